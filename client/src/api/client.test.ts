@@ -1,0 +1,152 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Session } from '../session/model';
+import { createRefresher } from '../session/refresh';
+import { fakeAnswer, fakeLocks, fakeSession, sharedStore } from '../session/testing';
+import { createApiClient } from './client';
+import { ApiError } from './errors';
+
+const NOW = 1_700_000_000_000;
+
+interface Sent {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+type Reply = { status: number; json?: unknown; text?: string } | Error;
+
+/** A fake server: `route` answers each request; every request is recorded. */
+function fakeFetch(route: (sent: Sent) => Reply) {
+  const sent: Sent[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request: Sent = {
+      url: String(input),
+      headers: (init?.headers ?? {}) as Record<string, string>,
+      body: JSON.parse(String(init?.body ?? 'null')),
+    };
+    sent.push(request);
+    const reply = route(request);
+    if (reply instanceof Error) throw reply;
+    const body = reply.text ?? JSON.stringify(reply.json);
+    return new Response(body, { status: reply.status, headers: { 'content-type': reply.text ? 'text/html' : 'application/json' } });
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, sent };
+}
+
+const ok = (data: unknown) => ({ status: 200, json: { status: '0000', message: 'OK', data } });
+const unauthorized = { status: 401, json: { status: '1002', message: 'Session ended', data: null } };
+
+function client(route: (sent: Sent) => Reply, session: Session | null) {
+  const { fetch, sent } = fakeFetch(route);
+  const store = sharedStore(session);
+  const onSessionEnded = vi.fn();
+  const api = createApiClient({
+    fetch,
+    getSession: store.read,
+    refresh: (seen) => refresh(seen),
+    onSessionEnded,
+    language: () => 'ko',
+    now: () => NOW,
+  });
+  const refresh = createRefresher({ read: store.read, write: store.write, post: (t) => api.postRefresh(t), withLock: fakeLocks(), now: () => NOW });
+  return { api, sent, store, onSessionEnded };
+}
+
+/** The server's refresh call: rotates refresh-N to N+1 once. */
+function refreshRoute(sent: Sent, valid = 'refresh-1'): Reply {
+  const token = (sent.body as { refreshToken: string }).refreshToken;
+  return token === valid ? ok(fakeAnswer(2)) : { status: 401, json: { status: '1005', message: 'expired', data: null } };
+}
+
+describe('the API client', () => {
+  it('POSTs JSON to /server + path with the bearer token and the interface language, and resolves to data', async () => {
+    const { api, sent } = client(() => ok({ maskedUserId: 'ki***@l***.example' }), fakeSession(1, NOW + 600_000));
+    await expect(api.call('/v1/user/find/id', { name: 'Kim', phone: '010-1234-5678' })).resolves.toEqual({ maskedUserId: 'ki***@l***.example' });
+    expect(sent[0]?.url).toBe('/server/v1/user/find/id');
+    expect(sent[0]?.headers.Authorization).toBe('Bearer access-1');
+    expect(sent[0]?.headers['Accept-Language']).toBe('ko');
+    expect(sent[0]?.headers['Content-Type']).toBe('application/json');
+    expect(sent[0]?.body).toEqual({ name: 'Kim', phone: '010-1234-5678' });
+  });
+
+  it('sends no Authorization header when signed out', async () => {
+    const { api, sent } = client(() => ok(null), null);
+    await api.call('/v1/user/signIn', { userId: 'a@b.co', password: 'x' });
+    expect(sent[0]?.headers.Authorization).toBeUndefined();
+  });
+
+  it('rejects a non-0000 answer with an ApiError carrying status, message, HTTP status and data', async () => {
+    const { api } = client(() => ({ status: 429, json: { status: '1004', message: 'wait', data: { retryAfter: 42 } } }), null);
+    const error = await api.call('/v1/user/signIn', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: '1004', message: 'wait', httpStatus: 429, data: { retryAfter: 42 } });
+  });
+
+  it('turns answers that are not the envelope into catalogue codes: 404 page → 9005, network failure → 9008', async () => {
+    const notFound = client(() => ({ status: 404, text: '<html>Not found</html>' }), null);
+    await expect(notFound.api.call('/v1/dashboard/count')).rejects.toMatchObject({ status: '9005', httpStatus: 404 });
+    const offline = client(() => new TypeError('Failed to fetch'), null);
+    await expect(offline.api.call('/v1/dashboard/count')).rejects.toMatchObject({ status: '9008', httpStatus: 0 });
+  });
+
+  it('ends the session on a 401 while signed in with a token that is not expiring', async () => {
+    const { api, sent, onSessionEnded } = client(() => unauthorized, fakeSession(1, NOW + 600_000));
+    await expect(api.call('/v1/user/auth/list')).rejects.toMatchObject({ httpStatus: 401 });
+    expect(onSessionEnded).toHaveBeenCalledTimes(1);
+    expect(sent.map((s) => s.url)).toEqual(['/server/v1/user/auth/list']);
+  });
+
+  it('does not end the session on a 401 when the caller opted out (sign-out)', async () => {
+    const { api, onSessionEnded } = client(() => unauthorized, fakeSession(1, NOW + 600_000));
+    await expect(api.call('/v1/user/signOut', {}, { endSessionOn401: false })).rejects.toMatchObject({ httpStatus: 401 });
+    expect(onSessionEnded).not.toHaveBeenCalled();
+  });
+
+  it('refreshes an access token about to expire before the call (proactively), then calls with the new one', async () => {
+    const { api, sent, store, onSessionEnded } = client(
+      (s) => (s.url.endsWith('/refresh') ? refreshRoute(s) : s.headers.Authorization === 'Bearer access-2' ? ok('fine') : unauthorized),
+      fakeSession(1, NOW + 20_000),
+    );
+    await expect(api.call('/v1/project/list')).resolves.toBe('fine');
+    expect(sent.map((s) => s.url)).toEqual(['/server/v1/user/refresh', '/server/v1/project/list']);
+    expect(sent[0]?.headers.Authorization).toBeUndefined();
+    expect(store.read()?.accessToken).toBe('access-2');
+    expect(onSessionEnded).not.toHaveBeenCalled();
+  });
+
+  it('concurrent calls with an expiring token share one refresh', async () => {
+    const { api, sent } = client(
+      (s) => (s.url.endsWith('/refresh') ? refreshRoute(s) : s.headers.Authorization === 'Bearer access-2' ? ok(1) : unauthorized),
+      fakeSession(1, NOW + 1_000),
+    );
+    await Promise.all([api.call('/v1/a'), api.call('/v1/b'), api.call('/v1/c')]);
+    expect(sent.filter((s) => s.url.endsWith('/refresh'))).toHaveLength(1);
+  });
+
+  it('retries a 401 with tokens another tab rotated meanwhile', async () => {
+    let store: ReturnType<typeof sharedStore> | null = null;
+    const setup = client((s) => {
+      if (s.headers.Authorization === 'Bearer access-1') {
+        store?.write(fakeSession(5, NOW + 600_000)); // another tab rotated while this call was under way
+        return unauthorized;
+      }
+      return s.headers.Authorization === 'Bearer access-5' ? ok('second try') : unauthorized;
+    }, fakeSession(1, NOW + 600_000));
+    store = setup.store;
+    await expect(setup.api.call('/v1/x')).resolves.toBe('second try');
+    expect(setup.onSessionEnded).not.toHaveBeenCalled();
+  });
+
+  it('ends the session only when the refresh is refused', async () => {
+    const { api, onSessionEnded, sent } = client((s) => (s.url.endsWith('/refresh') ? refreshRoute(s, 'another') : unauthorized), fakeSession(1, NOW + 5_000));
+    await expect(api.call('/v1/x')).rejects.toMatchObject({ httpStatus: 401 });
+    expect(onSessionEnded).toHaveBeenCalledTimes(1);
+    expect(sent.filter((s) => s.url.endsWith('/refresh'))).toHaveLength(1);
+  });
+
+  it('keeps the session when the refresh fails for a transient reason (server down)', async () => {
+    const { api, onSessionEnded } = client((s) => (s.url.endsWith('/refresh') ? { status: 503, text: 'busy' } : ok('with old token')), fakeSession(1, NOW + 5_000));
+    await expect(api.call('/v1/x')).resolves.toBe('with old token');
+    expect(onSessionEnded).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, apiErrorText, fieldErrorsOf, retryAfterOf, statusForHttp } from './errors';
+
+describe('API error texts', () => {
+  it('uses the shared catalogue in the interface language', () => {
+    const error = new ApiError('1001', 'server text', 422);
+    expect(apiErrorText(error, 'en')).toBe('The ID or password is incorrect.');
+    expect(apiErrorText(error, 'ko')).toBe('아이디 또는 비밀번호가 올바르지 않습니다.');
+    expect(apiErrorText(error, 'ja')).toBe('IDまたはパスワードが正しくありません。');
+  });
+
+  it('fills the seconds of 1004 from data.retryAfter, or from a live countdown', () => {
+    const error = new ApiError('1004', '', 429, { retryAfter: 90 });
+    expect(retryAfterOf(error)).toBe(90);
+    expect(apiErrorText(error, 'en')).toBe('Too many failed attempts. Try again in 90 seconds.');
+    expect(apiErrorText(error, 'ko', 12)).toBe('실패 횟수가 너무 많습니다. 12초 후에 다시 시도해 주세요.');
+  });
+
+  it('reads unknown codes and non-API errors as unexpected', () => {
+    expect(apiErrorText(new ApiError('4242', '', 500), 'en')).toBe('An unexpected error occurred.');
+    expect(apiErrorText(new Error('boom'), 'en')).toBe('An unexpected error occurred.');
+  });
+
+  it('lists the field errors of a 400 answer and ignores malformed ones', () => {
+    const error = new ApiError('9001', '', 400, { fields: [{ field: 'userId', reason: 'invalidEmail' }, { nope: true }] });
+    expect(fieldErrorsOf(error)).toEqual([{ field: 'userId', reason: 'invalidEmail' }]);
+    expect(fieldErrorsOf(new ApiError('9001', '', 400, null))).toEqual([]);
+  });
+
+  it('maps bare HTTP statuses to catalogue codes', () => {
+    expect(statusForHttp(404)).toBe('9005');
+    expect(statusForHttp(502)).toBe('9008');
+    expect(statusForHttp(401)).toBe('1002');
+    expect(statusForHttp(500)).toBe('9999');
+  });
+});

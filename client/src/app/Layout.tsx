@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router-dom';
+import { Header } from '../layout/Header';
+import { refreshAuthFlags } from '../session/actions';
+
+/** The signed-in frame: header and main content. The auth flags are reloaded on each navigation. */
+export function Layout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    void refreshAuthFlags();
+  }, [pathname]);
+
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <Header />
+      <main className="app-main" id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

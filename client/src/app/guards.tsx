@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
+import { isAdmin } from '../session/model';
+import { useSession } from '../session/store';
+
+/** Where a guard sent the user from, so that signing in can return there. */
+export interface FromState {
+  from?: { pathname: string; search: string; hash: string };
+}
+
+/** Signed-in pages: without a session, go to /signin (remembering where the user was going). */
+export function RequireAuth({ children }: { children?: ReactNode }) {
+  const session = useSession();
+  const location = useLocation();
+  if (!session) {
+    const state: FromState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
+    return <Navigate to="/signin" replace state={state} />;
+  }
+  return children ?? <Outlet />;
+}
+
+/**
+ * Sign pages: a signed-in user goes to the dashboard. A password-reset link (`?reset=`) still opens, so
+ * that a link from the mail works in a browser that is signed in.
+ */
+export function RequireGuest({ children }: { children?: ReactNode }) {
+  const session = useSession();
+  const [params] = useSearchParams();
+  if (session && !params.get('reset')) return <Navigate to="/" replace />;
+  return children ?? <Outlet />;
+}
+
+/** Admin pages: level 10 only; others go to the dashboard. */
+export function RequireAdmin({ children }: { children?: ReactNode }) {
+  const session = useSession();
+  if (!isAdmin(session?.user)) return <Navigate to="/" replace />;
+  return children ?? <Outlet />;
+}

@@ -1,0 +1,215 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { adminUserUpdateRequest, ERR, type AdminUserRow } from '@eln/shared';
+import { apiErrorText, call, isApiError } from '../../api';
+import { currentLanguage } from '../../i18n';
+import { formatDate, initials } from '../../lib/format';
+import { focusFirstInvalid, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { parseRecordNo } from '../../lib/listParams';
+import { useLoad } from '../../lib/useLoad';
+import { alertApiError, confirm } from '../../modals/store';
+import { useSession } from '../../session/store';
+import { Badge } from '../../ui/Badge';
+import { Button, ButtonLink } from '../../ui/Button';
+import { ArrowLeftIcon, SearchIcon, UserIcon } from '../../ui/icons';
+import { InlineAlert } from '../../ui/InlineAlert';
+import { EmptyState, PageFrame } from '../../ui/PageFrame';
+import { ErrorState, SkeletonBlock } from '../../ui/States';
+import { loadDepartmentRows } from './DepartmentSelect';
+import { FlagBadges } from './FlagBadges';
+import { classifyUserError } from './userErrors';
+import { updateBody, UserFields, valuesOfUser, type UserFormValues } from './UserFields';
+import type { UserListReturn } from './UserListPage';
+
+class Missing extends Error {}
+
+async function loadUser(userNo: number | null, signal: AbortSignal): Promise<AdminUserRow> {
+  if (userNo === null) throw new Missing();
+  try {
+    return await call<AdminUserRow>('/v1/admin/user/detail', { userNo }, { signal });
+  } catch (error) {
+    if (isApiError(error) && (error.status === ERR.notFound || error.status === ERR.validation)) throw new Missing();
+    throw error;
+  }
+}
+
+const same = (a: UserFormValues, b: UserFormValues) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * `/admin/:id`: an administrator edits a user: name, employee number, phone, department, level, the four
+ * permission flags, active, and optionally a new password. Refusing to demote or deactivate oneself (5002)
+ * shows beside the access fields.
+ */
+export function UserEditPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const session = useSession();
+  const { id } = useParams();
+  const userNo = parseRecordNo(id);
+  const user = useLoad((signal) => loadUser(userNo, signal), String(userNo));
+  const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');
+  const form = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<UserFormValues | null>(null);
+  const [errors, setErrors] = useState<FieldErrorMap>({});
+  const [extra, setExtra] = useState<Partial<Record<'userId' | 'departmentCode', string>>>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const refusalRef = useRef<HTMLDivElement>(null);
+
+  const listSearch = (location.state as UserListReturn | null)?.listSearch ?? '';
+  const backTo = `/admin${listSearch}`;
+  const detail = user.data;
+  const initial = detail ? valuesOfUser(detail) : null;
+  const self = Boolean(detail && session && detail.userId.toLowerCase() === session.user.userId.toLowerCase());
+
+  // A fresh detail (first load, after saving) resets the form to what the server holds.
+  useEffect(() => {
+    if (detail) setValues(valuesOfUser(detail));
+  }, [detail]);
+
+  useEffect(() => {
+    if (refusal) refusalRef.current?.scrollIntoView({ block: 'center' });
+  }, [refusal]);
+
+  const dirty = Boolean(values && initial && !same(values, initial));
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!detail || !values || busy) return;
+    setSaved(false);
+    setRefusal(null);
+    setExtra({});
+    const body = updateBody(detail.userNo, values);
+    const checked = validateForm(adminUserUpdateRequest, body);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      focusFirstInvalid(form.current);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await call('/v1/admin/user/update', body);
+      setSaved(true);
+      user.reload();
+    } catch (error) {
+      const problem = classifyUserError(error, language);
+      if (problem.kind === 'fields') setErrors(problem.errors);
+      else if (problem.kind === 'extra') setExtra({ [problem.field]: problem.message });
+      else if (problem.kind === 'access') setRefusal(problem.message);
+      else if (problem.kind === 'other') void alertApiError(error);
+      focusFirstInvalid(form.current);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const back = async () => {
+    if (dirty && !(await confirm(t('project.discardChanges')))) return;
+    navigate(backTo);
+  };
+
+  const backLink = (
+    <ButtonLink to={backTo} variant="ghost" icon={<ArrowLeftIcon size={16} />} data-testid="user-back">
+      {t('admin.userForm.backToList')}
+    </ButtonLink>
+  );
+
+  if (user.phase === 'error' && user.error instanceof Missing) {
+    return (
+      <PageFrame testId="page-admin-user" title={t('pages.adminUser.title')} icon={<UserIcon size={20} />} actions={backLink}>
+        <div className="card" data-testid="user-not-found">
+          <EmptyState icon={<SearchIcon size={26} />} title={t('admin.userForm.notFoundTitle')}>
+            <p>{t('admin.userForm.notFoundBody')}</p>
+          </EmptyState>
+        </div>
+      </PageFrame>
+    );
+  }
+
+  return (
+    <PageFrame
+      testId="page-admin-user"
+      title={detail ? detail.name : t('pages.adminUser.title')}
+      description={t('pages.adminUser.description')}
+      icon={<UserIcon size={20} />}
+      actions={backLink}
+    >
+      {user.phase === 'error' && !detail ? (
+        <div className="card">
+          <ErrorState message={apiErrorText(user.error, language)} onRetry={user.reload} testId="user-load-error" />
+        </div>
+      ) : !detail || !values ? (
+        <div className="card form-card" aria-busy="true">
+          <SkeletonBlock lines={8} />
+        </div>
+      ) : (
+        <form ref={form} className="form user-edit" onSubmit={onSubmit} noValidate data-testid="user-edit-form">
+          <div className="card profile-card">
+            <span className="avatar avatar-lg" aria-hidden="true">
+              {initials(detail.name)}
+            </span>
+            <div className="profile-text">
+              <p className="profile-name" data-testid="user-detail-name">
+                {detail.name}
+                {self ? <Badge tone="accent">{t('admin.userForm.you')}</Badge> : null}
+              </p>
+              <p className="profile-sub">
+                <span className="cell-mono">{detail.userId}</span>
+                <span aria-hidden="true"> · </span>
+                {detail.departmentName ?? t('admin.userForm.noDepartment')}
+              </p>
+              <p className="profile-meta">{t('admin.userForm.registered', { date: formatDate(detail.createdAt, language) })}</p>
+            </div>
+            <div className="profile-badges">
+              <Badge tone={detail.active ? 'success' : 'neutral'} dot testId="user-detail-active">
+                {detail.active ? t('admin.users.active') : t('admin.users.inactive')}
+              </Badge>
+              <FlagBadges auth={detail.auth} />
+            </div>
+          </div>
+          {saved ? (
+            <InlineAlert tone="success" testId="user-saved-notice">
+              {t('admin.userForm.saved')}
+            </InlineAlert>
+          ) : null}
+          <div className="card form-card">
+            <UserFields
+              mode="edit"
+              values={values}
+              onChange={(patch) => {
+                setSaved(false);
+                setValues((current) => (current ? { ...current, ...patch } : current));
+              }}
+              errors={errors}
+              extraErrors={extra}
+              departments={departments.data ?? (departments.phase === 'error' ? [] : undefined)}
+              self={self}
+              accessAlert={
+                refusal ? (
+                  <div ref={refusalRef} className="form-alert">
+                    <InlineAlert tone="error" testId="user-self-refusal">
+                      {refusal}
+                    </InlineAlert>
+                  </div>
+                ) : null
+              }
+            />
+          </div>
+          <div className="form-actions">
+            <Button variant="secondary" onClick={() => void back()} disabled={busy} data-testid="user-cancel">
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" variant="primary" loading={busy} disabled={!dirty && !busy} data-testid="user-save">
+              {busy ? t('common.saving') : t('admin.userForm.save')}
+            </Button>
+          </div>
+        </form>
+      )}
+    </PageFrame>
+  );
+}

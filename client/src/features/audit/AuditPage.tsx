@@ -1,0 +1,251 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import type { AuditRecord, ListAnswer } from '@eln/shared';
+import { apiErrorText, call } from '../../api';
+import { currentLanguage } from '../../i18n';
+import { pageCount, toCount } from '../../lib/listParams';
+import { useLoad } from '../../lib/useLoad';
+import { Button, ButtonLink } from '../../ui/Button';
+import { AuditIcon, DownloadIcon, SearchIcon } from '../../ui/icons';
+import { InlineAlert } from '../../ui/InlineAlert';
+import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
+import { Pagination } from '../../ui/Pagination';
+import { ErrorState, SkeletonRows } from '../../ui/States';
+import { TotalText } from '../../ui/TotalText';
+import { ActionBadge, AuditTimeText, TargetText } from './AuditBits';
+import { AuditDetailDialog } from './AuditDetailDialog';
+import { AuditFilters } from './AuditFilters';
+import {
+  AUDIT_PAGE_SIZE,
+  auditSearch,
+  auditSearchParams,
+  EMPTY_AUDIT_QUERY,
+  filterOf,
+  isAuditFiltered,
+  newAuditSearch,
+  parseAuditQuery,
+  toAuditListBody,
+  type AuditFilter,
+} from './auditQuery';
+import { formatSize } from './csvExport';
+import { ShieldCheckIcon } from './icons';
+import { useAuditExport } from './useAuditExport';
+import { useVerifyChain, VerifyResult } from './VerifyResult';
+import './audit.css';
+
+const SKELETON_COLUMNS = [30, 70, 70, 60, 60, 50, 50];
+
+interface Opened {
+  seq: number;
+  initial?: AuditRecord;
+}
+
+/**
+ * `/admin/audit`: the audit trail, newest first, filtered by actor, action, target and date range (kept in
+ * the URL), paged. A row opens its record; "Verify chain" recomputes the hash chain; "Export CSV" downloads
+ * what the filters match.
+ */
+export function AuditPage() {
+  const { t } = useTranslation('audit');
+  const { t: tc } = useTranslation();
+  const language = currentLanguage();
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => parseAuditQuery(params), [params]);
+  const key = auditSearchParams(query).toString();
+  const list = useLoad((signal) => call<ListAnswer<AuditRecord>>('/v1/audit/list', toAuditListBody(query), { signal }), key);
+  const [opened, setOpened] = useState<Opened | null>(null);
+  const verify = useVerifyChain();
+  const exporter = useAuditExport();
+
+  const filter = useMemo(() => filterOf(query), [query]);
+  const filtered = isAuditFiltered(filter);
+  const totalCount = toCount(list.data?.totalCount);
+  const rows = list.data?.list ?? [];
+  const loading = list.phase === 'loading';
+
+  const onSearch = (next: AuditFilter) => {
+    const search = auditSearchParams(newAuditSearch(next));
+    // Searching again for the same thing still asks the server again.
+    if (search.toString() === key) list.reload();
+    else setParams(search);
+  };
+  const onExport = async () => {
+    const saved = await exporter.run(filter);
+    // The export is itself audited: show it when the list would.
+    if (saved) list.reload();
+  };
+  const showTarget = (targetType: string, targetId: string) => {
+    setOpened(null);
+    setParams(auditSearchParams({ ...EMPTY_AUDIT_QUERY, targetType, targetId }));
+  };
+
+  const renderBody = () => {
+    if (list.phase === 'error' && !list.data) {
+      return <ErrorState message={apiErrorText(list.error, language)} onRetry={list.reload} testId="audit-list-error" />;
+    }
+    if (!loading && rows.length === 0) {
+      if (totalCount > 0 && query.page > 1) {
+        return (
+          <EmptyState icon={<SearchIcon size={26} />} title={tc('list.pageEmpty')}>
+            <p>{tc('list.pageEmptyHint', { n: pageCount(totalCount, AUDIT_PAGE_SIZE) })}</p>
+            <ButtonLink to={{ search: auditSearch({ ...query, page: 1 }) }} variant="secondary" className="empty-state-action">
+              {tc('list.firstPage')}
+            </ButtonLink>
+          </EmptyState>
+        );
+      }
+      return (
+        <div data-testid="audit-empty">
+          {filtered ? (
+            <NoMatchesState />
+          ) : (
+            <EmptyState icon={<SearchIcon size={26} />} title={t('emptyTitle')}>
+              <p>{t('emptyBody')}</p>
+            </EmptyState>
+          )}
+        </div>
+      );
+    }
+    return (
+      <div className="table-scroll">
+        <table className="data-table data-table-compact audit-table" data-testid="audit-table" aria-busy={loading}>
+          <thead>
+            <tr>
+              <th scope="col" className="col-num">
+                {t('columns.seq')}
+              </th>
+              <th scope="col">{t('columns.time')}</th>
+              <th scope="col">{t('columns.actor')}</th>
+              <th scope="col">{t('columns.action')}</th>
+              <th scope="col">{t('columns.target')}</th>
+              <th scope="col">{t('columns.reason')}</th>
+              <th scope="col">{t('columns.clientAddress')}</th>
+            </tr>
+          </thead>
+          <tbody className={loading && list.data ? 'is-stale' : undefined}>
+            {loading && !list.data ? (
+              <SkeletonRows rows={8} columns={SKELETON_COLUMNS} />
+            ) : (
+              rows.map((row) => (
+                <tr
+                  key={row.seq}
+                  className="row-link"
+                  data-testid="audit-row"
+                  data-seq={row.seq}
+                  data-action={row.action}
+                  onClick={(event) => {
+                    if (!(event.target instanceof HTMLElement) || !event.target.closest('button, a')) setOpened({ seq: row.seq, initial: row });
+                  }}
+                >
+                  <td className="col-num audit-col-seq" data-label={t('columns.seq')}>
+                    <button
+                      type="button"
+                      className="cell-link audit-seq"
+                      onClick={() => setOpened({ seq: row.seq, initial: row })}
+                      aria-label={t('openRecord', { seq: row.seq })}
+                      data-testid="audit-row-open"
+                    >
+                      {row.seq}
+                    </button>
+                  </td>
+                  <td className="col-nowrap" data-label={t('columns.time')}>
+                    <AuditTimeText iso={row.at} />
+                  </td>
+                  <td className="col-title audit-col-actor" data-label={t('columns.actor')}>
+                    {row.actorUserId || row.actorName ? (
+                      <>
+                        <span className="cell-main">{row.actorName ?? row.actorUserId}</span>
+                        {row.actorUserId ? <span className="cell-sub">{row.actorUserId}</span> : null}
+                      </>
+                    ) : (
+                      <span className="cell-muted">{t('noActor')}</span>
+                    )}
+                  </td>
+                  <td data-label={t('columns.action')}>
+                    <ActionBadge action={row.action} />
+                  </td>
+                  <td data-label={t('columns.target')}>
+                    <TargetText type={row.targetType} id={row.targetId} />
+                  </td>
+                  <td className="audit-col-reason" data-label={t('columns.reason')}>
+                    {row.reason ? (
+                      <span className="audit-reason" title={row.reason}>
+                        {row.reason}
+                      </span>
+                    ) : (
+                      <span className="cell-muted">—</span>
+                    )}
+                  </td>
+                  <td className="audit-col-address" data-label={t('columns.clientAddress')}>
+                    {row.clientAddress ? <span className="cell-mono">{row.clientAddress}</span> : <span className="cell-muted">—</span>}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    );
+  };
+
+  return (
+    <PageFrame
+      testId="page-admin-audit"
+      title={tc('pages.adminAudit.title')}
+      description={t('page.description')}
+      icon={<AuditIcon size={20} />}
+      actions={
+        <>
+          <Button variant="secondary" icon={<ShieldCheckIcon size={16} />} onClick={() => void verify.run()} loading={verify.running} data-testid="audit-verify">
+            {t('verify.action')}
+          </Button>
+          <Button
+            variant="primary"
+            icon={<DownloadIcon size={16} />}
+            onClick={() => void onExport()}
+            loading={exporter.busy}
+            title={t('export.hint')}
+            data-testid="audit-export"
+          >
+            {t('export.action')}
+          </Button>
+        </>
+      }
+    >
+      {verify.outcome ? <VerifyResult outcome={verify.outcome} onOpen={(seq) => setOpened({ seq })} onDismiss={verify.clear} /> : null}
+      {exporter.saved ? (
+        <InlineAlert tone="success" testId="audit-export-saved">
+          {t('export.saved', { name: exporter.saved.filename, size: formatSize(exporter.saved.size, language) })}
+        </InlineAlert>
+      ) : null}
+      <AuditFilters filter={filter} onSearch={onSearch} onReset={() => setParams(new URLSearchParams())} filtered={filtered} />
+      <div className="card table-card">
+        <div className="table-toolbar">
+          <p className="table-total" data-testid="audit-total" data-count={list.data ? totalCount : undefined}>
+            {list.data ? (
+              <TotalText i18nKey="list.total" n={totalCount} />
+            ) : (
+              <span className="skeleton skeleton-text" style={{ width: 80 }} aria-hidden="true" />
+            )}
+          </p>
+          <p className="table-legend">{t('export.hint')}</p>
+        </div>
+        {list.phase === 'error' && list.data ? <ErrorState message={apiErrorText(list.error, language)} onRetry={list.reload} testId="audit-list-error" /> : null}
+        {renderBody()}
+        {rows.length > 0 && pageCount(totalCount, AUDIT_PAGE_SIZE) > 1 ? (
+          <div className="table-footer">
+            <Pagination
+              page={query.page}
+              pageSize={AUDIT_PAGE_SIZE}
+              totalCount={totalCount}
+              searchFor={(page) => auditSearch({ ...query, page })}
+              testId="audit-pagination"
+            />
+          </div>
+        ) : null}
+      </div>
+      {opened ? <AuditDetailDialog seq={opened.seq} initial={opened.initial} onClose={() => setOpened(null)} onShowTarget={showTarget} /> : null}
+    </PageFrame>
+  );
+}

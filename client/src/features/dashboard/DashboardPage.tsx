@@ -1,0 +1,112 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { ERR } from '@eln/shared';
+import { call, isApiError } from '../../api';
+import { currentLanguage } from '../../i18n';
+import { alertApiError } from '../../modals/store';
+import { useSession } from '../../session/store';
+import { CheckCircleIcon, DropboxIcon, FolderIcon, LockIcon, SchemaIcon, TemplateIcon, ArrowRightIcon } from '../../ui/icons';
+import { InlineAlert } from '../../ui/InlineAlert';
+import { usePageTitle } from '../../ui/usePageTitle';
+import { greetingFor, parseCounts, type Counts, type DashboardCountKey } from './counts';
+type State = { phase: 'loading' } | { phase: 'ready'; counts: Counts } | { phase: 'unavailable' } | { phase: 'failed' };
+
+interface CardSpec {
+  key: DashboardCountKey;
+  to: string;
+  icon: ReactNode;
+  accent: string;
+}
+
+const PROJECT_CARDS: CardSpec[] = [
+  { key: 'ongoing', to: '/project', icon: <FolderIcon size={20} />, accent: 'blue' },
+  { key: 'closable', to: '/project', icon: <CheckCircleIcon size={20} />, accent: 'green' },
+  { key: 'closed', to: '/project', icon: <LockIcon size={20} />, accent: 'slate' },
+];
+const LIBRARY_CARDS: CardSpec[] = [
+  { key: 'templates', to: '/template', icon: <TemplateIcon size={20} />, accent: 'violet' },
+  { key: 'schemas', to: '/schema', icon: <SchemaIcon size={20} />, accent: 'amber' },
+  { key: 'dropboxes', to: '/dropbox', icon: <DropboxIcon size={20} />, accent: 'rose' },
+];
+
+/** `/`: greeting and the six counts. The count call may not exist yet (9005): the cards then show "—". */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [state, setState] = useState<State>({ phase: 'loading' });
+  usePageTitle(t('dashboard.pageTitle'));
+
+  useEffect(() => {
+    const controller = new AbortController();
+    call<unknown>('/v1/dashboard/count', {}, { signal: controller.signal })
+      .then((data) => setState({ phase: 'ready', counts: parseCounts(data) }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (isApiError(error) && (error.status === ERR.unknownCall || error.httpStatus === 404)) {
+          setState({ phase: 'unavailable' });
+          return;
+        }
+        setState({ phase: 'failed' });
+        if (!(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);
+      });
+    return () => controller.abort();
+  }, []);
+
+  const language = currentLanguage();
+  const today = new Intl.DateTimeFormat(language, { dateStyle: 'full' }).format(new Date());
+  const name = session?.user.name ?? '';
+
+  const value = (key: DashboardCountKey): number | null => (state.phase === 'ready' ? state.counts[key] : null);
+  const format = (n: number | null) => (n === null ? '—' : new Intl.NumberFormat(language).format(n));
+
+  const renderCards = (cards: CardSpec[]) =>
+    cards.map((card) => {
+      const label = t(`dashboard.cards.${card.key}.label`);
+      return (
+        <Link key={card.key} to={card.to} className={`stat-card accent-${card.accent}`} data-testid={`count-${card.key}`} aria-label={`${label}: ${format(value(card.key))}`}>
+          <span className="stat-icon">{card.icon}</span>
+          <span className="stat-label">{label}</span>
+          {state.phase === 'loading' ? (
+            <span className="skeleton skeleton-number" aria-hidden="true" />
+          ) : (
+            <span
+              className="stat-value"
+              data-testid={`count-${card.key}-value`}
+              title={value(card.key) === null ? t('common.notAvailable') : undefined}
+            >
+              {format(value(card.key))}
+            </span>
+          )}
+          <span className="stat-hint">
+            {t(`dashboard.cards.${card.key}.hint`)}
+            <ArrowRightIcon size={14} className="stat-arrow" />
+          </span>
+        </Link>
+      );
+    });
+
+  return (
+    <section className="page dashboard" data-testid="dashboard" aria-busy={state.phase === 'loading'}>
+      <header className="dashboard-hero">
+        <p className="dashboard-date">{today}</p>
+        <h1 className="dashboard-greeting" data-testid="dashboard-greeting">
+          {t(`dashboard.${greetingFor(new Date().getHours())}`, { name })}
+        </h1>
+        <p className="dashboard-subtitle">{t('dashboard.subtitle')}</p>
+      </header>
+
+      {state.phase === 'unavailable' ? (
+        <InlineAlert tone="info" testId="dashboard-unavailable">
+          {t('dashboard.countsUnavailable')}
+        </InlineAlert>
+      ) : null}
+      {state.phase === 'failed' ? <InlineAlert tone="error">{t('dashboard.countsFailed')}</InlineAlert> : null}
+
+      <h2 className="section-title">{t('dashboard.projects')}</h2>
+      <div className="stat-grid">{renderCards(PROJECT_CARDS)}</div>
+      <h2 className="section-title">{t('dashboard.library')}</h2>
+      <div className="stat-grid">{renderCards(LIBRARY_CARDS)}</div>
+    </section>
+  );
+}

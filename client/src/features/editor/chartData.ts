@@ -1,0 +1,105 @@
+import { NODE, textOf, type PmNode } from '@eln/shared';
+import type { CellRef, ChartDirection } from './nodes';
+
+/**
+ * A chart reads its numbers from a rectangle of a table. The table is laid out as a grid first (merged
+ * cells occupy every slot they cover; the text sits in their top-left slot), then the rectangle is read:
+ *
+ * - vertical: one series per column. When the rectangle has two or more columns, its first column holds
+ *   the category labels and every other column is a series; a single column is one series labelled 1..n.
+ * - horizontal: the same, turned: one series per row, the first row holds the labels.
+ *
+ * A series is named after the chart's data name (numbered when there are several). Cells that are not
+ * numbers are gaps.
+ */
+
+export interface ChartSeries {
+  name: string;
+  values: Array<number | null>;
+}
+
+export interface ChartData {
+  labels: string[];
+  series: ChartSeries[];
+}
+
+/** The text of every slot of the table's grid (rows x columns); slots covered by a merged cell are ''. */
+export function tableGrid(table: PmNode): string[][] {
+  const rows = (table.content ?? []).filter((row) => row.type === NODE.tableRow);
+  const grid: string[][] = rows.map(() => []);
+  const taken: boolean[][] = rows.map(() => []);
+  rows.forEach((row, r) => {
+    let c = 0;
+    for (const cell of row.content ?? []) {
+      while (taken[r]?.[c]) c += 1;
+      const colspan = Math.max(1, Number(cell.attrs?.colspan ?? 1) || 1);
+      const rowspan = Math.max(1, Number(cell.attrs?.rowspan ?? 1) || 1);
+      const text = (cell.content ?? []).map(textOf).join(' ').trim();
+      for (let dr = 0; dr < rowspan && r + dr < rows.length; dr += 1) {
+        for (let dc = 0; dc < colspan; dc += 1) {
+          const line = taken[r + dr];
+          const out = grid[r + dr];
+          if (!line || !out) continue;
+          line[c + dc] = true;
+          out[c + dc] = dr === 0 && dc === 0 ? text : '';
+        }
+      }
+      c += colspan;
+    }
+  });
+  const width = Math.max(0, ...grid.map((row) => row.length));
+  return grid.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? ''));
+}
+
+/** A number from a cell's text ("1,234.5", " 3 ", "-2e3"), or null. */
+export function cellNumber(text: string): number | null {
+  const cleaned = text.replace(/[,\s]/g, '');
+  if (!cleaned || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?$/i.test(cleaned)) return null;
+  const value = Number.parseFloat(cleaned);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** The rectangle between two cells, in either order, clipped to the grid; null when nothing is left. */
+export function clipRange(grid: string[][], from: CellRef, to: CellRef): { top: number; left: number; bottom: number; right: number } | null {
+  const height = grid.length;
+  const width = grid[0]?.length ?? 0;
+  const top = Math.min(from.row, to.row);
+  const left = Math.min(from.col, to.col);
+  const bottom = Math.min(Math.max(from.row, to.row), height - 1);
+  const right = Math.min(Math.max(from.col, to.col), width - 1);
+  if (top > bottom || left > right) return null;
+  return { top, left, bottom, right };
+}
+
+/** The chart's labels and series from `table`, or null when the range is no longer inside the table. */
+export function chartData(table: PmNode, from: CellRef, to: CellRef, direction: ChartDirection, dataName: string): ChartData | null {
+  const grid = tableGrid(table);
+  const range = clipRange(grid, from, to);
+  if (!range) return null;
+  // Lines run along the series: columns when vertical, rows when horizontal.
+  const lines: string[][] = [];
+  if (direction === 'vertical') {
+    for (let c = range.left; c <= range.right; c += 1) {
+      const line: string[] = [];
+      for (let r = range.top; r <= range.bottom; r += 1) line.push(grid[r]?.[c] ?? '');
+      lines.push(line);
+    }
+  } else {
+    for (let r = range.top; r <= range.bottom; r += 1) lines.push((grid[r] ?? []).slice(range.left, range.right + 1));
+  }
+  const [first, ...rest] = lines;
+  if (!first) return null;
+  const labelled = rest.length > 0;
+  const labels = labelled ? first.map((text, i) => text || String(i + 1)) : first.map((_, i) => String(i + 1));
+  const seriesLines = labelled ? rest : [first];
+  const series = seriesLines.map((line, i) => ({
+    name: seriesLines.length === 1 ? dataName : `${dataName} ${i + 1}`,
+    values: line.map(cellNumber),
+  }));
+  return { labels, series };
+}
+
+/** Finds the top-level table whose blockUid is `uid` in a document. */
+export function findTable(doc: PmNode, uid: string): PmNode | null {
+  return (doc.content ?? []).find((node) => node.type === NODE.table && node.attrs?.blockUid === uid) ?? null;
+}

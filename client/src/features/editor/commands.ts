@@ -1,0 +1,173 @@
+import type { Editor, JSONContent } from '@tiptap/core';
+import { NodeSelection } from '@tiptap/pm/state';
+import { CellSelection, isInTable } from '@tiptap/pm/tables';
+import { createTable } from '@tiptap/extension-table';
+import { LIMITS } from '@eln/shared';
+import type { ChartFields } from './ChartDialog';
+import { todayIso, type CellRef } from './nodes';
+import {
+  canAddColumn,
+  canAddRow,
+  columnDeletionRefusal,
+  rowDeletionRefusal,
+  selectedCellIsHeader,
+  selectedRange,
+  tableInfo,
+  validTableSize,
+} from './tableRules';
+
+/** Why an editing action was refused: a key of the `refusal` strings. */
+export type Refusal =
+  | 'tableInTable'
+  | 'tableSize'
+  | 'maxRows'
+  | 'maxColumns'
+  | 'lastRow'
+  | 'lastColumn'
+  | 'mergedCells'
+  | 'mergeNeedsCells'
+  | 'chartNeedsRange'
+  | 'chartNeedsTopTable'
+  | 'dateOnBlock'
+  | 'dropboxHeader';
+
+/**
+ * Where a new block goes: right after the top-level block holding the selection, or in place of it when
+ * that block is an empty paragraph. Returns the range to replace.
+ */
+function insertionRange(editor: Editor): { from: number; to: number } {
+  const { state } = editor;
+  const { selection } = state;
+  if (selection instanceof NodeSelection && selection.$from.depth === 0) return { from: selection.to, to: selection.to };
+  const $from = selection.$from;
+  if ($from.depth === 0) return { from: selection.from, to: selection.from };
+  const top = $from.node(1);
+  const start = $from.before(1);
+  const end = $from.after(1);
+  if (top.type.name === 'paragraph' && top.content.size === 0) return { from: start, to: end };
+  return { from: end, to: end };
+}
+
+/** Inserts blocks at the top level after the current one; a paragraph follows when they end the note. */
+export function insertBlocks(editor: Editor, blocks: JSONContent[]): number {
+  const { from, to } = insertionRange(editor);
+  const endsNote = to >= editor.state.doc.content.size;
+  const content = endsNote ? [...blocks, { type: 'paragraph' }] : blocks;
+  editor.chain().focus().insertContentAt({ from, to }, content, { updateSelection: false }).run();
+  return from;
+}
+
+export function insertTable(editor: Editor, rows: number, columns: number, withHeaderRow: boolean): Refusal | null {
+  if (isInTable(editor.state)) return 'tableInTable';
+  if (!validTableSize(rows, columns)) return 'tableSize';
+  const table = createTable(editor.schema, rows, columns, withHeaderRow);
+  const at = insertBlocks(editor, [table.toJSON() as JSONContent]);
+  // Into the first cell: table > row > cell > paragraph.
+  editor.chain().focus().setTextSelection(at + 4).run();
+  return null;
+}
+
+export function insertDate(editor: Editor): Refusal | null {
+  if (editor.state.selection instanceof NodeSelection) return 'dateOnBlock';
+  insertBlocks(editor, [{ type: 'date', attrs: { value: todayIso() } }]);
+  return null;
+}
+
+export function insertImage(editor: Editor, attrs: { fileId: string; title: string }): void {
+  insertBlocks(editor, [{ type: 'image', attrs: { fileId: attrs.fileId, title: attrs.title.slice(0, LIMITS.imageTitle) } }]);
+}
+
+export function insertFile(editor: Editor, attrs: { fileId: string; name: string; size: number; extension: string }): void {
+  insertBlocks(editor, [{ type: 'fileAttachment', attrs }]);
+}
+
+/** The table range a chart would be made from, or why none can be. */
+export function chartSource(editor: Editor): { tableUid: string; from: CellRef; to: CellRef } | Refusal {
+  const info = tableInfo(editor.state);
+  if (!info || !(editor.state.selection instanceof CellSelection) || info.selectedCells < 2) return 'chartNeedsRange';
+  if (!info.tableUid) return 'chartNeedsTopTable';
+  return { tableUid: info.tableUid, ...selectedRange(info) };
+}
+
+/** Inserts a chart right after its source table. */
+export function insertChart(editor: Editor, source: { tableUid: string; from: CellRef; to: CellRef }, fields: ChartFields): void {
+  let after = -1;
+  editor.state.doc.forEach((node, offset) => {
+    if (node.type.name === 'table' && node.attrs.blockUid === source.tableUid) after = offset + node.nodeSize;
+  });
+  if (after < 0) return;
+  const chart: JSONContent = { type: 'chart', attrs: { ...fields, tableUid: source.tableUid, from: source.from, to: source.to } };
+  const endsNote = after >= editor.state.doc.content.size;
+  editor
+    .chain()
+    .insertContentAt(after, endsNote ? [chart, { type: 'paragraph' }] : [chart], { updateSelection: false })
+    .command(({ tr }) => {
+      tr.setSelection(NodeSelection.create(tr.doc, after));
+      return true;
+    })
+    .focus()
+    .run();
+}
+
+// --- Table actions, each refused with a reason when the rules say no -------------------------------------
+
+export function addRow(editor: Editor): Refusal | null {
+  const info = tableInfo(editor.state);
+  if (!info) return null;
+  if (!canAddRow(info)) return 'maxRows';
+  editor.chain().focus().addRowAfter().run();
+  return null;
+}
+
+export function addColumn(editor: Editor): Refusal | null {
+  const info = tableInfo(editor.state);
+  if (!info) return null;
+  if (!canAddColumn(info)) return 'maxColumns';
+  editor.chain().focus().addColumnAfter().run();
+  return null;
+}
+
+export function deleteRow(editor: Editor): Refusal | null {
+  const info = tableInfo(editor.state);
+  if (!info) return null;
+  const refusal = rowDeletionRefusal(info);
+  if (refusal === 'lastRow' || refusal === 'mergedCells') return refusal;
+  editor.chain().focus().deleteRow().run();
+  return null;
+}
+
+export function deleteColumn(editor: Editor): Refusal | null {
+  const info = tableInfo(editor.state);
+  if (!info) return null;
+  const refusal = columnDeletionRefusal(info);
+  if (refusal === 'lastColumn' || refusal === 'mergedCells') return refusal;
+  editor.chain().focus().deleteColumn().run();
+  return null;
+}
+
+export function mergeCells(editor: Editor): Refusal | null {
+  const info = tableInfo(editor.state);
+  if (!info || info.selectedCells < 2 || !editor.can().mergeCells()) return 'mergeNeedsCells';
+  editor.chain().focus().mergeCells().run();
+  return null;
+}
+
+export function splitCell(editor: Editor): void {
+  editor.chain().focus().splitCell().run();
+}
+
+export function setCellDropbox(editor: Editor, name: string | null): Refusal | null {
+  if (selectedCellIsHeader(editor.state)) return 'dropboxHeader';
+  editor.chain().focus().setCellAttribute('dropbox', name && name.trim() ? name.trim() : null).run();
+  return null;
+}
+
+/** The code list of the selected cell, if any. */
+export function selectedCellDropbox(editor: Editor): string {
+  const { $from } = editor.state.selection;
+  for (let depth = $from.depth; depth > 0; depth -= 1) {
+    const node = $from.node(depth);
+    if (node.type.name === 'tableCell' || node.type.name === 'tableHeader') return typeof node.attrs.dropbox === 'string' ? node.attrs.dropbox : '';
+  }
+  return '';
+}

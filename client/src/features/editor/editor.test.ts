@@ -1,0 +1,303 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { Editor, type JSONContent } from '@tiptap/core';
+import { CellSelection } from '@tiptap/pm/tables';
+import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, type PmNode } from '@eln/shared';
+import { planBlockUids } from './blockUid';
+import { cellAddress } from './ChartDialog';
+import { chartConfig } from './chartConfig';
+import { cellNumber, chartData, tableGrid } from './chartData';
+import { addColumn, addRow, chartSource, deleteColumn, deleteRow, insertDate, insertTable, mergeCells, setCellDropbox } from './commands';
+import { chartAttrsOf, todayIso } from './nodes';
+import { noteExtensions } from './schema';
+import { tableInfo } from './tableRules';
+import { checkUpload, createLinkCache, UPLOAD_TOO_LARGE, UPLOAD_TYPE_REFUSED } from './upload';
+
+/**
+ * A headless editor with the note schema. Without a DOM it is never mounted, and an unmounted editor
+ * has no plugins: they are registered here, so that state-level plugins (block IDs, the table guard)
+ * run as in the browser.
+ */
+beforeAll(() => {
+  // Keymap plugins look at the platform; Node 20 has no navigator.
+  if (typeof navigator === 'undefined') vi.stubGlobal('navigator', { platform: 'Linux', userAgent: 'node' });
+});
+
+function editorWith(content: JSONContent[]): Editor {
+  const editor = new Editor({ element: null, extensions: noteExtensions(), content: { type: 'doc', content } });
+  for (const plugin of editor.extensionManager.plugins) editor.registerPlugin(plugin);
+  return editor;
+}
+
+const paragraph = (text: string, blockUid?: string): JSONContent => ({
+  type: 'paragraph',
+  ...(blockUid ? { attrs: { blockUid } } : {}),
+  content: text ? [{ type: 'text', text }] : [],
+});
+
+const uids = (editor: Editor) => (editor.getJSON().content ?? []).map((node) => node.attrs?.blockUid as unknown);
+
+function tableJson(rows: string[][], spans: Record<string, { colspan?: number; rowspan?: number }> = {}): PmNode {
+  return {
+    type: 'table',
+    attrs: { blockUid: 'ttable0000000001' },
+    content: rows.map((row, r) => ({
+      type: 'tableRow',
+      content: row.map((text, c) => ({
+        type: r === 0 ? 'tableHeader' : 'tableCell',
+        attrs: { colspan: spans[`${r},${c}`]?.colspan ?? 1, rowspan: spans[`${r},${c}`]?.rowspan ?? 1 },
+        content: [{ type: 'paragraph', content: text ? [{ type: 'text', text }] : [] }],
+      })),
+    })),
+  };
+}
+
+describe('block IDs', () => {
+  it('plans new IDs for blocks without one and for repeats, keeping the first holder', () => {
+    let n = 0;
+    const plan = planBlockUids(['a', null, 'b', 'a', undefined, 'b'], () => `new${(n += 1)}`);
+    expect([...plan]).toEqual([
+      [1, 'new1'],
+      [3, 'new2'],
+      [4, 'new3'],
+      [5, 'new4'],
+    ]);
+  });
+
+  it('gives every top-level block an ID on the first local edit, and keeps IDs stable across edits', () => {
+    const editor = editorWith([paragraph('first'), paragraph('second')]);
+    editor.commands.setTextSelection(3);
+    editor.commands.insertContent({ type: 'text', text: 'x' });
+    const first = uids(editor);
+    expect(first).toHaveLength(2);
+    for (const uid of first) expect(uid).toMatch(BLOCK_UID_PATTERN);
+    editor.commands.setTextSelection(10);
+    editor.commands.insertContent({ type: 'text', text: 'more text' });
+    expect(uids(editor)).toEqual(first);
+    editor.destroy();
+  });
+
+  it('gives a split paragraph a new ID instead of a copy', () => {
+    const editor = editorWith([paragraph('hello world', 'pkeepme00000001')]);
+    editor.commands.setTextSelection(7);
+    editor.commands.splitBlock();
+    const after = uids(editor);
+    expect(after).toHaveLength(2);
+    expect(after[0]).toBe('pkeepme00000001');
+    expect(after[1]).toMatch(BLOCK_UID_PATTERN);
+    expect(after[1]).not.toBe(after[0]);
+    editor.destroy();
+  });
+
+  it('replaces a duplicated ID (a pasted copy of a block) but keeps the original', () => {
+    const editor = editorWith([paragraph('original', 'porigin00000001'), paragraph('')]);
+    editor.commands.insertContentAt(editor.state.doc.content.size, paragraph('copy', 'porigin00000001'));
+    const after = uids(editor);
+    expect(after[0]).toBe('porigin00000001');
+    expect(new Set(after).size).toBe(after.length);
+    editor.destroy();
+  });
+
+  it('gives tables, charts, dates, images and files IDs too, as the block converter expects', () => {
+    const editor = editorWith([paragraph('')]);
+    insertTable(editor, 2, 2, true);
+    editor.commands.setTextSelection(editor.state.doc.content.size - 1);
+    editor.commands.insertContentAt(editor.state.doc.content.size, [
+      { type: 'image', attrs: { fileId: 'f1', title: 'gel' } },
+      { type: 'fileAttachment', attrs: { fileId: 'f2', name: 'raw.xlsx', size: 10, extension: 'xlsx' } },
+      { type: 'date', attrs: { value: '2026-01-02' } },
+    ]);
+    const blocks = docToSavedBlocks(editor.getJSON() as PmNode, 'LABNOTE');
+    expect(blocks.map((b) => b.type)).toEqual(['table', 'paragraph', 'image', 'file', 'date'].map((t) => (t === 'paragraph' ? 'text' : t)));
+    for (const block of blocks) expect(block.blockUid).toMatch(BLOCK_UID_PATTERN);
+    editor.destroy();
+  });
+});
+
+describe('table rules', () => {
+  it('inserts a table (default size offered by the dialog is 5 x 5) but never inside a table, and only 1-30 per side', () => {
+    const editor = editorWith([paragraph('')]);
+    expect(insertTable(editor, 0, 5, false)).toBe('tableSize');
+    expect(insertTable(editor, 5, 31, false)).toBe('tableSize');
+    expect(insertTable(editor, 5, 5, true)).toBeNull();
+    const info = tableInfo(editor.state);
+    expect(info).toMatchObject({ rows: 5, columns: 5 });
+    expect(insertTable(editor, 2, 2, false)).toBe('tableInTable');
+    expect(contentViolations(editor.getJSON() as PmNode)).toEqual([]);
+    editor.destroy();
+  });
+
+  it('never deletes the last row or column', () => {
+    const editor = editorWith([paragraph('')]);
+    insertTable(editor, 1, 2, false);
+    expect(deleteRow(editor)).toBe('lastRow');
+    expect(deleteColumn(editor)).toBeNull();
+    expect(tableInfo(editor.state)?.columns).toBe(1);
+    expect(deleteColumn(editor)).toBe('lastColumn');
+    editor.destroy();
+  });
+
+  it('merges two or more cells, and refuses to delete rows or columns that touch merged cells', () => {
+    const editor = editorWith([paragraph('')]);
+    insertTable(editor, 3, 3, false);
+    expect(mergeCells(editor)).toBe('mergeNeedsCells');
+    const info = tableInfo(editor.state);
+    if (!info) throw new Error('no table');
+    const { map, tableStart } = info.rect;
+    const at = (r: number, c: number) => tableStart + (map.map[r * map.width + c] ?? 0);
+    editor.view.dispatch(editor.state.tr.setSelection(CellSelection.create(editor.state.doc, at(0, 0), at(0, 1))));
+    expect(mergeCells(editor)).toBeNull();
+    const merged = ((editor.getJSON() as PmNode).content?.[0]?.content?.[0]?.content ?? []).map((c) => c.attrs?.colspan);
+    expect(merged).toEqual([2, 1]);
+    expect(deleteRow(editor)).toBe('mergedCells');
+    expect(deleteColumn(editor)).toBe('mergedCells');
+    editor.destroy();
+  });
+
+  it('refuses a 31st row or column, whatever the route (the guard also stops Tab in the last cell)', () => {
+    const editor = editorWith([paragraph('')]);
+    insertTable(editor, 30, 30, false);
+    expect(addRow(editor)).toBe('maxRows');
+    expect(addColumn(editor)).toBe('maxColumns');
+    editor.commands.addRowAfter();
+    editor.commands.addColumnAfter();
+    expect(tableInfo(editor.state)).toMatchObject({ rows: 30, columns: 30 });
+    editor.destroy();
+  }, 20_000);
+
+  it('keeps a code list per body cell, never on a header cell', () => {
+    const editor = editorWith([paragraph('')]);
+    insertTable(editor, 2, 2, true);
+    expect(setCellDropbox(editor, 'units')).toBe('dropboxHeader');
+    const info = tableInfo(editor.state);
+    if (!info) throw new Error('no table');
+    const { map, tableStart } = info.rect;
+    editor.commands.setTextSelection(tableStart + (map.map[2] ?? 0) + 2);
+    expect(setCellDropbox(editor, ' units ')).toBeNull();
+    const cell = (editor.getJSON() as PmNode).content?.[0]?.content?.[1]?.content?.[0];
+    expect(cell?.attrs?.dropbox).toBe('units');
+    editor.destroy();
+  });
+
+  it('makes a chart only from a range of two or more cells of a top-level table', () => {
+    const editor = editorWith([paragraph('')]);
+    insertTable(editor, 3, 3, false);
+    expect(chartSource(editor)).toBe('chartNeedsRange');
+    const info = tableInfo(editor.state);
+    if (!info) throw new Error('no table');
+    const { map, tableStart } = info.rect;
+    const at = (r: number, c: number) => tableStart + (map.map[r * map.width + c] ?? 0);
+    editor.view.dispatch(editor.state.tr.setSelection(CellSelection.create(editor.state.doc, at(2, 1), at(0, 0))));
+    const source = chartSource(editor);
+    expect(source).toMatchObject({ from: { row: 0, col: 0 }, to: { row: 2, col: 1 } });
+    expect(typeof source === 'object' && source.tableUid).toMatch(BLOCK_UID_PATTERN);
+    editor.destroy();
+  });
+
+  it('refuses a date while a whole block is selected', () => {
+    const editor = editorWith([paragraph('text'), { type: 'date', attrs: { value: '2026-01-01' } }]);
+    editor.commands.setNodeSelection(6);
+    expect(insertDate(editor)).toBe('dateOnBlock');
+    editor.commands.setTextSelection(2);
+    expect(insertDate(editor)).toBeNull();
+    expect(editor.getJSON().content?.[1]).toMatchObject({ type: 'date', attrs: { value: todayIso() } });
+    editor.destroy();
+  });
+});
+
+describe('chart data', () => {
+  const table = tableJson([
+    ['Sample', 'OD', 'pH'],
+    ['A', '0.42', '7.1'],
+    ['B', '1,058.5', 'n/a'],
+    ['C', '0.71', '7.3'],
+  ]);
+
+  it('lays out merged cells on the grid', () => {
+    const merged = tableJson(
+      [
+        ['h1', 'h2', 'h3'],
+        ['wide', 'x'],
+        ['tall', 'y', 'z'],
+        ['p', 'q'],
+      ],
+      { '1,0': { colspan: 2 }, '2,0': { rowspan: 2 } },
+    );
+    expect(tableGrid(merged)).toEqual([
+      ['h1', 'h2', 'h3'],
+      ['wide', '', 'x'],
+      ['tall', 'y', 'z'],
+      ['', 'p', 'q'],
+    ]);
+  });
+
+  it('reads numbers leniently and leaves gaps for text', () => {
+    expect(cellNumber(' 1,234.5 ')).toBe(1234.5);
+    expect(cellNumber('-2e3')).toBe(-2000);
+    expect(cellNumber('12%')).toBe(12);
+    expect(cellNumber('n/a')).toBeNull();
+    expect(cellNumber('')).toBeNull();
+  });
+
+  it('vertical: the first column labels, each other column a series', () => {
+    expect(chartData(table, { row: 1, col: 0 }, { row: 3, col: 2 }, 'vertical', 'Run')).toEqual({
+      labels: ['A', 'B', 'C'],
+      series: [
+        { name: 'Run 1', values: [0.42, 1058.5, 0.71] },
+        { name: 'Run 2', values: [7.1, null, 7.3] },
+      ],
+    });
+  });
+
+  it('horizontal: the first row labels, each other row a series; a range given in any corner order', () => {
+    expect(chartData(table, { row: 1, col: 2 }, { row: 0, col: 0 }, 'horizontal', 'OD')).toEqual({
+      labels: ['Sample', 'OD', 'pH'],
+      series: [{ name: 'OD', values: [null, 0.42, 7.1] }],
+    });
+  });
+
+  it('a single line is one series labelled 1..n; a range outside the table gives nothing', () => {
+    expect(chartData(table, { row: 1, col: 1 }, { row: 3, col: 1 }, 'vertical', 'OD')).toEqual({
+      labels: ['1', '2', '3'],
+      series: [{ name: 'OD', values: [0.42, 1058.5, 0.71] }],
+    });
+    expect(chartData(table, { row: 9, col: 9 }, { row: 12, col: 12 }, 'vertical', 'OD')).toBeNull();
+  });
+
+  it('builds chart.js configurations for every chart type', () => {
+    const data = { labels: ['1', '2'], series: [{ name: 'OD', values: [1, 2] }] };
+    const theme = { text: '#333', grid: '#eee', font: 'sans-serif', palette: ['#4f46e5'] };
+    expect(chartConfig('horizontal', data, { xLabel: 'x', yLabel: 'y' }, theme)).toMatchObject({ type: 'bar', options: { indexAxis: 'y' } });
+    expect(chartConfig('scatter', data, { xLabel: '', yLabel: '' }, theme).data.datasets[0]?.data).toEqual([
+      { x: 1, y: 1 },
+      { x: 2, y: 2 },
+    ]);
+    for (const type of ['bar', 'line', 'doughnut', 'pie', 'radar'] as const) expect(chartConfig(type, data, { xLabel: '', yLabel: '' }, theme).type).toBe(type);
+  });
+
+  it('reads chart attributes defensively and names ranges like a spreadsheet', () => {
+    expect(chartAttrsOf({ chartType: 'nope', direction: 'sideways', from: { row: '2', col: 1 } })).toMatchObject({ chartType: 'bar', direction: 'vertical', from: { row: 2, col: 1 }, to: { row: 0, col: 0 } });
+    expect(cellAddress({ row: 0, col: 0 })).toBe('A1');
+    expect(cellAddress({ row: 11, col: 27 })).toBe('AB12');
+  });
+});
+
+describe('uploads', () => {
+  it('checks type by extension and size before sending', () => {
+    expect(checkUpload('gel.PNG', 1000, 'image')).toEqual({ ok: true, kind: 'image', extension: 'png' });
+    expect(checkUpload('gel.png', 3 * 1024 * 1024 + 1, 'image')).toEqual({ ok: false, code: UPLOAD_TOO_LARGE });
+    expect(checkUpload('gel.bmp', 10, 'image')).toEqual({ ok: false, code: UPLOAD_TYPE_REFUSED });
+    expect(checkUpload('data.xlsx', 10, 'image')).toEqual({ ok: false, code: UPLOAD_TYPE_REFUSED });
+    expect(checkUpload('data.xlsx', 10, 'file')).toEqual({ ok: true, kind: 'file', extension: 'xlsx' });
+    expect(checkUpload('archive.tar', 50 * 1024 * 1024 + 1, 'file')).toEqual({ ok: false, code: UPLOAD_TOO_LARGE });
+    expect(checkUpload('script.exe', 10)).toEqual({ ok: false, code: UPLOAD_TYPE_REFUSED });
+    expect(UPLOAD_TYPE_REFUSED).toBe('3019');
+    expect(UPLOAD_TOO_LARGE).toBe('3020');
+  });
+
+  it('keeps signed links for a while, then asks again', () => {
+    const cache = createLinkCache(1000);
+    cache.put('f', '/files/f?s=1', 0);
+    expect(cache.get('f', 999)).toBe('/files/f?s=1');
+    expect(cache.get('f', 1000)).toBeNull();
+  });
+});

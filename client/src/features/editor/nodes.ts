@@ -1,0 +1,204 @@
+import { mergeAttributes, Node } from '@tiptap/core';
+import { CHART_TYPES, LIMITS, type ChartType } from '@eln/shared';
+
+/**
+ * The note's own block nodes, without their views (the React layer adds those), so that the schema can
+ * be built headless in tests. Files and images keep only a reference (fileId) in the document: the bytes
+ * stay out of the Yjs document.
+ */
+
+export interface CellRef {
+  row: number;
+  col: number;
+}
+
+export type ChartDirection = 'horizontal' | 'vertical';
+
+export interface ChartAttrs {
+  blockUid: string | null;
+  chartType: ChartType;
+  name: string;
+  xLabel: string;
+  yLabel: string;
+  dataName: string;
+  label: string;
+  direction: ChartDirection;
+  tableUid: string;
+  from: CellRef;
+  to: CellRef;
+}
+
+export interface ImageAttrs {
+  blockUid: string | null;
+  fileId: string;
+  title: string;
+}
+
+export interface FileAttrs {
+  blockUid: string | null;
+  fileId: string;
+  name: string;
+  size: number;
+  extension: string;
+}
+
+export interface DateAttrs {
+  blockUid: string | null;
+  value: string;
+}
+
+const text = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+const num = (value: unknown): number => {
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : 0;
+};
+
+export function toCellRef(value: unknown): CellRef {
+  if (typeof value === 'object' && value !== null) {
+    const ref = value as Record<string, unknown>;
+    return { row: Math.max(0, Math.floor(num(ref.row))), col: Math.max(0, Math.floor(num(ref.col))) };
+  }
+  return { row: 0, col: 0 };
+}
+
+export function isChartType(value: unknown): value is ChartType {
+  return typeof value === 'string' && (CHART_TYPES as readonly string[]).includes(value);
+}
+
+/** The chart's attributes read defensively (a document may come from an older or a foreign client). */
+export function chartAttrsOf(attrs: Record<string, unknown>): ChartAttrs {
+  return {
+    blockUid: typeof attrs.blockUid === 'string' ? attrs.blockUid : null,
+    chartType: isChartType(attrs.chartType) ? attrs.chartType : 'bar',
+    name: text(attrs.name),
+    xLabel: text(attrs.xLabel),
+    yLabel: text(attrs.yLabel),
+    dataName: text(attrs.dataName),
+    label: text(attrs.label),
+    direction: attrs.direction === 'horizontal' ? 'horizontal' : 'vertical',
+    tableUid: text(attrs.tableUid),
+    from: toCellRef(attrs.from),
+    to: toCellRef(attrs.to),
+  };
+}
+
+const jsonAttr = (name: string) => ({
+  default: null,
+  parseHTML: (element: HTMLElement) => {
+    const raw = element.getAttribute(`data-${name}`);
+    if (!raw) return null;
+    try {
+      return toCellRef(JSON.parse(raw));
+    } catch {
+      return null;
+    }
+  },
+  renderHTML: (attributes: Record<string, unknown>) => (attributes[name] ? { [`data-${name}`]: JSON.stringify(attributes[name]) } : {}),
+});
+
+const stringAttr = (name: string, fallback = '') => ({
+  default: fallback,
+  parseHTML: (element: HTMLElement) => element.getAttribute(`data-${name.toLowerCase()}`) ?? fallback,
+  renderHTML: (attributes: Record<string, unknown>) => ({ [`data-${name.toLowerCase()}`]: text(attributes[name], fallback) }),
+});
+
+export const ChartNode = Node.create({
+  name: 'chart',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: false,
+  addAttributes() {
+    return {
+      chartType: stringAttr('chartType', 'bar'),
+      name: stringAttr('name'),
+      xLabel: stringAttr('xLabel'),
+      yLabel: stringAttr('yLabel'),
+      dataName: stringAttr('dataName'),
+      label: stringAttr('label'),
+      direction: stringAttr('direction', 'vertical'),
+      tableUid: stringAttr('tableUid'),
+      from: jsonAttr('from'),
+      to: jsonAttr('to'),
+    };
+  },
+  parseHTML() {
+    return [{ tag: 'figure[data-type="chart"]' }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ['figure', mergeAttributes(HTMLAttributes, { 'data-type': 'chart' }), text(HTMLAttributes['data-name'])];
+  },
+});
+
+export const ImageNode = Node.create({
+  name: 'image',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: false,
+  addAttributes() {
+    return {
+      fileId: stringAttr('fileId'),
+      title: {
+        default: '',
+        parseHTML: (element: HTMLElement) => (element.getAttribute('data-title') ?? '').slice(0, LIMITS.imageTitle),
+        renderHTML: (attributes: Record<string, unknown>) => ({ 'data-title': text(attributes.title) }),
+      },
+    };
+  },
+  parseHTML() {
+    return [{ tag: 'figure[data-type="image"]' }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ['figure', mergeAttributes(HTMLAttributes, { 'data-type': 'image' }), text(HTMLAttributes['data-title'])];
+  },
+});
+
+export const FileNode = Node.create({
+  name: 'fileAttachment',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: false,
+  addAttributes() {
+    return {
+      fileId: stringAttr('fileId'),
+      name: stringAttr('name'),
+      size: {
+        default: 0,
+        parseHTML: (element: HTMLElement) => num(element.getAttribute('data-size')),
+        renderHTML: (attributes: Record<string, unknown>) => ({ 'data-size': String(num(attributes.size)) }),
+      },
+      extension: stringAttr('extension'),
+    };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-type="file"]' }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ['div', mergeAttributes(HTMLAttributes, { 'data-type': 'file' }), text(HTMLAttributes['data-name'])];
+  },
+});
+
+export const DateNode = Node.create({
+  name: 'date',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: false,
+  addAttributes() {
+    return { value: stringAttr('value') };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-type="date"]' }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ['div', mergeAttributes(HTMLAttributes, { 'data-type': 'date' }), text(HTMLAttributes['data-value'])];
+  },
+});
+
+/** Today's date in the browser's time zone, as YYYY-MM-DD. */
+export function todayIso(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

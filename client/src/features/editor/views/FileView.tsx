@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
+import { currentLanguage } from '../../../i18n';
+import { alert } from '../../../modals/store';
+import { DownloadIcon } from '../../../ui/icons';
+import { fileLink } from '../fileLinks';
+
+/** "2.4 MB", "812 KB", "120 B" in the interface language's number format. */
+export function formatBytes(bytes: number, language: string): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}
+
+/** A file block: name, type and size, and a download through a fresh signed link. */
+export function FileView({ node, selected }: NodeViewProps) {
+  const { t } = useTranslation('editor');
+  const language = currentLanguage();
+  const fileId = typeof node.attrs.fileId === 'string' ? node.attrs.fileId : '';
+  const name = typeof node.attrs.name === 'string' ? node.attrs.name : '';
+  const extension = typeof node.attrs.extension === 'string' ? node.attrs.extension : '';
+  const size = typeof node.attrs.size === 'number' ? node.attrs.size : Number(node.attrs.size) || 0;
+  const [busy, setBusy] = useState(false);
+
+  const download = async () => {
+    setBusy(true);
+    try {
+      const url = await fileLink(fileId);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name;
+      link.rel = 'noopener';
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    } catch {
+      await alert(t('file.failed'), { tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <NodeViewWrapper className={`note-file${selected ? ' is-selected' : ''}`} data-testid="file-block" contentEditable={false}>
+      <span className="note-file-ext" aria-hidden="true">
+        {extension.toUpperCase().slice(0, 4) || 'FILE'}
+      </span>
+      <span className="note-file-text">
+        <span className="note-file-name" title={name}>
+          {name}
+        </span>
+        <span className="note-file-meta">
+          {t('file.attachment')} · {formatBytes(size, language)}
+        </span>
+      </span>
+      <button type="button" className="btn btn-secondary btn-sm" onClick={() => void download()} disabled={busy || !fileId} data-testid="file-download">
+        <DownloadIcon size={15} />
+        {t('file.download')}
+      </button>
+    </NodeViewWrapper>
+  );
+}

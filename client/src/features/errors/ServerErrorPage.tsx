@@ -1,0 +1,32 @@
+import { useTranslation } from 'react-i18next';
+import { Button, ButtonLink } from '../../ui/Button';
+import { ArrowLeftIcon } from '../../ui/icons';
+import { ErrorScreen } from './ErrorScreen';
+
+/** /error: the 500 page. */
+export function ServerErrorPage({ testId = 'page-error' }: { testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <ErrorScreen
+      testId={testId}
+      code="500"
+      title={t('errors.serverTitle')}
+      body={t('errors.serverBody')}
+      actions={
+        <>
+          <ButtonLink to="/" variant="primary" icon={<ArrowLeftIcon size={16} />} data-testid="error-home">
+            {t('common.goHome')}
+          </ButtonLink>
+          <Button variant="secondary" onClick={() => window.location.reload()}>
+            {t('errors.reload')}
+          </Button>
+        </>
+      }
+    />
+  );
+}
+
+/** Shown when a screen fails while rendering (the router's error boundary). */
+export function RouteErrorPage() {
+  return <ServerErrorPage testId="page-error" />;
+}

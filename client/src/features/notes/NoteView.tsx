@@ -1,0 +1,227 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../i18n';
+import { alert } from '../../modals/store';
+import { InlineAlert } from '../../ui/InlineAlert';
+import { AlertIcon, LockIcon, SearchIcon } from '../../ui/icons';
+import { EmptyState } from '../../ui/PageFrame';
+import { ErrorState, SkeletonBlock } from '../../ui/States';
+import { apiErrorText, isApiError } from '../../api';
+import { NoteIcon, SaveIcon } from '../editor/icons';
+import { LiveEditor } from '../editor/LiveEditor';
+import { SignaturePanel } from '../signatures/SignaturePanel';
+import type { NoteSession, NoteSessionState } from './noteSession';
+import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
+import type { PresenceUser } from './presence';
+
+export function useSessionState(session: NoteSession): NoteSessionState {
+  return useSyncExternalStore(session.subscribe, session.getState);
+}
+
+function ConnectionPill({ state }: { state: NoteSessionState }) {
+  const { t } = useTranslation('editor');
+  const { connection, durable } = state;
+  const unsynced = connection !== 'connected' && !durable;
+  return (
+    <span className={`conn-pill conn-${connection}`} data-testid="connection-state" data-state={connection} role="status" aria-live="polite">
+      <span className="conn-dot" aria-hidden="true" />
+      {t(`notes.connection.${connection}`)}
+      {unsynced ? <span className="conn-unsynced"> · {t('notes.connection.unsynced')}</span> : null}
+    </span>
+  );
+}
+
+function SaveState({ state }: { state: NoteSessionState }) {
+  const { t } = useTranslation('editor');
+  const saved = state.durable;
+  return (
+    <span className="save-state-group">
+      <span className={`save-state ${saved ? 'is-saved' : 'is-saving'}`} data-testid="save-state" data-saved={saved ? 'yes' : 'no'} aria-live="polite">
+        {saved ? t('notes.saveState.saved') : t('notes.saveState.saving')}
+      </span>
+      {state.draft === 'failed' ? (
+        <span className="draft-failed" title={t('notes.saveState.draftFailedTitle')} data-testid="draft-failed">
+          <AlertIcon size={13} /> {t('notes.saveState.draftFailed')}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function Modifiers({ writers }: { writers: PresenceUser[] }) {
+  const { t } = useTranslation('editor');
+  return (
+    <div className="note-modifiers" data-testid="modifiers" data-count={writers.length}>
+      <span className="note-modifiers-label">{t('notes.modifiers')}</span>
+      {writers.length === 0 ? (
+        <span className="note-modifiers-none">{t('notes.modifiersNone')}</span>
+      ) : (
+        <ul className="note-modifiers-list">
+          {writers.map((writer) => (
+            <li key={writer.userId} className="note-modifier" data-testid={`modifier-${writer.userId}`}>
+              <span className="avatar avatar-presence" style={{ background: writer.color, color: '#fff' }} aria-hidden="true">
+                {initialsOf(writer.name)}
+              </span>
+              <span className="note-modifier-name">{writer.name}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** One open note: header (title, version, connection, saving, presence, save) and the live editor. */
+export function NoteView({ session, onSave }: { session: NoteSession; onSave(session: NoteSession): Promise<void> }) {
+  const { t } = useTranslation('editor');
+  const { t: ts } = useTranslation('signature');
+  const language = currentLanguage();
+  const state = useSessionState(session);
+  const [justSaved, setJustSaved] = useState<number | null>(null);
+  /** This user is signing the note: the lock their own signature causes needs no announcement. */
+  const signingHere = useRef(false);
+  const { note } = state;
+
+  useEffect(() => {
+    session.onHoldEnded = (reason) => {
+      if (reason === 'signed' && signingHere.current) return;
+      const title = session.getState().note?.title ?? '';
+      const message = reason === 'signed' ? ts('area.lockedSigned', { title }) : reason === 'finished' ? ts('area.lockedFinished', { title }) : t('notes.holdEndedAlert', { title });
+      void alert(message, { tone: 'info' });
+    };
+    return () => {
+      session.onHoldEnded = null;
+    };
+  }, [session, t, ts]);
+
+  useEffect(() => {
+    if (justSaved === null) return;
+    const timer = setTimeout(() => setJustSaved(null), 4000);
+    return () => clearTimeout(timer);
+  }, [justSaved]);
+
+  if (state.phase === 'missing') {
+    return (
+      <div className="card note-card" data-testid="note-missing">
+        <EmptyState icon={<SearchIcon size={26} />} title={t('notes.missingTitle')}>
+          <p>{t('notes.missingBody')}</p>
+        </EmptyState>
+      </div>
+    );
+  }
+  if (state.phase === 'error' && !note) {
+    return (
+      <div className="card note-card">
+        <ErrorState message={isApiError(state.error) ? apiErrorText(state.error, language) : t('notes.loadFailed')} onRetry={() => void session.load()} testId="note-load-error" />
+      </div>
+    );
+  }
+
+  const readOnly = state.readOnly !== null;
+  const save = async () => {
+    const before = state.version;
+    await onSave(session);
+    const after = session.getState().version;
+    if (after > before) setJustSaved(after);
+  };
+
+  return (
+    <article className="card note-card" data-testid="note-view" data-note={session.noteNo} aria-busy={state.phase === 'loading'}>
+      <header className="note-header">
+        <div className="note-title-row">
+          <span className="note-title-icon" aria-hidden="true">
+            <NoteIcon size={20} />
+          </span>
+          <div className="note-title-text">
+            <h1 className="note-title" data-testid="note-title">
+              {note?.title ?? t('notes.loading')}
+            </h1>
+            <p className="note-meta">
+              {note ? (
+                <>
+                  <span className="note-meta-item" title={t('notes.labNoteNumber')} data-testid="note-number">
+                    {note.labNoteNumber}
+                  </span>
+                  <span className="note-meta-item">
+                    {t('notes.writer')} · {note.name}
+                  </span>
+                  <NoteStatusBadge status={note.status} testId="note-status" />
+                  <span className="note-version" data-testid="note-version" data-version={state.version} title={state.savedAt && state.savedBy ? t('notes.savedBy', { version: state.version, name: state.savedBy, when: new Date(state.savedAt).toLocaleString(language) }) : t('notes.versionTitle')}>
+                    {state.version > 0 ? t('notes.version', { version: state.version }) : t('notes.versionNone')}
+                  </span>
+                </>
+              ) : (
+                <span className="skeleton skeleton-text note-meta-skeleton" />
+              )}
+            </p>
+          </div>
+          <div className="note-actions">
+            <ConnectionPill state={state} />
+            <SaveState state={state} />
+            {!readOnly ? (
+              <button
+                type="button"
+                className="btn btn-primary btn-md"
+                onClick={() => void save()}
+                disabled={state.saving || !state.hasChange || state.phase !== 'ready'}
+                aria-busy={state.saving || undefined}
+                title={t('notes.saveTitle')}
+                data-testid="save-version"
+              >
+                {state.saving ? <span className="spinner" aria-hidden="true" /> : <SaveIcon size={16} />}
+                {t('notes.save')}
+              </button>
+            ) : null}
+          </div>
+        </div>
+        <div className="note-subheader">
+          <Modifiers writers={state.writers} />
+          {state.statuses.size > 0 ? (
+            <div className="block-legend" aria-hidden="true">
+              <span className="block-legend-item block-legend-add">{t('notes.legendAdd')}</span>
+              <span className="block-legend-item block-legend-edit">{t('notes.legendEdit')}</span>
+            </div>
+          ) : null}
+        </div>
+      </header>
+
+      {note ? (
+        <SignaturePanel
+          session={session}
+          expectLock={(on) => {
+            signingHere.current = on;
+          }}
+        />
+      ) : null}
+
+      {justSaved !== null ? (
+        <InlineAlert tone="success" testId="note-saved-notice">
+          {t('notes.saved', { version: justSaved })}
+        </InlineAlert>
+      ) : null}
+      {state.readOnly ? (
+        <div className="readonly-banner" role="status" data-testid="readonly-banner" data-reason={state.readOnly}>
+          <LockIcon size={16} />
+          <span>
+            <strong>{t('notes.readOnly.title')}</strong> · {t(`notes.readOnly.${state.readOnly}`)}
+          </span>
+        </div>
+      ) : null}
+
+      {state.synced && state.phase === 'ready' ? (
+        <LiveEditor
+          doc={session.doc}
+          provider={session.provider}
+          user={{ userId: session.user.userId, name: session.user.name, color: session.color }}
+          editable={state.writable}
+          uploadNoteNo={session.noteNo}
+          statuses={state.statuses}
+        />
+      ) : (
+        <div className="note-loading" data-testid="note-loading">
+          <SkeletonBlock lines={6} />
+        </div>
+      )}
+    </article>
+  );
+}

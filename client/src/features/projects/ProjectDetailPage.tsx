@@ -1,0 +1,259 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useParams } from 'react-router-dom';
+import { ERR, PROJECT_STATUS, type ProjectDetail } from '@eln/shared';
+import { apiErrorText, call, isApiError } from '../../api';
+import { alert, confirm } from '../../modals/store';
+import { useSession } from '../../session/store';
+import { currentLanguage } from '../../i18n';
+import { formatDateTime, initials } from '../../lib/format';
+import { parseRecordNo } from '../../lib/listParams';
+import { useLoad } from '../../lib/useLoad';
+import { Button, ButtonLink } from '../../ui/Button';
+import { ArrowLeftIcon, BuildingIcon, FolderIcon, LockIcon, PencilIcon, SearchIcon, UsersIcon } from '../../ui/icons';
+import { InlineAlert } from '../../ui/InlineAlert';
+import { EmptyState, PageFrame } from '../../ui/PageFrame';
+import { DetailRow, ErrorState, SkeletonBlock } from '../../ui/States';
+import { selectionFromProject } from '../people/selection';
+import { ProjectForm, type ProjectPayload } from './ProjectForm';
+import { StatusBadge } from './StatusBadge';
+import { ProjectNotes } from '../notes/ProjectNotes';
+
+class NotVisible extends Error {}
+
+async function loadProject(projectNo: number | null, signal: AbortSignal): Promise<ProjectDetail> {
+  if (projectNo === null) throw new NotVisible();
+  try {
+    return await call<ProjectDetail>('/v1/project/check', { projectNo }, { signal });
+  } catch (error) {
+    if (isApiError(error) && (error.status === ERR.notFound || error.status === ERR.validation)) throw new NotVisible();
+    throw error;
+  }
+}
+
+/**
+ * `/project/:id`: the project's information and participants. The leader (or an administrator) edits the
+ * title, description and participants while it is in progress; the leader closes it (after confirming)
+ * once a reviewer has signed a note; a completed project is read-only.
+ */
+export function ProjectDetailPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const location = useLocation();
+  const { id } = useParams();
+  const projectNo = parseRecordNo(id);
+  const project = useLoad((signal) => loadProject(projectNo, signal), String(projectNo));
+  const [editing, setEditing] = useState(false);
+  const session = useSession();
+  const { t: ta } = useTranslation('audit');
+  const [finishing, setFinishing] = useState(false);
+  const [notice, setNotice] = useState<'saved' | 'created' | 'finished' | null>(() =>
+    (location.state as { created?: boolean } | null)?.created ? 'created' : null,
+  );
+
+  const detail = project.data;
+  const notFound = project.phase === 'error' && project.error instanceof NotVisible;
+
+  const save = async (payload: ProjectPayload) => {
+    if (!detail) return;
+    await call('/v1/project/update', { projectNo: detail.no, ...payload });
+    setEditing(false);
+    setNotice('saved');
+    project.reload();
+  };
+
+  /** The leader closes the project for good, after confirming; the server refuses it (2022) until a reviewer has signed. */
+  const finish = async () => {
+    if (!detail || finishing) return;
+    const ok = await confirm(ta('projectFinish.confirmBody', { title: detail.title }), {
+      title: ta('projectFinish.confirmTitle'),
+      okLabel: ta('projectFinish.action'),
+    });
+    if (!ok) return;
+    setFinishing(true);
+    try {
+      await call('/v1/project/finish', { projectNo: detail.no });
+      setNotice('finished');
+      project.reload();
+    } catch (error) {
+      // 2022 (no reviewer signature yet) and any other refusal, in the user's language.
+      if (!(isApiError(error) && error.httpStatus === 401)) void alert(apiErrorText(error, language), { tone: 'error', title: ta('projectFinish.refusedTitle') });
+    } finally {
+      setFinishing(false);
+    }
+  };
+
+  const backLink = (
+    <ButtonLink to="/project" variant="ghost" icon={<ArrowLeftIcon size={16} />} data-testid="project-back">
+      {t('project.backToList')}
+    </ButtonLink>
+  );
+
+  if (notFound) {
+    return (
+      <PageFrame testId="page-project-detail" title={t('pages.projectDetail.title')} icon={<FolderIcon size={20} />} actions={backLink}>
+        <div className="card" data-testid="project-not-found">
+          <EmptyState icon={<SearchIcon size={26} />} title={t('project.notFoundTitle')}>
+            <p>{t('project.notFoundBody')}</p>
+            <ButtonLink to="/project" variant="secondary" className="empty-state-action">
+              {t('project.backToList')}
+            </ButtonLink>
+          </EmptyState>
+        </div>
+      </PageFrame>
+    );
+  }
+
+  const completed = detail?.status === PROJECT_STATUS.completed;
+  const canEdit = Boolean(detail?.canModify) && !completed;
+  const canFinish = Boolean(detail && session && detail.status === PROJECT_STATUS.inProgress && session.user.userId === detail.userId);
+
+  return (
+    <PageFrame
+      testId="page-project-detail"
+      title={detail ? (editing ? t('project.editTitle') : detail.title) : t('pages.projectDetail.title')}
+      description={detail ? t('project.detailDescription', { no: detail.no, leader: detail.leaderName }) : undefined}
+      icon={<FolderIcon size={20} />}
+      actions={
+        <>
+          {backLink}
+          {canFinish && !editing ? (
+            <Button variant="secondary" icon={<LockIcon size={16} />} onClick={() => void finish()} loading={finishing} data-testid="project-finish">
+              {ta('projectFinish.action')}
+            </Button>
+          ) : null}
+          {canEdit && !editing ? (
+            <Button
+              variant="primary"
+              icon={<PencilIcon size={16} />}
+              onClick={() => {
+                setNotice(null);
+                setEditing(true);
+              }}
+              data-testid="project-edit"
+            >
+              {t('project.edit')}
+            </Button>
+          ) : null}
+        </>
+      }
+    >
+      {project.phase === 'error' && !detail ? (
+        <div className="card">
+          <ErrorState message={apiErrorText(project.error, language)} onRetry={project.reload} testId="project-load-error" />
+        </div>
+      ) : !detail ? (
+        <div className="detail-grid" aria-busy="true">
+          <div className="card detail-card">
+            <SkeletonBlock lines={5} />
+          </div>
+          <div className="card detail-card">
+            <SkeletonBlock lines={4} />
+          </div>
+        </div>
+      ) : editing ? (
+        <ProjectForm
+          key={detail.updatedAt}
+          initial={{ title: detail.title, description: detail.description, selection: selectionFromProject(detail) }}
+          submit={save}
+          onCancel={() => setEditing(false)}
+          submitLabel={t('project.saveChanges')}
+        />
+      ) : (
+        <>
+          {notice ? (
+            <InlineAlert tone="success" testId="project-saved-notice">
+              {notice === 'finished' ? ta('projectFinish.done') : notice === 'created' ? t('project.created') : t('project.saved')}
+            </InlineAlert>
+          ) : null}
+          {completed ? (
+            <InlineAlert tone="info" testId="project-completed-notice">
+              {t('project.completedNotice')}
+            </InlineAlert>
+          ) : !detail.canModify ? (
+            <InlineAlert tone="info" testId="project-readonly-notice">
+              {t('project.readOnlyNotice')}
+            </InlineAlert>
+          ) : null}
+          <div className="detail-grid">
+            <section className="card detail-card" aria-labelledby="project-info-title">
+              <header className="card-header">
+                <h2 className="card-title" id="project-info-title">
+                  {completed ? <LockIcon size={16} /> : <FolderIcon size={16} />}
+                  {t('project.info')}
+                </h2>
+                <StatusBadge status={detail.status} testId="project-status" />
+              </header>
+              <dl className="detail-list">
+                <DetailRow label={t('project.fields.title')} testId="project-detail-title">
+                  <span className="detail-strong">{detail.title}</span>
+                </DetailRow>
+                <DetailRow label={t('project.fields.description')} testId="project-detail-description">
+                  {detail.description ? <span className="pre-line">{detail.description}</span> : <span className="cell-muted">{t('project.noDescription')}</span>}
+                </DetailRow>
+                <DetailRow label={t('project.columns.leader')} testId="project-detail-leader">
+                  <span className="person">
+                    <span className="avatar avatar-sm" aria-hidden="true">
+                      {initials(detail.leaderName)}
+                    </span>
+                    <span className="person-text">
+                      <span className="person-name">{detail.leaderName}</span>
+                      <span className="person-sub">{detail.userId}</span>
+                    </span>
+                  </span>
+                </DetailRow>
+                <DetailRow label={t('project.columns.status')}>
+                  <StatusBadge status={detail.status} />
+                </DetailRow>
+                <DetailRow label={t('project.columns.created')}>{formatDateTime(detail.createdAt, language)}</DetailRow>
+                <DetailRow label={t('project.updatedAt')}>{formatDateTime(detail.updatedAt, language)}</DetailRow>
+              </dl>
+            </section>
+
+            <section className="card detail-card" aria-labelledby="project-participants-title">
+              <header className="card-header">
+                <h2 className="card-title" id="project-participants-title">
+                  <UsersIcon size={16} />
+                  {t('project.fields.participants')}
+                </h2>
+                <span className="badge badge-accent" data-testid="project-participant-count">
+                  {t('picker.people', { count: detail.participants.length })}
+                </span>
+              </header>
+              {detail.departments.length > 0 ? (
+                <ul className="chip-list chip-list-static" aria-label={t('picker.departments')}>
+                  {detail.departments.map((department) => (
+                    <li key={department.code} className="chip chip-department" data-testid={`project-dept-${department.code}`}>
+                      <BuildingIcon size={14} className="chip-icon" />
+                      <span className="chip-name">{department.name}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              {detail.participants.length > 0 ? (
+                <ul className="people-list" data-testid="project-participants">
+                  {detail.participants.map((participant) => (
+                    <li key={participant.userNo} className="people-item" data-testid={`project-participant-${participant.userId}`}>
+                      <span className="avatar" aria-hidden="true">
+                        {initials(participant.name)}
+                      </span>
+                      <span className="person-text">
+                        <span className="person-name">{participant.name}</span>
+                        <span className="person-sub">{participant.userId}</span>
+                      </span>
+                      <span className="people-dept">{participant.departmentName ?? t('picker.noDepartment')}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="cell-muted">{t('project.noParticipants')}</p>
+              )}
+            </section>
+          </div>
+          {/* Keyed by status: closing the project reloads its notes, now read-only. */}
+          <ProjectNotes key={detail.status} projectNo={detail.no} />
+        </>
+      )}
+    </PageFrame>
+  );
+}

@@ -1,0 +1,13 @@
+import 'i18next';
+import type en from './en';
+import type editor from './editor/en';
+import type audit from './audit/en';
+import type signature from './signature/en';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en; editor: typeof editor; audit: typeof audit; signature: typeof signature };
+    returnNull: false;
+  }
+}

@@ -1,0 +1,39 @@
+/** Every localStorage key the client uses, in one place. */
+export const STORAGE_KEYS = {
+  session: 'eln.session',
+  language: 'eln.language',
+  theme: 'eln.theme',
+  savedUserId: 'eln.savedUserId',
+  /** Which project each opened note belongs to (the note's answer does not say). */
+  noteProjects: 'eln.noteProjects',
+} as const;
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+
+/* localStorage can throw (private windows, storage disabled, quota); the notebook keeps working without it. */
+
+export function readStorage(key: StorageKey): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeStorage(key: StorageKey, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    /* storage unavailable: the choice lasts for this page only */
+  }
+}
+
+/** Calls `listener` when another tab changes `key`. Returns the unsubscribe function. */
+export function onStorageChange(key: StorageKey, listener: () => void): () => void {
+  const handler = (event: StorageEvent) => {
+    if (event.key === key || event.key === null) listener();
+  };
+  window.addEventListener('storage', handler);
+  return () => window.removeEventListener('storage', handler);
+}

@@ -1,0 +1,80 @@
+import { useId, useRef, type ReactNode, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { CloseIcon } from '../ui/icons';
+import { useModalLayer } from './layer';
+
+export interface DialogProps {
+  title: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  /** Closes on Escape, the close button and (with closeOnBackdrop) a click outside. Without it the dialog must be answered. */
+  onClose?: (() => void) | undefined;
+  closeOnBackdrop?: boolean;
+  role?: 'dialog' | 'alertdialog';
+  size?: 'sm' | 'md' | 'lg';
+  icon?: ReactNode;
+  tone?: 'info' | 'success' | 'error' | 'warning';
+  testId?: string;
+  initialFocus?: RefObject<HTMLElement | null>;
+}
+
+/** An accessible modal dialog, rendered above the application. Mount it to open it, unmount to close. */
+export function Dialog({
+  title,
+  children,
+  footer,
+  onClose,
+  closeOnBackdrop = false,
+  role = 'dialog',
+  size = 'sm',
+  icon,
+  tone = 'info',
+  testId,
+  initialFocus,
+}: DialogProps) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const bodyId = useId();
+  useModalLayer(ref, { onEscape: onClose, initialFocus });
+
+  return createPortal(
+    <div
+      className="modal-backdrop"
+      onMouseDown={(event) => {
+        if (closeOnBackdrop && onClose && event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={ref}
+        className={`modal modal-${size} modal-tone-${tone}`}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={children ? bodyId : undefined}
+        tabIndex={-1}
+        data-testid={testId}
+      >
+        <div className="modal-header">
+          {icon ? <span className="modal-icon">{icon}</span> : null}
+          <h2 className="modal-title" id={titleId}>
+            {title}
+          </h2>
+          {onClose ? (
+            <button type="button" className="icon-btn modal-close" onClick={onClose} aria-label={t('common.close')}>
+              <CloseIcon size={18} />
+            </button>
+          ) : null}
+        </div>
+        {children ? (
+          <div className="modal-body" id={bodyId}>
+            {children}
+          </div>
+        ) : null}
+        {footer ? <div className="modal-footer">{footer}</div> : null}
+      </div>
+    </div>,
+    document.body,
+  );
+}

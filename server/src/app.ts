@@ -1,0 +1,131 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyJwt from '@fastify/jwt';
+import fastifyWebsocket from '@fastify/websocket';
+import type { Extension, Hocuspocus } from '@hocuspocus/server';
+import type { ServerConfig } from './config.js';
+import type { Database } from './db/client.js';
+import { loadSigningSecret } from './auth/secrets.js';
+import { TokenService } from './auth/tokens.js';
+import { Throttle } from './auth/throttle.js';
+import { registerIdentityRoutes } from './auth/routes.js';
+import { registerAuditRoutes } from './audit/routes.js';
+import { registerDashboardRoutes } from './dashboard/routes.js';
+import { registerDepartmentRoutes } from './departments/routes.js';
+import { registerLicenceRoutes } from './licence/routes.js';
+import { registerProjectRoutes } from './projects/routes.js';
+import { registerSystemRoutes } from './system/routes.js';
+import { registerUserRoutes } from './users/routes.js';
+import { createCollab, mountCollab, startSessionRechecks, COLLAB_MAX_MESSAGE_BYTES, type CollabContext } from './collab/collab.js';
+import type { DocumentKind } from './collab/documentKinds.js';
+import { DatabaseDocumentStore, type DocumentStore } from './collab/documentStore.js';
+import { DurablePersistence, type DurablePersistenceOptions } from './collab/durablePersistence.js';
+import { LiveDocuments } from './collab/liveDocuments.js';
+import { labNoteDocumentKind } from './notes/documentKind.js';
+import { NoteHolds } from './notes/holds.js';
+import { registerNoteRoutes } from './notes/routes.js';
+import { registerSignatureRoutes } from './signatures/routes.js';
+import { FileLinks } from './files/links.js';
+import { registerFileRoutes } from './files/routes.js';
+import { installErrorHandling } from './http/errorHandler.js';
+import { installSecurityHeaders } from './http/security.js';
+import { DEFAULT_CLIENT_DIST, serveClient } from './http/client.js';
+import { createMailer } from './system/mailer.js';
+import type { Services } from './services.js';
+
+/** Largest JSON body accepted by default; calls that carry more say so in their route. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  /** Where live documents are stored; tests wrap the database store to inject failures. */
+  documentStore?: DocumentStore;
+  persistence?: DurablePersistenceOptions;
+  /** Live document families; features register theirs. Tests may add their own. */
+  documentKinds?: DocumentKind[];
+  collabExtensions?: Extension[];
+}
+
+export interface App {
+  app: FastifyInstance;
+  services: Services;
+  collab: Hocuspocus<CollabContext>;
+  close(): Promise<void>;
+}
+
+/** Builds the whole server on an open database: API, websocket, client, without listening yet. */
+export async function buildApp(config: ServerConfig, database: Database, options: AppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+  });
+  installErrorHandling(app);
+  await installSecurityHeaders(app);
+
+  const secret = await loadSigningSecret(database.db, config.jwtSecret);
+  await app.register(fastifyJwt, {
+    secret,
+    sign: { algorithm: 'HS256' },
+    verify: { algorithms: ['HS256'] },
+  });
+  const tokens = new TokenService(database.db, app.jwt);
+  const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db);
+  const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
+  const holds = new NoteHolds(database.db, app.log, config.port);
+  await holds.removeStaleHolds();
+  const collab = createCollab({
+    tokens,
+    kinds: [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])],
+    extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
+  });
+  const stopRechecks = startSessionRechecks(collab);
+  const services: Services = {
+    config,
+    db: database.db,
+    tokens,
+    throttle: new Throttle(config.throttle),
+    mailer: await createMailer(config.smtpUrl, config.mailFrom, app.log),
+    log: app.log,
+    live: new LiveDocuments(collab, persistence, documentStore),
+    fileLinks: new FileLinks(secret),
+  };
+
+  registerIdentityRoutes(app, services);
+  registerAuditRoutes(app, services);
+  registerSystemRoutes(app, services);
+  registerDepartmentRoutes(app, services);
+  registerUserRoutes(app, services);
+  registerProjectRoutes(app, services);
+  registerDashboardRoutes(app, services);
+  registerNoteRoutes(app, services);
+  registerSignatureRoutes(app, services);
+  await registerFileRoutes(app, services);
+  registerLicenceRoutes(app, services);
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
+  await app.register(async (scope) => mountCollab(scope, collab));
+
+  app.get('/healthz', async () => ({ status: 'ok', database: database.engine }));
+  await serveClient(app, config.clientDist ?? DEFAULT_CLIENT_DIST);
+
+  return {
+    app,
+    services,
+    collab,
+    async close() {
+      stopRechecks();
+      // Nothing acknowledged may be lost: store every pending update before connections and database go.
+      await persistence.flushAll();
+      collab.closeConnections();
+      await persistence.flushAll();
+      await app.close();
+    },
+  };
+}
+
+/** With REDIS_URL, several server processes share live documents through Redis. */
+async function redisExtension(redisUrl: string | null, prefix: string): Promise<Extension[]> {
+  if (!redisUrl) return [];
+  const { Redis } = await import('@hocuspocus/extension-redis');
+  const url = new URL(redisUrl);
+  return [new Redis({ host: url.hostname, port: Number(url.port || 6379), prefix, options: { password: url.password || undefined } })];
+}

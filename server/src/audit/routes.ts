@@ -1,0 +1,114 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import Papa from 'papaparse';
+import {
+  API_BASE,
+  AUDIT_CSV_COLUMNS,
+  auditDetailRequest,
+  auditExportRequest,
+  auditListRequest,
+  auditVerifyRequest,
+  ERR,
+  parseInput,
+  type AuditRecord,
+  type ListAnswer,
+} from '@eln/shared';
+import { auditLog, users } from '../db/schema.js';
+import { escapeLike } from '../db/like.js';
+import { offsetOf, withinDates } from '../db/paging.js';
+import { AppError } from '../http/errors.js';
+import { authenticate, defineRoute } from '../http/route.js';
+import type { Services } from '../services.js';
+import { appendAudit, verifyAuditChain } from './audit.js';
+
+interface AuditFilter {
+  actor?: string;
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  startDate?: string;
+  endDate?: string;
+}
+
+function filterOf(filter: AuditFilter, timeZone: string): SQL | undefined {
+  const like = (value: string) => `%${escapeLike(value)}%`;
+  return and(
+    filter.actor ? or(ilike(auditLog.actorUserId, like(filter.actor)), ilike(users.name, like(filter.actor))) : undefined,
+    filter.action ? eq(auditLog.action, filter.action) : undefined,
+    filter.targetType ? eq(auditLog.targetType, filter.targetType) : undefined,
+    filter.targetId ? eq(auditLog.targetId, filter.targetId) : undefined,
+    withinDates(auditLog.at, filter, timeZone),
+  );
+}
+
+type Row = { record: typeof auditLog.$inferSelect; actorName: string | null };
+const toRecord = ({ record, actorName }: Row): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
+
+/** The audit trail for administrators: list, detail, chain verification and CSV export (itself audited). */
+export function registerAuditRoutes(app: FastifyInstance, services: Services): void {
+  const { db, config } = services;
+  const select = () =>
+    db.select({ record: auditLog, actorName: users.name }).from(auditLog).leftJoin(users, eq(users.userNo, auditLog.actorUserNo));
+
+  defineRoute(app, services, {
+    path: '/v1/audit/verify',
+    access: 'admin',
+    body: auditVerifyRequest,
+    handler: () => verifyAuditChain(db),
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/audit/list',
+    access: 'admin',
+    body: auditListRequest,
+    async handler({ body }): Promise<ListAnswer<AuditRecord>> {
+      const where = filterOf(body, config.timeZone);
+      const [total] = await db.select({ n: count() }).from(auditLog).leftJoin(users, eq(users.userNo, auditLog.actorUserNo)).where(where);
+      const rows = await select().where(where).orderBy(desc(auditLog.seq)).limit(body.pageSize).offset(offsetOf(body));
+      return { list: rows.map(toRecord), totalCount: Number(total?.n ?? 0) };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/audit/detail',
+    access: 'admin',
+    body: auditDetailRequest,
+    async handler({ body }): Promise<AuditRecord> {
+      const [row] = await select().where(eq(auditLog.seq, body.seq));
+      if (!row) throw new AppError(ERR.notFound);
+      return toRecord(row);
+    },
+  });
+
+  // The export answers CSV itself (not the envelope), so a browser can save it as it downloads.
+  app.post(`${API_BASE}/v1/audit/export`, async (request, reply) => {
+    const admin = await authenticate(services, request, 'admin');
+    if (!admin) throw new AppError(ERR.sessionEnded);
+    const filter = parseInput(auditExportRequest, request.body ?? {});
+    const rows = await select().where(filterOf(filter, config.timeZone)).orderBy(auditLog.seq);
+    const csv = Papa.unparse({
+      fields: [...AUDIT_CSV_COLUMNS],
+      data: rows.map(toRecord).map((r) =>
+        AUDIT_CSV_COLUMNS.map((column) => {
+          const value = r[column];
+          return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+        }),
+      ),
+    });
+    await db.transaction((tx) =>
+      appendAudit(tx, {
+        actor: admin,
+        action: 'audit.exported',
+        target: { type: 'audit', id: rows.length ? `${rows[0]?.record.seq}-${rows.at(-1)?.record.seq}` : 'none' },
+        after: { records: rows.length, filter },
+        clientAddress: request.ip,
+      }),
+    );
+    const body = `\uFEFF${csv}\r\n`;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="audit-trail-${new Date().toISOString().slice(0, 10)}.csv"`)
+      .header('content-length', String(Buffer.byteLength(body)))
+      .send(body);
+  });
+}

@@ -1,0 +1,335 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { desc, eq } from 'drizzle-orm';
+import { ERR, type FindIdAnswer, type SignInAnswer, type ValidationErrorData } from '@eln/shared';
+import { auditLog, licences, passwordResets, refreshTokens, sessions, users } from '../db/schema.js';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+import { claimsOf, forgeJwt, serverSecret } from '../testing/jwt.js';
+import { sha256Hex } from './secrets.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const lastAudit = async () => {
+  const [row] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  return row;
+};
+
+describe('sign-in', () => {
+  it('answers tokens, the user and the auth flags, and audits the sign-in', async () => {
+    const researcher = await server.createUser({ name: 'Kim Jiwoo', auth: { project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' } });
+    const result = await server.call<SignInAnswer>('/v1/user/signIn', { userId: researcher.userId, password: researcher.password });
+    expect(result.http).toBe(200);
+    expect(result.body.status).toBe('0000');
+    const answer = result.body.data;
+    expect(answer.user).toEqual({ userId: researcher.userId, name: 'Kim Jiwoo', level: 1 });
+    expect(answer.auth).toEqual({ project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' });
+    expect(answer.expiresIn).toBe(900);
+    expect(claimsOf(answer.accessToken)).toMatchObject({ typ: 'access', sub: String(researcher.userNo) });
+    expect(Number(claimsOf(answer.accessToken).exp) - Number(claimsOf(answer.accessToken).iat)).toBe(900);
+    const audit = await lastAudit();
+    expect(audit).toMatchObject({ action: 'user.signIn', actorUserId: researcher.userId, targetType: 'session' });
+  });
+
+  it('accepts the ID in any letter case, since an email is case-insensitive', async () => {
+    const researcher = await server.createUser();
+    const answer = await server.signIn(researcher.userId.toUpperCase(), researcher.password);
+    expect(answer.user.userId).toBe(researcher.userId);
+  });
+
+  it('refuses a wrong password and an unknown account with the same answer, and audits both', async () => {
+    const researcher = await server.createUser();
+    const wrong = await server.call('/v1/user/signIn', { userId: researcher.userId, password: 'not-the-password' });
+    const unknown = await server.call('/v1/user/signIn', { userId: 'nobody.here@lab.test', password: 'not-the-password' });
+    expect(wrong.http).toBe(422);
+    expect(wrong.body).toEqual({ status: ERR.badCredentials, message: 'The ID or password is incorrect.', data: null });
+    expect(unknown.http).toBe(wrong.http);
+    expect(unknown.body).toEqual(wrong.body);
+    const audit = await lastAudit();
+    expect(audit).toMatchObject({ action: 'user.signInFailed', actorUserId: null, targetId: 'nobody.here@lab.test' });
+  });
+
+  it('answers in the language the client asks for', async () => {
+    const ko = await server.call('/v1/user/signIn', { userId: 'x@lab.test', password: 'y' }, { language: 'ko-KR,ko;q=0.9' });
+    const ja = await server.call('/v1/user/signIn', { userId: 'x@lab.test', password: 'y' }, { language: 'ja' });
+    expect(ko.body.message).toBe('아이디 또는 비밀번호가 올바르지 않습니다.');
+    expect(ja.body.message).toBe('IDまたはパスワードが正しくありません。');
+  });
+
+  it('validates the body: both fields required, the ID an email, per-field reasons, localised', async () => {
+    const empty = await server.call<ValidationErrorData>('/v1/user/signIn', {});
+    expect(empty.http).toBe(400);
+    expect(empty.body.status).toBe(ERR.validation);
+    expect(empty.body.data.fields.map((f) => [f.field, f.reason])).toEqual([
+      ['userId', 'required'],
+      ['password', 'required'],
+    ]);
+    const badEmail = await server.call<ValidationErrorData>('/v1/user/signIn', { userId: 'not an email', password: 'x' }, { language: 'ko' });
+    expect(badEmail.body.data.fields).toEqual([
+      { field: 'userId', reason: 'invalidEmail', message: 'name@company.com 형식의 이메일을 입력해 주세요.' },
+    ]);
+    const wrongType = await server.call<ValidationErrorData>('/v1/user/signIn', { userId: 42, password: ['x'] });
+    expect(wrongType.body.data.fields.map((f) => f.reason)).toEqual(['invalidType', 'invalidType']);
+  });
+
+  it('refuses unknown fields instead of ignoring them, so no one can slip in a level or flags', async () => {
+    const researcher = await server.createUser();
+    const result = await server.call<ValidationErrorData>('/v1/user/signIn', {
+      userId: researcher.userId,
+      password: researcher.password,
+      level: 10,
+      auth: { template: 'Y' },
+    });
+    expect(result.http).toBe(400);
+    expect(result.body.data.fields.map((f) => [f.field, f.reason])).toEqual([
+      ['level', 'unknownField'],
+      ['auth', 'unknownField'],
+    ]);
+    const [row] = await server.database.db.select().from(users).where(eq(users.userNo, researcher.userNo));
+    expect(row).toMatchObject({ level: 1, authTemplate: false });
+  });
+
+  it('refuses members while the licence has expired, but lets administrators in to fix it', async () => {
+    const researcher = await server.createUser();
+    await server.database.db.insert(licences).values({ companyName: 'Lab Co', serialNumber: 'S-1', seats: 50, expiresAt: new Date(Date.now() - 1000) });
+    try {
+      const refused = await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password });
+      expect(refused.http).toBe(422);
+      expect(refused.body.status).toBe(ERR.licence);
+      expect(await lastAudit()).toMatchObject({ action: 'user.signInRefused', reason: 'licence expired' });
+      await expect(server.signIn(server.admin.userId, server.admin.password)).resolves.toMatchObject({ user: { level: 10 } });
+    } finally {
+      await server.database.db.delete(licences);
+    }
+  });
+
+  it('refuses members when active users exceed the licensed seats', async () => {
+    const researcher = await server.createUser();
+    await server.database.db.insert(licences).values({ companyName: 'Lab Co', serialNumber: 'S-2', seats: 1, expiresAt: new Date(Date.now() + 86_400_000) });
+    try {
+      const refused = await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password });
+      expect(refused.body.status).toBe(ERR.licence);
+    } finally {
+      await server.database.db.delete(licences);
+    }
+  });
+
+  it('tells a deactivated user so, but only once the password is right', async () => {
+    const researcher = await server.createUser({ active: false });
+    const wrong = await server.call('/v1/user/signIn', { userId: researcher.userId, password: 'wrong-password' });
+    expect(wrong.body.status).toBe(ERR.badCredentials);
+    const right = await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password });
+    expect(right.body.status).toBe(ERR.accountDisabled);
+  });
+});
+
+describe('access tokens', () => {
+  let answer: SignInAnswer;
+  beforeAll(async () => {
+    const researcher = await server.createUser({ auth: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' } });
+    answer = await server.signIn(researcher.userId, researcher.password);
+  });
+
+  it('open authenticated calls: /v1/user/auth/list answers the flags', async () => {
+    const result = await server.call('/v1/user/auth/list', {}, { token: answer.accessToken });
+    expect(result.body).toMatchObject({ status: '0000', data: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' } });
+  });
+
+  it('are required: no token, a malformed header or garbage is refused with 401', async () => {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer not.a.jwt' }] as Array<Record<string, string>>) {
+      const result = await server.call('/v1/user/auth/list', {}, { headers });
+      expect(result.http).toBe(401);
+      expect(result.body.status).toBe(ERR.sessionEnded);
+    }
+  });
+
+  it('refuse forged tokens: wrong key, alg none, expired, tampered claims, wrong type', async () => {
+    const claims = claimsOf(answer.accessToken);
+    const secret = await serverSecret(server.database.db);
+    const now = Math.floor(Date.now() / 1000);
+    const forged = [
+      forgeJwt(claims, { secret: 'a-key-that-is-not-the-servers-key-at-all' }),
+      forgeJwt(claims, { alg: 'none' }),
+      forgeJwt({ ...claims, iat: now - 3600, exp: now - 60 }, { secret }),
+      forgeJwt({ ...claims, typ: 'refresh' }, { secret }),
+      forgeJwt({ ...claims, sub: '1' }, { secret }),
+    ];
+    // The control: a hand-made token with the right key and claims is accepted, so the refusals mean something.
+    const control = await server.call('/v1/user/auth/list', {}, { token: forgeJwt({ ...claims, iat: now, exp: now + 60 }, { secret }) });
+    expect(control.body.status).toBe('0000');
+    for (const token of forged) {
+      const result = await server.call('/v1/user/auth/list', {}, { token });
+      expect(result.http, token).toBe(401);
+      expect(result.body.status).toBe(ERR.sessionEnded);
+    }
+  });
+
+  it('refuse a refresh token presented as an access token', async () => {
+    const result = await server.call('/v1/user/auth/list', {}, { token: answer.refreshToken });
+    expect(result.http).toBe(401);
+  });
+
+  it('stop working at once when the user is deactivated', async () => {
+    const researcher = await server.createUser();
+    const session = await server.signIn(researcher.userId, researcher.password);
+    await server.database.db.update(users).set({ active: false }).where(eq(users.userNo, researcher.userNo));
+    const result = await server.call('/v1/user/auth/list', {}, { token: session.accessToken });
+    expect(result.http).toBe(401);
+  });
+});
+
+describe('refresh', () => {
+  it('rotates: each refresh token works once and answers a fresh pair', async () => {
+    const researcher = await server.createUser();
+    const first = await server.signIn(researcher.userId, researcher.password);
+    const second = await server.call<SignInAnswer>('/v1/user/refresh', { refreshToken: first.refreshToken });
+    expect(second.body.status).toBe('0000');
+    expect(second.body.data.refreshToken).not.toBe(first.refreshToken);
+    expect(second.body.data.user.userId).toBe(researcher.userId);
+    const third = await server.call<SignInAnswer>('/v1/user/refresh', { refreshToken: second.body.data.refreshToken });
+    expect(third.body.status).toBe('0000');
+    expect((await server.call('/v1/user/auth/list', {}, { token: third.body.data.accessToken })).body.status).toBe('0000');
+  });
+
+  it('revokes the whole family when a spent token comes back, and audits it', async () => {
+    const researcher = await server.createUser();
+    const first = await server.signIn(researcher.userId, researcher.password);
+    const second = (await server.call<SignInAnswer>('/v1/user/refresh', { refreshToken: first.refreshToken })).body.data;
+
+    const reuse = await server.call('/v1/user/refresh', { refreshToken: first.refreshToken });
+    expect(reuse.http).toBe(401);
+    expect(reuse.body.status).toBe(ERR.refreshInvalid);
+    expect(await lastAudit()).toMatchObject({ action: 'user.refreshReuse', actorUserId: researcher.userId });
+
+    // The legitimate holder's newer tokens die with the family.
+    expect((await server.call('/v1/user/refresh', { refreshToken: second.refreshToken })).http).toBe(401);
+    expect((await server.call('/v1/user/auth/list', {}, { token: second.accessToken })).http).toBe(401);
+    expect((await server.call('/v1/user/auth/list', {}, { token: first.accessToken })).http).toBe(401);
+  });
+
+  it('lets only one of two racing uses of the same token win', async () => {
+    const researcher = await server.createUser();
+    const first = await server.signIn(researcher.userId, researcher.password);
+    const results = await Promise.all([1, 2].map(() => server.call('/v1/user/refresh', { refreshToken: first.refreshToken })));
+    expect(results.filter((r) => r.body.status === '0000').length).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses unknown and expired refresh tokens', async () => {
+    expect((await server.call('/v1/user/refresh', { refreshToken: 'made-up' })).body.status).toBe(ERR.refreshInvalid);
+    const researcher = await server.createUser();
+    const answer = await server.signIn(researcher.userId, researcher.password);
+    await server.database.db
+      .update(refreshTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(refreshTokens.tokenHash, sha256Hex(answer.refreshToken)));
+    const expired = await server.call('/v1/user/refresh', { refreshToken: answer.refreshToken });
+    expect(expired.http).toBe(401);
+    expect(expired.body.status).toBe(ERR.refreshInvalid);
+  });
+});
+
+describe('sign-out', () => {
+  it('revokes the session: its access and refresh tokens are refused at once, and it is audited', async () => {
+    const researcher = await server.createUser();
+    const answer = await server.signIn(researcher.userId, researcher.password);
+    const out = await server.call('/v1/user/signOut', {}, { token: answer.accessToken });
+    expect(out.body.status).toBe('0000');
+    expect(await lastAudit()).toMatchObject({ action: 'user.signOut', actorUserId: researcher.userId });
+    expect((await server.call('/v1/user/auth/list', {}, { token: answer.accessToken })).http).toBe(401);
+    expect((await server.call('/v1/user/refresh', { refreshToken: answer.refreshToken })).http).toBe(401);
+    const [session] = await server.database.db.select().from(sessions).where(eq(sessions.sessionId, String(claimsOf(answer.accessToken).sid)));
+    expect(session?.revokedReason).toBe('signed out');
+  });
+
+  it('leaves the user’s other sessions alone', async () => {
+    const researcher = await server.createUser();
+    const laptop = await server.signIn(researcher.userId, researcher.password);
+    const phone = await server.signIn(researcher.userId, researcher.password);
+    await server.call('/v1/user/signOut', {}, { token: laptop.accessToken });
+    expect((await server.call('/v1/user/auth/list', {}, { token: phone.accessToken })).body.status).toBe('0000');
+  });
+});
+
+describe('find ID', () => {
+  it('answers the masked email for a matching name and phone', async () => {
+    const researcher = await server.createUser({ userId: 'jiwoo.kim@lab.test', name: 'Kim Jiwoo', phone: '010-1234-5678' });
+    const result = await server.call<FindIdAnswer>('/v1/user/find/id', { name: 'Kim Jiwoo', phone: '010-1234-5678' });
+    expect(result.body.data).toEqual({ maskedUserId: 'ji***@l***.test' });
+    expect(result.body.data.maskedUserId).not.toContain(researcher.userId);
+  });
+
+  it('says when nothing matches, and validates the phone pattern', async () => {
+    const none = await server.call('/v1/user/find/id', { name: 'Nobody', phone: '02-123-4567' });
+    expect(none.http).toBe(404);
+    expect(none.body.status).toBe(ERR.noMatchingAccount);
+    const bad = await server.call<ValidationErrorData>('/v1/user/find/id', { name: 'Kim', phone: '0101234' });
+    expect(bad.body.data.fields).toMatchObject([{ field: 'phone', reason: 'invalidPhone' }]);
+  });
+});
+
+describe('find password and reset', () => {
+  const capturedMail: Array<{ to: string; text: string }> = [];
+  beforeAll(() => {
+    server.services.mailer = { send: async (mail) => void capturedMail.push(mail) };
+  });
+  const linkToken = (text: string) => /reset=([\w-]+)/.exec(text)?.[1] ?? '';
+
+  it('answers the same whether or not the account exists, and mails only to a real one', async () => {
+    const researcher = await server.createUser();
+    const known = await server.call('/v1/user/find/password', { userId: researcher.userId });
+    const unknown = await server.call('/v1/user/find/password', { userId: 'ghost@lab.test' });
+    expect(known.body).toEqual(unknown.body);
+    expect(known.body.status).toBe('0000');
+    expect(capturedMail.map((m) => m.to)).toEqual([researcher.userId]);
+    expect(capturedMail[0]?.text).toContain(`${server.config.publicUrl}/signin?reset=`);
+  });
+
+  it('resets the password once with the link, ends every session, and audits it', async () => {
+    const researcher = await server.createUser();
+    const before = await server.signIn(researcher.userId, researcher.password);
+    await server.call('/v1/user/find/password', { userId: researcher.userId });
+    const token = linkToken(capturedMail.at(-1)?.text ?? '');
+    expect(token).not.toBe('');
+
+    const reset = await server.call('/v1/user/password/reset', { token, password: 'a brand new password' });
+    expect(reset.body.status).toBe('0000');
+    expect(await lastAudit()).toMatchObject({ action: 'user.passwordReset', actorUserId: researcher.userId });
+    expect((await server.call('/v1/user/auth/list', {}, { token: before.accessToken })).http).toBe(401);
+    expect((await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password })).body.status).toBe(ERR.badCredentials);
+    await expect(server.signIn(researcher.userId, 'a brand new password')).resolves.toBeTruthy();
+
+    const again = await server.call('/v1/user/password/reset', { token, password: 'another new password' });
+    expect(again.body.status).toBe(ERR.resetInvalid);
+  });
+
+  it('refuses an expired link, a made-up one, and a password that breaks the policy', async () => {
+    const researcher = await server.createUser();
+    await server.call('/v1/user/find/password', { userId: researcher.userId });
+    const token = linkToken(capturedMail.at(-1)?.text ?? '');
+    const weak = await server.call<ValidationErrorData>('/v1/user/password/reset', { token, password: 'short' });
+    expect(weak.http).toBe(400);
+    expect(weak.body.data.fields).toMatchObject([{ field: 'password', reason: 'tooShort', params: { min: 12 } }]);
+    await server.database.db.update(passwordResets).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(passwordResets.tokenHash, sha256Hex(token)));
+    expect((await server.call('/v1/user/password/reset', { token, password: 'a long enough password' })).body.status).toBe(ERR.resetInvalid);
+    expect((await server.call('/v1/user/password/reset', { token: 'made-up', password: 'a long enough password' })).body.status).toBe(ERR.resetInvalid);
+    await expect(server.signIn(researcher.userId, researcher.password)).resolves.toBeTruthy();
+  });
+});
+
+describe('administrator calls', () => {
+  it('are refused to members with 403 and open to level 10', async () => {
+    const researcher = await server.createUser();
+    const member = await server.signIn(researcher.userId, researcher.password);
+    const refused = await server.call('/v1/audit/verify', {}, { token: member.accessToken });
+    expect(refused.http).toBe(403);
+    expect(refused.body.status).toBe(ERR.forbidden);
+    const admin = await server.signIn(server.admin.userId, server.admin.password);
+    const allowed = await server.call('/v1/audit/verify', {}, { token: admin.accessToken });
+    expect(allowed.body).toMatchObject({ status: '0000', data: { ok: true, firstBroken: null } });
+  });
+});

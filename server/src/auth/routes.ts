@@ -1,0 +1,225 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  ADMIN_LEVEL,
+  emptyRequest,
+  ERR,
+  findIdRequest,
+  findPasswordRequest,
+  maskEmail,
+  passwordResetRequest,
+  refreshRequest,
+  signInRequest,
+  TIMING,
+  type FindIdAnswer,
+  type SignInAnswer,
+} from '@eln/shared';
+import { appendAudit, auditAlone } from '../audit/audit.js';
+import type { Queryable } from '../db/client.js';
+import { passwordResets, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { defineRoute } from '../http/route.js';
+import { licenceProblem } from '../licence/licence.js';
+import type { Services } from '../services.js';
+import { toAuthFlags } from '../users/flags.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { newOpaqueToken, sha256Hex } from './secrets.js';
+import { createSession, revokeAllSessions, revokeSession, rotateRefreshToken } from './sessions.js';
+import { throttleKeys } from './throttle.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type UserRow = typeof users.$inferSelect;
+
+function signInAnswer(services: Services, user: UserRow, sessionId: string, refreshToken: string): SignInAnswer {
+  return {
+    accessToken: services.tokens.issueAccessToken(user.userNo, sessionId),
+    refreshToken,
+    expiresIn: TIMING.accessTokenSeconds,
+    user: { userId: user.userId, name: user.name, level: user.level },
+    auth: toAuthFlags(user),
+  };
+}
+
+async function findUserById(q: Queryable, userId: string): Promise<UserRow | undefined> {
+  const [user] = await q.select().from(users).where(eq(users.userId, userId.toLowerCase()));
+  return user;
+}
+
+/** Sign-in, token refresh, sign-out, the caller's auth flags and account recovery. */
+export function registerIdentityRoutes(app: FastifyInstance, services: Services): void {
+  const { db, throttle } = services;
+
+  defineRoute(app, services, {
+    path: '/v1/user/signIn',
+    access: 'public',
+    body: signInRequest,
+    async handler({ body, request, clientAddress }) {
+      const accountKey = throttleKeys.account(body.userId);
+      const addressKey = throttleKeys.address(clientAddress);
+      const lockedFor = await throttle.lockedForSeconds(db, [accountKey, addressKey]);
+      if (lockedFor > 0) {
+        await auditAlone(db, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: 'locked', clientAddress });
+        throw throttle.lockedError(lockedFor);
+      }
+
+      const user = await findUserById(db, body.userId);
+      if (!(await verifyPassword(user?.passwordHash ?? null, body.password))) {
+        const failures = await db.transaction(async (tx) => {
+          const accountFailures = await throttle.recordAccountFailure(tx, body.userId);
+          await throttle.recordAddressFailure(tx, addressKey);
+          await appendAudit(tx, { actor: null, action: 'user.signInFailed', target: { type: 'user', id: body.userId }, clientAddress });
+          return accountFailures;
+        });
+        if (failures === 0) throw throttle.lockedError();
+        await sleep(throttle.delayFor(failures));
+        throw new AppError(ERR.badCredentials);
+      }
+      // From here on the caller has proven the password, so saying why they cannot enter reveals nothing.
+      if (!user) throw new AppError(ERR.badCredentials);
+      const actor = { userNo: user.userNo, userId: user.userId };
+      if (!user.active) {
+        await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: 'deactivated', clientAddress });
+        throw new AppError(ERR.accountDisabled);
+      }
+      const problem = user.level === ADMIN_LEVEL ? null : await licenceProblem(db);
+      if (problem) {
+        await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: `licence ${problem}`, clientAddress });
+        throw new AppError(ERR.licence);
+      }
+      const session = await db.transaction(async (tx) => {
+        await throttle.clear(tx, accountKey);
+        const created = await createSession(tx, user.userNo, { clientAddress, userAgent: request.headers['user-agent'] });
+        await appendAudit(tx, { actor, action: 'user.signIn', target: { type: 'session', id: created.sessionId }, clientAddress });
+        return created;
+      });
+      return signInAnswer(services, user, session.sessionId, session.refreshToken);
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/user/refresh',
+    access: 'public',
+    body: refreshRequest,
+    async handler({ body, clientAddress }) {
+      const result = await db.transaction(async (tx) => {
+        const rotated = await rotateRefreshToken(tx, body.refreshToken);
+        if (rotated.kind === 'reused') {
+          const [owner] = await tx.select().from(users).where(eq(users.userNo, rotated.userNo));
+          await appendAudit(tx, {
+            actor: owner ? { userNo: owner.userNo, userId: owner.userId } : null,
+            action: 'user.refreshReuse',
+            target: { type: 'session', id: rotated.sessionId },
+            reason: 'a spent refresh token was presented again; the session was revoked',
+            clientAddress,
+          });
+        }
+        return rotated;
+      });
+      if (result.kind !== 'rotated') throw new AppError(ERR.refreshInvalid);
+      const [user] = await db.select().from(users).where(eq(users.userNo, result.userNo));
+      if (!user?.active) throw new AppError(ERR.refreshInvalid);
+      return signInAnswer(services, user, result.sessionId, result.refreshToken);
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/user/signOut',
+    access: 'user',
+    body: emptyRequest,
+    async handler({ user, clientAddress }) {
+      await db.transaction(async (tx) => {
+        await revokeSession(tx, user.sessionId, 'signed out');
+        await appendAudit(tx, { actor: user, action: 'user.signOut', target: { type: 'session', id: user.sessionId }, clientAddress });
+      });
+      return null;
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/user/auth/list',
+    access: 'user',
+    body: emptyRequest,
+    handler: async ({ user }) => user.auth,
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/user/find/id',
+    access: 'public',
+    body: findIdRequest,
+    async handler({ body, clientAddress }): Promise<FindIdAnswer> {
+      const key = throttleKeys.recovery(clientAddress);
+      await throttle.assertNotLocked(db, [key]);
+      const [user] = await db
+        .select({ userId: users.userId })
+        .from(users)
+        .where(and(eq(users.name, body.name), eq(users.phone, body.phone), eq(users.active, true)));
+      if (!user) {
+        await throttle.recordAddressFailure(db, key);
+        throw new AppError(ERR.noMatchingAccount);
+      }
+      return { maskedUserId: maskEmail(user.userId) };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/user/find/password',
+    access: 'public',
+    body: findPasswordRequest,
+    async handler({ body, clientAddress, request }) {
+      const key = throttleKeys.recovery(clientAddress);
+      await throttle.assertNotLocked(db, [key]);
+      // Every request counts, found or not, so that the endpoint cannot be used to flood mailboxes.
+      await throttle.recordAddressFailure(db, key);
+      const user = await findUserById(db, body.userId);
+      if (!user?.active) return null; // The same answer whether or not the account exists.
+      const token = newOpaqueToken();
+      await db.transaction(async (tx) => {
+        await tx.insert(passwordResets).values({
+          tokenHash: sha256Hex(token),
+          userNo: user.userNo,
+          expiresAt: new Date(Date.now() + TIMING.passwordResetSeconds * 1000),
+        });
+        await appendAudit(tx, { actor: null, action: 'user.passwordResetRequested', target: { type: 'user', id: user.userId }, clientAddress });
+      });
+      const link = `${services.config.publicUrl}/signin?reset=${token}`;
+      await services.mailer
+        .send({
+          to: user.userId,
+          subject: 'ELN password reset',
+          text: `Someone asked to reset the password of ${user.userId}.\nOpen this link within ${TIMING.passwordResetSeconds / 60} minutes to choose a new one:\n${link}\nIf it was not you, ignore this mail.`,
+        })
+        .catch((error: unknown) => request.log.error({ err: error }, 'password reset mail failed'));
+      return null;
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/user/password/reset',
+    access: 'public',
+    body: passwordResetRequest,
+    async handler({ body, clientAddress }) {
+      const passwordHash = await hashPassword(body.password);
+      const done = await db.transaction(async (tx) => {
+        const [reset] = await tx
+          .update(passwordResets)
+          .set({ usedAt: new Date() })
+          .where(and(eq(passwordResets.tokenHash, sha256Hex(body.token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
+          .returning();
+        if (!reset) return false;
+        const [user] = await tx
+          .update(users)
+          .set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() })
+          .where(eq(users.userNo, reset.userNo))
+          .returning();
+        if (!user) return false;
+        await revokeAllSessions(tx, user.userNo, 'password reset');
+        await throttle.clear(tx, throttleKeys.account(user.userId));
+        await appendAudit(tx, { actor: { userNo: user.userNo, userId: user.userId }, action: 'user.passwordReset', target: { type: 'user', id: user.userId }, clientAddress });
+        return true;
+      });
+      if (!done) throw new AppError(ERR.resetInvalid);
+      return null;
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { JWT } from '@fastify/jwt';
+import { ERR, TIMING } from '@eln/shared';
+import type { Db } from '../db/client.js';
+import { sessions, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { toAuthFlags } from '../users/flags.js';
+import type { AuthUser } from './authUser.js';
+
+interface AccessClaims {
+  sub: string;
+  sid: string;
+  typ: 'access';
+}
+
+const isAccessClaims = (value: unknown): value is AccessClaims =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as AccessClaims).typ === 'access' &&
+  typeof (value as AccessClaims).sid === 'string' &&
+  typeof (value as AccessClaims).sub === 'string';
+
+/**
+ * Access tokens: short-lived HS256 JWTs naming the user and the session. A token is accepted only while
+ * its session is live and its user active, so signing out or deactivating refuses it at once.
+ */
+export class TokenService {
+  constructor(
+    private readonly db: Db,
+    private readonly jwt: JWT,
+  ) {}
+
+  issueAccessToken(userNo: number, sessionId: string): string {
+    const claims: AccessClaims = { sub: String(userNo), sid: sessionId, typ: 'access' };
+    return this.jwt.sign(claims, { expiresIn: TIMING.accessTokenSeconds });
+  }
+
+  /** The caller behind a token, or a 1002 refusal (missing, forged, expired, revoked, deactivated). */
+  async authenticate(token: string): Promise<AuthUser> {
+    const user = await this.authenticateOrNull(token);
+    if (!user) throw new AppError(ERR.sessionEnded);
+    return user;
+  }
+
+  async authenticateOrNull(token: string): Promise<AuthUser | null> {
+    let claims: unknown;
+    try {
+      claims = this.jwt.verify(token);
+    } catch {
+      return null;
+    }
+    if (!isAccessClaims(claims)) return null;
+    const [row] = await this.db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.userNo, sessions.userNo))
+      .where(and(eq(sessions.sessionId, claims.sid), isNull(sessions.revokedAt), eq(users.active, true)));
+    if (!row || String(row.user.userNo) !== claims.sub) return null;
+    return {
+      userNo: row.user.userNo,
+      userId: row.user.userId,
+      name: row.user.name,
+      level: row.user.level,
+      sessionId: row.session.sessionId,
+      auth: toAuthFlags(row.user),
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import * as Y from 'yjs';
+import type { Db } from '../db/client.js';
+import { documentSnapshots, documentUpdates } from '../db/schema.js';
+
+/** Where live documents are kept: appended updates, compacted into one snapshot per document. */
+export interface DocumentStore {
+  /** The document's whole state (snapshot and later updates merged), or null if it has none. */
+  load(documentName: string): Promise<Uint8Array | null>;
+  /** Appends updates in one commit; resolves only once they are durable. */
+  append(documentName: string, updates: Uint8Array[]): Promise<void>;
+  /** Folds appended updates into the snapshot; answers how many were folded. */
+  compact(documentName: string): Promise<number>;
+}
+
+const COMPACTION_BATCH = 5000;
+
+export class DatabaseDocumentStore implements DocumentStore {
+  constructor(private readonly db: Db) {}
+
+  async load(documentName: string): Promise<Uint8Array | null> {
+    const [snapshot] = await this.db.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, documentName));
+    // Every update still stored is read, not only those above the snapshot's mark: with several
+    // processes an append can commit after a compaction passed its id. Yjs merges repeats harmlessly.
+    const updates = await this.db
+      .select({ update: documentUpdates.update })
+      .from(documentUpdates)
+      .where(eq(documentUpdates.documentName, documentName))
+      .orderBy(asc(documentUpdates.id));
+    const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((u) => u.update)];
+    return parts.length ? Y.mergeUpdates(parts.map((p) => new Uint8Array(p))) : null;
+  }
+
+  async append(documentName: string, updates: Uint8Array[]): Promise<void> {
+    if (!updates.length) return;
+    await this.db.insert(documentUpdates).values(updates.map((update) => ({ documentName, update })));
+  }
+
+  async compact(documentName: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      // One compaction per document at a time, across processes.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`compact:${documentName}`}))`);
+      const [snapshot] = await tx.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, documentName));
+      // A bounded batch per pass keeps the delete's parameter list small; the next pass takes the rest.
+      const updates = await tx
+        .select()
+        .from(documentUpdates)
+        .where(eq(documentUpdates.documentName, documentName))
+        .orderBy(asc(documentUpdates.id))
+        .limit(COMPACTION_BATCH);
+      const last = updates.at(-1);
+      if (!last) return 0;
+      const state = Y.mergeUpdates([...(snapshot ? [new Uint8Array(snapshot.state)] : []), ...updates.map((u) => new Uint8Array(u.update))]);
+      await tx
+        .insert(documentSnapshots)
+        .values({ documentName, state, lastUpdateId: last.id })
+        .onConflictDoUpdate({ target: documentSnapshots.documentName, set: { state, lastUpdateId: last.id, updatedAt: new Date() } });
+      // Exactly the folded rows go; one that commits later stays and is read at the next load.
+      await tx.delete(documentUpdates).where(inArray(documentUpdates.id, updates.map((u) => u.id)));
+      return updates.length;
+    });
+  }
+}

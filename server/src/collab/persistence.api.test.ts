@@ -1,0 +1,191 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import * as Y from 'yjs';
+import { noteDocumentName } from '@eln/shared';
+import { documentSnapshots, documentUpdates } from '../db/schema.js';
+import type { Database } from '../db/client.js';
+import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts } from '../testing/live.js';
+import { DatabaseDocumentStore, type DocumentStore } from './documentStore.js';
+
+/** A store that can be held shut or made to fail, wrapped around the real database store. */
+class ControlledStore implements DocumentStore {
+  failuresLeft = 0;
+  appendAttempts = 0;
+  private gate: Promise<void> | null = null;
+  private openGate: (() => void) | null = null;
+  constructor(private readonly inner: DocumentStore) {}
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.openGate = resolve));
+  }
+  release(): void {
+    this.openGate?.();
+    this.gate = null;
+  }
+  load(name: string) {
+    return this.inner.load(name);
+  }
+  async append(name: string, updates: Uint8Array[]) {
+    this.appendAttempts += 1;
+    if (this.gate) await this.gate;
+    if (this.failuresLeft > 0) {
+      this.failuresLeft -= 1;
+      throw new Error('injected store failure');
+    }
+    return this.inner.append(name, updates);
+  }
+  compact(name: string) {
+    return this.inner.compact(name);
+  }
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A server with a note and a writer's token; `restart` starts a new server on the same database. */
+async function setUp(options: { store?: (db: Database) => ControlledStore; compactEvery?: number } = {}) {
+  const { database, dispose } = await createTestDatabase();
+  cleanups.unshift(dispose);
+  // Each start below is a server process on the same database.
+  const start = async () => {
+    const store = options.store?.(database);
+    const server = await startTestServer({
+      database,
+      documentStore: store,
+      persistence: { compactEvery: options.compactEvery ?? 200, retryDelayMs: 20 },
+    });
+    const url = await server.listen();
+    return { server, url, store };
+  };
+  return { database, start };
+}
+
+async function noteFor(server: TestServer) {
+  const user = await server.createUser();
+  const session = await server.signIn(user.userId, user.password);
+  const created = await server.call<{ projectNo: number }>('/v1/project/create', { title: `P ${user.userId}`.slice(0, 25), signatureList: { department: '', user: user.userId } }, { token: session.accessToken });
+  const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: created.body.data.projectNo, title: 'Durable' }, { token: session.accessToken });
+  return { token: session.accessToken, name: noteDocumentName(note.body.data.labNoteNo) };
+}
+
+describe('the document store', () => {
+  it('still loads an update that commits after a compaction passed its id (another process was slower)', async () => {
+    const { database, dispose } = await createTestDatabase();
+    cleanups.push(dispose);
+    const store = new DatabaseDocumentStore(database.db);
+    const writer = new Y.Doc();
+    const updates: Uint8Array[] = [];
+    writer.on('update', (update: Uint8Array) => updates.push(update));
+    writer.getArray<string>('a').push(['first']);
+    writer.getArray<string>('a').push(['late']);
+    writer.getArray<string>('a').push(['third']);
+    // The "late" update took id 1 but commits only after the others were stored and compacted.
+    const [first, late, third] = updates as [Uint8Array, Uint8Array, Uint8Array];
+    await database.db.insert(documentUpdates).values([
+      { id: 2, documentName: 'scratch.late', update: first },
+      { id: 3, documentName: 'scratch.late', update: third },
+    ]);
+    expect(await store.compact('scratch.late')).toBe(2);
+    await database.db.insert(documentUpdates).values({ id: 1, documentName: 'scratch.late', update: late });
+    const reader = new Y.Doc();
+    Y.applyUpdate(reader, (await store.load('scratch.late'))!);
+    expect(reader.getArray<string>('a').toArray()).toEqual(['first', 'late', 'third']);
+    expect(await store.compact('scratch.late')).toBe(1);
+    const again = new Y.Doc();
+    Y.applyUpdate(again, (await store.load('scratch.late'))!);
+    expect(again.getArray<string>('a').toArray()).toEqual(['first', 'late', 'third']);
+  });
+});
+
+describe('durable persistence', () => {
+  it('confirms an edit only once it is in the database', async () => {
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const { server, url, store } = await start();
+    cleanups.push(() => server.stop());
+    const { token, name } = await noteFor(server);
+    const client = await connectWriter(url, name, token);
+    cleanups.push(() => client.destroy());
+
+    store!.hold();
+    appendParagraph(client.doc, 'waiting for the database');
+    await eventually(() => store!.appendAttempts > 0, 'the append to start');
+    const stored = async () => Number((await server.database.db.select({ n: count() }).from(documentUpdates).where(eq(documentUpdates.documentName, name)))[0]?.n);
+    expect(client.allDurable()).toBe(false);
+    expect(await stored()).toBe(0);
+    store!.release();
+    await eventually(() => client.allDurable(), 'the durable confirmation');
+    expect(await stored()).toBeGreaterThan(0);
+  });
+
+  it('retries a failed store, keeps the document while it has unstored edits, and loses nothing when all clients left', async () => {
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const first = await start();
+    const { token, name } = await noteFor(first.server);
+    const client = await connectWriter(first.url, name, token);
+
+    first.store!.failuresLeft = 3;
+    first.store!.hold();
+    appendParagraph(client.doc, 'survives a failing store');
+    await eventually(() => first.store!.appendAttempts > 0, 'the first attempt');
+    client.destroy();
+    // The last client is gone, but the edit is not stored yet: the document must stay.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(first.server.collab.documents.has(name)).toBe(true);
+    first.store!.release();
+    await eventually(() => !first.server.collab.documents.has(name), 'the document to unload once stored');
+    expect(first.store!.appendAttempts).toBeGreaterThanOrEqual(4);
+    await first.server.stop();
+
+    const second = await start();
+    cleanups.push(() => second.server.stop());
+    const fresh = await connectWriter(second.url, name, token);
+    cleanups.push(() => fresh.destroy());
+    expect(paragraphTexts(fresh.doc)).toEqual(['survives a failing store']);
+  });
+
+  it('stores everything pending when the server stops gracefully (SIGTERM)', async () => {
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const first = await start();
+    const { token, name } = await noteFor(first.server);
+    const client = await connectWriter(first.url, name, token);
+    first.store!.hold();
+    for (let i = 0; i < 20; i += 1) appendParagraph(client.doc, `line ${i}`);
+    await eventually(() => first.store!.appendAttempts > 0, 'appends to start');
+    const stopping = first.server.stop();
+    first.store!.release();
+    await stopping;
+    client.destroy();
+
+    const second = await start();
+    cleanups.push(() => second.server.stop());
+    const fresh = await connectWriter(second.url, name, token);
+    cleanups.push(() => fresh.destroy());
+    await eventually(() => paragraphTexts(fresh.doc).length === 20, 'all 20 lines after the restart', 5000);
+  });
+
+  it('compacts appended updates into a snapshot without losing any', async () => {
+    const { start } = await setUp({ compactEvery: 10 });
+    const first = await start();
+    const { token, name } = await noteFor(first.server);
+    const client = await connectWriter(first.url, name, token);
+    for (let i = 0; i < 60; i += 1) {
+      appendParagraph(client.doc, `entry ${i}`);
+      if (i % 5 === 0) await eventually(() => client.allDurable(), 'durable');
+    }
+    await eventually(() => client.allDurable(), 'all durable');
+    const db = first.server.database.db;
+    await eventually(async () => (await db.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, name))).length === 1, 'a snapshot');
+    const left = Number((await db.select({ n: count() }).from(documentUpdates).where(eq(documentUpdates.documentName, name)))[0]?.n);
+    expect(left).toBeLessThan(60);
+    client.destroy();
+    await first.server.stop();
+
+    const second = await start();
+    cleanups.push(() => second.server.stop());
+    const fresh = await connectWriter(second.url, name, token);
+    cleanups.push(() => fresh.destroy());
+    expect(paragraphTexts(fresh.doc)).toEqual(Array.from({ length: 60 }, (_, i) => `entry ${i}`));
+  });
+});

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { noteDocumentName, type ProjectEditorAnswer } from '@eln/shared';
+import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, type LiveClient } from '../testing/live.js';
+
+/**
+ * Two server processes behind a load balancer share live documents through Redis. Here both run in
+ * this process on one database and one real Redis (TEST_REDIS_URL; vitest.config.ts runs this file only when it is set).
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function requireRedis(): Promise<void> {
+  const { default: IORedis } = await import('ioredis');
+  const probe = new IORedis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    throw new Error(`This test needs Redis at ${REDIS_URL} (TEST_REDIS_URL): ${(error as Error).message}`);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+describe('scale-out through Redis', () => {
+  it('lets writers on two server processes edit one note, each confirmed durable, holds visible to both', async () => {
+    await requireRedis();
+    const { database, dispose } = await createTestDatabase();
+    cleanups.push(dispose);
+    const redis = { url: REDIS_URL, prefix: `eln-test-${randomBytes(4).toString('hex')}` };
+    const servers: TestServer[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const server = await startTestServer({ database, redis });
+      servers.push(server);
+      cleanups.push(() => server.stop());
+    }
+    const [one, two] = servers as [TestServer, TestServer];
+    const [urlOne, urlTwo] = [await one.listen(), await two.listen()];
+    const alice = await one.createUser({ name: 'Alice on one' });
+    const bob = await one.createUser({ name: 'Bob on two' });
+    const aliceToken = (await one.signIn(alice.userId, alice.password)).accessToken;
+    const bobToken = (await two.signIn(bob.userId, bob.password)).accessToken;
+    const { projectNo } = (await one.call<{ projectNo: number }>('/v1/project/create', { title: 'Shared', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, { token: aliceToken })).body.data;
+    const { labNoteNo } = (await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Across processes' }, { token: bobToken })).body.data;
+    const name = noteDocumentName(labNoteNo);
+
+    const a: LiveClient = await connectWriter(urlOne, name, aliceToken);
+    const b: LiveClient = await connectWriter(urlTwo, name, bobToken);
+    cleanups.push(() => a.destroy(), () => b.destroy());
+    appendParagraph(a.doc, 'from process one');
+    appendParagraph(b.doc, 'from process two');
+    await eventually(() => paragraphTexts(a.doc).length === 2 && paragraphTexts(b.doc).length === 2, 'both edits on both sides');
+    expect(paragraphTexts(a.doc)).toEqual(paragraphTexts(b.doc));
+    await eventually(() => a.allDurable() && b.allDurable(), 'durable confirmations from either process');
+
+    const modifiers = (await two.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo }, { token: bobToken })).body.data.list[0]?.modifiers;
+    expect(modifiers?.map((m) => m.name).sort()).toEqual(['Alice on one', 'Bob on two']);
+
+    // Each update was stored once, by the process that received it: a fresh client sees each edit once.
+    a.destroy();
+    b.destroy();
+    const fresh = await connectWriter(urlTwo, name, bobToken);
+    cleanups.push(() => fresh.destroy());
+    expect(paragraphTexts(fresh.doc).sort()).toEqual(['from process one', 'from process two']);
+  });
+});

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { DatabaseTarget } from './db/client.js';
+
+/**
+ * Every environment variable the server reads, parsed once. The README's configuration table mirrors
+ * this list.
+ */
+const env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./data'),
+  FILES_DIR: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z.string().default('eln'),
+  ELN_ADMIN_EMAIL: z.string().default('admin@eln.local'),
+  ELN_ADMIN_PASSWORD: z.string().optional(),
+  ELN_ADMIN_NAME: z.string().default('Administrator'),
+  JWT_SECRET: z.string().min(32).optional(),
+  PUBLIC_URL: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('ELN <no-reply@eln.local>'),
+  TRUST_PROXY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CLIENT_DIST: z.string().optional(),
+  COMPANY_CODE: z.string().default('ELN'),
+  COMPANY_NAME: z.string().default('ELN Laboratories'),
+  OTHER_COMPANY_CODE: z.string().optional(),
+  MAIN_HOSTS: z.string().default(''),
+  TIME_ZONE: z.string().default('UTC'),
+});
+
+export interface ThrottlePolicy {
+  /** Failures inside one window before answers start to slow down. */
+  slowAfter: number;
+  /** Extra delay per failure beyond slowAfter, capped by maxDelayMs. */
+  delayStepMs: number;
+  maxDelayMs: number;
+  /** Failures inside one window that lock an account for lockMs. */
+  accountLockAfter: number;
+  /** Failures inside one window that lock a client address for lockMs. */
+  addressLockAfter: number;
+  windowMs: number;
+  lockMs: number;
+}
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  dataDir: string;
+  filesDir: string;
+  redisUrl: string | null;
+  /** Channel and key prefix in Redis, so that several notebooks can share one Redis. */
+  redisPrefix: string;
+  admin: { email: string; password: string | null; name: string };
+  jwtSecret: string | null;
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  trustProxy: boolean | string;
+  logLevel: string;
+  clientDist: string | null;
+  throttle: ThrottlePolicy;
+  company: { code: string; name: string; otherCode: string; mainHosts: string[] };
+  /** Zone in which list date filters (sd, ed) are read, e.g. Asia/Seoul. */
+  timeZone: string;
+}
+
+export const DEFAULT_THROTTLE: ThrottlePolicy = {
+  slowAfter: 3,
+  delayStepMs: 500,
+  maxDelayMs: 4000,
+  accountLockAfter: 10,
+  addressLockAfter: 50,
+  windowMs: 15 * 60 * 1000,
+  lockMs: 15 * 60 * 1000,
+};
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const e = env.parse(source);
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(dataDir, 'pg') },
+    dataDir,
+    filesDir: path.resolve(e.FILES_DIR ?? path.join(dataDir, 'files')),
+    redisUrl: e.REDIS_URL ?? null,
+    redisPrefix: e.REDIS_PREFIX,
+    admin: { email: e.ELN_ADMIN_EMAIL.toLowerCase(), password: e.ELN_ADMIN_PASSWORD ?? null, name: e.ELN_ADMIN_NAME },
+    jwtSecret: e.JWT_SECRET ?? null,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    clientDist: e.CLIENT_DIST ?? null,
+    throttle: DEFAULT_THROTTLE,
+    company: {
+      code: e.COMPANY_CODE,
+      name: e.COMPANY_NAME,
+      otherCode: e.OTHER_COMPANY_CODE ?? e.COMPANY_CODE,
+      mainHosts: e.MAIN_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    },
+    timeZone: e.TIME_ZONE,
+  };
+}

@@ -1,0 +1,37 @@
+import { and, count, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { emptyRequest, PROJECT_STATUS, type DashboardCounts } from '@eln/shared';
+import { projects } from '../db/schema.js';
+import { defineRoute } from '../http/route.js';
+import { reviewerSignedSql, visibleTo } from '../projects/queries.js';
+import type { Services } from '../services.js';
+
+export function registerDashboardRoutes(app: FastifyInstance, services: Services): void {
+  defineRoute(app, services, {
+    path: '/v1/dashboard/count',
+    access: 'user',
+    body: emptyRequest,
+    async handler({ user }): Promise<DashboardCounts> {
+      const rows = await services.db
+        .select({ status: projects.status, n: count() })
+        .from(projects)
+        .where(and(visibleTo(user)))
+        .groupBy(projects.status);
+      const countOf = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+      const [closable] = await services.db
+        .select({ n: count() })
+        .from(projects)
+        .where(and(visibleTo(user), eq(projects.status, PROJECT_STATUS.inProgress), reviewerSignedSql(projects.projectNo)));
+      return {
+        ongoing: countOf(PROJECT_STATUS.inProgress),
+        closed: countOf(PROJECT_STATUS.completed),
+        closable: Number(closable?.n ?? 0),
+        // Templates, schemas and dropboxes need their features; until they exist the answer says
+        // "unknown" rather than a made-up zero.
+        templates: null,
+        schemas: null,
+        dropboxes: null,
+      };
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import type { PgTransaction } from 'drizzle-orm/pg-core';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** The database, whichever engine runs it: PGlite embedded or PostgreSQL through postgres.js. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Something that runs queries: the database or an open transaction. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+const MIGRATION_LOCK_KEY = 7_411_000;
+
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
+
+/** Opens the database and brings its schema up to date with the migrations in `drizzle/`. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  const database = target.kind === 'postgres' ? await openPostgres(target.url) : await openPglite(target.dataDir);
+  return database;
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  // Several processes may start at once on an empty database: one migrates, the others wait for it.
+  const migrator = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    await migrate(drizzle(migrator, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+    await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+  } finally {
+    await migrator.end({ timeout: 5 });
+  }
+  const client = postgres(url, { max: 10, onnotice: () => undefined });
+  const db = drizzle(client, { schema });
+  return { db: db as unknown as Db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+}
+
+async function openPglite(dataDir: string | null): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
+}
+
+/**
+ * Rows of a raw SQL query. The two drivers shape results differently (postgres.js: an array; PGlite:
+ * `{ rows }`), and raw SQL is needed only where the query builder has no word for it.
+ */
+export async function rawRows<T>(q: Queryable, query: SQL): Promise<T[]> {
+  const result: unknown = await q.execute(query);
+  if (Array.isArray(result)) return result as T[];
+  return (result as { rows: T[] }).rows;
+}

@@ -1,0 +1,127 @@
+import { and, asc, eq, ilike, or } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  buildDepartmentTree,
+  departmentCreateRequest,
+  departmentJoinRequest,
+  departmentSearchRequest,
+  departmentUpdateRequest,
+  emptyRequest,
+  ERR,
+  type CompanyDepartments,
+  type DepartmentSearchGroup,
+} from '@eln/shared';
+import { appendAudit } from '../audit/audit.js';
+import { companies, departments, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { defineRoute } from '../http/route.js';
+import type { Services } from '../services.js';
+import { toAuthFlags } from '../users/flags.js';
+import { escapeLike } from '../db/like.js';
+import { ancestorsOf, findDepartment, listDepartments } from './queries.js';
+
+/** Departments: the company's tree, kept by administrators, read by everyone who picks people. */
+export function registerDepartmentRoutes(app: FastifyInstance, services: Services): void {
+  const { db, config } = services;
+
+  defineRoute(app, services, {
+    path: '/v1/department/list',
+    access: 'user',
+    body: emptyRequest,
+    handler: async () => ({ list: await listDepartments(db, config.company.code) }),
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/department/join',
+    access: 'user',
+    body: departmentJoinRequest,
+    async handler({ body }): Promise<{ list: CompanyDepartments[] }> {
+      const [company] = await db.select().from(companies).where(eq(companies.code, body.companyCode));
+      if (!company) throw new AppError(ERR.noDepartment);
+      const rows = await listDepartments(db, company.code);
+      return { list: [{ companyCode: company.code, companyName: company.name, children: buildDepartmentTree(rows) }] };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/department/search',
+    access: 'user',
+    body: departmentSearchRequest,
+    async handler({ body }): Promise<{ list: DepartmentSearchGroup[] }> {
+      const pattern = `%${escapeLike(body.value)}%`;
+      const found = await db
+        .select({ user: users, department: departments })
+        .from(users)
+        .leftJoin(departments, eq(departments.code, users.departmentCode))
+        .where(and(eq(users.active, true), body.value ? or(ilike(users.name, pattern), ilike(users.userId, pattern)) : undefined))
+        .orderBy(asc(departments.name), asc(users.name))
+        .limit(500);
+      const groups = new Map<string | null, DepartmentSearchGroup>();
+      for (const { user, department } of found) {
+        const key = department?.code ?? null;
+        const group = groups.get(key) ?? { code: key, name: department?.name ?? null, children: [] };
+        group.children.push({ departmentCode: key, userNo: user.userNo, userId: user.userId, name: user.name, ...toAuthFlags(user) });
+        groups.set(key, group);
+      }
+      return { list: [...groups.values()] };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/department/create',
+    access: 'admin',
+    body: departmentCreateRequest,
+    async handler({ body, user, clientAddress }) {
+      if (await findDepartment(db, body.code)) throw new AppError(ERR.departmentDuplicate);
+      if (body.parentCode && !(await findDepartment(db, body.parentCode))) throw new AppError(ERR.departmentMissing);
+      const created = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(departments)
+          .values({ code: body.code, name: body.name, parentCode: body.parentCode ?? null, companyCode: config.company.code })
+          .onConflictDoNothing()
+          .returning();
+        if (!row) throw new AppError(ERR.departmentDuplicate);
+        await appendAudit(tx, {
+          actor: user,
+          action: 'department.created',
+          target: { type: 'department', id: row.code },
+          after: { code: row.code, name: row.name, parentCode: row.parentCode },
+          clientAddress,
+        });
+        return row;
+      });
+      return { code: created.code };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/department/update',
+    access: 'admin',
+    body: departmentUpdateRequest,
+    async handler({ body, user, clientAddress }) {
+      const before = await findDepartment(db, body.code);
+      if (!before) throw new AppError(ERR.departmentMissing);
+      const parentCode = body.parentCode === undefined ? before.parentCode : body.parentCode;
+      if (parentCode) {
+        if (!(await findDepartment(db, parentCode))) throw new AppError(ERR.departmentMissing);
+        if (parentCode === body.code || (await ancestorsOf(db, parentCode)).includes(body.code)) throw new AppError(ERR.departmentCycle);
+      }
+      await db.transaction(async (tx) => {
+        const [after] = await tx
+          .update(departments)
+          .set({ name: body.name ?? before.name, parentCode, updatedAt: new Date() })
+          .where(eq(departments.code, body.code))
+          .returning();
+        await appendAudit(tx, {
+          actor: user,
+          action: 'department.updated',
+          target: { type: 'department', id: body.code },
+          before: { name: before.name, parentCode: before.parentCode },
+          after: { name: after?.name, parentCode: after?.parentCode },
+          clientAddress,
+        });
+      });
+      return null;
+    },
+  });
+}

@@ -1,0 +1,165 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import {
+  API_BASE,
+  ERR,
+  extensionOf,
+  FILE_UPLOAD_PATH,
+  fileUrlRequest,
+  LIMITS,
+  maxBytesOf,
+  uploadKindOf,
+  type FileUrlAnswer,
+  type UploadAnswer,
+} from '@eln/shared';
+import { appendAudit } from '../audit/audit.js';
+import { files } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { success } from '../http/envelope.js';
+import { authenticate, defineRoute } from '../http/route.js';
+import { findNoteFor, mayWrite } from '../notes/queries.js';
+import type { Services } from '../services.js';
+import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from './magic.js';
+
+/** Counts, hashes and keeps the first bytes of a stream as it passes to disk. */
+function inspector() {
+  const hash = createHash('sha256');
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let size = 0;
+  const transform = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      hash.update(chunk);
+      if (headBytes < MAGIC_BYTES_NEEDED) {
+        head.push(chunk.subarray(0, MAGIC_BYTES_NEEDED - headBytes));
+        headBytes += Math.min(chunk.length, MAGIC_BYTES_NEEDED - headBytes);
+      }
+      callback(null, chunk);
+    },
+  });
+  return { transform, result: () => ({ size, sha256: hash.digest('hex'), head: new Uint8Array(Buffer.concat(head)) }) };
+}
+
+/** Uploads (images and files tied to a note) and their signed download links. */
+export async function registerFileRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const { db, config, fileLinks } = services;
+  await app.register(fastifyMultipart, { limits: { fileSize: LIMITS.fileBytes + 1, files: 1, fields: 4, parts: 5 } });
+
+  app.post(`${API_BASE}${FILE_UPLOAD_PATH}`, async (request: FastifyRequest) => {
+    const user = await authenticate(services, request, 'user');
+    if (!user) throw new AppError(ERR.sessionEnded);
+    if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
+    let labNoteNo: number | null = null;
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'labNoteNo') labNoteNo = Number(part.value);
+        continue;
+      }
+      if (labNoteNo === null || !Number.isSafeInteger(labNoteNo) || labNoteNo <= 0) {
+        part.file.resume();
+        throw new AppError(ERR.validation, { data: { fields: [{ field: 'labNoteNo', reason: 'required' }] } });
+      }
+      const ctx = await findNoteFor(db, user, labNoteNo);
+      if (!ctx || ctx.note.deletedAt) {
+        part.file.resume();
+        throw new AppError(ERR.noteMissing);
+      }
+      if (!mayWrite(ctx)) {
+        part.file.resume();
+        throw new AppError(ERR.forbidden);
+      }
+      const origin = path.basename(part.filename || 'file').slice(0, 200);
+      const kind = uploadKindOf(origin);
+      if (!kind) {
+        part.file.resume();
+        throw new AppError(ERR.fileType);
+      }
+      const extension = extensionOf(origin);
+      const fileId = randomUUID();
+      const now = new Date();
+      const relative = path.join(String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${fileId}.${extension}`);
+      const finalPath = path.join(config.filesDir, relative);
+      const partialPath = `${finalPath}.partial`;
+      await mkdir(path.dirname(finalPath), { recursive: true });
+      const inspect = inspector();
+      try {
+        await pipeline(part.file, inspect.transform, createWriteStream(partialPath));
+      } catch (error) {
+        await rm(partialPath, { force: true });
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(ERR.fileTooLarge);
+        throw error;
+      }
+      const { size, sha256, head } = inspect.result();
+      if (part.file.truncated || size > maxBytesOf(kind)) {
+        await rm(partialPath, { force: true });
+        throw new AppError(ERR.fileTooLarge);
+      }
+      if (size === 0 || !contentMatchesExtension(extension, head)) {
+        await rm(partialPath, { force: true });
+        throw new AppError(ERR.fileType);
+      }
+      await rename(partialPath, finalPath);
+      await db.transaction(async (tx) => {
+        await tx.insert(files).values({
+          fileId,
+          noteNo: labNoteNo,
+          kind,
+          originName: origin,
+          extension,
+          mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
+          size,
+          sha256,
+          storagePath: relative,
+          uploadedByUserNo: user.userNo,
+        });
+        await appendAudit(tx, {
+          actor: user,
+          action: 'file.uploaded',
+          target: { type: 'file', id: fileId },
+          after: { noteNo: labNoteNo, origin, kind, size, sha256 },
+          clientAddress: request.ip,
+        });
+      });
+      const answer: UploadAnswer = { fileId, url: fileLinks.make(fileId), origin, kind, extension, size };
+      return success(request, answer);
+    }
+    throw new AppError(ERR.validation, { data: { fields: [{ field: 'file', reason: 'required' }] } });
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/common/file/url',
+    access: 'user',
+    body: fileUrlRequest,
+    async handler({ body, user }): Promise<FileUrlAnswer> {
+      const [file] = await db.select().from(files).where(eq(files.fileId, body.fileId));
+      const ctx = file?.noteNo ? await findNoteFor(db, user, file.noteNo) : undefined;
+      if (!file || !ctx) throw new AppError(ERR.notFound);
+      return { url: fileLinks.make(file.fileId), origin: file.originName };
+    },
+  });
+
+  app.get<{ Params: { fileId: string }; Querystring: { e?: string; s?: string } }>('/files/:fileId', async (request, reply) => {
+    const { fileId } = request.params;
+    const valid = /^[0-9a-f-]{36}$/.test(fileId) && fileLinks.verify(fileId, Number(request.query.e), String(request.query.s ?? ''));
+    const [file] = valid ? await db.select().from(files).where(eq(files.fileId, fileId)) : [];
+    if (!file) return reply.code(404).type('text/plain').send('Not found');
+    const fullPath = path.join(config.filesDir, file.storagePath);
+    await stat(fullPath);
+    const disposition = file.kind === 'image' ? 'inline' : 'attachment';
+    return reply
+      .header('content-type', file.mimeType)
+      .header('content-length', String(file.size))
+      .header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(file.originName)}`)
+      .header('cache-control', 'private, max-age=3600')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .send(createReadStream(fullPath));
+  });
+}

@@ -1,0 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERR, errorMessage, httpStatusOf, pickLanguage, SUCCESS, type ApiResponse, type ErrorCode, type Language } from '@eln/shared';
+
+/** The language of the answer: the client sends its interface language as Accept-Language. */
+export function languageOf(request: FastifyRequest): Language {
+  return pickLanguage(request.headers['accept-language']);
+}
+
+export function success<T>(request: FastifyRequest, data: T): ApiResponse<T> {
+  return { status: SUCCESS, message: successMessage[languageOf(request)], data };
+}
+
+const successMessage: Record<Language, string> = { en: 'OK', ko: '성공', ja: '成功' };
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  options: { params?: Record<string, string | number>; data?: unknown } = {},
+): FastifyReply {
+  const body: ApiResponse = {
+    status: code,
+    message: errorMessage(code, languageOf(request), options.params),
+    data: options.data ?? null,
+  };
+  if (code === ERR.tooManyAttempts && options.params?.seconds !== undefined) reply.header('retry-after', String(options.params.seconds));
+  return reply.code(httpStatusOf(code)).type('application/json; charset=utf-8').send(body);
+}

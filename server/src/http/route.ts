@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ADMIN_LEVEL, API_BASE, ERR, parseInput } from '@eln/shared';
+import { AppError } from './errors.js';
+import { success } from './envelope.js';
+import type { AuthUser } from '../auth/authUser.js';
+import type { Services } from '../services.js';
+
+/** Who may call a route: anyone, any signed-in user, or administrators (level 10) only. */
+export type Access = 'public' | 'user' | 'admin';
+
+export interface CallContext<Body, A extends Access> {
+  body: Body;
+  user: A extends 'public' ? AuthUser | null : AuthUser;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  clientAddress: string;
+}
+
+export interface RouteDefinition<S extends z.ZodType, A extends Access, R> {
+  path: `/v1/${string}`;
+  access: A;
+  body: S;
+  /** Overrides the server's JSON body limit for calls that legitimately carry more (block lists). */
+  bodyLimit?: number;
+  handler: (ctx: CallContext<z.output<S>, A>) => Promise<R>;
+}
+
+/**
+ * Declares one API call: POST under /server, the caller authenticated and authorised before the body
+ * is validated with its shared zod schema, the handler's result wrapped in the success envelope.
+ */
+export function defineRoute<S extends z.ZodType, A extends Access, R>(
+  app: FastifyInstance,
+  services: Services,
+  definition: RouteDefinition<S, A, R>,
+): void {
+  app.post(`${API_BASE}${definition.path}`, { bodyLimit: definition.bodyLimit }, async (request, reply) => {
+    const user = await authenticate(services, request, definition.access);
+    const body = parseInput(definition.body, request.body ?? {});
+    const data = await definition.handler({
+      body,
+      user: user as CallContext<z.output<S>, A>['user'],
+      request,
+      reply,
+      clientAddress: request.ip,
+    });
+    return success(request, data ?? null);
+  });
+}
+
+/** The caller of a request, checked for the given access; throws 1002 or 1003 refusals. */
+export async function authenticate(services: Services, request: FastifyRequest, access: Access): Promise<AuthUser | null> {
+  const header = request.headers.authorization;
+  const token = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : null;
+  if (access === 'public') return token ? services.tokens.authenticateOrNull(token) : null;
+  if (!token) throw new AppError(ERR.sessionEnded);
+  const user = await services.tokens.authenticate(token);
+  if (access === 'admin' && user.level !== ADMIN_LEVEL) throw new AppError(ERR.forbidden);
+  return user;
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERR } from '@eln/shared';
+import { DEFAULT_BODY_LIMIT } from '../app.js';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+  // A call that fails the way a broken query would, to prove nothing of it leaks.
+  server.app.post('/server/v1/testing/boom', async () => {
+    throw new Error('relation "users" does not exist: SELECT password_hash FROM users WHERE user_id = $1');
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('the API spine', () => {
+  it('answers an unexpected failure as 9999 without stack, SQL or driver text', async () => {
+    const result = await server.call('/v1/testing/boom', {});
+    expect(result.http).toBe(500);
+    expect(result.body).toEqual({ status: ERR.unexpected, message: 'An unexpected error occurred.', data: null });
+    expect(JSON.stringify(result.body)).not.toMatch(/SELECT|relation|stack|at .*\.ts/);
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const result = await server.call('/v1/user/signIn', undefined, { raw: JSON.stringify({ userId: 'a@b.cd', password: 'x'.repeat(DEFAULT_BODY_LIMIT) }) });
+    expect(result.http).toBe(413);
+    expect(result.body.status).toBe(ERR.tooLarge);
+  });
+
+  it('refuses JSON that does not parse, and prototype-poisoning keys, with 400 9004', async () => {
+    for (const raw of ['{"userId": ', 'not json', '{"__proto__": {"level": 10}, "userId": "a@b.cd", "password": "x"}']) {
+      const result = await server.call('/v1/user/signIn', undefined, { raw });
+      expect(result.http, raw).toBe(400);
+      expect(result.body.status).toBe(ERR.malformed);
+    }
+  });
+
+  it('refuses bodies that are not JSON with 415', async () => {
+    const result = await server.call('/v1/user/signIn', undefined, { raw: 'userId=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(result.http).toBe(415);
+    expect(result.body.status).toBe(ERR.unsupportedMediaType);
+  });
+
+  it('refuses a JSON body that is not an object', async () => {
+    const result = await server.call('/v1/user/signIn', undefined, { raw: '[1,2]' });
+    expect(result.http).toBe(400);
+    expect(result.body.status).toBe(ERR.validation);
+  });
+
+  it('answers unknown calls and other methods with 404 9005 in the envelope', async () => {
+    const unknown = await server.call('/v1/no/such/call', {});
+    expect(unknown.http).toBe(404);
+    expect(unknown.body.status).toBe(ERR.unknownCall);
+    const get = await server.app.inject({ method: 'GET', url: '/server/v1/user/signIn' });
+    expect(get.statusCode).toBe(404);
+    expect(get.json()).toMatchObject({ status: ERR.unknownCall });
+  });
+
+  it('sends security headers with a strict content security policy', async () => {
+    const result = await server.call('/v1/user/auth/list', {});
+    const csp = String(result.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(result.headers['x-content-type-options']).toBe('nosniff');
+    expect(result.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('has a message in every language for every catalogue code', async () => {
+    const { ERROR_CATALOGUE } = await import('@eln/shared');
+    for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
+      expect(code).toMatch(/^\d{4}$/);
+      for (const language of ['ko', 'en', 'ja'] as const) expect(entry.message[language].length, `${code} ${language}`).toBeGreaterThan(3);
+    }
+  });
+});

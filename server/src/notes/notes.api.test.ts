@@ -1,0 +1,278 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { desc, eq } from 'drizzle-orm';
+import {
+  ERR,
+  noteDocumentName,
+  type BlockListAnswer,
+  type ProjectEditorAnswer,
+  type SaveAnswer,
+  type TempAnswer,
+  type ValidationErrorData,
+  type ViewerAnswer,
+} from '@eln/shared';
+import { auditLog, labNotes, noteDrafts, projects } from '../db/schema.js';
+import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { appendParagraph, appendTable, connectLive, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
+import { COLLAB_REFUSALS } from '../collab/collab.js';
+
+let server: TestServer;
+let url: string;
+let writerUser: NewUser & { userNo: number };
+let writer: Caller;
+let writerToken: string;
+let colleagueUser: NewUser & { userNo: number };
+let colleague: Caller;
+let colleagueToken: string;
+let leader: Caller;
+let leaderToken: string;
+let admin: Caller;
+let adminToken: string;
+let outsiderToken: string;
+let projectNo: number;
+const clients: LiveClient[] = [];
+
+const track = (client: LiveClient) => {
+  clients.push(client);
+  return client;
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  url = await server.listen();
+  const leaderUser = await server.createUser({ name: 'Leader Lim' });
+  writerUser = await server.createUser({ name: 'Writer Woo' });
+  colleagueUser = await server.createUser({ name: 'Colleague Cho' });
+  const outsider = await server.createUser({ name: 'Outsider Oh' });
+  const sessions = await Promise.all([leaderUser, writerUser, colleagueUser, outsider, server.admin].map((u) => server.signIn(u.userId, u.password)));
+  [leaderToken, writerToken, colleagueToken, outsiderToken, adminToken] = sessions.map((s) => s.accessToken) as [string, string, string, string, string];
+  const bind = (token: string): Caller => (path, body, options) => server.call(path, body, { ...options, token });
+  [leader, writer, colleague, admin] = [bind(leaderToken), bind(writerToken), bind(colleagueToken), bind(adminToken)];
+  const created = await leader<{ projectNo: number }>('/v1/project/create', {
+    title: 'Live notes project',
+    signatureList: { department: '', user: `${writerUser.userId},${colleagueUser.userId}` },
+  });
+  projectNo = created.body.data.projectNo;
+});
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const createNote = async (title: string, caller: Caller = writer) =>
+  (await caller<{ labNoteNo: number; labNoteNumber: string }>('/v1/project/note/create', { projectNo, title })).body;
+
+describe('creating notes', () => {
+  it('gives a participant a note with a company-wide lab note number, audited', async () => {
+    const answer = await createNote('Day 1: buffer prep');
+    expect(answer.status).toBe('0000');
+    expect(answer.data.labNoteNumber).toMatch(new RegExp(`^LN-${new Date().getUTCFullYear()}-\\d{6}$`));
+    const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    expect(audit).toMatchObject({ action: 'note.created', actorUserId: writerUser.userId, after: { title: 'Day 1: buffer prep' } });
+    const second = await createNote('Day 2: assay', colleague);
+    expect(second.data.labNoteNumber > answer.data.labNoteNumber).toBe(true);
+  });
+
+  it('refuses a duplicate title in the project (2018), a long or empty title, and non-participants', async () => {
+    await createNote('Unique in project');
+    const duplicate = await colleague('/v1/project/note/create', { projectNo, title: 'Unique in project' });
+    expect(duplicate.http).toBe(409);
+    expect(duplicate.body.status).toBe(ERR.noteDuplicate);
+    const invalid = await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: 'x'.repeat(26) });
+    expect(invalid.body.data.fields).toMatchObject([{ field: 'title', reason: 'tooLong', params: { max: 25 } }]);
+    expect((await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: '  ' })).body.data.fields[0]?.reason).toBe('required');
+    // The leader is not listed among the participants here, and an outsider does not even see the project.
+    expect((await leader('/v1/project/note/create', { projectNo, title: 'By the leader' })).http).toBe(403);
+    expect((await server.call('/v1/project/note/create', { projectNo, title: 'By an outsider' }, { token: outsiderToken })).http).toBe(404);
+    expect((await writer('/v1/project/note/create', { projectNo, title: 'From a template', templateNo: 1 })).http).toBe(404);
+  });
+
+  it('lists the project’s notes in the editor answer with writer, version, status and write flag', async () => {
+    const editor = (await writer<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    const note = editor.list.find((n) => n.title === 'Day 1: buffer prep');
+    expect(note).toMatchObject({ version: 0, status: 'W', write: 'Y', writer: writerUser.userId, name: 'Writer Woo', modifiers: [] });
+    const asLeader = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    expect(asLeader.list.find((n) => n.title === 'Day 1: buffer prep')?.write).toBe('N');
+  });
+});
+
+describe('live editing, drafts and versions', () => {
+  it('converges two writers, derives blocks on the server, saves drafts and versions', async () => {
+    const { labNoteNo } = (await createNote('Kinetics run')).data;
+    const name = noteDocumentName(labNoteNo);
+    const a = track(await connectWriter(url, name, writerToken));
+    const b = track(await connectWriter(url, name, colleagueToken));
+    const first = appendParagraph(a.doc, 'Prepared 50 mM Tris.');
+    appendParagraph(b.doc, 'Checked pH 7.4.');
+    await eventually(() => a.doc.getXmlFragment('default').length === 2 && b.doc.getXmlFragment('default').length === 2, 'both paragraphs everywhere');
+    await eventually(() => a.allDurable() && b.allDurable(), 'durable confirmations');
+
+    const listed = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    expect(listed.changed).toBe(true);
+    expect(listed.blockList.map((blk) => blk.blockStatus)).toEqual(['ADD', 'ADD']);
+    expect(listed.blockList.map((blk) => blk.blockUid)).toContain(first);
+
+    const temp = await writer<TempAnswer>('/v1/project/note/temp', { labNoteNo, blockList: listed.blockList });
+    expect(temp.body.data.blockList).toEqual(listed.blockList);
+    const [draft] = await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo));
+    expect(draft?.blocks).toEqual(listed.blockList);
+
+    const saved = await writer<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: listed.blockList });
+    expect(saved.body.data.version).toBe(1);
+    expect(saved.body.data.blocksHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo))).toEqual([]);
+
+    const after = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    expect(after.changed).toBe(false);
+    expect(after.blockList.every((blk) => blk.blockStatus === 'NORMAL')).toBe(true);
+    expect(after.note.version).toBe(1);
+
+    const viewer = (await colleague<ViewerAnswer>('/v1/project/viewer', { labNoteNo })).body.data;
+    expect(viewer).toMatchObject({ version: 1, savedBy: 'Writer Woo' });
+    expect(viewer.blockList.map((blk) => JSON.parse(blk.content).content[0].text)).toEqual(
+      after.blockList.map((blk) => JSON.parse(blk.content).content[0].text),
+    );
+
+    // A stale version is refused, and the record keeps one version 1.
+    const stale = await colleague('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    expect(stale.http).toBe(409);
+    expect(stale.body.status).toBe(ERR.conflict);
+
+    appendParagraph(b.doc, 'Added after saving.');
+    await eventually(async () => (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.some((blk) => blk.blockStatus === 'ADD'), 'the new block');
+  });
+
+  it('refuses to save content that breaks the table rules (2012), saving nothing', async () => {
+    const { labNoteNo } = (await createNote('Too big table')).data;
+    const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
+    appendTable(client.doc, 31, 2);
+    await eventually(() => client.allDurable(), 'durable');
+    const refused = await writer<{ violations: unknown[] }>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    expect(refused.http).toBe(422);
+    expect(refused.body.status).toBe(ERR.noteContent);
+    expect(refused.body.data.violations).toMatchObject([{ rule: 'tableSize', rows: 31, columns: 2 }]);
+    const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
+    expect(note?.version).toBe(0);
+  });
+
+  it('answers 2013 for a missing note and hides notes of projects the caller cannot see', async () => {
+    const missing = await writer('/v1/project/block/list', { labNoteNo: 999_999 });
+    expect(missing.http).toBe(404);
+    expect(missing.body.status).toBe(ERR.noteMissing);
+    const { labNoteNo } = (await createNote('Private to the project')).data;
+    expect((await server.call('/v1/project/viewer', { labNoteNo }, { token: outsiderToken })).body.status).toBe(ERR.noteMissing);
+  });
+});
+
+describe('who may write', () => {
+  it('gives non-participants who see the project a read-only connection whose edits never land', async () => {
+    const { labNoteNo } = (await createNote('Read-only check')).data;
+    const name = noteDocumentName(labNoteNo);
+    const reader = await connectLive(url, name, adminToken);
+    if (reader.kind !== 'synced') throw new Error('admin should connect');
+    track(reader.client);
+    const writerClient = track(await connectWriter(url, name, writerToken));
+    appendParagraph(reader.client.doc, 'Admin was here');
+    await roundTrip(reader.client, writerClient);
+    appendParagraph(writerClient.doc, 'Writer was here');
+    await eventually(() => writerClient.allDurable(), 'writer durable');
+    await eventually(() => reader.client.doc.getXmlFragment('default').length === 2, 'the reader to receive the writer edit');
+    const blocks = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList;
+    expect(blocks.map((blk) => JSON.parse(blk.content).content[0].text)).toEqual(['Writer was here']);
+    expect(writerClient.doc.getXmlFragment('default').length).toBe(1);
+    // Read-only callers cannot save over REST either.
+    expect((await admin('/v1/project/note/temp', { labNoteNo, blockList: [] })).http).toBe(403);
+    expect((await outsiderCall('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).http).toBe(404);
+    expect(await connectLive(url, name, outsiderToken)).toEqual({ kind: 'refused', reason: COLLAB_REFUSALS.forbidden });
+  });
+
+  it('makes every note of a completed project read-only, live and over REST', async () => {
+    const other = await leader<{ projectNo: number }>('/v1/project/create', { title: 'Soon completed', signatureList: { department: '', user: writerUser.userId } });
+    const otherNo = other.body.data.projectNo;
+    const { labNoteNo } = (await writer<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: otherNo, title: 'Last note' })).body.data;
+    await server.database.db.update(projects).set({ status: 'C' }).where(eq(projects.projectNo, otherNo));
+    const reader = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
+    const observer = track(await connectWriter(url, noteDocumentName(labNoteNo), adminToken));
+    appendParagraph(reader.doc, 'too late');
+    await roundTrip(reader, observer);
+    expect(observer.doc.getXmlFragment('default').length).toBe(0);
+    expect((await writer('/v1/project/note/temp', { labNoteNo, blockList: [] })).http).toBe(403);
+    expect((await writer('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).http).toBe(403);
+    expect((await writer('/v1/project/note/create', { projectNo: otherNo, title: 'New one' })).body.status).toBe(ERR.projectModify);
+    const blocks = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    expect(blocks.blockList).toEqual([]);
+    expect(blocks.note.write).toBe('N');
+  });
+});
+
+const outsiderCall: Caller = (path, body, options) => server.call(path, body, { ...options, token: outsiderToken });
+
+describe('holds: who is modifying a note', () => {
+  it('shows writers in the project’s note list while connected, and not after', async () => {
+    const { labNoteNo } = (await createNote('Held note')).data;
+    const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
+    const modifiers = async () => (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers;
+    await eventually(async () => (await modifiers())?.length === 1, 'the hold to show');
+    expect(await modifiers()).toEqual([{ userId: writerUser.userId, name: 'Writer Woo' }]);
+    client.destroy();
+    await eventually(async () => (await modifiers())?.length === 0, 'the hold to go');
+  });
+
+  it('/clear ends the caller’s hold: pending edits are kept, later ones are refused', async () => {
+    const { labNoteNo } = (await createNote('Cleared note')).data;
+    const name = noteDocumentName(labNoteNo);
+    const client = track(await connectWriter(url, name, writerToken));
+    const other = track(await connectWriter(url, name, colleagueToken));
+    appendParagraph(client.doc, 'kept');
+    // The client clears once its edits are stored, as the editor does when a tab is released.
+    await eventually(() => client.allDurable(), 'kept to be durable');
+    expect((await writer('/v1/project/clear', { labNoteNo })).body.status).toBe('0000');
+    await eventually(() => client.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'the hold-ended message');
+    appendParagraph(client.doc, 'refused');
+    await roundTrip(client, other);
+    appendParagraph(other.doc, 'colleague still writes');
+    await eventually(() => other.allDurable(), 'colleague durable');
+    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+    expect(texts).toContain('kept');
+    expect(texts).toContain('colleague still writes');
+    expect(texts).not.toContain('refused');
+  });
+
+  it('/clear/all is the leader’s (or an administrator’s) and ends everyone’s holds on the project', async () => {
+    const { labNoteNo } = (await createNote('Everyone out')).data;
+    const client = track(await connectWriter(url, noteDocumentName(labNoteNo), colleagueToken));
+    await eventually(async () => (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers.length === 1, 'hold');
+    expect((await writer('/v1/project/clear/all', { projectNo })).http).toBe(403);
+    expect((await leader('/v1/project/clear/all', { projectNo })).body.status).toBe('0000');
+    await eventually(() => client.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'hold-ended');
+    const note = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo);
+    expect(note?.modifiers).toEqual([]);
+    const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    expect(audit?.action).toBe('note.holdsCleared');
+  });
+});
+
+describe('deleting notes', () => {
+  it('lets the writer delete an unsigned note; afterwards it answers 2014', async () => {
+    const { labNoteNo } = (await createNote('To delete')).data;
+    expect((await colleague('/v1/project/note/delete', { labNoteNo })).http).toBe(403);
+    expect((await writer('/v1/project/note/delete', { labNoteNo })).body.status).toBe('0000');
+    for (const path of ['/v1/project/viewer', '/v1/project/block/list', '/v1/project/note/delete']) {
+      const result = await writer(path, { labNoteNo });
+      expect(result.body.status, path).toBe(ERR.noteDeleted);
+    }
+    expect((await writer<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.some((n) => n.no === labNoteNo)).toBe(false);
+    // The title is free again.
+    expect((await createNote('To delete')).status).toBe('0000');
+  });
+
+  it('refuses to delete a signed note', async () => {
+    const { labNoteNo } = (await createNote('Signed one')).data;
+    await server.database.db.update(labNotes).set({ status: 'T' }).where(eq(labNotes.noteNo, labNoteNo));
+    const refused = await writer('/v1/project/note/delete', { labNoteNo });
+    expect(refused.body.status).toBe(ERR.noteDeleted);
+    const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
+    expect(note?.deletedAt).toBeNull();
+  });
+});

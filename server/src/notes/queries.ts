@@ -1,0 +1,129 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { ADMIN_LEVEL, ERR, NOTE_STATUS, PROJECT_STATUS, type NoteModifier, type NoteSummary, type SavedBlock, type SignatureEntry } from '@eln/shared';
+import { signaturesOf } from '../signatures/queries.js';
+import type { AuthUser } from '../auth/authUser.js';
+import { AppError } from '../http/errors.js';
+import type { Queryable } from '../db/client.js';
+import { labNotes, noteHolds, noteVersions, projectParticipants, projects, users } from '../db/schema.js';
+import { findVisibleProject, type ProjectRecord } from '../projects/queries.js';
+
+export type NoteRecord = typeof labNotes.$inferSelect;
+
+export interface NoteContext {
+  note: NoteRecord;
+  project: ProjectRecord;
+  /** Listed in the project's signatureList. */
+  participant: boolean;
+}
+
+export async function isParticipant(q: Queryable, projectNo: number, userNo: number): Promise<boolean> {
+  const [row] = await q
+    .select({ n: projectParticipants.userNo })
+    .from(projectParticipants)
+    .where(and(eq(projectParticipants.projectNo, projectNo), eq(projectParticipants.userNo, userNo)));
+  return row !== undefined;
+}
+
+/** The note with its project, if the user may see the project; deleted notes included (callers decide). */
+export async function findNoteFor(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext | undefined> {
+  const [note] = await q.select().from(labNotes).where(eq(labNotes.noteNo, noteNo));
+  if (!note) return undefined;
+  const project = await findVisibleProject(q, user, note.projectNo);
+  if (!project) return undefined;
+  return { note, project, participant: await isParticipant(q, project.projectNo, user.userNo) };
+}
+
+/** The note if the user may see it: 2013 when there is none (or it is hidden), 2014 when deleted. */
+export async function requireVisibleNote(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext> {
+  const ctx = await findNoteFor(q, user, noteNo);
+  if (!ctx) throw new AppError(ERR.noteMissing);
+  if (ctx.note.deletedAt) throw new AppError(ERR.noteDeleted);
+  return ctx;
+}
+
+/**
+ * Whether the user may edit the note now: a participant of an in-progress project, on a note that is
+ * neither signed nor finished nor deleted. The live layer and every write call apply this same rule.
+ */
+export function mayWrite(ctx: NoteContext): boolean {
+  const { note, project, participant } = ctx;
+  return (
+    participant &&
+    project.status === PROJECT_STATUS.inProgress &&
+    note.deletedAt === null &&
+    note.status !== NOTE_STATUS.signed &&
+    note.status !== NOTE_STATUS.finished
+  );
+}
+
+export const mayDelete = (ctx: NoteContext, user: AuthUser) =>
+  (ctx.note.writerUserNo === user.userNo || ctx.project.leaderUserNo === user.userNo || user.level === ADMIN_LEVEL) &&
+  ctx.project.status === PROJECT_STATUS.inProgress &&
+  (ctx.note.status === NOTE_STATUS.writing || ctx.note.status === NOTE_STATUS.requested);
+
+export async function modifiersOf(q: Queryable, noteNos: number[]): Promise<Map<number, NoteModifier[]>> {
+  const result = new Map<number, NoteModifier[]>();
+  if (!noteNos.length) return result;
+  const rows = await q
+    .selectDistinct({ noteNo: noteHolds.noteNo, userId: users.userId, name: users.name })
+    .from(noteHolds)
+    .innerJoin(users, eq(users.userNo, noteHolds.userNo))
+    .where(inArray(noteHolds.noteNo, noteNos))
+    .orderBy(asc(users.name));
+  for (const row of rows) result.set(row.noteNo, [...(result.get(row.noteNo) ?? []), { userId: row.userId, name: row.name }]);
+  return result;
+}
+
+export async function summarize(q: Queryable, ctx: NoteContext): Promise<NoteSummary> {
+  const [writer] = await q.select().from(users).where(eq(users.userNo, ctx.note.writerUserNo));
+  const modifiers = (await modifiersOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
+  const signatures = (await signaturesOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
+  return toSummary(ctx, writer?.userId ?? '', writer?.name ?? '', modifiers, signatures);
+}
+
+function toSummary(ctx: NoteContext, writerId: string, writerName: string, modifiers: NoteModifier[], signatures: SignatureEntry[]): NoteSummary {
+  const { note } = ctx;
+  return {
+    no: note.noteNo,
+    projectNo: note.projectNo,
+    title: note.title,
+    labNoteNumber: note.labNoteNumber,
+    version: note.version,
+    status: note.status,
+    write: mayWrite(ctx) ? 'Y' : 'N',
+    writer: writerId,
+    name: writerName,
+    createdAt: note.createdAt.toISOString(),
+    updatedAt: note.updatedAt.toISOString(),
+    modifiers,
+    signatureList: signatures,
+  };
+}
+
+/** The live notes of a project, newest first, with who is modifying each now. */
+export async function listProjectNotes(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<NoteSummary[]> {
+  const rows = await q
+    .select({ note: labNotes, writerId: users.userId, writerName: users.name })
+    .from(labNotes)
+    .innerJoin(users, eq(users.userNo, labNotes.writerUserNo))
+    .where(and(eq(labNotes.projectNo, project.projectNo), isNull(labNotes.deletedAt)))
+    .orderBy(sql`${labNotes.noteNo} desc`);
+  const participant = await isParticipant(q, project.projectNo, user.userNo);
+  const noteNos = rows.map((r) => r.note.noteNo);
+  const modifiers = await modifiersOf(q, noteNos);
+  const signatures = await signaturesOf(q, noteNos);
+  return rows.map((r) =>
+    toSummary({ note: r.note, project, participant }, r.writerId, r.writerName, modifiers.get(r.note.noteNo) ?? [], signatures.get(r.note.noteNo) ?? []),
+  );
+}
+
+export async function savedVersion(q: Queryable, noteNo: number, version: number) {
+  if (version === 0) return undefined;
+  const [row] = await q.select().from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  return row ? { ...row, blocks: row.blocks as SavedBlock[] } : undefined;
+}
+
+export async function projectOf(q: Queryable, projectNo: number): Promise<ProjectRecord | undefined> {
+  const [row] = await q.select().from(projects).where(eq(projects.projectNo, projectNo));
+  return row;
+}

@@ -1,0 +1,293 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  ADMIN_LEVEL,
+  canonicalBlockList,
+  contentViolations,
+  differsFromSaved,
+  docToBlocks,
+  docToSavedBlocks,
+  emptyRequest,
+  ERR,
+  labNoteNoRequest,
+  NOTE_BODY_LIMIT,
+  noteCreateRequest,
+  noteDocumentName,
+  noteSaveRequest,
+  noteTempRequest,
+  projectNoRequest,
+  PROJECT_STATUS,
+  type Block,
+  type BlockListAnswer,
+  type SaveAnswer,
+  type TempAnswer,
+  type ViewerAnswer,
+} from '@eln/shared';
+import { appendAudit } from '../audit/audit.js';
+import { contentOfState } from '../collab/liveDocuments.js';
+import type { AuthUser } from '../auth/authUser.js';
+import { sha256Hex } from '../auth/secrets.js';
+import { rawRows, type Queryable } from '../db/client.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { labNotes, noteDrafts, noteHolds, noteVersions, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { defineRoute } from '../http/route.js';
+import { findVisibleProject } from '../projects/queries.js';
+import type { Services } from '../services.js';
+import { isParticipant, mayDelete, mayWrite, requireVisibleNote, savedVersion, summarize, type NoteContext } from './queries.js';
+
+async function writableNote(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext> {
+  const ctx = await requireVisibleNote(q, user, noteNo);
+  if (!mayWrite(ctx)) throw new AppError(ERR.forbidden);
+  return ctx;
+}
+
+async function nextLabNoteNumber(q: Queryable): Promise<string> {
+  const [row] = await rawRows<{ n: string }>(q, sql`select nextval('lab_note_number_seq') as n`);
+  return `LN-${new Date().getUTCFullYear()}-${String(row?.n ?? 0).padStart(6, '0')}`;
+}
+
+/** Compares the client's list with the server's and logs a mismatch: the server's list is the record. */
+function checkClientList(services: Services, noteNo: number, client: readonly Block[], server: readonly Block[]): boolean {
+  const strip = (list: readonly Block[]) => canonicalBlockList(list.filter((b) => b.blockStatus !== 'DELETE'));
+  const matches = strip(client) === strip(server);
+  if (!matches) services.log.warn({ noteNo, client: client.length, server: server.length }, 'client block list differs from the server document');
+  return matches;
+}
+
+/** Lab notes: creation, the live document's blocks, drafts, versions, the viewer, and note holds. */
+export function registerNoteRoutes(app: FastifyInstance, services: Services): void {
+  const { db, live } = services;
+
+  const currentBlocks = async (ctx: NoteContext) => {
+    const doc = await live.content(noteDocumentName(ctx.note.noteNo));
+    const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
+    return { doc, saved, blocks: docToBlocks(doc, 'LABNOTE', saved), changed: differsFromSaved(docToSavedBlocks(doc, 'LABNOTE'), saved) };
+  };
+
+  defineRoute(app, services, {
+    path: '/v1/project/note/create',
+    access: 'user',
+    body: noteCreateRequest,
+    async handler({ body, user, clientAddress }) {
+      const project = await findVisibleProject(db, user, body.projectNo);
+      if (!project) throw new AppError(ERR.notFound);
+      if (!(await isParticipant(db, project.projectNo, user.userNo))) throw new AppError(ERR.forbidden);
+      if (project.status !== PROJECT_STATUS.inProgress) throw new AppError(ERR.projectModify);
+      // Templates arrive with their own feature; until then no template can be named.
+      if (body.templateNo !== undefined) throw new AppError(ERR.notFound);
+      try {
+        return await db.transaction(async (tx) => {
+          const [note] = await tx
+            .insert(labNotes)
+            .values({ projectNo: project.projectNo, title: body.title, labNoteNumber: await nextLabNoteNumber(tx), writerUserNo: user.userNo })
+            .returning();
+          if (!note) throw new Error('note insert returned nothing');
+          await appendAudit(tx, {
+            actor: user,
+            action: 'note.created',
+            target: { type: 'note', id: note.noteNo },
+            after: { projectNo: project.projectNo, title: note.title, labNoteNumber: note.labNoteNumber },
+            clientAddress,
+          });
+          return { labNoteNo: note.noteNo, labNoteNumber: note.labNoteNumber };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError(ERR.noteDuplicate);
+        throw error;
+      }
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/project/note/delete',
+    access: 'user',
+    body: labNoteNoRequest,
+    async handler({ body, user, clientAddress }) {
+      const ctx = await requireVisibleNote(db, user, body.labNoteNo);
+      if (!mayDelete(ctx, user)) throw new AppError(ctx.note.status === 'W' || ctx.note.status === 'R' ? ERR.forbidden : ERR.noteDeleted);
+      await db.transaction(async (tx) => {
+        const [deleted] = await tx
+          .update(labNotes)
+          .set({ deletedAt: new Date(), updatedAt: new Date() })
+          .where(and(eq(labNotes.noteNo, ctx.note.noteNo), isNull(labNotes.deletedAt), inArray(labNotes.status, ['W', 'R'])))
+          .returning();
+        if (!deleted) throw new AppError(ERR.noteDeleted);
+        await tx.delete(noteHolds).where(eq(noteHolds.noteNo, ctx.note.noteNo));
+        await appendAudit(tx, {
+          actor: user,
+          action: 'note.deleted',
+          target: { type: 'note', id: ctx.note.noteNo },
+          before: { title: ctx.note.title, version: ctx.note.version, status: ctx.note.status },
+          clientAddress,
+        });
+      });
+      live.close(noteDocumentName(ctx.note.noteNo));
+      return null;
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/project/block/list',
+    access: 'user',
+    body: labNoteNoRequest,
+    async handler({ body, user }): Promise<BlockListAnswer> {
+      const ctx = await requireVisibleNote(db, user, body.labNoteNo);
+      const { blocks, changed } = await currentBlocks(ctx);
+      return { note: await summarize(db, ctx), blockList: blocks, changed };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/project/viewer',
+    access: 'user',
+    body: labNoteNoRequest,
+    async handler({ body, user }): Promise<ViewerAnswer> {
+      const ctx = await requireVisibleNote(db, user, body.labNoteNo);
+      try {
+        const version = await savedVersion(db, ctx.note.noteNo, ctx.note.version);
+        const [savedBy] = version ? await db.select({ name: users.name }).from(users).where(eq(users.userNo, version.savedByUserNo)) : [];
+        return {
+          note: await summarize(db, ctx),
+          version: ctx.note.version,
+          blockList: version?.blocks ?? [],
+          savedAt: version?.savedAt.toISOString() ?? null,
+          savedBy: savedBy?.name ?? null,
+        };
+      } catch (error) {
+        services.log.error({ err: error, noteNo: ctx.note.noteNo }, 'viewer failed');
+        throw new AppError(ERR.viewer);
+      }
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/project/note/temp',
+    access: 'user',
+    body: noteTempRequest,
+    bodyLimit: NOTE_BODY_LIMIT,
+    async handler({ body, user }): Promise<TempAnswer> {
+      const ctx = await writableNote(db, user, body.labNoteNo);
+      try {
+        const { blocks, changed } = await currentBlocks(ctx);
+        checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
+        const savedAt = new Date();
+        await db
+          .insert(noteDrafts)
+          .values({ noteNo: ctx.note.noteNo, blocks, savedByUserNo: user.userNo, savedAt })
+          .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks, savedByUserNo: user.userNo, savedAt } });
+        return { blockList: blocks, changed, savedAt: savedAt.toISOString() };
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        services.log.error({ err: error, noteNo: ctx.note.noteNo }, 'temporary save failed');
+        throw new AppError(ERR.noteTemp);
+      }
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/project/note/save',
+    access: 'user',
+    body: noteSaveRequest,
+    bodyLimit: NOTE_BODY_LIMIT,
+    async handler({ body, user, clientAddress }): Promise<SaveAnswer> {
+      const ctx = await writableNote(db, user, body.labNoteNo);
+      if (body.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
+      const documentName = noteDocumentName(ctx.note.noteNo);
+      await live.persistence.flushDocument(documentName);
+      // One state, read once: the version stores exactly what its blocks were derived from.
+      const state = await live.state(documentName);
+      const content = contentOfState(state);
+      const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
+      const blocks = docToBlocks(content, 'LABNOTE', saved);
+      const violations = contentViolations(content);
+      if (violations.length) throw new AppError(ERR.noteContent, { data: { violations } });
+      checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
+      const savedBlocks = docToSavedBlocks(content, 'LABNOTE');
+      const blocksHash = sha256Hex(canonicalBlockList(savedBlocks));
+      const version = ctx.note.version + 1;
+      await db.transaction(async (tx) => {
+        // The version condition makes two racing saves of one version produce one winner.
+        const [updated] = await tx
+          .update(labNotes)
+          .set({ version, updatedAt: new Date() })
+          .where(and(eq(labNotes.noteNo, ctx.note.noteNo), eq(labNotes.version, ctx.note.version), isNull(labNotes.deletedAt)))
+          .returning();
+        if (!updated) throw new AppError(ERR.conflict);
+        await tx.insert(noteVersions).values({ noteNo: ctx.note.noteNo, version, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
+        await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
+        await appendAudit(tx, {
+          actor: user,
+          action: 'note.saved',
+          target: { type: 'note', id: ctx.note.noteNo },
+          before: { version: ctx.note.version },
+          after: { version, blocksHash, blocks: savedBlocks.length },
+          clientAddress,
+        });
+      });
+      return { version, blocksHash };
+    },
+  });
+
+  const clearHolds = async (user: AuthUser, noteNos: number[], onlyCaller: boolean, clientAddress: string) => {
+    try {
+      for (const noteNo of noteNos) {
+        await live.endWriting(noteDocumentName(noteNo), (connection) => !onlyCaller || connection.context.user?.userNo === user.userNo, 'cleared');
+      }
+      await db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(noteHolds)
+          .where(and(inArray(noteHolds.noteNo, noteNos.length ? noteNos : [-1]), onlyCaller ? eq(noteHolds.userNo, user.userNo) : undefined))
+          .returning();
+        if (!onlyCaller && removed.length) {
+          await appendAudit(tx, {
+            actor: user,
+            action: 'note.holdsCleared',
+            target: { type: 'notes', id: noteNos.join(',') },
+            before: { holders: removed.map((h) => h.userNo) },
+            clientAddress,
+          });
+        }
+      });
+    } catch (error) {
+      services.log.error({ err: error }, 'clearing note holds failed');
+      throw new AppError(ERR.noteEditorsClear);
+    }
+  };
+
+  defineRoute(app, services, {
+    path: '/v1/project/clear',
+    access: 'user',
+    body: labNoteNoRequest,
+    async handler({ body, user, clientAddress }) {
+      const ctx = await requireVisibleNote(db, user, body.labNoteNo);
+      await clearHolds(user, [ctx.note.noteNo], true, clientAddress);
+      return null;
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/project/editor/clear',
+    access: 'user',
+    body: emptyRequest,
+    async handler({ user, clientAddress }) {
+      const held = await db.selectDistinct({ noteNo: noteHolds.noteNo }).from(noteHolds).where(eq(noteHolds.userNo, user.userNo));
+      await clearHolds(user, held.map((h) => h.noteNo), true, clientAddress);
+      return null;
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/project/clear/all',
+    access: 'user',
+    body: projectNoRequest,
+    async handler({ body, user, clientAddress }) {
+      const project = await findVisibleProject(db, user, body.projectNo);
+      if (!project) throw new AppError(ERR.notFound);
+      if (project.leaderUserNo !== user.userNo && user.level !== ADMIN_LEVEL) throw new AppError(ERR.forbidden);
+      const notes = await db.select({ noteNo: labNotes.noteNo }).from(labNotes).where(eq(labNotes.projectNo, project.projectNo));
+      await clearHolds(user, notes.map((n) => n.noteNo), false, clientAddress);
+      return null;
+    },
+  });
+}

@@ -1,0 +1,144 @@
+import { and, asc, count, desc, eq, exists, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { ADMIN_LEVEL, joinList, type ProjectDetail, type ProjectRow } from '@eln/shared';
+import type { Queryable } from '../db/client.js';
+import { departments, labNotes, noteSignatures, projectDepartments, projectParticipants, projects, users } from '../db/schema.js';
+import { escapeLike } from '../db/like.js';
+import { offsetOf, withinDates } from '../db/paging.js';
+import type { AuthUser } from '../auth/authUser.js';
+import { canModifyProject } from './policy.js';
+
+export type ProjectRecord = typeof projects.$inferSelect;
+
+/** Projects a user may see: all for an administrator, else those they lead or take part in. */
+export function visibleTo(user: AuthUser): SQL | undefined {
+  if (user.level === ADMIN_LEVEL) return undefined;
+  return or(
+    eq(projects.leaderUserNo, user.userNo),
+    exists(sqlSelectParticipant(user.userNo)),
+  );
+}
+
+function sqlSelectParticipant(userNo: number): SQL {
+  return sql`(select 1 from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo} and ${projectParticipants.userNo} = ${userNo})`;
+}
+
+export interface ProjectFilter {
+  type?: 'title' | 'leader';
+  value?: string;
+  startDate?: string;
+  endDate?: string;
+  page: number;
+  pageSize: number;
+}
+
+export async function listProjects(q: Queryable, user: AuthUser, filter: ProjectFilter, timeZone: string): Promise<{ list: ProjectRow[]; totalCount: number }> {
+  const pattern = filter.value ? `%${escapeLike(filter.value)}%` : null;
+  const search = !pattern
+    ? undefined
+    : filter.type === 'leader'
+      ? or(ilike(users.name, pattern), ilike(users.userId, pattern))
+      : ilike(projects.title, pattern);
+  const where = and(visibleTo(user), search, withinDates(projects.createdAt, filter, timeZone));
+  const participantCount = sql<number>`(select count(*) from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo})`.mapWith(Number);
+  const [total] = await q.select({ n: count() }).from(projects).innerJoin(users, eq(users.userNo, projects.leaderUserNo)).where(where);
+  const rows = await q
+    .select({ project: projects, leader: users, departmentName: departments.name, participantCount })
+    .from(projects)
+    .innerJoin(users, eq(users.userNo, projects.leaderUserNo))
+    .leftJoin(departments, eq(departments.code, users.departmentCode))
+    .where(where)
+    .orderBy(desc(projects.projectNo))
+    .limit(filter.pageSize)
+    .offset(offsetOf(filter));
+  return {
+    totalCount: Number(total?.n ?? 0),
+    list: rows.map(({ project, leader, departmentName, participantCount: n }) => ({
+      no: project.projectNo,
+      title: project.title,
+      description: project.description,
+      status: project.status,
+      userId: leader.userId,
+      leaderName: leader.name,
+      department: departmentName,
+      participantCount: n,
+      createdAt: project.createdAt.toISOString(),
+      updatedAt: project.updatedAt.toISOString(),
+    })),
+  };
+}
+
+/** The project if the user may see it; undefined otherwise, so that others' projects cannot even be probed. */
+export async function findVisibleProject(q: Queryable, user: AuthUser, projectNo: number): Promise<ProjectRecord | undefined> {
+  const [row] = await q.select().from(projects).where(and(eq(projects.projectNo, projectNo), visibleTo(user)));
+  return row;
+}
+
+export async function projectDetail(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<ProjectDetail> {
+  const [leader] = await q.select().from(users).where(eq(users.userNo, project.leaderUserNo));
+  const participants = await q
+    .select({ userNo: users.userNo, userId: users.userId, name: users.name, departmentName: departments.name })
+    .from(projectParticipants)
+    .innerJoin(users, eq(users.userNo, projectParticipants.userNo))
+    .leftJoin(departments, eq(departments.code, users.departmentCode))
+    .where(eq(projectParticipants.projectNo, project.projectNo))
+    .orderBy(asc(users.name));
+  const depts = await q
+    .select({ code: departments.code, name: departments.name })
+    .from(projectDepartments)
+    .innerJoin(departments, eq(departments.code, projectDepartments.departmentCode))
+    .where(eq(projectDepartments.projectNo, project.projectNo))
+    .orderBy(asc(departments.name));
+  return {
+    no: project.projectNo,
+    title: project.title,
+    description: project.description,
+    status: project.status,
+    userId: leader?.userId ?? '',
+    leaderName: leader?.name ?? '',
+    signatureList: { department: joinList(depts.map((d) => d.code)), user: joinList(participants.map((p) => p.userId)) },
+    participants,
+    departments: depts,
+    canModify: canModifyProject(user, project) === 'allowed',
+    createdAt: project.createdAt.toISOString(),
+    updatedAt: project.updatedAt.toISOString(),
+  };
+}
+
+/** Resolves the signatureList's IDs and codes; answers what is missing so the caller can refuse. */
+export async function resolveSignatureList(q: Queryable, userIds: string[], departmentCodes: string[]) {
+  const found = userIds.length
+    ? await q
+        .select({ userNo: users.userNo, userId: users.userId })
+        .from(users)
+        .where(and(inArray(users.userId, userIds.map((id) => id.toLowerCase())), eq(users.active, true)))
+    : [];
+  const foundDepartments = departmentCodes.length
+    ? await q.select({ code: departments.code }).from(departments).where(inArray(departments.code, departmentCodes))
+    : [];
+  const foundIds = new Set(found.map((u) => u.userId));
+  const foundCodes = new Set(foundDepartments.map((d) => d.code));
+  return {
+    userNos: found.map((u) => u.userNo),
+    missingUsers: userIds.filter((id) => !foundIds.has(id.toLowerCase())),
+    missingDepartments: departmentCodes.filter((code) => !foundCodes.has(code)),
+  };
+}
+
+export async function replaceMembers(q: Queryable, projectNo: number, userNos: number[], departmentCodes: string[]): Promise<void> {
+  await q.delete(projectParticipants).where(eq(projectParticipants.projectNo, projectNo));
+  await q.delete(projectDepartments).where(eq(projectDepartments.projectNo, projectNo));
+  if (userNos.length) await q.insert(projectParticipants).values(userNos.map((userNo) => ({ projectNo, userNo })));
+  if (departmentCodes.length) await q.insert(projectDepartments).values(departmentCodes.map((departmentCode) => ({ projectNo, departmentCode })));
+}
+
+/** A signed reviewer signature on a live note of the project: the condition for closing it. */
+export function reviewerSignedSql(projectNo: SQLWrapper | number): SQL {
+  return sql`exists (select 1 from ${noteSignatures} inner join ${labNotes} on ${labNotes.noteNo} = ${noteSignatures.noteNo}
+    where ${labNotes.projectNo} = ${projectNo} and ${labNotes.deletedAt} is null and ${noteSignatures.removedAt} is null
+    and ${noteSignatures.type} = 'reviewer' and ${noteSignatures.status} = 'T')`;
+}
+
+export async function hasReviewerSignature(q: Queryable, projectNo: number): Promise<boolean> {
+  const [row] = await q.select({ yes: sql<boolean>`${reviewerSignedSql(projectNo)}` }).from(projects).where(eq(projects.projectNo, projectNo));
+  return Boolean(row?.yes);
+}

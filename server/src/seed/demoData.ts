@@ -1,0 +1,125 @@
+import { and, eq } from 'drizzle-orm';
+import type { AdminUserCreate, ProjectCreate } from '@eln/shared';
+import type { App } from '../app.js';
+import { appendAudit } from '../audit/audit.js';
+import { createSession, revokeSession } from '../auth/sessions.js';
+import type { Db } from '../db/client.js';
+import { departments, projects, users } from '../db/schema.js';
+
+/**
+ * A believable demo company to look around in. Everything goes through the real API as the
+ * administrator or the project leaders, so the audit trail tells the story. Running it again adds only
+ * what is missing.
+ */
+export const DEMO_PASSWORD = 'demo-password-2026';
+
+export const DEMO_DEPARTMENTS = [
+  { code: 'RND', name: '연구개발본부 R&D' },
+  { code: 'RND-CHEM', name: 'Chemistry', parentCode: 'RND' },
+  { code: 'RND-BIO', name: 'Biology', parentCode: 'RND' },
+  { code: 'RND-ANA', name: 'Analytics', parentCode: 'RND' },
+  { code: 'QA', name: 'Quality Assurance' },
+  { code: 'PROD', name: 'Production' },
+];
+
+const flags = (project: boolean, schema = false, dropbox = false, template = false) => ({
+  project: project ? 'Y' : 'N',
+  schema: schema ? 'Y' : 'N',
+  dropbox: dropbox ? 'Y' : 'N',
+  template: template ? 'Y' : 'N',
+}) as const;
+
+export const DEMO_USERS: Array<Omit<AdminUserCreate, 'password'>> = [
+  { userId: 'jiwoo.kim@demo.eln', name: '김지우 Kim Jiwoo', employeeNo: 'E-1001', phone: '010-1001-2001', departmentCode: 'RND-CHEM', level: 5, auth: flags(true, true, true, true) },
+  { userId: 'seoyeon.lee@demo.eln', name: '이서연 Lee Seoyeon', employeeNo: 'E-1002', phone: '010-1002-2002', departmentCode: 'RND-CHEM', level: 1, auth: flags(false) },
+  { userId: 'minho.park@demo.eln', name: '박민호 Park Minho', employeeNo: 'E-1003', phone: '010-1003-2003', departmentCode: 'RND-CHEM', level: 1, auth: flags(false, false, true) },
+  { userId: 'hana.choi@demo.eln', name: '최하나 Choi Hana', employeeNo: 'E-1004', phone: '010-1004-2004', departmentCode: 'RND-BIO', level: 5, auth: flags(true, false, false, true) },
+  { userId: 'junho.jung@demo.eln', name: '정준호 Jung Junho', employeeNo: 'E-1005', phone: '010-1005-2005', departmentCode: 'RND-BIO', level: 1, auth: flags(false) },
+  { userId: 'yuna.kang@demo.eln', name: '강유나 Kang Yuna', employeeNo: 'E-1006', phone: '010-1006-2006', departmentCode: 'RND-BIO', level: 1, auth: flags(false) },
+  { userId: 'haruto.sato@demo.eln', name: '佐藤陽翔 Sato Haruto', employeeNo: 'E-1007', phone: '02-1007-2007', departmentCode: 'RND-ANA', level: 5, auth: flags(true, true, false, false) },
+  { userId: 'yui.tanaka@demo.eln', name: '田中結衣 Tanaka Yui', employeeNo: 'E-1008', phone: '02-1008-2008', departmentCode: 'RND-ANA', level: 1, auth: flags(false) },
+  { userId: 'emma.wilson@demo.eln', name: 'Emma Wilson', employeeNo: 'E-1009', phone: '031-109-2009', departmentCode: 'QA', level: 5, auth: flags(false, true, true, true) },
+  { userId: 'dohyun.yoon@demo.eln', name: '윤도현 Yoon Dohyun', employeeNo: 'E-1010', phone: '031-110-2010', departmentCode: 'QA', level: 1, auth: flags(false) },
+  { userId: 'sora.han@demo.eln', name: '한소라 Han Sora', employeeNo: 'E-1011', phone: '032-111-2011', departmentCode: 'PROD', level: 1, auth: flags(false) },
+  { userId: 'taeyang.oh@demo.eln', name: '오태양 Oh Taeyang', employeeNo: 'E-1012', phone: '032-112-2012', departmentCode: 'PROD', level: 1, auth: flags(true) },
+];
+
+export const DEMO_PROJECTS: Array<{ leader: string; project: ProjectCreate; completed?: boolean }> = [
+  { leader: 'jiwoo.kim@demo.eln', project: { title: 'Catalyst screening 2026', description: 'Pd-catalysed cross-coupling: ligand and base screening', signatureList: { department: 'RND-CHEM', user: 'seoyeon.lee@demo.eln,minho.park@demo.eln' } } },
+  { leader: 'jiwoo.kim@demo.eln', project: { title: 'Polymer stability', description: 'Accelerated ageing of PET films at 60 °C', signatureList: { department: 'RND-CHEM,QA', user: 'minho.park@demo.eln,emma.wilson@demo.eln' } } },
+  { leader: 'hana.choi@demo.eln', project: { title: 'CRISPR knock-out line B7', description: 'Guide design, transfection and clone validation', signatureList: { department: 'RND-BIO', user: 'junho.jung@demo.eln,yuna.kang@demo.eln' } } },
+  { leader: 'hana.choi@demo.eln', project: { title: 'Cell viability assays', description: 'MTT assays for compound series 12', signatureList: { department: 'RND-BIO', user: 'yuna.kang@demo.eln' } }, completed: true },
+  { leader: 'haruto.sato@demo.eln', project: { title: 'HPLC method validation', description: 'ICH Q2 validation of the assay method', signatureList: { department: 'RND-ANA,QA', user: 'yui.tanaka@demo.eln,dohyun.yoon@demo.eln' } } },
+  { leader: 'taeyang.oh@demo.eln', project: { title: 'Scale-up batch 42', description: 'Transfer of the lab process to the 50 L reactor', signatureList: { department: 'PROD', user: 'sora.han@demo.eln,jiwoo.kim@demo.eln' } }, completed: true },
+];
+
+/** Adds whatever of the demo company is missing; answers how many records it added. */
+export async function seedDemo(server: App, db: Db): Promise<number> {
+  const seedSessions: string[] = [];
+  try {
+    const [admin] = await db.select().from(users).where(eq(users.level, 10)).limit(1);
+    if (!admin) throw new Error('no administrator found');
+    /** Calls the API as a user, through a session opened for the seed. */
+    const as = async (userNo: number) => {
+      const session = await createSession(db, userNo, { clientAddress: 'seed:demo', userAgent: 'seed:demo' });
+      seedSessions.push(session.sessionId);
+      const token = server.services.tokens.issueAccessToken(userNo, session.sessionId);
+      return async (path: string, body: unknown) => {
+        const response = await server.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: { authorization: `Bearer ${token}` } });
+        const answer = response.json<{ status: string; message: string }>();
+        if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message}`);
+        return answer;
+      };
+    };
+    const asAdmin = await as(admin.userNo);
+    let added = 0;
+
+    for (const department of DEMO_DEPARTMENTS) {
+      const [exists] = await db.select().from(departments).where(eq(departments.code, department.code));
+      if (!exists) {
+        await asAdmin('/v1/department/create', department);
+        added += 1;
+      }
+    }
+    for (const user of DEMO_USERS) {
+      const [exists] = await db.select().from(users).where(eq(users.userId, user.userId));
+      if (!exists) {
+        await asAdmin('/v1/admin/user/create', { ...user, password: DEMO_PASSWORD });
+        added += 1;
+      }
+    }
+    for (const { leader, project, completed } of DEMO_PROJECTS) {
+      const [exists] = await db.select().from(projects).where(eq(projects.title, project.title));
+      if (exists) continue;
+      const [leaderRow] = await db.select().from(users).where(eq(users.userId, leader));
+      if (!leaderRow) throw new Error(`leader ${leader} missing`);
+      const asLeader = await as(leaderRow.userNo);
+      await asLeader('/v1/project/create', project);
+      added += 1;
+      if (completed) {
+        // Closing needs reviewer signatures; the demo marks these as completed directly, on the record.
+        await db.transaction(async (tx) => {
+          const [row] = await tx
+            .update(projects)
+            .set({ status: 'C', finishedAt: new Date() })
+            .where(and(eq(projects.title, project.title), eq(projects.status, 'ING')))
+            .returning();
+          if (row) {
+            await appendAudit(tx, {
+              actor: { userNo: leaderRow.userNo, userId: leaderRow.userId },
+              action: 'project.finished',
+              target: { type: 'project', id: row.projectNo },
+              before: { status: 'ING' },
+              after: { status: 'C' },
+              reason: 'demo data',
+              clientAddress: 'seed:demo',
+            });
+          }
+        });
+      }
+    }
+    return added;
+  } finally {
+    for (const sessionId of seedSessions) await revokeSession(db, sessionId, 'seed finished');
+  }
+}

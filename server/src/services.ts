@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from './config.js';
+import type { Db } from './db/client.js';
+import type { TokenService } from './auth/tokens.js';
+import type { Throttle } from './auth/throttle.js';
+import type { Mailer } from './system/mailer.js';
+import type { LiveDocuments } from './collab/liveDocuments.js';
+import type { FileLinks } from './files/links.js';
+
+/** What route modules need from the running server, handed to each at registration. */
+export interface Services {
+  config: ServerConfig;
+  db: Db;
+  tokens: TokenService;
+  throttle: Throttle;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  live: LiveDocuments;
+  fileLinks: FileLinks;
+}

@@ -1,0 +1,55 @@
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { canonicalBlockList, needsReviewerWarning, type SavedBlock, type SignatureEntry, type SignatureSummary } from '@eln/shared';
+import type { Queryable } from '../db/client.js';
+import { noteSignatures, noteVersions, users } from '../db/schema.js';
+import { sha256Hex } from '../auth/secrets.js';
+
+/** The SHA-256 of a saved version's stored blocks, recomputed now: what an intact signature must match. */
+export async function versionHash(q: Queryable, noteNo: number, version: number): Promise<string | null> {
+  const [row] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  return row ? sha256Hex(canonicalBlockList(row.blocks as SavedBlock[])) : null;
+}
+
+/** The live (not removed) signatures of notes, each re-checked against its version's stored content. */
+export async function signaturesOf(q: Queryable, noteNos: number[]): Promise<Map<number, SignatureEntry[]>> {
+  const result = new Map<number, SignatureEntry[]>();
+  if (!noteNos.length) return result;
+  const rows = await q
+    .select({ signature: noteSignatures, userId: users.userId, name: users.name })
+    .from(noteSignatures)
+    .innerJoin(users, eq(users.userNo, noteSignatures.userNo))
+    .where(and(inArray(noteSignatures.noteNo, noteNos), isNull(noteSignatures.removedAt)))
+    .orderBy(asc(noteSignatures.signatureId));
+  const hashes = new Map<string, string | null>();
+  for (const { signature, userId, name } of rows) {
+    let intact: boolean | null = null;
+    if (signature.status === 'T' && signature.signedVersion !== null) {
+      const key = `${signature.noteNo}:${signature.signedVersion}`;
+      if (!hashes.has(key)) hashes.set(key, await versionHash(q, signature.noteNo, signature.signedVersion));
+      intact = hashes.get(key) === signature.blocksHash;
+    }
+    const entry: SignatureEntry = {
+      signatureId: signature.signatureId,
+      userId,
+      name,
+      type: signature.type,
+      status: signature.status,
+      signatureName: signature.signatureName,
+      description: signature.description,
+      signedAt: signature.signedAt?.toISOString() ?? null,
+      timeZone: signature.timeZone,
+      signedVersion: signature.signedVersion,
+      intact,
+    };
+    result.set(signature.noteNo, [...(result.get(signature.noteNo) ?? []), entry]);
+  }
+  return result;
+}
+
+export function summarizeSignatures(list: SignatureEntry[], callerUserId: string | null): SignatureSummary {
+  return {
+    list,
+    noReviewerWarning: needsReviewerWarning(list),
+    mine: list.find((s) => s.userId === callerUserId)?.status ?? null,
+  };
+}

@@ -1,0 +1,323 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { and, desc, eq } from 'drizzle-orm';
+import Papa from 'papaparse';
+import {
+  ERR,
+  noteDocumentName,
+  type AuditRecord,
+  type BlockListAnswer,
+  type DashboardCounts,
+  type ListAnswer,
+  type ProjectEditorAnswer,
+  type SaveAnswer,
+  type ValidationErrorData,
+} from '@eln/shared';
+import { auditLog, labNotes, noteVersions } from '../db/schema.js';
+import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
+
+let server: TestServer;
+let url: string;
+type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+let leader: Person;
+let writer: Person;
+let reviewer: Person;
+let colleague: Person;
+let outsider: Person;
+let admin: Caller;
+let projectNo: number;
+const clients: LiveClient[] = [];
+
+async function person(name: string): Promise<Person> {
+  const user = await server.createUser({ name });
+  const { accessToken } = await server.signIn(user.userId, user.password);
+  return { user, token: accessToken, call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }) };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  url = await server.listen();
+  [leader, writer, reviewer, colleague, outsider] = await Promise.all(['Leader Lee', 'Writer Woo', 'Reviewer Ryu', 'Colleague Cho', 'Outsider Oh'].map(person)) as [Person, Person, Person, Person, Person];
+  admin = await server.as(server.admin);
+  projectNo = (
+    await leader.call<{ projectNo: number }>('/v1/project/create', {
+      title: 'Signed work',
+      signatureList: { department: '', user: [leader, writer, reviewer, colleague].map((p) => p.user.userId).join(',') },
+    })
+  ).body.data.projectNo;
+});
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** A note by the writer with one saved version; answers its number and an open editor. */
+async function savedNote(title: string) {
+  const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title })).body.data;
+  const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
+  clients.push(editor);
+  appendParagraph(editor.doc, `Result of ${title}`);
+  await eventually(() => editor.allDurable(), 'durable');
+  const saved = await writer.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+  expect(saved.body.status).toBe('0000');
+  return { labNoteNo, editor };
+}
+
+const sign = (who: Person, labNoteNo: number, extra: Record<string, unknown> = {}) =>
+  who.call('/v1/project/signature/status', { labNoteNo, status: 'T', password: who.user.password, name: who.user.name, timeZone: 'Asia/Seoul', ...extra });
+
+const noteOf = async (labNoteNo: number) => (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.note;
+const lastAudit = async () => (await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0];
+
+describe('requesting signatures', () => {
+  it('lets the writer request participants as reviewer or participant; the note moves W → R', async () => {
+    const { labNoteNo } = await savedNote('Requested');
+    const result = await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [
+        { userId: reviewer.user.userId, type: 'reviewer' },
+        { userId: colleague.user.userId, type: 'participant' },
+      ],
+    });
+    expect(result.body.status).toBe('0000');
+    const note = await noteOf(labNoteNo);
+    expect(note.status).toBe('R');
+    expect(note.signatureList.map((s) => [s.name, s.type, s.status])).toEqual([
+      ['Reviewer Ryu', 'reviewer', 'R'],
+      ['Colleague Cho', 'participant', 'R'],
+    ]);
+    expect((await lastAudit())?.action).toBe('signature.requested');
+  });
+
+  it('refuses signers who are not participants (2019), and requests by others than the writer or leader', async () => {
+    const { labNoteNo } = await savedNote('Wrong signers');
+    const refused = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: outsider.user.userId, type: 'reviewer' }] });
+    expect(refused.body).toMatchObject({ status: ERR.signerModify, data: { notParticipants: [outsider.user.userId] } });
+    expect((await colleague.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] })).http).toBe(403);
+    const badType = await writer.call<ValidationErrorData>('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'approver' }] });
+    expect(badType.http).toBe(400);
+    expect((await noteOf(labNoteNo)).signatureList).toEqual([]);
+  });
+
+  it('updates pending signers: withdrawn ones go, types change, the note returns to W with none left', async () => {
+    const { labNoteNo } = await savedNote('Updated signers');
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
+    await writer.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }, { userId: colleague.user.userId, type: 'participant' }] });
+    expect((await noteOf(labNoteNo)).signatureList.map((s) => [s.userId, s.type])).toEqual([
+      [reviewer.user.userId, 'reviewer'],
+      [colleague.user.userId, 'participant'],
+    ]);
+    await writer.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
+    expect((await noteOf(labNoteNo)).signatureList.map((s) => s.userId)).toEqual([colleague.user.userId]);
+  });
+});
+
+describe('signing', () => {
+  it('refuses a missing password, a wrong one (audited), and someone without a pending signature', async () => {
+    const { labNoteNo } = await savedNote('Refusals');
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const noPassword = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', { labNoteNo, status: 'T', name: 'Ryu' });
+    expect(noPassword.body.data.fields).toMatchObject([{ field: 'password', reason: 'required' }]);
+    const noName = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', { labNoteNo, status: 'T', password: reviewer.user.password, name: ' ' });
+    expect(noName.body.data.fields).toMatchObject([{ field: 'name', reason: 'required' }]);
+    const wrong = await sign(reviewer, labNoteNo, { password: 'not my password' });
+    expect(wrong.body.status).toBe(ERR.badCredentials);
+    expect(await lastAudit()).toMatchObject({ action: 'signature.failed', actorUserId: reviewer.user.userId, reason: 'wrong password' });
+    // Someone else cannot answer the reviewer's request.
+    expect((await sign(colleague, labNoteNo)).body.status).toBe(ERR.noPendingSignature);
+    expect((await sign(outsider, labNoteNo)).body.status).toBe(ERR.noteMissing);
+    expect((await noteOf(labNoteNo)).status).toBe('R');
+  });
+
+  it('locks signing after repeated wrong passwords, like sign-in', async () => {
+    const guesser = await person('Guesser Go');
+    await leader.call('/v1/project/update', {
+      projectNo,
+      signatureList: { department: '', user: [leader, writer, reviewer, colleague, guesser].map((p) => p.user.userId).join(',') },
+    });
+    const { labNoteNo } = await savedNote('Guessing');
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: guesser.user.userId, type: 'participant' }] });
+    const statuses: string[] = [];
+    for (let i = 0; i < server.config.throttle.accountLockAfter; i += 1) statuses.push((await sign(guesser, labNoteNo, { password: `guess ${i}` })).body.status);
+    expect(statuses.slice(0, -1).every((s) => s === ERR.badCredentials)).toBe(true);
+    expect(statuses.at(-1)).toBe(ERR.tooManyAttempts);
+    expect((await sign(guesser, labNoteNo)).body.status).toBe(ERR.tooManyAttempts);
+  });
+
+  it('refuses to sign a note with unsaved changes or no saved version (2021)', async () => {
+    const { labNoteNo, editor } = await savedNote('Unsaved');
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    appendParagraph(editor.doc, 'typed after saving');
+    await eventually(() => editor.allDurable(), 'durable');
+    expect((await sign(reviewer, labNoteNo)).body.status).toBe(ERR.unsavedChanges);
+    const { labNoteNo: empty } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Never saved' })).body.data;
+    await writer.call('/v1/project/signature/create', { labNoteNo: empty, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    expect((await sign(reviewer, empty)).body.status).toBe(ERR.unsavedChanges);
+  });
+
+  it('binds the signature to the saved version and its hash, locks the note, and turns open editors read-only at once', async () => {
+    const { labNoteNo, editor } = await savedNote('To be signed');
+    const colleagueEditor = await connectWriter(url, noteDocumentName(labNoteNo), colleague.token);
+    clients.push(colleagueEditor);
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const [version] = await server.database.db.select().from(noteVersions).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+
+    const signed = await sign(reviewer, labNoteNo, { description: 'Reviewed the raw data.' });
+    expect(signed.body.status).toBe('0000');
+    const note = await noteOf(labNoteNo);
+    expect(note.status).toBe('T');
+    expect(note.write).toBe('N');
+    expect(note.signatureList).toMatchObject([
+      { name: 'Reviewer Ryu', type: 'reviewer', status: 'T', signatureName: 'Reviewer Ryu', description: 'Reviewed the raw data.', timeZone: 'Asia/Seoul', signedVersion: 1, intact: true },
+    ]);
+    expect(Date.parse(note.signatureList[0]!.signedAt!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(await lastAudit()).toMatchObject({ action: 'signature.signed', after: { meaning: 'reviewer', version: 1, blocksHash: version?.blocksHash } });
+
+    // Both open editors are told at once, and their edits no longer land.
+    await eventually(() => editor.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'the writer’s editor to turn read-only');
+    await eventually(() => colleagueEditor.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'the colleague’s editor to turn read-only');
+    appendParagraph(editor.doc, 'after signing');
+    await roundTrip(editor, colleagueEditor);
+    const blocks = (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    expect(blocks.changed).toBe(false);
+
+    // REST refuses too, and the record is as it was.
+    expect((await writer.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).http).toBe(403);
+    expect((await writer.call('/v1/project/note/save', { labNoteNo, version: 1, blockList: [] })).http).toBe(403);
+    expect((await writer.call('/v1/project/note/delete', { labNoteNo })).body.status).toBe(ERR.noteDeleted);
+    const [row] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
+    expect(row).toMatchObject({ version: 1, status: 'T', deletedAt: null });
+  });
+
+  it('shows a changed signed version as broken, and refuses to sign a tampered version (2024)', async () => {
+    const { labNoteNo } = await savedNote('Tampered');
+    await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [
+        { userId: reviewer.user.userId, type: 'reviewer' },
+        { userId: colleague.user.userId, type: 'participant' },
+      ],
+    });
+    await sign(reviewer, labNoteNo);
+    const [version] = await server.database.db.select().from(noteVersions).where(eq(noteVersions.noteNo, labNoteNo));
+    const blocks = version!.blocks as Array<{ content: string }>;
+    blocks[0]!.content = blocks[0]!.content.replace('Result', 'Forged result');
+    await server.database.db.update(noteVersions).set({ blocks }).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+    const note = await noteOf(labNoteNo);
+    expect(note.signatureList.find((s) => s.type === 'reviewer')?.intact).toBe(false);
+    expect((await sign(colleague, labNoteNo)).body.status).toBe(ERR.versionTampered);
+  });
+
+  it('records a decline, and warns when all signers have signed but no reviewer has', async () => {
+    const { labNoteNo } = await savedNote('Participants only');
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
+    await sign(colleague, labNoteNo);
+    const { needsReviewerWarning } = await import('@eln/shared');
+    expect(needsReviewerWarning((await noteOf(labNoteNo)).signatureList)).toBe(true);
+
+    const { labNoteNo: other } = await savedNote('Declined');
+    await writer.call('/v1/project/signature/create', { labNoteNo: other, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const declined = await reviewer.call('/v1/project/signature/status', { labNoteNo: other, status: 'F', password: reviewer.user.password, name: 'Ryu', description: 'Data incomplete' });
+    expect(declined.body.status).toBe('0000');
+    const note = await noteOf(other);
+    expect(note.signatureList[0]).toMatchObject({ status: 'F', description: 'Data incomplete' });
+    expect(note.status).toBe('W');
+    expect(await lastAudit()).toMatchObject({ action: 'signature.declined' });
+  });
+});
+
+describe('removing signatures', () => {
+  it('is the leader’s alone, needs a reason, is audited, and unlocks the note when none is left', async () => {
+    const { labNoteNo } = await savedNote('Removal');
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await sign(reviewer, labNoteNo);
+    const signatureId = (await noteOf(labNoteNo)).signatureList[0]!.signatureId;
+    expect((await writer.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'mine' })).http).toBe(403);
+    expect((await admin('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'admin' })).http).toBe(403);
+    const noReason = await leader.call<ValidationErrorData>('/v1/project/signature/remove', { labNoteNo, signatureId, reason: '' });
+    expect(noReason.body.data.fields).toMatchObject([{ field: 'reason', reason: 'required' }]);
+    expect((await noteOf(labNoteNo)).status).toBe('T');
+
+    expect((await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'Signed the wrong version' })).body.status).toBe('0000');
+    const note = await noteOf(labNoteNo);
+    expect(note.status).toBe('W');
+    expect(note.signatureList).toEqual([]);
+    expect(note.write).toBe('Y');
+    expect(await lastAudit()).toMatchObject({ action: 'signature.removed', reason: 'Signed the wrong version', before: { signer: reviewer.user.userId, status: 'T' } });
+  });
+});
+
+describe('closing the project', () => {
+  it('needs a reviewer’s signature, is the leader’s, then makes everything read-only and moves the counts', async () => {
+    const own = await leader.call<{ projectNo: number }>('/v1/project/create', {
+      title: 'To be closed',
+      signatureList: { department: '', user: [writer, reviewer].map((p) => p.user.userId).join(',') },
+    });
+    const closingNo = own.body.data.projectNo;
+    const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: closingNo, title: 'Final note' })).body.data;
+    const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
+    clients.push(editor);
+    appendParagraph(editor.doc, 'Conclusion');
+    await eventually(() => editor.allDurable(), 'durable');
+    await writer.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
+
+    expect((await leader.call('/v1/project/finish', { projectNo: closingNo })).body.status).toBe(ERR.noReviewerSignature);
+    await sign(reviewer, labNoteNo);
+    // A participant's signature is not a reviewer's.
+    expect((await leader.call('/v1/project/finish', { projectNo: closingNo })).body.status).toBe(ERR.noReviewerSignature);
+    const signatureId = (await noteOf(labNoteNo)).signatureList[0]!.signatureId;
+    await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'needs a reviewer' });
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await sign(reviewer, labNoteNo);
+
+    const before = (await leader.call<DashboardCounts>('/v1/dashboard/count')).body.data;
+    expect(before.closable).toBeGreaterThanOrEqual(1);
+    expect((await writer.call('/v1/project/finish', { projectNo: closingNo })).http).toBe(403);
+    expect((await leader.call('/v1/project/finish', { projectNo: closingNo })).body.status).toBe('0000');
+    const after = (await leader.call<DashboardCounts>('/v1/dashboard/count')).body.data;
+    expect(after).toMatchObject({ closable: before.closable - 1, closed: before.closed + 1, ongoing: before.ongoing - 1 });
+    expect(await lastAudit()).toMatchObject({ action: 'project.finished', before: { status: 'ING' }, after: { status: 'C', notes: 1 } });
+
+    const editorAnswer = (await leader.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo: closingNo })).body.data;
+    expect(editorAnswer.info.status).toBe('C');
+    expect(editorAnswer.list.map((n) => [n.status, n.write])).toEqual([['F', 'N']]);
+    const refusals = await Promise.all([
+      leader.call('/v1/project/finish', { projectNo: closingNo }),
+      leader.call('/v1/project/update', { projectNo: closingNo, title: 'Reopen', signatureList: { department: '', user: writer.user.userId } }),
+      writer.call('/v1/project/note/create', { projectNo: closingNo, title: 'Late note' }),
+      writer.call('/v1/project/note/temp', { labNoteNo, blockList: [] }),
+      writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] }),
+      leader.call('/v1/project/signature/remove', { labNoteNo, signatureId: 1, reason: 'x' }),
+    ]);
+    expect(refusals.map((r) => r.body.status)).toEqual([ERR.projectModify, ERR.projectModify, ERR.projectModify, ERR.forbidden, ERR.projectModify, ERR.projectModify]);
+  });
+});
+
+describe('the audit trail for administrators', () => {
+  it('lists with filters, opens a record, and exports CSV (itself audited)', async () => {
+    const signedList = await admin<ListAnswer<AuditRecord>>('/v1/audit/list', { action: 'signature.signed', pageSize: 100 });
+    expect(signedList.body.data.totalCount).toBeGreaterThanOrEqual(3);
+    expect(signedList.body.data.list.every((r) => r.action === 'signature.signed')).toBe(true);
+    expect(new Set(signedList.body.data.list.map((r) => r.actorName))).toEqual(new Set(['Reviewer Ryu', 'Colleague Cho']));
+    const byActor = await admin<ListAnswer<AuditRecord>>('/v1/audit/list', { actor: 'Leader Lee', pageSize: 100 });
+    expect(byActor.body.data.list.every((r) => r.actorUserId === leader.user.userId)).toBe(true);
+    const first = signedList.body.data.list[0]!;
+    const detail = await admin<AuditRecord>('/v1/audit/detail', { seq: first.seq });
+    expect(detail.body.data).toEqual(first);
+    expect((await admin('/v1/audit/detail', { seq: 9_999_999 })).http).toBe(404);
+    expect((await leader.call('/v1/audit/list', {})).http).toBe(403);
+    expect((await admin<ValidationErrorData>('/v1/audit/list', { startDate: '2026-02-02', endDate: '2026-02-01' })).http).toBe(400);
+
+    const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
+    const exported = await server.app.inject({ method: 'POST', url: '/server/v1/audit/export', payload: { action: 'signature.signed' }, headers: { authorization: `Bearer ${accessToken}` } });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toContain('text/csv');
+    const parsed = Papa.parse<Record<string, string>>(exported.body.replace(/^\uFEFF/, '').trim(), { header: true });
+    expect(parsed.data.length).toBe(signedList.body.data.totalCount);
+    expect(parsed.data.every((row) => row.action === 'signature.signed' && /^[0-9a-f]{64}$/.test(row.hash ?? ''))).toBe(true);
+    expect(await lastAudit()).toMatchObject({ action: 'audit.exported', after: { records: signedList.body.data.totalCount } });
+  });
+});

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { ADMIN_LEVEL, type ApiResponse, type AuthFlags, type SignInAnswer } from '@eln/shared';
+import { buildApp, type App, type AppOptions } from '../app.js';
+import { DEFAULT_THROTTLE, loadConfig, type ServerConfig, type ThrottlePolicy } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { users } from '../db/schema.js';
+import { hashPassword } from '../auth/passwords.js';
+import { bootstrap } from '../system/bootstrap.js';
+import { fromAuthFlags } from '../users/flags.js';
+
+/**
+ * A real server on a real, empty database for one test file: PGlite in memory, or (ELN_TEST_DB=postgres)
+ * a fresh PostgreSQL database created on TEST_DATABASE_URL's server and dropped afterwards.
+ */
+export interface TestServer extends App {
+  database: Database;
+  config: ServerConfig;
+  admin: { userId: string; password: string };
+  /** POSTs a call the way the client does and answers the HTTP status with the parsed envelope. */
+  call<T = unknown>(path: string, body?: unknown, options?: CallOptions): Promise<CallResult<T>>;
+  /** Creates a user straight in the database (the admin screens come with a later feature). */
+  createUser(fields?: Partial<NewUser>): Promise<NewUser & { userNo: number }>;
+  signIn(userId: string, password: string): Promise<SignInAnswer>;
+  /** Listens on a free loopback port and answers the base URL (for websockets). */
+  listen(): Promise<string>;
+  /** Signs a user in and answers a caller bound to their access token. */
+  as(user: { userId: string; password: string }): Promise<Caller>;
+  stop(): Promise<void>;
+}
+
+export type Caller = <T = unknown>(path: string, body?: unknown, options?: Omit<CallOptions, 'token'>) => Promise<CallResult<T>>;
+
+export interface CallOptions {
+  token?: string;
+  headers?: Record<string, string>;
+  /** Sends this text as the body instead of JSON-encoding `body`. */
+  raw?: string;
+  language?: string;
+  remoteAddress?: string;
+}
+
+export interface CallResult<T> {
+  http: number;
+  body: ApiResponse<T>;
+  headers: LightMyRequestResponse['headers'];
+}
+
+export interface NewUser {
+  userId: string;
+  name: string;
+  password: string;
+  phone: string | null;
+  level: number;
+  active: boolean;
+  auth: AuthFlags;
+}
+
+export const TEST_ADMIN_PASSWORD = 'admin-password-for-tests';
+/** Fast throttle for tests: the same rules, without seconds of waiting. */
+export const TEST_THROTTLE: ThrottlePolicy = { ...DEFAULT_THROTTLE, delayStepMs: 1, maxDelayMs: 5 };
+
+export interface TestServerOptions extends AppOptions {
+  /** Run with the Redis extension (scale-out), on this Redis URL and key prefix. */
+  redis?: { url: string; prefix: string };
+  throttle?: Partial<ThrottlePolicy>;
+  /** Start on this already open database (a restart); `stop` then leaves it open. */
+  database?: Database;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const reused = options.database;
+  const { target, drop } = reused ? { target: null, drop: async () => undefined } : await testDatabaseTarget();
+  const database = reused ?? (await openDatabase(target!));
+  const base = loadConfig({ LOG_LEVEL: process.env.ELN_TEST_LOG_LEVEL ?? 'silent', ELN_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, CLIENT_DIST: '/nonexistent' });
+  const config: ServerConfig = {
+    ...base,
+    throttle: { ...TEST_THROTTLE, ...options.throttle },
+    ...(options.redis ? { redisUrl: options.redis.url, redisPrefix: options.redis.prefix } : {}),
+  };
+  const app = await buildApp(config, database, options);
+  await bootstrap(database.db, config);
+  let counter = 0;
+
+  const server: TestServer = {
+    ...app,
+    database,
+    config,
+    admin: { userId: config.admin.email, password: TEST_ADMIN_PASSWORD },
+    async call<T>(path: string, body: unknown = {}, options: CallOptions = {}) {
+      const response = await app.app.inject({
+        method: 'POST',
+        url: `/server${path}`,
+        headers: {
+          'content-type': 'application/json',
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          ...(options.language ? { 'accept-language': options.language } : {}),
+          ...options.headers,
+        },
+        payload: options.raw ?? JSON.stringify(body),
+        remoteAddress: options.remoteAddress,
+      });
+      return { http: response.statusCode, body: response.json<ApiResponse<T>>(), headers: response.headers };
+    },
+    async createUser(fields = {}) {
+      counter += 1;
+      const user: NewUser = {
+        userId: fields.userId ?? `user${counter}.${randomBytes(3).toString('hex')}@lab.test`,
+        name: fields.name ?? `Researcher ${counter}`,
+        password: fields.password ?? `password-of-user-${counter}`,
+        phone: fields.phone ?? null,
+        level: fields.level ?? 1,
+        active: fields.active ?? true,
+        auth: fields.auth ?? { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' },
+      };
+      const [row] = await database.db
+        .insert(users)
+        .values({
+          userId: user.userId,
+          name: user.name,
+          passwordHash: await hashPassword(user.password),
+          phone: user.phone,
+          level: user.level,
+          active: user.active,
+          ...fromAuthFlags(user.auth),
+        })
+        .returning();
+      if (!row) throw new Error('user not created');
+      return { ...user, userNo: row.userNo };
+    },
+    async signIn(userId, password) {
+      const result = await server.call<SignInAnswer>('/v1/user/signIn', { userId, password });
+      if (result.body.status !== '0000') throw new Error(`sign-in of ${userId} failed: ${JSON.stringify(result.body)}`);
+      return result.body.data;
+    },
+    async as(user) {
+      const { accessToken } = await server.signIn(user.userId, user.password);
+      return (path, body, options) => server.call(path, body, { ...options, token: accessToken });
+    },
+    async listen() {
+      return app.app.listen({ port: 0, host: '127.0.0.1' });
+    },
+    async stop() {
+      await app.close();
+      if (reused) return;
+      await database.close();
+      await drop();
+    },
+  };
+  return server;
+}
+
+/** A fresh test database on its own, for tests that start several servers on it (restarts). */
+export async function createTestDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
+  const { target, drop } = await testDatabaseTarget();
+  const database = await openDatabase(target);
+  return {
+    database,
+    async dispose() {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+export const isAdminLevel = (level: number) => level === ADMIN_LEVEL;
+
+async function testDatabaseTarget(): Promise<{ target: Parameters<typeof openDatabase>[0]; drop: () => Promise<void> }> {
+  if (process.env.ELN_TEST_DB !== 'postgres') return { target: { kind: 'pglite', dataDir: null }, drop: async () => undefined };
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('ELN_TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/eln_test)');
+  const { default: postgres } = await import('postgres');
+  const name = `eln_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const adminClient = postgres(url, { max: 1, onnotice: () => undefined });
+  await adminClient.unsafe(`CREATE DATABASE ${name}`);
+  await adminClient.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    target: { kind: 'postgres', url: dbUrl.toString() },
+    async drop() {
+      const client = postgres(url, { max: 1, onnotice: () => undefined });
+      await client.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

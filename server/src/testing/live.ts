@@ -1,0 +1,138 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { WebSocket } from 'ws';
+import * as Y from 'yjs';
+import { COLLAB_PATH, DurableClocks, newBlockUid, type DurableMessage } from '@eln/shared';
+import { CONTENT_FIELD } from '../collab/liveDocuments.js';
+
+/** A real provider in Node, as a browser tab would hold one, with what tests need to watch it. */
+export interface LiveClient {
+  doc: Y.Doc;
+  provider: HocuspocusProvider;
+  /** The latest durable confirmation received. */
+  durable: () => DurableMessage | null;
+  /** Every stateless message received, parsed. */
+  stateless: () => unknown[];
+  /** Whether everything this client has written so far is confirmed stored. */
+  allDurable: () => boolean;
+  destroy: () => void;
+}
+
+export type ConnectOutcome = { kind: 'synced'; client: LiveClient } | { kind: 'refused'; reason: string };
+
+export async function connectLive(baseUrl: string, name: string, token: string, timeoutMs = 10_000): Promise<ConnectOutcome> {
+  const doc = new Y.Doc();
+  const socket = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
+  const durable = new DurableClocks();
+  let seenDurable = false;
+  const received: unknown[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer for ${name}`)), timeoutMs);
+    const provider = new HocuspocusProvider({
+      websocketProvider: socket,
+      name,
+      document: doc,
+      token,
+      onStateless: ({ payload }) => {
+        if (durable.receive(payload)) seenDurable = true;
+        try {
+          received.push(JSON.parse(payload));
+        } catch {
+          received.push(payload);
+        }
+      },
+      onSynced: () => {
+        clearTimeout(timer);
+        resolve({
+          kind: 'synced',
+          client: {
+            doc,
+            provider,
+            durable: () => (seenDurable ? durable.asMessage() : null),
+            stateless: () => received,
+            allDurable: () => durable.isDurable(doc.clientID, Y.getState(doc.store, doc.clientID)),
+            destroy: () => {
+              provider.destroy();
+              socket.destroy();
+            },
+          },
+        });
+      },
+      onAuthenticationFailed: ({ reason }) => {
+        clearTimeout(timer);
+        provider.destroy();
+        socket.destroy();
+        resolve({ kind: 'refused', reason });
+      },
+    });
+    provider.attach();
+  });
+}
+
+export async function connectWriter(baseUrl: string, name: string, token: string): Promise<LiveClient> {
+  const outcome = await connectLive(baseUrl, name, token);
+  if (outcome.kind !== 'synced') throw new Error(`${name} refused: ${outcome.reason}`);
+  return outcome.client;
+}
+
+/** Appends a paragraph to the editor's content, as Tiptap would store it. */
+export function appendParagraph(doc: Y.Doc, text: string, blockUid: string = newBlockUid()): string {
+  const paragraph = new Y.XmlElement('paragraph');
+  paragraph.setAttribute('blockUid', blockUid);
+  paragraph.insert(0, [new Y.XmlText(text)]);
+  const fragment = doc.getXmlFragment(CONTENT_FIELD);
+  fragment.insert(fragment.length, [paragraph]);
+  return blockUid;
+}
+
+/** Appends a table of rows x columns cells (text "r,c"). */
+export function appendTable(doc: Y.Doc, rows: number, columns: number, blockUid: string = newBlockUid()): string {
+  const table = new Y.XmlElement('table');
+  table.setAttribute('blockUid', blockUid);
+  for (let r = 0; r < rows; r += 1) {
+    const row = new Y.XmlElement('tableRow');
+    for (let c = 0; c < columns; c += 1) {
+      const cell = new Y.XmlElement('tableCell');
+      const paragraph = new Y.XmlElement('paragraph');
+      paragraph.insert(0, [new Y.XmlText(`${r},${c}`)]);
+      cell.insert(0, [paragraph]);
+      row.insert(c, [cell]);
+    }
+    table.insert(r, [row]);
+  }
+  const fragment = doc.getXmlFragment(CONTENT_FIELD);
+  fragment.insert(fragment.length, [table]);
+  return blockUid;
+}
+
+export function paragraphTexts(doc: Y.Doc): string[] {
+  return doc
+    .getXmlFragment(CONTENT_FIELD)
+    .toArray()
+    .filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'paragraph')
+    .map((p) => p.toArray().map((t) => (t instanceof Y.XmlText ? t.toString() : '')).join(''));
+}
+
+/** Polls until the check passes; fails with what it was waiting for. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
+let markers = 0;
+/**
+ * Waits until everything `client` sent so far has been handled by the server: the server handles one
+ * connection's messages in order, so once an awareness change sent now reaches `observer`, every
+ * earlier message from `client` (edits included, refused or not) has been dealt with.
+ */
+export async function roundTrip(client: LiveClient, observer: LiveClient): Promise<void> {
+  markers += 1;
+  const marker = `m${markers}`;
+  client.provider.setAwarenessField('marker', marker);
+  await eventually(
+    () => [...(observer.provider.awareness?.getStates().values() ?? [])].some((state) => state.marker === marker),
+    `marker ${marker} to reach the observer`,
+  );
+}

@@ -1,0 +1,86 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { AdminUserRow, UserPick, UserSearchType } from '@eln/shared';
+import type { Queryable } from '../db/client.js';
+import { departments, users } from '../db/schema.js';
+import { escapeLike } from '../db/like.js';
+import { offsetOf } from '../db/paging.js';
+import { toAuthFlags } from './flags.js';
+
+type UserRecord = typeof users.$inferSelect;
+
+export function toAdminUserRow(user: UserRecord, departmentName: string | null): AdminUserRow {
+  return {
+    userNo: user.userNo,
+    userId: user.userId,
+    email: user.userId,
+    name: user.name,
+    employeeNo: user.employeeNo,
+    phone: user.phone,
+    departmentCode: user.departmentCode,
+    departmentName,
+    level: user.level,
+    auth: toAuthFlags(user),
+    active: user.active,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+function searchCondition(type: UserSearchType | undefined, value: string | undefined): SQL | undefined {
+  if (!value) return undefined;
+  const pattern = `%${escapeLike(value)}%`;
+  switch (type) {
+    case 'userId':
+      return ilike(users.userId, pattern);
+    case 'employeeNo':
+      return ilike(users.employeeNo, pattern);
+    case 'department':
+      return or(ilike(departments.name, pattern), ilike(departments.code, pattern));
+    default:
+      return ilike(users.name, pattern);
+  }
+}
+
+export async function listUsersForAdmin(
+  q: Queryable,
+  filter: { type?: UserSearchType; value?: string; page: number; pageSize: number },
+): Promise<{ list: AdminUserRow[]; totalCount: number }> {
+  const where = searchCondition(filter.type, filter.value);
+  const [total] = await q.select({ n: count() }).from(users).leftJoin(departments, eq(departments.code, users.departmentCode)).where(where);
+  const rows = await q
+    .select({ user: users, departmentName: departments.name })
+    .from(users)
+    .leftJoin(departments, eq(departments.code, users.departmentCode))
+    .where(where)
+    .orderBy(desc(users.userNo))
+    .limit(filter.pageSize)
+    .offset(offsetOf(filter));
+  return { list: rows.map((r) => toAdminUserRow(r.user, r.departmentName)), totalCount: Number(total?.n ?? 0) };
+}
+
+export async function listUsersForPicker(
+  q: Queryable,
+  filter: { type?: 'name' | 'userId'; value?: string; page: number; pageSize: number },
+): Promise<{ list: UserPick[]; totalCount: number }> {
+  const pattern = filter.value ? `%${escapeLike(filter.value)}%` : null;
+  const match = pattern ? (filter.type === 'userId' ? ilike(users.userId, pattern) : or(ilike(users.name, pattern), ilike(users.userId, pattern))) : undefined;
+  const where = and(eq(users.active, true), match);
+  const [total] = await q.select({ n: count() }).from(users).where(where);
+  const rows = await q
+    .select({ userNo: users.userNo, userId: users.userId, name: users.name, departmentCode: users.departmentCode, departmentName: departments.name })
+    .from(users)
+    .leftJoin(departments, eq(departments.code, users.departmentCode))
+    .where(where)
+    .orderBy(users.name)
+    .limit(filter.pageSize)
+    .offset(offsetOf(filter));
+  return { list: rows, totalCount: Number(total?.n ?? 0) };
+}
+
+export async function findUserWithDepartment(q: Queryable, userNo: number) {
+  const [row] = await q
+    .select({ user: users, departmentName: departments.name })
+    .from(users)
+    .leftJoin(departments, eq(departments.code, users.departmentCode))
+    .where(eq(users.userNo, userNo));
+  return row;
+}

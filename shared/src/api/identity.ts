@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { emailField, newPassword, passwordInput, phoneField, requiredText, yesNo } from '../validation.js';
+import { LIMITS } from '../limits.js';
+
+export const signInRequest = z.strictObject({ userId: emailField, password: passwordInput });
+export type SignInRequest = z.input<typeof signInRequest>;
+
+export const refreshRequest = z.strictObject({ refreshToken: z.string().min(1, { error: 'required' }).max(200) });
+export const emptyRequest = z.strictObject({});
+
+export const findIdRequest = z.strictObject({ name: requiredText(LIMITS.userName), phone: phoneField });
+export const findPasswordRequest = z.strictObject({ userId: emailField });
+export const passwordResetRequest = z.strictObject({ token: z.string().min(1, { error: 'required' }).max(200), password: newPassword });
+
+export const authFlags = z.strictObject({ project: yesNo, schema: yesNo, dropbox: yesNo, template: yesNo });
+export type AuthFlags = z.infer<typeof authFlags>;
+export const AUTH_FLAG_NAMES = ['project', 'schema', 'dropbox', 'template'] as const;
+
+export interface SessionUser {
+  userId: string;
+  name: string;
+  level: number;
+}
+
+export interface SignInAnswer {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds until the access token expires. */
+  expiresIn: number;
+  user: SessionUser;
+  auth: AuthFlags;
+}
+
+export interface FindIdAnswer {
+  /** The email with most characters hidden, e.g. "ad***@e***.local". */
+  maskedUserId: string;
+}
+
+/** Hides most of an email so that find ID helps its owner without handing the address to anyone else. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  const dot = domain.lastIndexOf('.');
+  const host = dot > 0 ? domain.slice(0, dot) : domain;
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  const keep = (text: string, n: number) => text.slice(0, Math.min(n, Math.max(1, text.length - 1))) + '***';
+  return `${keep(local, 2)}@${keep(host, 1)}${tld}`;
+}

@@ -1,0 +1,93 @@
+import type { SignatureEntry } from './signatures.js';
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { requiredText } from '../validation.js';
+import { BLOCK_STATUSES, BLOCK_TYPES, NOTE_TYPES, type Block, type SavedBlock } from '../blocks/model.js';
+
+export const NOTE_STATUS = { writing: 'W', requested: 'R', signed: 'T', finished: 'F' } as const;
+export type NoteStatus = (typeof NOTE_STATUS)[keyof typeof NOTE_STATUS];
+
+/** Live document names: `labnote.<no>` for notes, `template.<no>` for templates. */
+export const noteDocumentName = (noteNo: number) => `labnote.${noteNo}`;
+export const templateDocumentName = (templateNo: number) => `template.${templateNo}`;
+
+/** Largest block list a client may send with a save (a 30x30 table and much text fit easily). */
+export const NOTE_BODY_LIMIT = 8 * 1024 * 1024;
+
+export const noteCreateRequest = z.strictObject({
+  projectNo: z.number().int().positive(),
+  title: requiredText(LIMITS.noteTitle),
+  templateNo: z.number().int().positive().optional(),
+});
+
+export const labNoteNoRequest = z.strictObject({ labNoteNo: z.number().int().positive() });
+
+const blockTableCell = z.object({ text: z.string(), colspan: z.number(), rowspan: z.number(), dropbox: z.string().nullable() });
+export const blockSchema = z.object({
+  type: z.enum(BLOCK_TYPES),
+  blockUid: z.string().max(100),
+  noteType: z.enum(NOTE_TYPES),
+  blockClass: z.string().max(100),
+  blockTable: z.object({ header: z.array(z.array(blockTableCell)), body: z.array(z.array(blockTableCell)) }).nullable(),
+  content: z.string(),
+  blockOdr: z.number().int(),
+  blockStatus: z.enum(BLOCK_STATUSES),
+});
+
+/** The client's block list is only a check: the server derives the list from its own copy of the document. */
+export const noteTempRequest = z.strictObject({ labNoteNo: z.number().int().positive(), blockList: z.array(blockSchema).max(5000) });
+export const noteSaveRequest = z.strictObject({
+  labNoteNo: z.number().int().positive(),
+  version: z.number().int().min(0),
+  blockList: z.array(blockSchema).max(5000),
+});
+
+export interface NoteModifier {
+  userId: string;
+  name: string;
+}
+
+export interface NoteSummary {
+  no: number;
+  /** The project the note belongs to. */
+  projectNo: number;
+  title: string;
+  labNoteNumber: string;
+  version: number;
+  status: NoteStatus;
+  /** Y when the caller may edit now. */
+  write: 'Y' | 'N';
+  writer: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Who holds the note open for writing now. */
+  modifiers: NoteModifier[];
+  signatureList: SignatureEntry[];
+}
+
+export interface BlockListAnswer {
+  note: NoteSummary;
+  blockList: Block[];
+  /** Whether the live document differs from the last saved version. */
+  changed: boolean;
+}
+
+export interface ViewerAnswer {
+  note: NoteSummary;
+  version: number;
+  blockList: SavedBlock[];
+  savedAt: string | null;
+  savedBy: string | null;
+}
+
+export interface TempAnswer {
+  blockList: Block[];
+  changed: boolean;
+  savedAt: string;
+}
+
+export interface SaveAnswer {
+  version: number;
+  blocksHash: string;
+}

@@ -1,0 +1,101 @@
+import type { NoteSummary } from './notes.js';
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { EMAIL_PATTERN } from '../patterns.js';
+import { optionalText, requiredText } from '../validation.js';
+import { pagingRequest } from './paging.js';
+
+export const PROJECT_STATUS = { inProgress: 'ING', completed: 'C' } as const;
+export type ProjectStatus = (typeof PROJECT_STATUS)[keyof typeof PROJECT_STATUS];
+
+/** At most this many participants in one project: a guard against pathological requests, far above real use. */
+export const MAX_PROJECT_PARTICIPANTS = 500;
+
+/** Splits the spec's comma-separated list into distinct, trimmed entries. */
+export function splitList(value: string): string[] {
+  return [...new Set(value.split(',').map((entry) => entry.trim()).filter(Boolean))];
+}
+
+export function joinList(values: readonly string[]): string {
+  return values.join(',');
+}
+
+/** `signatureList`: departments and users as comma-separated lists; at least one user. */
+export const signatureList = z.strictObject({
+  department: z.string().max(20_000).default(''),
+  user: z
+    .string()
+    .max(200_000)
+    .superRefine((value, ctx) => {
+      const users = splitList(value);
+      // Reported as list-size issues so that the reasons carry their numbers ("at least 1", "at most 500").
+      if (users.length < 1) ctx.addIssue({ code: 'too_small', origin: 'array', minimum: 1, input: value });
+      else if (users.length > MAX_PROJECT_PARTICIPANTS) ctx.addIssue({ code: 'too_big', origin: 'array', maximum: MAX_PROJECT_PARTICIPANTS, input: value });
+      else if (!users.every((entry) => EMAIL_PATTERN.test(entry))) ctx.addIssue({ code: 'custom', message: 'invalidEmail', input: value });
+    }),
+});
+export type SignatureList = z.infer<typeof signatureList>;
+
+export const projectCreateRequest = z.strictObject({
+  title: requiredText(LIMITS.projectTitle),
+  description: optionalText(LIMITS.projectDescription),
+  signatureList,
+});
+
+export const projectUpdateRequest = z.strictObject({
+  projectNo: z.number().int().positive(),
+  title: requiredText(LIMITS.projectTitle).optional(),
+  description: z.string().trim().max(LIMITS.projectDescription).optional(),
+  signatureList,
+});
+
+export const projectNoRequest = z.strictObject({ projectNo: z.number().int().positive() });
+
+export const PROJECT_SEARCH_TYPES = ['title', 'leader'] as const;
+export const projectListRequest = pagingRequest.safeExtend({ type: z.enum(PROJECT_SEARCH_TYPES).optional() });
+
+export type ProjectCreate = z.input<typeof projectCreateRequest>;
+export type ProjectUpdate = z.input<typeof projectUpdateRequest>;
+
+export interface ProjectParticipant {
+  userNo: number;
+  userId: string;
+  name: string;
+  departmentName: string | null;
+}
+
+export interface ProjectRow {
+  no: number;
+  title: string;
+  description: string;
+  status: ProjectStatus;
+  /** The leader's ID. */
+  userId: string;
+  leaderName: string;
+  /** The leader's department. */
+  department: string | null;
+  participantCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProjectDetail {
+  no: number;
+  title: string;
+  description: string;
+  status: ProjectStatus;
+  userId: string;
+  leaderName: string;
+  signatureList: SignatureList;
+  participants: ProjectParticipant[];
+  departments: Array<{ code: string; name: string }>;
+  /** What the caller may do here. */
+  canModify: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProjectEditorAnswer {
+  info: ProjectDetail;
+  list: NoteSummary[];
+}

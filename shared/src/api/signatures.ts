@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { emailField, passwordInput, requiredText } from '../validation.js';
+
+/** What a signature means: the reviewer's review or a participant's authorship. */
+export const SIGNATURE_TYPES = ['reviewer', 'participant'] as const;
+export type SignatureType = (typeof SIGNATURE_TYPES)[number];
+
+/** R pending, T signed, F declined. */
+export const SIGNATURE_STATUS = { pending: 'R', signed: 'T', declined: 'F' } as const;
+export type SignatureStatus = (typeof SIGNATURE_STATUS)[keyof typeof SIGNATURE_STATUS];
+
+const signers = z
+  .array(z.strictObject({ userId: emailField, type: z.enum(SIGNATURE_TYPES) }))
+  .min(1)
+  .max(100);
+
+export const signatureCreateRequest = z.strictObject({ labNoteNo: z.number().int().positive(), signers });
+export const signatureUpdateRequest = z.strictObject({ labNoteNo: z.number().int().positive(), signers });
+
+export const signatureStatusRequest = z.strictObject({
+  labNoteNo: z.number().int().positive(),
+  status: z.enum(['T', 'F']),
+  password: passwordInput,
+  name: requiredText(LIMITS.signatureName),
+  description: z.string().trim().max(500).optional().default(''),
+  /** The signer's IANA time zone, shown with the signing time. */
+  timeZone: z.string().max(64).optional(),
+  /** The version the signer saw; refused if the note has moved on. */
+  version: z.number().int().min(1).optional(),
+});
+
+export const signatureRemoveRequest = z.strictObject({
+  labNoteNo: z.number().int().positive(),
+  signatureId: z.number().int().positive(),
+  reason: requiredText(500),
+});
+
+export interface SignatureEntry {
+  signatureId: number;
+  userId: string;
+  name: string;
+  type: SignatureType;
+  status: SignatureStatus;
+  /** The printed name the signer typed. */
+  signatureName: string | null;
+  description: string | null;
+  /** ISO time of signing (or declining), with the signer's zone for display. */
+  signedAt: string | null;
+  timeZone: string | null;
+  signedVersion: number | null;
+  /** False when the signed version's stored content no longer matches the hash taken at signing. */
+  intact: boolean | null;
+}
+
+export interface SignatureSummary {
+  list: SignatureEntry[];
+  /** Every signer has answered, and none of them as reviewer. */
+  noReviewerWarning: boolean;
+  /** The caller's own signature state, if asked: T, F or R. */
+  mine: SignatureStatus | null;
+}
+
+/** The warning of the spec: all signers have signed but no reviewer has. */
+export function needsReviewerWarning(list: readonly Pick<SignatureEntry, 'type' | 'status'>[]): boolean {
+  return list.length > 0 && list.every((s) => s.status === 'T') && !list.some((s) => s.type === 'reviewer');
+}

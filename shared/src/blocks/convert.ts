@@ -1,0 +1,113 @@
+import { canonicalJson } from '../canonical.js';
+import { BLOCK_TYPE_OF_NODE, NODE, type Block, type BlockStatus, type BlockTable, type NoteType, type PmNode, type SavedBlock, type TableCell } from './model.js';
+
+/**
+ * Drops what carries no meaning (null attributes, empty attrs and marks, undefined) so that two
+ * documents that look the same compare equal, whatever editor or binding produced them.
+ */
+export function normalizeNode(node: PmNode): PmNode {
+  const out: PmNode = { type: node.type };
+  const attrs = Object.fromEntries(Object.entries(node.attrs ?? {}).filter(([, v]) => v !== null && v !== undefined));
+  if (Object.keys(attrs).length) out.attrs = attrs;
+  if (node.text !== undefined) out.text = node.text;
+  const marks = (node.marks ?? []).map((m) => {
+    const markAttrs = Object.fromEntries(Object.entries(m.attrs ?? {}).filter(([, v]) => v !== null && v !== undefined));
+    return Object.keys(markAttrs).length ? { type: m.type, attrs: markAttrs } : { type: m.type };
+  });
+  if (marks.length) out.marks = marks;
+  if (node.content?.length) out.content = node.content.map(normalizeNode);
+  return out;
+}
+
+export function textOf(node: PmNode): string {
+  if (node.text !== undefined) return node.text;
+  return (node.content ?? []).map(textOf).join(node.type === NODE.paragraph || node.type === NODE.text ? '' : '\n').replace(/\n+$/, '');
+}
+
+function toCell(node: PmNode): TableCell {
+  const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : 1);
+  const dropbox = node.attrs?.dropbox;
+  return {
+    text: (node.content ?? []).map(textOf).join('\n'),
+    colspan: num(node.attrs?.colspan),
+    rowspan: num(node.attrs?.rowspan),
+    dropbox: typeof dropbox === 'string' && dropbox ? dropbox : null,
+  };
+}
+
+/** A table's rows split into header rows (every cell a header cell) and body rows. */
+export function toBlockTable(table: PmNode): BlockTable {
+  const header: TableCell[][] = [];
+  const body: TableCell[][] = [];
+  for (const row of table.content ?? []) {
+    const cells = row.content ?? [];
+    const isHeader = cells.length > 0 && cells.every((c) => c.type === NODE.tableHeader);
+    (isHeader && body.length === 0 ? header : body).push(cells.map(toCell));
+  }
+  return { header, body };
+}
+
+function blockClassOf(node: PmNode): string {
+  if (node.type === NODE.heading) return `heading-${Number(node.attrs?.level ?? 1)}`;
+  if (node.type === NODE.chart) return `chart-${String(node.attrs?.chartType ?? 'bar')}`;
+  return node.type;
+}
+
+/** A stable stand-in for a block that has no ID yet, so that its status does not flap between calls. */
+function fallbackUid(index: number, content: string): string {
+  let hash = 0;
+  for (let i = 0; i < content.length; i += 1) hash = (hash * 31 + content.charCodeAt(i)) | 0;
+  return `x${(hash >>> 0).toString(36).padStart(8, '0')}${index.toString(36).padStart(6, '0')}`;
+}
+
+/** The blocks of a document, in order, without status: what a saved version keeps. */
+export function docToSavedBlocks(doc: PmNode, noteType: NoteType): SavedBlock[] {
+  return (doc.content ?? []).map((raw, index) => {
+    const node = normalizeNode(raw);
+    const content = canonicalJson(node);
+    const uid = node.attrs?.blockUid;
+    return {
+      type: BLOCK_TYPE_OF_NODE[node.type] ?? 'text',
+      blockUid: typeof uid === 'string' && uid ? uid : fallbackUid(index, content),
+      noteType,
+      blockClass: blockClassOf(node),
+      blockTable: node.type === NODE.table ? toBlockTable(node) : null,
+      content,
+      blockOdr: index + 1,
+    };
+  });
+}
+
+/**
+ * The blocks of a document with their status against the last saved version: ADD, EDIT, NORMAL for
+ * what is there, and DELETE for saved blocks that are gone (listed after the others).
+ */
+export function docToBlocks(doc: PmNode, noteType: NoteType, saved: readonly SavedBlock[] = []): Block[] {
+  const before = new Map(saved.map((b) => [b.blockUid, b]));
+  const current = docToSavedBlocks(doc, noteType);
+  const statusOf = (block: SavedBlock): BlockStatus => {
+    const previous = before.get(block.blockUid);
+    if (!previous) return 'ADD';
+    // Content decides; a block pushed down by an insertion above it is not edited.
+    return previous.content === block.content ? 'NORMAL' : 'EDIT';
+  };
+  const present = new Set(current.map((b) => b.blockUid));
+  const deleted = saved.filter((b) => !present.has(b.blockUid)).map((b) => ({ ...b, blockStatus: 'DELETE' as const }));
+  return [...current.map((b) => ({ ...b, blockStatus: statusOf(b) })), ...deleted];
+}
+
+/** Whether the document differs from the saved version in anything, order included. */
+export function differsFromSaved(current: readonly SavedBlock[], saved: readonly SavedBlock[]): boolean {
+  return canonicalBlockList(current) !== canonicalBlockList(saved);
+}
+
+/** The text a signature's hash covers: the saved blocks as canonical JSON. */
+export function canonicalBlockList(blocks: readonly SavedBlock[]): string {
+  return canonicalJson(blocks.map(({ type, blockUid, noteType, blockClass, blockTable, content, blockOdr }) => ({ type, blockUid, noteType, blockClass, blockTable, content, blockOdr })));
+}
+
+/** The document a block list describes: each block's content is its node, in block order. */
+export function blocksToDoc(blocks: readonly Pick<SavedBlock, 'content' | 'blockOdr'>[]): PmNode {
+  const ordered = [...blocks].sort((a, b) => a.blockOdr - b.blockOdr);
+  return { type: NODE.doc, content: ordered.map((block) => JSON.parse(block.content) as PmNode) };
+}

@@ -1,0 +1,183 @@
+import { interpolate, type Language, type Localised } from './language.js';
+
+/**
+ * The error catalogue: every status code the API answers, its HTTP class and its message in every
+ * interface language. The codes the product specification names keep their meaning.
+ */
+export const SUCCESS = '0000';
+
+interface CatalogueEntry {
+  http: number;
+  message: Localised;
+}
+
+const entry = (http: number, en: string, ko: string, ja: string): CatalogueEntry => ({ http, message: { en, ko, ja } });
+
+export const ERROR_CATALOGUE = {
+  // Identity
+  '1001': entry(422, 'The ID or password is incorrect.', '아이디 또는 비밀번호가 올바르지 않습니다.', 'IDまたはパスワードが正しくありません。'),
+  '1002': entry(401, 'Your session has ended. Please sign in again.', '세션이 종료되었습니다. 다시 로그인해 주세요.', 'セッションが終了しました。もう一度サインインしてください。'),
+  '1003': entry(403, 'You do not have permission for this.', '권한이 없습니다.', 'この操作を行う権限がありません。'),
+  '1004': entry(429, 'Too many failed attempts. Try again in {seconds} seconds.', '실패 횟수가 너무 많습니다. {seconds}초 후에 다시 시도해 주세요.', '失敗回数が多すぎます。{seconds}秒後にもう一度お試しください。'),
+  '1005': entry(401, 'Your sign-in has expired. Please sign in again.', '로그인이 만료되었습니다. 다시 로그인해 주세요.', 'サインインの有効期限が切れました。もう一度サインインしてください。'),
+  '1006': entry(422, 'This reset link is invalid or has expired.', '재설정 링크가 유효하지 않거나 만료되었습니다.', 'この再設定リンクは無効か、有効期限が切れています。'),
+  '1007': entry(422, 'There is a licence problem. Contact your administrator.', '라이선스에 문제가 있습니다. 관리자에게 문의해 주세요.', 'ライセンスに問題があります。管理者にお問い合わせください。'),
+  '1008': entry(422, 'This account is deactivated. Contact your administrator.', '비활성화된 계정입니다. 관리자에게 문의해 주세요.', 'このアカウントは無効化されています。管理者にお問い合わせください。'),
+  '1009': entry(404, 'No account matches this name and phone number.', '이름과 전화번호에 일치하는 계정이 없습니다.', 'この氏名と電話番号に一致するアカウントはありません。'),
+  '1010': entry(500, 'The sign-in token could not be issued.', '토큰 발급 중 오류가 발생했습니다.', 'トークンの発行中にエラーが発生しました。'),
+  '1011': entry(500, 'The employee lookup failed.', '직원 조회 중 오류가 발생했습니다.', '社員の照会中にエラーが発生しました。'),
+  '1012': entry(500, 'Signing out failed.', '로그아웃 중 오류가 발생했습니다.', 'サインアウト中にエラーが発生しました。'),
+  // Projects and notes (codes named by the product specification)
+  '2001': entry(409, 'A project with this name already exists.', '이미 존재하는 프로젝트 이름입니다.', '同じ名前のプロジェクトが既に存在します。'),
+  '2002': entry(422, 'The project could not be modified.', '프로젝트 수정 중 오류가 발생했습니다.', 'プロジェクトを変更できませんでした。'),
+  '2010': entry(422, 'The note editors could not be released.', '노트 수정자 초기화에 실패했습니다.', 'ノートの編集者を解除できませんでした。'),
+  '2011': entry(422, 'The note could not be saved as a draft.', '노트 임시 저장 중 오류가 발생했습니다.', 'ノートを一時保存できませんでした。'),
+  '2012': entry(422, 'The note breaks a content rule (table size, nested table or image title).', '노트 내용이 규칙에 맞지 않습니다 (표 크기, 중첩 표 또는 이미지 제목).', 'ノートの内容が規則に反しています（表のサイズ、入れ子の表、画像タイトル）。'),
+  '2013': entry(404, 'This note does not exist.', '존재하지 않는 노트입니다.', 'このノートは存在しません。'),
+  '2014': entry(422, 'This note has been deleted or can no longer be deleted.', '삭제되었거나 삭제할 수 없는 노트입니다.', 'このノートは削除されたか、削除できません。'),
+  '2017': entry(422, 'The note could not be displayed.', '노트를 표시할 수 없습니다.', 'ノートを表示できませんでした。'),
+  '2018': entry(409, 'A note with this name already exists in the project.', '프로젝트에 같은 이름의 노트가 이미 있습니다.', 'プロジェクトに同じ名前のノートが既に存在します。'),
+  '2019': entry(422, 'The signers could not be changed.', '서명자 수정 중 오류가 발생했습니다.', '署名者を変更できませんでした。'),
+  '2020': entry(422, 'The template could not be deleted.', '템플릿 삭제 중 오류가 발생했습니다.', 'テンプレートを削除できませんでした。'),
+  '2021': entry(422, 'The note has unsaved changes. Save a version before signing.', '저장되지 않은 변경 사항이 있습니다. 서명하기 전에 버전을 저장해 주세요.', '保存されていない変更があります。署名する前にバージョンを保存してください。'),
+  '2022': entry(422, 'A project can be closed only after at least one reviewer has signed a note.', '검토자가 한 명 이상 노트에 서명해야 프로젝트를 종료할 수 있습니다.', 'レビュアーが少なくとも1人ノートに署名するまで、プロジェクトを終了できません。'),
+  '2023': entry(422, 'You have no pending signature on this note.', '이 노트에 대기 중인 서명 요청이 없습니다.', 'このノートに保留中の署名依頼はありません。'),
+  '2024': entry(422, 'The saved version no longer matches its fingerprint, so it cannot be signed.', '저장된 버전이 지문과 일치하지 않아 서명할 수 없습니다.', '保存されたバージョンがフィンガープリントと一致しないため、署名できません。'),
+  // Lookups and saves the client reports (generic errors of the product specification)
+  '3001': entry(500, 'Users could not be loaded.', '사용자 조회 중 오류가 발생했습니다.', 'ユーザーを読み込めませんでした。'),
+  '3002': entry(500, 'The dashboard could not be loaded.', '대시보드 조회 중 오류가 발생했습니다.', 'ダッシュボードを読み込めませんでした。'),
+  '3003': entry(500, 'Projects could not be loaded.', '프로젝트 조회 중 오류가 발생했습니다.', 'プロジェクトを読み込めませんでした。'),
+  '3004': entry(500, 'Notes could not be loaded.', '노트 조회 중 오류가 발생했습니다.', 'ノートを読み込めませんでした。'),
+  '3005': entry(500, 'Participants could not be loaded.', '참여자 조회 중 오류가 발생했습니다.', '参加者を読み込めませんでした。'),
+  '3006': entry(500, 'Departments could not be loaded.', '부서 조회 중 오류가 발생했습니다.', '部署を読み込めませんでした。'),
+  '3007': entry(500, 'Templates could not be loaded.', '템플릿 조회 중 오류가 발생했습니다.', 'テンプレートを読み込めませんでした。'),
+  '3008': entry(500, 'Schemas could not be loaded.', '스키마 조회 중 오류가 발생했습니다.', 'スキーマを読み込めませんでした。'),
+  '3009': entry(500, 'Dropboxes could not be loaded.', '드롭박스 조회 중 오류가 발생했습니다.', 'ドロップボックスを読み込めませんでした。'),
+  '3010': entry(500, 'The licence could not be loaded.', '라이선스 조회 중 오류가 발생했습니다.', 'ライセンスを読み込めませんでした。'),
+  '3011': entry(500, 'The audit trail could not be loaded.', '감사 추적 조회 중 오류가 발생했습니다.', '監査証跡を読み込めませんでした。'),
+  '3012': entry(500, 'The search failed.', '검색 중 오류가 발생했습니다.', '検索中にエラーが発生しました。'),
+  '3013': entry(422, 'The content could not be pasted.', '붙여넣기 중 오류가 발생했습니다.', '貼り付けできませんでした。'),
+  '3014': entry(422, 'The file could not be uploaded.', '파일 업로드 중 오류가 발생했습니다.', 'ファイルをアップロードできませんでした。'),
+  '3015': entry(500, 'Saving failed.', '저장 중 오류가 발생했습니다.', '保存中にエラーが発生しました。'),
+  '3016': entry(422, 'The image could not be uploaded.', '이미지 업로드 중 오류가 발생했습니다.', '画像をアップロードできませんでした。'),
+  '3017': entry(422, 'The signature could not be recorded.', '서명 처리 중 오류가 발생했습니다.', '署名を記録できませんでした。'),
+  '3019': entry(415, 'This kind of file is not accepted. Images: JPG, JPEG, PNG, GIF. Files: xls, xlsx, pptx, pdf, docx, txt, zip, rar, tar, odt.', '허용되지 않는 파일 형식입니다. 이미지: JPG, JPEG, PNG, GIF. 파일: xls, xlsx, pptx, pdf, docx, txt, zip, rar, tar, odt.', '受け付けられないファイル形式です。画像: JPG、JPEG、PNG、GIF。ファイル: xls、xlsx、pptx、pdf、docx、txt、zip、rar、tar、odt。'),
+  '3020': entry(413, 'The file is too large: images up to 3 MB, files up to 50 MB.', '파일이 너무 큽니다. 이미지는 3MB, 파일은 50MB까지 가능합니다.', 'ファイルが大きすぎます。画像は3MB、ファイルは50MBまでです。'),
+  '3018': entry(422, 'The saved content has unsupported characters.', '저장된 내용에 지원하지 않는 문자가 있습니다.', '保存内容にサポートされていない文字が含まれています。'),
+  // Schemas
+  '4003': entry(422, 'This schema cannot be opened.', '스키마를 열 수 없습니다.', 'このスキーマを開けません。'),
+  // People (administration)
+  '5001': entry(409, 'A user with this ID already exists.', '이미 사용 중인 아이디입니다.', 'このIDは既に使用されています。'),
+  '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.', '자신의 관리자 권한을 해제하거나 자신을 비활성화할 수 없습니다.', '自分の管理者権限を外したり、自分を無効化したりすることはできません。'),
+  '5003': entry(422, 'The department does not exist.', '존재하지 않는 부서입니다.', 'この部署は存在しません。'),
+  '5004': entry(422, 'Some participants do not exist or are deactivated.', '존재하지 않거나 비활성화된 참여자가 있습니다.', '存在しないか無効化された参加者が含まれています。'),
+  // Departments and directory
+  '6001': entry(502, 'The departments could not be synchronised with the directory.', '부서 동기화 중 오류가 발생했습니다.', '部署をディレクトリと同期できませんでした。'),
+  '6002': entry(422, 'The directory URL is invalid.', '디렉터리 URL이 올바르지 않습니다.', 'ディレクトリのURLが正しくありません。'),
+  '6003': entry(404, 'No department was found.', '부서가 없습니다.', '部署が見つかりません。'),
+  '6004': entry(404, 'No users were found.', '사용자가 없습니다.', 'ユーザーが見つかりません。'),
+  '6005': entry(422, 'A department cannot be moved under itself or one of its own sub-departments.', '부서를 자기 자신이나 하위 부서 아래로 옮길 수 없습니다.', '部署を自分自身やその下位部署の下に移動することはできません。'),
+  '6006': entry(409, 'A department with this code already exists.', '이미 존재하는 부서 코드입니다.', '同じコードの部署が既に存在します。'),
+  // Templates
+  '7002': entry(409, 'A template with this name already exists.', '이미 존재하는 템플릿 이름입니다.', '同じ名前のテンプレートが既に存在します。'),
+  '7003': entry(422, 'This template is ready to be approved.', '승인할 수 있는 템플릿입니다.', 'このテンプレートは承認できます。'),
+  // Request level
+  '9001': entry(400, 'Some fields are not valid.', '입력값을 확인해 주세요.', '入力内容を確認してください。'),
+  '9002': entry(404, 'The record does not exist.', '존재하지 않는 항목입니다.', '該当するデータが存在しません。'),
+  '9003': entry(413, 'The request is too large.', '요청이 너무 큽니다.', 'リクエストが大きすぎます。'),
+  '9004': entry(400, 'The request could not be read.', '요청을 읽을 수 없습니다.', 'リクエストを読み取れませんでした。'),
+  '9005': entry(404, 'This call does not exist.', '존재하지 않는 요청입니다.', 'この呼び出しは存在しません。'),
+  '9006': entry(409, 'Someone else changed this in the meantime. Reload and try again.', '다른 사용자가 먼저 변경했습니다. 새로고침 후 다시 시도해 주세요.', '他のユーザーが先に変更しました。再読み込みしてもう一度お試しください。'),
+  '9007': entry(415, 'Requests must be sent as JSON.', '요청은 JSON 형식이어야 합니다.', 'リクエストはJSON形式で送信してください。'),
+  '9008': entry(503, 'The service is not available right now. Try again shortly.', '서비스를 일시적으로 사용할 수 없습니다. 잠시 후 다시 시도해 주세요.', 'サービスは一時的に利用できません。しばらくしてからお試しください。'),
+  '9999': entry(500, 'An unexpected error occurred.', '예상치 못한 오류가 발생했습니다.', '予期しないエラーが発生しました。'),
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export type StatusCode = ErrorCode | typeof SUCCESS;
+
+/** Named codes, so that code reads `ERR.tooManyAttempts` rather than a bare number. */
+export const ERR = {
+  badCredentials: '1001',
+  sessionEnded: '1002',
+  forbidden: '1003',
+  tooManyAttempts: '1004',
+  refreshInvalid: '1005',
+  resetInvalid: '1006',
+  licence: '1007',
+  accountDisabled: '1008',
+  noMatchingAccount: '1009',
+  tokenIssue: '1010',
+  employeeLookup: '1011',
+  signOutFailed: '1012',
+  projectDuplicate: '2001',
+  projectModify: '2002',
+  noteEditorsClear: '2010',
+  noteTemp: '2011',
+  noteContent: '2012',
+  noteMissing: '2013',
+  noteDeleted: '2014',
+  viewer: '2017',
+  noteDuplicate: '2018',
+  signerModify: '2019',
+  templateDelete: '2020',
+  unsavedChanges: '2021',
+  noReviewerSignature: '2022',
+  noPendingSignature: '2023',
+  versionTampered: '2024',
+  userLookup: '3001',
+  dashboardLookup: '3002',
+  projectLookup: '3003',
+  noteLookup: '3004',
+  participantLookup: '3005',
+  departmentLookup: '3006',
+  templateLookup: '3007',
+  schemaLookup: '3008',
+  dropboxLookup: '3009',
+  licenceLookup: '3010',
+  auditLookup: '3011',
+  searchFailed: '3012',
+  pasteFailed: '3013',
+  fileUpload: '3014',
+  saveFailed: '3015',
+  imageUpload: '3016',
+  signatureFailed: '3017',
+  unsupportedCharacters: '3018',
+  fileType: '3019',
+  fileTooLarge: '3020',
+  schemaCheck: '4003',
+  userDuplicate: '5001',
+  selfDemotion: '5002',
+  departmentMissing: '5003',
+  participantMissing: '5004',
+  departmentSync: '6001',
+  directoryUrl: '6002',
+  noDepartment: '6003',
+  noUsers: '6004',
+  departmentCycle: '6005',
+  departmentDuplicate: '6006',
+  templateDuplicate: '7002',
+  templateReady: '7003',
+  validation: '9001',
+  notFound: '9002',
+  tooLarge: '9003',
+  malformed: '9004',
+  unknownCall: '9005',
+  conflict: '9006',
+  unsupportedMediaType: '9007',
+  unavailable: '9008',
+  unexpected: '9999',
+} as const satisfies Record<string, ErrorCode>;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
+}
+
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_CATALOGUE[code].http;
+}
+
+export function errorMessage(code: string, language: Language, params?: Record<string, string | number>): string {
+  const known = isErrorCode(code) ? code : ERR.unexpected;
+  return interpolate(ERROR_CATALOGUE[known].message[language], params);
+}

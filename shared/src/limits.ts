@@ -1,0 +1,59 @@
+/** Every business constant of the product specification (sections 5 and 9), defined once. */
+export const LIMITS = {
+  projectTitle: 25,
+  projectDescription: 100,
+  noteTitle: 25,
+  templateTitle: 25,
+  imageTitle: 30,
+  schemaCode: 50,
+  schemaTypeName: 50,
+  schemaName: 50,
+  schemaField: 25,
+  schemaValue: 1000,
+  dropboxName: 25,
+  dropboxCode: 100,
+  dropboxRowName: 100,
+  dropboxRows: 200,
+  schemaEntriesPerSchema: 200,
+  schemas: 100,
+  licences: 1,
+  tableMaxSide: 30,
+  tableDefaultRows: 5,
+  tableDefaultColumns: 5,
+  imageBytes: 3 * 1024 * 1024,
+  fileBytes: 50 * 1024 * 1024,
+  signatureName: 50,
+  userName: 50,
+  employeeNo: 30,
+  departmentCode: 30,
+  departmentName: 50,
+  email: 254,
+} as const;
+
+export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;
+
+export const PASSWORD_POLICY = { minLength: 12, maxLength: 128 } as const;
+
+export const TIMING = {
+  tempSaveDebounceMs: 500,
+  infiniteScrollThresholdPx: 50,
+  accessTokenSeconds: 15 * 60,
+  refreshTokenSeconds: 14 * 24 * 60 * 60,
+  passwordResetSeconds: 30 * 60,
+  /** The client refreshes its access token this long before it expires. */
+  refreshEarlySeconds: 30,
+} as const;
+
+export const ADMIN_LEVEL = 10;
+export const MEMBER_LEVEL = 1;
+
+export const EDITOR_DEFAULTS = { fontSize: 14, fontFamily: 'Noto Sans KR' } as const;
+
+export const THEMES = ['s', 'b'] as const;
+export type Theme = (typeof THEMES)[number];
+
+export const IMAGE_TYPES = ['jpg', 'jpeg', 'png', 'gif'] as const;
+export const FILE_TYPES = ['xls', 'xlsx', 'pptx', 'pdf', 'docx', 'txt', 'zip', 'rar', 'tar', 'odt'] as const;
+
+/** Display values for the licence dialog (not rules). */
+export const PRODUCT = { version: '1.4.3', releaseDate: '2025.08.21', licensedCount: 50 } as const;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { interpolate, type Language, type Localised } from './language.js';
+import { EMAIL_PATTERN, PHONE_PATTERN } from './patterns.js';
+import { LIMITS, PASSWORD_POLICY } from './limits.js';
+
+/** Why a field was refused. The client shows the message beside the field; the server answers it in data.fields. */
+export const FIELD_REASONS = {
+  required: { en: 'This field is required.', ko: '필수 입력 항목입니다.', ja: '必須項目です。' },
+  tooLong: { en: 'Use at most {max} characters.', ko: '최대 {max}자까지 입력할 수 있습니다.', ja: '{max}文字以内で入力してください。' },
+  tooShort: { en: 'Use at least {min} characters.', ko: '최소 {min}자 이상 입력해 주세요.', ja: '{min}文字以上で入力してください。' },
+  tooMany: { en: 'At most {max} entries are allowed.', ko: '최대 {max}개까지 가능합니다.', ja: '最大{max}件までです。' },
+  tooFew: { en: 'Add at least {min}.', ko: '최소 {min}개 이상 추가해 주세요.', ja: '{min}件以上追加してください。' },
+  tooSmall: { en: 'Use a value of at least {min}.', ko: '{min} 이상의 값을 입력해 주세요.', ja: '{min}以上の値を入力してください。' },
+  tooBig: { en: 'Use a value of at most {max}.', ko: '{max} 이하의 값을 입력해 주세요.', ja: '{max}以下の値を入力してください。' },
+  invalidEmail: { en: 'Enter an email address such as name@company.com.', ko: 'name@company.com 형식의 이메일을 입력해 주세요.', ja: 'name@company.com の形式でメールアドレスを入力してください。' },
+  invalidPhone: { en: 'Enter a phone number such as 010-1234-5678.', ko: '010-1234-5678 형식의 전화번호를 입력해 주세요.', ja: '010-1234-5678 の形式で電話番号を入力してください。' },
+  invalidFormat: { en: 'This value has the wrong format.', ko: '형식이 올바르지 않습니다.', ja: '形式が正しくありません。' },
+  invalidType: { en: 'This value has the wrong type.', ko: '값의 형식이 올바르지 않습니다.', ja: '値の型が正しくありません。' },
+  invalidValue: { en: 'This value is not allowed.', ko: '허용되지 않는 값입니다.', ja: '許可されていない値です。' },
+  unknownField: { en: 'This field is not accepted here.', ko: '허용되지 않는 항목입니다.', ja: 'この項目は受け付けられません。' },
+  passwordMismatch: { en: 'The passwords do not match.', ko: '비밀번호가 일치하지 않습니다.', ja: 'パスワードが一致しません。' },
+  dateOrder: { en: 'The start date must not be after the end date.', ko: '시작일은 종료일보다 늦을 수 없습니다.', ja: '開始日は終了日より後にできません。' },
+} as const satisfies Record<string, Localised>;
+
+export type FieldReason = keyof typeof FIELD_REASONS;
+
+export interface FieldError {
+  field: string;
+  reason: FieldReason;
+  params?: Record<string, number | string>;
+  message?: string;
+}
+
+function isReason(value: string): value is FieldReason {
+  return Object.prototype.hasOwnProperty.call(FIELD_REASONS, value);
+}
+
+export function fieldMessage(error: Pick<FieldError, 'reason' | 'params'>, language: Language): string {
+  return interpolate(FIELD_REASONS[error.reason][language], error.params);
+}
+
+/** Turns zod's issues into the product's field errors, one per field, first reason wins. */
+export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  const push = (error: FieldError) => {
+    if (seen.has(error.field)) return;
+    seen.add(error.field);
+    errors.push(error);
+  };
+  for (const issue of issues) {
+    const field = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) push({ field: field ? `${field}.${key}` : key, reason: 'unknownField' });
+      continue;
+    }
+    push({ field, ...reasonOf(issue) });
+  }
+  return errors;
+}
+
+function reasonOf(issue: z.core.$ZodIssue): Pick<FieldError, 'reason' | 'params'> {
+  if (isReason(issue.message)) return { reason: issue.message };
+  switch (issue.code) {
+    case 'invalid_type':
+      return { reason: issue.input === undefined || issue.input === null ? 'required' : 'invalidType' };
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return Number(issue.minimum) <= 1 ? { reason: 'required' } : { reason: 'tooShort', params: { min: Number(issue.minimum) } };
+      }
+      if (issue.origin === 'array' || issue.origin === 'set') return { reason: 'tooFew', params: { min: Number(issue.minimum) } };
+      return { reason: 'tooSmall', params: { min: Number(issue.minimum) } };
+    case 'too_big':
+      if (issue.origin === 'string') return { reason: 'tooLong', params: { max: Number(issue.maximum) } };
+      if (issue.origin === 'array' || issue.origin === 'set') return { reason: 'tooMany', params: { max: Number(issue.maximum) } };
+      return { reason: 'tooBig', params: { max: Number(issue.maximum) } };
+    case 'invalid_format':
+      return { reason: issue.format === 'email' ? 'invalidEmail' : 'invalidFormat' };
+    default:
+      return { reason: 'invalidValue' };
+  }
+}
+
+/* Field builders shared by every form and every route, so that a limit is written once. */
+
+/** Required text, trimmed, at most `max` characters. */
+export const requiredText = (max: number) => z.string().trim().min(1, { error: 'required' }).max(max);
+/** Optional text, trimmed, at most `max` characters; empty means absent. */
+export const optionalText = (max: number) => z.string().trim().max(max).optional().default('');
+
+export const emailField = z
+  .string()
+  .trim()
+  .min(1, { error: 'required' })
+  .max(LIMITS.email)
+  .regex(EMAIL_PATTERN, { error: 'invalidEmail' })
+  .transform((value) => value.toLowerCase());
+
+export const phoneField = z.string().trim().min(1, { error: 'required' }).regex(PHONE_PATTERN, { error: 'invalidPhone' });
+
+/** A password being checked (sign-in, signing): any non-empty text, so that old passwords still work. */
+export const passwordInput = z.string().min(1, { error: 'required' }).max(PASSWORD_POLICY.maxLength);
+
+/** A password being chosen: the policy applies. */
+export const newPassword = z.string().min(PASSWORD_POLICY.minLength).max(PASSWORD_POLICY.maxLength);
+
+export const yesNo = z.enum(['Y', 'N']);
+
+/**
+ * Parses with zod, keeping each issue's input so that a missing field ("required") can be told from a
+ * field of the wrong type. Throws zod's error; use `toFieldErrors` on its issues.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+  return schema.parse(data, { reportInput: true });
+}
+
+export function safeParseInput<S extends z.ZodType>(schema: S, data: unknown): z.ZodSafeParseResult<z.output<S>> {
+  return schema.safeParse(data, { reportInput: true });
+}

@@ -1,0 +1,294 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import Papa from 'papaparse';
+import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
+import { E2E } from './fixtures.js';
+
+/**
+ * The audit trail screens and project closing in the browser: an administrator finds records made through
+ * the API, filters them, opens one with its before and after values, verifies the chain and exports the
+ * filtered trail as CSV; a leader tries to close a project without a reviewer signature and is refused,
+ * then closes it once a reviewer has signed. Each test makes its own data with names unique to the run.
+ */
+
+/** A screenshot from the top: the full page, or (for a dialog, which floats over the viewport) the viewport. */
+async function shot(page: Page, name: string, fullPage = true) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage });
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36).slice(-4)}${(counter++).toString(36)}`.toUpperCase();
+
+async function signIn(page: Page, who: { userId: string; password: string }) {
+  await page.goto('/signin');
+  await page.getByTestId('signin-userId').fill(who.userId);
+  await page.getByTestId('signin-password').fill(who.password);
+  await page.getByTestId('signin-submit').click();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+}
+
+/** Calls the API directly (test set-up), expecting success. */
+async function api<T>(request: APIRequestContext, token: string | null, path: string, body: unknown): Promise<T> {
+  const response = await request.post(`/server${path}`, { data: body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const envelope = (await response.json()) as { status: string; message: string; data: T };
+  expect(envelope.status, `${path}: ${envelope.message}`).toBe('0000');
+  return envelope.data;
+}
+
+async function apiSignIn(request: APIRequestContext, who: { userId: string; password: string }): Promise<string> {
+  return (await api<{ accessToken: string }>(request, null, '/v1/user/signIn', { userId: who.userId, password: who.password })).accessToken;
+}
+
+
+test.describe('audit trail', () => {
+  test('an administrator filters the trail, opens a record, verifies the chain and exports CSV', async ({ page, request }) => {
+    const id = unique();
+    const memberToken = await apiSignIn(request, E2E.member);
+    const title = `Assay ${id}`;
+    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+      title,
+      description: 'First plan',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+    await api(request, memberToken, '/v1/project/update', {
+      projectNo,
+      title,
+      description: 'Revised plan',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+
+    await signIn(page, E2E.admin);
+    await page.getByTestId('nav-admin').click();
+    await page.getByTestId('nav-admin-audit').click();
+    await expect(page).toHaveURL(/\/admin\/audit$/);
+    await expect(page.getByTestId('page-admin-audit')).toBeVisible();
+
+    // Newest first; the sign-ins are there, with their actors.
+    await expect(page.getByTestId('audit-row').first()).toBeVisible();
+    const signInRow = page.locator('[data-testid="audit-row"][data-action="user.signIn"]').first();
+    await expect(signInRow).toBeVisible();
+    await expect(signInRow).toContainText('Signed in');
+    const seqs = await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+    await expect(page.getByTestId('audit-total')).toHaveAttribute('data-count', /^[1-9]\d*$/);
+
+    // Filter by action: the URL keeps it, every row matches.
+    await page.getByTestId('audit-filter-action').selectOption('user.signIn');
+    await page.getByTestId('audit-search').click();
+    await expect(page).toHaveURL(/\/admin\/audit\?action=user\.signIn$/);
+    await expect(page.getByTestId('audit-row').first()).toBeVisible();
+    const actions = await page.getByTestId('audit-row').evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute('data-action')))]);
+    expect(actions).toEqual(['user.signIn']);
+    await expect(page.locator('[data-testid="audit-row"]', { hasText: E2E.member.userId }).first()).toBeVisible();
+    await shot(page, 'audit-list-s-en');
+
+    // Narrow to the project's update: one record.
+    await page.getByTestId('audit-filter-action').selectOption('project.updated');
+    await page.getByTestId('audit-filter-target-type').selectOption('project');
+    await page.getByTestId('audit-filter-target-id').fill(String(projectNo));
+    await page.getByTestId('audit-search').click();
+    await expect(page).toHaveURL(new RegExp(`\\?action=project\\.updated&tt=project&ti=${projectNo}$`));
+    await expect(page.getByTestId('audit-total')).toHaveAttribute('data-count', '1');
+    await expect(page.getByTestId('audit-row')).toHaveCount(1);
+    const updateRow = page.getByTestId('audit-row').first();
+    await expect(updateRow).toContainText(E2E.member.name);
+    await expect(updateRow).toContainText(E2E.member.userId);
+    await expect(updateRow).toContainText('Project changed');
+    const updateSeq = Number(await updateRow.getAttribute('data-seq'));
+
+    // A date range the records are not in: nothing matches; back to today's range.
+    await page.getByTestId('audit-filter-start').fill('2020-01-01');
+    await page.getByTestId('audit-filter-end').fill('2020-01-31');
+    await page.getByTestId('audit-search').click();
+    await expect(page).toHaveURL(/sd=2020-01-01&ed=2020-01-31/);
+    await expect(page.getByTestId('audit-empty')).toBeVisible();
+    await page.goBack();
+    await expect(page.getByTestId('audit-row')).toHaveCount(1);
+    await expect(page.getByTestId('audit-filter-start')).toHaveValue('');
+
+    // The detail: before and after side by side, the change marked, the hashes shown.
+    await updateRow.click();
+    const detail = page.getByTestId('audit-detail');
+    await expect(detail).toBeVisible();
+    await expect(detail.getByTestId('audit-detail-seq')).toHaveText(`#${updateSeq}`);
+    await expect(detail.getByTestId('audit-detail-action')).toContainText('project.updated');
+    await expect(detail.getByTestId('audit-detail-target')).toContainText(String(projectNo));
+    await expect(detail.getByTestId('audit-detail-time')).toContainText(/UTC[+-]\d{2}:\d{2}/);
+    await expect(detail.getByTestId('audit-before')).toContainText('"First plan"');
+    await expect(detail.getByTestId('audit-after')).toContainText('"Revised plan"');
+    await expect(detail.getByTestId('audit-before').locator('[data-change="changed"]', { hasText: 'First plan' })).toBeVisible();
+    await expect(detail.getByTestId('audit-after').locator('[data-change="changed"]', { hasText: 'Revised plan' })).toBeVisible();
+    await expect(detail.getByTestId('audit-before').locator('[data-change]', { hasText: title })).toHaveCount(0);
+    await expect(detail.getByTestId('audit-changes')).toContainText('description');
+    await expect(detail.getByTestId('audit-hash')).toHaveText(/^[0-9a-f]{64}$/);
+    await expect(detail.getByTestId('audit-prev-hash')).toHaveText(/^[0-9a-f]{64}$/);
+    await shot(page, 'audit-detail-s-en', false);
+    await detail.getByTestId('audit-detail-close').click();
+    await expect(detail).toBeHidden();
+
+    // Verify: the chain is intact.
+    await page.getByTestId('audit-verify').click();
+    const verdict = page.getByTestId('audit-verify-result');
+    await expect(verdict).toHaveAttribute('data-ok', 'true');
+    await expect(verdict).toContainText(/Chain intact: \d+ records checked/);
+    expect(Number(await verdict.getAttribute('data-checked'))).toBeGreaterThanOrEqual(updateSeq);
+    await shot(page, 'audit-verify-intact-s-en');
+
+    // Export what the filters match: a header row, then exactly the filtered record.
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('audit-export').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^audit-trail-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const parsed = Papa.parse<string[]>(csv.slice(1).trim(), { skipEmptyLines: true });
+    expect(parsed.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
+    expect(parsed.data).toHaveLength(2);
+    const record = Object.fromEntries(AUDIT_CSV_COLUMNS.map((column, index) => [column, parsed.data[1]![index]]));
+    expect(record).toMatchObject({ seq: String(updateSeq), action: 'project.updated', targetType: 'project', targetId: String(projectNo), actorUserId: E2E.member.userId });
+    expect(JSON.parse(record.after!)).toMatchObject({ description: 'Revised plan' });
+    await expect(page.getByTestId('audit-export-saved')).toContainText(download.suggestedFilename());
+    await expect(page.getByTestId('progress-overlay')).toBeHidden();
+
+    // The export is itself in the trail, with the filter it used.
+    await page.goto('/admin/audit?action=audit.exported');
+    const exported = page.getByTestId('audit-row').first();
+    await expect(exported).toContainText(E2E.admin.name);
+    await exported.click();
+    await expect(page.getByTestId('audit-detail').getByTestId('audit-after')).toContainText('"records": 1');
+    await expect(page.getByTestId('audit-before')).toContainText('No value recorded');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('audit-detail')).toBeHidden();
+
+    // The download page offers the same export, and says plainly what is not there yet.
+    await page.getByTestId('nav-admin').click();
+    await page.getByTestId('nav-admin-download').click();
+    await expect(page.getByTestId('page-admin-download')).toBeVisible();
+    await expect(page.getByTestId('download-projects-status')).toHaveText('Not available yet');
+    const whole = page.waitForEvent('download');
+    await page.getByTestId('download-audit-csv').click();
+    const all = Papa.parse<string[]>((await readFile((await (await whole).path())!, 'utf8')).slice(1).trim(), { skipEmptyLines: true });
+    expect(all.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
+    expect(all.data.length - 1).toBeGreaterThanOrEqual(updateSeq);
+    await expect(page.getByTestId('download-saved')).toBeVisible();
+    await shot(page, 'download-s-en');
+
+    // On a phone the table becomes cards and the filters stack.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/admin/audit?tt=project&ti=${projectNo}`);
+    await expect(page.getByTestId('audit-row')).toHaveCount(2);
+    await shot(page, 'audit-list-s-en-phone');
+  });
+
+  test('a broken chain is shown plainly and names the record (beauty theme, Korean and Japanese)', async ({ page, request }) => {
+    const id = unique();
+    const memberToken = await apiSignIn(request, E2E.member);
+    const list = { department: '', user: E2E.member.userId };
+    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', { title: `효소 ${id}`, description: '1차 계획', signatureList: list });
+    await api(request, memberToken, '/v1/project/update', { projectNo, title: `효소 분석 ${id}`, description: '2차 계획: 온도 조건 추가', signatureList: list });
+    await page.addInitScript(() => {
+      localStorage.setItem('eln.theme', 'b');
+      if (!localStorage.getItem('eln.language')) localStorage.setItem('eln.language', 'ko');
+    });
+    await signIn(page, E2E.admin);
+    await page.goto('/admin/audit');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ko');
+    await expect(page.getByTestId('audit-row').first()).toBeVisible();
+    const seq = Number(await page.locator('[data-testid="audit-row"][data-action="user.signIn"]').first().getAttribute('data-seq'));
+
+    // The server's tamper tests prove verify names a changed row; here the screen shows such an answer.
+    await page.route('**/server/v1/audit/verify', (route) =>
+      route.fulfill({ json: { status: '0000', message: '', data: { ok: false, checked: seq - 1, firstBroken: seq } } }),
+    );
+    await page.getByTestId('audit-verify').click();
+    const verdict = page.getByTestId('audit-verify-result');
+    await expect(verdict).toHaveAttribute('data-ok', 'false');
+    await expect(verdict).toContainText(`#${seq}`);
+    await expect(verdict).toHaveAttribute('role', 'alert');
+    await shot(page, 'audit-verify-broken-b-ko');
+    await page.getByTestId('audit-verify-open').click();
+    const detail = page.getByTestId('audit-detail');
+    await expect(detail.getByTestId('audit-detail-seq')).toHaveText(`#${seq}`);
+    await expect(detail.getByTestId('audit-detail-action')).toContainText('로그인');
+    await expect(detail.getByTestId('audit-no-values')).toBeVisible();
+    await shot(page, 'audit-detail-b-ko', false);
+    await detail.getByTestId('audit-detail-close').click();
+    await page.unroute('**/server/v1/audit/verify');
+
+    await page.goto('/admin/download');
+    await expect(page.getByTestId('page-admin-download')).toBeVisible();
+    await shot(page, 'download-b-ko');
+
+    await page.evaluate(() => localStorage.setItem('eln.language', 'ja'));
+    await page.goto(`/admin/audit?action=project.updated&tt=project&ti=${projectNo}`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+    await expect(page.getByTestId('audit-filter-action')).toHaveValue('project.updated');
+    await expect(page.getByTestId('audit-row')).toHaveCount(1);
+    await expect(page.getByTestId('audit-row').first()).toContainText('プロジェクト変更');
+    await shot(page, 'audit-list-b-ja');
+    await page.getByTestId('audit-row').first().click();
+    await expect(page.getByTestId('audit-after')).toBeVisible();
+    await shot(page, 'audit-detail-b-ja', false);
+  });
+
+  test('the leader cannot close a project until a reviewer has signed, then closes it for good', async ({ page, request }) => {
+    const id = unique();
+    const memberToken = await apiSignIn(request, E2E.member);
+    const title = `Closing ${id}`;
+    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+      title,
+      description: 'Ends after review',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+
+    // An administrator who does not lead it is not offered the close.
+    await signIn(page, E2E.admin);
+    await page.goto(`/project/${projectNo}`);
+    await expect(page.getByTestId('project-status')).toBeVisible();
+    await expect(page.getByTestId('project-finish')).toHaveCount(0);
+    await page.getByTestId('signout').click();
+    await expect(page).toHaveURL(/\/signin$/);
+
+    await signIn(page, E2E.member);
+    await page.goto(`/project/${projectNo}`);
+    await page.getByTestId('project-finish').click();
+    const modal = page.getByTestId('alert-modal');
+    await expect(modal).toContainText('Close this project?');
+    await expect(page.getByTestId('alert-message')).toContainText('read-only for good');
+    await shot(page, 'project-finish-confirm-s-en', false);
+    // Cancelling changes nothing.
+    await page.getByTestId('alert-cancel').click();
+    await expect(modal).toBeHidden();
+    await page.getByTestId('project-finish').click();
+    await page.getByTestId('alert-ok').click();
+    await expect(page.getByTestId('alert-message')).toHaveText('A project can be closed only after at least one reviewer has signed a note.');
+    await shot(page, 'project-finish-refused-s-en', false);
+    await page.getByTestId('alert-ok').click();
+    await expect(page.getByTestId('project-completed-notice')).toHaveCount(0);
+    await expect(page.getByTestId('project-finish')).toBeVisible();
+
+    // A reviewer (the leader here, a participant too) signs a saved note; the dashboard counts it as closable.
+    const { labNoteNo } = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo, title: `Result ${id}` });
+    await api(request, memberToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    await api(request, memberToken, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: E2E.member.userId, type: 'reviewer' }] });
+    await api(request, memberToken, '/v1/project/signature/status', { labNoteNo, status: 'T', password: E2E.member.password, name: E2E.member.name, timeZone: 'Asia/Seoul' });
+    await page.goto('/');
+    const closable = Number(await page.getByTestId('count-closable-value').textContent());
+    const closed = Number(await page.getByTestId('count-closed-value').textContent());
+    expect(closable).toBeGreaterThanOrEqual(1);
+
+    await page.goto(`/project/${projectNo}`);
+    await page.getByTestId('project-finish').click();
+    await page.getByTestId('alert-ok').click();
+    await expect(page.getByTestId('project-saved-notice')).toContainText('The project has been closed');
+    await expect(page.getByTestId('project-completed-notice')).toBeVisible();
+    await expect(page.getByTestId('project-status')).toContainText('Completed');
+    await expect(page.getByTestId('project-finish')).toHaveCount(0);
+    await shot(page, 'project-finished-s-en');
+
+    await page.goto('/');
+    await expect(page.getByTestId('count-closable-value')).toHaveText(String(closable - 1));
+    await expect(page.getByTestId('count-closed-value')).toHaveText(String(closed + 1));
+  });
+});

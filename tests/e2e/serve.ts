@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../server/src/app.js';
+import { loadConfig } from '../../server/src/config.js';
+import { openDatabase } from '../../server/src/db/client.js';
+import { users } from '../../server/src/db/schema.js';
+import { hashPassword } from '../../server/src/auth/passwords.js';
+import { bootstrap } from '../../server/src/system/bootstrap.js';
+import { E2E } from './fixtures.js';
+
+/**
+ * The server the browser tests run against: the real built client and API on a fresh embedded database
+ * in a temporary folder, with the administrator and one member known to the tests.
+ */
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eln-e2e-'));
+const config = loadConfig({
+  ...process.env,
+  PORT: String(E2E.port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  ELN_ADMIN_EMAIL: E2E.admin.userId,
+  ELN_ADMIN_PASSWORD: E2E.admin.password,
+  ELN_ADMIN_NAME: E2E.admin.name,
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: '',
+});
+const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pg') });
+const server = await buildApp(config, database);
+await bootstrap(database.db, config);
+await database.db.insert(users).values({
+  userId: E2E.member.userId,
+  name: E2E.member.name,
+  passwordHash: await hashPassword(E2E.member.password),
+  level: 1,
+  authProject: true,
+});
+await server.app.listen({ port: config.port, host: config.host });
+
+const stop = async () => {
+  await server.close();
+  await database.close();
+  await rm(dataDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

@@ -1,0 +1,129 @@
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from './fixtures.js';
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage: true });
+
+async function signIn(page: Page, who: { userId: string; password: string }) {
+  await page.goto('/signin');
+  await page.getByTestId('signin-userId').fill(who.userId);
+  await page.getByTestId('signin-password').fill(who.password);
+  await page.getByTestId('signin-submit').click();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+}
+
+const storedSession = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('eln.session') ?? 'null') as { accessToken: string; refreshToken: string } | null);
+
+test.describe('app shell', () => {
+  test('without a session every page leads to sign-in', async ({ page }) => {
+    await page.goto('/project');
+    await expect(page).toHaveURL(/\/signin$/);
+    await expect(page.getByTestId('signin-submit')).toBeVisible();
+    await shot(page, 'signin-s-en');
+  });
+
+  test('checks the ID pattern before sending, and shows a wrong password plainly', async ({ page }) => {
+    await page.goto('/signin');
+    await page.getByTestId('signin-userId').fill('not-an-email');
+    await page.getByTestId('signin-password').fill('whatever');
+    await page.getByTestId('signin-submit').click();
+    await expect(page.getByText('Enter an email address such as name@company.com.')).toBeVisible();
+
+    await page.getByTestId('signin-userId').fill(E2E.member.userId);
+    await page.getByTestId('signin-password').fill('definitely-wrong');
+    await page.getByTestId('signin-submit').click();
+    await expect(page.getByTestId('signin-error')).toHaveText(/The ID or password is incorrect\./);
+    await expect(page).toHaveURL(/\/signin/);
+    await shot(page, 'signin-wrong-password');
+  });
+
+  test('an administrator signs in, sees the Admin menu, and a signed-in user is kept off the sign-in page', async ({ page }) => {
+    // The built client must run under the server's strict content security policy.
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await signIn(page, E2E.admin);
+    await expect(page.getByTestId('header-user-name')).toHaveText(E2E.admin.name);
+    await expect(page.getByTestId('nav-admin')).toBeVisible();
+    await shot(page, 'dashboard-s-en');
+    await page.goto('/signin');
+    await expect(page).toHaveURL(/\/$/);
+    expect(violations).toEqual([]);
+  });
+
+  test('switches language: stored, reloaded, every visible string translated', async ({ page }) => {
+    await signIn(page, E2E.admin);
+    await page.getByTestId('lang-ko').click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ko');
+    await expect(page.getByRole('link', { name: '프로젝트' }).first()).toBeVisible();
+    await shot(page, 'dashboard-s-ko');
+    await page.getByTestId('lang-ja').click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+    await expect(page.getByRole('link', { name: 'プロジェクト' }).first()).toBeVisible();
+    await shot(page, 'dashboard-s-ja');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+    await page.getByTestId('lang-en').click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  });
+
+  test('switches theme to beauty and keeps it across reloads', async ({ page }) => {
+    await signIn(page, E2E.admin);
+    await page.getByTestId('theme-toggle').click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'b');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'b');
+    await shot(page, 'dashboard-b-en');
+    for (const language of ['ko', 'ja'] as const) {
+      await page.getByTestId(`lang-${language}`).click();
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await shot(page, `dashboard-b-${language}`);
+    }
+    await page.getByTestId('signout').click();
+    await expect(page).toHaveURL(/\/signin$/);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'b');
+    await shot(page, 'signin-b-ja');
+  });
+
+  test('a session ended on the server shows the session-ended modal, whose close leads to sign-in', async ({ page, request }) => {
+    await signIn(page, E2E.member);
+    const session = await storedSession(page);
+    expect(session?.accessToken).toBeTruthy();
+    // End the session from elsewhere: its access and refresh tokens die at once.
+    const out = await request.post('/server/v1/user/signOut', { data: {}, headers: { authorization: `Bearer ${session?.accessToken}` } });
+    expect((await out.json()).status).toBe('0000');
+
+    await page.getByRole('link', { name: 'Project' }).first().click();
+    await expect(page.getByTestId('session-ended-modal')).toBeVisible();
+    await shot(page, 'session-ended');
+    await page.getByTestId('session-ended-close').click();
+    await expect(page).toHaveURL(/\/signin$/);
+    expect(await storedSession(page)).toBeNull();
+  });
+
+  test('unknown paths land on the 404 page', async ({ page }) => {
+    await signIn(page, E2E.member);
+    await page.goto('/this/does/not/exist');
+    await expect(page).toHaveURL(/\/notFound$/);
+    await shot(page, 'not-found');
+  });
+
+  test('administration is for level 10 only: a member is sent home and sees no Admin menu', async ({ page }) => {
+    await signIn(page, E2E.member);
+    await expect(page.getByTestId('header-user-name')).toHaveText(E2E.member.name);
+    await expect(page.getByTestId('nav-admin')).toHaveCount(0);
+    await page.goto('/admin/audit');
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('dashboard')).toBeVisible();
+  });
+
+  test('signing out revokes the session on the server', async ({ page, request }) => {
+    await signIn(page, E2E.member);
+    const session = await storedSession(page);
+    await page.getByTestId('signout').click();
+    await expect(page).toHaveURL(/\/signin$/);
+    const after = await request.post('/server/v1/user/auth/list', { data: {}, headers: { authorization: `Bearer ${session?.accessToken}` } });
+    expect(after.status()).toBe(401);
+  });
+});

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The real server as its own process (server/src/main.ts), on a database that outlives it: PGlite in a
+ * temporary folder, or (ELN_TEST_DB=postgres) a fresh database on TEST_DATABASE_URL's server.
+ */
+export class ServerProcess {
+  private child: ChildProcess | null = null;
+  private constructor(
+    readonly port: number,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly cleanup: () => Promise<void>,
+  ) {}
+
+  static readonly adminPassword = 'durability-admin-password';
+
+  static async create(): Promise<ServerProcess> {
+    const port = await freePort();
+    const base = { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ELN_ADMIN_PASSWORD: ServerProcess.adminPassword, CLIENT_DIST: '/nonexistent' };
+    if (process.env.ELN_TEST_DB === 'postgres') {
+      const url = process.env.TEST_DATABASE_URL;
+      if (!url) throw new Error('ELN_TEST_DB=postgres needs TEST_DATABASE_URL');
+      const name = `eln_dur_${randomBytes(4).toString('hex')}`;
+      const admin = postgres(url, { max: 1, onnotice: () => undefined });
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const dbUrl = new URL(url);
+      dbUrl.pathname = `/${name}`;
+      return new ServerProcess(port, { ...base, DATABASE_URL: dbUrl.toString() }, async () => {
+        const client = postgres(url, { max: 1, onnotice: () => undefined });
+        await client.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      });
+    }
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eln-durability-'));
+    return new ServerProcess(port, { ...base, DATA_DIR: dataDir }, () => rm(dataDir, { recursive: true, force: true }));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, ...this.env, DATABASE_URL: this.env.DATABASE_URL ?? '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    this.child = child;
+    const until = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+      try {
+        const response = await fetch(`${this.url}/healthz`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > until) throw new Error(`server did not start: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Stops the process with a signal and waits until it is gone. */
+  async stop(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+    this.child = null;
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop('SIGKILL');
+    await this.cleanup();
+  }
+}

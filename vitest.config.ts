@@ -1,0 +1,53 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit tests run once. API tests (`*.api.test.ts`, real server on a real database) run on embedded
+ * PGlite always and on PostgreSQL too when TEST_DATABASE_URL is set (CI always sets it).
+ */
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+const apiTests = ['server/src/**/*.api.test.ts', 'tests/realtime/**/*.test.ts'];
+/** Tests that need a Redis server run only when TEST_REDIS_URL names one (CI always does). */
+const redisTests = ['server/src/**/*.redis.api.test.ts'];
+
+if (!postgresUrl) {
+  console.warn('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only (set it to also run them on PostgreSQL).');
+}
+if (!redisUrl) {
+  console.warn('TEST_REDIS_URL is not set: the scale-out tests through Redis do not run (set it, e.g. redis://127.0.0.1:6379).');
+}
+const apiExclude = redisUrl ? [] : redisTests;
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts', 'client/src/**/*.test.ts'],
+          exclude: ['**/*.api.test.ts', '**/node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        test: { name: 'api:pglite', include: apiTests, exclude: apiExclude, env: { ELN_TEST_DB: 'pglite', ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) }, testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              test: {
+                name: 'api:postgres',
+                include: apiTests,
+                exclude: apiExclude,
+                env: { ELN_TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl, ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
