@@ -289,6 +289,15 @@ test.describe('live lab notes', () => {
     await expect(lee.getByTestId('save-state')).toHaveText('Saved');
     await shot(lee, 'note-editor-b-en');
 
+    // Lee's note re-reads its summary every few seconds and would learn of Kim's version by itself;
+    // to see the stale-save path, Lee's summary reads fail until Lee's own save has been sent.
+    let leeSaveSent = false;
+    await lee.route('**/v1/project/note/save', (route) => {
+      leeSaveSent = true;
+      return route.fallback();
+    });
+    await lee.route('**/v1/project/block/list', (route) => (leeSaveSent ? route.fallback() : route.abort()));
+
     // --- Kim saves a version: version 1, every block back to normal, the tab's dot gone.
     await kim.getByTestId('save-version').click();
     await expect(kim.getByTestId('note-version')).toHaveAttribute('data-version', '1');
