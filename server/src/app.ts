@@ -20,6 +20,7 @@ import type { DocumentKind } from './collab/documentKinds.js';
 import { DatabaseDocumentStore, type DocumentStore } from './collab/documentStore.js';
 import { DurablePersistence, type DurablePersistenceOptions } from './collab/durablePersistence.js';
 import { LiveDocuments } from './collab/liveDocuments.js';
+import { redisControlChannel, singleProcessChannel } from './collab/liveControl.js';
 import { labNoteDocumentKind } from './notes/documentKind.js';
 import { NoteHolds } from './notes/holds.js';
 import { registerNoteRoutes } from './notes/routes.js';
@@ -85,9 +86,11 @@ export async function buildApp(config: ServerConfig, database: Database, options
     throttle: new Throttle(config.throttle),
     mailer: await createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
-    live: new LiveDocuments(collab, persistence, documentStore),
+    live: new LiveDocuments(collab, persistence, documentStore, config.redisUrl ? await redisControlChannel(config.redisUrl, config.redisPrefix, app.log) : singleProcessChannel),
     fileLinks: new FileLinks(secret),
   };
+
+  await services.live.start();
 
   registerIdentityRoutes(app, services);
   registerAuditRoutes(app, services);
@@ -117,6 +120,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await persistence.flushAll();
       collab.closeConnections();
       await persistence.flushAll();
+      await services.live.stop();
       await app.close();
     },
   };

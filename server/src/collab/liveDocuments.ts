@@ -5,6 +5,7 @@ import type { PmNode } from '@eln/shared';
 import type { CollabContext } from './collab.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
+import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
 
 /** The editor's content lives in this XML fragment of the Y.Doc (Tiptap's default). */
 export const CONTENT_FIELD = 'default';
@@ -14,14 +15,20 @@ export const HOLD_ENDED_MESSAGE = 'hold-ended';
 
 /**
  * What the API needs of live documents: their current content (from memory when open, else from the
- * store), and control over who may still write to them.
+ * store), and control over who may still write to them, on every server process.
  */
 export class LiveDocuments {
   constructor(
     readonly hocuspocus: Hocuspocus<CollabContext>,
     readonly persistence: DurablePersistence,
     private readonly store: DocumentStore,
+    private readonly channel: LiveControlChannel = singleProcessChannel,
   ) {}
+
+  /** Starts applying the commands other server processes send. */
+  async start(): Promise<void> {
+    await this.channel.start((command) => this.apply(command));
+  }
 
   /** The document's state as one Yjs update: what is in memory when it is open, else what is stored. */
   async state(documentName: string): Promise<Uint8Array> {
@@ -42,24 +49,40 @@ export class LiveDocuments {
   }
 
   /**
-   * Turns matching write connections read-only: their pending edits are stored first, then the server
-   * refuses anything more from them and tells their clients, which disable editing.
+   * Turns write connections read-only, everyone's or one user's (`userNo`), on every server process:
+   * their pending edits are stored first, then the server refuses anything more from them and tells
+   * their clients, which disable editing.
    */
-  async endWriting(documentName: string, which: (connection: Connection<CollabContext>) => boolean, reason: string): Promise<number> {
-    await this.persistence.flushDocument(documentName);
-    let ended = 0;
-    for (const connection of this.connections(documentName)) {
-      if (connection.readOnly || !which(connection)) continue;
-      connection.readOnly = true;
-      connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason }));
-      ended += 1;
-    }
-    return ended;
+  async endWriting(documentName: string, userNo: number | null, reason: string): Promise<void> {
+    await this.everywhere({ kind: 'end-writing', documentName, userNo, reason });
   }
 
-  /** Ends every connection to a document (deleted note). */
-  close(documentName: string): void {
-    this.hocuspocus.closeConnections(documentName);
+  /** Ends every connection to a document (deleted note), on every server process. */
+  async close(documentName: string): Promise<void> {
+    await this.everywhere({ kind: 'close', documentName });
+  }
+
+  async stop(): Promise<void> {
+    await this.channel.close();
+  }
+
+  private async everywhere(command: LiveCommand): Promise<void> {
+    await this.apply(command);
+    await this.channel.publish(command);
+  }
+
+  private async apply(command: LiveCommand): Promise<void> {
+    if (command.kind === 'close') {
+      this.hocuspocus.closeConnections(command.documentName);
+      return;
+    }
+    const { documentName, userNo, reason } = command;
+    await this.persistence.flushDocument(documentName);
+    for (const connection of this.connections(documentName)) {
+      if (connection.readOnly || (userNo !== null && connection.context.user?.userNo !== userNo)) continue;
+      connection.readOnly = true;
+      connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason }));
+    }
   }
 }
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noteDocumentName, type ProjectEditorAnswer } from '@eln/shared';
+import { noteDocumentName, type BlockListAnswer, type ProjectEditorAnswer } from '@eln/shared';
+import { HOLD_ENDED_MESSAGE } from './liveDocuments.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, type LiveClient } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
 
 /**
  * Two server processes behind a load balancer share live documents through Redis. Here both run in
@@ -28,31 +29,42 @@ async function requireRedis(): Promise<void> {
   }
 }
 
+/** Two server processes on one database and one Redis; Alice (the leader) on one, Bob on two, one note. */
+async function twoProcesses() {
+  await requireRedis();
+  const { database, dispose } = await createTestDatabase();
+  cleanups.push(dispose);
+  const redis = { url: REDIS_URL, prefix: `eln-test-${randomBytes(4).toString('hex')}` };
+  const servers: TestServer[] = [];
+  for (let i = 0; i < 2; i += 1) {
+    const server = await startTestServer({ database, redis });
+    servers.push(server);
+    cleanups.push(() => server.stop());
+  }
+  const [one, two] = servers as [TestServer, TestServer];
+  const [urlOne, urlTwo] = [await one.listen(), await two.listen()];
+  const alice = await one.createUser({ name: 'Alice on one' });
+  const bob = await one.createUser({ name: 'Bob on two' });
+  const aliceToken = (await one.signIn(alice.userId, alice.password)).accessToken;
+  const bobToken = (await two.signIn(bob.userId, bob.password)).accessToken;
+  const { projectNo } = (await one.call<{ projectNo: number }>('/v1/project/create', { title: 'Shared', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, { token: aliceToken })).body.data;
+  const { labNoteNo } = (await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Across processes' }, { token: bobToken })).body.data;
+  const name = noteDocumentName(labNoteNo);
+  const connect = async (url: string, token: string) => {
+    const client = await connectWriter(url, name, token);
+    cleanups.push(() => client.destroy());
+    return client;
+  };
+  const a: LiveClient = await connect(urlOne, aliceToken);
+  const b: LiveClient = await connect(urlTwo, bobToken);
+  return { one, two, urlTwo, aliceToken, bobToken, projectNo, labNoteNo, a, b, connect };
+}
+
+const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
+
 describe('scale-out through Redis', () => {
   it('lets writers on two server processes edit one note, each confirmed durable, holds visible to both', async () => {
-    await requireRedis();
-    const { database, dispose } = await createTestDatabase();
-    cleanups.push(dispose);
-    const redis = { url: REDIS_URL, prefix: `eln-test-${randomBytes(4).toString('hex')}` };
-    const servers: TestServer[] = [];
-    for (let i = 0; i < 2; i += 1) {
-      const server = await startTestServer({ database, redis });
-      servers.push(server);
-      cleanups.push(() => server.stop());
-    }
-    const [one, two] = servers as [TestServer, TestServer];
-    const [urlOne, urlTwo] = [await one.listen(), await two.listen()];
-    const alice = await one.createUser({ name: 'Alice on one' });
-    const bob = await one.createUser({ name: 'Bob on two' });
-    const aliceToken = (await one.signIn(alice.userId, alice.password)).accessToken;
-    const bobToken = (await two.signIn(bob.userId, bob.password)).accessToken;
-    const { projectNo } = (await one.call<{ projectNo: number }>('/v1/project/create', { title: 'Shared', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, { token: aliceToken })).body.data;
-    const { labNoteNo } = (await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Across processes' }, { token: bobToken })).body.data;
-    const name = noteDocumentName(labNoteNo);
-
-    const a: LiveClient = await connectWriter(urlOne, name, aliceToken);
-    const b: LiveClient = await connectWriter(urlTwo, name, bobToken);
-    cleanups.push(() => a.destroy(), () => b.destroy());
+    const { two, urlTwo, bobToken, projectNo, a, b, connect } = await twoProcesses();
     appendParagraph(a.doc, 'from process one');
     appendParagraph(b.doc, 'from process two');
     await eventually(() => paragraphTexts(a.doc).length === 2 && paragraphTexts(b.doc).length === 2, 'both edits on both sides');
@@ -65,8 +77,34 @@ describe('scale-out through Redis', () => {
     // Each update was stored once, by the process that received it: a fresh client sees each edit once.
     a.destroy();
     b.destroy();
-    const fresh = await connectWriter(urlTwo, name, bobToken);
-    cleanups.push(() => fresh.destroy());
+    const fresh = await connect(urlTwo, bobToken);
     expect(paragraphTexts(fresh.doc).sort()).toEqual(['from process one', 'from process two']);
+  });
+
+  it('ends write access on every process: holds cleared on one turn a writer on two read-only', async () => {
+    const { one, two, aliceToken, bobToken, projectNo, labNoteNo, a, b } = await twoProcesses();
+    appendParagraph(b.doc, 'before the clear');
+    await eventually(() => b.allDurable(), 'the first edit to be durable');
+
+    expect((await one.call('/v1/project/clear/all', { projectNo }, { token: aliceToken })).body.status).toBe('0000');
+    await eventually(() => holdEnded(b), 'the hold-ended message on process two');
+    appendParagraph(b.doc, 'after the clear');
+    await roundTrip(b, a);
+
+    for (const [server, token] of [[one, aliceToken], [two, bobToken]] as const) {
+      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+      expect(texts).toEqual(['before the clear']);
+    }
+    expect(paragraphTexts(a.doc)).toEqual(['before the clear']);
+  });
+
+  it('closes the connections on every process when the note is deleted', async () => {
+    const { one, aliceToken, labNoteNo, b } = await twoProcesses();
+    let closed = false;
+    b.provider.on('close', () => {
+      closed = true;
+    });
+    expect((await one.call('/v1/project/note/delete', { labNoteNo }, { token: aliceToken })).body.status).toBe('0000');
+    await eventually(() => closed, 'the connection on process two to be closed');
   });
 });

@@ -122,7 +122,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
           clientAddress,
         });
       });
-      live.close(noteDocumentName(ctx.note.noteNo));
+      await live.close(noteDocumentName(ctx.note.noteNo));
       return null;
     },
   });
@@ -232,7 +232,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
   const clearHolds = async (user: AuthUser, noteNos: number[], onlyCaller: boolean, clientAddress: string) => {
     try {
       for (const noteNo of noteNos) {
-        await live.endWriting(noteDocumentName(noteNo), (connection) => !onlyCaller || connection.context.user?.userNo === user.userNo, 'cleared');
+        await live.endWriting(noteDocumentName(noteNo), onlyCaller ? user.userNo : null, 'cleared');
       }
       await db.transaction(async (tx) => {
         const removed = await tx

@@ -171,7 +171,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
         return closed;
       });
       // Read-only everywhere, at once: open editors of its notes stop writing now.
-      for (const { noteNo } of notes) await services.live.endWriting(noteDocumentName(noteNo), () => true, 'finished');
+      for (const { noteNo } of notes) await services.live.endWriting(noteDocumentName(noteNo), null, 'finished');
       return null;
     },
   });

@@ -232,7 +232,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
         });
       });
       // Locked: every open editor turns read-only now, not at its next reconnect.
-      await live.endWriting(documentName, () => true, 'signed');
+      await live.endWriting(documentName, null, 'signed');
       return null;
     },
   });
