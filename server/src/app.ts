@@ -43,6 +43,10 @@ export interface AppOptions {
   /** Live document families; features register theirs. Tests may add their own. */
   documentKinds?: DocumentKind[];
   collabExtensions?: Extension[];
+  /** Access token life in seconds (default: the contract's 15 minutes); tests of expiry shorten it. */
+  accessTokenSeconds?: number;
+  /** How often open live connections must show a valid token again (default SESSION_RECHECK_MS). */
+  sessionRecheckMs?: number;
 }
 
 export interface App {
@@ -68,7 +72,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     sign: { algorithm: 'HS256' },
     verify: { algorithms: ['HS256'] },
   });
-  const tokens = new TokenService(database.db, app.jwt);
+  const tokens = new TokenService(database.db, app.jwt, options.accessTokenSeconds);
   const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db);
   const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
   const holds = new NoteHolds(database.db, app.log, config.port);
@@ -78,7 +82,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     kinds: [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])],
     extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
-  const stopRechecks = startSessionRechecks(collab);
+  const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const services: Services = {
     config,
     db: database.db,

@@ -1,6 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
+import { api, apiSignIn, openAs, prose, shot, unique, type Credentials, type Person } from './support.js';
 
 /**
  * Live lab notes in the browser: two researchers in two browser contexts edit one note; each sees the
@@ -10,54 +11,7 @@ import { E2E } from './fixtures.js';
  * the run.
  */
 
-const shot = async (page: Page, name: string) => {
-  // From the top, so that the sticky header and toolbar sit where a reader sees them.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage: true });
-};
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36).slice(-4)}${(counter++).toString(36)}`.toUpperCase();
-
-interface Person {
-  userId: string;
-  password: string;
-  name: string;
-}
-
-async function api<T>(request: APIRequestContext, token: string | null, path: string, body: unknown): Promise<T> {
-  const response = await request.post(`/server${path}`, { data: body, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const envelope = (await response.json()) as { status: string; message: string; data: T };
-  expect(envelope.status, `${path}: ${envelope.message}`).toBe('0000');
-  return envelope.data;
-}
-
-async function apiSignIn(request: APIRequestContext, who: { userId: string; password: string }): Promise<string> {
-  return (await api<{ accessToken: string }>(request, null, '/v1/user/signIn', { userId: who.userId, password: who.password })).accessToken;
-}
-
-async function signIn(page: Page, who: { userId: string; password: string }) {
-  await page.goto('/signin');
-  await page.getByTestId('signin-userId').fill(who.userId);
-  await page.getByTestId('signin-password').fill(who.password);
-  await page.getByTestId('signin-submit').click();
-  await expect(page.getByTestId('dashboard')).toBeVisible();
-}
-
-async function newUser(browser: Browser, who: { userId: string; password: string }, theme: 's' | 'b' = 's', language: 'en' | 'ko' | 'ja' = 'en'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-  await context.addInitScript(
-    ([themeValue, languageValue]) => {
-      // Only the first time: a test may switch later, and a reload keeps the switch.
-      if (!window.localStorage.getItem('eln.theme')) window.localStorage.setItem('eln.theme', themeValue);
-      if (!window.localStorage.getItem('eln.language')) window.localStorage.setItem('eln.language', languageValue);
-    },
-    [theme, language] as const,
-  );
-  const page = await context.newPage();
-  await signIn(page, who);
-  return page;
-}
+const newUser = (browser: Browser, who: Credentials, theme: 's' | 'b' = 's', language: 'en' | 'ko' | 'ja' = 'en'): Promise<Page> => openAs(browser, who, { theme, language });
 
 /** A PNG of noise (so that it does not compress): big enough for the upload to take a moment. */
 function noisePng(width: number, height: number): Buffer {
@@ -90,7 +44,6 @@ function noisePng(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-const prose = (page: Page) => page.getByTestId('editor-content').locator('.ProseMirror');
 const cell = (page: Page, row: number, column: number): Locator => prose(page).locator('table tr').nth(row).locator('td, th').nth(column);
 
 /** Sets up a project with the fixture member (leader) and a second researcher, and one note in it. */

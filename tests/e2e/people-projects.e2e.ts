@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
+import { shot, unique, signIn, api, apiSignIn, type Person } from './support.js';
 
 /**
  * People and projects in the browser: an administrator sets up a department and two users, one of them
@@ -7,46 +8,9 @@ import { E2E } from './fixtures.js';
  * it. Each test makes its own data with names unique to the run.
  */
 
-/** A full-page screenshot taken from the top (the sticky header would otherwise sit mid-page). */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage: true });
-}
-
-let counter = 0;
-/** A short suffix unique to this run and call: names never collide with other tests' data. */
-const unique = () => `${Date.now().toString(36).slice(-4)}${(counter++).toString(36)}`.toUpperCase();
-
-interface Person {
-  userId: string;
-  password: string;
-  name: string;
-}
-
-async function signIn(page: Page, who: { userId: string; password: string }) {
-  await page.goto('/signin');
-  await page.getByTestId('signin-userId').fill(who.userId);
-  await page.getByTestId('signin-password').fill(who.password);
-  await page.getByTestId('signin-submit').click();
-  await expect(page.getByTestId('dashboard')).toBeVisible();
-}
-
 async function signOut(page: Page) {
   await page.getByTestId('signout').click();
   await expect(page).toHaveURL(/\/signin$/);
-}
-
-/** Calls the API directly (test set-up), expecting success. */
-async function api<T>(request: APIRequestContext, token: string | null, path: string, body: unknown): Promise<T> {
-  const response = await request.post(`/server${path}`, { data: body, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const envelope = (await response.json()) as { status: string; message: string; data: T };
-  expect(envelope.status, `${path}: ${envelope.message}`).toBe('0000');
-  return envelope.data;
-}
-
-async function apiSignIn(request: APIRequestContext, who: { userId: string; password: string }): Promise<string> {
-  const answer = await api<{ accessToken: string }>(request, null, '/v1/user/signIn', { userId: who.userId, password: who.password });
-  return answer.accessToken;
 }
 
 /** The admin's user dialog: fills and sends it. */

@@ -1,15 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage: true });
-
-async function signIn(page: Page, who: { userId: string; password: string }) {
-  await page.goto('/signin');
-  await page.getByTestId('signin-userId').fill(who.userId);
-  await page.getByTestId('signin-password').fill(who.password);
-  await page.getByTestId('signin-submit').click();
-  await expect(page.getByTestId('dashboard')).toBeVisible();
-}
+import { shot, signIn } from './support.js';
 
 const storedSession = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('eln.session') ?? 'null') as { accessToken: string; refreshToken: string } | null);

@@ -24,6 +24,15 @@ describe('session model', () => {
     expect(refreshDelayMs({ expiresAt: NOW + 10_000 }, NOW)).toBe(0);
   });
 
+  it('refreshes a short-lived token a quarter of its life early, so it never refreshes in a loop', () => {
+    const short = sessionFromAnswer(fakeAnswer(1, 20), NOW);
+    expect(short.refreshEarlyMs).toBe(5_000);
+    expect(refreshDelayMs(short, NOW)).toBe(15_000);
+    expect(needsRefresh(short, NOW + 14_999)).toBe(false);
+    expect(needsRefresh(short, NOW + 15_000)).toBe(true);
+    expect(sessionFromAnswer(fakeAnswer(1, 900), NOW).refreshEarlyMs).toBe(30_000);
+  });
+
   it('reads back what it stores, and treats anything malformed as signed out', () => {
     const session = sessionFromAnswer(fakeAnswer(3), NOW);
     expect(parseSession(serializeSession(session))).toEqual(session);
@@ -33,6 +42,9 @@ describe('session model', () => {
     expect(parseSession(JSON.stringify({ ...session, accessToken: '' }))).toBeNull();
     expect(parseSession(JSON.stringify({ ...session, auth: { project: 'maybe' } }))).toBeNull();
     expect(parseSession(JSON.stringify({ ...session, user: { userId: 'x' } }))).toBeNull();
+    // A session stored before refreshEarlyMs existed still reads, with the default margin.
+    const { refreshEarlyMs: _early, ...older } = session;
+    expect(parseSession(JSON.stringify(older))).toEqual(older);
   });
 
   it('knows level 10 as administrator', () => {

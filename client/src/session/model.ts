@@ -5,6 +5,8 @@ export interface Session {
   accessToken: string;
   refreshToken: string;
   expiresAt: number;
+  /** How long before expiry to refresh: a quarter of the token's life, at most TIMING.refreshEarlySeconds. */
+  refreshEarlyMs?: number;
   user: SessionUser;
   auth: AuthFlags;
 }
@@ -19,18 +21,19 @@ export function sessionFromAnswer(answer: SignInAnswer, now: number): Session {
     accessToken: answer.accessToken,
     refreshToken: answer.refreshToken,
     expiresAt: now + Math.max(0, answer.expiresIn) * 1000,
+    refreshEarlyMs: Math.min(EARLY_MS, (Math.max(0, answer.expiresIn) * 1000) / 4),
     user: { userId: answer.user.userId, name: answer.user.name, level: answer.user.level },
     auth: answer.auth,
   };
 }
 
 /** True when the access token has expired or will within the refresh margin. */
-export function needsRefresh(session: Pick<Session, 'expiresAt'>, now: number, earlyMs: number = EARLY_MS): boolean {
+export function needsRefresh(session: Pick<Session, 'expiresAt' | 'refreshEarlyMs'>, now: number, earlyMs: number = session.refreshEarlyMs ?? EARLY_MS): boolean {
   return session.expiresAt - now <= earlyMs;
 }
 
 /** How long to wait before refreshing proactively (0 = now). */
-export function refreshDelayMs(session: Pick<Session, 'expiresAt'>, now: number, earlyMs: number = EARLY_MS): number {
+export function refreshDelayMs(session: Pick<Session, 'expiresAt' | 'refreshEarlyMs'>, now: number, earlyMs: number = session.refreshEarlyMs ?? EARLY_MS): number {
   return Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt - earlyMs - now));
 }
 
@@ -56,13 +59,14 @@ export function parseSession(raw: string | null): Session | null {
     return null;
   }
   if (!isRecord(value)) return null;
-  const { accessToken, refreshToken, expiresAt, user, auth } = value;
+  const { accessToken, refreshToken, expiresAt, refreshEarlyMs, user, auth } = value;
   const flags = authFlags.safeParse(auth);
   if (typeof accessToken !== 'string' || !accessToken) return null;
   if (typeof refreshToken !== 'string' || !refreshToken) return null;
   if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return null;
   if (!isSessionUser(user) || !flags.success) return null;
-  return { accessToken, refreshToken, expiresAt, user, auth: flags.data };
+  const early = typeof refreshEarlyMs === 'number' && Number.isFinite(refreshEarlyMs) && refreshEarlyMs >= 0 ? { refreshEarlyMs } : {};
+  return { accessToken, refreshToken, expiresAt, ...early, user, auth: flags.data };
 }
 
 export function serializeSession(session: Session): string {

@@ -35,7 +35,7 @@ function signInAnswer(services: Services, user: UserRow, sessionId: string, refr
   return {
     accessToken: services.tokens.issueAccessToken(user.userNo, sessionId),
     refreshToken,
-    expiresIn: TIMING.accessTokenSeconds,
+    expiresIn: services.tokens.accessTokenSeconds,
     user: { userId: user.userId, name: user.name, level: user.level },
     auth: toAuthFlags(user),
   };

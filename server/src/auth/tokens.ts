@@ -28,11 +28,13 @@ export class TokenService {
   constructor(
     private readonly db: Db,
     private readonly jwt: JWT,
+    /** The contract's 15 minutes; tests of expiry shorten it. */
+    readonly accessTokenSeconds: number = TIMING.accessTokenSeconds,
   ) {}
 
   issueAccessToken(userNo: number, sessionId: string): string {
     const claims: AccessClaims = { sub: String(userNo), sid: sessionId, typ: 'access' };
-    return this.jwt.sign(claims, { expiresIn: TIMING.accessTokenSeconds });
+    return this.jwt.sign(claims, { expiresIn: this.accessTokenSeconds });
   }
 
   /** The caller behind a token, or a 1002 refusal (missing, forged, expired, revoked, deactivated). */

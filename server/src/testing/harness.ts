@@ -66,13 +66,19 @@ export interface TestServerOptions extends AppOptions {
   throttle?: Partial<ThrottlePolicy>;
   /** Start on this already open database (a restart); `stop` then leaves it open. */
   database?: Database;
+  /** Serve the built client too (browser tests that need their own server and its database). */
+  serveClient?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const reused = options.database;
   const { target, drop } = reused ? { target: null, drop: async () => undefined } : await testDatabaseTarget();
   const database = reused ?? (await openDatabase(target!));
-  const base = loadConfig({ LOG_LEVEL: process.env.ELN_TEST_LOG_LEVEL ?? 'silent', ELN_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, CLIENT_DIST: '/nonexistent' });
+  const base = loadConfig({
+    LOG_LEVEL: process.env.ELN_TEST_LOG_LEVEL ?? 'silent',
+    ELN_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    ...(options.serveClient ? {} : { CLIENT_DIST: '/nonexistent' }),
+  });
   const config: ServerConfig = {
     ...base,
     throttle: { ...TEST_THROTTLE, ...options.throttle },

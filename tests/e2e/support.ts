@@ -1,0 +1,72 @@
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+
+/** What the browser tests share: signing in, calling the API, screenshots, names unique to a run. */
+
+export interface Credentials {
+  userId: string;
+  password: string;
+}
+
+export interface Person extends Credentials {
+  name: string;
+}
+
+/**
+ * A screenshot from the top (so the sticky header sits where a reader sees it): the full page, or for a
+ * dialog, which floats over the viewport, the viewport. Transitions run to their end first.
+ */
+export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage, animations: 'disabled' });
+}
+
+let counter = 0;
+/** A short upper-case suffix unique to this run, for titles and IDs that must not collide. */
+export const unique = () => `${Date.now().toString(36).slice(-4)}${(counter++).toString(36)}`.toUpperCase();
+
+export async function signIn(page: Page, who: Credentials): Promise<void> {
+  await page.goto('/signin');
+  await page.getByTestId('signin-userId').fill(who.userId);
+  await page.getByTestId('signin-password').fill(who.password);
+  await page.getByTestId('signin-submit').click();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+}
+
+/** Calls the API and expects success; answers `data`. */
+export async function api<T>(request: APIRequestContext, token: string | null, path: string, body: unknown): Promise<T> {
+  const response = await request.post(`/server${path}`, { data: body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const envelope = (await response.json()) as { status: string; message: string; data: T };
+  expect(envelope.status, `${path}: ${envelope.message}`).toBe('0000');
+  return envelope.data;
+}
+
+export async function apiSignIn(request: APIRequestContext, who: Credentials): Promise<string> {
+  return (await api<{ accessToken: string }>(request, null, '/v1/user/signIn', { userId: who.userId, password: who.password })).accessToken;
+}
+
+export interface BrowserOptions {
+  theme?: 's' | 'b';
+  language?: 'en' | 'ko' | 'ja';
+  timezoneId?: string;
+  /** Another server than the shared one (a test that starts its own). */
+  baseURL?: string;
+}
+
+/** A browser of its own for one person, signed in. */
+export async function openAs(browser: Browser, who: Credentials, { theme = 's', language = 'en', timezoneId = 'Asia/Seoul', baseURL }: BrowserOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId, acceptDownloads: true, ...(baseURL ? { baseURL } : {}) });
+  await context.addInitScript(
+    ([themeValue, languageValue]) => {
+      // Only the first time: a test may switch later, and a reload keeps the switch.
+      if (!window.localStorage.getItem('eln.theme')) window.localStorage.setItem('eln.theme', themeValue);
+      if (!window.localStorage.getItem('eln.language')) window.localStorage.setItem('eln.language', languageValue);
+    },
+    [theme, language] as const,
+  );
+  const page = await context.newPage();
+  await signIn(page, who);
+  return page;
+}
+
+/** The editor's editable area. */
+export const prose = (page: Page) => page.getByTestId('editor-content').locator('.ProseMirror');
