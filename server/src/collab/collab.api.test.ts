@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import { COLLAB_PATH, type SignInAnswer } from '@eln/shared';
+import { COLLAB_PATH, COLLAB_REFUSALS, type SignInAnswer } from '@eln/shared';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { claimsOf, forgeJwt, serverSecret } from '../testing/jwt.js';
-import { COLLAB_REFUSALS, recheckSessions } from './collab.js';
+import { recheckSessions } from './collab.js';
 import type { DocumentKind } from './documentKinds.js';
 
 /** A document family for tests only: `scratch.open` is writable, `scratch.readonly` read-only, others closed. */

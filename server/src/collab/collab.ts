@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
-import { COLLAB_PATH } from '@eln/shared';
+import { COLLAB_PATH, COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, type CollabRefusalReason } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { TokenService } from '../auth/tokens.js';
 import { parseDocumentName, type DocumentKind } from './documentKinds.js';
-import { HOLD_ENDED_MESSAGE } from './liveDocuments.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
 export const COLLAB_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -14,16 +13,10 @@ export interface CollabContext {
   user: AuthUser;
 }
 
-/** Why a connection was refused, as the provider's `onAuthenticationFailed` reason reads it. */
-export const COLLAB_REFUSALS = {
-  session: 'session-ended',
-  document: 'no-such-document',
-  forbidden: 'forbidden',
-} as const;
 
 /** Hocuspocus sends an authentication error's `reason` to the provider's onAuthenticationFailed. */
 class CollabRefusal extends Error {
-  constructor(readonly reason: (typeof COLLAB_REFUSALS)[keyof typeof COLLAB_REFUSALS]) {
+  constructor(readonly reason: CollabRefusalReason) {
     super(reason);
   }
 }

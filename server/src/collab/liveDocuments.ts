@@ -1,17 +1,13 @@
 import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
-import type { PmNode } from '@eln/shared';
+import { COLLAB_REFUSALS, CONTENT_FIELD, HOLD_ENDED_MESSAGE, type PmNode } from '@eln/shared';
 import type { CollabContext } from './collab.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
 import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
 
-/** The editor's content lives in this XML fragment of the Y.Doc (Tiptap's default). */
-export const CONTENT_FIELD = 'default';
 
-/** A stateless message telling a client its write access has ended (hold cleared, note locked). */
-export const HOLD_ENDED_MESSAGE = 'hold-ended';
 
 /**
  * What the API needs of live documents: their current content (from memory when open, else from the
@@ -73,7 +69,8 @@ export class LiveDocuments {
 
   private async apply(command: LiveCommand): Promise<void> {
     if (command.kind === 'close') {
-      this.hocuspocus.closeConnections(command.documentName);
+      // The reason tells open editors the note is gone (rather than a reset to reconnect from).
+      for (const connection of this.connections(command.documentName)) connection.close({ code: 4404, reason: COLLAB_REFUSALS.document });
       return;
     }
     const { documentName, userNo, reason } = command;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noteDocumentName, type BlockListAnswer, type ProjectEditorAnswer } from '@eln/shared';
-import { HOLD_ENDED_MESSAGE } from './liveDocuments.js';
+import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type ProjectEditorAnswer } from '@eln/shared';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
 
@@ -100,11 +99,12 @@ describe('scale-out through Redis', () => {
 
   it('closes the connections on every process when the note is deleted', async () => {
     const { one, aliceToken, labNoteNo, b } = await twoProcesses();
-    let closed = false;
-    b.provider.on('close', () => {
-      closed = true;
+    let closedWith: string | null = null;
+    b.provider.on('close', ({ event }: { event: { reason: string } }) => {
+      closedWith = event.reason;
     });
     expect((await one.call('/v1/project/note/delete', { labNoteNo }, { token: aliceToken })).body.status).toBe('0000');
-    await eventually(() => closed, 'the connection on process two to be closed');
+    // The reason tells the editor the note is gone, not that it should reconnect.
+    await eventually(() => closedWith === COLLAB_REFUSALS.document, 'the connection on process two to be closed as gone');
   });
 });

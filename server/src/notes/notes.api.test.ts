@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import {
   ERR,
+  COLLAB_REFUSALS,
   noteDocumentName,
   type BlockListAnswer,
   type ProjectEditorAnswer,
@@ -13,7 +14,6 @@ import {
 import { auditLog, labNotes, noteDrafts, projects } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectLive, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
-import { COLLAB_REFUSALS } from '../collab/collab.js';
 
 let server: TestServer;
 let url: string;
@@ -256,8 +256,16 @@ describe('holds: who is modifying a note', () => {
 describe('deleting notes', () => {
   it('lets the writer delete an unsigned note; afterwards it answers 2014', async () => {
     const { labNoteNo } = (await createNote('To delete')).data;
+    const open = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
+    let closedWith: string | null = null;
+    open.provider.on('close', ({ event }: { event: { reason: string } }) => {
+      closedWith = event.reason;
+    });
     expect((await colleague('/v1/project/note/delete', { labNoteNo })).http).toBe(403);
+    expect(closedWith).toBeNull();
     expect((await writer('/v1/project/note/delete', { labNoteNo })).body.status).toBe('0000');
+    // An editor that had it open is told the note is gone.
+    await eventually(() => closedWith === COLLAB_REFUSALS.document, 'the open editor to be closed as gone');
     for (const path of ['/v1/project/viewer', '/v1/project/block/list', '/v1/project/note/delete']) {
       const result = await writer(path, { labNoteNo });
       expect(result.body.status, path).toBe(ERR.noteDeleted);

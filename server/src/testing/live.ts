@@ -1,8 +1,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { COLLAB_PATH, DurableClocks, newBlockUid, type DurableMessage } from '@eln/shared';
-import { CONTENT_FIELD } from '../collab/liveDocuments.js';
+import { COLLAB_PATH, CONTENT_FIELD, DurableClocks, newBlockUid, type DurableMessage } from '@eln/shared';
 
 /** A real provider in Node, as a browser tab would hold one, with what tests need to watch it. */
 export interface LiveClient {

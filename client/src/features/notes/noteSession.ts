@@ -3,11 +3,14 @@ import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import {
   COLLAB_PATH,
+  COLLAB_REFUSALS,
+  CONTENT_FIELD,
   differsFromSaved,
   DurableClocks,
   docToBlocks,
   docToSavedBlocks,
   ERR,
+  HOLD_ENDED_MESSAGE,
   noteDocumentName,
   TIMING,
   type Block,
@@ -25,11 +28,8 @@ import { call, isApiError, refreshSession } from '../../api';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, connectionState, otherWriters, type ConnectionState, type PresenceUser } from './presence';
 
-/** The Yjs XML fragment that holds the editor's content (Tiptap's default, the server's CONTENT_FIELD). */
-export const CONTENT_FIELD = 'default';
 
-/** The stateless message by which the server ends this connection's write access. */
-const HOLD_ENDED = 'hold-ended';
+const REFUSALS: ReadonlySet<string> = new Set(Object.values(COLLAB_REFUSALS));
 
 export type ReadOnlyReason = 'signed' | 'finished' | 'notWritable' | 'holdEnded';
 
@@ -140,6 +140,12 @@ export class NoteSession {
         this.updateReadOnly();
       },
       onAuthenticationFailed: ({ reason }) => void this.authenticationFailed(reason),
+      // The server closes a note's connection when a later token check fails (a tab whose clock or
+      // timers slept sent an expired token), when access is lost, or when the note is deleted: treated
+      // like a refused authentication, so an expired token is refreshed and the same socket carries on.
+      onClose: ({ event }) => {
+        if (REFUSALS.has(event.reason)) void this.authenticationFailed(event.reason);
+      },
       onSynced: () => {
         this.set({ synced: true });
         this.updateConnection();
@@ -251,7 +257,7 @@ export class NoteSession {
   }
 
   private async authenticationFailed(reason: string): Promise<void> {
-    if (reason === 'session-ended' && !this.authRetried) {
+    if (reason === COLLAB_REFUSALS.session && !this.authRetried) {
       // The access token ran out while the tab slept: refresh once and authenticate again on the same socket.
       this.authRetried = true;
       const refreshed = await refreshSession().catch(() => false);
@@ -261,12 +267,12 @@ export class NoteSession {
       }
       return;
     }
-    if (reason === 'session-ended') {
+    if (reason === COLLAB_REFUSALS.session) {
       // Refreshing did not help: the app's session-ended flow takes over.
       await refreshSession().catch(() => false);
       return;
     }
-    this.set({ phase: reason === 'no-such-document' ? 'missing' : 'error', error: new Error(reason) });
+    this.set({ phase: reason === COLLAB_REFUSALS.document ? 'missing' : 'error', error: new Error(reason) });
   }
 
   // --- Stateless messages: durability and the end of a hold --------------------------------------
@@ -278,7 +284,7 @@ export class NoteSession {
     }
     try {
       const message = JSON.parse(payload) as { type?: unknown; reason?: unknown };
-      if (message.type === HOLD_ENDED) {
+      if (message.type === HOLD_ENDED_MESSAGE) {
         const reason = typeof message.reason === 'string' ? message.reason : '';
         this.holdEnded = true;
         this.holdEndedReason = reason;
