@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, openAs, prose, shot, unique, type Credentials, type Person } from './support.js';
+import { api, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person } from './support.js';
 
 /**
  * Live lab notes in the browser: two researchers in two browser contexts edit one note; each sees the
@@ -365,28 +365,13 @@ test.describe('live lab notes', () => {
     const { labNoteNo, chemist } = await setUp(request);
     const kim = await newUser(browser, E2E.member);
     const lee = await newUser(browser, chemist);
-    // Kim's live connection passes through the test, which can cut it as a lost network would.
-    let online = true;
-    const cut: Array<() => Promise<void>> = [];
-    await kim.routeWebSocket(/\/collab$/, (socket) => {
-      if (!online) {
-        void socket.close({ code: 1006, reason: 'offline' });
-        return;
-      }
-      const server = socket.connectToServer();
-      cut.push(async () => {
-        await server.close();
-        await socket.close({ code: 1006, reason: 'offline' });
-      });
-    });
+    const network = await cuttableNetwork(kim);
     await kim.goto(`/note/${labNoteNo}`);
     await lee.goto(`/note/${labNoteNo}`);
     await expect(kim.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
     await expect(lee.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
 
-    online = false;
-    await kim.context().setOffline(true);
-    for (const close of cut.splice(0)) await close();
+    await network.offline();
     await expect(kim.getByTestId('connection-state')).toHaveAttribute('data-state', /offline|reconnecting/);
     await prose(kim).click();
     await kim.keyboard.type('Written while offline.');
@@ -396,8 +381,7 @@ test.describe('live lab notes', () => {
     await shot(kim, 'note-offline-s-en');
     await expect(prose(lee)).not.toContainText('Written while offline.');
 
-    online = true;
-    await kim.context().setOffline(false);
+    await network.online();
     await expect(kim.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
     await expect(kim.getByTestId('save-state')).toHaveText('Saved');
     await expect(prose(lee)).toContainText('Written while offline.');

@@ -70,3 +70,34 @@ export async function openAs(browser: Browser, who: Credentials, { theme = 's', 
 
 /** The editor's editable area. */
 export const prose = (page: Page) => page.getByTestId('editor-content').locator('.ProseMirror');
+
+/**
+ * Routes the page's live connection through the test, which can then cut it as a lost network would
+ * (and keep it cut until `online()`); the browser is told it is offline too.
+ */
+export async function cuttableNetwork(page: Page): Promise<{ offline: () => Promise<void>; online: () => Promise<void> }> {
+  let up = true;
+  const open: Array<() => Promise<void>> = [];
+  await page.routeWebSocket(/\/collab$/, (socket) => {
+    if (!up) {
+      void socket.close({ code: 1006, reason: 'offline' });
+      return;
+    }
+    const upstream = socket.connectToServer();
+    open.push(async () => {
+      await upstream.close();
+      await socket.close({ code: 1006, reason: 'offline' });
+    });
+  });
+  return {
+    async offline() {
+      up = false;
+      await page.context().setOffline(true);
+      for (const close of open.splice(0)) await close();
+    },
+    async online() {
+      up = true;
+      await page.context().setOffline(false);
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
-import { openAs, prose, shot } from './support.js';
+import { cuttableNetwork, openAs, prose, shot, signIn } from './support.js';
 
 /**
  * Long sessions outlive access tokens. A server of its own issues tokens that live TOKEN_SECONDS (the
@@ -85,26 +85,11 @@ test('edits made offline until the token expired reach the server when the netwo
   const labNoteNo = await noteOf(writer);
   const page = await openAs(browser, writer, { baseURL, language: 'ko', theme: 'b' });
   const refreshes = countRefreshes(page);
-  // The live connection passes through the test, which can cut it as a lost network would.
-  let online = true;
-  const cut: Array<() => Promise<void>> = [];
-  await page.routeWebSocket(/\/collab$/, (socket) => {
-    if (!online) {
-      void socket.close({ code: 1006, reason: 'offline' });
-      return;
-    }
-    const upstream = socket.connectToServer();
-    cut.push(async () => {
-      await upstream.close();
-      await socket.close({ code: 1006, reason: 'offline' });
-    });
-  });
+  const network = await cuttableNetwork(page);
   await page.goto(`/note/${labNoteNo}`);
   await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
 
-  online = false;
-  await page.context().setOffline(true);
-  for (const close of cut.splice(0)) await close();
+  await network.offline();
   await prose(page).click();
   await page.keyboard.type('Written in the cold room, offline.');
   await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'offline');
@@ -113,8 +98,7 @@ test('edits made offline until the token expired reach the server when the netwo
   await expect(page.getByTestId('session-ended-modal')).toHaveCount(0);
   await shot(page, 'note-offline-token-expired-b-ko');
 
-  online = true;
-  await page.context().setOffline(false);
+  await network.online();
   await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
   await expect(page.getByTestId('save-state')).toHaveText('저장됨');
   await expect.poll(() => storedText(writer, labNoteNo)).toContain('Written in the cold room, offline.');
@@ -131,11 +115,7 @@ test('a tab whose clock stood still sends an expired token: the server closes th
   const page = await context.newPage();
   // The page's clock and timers are the test's: stopping them is what a suspended laptop does to a tab.
   await page.clock.install();
-  await page.goto('/signin');
-  await page.getByTestId('signin-userId').fill(writer.userId);
-  await page.getByTestId('signin-password').fill(writer.password);
-  await page.getByTestId('signin-submit').click();
-  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await signIn(page, writer);
   await page.goto(`/note/${labNoteNo}`);
   await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
   await prose(page).click();
