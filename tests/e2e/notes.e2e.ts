@@ -384,6 +384,7 @@ test.describe('live lab notes', () => {
     await network.online();
     await expect(kim.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
     await expect(kim.getByTestId('save-state')).toHaveText('Saved');
+    await expect(kim.getByTestId('draft-failed')).toHaveCount(0);
     await expect(prose(lee)).toContainText('Written while offline.');
 
     // The same screen in Japanese.

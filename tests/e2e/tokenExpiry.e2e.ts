@@ -101,6 +101,8 @@ test('edits made offline until the token expired reach the server when the netwo
   await network.online();
   await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
   await expect(page.getByTestId('save-state')).toHaveText('저장됨');
+  // The temporary save owed since the network went runs now: no failure is left showing.
+  await expect(page.getByTestId('draft-failed')).toHaveCount(0);
   await expect.poll(() => storedText(writer, labNoteNo)).toContain('Written in the cold room, offline.');
   expect(refreshes()).toBeGreaterThanOrEqual(1);
   await expect(page.getByTestId('session-ended-modal')).toHaveCount(0);

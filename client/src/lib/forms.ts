@@ -16,8 +16,11 @@ export function toErrorMap(errors: readonly FieldError[]): FieldErrorMap {
   return map;
 }
 
+/** Form values checked: the parsed data, or the reasons per field. */
+export type Checked<T> = { ok: true; data: T } | { ok: false; errors: FieldErrorMap };
+
 /** Checks form values with the same shared schema the server uses. */
-export function validateForm<T>(schema: FormSchema<T>, values: unknown): { ok: true; data: T } | { ok: false; errors: FieldErrorMap } {
+export function validateForm<T>(schema: FormSchema<T>, values: unknown): Checked<T> {
   const result = schema.safeParse(values);
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, errors: toErrorMap(toFieldErrors(result.error.issues)) };
@@ -29,7 +32,15 @@ export function fieldText(errors: FieldErrorMap, field: string, language: Langua
   return error ? fieldMessage(error, language) : undefined;
 }
 
-/** Focuses the first invalid control inside `form`. */
+/**
+ * Focuses the first invalid control inside `form` once the errors are drawn (next frame), unless the
+ * user has moved on to another control meanwhile: the caret is never taken away from someone typing.
+ */
 export function focusFirstInvalid(form: HTMLFormElement | null): void {
-  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  const focusedBefore = document.activeElement;
+  requestAnimationFrame(() => {
+    const focused = document.activeElement;
+    if (focused !== focusedBefore && focused !== document.body) return;
+    form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  });
 }

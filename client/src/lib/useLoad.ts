@@ -5,11 +5,13 @@ export type LoadState<T> =
   | { phase: 'ready'; data: T; error?: undefined }
   | { phase: 'error'; data: T | undefined; error: unknown };
 
+export type Loaded<T> = LoadState<T> & { reload: () => void };
+
 /**
  * Loads data for a screen: starts again when `key` changes, aborts the previous call, and keeps the last
  * data while the next loads (so a pager does not flash empty). `reload()` runs the same load again.
  */
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: string): LoadState<T> & { reload: () => void } {
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: string): Loaded<T> {
   const [state, setState] = useState<LoadState<T>>({ phase: 'loading', data: undefined });
   const [version, setVersion] = useState(0);
 

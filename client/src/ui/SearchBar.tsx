@@ -1,10 +1,12 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pagingRequest } from '@eln/shared';
 import { currentLanguage } from '../i18n';
-import { fieldText, validateForm, type FieldErrorMap } from '../lib/forms';
+import { fieldText, validateForm } from '../lib/forms';
 import { MAX_WORD_LENGTH, newSearch, type ListQuery } from '../lib/listParams';
+import { useSearchDraft } from '../lib/useSearchDraft';
 import { Button } from './Button';
+import { DateRangeField } from './DateRangeField';
 import { SearchIcon } from './icons';
 
 interface SearchBarProps<T extends string> {
@@ -25,28 +27,13 @@ export function SearchBar<T extends string>({ query, types, withDates = false, o
   const { t } = useTranslation();
   const language = currentLanguage();
   const id = useId();
-  const [draft, setDraft] = useState(query);
-  const [errors, setErrors] = useState<FieldErrorMap>({});
-
-  // Back/forward (or a link) changed the URL: show that search.
-  useEffect(() => {
-    setDraft(query);
-    setErrors({});
-  }, [query.type, query.startDate, query.endDate, query.word]);
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = validateForm(pagingRequest, {
-      value: draft.word,
-      ...(withDates ? { startDate: draft.startDate, endDate: draft.endDate } : {}),
-    });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    onSearch(newSearch(draft));
-  };
+  const { draft, setDraft, errors, submit } = useSearchDraft({
+    searched: query,
+    // The page is left out: paging keeps what is typed but not yet searched.
+    searchKey: JSON.stringify([query.type, query.startDate, query.endDate, query.word]),
+    check: (next) => validateForm(pagingRequest, { value: next.word, ...(withDates ? { startDate: next.startDate, endDate: next.endDate } : {}) }),
+    onSearch: (next) => onSearch(newSearch(next)),
+  });
 
   const dateError = fieldText(errors, 'endDate', language) ?? fieldText(errors, 'startDate', language);
 
@@ -73,40 +60,14 @@ export function SearchBar<T extends string>({ query, types, withDates = false, o
         </div>
       </div>
       {withDates ? (
-        <fieldset className={dateError ? 'search-field search-dates field-invalid' : 'search-field search-dates'}>
-          <legend className="search-label">{t('list.dateRange')}</legend>
-          <div className="date-range">
-            <input
-              type="date"
-              className="input"
-              value={draft.startDate}
-              max={draft.endDate || undefined}
-              onChange={(event) => setDraft({ ...draft, startDate: event.target.value })}
-              aria-label={t('list.startDate')}
-              aria-invalid={dateError ? true : undefined}
-              data-testid={`${testId}-search-start`}
-            />
-            <span className="date-sep" aria-hidden="true">
-              ~
-            </span>
-            <input
-              type="date"
-              className="input"
-              value={draft.endDate}
-              min={draft.startDate || undefined}
-              onChange={(event) => setDraft({ ...draft, endDate: event.target.value })}
-              aria-label={t('list.endDate')}
-              aria-invalid={dateError ? true : undefined}
-              aria-describedby={dateError ? `${id}-date-error` : undefined}
-              data-testid={`${testId}-search-end`}
-            />
-          </div>
-          {dateError ? (
-            <p className="field-error" id={`${id}-date-error`} data-testid={`${testId}-search-date-error`}>
-              {dateError}
-            </p>
-          ) : null}
-        </fieldset>
+        <DateRangeField
+          startDate={draft.startDate}
+          endDate={draft.endDate}
+          onChange={(patch) => setDraft({ ...draft, ...patch })}
+          error={dateError}
+          labels={{ legend: t('list.dateRange'), start: t('list.startDate'), end: t('list.endDate') }}
+          testId={`${testId}-search`}
+        />
       ) : null}
       <div className={errors.value ? 'search-field search-word field-invalid' : 'search-field search-word'}>
         <label className="search-label" htmlFor={`${id}-word`}>

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   ADMIN_LEVEL,
+  AUDIT_SYSTEM_REASONS,
   emptyRequest,
   ERR,
   findIdRequest,
@@ -59,7 +60,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       const addressKey = throttleKeys.address(clientAddress);
       const lockedFor = await throttle.lockedForSeconds(db, [accountKey, addressKey]);
       if (lockedFor > 0) {
-        await auditAlone(db, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: 'locked', clientAddress });
+        await auditAlone(db, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: AUDIT_SYSTEM_REASONS.locked, clientAddress });
         throw throttle.lockedError(lockedFor);
       }
 
@@ -79,7 +80,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       if (!user) throw new AppError(ERR.badCredentials);
       const actor = { userNo: user.userNo, userId: user.userId };
       if (!user.active) {
-        await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: 'deactivated', clientAddress });
+        await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: AUDIT_SYSTEM_REASONS.deactivated, clientAddress });
         throw new AppError(ERR.accountDisabled);
       }
       const problem = user.level === ADMIN_LEVEL ? null : await licenceProblem(db);
@@ -110,7 +111,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
             actor: owner ? { userNo: owner.userNo, userId: owner.userId } : null,
             action: 'user.refreshReuse',
             target: { type: 'session', id: rotated.sessionId },
-            reason: 'a spent refresh token was presented again; the session was revoked',
+            reason: AUDIT_SYSTEM_REASONS.refreshReuse,
             clientAddress,
           });
         }

@@ -14,12 +14,20 @@ export interface CollabContext {
 }
 
 
-/** Hocuspocus sends an authentication error's `reason` to the provider's onAuthenticationFailed. */
+/**
+ * Hocuspocus sends an authentication error's `reason` to the provider's onAuthenticationFailed. A
+ * refusal is an answer, not a fault: its message stays empty, which keeps Hocuspocus from logging it
+ * as an error (it logs hook errors that have a message).
+ */
 class CollabRefusal extends Error {
   constructor(readonly reason: CollabRefusalReason) {
-    super(reason);
+    super('');
+    this.name = `CollabRefusal(${reason})`;
   }
 }
+
+/** Close code for a connection whose later token check failed (as HTTP 401). */
+const CLOSE_UNAUTHORIZED = 4401;
 
 export interface CollabOptions {
   tokens: TokenService;
@@ -59,8 +67,17 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
     // each answer checks the session again. A revoked session loses the connection; lost write access
     // (a signed note, a closed project) turns it read-only; a fresh token keeps it going, edits and all.
     async onTokenSync({ token, documentName, connection }) {
-      const { user, access } = await authorize(token, documentName);
-      if (user.userNo !== connection.context.user?.userNo) throw new CollabRefusal(COLLAB_REFUSALS.session);
+      let checked: Awaited<ReturnType<typeof authorize>>;
+      try {
+        checked = await authorize(token, documentName);
+        if (checked.user.userNo !== connection.context.user?.userNo) throw new CollabRefusal(COLLAB_REFUSALS.session);
+      } catch (error) {
+        if (!(error instanceof CollabRefusal)) throw error;
+        // Closed with the refusal's reason, as Hocuspocus does for a thrown error, minus its error log.
+        connection.close({ code: CLOSE_UNAUTHORIZED, reason: error.reason });
+        return {};
+      }
+      const { user, access } = checked;
       if (access === 'read' && !connection.readOnly) {
         connection.readOnly = true;
         connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason: 'access' }));

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { AdminUserCreate, ProjectCreate } from '@eln/shared';
+import { AUDIT_SYSTEM_REASONS, type AdminUserCreate, type ProjectCreate } from '@eln/shared';
 import type { App } from '../app.js';
 import { appendAudit } from '../audit/audit.js';
 import { createSession, revokeSession } from '../auth/sessions.js';
@@ -111,7 +111,7 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
               target: { type: 'project', id: row.projectNo },
               before: { status: 'ING' },
               after: { status: 'C' },
-              reason: 'demo data',
+              reason: AUDIT_SYSTEM_REASONS.demoData,
               clientAddress: 'seed:demo',
             });
           }

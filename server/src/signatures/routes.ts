@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
+  AUDIT_SYSTEM_REASONS,
   differsFromSaved,
   docToSavedBlocks,
   ERR,
@@ -153,7 +154,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
       if (!(await verifyPassword(account?.passwordHash ?? null, body.password))) {
         const failures = await db.transaction(async (tx) => {
           const count = await throttle.recordFailure(tx, key, services.config.throttle.accountLockAfter);
-          await appendAudit(tx, { actor: user, action: 'signature.failed', target: { type: 'note', id: ctx.note.noteNo }, reason: 'wrong password', clientAddress });
+          await appendAudit(tx, { actor: user, action: 'signature.failed', target: { type: 'note', id: ctx.note.noteNo }, reason: AUDIT_SYSTEM_REASONS.wrongPassword, clientAddress });
           return count;
         });
         if (failures === 0) throw throttle.lockedError();

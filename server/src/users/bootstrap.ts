@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
-import { ADMIN_LEVEL } from '@eln/shared';
+import { ADMIN_LEVEL, AUDIT_SYSTEM_REASONS } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from '../db/client.js';
@@ -45,7 +45,7 @@ export async function ensureAdministrator(
       action: 'user.created',
       target: { type: 'user', id: row.userId },
       after: { userId: row.userId, name: row.name, level: row.level },
-      reason: 'first start: administrator created',
+      reason: AUDIT_SYSTEM_REASONS.firstStart,
     });
     return true;
   });

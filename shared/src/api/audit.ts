@@ -32,6 +32,27 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/**
+ * Reasons the system itself records. They are stored as this text (the record is immutable and the CSV
+ * export shows it as stored); screens show them in the reader's language.
+ */
+export const AUDIT_SYSTEM_REASONS = {
+  wrongPassword: 'wrong password',
+  locked: 'locked',
+  deactivated: 'deactivated',
+  refreshReuse: 'a spent refresh token was presented again; the session was revoked',
+  firstStart: 'first start: administrator created',
+  demoData: 'demo data',
+} as const;
+export type AuditSystemReason = keyof typeof AUDIT_SYSTEM_REASONS;
+
+const SYSTEM_REASON_KEYS = new Map(Object.entries(AUDIT_SYSTEM_REASONS).map(([key, text]) => [text as string, key as AuditSystemReason]));
+
+/** The system reason a stored reason is, or null for a person's own words. */
+export function systemReasonOf(reason: string): AuditSystemReason | null {
+  return SYSTEM_REASON_KEYS.get(reason) ?? null;
+}
+
 export interface AuditVerifyAnswer {
   ok: boolean;
   checked: number;

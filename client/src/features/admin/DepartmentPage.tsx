@@ -1,11 +1,12 @@
-import { useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
+import { useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { departmentCreateRequest, departmentUpdateRequest, ERR, errorMessage, LIMITS } from '@eln/shared';
-import { apiErrorText, call, fieldErrorsOf, isApiError } from '../../api';
+import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatNumber } from '../../lib/format';
-import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { validateForm } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/useFormSubmit';
 import { useLoad } from '../../lib/useLoad';
 import { Dialog } from '../../modals/Dialog';
 import { alertApiError } from '../../modals/store';
@@ -204,15 +205,12 @@ interface DepartmentDialogProps {
 function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const form = useRef<HTMLFormElement>(null);
   const current = editing.kind === 'add' ? null : editing.row;
   const [code, setCode] = useState('');
   const [name, setName] = useState(current?.name ?? '');
   const [parentCode, setParentCode] = useState(editing.kind === 'add' ? (editing.parentCode ?? '') : (current?.parentCode ?? ''));
-  const [errors, setErrors] = useState<FieldErrorMap>({});
   const [extra, setExtra] = useState<Partial<Record<'code' | 'parentCode', string>>>({});
   const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const blocked = useMemo(() => (editing.kind === 'move' ? subtreeOf(rows, editing.row.code) : new Set<string>()), [editing, rows]);
   const title =
@@ -222,41 +220,39 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
         ? t('admin.departments.renameTitle', { name: editing.row.name })
         : t('admin.departments.moveTitle', { name: editing.row.name });
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setExtra({});
-    setRefusal(null);
-    const body =
-      editing.kind === 'add'
-        ? { code, name, parentCode: parentCode || null }
-        : editing.kind === 'rename'
-          ? { code: editing.row.code, name }
-          : { code: editing.row.code, parentCode: parentCode || null };
-    const checked = editing.kind === 'add' ? validateForm(departmentCreateRequest, body) : validateForm(departmentUpdateRequest, body);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      focusFirstInvalid(form.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await call(editing.kind === 'add' ? '/v1/department/create' : '/v1/department/update', checked.data);
-      const finalCode = editing.kind === 'add' ? checked.data.code : editing.row.code;
-      const finalName = editing.kind === 'move' ? editing.row.name : (checked.data.name ?? name);
-      onDone({ kind: editing.kind === 'add' ? 'added' : editing.kind === 'rename' ? 'renamed' : 'moved', code: finalCode, name: finalName });
-    } catch (error) {
-      setBusy(false);
-      const fields = fieldErrorsOf(error);
-      if (fields.length > 0) setErrors(toErrorMap(fields));
-      else if (isApiError(error) && error.status === ERR.departmentDuplicate) setExtra({ code: errorMessage(ERR.departmentDuplicate, language) });
-      else if (isApiError(error) && error.status === ERR.departmentMissing) setExtra({ parentCode: errorMessage(ERR.departmentMissing, language) });
-      else if (isApiError(error) && error.status === ERR.departmentCycle) setRefusal(errorMessage(ERR.departmentCycle, language));
-      else if (!(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);
-      focusFirstInvalid(form.current);
-    }
+  const showRefusal = (error: unknown) => {
+    if (isApiError(error) && error.status === ERR.departmentDuplicate) setExtra({ code: errorMessage(ERR.departmentDuplicate, language) });
+    else if (isApiError(error) && error.status === ERR.departmentMissing) setExtra({ parentCode: errorMessage(ERR.departmentMissing, language) });
+    else if (isApiError(error) && error.status === ERR.departmentCycle) setRefusal(errorMessage(ERR.departmentCycle, language));
+    else if (!(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);
   };
+
+  const form = useFormSubmit({
+    reset: () => {
+      setExtra({});
+      setRefusal(null);
+    },
+    check: () => {
+      const body =
+        editing.kind === 'add'
+          ? { code, name, parentCode: parentCode || null }
+          : editing.kind === 'rename'
+            ? { code: editing.row.code, name }
+            : { code: editing.row.code, parentCode: parentCode || null };
+      return editing.kind === 'add' ? validateForm(departmentCreateRequest, body) : validateForm(departmentUpdateRequest, body);
+    },
+    send: async (data) => {
+      await call(editing.kind === 'add' ? '/v1/department/create' : '/v1/department/update', data);
+      const finalCode = editing.kind === 'add' ? data.code : editing.row.code;
+      const finalName = editing.kind === 'move' ? editing.row.name : (data.name ?? name);
+      onDone({ kind: editing.kind === 'add' ? 'added' : editing.kind === 'rename' ? 'renamed' : 'moved', code: finalCode, name: finalName });
+    },
+    onError: (error, controls) => {
+      if (!controls.showFieldErrors(error)) showRefusal(error);
+      controls.focusFirstInvalid();
+    },
+    leavesOnSuccess: true,
+  });
 
   const path = current ? pathOf(rows, current.parentCode) : [];
 
@@ -265,20 +261,20 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
       title={title}
       icon={editing.kind === 'move' ? <MoveIcon size={20} /> : editing.kind === 'rename' ? <PencilIcon size={20} /> : <BuildingIcon size={20} />}
       size="md"
-      onClose={busy ? undefined : onClose}
+      onClose={form.busy ? undefined : onClose}
       testId="dept-dialog"
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} disabled={busy} data-testid="dept-cancel">
+          <Button variant="secondary" onClick={onClose} disabled={form.busy} data-testid="dept-cancel">
             {t('common.cancel')}
           </Button>
-          <Button variant="primary" type="submit" form="dept-form" loading={busy} data-testid="dept-save">
+          <Button variant="primary" type="submit" form="dept-form" loading={form.busy} data-testid="dept-save">
             {editing.kind === 'add' ? t('admin.departments.add') : editing.kind === 'rename' ? t('admin.departments.rename') : t('admin.departments.move')}
           </Button>
         </>
       }
     >
-      <form id="dept-form" ref={form} className="form" onSubmit={onSubmit} noValidate>
+      <form id="dept-form" ref={form.ref} className="form" onSubmit={form.onSubmit} noValidate>
         {refusal ? (
           <InlineAlert tone="error" testId="dept-cycle-error">
             {refusal}
@@ -291,7 +287,7 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
             value={code}
             maxLength={LIMITS.departmentCode}
             onChange={(event) => setCode(event.target.value)}
-            error={extra.code ?? fieldText(errors, 'code', language)}
+            error={extra.code ?? form.fieldError('code')}
             hint={t('admin.departments.codeHint')}
             testId="dept-code-input"
             autoComplete="off"
@@ -306,7 +302,7 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
             value={name}
             maxLength={LIMITS.departmentName}
             onChange={(event) => setName(event.target.value)}
-            error={fieldText(errors, 'name', language)}
+            error={form.fieldError('name')}
             testId="dept-name-input"
             autoComplete="off"
             autoFocus={editing.kind === 'rename'}
@@ -328,7 +324,7 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
             emptyLabel={t('admin.departments.topLevel')}
             disabledCodes={blocked}
             disabledSuffix={t('admin.departments.insideItself')}
-            error={extra.parentCode ?? fieldText(errors, 'parentCode', language)}
+            error={extra.parentCode ?? form.fieldError('parentCode')}
             hint={editing.kind === 'move' ? t('admin.departments.moveHint') : undefined}
             testId="dept-parent-select"
           />

@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { adminUserUpdateRequest, ERR, type AdminUserRow } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, initials } from '../../lib/format';
-import { focusFirstInvalid, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { validateForm } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/useFormSubmit';
 import { parseRecordNo } from '../../lib/listParams';
 import { useLoad } from '../../lib/useLoad';
 import { alertApiError, confirm } from '../../modals/store';
@@ -51,13 +52,10 @@ export function UserEditPage() {
   const userNo = parseRecordNo(id);
   const user = useLoad((signal) => loadUser(userNo, signal), String(userNo));
   const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');
-  const form = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<UserFormValues | null>(null);
-  const [errors, setErrors] = useState<FieldErrorMap>({});
   const [extra, setExtra] = useState<Partial<Record<'userId' | 'departmentCode', string>>>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
   const refusalRef = useRef<HTMLDivElement>(null);
 
   const listSearch = (location.state as UserListReturn | null)?.listSearch ?? '';
@@ -77,36 +75,29 @@ export function UserEditPage() {
 
   const dirty = Boolean(values && initial && !same(values, initial));
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!detail || !values || busy) return;
-    setSaved(false);
-    setRefusal(null);
-    setExtra({});
-    const body = updateBody(detail.userNo, values);
-    const checked = validateForm(adminUserUpdateRequest, body);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      focusFirstInvalid(form.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
+  const body = detail && values ? updateBody(detail.userNo, values) : null;
+  const form = useFormSubmit({
+    blocked: body === null,
+    reset: () => {
+      setSaved(false);
+      setRefusal(null);
+      setExtra({});
+    },
+    check: () => validateForm(adminUserUpdateRequest, body),
+    send: async () => {
       await call('/v1/admin/user/update', body);
       setSaved(true);
       user.reload();
-    } catch (error) {
+    },
+    onError: (error, controls) => {
       const problem = classifyUserError(error, language);
-      if (problem.kind === 'fields') setErrors(problem.errors);
+      if (problem.kind === 'fields') controls.setErrors(problem.errors);
       else if (problem.kind === 'extra') setExtra({ [problem.field]: problem.message });
       else if (problem.kind === 'access') setRefusal(problem.message);
       else if (problem.kind === 'other') void alertApiError(error);
-      focusFirstInvalid(form.current);
-    } finally {
-      setBusy(false);
-    }
-  };
+      controls.focusFirstInvalid();
+    },
+  });
 
   const back = async () => {
     if (dirty && !(await confirm(t('project.discardChanges')))) return;
@@ -148,7 +139,7 @@ export function UserEditPage() {
           <SkeletonBlock lines={8} />
         </div>
       ) : (
-        <form ref={form} className="form user-edit" onSubmit={onSubmit} noValidate data-testid="user-edit-form">
+        <form ref={form.ref} className="form user-edit" onSubmit={form.onSubmit} noValidate data-testid="user-edit-form">
           <div className="card profile-card">
             <span className="avatar avatar-lg" aria-hidden="true">
               {initials(detail.name)}
@@ -185,7 +176,7 @@ export function UserEditPage() {
                 setSaved(false);
                 setValues((current) => (current ? { ...current, ...patch } : current));
               }}
-              errors={errors}
+              errors={form.errors}
               extraErrors={extra}
               departments={departments.data ?? (departments.phase === 'error' ? [] : undefined)}
               self={self}
@@ -201,11 +192,11 @@ export function UserEditPage() {
             />
           </div>
           <div className="form-actions">
-            <Button variant="secondary" onClick={() => void back()} disabled={busy} data-testid="user-cancel">
+            <Button variant="secondary" onClick={() => void back()} disabled={form.busy} data-testid="user-cancel">
               {t('common.cancel')}
             </Button>
-            <Button type="submit" variant="primary" loading={busy} disabled={!dirty && !busy} data-testid="user-save">
-              {busy ? t('common.saving') : t('admin.userForm.save')}
+            <Button type="submit" variant="primary" loading={form.busy} disabled={!dirty && !form.busy} data-testid="user-save">
+              {form.busy ? t('common.saving') : t('admin.userForm.save')}
             </Button>
           </div>
         </form>

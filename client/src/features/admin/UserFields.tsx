@@ -4,7 +4,7 @@ import { ADMIN_LEVEL, AUTH_FLAG_NAMES, LIMITS, PASSWORD_POLICY, type AdminUserRo
 import { currentLanguage } from '../../i18n';
 import { fieldText, type FieldErrorMap } from '../../lib/forms';
 import { SelectField, Switch, TextField } from '../../ui/Field';
-import { EyeIcon, EyeOffIcon } from '../../ui/icons';
+import { PasswordToggle } from '../../ui/PasswordToggle';
 import type { DepartmentTreeRow } from '../people/departmentTree';
 import { DepartmentSelect } from './DepartmentSelect';
 import { FLAG_LETTERS } from './FlagBadges';
@@ -122,18 +122,7 @@ export function UserFields({ mode, values, onChange, errors, extraErrors = {}, d
       error={error('password')}
       hint={t('admin.userForm.passwordHint', { min: PASSWORD_POLICY.minLength })}
       testId="user-password-input"
-      trailing={
-        <button
-          type="button"
-          className="icon-btn icon-btn-sm"
-          onClick={() => setShowPassword((shown) => !shown)}
-          aria-label={showPassword ? t('signin.hidePassword') : t('signin.showPassword')}
-          aria-pressed={showPassword}
-          title={showPassword ? t('signin.hidePassword') : t('signin.showPassword')}
-        >
-          {showPassword ? <EyeOffIcon size={17} /> : <EyeIcon size={17} />}
-        </button>
-      }
+      trailing={<PasswordToggle shown={showPassword} onToggle={() => setShowPassword((shown) => !shown)} />}
     />
   );
 

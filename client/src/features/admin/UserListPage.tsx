@@ -1,21 +1,19 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { ADMIN_LEVEL, PAGING, rowNumber, USER_SEARCH_TYPES, type AdminUserRow, type ListAnswer } from '@eln/shared';
-import { apiErrorText, call } from '../../api';
+import { ADMIN_LEVEL, PAGING, USER_SEARCH_TYPES, type AdminUserRow, type ListAnswer } from '@eln/shared';
+import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, initials } from '../../lib/format';
-import { isFiltered, listSearchParams, pageCount, parseListQuery, toCount, toPagingBody, type ListQuery } from '../../lib/listParams';
+import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from '../../lib/listParams';
 import { useLoad } from '../../lib/useLoad';
 import { Badge } from '../../ui/Badge';
-import { Button, ButtonLink } from '../../ui/Button';
+import { Button } from '../../ui/Button';
 import { SearchIcon, UserPlusIcon, UsersIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
+import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable';
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
-import { Pagination } from '../../ui/Pagination';
 import { SearchBar } from '../../ui/SearchBar';
-import { TotalText } from '../../ui/TotalText';
-import { ErrorState, SkeletonRows } from '../../ui/States';
 import { FlagBadges } from './FlagBadges';
 import { UserCreateDialog } from './UserCreateDialog';
 
@@ -56,124 +54,75 @@ export function UserListPage() {
   };
   const open = (userNo: number) => navigate(`/admin/${userNo}`, { state: { listSearch: location.search } satisfies UserListReturn });
 
-  const totalCount = toCount(list.data?.totalCount);
-  const rows = list.data?.list ?? [];
-  const loading = list.phase === 'loading';
   const filtered = isFiltered(query);
   const types = USER_SEARCH_TYPES.map((value) => ({ value, label: t(`admin.users.searchTypes.${value}`) }));
+  const columns: ListColumn[] = [
+    { label: t('list.number'), className: 'col-num' },
+    { label: t('admin.users.columns.name') },
+    { label: t('admin.users.columns.userId') },
+    { label: t('admin.users.columns.employeeNo') },
+    { label: t('admin.users.columns.department') },
+    { label: t('admin.users.columns.phone') },
+    { label: t('admin.users.columns.level'), className: 'col-center' },
+    { label: t('admin.users.columns.flags') },
+    { label: t('admin.users.columns.active') },
+    { label: t('admin.users.columns.createdAt') },
+  ];
 
-  const renderBody = () => {
-    if (list.phase === 'error' && !list.data) {
-      return <ErrorState message={apiErrorText(list.error, language)} onRetry={list.reload} testId="user-list-error" />;
-    }
-    if (!loading && rows.length === 0) {
-      if (totalCount > 0 && query.page > 1) {
-        return (
-          <EmptyState icon={<SearchIcon size={26} />} title={t('list.pageEmpty')}>
-            <p>{t('list.pageEmptyHint', { n: pageCount(totalCount, PAGE_SIZE) })}</p>
-            <ButtonLink to={{ search: searchFor({ ...query, page: 1 }) }} variant="secondary" className="empty-state-action">
-              {t('list.firstPage')}
-            </ButtonLink>
-          </EmptyState>
-        );
-      }
-      return (
-        filtered ? (
-          <NoMatchesState />
+  const renderRow = (row: AdminUserRow, number: number) => (
+    <tr
+      key={row.userNo}
+      className={row.active ? 'row-link' : 'row-link row-inactive'}
+      data-testid="user-row"
+      data-user-id={row.userId}
+      onClick={openRowUnlessOn('a', () => open(row.userNo))}
+    >
+      <td className="col-num" data-label={t('list.number')}>
+        {number}
+      </td>
+      <td className="col-title" data-label={t('admin.users.columns.name')}>
+        <Link
+          to={`/admin/${row.userNo}`}
+          state={{ listSearch: location.search } satisfies UserListReturn}
+          className="cell-link person"
+          data-testid="user-name-link"
+        >
+          <span className="avatar avatar-sm" aria-hidden="true">
+            {initials(row.name)}
+          </span>
+          <span>{row.name}</span>
+        </Link>
+      </td>
+      <td data-label={t('admin.users.columns.userId')}>
+        <span className="cell-mono">{row.email}</span>
+      </td>
+      <td data-label={t('admin.users.columns.employeeNo')}>{row.employeeNo || <span className="cell-muted">—</span>}</td>
+      <td data-label={t('admin.users.columns.department')}>{row.departmentName ?? <span className="cell-muted">—</span>}</td>
+      <td className="col-nowrap" data-label={t('admin.users.columns.phone')}>
+        {row.phone || <span className="cell-muted">—</span>}
+      </td>
+      <td className="col-center" data-label={t('admin.users.columns.level')}>
+        {row.level === ADMIN_LEVEL ? (
+          <Badge tone="accent" title={t('admin.users.adminLevel')}>
+            {row.level}
+          </Badge>
         ) : (
-          <EmptyState icon={<SearchIcon size={26} />} title={t('admin.users.emptyTitle')}>
-            <p>{t('admin.users.emptyBody')}</p>
-          </EmptyState>
-        )
-      );
-    }
-    return (
-      <div className="table-scroll">
-        <table className="data-table data-table-compact" data-testid="user-table" aria-busy={loading}>
-          <thead>
-            <tr>
-              <th scope="col" className="col-num">
-                {t('list.number')}
-              </th>
-              <th scope="col">{t('admin.users.columns.name')}</th>
-              <th scope="col">{t('admin.users.columns.userId')}</th>
-              <th scope="col">{t('admin.users.columns.employeeNo')}</th>
-              <th scope="col">{t('admin.users.columns.department')}</th>
-              <th scope="col">{t('admin.users.columns.phone')}</th>
-              <th scope="col" className="col-center">
-                {t('admin.users.columns.level')}
-              </th>
-              <th scope="col">{t('admin.users.columns.flags')}</th>
-              <th scope="col">{t('admin.users.columns.active')}</th>
-              <th scope="col">{t('admin.users.columns.createdAt')}</th>
-            </tr>
-          </thead>
-          <tbody className={loading && list.data ? 'is-stale' : undefined}>
-            {loading && !list.data ? (
-              <SkeletonRows rows={5} columns={SKELETON_COLUMNS} />
-            ) : (
-              rows.map((row, index) => (
-                <tr
-                  key={row.userNo}
-                  className={row.active ? 'row-link' : 'row-link row-inactive'}
-                  data-testid="user-row"
-                  data-user-id={row.userId}
-                  onClick={(event) => {
-                    if (!(event.target instanceof HTMLElement) || !event.target.closest('a')) open(row.userNo);
-                  }}
-                >
-                  <td className="col-num" data-label={t('list.number')}>
-                    {rowNumber(totalCount, query.page, PAGE_SIZE, index)}
-                  </td>
-                  <td className="col-title" data-label={t('admin.users.columns.name')}>
-                    <Link
-                      to={`/admin/${row.userNo}`}
-                      state={{ listSearch: location.search } satisfies UserListReturn}
-                      className="cell-link person"
-                      data-testid="user-name-link"
-                    >
-                      <span className="avatar avatar-sm" aria-hidden="true">
-                        {initials(row.name)}
-                      </span>
-                      <span>{row.name}</span>
-                    </Link>
-                  </td>
-                  <td data-label={t('admin.users.columns.userId')}>
-                    <span className="cell-mono">{row.email}</span>
-                  </td>
-                  <td data-label={t('admin.users.columns.employeeNo')}>{row.employeeNo || <span className="cell-muted">—</span>}</td>
-                  <td data-label={t('admin.users.columns.department')}>{row.departmentName ?? <span className="cell-muted">—</span>}</td>
-                  <td className="col-nowrap" data-label={t('admin.users.columns.phone')}>
-                    {row.phone || <span className="cell-muted">—</span>}
-                  </td>
-                  <td className="col-center" data-label={t('admin.users.columns.level')}>
-                    {row.level === ADMIN_LEVEL ? (
-                      <Badge tone="accent" title={t('admin.users.adminLevel')}>
-                        {row.level}
-                      </Badge>
-                    ) : (
-                      <span className="level-value">{row.level}</span>
-                    )}
-                  </td>
-                  <td data-label={t('admin.users.columns.flags')}>
-                    <FlagBadges auth={row.auth} testId="user-flags" />
-                  </td>
-                  <td data-label={t('admin.users.columns.active')}>
-                    <Badge tone={row.active ? 'success' : 'neutral'} dot>
-                      {row.active ? t('admin.users.active') : t('admin.users.inactive')}
-                    </Badge>
-                  </td>
-                  <td className="col-date" data-label={t('admin.users.columns.createdAt')}>
-                    {formatDate(row.createdAt, language)}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-    );
-  };
+          <span className="level-value">{row.level}</span>
+        )}
+      </td>
+      <td data-label={t('admin.users.columns.flags')}>
+        <FlagBadges auth={row.auth} testId="user-flags" />
+      </td>
+      <td data-label={t('admin.users.columns.active')}>
+        <Badge tone={row.active ? 'success' : 'neutral'} dot>
+          {row.active ? t('admin.users.active') : t('admin.users.inactive')}
+        </Badge>
+      </td>
+      <td className="col-date" data-label={t('admin.users.columns.createdAt')}>
+        {formatDate(row.createdAt, language)}
+      </td>
+    </tr>
+  );
 
   return (
     <PageFrame
@@ -196,25 +145,28 @@ export function UserListPage() {
         </InlineAlert>
       ) : null}
       <SearchBar query={query} types={types} onSearch={onSearch} onReset={() => setParams(new URLSearchParams())} filtered={filtered} testId="user" />
-      <div className="card table-card">
-        <div className="table-toolbar">
-          <p className="table-total" data-testid="user-total" data-count={list.data ? totalCount : undefined}>
-            {list.data ? (
-              <TotalText i18nKey="list.total" n={totalCount} />
-            ) : (
-              <span className="skeleton skeleton-text" style={{ width: 80 }} aria-hidden="true" />
-            )}
-          </p>
-          <p className="table-legend">{t('admin.users.flagLegend')}</p>
-        </div>
-        {list.phase === 'error' && list.data ? <ErrorState message={apiErrorText(list.error, language)} onRetry={list.reload} /> : null}
-        {renderBody()}
-        {rows.length > 0 && pageCount(totalCount, PAGE_SIZE) > 1 ? (
-          <div className="table-footer">
-            <Pagination page={query.page} pageSize={PAGE_SIZE} totalCount={totalCount} searchFor={(page) => searchFor({ ...query, page })} testId="user-pagination" />
-          </div>
-        ) : null}
-      </div>
+      <ListTable
+        list={list}
+        page={query.page}
+        pageSize={PAGE_SIZE}
+        searchFor={(page) => searchFor({ ...query, page })}
+        testId="user"
+        tableClassName="data-table data-table-compact"
+        columns={columns}
+        skeleton={{ rows: 5, widths: SKELETON_COLUMNS }}
+        toolbar={<p className="table-legend">{t('admin.users.flagLegend')}</p>}
+        empty={
+          filtered ? (
+            <NoMatchesState />
+          ) : (
+            <EmptyState icon={<SearchIcon size={26} />} title={t('admin.users.emptyTitle')}>
+              <p>{t('admin.users.emptyBody')}</p>
+            </EmptyState>
+          )
+        }
+        renderRow={renderRow}
+        reloadErrorWithoutTestId
+      />
       {creating ? (
         <UserCreateDialog
           onClose={() => setCreating(false)}

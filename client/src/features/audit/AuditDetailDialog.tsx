@@ -11,6 +11,7 @@ import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { ActionBadge, AuditTimeText, CopyButton, TargetText } from './AuditBits';
 import { FilterIcon } from './icons';
 import { compareValues, pathLabel, type Change, type JsonLine } from './jsonDiff';
+import { reasonText } from './labels';
 import { formatAuditTime } from './time';
 
 interface AuditDetailDialogProps {
@@ -109,7 +110,7 @@ function RecordView({ record }: { record: AuditRecord }) {
           {record.clientAddress ? <span className="audit-mono">{record.clientAddress}</span> : <span className="cell-muted">—</span>}
         </Field>
         <Field label={t('detail.fields.reason')} testId="audit-detail-reason" wide>
-          {record.reason ? <span className="pre-line">{record.reason}</span> : <span className="cell-muted">—</span>}
+          {record.reason ? <span className="pre-line">{reasonText(record.reason, t)}</span> : <span className="cell-muted">—</span>}
         </Field>
       </dl>
 

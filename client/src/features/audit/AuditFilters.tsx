@@ -1,9 +1,11 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auditListRequest } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
-import { fieldText, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { fieldText, validateForm } from '../../lib/forms';
+import { useSearchDraft } from '../../lib/useSearchDraft';
 import { Button } from '../../ui/Button';
+import { DateRangeField } from '../../ui/DateRangeField';
 import { SearchIcon } from '../../ui/icons';
 import { AUDIT_LIMITS, isAuditAction, toAuditExportBody, type AuditFilter } from './auditQuery';
 import { useActionLabel, useTargetTypeLabel } from './AuditBits';
@@ -26,24 +28,12 @@ export function AuditFilters({ filter, onSearch, onReset, filtered }: AuditFilte
   const id = useId();
   const actionLabel = useActionLabel();
   const targetLabel = useTargetTypeLabel();
-  const [draft, setDraft] = useState<AuditFilter>(filter);
-  const [errors, setErrors] = useState<FieldErrorMap>({});
-
-  useEffect(() => {
-    setDraft(filter);
-    setErrors({});
-  }, [filter.actor, filter.action, filter.targetType, filter.targetId, filter.startDate, filter.endDate]);
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = validateForm(auditListRequest, { ...toAuditExportBody(draft), page: 1 });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    onSearch(draft);
-  };
+  const { draft, setDraft, errors, submit } = useSearchDraft({
+    searched: filter,
+    searchKey: JSON.stringify([filter.actor, filter.action, filter.targetType, filter.targetId, filter.startDate, filter.endDate]),
+    check: (next) => validateForm(auditListRequest, { ...toAuditExportBody(next), page: 1 }),
+    onSearch,
+  });
 
   const error = (field: string) => fieldText(errors, field, language);
   const dateError = error('endDate') ?? error('startDate');
@@ -134,40 +124,15 @@ export function AuditFilters({ filter, onSearch, onReset, filtered }: AuditFilte
         />
         {errors.targetId ? <p className="field-error">{error('targetId')}</p> : null}
       </div>
-      <fieldset className={dateError ? 'search-field search-dates audit-filter-dates field-invalid' : 'search-field search-dates audit-filter-dates'}>
-        <legend className="search-label">{t('filters.dateRange')}</legend>
-        <div className="date-range">
-          <input
-            type="date"
-            className="input"
-            value={draft.startDate}
-            max={draft.endDate || undefined}
-            onChange={(event) => setDraft({ ...draft, startDate: event.target.value })}
-            aria-label={t('filters.startDate')}
-            aria-invalid={dateError ? true : undefined}
-            data-testid="audit-filter-start"
-          />
-          <span className="date-sep" aria-hidden="true">
-            ~
-          </span>
-          <input
-            type="date"
-            className="input"
-            value={draft.endDate}
-            min={draft.startDate || undefined}
-            onChange={(event) => setDraft({ ...draft, endDate: event.target.value })}
-            aria-label={t('filters.endDate')}
-            aria-invalid={dateError ? true : undefined}
-            aria-describedby={dateError ? `${id}-date-error` : undefined}
-            data-testid="audit-filter-end"
-          />
-        </div>
-        {dateError ? (
-          <p className="field-error" id={`${id}-date-error`} data-testid="audit-filter-date-error">
-            {dateError}
-          </p>
-        ) : null}
-      </fieldset>
+      <DateRangeField
+        startDate={draft.startDate}
+        endDate={draft.endDate}
+        onChange={(patch) => setDraft({ ...draft, ...patch })}
+        error={dateError}
+        labels={{ legend: t('filters.dateRange'), start: t('filters.startDate'), end: t('filters.endDate') }}
+        className="audit-filter-dates"
+        testId="audit-filter"
+      />
       <div className="search-actions audit-filter-actions">
         <Button type="submit" variant="primary" icon={<SearchIcon size={16} />} data-testid="audit-search">
           {t('filters.search')}

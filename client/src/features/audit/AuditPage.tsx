@@ -2,17 +2,14 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { AuditRecord, ListAnswer } from '@eln/shared';
-import { apiErrorText, call } from '../../api';
+import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
-import { pageCount, toCount } from '../../lib/listParams';
 import { useLoad } from '../../lib/useLoad';
-import { Button, ButtonLink } from '../../ui/Button';
+import { Button } from '../../ui/Button';
 import { AuditIcon, DownloadIcon, SearchIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
+import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable';
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
-import { Pagination } from '../../ui/Pagination';
-import { ErrorState, SkeletonRows } from '../../ui/States';
-import { TotalText } from '../../ui/TotalText';
 import { ActionBadge, AuditTimeText, TargetText } from './AuditBits';
 import { AuditDetailDialog } from './AuditDetailDialog';
 import { AuditFilters } from './AuditFilters';
@@ -28,6 +25,7 @@ import {
   toAuditListBody,
   type AuditFilter,
 } from './auditQuery';
+import { reasonText } from './labels';
 import { formatSize } from './csvExport';
 import { ShieldCheckIcon } from './icons';
 import { useAuditExport } from './useAuditExport';
@@ -60,9 +58,6 @@ export function AuditPage() {
 
   const filter = useMemo(() => filterOf(query), [query]);
   const filtered = isAuditFiltered(filter);
-  const totalCount = toCount(list.data?.totalCount);
-  const rows = list.data?.list ?? [];
-  const loading = list.phase === 'loading';
 
   const onSearch = (next: AuditFilter) => {
     const search = auditSearchParams(newAuditSearch(next));
@@ -80,114 +75,69 @@ export function AuditPage() {
     setParams(auditSearchParams({ ...EMPTY_AUDIT_QUERY, targetType, targetId }));
   };
 
-  const renderBody = () => {
-    if (list.phase === 'error' && !list.data) {
-      return <ErrorState message={apiErrorText(list.error, language)} onRetry={list.reload} testId="audit-list-error" />;
-    }
-    if (!loading && rows.length === 0) {
-      if (totalCount > 0 && query.page > 1) {
-        return (
-          <EmptyState icon={<SearchIcon size={26} />} title={tc('list.pageEmpty')}>
-            <p>{tc('list.pageEmptyHint', { n: pageCount(totalCount, AUDIT_PAGE_SIZE) })}</p>
-            <ButtonLink to={{ search: auditSearch({ ...query, page: 1 }) }} variant="secondary" className="empty-state-action">
-              {tc('list.firstPage')}
-            </ButtonLink>
-          </EmptyState>
-        );
-      }
-      return (
-        <div data-testid="audit-empty">
-          {filtered ? (
-            <NoMatchesState />
-          ) : (
-            <EmptyState icon={<SearchIcon size={26} />} title={t('emptyTitle')}>
-              <p>{t('emptyBody')}</p>
-            </EmptyState>
-          )}
-        </div>
-      );
-    }
-    return (
-      <div className="table-scroll">
-        <table className="data-table data-table-compact audit-table" data-testid="audit-table" aria-busy={loading}>
-          <thead>
-            <tr>
-              <th scope="col" className="col-num">
-                {t('columns.seq')}
-              </th>
-              <th scope="col">{t('columns.time')}</th>
-              <th scope="col">{t('columns.actor')}</th>
-              <th scope="col">{t('columns.action')}</th>
-              <th scope="col">{t('columns.target')}</th>
-              <th scope="col">{t('columns.reason')}</th>
-              <th scope="col">{t('columns.clientAddress')}</th>
-            </tr>
-          </thead>
-          <tbody className={loading && list.data ? 'is-stale' : undefined}>
-            {loading && !list.data ? (
-              <SkeletonRows rows={8} columns={SKELETON_COLUMNS} />
-            ) : (
-              rows.map((row) => (
-                <tr
-                  key={row.seq}
-                  className="row-link"
-                  data-testid="audit-row"
-                  data-seq={row.seq}
-                  data-action={row.action}
-                  onClick={(event) => {
-                    if (!(event.target instanceof HTMLElement) || !event.target.closest('button, a')) setOpened({ seq: row.seq, initial: row });
-                  }}
-                >
-                  <td className="col-num audit-col-seq" data-label={t('columns.seq')}>
-                    <button
-                      type="button"
-                      className="cell-link audit-seq"
-                      onClick={() => setOpened({ seq: row.seq, initial: row })}
-                      aria-label={t('openRecord', { seq: row.seq })}
-                      data-testid="audit-row-open"
-                    >
-                      {row.seq}
-                    </button>
-                  </td>
-                  <td className="col-nowrap" data-label={t('columns.time')}>
-                    <AuditTimeText iso={row.at} />
-                  </td>
-                  <td className="col-title audit-col-actor" data-label={t('columns.actor')}>
-                    {row.actorUserId || row.actorName ? (
-                      <>
-                        <span className="cell-main">{row.actorName ?? row.actorUserId}</span>
-                        {row.actorUserId ? <span className="cell-sub">{row.actorUserId}</span> : null}
-                      </>
-                    ) : (
-                      <span className="cell-muted">{t('noActor')}</span>
-                    )}
-                  </td>
-                  <td data-label={t('columns.action')}>
-                    <ActionBadge action={row.action} />
-                  </td>
-                  <td data-label={t('columns.target')}>
-                    <TargetText type={row.targetType} id={row.targetId} />
-                  </td>
-                  <td className="audit-col-reason" data-label={t('columns.reason')}>
-                    {row.reason ? (
-                      <span className="audit-reason" title={row.reason}>
-                        {row.reason}
-                      </span>
-                    ) : (
-                      <span className="cell-muted">—</span>
-                    )}
-                  </td>
-                  <td className="audit-col-address" data-label={t('columns.clientAddress')}>
-                    {row.clientAddress ? <span className="cell-mono">{row.clientAddress}</span> : <span className="cell-muted">—</span>}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-    );
-  };
+  const columns: ListColumn[] = [
+    { label: t('columns.seq'), className: 'col-num' },
+    { label: t('columns.time') },
+    { label: t('columns.actor') },
+    { label: t('columns.action') },
+    { label: t('columns.target') },
+    { label: t('columns.reason') },
+    { label: t('columns.clientAddress') },
+  ];
+
+  const renderRow = (row: AuditRecord) => (
+    <tr
+      key={row.seq}
+      className="row-link"
+      data-testid="audit-row"
+      data-seq={row.seq}
+      data-action={row.action}
+      onClick={openRowUnlessOn('button, a', () => setOpened({ seq: row.seq, initial: row }))}
+    >
+      <td className="col-num audit-col-seq" data-label={t('columns.seq')}>
+        <button
+          type="button"
+          className="cell-link audit-seq"
+          onClick={() => setOpened({ seq: row.seq, initial: row })}
+          aria-label={t('openRecord', { seq: row.seq })}
+          data-testid="audit-row-open"
+        >
+          {row.seq}
+        </button>
+      </td>
+      <td className="col-nowrap" data-label={t('columns.time')}>
+        <AuditTimeText iso={row.at} />
+      </td>
+      <td className="col-title audit-col-actor" data-label={t('columns.actor')}>
+        {row.actorUserId || row.actorName ? (
+          <>
+            <span className="cell-main">{row.actorName ?? row.actorUserId}</span>
+            {row.actorUserId ? <span className="cell-sub">{row.actorUserId}</span> : null}
+          </>
+        ) : (
+          <span className="cell-muted">{t('noActor')}</span>
+        )}
+      </td>
+      <td data-label={t('columns.action')}>
+        <ActionBadge action={row.action} />
+      </td>
+      <td data-label={t('columns.target')}>
+        <TargetText type={row.targetType} id={row.targetId} />
+      </td>
+      <td className="audit-col-reason" data-label={t('columns.reason')}>
+        {row.reason ? (
+          <span className="audit-reason" title={reasonText(row.reason, t)}>
+            {reasonText(row.reason, t)}
+          </span>
+        ) : (
+          <span className="cell-muted">—</span>
+        )}
+      </td>
+      <td className="audit-col-address" data-label={t('columns.clientAddress')}>
+        {row.clientAddress ? <span className="cell-mono">{row.clientAddress}</span> : <span className="cell-muted">—</span>}
+      </td>
+    </tr>
+  );
 
   return (
     <PageFrame
@@ -220,31 +170,29 @@ export function AuditPage() {
         </InlineAlert>
       ) : null}
       <AuditFilters filter={filter} onSearch={onSearch} onReset={() => setParams(new URLSearchParams())} filtered={filtered} />
-      <div className="card table-card">
-        <div className="table-toolbar">
-          <p className="table-total" data-testid="audit-total" data-count={list.data ? totalCount : undefined}>
-            {list.data ? (
-              <TotalText i18nKey="list.total" n={totalCount} />
+      <ListTable
+        list={list}
+        page={query.page}
+        pageSize={AUDIT_PAGE_SIZE}
+        searchFor={(page) => auditSearch({ ...query, page })}
+        testId="audit"
+        tableClassName="data-table data-table-compact audit-table"
+        columns={columns}
+        skeleton={{ rows: 8, widths: SKELETON_COLUMNS }}
+        toolbar={<p className="table-legend">{t('export.hint')}</p>}
+        empty={
+          <div data-testid="audit-empty">
+            {filtered ? (
+              <NoMatchesState />
             ) : (
-              <span className="skeleton skeleton-text" style={{ width: 80 }} aria-hidden="true" />
+              <EmptyState icon={<SearchIcon size={26} />} title={t('emptyTitle')}>
+                <p>{t('emptyBody')}</p>
+              </EmptyState>
             )}
-          </p>
-          <p className="table-legend">{t('export.hint')}</p>
-        </div>
-        {list.phase === 'error' && list.data ? <ErrorState message={apiErrorText(list.error, language)} onRetry={list.reload} testId="audit-list-error" /> : null}
-        {renderBody()}
-        {rows.length > 0 && pageCount(totalCount, AUDIT_PAGE_SIZE) > 1 ? (
-          <div className="table-footer">
-            <Pagination
-              page={query.page}
-              pageSize={AUDIT_PAGE_SIZE}
-              totalCount={totalCount}
-              searchFor={(page) => auditSearch({ ...query, page })}
-              testId="audit-pagination"
-            />
           </div>
-        ) : null}
-      </div>
+        }
+        renderRow={renderRow}
+      />
       {opened ? <AuditDetailDialog seq={opened.seq} initial={opened.initial} onClose={() => setOpened(null)} onShowTarget={showTarget} /> : null}
     </PageFrame>
   );

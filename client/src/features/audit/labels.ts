@@ -1,5 +1,12 @@
-import { AUDIT_ACTIONS, type AuditAction } from '@eln/shared';
+import type { TFunction } from 'i18next';
+import { AUDIT_ACTIONS, systemReasonOf, type AuditAction } from '@eln/shared';
 import type { BadgeTone } from '../../ui/Badge';
+
+/** A record's reason for the reader: the system's own reasons translated, a person's words as written. */
+export function reasonText(reason: string, t: TFunction<'audit'>): string {
+  const key = systemReasonOf(reason);
+  return key ? t(`systemReasons.${key}`) : reason;
+}
 
 /** The groups of actions, by their code's prefix (`user.signIn` is in `user`), in the order the filter lists them. */
 export const ACTION_GROUPS = ['user', 'department', 'project', 'note', 'file', 'signature', 'audit', 'system'] as const;

@@ -1,9 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { findIdRequest, type FindIdAnswer } from '@eln/shared';
-import { apiErrorText, call, fieldErrorsOf } from '../../api';
-import { currentLanguage } from '../../i18n';
-import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { call } from '../../api';
+import { validateForm } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/useFormSubmit';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -13,37 +13,16 @@ import { InlineAlert } from '../../ui/InlineAlert';
 /** Find ID: name and phone → the account's email, partly hidden. */
 export function FindIdDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const language = currentLanguage();
   const [name, setName] = useState('');
   const [phone, setPhone] = useState('');
-  const [errors, setErrors] = useState<FieldErrorMap>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const [found, setFound] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFailure(null);
-    const checked = validateForm(findIdRequest, { name, phone });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      focusFirstInvalid(form.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const answer = await call<FindIdAnswer>('/v1/user/find/id', checked.data);
+  const form = useFormSubmit({
+    check: () => validateForm(findIdRequest, { name, phone }),
+    send: async (data) => {
+      const answer = await call<FindIdAnswer>('/v1/user/find/id', data);
       setFound(answer.maskedUserId);
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields.length > 0) setErrors(toErrorMap(fields));
-      else setFailure(apiErrorText(error, language));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
     <Dialog
@@ -62,7 +41,7 @@ export function FindIdDialog({ onClose }: { onClose: () => void }) {
             <Button variant="secondary" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button variant="primary" type="submit" form="find-id-form" loading={busy} data-testid="find-id-submit">
+            <Button variant="primary" type="submit" form="find-id-form" loading={form.busy} data-testid="find-id-submit">
               {t('findId.submit')}
             </Button>
           </>
@@ -76,11 +55,11 @@ export function FindIdDialog({ onClose }: { onClose: () => void }) {
           <p className="result-hint">{t('findId.resultHint')}</p>
         </div>
       ) : (
-        <form id="find-id-form" ref={form} className="form" onSubmit={onSubmit} noValidate>
+        <form id="find-id-form" ref={form.ref} className="form" onSubmit={form.onSubmit} noValidate>
           <p className="dialog-intro">{t('findId.intro')}</p>
-          {failure ? (
+          {form.failure ? (
             <InlineAlert tone="error" testId="find-id-error">
-              {failure}
+              {form.failure}
             </InlineAlert>
           ) : null}
           <TextField
@@ -90,7 +69,7 @@ export function FindIdDialog({ onClose }: { onClose: () => void }) {
             placeholder={t('findId.namePlaceholder')}
             value={name}
             onChange={(event) => setName(event.target.value)}
-            error={fieldText(errors, 'name', language)}
+            error={form.fieldError('name')}
             testId="find-id-name"
           />
           <TextField
@@ -102,7 +81,7 @@ export function FindIdDialog({ onClose }: { onClose: () => void }) {
             placeholder={t('findId.phonePlaceholder')}
             value={phone}
             onChange={(event) => setPhone(event.target.value)}
-            error={fieldText(errors, 'phone', language)}
+            error={form.fieldError('phone')}
             testId="find-id-phone"
           />
         </form>

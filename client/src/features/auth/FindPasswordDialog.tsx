@@ -1,48 +1,27 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { findPasswordRequest } from '@eln/shared';
-import { apiErrorText, call, fieldErrorsOf } from '../../api';
-import { currentLanguage } from '../../i18n';
-import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { call } from '../../api';
+import { validateForm } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/useFormSubmit';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
-import { TextField } from '../../ui/Field';
 import { MailIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
+import { UserIdField } from './UserIdField';
 
 /** Find password: the server always answers success, so the answer never tells whether an account exists. */
 export function FindPasswordDialog({ initialUserId, onClose }: { initialUserId: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const language = currentLanguage();
   const [userId, setUserId] = useState(initialUserId);
-  const [errors, setErrors] = useState<FieldErrorMap>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFailure(null);
-    const checked = validateForm(findPasswordRequest, { userId });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      focusFirstInvalid(form.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await call('/v1/user/find/password', checked.data);
+  const form = useFormSubmit({
+    check: () => validateForm(findPasswordRequest, { userId }),
+    send: async (data) => {
+      await call('/v1/user/find/password', data);
       setSent(true);
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields.length > 0) setErrors(toErrorMap(fields));
-      else setFailure(apiErrorText(error, language));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
     <Dialog
@@ -61,7 +40,7 @@ export function FindPasswordDialog({ initialUserId, onClose }: { initialUserId: 
             <Button variant="secondary" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button variant="primary" type="submit" form="find-password-form" loading={busy} data-testid="find-password-submit">
+            <Button variant="primary" type="submit" form="find-password-form" loading={form.busy} data-testid="find-password-submit">
               {t('findPassword.submit')}
             </Button>
           </>
@@ -73,19 +52,14 @@ export function FindPasswordDialog({ initialUserId, onClose }: { initialUserId: 
           {t('findPassword.sent')}
         </InlineAlert>
       ) : (
-        <form id="find-password-form" ref={form} className="form" onSubmit={onSubmit} noValidate>
+        <form id="find-password-form" ref={form.ref} className="form" onSubmit={form.onSubmit} noValidate>
           <p className="dialog-intro">{t('findPassword.intro')}</p>
-          {failure ? <InlineAlert tone="error">{failure}</InlineAlert> : null}
-          <TextField
+          {form.failure ? <InlineAlert tone="error">{form.failure}</InlineAlert> : null}
+          <UserIdField
             label={t('findPassword.email')}
-            name="userId"
-            type="email"
-            autoComplete="username"
-            inputMode="email"
-            placeholder={t('signin.userIdPlaceholder')}
             value={userId}
             onChange={(event) => setUserId(event.target.value)}
-            error={fieldText(errors, 'userId', language)}
+            error={form.fieldError('userId')}
             testId="find-password-email"
           />
         </form>

@@ -1,16 +1,26 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { fieldMessage, PASSWORD_POLICY, passwordResetRequest } from '@eln/shared';
 import { apiErrorText, call, fieldErrorsOf } from '../../api';
 import { currentLanguage } from '../../i18n';
-import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/useFormSubmit';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { ArrowLeftIcon, LockIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { usePageTitle } from '../../ui/usePageTitle';
 import type { SignInNoticeState } from './SignInForm';
+
+/** The shared reset rule, and the confirmation matching the new password (once that is valid itself). */
+function checkNewPassword(token: string, password: string, confirmation: string) {
+  const checked = validateForm(passwordResetRequest, { token, password });
+  const errors: FieldErrorMap = checked.ok ? {} : { ...checked.errors };
+  if (!errors.password && password !== confirmation) errors.confirm = { field: 'confirm', reason: 'passwordMismatch' };
+  if (!checked.ok || errors.confirm) return { ok: false as const, errors };
+  return checked;
+}
 
 /** /signin?reset=<token>: choose a new password (the shared `newPassword` rule), then back to sign-in. */
 export function ResetPasswordForm({ token }: { token: string }) {
@@ -20,36 +30,25 @@ export function ResetPasswordForm({ token }: { token: string }) {
   usePageTitle(t('reset.pageTitle'));
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [errors, setErrors] = useState<FieldErrorMap>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFailure(null);
-    const checked = validateForm(passwordResetRequest, { token, password });
-    const nextErrors: FieldErrorMap = checked.ok ? {} : { ...checked.errors };
-    if (!nextErrors.password && password !== confirmation) nextErrors.confirm = { field: 'confirm', reason: 'passwordMismatch' };
-    if (!checked.ok || nextErrors.confirm) {
-      setErrors(nextErrors);
-      if (nextErrors.token) setFailure(fieldMessage(nextErrors.token, language));
-      focusFirstInvalid(form.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await call('/v1/user/password/reset', checked.data);
+  const form = useFormSubmit({
+    check: (controls) => {
+      const checked = checkNewPassword(token, password, confirmation);
+      // A bad token is nothing the user can fix in a field: say it above the form.
+      if (!checked.ok && checked.errors.token) controls.setFailure(fieldMessage(checked.errors.token, language));
+      return checked;
+    },
+    send: async (data) => {
+      await call('/v1/user/password/reset', data);
       const state: SignInNoticeState = { notice: 'passwordReset' };
       navigate('/signin', { replace: true, state });
-    } catch (error) {
-      setBusy(false);
+    },
+    onError: (error, controls) => {
       const fields = fieldErrorsOf(error);
-      if (fields.some((field) => field.field === 'password')) setErrors(toErrorMap(fields));
-      else setFailure(apiErrorText(error, language));
-    }
-  };
+      if (fields.some((field) => field.field === 'password')) controls.setErrors(toErrorMap(fields));
+      else controls.setFailure(apiErrorText(error, language));
+    },
+    leavesOnSuccess: true,
+  });
 
   return (
     <>
@@ -58,12 +57,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
       </div>
       <h1 className="auth-title">{t('reset.heading')}</h1>
       <p className="auth-subtitle">{t('reset.intro', { min: PASSWORD_POLICY.minLength })}</p>
-      {failure ? (
+      {form.failure ? (
         <InlineAlert tone="error" testId="reset-error">
-          {failure}
+          {form.failure}
         </InlineAlert>
       ) : null}
-      <form ref={form} className="form" onSubmit={onSubmit} noValidate data-testid="reset-form">
+      <form ref={form.ref} className="form" onSubmit={form.onSubmit} noValidate data-testid="reset-form">
         <TextField
           label={t('reset.password')}
           type="password"
@@ -71,7 +70,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           autoComplete="new-password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
-          error={fieldText(errors, 'password', language)}
+          error={form.fieldError('password')}
           minLength={PASSWORD_POLICY.minLength}
           maxLength={PASSWORD_POLICY.maxLength}
           testId="reset-password"
@@ -84,12 +83,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
           autoComplete="new-password"
           value={confirmation}
           onChange={(event) => setConfirmation(event.target.value)}
-          error={fieldText(errors, 'confirm', language)}
+          error={form.fieldError('confirm')}
           maxLength={PASSWORD_POLICY.maxLength}
           testId="reset-confirm"
         />
-        <Button type="submit" variant="primary" size="lg" block loading={busy} data-testid="reset-submit">
-          {busy ? t('reset.submitting') : t('reset.submit')}
+        <Button type="submit" variant="primary" size="lg" block loading={form.busy} data-testid="reset-submit">
+          {form.busy ? t('reset.submitting') : t('reset.submit')}
         </Button>
       </form>
       <Link to="/signin" replace className="back-link">

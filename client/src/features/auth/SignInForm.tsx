@@ -1,22 +1,25 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ERR, signInRequest } from '@eln/shared';
-import { ApiError, apiErrorText, fieldErrorsOf, isApiError, retryAfterOf } from '../../api';
+import { ApiError, apiErrorText, isApiError, retryAfterOf } from '../../api';
 import type { FromState } from '../../app/guards';
 import { currentLanguage } from '../../i18n';
-import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { validateForm } from '../../lib/forms';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../lib/storage';
+import { useFormSubmit } from '../../lib/useFormSubmit';
 import { alert } from '../../modals/store';
 import { signIn } from '../../session/actions';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
-import { EyeIcon, EyeOffIcon, KeyIcon } from '../../ui/icons';
+import { KeyIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
+import { PasswordToggle } from '../../ui/PasswordToggle';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { FindIdDialog } from './FindIdDialog';
 import { FindPasswordDialog } from './FindPasswordDialog';
 import { secondsLeft } from './lockout';
+import { UserIdField } from './UserIdField';
 
 export interface SignInNoticeState extends FromState {
   notice?: 'passwordReset';
@@ -35,13 +38,10 @@ export function SignInForm() {
   const [password, setPassword] = useState('');
   const [saveId, setSaveId] = useState(savedUserId !== null);
   const [showPassword, setShowPassword] = useState(false);
-  const [errors, setErrors] = useState<FieldErrorMap>({});
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<'findId' | 'findPassword' | null>(null);
-  const form = useRef<HTMLFormElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
 
   const remaining = secondsLeft(lockedUntil, now);
@@ -61,30 +61,20 @@ export function SignInForm() {
     if (savedUserId) passwordInput.current?.focus();
   }, [savedUserId]);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy || remaining > 0) return;
-    setFailure(null);
-    const checked = validateForm(signInRequest, { userId, password });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      focusFirstInvalid(form.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await signIn(checked.data);
-      writeStorage(STORAGE_KEYS.savedUserId, saveId ? checked.data.userId : null);
+  const form = useFormSubmit({
+    blocked: remaining > 0,
+    reset: () => setFailure(null),
+    check: () => validateForm(signInRequest, { userId, password }),
+    send: async (data) => {
+      await signIn(data);
+      writeStorage(STORAGE_KEYS.savedUserId, saveId ? data.userId : null);
       const from = state.from;
       navigate(from && from.pathname !== '/signin' ? `${from.pathname}${from.search}${from.hash}` : '/', { replace: true });
-    } catch (error) {
-      setBusy(false);
+    },
+    onError: (error, controls) => {
       setPassword('');
-      const fields = fieldErrorsOf(error);
-      if (fields.length > 0) {
-        setErrors(toErrorMap(fields));
-        focusFirstInvalid(form.current);
+      if (controls.showFieldErrors(error)) {
+        controls.focusFirstInvalid();
         return;
       }
       const apiError = isApiError(error) ? error : new ApiError(ERR.unexpected, '', 0);
@@ -95,8 +85,9 @@ export function SignInForm() {
       }
       setFailure(apiError);
       passwordInput.current?.focus();
-    }
-  };
+    },
+    leavesOnSuccess: true,
+  });
 
   const failureText = failure ? apiErrorText(failure, language, remaining > 0 ? remaining : undefined) : null;
 
@@ -119,17 +110,12 @@ export function SignInForm() {
         </InlineAlert>
       ) : null}
 
-      <form ref={form} className="form" onSubmit={onSubmit} noValidate>
-        <TextField
+      <form ref={form.ref} className="form" onSubmit={form.onSubmit} noValidate>
+        <UserIdField
           label={t('signin.userId')}
-          type="email"
-          name="userId"
-          autoComplete="username"
-          inputMode="email"
-          placeholder={t('signin.userIdPlaceholder')}
           value={userId}
           onChange={(event) => setUserId(event.target.value)}
-          error={fieldText(errors, 'userId', language)}
+          error={form.fieldError('userId')}
           testId="signin-userId"
           autoFocus={!savedUserId}
         />
@@ -142,20 +128,9 @@ export function SignInForm() {
           placeholder={t('signin.passwordPlaceholder')}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
-          error={fieldText(errors, 'password', language)}
+          error={form.fieldError('password')}
           testId="signin-password"
-          trailing={
-            <button
-              type="button"
-              className="icon-btn icon-btn-sm"
-              onClick={() => setShowPassword((shown) => !shown)}
-              aria-label={showPassword ? t('signin.hidePassword') : t('signin.showPassword')}
-              aria-pressed={showPassword}
-              title={showPassword ? t('signin.hidePassword') : t('signin.showPassword')}
-            >
-              {showPassword ? <EyeOffIcon size={17} /> : <EyeIcon size={17} />}
-            </button>
-          }
+          trailing={<PasswordToggle shown={showPassword} onToggle={() => setShowPassword((shown) => !shown)} />}
         />
         <div className="form-row-between">
           <Checkbox label={t('signin.saveId')} checked={saveId} onChange={(event) => setSaveId(event.target.checked)} testId="signin-saveId" />
@@ -169,8 +144,8 @@ export function SignInForm() {
             </button>
           </div>
         </div>
-        <Button type="submit" variant="primary" size="lg" block loading={busy} disabled={remaining > 0} data-testid="signin-submit">
-          {busy ? t('signin.submitting') : t('signin.submit')}
+        <Button type="submit" variant="primary" size="lg" block loading={form.busy} disabled={remaining > 0} data-testid="signin-submit">
+          {form.busy ? t('signin.submitting') : t('signin.submit')}
         </Button>
       </form>
 

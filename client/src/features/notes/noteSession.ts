@@ -97,6 +97,8 @@ export class NoteSession {
   private authRetried = false;
   private destroyed = false;
   private tempTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A temporary save is owed: its edits were not stored yet, or the call failed. */
+  private tempPending = false;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly ticker: ReturnType<typeof setInterval>;
   private readonly durableWaiters = new Set<() => void>();
@@ -235,7 +237,10 @@ export class NoteSession {
 
   // --- Connection and authentication -------------------------------------------------------------
 
-  private onNetwork = () => this.updateConnection();
+  private onNetwork = () => {
+    this.updateConnection();
+    if (navigator.onLine && this.tempPending && !this.tempTimer) this.scheduleTempSave();
+  };
 
   private updateConnection(): void {
     const live = this.provider.configuration.websocketProvider.status === WebSocketStatus.Connected && this.provider.isAuthenticated;
@@ -309,6 +314,7 @@ export class NoteSession {
     this.set({ durable });
     if (durable) {
       for (const resolve of [...this.durableWaiters]) resolve();
+      if (this.tempPending && !this.tempTimer) this.scheduleTempSave();
     }
   }
 
@@ -410,12 +416,19 @@ export class NoteSession {
   /** POST /note/temp once the edits are stored (the server derives the draft from its own copy). */
   private async tempSave(): Promise<void> {
     if (!this.writable || this.state.phase !== 'ready') return;
-    await this.waitDurable(5000);
+    // The server derives the draft from its own copy, so it must hold the edits first. Offline, the
+    // save is owed and runs once they are confirmed stored (the connection state already says why).
+    this.tempPending = false;
+    if (!(await this.waitDurable(5000))) {
+      this.tempPending = true;
+      return;
+    }
     if (this.destroyed || !this.writable) return;
     try {
       await call<TempAnswer>('/v1/project/note/temp', { labNoteNo: this.noteNo, blockList: this.blockList() });
       this.set({ draft: 'saved' });
     } catch {
+      this.tempPending = true;
       this.set({ draft: 'failed' });
     }
   }

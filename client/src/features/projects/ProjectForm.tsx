@@ -1,9 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERR, errorMessage, fieldMessage, LIMITS, MAX_PROJECT_PARTICIPANTS, projectCreateRequest, type SignatureList } from '@eln/shared';
-import { fieldErrorsOf, isApiError } from '../../api';
+import { isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
-import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
+import { fieldText, validateForm } from '../../lib/forms';
+import { useFormSubmit, type FormControls } from '../../lib/useFormSubmit';
 import { alertApiError, confirm } from '../../modals/store';
 import { Button } from '../../ui/Button';
 import { TextAreaField, TextField } from '../../ui/Field';
@@ -50,18 +51,45 @@ const sameSelection = (a: Selection, b: Selection) => {
 export function ProjectForm({ initial, submit, onCancel, submitLabel }: ProjectFormProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const form = useRef<HTMLFormElement>(null);
   const [title, setTitle] = useState(initial.title);
   const [description, setDescription] = useState(initial.description);
   const [selection, setSelection] = useState(initial.selection);
-  const [errors, setErrors] = useState<FieldErrorMap>({});
   const [titleTaken, setTitleTaken] = useState<string | null>(null);
   const [pickerProblem, setPickerProblem] = useState<string | null>(null);
   const [invalidUserIds, setInvalidUserIds] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
+
+  const showRefusal = (error: unknown, controls: FormControls) => {
+    if (controls.showFieldErrors(error)) {
+      controls.focusFirstInvalid();
+    } else if (isApiError(error) && error.status === ERR.projectDuplicate) {
+      setTitleTaken(errorMessage(ERR.projectDuplicate, language));
+      controls.focusFirstInvalid();
+    } else if (isApiError(error) && error.status === ERR.participantMissing) {
+      const missing = missingOf(error);
+      const names = missing.map((userId) => selection.users.find((user) => user.userId.toLowerCase() === userId.toLowerCase())?.name ?? userId);
+      setInvalidUserIds(missing);
+      setPickerProblem(names.length ? t('project.missingParticipants', { list: names.join(', ') }) : errorMessage(ERR.participantMissing, language));
+    } else if (isApiError(error) && error.status === ERR.departmentMissing) {
+      setPickerProblem(errorMessage(ERR.departmentMissing, language));
+    } else if (!(isApiError(error) && error.httpStatus === 401)) {
+      void alertApiError(error);
+    }
+  };
+
+  const form = useFormSubmit({
+    reset: () => {
+      setTitleTaken(null);
+      setPickerProblem(null);
+      setInvalidUserIds([]);
+    },
+    check: () => validateForm(projectCreateRequest, { title, description, signatureList: toSignatureList(selection) }),
+    send: (data) => submit({ title: data.title, description: data.description, signatureList: data.signatureList }),
+    onError: showRefusal,
+  });
+  const { errors, busy } = form;
 
   const forget = (...fields: string[]) =>
-    setErrors((current) => {
+    form.setErrors((current) => {
       if (!fields.some((field) => current[field])) return current;
       const next = { ...current };
       for (const field of fields) delete next[field];
@@ -69,45 +97,6 @@ export function ProjectForm({ initial, submit, onCancel, submitLabel }: ProjectF
     });
 
   const dirty = title !== initial.title || description !== initial.description || !sameSelection(selection, initial.selection);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setTitleTaken(null);
-    setPickerProblem(null);
-    setInvalidUserIds([]);
-    const checked = validateForm(projectCreateRequest, { title, description, signatureList: toSignatureList(selection) });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      focusFirstInvalid(form.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await submit({ title: checked.data.title, description: checked.data.description, signatureList: checked.data.signatureList });
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields.length > 0) {
-        setErrors(toErrorMap(fields));
-        focusFirstInvalid(form.current);
-      } else if (isApiError(error) && error.status === ERR.projectDuplicate) {
-        setTitleTaken(errorMessage(ERR.projectDuplicate, language));
-        focusFirstInvalid(form.current);
-      } else if (isApiError(error) && error.status === ERR.participantMissing) {
-        const missing = missingOf(error);
-        const names = missing.map((userId) => selection.users.find((user) => user.userId.toLowerCase() === userId.toLowerCase())?.name ?? userId);
-        setInvalidUserIds(missing);
-        setPickerProblem(names.length ? t('project.missingParticipants', { list: names.join(', ') }) : errorMessage(ERR.participantMissing, language));
-      } else if (isApiError(error) && error.status === ERR.departmentMissing) {
-        setPickerProblem(errorMessage(ERR.departmentMissing, language));
-      } else if (!(isApiError(error) && error.httpStatus === 401)) {
-        void alertApiError(error);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const cancel = async () => {
     if (dirty && !(await confirm(t('project.discardChanges')))) return;
@@ -124,7 +113,7 @@ export function ProjectForm({ initial, submit, onCancel, submitLabel }: ProjectF
   const pickerError = pickerProblem ?? userErrorText ?? fieldText(errors, 'signatureList.department', language) ?? fieldText(errors, 'signatureList', language);
 
   return (
-    <form ref={form} className="form project-form" onSubmit={onSubmit} noValidate data-testid="project-form">
+    <form ref={form.ref} className="form project-form" onSubmit={form.onSubmit} noValidate data-testid="project-form">
       <div className="card form-card">
         <div className="form-grid">
           <TextField

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS } from '@eln/shared';
+import { AUDIT_ACTIONS, AUDIT_SYSTEM_REASONS } from '@eln/shared';
 import { ACTION_GROUPS, TARGET_TYPES } from '../../features/audit/labels';
 import en from './en';
 import ja from './ja';
@@ -31,6 +31,7 @@ describe('audit strings', () => {
       for (const action of AUDIT_ACTIONS) expect(strings.get(`actions.${action}`)?.trim(), action).toBeTruthy();
       for (const group of ACTION_GROUPS) expect(strings.get(`actionGroups.${group}`)?.trim(), group).toBeTruthy();
       for (const type of TARGET_TYPES) expect(strings.get(`targetTypes.${type}`)?.trim(), type).toBeTruthy();
+      for (const reason of Object.keys(AUDIT_SYSTEM_REASONS)) expect(strings.get(`systemReasons.${reason}`)?.trim(), reason).toBeTruthy();
     });
 
     if (name === 'en') continue;
