@@ -36,8 +36,6 @@ interface ListTableProps<Row> {
   empty: ReactNode;
   /** One `<tr>` (with its key); `number` counts down from the total, as the spec numbers rows. */
   renderRow(row: Row, number: number): ReactNode;
-  /** The user list's error above stale rows has never carried a test id; this keeps that page as its tests know it. */
-  reloadErrorWithoutTestId?: boolean;
 }
 
 /**
@@ -45,7 +43,7 @@ interface ListTableProps<Row> {
  * dimmed while the next page loads), the empty and failed states, and the pager.
  */
 export function ListTable<Row>(props: ListTableProps<Row>) {
-  const { list, page, pageSize, searchFor, testId, toolbar, reloadErrorWithoutTestId = false } = props;
+  const { list, page, pageSize, searchFor, testId, toolbar } = props;
   const totalCount = toCount(list.data?.totalCount);
   const rows = list.data?.list ?? [];
   const errorTestId = `${testId}-list-error`;
@@ -62,7 +60,7 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
         </p>
         {toolbar}
       </div>
-      {list.phase === 'error' && list.data ? <ListError list={list} testId={reloadErrorWithoutTestId ? undefined : errorTestId} /> : null}
+      {list.phase === 'error' && list.data ? <ListError list={list} testId={errorTestId} /> : null}
       {list.phase === 'error' && !list.data ? <ListError list={list} testId={errorTestId} /> : <ListBody {...props} totalCount={totalCount} rows={rows} />}
       {rows.length > 0 && pageCount(totalCount, pageSize) > 1 ? (
         <div className="table-footer">
@@ -73,7 +71,7 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
   );
 }
 
-function ListError({ list, testId }: { list: Loaded<unknown>; testId: string | undefined }) {
+function ListError({ list, testId }: { list: Loaded<unknown>; testId: string }) {
   return <ErrorState message={apiErrorText(list.error, currentLanguage())} onRetry={list.reload} testId={testId} />;
 }
 

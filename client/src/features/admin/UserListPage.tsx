@@ -165,7 +165,6 @@ export function UserListPage() {
           )
         }
         renderRow={renderRow}
-        reloadErrorWithoutTestId
       />
       {creating ? (
         <UserCreateDialog
