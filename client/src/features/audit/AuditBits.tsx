@@ -44,13 +44,21 @@ export function AuditTimeText({ iso, inline = false }: { iso: string; inline?: b
 }
 
 /** The target as "Type #id". */
-export function TargetText({ type, id }: { type: string | null; id: string | null }) {
+/** Longer identifiers (session UUIDs) are shortened in the list, whole on hover and in the detail. */
+const COMPACT_ID_LENGTH = 12;
+
+export function TargetText({ type, id, compact = false }: { type: string | null; id: string | null; compact?: boolean }) {
   const label = useTargetTypeLabel();
   if (!type && !id) return <span className="cell-muted">—</span>;
+  const shortened = compact && id !== null && id.length > COMPACT_ID_LENGTH;
   return (
     <span className="audit-target">
       {type ? <span className="audit-target-type">{label(type)}</span> : null}
-      {id ? <span className="audit-target-id">{id}</span> : null}
+      {id ? (
+        <span className="audit-target-id" title={shortened ? id : undefined}>
+          {shortened ? `${id.slice(0, 8)}…` : id}
+        </span>
+      ) : null}
     </span>
   );
 }

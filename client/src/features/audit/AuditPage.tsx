@@ -122,7 +122,7 @@ export function AuditPage() {
         <ActionBadge action={row.action} />
       </td>
       <td data-label={t('columns.target')}>
-        <TargetText type={row.targetType} id={row.targetId} />
+        <TargetText type={row.targetType} id={row.targetId} compact />
       </td>
       <td className="audit-col-reason" data-label={t('columns.reason')}>
         {row.reason ? (
