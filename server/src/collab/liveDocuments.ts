@@ -7,8 +7,6 @@ import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
 import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
 
-
-
 /**
  * What the API needs of live documents: their current content (from memory when open, else from the
  * store), and control over who may still write to them, on every server process.

@@ -28,7 +28,7 @@ import { call, isApiError, refreshSession } from '../../api';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, connectionState, otherWriters, type ConnectionState, type PresenceUser } from './presence';
 
-
+/** Reasons with which the server refuses or later closes a note's connection. */
 const REFUSALS: ReadonlySet<string> = new Set(Object.values(COLLAB_REFUSALS));
 
 export type ReadOnlyReason = 'signed' | 'finished' | 'notWritable' | 'holdEnded';
