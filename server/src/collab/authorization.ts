@@ -18,7 +18,7 @@ export class CollabRefusal extends Error {
 }
 
 /** Close code for a connection whose later check failed (as HTTP 401). */
-export const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_UNAUTHORIZED = 4401;
 
 /** Who is behind a connection and what they may do with its document. */
 export interface Admission {
@@ -74,7 +74,7 @@ export async function recheckConnection(connection: Connection<CollabContext>, c
     if (admission.user.userNo !== connection.context.user?.userNo) throw new CollabRefusal(COLLAB_REFUSALS.session);
   } catch (error) {
     if (!(error instanceof CollabRefusal)) throw error;
-    connection.close({ code: CLOSE_UNAUTHORIZED, reason: error.reason });
+    endConnection(connection, error.reason);
     return null;
   }
   const { user, access } = admission;
@@ -86,4 +86,13 @@ export async function recheckConnection(connection: Connection<CollabContext>, c
   // ending that session must find it.
   connection.context.user = user;
   return user;
+}
+
+/**
+ * Closes a document connection for good. Read-only first: closing removes the connection from its
+ * document, but messages it already queued are still handled, and would otherwise still be applied.
+ */
+export function endConnection(connection: Connection<CollabContext>, reason: CollabRefusalReason): void {
+  connection.readOnly = true;
+  connection.close({ code: CLOSE_UNAUTHORIZED, reason });
 }

@@ -2,7 +2,7 @@ import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { COLLAB_REFUSALS, CONTENT_FIELD, HOLD_ENDED_MESSAGE, type PmNode } from '@eln/shared';
-import { CLOSE_UNAUTHORIZED, recheckConnection, type CollabAuthorization } from './authorization.js';
+import { endConnection, recheckConnection, type CollabAuthorization } from './authorization.js';
 import type { CollabContext } from './collab.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
@@ -111,7 +111,7 @@ export class LiveDocuments {
     } catch (error) {
       // Not known to be allowed any more (the check itself failed): closed rather than left writing.
       // The client reconnects and authenticates afresh.
-      connection.close({ code: CLOSE_UNAUTHORIZED, reason: COLLAB_REFUSALS.session });
+      endConnection(connection, COLLAB_REFUSALS.session);
       throw error;
     }
   }
