@@ -1,4 +1,4 @@
-import type { Connection } from '@hocuspocus/server';
+import type { beforeHandleMessagePayload, Connection, Extension } from '@hocuspocus/server';
 import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, type CollabRefusalReason } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { TokenService } from '../auth/tokens.js';
@@ -29,9 +29,20 @@ export interface Admission {
 /**
  * Who may open which live document, and whether they may write: the session must be live and its user
  * active, and the document's kind decides the rest, against the database as it is now.
+ *
+ * When sessions, users or memberships change, the users' open connections are checked again at once
+ * (`recheck`, by LiveDocuments). A connection authenticated before the change but not yet open then is
+ * missed by that; as an extension, this checks such a connection again before it handles anything.
  */
-export class CollabAuthorization {
+export class CollabAuthorization implements Extension {
+  readonly extensionName = 'collab-authorization';
+  /** Before any other extension sees a message, whose sender may no longer be allowed to send it. */
+  readonly priority = 1000;
   private readonly kinds: Map<string, DocumentKind>;
+  /** How many rechecks this process has begun; each connection's context keeps the count at its admission. */
+  private rechecks = 0;
+  /** The count at each user's latest recheck. */
+  private readonly lastRecheckOf = new Map<number, number>();
 
   constructor(
     private readonly tokens: TokenService,
@@ -48,6 +59,41 @@ export class CollabAuthorization {
   /** An open connection checked again by its session, when the server learns that something changed. */
   async bySession(sessionId: string, documentName: string): Promise<Admission> {
     return this.admit(await this.tokens.userOfSession(sessionId), documentName);
+  }
+
+  /**
+   * Every admission of these users until now needs a new check: the caller checks their open connections
+   * (`recheck`); those still being established are checked before their first message.
+   */
+  beginRecheck(userNos: number[]): void {
+    this.rechecks += 1;
+    for (const userNo of userNos) this.lastRecheckOf.set(userNo, this.rechecks);
+  }
+
+  /** Checks an open connection again by its session, now. */
+  async recheck(connection: Connection<CollabContext>): Promise<void> {
+    connection.context.admittedAt = this.rechecks;
+    const { sessionId } = connection.context.user;
+    try {
+      await recheckConnection(connection, () => this.bySession(sessionId, connection.document.name));
+    } catch (error) {
+      // Not known to be allowed any more (the check itself failed): closed rather than left writing.
+      // The client reconnects and authenticates afresh.
+      endConnection(connection, COLLAB_REFUSALS.session);
+      throw error;
+    }
+  }
+
+  /** Runs before authentication: whatever is rechecked from here on applies to this connection too. */
+  async onConnect(): Promise<Pick<CollabContext, 'admittedAt'>> {
+    return { admittedAt: this.rechecks };
+  }
+
+  async beforeHandleMessage({ connection }: beforeHandleMessagePayload<CollabContext>): Promise<void> {
+    const { user, admittedAt } = connection.context;
+    const lastRecheck = user ? this.lastRecheckOf.get(user.userNo) : undefined;
+    // Written so that a connection without a count (admitted some other way) is checked too.
+    if (lastRecheck !== undefined && !(admittedAt >= lastRecheck)) await this.recheck(connection);
   }
 
   private async admit(user: AuthUser | null, documentName: string): Promise<Admission> {

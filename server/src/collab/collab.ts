@@ -11,6 +11,8 @@ export const COLLAB_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 export interface CollabContext {
   /** The connection's user and the session it stands on (live commands find connections by these). */
   user: AuthUser;
+  /** When it was admitted, in CollabAuthorization's count of rechecks. */
+  admittedAt: number;
 }
 
 export interface CollabOptions {
@@ -30,7 +32,7 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
   return new Hocuspocus<CollabContext>({
     name: 'eln-collab',
     quiet: true,
-    extensions: options.extensions ?? [],
+    extensions: [options.authorization, ...(options.extensions ?? [])],
     async onAuthenticate({ token, documentName, connectionConfig }) {
       const { user, access } = await authorize(token, documentName);
       connectionConfig.readOnly = access === 'read';

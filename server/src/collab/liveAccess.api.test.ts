@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { COLLAB_REFUSALS, ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
+import { WebSocket } from 'ws';
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import type { Extension } from '@hocuspocus/server';
+import { COLLAB_PATH, COLLAB_REFUSALS, ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
 import { claimsOf } from '../testing/jwt.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
@@ -18,8 +21,22 @@ let url: string;
 const clients: LiveClient[] = [];
 const mail: Array<{ to: string; text: string }> = [];
 
+/**
+ * Holds the loading of one document, which comes after its first connection authenticated and before
+ * that connection is open: the window in which a change can miss it.
+ */
+const loadGate = { documentName: '', entered: () => undefined as void, release: Promise.resolve() };
+const gateExtension: Extension = {
+  extensionName: 'test-load-gate',
+  async onLoadDocument({ documentName }) {
+    if (documentName !== loadGate.documentName) return;
+    loadGate.entered();
+    await loadGate.release;
+  },
+};
+
 beforeAll(async () => {
-  server = await startTestServer({ sessionRecheckMs: 24 * 3600 * 1000 });
+  server = await startTestServer({ sessionRecheckMs: 24 * 3600 * 1000, collabExtensions: [gateExtension] });
   url = await server.listen();
   server.services.mailer = { send: async (message) => void mail.push(message) };
 });
@@ -201,5 +218,52 @@ describe('open live connections when access ends', () => {
     appendParagraph(s.editor.doc, 'still writing');
     await eventually(() => s.editor.allDurable(), 'the edit after the update to be stored');
     expect(await storedTexts(s.name)).toContain('still writing');
+  });
+
+  it('closes a connection that authenticated before the sign-out but opened after it, before it stores anything', async () => {
+    const member = await server.createUser();
+    const session = await server.signIn(member.userId, member.password);
+    const signatureList = { department: '', user: `${member.userId},${server.admin.userId}` };
+    const created = await server.call<{ projectNo: number }>('/v1/project/create', { title: 'Access race', signatureList }, { token: session.accessToken });
+    const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: created.body.data.projectNo, title: 'Live' }, { token: session.accessToken });
+    const name = noteDocumentName(note.body.data.labNoteNo);
+
+    let release = () => undefined as void;
+    const entered = new Promise<void>((resolve) => {
+      loadGate.entered = resolve;
+    });
+    loadGate.release = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    loadGate.documentName = name;
+
+    const doc = new Y.Doc();
+    const socket = new HocuspocusProviderWebsocket({ url: `${url.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
+    let closedWith: string | null = null;
+    const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token: session.accessToken });
+    provider.on('close', ({ event }: { event: { reason: string } }) => {
+      closedWith = event.reason;
+    });
+    clients.push({ doc, provider, durable: () => null, stateless: () => [], allDurable: () => false, destroy: () => (provider.destroy(), socket.destroy()) });
+    provider.attach();
+    try {
+      await entered; // authenticated with a live session; the connection is not open yet
+      expect((await server.call('/v1/user/signOut', {}, { token: session.accessToken })).body.status).toBe('0000');
+      appendParagraph(doc, 'written after the sign-out');
+    } finally {
+      loadGate.documentName = '';
+      release();
+    }
+    await eventually(() => closedWith === COLLAB_REFUSALS.session, 'the connection to be closed once open');
+
+    // Another participant's edit, stored, is the witness that the document was open for writing.
+    const admin = await server.signIn(server.admin.userId, server.admin.password);
+    const witness = track(await connectWriter(url, name, admin.accessToken));
+    appendParagraph(witness.doc, 'the witness writes');
+    await eventually(() => witness.allDurable(), 'the witness’s edit to be stored');
+    const live = server.collab.documents.get(name);
+    for (const texts of [live ? paragraphTexts(live) : [], await storedTexts(name), paragraphTexts(witness.doc)]) {
+      expect(texts).toEqual(['the witness writes']);
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { COLLAB_REFUSALS, CONTENT_FIELD, HOLD_ENDED_MESSAGE, type PmNode } from '@eln/shared';
-import { endConnection, recheckConnection, type CollabAuthorization } from './authorization.js';
+import type { CollabAuthorization } from './authorization.js';
 import type { CollabContext } from './collab.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
@@ -80,7 +80,7 @@ export class LiveDocuments {
 
   private async apply(command: LiveCommand): Promise<void> {
     if (command.kind === 'recheck-users') {
-      await this.recheckConnectionsOf(new Set(command.userNos));
+      await this.recheckConnectionsOf(command.userNos);
       return;
     }
     if (command.kind === 'close') {
@@ -97,23 +97,12 @@ export class LiveDocuments {
     }
   }
 
-  private async recheckConnectionsOf(userNos: Set<number>): Promise<void> {
+  private async recheckConnectionsOf(userNos: number[]): Promise<void> {
+    this.authorization.beginRecheck(userNos);
     const connections = [...this.hocuspocus.documents.values()]
       .flatMap((document): Connection<CollabContext>[] => document.getConnections())
-      .filter((connection) => connection.context.user && userNos.has(connection.context.user.userNo));
-    await Promise.all(connections.map((connection) => this.recheck(connection)));
-  }
-
-  private async recheck(connection: Connection<CollabContext>): Promise<void> {
-    const { sessionId } = connection.context.user;
-    try {
-      await recheckConnection(connection, () => this.authorization.bySession(sessionId, connection.document.name));
-    } catch (error) {
-      // Not known to be allowed any more (the check itself failed): closed rather than left writing.
-      // The client reconnects and authenticates afresh.
-      endConnection(connection, COLLAB_REFUSALS.session);
-      throw error;
-    }
+      .filter((connection) => connection.context.user && userNos.includes(connection.context.user.userNo));
+    await Promise.all(connections.map((connection) => this.authorization.recheck(connection)));
   }
 }
 
