@@ -17,6 +17,7 @@ import { registerSystemRoutes } from './system/routes.js';
 import { registerUserRoutes } from './users/routes.js';
 import { createCollab, mountCollab, startSessionRechecks, COLLAB_MAX_MESSAGE_BYTES, type CollabContext } from './collab/collab.js';
 import type { DocumentKind } from './collab/documentKinds.js';
+import { CollabAuthorization } from './collab/authorization.js';
 import { DatabaseDocumentStore, type DocumentStore } from './collab/documentStore.js';
 import { DurablePersistence, type DurablePersistenceOptions } from './collab/durablePersistence.js';
 import { LiveDocuments } from './collab/liveDocuments.js';
@@ -77,9 +78,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
   const holds = new NoteHolds(database.db, app.log, config.port);
   await holds.removeStaleHolds();
+  const authorization = new CollabAuthorization(tokens, [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])]);
   const collab = createCollab({
-    tokens,
-    kinds: [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])],
+    authorization,
     extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
@@ -90,7 +91,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     throttle: new Throttle(config.throttle),
     mailer: await createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
-    live: new LiveDocuments(collab, persistence, documentStore, config.redisUrl ? await redisControlChannel(config.redisUrl, config.redisPrefix, app.log) : singleProcessChannel),
+    live: new LiveDocuments(collab, persistence, documentStore, authorization, config.redisUrl ? await redisControlChannel(config.redisUrl, config.redisPrefix, app.log) : singleProcessChannel),
     fileLinks: new FileLinks(secret),
   };
 

@@ -117,6 +117,8 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         }
         return rotated;
       });
+      // The reuse revoked the session: its open live connections end now, not at their next check.
+      if (result.kind === 'reused') await services.live.recheckUsers([result.userNo]);
       if (result.kind !== 'rotated') throw new AppError(ERR.refreshInvalid);
       const [user] = await db.select().from(users).where(eq(users.userNo, result.userNo));
       if (!user?.active) throw new AppError(ERR.refreshInvalid);
@@ -133,6 +135,8 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         await revokeSession(tx, user.sessionId, 'signed out');
         await appendAudit(tx, { actor: user, action: 'user.signOut', target: { type: 'session', id: user.sessionId }, clientAddress });
       });
+      // The session's open live connections end now, on every process, not at their next check.
+      await services.live.recheckUsers([user.userNo]);
       return null;
     },
   });
@@ -201,25 +205,27 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     body: passwordResetRequest,
     async handler({ body, clientAddress }) {
       const passwordHash = await hashPassword(body.password);
-      const done = await db.transaction(async (tx) => {
+      const resetUserNo = await db.transaction(async (tx) => {
         const [reset] = await tx
           .update(passwordResets)
           .set({ usedAt: new Date() })
           .where(and(eq(passwordResets.tokenHash, sha256Hex(body.token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
           .returning();
-        if (!reset) return false;
+        if (!reset) return null;
         const [user] = await tx
           .update(users)
           .set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() })
           .where(eq(users.userNo, reset.userNo))
           .returning();
-        if (!user) return false;
+        if (!user) return null;
         await revokeAllSessions(tx, user.userNo, 'password reset');
         await throttle.clear(tx, throttleKeys.account(user.userId));
         await appendAudit(tx, { actor: { userNo: user.userNo, userId: user.userId }, action: 'user.passwordReset', target: { type: 'user', id: user.userId }, clientAddress });
-        return true;
+        return user.userNo;
       });
-      if (!done) throw new AppError(ERR.resetInvalid);
+      if (resetUserNo === null) throw new AppError(ERR.resetInvalid);
+      // Every session ended: so do the user's open live connections, at once.
+      await services.live.recheckUsers([resetUserNo]);
       return null;
     },
   });

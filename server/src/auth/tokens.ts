@@ -52,12 +52,21 @@ export class TokenService {
       return null;
     }
     if (!isAccessClaims(claims)) return null;
+    const user = await this.userOfSession(claims.sid);
+    return user && String(user.userNo) === claims.sub ? user : null;
+  }
+
+  /**
+   * The user of a session while it is live and the user active, as the database says now. Open live
+   * connections are checked again this way when their session or user changes (they keep no token).
+   */
+  async userOfSession(sessionId: string): Promise<AuthUser | null> {
     const [row] = await this.db
       .select({ session: sessions, user: users })
       .from(sessions)
       .innerJoin(users, eq(users.userNo, sessions.userNo))
-      .where(and(eq(sessions.sessionId, claims.sid), isNull(sessions.revokedAt), eq(users.active, true)));
-    if (!row || String(row.user.userNo) !== claims.sub) return null;
+      .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.revokedAt), eq(users.active, true)));
+    if (!row) return null;
     return {
       userNo: row.user.userNo,
       userId: row.user.userId,

@@ -1,37 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
-import { COLLAB_PATH, COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, type CollabRefusalReason } from '@eln/shared';
+import { COLLAB_PATH } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
-import type { TokenService } from '../auth/tokens.js';
-import { parseDocumentName, type DocumentKind } from './documentKinds.js';
+import { recheckConnection, type CollabAuthorization } from './authorization.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
 export const COLLAB_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export interface CollabContext {
+  /** The connection's user and the session it stands on (live commands find connections by these). */
   user: AuthUser;
+  /** When it was admitted, in CollabAuthorization's count of rechecks. */
+  admittedAt: number;
 }
-
-
-/**
- * Hocuspocus sends an authentication error's `reason` to the provider's onAuthenticationFailed. A
- * refusal is an answer, not a fault: its message stays empty, which keeps Hocuspocus from logging it
- * as an error (it logs hook errors that have a message).
- */
-class CollabRefusal extends Error {
-  constructor(readonly reason: CollabRefusalReason) {
-    super('');
-    this.name = `CollabRefusal(${reason})`;
-  }
-}
-
-/** Close code for a connection whose later token check failed (as HTTP 401). */
-const CLOSE_UNAUTHORIZED = 4401;
 
 export interface CollabOptions {
-  tokens: TokenService;
-  kinds: DocumentKind[];
+  authorization: CollabAuthorization;
   extensions?: Extension[];
 }
 
@@ -43,21 +28,11 @@ export const SESSION_RECHECK_MS = 60_000;
  * token as the API, and whose documents are opened only through a registered document kind.
  */
 export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> {
-  const kinds = new Map(options.kinds.map((kind) => [kind.prefix, kind]));
-  const authorize = async (token: string, documentName: string) => {
-    const user = await options.tokens.authenticateOrNull(token);
-    if (!user) throw new CollabRefusal(COLLAB_REFUSALS.session);
-    const parsed = parseDocumentName(documentName);
-    const kind = parsed ? kinds.get(parsed.prefix) : undefined;
-    if (!parsed || !kind) throw new CollabRefusal(COLLAB_REFUSALS.document);
-    const access = await kind.authorize(user, parsed.id);
-    if (!access) throw new CollabRefusal(COLLAB_REFUSALS.forbidden);
-    return { user, access };
-  };
+  const authorize = (token: string, documentName: string) => options.authorization.byToken(token, documentName);
   return new Hocuspocus<CollabContext>({
     name: 'eln-collab',
     quiet: true,
-    extensions: options.extensions ?? [],
+    extensions: [options.authorization, ...(options.extensions ?? [])],
     async onAuthenticate({ token, documentName, connectionConfig }) {
       const { user, access } = await authorize(token, documentName);
       connectionConfig.readOnly = access === 'read';
@@ -66,23 +41,11 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
     // Long sessions outlive access tokens: the server asks for the current token now and then, and on
     // each answer checks the session again. A revoked session loses the connection; lost write access
     // (a signed note, a closed project) turns it read-only; a fresh token keeps it going, edits and all.
+    // Sign-out, deactivation and membership changes do not wait for this: they check the user's open
+    // connections at once (LiveDocuments.recheckUsers), the same way.
     async onTokenSync({ token, documentName, connection }) {
-      let checked: Awaited<ReturnType<typeof authorize>>;
-      try {
-        checked = await authorize(token, documentName);
-        if (checked.user.userNo !== connection.context.user?.userNo) throw new CollabRefusal(COLLAB_REFUSALS.session);
-      } catch (error) {
-        if (!(error instanceof CollabRefusal)) throw error;
-        // Closed with the refusal's reason, as Hocuspocus does for a thrown error, minus its error log.
-        connection.close({ code: CLOSE_UNAUTHORIZED, reason: error.reason });
-        return {};
-      }
-      const { user, access } = checked;
-      if (access === 'read' && !connection.readOnly) {
-        connection.readOnly = true;
-        connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason: 'access' }));
-      }
-      return { user };
+      const user = await recheckConnection(connection, () => authorize(token, documentName));
+      return user ? { user } : {};
     },
   });
 }

@@ -9,7 +9,9 @@ export type LiveCommand =
   /** Turn write connections read-only: all of them, or one user's (userNo). */
   | { kind: 'end-writing'; documentName: string; userNo: number | null; reason: string }
   /** End every connection (the note is gone). */
-  | { kind: 'close'; documentName: string };
+  | { kind: 'close'; documentName: string }
+  /** Check every connection of these users again now (their sessions, users or memberships changed). */
+  | { kind: 'recheck-users'; userNos: number[] };
 
 /** Carries live commands to the other server processes; this process applies its own directly. */
 export interface LiveControlChannel {

@@ -2,6 +2,7 @@ import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { COLLAB_REFUSALS, CONTENT_FIELD, HOLD_ENDED_MESSAGE, type PmNode } from '@eln/shared';
+import type { CollabAuthorization } from './authorization.js';
 import type { CollabContext } from './collab.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
@@ -16,6 +17,7 @@ export class LiveDocuments {
     readonly hocuspocus: Hocuspocus<CollabContext>,
     readonly persistence: DurablePersistence,
     private readonly store: DocumentStore,
+    private readonly authorization: CollabAuthorization,
     private readonly channel: LiveControlChannel = singleProcessChannel,
   ) {}
 
@@ -51,6 +53,17 @@ export class LiveDocuments {
     await this.everywhere({ kind: 'end-writing', documentName, userNo, reason });
   }
 
+  /**
+   * Checks every open connection of these users again now, on every server process, as the periodic
+   * session check would: a connection whose session ended or whose user may no longer open its
+   * document is closed, one that may only read now turns read-only. Called after a change to sessions,
+   * users or memberships is committed, so that it takes effect on open editors at once.
+   */
+  async recheckUsers(userNos: number[]): Promise<void> {
+    if (userNos.length === 0) return;
+    await this.everywhere({ kind: 'recheck-users', userNos });
+  }
+
   /** Ends every connection to a document (deleted note), on every server process. */
   async close(documentName: string): Promise<void> {
     await this.everywhere({ kind: 'close', documentName });
@@ -66,6 +79,10 @@ export class LiveDocuments {
   }
 
   private async apply(command: LiveCommand): Promise<void> {
+    if (command.kind === 'recheck-users') {
+      await this.recheckConnectionsOf(command.userNos);
+      return;
+    }
     if (command.kind === 'close') {
       // The reason tells open editors the note is gone (rather than a reset to reconnect from).
       for (const connection of this.connections(command.documentName)) connection.close({ code: 4404, reason: COLLAB_REFUSALS.document });
@@ -78,6 +95,14 @@ export class LiveDocuments {
       connection.readOnly = true;
       connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason }));
     }
+  }
+
+  private async recheckConnectionsOf(userNos: number[]): Promise<void> {
+    this.authorization.beginRecheck(userNos);
+    const connections = [...this.hocuspocus.documents.values()]
+      .flatMap((document): Connection<CollabContext>[] => document.getConnections())
+      .filter((connection) => connection.context.user && userNos.includes(connection.context.user.userNo));
+    await Promise.all(connections.map((connection) => this.authorization.recheck(connection)));
   }
 }
 

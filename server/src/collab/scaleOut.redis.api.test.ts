@@ -36,7 +36,8 @@ async function twoProcesses() {
   const redis = { url: REDIS_URL, prefix: `eln-test-${randomBytes(4).toString('hex')}` };
   const servers: TestServer[] = [];
   for (let i = 0; i < 2; i += 1) {
-    const server = await startTestServer({ database, redis });
+    // No periodic session re-check: access that ends here ends through the change itself.
+    const server = await startTestServer({ database, redis, sessionRecheckMs: 24 * 3600 * 1000 });
     servers.push(server);
     cleanups.push(() => server.stop());
   }
@@ -56,7 +57,7 @@ async function twoProcesses() {
   };
   const a: LiveClient = await connect(urlOne, aliceToken);
   const b: LiveClient = await connect(urlTwo, bobToken);
-  return { one, two, urlTwo, aliceToken, bobToken, projectNo, labNoteNo, a, b, connect };
+  return { one, two, urlTwo, alice, bob, aliceToken, bobToken, projectNo, labNoteNo, name, a, b, connect };
 }
 
 const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
@@ -106,5 +107,59 @@ describe('scale-out through Redis', () => {
     expect((await one.call('/v1/project/note/delete', { labNoteNo }, { token: aliceToken })).body.status).toBe('0000');
     // The reason tells the editor the note is gone, not that it should reconnect.
     await eventually(() => closedWith === COLLAB_REFUSALS.document, 'the connection on process two to be closed as gone');
+  });
+
+  describe('ends access on every process when it ends through another', () => {
+    /** Bob's editor on process two, watched from the moment the scene is set. */
+    async function bobWritingOnTwo() {
+      const scene = await twoProcesses();
+      let closedWith: string | null = null;
+      scene.b.provider.on('close', ({ event }: { event: { reason: string } }) => {
+        closedWith = event.reason;
+      });
+      appendParagraph(scene.b.doc, 'before the change');
+      await eventually(() => scene.b.allDurable() && paragraphTexts(scene.a.doc).includes('before the change'), 'Bob’s first edit to be stored');
+      return { ...scene, closedWith: () => closedWith };
+    }
+
+    /**
+     * Bob's editor on two is closed with `reason`, and what it sends afterwards (its provider sends edits
+     * regardless) is stored by neither process: Alice writes on through one until that is stored, then
+     * both processes' documents and the database are read.
+     */
+    async function expectBobClosedOnTwo(scene: Awaited<ReturnType<typeof bobWritingOnTwo>>, reason: string): Promise<void> {
+      const { one, two, aliceToken, labNoteNo, name, a, b, bob } = scene;
+      await eventually(() => scene.closedWith() === reason, `Bob's editor on process two to be closed with ${reason}`);
+      expect(two.services.live.connections(name).filter((c) => c.context.user.userNo === bob.userNo)).toHaveLength(0);
+      appendParagraph(b.doc, 'written after the change');
+      appendParagraph(a.doc, 'Alice writes on');
+      await eventually(() => a.allDurable(), 'Alice’s edit to be stored');
+      for (const server of [one, two]) {
+        const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token: aliceToken })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+        expect(texts).toEqual(['before the change', 'Alice writes on']);
+        const live = server.collab.documents.get(name);
+        if (live) expect(paragraphTexts(live)).toEqual(['before the change', 'Alice writes on']);
+      }
+    }
+
+    it('closes Bob’s editor on two when he signs out through one', async () => {
+      const scene = await bobWritingOnTwo();
+      expect((await scene.one.call('/v1/user/signOut', {}, { token: scene.bobToken })).body.status).toBe('0000');
+      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session);
+    });
+
+    it('closes Bob’s editor on two when an administrator deactivates him through one', async () => {
+      const scene = await bobWritingOnTwo();
+      const admin = await scene.one.signIn(scene.one.admin.userId, scene.one.admin.password);
+      expect((await scene.one.call('/v1/admin/user/update', { userNo: scene.bob.userNo, active: false }, { token: admin.accessToken })).body.status).toBe('0000');
+      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session);
+    });
+
+    it('closes Bob’s editor on two when Alice removes him from the project through one', async () => {
+      const scene = await bobWritingOnTwo();
+      const signatureList = { department: '', user: scene.alice.userId };
+      expect((await scene.one.call('/v1/project/update', { projectNo: scene.projectNo, signatureList }, { token: scene.aliceToken })).body.status).toBe('0000');
+      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.forbidden);
+    });
   });
 });

@@ -100,8 +100,9 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
       if (verdict === 'completed') throw new AppError(ERR.projectModify);
       if (body.title && body.title !== project.title && (await titleTaken(db, body.title, project.projectNo))) throw new AppError(ERR.projectDuplicate);
       const members = await resolveMembers(db, body.signatureList);
+      let removedParticipants: number[];
       try {
-        await db.transaction(async (tx) => {
+        removedParticipants = await db.transaction(async (tx) => {
           const before = await projectDetail(tx, project, user);
           // The status condition makes a concurrent close win: a completed project is never changed.
           const [updated] = await tx
@@ -120,11 +121,15 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
             after: auditView(after),
             clientAddress,
           });
+          return before.participants.map((p) => p.userNo).filter((userNo) => !members.userNos.includes(userNo));
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError(ERR.projectDuplicate);
         throw error;
       }
+      // Former participants may write no more (and may no longer see the project): their open editors
+      // of its notes turn read-only or close now, on every process, not at their next check.
+      await services.live.recheckUsers(removedParticipants);
       return null;
     },
   });

@@ -138,6 +138,9 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
           clientAddress,
         });
       });
+      // Deactivation and a new password end the user's sessions, a lower level can hide projects: the
+      // user's open live connections are checked against the change now, not at their next check.
+      await services.live.recheckUsers([body.userNo]);
       return null;
     },
   });
