@@ -9,6 +9,7 @@ import { TokenService } from './auth/tokens.js';
 import { Throttle } from './auth/throttle.js';
 import { registerIdentityRoutes } from './auth/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
+import { startAuditHeadLog } from './audit/anchor.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerDepartmentRoutes } from './departments/routes.js';
 import { registerLicenceRoutes } from './licence/routes.js';
@@ -83,6 +84,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
+  const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
   const services: Services = {
     config,
     db: database.db,
@@ -120,6 +122,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     collab,
     async close() {
       stopRechecks();
+      stopAuditHeadLog();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();
