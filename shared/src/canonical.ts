@@ -1,3 +1,5 @@
+import { UNSTORABLE_CHARACTER } from './patterns.js';
+
 /**
  * Canonical JSON: object keys sorted at every depth, no whitespace. Two equal values always give the
  * same text, whatever key order the database or a driver hands back.
@@ -17,14 +19,14 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-const NOT_STORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const EVERY_UNSTORABLE_CHARACTER = new RegExp(UNSTORABLE_CHARACTER.source, 'g');
 
 /**
  * What text looks like after a trip through a PostgreSQL text column: a lone UTF-16 surrogate becomes
  * U+FFFD (the drivers encode UTF-8 that way), and so does NUL, which PostgreSQL cannot store at all.
  */
 export function asStoredText(value: string): string {
-  return value.replace(NOT_STORABLE, '\uFFFD');
+  return value.replace(EVERY_UNSTORABLE_CHARACTER, '\uFFFD');
 }
 
 /**

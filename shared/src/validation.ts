@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { interpolate, type Language, type Localised } from './language.js';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './patterns.js';
+import { EMAIL_PATTERN, PHONE_PATTERN, UNSTORABLE_CHARACTER } from './patterns.js';
 import { LIMITS, PASSWORD_POLICY } from './limits.js';
 
 /** Why a field was refused. The client shows the message beside the field; the server answers it in data.fields. */
@@ -89,15 +89,12 @@ function reasonOf(issue: z.core.$ZodIssue): Pick<FieldError, 'reason' | 'params'
 
 /* Field builders shared by every form and every route, so that a limit is written once. */
 
-/** A UTF-16 surrogate without its partner: not a character, and stored by PostgreSQL as U+FFFD. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * Whether text can be stored and read back unchanged: no NUL (PostgreSQL text and jsonb refuse it) and
  * no lone surrogate (PostgreSQL would store U+FFFD instead, so what was stored is not what was sent).
  */
 export function isStorableText(value: string): boolean {
-  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+  return !UNSTORABLE_CHARACTER.test(value);
 }
 
 /**
