@@ -23,7 +23,7 @@ export interface UploadAnswer {
   size: number;
 }
 
-export const fileUrlRequest = z.strictObject({ fileId: z.uuid() });
+export const fileUrlRequest = z.strictObject({ fileId: z.string().uuid() });
 export interface FileUrlAnswer {
   url: string;
   origin: string;
