@@ -21,7 +21,7 @@ import { definedRoutes, type Access, type DefinedRoute } from './route.js';
  * Bounded: a fixed seed and a fixed number of bodies per call and caller.
  */
 const SEED = 20_261_123;
-const RUNS_PER_CALLER = 12;
+const RUNS_PER_CALLER = 10;
 
 /** Calls whose refusal is itself an event of the audit trail. */
 const REFUSAL_AUDITS = new Set(['user.signInFailed', 'user.signInRefused', 'signature.failed', 'user.refreshReuse']);
