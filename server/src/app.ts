@@ -9,6 +9,7 @@ import { TokenService } from './auth/tokens.js';
 import { Throttle } from './auth/throttle.js';
 import { registerIdentityRoutes } from './auth/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
+import { startAuditHeadLog } from './audit/anchor.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerDepartmentRoutes } from './departments/routes.js';
 import { registerLicenceRoutes } from './licence/routes.js';
@@ -28,7 +29,7 @@ import { registerNoteRoutes } from './notes/routes.js';
 import { registerSignatureRoutes } from './signatures/routes.js';
 import { FileLinks } from './files/links.js';
 import { registerFileRoutes } from './files/routes.js';
-import { installErrorHandling } from './http/errorHandler.js';
+import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { installSecurityHeaders } from './http/security.js';
 import { DEFAULT_CLIENT_DIST, serveClient } from './http/client.js';
 import { createMailer } from './system/mailer.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
 
 export interface App {
   app: FastifyInstance;
+  /** Every API call the server answers (method and URL), however it was declared: tests exercise them all. */
+  apiRoutes: ReadonlyArray<{ method: string; url: string }>;
   services: Services;
   collab: Hocuspocus<CollabContext>;
   close(): Promise<void>;
@@ -66,6 +69,11 @@ export async function buildApp(config: ServerConfig, database: Database, options
   });
   installErrorHandling(app);
   await installSecurityHeaders(app);
+  const apiRoutes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    if (!isApiPath(route.url)) return;
+    for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url });
+  });
 
   const secret = await loadSigningSecret(database.db, config.jwtSecret);
   await app.register(fastifyJwt, {
@@ -84,6 +92,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
+  const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
   const services: Services = {
     config,
     db: database.db,
@@ -117,10 +126,12 @@ export async function buildApp(config: ServerConfig, database: Database, options
 
   return {
     app,
+    apiRoutes,
     services,
     collab,
     async close() {
       stopRechecks();
+      stopAuditHeadLog();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();

@@ -29,6 +29,7 @@ const env = z.object({
   OTHER_COMPANY_CODE: z.string().optional(),
   MAIN_HOSTS: z.string().default(''),
   TIME_ZONE: z.string().default('UTC'),
+  AUDIT_HEAD_LOG_MINUTES: z.coerce.number().positive().default(60),
 });
 
 export interface ThrottlePolicy {
@@ -66,6 +67,8 @@ export interface ServerConfig {
   company: { code: string; name: string; otherCode: string; mainHosts: string[] };
   /** Zone in which list date filters (sd, ed) are read, e.g. Asia/Seoul. */
   timeZone: string;
+  /** How often the server logs the audit chain's head (it also does at start). */
+  auditHeadLogMs: number;
 }
 
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
@@ -105,5 +108,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
       mainHosts: e.MAIN_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     },
     timeZone: e.TIME_ZONE,
+    auditHeadLogMs: e.AUDIT_HEAD_LOG_MINUTES * 60_000,
   };
 }

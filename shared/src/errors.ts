@@ -90,6 +90,10 @@ export const ERROR_CATALOGUE = {
   '9006': entry(409, 'Someone else changed this in the meantime. Reload and try again.', '다른 사용자가 먼저 변경했습니다. 새로고침 후 다시 시도해 주세요.', '他のユーザーが先に変更しました。再読み込みしてもう一度お試しください。'),
   '9007': entry(415, 'Requests must be sent as JSON.', '요청은 JSON 형식이어야 합니다.', 'リクエストはJSON形式で送信してください。'),
   '9008': entry(503, 'The service is not available right now. Try again shortly.', '서비스를 일시적으로 사용할 수 없습니다. 잠시 후 다시 시도해 주세요.', 'サービスは一時的に利用できません。しばらくしてからお試しください。'),
+  '9009': entry(400, 'A value could not be stored as sent (a NUL, a broken character or a malformed value).', '입력값을 그대로 저장할 수 없습니다 (NUL, 깨진 문자 또는 잘못된 형식).', '入力値をそのまま保存できません（NUL、壊れた文字、または不正な形式）。'),
+  '9010': entry(400, 'A value is out of range: a date that does not exist or a number that is too large.', '값이 허용 범위를 벗어났습니다. 존재하지 않는 날짜이거나 너무 큰 숫자입니다.', '値が範囲外です。存在しない日付か、大きすぎる数値です。'),
+  '9011': entry(422, 'This refers to something that does not exist.', '존재하지 않는 항목을 참조하고 있습니다.', '存在しない項目を参照しています。'),
+  '9012': entry(409, 'This already exists.', '이미 존재합니다.', '既に存在します。'),
   '9999': entry(500, 'An unexpected error occurred.', '예상치 못한 오류가 발생했습니다.', '予期しないエラーが発生しました。'),
 } as const satisfies Record<string, CatalogueEntry>;
 
@@ -166,6 +170,10 @@ export const ERR = {
   conflict: '9006',
   unsupportedMediaType: '9007',
   unavailable: '9008',
+  unstorableValue: '9009',
+  outOfRange: '9010',
+  missingReference: '9011',
+  duplicate: '9012',
   unexpected: '9999',
 } as const satisfies Record<string, ErrorCode>;
 

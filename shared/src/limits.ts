@@ -28,7 +28,12 @@ export const LIMITS = {
   departmentCode: 30,
   departmentName: 50,
   email: 254,
+  /** Largest record number (serial key) a request may name: PostgreSQL's integer. */
+  maxRecordNo: 2_147_483_647,
 } as const;
+
+/** The audit chain check: how many broken records its answer lists (it counts them all). */
+export const AUDIT_VERIFY = { maxBrokenListed: 100 } as const;
 
 export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { interpolate, type Language, type Localised } from './language.js';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './patterns.js';
+import { EMAIL_PATTERN, PHONE_PATTERN, UNSTORABLE_CHARACTER } from './patterns.js';
 import { LIMITS, PASSWORD_POLICY } from './limits.js';
 
 /** Why a field was refused. The client shows the message beside the field; the server answers it in data.fields. */
@@ -20,6 +20,12 @@ export const FIELD_REASONS = {
   unknownField: { en: 'This field is not accepted here.', ko: '허용되지 않는 항목입니다.', ja: 'この項目は受け付けられません。' },
   passwordMismatch: { en: 'The passwords do not match.', ko: '비밀번호가 일치하지 않습니다.', ja: 'パスワードが一致しません。' },
   dateOrder: { en: 'The start date must not be after the end date.', ko: '시작일은 종료일보다 늦을 수 없습니다.', ja: '開始日は終了日より後にできません。' },
+  invalidCharacters: {
+    en: 'This text contains characters that cannot be stored (a NUL or a broken character).',
+    ko: '저장할 수 없는 문자(NUL 또는 깨진 문자)가 포함되어 있습니다.',
+    ja: '保存できない文字（NULまたは壊れた文字）が含まれています。',
+  },
+  invalidDate: { en: 'Enter a date that exists, as YYYY-MM-DD.', ko: '존재하는 날짜를 YYYY-MM-DD 형식으로 입력해 주세요.', ja: '存在する日付をYYYY-MM-DDの形式で入力してください。' },
 } as const satisfies Record<string, Localised>;
 
 export type FieldReason = keyof typeof FIELD_REASONS;
@@ -83,26 +89,62 @@ function reasonOf(issue: z.core.$ZodIssue): Pick<FieldError, 'reason' | 'params'
 
 /* Field builders shared by every form and every route, so that a limit is written once. */
 
-/** Required text, trimmed, at most `max` characters. */
-export const requiredText = (max: number) => z.string().trim().min(1, { error: 'required' }).max(max);
-/** Optional text, trimmed, at most `max` characters; empty means absent. */
-export const optionalText = (max: number) => z.string().trim().max(max).optional().default('');
+/**
+ * Whether text can be stored and read back unchanged: no NUL (PostgreSQL text and jsonb refuse it) and
+ * no lone surrogate (PostgreSQL would store U+FFFD instead, so what was stored is not what was sent).
+ */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE_CHARACTER.test(value);
+}
 
-export const emailField = z
-  .string()
+/**
+ * THE text rule: every text field of every request starts here. Further checks (trim, length, pattern)
+ * chain on it; a refused character is reported first, as `invalidCharacters`.
+ */
+export const text = () => z.string().refine(isStorableText, { error: 'invalidCharacters' });
+
+/** Required text, trimmed, at most `max` characters. */
+export const requiredText = (max: number) => text().trim().min(1, { error: 'required' }).max(max);
+/** Optional text, trimmed, at most `max` characters; empty means absent. */
+export const optionalText = (max: number) => text().trim().max(max).optional().default('');
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `YYYY-MM-DD` names a day of the Gregorian calendar (year 1 to 9999): `2026-02-30` does not. */
+export function isCalendarDate(value: string): boolean {
+  const match = ISO_DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  return day <= days;
+}
+
+/** THE date rule: a calendar date as `YYYY-MM-DD` that exists. */
+export const isoDate = text()
+  .regex(ISO_DATE, { error: 'invalidFormat' })
+  .refine(isCalendarDate, { error: 'invalidDate' });
+/** A date filter of a list: a date, or empty (or absent) for no bound. */
+export const dateFilter = isoDate.optional().or(z.literal(''));
+
+/** A record number (a serial key): a positive 32-bit integer, so that no number reaches the database out of range. */
+export const recordNo = z.number().int().positive().max(LIMITS.maxRecordNo);
+
+export const emailField = text()
   .trim()
   .min(1, { error: 'required' })
   .max(LIMITS.email)
   .regex(EMAIL_PATTERN, { error: 'invalidEmail' })
   .transform((value) => value.toLowerCase());
 
-export const phoneField = z.string().trim().min(1, { error: 'required' }).regex(PHONE_PATTERN, { error: 'invalidPhone' });
+export const phoneField = text().trim().min(1, { error: 'required' }).regex(PHONE_PATTERN, { error: 'invalidPhone' });
 
 /** A password being checked (sign-in, signing): any non-empty text, so that old passwords still work. */
-export const passwordInput = z.string().min(1, { error: 'required' }).max(PASSWORD_POLICY.maxLength);
+export const passwordInput = text().min(1, { error: 'required' }).max(PASSWORD_POLICY.maxLength);
 
 /** A password being chosen: the policy applies. */
-export const newPassword = z.string().min(PASSWORD_POLICY.minLength).max(PASSWORD_POLICY.maxLength);
+export const newPassword = text().min(PASSWORD_POLICY.minLength).max(PASSWORD_POLICY.maxLength);
 
 export const yesNo = z.enum(['Y', 'N']);
 

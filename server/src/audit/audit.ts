@@ -1,9 +1,8 @@
 import { asc, desc, gt, sql } from 'drizzle-orm';
-import type { AuditAction, AuditVerifyAnswer } from '@eln/shared';
-import { rawRows, type Db, type Tx } from '../db/client.js';
+import { asStoredJson, asStoredText, AUDIT_VERIFY, canonicalJson, type AuditAction, type AuditChainHead, type AuditVerifyAnswer } from '@eln/shared';
+import { rawRows, type Db, type Queryable, type Tx } from '../db/client.js';
 import { auditLog } from '../db/schema.js';
 import { sha256Hex } from '../auth/secrets.js';
-import { asStoredJson, canonicalJson } from '@eln/shared';
 
 export const GENESIS_HASH = '0'.repeat(64);
 /** Key of the transaction-scoped advisory lock that orders appends, so the chain never forks. */
@@ -25,9 +24,10 @@ export interface AuditEntry {
 }
 
 type AuditRow = typeof auditLog.$inferSelect;
+type UnhashedRecord = Omit<AuditRow, 'hash'>;
 
 /** The fields a record's hash covers, in one fixed shape. */
-function hashOf(row: Omit<AuditRow, 'hash'>): string {
+function hashOf(row: UnhashedRecord): string {
   return sha256Hex(
     canonicalJson({
       seq: row.seq,
@@ -46,30 +46,55 @@ function hashOf(row: Omit<AuditRow, 'hash'>): string {
   );
 }
 
+const storedOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : asStoredText(value));
+
 /**
  * Appends one record to the audit trail inside the caller's transaction, so the record exists exactly
  * when the change it describes does. Appends are serialised by an advisory lock held until commit.
+ * The record is hashed in the form the database stores (see asStoredText, asStoredJson), so that the
+ * hash verify recomputes from the stored row is the one computed here.
  */
 export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<number> {
+  return (await appendAuditRecord(tx, entry)).seq;
+}
+
+/** appendAudit, answering the new record's place in the chain (its seq and hash). */
+export async function appendAuditRecord(tx: Tx, entry: AuditEntry): Promise<AuditChainHead> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
   const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
   const [next] = await rawRows<{ seq: string }>(tx, sql`select nextval(pg_get_serial_sequence('audit_log', 'seq')) as seq`);
-  const record: Omit<AuditRow, 'hash'> = {
+  const record: UnhashedRecord = {
     seq: Number(next?.seq),
     at: new Date(),
     actorUserNo: entry.actor?.userNo ?? null,
-    actorUserId: entry.actor?.userId ?? null,
-    action: entry.action,
-    targetType: entry.target?.type ?? null,
-    targetId: entry.target ? String(entry.target.id) : null,
+    actorUserId: storedOrNull(entry.actor?.userId),
+    action: asStoredText(entry.action),
+    targetType: storedOrNull(entry.target?.type),
+    targetId: entry.target ? asStoredText(String(entry.target.id)) : null,
     before: asStoredJson(entry.before),
     after: asStoredJson(entry.after),
-    reason: entry.reason ?? null,
-    clientAddress: entry.clientAddress ?? null,
+    reason: storedOrNull(entry.reason),
+    clientAddress: storedOrNull(entry.clientAddress),
     prevHash: last?.hash ?? GENESIS_HASH,
   };
-  await tx.insert(auditLog).values({ ...record, hash: hashOf(record) });
-  return record.seq;
+  return insertChecked(tx, record);
+}
+
+/**
+ * Inserts a record with its hash and reads the stored row back: if the stored row does not give the
+ * same hash (the database changed something on the way in), the append throws, so the transaction and
+ * the change it records roll back rather than leave a record that verify would call broken.
+ */
+export async function insertChecked(tx: Tx, record: UnhashedRecord): Promise<AuditChainHead> {
+  const hash = hashOf(record);
+  const [stored] = await tx
+    .insert(auditLog)
+    .values({ ...record, hash })
+    .returning();
+  if (!stored || hashOf(stored) !== hash) {
+    throw new Error(`audit record ${record.seq} would be stored differently from what was hashed; nothing was recorded`);
+  }
+  return { seq: stored.seq, hash };
 }
 
 /** Appends a record in a transaction of its own: for events that change nothing else (a failed sign-in). */
@@ -77,22 +102,36 @@ export function auditAlone(db: Db, entry: AuditEntry): Promise<number> {
   return db.transaction((tx) => appendAudit(tx, entry));
 }
 
+/** The chain's latest record, or null while the trail is empty. */
+export async function auditChainHead(q: Queryable): Promise<AuditChainHead | null> {
+  const [last] = await q.select({ seq: auditLog.seq, hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  return last ?? null;
+}
+
 /**
- * Recomputes the chain from the first record: every hash must match its record, and every record must
- * name its predecessor's hash. Answers the first record where either fails.
+ * Recomputes the chain from the first record and reports every broken record: one whose content no
+ * longer gives its stored hash (it was changed), and one that does not name the stored hash of the
+ * record before it (a record was removed or inserted before it, or its predecessor was re-hashed).
+ * Each record is compared with its stored predecessor, so one change is reported once, and a change far
+ * after an earlier one is still found.
  */
 export async function verifyAuditChain(db: Db, batchSize = 1000): Promise<AuditVerifyAnswer> {
   let previousHash = GENESIS_HASH;
   let afterSeq = 0;
   let checked = 0;
+  const broken: number[] = [];
+  let brokenCount = 0;
   for (;;) {
     const batch = await db.select().from(auditLog).where(gt(auditLog.seq, afterSeq)).orderBy(asc(auditLog.seq)).limit(batchSize);
     for (const row of batch) {
-      if (row.prevHash !== previousHash || hashOf(row) !== row.hash) return { ok: false, checked, firstBroken: row.seq };
+      if (row.prevHash !== previousHash || hashOf(row) !== row.hash) {
+        brokenCount += 1;
+        if (broken.length < AUDIT_VERIFY.maxBrokenListed) broken.push(row.seq);
+      }
       previousHash = row.hash;
       afterSeq = row.seq;
       checked += 1;
     }
-    if (batch.length < batchSize) return { ok: true, checked, firstBroken: null };
+    if (batch.length < batchSize) return { ok: brokenCount === 0, checked, firstBroken: broken[0] ?? null, broken, brokenCount };
   }
 }

@@ -2,14 +2,14 @@ import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import Papa from 'papaparse';
 import {
-  API_BASE,
   AUDIT_CSV_COLUMNS,
+  AUDIT_HEAD_HEADER,
+  AUDIT_HEAD_LINE_PREFIX,
   auditDetailRequest,
   auditExportRequest,
   auditListRequest,
   auditVerifyRequest,
   ERR,
-  parseInput,
   type AuditRecord,
   type ListAnswer,
 } from '@eln/shared';
@@ -17,9 +17,9 @@ import { auditLog, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import { AppError } from '../http/errors.js';
-import { authenticate, defineRoute } from '../http/route.js';
+import { defineRoute } from '../http/route.js';
 import type { Services } from '../services.js';
-import { appendAudit, verifyAuditChain } from './audit.js';
+import { appendAuditRecord, verifyAuditChain } from './audit.js';
 
 interface AuditFilter {
   actor?: string;
@@ -44,7 +44,10 @@ function filterOf(filter: AuditFilter, timeZone: string): SQL | undefined {
 type Row = { record: typeof auditLog.$inferSelect; actorName: string | null };
 const toRecord = ({ record, actorName }: Row): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
 
-/** The audit trail for administrators: list, detail, chain verification and CSV export (itself audited). */
+/**
+ * The audit trail for administrators: list, detail, chain verification and CSV export (itself audited;
+ * its last line and a header name the chain head the export's own record made).
+ */
 export function registerAuditRoutes(app: FastifyInstance, services: Services): void {
   const { db, config } = services;
   const select = () =>
@@ -81,34 +84,52 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
   });
 
   // The export answers CSV itself (not the envelope), so a browser can save it as it downloads.
-  app.post(`${API_BASE}/v1/audit/export`, async (request, reply) => {
-    const admin = await authenticate(services, request, 'admin');
-    if (!admin) throw new AppError(ERR.sessionEnded);
-    const filter = parseInput(auditExportRequest, request.body ?? {});
-    const rows = await select().where(filterOf(filter, config.timeZone)).orderBy(auditLog.seq);
-    const csv = Papa.unparse({
+  defineRoute(app, services, {
+    path: '/v1/audit/export',
+    access: 'admin',
+    body: auditExportRequest,
+    answersItself: true,
+    async handler({ body: filter, user: admin, reply, clientAddress }) {
+      const rows = await select().where(filterOf(filter, config.timeZone)).orderBy(auditLog.seq);
+      const head = await db.transaction((tx) =>
+        appendAuditRecord(tx, {
+          actor: admin,
+          action: 'audit.exported',
+          target: { type: 'audit', id: rows.length ? `${rows[0]?.record.seq}-${rows.at(-1)?.record.seq}` : 'none' },
+          after: { records: rows.length, filter },
+          clientAddress,
+        }),
+      );
+      const body = `\uFEFF${auditCsv(rows.map(toRecord))}\r\n${AUDIT_HEAD_LINE_PREFIX} seq=${head.seq} hash=${head.hash}\r\n`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-trail-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .header(AUDIT_HEAD_HEADER, `${head.seq} ${head.hash}`)
+        .header('content-length', String(Buffer.byteLength(body)))
+        .send(body);
+    },
+  });
+}
+
+/** papaparse's own pattern (`escapeFormulae: true`) ends in `.*$`, so it misses a formula followed by a line break. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * The records as CSV. A cell that a spreadsheet would run as a formula (it starts with = + - @, a tab
+ * or a carriage return) is written with a leading apostrophe (papaparse's escapeFormulae), so that a
+ * value an attacker chose (a user ID typed at sign-in) is shown as text, never run.
+ */
+export function auditCsv(records: readonly AuditRecord[]): string {
+  return Papa.unparse(
+    {
       fields: [...AUDIT_CSV_COLUMNS],
-      data: rows.map(toRecord).map((r) =>
+      data: records.map((r) =>
         AUDIT_CSV_COLUMNS.map((column) => {
           const value = r[column];
           return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
         }),
       ),
-    });
-    await db.transaction((tx) =>
-      appendAudit(tx, {
-        actor: admin,
-        action: 'audit.exported',
-        target: { type: 'audit', id: rows.length ? `${rows[0]?.record.seq}-${rows.at(-1)?.record.seq}` : 'none' },
-        after: { records: rows.length, filter },
-        clientAddress: request.ip,
-      }),
-    );
-    const body = `\uFEFF${csv}\r\n`;
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="audit-trail-${new Date().toISOString().slice(0, 10)}.csv"`)
-      .header('content-length', String(Buffer.byteLength(body)))
-      .send(body);
-  });
+    },
+    { escapeFormulae: FORMULA_START },
+  );
 }

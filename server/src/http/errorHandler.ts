@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { API_BASE, ERR, fieldMessage, toFieldErrors, type ErrorCode } from '@eln/shared';
 import { isAppError } from './errors.js';
+import { answerForDatabaseError } from '../db/errors.js';
 import { languageOf, sendError } from './envelope.js';
 
 /** Fastify's own request errors and the catalogue code each one answers with. */
@@ -32,6 +33,12 @@ export function installErrorHandling(app: FastifyInstance): void {
       const language = languageOf(request);
       const fields = toFieldErrors(error.issues).map((field) => ({ ...field, message: fieldMessage(field, language) }));
       return sendError(request, reply, ERR.validation, { data: { fields } });
+    }
+    const databaseCode = answerForDatabaseError(error);
+    if (databaseCode) {
+      // Validation should have refused this first; the log says which call let it through.
+      request.log.warn({ err: error }, 'database refused the request');
+      return sendError(request, reply, databaseCode);
     }
     const fastifyCode = 'code' in error && typeof error.code === 'string' ? FASTIFY_CODES[error.code] : undefined;
     if (fastifyCode) return sendError(request, reply, fastifyCode);

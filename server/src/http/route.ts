@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ADMIN_LEVEL, API_BASE, ERR, parseInput } from '@eln/shared';
 import { AppError } from './errors.js';
-import { success } from './envelope.js';
+import { languageOf, success } from './envelope.js';
+import { refuseUnstorableText } from './storableText.js';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Services } from '../services.js';
 
@@ -23,21 +24,43 @@ export interface RouteDefinition<S extends z.ZodType, A extends Access, R> {
   body: S;
   /** Overrides the server's JSON body limit for calls that legitimately carry more (block lists). */
   bodyLimit?: number;
+  /** The handler sends the answer itself (a file, not the envelope); refusals still come as the envelope. */
+  answersItself?: boolean;
   handler: (ctx: CallContext<z.output<S>, A>) => Promise<R>;
+}
+
+/** What defineRoute knows of a call: enough for tests to exercise every call (the fuzz suite). */
+export interface DefinedRoute {
+  path: `/v1/${string}`;
+  access: Access;
+  body: z.ZodType;
+}
+
+const definedRoutesOf = new WeakMap<FastifyInstance, DefinedRoute[]>();
+
+/** Every call declared with defineRoute on this server, in the order declared. */
+export function definedRoutes(app: FastifyInstance): readonly DefinedRoute[] {
+  return definedRoutesOf.get(app) ?? [];
 }
 
 /**
  * Declares one API call: POST under /server, the caller authenticated and authorised before the body
- * is validated with its shared zod schema, the handler's result wrapped in the success envelope.
+ * is checked (text that cannot be stored, anywhere in it) and validated with its shared zod schema, the
+ * handler's result wrapped in the success envelope.
  */
 export function defineRoute<S extends z.ZodType, A extends Access, R>(
   app: FastifyInstance,
   services: Services,
   definition: RouteDefinition<S, A, R>,
 ): void {
+  const routes = definedRoutesOf.get(app) ?? [];
+  routes.push({ path: definition.path, access: definition.access, body: definition.body });
+  definedRoutesOf.set(app, routes);
   app.post(`${API_BASE}${definition.path}`, { bodyLimit: definition.bodyLimit }, async (request, reply) => {
     const user = await authenticate(services, request, definition.access);
-    const body = parseInput(definition.body, request.body ?? {});
+    const input = request.body ?? {};
+    refuseUnstorableText(input, languageOf(request));
+    const body = parseInput(definition.body, input);
     const data = await definition.handler({
       body,
       user: user as CallContext<z.output<S>, A>['user'],
@@ -45,6 +68,7 @@ export function defineRoute<S extends z.ZodType, A extends Access, R>(
       reply,
       clientAddress: request.ip,
     });
+    if (definition.answersItself) return reply;
     return success(request, data ?? null);
   });
 }

@@ -315,7 +315,7 @@ describe('the audit trail for administrators', () => {
     const exported = await server.app.inject({ method: 'POST', url: '/server/v1/audit/export', payload: { action: 'signature.signed' }, headers: { authorization: `Bearer ${accessToken}` } });
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-type']).toContain('text/csv');
-    const parsed = Papa.parse<Record<string, string>>(exported.body.replace(/^\uFEFF/, '').trim(), { header: true });
+    const parsed = Papa.parse<Record<string, string>>(exported.body.replace(/^\uFEFF/, '').trim(), { header: true, comments: '#' });
     expect(parsed.data.length).toBe(signedList.body.data.totalCount);
     expect(parsed.data.every((row) => row.action === 'signature.signed' && /^[0-9a-f]{64}$/.test(row.hash ?? ''))).toBe(true);
     expect(await lastAudit()).toMatchObject({ action: 'audit.exported', after: { records: signedList.body.data.totalCount } });

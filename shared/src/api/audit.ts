@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { dateFilter, text } from '../validation.js';
 
 /** The actions the audit trail records. New features add theirs here, so the admin screen can name them. */
 export const AUDIT_ACTIONS = [
@@ -55,39 +57,55 @@ export function systemReasonOf(reason: string): AuditSystemReason | null {
 
 export interface AuditVerifyAnswer {
   ok: boolean;
+  /** Records read. */
   checked: number;
   /** Sequence of the first record whose hash or link does not match, or null. */
   firstBroken: number | null;
+  /**
+   * Every broken record, in order, at most AUDIT_VERIFY.maxBrokenListed of them. A record is broken when
+   * its content no longer gives its stored hash, or when it does not name the stored hash of the record
+   * before it (one was removed, inserted or re-hashed there).
+   */
+  broken: number[];
+  /** How many records are broken in all (may exceed the list). */
+  brokenCount: number;
 }
 
 export const auditVerifyRequest = z.strictObject({});
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalidFormat' });
+/** The filters shared by the audit list and the export. */
+const auditFilterFields = {
+  actor: text().trim().max(LIMITS.email).optional(),
+  action: text().trim().max(60).optional(),
+  targetType: text().trim().max(30).optional(),
+  targetId: text().trim().max(100).optional(),
+  startDate: dateFilter,
+  endDate: dateFilter,
+};
 
 /** Audit list filters: paging, a date range, and actor, action and target filters. */
 export const auditListRequest = z
   .strictObject({
-    actor: z.string().trim().max(254).optional(),
-    action: z.string().trim().max(60).optional(),
-    targetType: z.string().trim().max(30).optional(),
-    targetId: z.string().trim().max(100).optional(),
-    startDate: isoDate.optional().or(z.literal('')),
-    endDate: isoDate.optional().or(z.literal('')),
-    page: z.number().int().min(1).default(1),
+    ...auditFilterFields,
+    page: z.number().int().min(1).max(LIMITS.maxRecordNo).default(1),
     pageSize: z.number().int().min(1).max(100).default(20),
   })
   .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { error: 'dateOrder', path: ['endDate'] });
 
-export const auditExportRequest = z.strictObject({
-  actor: z.string().trim().max(254).optional(),
-  action: z.string().trim().max(60).optional(),
-  targetType: z.string().trim().max(30).optional(),
-  targetId: z.string().trim().max(100).optional(),
-  startDate: isoDate.optional().or(z.literal('')),
-  endDate: isoDate.optional().or(z.literal('')),
-});
+export const auditExportRequest = z.strictObject(auditFilterFields);
 
 export const auditDetailRequest = z.strictObject({ seq: z.number().int().positive() });
+
+/** The chain's latest record, kept outside the database (server log, each export) to compare against later. */
+export interface AuditChainHead {
+  seq: number;
+  hash: string;
+}
+
+/** Response header of the CSV export naming the chain head at the export (`<seq> <hash>`); the file's last line says the same. */
+export const AUDIT_HEAD_HEADER = 'x-audit-chain-head';
+/** Start of the export's last line, which names the chain head: `# audit chain head: seq=<seq> hash=<hash>`. */
+export const AUDIT_HEAD_LINE_PREFIX = '# audit chain head:';
 
 export interface AuditRecord {
   seq: number;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
-import { requiredText } from '../validation.js';
+import { requiredText, text } from '../validation.js';
 import type { AuthFlags } from './identity.js';
 
-const departmentCode = z
-  .string()
+/** A department's code: letters, digits and `_ . -`. */
+export const departmentCode = text()
   .trim()
   .min(1, { error: 'required' })
   .max(LIMITS.departmentCode)
@@ -23,8 +23,8 @@ export const departmentUpdateRequest = z.strictObject({
   parentCode: departmentCode.nullish(),
 });
 
-export const departmentJoinRequest = z.strictObject({ companyCode: z.string().trim().min(1, { error: 'required' }).max(LIMITS.departmentCode) });
-export const departmentSearchRequest = z.strictObject({ type: z.literal('user'), value: z.string().trim().max(LIMITS.userName).default('') });
+export const departmentJoinRequest = z.strictObject({ companyCode: text().trim().min(1, { error: 'required' }).max(LIMITS.departmentCode) });
+export const departmentSearchRequest = z.strictObject({ type: z.literal('user'), value: text().trim().max(LIMITS.userName).default('') });
 
 export interface DepartmentRow {
   code: string;

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { emailField, newPassword, passwordInput, phoneField, requiredText, yesNo } from '../validation.js';
+import { emailField, newPassword, passwordInput, phoneField, requiredText, text, yesNo } from '../validation.js';
 import { LIMITS } from '../limits.js';
 
 export const signInRequest = z.strictObject({ userId: emailField, password: passwordInput });
 export type SignInRequest = z.input<typeof signInRequest>;
 
-export const refreshRequest = z.strictObject({ refreshToken: z.string().min(1, { error: 'required' }).max(200) });
+export const refreshRequest = z.strictObject({ refreshToken: text().min(1, { error: 'required' }).max(200) });
 export const emptyRequest = z.strictObject({});
 
 export const findIdRequest = z.strictObject({ name: requiredText(LIMITS.userName), phone: phoneField });
 export const findPasswordRequest = z.strictObject({ userId: emailField });
-export const passwordResetRequest = z.strictObject({ token: z.string().min(1, { error: 'required' }).max(200), password: newPassword });
+export const passwordResetRequest = z.strictObject({ token: text().min(1, { error: 'required' }).max(200), password: newPassword });
 
 export const authFlags = z.strictObject({ project: yesNo, schema: yesNo, dropbox: yesNo, template: yesNo });
 export type AuthFlags = z.infer<typeof authFlags>;

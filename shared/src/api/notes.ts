@@ -1,7 +1,7 @@
 import type { SignatureEntry } from './signatures.js';
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
-import { requiredText } from '../validation.js';
+import { recordNo, requiredText, text } from '../validation.js';
 import { BLOCK_STATUSES, BLOCK_TYPES, NOTE_TYPES, type Block, type SavedBlock } from '../blocks/model.js';
 
 export const NOTE_STATUS = { writing: 'W', requested: 'R', signed: 'T', finished: 'F' } as const;
@@ -15,30 +15,30 @@ export const templateDocumentName = (templateNo: number) => `template.${template
 export const NOTE_BODY_LIMIT = 8 * 1024 * 1024;
 
 export const noteCreateRequest = z.strictObject({
-  projectNo: z.number().int().positive(),
+  projectNo: recordNo,
   title: requiredText(LIMITS.noteTitle),
-  templateNo: z.number().int().positive().optional(),
+  templateNo: recordNo.optional(),
 });
 
-export const labNoteNoRequest = z.strictObject({ labNoteNo: z.number().int().positive() });
+export const labNoteNoRequest = z.strictObject({ labNoteNo: recordNo });
 
-const blockTableCell = z.object({ text: z.string(), colspan: z.number(), rowspan: z.number(), dropbox: z.string().nullable() });
+const blockTableCell = z.object({ text: text(), colspan: z.number(), rowspan: z.number(), dropbox: text().nullable() });
 export const blockSchema = z.object({
   type: z.enum(BLOCK_TYPES),
-  blockUid: z.string().max(100),
+  blockUid: text().max(100),
   noteType: z.enum(NOTE_TYPES),
-  blockClass: z.string().max(100),
+  blockClass: text().max(100),
   blockTable: z.object({ header: z.array(z.array(blockTableCell)), body: z.array(z.array(blockTableCell)) }).nullable(),
-  content: z.string(),
+  content: text(),
   blockOdr: z.number().int(),
   blockStatus: z.enum(BLOCK_STATUSES),
 });
 
 /** The client's block list is only a check: the server derives the list from its own copy of the document. */
-export const noteTempRequest = z.strictObject({ labNoteNo: z.number().int().positive(), blockList: z.array(blockSchema).max(5000) });
+export const noteTempRequest = z.strictObject({ labNoteNo: recordNo, blockList: z.array(blockSchema).max(5000) });
 export const noteSaveRequest = z.strictObject({
-  labNoteNo: z.number().int().positive(),
-  version: z.number().int().min(0),
+  labNoteNo: recordNo,
+  version: z.number().int().min(0).max(LIMITS.maxRecordNo),
   blockList: z.array(blockSchema).max(5000),
 });
 

@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import { PAGING } from '../limits.js';
-
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalidFormat' });
+import { LIMITS, PAGING } from '../limits.js';
+import { dateFilter, text } from '../validation.js';
 
 /** The list request of every list call: `{ type, value, startDate, endDate, page, pageSize }`. */
 export const pagingRequest = z
   .strictObject({
-    type: z.string().max(30).optional(),
-    value: z.string().trim().max(100).optional(),
-    startDate: isoDate.optional().or(z.literal('')),
-    endDate: isoDate.optional().or(z.literal('')),
-    page: z.coerce.number().int().min(1).default(PAGING.startPage),
+    type: text().max(30).optional(),
+    value: text().trim().max(100).optional(),
+    startDate: dateFilter,
+    endDate: dateFilter,
+    page: z.coerce.number().int().min(1).max(LIMITS.maxRecordNo).default(PAGING.startPage),
     pageSize: z.coerce.number().int().min(1).max(PAGING.maxPageSize).default(PAGING.defaultPageSize),
   })
   .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { error: 'dateOrder', path: ['endDate'] });

@@ -2,7 +2,7 @@ import type { NoteSummary } from './notes.js';
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { EMAIL_PATTERN } from '../patterns.js';
-import { optionalText, requiredText } from '../validation.js';
+import { optionalText, recordNo, requiredText, text } from '../validation.js';
 import { pagingRequest } from './paging.js';
 
 export const PROJECT_STATUS = { inProgress: 'ING', completed: 'C' } as const;
@@ -22,9 +22,8 @@ export function joinList(values: readonly string[]): string {
 
 /** `signatureList`: departments and users as comma-separated lists; at least one user. */
 export const signatureList = z.strictObject({
-  department: z.string().max(20_000).default(''),
-  user: z
-    .string()
+  department: text().max(20_000).default(''),
+  user: text()
     .max(200_000)
     .superRefine((value, ctx) => {
       const users = splitList(value);
@@ -43,13 +42,13 @@ export const projectCreateRequest = z.strictObject({
 });
 
 export const projectUpdateRequest = z.strictObject({
-  projectNo: z.number().int().positive(),
+  projectNo: recordNo,
   title: requiredText(LIMITS.projectTitle).optional(),
-  description: z.string().trim().max(LIMITS.projectDescription).optional(),
+  description: text().trim().max(LIMITS.projectDescription).optional(),
   signatureList,
 });
 
-export const projectNoRequest = z.strictObject({ projectNo: z.number().int().positive() });
+export const projectNoRequest = z.strictObject({ projectNo: recordNo });
 
 export const PROJECT_SEARCH_TYPES = ['title', 'leader'] as const;
 export const projectListRequest = pagingRequest.safeExtend({ type: z.enum(PROJECT_SEARCH_TYPES).optional() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
-import { emailField, passwordInput, requiredText } from '../validation.js';
+import { emailField, passwordInput, recordNo, requiredText, text } from '../validation.js';
 
 /** What a signature means: the reviewer's review or a participant's authorship. */
 export const SIGNATURE_TYPES = ['reviewer', 'participant'] as const;
@@ -15,24 +15,24 @@ const signers = z
   .min(1)
   .max(100);
 
-export const signatureCreateRequest = z.strictObject({ labNoteNo: z.number().int().positive(), signers });
-export const signatureUpdateRequest = z.strictObject({ labNoteNo: z.number().int().positive(), signers });
+export const signatureCreateRequest = z.strictObject({ labNoteNo: recordNo, signers });
+export const signatureUpdateRequest = z.strictObject({ labNoteNo: recordNo, signers });
 
 export const signatureStatusRequest = z.strictObject({
-  labNoteNo: z.number().int().positive(),
+  labNoteNo: recordNo,
   status: z.enum(['T', 'F']),
   password: passwordInput,
   name: requiredText(LIMITS.signatureName),
-  description: z.string().trim().max(500).optional().default(''),
+  description: text().trim().max(500).optional().default(''),
   /** The signer's IANA time zone, shown with the signing time. */
-  timeZone: z.string().max(64).optional(),
+  timeZone: text().max(64).optional(),
   /** The version the signer saw; refused if the note has moved on. */
-  version: z.number().int().min(1).optional(),
+  version: z.number().int().min(1).max(LIMITS.maxRecordNo).optional(),
 });
 
 export const signatureRemoveRequest = z.strictObject({
-  labNoteNo: z.number().int().positive(),
-  signatureId: z.number().int().positive(),
+  labNoteNo: recordNo,
+  signatureId: recordNo,
   reason: requiredText(500),
 });
 

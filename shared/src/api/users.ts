@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_LEVEL, LIMITS } from '../limits.js';
-import { emailField, newPassword, optionalText, phoneField, requiredText } from '../validation.js';
+import { emailField, newPassword, optionalText, phoneField, recordNo, requiredText, text } from '../validation.js';
 import { pagingRequest } from './paging.js';
 import { authFlags, type AuthFlags } from './identity.js';
 
@@ -8,11 +8,15 @@ export const USER_SEARCH_TYPES = ['name', 'userId', 'employeeNo', 'department'] 
 export type UserSearchType = (typeof USER_SEARCH_TYPES)[number];
 
 export const adminUserListRequest = pagingRequest.safeExtend({ type: z.enum(USER_SEARCH_TYPES).optional() });
-export const userNoRequest = z.strictObject({ userNo: z.number().int().positive() });
+export const userNoRequest = z.strictObject({ userNo: recordNo });
 
 const optionalPhone = z.union([z.literal(''), phoneField]).optional();
 const level = z.number().int().min(1).max(ADMIN_LEVEL);
-const departmentCode = z.string().trim().max(LIMITS.departmentCode).nullish();
+/** A user's department: a department code, or empty or null for none. */
+const departmentCode = z
+  .union([z.literal(''), text().trim().max(LIMITS.departmentCode)])
+  .nullish()
+  .transform((code) => (code === '' ? null : code));
 
 export const adminUserCreateRequest = z.strictObject({
   userId: emailField,
@@ -27,9 +31,9 @@ export const adminUserCreateRequest = z.strictObject({
 });
 
 export const adminUserUpdateRequest = z.strictObject({
-  userNo: z.number().int().positive(),
+  userNo: recordNo,
   name: requiredText(LIMITS.userName).optional(),
-  employeeNo: z.string().trim().max(LIMITS.employeeNo).optional(),
+  employeeNo: text().trim().max(LIMITS.employeeNo).optional(),
   phone: optionalPhone,
   departmentCode,
   level: level.optional(),

@@ -40,7 +40,7 @@ export function useVerifyChain() {
   return { run, running, outcome, clear: useCallback(() => setOutcome(null), []) };
 }
 
-/** The chain's state after a verify: green and intact with the count, or red naming the first broken record. */
+/** The chain's state after a verify: green and intact with the count, or red with how many records are broken and which. */
 export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOutcome; onOpen(seq: number): void; onDismiss(): void }) {
   const { t } = useTranslation('audit');
   const { t: tc } = useTranslation();
@@ -56,13 +56,15 @@ export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOu
       data-ok={answer.ok ? 'true' : 'false'}
       data-checked={answer.checked}
       data-first-broken={answer.firstBroken ?? undefined}
+      data-broken-count={answer.brokenCount}
     >
       <span className="verify-icon">{broken ? <ShieldAlertIcon size={24} /> : <ShieldCheckIcon size={24} />}</span>
       <div className="verify-text">
         <p className="verify-title">
-          {broken ? t('verify.broken', { seq: answer.firstBroken ?? '?' }) : t('verify.intact', { count: answer.checked })}
+          {broken ? t('verify.broken', { count: answer.brokenCount, seq: answer.firstBroken ?? '?' }) : t('verify.intact', { count: answer.checked })}
         </p>
         <p className="verify-hint">{broken ? t('verify.brokenHint', { count: answer.checked, time }) : t('verify.intactHint', { time })}</p>
+        {broken ? <BrokenList answer={answer} onOpen={onOpen} /> : null}
       </div>
       <div className="verify-actions">
         {broken && answer.firstBroken !== null ? (
@@ -75,5 +77,24 @@ export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOu
         </button>
       </div>
     </div>
+  );
+}
+
+/** Every broken record the answer lists, each opening its record; a note says how many more are not listed. */
+function BrokenList({ answer, onOpen }: { answer: AuditVerifyAnswer; onOpen(seq: number): void }) {
+  const { t } = useTranslation('audit');
+  const unlisted = answer.brokenCount - answer.broken.length;
+  if (answer.broken.length === 0) return null;
+  return (
+    <ul className="verify-broken-list" aria-label={t('verify.brokenList')} data-testid="audit-verify-broken-list">
+      {answer.broken.map((seq) => (
+        <li key={seq}>
+          <button type="button" className="verify-broken-seq" onClick={() => onOpen(seq)} title={t('openRecord', { seq })} data-testid="audit-verify-broken-item">
+            #{seq}
+          </button>
+        </li>
+      ))}
+      {unlisted > 0 ? <li className="verify-broken-more">{t('verify.brokenMore', { count: unlisted })}</li> : null}
+    </ul>
   );
 }

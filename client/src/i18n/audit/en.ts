@@ -146,9 +146,15 @@ const en = {
     intact_one: 'Chain intact: {{count}} record checked',
     intact_other: 'Chain intact: {{count}} records checked',
     intactHint: 'Every record matches its hash and names the hash of the record before it. Checked at {{time}}.',
-    broken: 'Chain broken at record #{{seq}}',
-    brokenHint_one: 'This record does not match its hash, or does not name the hash of the record before it. The {{count}} record before it checked out. Checked at {{time}}.',
-    brokenHint_other: 'This record does not match its hash, or does not name the hash of the record before it. The {{count}} records before it checked out. Checked at {{time}}.',
+    broken_one: 'Chain broken: {{count}} record does not match, the first #{{seq}}',
+    broken_other: 'Chain broken: {{count}} records do not match, the first #{{seq}}',
+    brokenHint_one:
+      'A broken record no longer matches its hash, or does not name the hash of the record before it (a record was removed, inserted or re-hashed there). {{count}} record checked at {{time}}.',
+    brokenHint_other:
+      'A broken record no longer matches its hash, or does not name the hash of the record before it (a record was removed, inserted or re-hashed there). {{count}} records checked at {{time}}.',
+    brokenList: 'Broken records',
+    brokenMore_one: 'and {{count}} more, not listed',
+    brokenMore_other: 'and {{count}} more, not listed',
   },
   export: {
     action: 'Export CSV',

@@ -144,9 +144,15 @@ const ko: AuditMessages = {
     intact_one: '체인 무결: 기록 {{count}}건 확인',
     intact_other: '체인 무결: 기록 {{count}}건 확인',
     intactHint: '모든 기록이 자신의 해시와 일치하고, 바로 앞 기록의 해시를 가리킵니다. {{time}}에 확인했습니다.',
-    broken: '#{{seq}} 기록에서 체인이 끊어졌습니다',
-    brokenHint_one: '이 기록이 자신의 해시와 일치하지 않거나, 바로 앞 기록의 해시를 가리키지 않습니다. 그 앞의 기록 {{count}}건은 정상입니다. {{time}}에 확인했습니다.',
-    brokenHint_other: '이 기록이 자신의 해시와 일치하지 않거나, 바로 앞 기록의 해시를 가리키지 않습니다. 그 앞의 기록 {{count}}건은 정상입니다. {{time}}에 확인했습니다.',
+    broken_one: '체인 손상: 기록 {{count}}건이 일치하지 않습니다 (첫 번째 #{{seq}})',
+    broken_other: '체인 손상: 기록 {{count}}건이 일치하지 않습니다 (첫 번째 #{{seq}})',
+    brokenHint_one:
+      '손상된 기록은 자신의 해시와 일치하지 않거나, 바로 앞 기록의 해시를 가리키지 않습니다 (그 자리에서 기록이 삭제·삽입되었거나 해시가 다시 계산됨). {{time}}에 기록 {{count}}건을 확인했습니다.',
+    brokenHint_other:
+      '손상된 기록은 자신의 해시와 일치하지 않거나, 바로 앞 기록의 해시를 가리키지 않습니다 (그 자리에서 기록이 삭제·삽입되었거나 해시가 다시 계산됨). {{time}}에 기록 {{count}}건을 확인했습니다.',
+    brokenList: '손상된 기록',
+    brokenMore_one: '외 {{count}}건 (목록에 없음)',
+    brokenMore_other: '외 {{count}}건 (목록에 없음)',
   },
   export: {
     action: 'CSV 내보내기',
