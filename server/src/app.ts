@@ -16,7 +16,7 @@ import { registerProjectRoutes } from './projects/routes.js';
 import { registerSystemRoutes } from './system/routes.js';
 import { registerUserRoutes } from './users/routes.js';
 import { createCollab, mountCollab, startSessionRechecks, COLLAB_MAX_MESSAGE_BYTES, type CollabContext } from './collab/collab.js';
-import type { DocumentKind } from './collab/documentKinds.js';
+import { writeCheckOf, type DocumentKind } from './collab/documentKinds.js';
 import { DatabaseDocumentStore, type DocumentStore } from './collab/documentStore.js';
 import { DurablePersistence, type DurablePersistenceOptions } from './collab/durablePersistence.js';
 import { LiveDocuments } from './collab/liveDocuments.js';
@@ -73,13 +73,15 @@ export async function buildApp(config: ServerConfig, database: Database, options
     verify: { algorithms: ['HS256'] },
   });
   const tokens = new TokenService(database.db, app.jwt, options.accessTokenSeconds);
-  const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db);
+  const kinds = [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])];
+  // The store asks each document's kind, in the append's transaction, whether it may still be written.
+  const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db, writeCheckOf(kinds));
   const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
   const holds = new NoteHolds(database.db, app.log, config.port);
   await holds.removeStaleHolds();
   const collab = createCollab({
     tokens,
-    kinds: [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])],
+    kinds,
     extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);

@@ -9,7 +9,9 @@ export type LiveCommand =
   /** Turn write connections read-only: all of them, or one user's (userNo). */
   | { kind: 'end-writing'; documentName: string; userNo: number | null; reason: string }
   /** End every connection (the note is gone). */
-  | { kind: 'close'; documentName: string };
+  | { kind: 'close'; documentName: string }
+  /** The store refused the document's updates: copies in memory may hold them and are not to be trusted. */
+  | { kind: 'stale'; documentName: string };
 
 /** Carries live commands to the other server processes; this process applies its own directly. */
 export interface LiveControlChannel {
