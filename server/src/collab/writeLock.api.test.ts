@@ -1,17 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type SaveAnswer } from '@eln/shared';
-import { rawRows } from '../db/client.js';
 import { labNotes, projects } from '../db/schema.js';
+import { installAfterLockTrigger, storedAfterLock } from '../testing/afterLock.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
 import { DatabaseDocumentStore } from './documentStore.js';
 
 /**
  * Once a signature or a project's finish commits, no later live update of the note is stored, from any
- * connection. The oracle is in the database: a trigger records every update row inserted while the
- * note, as the inserting transaction sees it, is already locked (signed, finished or deleted).
+ * connection. The oracle is in the database (testing/afterLock.ts): a trigger records every update row
+ * inserted while the note, as the inserting transaction sees it, is already locked.
  */
 
 let server: TestServer;
@@ -29,45 +29,27 @@ async function person(name: string): Promise<Person> {
 
 const call = async <T = unknown>(who: Person, path: string, body: unknown) => (await server.call<T>(path, body, { token: who.token })).body;
 
-/** The oracle: rows stored while the note was already locked, as the storing transaction saw it. */
-async function installAfterLockTrigger(): Promise<void> {
-  const db = server.database.db;
-  await db.execute(sql.raw('create table test_updates_after_lock (update_id bigint not null, document_name text not null)'));
-  await db.execute(
-    sql.raw(`create function test_record_after_lock() returns trigger language plpgsql as $$
-begin
-  if exists (select 1 from lab_notes n join projects p on p.project_no = n.project_no
-             where new.document_name = 'labnote.' || n.note_no
-               and (n.status in ('T', 'F') or n.deleted_at is not null or p.status = 'C')) then
-    insert into test_updates_after_lock values (new.id, new.document_name);
-  end if;
-  return new;
-end $$`),
-  );
-  await db.execute(sql.raw('create trigger test_after_lock after insert on document_updates for each row execute function test_record_after_lock()'));
-}
+const storedState = (documentName: string) => new DatabaseDocumentStore(server.database.db).load(documentName);
 
-const storedAfterLock = async (documentName: string) =>
-  (await rawRows<{ update_id: string }>(server.database.db, sql`select update_id from test_updates_after_lock where document_name = ${documentName}`)).length;
-
-/** What the database holds of a note's document: its paragraphs, and the keys of its side map. */
-async function stored(documentName: string): Promise<{ texts: string[]; keys: Set<string> }> {
-  const state = await new DatabaseDocumentStore(server.database.db).load(documentName);
+/** The paragraphs the database holds of a note's document. */
+async function storedTexts(documentName: string): Promise<string[]> {
   const doc = new Y.Doc();
+  const state = await storedState(documentName);
   if (state) Y.applyUpdate(doc, state);
-  return { texts: paragraphTexts(doc), keys: new Set(doc.getMap(SIDE_MAP).keys()) };
+  return paragraphTexts(doc);
 }
 
-const storedTexts = async (documentName: string) => (await stored(documentName)).texts;
-
-/** A shared map beside the note's content: edits there change no block, so a signature's check passes. */
-const SIDE_MAP = 'margin';
+/** The confirmed tags that the database does not hold. */
+async function confirmedButLost(documentName: string, confirmed: string[]): Promise<string[]> {
+  const present = tagsOfState(await storedState(documentName));
+  return confirmed.filter((tag) => !present.has(tag));
+}
 
 beforeAll(async () => {
   server = await startTestServer();
   url = await server.listen();
   [leader, writer, reviewer] = (await Promise.all(['Leader Lim', 'Writer Won', 'Reviewer Rhee'].map(person))) as [Person, Person, Person];
-  await installAfterLockTrigger();
+  await installAfterLockTrigger(server.database.db);
 });
 afterEach(() => {
   for (const client of clients.splice(0)) client.destroy();
@@ -106,41 +88,6 @@ const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as {
 const sign = (labNoteNo: number) =>
   call(reviewer, '/v1/project/signature/status', { labNoteNo, status: 'T', password: reviewer.user.password, name: reviewer.user.name });
 
-/**
- * Types tagged edits until stopped: paragraphs, or entries of the side map (which leave the blocks as
- * saved, so a signature goes through while they keep coming). Answers the tags confirmed stored.
- */
-function typist(editor: LiveClient, prefix: string, into: 'paragraphs' | 'side map') {
-  const edits: Array<{ tag: string; clock: number }> = [];
-  let typing = true;
-  const done = (async () => {
-    for (let seq = 0; typing; seq += 1) {
-      const tag = `${prefix}-${seq}`;
-      if (into === 'paragraphs') appendParagraph(editor.doc, tag);
-      else editor.doc.getMap(SIDE_MAP).set(tag, seq);
-      edits.push({ tag, clock: Y.getState(editor.doc.store, editor.doc.clientID) });
-      await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 4)));
-    }
-  })();
-  return {
-    async stop() {
-      typing = false;
-      await done;
-    },
-    confirmed: () => {
-      const durable = editor.durable()?.clocks[String(editor.doc.clientID)] ?? 0;
-      return edits.filter((edit) => edit.clock <= durable).map((edit) => edit.tag);
-    },
-  };
-}
-
-/** The confirmed tags that the database does not hold. */
-async function confirmedButLost(documentName: string, confirmed: string[]): Promise<string[]> {
-  const { texts, keys } = await stored(documentName);
-  const present = new Set([...texts, ...keys]);
-  return confirmed.filter((tag) => !present.has(tag));
-}
-
 /** Waits until the server has handled everything the editor sent and stored what it was going to. */
 async function settle(editor: LiveClient, observer: LiveClient, documentName: string): Promise<void> {
   await roundTrip(editor, observer);
@@ -173,7 +120,7 @@ describe('a locked note takes no more live updates', () => {
       await settle(editor, observer, documentName);
 
       expect(await storedTexts(documentName)).toEqual(['Result']);
-      expect(await storedAfterLock(documentName)).toBe(0);
+      expect(await storedAfterLock(server.database.db, documentName)).toBe(0);
       expect(editor.allDurable()).toBe(false);
       expect(server.services.live.persistence.isStale(documentName)).toBe(true);
       if (lock !== 'deleted') {
@@ -203,10 +150,10 @@ describe('a locked note takes no more live updates', () => {
       // so it either sees them (2021) or they come after. Odd rounds: side-map edits all along, which
       // the signature's check lets through, so updates keep arriving as it commits and after.
       const into = round % 2 === 0 ? 'paragraphs' : 'side map';
-      const early = into === 'side map' ? typist(editor, `s${round}`, into) : null;
+      const early = into === 'side map' ? startTyping(editor, `s${round}`, into) : null;
       const signing = sign(labNoteNo);
       await sleep(Math.floor(Math.random() * 250));
-      const typing = early ?? typist(editor, `s${round}`, into);
+      const typing = early ?? startTyping(editor, `s${round}`, into);
       const answer = await signing;
       await sleep(20);
       await typing.stop();
@@ -215,7 +162,7 @@ describe('a locked note takes no more live updates', () => {
       outcomes[`${into} ${answer.status}`] = (outcomes[`${into} ${answer.status}`] ?? 0) + 1;
       expect([ERR.unsavedChanges, '0000']).toContain(answer.status);
       if (answer.status === '0000') expect(await storedTexts(documentName), `round ${round}: the signed note holds only its signed version`).toEqual(['Result']);
-      expect(await storedAfterLock(documentName), `round ${round}: updates stored after the lock`).toBe(0);
+      expect(await storedAfterLock(server.database.db, documentName), `round ${round}: updates stored after the lock`).toBe(0);
       expect(await confirmedButLost(documentName, typing.confirmed()), `round ${round}: confirmed but not stored`).toEqual([]);
       for (const client of clients.splice(0)) client.destroy();
     }
@@ -230,14 +177,14 @@ describe('a locked note takes no more live updates', () => {
       expect((await sign(signed.labNoteNo)).status).toBe('0000');
       const { documentName, editor, observer } = await savedNote(projectNo, 'Still being written');
 
-      const typing = typist(editor, `f${round}`, 'paragraphs');
+      const typing = startTyping(editor, `f${round}`, 'paragraphs');
       await sleep(Math.floor(Math.random() * 60));
       expect((await call(leader, '/v1/project/finish', { projectNo })).status).toBe('0000');
       await sleep(20);
       await typing.stop();
       await settle(editor, observer, documentName);
 
-      expect(await storedAfterLock(documentName), `round ${round}: updates stored after the lock`).toBe(0);
+      expect(await storedAfterLock(server.database.db, documentName), `round ${round}: updates stored after the lock`).toBe(0);
       expect(await confirmedButLost(documentName, typing.confirmed()), `round ${round}: confirmed but not stored`).toEqual([]);
       for (const client of clients.splice(0)) client.destroy();
     }

@@ -135,3 +135,47 @@ export async function roundTrip(client: LiveClient, observer: LiveClient): Promi
     `marker ${marker} to reach the observer`,
   );
 }
+
+/** A shared map beside a note's content: edits there change no block, so a signature's check passes. */
+export const SIDE_MAP = 'margin';
+
+export interface Typing {
+  stop(): Promise<void>;
+  /** The tags whose edits the server confirmed stored. */
+  confirmed(): string[];
+}
+
+/**
+ * Types tagged edits every few milliseconds until stopped: paragraphs, or entries of the side map
+ * (which leave the blocks as saved, so a signature goes through while they keep coming).
+ */
+export function startTyping(client: LiveClient, prefix: string, into: 'paragraphs' | 'side map'): Typing {
+  const edits: Array<{ tag: string; clock: number }> = [];
+  let typing = true;
+  const done = (async () => {
+    for (let seq = 0; typing; seq += 1) {
+      const tag = `${prefix}-${seq}`;
+      if (into === 'paragraphs') appendParagraph(client.doc, tag);
+      else client.doc.getMap(SIDE_MAP).set(tag, seq);
+      edits.push({ tag, clock: Y.getState(client.doc.store, client.doc.clientID) });
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 4)));
+    }
+  })();
+  return {
+    async stop() {
+      typing = false;
+      await done;
+    },
+    confirmed: () => {
+      const durable = client.durable()?.clocks[String(client.doc.clientID)] ?? 0;
+      return edits.filter((edit) => edit.clock <= durable).map((edit) => edit.tag);
+    },
+  };
+}
+
+/** The tags of a document state's paragraphs and side-map entries. */
+export function tagsOfState(state: Uint8Array | null): Set<string> {
+  const doc = new Y.Doc();
+  if (state) Y.applyUpdate(doc, state);
+  return new Set([...paragraphTexts(doc), ...doc.getMap(SIDE_MAP).keys()]);
+}
