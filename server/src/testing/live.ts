@@ -1,7 +1,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { COLLAB_PATH, CONTENT_FIELD, DurableClocks, newBlockUid, type DurableMessage } from '@eln/shared';
+import { COLLAB_PATH, CONTENT_FIELD, DurableTracker, newBlockUid, type DurableMessage } from '@eln/shared';
 
 /** A real provider in Node, as a browser tab would hold one, with what tests need to watch it. */
 export interface LiveClient {
@@ -21,7 +21,7 @@ export type ConnectOutcome = { kind: 'synced'; client: LiveClient } | { kind: 'r
 export async function connectLive(baseUrl: string, name: string, token: string, timeoutMs = 10_000): Promise<ConnectOutcome> {
   const doc = new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
-  const durable = new DurableClocks();
+  const durable = new DurableTracker(doc);
   let seenDurable = false;
   const received: unknown[] = [];
   return new Promise((resolve, reject) => {
@@ -48,8 +48,9 @@ export async function connectLive(baseUrl: string, name: string, token: string, 
             provider,
             durable: () => (seenDurable ? durable.asMessage() : null),
             stateless: () => received,
-            allDurable: () => durable.isDurable(doc.clientID, Y.getState(doc.store, doc.clientID)),
+            allDurable: () => durable.isDurable(),
             destroy: () => {
+              durable.destroy();
               provider.destroy();
               socket.destroy();
             },
@@ -108,7 +109,12 @@ export function paragraphTexts(doc: Y.Doc): string[] {
     .getXmlFragment(CONTENT_FIELD)
     .toArray()
     .filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'paragraph')
-    .map((p) => p.toArray().map((t) => (t instanceof Y.XmlText ? t.toString() : '')).join(''));
+    .map((p) => p.toArray().map((t) => (t instanceof Y.XmlText ? plainText(t) : '')).join(''));
+}
+
+/** A text's characters without its marks (XmlText.toString would wrap marked runs in tags). */
+export function plainText(text: Y.XmlText): string {
+  return (text.toDelta() as Array<{ insert?: unknown }>).map((op) => (typeof op.insert === 'string' ? op.insert : '')).join('');
 }
 
 /** Polls until the check passes; fails with what it was waiting for. */
