@@ -44,6 +44,8 @@ export class DurablePersistence implements Extension {
   private readonly compactEvery: number;
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
+  /** Called when the store refused a document's updates, so that other processes learn it too. */
+  onRefused: ((documentName: string) => void) | null = null;
 
   constructor(
     private readonly store: DocumentStore,
@@ -150,9 +152,6 @@ export class DurablePersistence implements Extension {
     const message: DurableMessage = { type: DURABLE_MESSAGE, clocks: Object.fromEntries(this.queueOf(documentName).durableClocks) };
     return JSON.stringify(message);
   }
-
-  /** Called when the store refused a document's updates, so that other processes learn it too. */
-  onRefused: ((documentName: string) => void) | null = null;
 
   /**
    * The document is locked and its copy here may hold refused updates (see Queue.stale): drops what
