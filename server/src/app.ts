@@ -17,7 +17,7 @@ import { registerProjectRoutes } from './projects/routes.js';
 import { registerSystemRoutes } from './system/routes.js';
 import { registerUserRoutes } from './users/routes.js';
 import { createCollab, mountCollab, startSessionRechecks, COLLAB_MAX_MESSAGE_BYTES, type CollabContext } from './collab/collab.js';
-import type { DocumentKind } from './collab/documentKinds.js';
+import { writeCheckOf, type DocumentKind } from './collab/documentKinds.js';
 import { CollabAuthorization } from './collab/authorization.js';
 import { DatabaseDocumentStore, type DocumentStore } from './collab/documentStore.js';
 import { DurablePersistence, type DurablePersistenceOptions } from './collab/durablePersistence.js';
@@ -82,11 +82,13 @@ export async function buildApp(config: ServerConfig, database: Database, options
     verify: { algorithms: ['HS256'] },
   });
   const tokens = new TokenService(database.db, app.jwt, options.accessTokenSeconds);
-  const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db);
+  const kinds = [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])];
+  // The store asks each document's kind, in the append's transaction, whether it may still be written.
+  const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db, writeCheckOf(kinds));
   const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
   const holds = new NoteHolds(database.db, app.log, config.port);
   await holds.removeStaleHolds();
-  const authorization = new CollabAuthorization(tokens, [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])]);
+  const authorization = new CollabAuthorization(tokens, kinds);
   const collab = createCollab({
     authorization,
     extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],

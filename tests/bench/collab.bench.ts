@@ -3,7 +3,7 @@ import { Server } from '@hocuspocus/server';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { COLLAB_PATH, isDurable, noteDocumentName, parseDurableMessage, type SignInAnswer } from '@eln/shared';
+import { COLLAB_PATH, DurableTracker, noteDocumentName, type SignInAnswer } from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
@@ -24,7 +24,8 @@ interface Peer {
   doc: Y.Doc;
   provider: HocuspocusProvider;
   socket: HocuspocusProviderWebsocket;
-  lastDurable: ReturnType<typeof parseDurableMessage>;
+  /** The server's confirmations, merged, as the editor tracks them. */
+  durable: DurableTracker;
 }
 
 function connect(url: string, name: string, token: string, onDurable?: (peer: Peer) => void): Promise<Peer> {
@@ -38,10 +39,7 @@ function connect(url: string, name: string, token: string, onDurable?: (peer: Pe
       document: doc,
       token,
       onStateless: ({ payload }) => {
-        const message = parseDurableMessage(payload);
-        if (!message) return;
-        peer.lastDurable = message;
-        onDurable?.(peer);
+        if (peer.durable.receive(payload)) onDurable?.(peer);
       },
       onSynced: () => {
         clearTimeout(timer);
@@ -49,7 +47,7 @@ function connect(url: string, name: string, token: string, onDurable?: (peer: Pe
       },
       onAuthenticationFailed: ({ reason }) => reject(new Error(reason)),
     });
-    const peer: Peer = { doc, socket, provider, lastDurable: null };
+    const peer: Peer = { doc, socket, provider, durable: new DurableTracker(doc) };
     provider.attach();
   });
 }
@@ -62,11 +60,10 @@ async function run(url: string, names: string[], tokens: string[], editors: numb
   const onDurable = (peer: Peer) => {
     const waiting = pendingDurable.get(peer) ?? [];
     const now = performance.now();
-    const clocks = peer.lastDurable;
     pendingDurable.set(
       peer,
       waiting.filter((entry) => {
-        if (isDurable(clocks, peer.doc.clientID, entry.clock)) {
+        if (peer.durable.storedClock() >= entry.clock) {
           measured.durable.push(now - entry.at);
           return false;
         }

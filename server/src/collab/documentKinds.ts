@@ -1,4 +1,5 @@
 import type { AuthUser } from '../auth/authUser.js';
+import type { Tx } from '../db/client.js';
 
 /** What a connection may do with a live document. */
 export type DocumentAccess = 'write' | 'read';
@@ -11,9 +12,28 @@ export type DocumentAccess = 'write' | 'read';
 export interface DocumentKind {
   prefix: string;
   authorize(user: AuthUser, id: string): Promise<DocumentAccess | null>;
+  /**
+   * Whether the document may still be written at all (by anyone), asked inside the transaction that
+   * appends its live updates; the updates are stored only on yes. A kind whose documents can be locked
+   * takes a row lock here that its locking change conflicts with (a signature takes the note's row
+   * `for update`), so an update is either stored before the lock commits or refused after it.
+   * Without it, the kind's documents stay writable.
+   */
+  writable?(id: string, tx: Tx): Promise<boolean>;
 }
 
 export function parseDocumentName(name: string): { prefix: string; id: string } | null {
   const match = /^([a-z]+)\.([A-Za-z0-9_-]{1,64})$/.exec(name);
   return match ? { prefix: match[1] as string, id: match[2] as string } : null;
+}
+
+/** The store's write check over the registered kinds: a name no kind owns is never written. */
+export function writeCheckOf(kinds: DocumentKind[]): (documentName: string, tx: Tx) => Promise<boolean> {
+  const byPrefix = new Map(kinds.map((kind) => [kind.prefix, kind]));
+  return async (documentName, tx) => {
+    const parsed = parseDocumentName(documentName);
+    const kind = parsed ? byPrefix.get(parsed.prefix) : undefined;
+    if (!parsed || !kind) return false;
+    return kind.writable ? kind.writable(parsed.id, tx) : true;
+  };
 }

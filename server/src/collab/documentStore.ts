@@ -1,39 +1,64 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import type { Db } from '../db/client.js';
+import type { Db, Queryable, Tx } from '../db/client.js';
 import { documentSnapshots, documentUpdates } from '../db/schema.js';
 
 /** Where live documents are kept: appended updates, compacted into one snapshot per document. */
 export interface DocumentStore {
   /** The document's whole state (snapshot and later updates merged), or null if it has none. */
   load(documentName: string): Promise<Uint8Array | null>;
-  /** Appends updates in one commit; resolves only once they are durable. */
-  append(documentName: string, updates: Uint8Array[]): Promise<void>;
+  /**
+   * Appends updates in one commit if the document may still be written; resolves only once they are
+   * durable ('stored'), or with 'refused' when nothing was stored because the document is locked.
+   */
+  append(documentName: string, updates: Uint8Array[]): Promise<AppendOutcome>;
   /** Folds appended updates into the snapshot; answers how many were folded. */
   compact(documentName: string): Promise<number>;
 }
 
+export type AppendOutcome = 'stored' | 'refused';
+
+/** Asked inside the append's transaction: may the document still be written (see DocumentKind.writable)? */
+export type WriteCheck = (documentName: string, tx: Tx) => Promise<boolean>;
+
 const COMPACTION_BATCH = 5000;
 
-export class DatabaseDocumentStore implements DocumentStore {
-  constructor(private readonly db: Db) {}
+/**
+ * The stored state of a document (snapshot and later updates merged), or null if it has none. Inside
+ * a transaction that holds the document's lock, this is exactly what can ever be loaded.
+ */
+export async function loadDocumentState(q: Queryable, documentName: string): Promise<Uint8Array | null> {
+  const [snapshot] = await q.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, documentName));
+  // Every update still stored is read, not only those above the snapshot's mark: with several
+  // processes an append can commit after a compaction passed its id. Yjs merges repeats harmlessly.
+  const updates = await q
+    .select({ update: documentUpdates.update })
+    .from(documentUpdates)
+    .where(eq(documentUpdates.documentName, documentName))
+    .orderBy(asc(documentUpdates.id));
+  const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((u) => u.update)];
+  return parts.length ? Y.mergeUpdates(parts.map((p) => new Uint8Array(p))) : null;
+}
 
-  async load(documentName: string): Promise<Uint8Array | null> {
-    const [snapshot] = await this.db.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, documentName));
-    // Every update still stored is read, not only those above the snapshot's mark: with several
-    // processes an append can commit after a compaction passed its id. Yjs merges repeats harmlessly.
-    const updates = await this.db
-      .select({ update: documentUpdates.update })
-      .from(documentUpdates)
-      .where(eq(documentUpdates.documentName, documentName))
-      .orderBy(asc(documentUpdates.id));
-    const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((u) => u.update)];
-    return parts.length ? Y.mergeUpdates(parts.map((p) => new Uint8Array(p))) : null;
+export class DatabaseDocumentStore implements DocumentStore {
+  constructor(
+    private readonly db: Db,
+    private readonly mayWrite: WriteCheck = async () => true,
+  ) {}
+
+  load(documentName: string): Promise<Uint8Array | null> {
+    return loadDocumentState(this.db, documentName);
   }
 
-  async append(documentName: string, updates: Uint8Array[]): Promise<void> {
-    if (!updates.length) return;
-    await this.db.insert(documentUpdates).values(updates.map((update) => ({ documentName, update })));
+  async append(documentName: string, updates: Uint8Array[]): Promise<AppendOutcome> {
+    if (!updates.length) return 'stored';
+    // The check and the insert share one transaction: the check's lock keeps a signature (or another
+    // locking change) from committing in between, so nothing is stored after a lock.
+    return this.db.transaction(async (tx) => {
+      if (!(await this.mayWrite(documentName, tx))) return 'refused';
+      await tx.insert(documentUpdates).values(updates.map((update) => ({ documentName, update })));
+      return 'stored';
+    });
   }
 
   async compact(documentName: string): Promise<number> {

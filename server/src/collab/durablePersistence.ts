@@ -1,9 +1,9 @@
-import type { Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload } from '@hocuspocus/server';
+import type { Connection, Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload } from '@hocuspocus/server';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
-import { DURABLE_MESSAGE, type DurableMessage } from '@eln/shared';
-import type { DocumentStore } from './documentStore.js';
+import { DURABLE_MESSAGE, HOLD_ENDED_MESSAGE, type DurableMessage } from '@eln/shared';
+import type { AppendOutcome, DocumentStore } from './documentStore.js';
 
 interface Queue {
   pending: Uint8Array[];
@@ -11,6 +11,12 @@ interface Queue {
   /** Per Yjs client, the clock up to which its edits are stored. */
   durableClocks: Map<number, number>;
   sinceCompaction: number;
+  /**
+   * The store refused the document's updates (it was locked: signed, finished, deleted). The copy in
+   * memory may hold updates that will never be stored, so until it unloads nothing more from it is
+   * stored or confirmed, its connections are read-only, and the API reads the document from the store.
+   */
+  stale: boolean;
 }
 
 export interface DurablePersistenceOptions {
@@ -38,6 +44,8 @@ export class DurablePersistence implements Extension {
   private readonly compactEvery: number;
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
+  /** Called when the store refused a document's updates, so that other processes learn it too. */
+  onRefused: ((documentName: string) => void) | null = null;
 
   constructor(
     private readonly store: DocumentStore,
@@ -52,7 +60,7 @@ export class DurablePersistence implements Extension {
   private queueOf(documentName: string): Queue {
     let queue = this.queues.get(documentName);
     if (!queue) {
-      queue = { pending: [], flushing: null, durableClocks: new Map(), sinceCompaction: 0 };
+      queue = { pending: [], flushing: null, durableClocks: new Map(), sinceCompaction: 0, stale: false };
       this.queues.set(documentName, queue);
     }
     return queue;
@@ -63,15 +71,22 @@ export class DurablePersistence implements Extension {
     // A failed load throws: Hocuspocus then refuses the connection, and nothing is ever written back.
     const state = await this.store.load(documentName);
     const queue = this.queueOf(documentName);
+    // A fresh load is exactly what is stored: a refused copy from before is gone.
+    queue.stale = false;
     this.documents.set(documentName, document);
     if (!state) return undefined;
     for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVectorFromUpdate(state))) queue.durableClocks.set(client, clock);
     return state;
   }
 
-  async connected({ connection, documentName }: connectedPayload): Promise<void> {
+  async connected({ connection, connectionConfig, documentName }: connectedPayload): Promise<void> {
     // A newcomer learns what is already durable, so edits it sent before a reconnect count as saved.
     connection.sendStateless(this.durableMessage(documentName));
+    if (this.queues.get(documentName)?.stale && !connection.readOnly) {
+      // Joined a refused copy (authorised just before the lock): it writes nothing more.
+      connectionConfig.readOnly = true;
+      endWriting(connection);
+    }
   }
 
   async onChange({ documentName, document, update, transactionOrigin }: onChangePayload): Promise<void> {
@@ -80,6 +95,8 @@ export class DurablePersistence implements Extension {
     if (isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'local' && transactionOrigin.skipStoreHooks) return;
     this.documents.set(documentName, document);
     const queue = this.queueOf(documentName);
+    // Never stored, never confirmed: the document is locked and this copy is on its way out.
+    if (queue.stale) return;
     queue.pending.push(update);
     queue.flushing ??= this.flush(documentName, queue);
   }
@@ -89,8 +106,9 @@ export class DurablePersistence implements Extension {
     try {
       while (queue.pending.length) {
         const batch = queue.pending.splice(0);
+        let outcome: AppendOutcome;
         try {
-          await this.store.append(documentName, batch);
+          outcome = await this.store.append(documentName, batch);
         } catch (error) {
           queue.pending.unshift(...batch);
           this.log.error({ err: error, documentName, updates: batch.length }, 'storing document updates failed; retrying');
@@ -99,6 +117,11 @@ export class DurablePersistence implements Extension {
           continue;
         }
         delay = this.retryDelayMs;
+        if (outcome === 'refused') {
+          this.markStale(documentName);
+          this.onRefused?.(documentName);
+          break;
+        }
         for (const update of batch) {
           for (const [client, clock] of Y.parseUpdateMeta(update).to) {
             if ((queue.durableClocks.get(client) ?? 0) < clock) queue.durableClocks.set(client, clock);
@@ -128,6 +151,23 @@ export class DurablePersistence implements Extension {
   private durableMessage(documentName: string): string {
     const message: DurableMessage = { type: DURABLE_MESSAGE, clocks: Object.fromEntries(this.queueOf(documentName).durableClocks) };
     return JSON.stringify(message);
+  }
+
+  /**
+   * The document is locked and its copy here may hold refused updates (see Queue.stale): drops what
+   * is pending, stores and confirms nothing more from it, and turns its connections read-only.
+   */
+  markStale(documentName: string): void {
+    const queue = this.queues.get(documentName);
+    if (!queue) return;
+    queue.stale = true;
+    queue.pending.length = 0;
+    for (const connection of this.documents.get(documentName)?.getConnections() ?? []) if (!connection.readOnly) endWriting(connection);
+  }
+
+  /** Whether the document's copy in memory may hold refused updates: read it from the store instead. */
+  isStale(documentName: string): boolean {
+    return this.queues.get(documentName)?.stale ?? false;
   }
 
   /** Whether a document still has updates that are not stored. */
@@ -166,4 +206,10 @@ export class DurablePersistence implements Extension {
       await sleep(1);
     }
   }
+}
+
+/** Turns a connection read-only and tells its client, which stops editing. */
+function endWriting(connection: Connection): void {
+  connection.readOnly = true;
+  connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason: 'access' }));
 }

@@ -11,7 +11,9 @@ export type LiveCommand =
   /** End every connection (the note is gone). */
   | { kind: 'close'; documentName: string }
   /** Check every connection of these users again now (their sessions, users or memberships changed). */
-  | { kind: 'recheck-users'; userNos: number[] };
+  | { kind: 'recheck-users'; userNos: number[] }
+  /** The store refused the document's updates: copies in memory may hold them and are not to be trusted. */
+  | { kind: 'stale'; documentName: string };
 
 /** Carries live commands to the other server processes; this process applies its own directly. */
 export interface LiveControlChannel {

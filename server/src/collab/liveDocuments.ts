@@ -19,25 +19,35 @@ export class LiveDocuments {
     private readonly store: DocumentStore,
     private readonly authorization: CollabAuthorization,
     private readonly channel: LiveControlChannel = singleProcessChannel,
-  ) {}
+  ) {
+    // A copy refused here was shared through Redis with the other processes' copies: they go stale too.
+    persistence.onRefused = (documentName) => void this.channel.publish({ kind: 'stale', documentName });
+  }
 
   /** Starts applying the commands other server processes send. */
   async start(): Promise<void> {
     await this.channel.start((command) => this.apply(command));
   }
 
-  /** The document's state as one Yjs update: what is in memory when it is open, else what is stored. */
+  /**
+   * The document's state as one Yjs update: what is in memory when it is open (and not stale: holding
+   * updates the store refused), else what is stored.
+   */
   async state(documentName: string): Promise<Uint8Array> {
-    const open = this.hocuspocus.documents.get(documentName);
+    const open = this.trustedCopy(documentName);
     if (open) return Y.encodeStateAsUpdate(open);
     return (await this.store.load(documentName)) ?? Y.encodeStateAsUpdate(new Y.Doc());
   }
 
   /** The document's content as ProseMirror JSON. */
   async content(documentName: string): Promise<PmNode> {
-    const open = this.hocuspocus.documents.get(documentName);
+    const open = this.trustedCopy(documentName);
     if (open) return yXmlFragmentToProsemirrorJSON(open.getXmlFragment(CONTENT_FIELD)) as PmNode;
     return contentOfState(await this.state(documentName));
+  }
+
+  private trustedCopy(documentName: string): Y.Doc | undefined {
+    return this.persistence.isStale(documentName) ? undefined : this.hocuspocus.documents.get(documentName);
   }
 
   connections(documentName: string): Connection<CollabContext>[] {
@@ -81,6 +91,10 @@ export class LiveDocuments {
   private async apply(command: LiveCommand): Promise<void> {
     if (command.kind === 'recheck-users') {
       await this.recheckConnectionsOf(command.userNos);
+      return;
+    }
+    if (command.kind === 'stale') {
+      this.persistence.markStale(command.documentName);
       return;
     }
     if (command.kind === 'close') {

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type ProjectEditorAnswer } from '@eln/shared';
+import { labNotes } from '../db/schema.js';
+import { installAfterLockTrigger, storedAfterLock } from '../testing/afterLock.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
+import { DatabaseDocumentStore } from './documentStore.js';
 
 /**
  * Two server processes behind a load balancer share live documents through Redis. Here both run in
@@ -57,7 +61,7 @@ async function twoProcesses() {
   };
   const a: LiveClient = await connect(urlOne, aliceToken);
   const b: LiveClient = await connect(urlTwo, bobToken);
-  return { one, two, urlTwo, alice, bob, aliceToken, bobToken, projectNo, labNoteNo, name, a, b, connect };
+  return { database, one, two, urlOne, urlTwo, alice, bob, aliceToken, bobToken, projectNo, labNoteNo, name, a, b, connect };
 }
 
 const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
@@ -162,4 +166,63 @@ describe('scale-out through Redis', () => {
       await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.forbidden);
     });
   });
+
+  it('stores nothing after a lock on any process, and no process serves the refused copy', async () => {
+    const { database, one, two, aliceToken, bobToken, labNoteNo, a, b } = await twoProcesses();
+    await installAfterLockTrigger(database.db);
+    const name = noteDocumentName(labNoteNo);
+    appendParagraph(b.doc, 'before the lock');
+    await eventually(() => b.allDurable() && paragraphTexts(a.doc).length === 1, 'the first edit stored and shared');
+
+    // Locked as a signature commits, before any process has told its connections.
+    await database.db.update(labNotes).set({ status: 'T' }).where(eq(labNotes.noteNo, labNoteNo));
+    appendParagraph(b.doc, 'after the lock');
+    // Process two's store refuses it; process one holds it too (through Redis) and is told to drop its copy.
+    await eventually(() => holdEnded(b) && holdEnded(a), 'both processes to end writing');
+    await roundTrip(b, a);
+    await two.services.live.persistence.flushDocument(name);
+
+    expect(await storedAfterLock(database.db, name)).toBe(0);
+    expect([...tagsOfState(await new DatabaseDocumentStore(database.db).load(name))]).toEqual(['before the lock']);
+    expect(b.allDurable()).toBe(false);
+    for (const [server, token] of [[one, aliceToken], [two, bobToken]] as const) {
+      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+      expect(texts).toEqual(['before the lock']);
+    }
+  });
+
+  it('races a writer on one process against a signature made on the other: nothing stored after it', async () => {
+    const { database, one, two, urlOne, urlTwo, alice, aliceToken, bobToken, projectNo } = await twoProcesses();
+    await installAfterLockTrigger(database.db);
+    const store = new DatabaseDocumentStore(database.db);
+    const open = async (url: string, name: string, token: string) => {
+      const client = await connectWriter(url, name, token);
+      cleanups.push(() => client.destroy());
+      return client;
+    };
+    for (let round = 0; round < 8; round += 1) {
+      const { labNoteNo } = (await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `Race ${round}` }, { token: bobToken })).body.data;
+      const name = noteDocumentName(labNoteNo);
+      const writer = await open(urlTwo, name, bobToken);
+      const watcher = await open(urlOne, name, aliceToken);
+      appendParagraph(writer.doc, 'Result');
+      await eventually(() => writer.allDurable(), 'the first paragraph stored');
+      expect((await two.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, { token: bobToken })).body.status).toBe('0000');
+      await two.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: alice.userId, type: 'reviewer' }] }, { token: bobToken });
+
+      // Side-map edits leave the blocks as saved: the signature goes through while they keep coming,
+      // and process two hears of it only through Redis.
+      const typing = startTyping(writer, `r${round}`, 'side map');
+      const answer = await one.call('/v1/project/signature/status', { labNoteNo, status: 'T', password: alice.password, name: alice.name }, { token: aliceToken });
+      expect(answer.body.status).toBe('0000');
+      await eventually(() => holdEnded(writer), 'the writer on process two to be turned read-only');
+      await typing.stop();
+      await roundTrip(writer, watcher);
+      await two.services.live.persistence.flushDocument(name);
+
+      expect(await storedAfterLock(database.db, name), `round ${round}: updates stored after the signature`).toBe(0);
+      const present = tagsOfState(await store.load(name));
+      expect(typing.confirmed().filter((tag) => !present.has(tag)), `round ${round}: confirmed but not stored`).toEqual([]);
+    }
+  }, 120_000);
 });

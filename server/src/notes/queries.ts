@@ -3,7 +3,7 @@ import { ADMIN_LEVEL, ERR, NOTE_STATUS, PROJECT_STATUS, type NoteModifier, type 
 import { signaturesOf } from '../signatures/queries.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { AppError } from '../http/errors.js';
-import type { Queryable } from '../db/client.js';
+import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteHolds, noteVersions, projectParticipants, projects, users } from '../db/schema.js';
 import { findVisibleProject, type ProjectRecord } from '../projects/queries.js';
 
@@ -46,14 +46,26 @@ export async function requireVisibleNote(q: Queryable, user: AuthUser, noteNo: n
  * neither signed nor finished nor deleted. The live layer and every write call apply this same rule.
  */
 export function mayWrite(ctx: NoteContext): boolean {
-  const { note, project, participant } = ctx;
-  return (
-    participant &&
-    project.status === PROJECT_STATUS.inProgress &&
-    note.deletedAt === null &&
-    note.status !== NOTE_STATUS.signed &&
-    note.status !== NOTE_STATUS.finished
-  );
+  return ctx.participant && openForWriting(ctx.note, ctx.project);
+}
+
+/** Whether anyone may still write the note: its project is in progress and it is neither signed, finished nor deleted. */
+export function openForWriting(note: Pick<NoteRecord, 'status' | 'deletedAt'>, project: Pick<ProjectRecord, 'status'>): boolean {
+  return project.status === PROJECT_STATUS.inProgress && note.deletedAt === null && note.status !== NOTE_STATUS.signed && note.status !== NOTE_STATUS.finished;
+}
+
+/**
+ * Locks the note's row until the transaction ends. Appends of live updates take it `share` (they run
+ * side by side); changes that end writing take it `update` (signing) or update the row (finishing,
+ * deleting), which waits for the appends in flight and makes later ones wait and then see the change.
+ */
+export async function lockNote(tx: Tx, noteNo: number, strength: 'share' | 'update'): Promise<Pick<NoteRecord, 'status' | 'deletedAt' | 'projectNo'> | undefined> {
+  const [row] = await tx
+    .select({ status: labNotes.status, deletedAt: labNotes.deletedAt, projectNo: labNotes.projectNo })
+    .from(labNotes)
+    .where(eq(labNotes.noteNo, noteNo))
+    .for(strength);
+  return row;
 }
 
 export const mayDelete = (ctx: NoteContext, user: AuthUser) =>

@@ -159,6 +159,8 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
           .where(and(eq(projects.projectNo, project.projectNo), eq(projects.status, PROJECT_STATUS.inProgress)))
           .returning();
         if (!finished) throw new AppError(ERR.projectModify);
+        // Updating the notes' rows waits for appends of live updates in flight (they hold the rows
+        // `share`, see the lab note DocumentKind); later appends see the notes finished and are refused.
         const closed = await tx
           .update(labNotes)
           .set({ status: NOTE_STATUS.finished, updatedAt: new Date() })

@@ -22,9 +22,14 @@ import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteHolds, noteSignatures, projectParticipants, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { requireVisibleNote, savedVersion, type NoteContext } from '../notes/queries.js';
+import { loadDocumentState } from '../collab/documentStore.js';
+import { contentOfState } from '../collab/liveDocuments.js';
+import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../notes/queries.js';
 import type { Services } from '../services.js';
 import { versionHash } from './queries.js';
+
+/** The Yjs state of a document with nothing in it. */
+const EMPTY_STATE = new Uint8Array([0, 0]);
 
 /** Signers must be participants of the note's project; answers their user numbers. */
 async function resolveSigners(q: Queryable, projectNo: number, signers: Array<{ userId: string; type: SignatureType }>) {
@@ -190,11 +195,15 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
       const recomputed = await versionHash(db, ctx.note.noteNo, ctx.note.version);
       if (recomputed !== version.blocksHash) throw new AppError(ERR.versionTampered);
       const documentName = noteDocumentName(ctx.note.noteNo);
+      // Edits this process holds are stored first, so that the check below sees them and refuses.
       await live.persistence.flushDocument(documentName);
-      const current = docToSavedBlocks(await live.content(documentName), 'LABNOTE');
-      if (differsFromSaved(current, version.blocks)) throw new AppError(ERR.unsavedChanges);
 
       await db.transaction(async (tx) => {
+        // The note's row, locked before the check: appends of live updates lock it too (DocumentKind
+        // writable), so every update is either stored now and seen by the check, or refused after the commit.
+        await lockNote(tx, ctx.note.noteNo, 'update');
+        const stored = docToSavedBlocks(contentOfState((await loadDocumentState(tx, documentName)) ?? EMPTY_STATE), 'LABNOTE');
+        if (differsFromSaved(stored, version.blocks)) throw new AppError(ERR.unsavedChanges);
         const [signed] = await tx
           .update(noteSignatures)
           .set({

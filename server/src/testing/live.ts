@@ -1,7 +1,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { COLLAB_PATH, CONTENT_FIELD, DurableClocks, newBlockUid, type DurableMessage } from '@eln/shared';
+import { COLLAB_PATH, CONTENT_FIELD, DurableTracker, newBlockUid, type DurableMessage } from '@eln/shared';
 
 /** A real provider in Node, as a browser tab would hold one, with what tests need to watch it. */
 export interface LiveClient {
@@ -21,7 +21,7 @@ export type ConnectOutcome = { kind: 'synced'; client: LiveClient } | { kind: 'r
 export async function connectLive(baseUrl: string, name: string, token: string, timeoutMs = 10_000): Promise<ConnectOutcome> {
   const doc = new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
-  const durable = new DurableClocks();
+  const durable = new DurableTracker(doc);
   let seenDurable = false;
   const received: unknown[] = [];
   return new Promise((resolve, reject) => {
@@ -48,8 +48,9 @@ export async function connectLive(baseUrl: string, name: string, token: string, 
             provider,
             durable: () => (seenDurable ? durable.asMessage() : null),
             stateless: () => received,
-            allDurable: () => durable.isDurable(doc.clientID, Y.getState(doc.store, doc.clientID)),
+            allDurable: () => durable.isDurable(),
             destroy: () => {
+              durable.destroy();
               provider.destroy();
               socket.destroy();
             },
@@ -108,7 +109,12 @@ export function paragraphTexts(doc: Y.Doc): string[] {
     .getXmlFragment(CONTENT_FIELD)
     .toArray()
     .filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'paragraph')
-    .map((p) => p.toArray().map((t) => (t instanceof Y.XmlText ? t.toString() : '')).join(''));
+    .map((p) => p.toArray().map((t) => (t instanceof Y.XmlText ? plainText(t) : '')).join(''));
+}
+
+/** A text's characters without its marks (XmlText.toString would wrap marked runs in tags). */
+export function plainText(text: Y.XmlText): string {
+  return (text.toDelta() as Array<{ insert?: unknown }>).map((op) => (typeof op.insert === 'string' ? op.insert : '')).join('');
 }
 
 /** Polls until the check passes; fails with what it was waiting for. */
@@ -134,4 +140,48 @@ export async function roundTrip(client: LiveClient, observer: LiveClient): Promi
     () => [...(observer.provider.awareness?.getStates().values() ?? [])].some((state) => state.marker === marker),
     `marker ${marker} to reach the observer`,
   );
+}
+
+/** A shared map beside a note's content: edits there change no block, so a signature's check passes. */
+export const SIDE_MAP = 'margin';
+
+export interface Typing {
+  stop(): Promise<void>;
+  /** The tags whose edits the server confirmed stored. */
+  confirmed(): string[];
+}
+
+/**
+ * Types tagged edits every few milliseconds until stopped: paragraphs, or entries of the side map
+ * (which leave the blocks as saved, so a signature goes through while they keep coming).
+ */
+export function startTyping(client: LiveClient, prefix: string, into: 'paragraphs' | 'side map'): Typing {
+  const edits: Array<{ tag: string; clock: number }> = [];
+  let typing = true;
+  const done = (async () => {
+    for (let seq = 0; typing; seq += 1) {
+      const tag = `${prefix}-${seq}`;
+      if (into === 'paragraphs') appendParagraph(client.doc, tag);
+      else client.doc.getMap(SIDE_MAP).set(tag, seq);
+      edits.push({ tag, clock: Y.getState(client.doc.store, client.doc.clientID) });
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 4)));
+    }
+  })();
+  return {
+    async stop() {
+      typing = false;
+      await done;
+    },
+    confirmed: () => {
+      const durable = client.durable()?.clocks[String(client.doc.clientID)] ?? 0;
+      return edits.filter((edit) => edit.clock <= durable).map((edit) => edit.tag);
+    },
+  };
+}
+
+/** The tags of a document state's paragraphs and side-map entries. */
+export function tagsOfState(state: Uint8Array | null): Set<string> {
+  const doc = new Y.Doc();
+  if (state) Y.applyUpdate(doc, state);
+  return new Set([...paragraphTexts(doc), ...doc.getMap(SIDE_MAP).keys()]);
 }

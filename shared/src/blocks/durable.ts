@@ -1,3 +1,5 @@
+import * as Y from 'yjs';
+
 /** The stateless message by which the server confirms that edits are stored. */
 export const DURABLE_MESSAGE = 'durable';
 
@@ -6,6 +8,15 @@ export interface DurableMessage {
   /** For each Yjs client ID, the clock up to which its edits are stored in the database. */
   clocks: Record<string, number>;
 }
+
+/**
+ * A shared map beside the note's content where each client marks its changes that only delete
+ * (see DurableTracker). Nothing reads it; its entries only advance their writer's clock.
+ */
+export const DELETION_MARKS_FIELD = 'durableMarks';
+
+/** Origin of the marking transactions, so that marking never marks itself. */
+const MARK_ORIGIN = Symbol('durable-mark');
 
 export function parseDurableMessage(payload: string): DurableMessage | null {
   try {
@@ -50,5 +61,62 @@ export class DurableClocks {
 
   asMessage(): DurableMessage {
     return { type: DURABLE_MESSAGE, clocks: Object.fromEntries(this.clocks) };
+  }
+}
+
+/**
+ * Whether this client's edits to a document are stored. The server confirms, per Yjs client, the clock
+ * up to which the updates it appended reach; a clock counts inserted items, so a change that only
+ * deletes (text removed, a mark or an attribute taken off) would leave it unchanged and look stored
+ * at once. The tracker therefore follows each such local change, in the same flush of updates, with
+ * a one-entry write to DELETION_MARKS_FIELD: the deletion's update goes out before the mark's, the
+ * server stores a connection's updates in order, so the mark's clock is confirmed only once the
+ * deletion is stored. Insertions, marks added and attributes set advance the clock themselves.
+ * Confirmations come from what each server process stored or loaded, so they hold across reconnects
+ * and several processes.
+ */
+export class DurableTracker {
+  private readonly clocks = new DurableClocks();
+  private marks = 0;
+
+  constructor(private readonly doc: Y.Doc) {
+    doc.on('afterTransaction', this.markDeletion);
+  }
+
+  private readonly markDeletion = (transaction: Y.Transaction): void => {
+    if (!transaction.local || transaction.origin === MARK_ORIGIN || transaction.deleteSet.clients.size === 0) return;
+    const id = this.doc.clientID;
+    if ((transaction.afterState.get(id) ?? 0) !== (transaction.beforeState.get(id) ?? 0)) return;
+    // Runs before the change's update is emitted, so the clock has moved by the time anyone asks.
+    this.marks += 1;
+    this.doc.transact(() => this.doc.getMap<number>(DELETION_MARKS_FIELD).set(String(id), this.marks), MARK_ORIGIN);
+  };
+
+  /** Takes a stateless payload; answers whether it was a durable message. */
+  receive(payload: string): boolean {
+    return this.clocks.receive(payload);
+  }
+
+  /** Whether every change this client made so far is stored. */
+  isDurable(): boolean {
+    return this.clocks.isDurable(this.doc.clientID, this.currentClock());
+  }
+
+  /** This client's clock now: a change made so far is stored once a confirmation reaches it. */
+  currentClock(): number {
+    return Y.getState(this.doc.store, this.doc.clientID);
+  }
+
+  storedClock(clientId: number = this.doc.clientID): number {
+    return this.clocks.storedClock(clientId);
+  }
+
+  /** The merged confirmations, as one message. */
+  asMessage(): DurableMessage {
+    return this.clocks.asMessage();
+  }
+
+  destroy(): void {
+    this.doc.off('afterTransaction', this.markDeletion);
   }
 }

@@ -6,7 +6,7 @@ import {
   COLLAB_REFUSALS,
   CONTENT_FIELD,
   differsFromSaved,
-  DurableClocks,
+  DurableTracker,
   docToBlocks,
   docToSavedBlocks,
   ERR,
@@ -81,8 +81,11 @@ export class NoteSession {
   readonly color: string;
   private state: NoteSessionState;
   private readonly listeners = new Set<() => void>();
-  /** Merged across messages: with several server processes, each confirms what it stored. */
-  private readonly durableClocks = new DurableClocks();
+  /**
+   * What the server confirmed stored, merged across messages (with several server processes each
+   * confirms what it stored); it also marks changes that only delete, so they too wait for their append.
+   */
+  private readonly durableTracker = new DurableTracker(this.doc);
   private everLive = false;
   private downSince: number | null = null;
   private holdEnded = false;
@@ -283,7 +286,7 @@ export class NoteSession {
   // --- Stateless messages: durability and the end of a hold --------------------------------------
 
   private stateless(payload: string): void {
-    if (this.durableClocks.receive(payload)) {
+    if (this.durableTracker.receive(payload)) {
       this.updateDurable();
       return;
     }
@@ -304,9 +307,9 @@ export class NoteSession {
     }
   }
 
-  /** Whether every edit this client made so far is stored by the server. */
+  /** Whether every edit this client made so far (insertions, deletions, formatting) is stored by the server. */
   isDurable(): boolean {
-    return this.durableClocks.isDurable(this.doc.clientID, Y.getState(this.doc.store, this.doc.clientID));
+    return this.durableTracker.isDurable();
   }
 
   private updateDurable(): void {
@@ -496,6 +499,7 @@ export class NoteSession {
     window.removeEventListener('online', this.onNetwork);
     window.removeEventListener('offline', this.onNetwork);
     this.doc.off('update', this.onDocUpdate);
+    this.durableTracker.destroy();
     this.provider.destroy();
     this.destroyed = true;
     this.listeners.clear();
