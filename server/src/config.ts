@@ -59,6 +59,7 @@ export interface ServerConfig {
   publicUrl: string;
   smtpUrl: string | null;
   mailFrom: string;
+  /** Fastify's trustProxy: the proxies' addresses/subnets (comma-separated), or true (every hop; discouraged). */
   trustProxy: boolean | string;
   logLevel: string;
   clientDist: string | null;
@@ -94,7 +95,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
-    trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     clientDist: e.CLIENT_DIST ?? null,
     throttle: DEFAULT_THROTTLE,
@@ -106,4 +107,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     },
     timeZone: e.TIME_ZONE,
   };
+}
+
+/**
+ * TRUST_PROXY as Fastify reads it: the proxies' addresses or subnets (comma-separated), whose additions to
+ * X-Forwarded-For are believed. A hop count is refused: Fastify (5.12+) cannot tell a proxy from a
+ * direct client by counting and trusts nothing then, which would record the proxy as every client.
+ * `true` trusts every hop, so any client can forge its address (discouraged).
+ */
+export function parseTrustProxy(value: string | undefined): boolean | string {
+  const text = value?.trim();
+  if (!text || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    throw new Error(`TRUST_PROXY=${text}: a hop count is not supported; name the proxy's address or subnet (e.g. 172.30.0.10 or 10.0.0.0/8)`);
+  }
+  return text;
 }

@@ -148,7 +148,7 @@ describe('access tokens', () => {
     }
   });
 
-  it('refuse forged tokens: wrong key, alg none, expired, tampered claims, wrong type', async () => {
+  it('refuse forged tokens: wrong key, alg none, expired, no expiry, tampered claims, wrong type', async () => {
     const claims = claimsOf(answer.accessToken);
     const secret = await serverSecret(server.database.db);
     const now = Math.floor(Date.now() / 1000);
@@ -156,6 +156,9 @@ describe('access tokens', () => {
       forgeJwt(claims, { secret: 'a-key-that-is-not-the-servers-key-at-all' }),
       forgeJwt(claims, { alg: 'none' }),
       forgeJwt({ ...claims, iat: now - 3600, exp: now - 60 }, { secret }),
+      // Signed with the real key but without `exp`: it would never expire.
+      forgeJwt({ sub: claims.sub, sid: claims.sid, typ: claims.typ, iat: now }, { secret }),
+      forgeJwt({ ...claims, exp: 'never' }, { secret }),
       forgeJwt({ ...claims, typ: 'refresh' }, { secret }),
       forgeJwt({ ...claims, sub: '1' }, { secret }),
     ];

@@ -3,13 +3,23 @@ import type { DocumentKind } from '../collab/documentKinds.js';
 import type { Db } from '../db/client.js';
 import { findNoteFor, mayWrite } from './queries.js';
 
+/**
+ * The note number a document id names, only in its canonical decimal form: `01`, `0x1` or `1e0` would
+ * pass as note 1 to the database yet name a separate stored document, so they name nothing.
+ */
+export function canonicalNoteNo(id: string): number | null {
+  const noteNo = Number(id);
+  if (!Number.isSafeInteger(noteNo) || noteNo <= 0 || String(noteNo) !== id) return null;
+  return noteNo;
+}
+
 /** Live lab notes `labnote.<no>`: visible to whoever sees the project, writable by the rule of `mayWrite`. */
 export function labNoteDocumentKind(db: Db): DocumentKind {
   return {
     prefix: 'labnote',
     async authorize(user: AuthUser, id: string) {
-      const noteNo = Number(id);
-      if (!Number.isSafeInteger(noteNo) || noteNo <= 0) return null;
+      const noteNo = canonicalNoteNo(id);
+      if (noteNo === null) return null;
       const ctx = await findNoteFor(db, user, noteNo);
       if (!ctx || ctx.note.deletedAt) return null;
       return mayWrite(ctx) ? 'write' : 'read';
