@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTarget } from './db/client.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './collab/socketLimits.js';
 
 /**
  * Every environment variable the server reads, parsed once. The README's configuration table mirrors
@@ -29,6 +30,7 @@ const env = z.object({
   OTHER_COMPANY_CODE: z.string().optional(),
   MAIN_HOSTS: z.string().default(''),
   TIME_ZONE: z.string().default('UTC'),
+  COLLAB_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perAddress),
 });
 
 export interface ThrottlePolicy {
@@ -67,6 +69,8 @@ export interface ServerConfig {
   company: { code: string; name: string; otherCode: string; mainHosts: string[] };
   /** Zone in which list date filters (sd, ed) are read, e.g. Asia/Seoul. */
   timeZone: string;
+  /** Limits of the live-editing websocket per client address and before authentication. */
+  socketLimits: SocketLimits;
 }
 
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
@@ -106,6 +110,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
       mainHosts: e.MAIN_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     },
     timeZone: e.TIME_ZONE,
+    socketLimits: { ...DEFAULT_SOCKET_LIMITS, perAddress: e.COLLAB_SOCKETS_PER_ADDRESS },
   };
 }
 

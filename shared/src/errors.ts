@@ -90,6 +90,7 @@ export const ERROR_CATALOGUE = {
   '9006': entry(409, 'Someone else changed this in the meantime. Reload and try again.', '다른 사용자가 먼저 변경했습니다. 새로고침 후 다시 시도해 주세요.', '他のユーザーが先に変更しました。再読み込みしてもう一度お試しください。'),
   '9007': entry(415, 'Requests must be sent as JSON.', '요청은 JSON 형식이어야 합니다.', 'リクエストはJSON形式で送信してください。'),
   '9008': entry(503, 'The service is not available right now. Try again shortly.', '서비스를 일시적으로 사용할 수 없습니다. 잠시 후 다시 시도해 주세요.', 'サービスは一時的に利用できません。しばらくしてからお試しください。'),
+  '9009': entry(429, 'Too many connections are open from your address. Close some tabs or try again shortly.', '현재 주소에서 열린 연결이 너무 많습니다. 일부 탭을 닫거나 잠시 후 다시 시도해 주세요.', 'お使いのアドレスから開かれている接続が多すぎます。いくつかのタブを閉じるか、しばらくしてからお試しください。'),
   '9999': entry(500, 'An unexpected error occurred.', '예상치 못한 오류가 발생했습니다.', '予期しないエラーが発生しました。'),
 } as const satisfies Record<string, CatalogueEntry>;
 
@@ -166,6 +167,7 @@ export const ERR = {
   conflict: '9006',
   unsupportedMediaType: '9007',
   unavailable: '9008',
+  tooManyConnections: '9009',
   unexpected: '9999',
 } as const satisfies Record<string, ErrorCode>;
 

@@ -30,6 +30,32 @@ export const LIMITS = {
   email: 254,
 } as const;
 
+/**
+ * Limits of the live-editing websocket (`/collab`) that keep one client from exhausting the server.
+ */
+export const COLLAB_LIMITS = {
+  /**
+   * Largest encoded Yjs state of one live document. A note of 100,000 characters encodes to ~160 kB, a
+   * note of twenty 30 x 30 tables to ~1 MB; 4 MiB leaves room for the longest real note while keeping
+   * block derivation and loading well under 100 ms (a 28 MB note took 571 ms to list).
+   */
+  documentBytes: 4 * 1024 * 1024,
+  /** Largest websocket message: the first sync of a document at its limit, with room to spare. */
+  messageBytes: 8 * 1024 * 1024,
+  /**
+   * What a socket may send before it has authenticated: a provider sends its token, a state vector and
+   * its awareness (a few kB); anything beyond waits for the answer.
+   */
+  preAuthBytes: 64 * 1024,
+  /** A socket that has not authenticated a document within this time is closed. */
+  preAuthTimeoutMs: 10_000,
+  /**
+   * Open sockets per client address: a browser tab holds one, so this covers an office sharing one
+   * address; a flood of hundreds is refused before the upgrade (HTTP 429).
+   */
+  socketsPerAddress: 50,
+} as const;
+
 export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;
 
 export const PASSWORD_POLICY = { minLength: 12, maxLength: 128 } as const;

@@ -1,0 +1,94 @@
+import type { Socket } from 'node:net';
+import type { WebSocket } from 'ws';
+import { COLLAB_LIMITS } from '@eln/shared';
+
+/** What one client may hold of the websocket server before and after it has proven who it is. */
+export interface SocketLimits {
+  /** Open sockets per client address. */
+  perAddress: number;
+  /** Bytes a socket may send before one of its documents has authenticated. */
+  preAuthBytes: number;
+  /** A socket with no authenticated document after this long is closed. */
+  preAuthTimeoutMs: number;
+}
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  perAddress: COLLAB_LIMITS.socketsPerAddress,
+  preAuthBytes: COLLAB_LIMITS.preAuthBytes,
+  preAuthTimeoutMs: COLLAB_LIMITS.preAuthTimeoutMs,
+};
+
+/** Close codes (4000-4999 are the application's) and reasons for sockets that overstep a limit. */
+export const SOCKET_CLOSE = {
+  preAuthTimeout: { code: 4408, reason: 'authentication-timeout' },
+  preAuthTooMuch: { code: 4413, reason: 'too-much-before-authentication' },
+} as const;
+
+/** Counts open sockets per client address, so that one address cannot open hundreds. */
+export class AddressSlots {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly perAddress: number) {}
+
+  /** Takes a slot for the address until the TCP socket closes; false when the address holds them all. */
+  take(address: string, socket: Socket): boolean {
+    const held = this.open.get(address) ?? 0;
+    if (held >= this.perAddress) return false;
+    this.open.set(address, held + 1);
+    socket.once('close', () => this.release(address));
+    return true;
+  }
+
+  held(address: string): number {
+    return this.open.get(address) ?? 0;
+  }
+
+  private release(address: string): void {
+    const held = (this.open.get(address) ?? 1) - 1;
+    if (held > 0) this.open.set(address, held);
+    else this.open.delete(address);
+  }
+}
+
+/**
+ * The limits of a socket until one of its documents authenticates: Hocuspocus queues everything a
+ * socket sends before then, so the bytes are capped and the wait is bounded. Afterwards the socket is an
+ * authenticated client's and only the message size limit applies.
+ */
+export class PreAuthGate {
+  private received = 0;
+  private authenticated = false;
+  private readonly timer: ReturnType<typeof setTimeout>;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly limits: SocketLimits,
+  ) {
+    this.timer = setTimeout(() => this.close(SOCKET_CLOSE.preAuthTimeout), limits.preAuthTimeoutMs);
+    this.timer.unref();
+    socket.once('close', () => clearTimeout(this.timer));
+  }
+
+  /** Called when a document of this socket has authenticated. */
+  authenticate(): void {
+    this.authenticated = true;
+    clearTimeout(this.timer);
+  }
+
+  /** Whether a message of this size may go on to Hocuspocus; past the budget the socket is closed. */
+  admit(bytes: number): boolean {
+    if (this.authenticated) return true;
+    this.received += bytes;
+    if (this.received <= this.limits.preAuthBytes) return true;
+    this.close(SOCKET_CLOSE.preAuthTooMuch);
+    return false;
+  }
+
+  private close(why: { code: number; reason: string }): void {
+    clearTimeout(this.timer);
+    if (this.socket.readyState === this.socket.CLOSED) return;
+    this.socket.close(why.code, why.reason);
+    // A client that ignores the close handshake does not keep the socket: it goes a moment later.
+    setTimeout(() => this.socket.terminate(), 1000).unref();
+  }
+}
