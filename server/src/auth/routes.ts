@@ -172,25 +172,10 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       await throttle.assertNotLocked(db, [key]);
       // Every request counts, found or not, so that the endpoint cannot be used to flood mailboxes.
       await throttle.recordAddressFailure(db, key);
-      const user = await findUserById(db, body.userId);
-      if (!user?.active) return null; // The same answer whether or not the account exists.
-      const token = newOpaqueToken();
-      await db.transaction(async (tx) => {
-        await tx.insert(passwordResets).values({
-          tokenHash: sha256Hex(token),
-          userNo: user.userNo,
-          expiresAt: new Date(Date.now() + TIMING.passwordResetSeconds * 1000),
-        });
-        await appendAudit(tx, { actor: null, action: 'user.passwordResetRequested', target: { type: 'user', id: user.userId }, clientAddress });
-      });
-      const link = `${services.config.publicUrl}/signin?reset=${token}`;
-      await services.mailer
-        .send({
-          to: user.userId,
-          subject: 'ELN password reset',
-          text: `Someone asked to reset the password of ${user.userId}.\nOpen this link within ${TIMING.passwordResetSeconds / 60} minutes to choose a new one:\n${link}\nIf it was not you, ignore this mail.`,
-        })
-        .catch((error: unknown) => request.log.error({ err: error }, 'password reset mail failed'));
+      // The answer goes before the account is even looked up: known and unknown IDs take the same path,
+      // so neither the answer nor its timing says whether the account exists. The link is made and
+      // mailed afterwards.
+      void issuePasswordReset(services, body.userId, clientAddress).catch((error: unknown) => request.log.error({ err: error }, 'password reset request failed'));
       return null;
     },
   });
@@ -200,12 +185,22 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'public',
     body: passwordResetRequest,
     async handler({ body, clientAddress }) {
+      const key = throttleKeys.recovery(clientAddress);
+      await throttle.assertNotLocked(db, [key]);
+      // The token is checked before the (deliberately slow) password hash, so made-up tokens cost a
+      // lookup, not an argon2 run, and count against the address like any failed recovery.
+      const tokenHash = sha256Hex(body.token);
+      if (!(await findLiveReset(db, tokenHash))) {
+        await throttle.recordAddressFailure(db, key);
+        throw new AppError(ERR.resetInvalid);
+      }
       const passwordHash = await hashPassword(body.password);
       const done = await db.transaction(async (tx) => {
+        // Spent here and not before: of two uses of one link racing, only one finds it unused.
         const [reset] = await tx
           .update(passwordResets)
           .set({ usedAt: new Date() })
-          .where(and(eq(passwordResets.tokenHash, sha256Hex(body.token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
+          .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
           .returning();
         if (!reset) return false;
         const [user] = await tx
@@ -222,5 +217,36 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       if (!done) throw new AppError(ERR.resetInvalid);
       return null;
     },
+  });
+}
+
+/** The unused, unexpired reset with this token hash, if any. */
+async function findLiveReset(q: Queryable, tokenHash: string): Promise<typeof passwordResets.$inferSelect | undefined> {
+  const [reset] = await q
+    .select()
+    .from(passwordResets)
+    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())));
+  return reset;
+}
+
+/** Makes a reset link for an active account with this ID and mails it; nothing for any other ID. */
+async function issuePasswordReset(services: Services, userId: string, clientAddress: string): Promise<void> {
+  const { db } = services;
+  const user = await findUserById(db, userId);
+  if (!user?.active) return;
+  const token = newOpaqueToken();
+  await db.transaction(async (tx) => {
+    await tx.insert(passwordResets).values({
+      tokenHash: sha256Hex(token),
+      userNo: user.userNo,
+      expiresAt: new Date(Date.now() + TIMING.passwordResetSeconds * 1000),
+    });
+    await appendAudit(tx, { actor: null, action: 'user.passwordResetRequested', target: { type: 'user', id: user.userId }, clientAddress });
+  });
+  const link = `${services.config.publicUrl}/signin?reset=${token}`;
+  await services.mailer.send({
+    to: user.userId,
+    subject: 'ELN password reset',
+    text: `Someone asked to reset the password of ${user.userId}.\nOpen this link within ${TIMING.passwordResetSeconds / 60} minutes to choose a new one:\n${link}\nIf it was not you, ignore this mail.`,
   });
 }
