@@ -60,7 +60,8 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       const addressKey = throttleKeys.address(clientAddress);
       const lockedFor = await throttle.lockedForSeconds(db, [accountKey, addressKey]);
       if (lockedFor > 0) {
-        await auditAlone(db, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: AUDIT_SYSTEM_REASONS.locked, clientAddress });
+        // The lock was audited when it started; attempts during it are only counted.
+        await throttle.recordRefusal(db, [accountKey, addressKey]);
         throw throttle.lockedError(lockedFor);
       }
 
@@ -68,8 +69,12 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       if (!(await verifyPassword(user?.passwordHash ?? null, body.password))) {
         const failures = await db.transaction(async (tx) => {
           const accountFailures = await throttle.recordAccountFailure(tx, body.userId);
-          await throttle.recordAddressFailure(tx, addressKey);
+          const addressFailures = await throttle.recordAddressFailure(tx, addressKey);
           await appendAudit(tx, { actor: null, action: 'user.signInFailed', target: { type: 'user', id: body.userId }, clientAddress });
+          // 0 failures means this one started a lock (of the account, the address or both): audited once.
+          if (accountFailures === 0 || addressFailures === 0) {
+            await appendAudit(tx, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: AUDIT_SYSTEM_REASONS.locked, clientAddress });
+          }
           return accountFailures;
         });
         if (failures === 0) throw throttle.lockedError();
@@ -89,9 +94,11 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         throw new AppError(ERR.licence);
       }
       const session = await db.transaction(async (tx) => {
-        await throttle.clear(tx, accountKey);
+        const refusedWhileLocked = await throttle.clear(tx, accountKey);
         const created = await createSession(tx, user.userNo, { clientAddress, userAgent: request.headers['user-agent'] });
-        await appendAudit(tx, { actor, action: 'user.signIn', target: { type: 'session', id: created.sessionId }, clientAddress });
+        // The first sign-in after a lock tells how many attempts the lock refused.
+        const after = refusedWhileLocked > 0 ? { refusedWhileLocked } : undefined;
+        await appendAudit(tx, { actor, action: 'user.signIn', target: { type: 'session', id: created.sessionId }, after, clientAddress });
         return created;
       });
       return signInAnswer(services, user, session.sessionId, session.refreshToken);
