@@ -105,7 +105,8 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
 export function mountCollab(app: FastifyInstance, hocuspocus: Hocuspocus<CollabContext>, limits: SocketLimits = DEFAULT_SOCKET_LIMITS): void {
   const slots = new AddressSlots(limits.perAddress);
   const preHandler = async (request: FastifyRequest) => {
-    if (!slots.take(request.ip, request.raw.socket)) throw new AppError(ERR.tooManyConnections);
+    // Only upgrades hold a slot (a plain GET here is answered 404 and holds nothing).
+    if (request.ws && !slots.take(request.ip, request.raw.socket)) throw new AppError(ERR.tooManyConnections);
   };
   app.get(COLLAB_PATH, { websocket: true, preHandler }, (socket: WebSocket, request) => {
     const headers = new Headers();
