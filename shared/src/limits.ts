@@ -44,16 +44,18 @@ export const COLLAB_LIMITS = {
   messageBytes: 8 * 1024 * 1024,
   /**
    * What a socket may send before it has authenticated: a provider sends its token, a state vector and
-   * its awareness (a few kB); anything beyond waits for the answer.
+   * its awareness (a few kB). A provider that queued many edits offline may send more at once: its
+   * socket is closed, and it reconnects and syncs them after authenticating, losing nothing.
    */
   preAuthBytes: 64 * 1024,
   /** A socket that has not authenticated a document within this time is closed. */
   preAuthTimeoutMs: 10_000,
   /**
-   * Open sockets per client address: a browser tab holds one, so this covers an office sharing one
-   * address; a flood of hundreds is refused before the upgrade (HTTP 429).
+   * Open sockets per client address: the editor holds one per open note and browser tab, and an office
+   * may reach the server through one address (NAT); a flood of hundreds is refused before the upgrade
+   * (HTTP 429), and each socket not yet authenticated costs at most preAuthBytes.
    */
-  socketsPerAddress: 50,
+  socketsPerAddress: 200,
 } as const;
 
 export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;

@@ -63,10 +63,10 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
     name: 'eln-collab',
     quiet: true,
     extensions: options.extensions ?? [],
-    // Hocuspocus's own bound on what it queues for documents not yet authenticated on a socket (its
-    // default is 5 MB); mountCollab closes a socket that sends more than this before any document
-    // authenticates, with its own code.
-    maxUnauthenticatedQueueSize: COLLAB_LIMITS.preAuthBytes,
+    // Hocuspocus's own bound on what it queues for documents not yet authenticated (its default is
+    // 5 MB). It matters for documents opened on an already authenticated socket; a socket with none
+    // authenticated meets mountCollab's byte count first (counted on arrival, so set below this).
+    maxUnauthenticatedQueueSize: 2 * COLLAB_LIMITS.preAuthBytes,
     async onAuthenticate({ token, documentName, connectionConfig, request }) {
       const { user, access } = await authorize(token, documentName);
       connectionConfig.readOnly = access === 'read';
@@ -115,11 +115,11 @@ export function mountCollab(app: FastifyInstance, hocuspocus: Hocuspocus<CollabC
       else if (Array.isArray(value)) headers.set(name, value.join(', '));
     }
     const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { headers });
-    const gate = new PreAuthGate(socket, limits);
+    const gate = new PreAuthGate(socket, request.raw.socket, limits);
     preAuthGates.set(webRequest, gate);
     const connection = hocuspocus.handleConnection(socket, webRequest);
     socket.on('message', (data: Buffer) => {
-      if (gate.admit(data.byteLength)) connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      if (gate.open) connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     });
     socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
     socket.on('error', (error) => request.log.warn({ err: error }, 'collab socket error'));

@@ -77,6 +77,14 @@ describe('the websocket before authentication', () => {
     expect(await closed).toEqual(SOCKET_CLOSE.preAuthTooMuch);
   });
 
+  it('cuts off one large message before authentication as it arrives, without waiting for its end', async () => {
+    const { socket, closed } = await mustOpen(url);
+    // The start of a message that never ends (a fragment without `fin`): counted as its bytes arrive.
+    const frame = updateFrame('scratch.endless', 4 * COLLAB_LIMITS.preAuthBytes);
+    socket.send(frame, { fin: false });
+    expect(await closed).toEqual(SOCKET_CLOSE.preAuthTooMuch);
+  });
+
   it('closes a socket whose single message exceeds the message limit (1009)', async () => {
     const { socket, closed } = await mustOpen(url);
     socket.send(updateFrame('scratch.huge', COLLAB_LIMITS.messageBytes + 1));

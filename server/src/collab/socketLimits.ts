@@ -52,41 +52,51 @@ export class AddressSlots {
 
 /**
  * The limits of a socket until one of its documents authenticates: Hocuspocus queues everything a
- * socket sends before then, so the bytes are capped and the wait is bounded. Afterwards the socket is an
- * authenticated client's and only the message size limit applies.
+ * socket sends before then, so the bytes are capped and the wait is bounded. Bytes are counted as they
+ * arrive on the TCP socket, so a single large frame is cut off after the budget rather than assembled
+ * whole first. Afterwards the socket is an authenticated client's and only the message limit applies.
  */
 export class PreAuthGate {
   private received = 0;
   private authenticated = false;
+  private closed = false;
   private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly count = (chunk: Buffer) => {
+    this.received += chunk.length;
+    if (this.received > this.limits.preAuthBytes) this.close(SOCKET_CLOSE.preAuthTooMuch);
+  };
 
   constructor(
     private readonly socket: WebSocket,
+    private readonly tcp: Socket,
     private readonly limits: SocketLimits,
   ) {
     this.timer = setTimeout(() => this.close(SOCKET_CLOSE.preAuthTimeout), limits.preAuthTimeoutMs);
     this.timer.unref();
-    socket.once('close', () => clearTimeout(this.timer));
+    tcp.on('data', this.count);
+    socket.once('close', () => this.stopWatching());
   }
 
   /** Called when a document of this socket has authenticated. */
   authenticate(): void {
     this.authenticated = true;
-    clearTimeout(this.timer);
+    this.stopWatching();
   }
 
-  /** Whether a message of this size may go on to Hocuspocus; past the budget the socket is closed. */
-  admit(bytes: number): boolean {
-    if (this.authenticated) return true;
-    this.received += bytes;
-    if (this.received <= this.limits.preAuthBytes) return true;
-    this.close(SOCKET_CLOSE.preAuthTooMuch);
-    return false;
+  /** Whether the socket's messages may still go on to Hocuspocus (not once it is being closed). */
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  private stopWatching(): void {
+    clearTimeout(this.timer);
+    this.tcp.off('data', this.count);
   }
 
   private close(why: { code: number; reason: string }): void {
-    clearTimeout(this.timer);
-    if (this.socket.readyState === this.socket.CLOSED) return;
+    if (this.closed || this.authenticated) return;
+    this.closed = true;
+    this.stopWatching();
     this.socket.close(why.code, why.reason);
     // A client that ignores the close handshake does not keep the socket: it goes a moment later.
     setTimeout(() => this.socket.terminate(), 1000).unref();
