@@ -32,15 +32,13 @@ export class AddressSlots {
 
   /** Takes a slot for the address until the TCP socket closes; false when the address holds them all. */
   take(address: string, socket: Socket): boolean {
+    // A socket already gone would never release its slot (its 'close' has passed); its upgrade fails anyway.
+    if (socket.destroyed) return true;
     const held = this.open.get(address) ?? 0;
     if (held >= this.perAddress) return false;
     this.open.set(address, held + 1);
     socket.once('close', () => this.release(address));
     return true;
-  }
-
-  held(address: string): number {
-    return this.open.get(address) ?? 0;
   }
 
   private release(address: string): void {
