@@ -21,6 +21,7 @@ import { writeCheckOf, type DocumentKind } from './collab/documentKinds.js';
 import { CollabAuthorization } from './collab/authorization.js';
 import { DatabaseDocumentStore, type DocumentStore } from './collab/documentStore.js';
 import { DurablePersistence, type DurablePersistenceOptions } from './collab/durablePersistence.js';
+import { DocumentSizeLimit } from './collab/documentSizeLimit.js';
 import { LiveDocuments } from './collab/liveDocuments.js';
 import { redisControlChannel, singleProcessChannel } from './collab/liveControl.js';
 import { labNoteDocumentKind } from './notes/documentKind.js';
@@ -91,7 +92,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const authorization = new CollabAuthorization(tokens, kinds);
   const collab = createCollab({
     authorization,
-    extensions: [persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
+    // The size limit comes first: it refuses an update before anything else sees it applied.
+    extensions: [new DocumentSizeLimit(), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
@@ -121,7 +123,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerLicenceRoutes(app, services);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
-  await app.register(async (scope) => mountCollab(scope, collab));
+  await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));
 
   app.get('/healthz', async () => ({ status: 'ok', database: database.engine }));
   await serveClient(app, config.clientDist ?? DEFAULT_CLIENT_DIST);

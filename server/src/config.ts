@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTarget } from './db/client.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './collab/socketLimits.js';
 
 /**
  * Every environment variable the server reads, parsed once. The README's configuration table mirrors
@@ -30,6 +31,7 @@ const env = z.object({
   MAIN_HOSTS: z.string().default(''),
   TIME_ZONE: z.string().default('UTC'),
   AUDIT_HEAD_LOG_MINUTES: z.coerce.number().positive().default(60),
+  COLLAB_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perAddress),
 });
 
 export interface ThrottlePolicy {
@@ -60,6 +62,7 @@ export interface ServerConfig {
   publicUrl: string;
   smtpUrl: string | null;
   mailFrom: string;
+  /** Fastify's trustProxy: the proxies' addresses/subnets (comma-separated), or true (every hop; discouraged). */
   trustProxy: boolean | string;
   logLevel: string;
   clientDist: string | null;
@@ -69,6 +72,8 @@ export interface ServerConfig {
   timeZone: string;
   /** How often the server logs the audit chain's head (it also does at start). */
   auditHeadLogMs: number;
+  /** Limits of the live-editing websocket per client address and before authentication. */
+  socketLimits: SocketLimits;
 }
 
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
@@ -97,7 +102,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
-    trustProxy: e.TRUST_PROXY === undefined ? false : e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     clientDist: e.CLIENT_DIST ?? null,
     throttle: DEFAULT_THROTTLE,
@@ -109,5 +114,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     },
     timeZone: e.TIME_ZONE,
     auditHeadLogMs: e.AUDIT_HEAD_LOG_MINUTES * 60_000,
+    socketLimits: { ...DEFAULT_SOCKET_LIMITS, perAddress: e.COLLAB_SOCKETS_PER_ADDRESS },
   };
+}
+
+/**
+ * TRUST_PROXY as Fastify reads it: the proxies' addresses or subnets (comma-separated), whose additions to
+ * X-Forwarded-For are believed. A hop count is refused: Fastify (5.12+) cannot tell a proxy from a
+ * direct client by counting and trusts nothing then, which would record the proxy as every client.
+ * `true` trusts every hop, so any client can forge its address (discouraged).
+ */
+export function parseTrustProxy(value: string | undefined): boolean | string {
+  const text = value?.trim();
+  if (!text || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    throw new Error(`TRUST_PROXY=${text}: a hop count is not supported; name the proxy's address or subnet (e.g. 172.30.0.10 or 10.0.0.0/8)`);
+  }
+  return text;
 }

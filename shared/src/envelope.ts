@@ -32,3 +32,9 @@ export const CONTENT_FIELD = 'default';
 
 /** The stateless message by which the server ends a connection's write access (hold cleared, note locked). */
 export const HOLD_ENDED_MESSAGE = 'hold-ended';
+
+/**
+ * The hold-ended reason for an update refused because the document would outgrow
+ * COLLAB_LIMITS.documentBytes: the update is not stored and the connection turns read-only.
+ */
+export const DOCUMENT_TOO_LARGE = 'too-large';

@@ -94,6 +94,7 @@ export const ERROR_CATALOGUE = {
   '9010': entry(400, 'A value is out of range: a date that does not exist or a number that is too large.', '값이 허용 범위를 벗어났습니다. 존재하지 않는 날짜이거나 너무 큰 숫자입니다.', '値が範囲外です。存在しない日付か、大きすぎる数値です。'),
   '9011': entry(422, 'This refers to something that does not exist.', '존재하지 않는 항목을 참조하고 있습니다.', '存在しない項目を参照しています。'),
   '9012': entry(409, 'This already exists.', '이미 존재합니다.', '既に存在します。'),
+  '9013': entry(429, 'Too many connections are open from your address. Close some tabs or try again shortly.', '현재 주소에서 열린 연결이 너무 많습니다. 일부 탭을 닫거나 잠시 후 다시 시도해 주세요.', 'お使いのアドレスから開かれている接続が多すぎます。いくつかのタブを閉じるか、しばらくしてからお試しください。'),
   '9999': entry(500, 'An unexpected error occurred.', '예상치 못한 오류가 발생했습니다.', '予期しないエラーが発生しました。'),
 } as const satisfies Record<string, CatalogueEntry>;
 
@@ -174,6 +175,7 @@ export const ERR = {
   outOfRange: '9010',
   missingReference: '9011',
   duplicate: '9012',
+  tooManyConnections: '9013',
   unexpected: '9999',
 } as const satisfies Record<string, ErrorCode>;
 

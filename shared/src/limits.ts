@@ -34,6 +34,33 @@ export const LIMITS = {
 
 /** The audit chain check: how many broken records its answer lists (it counts them all). */
 export const AUDIT_VERIFY = { maxBrokenListed: 100 } as const;
+/**
+ * Limits of the live-editing websocket (`/collab`) that keep one client from exhausting the server.
+ */
+export const COLLAB_LIMITS = {
+  /**
+   * Largest encoded Yjs state of one live document. A note of 100,000 characters encodes to ~160 kB, a
+   * note of twenty 30 x 30 tables to ~1 MB; 4 MiB leaves room for the longest real note while keeping
+   * block derivation and loading well under 100 ms (a 28 MB note took 571 ms to list).
+   */
+  documentBytes: 4 * 1024 * 1024,
+  /** Largest websocket message: the first sync of a document at its limit, with room to spare. */
+  messageBytes: 8 * 1024 * 1024,
+  /**
+   * What a socket may send before it has authenticated: a provider sends its token, a state vector and
+   * its awareness (a few kB). A provider that queued many edits offline may send more at once: its
+   * socket is closed, and it reconnects and syncs them after authenticating, losing nothing.
+   */
+  preAuthBytes: 64 * 1024,
+  /** A socket that has not authenticated a document within this time is closed. */
+  preAuthTimeoutMs: 10_000,
+  /**
+   * Open sockets per client address: the editor holds one per open note and browser tab, and an office
+   * may reach the server through one address (NAT); a flood of hundreds is refused before the upgrade
+   * (HTTP 429), and each socket not yet authenticated costs at most preAuthBytes.
+   */
+  socketsPerAddress: 200,
+} as const;
 
 export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;
 

@@ -114,7 +114,8 @@ const ms = (values: number[], p: number) => (values.length ? Number(percentile([
 async function ourServer(): Promise<{ app: App; database: Database; url: string; names: string[]; tokens: string[]; drop: () => Promise<void> }> {
   const target = await freshPostgres();
   const database = await openDatabase({ kind: 'postgres', url: target.url });
-  const config = loadConfig({ LOG_LEVEL: 'silent', ELN_ADMIN_PASSWORD: 'bench-admin-password', CLIENT_DIST: '/nonexistent' });
+  // Every benchmark editor connects from loopback: up to 50 per note on 20 notes, past the per-address limit.
+  const config = loadConfig({ LOG_LEVEL: 'silent', ELN_ADMIN_PASSWORD: 'bench-admin-password', CLIENT_DIST: '/nonexistent', COLLAB_SOCKETS_PER_ADDRESS: '10000' });
   const app = await buildApp(config, database);
   await bootstrap(database.db, config);
   const address = await app.app.listen({ port: 0, host: '127.0.0.1' });

@@ -4,6 +4,7 @@ import { ERR, type FindIdAnswer, type SignInAnswer, type ValidationErrorData } f
 import { auditLog, licences, passwordResets, refreshTokens, sessions, users } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { claimsOf, forgeJwt, serverSecret } from '../testing/jwt.js';
+import { eventually } from '../testing/live.js';
 import { sha256Hex } from './secrets.js';
 
 let server: TestServer;
@@ -148,7 +149,7 @@ describe('access tokens', () => {
     }
   });
 
-  it('refuse forged tokens: wrong key, alg none, expired, tampered claims, wrong type', async () => {
+  it('refuse forged tokens: wrong key, alg none, expired, no expiry, tampered claims, wrong type', async () => {
     const claims = claimsOf(answer.accessToken);
     const secret = await serverSecret(server.database.db);
     const now = Math.floor(Date.now() / 1000);
@@ -156,6 +157,9 @@ describe('access tokens', () => {
       forgeJwt(claims, { secret: 'a-key-that-is-not-the-servers-key-at-all' }),
       forgeJwt(claims, { alg: 'none' }),
       forgeJwt({ ...claims, iat: now - 3600, exp: now - 60 }, { secret }),
+      // Signed with the real key but without `exp`: it would never expire.
+      forgeJwt({ sub: claims.sub, sid: claims.sid, typ: claims.typ, iat: now }, { secret }),
+      forgeJwt({ ...claims, exp: 'never' }, { secret }),
       forgeJwt({ ...claims, typ: 'refresh' }, { secret }),
       forgeJwt({ ...claims, sub: '1' }, { secret }),
     ];
@@ -278,22 +282,58 @@ describe('find password and reset', () => {
     server.services.mailer = { send: async (mail) => void capturedMail.push(mail) };
   });
   const linkToken = (text: string) => /reset=([\w-]+)/.exec(text)?.[1] ?? '';
+  /** The link is mailed after the answer: waits for the mail to `to`. */
+  const mailedToken = async (to: string) => {
+    await eventually(() => capturedMail.some((m) => m.to === to), `the reset mail to ${to}`);
+    return linkToken(capturedMail.filter((m) => m.to === to).at(-1)?.text ?? '');
+  };
+  /** Each test asks from its own address, so that the per-address recovery limit of one does not touch another. */
+  let addresses = 0;
+  const fromNewAddress = () => ({ remoteAddress: `192.0.2.${(addresses += 1)}` });
 
   it('answers the same whether or not the account exists, and mails only to a real one', async () => {
     const researcher = await server.createUser();
-    const known = await server.call('/v1/user/find/password', { userId: researcher.userId });
-    const unknown = await server.call('/v1/user/find/password', { userId: 'ghost@lab.test' });
+    const from = fromNewAddress();
+    const known = await server.call('/v1/user/find/password', { userId: researcher.userId }, from);
+    const unknown = await server.call('/v1/user/find/password', { userId: 'ghost@lab.test' }, from);
     expect(known.body).toEqual(unknown.body);
     expect(known.body.status).toBe('0000');
-    expect(capturedMail.map((m) => m.to)).toEqual([researcher.userId]);
+    await mailedToken(researcher.userId);
+    // A later request's mail marks the point by which the unknown ID's (earlier, shorter) work is done.
+    const control = await server.createUser();
+    await server.call('/v1/user/find/password', { userId: control.userId }, from);
+    await mailedToken(control.userId);
+    expect(capturedMail.map((m) => m.to)).toEqual([researcher.userId, control.userId]);
     expect(capturedMail[0]?.text).toContain(`${server.config.publicUrl}/signin?reset=`);
+  });
+
+  it('answers before the account is looked up or mailed: known and unknown IDs take the same path', async () => {
+    const researcher = await server.createUser();
+    // A mail server that does not answer: if the call waited for the mail, it would not answer either.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: string[] = [];
+    const mailer = server.services.mailer;
+    server.services.mailer = { send: async (mail) => held.then(() => void sent.push(mail.to)) };
+    try {
+      const answer = await server.call('/v1/user/find/password', { userId: researcher.userId }, fromNewAddress());
+      expect(answer.body).toEqual({ status: '0000', message: expect.any(String), data: null });
+      expect(sent).toEqual([]);
+      // The work goes on behind the answer: the link is stored and its mail waits on the mail server.
+      await eventually(async () => (await server.database.db.select().from(passwordResets).where(eq(passwordResets.userNo, researcher.userNo))).length === 1, 'the reset link to be stored');
+      release();
+      await eventually(() => sent.includes(researcher.userId), 'the mail to go out once the mail server answers');
+    } finally {
+      release();
+      server.services.mailer = mailer;
+    }
   });
 
   it('resets the password once with the link, ends every session, and audits it', async () => {
     const researcher = await server.createUser();
     const before = await server.signIn(researcher.userId, researcher.password);
-    await server.call('/v1/user/find/password', { userId: researcher.userId });
-    const token = linkToken(capturedMail.at(-1)?.text ?? '');
+    await server.call('/v1/user/find/password', { userId: researcher.userId }, fromNewAddress());
+    const token = await mailedToken(researcher.userId);
     expect(token).not.toBe('');
 
     const reset = await server.call('/v1/user/password/reset', { token, password: 'a brand new password' });
@@ -309,8 +349,8 @@ describe('find password and reset', () => {
 
   it('refuses an expired link, a made-up one, and a password that breaks the policy', async () => {
     const researcher = await server.createUser();
-    await server.call('/v1/user/find/password', { userId: researcher.userId });
-    const token = linkToken(capturedMail.at(-1)?.text ?? '');
+    await server.call('/v1/user/find/password', { userId: researcher.userId }, fromNewAddress());
+    const token = await mailedToken(researcher.userId);
     const weak = await server.call<ValidationErrorData>('/v1/user/password/reset', { token, password: 'short' });
     expect(weak.http).toBe(400);
     expect(weak.body.data.fields).toMatchObject([{ field: 'password', reason: 'tooShort', params: { min: 12 } }]);
@@ -318,6 +358,25 @@ describe('find password and reset', () => {
     expect((await server.call('/v1/user/password/reset', { token, password: 'a long enough password' })).body.status).toBe(ERR.resetInvalid);
     expect((await server.call('/v1/user/password/reset', { token: 'made-up', password: 'a long enough password' })).body.status).toBe(ERR.resetInvalid);
     await expect(server.signIn(researcher.userId, researcher.password)).resolves.toBeTruthy();
+  });
+
+  it('limits made-up links per address: past the limit even a real link from there answers 429 and changes nothing', async () => {
+    const researcher = await server.createUser();
+    await server.call('/v1/user/find/password', { userId: researcher.userId }, fromNewAddress());
+    const token = await mailedToken(researcher.userId);
+    const guesser = fromNewAddress();
+    const statuses: string[] = [];
+    for (let i = 0; i < server.config.throttle.addressLockAfter; i += 1) {
+      statuses.push((await server.call('/v1/user/password/reset', { token: `guess-${i}`, password: 'a long enough password' }, guesser)).body.status);
+    }
+    // Each guess is refused as a bad link; the one that reaches the limit locks the address.
+    expect(statuses.slice(0, -1).every((status) => status === ERR.resetInvalid)).toBe(true);
+    const locked = await server.call('/v1/user/password/reset', { token, password: 'a long enough password' }, guesser);
+    expect(locked.http).toBe(429);
+    expect(locked.body.status).toBe(ERR.tooManyAttempts);
+    await expect(server.signIn(researcher.userId, researcher.password)).resolves.toBeTruthy();
+    // Another address is not affected, and the link still works there.
+    expect((await server.call('/v1/user/password/reset', { token, password: 'a long enough password' }, fromNewAddress())).body.status).toBe('0000');
   });
 });
 

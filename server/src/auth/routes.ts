@@ -60,7 +60,8 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       const addressKey = throttleKeys.address(clientAddress);
       const lockedFor = await throttle.lockedForSeconds(db, [accountKey, addressKey]);
       if (lockedFor > 0) {
-        await auditAlone(db, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: AUDIT_SYSTEM_REASONS.locked, clientAddress });
+        // The lock was audited when it started; attempts during it are only counted.
+        await throttle.recordRefusal(db, [accountKey, addressKey]);
         throw throttle.lockedError(lockedFor);
       }
 
@@ -68,8 +69,12 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       if (!(await verifyPassword(user?.passwordHash ?? null, body.password))) {
         const failures = await db.transaction(async (tx) => {
           const accountFailures = await throttle.recordAccountFailure(tx, body.userId);
-          await throttle.recordAddressFailure(tx, addressKey);
+          const addressFailures = await throttle.recordAddressFailure(tx, addressKey);
           await appendAudit(tx, { actor: null, action: 'user.signInFailed', target: { type: 'user', id: body.userId }, clientAddress });
+          // 0 failures means this one started a lock (of the account, the address or both): audited once.
+          if (accountFailures === 0 || addressFailures === 0) {
+            await appendAudit(tx, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: AUDIT_SYSTEM_REASONS.locked, clientAddress });
+          }
           return accountFailures;
         });
         if (failures === 0) throw throttle.lockedError();
@@ -89,9 +94,11 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         throw new AppError(ERR.licence);
       }
       const session = await db.transaction(async (tx) => {
-        await throttle.clear(tx, accountKey);
+        const refusedWhileLocked = await throttle.clear(tx, accountKey);
         const created = await createSession(tx, user.userNo, { clientAddress, userAgent: request.headers['user-agent'] });
-        await appendAudit(tx, { actor, action: 'user.signIn', target: { type: 'session', id: created.sessionId }, clientAddress });
+        // The first sign-in after a lock tells how many attempts the lock refused.
+        const after = refusedWhileLocked > 0 ? { refusedWhileLocked } : undefined;
+        await appendAudit(tx, { actor, action: 'user.signIn', target: { type: 'session', id: created.sessionId }, after, clientAddress });
         return created;
       });
       return signInAnswer(services, user, session.sessionId, session.refreshToken);
@@ -176,25 +183,10 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       await throttle.assertNotLocked(db, [key]);
       // Every request counts, found or not, so that the endpoint cannot be used to flood mailboxes.
       await throttle.recordAddressFailure(db, key);
-      const user = await findUserById(db, body.userId);
-      if (!user?.active) return null; // The same answer whether or not the account exists.
-      const token = newOpaqueToken();
-      await db.transaction(async (tx) => {
-        await tx.insert(passwordResets).values({
-          tokenHash: sha256Hex(token),
-          userNo: user.userNo,
-          expiresAt: new Date(Date.now() + TIMING.passwordResetSeconds * 1000),
-        });
-        await appendAudit(tx, { actor: null, action: 'user.passwordResetRequested', target: { type: 'user', id: user.userId }, clientAddress });
-      });
-      const link = `${services.config.publicUrl}/signin?reset=${token}`;
-      await services.mailer
-        .send({
-          to: user.userId,
-          subject: 'ELN password reset',
-          text: `Someone asked to reset the password of ${user.userId}.\nOpen this link within ${TIMING.passwordResetSeconds / 60} minutes to choose a new one:\n${link}\nIf it was not you, ignore this mail.`,
-        })
-        .catch((error: unknown) => request.log.error({ err: error }, 'password reset mail failed'));
+      // The answer goes before the account is even looked up: known and unknown IDs take the same path,
+      // so neither the answer nor its timing says whether the account exists. The link is made and
+      // mailed afterwards.
+      void issuePasswordReset(services, body.userId, clientAddress).catch((error: unknown) => request.log.error({ err: error }, 'password reset request failed'));
       return null;
     },
   });
@@ -204,12 +196,22 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'public',
     body: passwordResetRequest,
     async handler({ body, clientAddress }) {
+      const key = throttleKeys.recovery(clientAddress);
+      await throttle.assertNotLocked(db, [key]);
+      // The token is checked before the (deliberately slow) password hash, so made-up tokens cost a
+      // lookup, not an argon2 run, and count against the address like any failed recovery.
+      const tokenHash = sha256Hex(body.token);
+      if (!(await findLiveReset(db, tokenHash))) {
+        await throttle.recordAddressFailure(db, key);
+        throw new AppError(ERR.resetInvalid);
+      }
       const passwordHash = await hashPassword(body.password);
       const resetUserNo = await db.transaction(async (tx) => {
+        // Spent here and not before: of two uses of one link racing, only one finds it unused.
         const [reset] = await tx
           .update(passwordResets)
           .set({ usedAt: new Date() })
-          .where(and(eq(passwordResets.tokenHash, sha256Hex(body.token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
+          .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
           .returning();
         if (!reset) return null;
         const [user] = await tx
@@ -228,5 +230,36 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       await services.live.recheckUsers([resetUserNo]);
       return null;
     },
+  });
+}
+
+/** The unused, unexpired reset with this token hash, if any. */
+async function findLiveReset(q: Queryable, tokenHash: string): Promise<typeof passwordResets.$inferSelect | undefined> {
+  const [reset] = await q
+    .select()
+    .from(passwordResets)
+    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())));
+  return reset;
+}
+
+/** Makes a reset link for an active account with this ID and mails it; nothing for any other ID. */
+async function issuePasswordReset(services: Services, userId: string, clientAddress: string): Promise<void> {
+  const { db } = services;
+  const user = await findUserById(db, userId);
+  if (!user?.active) return;
+  const token = newOpaqueToken();
+  await db.transaction(async (tx) => {
+    await tx.insert(passwordResets).values({
+      tokenHash: sha256Hex(token),
+      userNo: user.userNo,
+      expiresAt: new Date(Date.now() + TIMING.passwordResetSeconds * 1000),
+    });
+    await appendAudit(tx, { actor: null, action: 'user.passwordResetRequested', target: { type: 'user', id: user.userId }, clientAddress });
+  });
+  const link = `${services.config.publicUrl}/signin?reset=${token}`;
+  await services.mailer.send({
+    to: user.userId,
+    subject: 'ELN password reset',
+    text: `Someone asked to reset the password of ${user.userId}.\nOpen this link within ${TIMING.passwordResetSeconds / 60} minutes to choose a new one:\n${link}\nIf it was not you, ignore this mail.`,
   });
 }

@@ -33,6 +33,30 @@ describe('repeated failed sign-ins', () => {
     expect(audit).toMatchObject({ action: 'user.signInRefused', reason: 'locked' });
   });
 
+  it('audit a lock once, count the attempts it refuses, and report the count with the next sign-in', async () => {
+    const researcher = await server.createUser();
+    const from = '203.0.113.9';
+    for (let i = 0; i < 5; i += 1) await attempt(researcher.userId, `wrong-${i}`, from);
+    const auditRows = async () => (await server.database.db.select().from(auditLog)).length;
+    const atLock = await auditRows();
+    const lockRecords = await server.database.db.select().from(auditLog).where(eq(auditLog.targetId, researcher.userId)).orderBy(desc(auditLog.seq)).limit(2);
+    expect(lockRecords.map((r) => [r.action, r.reason])).toEqual([['user.signInRefused', 'locked'], ['user.signInFailed', null]]);
+
+    // 50 refused attempts, wrong and right passwords, from the same and another address: nothing audited.
+    for (let i = 0; i < 50; i += 1) {
+      const refused = await attempt(researcher.userId, i % 2 ? researcher.password : 'wrong', i % 3 ? from : '203.0.113.10');
+      expect(refused.http).toBe(429);
+    }
+    expect(await auditRows()).toBe(atLock);
+    const [row] = await server.database.db.select().from(signInThrottle).where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
+    expect(row?.refusedWhileLocked).toBe(50);
+
+    await server.database.db.update(signInThrottle).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
+    expect((await attempt(researcher.userId, researcher.password, from)).body.status).toBe('0000');
+    const [signIn] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    expect(signIn).toMatchObject({ action: 'user.signIn', after: { refusedWhileLocked: 50 } });
+  });
+
   it('lock an unknown account exactly like a real one, so the answers reveal nothing', async () => {
     const answers: string[] = [];
     for (let i = 0; i < 6; i += 1) answers.push((await attempt('ghost.account@lab.test', 'guess', '203.0.113.2')).body.status);

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { ERR } from '@eln/shared';
 import type { ThrottlePolicy } from '../config.js';
 import { AppError } from '../http/errors.js';
@@ -56,9 +56,20 @@ export class Throttle {
     // Locking starts a fresh count, so that the next window after the lock is judged on its own.
     await q
       .update(signInThrottle)
-      .set({ lockedUntil: new Date(Date.now() + this.policy.lockMs), failures: 0, windowStartedAt: new Date() })
+      .set({ lockedUntil: new Date(Date.now() + this.policy.lockMs), failures: 0, windowStartedAt: new Date(), refusedWhileLocked: 0 })
       .where(eq(signInThrottle.key, key));
     return 0;
+  }
+
+  /**
+   * Counts an attempt refused because some of the keys are locked, on each locked key. Refusals are
+   * counted rather than audited one by one, so that a locked-out guesser cannot grow the audit trail.
+   */
+  async recordRefusal(q: Queryable, keys: string[]): Promise<void> {
+    await q
+      .update(signInThrottle)
+      .set({ refusedWhileLocked: sql`${signInThrottle.refusedWhileLocked} + 1` })
+      .where(and(inArray(signInThrottle.key, keys), gt(signInThrottle.lockedUntil, new Date())));
   }
 
   recordAccountFailure(q: Queryable, userId: string): Promise<number> {
@@ -69,8 +80,10 @@ export class Throttle {
     return this.recordFailure(q, key, this.policy.addressLockAfter);
   }
 
-  async clear(q: Queryable, key: string): Promise<void> {
-    await q.delete(signInThrottle).where(eq(signInThrottle.key, key));
+  /** Forgets the key's failures; answers how many attempts its last lock refused (0 without one). */
+  async clear(q: Queryable, key: string): Promise<number> {
+    const [row] = await q.delete(signInThrottle).where(eq(signInThrottle.key, key)).returning();
+    return row?.refusedWhileLocked ?? 0;
   }
 
   /** How long to hold a failed answer back, growing with the failures of the window. */

@@ -13,12 +13,20 @@ interface AccessClaims {
   typ: 'access';
 }
 
-const isAccessClaims = (value: unknown): value is AccessClaims =>
+/** The verified token's claims, with the expiry the verifier checks only when it is present. */
+type VerifiedClaims = AccessClaims & { exp: number };
+
+/**
+ * The verifier checks `exp` only when a token carries one; a token without it would never expire, so
+ * it is refused here even when signed with the real key.
+ */
+const isAccessClaims = (value: unknown): value is VerifiedClaims =>
   typeof value === 'object' &&
   value !== null &&
   (value as AccessClaims).typ === 'access' &&
   typeof (value as AccessClaims).sid === 'string' &&
-  typeof (value as AccessClaims).sub === 'string';
+  typeof (value as AccessClaims).sub === 'string' &&
+  Number.isFinite((value as VerifiedClaims).exp);
 
 /**
  * Access tokens: short-lived HS256 JWTs naming the user and the session. A token is accepted only while

@@ -1,12 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
-import { COLLAB_PATH } from '@eln/shared';
+import { COLLAB_LIMITS, COLLAB_PATH, ERR } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
+import { AppError } from '../http/errors.js';
 import { recheckConnection, type CollabAuthorization } from './authorization.js';
+import { AddressSlots, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './socketLimits.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
-export const COLLAB_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+export const COLLAB_MAX_MESSAGE_BYTES = COLLAB_LIMITS.messageBytes;
+
+/** Each socket's pre-authentication limits, found by the request Hocuspocus hands to onAuthenticate. */
+const preAuthGates = new WeakMap<Request, PreAuthGate>();
 
 export interface CollabContext {
   /** The connection's user and the session it stands on (live commands find connections by these). */
@@ -33,9 +38,14 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
     name: 'eln-collab',
     quiet: true,
     extensions: [options.authorization, ...(options.extensions ?? [])],
-    async onAuthenticate({ token, documentName, connectionConfig }) {
+    // Hocuspocus's own bound on what it queues for documents not yet authenticated (its default is
+    // 5 MB). It matters for documents opened on an already authenticated socket; a socket with none
+    // authenticated meets mountCollab's byte count first (counted on arrival, so set below this).
+    maxUnauthenticatedQueueSize: 2 * COLLAB_LIMITS.preAuthBytes,
+    async onAuthenticate({ token, documentName, connectionConfig, request }) {
       const { user, access } = await authorize(token, documentName);
       connectionConfig.readOnly = access === 'read';
+      preAuthGates.get(request)?.authenticate();
       return { user };
     },
     // Long sessions outlive access tokens: the server asks for the current token now and then, and on
@@ -50,17 +60,30 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
   });
 }
 
-/** Mounts the Hocuspocus instance on the Fastify server's `/collab` websocket route. */
-export function mountCollab(app: FastifyInstance, hocuspocus: Hocuspocus<CollabContext>): void {
-  app.get(COLLAB_PATH, { websocket: true }, (socket: WebSocket, request) => {
+/**
+ * Mounts the Hocuspocus instance on the Fastify server's `/collab` websocket route, within the socket
+ * limits: an address past its count of open sockets is answered 429 before the upgrade; a socket must
+ * authenticate a document within the time and byte budget, or it is closed.
+ */
+export function mountCollab(app: FastifyInstance, hocuspocus: Hocuspocus<CollabContext>, limits: SocketLimits = DEFAULT_SOCKET_LIMITS): void {
+  const slots = new AddressSlots(limits.perAddress);
+  const preHandler = async (request: FastifyRequest) => {
+    // Only upgrades hold a slot (a plain GET here is answered 404 and holds nothing).
+    if (request.ws && !slots.take(request.ip, request.raw.socket)) throw new AppError(ERR.tooManyConnections);
+  };
+  app.get(COLLAB_PATH, { websocket: true, preHandler }, (socket: WebSocket, request) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);
       else if (Array.isArray(value)) headers.set(name, value.join(', '));
     }
     const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { headers });
+    const gate = new PreAuthGate(socket, request.raw.socket, limits);
+    preAuthGates.set(webRequest, gate);
     const connection = hocuspocus.handleConnection(socket, webRequest);
-    socket.on('message', (data: Buffer) => connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+    socket.on('message', (data: Buffer) => {
+      if (gate.open) connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    });
     socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
     socket.on('error', (error) => request.log.warn({ err: error }, 'collab socket error'));
   });

@@ -99,6 +99,8 @@ export const signInThrottle = pgTable('sign_in_throttle', {
   failures: integer('failures').notNull().default(0),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true, precision: 3 }).notNull(),
   lockedUntil: timestamp('locked_until', { withTimezone: true, precision: 3 }),
+  /** Attempts refused while the current lock lasts: counted here rather than audited one by one. */
+  refusedWhileLocked: integer('refused_while_locked').notNull().default(0),
 });
 
 export const passwordResets = pgTable('password_resets', {

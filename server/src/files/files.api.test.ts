@@ -1,9 +1,10 @@
 import { readdir } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { desc } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { ERR, LIMITS, type ApiResponse, type FileUrlAnswer, type UploadAnswer } from '@eln/shared';
-import { auditLog } from '../db/schema.js';
+import { auditLog, files } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { serverSecret } from '../testing/jwt.js';
 import { FileLinks } from './links.js';
@@ -13,6 +14,7 @@ let writerToken: string;
 let outsiderToken: string;
 let readerToken: string;
 let labNoteNo: number;
+let baseUrl: string;
 
 /** A real 1x1 PNG. */
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
@@ -65,6 +67,7 @@ beforeAll(async () => {
   const project = await server.call<{ projectNo: number }>('/v1/project/create', { title: 'Uploads', signatureList: { department: '', user: `${writer.userId},${reader.userId}` } }, { token: writerToken });
   const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title: 'With pictures' }, { token: writerToken });
   labNoteNo = note.body.data.labNoteNo;
+  baseUrl = await server.listen();
 });
 afterAll(async () => {
   await server?.stop();
@@ -148,5 +151,113 @@ describe('uploads', () => {
     expect(fresh.body.data.origin).toBe('b.png');
     expect((await server.app.inject({ method: 'GET', url: fresh.body.data.url })).statusCode).toBe(200);
     expect((await server.call('/v1/common/file/url', { fileId }, { token: outsiderToken })).http).toBe(404);
+  });
+});
+
+/**
+ * Starts an upload over a real connection that declares `declaredBytes` (or sends chunked when null),
+ * sends `sentBytes` of the file and then waits, without finishing the body, for the server's answer.
+ */
+function startUpload(name: string, head: Buffer, options: { declaredBytes: number | null; sentBytes: number }) {
+  const boundary = `----eln${Math.random().toString(16).slice(2)}`;
+  const opening = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="labNoteNo"\r\n\r\n${labNoteNo}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${writerToken}` };
+  if (options.declaredBytes !== null) headers['content-length'] = String(options.declaredBytes);
+  return new Promise<{ status: number; body: ApiResponse<unknown>; sent: number }>((resolve, reject) => {
+    let sent = 0;
+    const req = httpRequest(`${baseUrl}/server/v1/common/file/add`, { method: 'POST', headers }, (response: IncomingMessage) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => {
+        req.destroy();
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as ApiResponse<unknown>, sent });
+      });
+    });
+    req.on('error', reject);
+    req.write(opening);
+    req.write(head);
+    sent = head.length;
+    const chunk = Buffer.alloc(64 * 1024);
+    // Sends the rest chunk by chunk as the socket drains; a server that answered early stops it.
+    const pump = () => {
+      while (sent < options.sentBytes) {
+        sent += chunk.length;
+        if (!req.write(chunk)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      if (options.declaredBytes === null) req.end(`\r\n--${boundary}--\r\n`);
+    };
+    pump();
+  });
+}
+
+describe('upload limits and names', () => {
+  const rowCount = async () => (await server.database.db.select().from(files)).length;
+
+  it('refuses a body declared larger than any file may be, before reading it', async () => {
+    const [filesBefore, rowsBefore] = [(await storedFiles()).length, await rowCount()];
+    const answer = await startUpload('big.pdf', Buffer.from('%PDF-1.7\n'), { declaredBytes: 120 * 1024 * 1024, sentBytes: 256 * 1024 });
+    expect(answer.status).toBe(413);
+    expect(answer.body.status).toBe(ERR.fileTooLarge);
+    expect((await storedFiles()).length).toBe(filesBefore);
+    expect(await rowCount()).toBe(rowsBefore);
+  });
+
+  it('refuses an image declared larger than the image limit before writing any of it', async () => {
+    const [filesBefore, rowsBefore] = [(await storedFiles()).length, await rowCount()];
+    // Well within the file limit, past the image limit: refused once the name says "image".
+    const answer = await startUpload('huge.png', PNG, { declaredBytes: 10 * 1024 * 1024, sentBytes: 256 * 1024 });
+    expect(answer.status).toBe(413);
+    expect(answer.body.status).toBe(ERR.fileTooLarge);
+    expect((await storedFiles()).length).toBe(filesBefore);
+    expect(await rowCount()).toBe(rowsBefore);
+  });
+
+  it('stops an image sent without a declared length at the image limit, keeping nothing', async () => {
+    const [filesBefore, rowsBefore] = [(await storedFiles()).length, await rowCount()];
+    const answer = await startUpload('streamed.png', PNG, { declaredBytes: null, sentBytes: LIMITS.imageBytes + 1024 * 1024 });
+    expect(answer.status).toBe(413);
+    expect(answer.body.status).toBe(ERR.fileTooLarge);
+    expect((await storedFiles()).length).toBe(filesBefore);
+    expect(await rowCount()).toBe(rowsBefore);
+  });
+
+  it('stores a readable name without NUL, control characters or path separators, and leaves no orphan', async () => {
+    const filesBefore = (await storedFiles()).length;
+    const names: Array<[string, string]> = [
+      ['gel\u0000photo.png', 'gelphoto.png'],
+      ['..\\..\\evil\u202egnp.png', 'evilgnp.png'],
+      ['\u0001\u0002.png', 'file.png'],
+    ];
+    for (const [sent, stored] of names) {
+      const result = await upload(writerToken, sent, PNG);
+      expect([sent, result.body.status, result.body.data?.origin]).toEqual([sent, '0000', stored]);
+      const [row] = await server.database.db.select().from(files).where(eq(files.fileId, result.body.data.fileId));
+      expect(row?.originName).toBe(stored);
+    }
+    expect((await storedFiles()).length).toBe(filesBefore + names.length);
+  });
+
+  it('removes the stored file when its database row cannot be written', async () => {
+    const [filesBefore, rowsBefore] = [(await storedFiles()).length, await rowCount()];
+    // A real failure of the insert, raised by the database itself.
+    await server.database.db.execute(sql`CREATE FUNCTION refuse_file_rows() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await server.database.db.execute(sql`CREATE TRIGGER refuse_file_rows BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_file_rows()`);
+    try {
+      const result = await upload(writerToken, 'doomed.png', PNG);
+      expect(result.body.status).not.toBe('0000');
+    } finally {
+      await server.database.db.execute(sql`DROP TRIGGER refuse_file_rows ON files`);
+      await server.database.db.execute(sql`DROP FUNCTION refuse_file_rows()`);
+    }
+    expect((await storedFiles()).length).toBe(filesBefore);
+    expect(await rowCount()).toBe(rowsBefore);
+    // And uploads work again once the database does.
+    expect((await upload(writerToken, 'after.png', PNG)).body.status).toBe('0000');
   });
 });

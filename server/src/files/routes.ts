@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import {
   API_BASE,
@@ -26,10 +26,30 @@ import { success } from '../http/envelope.js';
 import { authenticate, defineRoute } from '../http/route.js';
 import { findNoteFor, mayWrite } from '../notes/queries.js';
 import type { Services } from '../services.js';
+import { cleanFileName } from './fileName.js';
 import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from './magic.js';
 
-/** Counts, hashes and keeps the first bytes of a stream as it passes to disk. */
-function inspector() {
+/** Room for the multipart framing around the file (boundaries, part headers, the labNoteNo field). */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/** The body size the client declared, or null when it did not (chunked). */
+function declaredLength(request: FastifyRequest): number | null {
+  const header = request.headers['content-length'];
+  const length = header === undefined ? Number.NaN : Number(header);
+  return Number.isFinite(length) ? length : null;
+}
+
+/** Refuses, before a byte of the body is read, a request that says it is larger than `maxFileBytes` allows. */
+function refuseDeclaredOversize(request: FastifyRequest, maxFileBytes: number): void {
+  const declared = declaredLength(request);
+  if (declared !== null && declared > maxFileBytes + MULTIPART_OVERHEAD_BYTES) throw new AppError(ERR.fileTooLarge);
+}
+
+/**
+ * Counts, hashes and keeps the first bytes of a stream as it passes to disk, and fails it as soon as
+ * it passes `maxBytes`, so that no more than the kind's limit is ever written.
+ */
+function inspector(maxBytes: number) {
   const hash = createHash('sha256');
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -37,6 +57,10 @@ function inspector() {
   const transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
+      if (size > maxBytes) {
+        callback(new AppError(ERR.fileTooLarge));
+        return;
+      }
       hash.update(chunk);
       if (headBytes < MAGIC_BYTES_NEEDED) {
         head.push(chunk.subarray(0, MAGIC_BYTES_NEEDED - headBytes));
@@ -51,9 +75,20 @@ function inspector() {
 /** Uploads (images and files tied to a note) and their signed download links. */
 export async function registerFileRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { db, config, fileLinks } = services;
-  await app.register(fastifyMultipart, { limits: { fileSize: LIMITS.fileBytes + 1, files: 1, fields: 4, parts: 5 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: LIMITS.fileBytes + 1, files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
 
-  app.post(`${API_BASE}${FILE_UPLOAD_PATH}`, async (request: FastifyRequest) => {
+  app.post(`${API_BASE}${FILE_UPLOAD_PATH}`, async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await receiveUpload(request);
+    } catch (error) {
+      // A refused upload's unread body is not read to its end: the connection closes after the answer.
+      reply.header('connection', 'close');
+      throw error;
+    }
+  });
+
+  async function receiveUpload(request: FastifyRequest) {
+    refuseDeclaredOversize(request, LIMITS.fileBytes);
     const user = await authenticate(services, request, 'user');
     if (!user) throw new AppError(ERR.sessionEnded);
     if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
@@ -64,24 +99,16 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
         continue;
       }
       if (labNoteNo === null || !Number.isSafeInteger(labNoteNo) || labNoteNo <= 0) {
-        part.file.resume();
         throw new AppError(ERR.validation, { data: { fields: [{ field: 'labNoteNo', reason: 'required' }] } });
       }
       const ctx = await findNoteFor(db, user, labNoteNo);
-      if (!ctx || ctx.note.deletedAt) {
-        part.file.resume();
-        throw new AppError(ERR.noteMissing);
-      }
-      if (!mayWrite(ctx)) {
-        part.file.resume();
-        throw new AppError(ERR.forbidden);
-      }
-      const origin = path.basename(part.filename || 'file').slice(0, 200);
+      if (!ctx || ctx.note.deletedAt) throw new AppError(ERR.noteMissing);
+      if (!mayWrite(ctx)) throw new AppError(ERR.forbidden);
+      const origin = cleanFileName(path.basename(part.filename || 'file'));
       const kind = uploadKindOf(origin);
-      if (!kind) {
-        part.file.resume();
-        throw new AppError(ERR.fileType);
-      }
+      if (!kind) throw new AppError(ERR.fileType);
+      // An image declared larger than an image may be is refused before anything is written.
+      refuseDeclaredOversize(request, maxBytesOf(kind));
       const extension = extensionOf(origin);
       const fileId = randomUUID();
       const now = new Date();
@@ -89,7 +116,7 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
       const finalPath = path.join(config.filesDir, relative);
       const partialPath = `${finalPath}.partial`;
       await mkdir(path.dirname(finalPath), { recursive: true });
-      const inspect = inspector();
+      const inspect = inspector(maxBytesOf(kind));
       try {
         await pipeline(part.file, inspect.transform, createWriteStream(partialPath));
       } catch (error) {
@@ -98,7 +125,7 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
         throw error;
       }
       const { size, sha256, head } = inspect.result();
-      if (part.file.truncated || size > maxBytesOf(kind)) {
+      if (part.file.truncated) {
         await rm(partialPath, { force: true });
         throw new AppError(ERR.fileTooLarge);
       }
@@ -107,32 +134,38 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
         throw new AppError(ERR.fileType);
       }
       await rename(partialPath, finalPath);
-      await db.transaction(async (tx) => {
-        await tx.insert(files).values({
-          fileId,
-          noteNo: labNoteNo,
-          kind,
-          originName: origin,
-          extension,
-          mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
-          size,
-          sha256,
-          storagePath: relative,
-          uploadedByUserNo: user.userNo,
+      try {
+        await db.transaction(async (tx) => {
+          await tx.insert(files).values({
+            fileId,
+            noteNo: labNoteNo,
+            kind,
+            originName: origin,
+            extension,
+            mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
+            size,
+            sha256,
+            storagePath: relative,
+            uploadedByUserNo: user.userNo,
+          });
+          await appendAudit(tx, {
+            actor: user,
+            action: 'file.uploaded',
+            target: { type: 'file', id: fileId },
+            after: { noteNo: labNoteNo, origin, kind, size, sha256 },
+            clientAddress: request.ip,
+          });
         });
-        await appendAudit(tx, {
-          actor: user,
-          action: 'file.uploaded',
-          target: { type: 'file', id: fileId },
-          after: { noteNo: labNoteNo, origin, kind, size, sha256 },
-          clientAddress: request.ip,
-        });
-      });
+      } catch (error) {
+        // A file no row names would never be served nor cleaned up: it goes with the failed insert.
+        await rm(finalPath, { force: true });
+        throw error;
+      }
       const answer: UploadAnswer = { fileId, url: fileLinks.make(fileId), origin, kind, extension, size };
       return success(request, answer);
     }
     throw new AppError(ERR.validation, { data: { fields: [{ field: 'file', reason: 'required' }] } });
-  });
+  }
 
   defineRoute(app, services, {
     path: '/v1/common/file/url',

@@ -3,17 +3,22 @@ import type { DocumentKind } from '../collab/documentKinds.js';
 import type { Db, Tx } from '../db/client.js';
 import { findNoteFor, lockNote, mayWrite, openForWriting, projectOf } from './queries.js';
 
-const noteNoOf = (id: string): number | null => {
+/**
+ * The note number a document id names, only in its canonical decimal form: `01`, `0x1` or `1e0` would
+ * pass as note 1 to the database yet name a separate stored document, so they name nothing.
+ */
+export function canonicalNoteNo(id: string): number | null {
   const noteNo = Number(id);
-  return Number.isSafeInteger(noteNo) && noteNo > 0 ? noteNo : null;
-};
+  if (!Number.isSafeInteger(noteNo) || noteNo <= 0 || String(noteNo) !== id) return null;
+  return noteNo;
+}
 
 /** Live lab notes `labnote.<no>`: visible to whoever sees the project, writable by the rule of `mayWrite`. */
 export function labNoteDocumentKind(db: Db): DocumentKind {
   return {
     prefix: 'labnote',
     async authorize(user: AuthUser, id: string) {
-      const noteNo = noteNoOf(id);
+      const noteNo = canonicalNoteNo(id);
       if (noteNo === null) return null;
       const ctx = await findNoteFor(db, user, noteNo);
       if (!ctx || ctx.note.deletedAt) return null;
@@ -22,7 +27,7 @@ export function labNoteDocumentKind(db: Db): DocumentKind {
     // The note's row, locked `share`, is what a signature locks `for update` and a finish or delete
     // updates; the project is read afresh after the lock, so a finish committed before it is seen.
     async writable(id: string, tx: Tx) {
-      const noteNo = noteNoOf(id);
+      const noteNo = canonicalNoteNo(id);
       if (noteNo === null) return false;
       const note = await lockNote(tx, noteNo, 'share');
       const project = note ? await projectOf(tx, note.projectNo) : undefined;

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { noteHolds } from '../db/schema.js';
 import type { CollabContext } from '../collab/collab.js';
+import { canonicalNoteNo } from './documentKind.js';
 
 /**
  * Tracks who holds each note open for writing ("being modified by"), in the database so that every
@@ -35,8 +36,8 @@ export class NoteHolds implements Extension {
   }
 
   private static noteNoOf(documentName: string): number | null {
-    const match = /^labnote\.(\d+)$/.exec(documentName);
-    return match ? Number(match[1]) : null;
+    const match = /^labnote\.(.+)$/.exec(documentName);
+    return match ? canonicalNoteNo(match[1] as string) : null;
   }
 
   async connected({ documentName, socketId, connectionConfig, context }: connectedPayload<CollabContext>): Promise<void> {

@@ -13,7 +13,7 @@ import {
   type ValidationErrorData,
   type ViewerAnswer,
 } from '@eln/shared';
-import { auditLog, labNotes, noteDrafts, projects } from '../db/schema.js';
+import { auditLog, labNotes, noteDrafts, noteHolds, projects } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectLive, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
 
@@ -208,6 +208,22 @@ describe('who may write', () => {
     expect((await admin('/v1/project/note/temp', { labNoteNo, blockList: [] })).http).toBe(403);
     expect((await outsiderCall('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).http).toBe(404);
     expect(await connectLive(url, name, outsiderToken)).toEqual({ kind: 'refused', reason: COLLAB_REFUSALS.forbidden });
+  });
+
+  it('opens a note only under its canonical name: `labnote.01`, `0x1`, `1.0`, `+1` and the like are refused', async () => {
+    const { labNoteNo } = (await createNote('Canonical name')).data;
+    const aliases = [`0${labNoteNo}`, `0x${labNoteNo.toString(16)}`, `${labNoteNo}.0`, `+${labNoteNo}`, `${labNoteNo}e0`, ` ${labNoteNo}`];
+    for (const alias of aliases) {
+      const outcome = await connectLive(url, `labnote.${alias}`, writerToken);
+      if (outcome.kind === 'synced') track(outcome.client);
+      expect(outcome.kind, alias).toBe('refused');
+      expect(server.collab.documents.has(`labnote.${alias}`), alias).toBe(false);
+    }
+    // No alias left a hold on the note, and the canonical name still opens it for writing.
+    expect(await server.database.db.select().from(noteHolds).where(eq(noteHolds.noteNo, labNoteNo))).toEqual([]);
+    const canonical = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
+    appendParagraph(canonical.doc, 'canonical');
+    await eventually(() => canonical.allDurable(), 'the canonical edit to be stored');
   });
 
   it('makes every note of a completed project read-only, live and over REST', async () => {

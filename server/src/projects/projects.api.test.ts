@@ -137,6 +137,20 @@ describe('seeing projects', () => {
     expect((await leader('/v1/project/check', { projectNo: 999_999 })).http).toBe(404);
   });
 
+  it('a title taken by a project the caller cannot see answers 2001 and nothing more (titles are not secret)', async () => {
+    const before = await server.database.db.select().from(projects);
+    const auditBefore = await lastAudit();
+    const taken = await create(outsider, 'Someone else’s secret');
+    expect(taken.http).toBe(409);
+    // The decision (docs/decisions.md): titles are unique company-wide, so that a title is taken is
+    // public; which project holds it, who leads it and what it contains stay hidden.
+    expect(taken.body).toEqual({ status: ERR.projectDuplicate, message: expect.any(String), data: null });
+    expect(JSON.stringify(taken.body)).not.toContain(String(secretNo));
+    expect(await server.database.db.select().from(projects)).toHaveLength(before.length);
+    expect((await lastAudit())?.seq).toBe(auditBefore?.seq);
+    expect((await outsider('/v1/project/check', { projectNo: secretNo })).http).toBe(404);
+  });
+
   it('answers editor with the project info and its (for now empty) note list', async () => {
     const [enzyme] = await server.database.db.select().from(projects).where(eq(projects.title, 'Enzyme kinetics'));
     const editor = await participant<ProjectEditorAnswer>('/v1/project/editor', { projectNo: enzyme!.projectNo });

@@ -68,6 +68,8 @@ export interface TestServerOptions extends AppOptions {
   database?: Database;
   /** Serve the built client too (browser tests that need their own server and its database). */
   serveClient?: boolean;
+  /** Settings that differ from the defaults (e.g. trustProxy, per-address socket limits). */
+  config?: Partial<ServerConfig>;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -83,6 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...base,
     throttle: { ...TEST_THROTTLE, ...options.throttle },
     ...(options.redis ? { redisUrl: options.redis.url, redisPrefix: options.redis.prefix } : {}),
+    ...options.config,
   };
   const app = await buildApp(config, database, options);
   await bootstrap(database.db, config);

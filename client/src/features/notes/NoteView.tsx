@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { alert } from '../../modals/store';
 import { InlineAlert } from '../../ui/InlineAlert';
@@ -86,7 +87,14 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
     session.onHoldEnded = (reason) => {
       if (reason === 'signed' && signingHere.current) return;
       const title = session.getState().note?.title ?? '';
-      const message = reason === 'signed' ? ts('area.lockedSigned', { title }) : reason === 'finished' ? ts('area.lockedFinished', { title }) : t('notes.holdEndedAlert', { title });
+      const message =
+        reason === 'signed'
+          ? ts('area.lockedSigned', { title })
+          : reason === 'finished'
+            ? ts('area.lockedFinished', { title })
+            : reason === DOCUMENT_TOO_LARGE
+              ? t('notes.tooLargeAlert', { title, megabytes: COLLAB_LIMITS.documentBytes / (1024 * 1024) })
+              : t('notes.holdEndedAlert', { title });
       void alert(message, { tone: 'info' });
     };
     return () => {

@@ -6,6 +6,7 @@ import {
   COLLAB_REFUSALS,
   CONTENT_FIELD,
   differsFromSaved,
+  DOCUMENT_TOO_LARGE,
   DurableTracker,
   docToBlocks,
   docToSavedBlocks,
@@ -31,7 +32,7 @@ import { colorFor, connectionState, otherWriters, type ConnectionState, type Pre
 /** Reasons with which the server refuses or later closes a note's connection. */
 const REFUSALS: ReadonlySet<string> = new Set(Object.values(COLLAB_REFUSALS));
 
-export type ReadOnlyReason = 'signed' | 'finished' | 'notWritable' | 'holdEnded';
+export type ReadOnlyReason = 'signed' | 'finished' | 'notWritable' | 'holdEnded' | 'tooLarge';
 
 export interface NoteSessionState {
   phase: 'loading' | 'ready' | 'missing' | 'error';
@@ -89,7 +90,7 @@ export class NoteSession {
   private everLive = false;
   private downSince: number | null = null;
   private holdEnded = false;
-  /** Why the server ended write access: 'signed', 'finished', 'cleared', 'access'. */
+  /** Why the server ended write access: 'signed', 'finished', 'cleared', 'access', DOCUMENT_TOO_LARGE. */
   private holdEndedReason = '';
   /** Summary reads started so far, the last one applied, and how many had started when the hold ended. */
   private summaryReads = 0;
@@ -346,6 +347,8 @@ export class NoteSession {
     const hint = this.holdEnded && this.appliedRead <= this.holdEndedAtRead ? this.holdEndedReason : '';
     if (note?.status === 'T' || hint === 'signed') readOnly = 'signed';
     else if (note?.status === 'F' || hint === 'finished') readOnly = 'finished';
+    // The server refused an edit that would outgrow the note's size limit: that edit is not stored.
+    else if (this.holdEnded && this.holdEndedReason === DOCUMENT_TOO_LARGE) readOnly = 'tooLarge';
     else if (this.holdEnded) readOnly = 'holdEnded';
     else if (note?.write === 'N' || this.provider.authorizedScope === 'readonly') readOnly = 'notWritable';
     const writable = readOnly === null && note !== null && this.provider.authorizedScope === 'read-write';

@@ -179,8 +179,10 @@ const en = {
       finished: 'The project is completed, so its notes are read-only.',
       notWritable: 'You can read this note but not edit it: only participants of a project in progress can edit its notes.',
       holdEnded: 'Your editing of this note was ended (the note was released or locked). It is read-only now; reopen it to edit again.',
+      tooLarge: 'This note has reached its size limit, so your last change was not saved. Reopen the note to keep working, and split large content into another note.',
     },
     holdEndedAlert: 'Editing of "{{title}}" was ended by the server. The note is read-only now.',
+    tooLargeAlert: 'The change was not saved: "{{title}}" would exceed the size limit of a note ({{megabytes}} MB). The note is read-only now; reopen it to continue.',
   },
   projectNotes: {
     title: 'Lab notes',

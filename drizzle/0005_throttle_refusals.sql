@@ -1,0 +1,1 @@
+ALTER TABLE "sign_in_throttle" ADD COLUMN "refused_while_locked" integer DEFAULT 0 NOT NULL;
