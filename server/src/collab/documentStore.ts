@@ -28,7 +28,6 @@ const COMPACTION_BATCH = 5000;
  * a transaction that holds the document's lock, this is exactly what can ever be loaded.
  */
 export async function loadDocumentState(q: Queryable, documentName: string): Promise<Uint8Array | null> {
-  const [snapshot] = await q.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, documentName));
   // Every update still stored is read, not only those above the snapshot's mark: with several
   // processes an append can commit after a compaction passed its id. Yjs merges repeats harmlessly.
   const updates = await q
@@ -36,6 +35,10 @@ export async function loadDocumentState(q: Queryable, documentName: string): Pro
     .from(documentUpdates)
     .where(eq(documentUpdates.documentName, documentName))
     .orderBy(asc(documentUpdates.id));
+  // The snapshot is read after the updates, never before: a compaction that commits between the two
+  // reads folded only updates already read above into the snapshot read here. In the other order, the
+  // load would get the old snapshot and miss the updates that compaction deleted.
+  const [snapshot] = await q.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, documentName));
   const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((u) => u.update)];
   return parts.length ? Y.mergeUpdates(parts.map((p) => new Uint8Array(p))) : null;
 }

@@ -3,10 +3,10 @@ import { count, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { noteDocumentName } from '@eln/shared';
 import { documentSnapshots, documentUpdates } from '../db/schema.js';
-import type { Database } from '../db/client.js';
+import type { Database, Queryable } from '../db/client.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts } from '../testing/live.js';
-import { DatabaseDocumentStore, type DocumentStore } from './documentStore.js';
+import { DatabaseDocumentStore, loadDocumentState, type DocumentStore } from './documentStore.js';
 
 /** A store that can be held shut or made to fail, wrapped around the real database store. */
 class ControlledStore implements DocumentStore {
@@ -96,6 +96,61 @@ describe('the document store', () => {
     const again = new Y.Doc();
     Y.applyUpdate(again, (await store.load('scratch.late'))!);
     expect(again.getArray<string>('a').toArray()).toEqual(['first', 'late', 'third']);
+  });
+});
+
+/**
+ * A Queryable whose queries wait, each until the test lets it run (`step`), so that another transaction
+ * can be made to commit between two reads of one operation.
+ */
+function steppedQueries(db: Database['db']): { q: Queryable; pending: () => number; step: () => void } {
+  const waiting: Array<() => void> = [];
+  const wrap = (builder: object): object =>
+    new Proxy(builder, {
+      get(target, prop, receiver) {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (prop === 'then') {
+          return (resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) =>
+            new Promise<void>((go) => waiting.push(go)).then(() => (target as PromiseLike<unknown>).then(resolve, reject));
+        }
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const out: unknown = value.apply(target, args);
+          return out && typeof out === 'object' ? wrap(out) : out;
+        };
+      },
+    });
+  const q = new Proxy(db, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (prop !== 'select' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => wrap(value.apply(target, args) as object);
+    },
+  });
+  return { q: q as Queryable, pending: () => waiting.length, step: () => waiting.shift()?.() };
+}
+
+describe('loading while a compaction commits', () => {
+  it('misses no update when the compaction commits between the load’s reads', async () => {
+    const { database, dispose } = await createTestDatabase();
+    cleanups.push(dispose);
+    const store = new DatabaseDocumentStore(database.db);
+    const writer = new Y.Doc();
+    writer.on('update', (update: Uint8Array) => void store.append('scratch.race', [update]));
+    for (const word of ['one', 'two', 'three']) writer.getArray<string>('a').push([word]);
+    await eventually(async () => (await database.db.select({ n: count() }).from(documentUpdates)).at(0)?.n === 3, 'the three updates stored');
+
+    const stepped = steppedQueries(database.db);
+    const loading = loadDocumentState(stepped.q, 'scratch.race');
+    await eventually(() => stepped.pending() === 1, 'the first read');
+    stepped.step();
+    await eventually(() => stepped.pending() === 1, 'the second read');
+    // Folds the three updates into the snapshot and deletes them, between the load's two reads.
+    expect(await store.compact('scratch.race')).toBe(3);
+    stepped.step();
+    const reader = new Y.Doc();
+    Y.applyUpdate(reader, (await loading)!);
+    expect(reader.getArray<string>('a').toArray()).toEqual(['one', 'two', 'three']);
   });
 });
 
