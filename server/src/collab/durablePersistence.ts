@@ -1,4 +1,4 @@
-import type { Connection, Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload } from '@hocuspocus/server';
+import type { Connection, Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload, onDisconnectPayload } from '@hocuspocus/server';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
@@ -26,6 +26,9 @@ export interface DurablePersistenceOptions {
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
 }
+
+/** How long after the last client left an idle document is asked again to unload (see onDisconnect). */
+const IDLE_UNLOAD_DELAY_MS = 250;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -134,9 +137,37 @@ export class DurablePersistence implements Extension {
       queue.flushing = null;
     }
     if (queue.sinceCompaction >= this.compactEvery) void this.compact(documentName, queue);
-    // The last client may have left while updates were unstored; the unload it asked for was vetoed.
+    void this.unloadIfIdle(documentName);
+  }
+
+  /**
+   * Hocuspocus unloads a document when its last client leaves, but skips it for good when its own store
+   * of the document is running at that moment. Every update here is already stored (or being stored),
+   * so a copy nobody uses is asked to unload again once that has settled: it must not stay in memory.
+   */
+  async onDisconnect({ documentName, clientsCount }: onDisconnectPayload): Promise<void> {
+    if (clientsCount > 0) return;
+    setTimeout(() => void this.unloadIfIdle(documentName), IDLE_UNLOAD_DELAY_MS).unref();
+  }
+
+  /**
+   * The last client may have left while updates were unstored; the unload it asked for was vetoed.
+   * That vetoed unload may still be settling when the flush ends (Hocuspocus then hands back the same
+   * attempt), so the document is asked again once it has: otherwise it would stay loaded for good.
+   */
+  private async unloadIfIdle(documentName: string): Promise<void> {
     const document = this.documents.get(documentName);
-    if (document && this.instance && document.getConnectionsCount() === 0) void this.instance.unloadDocument(document);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      // Only this copy: once unloaded, a later load of the same name is another document.
+      if (!document || this.documents.get(documentName) !== document || !this.instance) return;
+      if (document.isLoading || document.getConnectionsCount() > 0 || this.hasUnstored(documentName)) return;
+      try {
+        await this.instance.unloadDocument(document);
+      } catch (error) {
+        this.log.warn({ err: error, documentName }, 'unloading a document failed');
+        return;
+      }
+    }
   }
 
   private async compact(documentName: string, queue: Queue): Promise<void> {
