@@ -189,6 +189,13 @@ async function testDatabaseTarget(): Promise<{ target: Parameters<typeof openDat
     target: { kind: 'postgres', url: dbUrl.toString() },
     async drop() {
       const client = postgres(url, { max: 1, onnotice: () => undefined });
+      // A closed pool's backends end a moment after its sockets do; forcing the drop while one is still
+      // starting up resets it under its first query, which surfaces as a stray ECONNRESET in the test run.
+      for (let waited = 0; waited < 5000; waited += 50) {
+        const [row] = await client.unsafe<Array<{ n: number }>>(`select count(*)::int as n from pg_stat_activity where datname = '${name}'`);
+        if (!row?.n) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await client.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
