@@ -4,7 +4,7 @@ import { noteDocumentName } from '../../shared/src/index.js';
 import { auditLog, noteVersions } from '../../server/src/db/schema.js';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
 import { appendParagraph, connectWriter, eventually } from '../../server/src/testing/live.js';
-import { openAs, shot } from './support.js';
+import { openAs, shot, unique } from './support.js';
 
 /**
  * What an inspector relies on, shown in the browser against a server whose database this test can
@@ -103,31 +103,41 @@ test('wrong passwords lock signing with a countdown; after it the reviewer signs
   await ryu.context().close();
 });
 
-test('an audit record changed behind the triggers is named by verify on the audit screen', async ({ browser }) => {
+test('audit records changed behind the triggers are each named by verify on the audit screen', async ({ browser }) => {
   const db = server.database.db;
   const leader = await server.createUser({ name: 'Oh Leader' });
-  const { projectNo } = (await (await server.as(leader))<{ projectNo: number }>('/v1/project/create', { title: 'Audit target', signatureList: { department: '', user: leader.userId } })).body.data;
-  const [victim] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'project.created'), eq(auditLog.targetId, String(projectNo)))).orderBy(asc(auditLog.seq));
-  if (!victim) throw new Error('the project’s creation was not audited');
-  // A superuser bypasses the append-only triggers, as an attacker with database access would.
+  const createProject = async (title: string) => {
+    const { projectNo } = (await (await server.as(leader))<{ projectNo: number }>('/v1/project/create', { title, signatureList: { department: '', user: leader.userId } })).body.data;
+    const [record] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'project.created'), eq(auditLog.targetId, String(projectNo)))).orderBy(asc(auditLog.seq));
+    if (!record) throw new Error('the project’s creation was not audited');
+    return record;
+  };
+  const victim = await createProject('Audit target');
+  await createProject(`Between ${unique()}`);
+  const laterVictim = await createProject(`Audit target ${unique()}`);
+  // A superuser bypasses the append-only triggers, as an attacker with database access would. Two
+  // records far apart are changed: verify names both, not only the first.
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
-    await tx.execute(sql`update audit_log set after = '{"title":"Another title"}'::jsonb where seq = ${victim.seq}`);
+    await tx.execute(sql`update audit_log set after = '{"title":"Another title"}'::jsonb where seq in (${victim.seq}, ${laterVictim.seq})`);
   });
 
-  const admin = await openAs(browser, server.admin, { language: 'ja', baseURL });
-  await admin.goto('/admin/audit');
-  await expect(admin.getByTestId('audit-row').first()).toBeVisible();
-  await admin.getByTestId('audit-verify').click();
-  const verdict = admin.getByTestId('audit-verify-result');
-  await expect(verdict).toHaveAttribute('data-ok', 'false');
-  await expect(verdict).toHaveAttribute('data-first-broken', String(victim.seq));
-  await expect(verdict).toHaveAttribute('data-broken-count', '1');
-  await expect(verdict.getByTestId('audit-verify-broken-item')).toHaveText([`#${victim.seq}`]);
-  await expect(verdict).toContainText(`#${victim.seq}`);
-  await expect(verdict).toHaveAttribute('role', 'alert');
-  await shot(admin, 'audit-verify-broken-real-s-ja');
-  await admin.getByTestId('audit-verify-open').click();
-  await expect(admin.getByTestId('audit-detail').getByTestId('audit-detail-seq')).toHaveText(`#${victim.seq}`);
-  await admin.context().close();
+  for (const [language, theme] of [['ja', 's'], ['ko', 'b'], ['en', 'b']] as const) {
+    const admin = await openAs(browser, server.admin, { language, theme, baseURL });
+    await admin.goto('/admin/audit');
+    await expect(admin.getByTestId('audit-row').first()).toBeVisible();
+    await admin.getByTestId('audit-verify').click();
+    const verdict = admin.getByTestId('audit-verify-result');
+    await expect(verdict).toHaveAttribute('data-ok', 'false');
+    await expect(verdict).toHaveAttribute('data-first-broken', String(victim.seq));
+    await expect(verdict).toHaveAttribute('data-broken-count', '2');
+    await expect(verdict.getByTestId('audit-verify-broken-item')).toHaveText([`#${victim.seq}`, `#${laterVictim.seq}`]);
+    await expect(verdict).toHaveAttribute('role', 'alert');
+    await shot(admin, `audit-verify-broken-real-${theme}-${language}`);
+    if (language === 'ja') {
+      await verdict.getByTestId('audit-verify-broken-item').nth(1).click();
+      await expect(admin.getByTestId('audit-detail').getByTestId('audit-detail-seq')).toHaveText(`#${laterVictim.seq}`);
+    }
+    await admin.context().close();
+  }
 });
