@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import Papa from 'papaparse';
-import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
+import { AUDIT_CSV_COLUMNS, AUDIT_HEAD_LINE_PREFIX } from '../../shared/src/api/audit.js';
 import { E2E } from './fixtures.js';
 import { shot, unique, signIn, api, apiSignIn } from './support.js';
 
@@ -113,7 +113,9 @@ test.describe('audit trail', () => {
     expect(download.suggestedFilename()).toMatch(/^audit-trail-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv.startsWith('\uFEFF')).toBe(true);
-    const parsed = Papa.parse<string[]>(csv.slice(1).trim(), { skipEmptyLines: true });
+    // The last line names the chain head (the export's own record), to compare against the chain later.
+    expect(csv.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^${AUDIT_HEAD_LINE_PREFIX} seq=\\d+ hash=[0-9a-f]{64}$`));
+    const parsed = Papa.parse<string[]>(csv.slice(1).trim(), { skipEmptyLines: true, comments: '#' });
     expect(parsed.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
     expect(parsed.data).toHaveLength(2);
     const record = Object.fromEntries(AUDIT_CSV_COLUMNS.map((column, index) => [column, parsed.data[1]![index]]));
@@ -139,7 +141,7 @@ test.describe('audit trail', () => {
     await expect(page.getByTestId('download-projects-status')).toHaveText('Not available yet');
     const whole = page.waitForEvent('download');
     await page.getByTestId('download-audit-csv').click();
-    const all = Papa.parse<string[]>((await readFile((await (await whole).path())!, 'utf8')).slice(1).trim(), { skipEmptyLines: true });
+    const all = Papa.parse<string[]>((await readFile((await (await whole).path())!, 'utf8')).slice(1).trim(), { skipEmptyLines: true, comments: '#' });
     expect(all.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
     expect(all.data.length - 1).toBeGreaterThanOrEqual(updateSeq);
     await expect(page.getByTestId('download-saved')).toBeVisible();
