@@ -211,7 +211,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         const [reset] = await tx
           .update(passwordResets)
           .set({ usedAt: new Date() })
-          .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
+          .where(liveReset(tokenHash))
           .returning();
         if (!reset) return null;
         const [user] = await tx
@@ -233,12 +233,12 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
   });
 }
 
+/** The reset link with this token hash while it is unused and unexpired. */
+const liveReset = (tokenHash: string) => and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
+
 /** The unused, unexpired reset with this token hash, if any. */
 async function findLiveReset(q: Queryable, tokenHash: string): Promise<typeof passwordResets.$inferSelect | undefined> {
-  const [reset] = await q
-    .select()
-    .from(passwordResets)
-    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())));
+  const [reset] = await q.select().from(passwordResets).where(liveReset(tokenHash));
   return reset;
 }
 

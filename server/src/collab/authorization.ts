@@ -1,8 +1,9 @@
 import type { beforeHandleMessagePayload, Connection, Extension } from '@hocuspocus/server';
-import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, type CollabRefusalReason } from '@eln/shared';
+import { COLLAB_REFUSALS, type CollabRefusalReason } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { CollabContext } from './collab.js';
+import { endWriting } from './endWriting.js';
 import { parseDocumentName, type DocumentAccess, type DocumentKind } from './documentKinds.js';
 
 /**
@@ -124,10 +125,7 @@ export async function recheckConnection(connection: Connection<CollabContext>, c
     return null;
   }
   const { user, access } = admission;
-  if (access === 'read' && !connection.readOnly) {
-    connection.readOnly = true;
-    connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason: 'access' }));
-  }
+  if (access === 'read' && !connection.readOnly) endWriting(connection, 'access');
   // A fresh token may name another of the user's sessions: the connection now stands on that one, and
   // ending that session must find it.
   connection.context.user = user;

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import { IncomingMessage, MessageType, type Document, type Extension, type beforeHandleMessagePayload } from '@hocuspocus/server';
-import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE, HOLD_ENDED_MESSAGE } from '@eln/shared';
+import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
+import { endWriting } from './endWriting.js';
 
 /** y-protocols sync message types that carry an update to apply (step 1 only asks). */
 const SYNC_STEP_2 = 1;
@@ -42,8 +43,7 @@ export class DocumentSizeLimit implements Extension {
     if (connection.readOnly) return;
     const update = updateCarriedBy(message);
     if (!update || this.fits(document, update)) return;
-    connection.readOnly = true;
-    connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason: DOCUMENT_TOO_LARGE, limitBytes: this.maxBytes }));
+    endWriting(connection, DOCUMENT_TOO_LARGE, { limitBytes: this.maxBytes });
   }
 
   private fits(document: Document, update: Uint8Array): boolean {

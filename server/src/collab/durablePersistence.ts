@@ -1,9 +1,10 @@
-import type { Connection, Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload, onDisconnectPayload } from '@hocuspocus/server';
+import type { Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload, onDisconnectPayload } from '@hocuspocus/server';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
-import { DURABLE_MESSAGE, HOLD_ENDED_MESSAGE, type DurableMessage } from '@eln/shared';
+import { DURABLE_MESSAGE, type DurableMessage } from '@eln/shared';
 import type { AppendOutcome, DocumentStore } from './documentStore.js';
+import { endWriting } from './endWriting.js';
 
 interface Queue {
   pending: Uint8Array[];
@@ -88,7 +89,7 @@ export class DurablePersistence implements Extension {
     if (this.queues.get(documentName)?.stale && !connection.readOnly) {
       // Joined a refused copy (authorised just before the lock): it writes nothing more.
       connectionConfig.readOnly = true;
-      endWriting(connection);
+      endWriting(connection, 'access');
     }
   }
 
@@ -193,7 +194,7 @@ export class DurablePersistence implements Extension {
     if (!queue) return;
     queue.stale = true;
     queue.pending.length = 0;
-    for (const connection of this.documents.get(documentName)?.getConnections() ?? []) if (!connection.readOnly) endWriting(connection);
+    for (const connection of this.documents.get(documentName)?.getConnections() ?? []) if (!connection.readOnly) endWriting(connection, 'access');
   }
 
   /** Whether the document's copy in memory may hold refused updates: read it from the store instead. */
@@ -237,10 +238,4 @@ export class DurablePersistence implements Extension {
       await sleep(1);
     }
   }
-}
-
-/** Turns a connection read-only and tells its client, which stops editing. */
-function endWriting(connection: Connection): void {
-  connection.readOnly = true;
-  connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason: 'access' }));
 }

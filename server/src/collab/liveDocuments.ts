@@ -1,8 +1,9 @@
 import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
-import { COLLAB_REFUSALS, CONTENT_FIELD, HOLD_ENDED_MESSAGE, type PmNode } from '@eln/shared';
+import { COLLAB_REFUSALS, CONTENT_FIELD, type PmNode } from '@eln/shared';
 import type { CollabAuthorization } from './authorization.js';
+import { endWriting } from './endWriting.js';
 import type { CollabContext } from './collab.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
@@ -106,8 +107,7 @@ export class LiveDocuments {
     await this.persistence.flushDocument(documentName);
     for (const connection of this.connections(documentName)) {
       if (connection.readOnly || (userNo !== null && connection.context.user?.userNo !== userNo)) continue;
-      connection.readOnly = true;
-      connection.sendStateless(JSON.stringify({ type: HOLD_ENDED_MESSAGE, reason }));
+      endWriting(connection, reason);
     }
   }
 
