@@ -158,11 +158,9 @@ describe('live editing, drafts and versions', () => {
     expect(note?.version).toBe(0);
   });
 
-  // KNOWN HOLE, closed by issue 9 (one editor schema for browser and server): the server does not yet
-  // know the editor's schema, so a client that speaks Yjs directly can store node types and attributes
-  // the editor never makes. `it.fails` keeps the hole visible: once the save refuses them, this test
-  // starts failing and must become a plain `it`.
-  it.fails('KNOWN HOLE (issue 9): refuses to save node types and attributes outside the editor schema', async () => {
+  // A client that speaks Yjs directly can put anything in the live document; the save checks it against
+  // the editor's schema, shared with the browser.
+  it('refuses to save node types and attributes outside the editor schema', async () => {
     const { labNoteNo } = (await createNote('Foreign nodes')).data;
     const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
     const fragment = client.doc.getXmlFragment(CONTENT_FIELD);
@@ -173,8 +171,9 @@ describe('live editing, drafts and versions', () => {
     heading.insert(0, [new Y.XmlText('Odd heading')]);
     fragment.insert(fragment.length, [script, heading]);
     await eventually(() => client.allDurable(), 'durable');
-    const refused = await writer('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    const refused = await writer<{ violations: unknown[] }>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
     expect(refused.body.status).toBe(ERR.noteContent);
+    expect(refused.body.data.violations).toMatchObject([{ rule: 'schema', detail: expect.stringContaining('script') }]);
     const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
     expect(note?.version).toBe(0);
   });

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import {
   ADMIN_LEVEL,
   canonicalBlockList,
-  contentViolations,
   differsFromSaved,
   docToBlocks,
   docToSavedBlocks,
@@ -34,6 +33,7 @@ import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { findVisibleProject } from '../projects/queries.js';
 import type { Services } from '../services.js';
+import { requireConformingContent } from './contentCheck.js';
 import { isParticipant, mayDelete, mayWrite, requireVisibleNote, savedVersion, summarize, type NoteContext } from './queries.js';
 
 async function writableNote(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext> {
@@ -200,8 +200,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
       const content = contentOfState(state);
       const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
       const blocks = docToBlocks(content, 'LABNOTE', saved);
-      const violations = contentViolations(content);
-      if (violations.length) throw new AppError(ERR.noteContent, { data: { violations } });
+      requireConformingContent(content);
       checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
       const savedBlocks = docToSavedBlocks(content, 'LABNOTE');
       const blocksHash = sha256Hex(canonicalBlockList(savedBlocks));

@@ -2,7 +2,8 @@ import type { SignatureEntry } from './signatures.js';
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { recordNo, requiredText, text } from '../validation.js';
-import { BLOCK_STATUSES, BLOCK_TYPES, NOTE_TYPES, type Block, type SavedBlock } from '../blocks/model.js';
+import { BLOCK_STATUSES, NOTE_TYPES, type Block, type SavedBlock } from '../blocks/model.js';
+import { BLOCK_TYPES } from '../editor/blockNodes.js';
 
 export const NOTE_STATUS = { writing: 'W', requested: 'R', signed: 'T', finished: 'F' } as const;
 export type NoteStatus = (typeof NOTE_STATUS)[keyof typeof NOTE_STATUS];

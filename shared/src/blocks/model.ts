@@ -1,12 +1,11 @@
+import { BLOCK_NODES, type BlockType } from '../editor/blockNodes.js';
+
 /**
  * The block model: a note's document as the list of blocks the API speaks. Client and server derive it
  * from the same document with the same function (`docToBlocks`), so they always agree.
  */
 export const NOTE_TYPES = ['LABNOTE', 'TEMPLATE'] as const;
 export type NoteType = (typeof NOTE_TYPES)[number];
-
-export const BLOCK_TYPES = ['text', 'table', 'chart', 'image', 'file', 'date', 'schema'] as const;
-export type BlockType = (typeof BLOCK_TYPES)[number];
 
 /** Against the last saved version: ADD new, EDIT changed, DELETE gone, NORMAL unchanged. */
 export const BLOCK_STATUSES = ['ADD', 'EDIT', 'DELETE', 'NORMAL'] as const;
@@ -42,18 +41,12 @@ export interface Block {
 /** A block as a saved version keeps it: its status is relative to nothing. */
 export type SavedBlock = Omit<Block, 'blockStatus'>;
 
-/** The node names of the editor's schema that the converter knows. */
+/** Node names the block code refers to: the block nodes of the one list, and the nodes inside them. */
 export const NODE = {
   doc: 'doc',
   paragraph: 'paragraph',
   heading: 'heading',
-  bulletList: 'bulletList',
-  orderedList: 'orderedList',
-  taskList: 'taskList',
   listItem: 'listItem',
-  blockquote: 'blockquote',
-  codeBlock: 'codeBlock',
-  horizontalRule: 'horizontalRule',
   table: 'table',
   tableRow: 'tableRow',
   tableCell: 'tableCell',
@@ -62,19 +55,11 @@ export const NODE = {
   image: 'image',
   file: 'fileAttachment',
   date: 'date',
-  schema: 'schemaBlock',
   text: 'text',
-} as const;
+} as const satisfies Record<string, string>;
 
-/** Which block type each top-level node becomes. Anything not listed is text. */
-export const BLOCK_TYPE_OF_NODE: Record<string, BlockType> = {
-  [NODE.table]: 'table',
-  [NODE.chart]: 'chart',
-  [NODE.image]: 'image',
-  [NODE.file]: 'file',
-  [NODE.date]: 'date',
-  [NODE.schema]: 'schema',
-};
+/** Which block type each top-level node becomes (from the one list). Anything else is text. */
+export const BLOCK_TYPE_OF_NODE: Readonly<Record<string, BlockType>> = BLOCK_NODES;
 
 export const CHART_TYPES = ['bar', 'horizontal', 'line', 'doughnut', 'pie', 'radar', 'scatter'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];

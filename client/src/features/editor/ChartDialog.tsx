@@ -4,7 +4,7 @@ import { CHART_TYPES, type ChartType } from '@eln/shared';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
-import type { CellRef, ChartDirection } from './nodes';
+import type { CellRef, ChartDirection } from '@eln/shared/editor';
 
 export interface ChartFields {
   name: string;

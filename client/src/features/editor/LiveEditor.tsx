@@ -9,7 +9,7 @@ import type * as Y from 'yjs';
 import { LIMITS } from '@eln/shared';
 import { alert } from '../../modals/store';
 import { BlockStatusMarks, blockStatusKey, type BlockStatuses } from './blockStatus';
-import { noteExtensions, type NodeViews } from './schema';
+import { browserExtensions, type NodeViews } from './schema';
 import type { TableViolation } from './tableGuard';
 import { Toolbar } from './Toolbar';
 import { ChartView } from './views/ChartView';
@@ -78,7 +78,7 @@ export function LiveEditor({ doc, provider, user, editable, uploadNoteNo, status
   const editor = useEditor(
     {
       extensions: [
-        ...noteExtensions(VIEWS, onTableRefused),
+        ...browserExtensions(VIEWS, onTableRefused),
         BlockStatusMarks,
         Placeholder.configure({ placeholder: t('content.empty') }),
         Collaboration.configure({ document: doc, field: 'default', provider }),

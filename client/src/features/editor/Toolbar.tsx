@@ -55,7 +55,7 @@ import { columnDeletionRefusal, rowDeletionRefusal, tableInfo } from './tableRul
 import { freshAccessToken } from './token';
 import { acceptFor, checkUpload, uploadCheckMessage, uploadFile } from './upload';
 import { rememberLink } from './fileLinks';
-import type { CellRef } from './nodes';
+import type { CellRef } from '@eln/shared/editor';
 
 /** Text colours offered (chosen to read on both themes' white paper). */
 export const TEXT_COLORS = ['#d92d20', '#dc6803', '#079455', '#1570ef', '#6941c6', '#c11574', '#475467'] as const;

@@ -1,45 +1,9 @@
-import { Extension, type Editor } from '@tiptap/core';
+import type { Editor } from '@tiptap/core';
 import { isChangeOrigin } from '@tiptap/extension-collaboration';
 import type { Node as PmNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey, type EditorState, type Transaction } from '@tiptap/pm/state';
-import { newBlockUid } from '@eln/shared';
-
-/** The node types that stand at the top of a note and carry a blockUid (every kind of block). */
-export const BLOCK_NODE_TYPES = [
-  'paragraph',
-  'heading',
-  'bulletList',
-  'orderedList',
-  'blockquote',
-  'codeBlock',
-  'horizontalRule',
-  'table',
-  'chart',
-  'image',
-  'fileAttachment',
-  'date',
-] as const;
-
-/**
- * Which top-level blocks need a new ID: those without one, and every repeat of an ID already used above
- * (a pasted copy of a block, or a split that copied the attribute). The first holder keeps its ID, so
- * the ID of a block stays stable across edits.
- */
-export function planBlockUids(uids: ReadonlyArray<unknown>, generate: () => string = newBlockUid): Map<number, string> {
-  const seen = new Set<string>();
-  const plan = new Map<number, string>();
-  uids.forEach((uid, index) => {
-    if (typeof uid === 'string' && uid && !seen.has(uid)) {
-      seen.add(uid);
-      return;
-    }
-    let next = generate();
-    while (seen.has(next)) next = generate();
-    seen.add(next);
-    plan.set(index, next);
-  });
-  return plan;
-}
+import { BLOCK_NODE_TYPES, newBlockUid } from '@eln/shared';
+import { BlockUidAttribute, planBlockUids } from '@eln/shared/editor';
 
 /** A transaction giving every top-level block that lacks one (or repeats one) a fresh blockUid, or null. */
 export function blockUidTransaction(state: EditorState, generate: () => string = newBlockUid): Transaction | null {
@@ -62,30 +26,12 @@ export function blockUidTransaction(state: EditorState, generate: () => string =
 export const blockUidPluginKey = new PluginKey('blockUid');
 
 /**
- * A global `blockUid` attribute on every top-level block type. The ID is not copied when a block is
- * split (the new half gets its own), and IDs are assigned only for this client's own edits: remote
- * changes arrive with their IDs already set by the client that made them.
+ * The shared blockUid attribute plus the plugin that assigns IDs. IDs are assigned only for this client's
+ * own edits: remote changes arrive with their IDs already set by the client that made them.
  */
-export const BlockUid = Extension.create<{ types: readonly string[]; generate: () => string }>({
-  name: 'blockUid',
+export const BlockUid = BlockUidAttribute.extend<{ types: readonly string[]; generate: () => string }>({
   addOptions() {
     return { types: BLOCK_NODE_TYPES, generate: () => newBlockUid() };
-  },
-  addGlobalAttributes() {
-    return [
-      {
-        types: [...this.options.types],
-        attributes: {
-          blockUid: {
-            default: null,
-            keepOnSplit: false,
-            parseHTML: (element: HTMLElement) => element.getAttribute('data-block-uid'),
-            renderHTML: (attributes: Record<string, unknown>) =>
-              typeof attributes.blockUid === 'string' && attributes.blockUid ? { 'data-block-uid': attributes.blockUid } : {},
-          },
-        },
-      },
-    ];
   },
   addProseMirrorPlugins() {
     const editor: Editor = this.editor;

@@ -1,5 +1,5 @@
 import { NODE, textOf, type PmNode } from '@eln/shared';
-import type { CellRef, ChartDirection } from './nodes';
+import type { CellRef, ChartDirection } from '@eln/shared/editor';
 
 /**
  * A chart reads its numbers from a rectangle of a table. The table is laid out as a grid first (merged

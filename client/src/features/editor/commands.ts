@@ -4,7 +4,7 @@ import { CellSelection, isInTable } from '@tiptap/pm/tables';
 import { createTable } from '@tiptap/extension-table';
 import { LIMITS } from '@eln/shared';
 import type { ChartFields } from './ChartDialog';
-import { todayIso, type CellRef } from './nodes';
+import type { CellRef } from '@eln/shared/editor';
 import {
   canAddColumn,
   canAddRow,
@@ -170,4 +170,10 @@ export function selectedCellDropbox(editor: Editor): string {
     if (node.type.name === 'tableCell' || node.type.name === 'tableHeader') return typeof node.attrs.dropbox === 'string' ? node.attrs.dropbox : '';
   }
   return '';
+}
+
+/** Today's date in the browser's time zone, as YYYY-MM-DD. */
+export function todayIso(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }

@@ -2,13 +2,12 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Editor, type JSONContent } from '@tiptap/core';
 import { CellSelection } from '@tiptap/pm/tables';
 import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, type PmNode } from '@eln/shared';
-import { planBlockUids } from './blockUid';
 import { cellAddress } from './ChartDialog';
 import { chartConfig } from './chartConfig';
 import { cellNumber, chartData, tableGrid } from './chartData';
-import { addColumn, addRow, chartSource, deleteColumn, deleteRow, insertDate, insertTable, mergeCells, setCellDropbox } from './commands';
-import { chartAttrsOf, todayIso } from './nodes';
-import { noteExtensions } from './schema';
+import { addColumn, addRow, chartSource, deleteColumn, deleteRow, insertDate, insertTable, mergeCells, setCellDropbox, todayIso } from './commands';
+import { chartAttrsOf, planBlockUids } from '@eln/shared/editor';
+import { browserExtensions } from './schema';
 import { tableInfo } from './tableRules';
 import { checkUpload, createLinkCache, UPLOAD_TOO_LARGE, UPLOAD_TYPE_REFUSED } from './upload';
 
@@ -23,7 +22,7 @@ beforeAll(() => {
 });
 
 function editorWith(content: JSONContent[]): Editor {
-  const editor = new Editor({ element: null, extensions: noteExtensions(), content: { type: 'doc', content } });
+  const editor = new Editor({ element: null, extensions: browserExtensions(), content: { type: 'doc', content } });
   for (const plugin of editor.extensionManager.plugins) editor.registerPlugin(plugin);
   return editor;
 }

@@ -2,7 +2,7 @@ import type { Node as PmNode } from '@tiptap/pm/model';
 import type { EditorState } from '@tiptap/pm/state';
 import { CellSelection, isInTable, selectedRect, TableMap, type TableRect } from '@tiptap/pm/tables';
 import { LIMITS } from '@eln/shared';
-import type { CellRef } from './nodes';
+import type { CellRef } from '@eln/shared/editor';
 
 /**
  * The spec's table rules, decided on the editor state: 1 to 30 rows and columns, never removing the last

@@ -1,11 +1,17 @@
 import { mergeAttributes, Node } from '@tiptap/core';
-import { CHART_TYPES, LIMITS, type ChartType } from '@eln/shared';
+import { LIMITS } from '../limits.js';
+import { CHART_TYPES, type ChartType } from '../blocks/model.js';
 
 /**
- * The note's own block nodes, without their views (the React layer adds those), so that the schema can
- * be built headless in tests. Files and images keep only a reference (fileId) in the document: the bytes
- * stay out of the Yjs document.
+ * The note's own block nodes, without their views (the browser adds those), so that the server and the
+ * tests build the same schema headless. Files and images keep only a reference (fileId) in the document:
+ * the bytes stay out of the Yjs document.
  */
+
+/** What parsing an attribute needs of an HTML element (the shared package is compiled without the DOM). */
+export interface AttributeSource {
+  getAttribute(name: string): string | null;
+}
 
 export interface CellRef {
   row: number;
@@ -84,7 +90,7 @@ export function chartAttrsOf(attrs: Record<string, unknown>): ChartAttrs {
 
 const jsonAttr = (name: string) => ({
   default: null,
-  parseHTML: (element: HTMLElement) => {
+  parseHTML: (element: AttributeSource) => {
     const raw = element.getAttribute(`data-${name}`);
     if (!raw) return null;
     try {
@@ -98,7 +104,7 @@ const jsonAttr = (name: string) => ({
 
 const stringAttr = (name: string, fallback = '') => ({
   default: fallback,
-  parseHTML: (element: HTMLElement) => element.getAttribute(`data-${name.toLowerCase()}`) ?? fallback,
+  parseHTML: (element: AttributeSource) => element.getAttribute(`data-${name.toLowerCase()}`) ?? fallback,
   renderHTML: (attributes: Record<string, unknown>) => ({ [`data-${name.toLowerCase()}`]: text(attributes[name], fallback) }),
 });
 
@@ -141,7 +147,7 @@ export const ImageNode = Node.create({
       fileId: stringAttr('fileId'),
       title: {
         default: '',
-        parseHTML: (element: HTMLElement) => (element.getAttribute('data-title') ?? '').slice(0, LIMITS.imageTitle),
+        parseHTML: (element: AttributeSource) => (element.getAttribute('data-title') ?? '').slice(0, LIMITS.imageTitle),
         renderHTML: (attributes: Record<string, unknown>) => ({ 'data-title': text(attributes.title) }),
       },
     };
@@ -166,7 +172,7 @@ export const FileNode = Node.create({
       name: stringAttr('name'),
       size: {
         default: 0,
-        parseHTML: (element: HTMLElement) => num(element.getAttribute('data-size')),
+        parseHTML: (element: AttributeSource) => num(element.getAttribute('data-size')),
         renderHTML: (attributes: Record<string, unknown>) => ({ 'data-size': String(num(attributes.size)) }),
       },
       extension: stringAttr('extension'),
@@ -196,9 +202,3 @@ export const DateNode = Node.create({
     return ['div', mergeAttributes(HTMLAttributes, { 'data-type': 'date' }), text(HTMLAttributes['data-value'])];
   },
 });
-
-/** Today's date in the browser's time zone, as YYYY-MM-DD. */
-export function todayIso(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}

@@ -1,0 +1,64 @@
+import { getSchema } from '@tiptap/core';
+import type { Schema } from '@tiptap/pm/model';
+import type { PmNode } from '../blocks/model.js';
+import { noteExtensions } from './extensions.js';
+
+let built: Schema | null = null;
+
+/** The ProseMirror schema of a note, built once from the shared extensions (no DOM needed). */
+export function noteSchema(): Schema {
+  built ??= getSchema(noteExtensions());
+  return built;
+}
+
+interface AttributeSpecs {
+  [name: string]: { default?: unknown };
+}
+
+/**
+ * An attribute's value must be of the kind its default is (a number for a heading's level, a string for
+ * an image's title); attributes whose default is null (IDs, spans' widths, cell references) take any JSON.
+ */
+function attributeProblem(specs: AttributeSpecs, attrs: Record<string, unknown> | undefined, owner: string): string | null {
+  for (const [name, value] of Object.entries(attrs ?? {})) {
+    const spec = specs[name];
+    if (!spec) return `Unsupported attribute ${name} for ${owner}`;
+    const fallback = spec.default;
+    if (fallback === null || fallback === undefined || value === undefined) continue;
+    if (typeof value !== typeof fallback) return `Attribute ${name} of ${owner} must be a ${typeof fallback}`;
+  }
+  return null;
+}
+
+/** ProseMirror drops attributes its schema does not know while it builds a node, so they are checked on the JSON. */
+function attributesProblem(schema: Schema, node: PmNode): string | null {
+  const nodeSpec = schema.nodes[node.type]?.spec.attrs as AttributeSpecs | undefined;
+  const own = attributeProblem(nodeSpec ?? {}, node.attrs, `node ${node.type}`);
+  if (own) return own;
+  for (const mark of node.marks ?? []) {
+    const markSpec = schema.marks[mark.type]?.spec.attrs as AttributeSpecs | undefined;
+    const problem = attributeProblem(markSpec ?? {}, mark.attrs, `mark ${mark.type}`);
+    if (problem) return problem;
+  }
+  for (const child of node.content ?? []) {
+    const problem = attributesProblem(schema, child);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * Why a document does not fit the editor's schema (an unknown node, mark or attribute, content where the
+ * schema allows none, an attribute of the wrong kind), or null when it fits. The message is
+ * ProseMirror's own where it has one, for the log and the refusal's details.
+ */
+export function schemaViolation(doc: PmNode): string | null {
+  const schema = noteSchema();
+  if (doc.type !== schema.topNodeType.name) return `The document must be a ${schema.topNodeType.name}, not ${doc.type}`;
+  try {
+    schema.nodeFromJSON(doc).check();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return attributesProblem(schema, doc);
+}
