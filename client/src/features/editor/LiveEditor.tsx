@@ -11,7 +11,7 @@ import { alert } from '../../modals/store';
 import { BlockStatusMarks, blockStatusKey, type BlockStatuses } from './blockStatus';
 import { browserExtensions, type NodeViews } from './schema';
 import type { TableViolation } from './tableGuard';
-import { Toolbar } from './Toolbar';
+import { Toolbar } from './toolbar/Toolbar';
 import { ChartView } from './views/ChartView';
 import { DateView } from './views/DateView';
 import { FileView } from './views/FileView';

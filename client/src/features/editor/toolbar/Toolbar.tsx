@@ -1,0 +1,192 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useEditorState } from '@tiptap/react';
+import type { Editor } from '@tiptap/core';
+import { CellSelection } from '@tiptap/pm/tables';
+import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '@eln/shared';
+import type { CellRef } from '@eln/shared/editor';
+import { alert } from '../../../modals/store';
+import { ChartDialog, type ChartFields } from '../ChartDialog';
+import { chartSource, insertChart, insertDate, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
+import { BoldIcon, ChartIcon, DateIcon, ImageIcon, ItalicIcon, ListIcon, OrderedListIcon, PaperclipIcon, RedoIcon, StrikeIcon, TableIcon, UnderlineIcon, UndoIcon } from '../icons';
+import { columnDeletionRefusal, rowDeletionRefusal, tableInfo } from '../tableRules';
+import { acceptFor } from '../upload';
+import { ColorPicker } from './ColorPicker';
+import { DropboxDialog, TableSizeDialog } from './TableDialogs';
+import { TableToolbar } from './TableToolbar';
+import { Sep, ToolButton } from './ToolButton';
+import { uploadPicker } from './uploadPicker';
+
+/**
+ * The editor's toolbar: block style, marks, colour, lists, undo and redo, and the inserts (table, chart,
+ * image, file, date); inside a table, a second row with the table's actions (TableToolbar).
+ */
+export function Toolbar({ editor, uploadNoteNo }: { editor: Editor; uploadNoteNo: number | null }) {
+  const { t } = useTranslation('editor');
+  const [tableDialog, setTableDialog] = useState(false);
+  const [dropboxDialog, setDropboxDialog] = useState<string | null>(null);
+  const [chartDraft, setChartDraft] = useState<{ tableUid: string; from: CellRef; to: CellRef } | null>(null);
+  const imageInput = useRef<HTMLInputElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => {
+      const info = tableInfo(e.state);
+      return {
+        bold: e.isActive('bold'),
+        italic: e.isActive('italic'),
+        underline: e.isActive('underline'),
+        strike: e.isActive('strike'),
+        bulletList: e.isActive('bulletList'),
+        orderedList: e.isActive('orderedList'),
+        block: e.isActive('heading', { level: 1 }) ? 'h1' : e.isActive('heading', { level: 2 }) ? 'h2' : e.isActive('heading', { level: 3 }) ? 'h3' : 'p',
+        color: (e.getAttributes('textStyle').color as string | undefined) ?? null,
+        canUndo: e.can().undo(),
+        canRedo: e.can().redo(),
+        inTable: info !== null,
+        rows: info?.rows ?? 0,
+        columns: info?.columns ?? 0,
+        lastRow: info ? rowDeletionRefusal(info) === 'lastRow' : false,
+        lastColumn: info ? columnDeletionRefusal(info) === 'lastColumn' : false,
+        canMerge: info !== null && e.state.selection instanceof CellSelection && info.selectedCells >= 2,
+        canSplit: info !== null && e.can().splitCell(),
+      };
+    },
+  });
+
+  const refuse = (refusal: Refusal | null) => {
+    if (refusal) void alert(t(`refusal.${refusal}`, { max: LIMITS.tableMaxSide }), { tone: 'error' });
+  };
+
+  const setBlock = (value: string) => {
+    const chain = editor.chain().focus();
+    if (value === 'p') chain.setParagraph().run();
+    else chain.setHeading({ level: Number(value.slice(1)) as 1 | 2 | 3 }).run();
+  };
+
+  const openTable = () => {
+    if (state.inTable) {
+      refuse('tableInTable');
+      return;
+    }
+    setTableDialog(true);
+  };
+
+  const openChart = () => {
+    const source = chartSource(editor);
+    if (typeof source === 'string') {
+      refuse(source);
+      return;
+    }
+    setChartDraft(source);
+  };
+
+  const openDropbox = () => {
+    setDropboxDialog(selectedCellDropbox(editor));
+  };
+
+  const onPick = uploadPicker(editor, uploadNoteNo);
+
+  return (
+    <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar.label')} data-testid="editor-toolbar">
+      <div className="toolbar-row">
+        <div className="select-wrap toolbar-select">
+          <select
+            className="input select input-sm"
+            value={state.block}
+            onChange={(event) => setBlock(event.target.value)}
+            aria-label={t('toolbar.blockStyle')}
+            data-testid="toolbar-block"
+          >
+            <option value="p">{t('toolbar.paragraph')}</option>
+            <option value="h1">{t('toolbar.heading1')}</option>
+            <option value="h2">{t('toolbar.heading2')}</option>
+            <option value="h3">{t('toolbar.heading3')}</option>
+          </select>
+        </div>
+        <Sep />
+        <ToolButton label={t('toolbar.bold')} active={state.bold} onClick={() => editor.chain().focus().toggleBold().run()} testId="toolbar-bold">
+          <BoldIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.italic')} active={state.italic} onClick={() => editor.chain().focus().toggleItalic().run()} testId="toolbar-italic">
+          <ItalicIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.underline')} active={state.underline} onClick={() => editor.chain().focus().toggleUnderline().run()} testId="toolbar-underline">
+          <UnderlineIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.strike')} active={state.strike} onClick={() => editor.chain().focus().toggleStrike().run()} testId="toolbar-strike">
+          <StrikeIcon />
+        </ToolButton>
+        <ColorPicker editor={editor} color={state.color} />
+        <Sep />
+        <ToolButton label={t('toolbar.bulletList')} active={state.bulletList} onClick={() => editor.chain().focus().toggleBulletList().run()} testId="toolbar-bullet-list">
+          <ListIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.orderedList')} active={state.orderedList} onClick={() => editor.chain().focus().toggleOrderedList().run()} testId="toolbar-ordered-list">
+          <OrderedListIcon />
+        </ToolButton>
+        <Sep />
+        <ToolButton label={t('toolbar.undo')} disabled={!state.canUndo} onClick={() => editor.chain().focus().undo().run()} testId="toolbar-undo">
+          <UndoIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.redo')} disabled={!state.canRedo} onClick={() => editor.chain().focus().redo().run()} testId="toolbar-redo">
+          <RedoIcon />
+        </ToolButton>
+        <Sep />
+        <span className="toolbar-group-label">{t('toolbar.insert')}</span>
+        <ToolButton label={t('toolbar.table')} text={t('toolbar.table')} onClick={openTable} testId="toolbar-table">
+          <TableIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.chart')} text={t('toolbar.chart')} onClick={openChart} testId="toolbar-chart">
+          <ChartIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.image')} text={t('toolbar.image')} disabled={uploadNoteNo === null} onClick={() => imageInput.current?.click()} testId="toolbar-image">
+          <ImageIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.file')} text={t('toolbar.file')} disabled={uploadNoteNo === null} onClick={() => fileInput.current?.click()} testId="toolbar-file">
+          <PaperclipIcon />
+        </ToolButton>
+        <ToolButton label={t('toolbar.date')} text={t('toolbar.date')} onClick={() => refuse(insertDate(editor))} testId="toolbar-date">
+          <DateIcon />
+        </ToolButton>
+        <input ref={imageInput} type="file" hidden accept={acceptFor('image', IMAGE_TYPES)} onChange={onPick('image')} data-testid="image-input" aria-label={t('upload.pickImage')} />
+        <input ref={fileInput} type="file" hidden accept={acceptFor('file', FILE_TYPES)} onChange={onPick('file')} data-testid="file-input" aria-label={t('upload.pickFile')} />
+      </div>
+
+      {state.inTable ? <TableToolbar editor={editor} table={state} refuse={refuse} onDropbox={openDropbox} /> : null}
+
+      {tableDialog ? (
+        <TableSizeDialog
+          onClose={() => setTableDialog(false)}
+          onSubmit={(rows, columns, header) => {
+            setTableDialog(false);
+            refuse(insertTable(editor, rows, columns, header));
+          }}
+        />
+      ) : null}
+      {chartDraft ? (
+        <ChartDialog
+          initial={{ name: '', label: '', dataName: '', chartType: 'bar', direction: 'vertical', xLabel: '', yLabel: '' }}
+          range={{ from: chartDraft.from, to: chartDraft.to }}
+          onClose={() => setChartDraft(null)}
+          onSubmit={(fields: ChartFields) => {
+            insertChart(editor, chartDraft, fields);
+            setChartDraft(null);
+          }}
+        />
+      ) : null}
+      {dropboxDialog !== null ? (
+        <DropboxDialog
+          initial={dropboxDialog}
+          onClose={() => setDropboxDialog(null)}
+          onSubmit={(name) => {
+            setDropboxDialog(null);
+            refuse(setCellDropbox(editor, name));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
