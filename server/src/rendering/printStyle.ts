@@ -30,6 +30,7 @@ figcaption { font-size: .95em; }
 .eln-chart figcaption { display: flex; flex-wrap: wrap; gap: .2rem .8rem; align-items: baseline; }
 .eln-chart-name { font-weight: 700; }
 .eln-chart-label { color: #444; }
+.eln-chart-data { min-width: 16rem; }
 .eln-chart-data td { text-align: right; font-variant-numeric: tabular-nums; }
 img { display: block; max-width: 100%; height: auto; }
 .eln-missing { border: 1px dashed #999; color: #555; padding: .8rem; font-size: .9em; }
