@@ -185,6 +185,12 @@ describe('rendering a saved version to HTML', () => {
     expect(html).toContain('@page');
   });
 
+  it('keeps the text of a node or mark the schema no longer knows, instead of failing the whole note', () => {
+    const old: PmNode = doc({ type: 'taskList', attrs: { blockUid: 'x000000000000001' }, content: [inner(t('<done>', [{ type: 'blink' }]))] });
+    const html = renderVersionFragment(docToSavedBlocks(old, 'LABNOTE'), { lang: 'en' });
+    expect(html).toBe('<div class="eln-note-body">\n<p>&lt;done&gt;</p>\n</div>\n');
+  });
+
   it('gives the same bytes for the same version, whatever order its blocks come in', () => {
     const blocks = version(cjkNote);
     const options = { lang: 'ja' as const, title: 'x', fileSource: files };

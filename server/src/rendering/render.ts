@@ -41,6 +41,34 @@ const joined = (children: string | string[] | undefined): string => [children ??
 /** A colour the editor's palette or a writer could set; anything else (say `url(...)`) is dropped. */
 const SAFE_COLOR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/+-]+\)|[a-z]{3,20})$/i;
 
+/** How each node and mark the renderer draws itself prints; the others print as the schema writes them. */
+function mappings(ctx: BlockContext) {
+  const cell = ({ node, parent, children }: NodeProps) => renderCell(node, parent, joined(children), ctx);
+  return {
+    nodeMapping: {
+      doc: ({ children }: NodeProps) => [children ?? []].flat().join('\n'),
+      // `children` renders the rows when read, so the table marks its head rows first.
+      table: (props: NodeProps) => renderTable(props.node, () => [props.children ?? []].flat(), ctx),
+      tableRow: ({ children }: NodeProps) => el('tr', {}, joined(children)),
+      tableCell: cell,
+      tableHeader: cell,
+      chart: ({ node }: NodeProps) => renderChart(node, ctx),
+      image: ({ node }: NodeProps) => renderImage(node, ctx),
+      fileAttachment: ({ node }: NodeProps) => renderFile(node, ctx),
+      date: ({ node }: NodeProps) => renderDate(node, ctx),
+    },
+    markMapping: {
+      textStyle: ({ mark, children }: MarkProps) => {
+        const color = typeof mark.attrs.color === 'string' ? mark.attrs.color.trim() : '';
+        return SAFE_COLOR.test(color) ? el('span', { style: `color: ${color}` }, joined(children)) : joined(children);
+      },
+    },
+    // A node or mark of an older schema keeps its text rather than failing the whole note.
+    unhandledNode: ({ children }: NodeProps) => joined(children),
+    unhandledMark: ({ children }: MarkProps) => joined(children),
+  };
+}
+
 /**
  * The document's blocks as one HTML fragment: the shared schema renders text, lists, quotes, code and
  * marks as the editor does; tables, charts, images, files and dates are drawn here for print (a chart
@@ -50,33 +78,7 @@ const SAFE_COLOR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/+-]+\)|[a-z]{3,20})$/
 export function renderDocFragment(doc: PmNode, options: FragmentOptions): string {
   const ctx: BlockContext = { lang: options.lang, fileSource: options.fileSource ?? noFiles, doc, headRows: new Set() };
   const body = (doc.content ?? []).length
-    ? renderToHTMLString({
-        content: doc,
-        extensions: noteSchemaExtensions(),
-        options: {
-          nodeMapping: {
-            doc: ({ children }: NodeProps) => [children ?? []].flat().join('\n'),
-            // `children` renders the rows when read, so the table marks its head rows first.
-            table: (props: NodeProps) => renderTable(props.node, () => [props.children ?? []].flat(), ctx),
-            tableRow: ({ children }: NodeProps) => el('tr', {}, joined(children)),
-            tableCell: ({ node, parent, children }: NodeProps) => renderCell(node, parent, joined(children), ctx),
-            tableHeader: ({ node, parent, children }: NodeProps) => renderCell(node, parent, joined(children), ctx),
-            chart: ({ node }: NodeProps) => renderChart(node, ctx),
-            image: ({ node }: NodeProps) => renderImage(node, ctx),
-            fileAttachment: ({ node }: NodeProps) => renderFile(node, ctx),
-            date: ({ node }: NodeProps) => renderDate(node, ctx),
-          },
-          markMapping: {
-            textStyle: ({ mark, children }: MarkProps) => {
-              const color = typeof mark.attrs.color === 'string' ? mark.attrs.color.trim() : '';
-              return SAFE_COLOR.test(color) ? el('span', { style: `color: ${color}` }, joined(children)) : joined(children);
-            },
-          },
-          // A node or mark of an older schema keeps its text rather than failing the whole note.
-          unhandledNode: ({ children }: NodeProps) => joined(children),
-          unhandledMark: ({ children }: MarkProps) => joined(children),
-        },
-      })
+    ? renderToHTMLString({ content: doc, extensions: noteSchemaExtensions(), options: mappings(ctx) })
     : el('p', { class: 'eln-empty' }, text(message('empty', options.lang)));
   return `${el('div', { class: 'eln-note-body' }, `\n${body}\n`)}\n`;
 }
