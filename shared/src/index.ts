@@ -14,6 +14,7 @@ export * from './api/users.js';
 export * from './api/projects.js';
 export * from './api/system.js';
 export * from './canonical.js';
+export * from './format.js';
 export * from './editor/blockNodes.js';
 export * from './blocks/model.js';
 export * from './blocks/ids.js';

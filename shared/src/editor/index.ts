@@ -7,3 +7,4 @@ export * from './tableCells.js';
 export * from './blockUid.js';
 export * from './extensions.js';
 export * from './schema.js';
+export * from './chartData.js';

@@ -1,6 +1,6 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import type { ChartType } from '@eln/shared';
-import { cellNumber, type ChartData } from './chartData';
+import { cellNumber, type ChartData } from '@eln/shared/editor';
 
 export interface ChartTheme {
   text: string;

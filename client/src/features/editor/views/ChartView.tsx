@@ -9,8 +9,7 @@ import { useTheme } from '../../../theme/theme';
 import { PencilIcon } from '../../../ui/icons';
 import { ChartDialog, cellAddress, type ChartFields } from '../ChartDialog';
 import { chartConfig } from '../chartConfig';
-import { chartData, type ChartData } from '../chartData';
-import { chartAttrsOf, type ChartAttrs } from '@eln/shared/editor';
+import { chartAttrsOf, chartData, type ChartAttrs, type ChartData } from '@eln/shared/editor';
 
 /** chart.js loads with the first chart shown, not with the editor. */
 let chartJs: Promise<typeof Chart> | null = null;

@@ -1,17 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
+import { formatIsoDate } from '@eln/shared';
 import { currentLanguage } from '../../../i18n';
 import { CalendarIcon } from '../../../ui/icons';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A date as the interface language writes it, from YYYY-MM-DD (read as a calendar day, no time zone). */
-export function formatIsoDate(value: string, language: string): string {
-  if (!ISO_DATE.test(value)) return value;
-  const [y, m, d] = value.split('-').map(Number);
-  const date = new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
-  return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone: 'UTC' }).format(date);
-}
 
 /** A date block (YYYY-MM-DD), shown in the interface language; writers can change the day. */
 export function DateView({ node, editor, selected, updateAttributes }: NodeViewProps) {

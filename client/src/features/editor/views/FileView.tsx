@@ -1,23 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
+import { formatBytes } from '@eln/shared';
 import { currentLanguage } from '../../../i18n';
 import { alert } from '../../../modals/store';
 import { DownloadIcon } from '../../../ui/icons';
 import { fileLink } from '../fileLinks';
-
-/** "2.4 MB", "812 KB", "120 B" in the interface language's number format. */
-export function formatBytes(bytes: number, language: string): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = Math.max(0, bytes);
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
-}
 
 /** A file block: name, type and size, and a download through a fresh signed link. */
 export function FileView({ node, selected }: NodeViewProps) {

@@ -1,7 +1,11 @@
-import { NODE, textOf, type PmNode } from '@eln/shared';
-import type { CellRef, ChartDirection } from '@eln/shared/editor';
+import { textOf } from '../blocks/convert.js';
+import { NODE, type PmNode } from '../blocks/model.js';
+import type { CellRef, ChartDirection } from './nodes.js';
 
 /**
+ * Pure, shared by the browser's chart and the server's HTML rendering (which prints a chart as its data
+ * table), so that both read the same numbers from the same cells.
+ *
  * A chart reads its numbers from a rectangle of a table. The table is laid out as a grid first (merged
  * cells occupy every slot they cover; the text sits in their top-left slot), then the rectangle is read:
  *
@@ -71,8 +75,13 @@ export function clipRange(grid: string[][], from: CellRef, to: CellRef): { top: 
   return { top, left, bottom, right };
 }
 
-/** The chart's labels and series from `table`, or null when the range is no longer inside the table. */
-export function chartData(table: PmNode, from: CellRef, to: CellRef, direction: ChartDirection, dataName: string): ChartData | null {
+/** A series with the text of each of its cells as written ("0.10", "1,058.5", "n/a"), for printing. */
+export interface ChartSeriesCells extends ChartSeries {
+  texts: string[];
+}
+
+/** The chart's labels and series, each value with its cell's text, or null when the range is no longer inside the table. */
+export function chartCells(table: PmNode, from: CellRef, to: CellRef, direction: ChartDirection, dataName: string): { labels: string[]; series: ChartSeriesCells[] } | null {
   const grid = tableGrid(table);
   const range = clipRange(grid, from, to);
   if (!range) return null;
@@ -95,8 +104,15 @@ export function chartData(table: PmNode, from: CellRef, to: CellRef, direction: 
   const series = seriesLines.map((line, i) => ({
     name: seriesLines.length === 1 ? dataName : `${dataName} ${i + 1}`,
     values: line.map(cellNumber),
+    texts: line,
   }));
   return { labels, series };
+}
+
+/** The chart's labels and series from `table`, or null when the range is no longer inside the table. */
+export function chartData(table: PmNode, from: CellRef, to: CellRef, direction: ChartDirection, dataName: string): ChartData | null {
+  const cells = chartCells(table, from, to, direction, dataName);
+  return cells && { labels: cells.labels, series: cells.series.map(({ name, values }) => ({ name, values })) };
 }
 
 /** Finds the top-level table whose blockUid is `uid` in a document. */

@@ -1,0 +1,35 @@
+import type { ChartType, Language, Localised } from '@eln/shared';
+
+/**
+ * The few words a rendered note adds to what its writers typed, in every interface language. The wording
+ * follows the editor's own labels (client/src/i18n/editor), so a printed note reads like the screen.
+ */
+const words = (en: string, ko: string, ja: string): Localised => ({ en, ko, ja });
+
+export const RENDER_MESSAGES = {
+  empty: words('This version has no content.', '이 버전에는 내용이 없습니다.', 'このバージョンには内容がありません。'),
+  untitledImage: words('Untitled image', '제목 없는 이미지', '無題の画像'),
+  imageMissing: words('The image is not included.', '이미지가 포함되어 있지 않습니다.', '画像は含まれていません。'),
+  attachment: words('Attachment', '첨부 파일', '添付ファイル'),
+  dropbox: words('Dropbox: {name}', '드롭박스: {name}', 'ドロップボックス: {name}'),
+  chartData: words('Data of the {type} chart', '{type} 차트의 데이터', '{type}のデータ'),
+  chartMissing: words(
+    'The table this chart was made from is gone, or the range is no longer inside it.',
+    '이 차트의 원본 표가 삭제되었거나, 범위가 더 이상 표 안에 있지 않습니다.',
+    'このグラフの元の表が削除されたか、範囲が表の外になっています。',
+  ),
+} as const satisfies Record<string, Localised>;
+
+export const CHART_TYPE_NAMES: Record<ChartType, Localised> = {
+  bar: words('bar', '막대형', '棒グラフ'),
+  horizontal: words('horizontal bar', '가로 막대형', '横棒グラフ'),
+  line: words('line', '꺾은선형', '折れ線グラフ'),
+  doughnut: words('doughnut', '도넛형', 'ドーナツグラフ'),
+  pie: words('pie', '원형', '円グラフ'),
+  radar: words('radar', '방사형', 'レーダーチャート'),
+  scatter: words('scatter', '분산형', '散布図'),
+};
+
+export type RenderMessage = keyof typeof RENDER_MESSAGES;
+
+export const message = (key: RenderMessage, lang: Language): string => RENDER_MESSAGES[key][lang];

@@ -1,0 +1,39 @@
+/**
+ * The page's own stylesheet: readable on screen, sober on paper. Fonts name the Noto CJK families first
+ * for Korean and Japanese (each language's glyph forms), then common system fonts; nothing is fetched.
+ * Tables repeat their head on each printed page, and figures, rows and images are not split.
+ */
+export const PRINT_STYLE = `
+@page { size: A4; margin: 18mm 16mm; }
+html { color: #1a1a1a; background: #fff; font-size: 11pt; line-height: 1.55; }
+body { margin: 0 auto; max-width: 48rem; padding: 1rem; font-family: "Noto Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", "Segoe UI", Arial, sans-serif; }
+:lang(ko) body, body:lang(ko) { font-family: "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif; }
+:lang(ja) body, body:lang(ja) { font-family: "Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Meiryo", sans-serif; }
+@media print { body { padding: 0; max-width: none; } }
+.eln-note-title { font-size: 1.6rem; margin: 0 0 1rem; padding-bottom: .4rem; border-bottom: 2px solid #333; }
+h1, h2, h3, h4 { line-height: 1.3; break-after: avoid; }
+p { margin: .45rem 0; }
+blockquote { margin: .6rem 0; padding: .1rem 0 .1rem .9rem; border-left: 3px solid #999; color: #444; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; border: 1px solid #ddd; padding: .6rem .8rem; font-size: .9em; }
+code { font-family: "Noto Sans Mono CJK KR", "Noto Sans Mono", Consolas, monospace; }
+hr { border: 0; border-top: 1px solid #999; margin: 1rem 0; }
+table { border-collapse: collapse; margin: .8rem 0; max-width: 100%; }
+th, td { border: 1px solid #888; padding: .25rem .5rem; vertical-align: top; text-align: left; }
+th { background: #efefef; }
+th p, td p { margin: 0; }
+thead { display: table-header-group; }
+tr, figure, img, .eln-file, .eln-date { break-inside: avoid; }
+caption { caption-side: top; text-align: left; font-size: .9em; color: #444; padding-bottom: .2rem; }
+.eln-dropbox { font-size: .85em; color: #555; }
+figure { margin: 1rem 0; }
+figcaption { font-size: .95em; }
+.eln-chart figcaption { display: flex; flex-wrap: wrap; gap: .2rem .8rem; align-items: baseline; }
+.eln-chart-name { font-weight: 700; }
+.eln-chart-label { color: #444; }
+.eln-chart-data { min-width: 16rem; }
+.eln-chart-data td { text-align: right; font-variant-numeric: tabular-nums; }
+img { display: block; max-width: 100%; height: auto; }
+.eln-missing { border: 1px dashed #999; color: #555; padding: .8rem; font-size: .9em; }
+.eln-file-name { font-weight: 600; }
+.eln-file-meta, .eln-empty { color: #555; }
+`.trim();

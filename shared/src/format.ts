@@ -1,0 +1,28 @@
+/**
+ * How a note shows sizes and dates, in the reader's language: the editor's file and date blocks and the
+ * server's HTML rendering of a version use the same functions, so a printed note reads as the screen does.
+ */
+
+/** "2.4 MB", "812 KB", "120 B" in the interface language's number format. */
+export function formatBytes(bytes: number, language: string): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A date as the interface language writes it, from YYYY-MM-DD (read as a calendar day, no time zone). */
+export function formatIsoDate(value: string, language: string): string {
+  if (!ISO_DATE.test(value)) return value;
+  const [y, m, d] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
+  return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone: 'UTC' }).format(date);
+}
+
