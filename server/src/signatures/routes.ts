@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { ERR, signatureCreateRequest, signatureRemoveRequest, signatureStatusRequest, signatureUpdateRequest, type SignatureType } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
-import type { Queryable } from '../db/client.js';
+import type { Queryable, Tx } from '../db/client.js';
 import { noteSignatures, projectParticipants, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
 import { canRemoveSignature, canRequestSignatures, REMOVE_SIGNATURE_REFUSALS, REQUEST_REFUSALS } from '../notes/policy.js';
-import { requireVisibleNote, type NoteContext } from '../notes/queries.js';
+import { lockNote, requireVisibleNote, type NoteContext } from '../notes/queries.js';
 import type { Services } from '../services.js';
 import { settleNoteStatus } from './queries.js';
 import { answerSignatureRequest } from './sign.js';
@@ -35,6 +35,15 @@ async function requestableNote(q: Queryable, user: AuthUser, noteNo: number): Pr
   return ctx;
 }
 
+/**
+ * The same verdict again on the note's row, locked `for update` as a signature locks it: a request
+ * never lands on a note that a signature committed meanwhile.
+ */
+async function stillRequestable(tx: Tx, user: AuthUser, ctx: NoteContext): Promise<void> {
+  const current = await lockNote(tx, ctx.note.noteNo, 'update');
+  enforce(canRequestSignatures(user, { ...ctx, note: { ...ctx.note, ...current } }), REQUEST_REFUSALS);
+}
+
 /** Signatures: requests by the writer or leader, signing with the password, removal by the leader. */
 export function registerSignatureRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
@@ -47,6 +56,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
       const ctx = await requestableNote(db, user, body.labNoteNo);
       const signers = await resolveSigners(db, ctx.project.projectNo, body.signers);
       await db.transaction(async (tx) => {
+        await stillRequestable(tx, user, ctx);
         const present = await tx
           .select({ userNo: noteSignatures.userNo })
           .from(noteSignatures)
@@ -78,6 +88,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
       const ctx = await requestableNote(db, user, body.labNoteNo);
       const wanted = await resolveSigners(db, ctx.project.projectNo, body.signers);
       await db.transaction(async (tx) => {
+        await stillRequestable(tx, user, ctx);
         const current = await tx.select().from(noteSignatures).where(and(eq(noteSignatures.noteNo, ctx.note.noteNo), isNull(noteSignatures.removedAt)));
         const wantedByUser = new Map(wanted.map((w) => [w.userNo, w]));
         // Only pending requests change; answered signatures stay as they are.
