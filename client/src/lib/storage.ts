@@ -4,8 +4,6 @@ export const STORAGE_KEYS = {
   language: 'eln.language',
   theme: 'eln.theme',
   savedUserId: 'eln.savedUserId',
-  /** Which project each opened note belongs to (the note's answer does not say). */
-  noteProjects: 'eln.noteProjects',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

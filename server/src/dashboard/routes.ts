@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { emptyRequest, PROJECT_STATUS, type DashboardCounts } from '@eln/shared';
 import { projects } from '../db/schema.js';
 import { defineRoute } from '../http/route.js';
-import { reviewerSignedSql, visibleTo } from '../projects/queries.js';
+import { visibleProjectsSql } from '../projects/policy.js';
+import { reviewerSignedSql } from '../projects/queries.js';
 import type { Services } from '../services.js';
 
 export function registerDashboardRoutes(app: FastifyInstance, services: Services): void {
@@ -15,13 +16,13 @@ export function registerDashboardRoutes(app: FastifyInstance, services: Services
       const rows = await services.db
         .select({ status: projects.status, n: count() })
         .from(projects)
-        .where(and(visibleTo(user)))
+        .where(and(visibleProjectsSql(user)))
         .groupBy(projects.status);
       const countOf = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
       const [closable] = await services.db
         .select({ n: count() })
         .from(projects)
-        .where(and(visibleTo(user), eq(projects.status, PROJECT_STATUS.inProgress), reviewerSignedSql(projects.projectNo)));
+        .where(and(visibleProjectsSql(user), eq(projects.status, PROJECT_STATUS.inProgress), reviewerSignedSql(projects.projectNo)));
       return {
         ongoing: countOf(PROJECT_STATUS.inProgress),
         closed: countOf(PROJECT_STATUS.completed),

@@ -24,7 +24,9 @@ import { files } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { success } from '../http/envelope.js';
 import { authenticate, defineRoute } from '../http/route.js';
-import { findNoteFor, mayWrite } from '../notes/queries.js';
+import { canReadNote, canWriteNote, WRITE_REFUSALS } from '../notes/policy.js';
+import { findNoteFor } from '../notes/queries.js';
+import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
 import { cleanFileName } from './fileName.js';
 import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from './magic.js';
@@ -102,8 +104,9 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
         throw new AppError(ERR.validation, { data: { fields: [{ field: 'labNoteNo', reason: 'required' }] } });
       }
       const ctx = await findNoteFor(db, user, labNoteNo);
-      if (!ctx || ctx.note.deletedAt) throw new AppError(ERR.noteMissing);
-      if (!mayWrite(ctx)) throw new AppError(ERR.forbidden);
+      // A deleted note is answered as missing here: uploads name notes the caller is editing.
+      if (!ctx || canReadNote(ctx) !== 'allowed') throw new AppError(ERR.noteMissing);
+      enforce(canWriteNote(ctx), WRITE_REFUSALS);
       const origin = cleanFileName(path.basename(part.filename || 'file'));
       const kind = uploadKindOf(origin);
       if (!kind) throw new AppError(ERR.fileType);

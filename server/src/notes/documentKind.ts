@@ -1,7 +1,8 @@
 import type { AuthUser } from '../auth/authUser.js';
 import type { DocumentKind } from '../collab/documentKinds.js';
 import type { Db, Tx } from '../db/client.js';
-import { findNoteFor, lockNote, mayWrite, openForWriting, projectOf } from './queries.js';
+import { noteDocumentAccess, noteOpenForWriting } from './policy.js';
+import { findNoteFor, lockNote, projectOf } from './queries.js';
 
 /**
  * The note number a document id names, only in its canonical decimal form: `01`, `0x1` or `1e0` would
@@ -13,16 +14,14 @@ export function canonicalNoteNo(id: string): number | null {
   return noteNo;
 }
 
-/** Live lab notes `labnote.<no>`: visible to whoever sees the project, writable by the rule of `mayWrite`. */
+/** Live lab notes `labnote.<no>`: opened and written by the note policy's verdicts. */
 export function labNoteDocumentKind(db: Db): DocumentKind {
   return {
     prefix: 'labnote',
     async authorize(user: AuthUser, id: string) {
       const noteNo = canonicalNoteNo(id);
       if (noteNo === null) return null;
-      const ctx = await findNoteFor(db, user, noteNo);
-      if (!ctx || ctx.note.deletedAt) return null;
-      return mayWrite(ctx) ? 'write' : 'read';
+      return noteDocumentAccess(await findNoteFor(db, user, noteNo));
     },
     // The note's row, locked `share`, is what a signature locks `for update` and a finish or delete
     // updates; the project is read afresh after the lock, so a finish committed before it is seen.
@@ -31,7 +30,7 @@ export function labNoteDocumentKind(db: Db): DocumentKind {
       if (noteNo === null) return false;
       const note = await lockNote(tx, noteNo, 'share');
       const project = note ? await projectOf(tx, note.projectNo) : undefined;
-      return Boolean(note && project && openForWriting(note, project));
+      return Boolean(note && project && noteOpenForWriting(note, project));
     },
   };
 }

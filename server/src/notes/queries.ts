@@ -1,20 +1,16 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { ADMIN_LEVEL, ERR, NOTE_STATUS, PROJECT_STATUS, type NoteModifier, type NoteSummary, type SavedBlock, type SignatureEntry } from '@eln/shared';
+import { SIGNATURE_STATUS, type NoteModifier, type NoteSummary, type SavedBlock, type SignatureEntry } from '@eln/shared';
 import { signaturesOf } from '../signatures/queries.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { AppError } from '../http/errors.js';
+import { enforce } from '../http/verdicts.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteHolds, noteVersions, projectParticipants, projects, users } from '../db/schema.js';
-import { findVisibleProject, type ProjectRecord } from '../projects/queries.js';
+import { findReadableProject } from '../projects/queries.js';
+import type { ProjectRecord } from '../projects/record.js';
+import { canReadNote, canWriteNote, noteAbilities, READ_REFUSALS, WRITE_REFUSALS } from './policy.js';
+import type { NoteContext, NoteRecord } from './record.js';
 
-export type NoteRecord = typeof labNotes.$inferSelect;
-
-export interface NoteContext {
-  note: NoteRecord;
-  project: ProjectRecord;
-  /** Listed in the project's signatureList. */
-  participant: boolean;
-}
+export type { NoteContext, NoteRecord } from './record.js';
 
 export async function isParticipant(q: Queryable, projectNo: number, userNo: number): Promise<boolean> {
   const [row] = await q
@@ -28,30 +24,23 @@ export async function isParticipant(q: Queryable, projectNo: number, userNo: num
 export async function findNoteFor(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext | undefined> {
   const [note] = await q.select().from(labNotes).where(eq(labNotes.noteNo, noteNo));
   if (!note) return undefined;
-  const project = await findVisibleProject(q, user, note.projectNo);
-  if (!project) return undefined;
-  return { note, project, participant: await isParticipant(q, project.projectNo, user.userNo) };
+  const readable = await findReadableProject(q, user, note.projectNo);
+  return readable && { note, ...readable };
 }
 
-/** The note if the user may see it: 2013 when there is none (or it is hidden), 2014 when deleted. */
+/** The note if the user may read it: 2013 when there is none (or it is hidden), 2014 when deleted. */
 export async function requireVisibleNote(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext> {
   const ctx = await findNoteFor(q, user, noteNo);
-  if (!ctx) throw new AppError(ERR.noteMissing);
-  if (ctx.note.deletedAt) throw new AppError(ERR.noteDeleted);
+  enforce(canReadNote(ctx), READ_REFUSALS);
+  // `canReadNote` allows a found note only.
+  return ctx as NoteContext;
+}
+
+/** The note if the user may write it now (`canWriteNote`), else the refusal's code. */
+export async function requireWritableNote(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext> {
+  const ctx = await requireVisibleNote(q, user, noteNo);
+  enforce(canWriteNote(ctx), WRITE_REFUSALS);
   return ctx;
-}
-
-/**
- * Whether the user may edit the note now: a participant of an in-progress project, on a note that is
- * neither signed nor finished nor deleted. The live layer and every write call apply this same rule.
- */
-export function mayWrite(ctx: NoteContext): boolean {
-  return ctx.participant && openForWriting(ctx.note, ctx.project);
-}
-
-/** Whether anyone may still write the note: its project is in progress and it is neither signed, finished nor deleted. */
-export function openForWriting(note: Pick<NoteRecord, 'status' | 'deletedAt'>, project: Pick<ProjectRecord, 'status'>): boolean {
-  return project.status === PROJECT_STATUS.inProgress && note.deletedAt === null && note.status !== NOTE_STATUS.signed && note.status !== NOTE_STATUS.finished;
 }
 
 /**
@@ -68,11 +57,6 @@ export async function lockNote(tx: Tx, noteNo: number, strength: 'share' | 'upda
   return row;
 }
 
-export const mayDelete = (ctx: NoteContext, user: AuthUser) =>
-  (ctx.note.writerUserNo === user.userNo || ctx.project.leaderUserNo === user.userNo || user.level === ADMIN_LEVEL) &&
-  ctx.project.status === PROJECT_STATUS.inProgress &&
-  (ctx.note.status === NOTE_STATUS.writing || ctx.note.status === NOTE_STATUS.requested);
-
 export async function modifiersOf(q: Queryable, noteNos: number[]): Promise<Map<number, NoteModifier[]>> {
   const result = new Map<number, NoteModifier[]>();
   if (!noteNos.length) return result;
@@ -86,15 +70,17 @@ export async function modifiersOf(q: Queryable, noteNos: number[]): Promise<Map<
   return result;
 }
 
-export async function summarize(q: Queryable, ctx: NoteContext): Promise<NoteSummary> {
+export async function summarize(q: Queryable, ctx: NoteContext, user: AuthUser): Promise<NoteSummary> {
   const [writer] = await q.select().from(users).where(eq(users.userNo, ctx.note.writerUserNo));
   const modifiers = (await modifiersOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
   const signatures = (await signaturesOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
-  return toSummary(ctx, writer?.userId ?? '', writer?.name ?? '', modifiers, signatures);
+  return toSummary(ctx, user, writer?.userId ?? '', writer?.name ?? '', modifiers, signatures);
 }
 
-function toSummary(ctx: NoteContext, writerId: string, writerName: string, modifiers: NoteModifier[], signatures: SignatureEntry[]): NoteSummary {
+function toSummary(ctx: NoteContext, user: AuthUser, writerId: string, writerName: string, modifiers: NoteModifier[], signatures: SignatureEntry[]): NoteSummary {
   const { note } = ctx;
+  const pendingForCaller = signatures.some((s) => s.userId === user.userId && s.status === SIGNATURE_STATUS.pending);
+  const abilities = noteAbilities(user, ctx, pendingForCaller);
   return {
     no: note.noteNo,
     projectNo: note.projectNo,
@@ -102,13 +88,14 @@ function toSummary(ctx: NoteContext, writerId: string, writerName: string, modif
     labNoteNumber: note.labNoteNumber,
     version: note.version,
     status: note.status,
-    write: mayWrite(ctx) ? 'Y' : 'N',
+    write: abilities.write ? 'Y' : 'N',
     writer: writerId,
     name: writerName,
     createdAt: note.createdAt.toISOString(),
     updatedAt: note.updatedAt.toISOString(),
     modifiers,
     signatureList: signatures,
+    abilities,
   };
 }
 
@@ -125,7 +112,7 @@ export async function listProjectNotes(q: Queryable, project: ProjectRecord, use
   const modifiers = await modifiersOf(q, noteNos);
   const signatures = await signaturesOf(q, noteNos);
   return rows.map((r) =>
-    toSummary({ note: r.note, project, participant }, r.writerId, r.writerName, modifiers.get(r.note.noteNo) ?? [], signatures.get(r.note.noteNo) ?? []),
+    toSummary({ note: r.note, project, participant }, user, r.writerId, r.writerName, modifiers.get(r.note.noteNo) ?? [], signatures.get(r.note.noteNo) ?? []),
   );
 }
 

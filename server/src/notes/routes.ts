@@ -1,8 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
-  ADMIN_LEVEL,
-  canonicalBlockList,
   differsFromSaved,
   docToBlocks,
   docToSavedBlocks,
@@ -15,44 +13,30 @@ import {
   noteSaveRequest,
   noteTempRequest,
   projectNoRequest,
-  PROJECT_STATUS,
-  type Block,
   type BlockListAnswer,
   type SaveAnswer,
   type TempAnswer,
   type ViewerAnswer,
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
-import { contentOfState } from '../collab/liveDocuments.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { sha256Hex } from '../auth/secrets.js';
 import { rawRows, type Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { labNotes, noteDrafts, noteHolds, noteVersions, users } from '../db/schema.js';
+import { labNotes, noteDrafts, noteHolds, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { findVisibleProject } from '../projects/queries.js';
+import { enforce } from '../http/verdicts.js';
+import { canClearAllHolds, canCreateNote, CLEAR_HOLDS_REFUSALS, CREATE_NOTE_REFUSALS } from '../projects/policy.js';
+import { requireReadableProject } from '../projects/queries.js';
 import type { Services } from '../services.js';
-import { requireConformingContent } from './contentCheck.js';
-import { isParticipant, mayDelete, mayWrite, requireVisibleNote, savedVersion, summarize, type NoteContext } from './queries.js';
-
-async function writableNote(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext> {
-  const ctx = await requireVisibleNote(q, user, noteNo);
-  if (!mayWrite(ctx)) throw new AppError(ERR.forbidden);
-  return ctx;
-}
+import { checkClientList } from './clientList.js';
+import { canDeleteNote, DELETE_REFUSALS } from './policy.js';
+import { requireVisibleNote, requireWritableNote, savedVersion, summarize, type NoteContext } from './queries.js';
+import { saveVersion } from './saveVersion.js';
 
 async function nextLabNoteNumber(q: Queryable): Promise<string> {
   const [row] = await rawRows<{ n: string }>(q, sql`select nextval('lab_note_number_seq') as n`);
   return `LN-${new Date().getUTCFullYear()}-${String(row?.n ?? 0).padStart(6, '0')}`;
-}
-
-/** Compares the client's list with the server's and logs a mismatch: the server's list is the record. */
-function checkClientList(services: Services, noteNo: number, client: readonly Block[], server: readonly Block[]): boolean {
-  const strip = (list: readonly Block[]) => canonicalBlockList(list.filter((b) => b.blockStatus !== 'DELETE'));
-  const matches = strip(client) === strip(server);
-  if (!matches) services.log.warn({ noteNo, client: client.length, server: server.length }, 'client block list differs from the server document');
-  return matches;
 }
 
 /** Lab notes: creation, the live document's blocks, drafts, versions, the viewer, and note holds. */
@@ -70,10 +54,8 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     access: 'user',
     body: noteCreateRequest,
     async handler({ body, user, clientAddress }) {
-      const project = await findVisibleProject(db, user, body.projectNo);
-      if (!project) throw new AppError(ERR.notFound);
-      if (!(await isParticipant(db, project.projectNo, user.userNo))) throw new AppError(ERR.forbidden);
-      if (project.status !== PROJECT_STATUS.inProgress) throw new AppError(ERR.projectModify);
+      const { project, participant } = await requireReadableProject(db, user, body.projectNo);
+      enforce(canCreateNote(project, participant), CREATE_NOTE_REFUSALS);
       // Templates arrive with their own feature; until then no template can be named.
       if (body.templateNo !== undefined) throw new AppError(ERR.notFound);
       try {
@@ -105,7 +87,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     body: labNoteNoRequest,
     async handler({ body, user, clientAddress }) {
       const ctx = await requireVisibleNote(db, user, body.labNoteNo);
-      if (!mayDelete(ctx, user)) throw new AppError(ctx.note.status === 'W' || ctx.note.status === 'R' ? ERR.forbidden : ERR.noteDeleted);
+      enforce(canDeleteNote(user, ctx), DELETE_REFUSALS);
       await db.transaction(async (tx) => {
         const [deleted] = await tx
           .update(labNotes)
@@ -134,7 +116,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     async handler({ body, user }): Promise<BlockListAnswer> {
       const ctx = await requireVisibleNote(db, user, body.labNoteNo);
       const { blocks, changed } = await currentBlocks(ctx);
-      return { note: await summarize(db, ctx), blockList: blocks, changed };
+      return { note: await summarize(db, ctx, user), blockList: blocks, changed };
     },
   });
 
@@ -148,7 +130,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
         const version = await savedVersion(db, ctx.note.noteNo, ctx.note.version);
         const [savedBy] = version ? await db.select({ name: users.name }).from(users).where(eq(users.userNo, version.savedByUserNo)) : [];
         return {
-          note: await summarize(db, ctx),
+          note: await summarize(db, ctx, user),
           version: ctx.note.version,
           blockList: version?.blocks ?? [],
           savedAt: version?.savedAt.toISOString() ?? null,
@@ -167,7 +149,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     body: noteTempRequest,
     bodyLimit: NOTE_BODY_LIMIT,
     async handler({ body, user }): Promise<TempAnswer> {
-      const ctx = await writableNote(db, user, body.labNoteNo);
+      const ctx = await requireWritableNote(db, user, body.labNoteNo);
       try {
         const { blocks, changed } = await currentBlocks(ctx);
         checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
@@ -190,42 +172,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     access: 'user',
     body: noteSaveRequest,
     bodyLimit: NOTE_BODY_LIMIT,
-    async handler({ body, user, clientAddress }): Promise<SaveAnswer> {
-      const ctx = await writableNote(db, user, body.labNoteNo);
-      if (body.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
-      const documentName = noteDocumentName(ctx.note.noteNo);
-      await live.persistence.flushDocument(documentName);
-      // One state, read once: the version stores exactly what its blocks were derived from.
-      const state = await live.state(documentName);
-      const content = contentOfState(state);
-      const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
-      const blocks = docToBlocks(content, 'LABNOTE', saved);
-      requireConformingContent(content);
-      checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
-      const savedBlocks = docToSavedBlocks(content, 'LABNOTE');
-      const blocksHash = sha256Hex(canonicalBlockList(savedBlocks));
-      const version = ctx.note.version + 1;
-      await db.transaction(async (tx) => {
-        // The version condition makes two racing saves of one version produce one winner.
-        const [updated] = await tx
-          .update(labNotes)
-          .set({ version, updatedAt: new Date() })
-          .where(and(eq(labNotes.noteNo, ctx.note.noteNo), eq(labNotes.version, ctx.note.version), isNull(labNotes.deletedAt)))
-          .returning();
-        if (!updated) throw new AppError(ERR.conflict);
-        await tx.insert(noteVersions).values({ noteNo: ctx.note.noteNo, version, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
-        await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
-        await appendAudit(tx, {
-          actor: user,
-          action: 'note.saved',
-          target: { type: 'note', id: ctx.note.noteNo },
-          before: { version: ctx.note.version },
-          after: { version, blocksHash, blocks: savedBlocks.length },
-          clientAddress,
-        });
-      });
-      return { version, blocksHash };
-    },
+    handler: ({ body, user, clientAddress }): Promise<SaveAnswer> => saveVersion(services, user, body, clientAddress),
   });
 
   const clearHolds = async (user: AuthUser, noteNos: number[], onlyCaller: boolean, clientAddress: string) => {
@@ -281,9 +228,8 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     access: 'user',
     body: projectNoRequest,
     async handler({ body, user, clientAddress }) {
-      const project = await findVisibleProject(db, user, body.projectNo);
-      if (!project) throw new AppError(ERR.notFound);
-      if (project.leaderUserNo !== user.userNo && user.level !== ADMIN_LEVEL) throw new AppError(ERR.forbidden);
+      const { project } = await requireReadableProject(db, user, body.projectNo);
+      enforce(canClearAllHolds(user, project), CLEAR_HOLDS_REFUSALS);
       const notes = await db.select({ noteNo: labNotes.noteNo }).from(labNotes).where(eq(labNotes.projectNo, project.projectNo));
       await clearHolds(user, notes.map((n) => n.noteNo), false, clientAddress);
       return null;

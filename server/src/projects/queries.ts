@@ -1,26 +1,18 @@
-import { and, asc, count, desc, eq, exists, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { ADMIN_LEVEL, joinList, type ProjectDetail, type ProjectRow } from '@eln/shared';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { joinList, type ProjectDetail, type ProjectRow } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
 import { departments, labNotes, noteSignatures, projectDepartments, projectParticipants, projects, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { canModifyProject } from './policy.js';
+import { AppError } from '../http/errors.js';
+import { canReadProject, participantSql, projectAbilities, READ_REFUSALS, visibleProjectsSql } from './policy.js';
+import type { ProjectRecord } from './record.js';
 
-export type ProjectRecord = typeof projects.$inferSelect;
+export type { ProjectRecord } from './record.js';
 
-/** Projects a user may see: all for an administrator, else those they lead or take part in. */
-export function visibleTo(user: AuthUser): SQL | undefined {
-  if (user.level === ADMIN_LEVEL) return undefined;
-  return or(
-    eq(projects.leaderUserNo, user.userNo),
-    exists(sqlSelectParticipant(user.userNo)),
-  );
-}
-
-function sqlSelectParticipant(userNo: number): SQL {
-  return sql`(select 1 from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo} and ${projectParticipants.userNo} = ${userNo})`;
-}
+/** Whether the caller takes part in the row's project, read with the row. */
+const participantColumn = (user: AuthUser) => sql<boolean>`exists ${participantSql(user.userNo)}`.mapWith(Boolean);
 
 export interface ProjectFilter {
   type?: 'title' | 'leader';
@@ -38,11 +30,11 @@ export async function listProjects(q: Queryable, user: AuthUser, filter: Project
     : filter.type === 'leader'
       ? or(ilike(users.name, pattern), ilike(users.userId, pattern))
       : ilike(projects.title, pattern);
-  const where = and(visibleTo(user), search, withinDates(projects.createdAt, filter, timeZone));
+  const where = and(visibleProjectsSql(user), search, withinDates(projects.createdAt, filter, timeZone));
   const participantCount = sql<number>`(select count(*) from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo})`.mapWith(Number);
   const [total] = await q.select({ n: count() }).from(projects).innerJoin(users, eq(users.userNo, projects.leaderUserNo)).where(where);
   const rows = await q
-    .select({ project: projects, leader: users, departmentName: departments.name, participantCount })
+    .select({ project: projects, leader: users, departmentName: departments.name, participantCount, participant: participantColumn(user) })
     .from(projects)
     .innerJoin(users, eq(users.userNo, projects.leaderUserNo))
     .leftJoin(departments, eq(departments.code, users.departmentCode))
@@ -52,7 +44,7 @@ export async function listProjects(q: Queryable, user: AuthUser, filter: Project
     .offset(offsetOf(filter));
   return {
     totalCount: Number(total?.n ?? 0),
-    list: rows.map(({ project, leader, departmentName, participantCount: n }) => ({
+    list: rows.map(({ project, leader, departmentName, participantCount: n, participant }) => ({
       no: project.projectNo,
       title: project.title,
       description: project.description,
@@ -63,14 +55,27 @@ export async function listProjects(q: Queryable, user: AuthUser, filter: Project
       participantCount: n,
       createdAt: project.createdAt.toISOString(),
       updatedAt: project.updatedAt.toISOString(),
+      abilities: projectAbilities(user, project, participant),
     })),
   };
 }
 
+/** The project with whether the caller takes part in it, if the caller may see it (`canReadProject`). */
+export async function findReadableProject(q: Queryable, user: AuthUser, projectNo: number): Promise<{ project: ProjectRecord; participant: boolean } | undefined> {
+  const [row] = await q.select({ project: projects, participant: participantColumn(user) }).from(projects).where(eq(projects.projectNo, projectNo));
+  return row && canReadProject(user, row.project, row.participant) === 'allowed' ? row : undefined;
+}
+
+/** The project with the caller's part in it if the caller may see it, else 9002 (`READ_REFUSALS`). */
+export async function requireReadableProject(q: Queryable, user: AuthUser, projectNo: number): Promise<{ project: ProjectRecord; participant: boolean }> {
+  const found = await findReadableProject(q, user, projectNo);
+  if (!found) throw new AppError(READ_REFUSALS.hidden);
+  return found;
+}
+
 /** The project if the user may see it; undefined otherwise, so that others' projects cannot even be probed. */
 export async function findVisibleProject(q: Queryable, user: AuthUser, projectNo: number): Promise<ProjectRecord | undefined> {
-  const [row] = await q.select().from(projects).where(and(eq(projects.projectNo, projectNo), visibleTo(user)));
-  return row;
+  return (await findReadableProject(q, user, projectNo))?.project;
 }
 
 export async function projectDetail(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<ProjectDetail> {
@@ -88,6 +93,7 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     .innerJoin(departments, eq(departments.code, projectDepartments.departmentCode))
     .where(eq(projectDepartments.projectNo, project.projectNo))
     .orderBy(asc(departments.name));
+  const abilities = projectAbilities(user, project, participants.some((p) => p.userNo === user.userNo));
   return {
     no: project.projectNo,
     title: project.title,
@@ -98,9 +104,10 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     signatureList: { department: joinList(depts.map((d) => d.code)), user: joinList(participants.map((p) => p.userId)) },
     participants,
     departments: depts,
-    canModify: canModifyProject(user, project) === 'allowed',
+    canModify: abilities.modify,
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),
+    abilities,
   };
 }
 

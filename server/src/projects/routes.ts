@@ -21,9 +21,10 @@ import { labNotes, noteHolds, projects } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import type { Services } from '../services.js';
-import { canModifyProject } from './policy.js';
+import { enforce } from '../http/verdicts.js';
+import { canCreateProject, canFinishProject, canModifyProject, CREATE_REFUSALS, MODIFY_REFUSALS } from './policy.js';
 import { listProjectNotes } from '../notes/queries.js';
-import { findVisibleProject, hasReviewerSignature, listProjects, projectDetail, replaceMembers, resolveSignatureList } from './queries.js';
+import { hasReviewerSignature, requireReadableProject, listProjects, projectDetail, replaceMembers, resolveSignatureList } from './queries.js';
 
 /** What the audit trail keeps of a project. */
 const auditView = (detail: ProjectDetail) => ({
@@ -49,9 +50,7 @@ async function titleTaken(q: Queryable, title: string, exceptProjectNo?: number)
 }
 
 async function visibleOrMissing(q: Queryable, user: AuthUser, projectNo: number) {
-  const project = await findVisibleProject(q, user, projectNo);
-  if (!project) throw new AppError(ERR.notFound);
-  return project;
+  return (await requireReadableProject(q, user, projectNo)).project;
 }
 
 /** Projects: lists, creation by users with the project flag, participants kept by the leader. */
@@ -70,7 +69,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
     access: 'user',
     body: projectCreateRequest,
     async handler({ body, user, clientAddress }) {
-      if (user.auth.project !== 'Y') throw new AppError(ERR.forbidden);
+      enforce(canCreateProject(user), CREATE_REFUSALS);
       if (await titleTaken(db, body.title)) throw new AppError(ERR.projectDuplicate);
       const members = await resolveMembers(db, body.signatureList);
       try {
@@ -95,9 +94,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
     body: projectUpdateRequest,
     async handler({ body, user, clientAddress }) {
       const project = await visibleOrMissing(db, user, body.projectNo);
-      const verdict = canModifyProject(user, project);
-      if (verdict === 'notLeader') throw new AppError(ERR.forbidden);
-      if (verdict === 'completed') throw new AppError(ERR.projectModify);
+      enforce(canModifyProject(user, project), MODIFY_REFUSALS);
       if (body.title && body.title !== project.title && (await titleTaken(db, body.title, project.projectNo))) throw new AppError(ERR.projectDuplicate);
       const members = await resolveMembers(db, body.signatureList);
       let removedParticipants: number[];
@@ -149,8 +146,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
     body: projectNoRequest,
     async handler({ body, user, clientAddress }) {
       const project = await visibleOrMissing(db, user, body.projectNo);
-      if (project.leaderUserNo !== user.userNo) throw new AppError(ERR.forbidden);
-      if (project.status !== PROJECT_STATUS.inProgress) throw new AppError(ERR.projectModify);
+      enforce(canFinishProject(user, project), MODIFY_REFUSALS);
       if (!(await hasReviewerSignature(db, project.projectNo))) throw new AppError(ERR.noReviewerSignature);
       const notes = await db.transaction(async (tx) => {
         const [finished] = await tx

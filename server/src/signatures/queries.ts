@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { canonicalBlockList, needsReviewerWarning, type SavedBlock, type SignatureEntry, type SignatureSummary } from '@eln/shared';
-import type { Queryable } from '../db/client.js';
-import { noteSignatures, noteVersions, users } from '../db/schema.js';
-import { sha256Hex } from '../auth/secrets.js';
+import { needsReviewerWarning, NOTE_STATUS, SIGNATURE_STATUS, type NoteStatus, type SavedBlock, type SignatureEntry, type SignatureSummary } from '@eln/shared';
+import type { Queryable, Tx } from '../db/client.js';
+import { labNotes, noteSignatures, noteVersions, users } from '../db/schema.js';
+import { versionFingerprint } from '../notes/versionFingerprint.js';
 
 /** The SHA-256 of a saved version's stored blocks, recomputed now: what an intact signature must match. */
 export async function versionHash(q: Queryable, noteNo: number, version: number): Promise<string | null> {
   const [row] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
-  return row ? sha256Hex(canonicalBlockList(row.blocks as SavedBlock[])) : null;
+  return row ? versionFingerprint(row.blocks as SavedBlock[]) : null;
 }
 
 /** The live (not removed) signatures of notes, each re-checked against its version's stored content. */
@@ -52,4 +52,13 @@ export function summarizeSignatures(list: SignatureEntry[], callerUserId: string
     noReviewerWarning: needsReviewerWarning(list),
     mine: list.find((s) => s.userId === callerUserId)?.status ?? null,
   };
+}
+
+/** A note's status follows its live signatures: any signed locks it, any pending means requested. */
+export async function settleNoteStatus(tx: Tx, noteNo: number): Promise<NoteStatus> {
+  const live = await tx.select({ status: noteSignatures.status }).from(noteSignatures).where(and(eq(noteSignatures.noteNo, noteNo), isNull(noteSignatures.removedAt)));
+  const has = (status: string) => live.some((s) => s.status === status);
+  const status: NoteStatus = has(SIGNATURE_STATUS.signed) ? NOTE_STATUS.signed : has(SIGNATURE_STATUS.pending) ? NOTE_STATUS.requested : NOTE_STATUS.writing;
+  await tx.update(labNotes).set({ status, updatedAt: new Date() }).where(and(eq(labNotes.noteNo, noteNo), isNull(labNotes.deletedAt)));
+  return status;
 }

@@ -48,6 +48,21 @@ export interface NoteModifier {
   name: string;
 }
 
+/**
+ * What the caller may do with a note now, as the server's note policy decides it (`server/src/notes/
+ * policy.ts`). The client shows and hides actions by these alone; the server refuses the rest anyway.
+ */
+export interface NoteAbilities {
+  /** Edit the live document, save drafts and versions, attach files. */
+  write: boolean;
+  delete: boolean;
+  /** Request signatures or change the pending signers. */
+  requestSignatures: boolean;
+  /** Sign or decline the caller's own pending request. */
+  sign: boolean;
+  removeSignatures: boolean;
+}
+
 export interface NoteSummary {
   no: number;
   /** The project the note belongs to. */
@@ -65,6 +80,7 @@ export interface NoteSummary {
   /** Who holds the note open for writing now. */
   modifiers: NoteModifier[];
   signatureList: SignatureEntry[];
+  abilities: NoteAbilities;
 }
 
 export interface BlockListAnswer {

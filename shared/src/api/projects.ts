@@ -63,6 +63,17 @@ export interface ProjectParticipant {
   departmentName: string | null;
 }
 
+/** What the caller may do with a project now, as the server's project policy decides it (`server/src/projects/policy.ts`). */
+export interface ProjectAbilities {
+  /** Change the title, description and participants. */
+  modify: boolean;
+  /** Close the project (the server also needs a reviewer's signature on a note, 2022). */
+  finish: boolean;
+  createNote: boolean;
+  /** Release every note of the project from whoever holds it open for writing. */
+  clearHolds: boolean;
+}
+
 export interface ProjectRow {
   no: number;
   title: string;
@@ -76,6 +87,7 @@ export interface ProjectRow {
   participantCount: number;
   createdAt: string;
   updatedAt: string;
+  abilities: ProjectAbilities;
 }
 
 export interface ProjectDetail {
@@ -88,10 +100,11 @@ export interface ProjectDetail {
   signatureList: SignatureList;
   participants: ProjectParticipant[];
   departments: Array<{ code: string; name: string }>;
-  /** What the caller may do here. */
+  /** Whether the caller may modify the project: the same verdict as `abilities.modify`. */
   canModify: boolean;
   createdAt: string;
   updatedAt: string;
+  abilities: ProjectAbilities;
 }
 
 export interface ProjectEditorAnswer {

@@ -5,14 +5,11 @@ import { ERR, LIMITS, PROJECT_STATUS, type NoteSummary, type ProjectEditorAnswer
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { alertApiError, confirm } from '../../modals/store';
-import { isAdmin } from '../../session/model';
-import { useSession } from '../../session/store';
 import { Button } from '../../ui/Button';
 import { PlusIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonRows } from '../../ui/States';
-import { rememberNoteProjects } from '../signatures/noteProject';
 import { SignatureLines } from '../signatures/SignatureManifest';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import { colorFor } from './presence';
@@ -36,15 +33,14 @@ function NoteGlyph() {
  * A project's lab notes (`/v1/project/editor`): number, title, writer, version, status, signatures (their
  * manifestation: printed name, meaning, time with zone, version, broken flag) and who is modifying each one
  * now, refreshed every few seconds; a participant creates a note (title required,
- * up to 25, unique in the project) and opens it; the writer or the leader deletes one.
+ * up to 25, unique in the project) and opens it; the writer or the leader deletes one. Which of these
+ * the caller is offered, the answer's `abilities` say.
  */
 export function ProjectNotes({ projectNo }: { projectNo: number }) {
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
   const language = currentLanguage();
   const navigate = useNavigate();
-  const session = useSession();
-  const me = session?.user.userId ?? '';
   const [answer, setAnswer] = useState<ProjectEditorAnswer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [title, setTitle] = useState('');
@@ -57,8 +53,6 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
     async (signal?: AbortSignal) => {
       try {
         const data = await call<ProjectEditorAnswer>('/v1/project/editor', { projectNo }, { signal });
-        // The note screen learns from here which project its note belongs to (the note does not say).
-        rememberNoteProjects(projectNo, data.list.map((note) => note.no));
         if (!signal?.aborted && alive.current) {
           setAnswer(data);
           setError(null);
@@ -87,10 +81,9 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
   const info = answer?.info;
   const notes = answer?.list ?? [];
   const inProgress = info?.status === PROJECT_STATUS.inProgress;
-  const participant = Boolean(info?.participants.some((p) => p.userId === me));
-  const canCreate = inProgress && participant;
-  const leader = info?.userId === me;
-  const mayDelete = (note: NoteSummary) => inProgress && (note.writer === me || leader || isAdmin(session?.user)) && (note.status === 'W' || note.status === 'R');
+  // What the caller may do comes with the answer (the server's policies), not from rules of our own.
+  const canCreate = Boolean(info?.abilities.createNote);
+  const mayDelete = (note: NoteSummary) => note.abilities.delete;
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -107,7 +100,6 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
     setTitleError(null);
     try {
       const created = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: trimmed });
-      rememberNoteProjects(projectNo, [created.labNoteNo]);
       setTitle('');
       navigate(`/note/${created.labNoteNo}`);
     } catch (failure) {

@@ -4,7 +4,6 @@ import { useLocation, useParams } from 'react-router-dom';
 import { ERR, PROJECT_STATUS, type ProjectDetail } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { alert, confirm } from '../../modals/store';
-import { useSession } from '../../session/store';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, initials } from '../../lib/format';
 import { parseRecordNo } from '../../lib/listParams';
@@ -44,7 +43,6 @@ export function ProjectDetailPage() {
   const projectNo = parseRecordNo(id);
   const project = useLoad((signal) => loadProject(projectNo, signal), String(projectNo));
   const [editing, setEditing] = useState(false);
-  const session = useSession();
   const { t: ta } = useTranslation('audit');
   const [finishing, setFinishing] = useState(false);
   const [notice, setNotice] = useState<'saved' | 'created' | 'finished' | null>(() =>
@@ -105,8 +103,9 @@ export function ProjectDetailPage() {
   }
 
   const completed = detail?.status === PROJECT_STATUS.completed;
-  const canEdit = Boolean(detail?.canModify) && !completed;
-  const canFinish = Boolean(detail && session && detail.status === PROJECT_STATUS.inProgress && session.user.userId === detail.userId);
+  // The answer's abilities are the server's verdicts (a completed project allows neither).
+  const canEdit = Boolean(detail?.abilities.modify);
+  const canFinish = Boolean(detail?.abilities.finish);
 
   return (
     <PageFrame

@@ -10,9 +10,8 @@ import { Checkbox } from '../../ui/Field';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { RequestIcon } from './icons';
-import { findNoteProject } from './noteProject';
 import { printedName } from './SignatureManifest';
-import { chosenSigners, defaultMeaning, notParticipantsOf, requestPathFor, signerChoices, type SignerChoice } from './rules';
+import { chosenSigners, defaultMeaning, notParticipantsOf, requestPathFor, signerChoices, type SignerChoice } from './signerChoices';
 
 type Load = { phase: 'loading' } | { phase: 'error'; error: unknown } | { phase: 'ready' };
 
@@ -22,7 +21,7 @@ type Load = { phase: 'loading' } | { phase: 'error'; error: unknown } | { phase:
  * signers, and answered signatures are shown as they are, not changeable. 2019 is shown in the dialog,
  * naming anyone who is not a participant.
  */
-export function RequestDialog({ note, projectNo, me, onClose, onSaved }: { note: NoteSummary; projectNo: number | null; me: string; onClose(): void; onSaved(): void }) {
+export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummary; me: string; onClose(): void; onSaved(): void }) {
   const { t } = useTranslation('signature');
   const language = currentLanguage();
   const [load, setLoad] = useState<Load>({ phase: 'loading' });
@@ -36,13 +35,8 @@ export function RequestDialog({ note, projectNo, me, onClose, onSaved }: { note:
   useEffect(() => {
     const controller = new AbortController();
     setLoad({ phase: 'loading' });
-    const participants = async () => {
-      // The project is usually known by now; if not, it is looked up first.
-      const no = projectNo ?? note.projectNo ?? (await findNoteProject(note.no, controller.signal))?.info.no ?? null;
-      if (no === null) throw new Error('The note’s project was not found.');
-      return call<ProjectDetail>('/v1/project/check', { projectNo: no }, { signal: controller.signal });
-    };
-    participants().then(
+    // The note's answer names its project, whose participants are the possible signers.
+    call<ProjectDetail>('/v1/project/check', { projectNo: note.projectNo }, { signal: controller.signal }).then(
       (project) => {
         if (controller.signal.aborted) return;
         setRows(signerChoices(project.participants, note.signatureList));
@@ -54,7 +48,7 @@ export function RequestDialog({ note, projectNo, me, onClose, onSaved }: { note:
     );
     return () => controller.abort();
     // The rows start from the note as it was when the dialog opened (or was retried).
-  }, [projectNo, note.no, attempt]);
+  }, [note.projectNo, note.no, attempt]);
 
   const chosen = chosenSigners(rows);
   const answered = rows.filter((r) => r.answered !== null);

@@ -13,7 +13,7 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { secondsLeft } from '../auth/lockout';
 import type { NoteSession } from '../notes/noteSession';
 import { DeclinedIcon, SignatureIcon } from './icons';
-import { localTimeZone } from './rules';
+import { localTimeZone } from './zonedTime';
 
 const DESCRIPTION_MAX = 500;
 

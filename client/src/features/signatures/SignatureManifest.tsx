@@ -4,7 +4,7 @@ import type { SignatureEntry, SignatureStatus } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { Badge, type BadgeTone } from '../../ui/Badge';
 import { BrokenIcon, DeclinedIcon, PendingIcon, SignedIcon } from './icons';
-import { formatZonedTime } from './rules';
+import { formatZonedTime } from './zonedTime';
 import './signatures.css';
 
 const STATUS_TONES: Record<SignatureStatus, BadgeTone> = { R: 'warning', T: 'success', F: 'danger' };

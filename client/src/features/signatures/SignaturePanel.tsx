@@ -1,18 +1,18 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { needsReviewerWarning, type ProjectDetail, type SignatureEntry } from '@eln/shared';
+import { needsReviewerWarning, type SignatureEntry } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { Button } from '../../ui/Button';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { TrashIcon } from '../editor/icons';
 import type { NoteSession } from '../notes/noteSession';
 import { RequestIcon, SignatureIcon } from './icons';
-import { findNoteProject } from './noteProject';
 import { RemoveDialog } from './RemoveDialog';
 import { RequestDialog } from './RequestDialog';
-import { formatZonedTime, mayRemoveSignatures, mayRequestSignatures, maySign, ownAnswerOf, pendingSignatureOf, type SignatureActor } from './rules';
+import { ownAnswerOf, panelActions } from './signerChoices';
 import { printedName, SignatureCard } from './SignatureManifest';
 import { SignDialog } from './SignDialog';
+import { formatZonedTime } from './zonedTime';
 
 /** How often an open note reads its summary again (others' requests, signatures and saves). */
 export const SIGNATURES_REFRESH_MS = 5000;
@@ -21,8 +21,8 @@ type OpenDialog = { kind: 'request' } | { kind: 'sign'; entry: SignatureEntry } 
 
 /**
  * The signatures area of an open note: every signature's manifestation, the caller's completion notice,
- * the warning when everyone signed but no reviewer did, and the actions the caller may take: request
- * (writer or leader), sign or decline (a pending signer), remove (the leader).
+ * the warning when everyone signed but no reviewer did, and the actions the note's `abilities` allow:
+ * request, sign or decline, remove.
  */
 export function SignaturePanel({ session, expectLock }: { session: NoteSession; expectLock(on: boolean): void }) {
   const { t } = useTranslation('signature');
@@ -30,24 +30,8 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
   const state = useSyncExternalStore(session.subscribe, session.getState);
   const { note } = state;
   const me = session.user.userId;
-  const [project, setProject] = useState<ProjectDetail | null>(null);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const finished = note?.status === 'F';
-
-  // The note's project (its leader and participants), which the note's own answer does not name: the
-  // remembered one, else among the projects this user leads (if none holds the note, they do not lead it).
-  useEffect(() => {
-    if (finished) return;
-    const controller = new AbortController();
-    findNoteProject(session.noteNo, controller.signal, me, note?.projectNo).then(
-      (found) => {
-        if (!controller.signal.aborted && found) setProject(found.info);
-      },
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [session.noteNo, finished, me, note?.projectNo]);
 
   // Others' requests, signatures and saves reach an open note by reading its summary again now and then.
   useEffect(() => {
@@ -76,10 +60,7 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
   if (!note) return null;
 
   const list = note.signatureList;
-  const actor: SignatureActor = { me, note, project: project ? { leader: project.userId, status: project.status } : null };
-  const canRequest = mayRequestSignatures(actor);
-  const canRemove = mayRemoveSignatures(actor);
-  const pending = maySign(actor) ? pendingSignatureOf(me, list) : null;
+  const { request: canRequest, remove: canRemove, pending } = panelActions(note, me);
   const own = ownAnswerOf(me, list);
   const ownTime = own ? formatZonedTime(own.signedAt, own.timeZone, language) : null;
   const warning = needsReviewerWarning(list);
@@ -162,7 +143,6 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
       {dialog?.kind === 'request' ? (
         <RequestDialog
           note={note}
-          projectNo={project?.no ?? null}
           me={me}
           onClose={() => setDialog(null)}
           onSaved={() => {

@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { NoteSummary, ProjectParticipant, SignatureEntry } from '@eln/shared';
-import { parseNoteProjects, withNoteProjects } from './noteProject';
-import {
-  chosenSigners,
-  defaultMeaning,
-  formatZonedTime,
-  mayRemoveSignatures,
-  mayRequestSignatures,
-  maySign,
-  notParticipantsOf,
-  ownAnswerOf,
-  pendingSignatureOf,
-  requestPathFor,
-  signerChoices,
-  type SignatureActor,
-} from './rules';
+import type { NoteAbilities, NoteSummary, ProjectParticipant, SignatureEntry } from '@eln/shared';
+import { chosenSigners, defaultMeaning, notParticipantsOf, ownAnswerOf, panelActions, pendingSignatureOf, requestPathFor, signerChoices } from './signerChoices';
+import { formatZonedTime } from './zonedTime';
 
 const entry = (over: Partial<SignatureEntry>): SignatureEntry => ({
   signatureId: 1,
@@ -31,9 +18,11 @@ const entry = (over: Partial<SignatureEntry>): SignatureEntry => ({
   ...over,
 });
 
-const note = (over: Partial<Pick<NoteSummary, 'writer' | 'status' | 'signatureList'>> = {}) => ({ writer: 'woo@lab.test', status: 'W' as const, signatureList: [], ...over });
-const project = { leader: 'lee@lab.test', status: 'ING' as const };
-const actor = (me: string, over: Partial<SignatureActor> = {}): SignatureActor => ({ me, note: note(), project, ...over });
+const none: NoteAbilities = { write: false, delete: false, requestSignatures: false, sign: false, removeSignatures: false };
+const note = (abilities: Partial<NoteAbilities>, signatureList: SignatureEntry[] = []): Pick<NoteSummary, 'abilities' | 'signatureList'> => ({
+  abilities: { ...none, ...abilities },
+  signatureList,
+});
 
 describe('time with zone', () => {
   const iso = '2026-11-22T01:05:00.000Z';
@@ -58,36 +47,28 @@ describe('time with zone', () => {
   });
 });
 
-describe('who may do what', () => {
-  it('lets the writer or the leader request signatures on a note being written or awaiting signatures', () => {
-    expect(mayRequestSignatures(actor('woo@lab.test'))).toBe(true);
-    expect(mayRequestSignatures(actor('lee@lab.test', { note: note({ status: 'R' }) }))).toBe(true);
-    expect(mayRequestSignatures(actor('cho@lab.test'))).toBe(false);
-    // Signed or finished notes, and closed projects, take no requests.
-    expect(mayRequestSignatures(actor('woo@lab.test', { note: note({ status: 'T' }) }))).toBe(false);
-    expect(mayRequestSignatures(actor('woo@lab.test', { note: note({ status: 'F' }) }))).toBe(false);
-    expect(mayRequestSignatures(actor('woo@lab.test', { project: { ...project, status: 'C' } }))).toBe(false);
-    // The writer is known from the note alone; the leader only once the project is known.
-    expect(mayRequestSignatures(actor('woo@lab.test', { project: null }))).toBe(true);
-    expect(mayRequestSignatures(actor('lee@lab.test', { project: null }))).toBe(false);
+describe('what the signatures panel offers', () => {
+  const list = [entry({ signatureId: 1, userId: 'ryu@lab.test' }), entry({ signatureId: 2, userId: 'cho@lab.test', status: 'T', type: 'participant' })];
+
+  it('offers requesting and removing exactly when the note’s abilities say so', () => {
+    expect(panelActions(note({}), 'woo@lab.test')).toEqual({ request: false, remove: false, pending: null });
+    expect(panelActions(note({ requestSignatures: true }), 'woo@lab.test')).toMatchObject({ request: true, remove: false });
+    expect(panelActions(note({ removeSignatures: true }, list), 'lee@lab.test')).toMatchObject({ request: false, remove: true });
   });
 
-  it('lets only the leader remove signatures, while the project is in progress', () => {
-    expect(mayRemoveSignatures(actor('lee@lab.test', { note: note({ status: 'T' }) }))).toBe(true);
-    expect(mayRemoveSignatures(actor('woo@lab.test', { note: note({ status: 'T' }) }))).toBe(false);
-    expect(mayRemoveSignatures(actor('lee@lab.test', { project: null }))).toBe(false);
-    expect(mayRemoveSignatures(actor('lee@lab.test', { project: { ...project, status: 'C' } }))).toBe(false);
-    expect(mayRemoveSignatures(actor('lee@lab.test', { note: note({ status: 'F' }) }))).toBe(false);
+  it('offers no request on a signed note, whose abilities refuse it (the server decides; see docs/decisions.md)', () => {
+    // The answer for a signed note's writer: the server's policy refuses further requests (2019).
+    const signed = note({ requestSignatures: false, sign: false }, list);
+    expect(panelActions(signed, 'woo@lab.test').request).toBe(false);
   });
 
-  it('lets a signer answer their own pending request only', () => {
-    const list = [entry({ signatureId: 1, userId: 'ryu@lab.test' }), entry({ signatureId: 2, userId: 'cho@lab.test', status: 'T', type: 'participant' })];
+  it('offers signing only with the ability and the caller’s own pending request', () => {
     expect(pendingSignatureOf('ryu@lab.test', list)?.signatureId).toBe(1);
     expect(pendingSignatureOf('cho@lab.test', list)).toBeNull();
-    expect(maySign(actor('ryu@lab.test', { note: note({ status: 'T', signatureList: list }) }))).toBe(true);
-    expect(maySign(actor('cho@lab.test', { note: note({ status: 'T', signatureList: list }) }))).toBe(false);
-    expect(maySign(actor('ryu@lab.test', { note: note({ status: 'F', signatureList: list }) }))).toBe(false);
-    expect(maySign(actor('ryu@lab.test', { note: note({ signatureList: list }), project: { ...project, status: 'C' } }))).toBe(false);
+    expect(panelActions(note({ sign: true }, list), 'ryu@lab.test').pending?.signatureId).toBe(1);
+    // A pending entry without the ability (a finished note, a closed project) is not offered.
+    expect(panelActions(note({ sign: false }, list), 'ryu@lab.test').pending).toBeNull();
+    expect(panelActions(note({ sign: true }, list), 'cho@lab.test').pending).toBeNull();
   });
 
   it('finds the caller’s own answer: signed before declined', () => {
@@ -145,27 +126,5 @@ describe('the request dialog', () => {
     expect(notParticipantsOf({ notParticipants: ['a@x.test', 3, 'b@x.test'] })).toEqual(['a@x.test', 'b@x.test']);
     expect(notParticipantsOf(null)).toEqual([]);
     expect(notParticipantsOf({ other: true })).toEqual([]);
-  });
-});
-
-describe('remembering which project a note belongs to', () => {
-  it('reads what was stored, dropping anything malformed', () => {
-    expect([...parseNoteProjects('[[5,2],[6,2],["x",1],[7],[-1,3],[8,0]]')]).toEqual([
-      [5, 2],
-      [6, 2],
-    ]);
-    expect(parseNoteProjects('{').size).toBe(0);
-    expect(parseNoteProjects(null).size).toBe(0);
-  });
-
-  it('adds notes, newest last, and forgets the oldest beyond the limit', () => {
-    const first = withNoteProjects(new Map(), 1, [1, 2, 3], 4);
-    const next = withNoteProjects(first, 2, [1, 4, 5], 4);
-    expect([...next]).toEqual([
-      [3, 1],
-      [1, 2],
-      [4, 2],
-      [5, 2],
-    ]);
   });
 });

@@ -1,0 +1,189 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ERR,
+  noteDocumentName,
+  type BlockListAnswer,
+  type ListAnswer,
+  type NoteAbilities,
+  type ProjectAbilities,
+  type ProjectDetail,
+  type ProjectEditorAnswer,
+  type ProjectRow,
+  type SaveAnswer,
+} from '@eln/shared';
+import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
+
+/*
+ * The abilities in the answers are the verdicts the routes then enforce: what an answer says the caller
+ * may not do is refused with the policy's code, and what it says they may do goes through.
+ */
+
+let server: TestServer;
+let url: string;
+type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+let leader: Person;
+let writer: Person;
+let colleague: Person;
+let reviewer: Person;
+let outsider: Person;
+let admin: Person;
+let projectNo: number;
+const clients: LiveClient[] = [];
+
+async function person(user: NewUser & { userNo: number }): Promise<Person> {
+  const { accessToken } = await server.signIn(user.userId, user.password);
+  return { user, token: accessToken, call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }) };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  url = await server.listen();
+  const users = await Promise.all(['Leader Lee', 'Writer Woo', 'Colleague Cho', 'Reviewer Ryu', 'Outsider Oh'].map((name) => server.createUser({ name })));
+  [leader, writer, colleague, reviewer, outsider] = (await Promise.all(users.map(person))) as [Person, Person, Person, Person, Person];
+  const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
+  admin = { user: { ...server.admin, userNo: 0 } as Person['user'], token: accessToken, call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }) };
+  // The leader is not listed as a participant: they read the notes and sign nothing.
+  const created = await leader.call<{ projectNo: number }>('/v1/project/create', {
+    title: 'Abilities',
+    signatureList: { department: '', user: [writer, colleague, reviewer].map((p) => p.user.userId).join(',') },
+  });
+  projectNo = created.body.data.projectNo;
+});
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function savedNote(title: string): Promise<number> {
+  const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title })).body.data;
+  const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
+  clients.push(editor);
+  appendParagraph(editor.doc, `Result of ${title}`);
+  await eventually(() => editor.allDurable(), 'durable');
+  expect((await writer.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+  return labNoteNo;
+}
+
+const noteAbilitiesOf = async (who: Person, labNoteNo: number): Promise<NoteAbilities> => {
+  const answer = await who.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo });
+  expect(answer.body.status).toBe('0000');
+  return answer.body.data.note.abilities;
+};
+
+/** The same verdicts on the project's note list as on the note's own answer. */
+const listedAbilitiesOf = async (who: Person, labNoteNo: number): Promise<NoteAbilities | undefined> =>
+  (await who.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.abilities;
+
+const projectAbilitiesOf = async (who: Person): Promise<ProjectAbilities> => {
+  const check = (await who.call<ProjectDetail>('/v1/project/check', { projectNo })).body.data;
+  expect(check.canModify).toBe(check.abilities.modify);
+  const row = (await who.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.find((p) => p.no === projectNo);
+  expect(row?.abilities).toEqual(check.abilities);
+  return check.abilities;
+};
+
+const sign = (who: Person, labNoteNo: number) =>
+  who.call('/v1/project/signature/status', { labNoteNo, status: 'T', password: who.user.password, name: who.user.name, timeZone: 'Asia/Seoul' });
+
+describe('note abilities and the routes', () => {
+  it('says what each caller may do, and the routes refuse exactly what it denies', async () => {
+    const labNoteNo = await savedNote('Who may');
+    const request = (who: Person) => who.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+
+    // A participant who is not the writer: writes, but neither deletes nor requests nor removes.
+    const colleagueMay = await noteAbilitiesOf(colleague, labNoteNo);
+    expect(colleagueMay).toEqual({ write: true, delete: false, requestSignatures: false, sign: false, removeSignatures: false });
+    expect(await listedAbilitiesOf(colleague, labNoteNo)).toEqual(colleagueMay);
+    expect((await colleague.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
+    expect((await colleague.call('/v1/project/note/delete', { labNoteNo })).body.status).toBe(ERR.forbidden);
+    expect((await request(colleague)).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call('/v1/project/signature/remove', { labNoteNo, signatureId: 1, reason: 'x' })).body.status).toBe(ERR.forbidden);
+    expect((await sign(colleague, labNoteNo)).body.status).toBe(ERR.noPendingSignature);
+
+    // The leader, not listed as a participant: reads, deletes, requests and removes, but does not write.
+    const leaderMay = await noteAbilitiesOf(leader, labNoteNo);
+    expect(leaderMay).toEqual({ write: false, delete: true, requestSignatures: true, sign: false, removeSignatures: true });
+    expect(await listedAbilitiesOf(leader, labNoteNo)).toEqual(leaderMay);
+    expect((await leader.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe(ERR.forbidden);
+    expect((await leader.call('/v1/project/note/save', { labNoteNo, version: 1, blockList: [] })).body.status).toBe(ERR.forbidden);
+
+    // An administrator deletes, and nothing else.
+    expect(await noteAbilitiesOf(admin, labNoteNo)).toEqual({ write: false, delete: true, requestSignatures: false, sign: false, removeSignatures: false });
+    expect((await request(admin)).body.status).toBe(ERR.forbidden);
+    expect((await admin.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe(ERR.forbidden);
+
+    // Someone outside the project gets no answer to read abilities from: the note does not exist for them.
+    expect((await outsider.call('/v1/project/block/list', { labNoteNo })).body.status).toBe(ERR.noteMissing);
+    expect((await request(outsider)).body.status).toBe(ERR.noteMissing);
+
+    // The writer may request; once requested, the signer may sign.
+    expect(await noteAbilitiesOf(writer, labNoteNo)).toEqual({ write: true, delete: true, requestSignatures: true, sign: false, removeSignatures: false });
+    expect((await request(writer)).body.status).toBe('0000');
+    expect((await noteAbilitiesOf(reviewer, labNoteNo)).sign).toBe(true);
+  });
+});
+
+describe('project abilities and the routes', () => {
+  it('says on the check and on list rows what each caller may do, and the routes refuse what it denies', async () => {
+    const colleagueMay = await projectAbilitiesOf(colleague);
+    expect(colleagueMay).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false });
+    const members = { department: '', user: [writer, colleague, reviewer].map((p) => p.user.userId).join(',') };
+    expect((await colleague.call('/v1/project/update', { projectNo, signatureList: members })).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call('/v1/project/clear/all', { projectNo })).body.status).toBe(ERR.forbidden);
+
+    const leaderMay = await projectAbilitiesOf(leader);
+    expect(leaderMay).toEqual({ modify: true, finish: true, createNote: false, clearHolds: true });
+    expect((await leader.call('/v1/project/note/create', { projectNo, title: 'By the leader' })).body.status).toBe(ERR.forbidden);
+    // Allowed by the policy; the record's own precondition (a reviewer's signature) answers next.
+    expect((await leader.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.noReviewerSignature);
+
+    const adminMay = await projectAbilitiesOf(admin);
+    expect(adminMay).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true });
+    expect((await admin.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.forbidden);
+    expect((await admin.call('/v1/project/update', { projectNo, signatureList: members })).body.status).toBe('0000');
+
+    expect((await outsider.call('/v1/project/check', { projectNo })).body.status).toBe(ERR.notFound);
+    expect((await outsider.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.some((p) => p.no === projectNo)).toBe(false);
+  });
+});
+
+describe('requesting signatures on a signed note (docs/decisions.md, 2026-11-23)', () => {
+  it('is refused (2019) to the writer and the leader alike; pending requests are still answered; the leader’s removal reopens it', async () => {
+    const labNoteNo = await savedNote('Signed record');
+    await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [
+        { userId: reviewer.user.userId, type: 'reviewer' },
+        { userId: colleague.user.userId, type: 'participant' },
+      ],
+    });
+    expect((await sign(reviewer, labNoteNo)).body.status).toBe('0000');
+    const signed = (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.note;
+    expect(signed.status).toBe('T');
+
+    for (const who of [writer, leader]) {
+      expect((await noteAbilitiesOf(who, labNoteNo)).requestSignatures, who.user.name).toBe(false);
+      const more = await who.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }] });
+      expect(more.body.status, who.user.name).toBe(ERR.signerModify);
+      const withdraw = await who.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+      expect(withdraw.body.status, who.user.name).toBe(ERR.signerModify);
+    }
+    // Nothing changed: the colleague's request made before the signature stands, and may be answered.
+    const after = (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.note;
+    expect(after.signatureList.map((s) => [s.userId, s.status])).toEqual(signed.signatureList.map((s) => [s.userId, s.status]));
+    expect((await noteAbilitiesOf(colleague, labNoteNo)).sign).toBe(true);
+    expect((await sign(colleague, labNoteNo)).body.status).toBe('0000');
+
+    // The leader removes the signatures, with reasons; the note is W again and takes requests.
+    expect((await noteAbilitiesOf(leader, labNoteNo)).removeSignatures).toBe(true);
+    for (const entry of after.signatureList) {
+      expect((await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId: entry.signatureId, reason: 'signers to be changed' })).body.status).toBe('0000');
+    }
+    expect(await noteAbilitiesOf(writer, labNoteNo)).toMatchObject({ requestSignatures: true, write: true });
+    expect((await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }] })).body.status).toBe('0000');
+  });
+});

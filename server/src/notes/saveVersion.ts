@@ -1,0 +1,56 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { docToBlocks, docToSavedBlocks, ERR, noteDocumentName, type noteSaveRequest, type SaveAnswer } from '@eln/shared';
+import type { z } from 'zod';
+import { appendAudit } from '../audit/audit.js';
+import type { AuthUser } from '../auth/authUser.js';
+import { contentOfState } from '../collab/liveDocuments.js';
+import { labNotes, noteDrafts, noteVersions } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import type { Services } from '../services.js';
+import { checkClientList } from './clientList.js';
+import { requireConformingContent } from './contentCheck.js';
+import { requireWritableNote, savedVersion } from './queries.js';
+import { versionFingerprint } from './versionFingerprint.js';
+
+/**
+ * Saves the live document as the note's next version (`/note/save`): the caller must be able to write
+ * the note and name its current version; what is stored is the server's copy, read once, with its
+ * fingerprint. Two racing saves of one version make one winner (9006 for the other).
+ */
+export async function saveVersion(services: Services, user: AuthUser, body: z.output<typeof noteSaveRequest>, clientAddress: string): Promise<SaveAnswer> {
+  const { db, live } = services;
+  const ctx = await requireWritableNote(db, user, body.labNoteNo);
+  if (body.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
+  const documentName = noteDocumentName(ctx.note.noteNo);
+  await live.persistence.flushDocument(documentName);
+  // One state, read once: the version stores exactly what its blocks were derived from.
+  const state = await live.state(documentName);
+  const content = contentOfState(state);
+  const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
+  const blocks = docToBlocks(content, 'LABNOTE', saved);
+  requireConformingContent(content);
+  checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
+  const savedBlocks = docToSavedBlocks(content, 'LABNOTE');
+  const blocksHash = versionFingerprint(savedBlocks);
+  const version = ctx.note.version + 1;
+  await db.transaction(async (tx) => {
+    // The version condition makes two racing saves of one version produce one winner.
+    const [updated] = await tx
+      .update(labNotes)
+      .set({ version, updatedAt: new Date() })
+      .where(and(eq(labNotes.noteNo, ctx.note.noteNo), eq(labNotes.version, ctx.note.version), isNull(labNotes.deletedAt)))
+      .returning();
+    if (!updated) throw new AppError(ERR.conflict);
+    await tx.insert(noteVersions).values({ noteNo: ctx.note.noteNo, version, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
+    await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
+    await appendAudit(tx, {
+      actor: user,
+      action: 'note.saved',
+      target: { type: 'note', id: ctx.note.noteNo },
+      before: { version: ctx.note.version },
+      after: { version, blocksHash, blocks: savedBlocks.length },
+      clientAddress,
+    });
+  });
+  return { version, blocksHash };
+}

@@ -1,0 +1,156 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import { AUDIT_SYSTEM_REASONS, differsFromSaved, docToSavedBlocks, ERR, noteDocumentName, SIGNATURE_STATUS, type signatureStatusRequest } from '@eln/shared';
+import { appendAudit } from '../audit/audit.js';
+import type { AuthUser } from '../auth/authUser.js';
+import { verifyPassword } from '../auth/passwords.js';
+import { loadDocumentState } from '../collab/documentStore.js';
+import { contentOfState } from '../collab/liveDocuments.js';
+import type { Queryable } from '../db/client.js';
+import { labNotes, noteHolds, noteSignatures, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { enforce } from '../http/verdicts.js';
+import { canSign, SIGN_REFUSALS } from '../notes/policy.js';
+import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../notes/queries.js';
+import type { Services } from '../services.js';
+import { settleNoteStatus, versionHash } from './queries.js';
+
+/** The Yjs state of a document with nothing in it. */
+const EMPTY_STATE = new Uint8Array([0, 0]);
+
+type SignatureAnswer = z.output<typeof signatureStatusRequest>;
+type PendingRequest = typeof noteSignatures.$inferSelect;
+
+interface Answering {
+  ctx: NoteContext;
+  pending: PendingRequest;
+  user: AuthUser;
+  body: SignatureAnswer;
+  clientAddress: string;
+}
+
+async function pendingRequestOf(q: Queryable, noteNo: number, userNo: number): Promise<PendingRequest | undefined> {
+  const [pending] = await q
+    .select()
+    .from(noteSignatures)
+    .where(and(eq(noteSignatures.noteNo, noteNo), eq(noteSignatures.userNo, userNo), isNull(noteSignatures.removedAt), eq(noteSignatures.status, SIGNATURE_STATUS.pending)));
+  return pending;
+}
+
+/** The password is asked at every signature, and guessing it is limited like sign-in (per account). */
+async function checkSignerPassword(services: Services, { ctx, user, body, clientAddress }: Answering): Promise<void> {
+  const { db, throttle } = services;
+  const key = `sign:${user.userId}`;
+  await throttle.assertNotLocked(db, [key]);
+  const [account] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.userNo, user.userNo));
+  if (await verifyPassword(account?.passwordHash ?? null, body.password)) {
+    await throttle.clear(db, key);
+    return;
+  }
+  const failures = await db.transaction(async (tx) => {
+    const count = await throttle.recordFailure(tx, key, services.config.throttle.accountLockAfter);
+    await appendAudit(tx, { actor: user, action: 'signature.failed', target: { type: 'note', id: ctx.note.noteNo }, reason: AUDIT_SYSTEM_REASONS.wrongPassword, clientAddress });
+    return count;
+  });
+  if (failures === 0) throw throttle.lockedError();
+  throw new AppError(ERR.badCredentials);
+}
+
+async function decline(services: Services, { ctx, pending, user, body, clientAddress }: Answering, at: Date): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    await tx
+      .update(noteSignatures)
+      .set({ status: SIGNATURE_STATUS.declined, signedAt: at, timeZone: body.timeZone ?? null, signatureName: body.name, description: body.description || null })
+      .where(and(eq(noteSignatures.signatureId, pending.signatureId), eq(noteSignatures.status, SIGNATURE_STATUS.pending)));
+    const status = await settleNoteStatus(tx, ctx.note.noteNo);
+    await appendAudit(tx, {
+      actor: user,
+      action: 'signature.declined',
+      target: { type: 'note', id: ctx.note.noteNo },
+      before: { status: ctx.note.status },
+      after: { status, meaning: pending.type, name: body.name, description: body.description, at: at.toISOString() },
+      clientAddress,
+    });
+  });
+}
+
+/** Only a saved version with nothing unsaved on top of it, whose content still matches its fingerprint, is signed. */
+async function signableVersion(services: Services, { ctx, body }: Answering) {
+  const version = await savedVersion(services.db, ctx.note.noteNo, ctx.note.version);
+  if (!version) throw new AppError(ERR.unsavedChanges);
+  if (body.version !== undefined && body.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
+  if ((await versionHash(services.db, ctx.note.noteNo, ctx.note.version)) !== version.blocksHash) throw new AppError(ERR.versionTampered);
+  return version;
+}
+
+async function sign(services: Services, answering: Answering, at: Date): Promise<void> {
+  const { db, live } = services;
+  const { ctx, pending, user, body, clientAddress } = answering;
+  const version = await signableVersion(services, answering);
+  const documentName = noteDocumentName(ctx.note.noteNo);
+  // Edits this process holds are stored first, so that the check below sees them and refuses.
+  await live.persistence.flushDocument(documentName);
+
+  await db.transaction(async (tx) => {
+    // The note's row, locked before the check: appends of live updates lock it too (DocumentKind
+    // writable), so every update is either stored now and seen by the check, or refused after the commit.
+    await lockNote(tx, ctx.note.noteNo, 'update');
+    const stored = docToSavedBlocks(contentOfState((await loadDocumentState(tx, documentName)) ?? EMPTY_STATE), 'LABNOTE');
+    if (differsFromSaved(stored, version.blocks)) throw new AppError(ERR.unsavedChanges);
+    const [signed] = await tx
+      .update(noteSignatures)
+      .set({
+        status: SIGNATURE_STATUS.signed,
+        signedAt: at,
+        timeZone: body.timeZone ?? null,
+        signedVersion: ctx.note.version,
+        blocksHash: version.blocksHash,
+        signatureName: body.name,
+        description: body.description || null,
+      })
+      .where(and(eq(noteSignatures.signatureId, pending.signatureId), eq(noteSignatures.status, SIGNATURE_STATUS.pending)))
+      .returning();
+    if (!signed) throw new AppError(ERR.noPendingSignature);
+    // The version condition: a save that slipped in meanwhile makes this signature refuse, not lie.
+    const [stillSame] = await tx.select({ version: labNotes.version }).from(labNotes).where(eq(labNotes.noteNo, ctx.note.noteNo));
+    if (stillSame?.version !== ctx.note.version) throw new AppError(ERR.conflict);
+    const status = await settleNoteStatus(tx, ctx.note.noteNo);
+    await tx.delete(noteHolds).where(eq(noteHolds.noteNo, ctx.note.noteNo));
+    await appendAudit(tx, {
+      actor: user,
+      action: 'signature.signed',
+      target: { type: 'note', id: ctx.note.noteNo },
+      before: { status: ctx.note.status },
+      after: {
+        status,
+        meaning: pending.type,
+        name: body.name,
+        description: body.description,
+        at: at.toISOString(),
+        timeZone: body.timeZone ?? null,
+        version: ctx.note.version,
+        blocksHash: version.blocksHash,
+      },
+      clientAddress,
+    });
+  });
+  // Locked: every open editor turns read-only now, not at its next reconnect.
+  await live.endWriting(documentName, null, 'signed');
+}
+
+/**
+ * Answers the caller's pending signature request (`/signature/status`): signs (T) the current saved
+ * version, binding its fingerprint, or declines (F); the password is checked either way.
+ */
+export async function answerSignatureRequest(services: Services, user: AuthUser, body: SignatureAnswer, clientAddress: string): Promise<null> {
+  const ctx = await requireVisibleNote(services.db, user, body.labNoteNo);
+  const pending = await pendingRequestOf(services.db, ctx.note.noteNo, user.userNo);
+  enforce(canSign(ctx, pending !== undefined), SIGN_REFUSALS);
+  // Allowed only with a pending request (canSign).
+  const answering: Answering = { ctx, pending: pending as PendingRequest, user, body, clientAddress };
+  await checkSignerPassword(services, answering);
+  const at = new Date();
+  if (body.status === SIGNATURE_STATUS.declined) await decline(services, answering, at);
+  else await sign(services, answering, at);
+  return null;
+}
