@@ -2,7 +2,7 @@ import type { beforeHandleMessagePayload, Connection, Extension } from '@hocuspo
 import { COLLAB_REFUSALS, type CollabRefusalReason } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { TokenService } from '../auth/tokens.js';
-import type { CollabContext } from './collab.js';
+import type { CollabContext } from './context.js';
 import { endWriting } from './endWriting.js';
 import { parseDocumentName, type DocumentAccess, type DocumentKind } from './documentKinds.js';
 

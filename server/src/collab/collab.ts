@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
 import { COLLAB_LIMITS, COLLAB_PATH, ERR } from '@eln/shared';
-import type { AuthUser } from '../auth/authUser.js';
 import { AppError } from '../http/errors.js';
 import { recheckConnection, type CollabAuthorization } from './authorization.js';
+import type { CollabContext } from './context.js';
+
+export type { CollabContext };
 import { AddressSlots, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './socketLimits.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
@@ -12,13 +14,6 @@ export const COLLAB_MAX_MESSAGE_BYTES = COLLAB_LIMITS.messageBytes;
 
 /** Each socket's pre-authentication limits, found by the request Hocuspocus hands to onAuthenticate. */
 const preAuthGates = new WeakMap<Request, PreAuthGate>();
-
-export interface CollabContext {
-  /** The connection's user and the session it stands on (live commands find connections by these). */
-  user: AuthUser;
-  /** When it was admitted, in CollabAuthorization's count of rechecks. */
-  admittedAt: number;
-}
 
 export interface CollabOptions {
   authorization: CollabAuthorization;

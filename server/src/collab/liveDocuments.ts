@@ -4,7 +4,7 @@ import * as Y from 'yjs';
 import { COLLAB_REFUSALS, CONTENT_FIELD, type PmNode } from '@eln/shared';
 import type { CollabAuthorization } from './authorization.js';
 import { endWriting } from './endWriting.js';
-import type { CollabContext } from './collab.js';
+import type { CollabContext } from './context.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
 import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
