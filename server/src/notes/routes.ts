@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import {
   ADMIN_LEVEL,
   canonicalBlockList,
-  contentViolations,
   differsFromSaved,
   docToBlocks,
   docToSavedBlocks,
@@ -25,6 +24,7 @@ import {
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import { contentOfState } from '../collab/liveDocuments.js';
+import { assertContentRules } from './contentCheck.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { rawRows, type Queryable } from '../db/client.js';
@@ -169,7 +169,8 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     async handler({ body, user }): Promise<TempAnswer> {
       const ctx = await writableNote(db, user, body.labNoteNo);
       try {
-        const { blocks, changed } = await currentBlocks(ctx);
+        const { doc, saved, blocks, changed } = await currentBlocks(ctx);
+        assertContentRules(doc, saved);
         checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
         const savedAt = new Date();
         await db
@@ -200,8 +201,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
       const content = contentOfState(state);
       const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
       const blocks = docToBlocks(content, 'LABNOTE', saved);
-      const violations = contentViolations(content);
-      if (violations.length) throw new AppError(ERR.noteContent, { data: { violations } });
+      assertContentRules(content, saved);
       checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
       const savedBlocks = docToSavedBlocks(content, 'LABNOTE');
       const blocksHash = sha256Hex(canonicalBlockList(savedBlocks));

@@ -167,3 +167,6 @@ export function newContentViolations(after: PmNode, before: PmNode): ContentViol
     return left <= 0;
   });
 }
+
+/** The rules that judge a change (one table before and after) rather than a document. */
+export const TRANSITION_RULES: ReadonlySet<ContentRule> = new Set<ContentRule>(['lastRow', 'lastColumn', 'mergedCells']);

@@ -1,0 +1,86 @@
+import * as Y from 'yjs';
+import { DELETION_MARKS_FIELD } from '@eln/shared';
+
+/**
+ * Whether a Yjs update (already reduced to what the document lacks) only types or formats text inside
+ * existing text, or deletes such text: then it cannot break a content rule, since no rule looks at
+ * text, and the full check (a copy of the document) is skipped. This is the update of nearly every
+ * keystroke. Entries in the durability marks map (see DurableTracker) are allowed beside it: they are
+ * not content. Anything else (new elements, attributes, removed nodes) answers false.
+ */
+export function onlyEditsText(doc: Y.Doc, update: Uint8Array): boolean {
+  const { structs, ds } = Y.decodeUpdate(update);
+  const added = new Map<string, Y.Item>();
+  for (const struct of structs) {
+    if (!(struct instanceof Y.Item)) return false;
+    added.set(key(struct.id), struct);
+  }
+  for (const item of added.values()) {
+    if (!allowedItem(doc, item, added)) return false;
+  }
+  for (const [client, ranges] of ds.clients) {
+    for (const range of ranges) {
+      if (!deletesOnlyText(doc, client, range.clock, range.len, added)) return false;
+    }
+  }
+  return true;
+}
+
+const key = (id: Y.ID) => `${id.client}:${id.clock}`;
+const isTextContent = (item: Y.Item) => item.content instanceof Y.ContentString || item.content instanceof Y.ContentFormat;
+
+/** The type an item lives in, and whether it is a map entry; null when it cannot be told here. */
+function placeOf(doc: Y.Doc, item: Y.Item, added: Map<string, Y.Item>, depth = 0): { type: Y.AbstractType<unknown> | 'marks'; mapEntry: boolean } | null {
+  if (typeof item.parent === 'string') return item.parent === DELETION_MARKS_FIELD ? { type: 'marks', mapEntry: item.parentSub !== null } : null;
+  if (item.parent instanceof Y.ID) {
+    const parent = existing(doc, item.parent);
+    return parent?.content instanceof Y.ContentType ? { type: parent.content.type, mapEntry: item.parentSub !== null } : null;
+  }
+  if (item.parent instanceof Y.AbstractType) return { type: item.parent, mapEntry: item.parentSub !== null };
+  // Encoded without its parent: it sits next to its origin, in the same type.
+  const neighbour = item.origin ?? item.rightOrigin;
+  if (!neighbour || depth > 10_000) return null;
+  const next = added.get(key(neighbour)) ?? existing(doc, neighbour);
+  return next ? placeOf(doc, next, added, depth + 1) : null;
+}
+
+function existing(doc: Y.Doc, id: Y.ID): Y.Item | null {
+  if (Y.getState(doc.store, id.client) <= id.clock) return null;
+  const struct = Y.getItem(doc.store, id);
+  return struct instanceof Y.Item ? struct : null;
+}
+
+function allowedPlace(place: ReturnType<typeof placeOf>, item: Y.Item): boolean {
+  if (!place) return false;
+  if (place.type === 'marks' || isMarksMap(place.type)) return true;
+  return place.type instanceof Y.XmlText && !place.mapEntry && isTextContent(item);
+}
+
+const isMarksMap = (type: Y.AbstractType<unknown>) => type.doc?.share.get(DELETION_MARKS_FIELD) === type;
+
+function allowedItem(doc: Y.Doc, item: Y.Item, added: Map<string, Y.Item>): boolean {
+  return allowedPlace(placeOf(doc, item, added), item);
+}
+
+/** Whether a deleted range holds only text items (or items deleted already), all of them known. */
+function deletesOnlyText(doc: Y.Doc, client: number, clock: number, len: number, added: Map<string, Y.Item>): boolean {
+  const structs = doc.store.clients.get(client) ?? [];
+  let at = clock;
+  const end = clock + len;
+  if (at < Y.getState(doc.store, client)) {
+    let index = Y.findIndexSS(structs, at);
+    for (; index < structs.length && at < end; index += 1) {
+      const struct = structs[index] as Y.AbstractStruct;
+      if (struct instanceof Y.Item && !struct.deleted && !allowedItem(doc, struct, added)) return false;
+      if (!(struct instanceof Y.Item) && !(struct instanceof Y.GC)) return false;
+      at = struct.id.clock + struct.length;
+    }
+  }
+  // The rest must be items this update adds.
+  while (at < end) {
+    const item = [...added.values()].find((candidate) => candidate.id.client === client && candidate.id.clock <= at && at < candidate.id.clock + candidate.length);
+    if (!item) return false;
+    at = item.id.clock + item.length;
+  }
+  return true;
+}
