@@ -7,7 +7,8 @@ import { appendParagraph, appendTable } from '../../server/src/testing/live.js';
 /**
  * The cost of the content rule guard per live update, on a note with a 30 x 30 table: 1,000 keystrokes
  * applied to the server's copy without the guard, with it (the text-only fast path), and with the full
- * check forced (a copy of the document per update, as a structural edit costs).
+ * check forced on a fresh copy per update; then 1,000 structural updates (a new paragraph each) through the
+ * guard (its shadow copy) and on a fresh copy each.
  */
 const KEYSTROKES = 1000;
 const NAME = 'labnote.1';
@@ -57,12 +58,37 @@ export async function contentGuardBench(): Promise<void> {
     }
   });
   document = serverCopy(base);
-  await timed('full check forced (copy per update) + apply', () => {
+  await timed('full check on a fresh copy per update + apply', () => {
     for (const update of updates) {
       violationsAdded(document, update);
       Y.applyUpdate(document, update);
     }
   });
+  // Structural edits (a new paragraph each, as Enter makes) always take the full check.
+  const paragraphs = structuralEdits(base);
+  document = serverCopy(base);
+  await timed('new paragraphs: guard (shadow copy) + apply', async () => {
+    for (const [i, update] of paragraphs.updates.entries()) {
+      await guard.beforeHandleMessage({ connection, document, update: paragraphs.frames[i] } as unknown as beforeHandleMessagePayload);
+      Y.applyUpdate(document, update);
+    }
+  });
+  document = serverCopy(base);
+  await timed('new paragraphs: fresh copy per update + apply', () => {
+    for (const update of paragraphs.updates) {
+      violationsAdded(document, update);
+      Y.applyUpdate(document, update);
+    }
+  });
+}
+
+function structuralEdits(base: Uint8Array): { updates: Uint8Array[]; frames: Uint8Array[] } {
+  const client = new Y.Doc();
+  Y.applyUpdate(client, base);
+  const updates: Uint8Array[] = [];
+  client.on('update', (update: Uint8Array) => updates.push(update));
+  for (let i = 0; i < KEYSTROKES; i += 1) appendParagraph(client, `line ${i}`);
+  return { updates, frames: updates.map(frame) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

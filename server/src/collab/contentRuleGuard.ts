@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import type { Document, Extension, beforeHandleMessagePayload } from '@hocuspocus/server';
+import type { Extension, beforeHandleMessagePayload } from '@hocuspocus/server';
 import {
   COLLAB_REFUSALS,
   CONTENT_FIELD,
@@ -12,6 +12,7 @@ import {
   type PmNode,
 } from '@eln/shared';
 import { updateCarriedBy } from './documentSizeLimit.js';
+import { ShadowCopies } from './shadowCopies.js';
 import { onlyEditsText } from './textOnlyUpdate.js';
 
 /**
@@ -24,7 +25,7 @@ class ContentRefusal extends Error {
   readonly reason = COLLAB_REFUSALS.contentRefused;
 }
 
-/** What an update would add to a document's content rule violations, applied to a copy of it. */
+/** What an update would add to a document's content rule violations, tried on a fresh copy of it (the benchmark's baseline). */
 export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentViolation[] {
   const before = yXmlFragmentToProsemirrorJSON(document.getXmlFragment(CONTENT_FIELD)) as PmNode;
   const scratch = new Y.Doc();
@@ -37,7 +38,7 @@ export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentVio
 
 /**
  * Keeps live updates within the content rules (shared/src/editor/contentRules.ts). Before Hocuspocus
- * applies a message, the update it carries is tried on a copy of the document; one that adds a
+ * applies a message, the update it carries is tried on a copy of the document (ShadowCopies); one that adds a
  * violation is dropped (never applied, never stored, never seen by other editors), its sender is told
  * which rule and block (CONTENT_REFUSED_MESSAGE), and its connection is closed: the server can never
  * apply that client's later updates (they build on the dropped one), so the client reopens the note
@@ -48,6 +49,8 @@ export class ContentRuleGuard implements Extension {
   /** After the size limit, before the extensions that react to applied updates. */
   readonly priority = 190;
 
+  private readonly shadows = new ShadowCopies();
+
   /** `applies` says which documents hold a note's content (their kind's `noteContent`). */
   constructor(private readonly applies: (documentName: string) => boolean) {}
 
@@ -56,15 +59,10 @@ export class ContentRuleGuard implements Extension {
     const update = updateCarriedBy(message);
     if (!update) return;
     const added = Y.diffUpdate(update, Y.encodeStateVector(document));
-    const violation = firstAddedViolation(document, added);
+    const violation = onlyEditsText(document, added) ? undefined : this.shadows.violationsAdded(document, added)[0];
     if (!violation) return;
     const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
     connection.sendStateless(JSON.stringify(refusal));
     throw new ContentRefusal();
   }
-}
-
-function firstAddedViolation(document: Document, update: Uint8Array): ContentViolation | null {
-  if (onlyEditsText(document, update)) return null;
-  return violationsAdded(document, update)[0] ?? null;
 }
