@@ -1,12 +1,13 @@
 import * as Y from 'yjs';
-import { DELETION_MARKS_FIELD } from '@eln/shared';
+import { CONTENT_FIELD } from '@eln/shared';
 
 /**
  * Whether a Yjs update (already reduced to what the document lacks) only types or formats text inside
  * existing text, or deletes such text: then it cannot break a content rule, since no rule looks at
  * text, and the full check (a copy of the document) is skipped. This is the update of nearly every
- * keystroke. Entries in the durability marks map (see DurableTracker) are allowed beside it: they are
- * not content. Anything else (new elements, attributes, removed nodes) answers false.
+ * keystroke. Changes outside the note's content fragment (the durability marks of DurableTracker, any
+ * other shared type) are allowed beside it: no rule reads them. Anything else (new elements,
+ * attributes, removed nodes) answers false.
  */
 export function onlyEditsText(doc: Y.Doc, update: Uint8Array): boolean {
   const { structs, ds } = Y.decodeUpdate(update);
@@ -30,8 +31,8 @@ const key = (id: Y.ID) => `${id.client}:${id.clock}`;
 const isTextContent = (item: Y.Item) => item.content instanceof Y.ContentString || item.content instanceof Y.ContentFormat;
 
 /** The type an item lives in, and whether it is a map entry; null when it cannot be told here. */
-function placeOf(doc: Y.Doc, item: Y.Item, added: Map<string, Y.Item>, depth = 0): { type: Y.AbstractType<unknown> | 'marks'; mapEntry: boolean } | null {
-  if (typeof item.parent === 'string') return item.parent === DELETION_MARKS_FIELD ? { type: 'marks', mapEntry: item.parentSub !== null } : null;
+function placeOf(doc: Y.Doc, item: Y.Item, added: Map<string, Y.Item>, depth = 0): { type: Y.AbstractType<unknown> | 'outside'; mapEntry: boolean } | null {
+  if (typeof item.parent === 'string') return item.parent === CONTENT_FIELD ? null : { type: 'outside', mapEntry: item.parentSub !== null };
   if (item.parent instanceof Y.ID) {
     const parent = existing(doc, item.parent);
     return parent?.content instanceof Y.ContentType ? { type: parent.content.type, mapEntry: item.parentSub !== null } : null;
@@ -52,11 +53,16 @@ function existing(doc: Y.Doc, id: Y.ID): Y.Item | null {
 
 function allowedPlace(place: ReturnType<typeof placeOf>, item: Y.Item): boolean {
   if (!place) return false;
-  if (place.type === 'marks' || isMarksMap(place.type)) return true;
+  if (place.type === 'outside' || !insideContent(place.type)) return true;
   return place.type instanceof Y.XmlText && !place.mapEntry && isTextContent(item);
 }
 
-const isMarksMap = (type: Y.AbstractType<unknown>) => type.doc?.share.get(DELETION_MARKS_FIELD) === type;
+/** Whether a type lies in the note's content fragment (the only part the content rules read). */
+function insideContent(type: Y.AbstractType<unknown>): boolean {
+  let root = type;
+  for (let depth = 0; root._item && depth < 10_000; depth += 1) root = root._item.parent as Y.AbstractType<unknown>;
+  return root.doc?.share.get(CONTENT_FIELD) === root;
+}
 
 function allowedItem(doc: Y.Doc, item: Y.Item, added: Map<string, Y.Item>): boolean {
   return allowedPlace(placeOf(doc, item, added), item);
