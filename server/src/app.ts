@@ -17,11 +17,12 @@ import { registerProjectRoutes } from './projects/routes.js';
 import { registerSystemRoutes } from './system/routes.js';
 import { registerUserRoutes } from './users/routes.js';
 import { createCollab, mountCollab, startSessionRechecks, COLLAB_MAX_MESSAGE_BYTES, type CollabContext } from './collab/collab.js';
-import { writeCheckOf, type DocumentKind } from './collab/documentKinds.js';
+import { noteContentCheckOf, writeCheckOf, type DocumentKind } from './collab/documentKinds.js';
 import { CollabAuthorization } from './collab/authorization.js';
 import { DatabaseDocumentStore, type DocumentStore } from './collab/documentStore.js';
 import { DurablePersistence, type DurablePersistenceOptions } from './collab/durablePersistence.js';
 import { DocumentSizeLimit } from './collab/documentSizeLimit.js';
+import { ContentRuleGuard } from './collab/contentRuleGuard.js';
 import { LiveDocuments } from './collab/liveDocuments.js';
 import { redisControlChannel, singleProcessChannel } from './collab/liveControl.js';
 import { labNoteDocumentKind } from './notes/documentKind.js';
@@ -92,8 +93,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const authorization = new CollabAuthorization(tokens, kinds);
   const collab = createCollab({
     authorization,
-    // The size limit comes first: it refuses an update before anything else sees it applied.
-    extensions: [new DocumentSizeLimit(), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
+    // The size limit and the content rules come first: they refuse an update before anything else sees it applied.
+    extensions: [new DocumentSizeLimit(), new ContentRuleGuard(noteContentCheckOf(kinds)), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);

@@ -20,6 +20,8 @@ export interface DocumentKind {
    * Without it, the kind's documents stay writable.
    */
   writable?(id: string, tx: Tx): Promise<boolean>;
+  /** The documents hold a note's content: every live update must keep the content rules (ContentRuleGuard). */
+  noteContent?: boolean;
 }
 
 export function parseDocumentName(name: string): { prefix: string; id: string } | null {
@@ -36,4 +38,10 @@ export function writeCheckOf(kinds: DocumentKind[]): (documentName: string, tx: 
     if (!parsed || !kind) return false;
     return kind.writable ? kind.writable(parsed.id, tx) : true;
   };
+}
+
+/** Whether a document name belongs to a kind whose documents hold a note's content. */
+export function noteContentCheckOf(kinds: DocumentKind[]): (documentName: string) => boolean {
+  const prefixes = new Set(kinds.filter((kind) => kind.noteContent).map((kind) => kind.prefix));
+  return (documentName) => prefixes.has(parseDocumentName(documentName)?.prefix ?? '');
 }

@@ -18,6 +18,7 @@ export function canonicalNoteNo(id: string): number | null {
 export function labNoteDocumentKind(db: Db): DocumentKind {
   return {
     prefix: 'labnote',
+    noteContent: true,
     async authorize(user: AuthUser, id: string) {
       const noteNo = canonicalNoteNo(id);
       if (noteNo === null) return null;

@@ -30,6 +30,7 @@ import { canClearAllHolds, canCreateNote, CLEAR_HOLDS_REFUSALS, CREATE_NOTE_REFU
 import { requireReadableProject } from '../projects/queries.js';
 import type { Services } from '../services.js';
 import { checkClientList } from './clientList.js';
+import { assertContentRules } from './contentCheck.js';
 import { canDeleteNote, DELETE_REFUSALS } from './policy.js';
 import { requireVisibleNote, requireWritableNote, savedVersion, summarize, type NoteContext } from './queries.js';
 import { saveVersion } from './saveVersion.js';
@@ -151,7 +152,8 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     async handler({ body, user }): Promise<TempAnswer> {
       const ctx = await requireWritableNote(db, user, body.labNoteNo);
       try {
-        const { blocks, changed } = await currentBlocks(ctx);
+        const { doc, saved, blocks, changed } = await currentBlocks(ctx);
+        assertContentRules(doc, saved);
         checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
         const savedAt = new Date();
         await db

@@ -8,7 +8,7 @@ import { labNotes, noteDrafts, noteVersions } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { checkClientList } from './clientList.js';
-import { requireConformingContent } from './contentCheck.js';
+import { assertContentRules } from './contentCheck.js';
 import { requireWritableNote, savedVersion } from './queries.js';
 import { versionFingerprint } from './versionFingerprint.js';
 
@@ -28,7 +28,7 @@ export async function saveVersion(services: Services, user: AuthUser, body: z.ou
   const content = contentOfState(state);
   const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
   const blocks = docToBlocks(content, 'LABNOTE', saved);
-  requireConformingContent(content);
+  assertContentRules(content, saved);
   checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
   const savedBlocks = docToSavedBlocks(content, 'LABNOTE');
   const blocksHash = versionFingerprint(savedBlocks);

@@ -13,6 +13,8 @@ export interface LiveClient {
   stateless: () => unknown[];
   /** Whether everything this client has written so far is confirmed stored. */
   allDurable: () => boolean;
+  /** The reasons with which the server closed this client's document connection, in order. */
+  closeReasons: () => string[];
   destroy: () => void;
 }
 
@@ -24,6 +26,7 @@ export async function connectLive(baseUrl: string, name: string, token: string, 
   const durable = new DurableTracker(doc);
   let seenDurable = false;
   const received: unknown[] = [];
+  const closes: string[] = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer for ${name}`)), timeoutMs);
     const provider = new HocuspocusProvider({
@@ -39,6 +42,9 @@ export async function connectLive(baseUrl: string, name: string, token: string, 
           received.push(payload);
         }
       },
+      onClose: ({ event }) => {
+        closes.push(event.reason);
+      },
       onSynced: () => {
         clearTimeout(timer);
         resolve({
@@ -49,6 +55,7 @@ export async function connectLive(baseUrl: string, name: string, token: string, 
             durable: () => (seenDurable ? durable.asMessage() : null),
             stateless: () => received,
             allDurable: () => durable.isDurable(),
+            closeReasons: () => closes,
             destroy: () => {
               durable.destroy();
               provider.destroy();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_UID_PATTERN, newBlockUid } from './ids.js';
 import { blocksToDoc, canonicalBlockList, differsFromSaved, docToBlocks, docToSavedBlocks, normalizeNode } from './convert.js';
-import { contentViolations } from './rules.js';
+import { contentViolations } from '../editor/contentRules.js';
 import type { PmNode } from './model.js';
 
 const p = (uid: string, text: string, marks?: PmNode['marks']): PmNode => ({

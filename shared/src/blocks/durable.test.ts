@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { DELETION_MARKS_FIELD, DURABLE_MESSAGE, DurableClocks, DurableTracker } from './durable.js';
+import { DELETION_MARKS_FIELD, DurableClocks, DurableTracker } from './durable.js';
+import { DURABLE_MESSAGE } from '../collab/protocol.js';
 
 /**
  * A server as the real one confirms: it appends a client's updates in the order they arrive and, for

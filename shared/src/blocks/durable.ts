@@ -1,13 +1,5 @@
 import * as Y from 'yjs';
-
-/** The stateless message by which the server confirms that edits are stored. */
-export const DURABLE_MESSAGE = 'durable';
-
-export interface DurableMessage {
-  type: typeof DURABLE_MESSAGE;
-  /** For each Yjs client ID, the clock up to which its edits are stored in the database. */
-  clocks: Record<string, number>;
-}
+import { DURABLE_MESSAGE, type DurableMessage } from '../collab/protocol.js';
 
 /**
  * A shared map beside the note's content where each client marks its changes that only delete

@@ -6,11 +6,10 @@ import { CollaborationCaret } from '@tiptap/extension-collaboration-caret';
 import { Placeholder } from '@tiptap/extensions';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import type * as Y from 'yjs';
-import { LIMITS } from '@eln/shared';
 import { alert } from '../../modals/store';
 import { BlockStatusMarks, blockStatusKey, type BlockStatuses } from './blockStatus';
 import { browserExtensions, type NodeViews } from './schema';
-import type { TableViolation } from './tableGuard';
+import { REFUSAL_PARAMS, type TableViolation } from './tableGuard';
 import { Toolbar } from './toolbar/Toolbar';
 import { ChartView } from './views/ChartView';
 import { DateView } from './views/DateView';
@@ -70,7 +69,7 @@ export function LiveEditor({ doc, provider, user, editable, uploadNoteNo, status
   const onTableRefused = (violation: TableViolation) => {
     if (refusing.current) return;
     refusing.current = true;
-    void alert(t(`refusal.${violation}`, { max: LIMITS.tableMaxSide }), { tone: 'error' }).finally(() => {
+    void alert(t(`refusal.${violation}`, REFUSAL_PARAMS), { tone: 'error' }).finally(() => {
       refusing.current = false;
     });
   };

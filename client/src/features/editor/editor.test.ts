@@ -34,6 +34,21 @@ const paragraph = (text: string, blockUid?: string): JSONContent => ({
 
 const uids = (editor: Editor) => (editor.getJSON().content ?? []).map((node) => node.attrs?.blockUid as unknown);
 
+function tableJson(rows: string[][], spans: Record<string, { colspan?: number; rowspan?: number }> = {}): PmNode {
+  return {
+    type: 'table',
+    attrs: { blockUid: 'ttable0000000001' },
+    content: rows.map((row, r) => ({
+      type: 'tableRow',
+      content: row.map((text, c) => ({
+        type: r === 0 ? 'tableHeader' : 'tableCell',
+        attrs: { colspan: spans[`${r},${c}`]?.colspan ?? 1, rowspan: spans[`${r},${c}`]?.rowspan ?? 1 },
+        content: [{ type: 'paragraph', content: text ? [{ type: 'text', text }] : [] }],
+      })),
+    })),
+  };
+}
+
 describe('block IDs', () => {
   it('plans new IDs for blocks without one and for repeats, keeping the first holder', () => {
     let n = 0;
@@ -146,6 +161,32 @@ describe('table rules', () => {
     expect(tableInfo(editor.state)).toMatchObject({ rows: 30, columns: 30 });
     editor.destroy();
   }, 20_000);
+
+  it('refuses through the guard what the server refuses: a date in a cell, the table under a chart', () => {
+    const refused: string[] = [];
+    const chart = { type: 'chart', attrs: { blockUid: 'cchart0000000001', name: 'n', label: 'l', dataName: 'd', tableUid: 'ttable0000000001', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } } };
+    const table = tableJson([['a', 'b', 'c'], ['d', 'e', 'f'], ['g', 'h', 'i']]) as JSONContent;
+    const editor = new Editor({ element: null, extensions: browserExtensions({}, (violation) => refused.push(violation)), content: { type: 'doc', content: [table, chart, paragraph('end')] } });
+    for (const plugin of editor.extensionManager.plugins) editor.registerPlugin(plugin);
+    const tableNode = editor.state.doc.child(0);
+    // Deleting the whole table a chart refers to: refused (the chart's range would leave its table).
+    editor.view.dispatch(editor.state.tr.delete(0, tableNode.nodeSize));
+    expect(editor.state.doc.child(0).type.name).toBe('table');
+    // A date inside a cell (a paste could put one there): refused.
+    const cellParagraph = 3; // table > row > cell > paragraph
+    editor.view.dispatch(editor.state.tr.insert(cellParagraph, editor.schema.nodes.date!.create({ value: '2026-11-23' })));
+    expect(JSON.stringify(editor.getJSON())).not.toContain('2026-11-23');
+    expect(refused).toEqual(['chartRange', 'datePlacement']);
+    // Typing is never refused, and deleting the chart first lets the table go.
+    editor.view.dispatch(editor.state.tr.insertText('x', editor.state.doc.content.size - 1));
+    const chartAt = tableNode.nodeSize;
+    editor.view.dispatch(editor.state.tr.delete(chartAt, chartAt + editor.state.doc.child(1).nodeSize));
+    editor.view.dispatch(editor.state.tr.delete(0, editor.state.doc.child(0).nodeSize));
+    expect((editor.getJSON().content ?? []).map((node) => node.type)).toEqual(['paragraph']);
+    expect(editor.getText()).toBe('endx');
+    expect(refused).toHaveLength(2);
+    editor.destroy();
+  });
 
   it('keeps a code list per body cell, never on a header cell', () => {
     const editor = editorWith([paragraph('')]);

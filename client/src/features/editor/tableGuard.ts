@@ -2,48 +2,67 @@ import { Extension } from '@tiptap/core';
 import { isChangeOrigin } from '@tiptap/extension-collaboration';
 import type { Node as PmNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
-import { TableMap } from '@tiptap/pm/tables';
-import { LIMITS } from '@eln/shared';
+import { contentViolations, LIMITS, newContentViolations, type ContentRule, type ContentViolation, type PmNode as PmJson } from '@eln/shared';
 
-export type TableViolation = 'tableInTable' | 'maxRows' | 'maxColumns';
+/** Why a change was refused: a key of the `refusal` strings (a table too large says which side). */
+export type TableViolation = 'maxRows' | 'maxColumns' | Exclude<ContentRule, 'tableSize'> | 'tableSize';
+
+/** The values the `refusal` strings mention. */
+export const REFUSAL_PARAMS = { max: LIMITS.tableMaxSide, imageTitle: LIMITS.imageTitle } as const;
+
+/** The refusal key of a shared content rule violation. */
+function refusalOf(violation: ContentViolation): TableViolation {
+  if (violation.rule !== 'tableSize') return violation.rule;
+  if (violation.rows > LIMITS.tableMaxSide) return 'maxRows';
+  return violation.columns > LIMITS.tableMaxSide ? 'maxColumns' : 'tableSize';
+}
+
+const asDoc = (nodes: PmNode[]): PmJson => ({ type: 'doc', content: nodes.map((node) => node.toJSON() as PmJson) });
 
 /** What is wrong with a table node, if anything: a table inside it, or more than 30 rows or columns. */
 export function tableViolation(table: PmNode): TableViolation | null {
-  let nested = false;
-  table.descendants((node) => {
-    if (nested) return false;
-    if (node.type.name === 'table') nested = true;
-    return !nested;
-  });
-  if (nested) return 'tableInTable';
-  const map = TableMap.get(table);
-  if (map.height > LIMITS.tableMaxSide) return 'maxRows';
-  if (map.width > LIMITS.tableMaxSide) return 'maxColumns';
-  return null;
-}
-
-/** The first violation among the tables a change touched (unchanged tables are the same objects). */
-export function changedTablesViolation(before: PmNode, after: PmNode): TableViolation | null {
-  const unchanged = new Set<PmNode>();
-  before.descendants((node) => {
-    if (node.type.name === 'table') unchanged.add(node);
-    return node.type.name !== 'table';
-  });
-  let found: TableViolation | null = null;
-  after.descendants((node) => {
-    if (found) return false;
-    if (node.type.name !== 'table') return true;
-    if (!unchanged.has(node)) found = tableViolation(node);
-    return false;
-  });
-  return found;
+  const first = contentViolations(asDoc([table]))[0];
+  return first ? refusalOf(first) : null;
 }
 
 /**
- * Keeps this client's own edits within the table rules whatever the route (Tab in the last cell, paste,
- * drop): a change that would put a table inside a table or grow one past 30 rows or columns is refused.
- * Changes from others are never refused here (that would split the shared document); the server checks
- * the rules again on save.
+ * The top-level blocks a rule check of this change needs: those it changed (unchanged blocks are the
+ * same objects), every chart, and the tables charts refer to (a chart's range must stay in its table).
+ */
+function blocksToCheck(doc: PmNode, changed: Set<PmNode>, chartTables: Set<string>): PmNode[] {
+  const blocks: PmNode[] = [];
+  doc.forEach((node) => {
+    const referred = node.type.name === 'table' && chartTables.has(String(node.attrs.blockUid));
+    if (changed.has(node) || node.type.name === 'chart' || referred) blocks.push(node);
+  });
+  return blocks;
+}
+
+/**
+ * The first content rule this change breaks that the document did not break already, as the server
+ * judges every live update (`newContentViolations`), on the changed blocks only: typing costs little.
+ */
+export function changedContentViolation(before: PmNode, after: PmNode): TableViolation | null {
+  const was = new Set<PmNode>();
+  before.forEach((node) => void was.add(node));
+  const is = new Set<PmNode>();
+  after.forEach((node) => void is.add(node));
+  const changed = new Set<PmNode>([...was].filter((node) => !is.has(node)).concat([...is].filter((node) => !was.has(node))));
+  if (changed.size === 0) return null;
+  const chartTables = new Set<string>();
+  for (const doc of [before, after]) doc.forEach((node) => void (node.type.name === 'chart' && chartTables.add(String(node.attrs.tableUid))));
+  const first = newContentViolations(asDoc(blocksToCheck(after, changed, chartTables)), asDoc(blocksToCheck(before, changed, chartTables)))[0];
+  return first ? refusalOf(first) : null;
+}
+
+/** The first violation among the tables a change touched (kept for callers of the table-only check). */
+export const changedTablesViolation = changedContentViolation;
+
+/**
+ * Keeps this client's own edits within the content rules whatever the route (Tab in the last cell,
+ * paste, drop): a change that would break a rule the server enforces is refused here at once, with the
+ * same shared functions. Changes from others are never refused here (that would split the shared
+ * document); the server has checked them already.
  */
 export const TableGuard = Extension.create<{ onRefuse: (violation: TableViolation) => void }>({
   name: 'tableGuard',
@@ -57,7 +76,7 @@ export const TableGuard = Extension.create<{ onRefuse: (violation: TableViolatio
         key: new PluginKey('tableGuard'),
         filterTransaction: (tr, state) => {
           if (!tr.docChanged || isChangeOrigin(tr)) return true;
-          const violation = changedTablesViolation(state.doc, tr.doc);
+          const violation = changedContentViolation(state.doc, tr.doc);
           if (violation) onRefuse(violation);
           return violation === null;
         },

@@ -1,16 +1,18 @@
 import type { Node as PmNode } from '@tiptap/pm/model';
 import type { EditorState } from '@tiptap/pm/state';
-import { CellSelection, isInTable, selectedRect, TableMap, type TableRect } from '@tiptap/pm/tables';
-import { LIMITS } from '@eln/shared';
+import { CellSelection, deleteColumn, deleteRow, isInTable, selectedRect, type TableRect } from '@tiptap/pm/tables';
+import { LIMITS, tableGrid, tableTransitionViolation, type PmNode as PmJson, type TableGrid } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
 
 /**
  * The spec's table rules, decided on the editor state: 1 to 30 rows and columns, never removing the last
  * row or column, merged cells block deleting the rows or columns they touch, merging needs two or more
- * cells, no table inside a table, and a chart needs a range of two or more cells.
+ * cells, no table inside a table, and a chart needs a range of two or more cells. Deletions are judged
+ * by the shared rule the server applies to every live update (`tableTransitionViolation`), on a dry run.
  */
 
 export interface TableInfo {
+  state: EditorState;
   rect: TableRect;
   rows: number;
   columns: number;
@@ -33,6 +35,7 @@ export function tableInfo(state: EditorState): TableInfo | null {
   const $table = state.doc.resolve(tablePos);
   const uid = $table.depth === 0 ? rect.table.attrs.blockUid : null;
   return {
+    state,
     rect,
     rows: rect.map.height,
     columns: rect.map.width,
@@ -49,32 +52,33 @@ function countCells(selection: CellSelection): number {
   return n;
 }
 
-/** The cells (node and attributes) inside a rectangle of the table. */
-function cellsIn(table: PmNode, map: TableMap, rect: { left: number; top: number; right: number; bottom: number }): PmNode[] {
-  return map
-    .cellsInRect(rect)
-    .map((pos) => table.nodeAt(pos))
-    .filter((node): node is PmNode => node !== null);
+export type TableRefusal = 'lastRow' | 'lastColumn' | 'mergedCells' | 'tooBig';
+
+/** The table's grid after deleting the selected rows or columns (none left when all are selected). */
+function gridAfterDeletion(info: TableInfo, axis: 'row' | 'column'): TableGrid {
+  const { rect } = info;
+  const all = axis === 'row' ? rect.bottom - rect.top >= info.rows : rect.right - rect.left >= info.columns;
+  // prosemirror-tables refuses to delete every row or column; the rule sees an empty table then.
+  if (all) return tableGrid(axis === 'row' ? { type: 'table', content: [] } : { type: 'table', content: [{ type: 'tableRow', content: [] }] });
+  let after: PmNode | null = null;
+  (axis === 'row' ? deleteRow : deleteColumn)(info.state, (tr) => {
+    after = tr.doc.nodeAt(rect.tableStart - 1);
+  });
+  return tableGrid(((after as PmNode | null) ?? rect.table).toJSON() as PmJson);
 }
 
-const isMerged = (cell: PmNode) => Number(cell.attrs.colspan ?? 1) > 1 || Number(cell.attrs.rowspan ?? 1) > 1;
-
-export type TableRefusal = 'lastRow' | 'lastColumn' | 'mergedCells' | 'tooBig';
+function deletionRefusal(info: TableInfo, axis: 'row' | 'column'): TableRefusal | null {
+  return tableTransitionViolation(tableGrid(info.rect.table.toJSON() as PmJson), gridAfterDeletion(info, axis));
+}
 
 /** Why the selected rows cannot be deleted, or null when they can. */
 export function rowDeletionRefusal(info: TableInfo): TableRefusal | null {
-  const { rect } = info;
-  if (rect.bottom - rect.top >= info.rows) return 'lastRow';
-  const touched = cellsIn(rect.table, rect.map, { left: 0, right: rect.map.width, top: rect.top, bottom: rect.bottom });
-  return touched.some(isMerged) ? 'mergedCells' : null;
+  return deletionRefusal(info, 'row');
 }
 
 /** Why the selected columns cannot be deleted, or null when they can. */
 export function columnDeletionRefusal(info: TableInfo): TableRefusal | null {
-  const { rect } = info;
-  if (rect.right - rect.left >= info.columns) return 'lastColumn';
-  const touched = cellsIn(rect.table, rect.map, { left: rect.left, right: rect.right, top: 0, bottom: rect.map.height });
-  return touched.some(isMerged) ? 'mergedCells' : null;
+  return deletionRefusal(info, 'column');
 }
 
 export const canAddRow = (info: TableInfo) => info.rows < LIMITS.tableMaxSide;

@@ -10,10 +10,12 @@ import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { apiErrorText, isApiError } from '../../api';
 import { NoteIcon, SaveIcon } from '../editor/icons';
 import { LiveEditor } from '../editor/LiveEditor';
+import { REFUSAL_PARAMS } from '../editor/tableGuard';
 import { SignaturePanel } from '../signatures/SignaturePanel';
 import type { NoteSession, NoteSessionState } from './noteSession';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import type { PresenceUser } from './presence';
+import { reopenSession } from './sessions';
 
 export function useSessionState(session: NoteSession): NoteSessionState {
   return useSyncExternalStore(session.subscribe, session.getState);
@@ -97,8 +99,15 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
               : t('notes.holdEndedAlert', { title });
       void alert(message, { tone: 'info' });
     };
+    // The server refused an edit (a content rule): say which, and reopen the note as stored.
+    session.onContentRefused = (refusal) => {
+      const reason = refusal ? t(`refusal.${refusal.rule}`, REFUSAL_PARAMS) : '';
+      void alert(t('notes.contentRefusedAlert', { title: session.getState().note?.title ?? '', reason }), { tone: 'error' });
+      reopenSession(session.noteNo);
+    };
     return () => {
       session.onHoldEnded = null;
+      session.onContentRefused = null;
     };
   }, [session, t, ts]);
 

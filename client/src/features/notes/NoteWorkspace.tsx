@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { alert, alertApiError } from '../../modals/store';
@@ -11,7 +11,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { NoteIcon, SaveIcon } from '../editor/icons';
 import type { NoteSession } from './noteSession';
 import { NoteView } from './NoteView';
-import { anyUnstored, cancelReleaseAll, closeSession, existingSession, openSessions, scheduleReleaseAll, sessionFor } from './sessions';
+import { anyUnstored, cancelReleaseAll, closeSession, existingSession, openSessions, scheduleReleaseAll, sessionFor, sessionsReopened, subscribeReopened } from './sessions';
 import { activeTab, parseNoteNo, type NoteTab } from './tabs';
 import { dispatchTabs, useTabs } from './tabStore';
 import '../editor/editor.css';
@@ -44,6 +44,8 @@ export default function NoteWorkspace() {
   const closedHere = (location.state as { closedNote?: number } | null)?.closedNote === routeNo;
   const [question, setQuestion] = useState<LeaveQuestion | null>(null);
   const busy = useRef(false);
+  // A note reopened after a refused edit has a new session: render it.
+  useSyncExternalStore(subscribeReopened, sessionsReopened);
 
   // The route opens (or activates) its note's tab.
   useEffect(() => {
@@ -205,7 +207,7 @@ export default function NoteWorkspace() {
       ) : null}
 
       {session ? (
-        <NoteView key={session.noteNo} session={session} onSave={async (target) => void (await saveVersion(target))} />
+        <NoteView key={session.doc.guid} session={session} onSave={async (target) => void (await saveVersion(target))} />
       ) : (
         <div className="card note-card" data-testid="note-empty">
           <EmptyState icon={<NoteIcon size={26} />} title={t('notes.emptyTitle')}>

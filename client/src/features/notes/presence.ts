@@ -41,6 +41,11 @@ export function otherWriters(states: Iterable<[number, unknown]>, selfClientId: 
   return [...byUser.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** Whether two lists of writers show the same people (so the header need not change). */
+export function sameWriters(a: readonly PresenceUser[], b: readonly PresenceUser[]): boolean {
+  return a.length === b.length && a.every((w, i) => w.userId === b[i]?.userId && w.name === b[i]?.name && w.color === b[i]?.color);
+}
+
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 
 export interface ConnectionFacts {

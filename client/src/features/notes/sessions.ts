@@ -8,6 +8,15 @@ import { NoteSession, type SessionUser } from './noteSession';
  */
 const sessions = new Map<number, { session: NoteSession; stop: () => void }>();
 let pendingRelease: ReturnType<typeof setTimeout> | null = null;
+/** Counts sessions replaced by a fresh one (`reopenSession`), so that the workspace renders the new one. */
+let reopened = 0;
+const reopenListeners = new Set<() => void>();
+
+export const sessionsReopened = (): number => reopened;
+export function subscribeReopened(listener: () => void): () => void {
+  reopenListeners.add(listener);
+  return () => reopenListeners.delete(listener);
+}
 
 export function sessionFor(noteNo: number, user: SessionUser): NoteSession {
   const existing = sessions.get(noteNo);
@@ -20,6 +29,23 @@ export function sessionFor(noteNo: number, user: SessionUser): NoteSession {
     if (phase === 'ready') dispatchTabs({ type: 'change', no: noteNo, hasChange });
   });
   sessions.set(noteNo, { session, stop });
+  return session;
+}
+
+/**
+ * Replaces a note's session with a fresh one (a new Y.Doc, synced from what the server stored): after
+ * the server refused one of its edits, the old document can never sync again. Its hold ended with its
+ * connection, so it is destroyed without a `/clear`.
+ */
+export function reopenSession(noteNo: number): NoteSession | null {
+  const entry = sessions.get(noteNo);
+  if (!entry) return null;
+  sessions.delete(noteNo);
+  entry.stop();
+  entry.session.destroy();
+  const session = sessionFor(noteNo, entry.session.user);
+  reopened += 1;
+  for (const listener of reopenListeners) listener();
   return session;
 }
 

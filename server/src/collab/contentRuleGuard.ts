@@ -1,0 +1,67 @@
+import * as Y from 'yjs';
+import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
+import type { Extension, beforeHandleMessagePayload } from '@hocuspocus/server';
+import {
+  COLLAB_REFUSALS,
+  CONTENT_FIELD,
+  CONTENT_REFUSED_CLOSE_CODE,
+  CONTENT_REFUSED_MESSAGE,
+  type ContentRefusedMessage,
+  type ContentViolation,
+  type PmNode,
+} from '@eln/shared';
+import { updateCarriedBy } from './documentSizeLimit.js';
+import { ShadowCopies, violationsBetween } from './shadowCopies.js';
+import { onlyEditsText } from './textOnlyUpdate.js';
+
+/**
+ * Thrown from beforeHandleMessage: Hocuspocus then drops the message (and any queued after it) and
+ * closes the connection with this code and reason. No message: Hocuspocus would log it once per
+ * extension; the rule travels in the stateless message.
+ */
+class ContentRefusal extends Error {
+  readonly code = CONTENT_REFUSED_CLOSE_CODE;
+  readonly reason = COLLAB_REFUSALS.contentRefused;
+}
+
+/** What an update would add to a document's content rule violations, tried on a fresh copy of it (the benchmark's baseline). */
+export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentViolation[] {
+  const before = yXmlFragmentToProsemirrorJSON(document.getXmlFragment(CONTENT_FIELD)) as PmNode;
+  const scratch = new Y.Doc();
+  Y.applyUpdate(scratch, Y.encodeStateAsUpdate(document));
+  Y.applyUpdate(scratch, update);
+  const after = yXmlFragmentToProsemirrorJSON(scratch.getXmlFragment(CONTENT_FIELD)) as PmNode;
+  scratch.destroy();
+  return violationsBetween(after, before);
+}
+
+/**
+ * Keeps live updates within the content rules (shared/src/editor/contentRules.ts). Before Hocuspocus
+ * applies a message, the update it carries is tried on a copy of the document (ShadowCopies); one that adds a
+ * violation is dropped (never applied, never stored, never seen by other editors), its sender is told
+ * which rule and block (CONTENT_REFUSED_MESSAGE), and its connection is closed: the server can never
+ * apply that client's later updates (they build on the dropped one), so the client reopens the note
+ * from the stored state with a fresh document. A document that already breaks a rule stays editable:
+ * only violations an update adds count. Updates that only type, format or delete text skip the copy.
+ */
+export class ContentRuleGuard implements Extension {
+  /** After the size limit, before the extensions that react to applied updates. */
+  readonly priority = 190;
+
+  private readonly shadows = new ShadowCopies();
+
+  /** `applies` says which documents hold a note's content (their kind's `noteContent`). */
+  constructor(private readonly applies: (documentName: string) => boolean) {}
+
+  async beforeHandleMessage({ connection, document, update: message }: beforeHandleMessagePayload): Promise<void> {
+    if (connection.readOnly || !this.applies(document.name)) return;
+    const update = updateCarriedBy(message);
+    if (!update) return;
+    const added = Y.diffUpdate(update, Y.encodeStateVector(document));
+    const violation = onlyEditsText(document, added) ? undefined : this.shadows.violationsAdded(document, added)[0];
+    if (!violation) return;
+    const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
+    connection.sendStateless(JSON.stringify(refusal));
+    throw new ContentRefusal();
+  }
+}

@@ -1,0 +1,217 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
+import { COLLAB_REFUSALS, CONTENT_FIELD, CONTENT_REFUSED_MESSAGE, newBlockUid, noteDocumentName, type ContentRule, type PmNode } from '@eln/shared';
+import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
+import { appendParagraph, appendTable, connectWriter, eventually, plainText, type LiveClient } from '../testing/live.js';
+import { DatabaseDocumentStore } from './documentStore.js';
+import { contentOfState } from './liveDocuments.js';
+
+/**
+ * The content rules on live updates, spoken to by raw Yjs clients (a provider and hand-built XML
+ * elements, no editor): a refused update is not applied, not stored, not seen by the other editor; its
+ * sender is told the rule and block, closed, and reopens to the stored state.
+ */
+let server: TestServer;
+let url: string;
+let writerToken: string;
+let colleagueToken: string;
+let projectNo: number;
+let caller: Caller;
+const clients: LiveClient[] = [];
+const track = (client: LiveClient) => {
+  clients.push(client);
+  return client;
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  url = await server.listen();
+  const writer = await server.createUser({ name: 'Writer Rules' });
+  const colleague = await server.createUser({ name: 'Colleague Rules' });
+  writerToken = (await server.signIn(writer.userId, writer.password)).accessToken;
+  colleagueToken = (await server.signIn(colleague.userId, colleague.password)).accessToken;
+  caller = await server.as(writer);
+  const project = await caller<{ projectNo: number }>('/v1/project/create', { title: 'Content rules', signatureList: { department: '', user: `${writer.userId},${colleague.userId}` } });
+  projectNo = project.body.data.projectNo;
+});
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function newNote(title: string): Promise<string> {
+  const created = await caller<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title });
+  return noteDocumentName(created.body.data.labNoteNo);
+}
+
+const content = (doc: Y.Doc) => yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
+const fragment = (doc: Y.Doc) => doc.getXmlFragment(CONTENT_FIELD);
+
+function element(name: string, attrs: Record<string, unknown>, children: Array<Y.XmlElement | Y.XmlText> = []): Y.XmlElement {
+  const node = new Y.XmlElement(name);
+  // Object values (a chart's cell references) are stored as they are, as y-prosemirror stores them.
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value as string);
+  node.insert(0, children);
+  return node;
+}
+const cell = (name = 'tableCell', attrs: Record<string, unknown> = {}, inner: Y.XmlElement = element('paragraph', {}, [new Y.XmlText('x')])) =>
+  element(name, { colspan: 1, rowspan: 1, ...attrs }, [inner]);
+
+async function storedContent(name: string): Promise<PmNode> {
+  await server.services.live.persistence.flushDocument(name);
+  return contentOfState((await new DatabaseDocumentStore(server.database.db).load(name)) ?? Y.encodeStateAsUpdate(new Y.Doc()));
+}
+
+const refusalOf = (client: LiveClient) => client.stateless().find((m) => (m as { type?: string }).type === CONTENT_REFUSED_MESSAGE);
+
+/**
+ * Two editors on a note with one stored paragraph; the sender makes `edit`. Expects it refused for
+ * `rule` in `blockUid`, the other editor and the store untouched, and a reopened sender equal to them.
+ */
+async function expectRefused(name: string, edit: (doc: Y.Doc) => string | null, rule: ContentRule): Promise<void> {
+  const sender = track(await connectWriter(url, name, writerToken));
+  const other = track(await connectWriter(url, name, colleagueToken));
+  if (fragment(sender.doc).length === 0) appendParagraph(sender.doc, 'Stored before');
+  await eventually(() => sender.allDurable() && fragment(other.doc).length === fragment(sender.doc).length, 'the first edits everywhere');
+  const before = content(other.doc);
+  expect(await storedContent(name)).toEqual(before);
+
+  const blockUid = edit(sender.doc);
+  await eventually(() => sender.closeReasons().includes(COLLAB_REFUSALS.contentRefused), 'the sender to be closed as refused');
+  expect(refusalOf(sender)).toEqual({ type: CONTENT_REFUSED_MESSAGE, rule, blockUid });
+  expect(sender.allDurable()).toBe(false);
+
+  // The other editor keeps writing; its edit lands after the refused one would have, and nothing of that shows.
+  appendParagraph(other.doc, 'Other editor after');
+  await eventually(() => other.allDurable(), 'the other editor to be stored');
+  const expected = { type: 'doc', content: [...(before.content ?? []), content(other.doc).content!.at(-1)!] };
+  expect(content(other.doc)).toEqual(expected);
+  expect(await storedContent(name)).toEqual(expected);
+  // The sender reopens with a fresh document: it has the stored state, the same as the other editor's.
+  sender.destroy();
+  const reopened = track(await connectWriter(url, name, writerToken));
+  expect(content(reopened.doc)).toEqual(expected);
+}
+
+describe('content rules on live updates', () => {
+  it('refuses a 31-column table', async () => {
+    await expectRefused(await newNote('Wide table'), (doc) => appendTable(doc, 1, 31), 'tableSize');
+  });
+
+  it('refuses a table inside a table', async () => {
+    await expectRefused(
+      await newNote('Nested table'),
+      (doc) => {
+        const uid = newBlockUid();
+        const inner = element('table', {}, [element('tableRow', {}, [cell()])]);
+        fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableCell', {}, inner)])])]);
+        return uid;
+      },
+      'tableInTable',
+    );
+  });
+
+  it('refuses a 31-character image title', async () => {
+    await expectRefused(
+      await newNote('Long title'),
+      (doc) => {
+        const uid = newBlockUid();
+        fragment(doc).push([element('image', { blockUid: uid, fileId: 'f1', title: 'x'.repeat(31) })]);
+        return uid;
+      },
+      'imageTitle',
+    );
+  });
+
+  it('refuses a node the editor schema does not know', async () => {
+    await expectRefused(
+      await newNote('Foreign node'),
+      (doc) => {
+        fragment(doc).push([element('script', {}, [new Y.XmlText('alert(1)')])]);
+        return null;
+      },
+      'schema',
+    );
+  });
+
+  it('refuses a mark the editor schema does not know, even on typed text (no fast path for it)', async () => {
+    await expectRefused(
+      await newNote('Foreign mark'),
+      (doc) => {
+        const text = (fragment(doc).get(0) as Y.XmlElement).get(0) as Y.XmlText;
+        text.format(0, 3, { blink: {} });
+        return null;
+      },
+      'schema',
+    );
+  });
+
+  it('refuses a dropbox in a header cell', async () => {
+    await expectRefused(
+      await newNote('Header dropbox'),
+      (doc) => {
+        const uid = newBlockUid();
+        fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableHeader', { dropbox: 'units' }), cell()])])]);
+        return uid;
+      },
+      'dropboxHeader',
+    );
+  });
+
+  it('refuses shrinking a table so that a chart range leaves it, after accepting the chart', async () => {
+    const name = await newNote('Chart range');
+    const author = track(await connectWriter(url, name, writerToken));
+    const tableUid = appendTable(author.doc, 3, 3);
+    const chartUid = newBlockUid();
+    const chartAttrs = { blockUid: chartUid, chartType: 'bar', name: 'Rate', label: 'Fig. 1', dataName: 'A', tableUid, from: { row: 0, col: 0 }, to: { row: 2, col: 1 } };
+    fragment(author.doc).push([element('chart', chartAttrs)]);
+    await eventually(() => author.allDurable(), 'the table and its chart to be stored');
+    expect(author.closeReasons()).toEqual([]);
+    author.destroy();
+    await expectRefused(
+      name,
+      (doc) => {
+        (fragment(doc).get(0) as Y.XmlElement).delete(2, 1);
+        return chartUid;
+      },
+      'chartRange',
+    );
+  });
+
+  it('accepts edits that keep the rules: a 30 x 30 table, typing into existing text, a valid chart', async () => {
+    const name = await newNote('Accepted');
+    const writer = track(await connectWriter(url, name, writerToken));
+    const other = track(await connectWriter(url, name, colleagueToken));
+    const tableUid = appendTable(writer.doc, 30, 30);
+    appendParagraph(writer.doc, 'Typed');
+    await eventually(() => writer.allDurable(), 'the table to be stored');
+    // Keystrokes into the paragraph's text: the fast path, each confirmed durable.
+    const text = (fragment(writer.doc).get(1) as Y.XmlElement).get(0) as Y.XmlText;
+    for (const ch of ' more') text.insert(text.length, ch);
+    text.format(0, 5, { bold: true });
+    text.delete(0, 1);
+    fragment(writer.doc).push([element('chart', { blockUid: newBlockUid(), name: 'n', label: 'l', dataName: 'd', tableUid, from: { row: 0, col: 0 }, to: { row: 29, col: 29 } })]);
+    await eventually(() => writer.allDurable(), 'the typing and the chart to be stored');
+    expect(writer.closeReasons()).toEqual([]);
+    expect(refusalOf(writer)).toBeUndefined();
+    await eventually(() => fragment(other.doc).length === 3, 'the other editor to see it all');
+    expect(plainText((fragment(other.doc).get(1) as Y.XmlElement).get(0) as Y.XmlText)).toBe('yped more');
+    expect(await storedContent(name)).toEqual(content(writer.doc));
+  });
+
+  it('keeps an old note that already breaks a rule editable, refusing only what breaks more', async () => {
+    const name = await newNote('Old wide table');
+    const old = new Y.Doc();
+    appendTable(old, 1, 31);
+    await new DatabaseDocumentStore(server.database.db).append(name, [Y.encodeStateAsUpdate(old)]);
+    const writer = track(await connectWriter(url, name, writerToken));
+    appendParagraph(writer.doc, 'Still editable');
+    await eventually(() => writer.allDurable(), 'the edit next to the old table to be stored');
+    expect(writer.closeReasons()).toEqual([]);
+    writer.destroy();
+    await expectRefused(name, (doc) => appendTable(doc, 31, 1), 'tableSize');
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { CONTENT_FIELD, DELETION_MARKS_FIELD } from '@eln/shared';
+import { onlyEditsText } from './textOnlyUpdate.js';
+
+/** A server copy and a client copy of a note with one paragraph of text; `change` runs on the client. */
+function updateOf(change: (client: Y.Doc) => void): { server: Y.Doc; update: Uint8Array } {
+  const server = new Y.Doc();
+  const paragraph = new Y.XmlElement('paragraph');
+  paragraph.setAttribute('blockUid', 'p1');
+  paragraph.insert(0, [new Y.XmlText('Hello')]);
+  server.getXmlFragment(CONTENT_FIELD).insert(0, [paragraph]);
+  const client = new Y.Doc();
+  Y.applyUpdate(client, Y.encodeStateAsUpdate(server));
+  const vector = Y.encodeStateVector(client);
+  change(client);
+  return { server, update: Y.encodeStateAsUpdate(client, vector) };
+}
+const textOf = (doc: Y.Doc) => (doc.getXmlFragment(CONTENT_FIELD).get(0) as Y.XmlElement).get(0) as Y.XmlText;
+const paragraphOf = (doc: Y.Doc) => doc.getXmlFragment(CONTENT_FIELD).get(0) as Y.XmlElement;
+const fast = (change: (client: Y.Doc) => void) => {
+  const { server, update } = updateOf(change);
+  return onlyEditsText(server, update);
+};
+
+describe('the text-only fast path', () => {
+  it('takes typing, formatting and deleting text, and changes outside the content', () => {
+    expect(fast((doc) => textOf(doc).insert(5, ' world'))).toBe(true);
+    expect(fast((doc) => [...'abc'].forEach((ch, i) => textOf(doc).insert(i, ch)))).toBe(true);
+    expect(fast((doc) => textOf(doc).format(0, 5, { bold: true }))).toBe(true);
+    expect(fast((doc) => textOf(doc).delete(1, 2))).toBe(true);
+    expect(fast((doc) => doc.transact(() => {
+      textOf(doc).delete(0, 1);
+      doc.getMap(DELETION_MARKS_FIELD).set(String(doc.clientID), 1);
+    }))).toBe(true);
+    expect(fast(() => undefined)).toBe(true);
+    // Nothing outside the note's content fragment is read by a rule.
+    expect(fast((doc) => doc.getMap('elsewhere').set('k', new Y.Map()))).toBe(true);
+  });
+  it('leaves everything else to the full check', () => {
+    expect(fast((doc) => paragraphOf(doc).setAttribute('blockUid', 'other'))).toBe(false);
+    expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).push([new Y.XmlElement('table')]))).toBe(false);
+    expect(fast((doc) => paragraphOf(doc).insert(1, [new Y.XmlText('second text')]))).toBe(false);
+    expect(fast((doc) => paragraphOf(doc).delete(0, 1))).toBe(false);
+    expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).delete(0, 1))).toBe(false);
+    expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).insert(0, [new Y.XmlText('bare text at the top')]))).toBe(false);
+  });
+});

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { PmNode } from '../blocks/model.js';
+import { contentViolations, newContentViolations } from './contentRules.js';
+import { tableGrid } from './tableGrid.js';
+
+const cell = (attrs: Record<string, unknown> = {}, type = 'tableCell'): PmNode => ({ type, attrs: { colspan: 1, rowspan: 1, ...attrs }, content: [{ type: 'paragraph' }] });
+const row = (cells: PmNode[]): PmNode => ({ type: 'tableRow', content: cells });
+const grid = (rows: number, columns: number) => Array.from({ length: rows }, () => row(Array.from({ length: columns }, () => cell())));
+const table = (uid: string, rows: PmNode[]): PmNode => ({ type: 'table', attrs: { blockUid: uid }, content: rows });
+const doc = (...content: PmNode[]): PmNode => ({ type: 'doc', content });
+const chart = (attrs: Record<string, unknown> = {}): PmNode => ({
+  type: 'chart',
+  attrs: { blockUid: 'c', name: 'Rate', label: 'Fig. 1', dataName: 'A', tableUid: 't', from: { row: 0, col: 0 }, to: { row: 1, col: 1 }, ...attrs },
+});
+const rules = (after: PmNode, before?: PmNode) => contentViolations(after, before).map((v) => `${v.rule}:${v.blockUid}`);
+
+describe('table size and nesting', () => {
+  it('allows 1 to 30 rows and columns, refuses 0 or 31', () => {
+    expect(rules(doc(table('t', grid(1, 1))))).toEqual([]);
+    expect(rules(doc(table('t', grid(30, 30))))).toEqual([]);
+    expect(contentViolations(doc(table('t', grid(1, 31))))).toEqual([{ rule: 'tableSize', blockUid: 't', rows: 1, columns: 31 }]);
+    expect(contentViolations(doc(table('t', grid(31, 1))))).toEqual([{ rule: 'tableSize', blockUid: 't', rows: 31, columns: 1 }]);
+    expect(rules(doc(table('t', [])))).toEqual(['tableSize:t']);
+  });
+  it('counts merged columns into the width', () => {
+    expect(rules(doc(table('t', [row([cell({ colspan: 30 }), cell()])])))).toEqual(['tableSize:t']);
+  });
+  it('refuses a table in a table, also inside a list, naming the top-level block', () => {
+    const nested = table('outer', [row([{ type: 'tableCell', content: [table('inner', grid(1, 1))] }])]);
+    expect(rules(doc(nested))).toEqual(['tableInTable:outer']);
+    expect(rules(doc({ type: 'bulletList', attrs: { blockUid: 'l' }, content: [{ type: 'listItem', content: [nested] }] }))).toEqual(['tableInTable:l']);
+  });
+});
+
+describe('cell spans (merging needs two or more cells, consistently)', () => {
+  it('accepts a merged cell that fits the grid', () => {
+    expect(rules(doc(table('t', [row([cell({ colspan: 2, rowspan: 2 }), cell()]), row([cell()])])))).toEqual([]);
+  });
+  it('refuses spans that are not positive integers', () => {
+    for (const bad of [0, -1, 1.5, '2', true]) expect(rules(doc(table('t', [row([cell({ colspan: bad }), cell()])])))).toEqual(['cellSpans:t']);
+  });
+  it('refuses a rowspan past the last row and overlapping cells', () => {
+    expect(rules(doc(table('t', [row([cell({ rowspan: 2 }), cell()])])))).toEqual(['cellSpans:t']);
+    // Spans that fit, in rows of unequal width (the editor fills short rows itself).
+    expect(rules(doc(table('t', [row([cell({ rowspan: 2 }), cell({ rowspan: 2 })]), row([cell({ colspan: 2 })]), row([cell(), cell(), cell()])])))).toEqual([]);
+    const overlapping = table('t', [row([cell(), cell({ rowspan: 2 })]), row([cell({ colspan: 2 })])]);
+    expect(tableGrid(overlapping).spanProblem).toBe(true);
+    expect(rules(doc(overlapping))).toEqual(['cellSpans:t']);
+  });
+});
+
+describe('deleting rows and columns (transition rules)', () => {
+  const merged = table('t', [row([cell({ colspan: 2 }), cell()]), row([cell(), cell(), cell()]), row([cell(), cell(), cell()])]);
+  it('refuses removing the last row or column, but not deleting the whole table', () => {
+    expect(rules(doc(table('t', [])), doc(table('t', grid(1, 2))))).toContain('lastRow:t');
+    expect(rules(doc(table('t', [row([])])), doc(table('t', grid(1, 2))))).toContain('lastColumn:t');
+    expect(rules(doc({ type: 'paragraph', attrs: { blockUid: 'p' } }), doc(table('t', grid(1, 2))))).toEqual([]);
+  });
+  it('lets rows and columns no merged cell touches go', () => {
+    expect(rules(doc(table('t', [merged.content![0]!, merged.content![1]!])), doc(merged))).toEqual([]);
+    expect(rules(doc(table('t', grid(2, 2))), doc(table('t', grid(3, 3))))).toEqual([]);
+  });
+  it('refuses deleting a row or column a merged cell touches', () => {
+    expect(rules(doc(table('t', [merged.content![1]!, merged.content![2]!])), doc(merged))).toEqual(['mergedCells:t']);
+    // Column 1 deleted: the merged cell shrinks to one column.
+    const shrunk = table('t', [row([cell(), cell()]), row([cell(), cell()]), row([cell(), cell()])]);
+    expect(rules(doc(shrunk), doc(merged))).toEqual(['mergedCells:t']);
+  });
+  it('agrees with deleting random rows of random merged tables: refused exactly when a merged cell touched them', () => {
+    // A grid of single cells with one two-column merged cell at (top, 0) spanning `rowspan` rows.
+    const build = (height: number, width: number, merged: { top: number; rowspan: number } | null) =>
+      Array.from({ length: height }, (_, r) => {
+        if (merged && r === merged.top) return row([cell({ colspan: 2, rowspan: merged.rowspan }), ...Array.from({ length: width - 2 }, () => cell())]);
+        const covered = merged !== null && r > merged.top && r < merged.top + merged.rowspan;
+        return row(Array.from({ length: covered ? width - 2 : width }, () => cell()));
+      });
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 2, max: 6 }), fc.nat(), fc.nat(), fc.nat(), (height, width, seedTop, seedSpan, seedDel) => {
+        const top = seedTop % (height - 1);
+        const rowspan = 1 + (seedSpan % (height - top));
+        const deleted = seedDel % height;
+        const touched = deleted >= top && deleted < top + rowspan;
+        // What prosemirror-tables' removeRow leaves: a touched merged cell shrinks by a row or goes.
+        const remaining = touched ? (rowspan > 1 ? { top, rowspan: rowspan - 1 } : null) : { top: deleted < top ? top - 1 : top, rowspan };
+        const before = doc(table('t', build(height, width, { top, rowspan })));
+        const after = doc(table('t', build(height - 1, width, remaining)));
+        expect(rules(after, before).includes('mergedCells:t')).toBe(touched);
+      }),
+    );
+  });
+});
+
+describe('dropboxes', () => {
+  it('allows one name per body cell and none in a header cell', () => {
+    expect(rules(doc(table('t', [row([cell({ dropbox: 'units' }), cell({ dropbox: null })])])))).toEqual([]);
+    expect(rules(doc(table('t', [row([cell({ dropbox: 'units' }, 'tableHeader')])])))).toEqual(['dropboxHeader:t']);
+    expect(rules(doc(table('t', [row([cell({ dropbox: ['a', 'b'] })])])))).toEqual(['dropboxValue:t']);
+    expect(rules(doc(table('t', [row([cell({ dropbox: 7 })])])))).toEqual(['dropboxValue:t']);
+  });
+});
+
+describe('dates', () => {
+  it('stand at the top level only', () => {
+    const date = { type: 'date', attrs: { value: '2026-11-23' } };
+    expect(rules(doc({ ...date, attrs: { ...date.attrs, blockUid: 'd' } }))).toEqual([]);
+    expect(rules(doc(table('t', [row([{ type: 'tableCell', content: [date] }])])))).toEqual(['datePlacement:t']);
+    expect(rules(doc({ type: 'blockquote', attrs: { blockUid: 'q' }, content: [date] }))).toEqual(['datePlacement:q']);
+  });
+});
+
+describe('charts', () => {
+  const source = table('t', grid(3, 3));
+  it('accept a named multi-cell range inside a top-level table', () => {
+    expect(rules(doc(source, chart()))).toEqual([]);
+    expect(rules(doc(source, chart({ from: { row: 2, col: 0 }, to: { row: 0, col: 0 } })))).toEqual([]);
+  });
+  it('need a name, a label and a data name', () => {
+    for (const field of ['name', 'label', 'dataName']) expect(rules(doc(source, chart({ [field]: '  ' })))).toEqual(['chartFields:c']);
+  });
+  it('need two or more cells of an existing table, still inside it', () => {
+    expect(rules(doc(source, chart({ to: { row: 0, col: 0 } })))).toEqual(['chartRange:c']);
+    expect(rules(doc(source, chart({ tableUid: 'gone' })))).toEqual(['chartRange:c']);
+    expect(rules(doc(source, chart({ to: { row: 3, col: 1 } })))).toEqual(['chartRange:c']);
+    expect(rules(doc(source, chart({ from: 'A1' })))).toEqual(['chartRange:c']);
+    expect(rules(doc(chart()))).toEqual(['chartRange:c']);
+  });
+  it('make shrinking or deleting the table under a chart a new violation', () => {
+    expect(newContentViolations(doc(table('t', grid(1, 3)), chart()), doc(source, chart())).map((v) => v.rule)).toEqual(['chartRange']);
+    expect(newContentViolations(doc(chart()), doc(source, chart())).map((v) => v.rule)).toEqual(['chartRange']);
+  });
+});
+
+describe('images', () => {
+  it('limit titles to 30 characters', () => {
+    expect(rules(doc({ type: 'image', attrs: { blockUid: 'i', title: 'x'.repeat(30) } }))).toEqual([]);
+    expect(rules(doc({ type: 'image', attrs: { blockUid: 'i', title: 'x'.repeat(31) } }))).toEqual(['imageTitle:i']);
+  });
+});
+
+describe('new violations', () => {
+  const wide = doc(table('t', grid(1, 31)), { type: 'paragraph', attrs: { blockUid: 'p' } });
+  it('let a document that already breaks a rule be edited without breaking it more', () => {
+    const edited = doc(table('t', grid(1, 31)), { type: 'paragraph', attrs: { blockUid: 'p' }, content: [{ type: 'text', text: 'more' }] });
+    expect(newContentViolations(edited, wide)).toEqual([]);
+  });
+  it('count a second breach of the same rule as new', () => {
+    const twice = doc(table('t', grid(1, 31)), table('u', grid(1, 31)));
+    expect(newContentViolations(twice, wide)).toEqual([{ rule: 'tableSize', blockUid: 'u', rows: 1, columns: 31 }]);
+  });
+  it('never report anything for a document compared with itself when it keeps the rules', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 }), (rows, columns) => {
+        const valid = doc(table('t', grid(rows, columns)));
+        expect(contentViolations(valid, valid)).toEqual([]);
+      }),
+    );
+  });
+});

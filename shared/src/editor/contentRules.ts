@@ -1,0 +1,177 @@
+import { LIMITS } from '../limits.js';
+import { NODE, type PmNode } from '../blocks/model.js';
+import { mergedSignature, tableGrid, type TableGrid } from './tableGrid.js';
+
+/**
+ * The spec's content rules (§5) as pure functions over ProseMirror JSON, the same for the editor (instant
+ * feedback), the live-editing server (every update) and the save routes. State rules look at one
+ * document; transition rules (`lastRow`, `lastColumn`, `mergedCells`) compare a table with the same
+ * blockUid before and after a change. Every violation names the top-level block it lies in.
+ */
+export type ContentViolation =
+  | { rule: 'tableSize'; blockUid: string | null; rows: number; columns: number }
+  | { rule: Exclude<ContentRule, 'tableSize'>; blockUid: string | null };
+
+export const CONTENT_RULES = [
+  /** A table has 1 to LIMITS.tableMaxSide rows and columns. */
+  'tableSize',
+  /** No table inside a table. */
+  'tableInTable',
+  /** Every span is a positive integer, and merged cells neither overlap nor run past the last row. */
+  'cellSpans',
+  /** A change removed a table's last row (deleting the whole table is fine). */
+  'lastRow',
+  /** A change removed a table's last column. */
+  'lastColumn',
+  /** A change deleted rows or columns that merged cells touch (see `tableTransitionViolation`). */
+  'mergedCells',
+  /** A cell's dropbox is one name (a string), nothing else. */
+  'dropboxValue',
+  /** Header cells have no dropbox. */
+  'dropboxHeader',
+  /** Dates stand at the top level of the note (the editor inserts them there, never into a block). */
+  'datePlacement',
+  /** A chart has a name, a label and a data name. */
+  'chartFields',
+  /** A chart's range covers two or more cells of an existing top-level table and lies inside it. */
+  'chartRange',
+  /** An image title has at most LIMITS.imageTitle characters. */
+  'imageTitle',
+  /**
+   * The document fits the editor's schema (known nodes, marks and attributes). Judged by
+   * `schemaViolation` in `@eln/shared/editor`, which needs Tiptap; `contentViolations` never reports it.
+   */
+  'schema',
+] as const;
+export type ContentRule = (typeof CONTENT_RULES)[number];
+
+type Violation = ContentViolation;
+const uidOf = (node: PmNode): string | null => (typeof node.attrs?.blockUid === 'string' ? node.attrs.blockUid : null);
+const children = (node: PmNode): PmNode[] => node.content ?? [];
+const filled = (value: unknown) => typeof value === 'string' && value.trim().length > 0;
+
+function containsTable(node: PmNode): boolean {
+  return children(node).some((child) => child.type === NODE.table || containsTable(child));
+}
+
+function tableViolations(table: PmNode, grid: TableGrid, blockUid: string | null): Violation[] {
+  const found: Violation[] = [];
+  const { height: rows, width: columns } = grid;
+  if (rows < 1 || rows > LIMITS.tableMaxSide || columns < 1 || columns > LIMITS.tableMaxSide) found.push({ rule: 'tableSize', blockUid, rows, columns });
+  if (containsTable(table)) found.push({ rule: 'tableInTable', blockUid });
+  if (grid.spanProblem) found.push({ rule: 'cellSpans', blockUid });
+  return found;
+}
+
+function cellViolations(cell: PmNode, blockUid: string | null): Violation[] {
+  const dropbox = cell.attrs?.dropbox;
+  if (dropbox === undefined || dropbox === null) return [];
+  if (typeof dropbox !== 'string') return [{ rule: 'dropboxValue', blockUid }];
+  return cell.type === NODE.tableHeader && dropbox !== '' ? [{ rule: 'dropboxHeader', blockUid }] : [];
+}
+
+interface CellRange {
+  from: { row: number; col: number };
+  to: { row: number; col: number };
+}
+
+function cellRef(value: unknown): { row: number; col: number } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { row, col } = value as Record<string, unknown>;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  return ok(row) && ok(col) ? { row, col } : null;
+}
+
+/** Whether a chart's range is two or more cells lying inside its table's grid. */
+export function rangeFitsTable(range: CellRange, grid: TableGrid | undefined): boolean {
+  const { from, to } = range;
+  if (!grid || (from.row === to.row && from.col === to.col)) return false;
+  return Math.max(from.row, to.row) < grid.height && Math.max(from.col, to.col) < grid.width;
+}
+
+function chartViolations(chart: PmNode, blockUid: string | null, tables: Map<string, TableGrid>): Violation[] {
+  const attrs = chart.attrs ?? {};
+  const found: Violation[] = [];
+  if (!filled(attrs.name) || !filled(attrs.label) || !filled(attrs.dataName)) found.push({ rule: 'chartFields', blockUid });
+  const from = cellRef(attrs.from);
+  const to = cellRef(attrs.to);
+  const grid = typeof attrs.tableUid === 'string' ? tables.get(attrs.tableUid) : undefined;
+  if (!from || !to || !rangeFitsTable({ from, to }, grid)) found.push({ rule: 'chartRange', blockUid });
+  return found;
+}
+
+/** Everything inside one top-level block, walked once. */
+function blockViolations(node: PmNode, depth: number, blockUid: string | null, tables: Map<string, TableGrid>, inTable: boolean): Violation[] {
+  const found: Violation[] = [];
+  if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, tableGrid(node), blockUid));
+  if (node.type === NODE.tableCell || node.type === NODE.tableHeader) found.push(...cellViolations(node, blockUid));
+  if (node.type === NODE.date && depth > 0) found.push({ rule: 'datePlacement', blockUid });
+  if (node.type === NODE.chart) found.push(...chartViolations(node, blockUid, tables));
+  if (node.type === NODE.image && String(node.attrs?.title ?? '').length > LIMITS.imageTitle) found.push({ rule: 'imageTitle', blockUid });
+  for (const child of children(node)) found.push(...blockViolations(child, depth + 1, blockUid, tables, inTable || node.type === NODE.table));
+  return found;
+}
+
+/** The grids of the note's top-level tables by blockUid: what charts may refer to. */
+function topLevelTables(doc: PmNode): Map<string, TableGrid> {
+  const tables = new Map<string, TableGrid>();
+  for (const node of children(doc)) {
+    const uid = uidOf(node);
+    if (node.type === NODE.table && uid && !tables.has(uid)) tables.set(uid, tableGrid(node));
+  }
+  return tables;
+}
+
+/**
+ * What a change did wrong to one table (the same blockUid before and after), or null: it removed the last
+ * row or column, or it deleted rows or columns that merged cells touch. The latter is decided without
+ * knowing which rows went: the table lost rows (columns) and its merged cells' spans, in order, are not
+ * what they were. Deleting rows no merged cell touches leaves every merged cell as it was; deleting
+ * one it touches drops it or shrinks its span. The editor asks the same question of its dry run.
+ */
+export function tableTransitionViolation(before: TableGrid, after: TableGrid): 'lastRow' | 'lastColumn' | 'mergedCells' | null {
+  if (before.height > 0 && after.height === 0) return 'lastRow';
+  if (before.width > 0 && after.width === 0) return 'lastColumn';
+  const shrank = after.height < before.height || after.width < before.width;
+  return shrank && mergedSignature(before) !== mergedSignature(after) ? 'mergedCells' : null;
+}
+
+/**
+ * Every content rule the document `after` breaks; with `before`, also what the change from it broke
+ * (transition rules). Callers that must stay able to edit an old document compare with
+ * `newContentViolations`.
+ */
+export function contentViolations(after: PmNode, before?: PmNode): ContentViolation[] {
+  const tables = topLevelTables(after);
+  const found: Violation[] = [];
+  if (before) {
+    const earlier = topLevelTables(before);
+    for (const [blockUid, grid] of tables) {
+      const was = earlier.get(blockUid);
+      const rule = was ? tableTransitionViolation(was, grid) : null;
+      if (rule) found.push({ rule, blockUid });
+    }
+  }
+  for (const node of children(after)) found.push(...blockViolations(node, 0, uidOf(node), tables, false));
+  return found;
+}
+
+const keyOf = (violation: ContentViolation) => `${violation.rule}\u0000${violation.blockUid ?? ''}`;
+
+/**
+ * The violations a change adds: those of `after` (with the change's transition rules) beyond what
+ * `before` already broke, counted per rule and block. A document that already breaks a rule thus stays
+ * editable as long as an edit does not break it more.
+ */
+export function newContentViolations(after: PmNode, before: PmNode): ContentViolation[] {
+  const old = new Map<string, number>();
+  for (const violation of contentViolations(before)) old.set(keyOf(violation), (old.get(keyOf(violation)) ?? 0) + 1);
+  return contentViolations(after, before).filter((violation) => {
+    const left = old.get(keyOf(violation)) ?? 0;
+    old.set(keyOf(violation), left - 1);
+    return left <= 0;
+  });
+}
+
+/** The rules that judge a change (one table before and after) rather than a document. */
+export const TRANSITION_RULES: ReadonlySet<ContentRule> = new Set<ContentRule>(['lastRow', 'lastColumn', 'mergedCells']);

@@ -1,0 +1,97 @@
+import * as Y from 'yjs';
+import { Document, OutgoingMessage, type Connection, type beforeHandleMessagePayload } from '@hocuspocus/server';
+import { CONTENT_FIELD } from '@eln/shared';
+import { ContentRuleGuard, violationsAdded } from '../../server/src/collab/contentRuleGuard.js';
+import { appendParagraph, appendTable } from '../../server/src/testing/live.js';
+
+/**
+ * The cost of the content rule guard per live update, on a note with a 30 x 30 table: 1,000 keystrokes
+ * applied to the server's copy without the guard, with it (the text-only fast path), and with the full
+ * check forced on a fresh copy per update; then 1,000 structural updates (a new paragraph each) through the
+ * guard (its shadow copy) and on a fresh copy each.
+ */
+const KEYSTROKES = 1000;
+const NAME = 'labnote.1';
+
+function keystrokes(): { base: Uint8Array; updates: Uint8Array[] } {
+  const client = new Y.Doc();
+  appendTable(client, 30, 30);
+  appendParagraph(client, 'Typed: ');
+  const base = Y.encodeStateAsUpdate(client);
+  const text = (client.getXmlFragment(CONTENT_FIELD).get(1) as Y.XmlElement).get(0) as Y.XmlText;
+  const updates: Uint8Array[] = [];
+  client.on('update', (update: Uint8Array) => updates.push(update));
+  for (let i = 0; i < KEYSTROKES; i += 1) text.insert(text.length, String.fromCharCode(97 + (i % 26)));
+  return { base, updates };
+}
+
+function serverCopy(base: Uint8Array): Document {
+  const document = new Document(NAME);
+  Y.applyUpdate(document, base);
+  return document;
+}
+
+const frame = (update: Uint8Array) => new OutgoingMessage(NAME).createSyncMessage().writeUpdate(update).toUint8Array();
+
+async function timed(label: string, run: () => Promise<void> | void): Promise<void> {
+  const start = performance.now();
+  await run();
+  const ms = performance.now() - start;
+  console.log(`${label.padEnd(44)} ${ms.toFixed(1).padStart(9)} ms total  ${((ms * 1000) / KEYSTROKES).toFixed(1).padStart(8)} µs/update`);
+}
+
+export async function contentGuardBench(): Promise<void> {
+  const { base, updates } = keystrokes();
+  const guard = new ContentRuleGuard(() => true);
+  const connection = { readOnly: false } as Connection;
+  const frames = updates.map(frame);
+
+  let document = serverCopy(base);
+  await timed('apply only (no guard)', () => {
+    for (const update of updates) Y.applyUpdate(document, update);
+  });
+  document = serverCopy(base);
+  await timed('guard (fast path) + apply', async () => {
+    for (const [i, update] of updates.entries()) {
+      await guard.beforeHandleMessage({ connection, document, update: frames[i] } as unknown as beforeHandleMessagePayload);
+      Y.applyUpdate(document, update);
+    }
+  });
+  document = serverCopy(base);
+  await timed('full check on a fresh copy per update + apply', () => {
+    for (const update of updates) {
+      violationsAdded(document, update);
+      Y.applyUpdate(document, update);
+    }
+  });
+  // Structural edits (a new paragraph each, as Enter makes) always take the full check.
+  const paragraphs = structuralEdits(base);
+  document = serverCopy(base);
+  await timed('new paragraphs: guard (shadow copy) + apply', async () => {
+    for (const [i, update] of paragraphs.updates.entries()) {
+      await guard.beforeHandleMessage({ connection, document, update: paragraphs.frames[i] } as unknown as beforeHandleMessagePayload);
+      Y.applyUpdate(document, update);
+    }
+  });
+  document = serverCopy(base);
+  await timed('new paragraphs: fresh copy per update + apply', () => {
+    for (const update of paragraphs.updates) {
+      violationsAdded(document, update);
+      Y.applyUpdate(document, update);
+    }
+  });
+}
+
+function structuralEdits(base: Uint8Array): { updates: Uint8Array[]; frames: Uint8Array[] } {
+  const client = new Y.Doc();
+  Y.applyUpdate(client, base);
+  const updates: Uint8Array[] = [];
+  client.on('update', (update: Uint8Array) => updates.push(update));
+  for (let i = 0; i < KEYSTROKES; i += 1) appendParagraph(client, `line ${i}`);
+  return { updates, frames: updates.map(frame) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await contentGuardBench();
+  process.exit(0);
+}
