@@ -67,6 +67,9 @@ export function formatProblem(name: string, value: unknown): string | null {
 export function schemaViolation(doc: PmNode): string | null {
   const schema = noteSchema();
   if (doc.type !== schema.topNodeType.name) return `The document must be a ${schema.topNodeType.name}, not ${doc.type}`;
+  // A new note's live document is empty, and so is one whose every block was deleted: the editor shows
+  // it as one empty paragraph. The schema's `block+` would call it invalid.
+  if (!doc.content?.length) return attributesProblem(schema, doc);
   try {
     schema.nodeFromJSON(doc).check();
   } catch (error) {
