@@ -54,7 +54,8 @@ function attributesProblem(schema: Schema, node: PmNode): string | null {
 export function formatProblem(name: string, value: unknown): string | null {
   const mark = noteSchema().marks[name];
   if (!mark) return `Unknown mark ${name}`;
-  if (value === null) return null;
+  // null removes the mark; `true` sets one without attributes (y-prosemirror reads both).
+  if (value === null || value === true) return null;
   if (typeof value !== 'object' || Array.isArray(value)) return `Mark ${name} takes attributes, not ${typeof value}`;
   return attributeProblem((mark.spec.attrs ?? {}) as AttributeSpecs, value as Record<string, unknown>, `mark ${name}`);
 }
