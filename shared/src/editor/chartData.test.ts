@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PmNode } from '../blocks/model.js';
-import { cellNumber, chartCells, chartData, tableGrid } from './chartData.js';
+import { cellNumber, chartCells, chartData, textGrid } from './chartData.js';
 
 function tableJson(rows: string[][], spans: Record<string, { colspan?: number; rowspan?: number }> = {}): PmNode {
   return {
@@ -35,7 +35,7 @@ describe('chart data', () => {
       ],
       { '1,0': { colspan: 2 }, '2,0': { rowspan: 2 } },
     );
-    expect(tableGrid(merged)).toEqual([
+    expect(textGrid(merged)).toEqual([
       ['h1', 'h2', 'h3'],
       ['wide', '', 'x'],
       ['tall', 'y', 'z'],

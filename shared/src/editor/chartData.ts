@@ -1,6 +1,7 @@
 import { textOf } from '../blocks/convert.js';
 import { NODE, type PmNode } from '../blocks/model.js';
 import type { CellRef, ChartDirection } from './nodes.js';
+import { tableGrid } from './tableGrid.js';
 
 /**
  * Pure, shared by the browser's chart and the server's HTML rendering (which prints a chart as its data
@@ -28,31 +29,14 @@ export interface ChartData {
 }
 
 /** The text of every slot of the table's grid (rows x columns); slots covered by a merged cell are ''. */
-export function tableGrid(table: PmNode): string[][] {
-  const rows = (table.content ?? []).filter((row) => row.type === NODE.tableRow);
-  const grid: string[][] = rows.map(() => []);
-  const taken: boolean[][] = rows.map(() => []);
-  rows.forEach((row, r) => {
-    let c = 0;
-    for (const cell of row.content ?? []) {
-      while (taken[r]?.[c]) c += 1;
-      const colspan = Math.max(1, Number(cell.attrs?.colspan ?? 1) || 1);
-      const rowspan = Math.max(1, Number(cell.attrs?.rowspan ?? 1) || 1);
-      const text = (cell.content ?? []).map(textOf).join(' ').trim();
-      for (let dr = 0; dr < rowspan && r + dr < rows.length; dr += 1) {
-        for (let dc = 0; dc < colspan; dc += 1) {
-          const line = taken[r + dr];
-          const out = grid[r + dr];
-          if (!line || !out) continue;
-          line[c + dc] = true;
-          out[c + dc] = dr === 0 && dc === 0 ? text : '';
-        }
-      }
-      c += colspan;
-    }
-  });
-  const width = Math.max(0, ...grid.map((row) => row.length));
-  return grid.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? ''));
+export function textGrid(table: PmNode): string[][] {
+  const grid = tableGrid(table);
+  const out = Array.from({ length: grid.height }, () => Array.from({ length: grid.width }, () => ''));
+  for (const cell of grid.cells) {
+    const row = out[cell.row];
+    if (row) row[cell.col] = (cell.node.content ?? []).map(textOf).join(' ').trim();
+  }
+  return out;
 }
 
 /** A number from a cell's text ("1,234.5", " 3 ", "-2e3"), or null. */
@@ -82,7 +66,7 @@ export interface ChartSeriesCells extends ChartSeries {
 
 /** The chart's labels and series, each value with its cell's text, or null when the range is no longer inside the table. */
 export function chartCells(table: PmNode, from: CellRef, to: CellRef, direction: ChartDirection, dataName: string): { labels: string[]; series: ChartSeriesCells[] } | null {
-  const grid = tableGrid(table);
+  const grid = textGrid(table);
   const range = clipRange(grid, from, to);
   if (!range) return null;
   // Lines run along the series: columns when vertical, rows when horizontal.
