@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { CONTENT_FIELD } from '@eln/shared';
+import { CONTENT_FIELD, NODE } from '@eln/shared';
 import { formatProblem } from '@eln/shared/editor';
 
 /**
@@ -14,20 +14,37 @@ import { formatProblem } from '@eln/shared/editor';
 export function onlyEditsText(doc: Y.Doc, update: Uint8Array): boolean {
   const { structs, ds } = Y.decodeUpdate(update);
   const added = new Map<string, Y.Item>();
+  const holders = new Map<Y.AbstractType<unknown>, Y.Item>();
   for (const struct of structs) {
     if (!(struct instanceof Y.Item)) return false;
     added.set(key(struct.id), struct);
+    if (struct.content instanceof Y.ContentType) holders.set(struct.content.type, struct);
   }
+  // Typed as any type: Yjs's event typing makes a fragment incomparable with AbstractType<unknown>.
+  const context: Context = { doc, added, holders, root: doc.getXmlFragment(CONTENT_FIELD) as unknown as Y.AbstractType<unknown> };
   for (const item of added.values()) {
-    if (!allowedItem(doc, item, added)) return false;
+    if (!allowedItem(context, item)) return false;
   }
   for (const [client, ranges] of ds.clients) {
     for (const range of ranges) {
-      if (!deletesOnlyText(doc, client, range.clock, range.len, added)) return false;
+      if (!deletesOnlyText(context, client, range.clock, range.len)) return false;
     }
   }
   return true;
 }
+
+interface Context {
+  doc: Y.Doc;
+  /** The items the update adds, by their first ID. */
+  added: Map<string, Y.Item>;
+  /** The item holding each type the update creates (a new type is not integrated: it has no `_item`). */
+  holders: Map<Y.AbstractType<unknown>, Y.Item>;
+  /** The note's content fragment. */
+  root: Y.AbstractType<unknown>;
+}
+
+/** Where an item lives: its type, and its key when it is a map entry (an element's attribute). */
+type Place = { type: Y.AbstractType<unknown> | 'outside'; mapEntry: boolean; sub: string | null };
 
 const key = (id: Y.ID) => `${id.client}:${id.clock}`;
 /** Text, or a format the schema knows (an unknown mark or attribute takes the full check, which refuses it). */
@@ -35,18 +52,20 @@ const isTextContent = (item: Y.Item) =>
   item.content instanceof Y.ContentString || (item.content instanceof Y.ContentFormat && formatProblem(item.content.key, item.content.value) === null);
 
 /** The type an item lives in, and whether it is a map entry; null when it cannot be told here. */
-function placeOf(doc: Y.Doc, item: Y.Item, added: Map<string, Y.Item>, depth = 0): { type: Y.AbstractType<unknown> | 'outside'; mapEntry: boolean } | null {
-  if (typeof item.parent === 'string') return item.parent === CONTENT_FIELD ? null : { type: 'outside', mapEntry: item.parentSub !== null };
+function placeOf(context: Context, item: Y.Item, depth = 0): Place | null {
+  const sub = item.parentSub;
+  const mapEntry = sub !== null;
+  if (typeof item.parent === 'string') return item.parent === CONTENT_FIELD ? { type: context.root, mapEntry, sub } : { type: 'outside', mapEntry, sub };
   if (item.parent instanceof Y.ID) {
-    const parent = existing(doc, item.parent);
-    return parent?.content instanceof Y.ContentType ? { type: parent.content.type, mapEntry: item.parentSub !== null } : null;
+    const parent = context.added.get(key(item.parent)) ?? existing(context.doc, item.parent);
+    return parent?.content instanceof Y.ContentType ? { type: parent.content.type, mapEntry, sub } : null;
   }
-  if (item.parent instanceof Y.AbstractType) return { type: item.parent, mapEntry: item.parentSub !== null };
-  // Encoded without its parent: it sits next to its origin, in the same type.
+  if (item.parent instanceof Y.AbstractType) return { type: item.parent, mapEntry, sub };
+  // Encoded without its parent (and key): it sits next to its origin, in the same type (and key).
   const neighbour = item.origin ?? item.rightOrigin;
   if (!neighbour || depth > 10_000) return null;
-  const next = added.get(key(neighbour)) ?? existing(doc, neighbour);
-  return next ? placeOf(doc, next, added, depth + 1) : null;
+  const next = context.added.get(key(neighbour)) ?? existing(context.doc, neighbour);
+  return next ? placeOf(context, next, depth + 1) : null;
 }
 
 function existing(doc: Y.Doc, id: Y.ID): Y.Item | null {
@@ -55,25 +74,50 @@ function existing(doc: Y.Doc, id: Y.ID): Y.Item | null {
   return struct instanceof Y.Item ? struct : null;
 }
 
-function allowedPlace(place: ReturnType<typeof placeOf>, item: Y.Item): boolean {
-  if (!place) return false;
-  if (place.type === 'outside' || !insideContent(place.type)) return true;
-  return place.type instanceof Y.XmlText && !place.mapEntry && isTextContent(item);
+/** The type a type lives in (for a type this update creates, found through the item holding it). */
+function parentTypeOf(context: Context, type: Y.AbstractType<unknown>): Y.AbstractType<unknown> | 'outside' | null {
+  if (type._item) return type._item.parent as Y.AbstractType<unknown>;
+  const holder = context.holders.get(type);
+  return holder ? (placeOf(context, holder)?.type ?? null) : null;
 }
 
 /** Whether a type lies in the note's content fragment (the only part the content rules read). */
-function insideContent(type: Y.AbstractType<unknown>): boolean {
-  let root = type;
-  for (let depth = 0; root._item && depth < 10_000; depth += 1) root = root._item.parent as Y.AbstractType<unknown>;
-  return root.doc?.share.get(CONTENT_FIELD) === root;
+function insideContent(context: Context, type: Y.AbstractType<unknown>): boolean {
+  let current: Y.AbstractType<unknown> | 'outside' | null = type;
+  for (let depth = 0; current && current !== 'outside' && depth < 10_000; depth += 1) {
+    if (current === context.root) return true;
+    if (!current._item && !context.holders.has(current)) return current.doc?.share.get(CONTENT_FIELD) === current;
+    current = parentTypeOf(context, current);
+  }
+  return false;
 }
 
-function allowedItem(doc: Y.Doc, item: Y.Item, added: Map<string, Y.Item>): boolean {
-  return allowedPlace(placeOf(doc, item, added), item);
+const isParagraph = (type: Y.AbstractType<unknown>) => type instanceof Y.XmlElement && type.nodeName === NODE.paragraph;
+const isTopParagraph = (context: Context, type: Y.AbstractType<unknown>) => isParagraph(type) && parentTypeOf(context, type) === context.root;
+
+/**
+ * What a paragraph at the top of the note may take without the full check: a new paragraph there, its
+ * text nodes, its blockUid (a string). No rule reads a paragraph, and the schema allows it anywhere at
+ * the top; this is what pressing Enter, adding and deleting paragraphs send.
+ */
+function allowedParagraphPart(context: Context, place: Place & { type: Y.AbstractType<unknown> }, item: Y.Item): boolean {
+  if (place.type === context.root) return !place.mapEntry && item.content instanceof Y.ContentType && isParagraph(item.content.type);
+  if (!isTopParagraph(context, place.type)) return false;
+  if (place.mapEntry) return place.sub === 'blockUid' && item.content instanceof Y.ContentAny && item.content.arr.every((value) => typeof value === 'string');
+  return item.content instanceof Y.ContentType && item.content.type instanceof Y.XmlText;
 }
 
-/** Whether a deleted range holds only text items (or items deleted already), all of them known. */
-function deletesOnlyText(doc: Y.Doc, client: number, clock: number, len: number, added: Map<string, Y.Item>): boolean {
+function allowedItem(context: Context, item: Y.Item): boolean {
+  const place = placeOf(context, item);
+  if (!place) return false;
+  if (place.type === 'outside' || !insideContent(context, place.type)) return true;
+  if (place.type instanceof Y.XmlText && !place.mapEntry && isTextContent(item)) return true;
+  return allowedParagraphPart(context, place as Place & { type: Y.AbstractType<unknown> }, item);
+}
+
+/** Whether a deleted range holds only allowed items (or items deleted already), all of them known. */
+function deletesOnlyText(context: Context, client: number, clock: number, len: number): boolean {
+  const { doc, added } = context;
   const structs = doc.store.clients.get(client) ?? [];
   let at = clock;
   const end = clock + len;
@@ -81,7 +125,7 @@ function deletesOnlyText(doc: Y.Doc, client: number, clock: number, len: number,
     let index = Y.findIndexSS(structs, at);
     for (; index < structs.length && at < end; index += 1) {
       const struct = structs[index] as Y.AbstractStruct;
-      if (struct instanceof Y.Item && !struct.deleted && !allowedItem(doc, struct, added)) return false;
+      if (struct instanceof Y.Item && !struct.deleted && !allowedItem(context, struct)) return false;
       if (!(struct instanceof Y.Item) && !(struct instanceof Y.GC)) return false;
       at = struct.id.clock + struct.length;
     }
