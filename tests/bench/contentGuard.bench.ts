@@ -7,8 +7,9 @@ import { appendParagraph, appendTable } from '../../server/src/testing/live.js';
 /**
  * The cost of the content rule guard per live update, on a note with a 30 x 30 table: 1,000 keystrokes
  * applied to the server's copy without the guard, with it (the text-only fast path), and with the full
- * check forced on a fresh copy per update; then 1,000 structural updates (a new paragraph each) through the
- * guard (its shadow copy) and on a fresh copy each.
+ * check forced on a fresh copy per update; then 1,000 new paragraphs (the fast path since paragraphs
+ * break no rule) and 1,000 new headings (a structural update: the shadow copy) through the guard, and
+ * on a fresh copy each.
  */
 const KEYSTROKES = 1000;
 const NAME = 'labnote.1';
@@ -64,30 +65,40 @@ export async function contentGuardBench(): Promise<void> {
       Y.applyUpdate(document, update);
     }
   });
-  // Structural edits (a new paragraph each, as Enter makes) always take the full check.
-  const paragraphs = structuralEdits(base);
-  document = serverCopy(base);
-  await timed('new paragraphs: guard (shadow copy) + apply', async () => {
-    for (const [i, update] of paragraphs.updates.entries()) {
-      await guard.beforeHandleMessage({ connection, document, update: paragraphs.frames[i] } as unknown as beforeHandleMessagePayload);
-      Y.applyUpdate(document, update);
-    }
-  });
-  document = serverCopy(base);
-  await timed('new paragraphs: fresh copy per update + apply', () => {
-    for (const update of paragraphs.updates) {
-      violationsAdded(document, update);
-      Y.applyUpdate(document, update);
-    }
-  });
+  // New blocks: paragraphs (as Enter makes) take the fast path; headings take the full check.
+  for (const kind of ['paragraph', 'heading'] as const) {
+    const edits = structuralEdits(base, kind);
+    document = serverCopy(base);
+    await timed(`new ${kind}s: guard + apply`, async () => {
+      for (const [i, update] of edits.updates.entries()) {
+        await guard.beforeHandleMessage({ connection, document, update: edits.frames[i] } as unknown as beforeHandleMessagePayload);
+        Y.applyUpdate(document, update);
+      }
+    });
+    document = serverCopy(base);
+    await timed(`new ${kind}s: fresh copy per update + apply`, () => {
+      for (const update of edits.updates) {
+        violationsAdded(document, update);
+        Y.applyUpdate(document, update);
+      }
+    });
+  }
 }
 
-function structuralEdits(base: Uint8Array): { updates: Uint8Array[]; frames: Uint8Array[] } {
+function structuralEdits(base: Uint8Array, kind: 'paragraph' | 'heading'): { updates: Uint8Array[]; frames: Uint8Array[] } {
   const client = new Y.Doc();
   Y.applyUpdate(client, base);
   const updates: Uint8Array[] = [];
   client.on('update', (update: Uint8Array) => updates.push(update));
-  for (let i = 0; i < KEYSTROKES; i += 1) appendParagraph(client, `line ${i}`);
+  for (let i = 0; i < KEYSTROKES; i += 1) {
+    if (kind === 'paragraph') appendParagraph(client, `line ${i}`);
+    else {
+      const heading = new Y.XmlElement('heading');
+      heading.setAttribute('level', 2 as unknown as string);
+      heading.insert(0, [new Y.XmlText(`Heading ${i}`)]);
+      client.getXmlFragment(CONTENT_FIELD).push([heading]);
+    }
+  }
   return { updates, frames: updates.map(frame) };
 }
 
