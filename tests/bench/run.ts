@@ -3,7 +3,10 @@ import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
 import { projectListBench } from './projectList.bench.js';
 
-/** `npm run bench`: every benchmark, printed as tables. Compare figures within one run only. */
+/**
+ * `npm run bench`: every benchmark, printed as tables. Compare figures within one run only.
+ * `npm run bench -- <name>…` runs only the benchmarks whose names contain one of the words given.
+ */
 const benches: Array<[string, () => Promise<void>]> = [
   ['project list', projectListBench],
   ['live editing', collabBench],
@@ -11,7 +14,10 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['client bundle', bundleSizes],
 ];
 
-for (const [name, bench] of benches) {
+const wanted = process.argv.slice(2).map((word) => word.toLowerCase());
+const chosen = benches.filter(([name]) => !wanted.length || wanted.some((word) => name.includes(word)));
+if (!chosen.length) throw new Error(`No benchmark matches ${wanted.join(', ')}; there are: ${benches.map(([name]) => name).join(', ')}`);
+for (const [name, bench] of chosen) {
   console.log(`\n=== ${name}`);
   await bench();
 }
