@@ -5,12 +5,16 @@ import * as Y from 'yjs';
 import { DURABLE_MESSAGE, type DurableMessage } from '@eln/shared';
 import type { AppendOutcome, DocumentStore } from './documentStore.js';
 import { endWriting } from './endWriting.js';
+import { DurableClocks } from './durableClocks.js';
+import { RelayedUpdates } from './relayedUpdates.js';
 
 interface Queue {
   pending: Uint8Array[];
   flushing: Promise<void> | null;
-  /** Per Yjs client, the clock up to which its edits are stored. */
-  durableClocks: Map<number, number>;
+  /** Per Yjs client, the clock up to which its edits are stored with no gap. */
+  durableClocks: DurableClocks;
+  /** Updates other processes relayed, stored here too unless their origin confirms them first. */
+  relayed: RelayedUpdates;
   sinceCompaction: number;
   /**
    * The store refused the document's updates (it was locked: signed, finished, deleted). The copy in
@@ -64,7 +68,7 @@ export class DurablePersistence implements Extension {
   private queueOf(documentName: string): Queue {
     let queue = this.queues.get(documentName);
     if (!queue) {
-      queue = { pending: [], flushing: null, durableClocks: new Map(), sinceCompaction: 0, stale: false };
+      queue = { pending: [], flushing: null, durableClocks: new DurableClocks(), relayed: new RelayedUpdates(), sinceCompaction: 0, stale: false };
       this.queues.set(documentName, queue);
     }
     return queue;
@@ -78,9 +82,15 @@ export class DurablePersistence implements Extension {
     // A fresh load is exactly what is stored: a refused copy from before is gone.
     queue.stale = false;
     this.documents.set(documentName, document);
+    this.hearPeersConfirm(documentName, document);
     if (!state) return undefined;
-    for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVectorFromUpdate(state))) queue.durableClocks.set(client, clock);
-    return state;
+    // Applied here rather than handed back: the document's state vector right after is exactly the
+    // stored state's contiguous part (structs behind a clock gap stay pending and count for nothing).
+    Y.applyUpdate(document, state);
+    queue.durableClocks = DurableClocks.ofLoaded(document);
+    const gap = DurableClocks.gapIn(document);
+    if (gap) this.log.error({ documentName, ...gap }, 'stored document has a clock gap: edits after it cannot be applied and are missing');
+    return undefined;
   }
 
   async connected({ connection, connectionConfig, documentName }: connectedPayload): Promise<void> {
@@ -94,15 +104,61 @@ export class DurablePersistence implements Extension {
   }
 
   async onChange({ documentName, document, update, transactionOrigin }: onChangePayload): Promise<void> {
-    // Updates relayed from other processes through Redis are stored by the process that received them.
-    if (isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'redis') return;
     if (isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'local' && transactionOrigin.skipStoreHooks) return;
     this.documents.set(documentName, document);
     const queue = this.queueOf(documentName);
     // Never stored, never confirmed: the document is locked and this copy is on its way out.
     if (queue.stale) return;
+    if (isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'redis') {
+      // Relayed from another process, which stores it; but that process may die first, and then
+      // nobody else would (its writer, reconnecting here, has nothing to send). So it is stored here
+      // too unless that process's durable message confirms it within the relay delay.
+      queue.relayed.hold(update, () => this.storeRelayed(documentName, queue));
+      return;
+    }
     queue.pending.push(update);
     queue.flushing ??= this.flush(documentName, queue);
+  }
+
+  /**
+   * Durable messages of other processes reach this one through Redis and are relayed to its clients by
+   * Document.relayStateless, which runs no hook: it is wrapped so that this process learns from them
+   * which relayed updates their origin has stored.
+   */
+  private hearPeersConfirm(documentName: string, document: Document): void {
+    const relay = document.relayStateless.bind(document);
+    document.relayStateless = (payload, filter) => {
+      this.learnDurable(documentName, payload);
+      relay(payload, filter);
+    };
+  }
+
+  /** Relayed updates whose delay ran out: those not yet known stored go into the queue. */
+  private storeRelayed(documentName: string, queue: Queue): void {
+    const due = queue.relayed.takeDue((update) => queue.durableClocks.covers(update));
+    if (queue.stale || !due.length) {
+      void this.unloadIfIdle(documentName);
+      return;
+    }
+    queue.pending.push(...due);
+    queue.flushing ??= this.flush(documentName, queue);
+  }
+
+  /**
+   * Another process's durable message, relayed through Redis: its clocks are stored with no gap, so
+   * relayed updates they cover need not be stored here. Anything else is ignored.
+   */
+  learnDurable(documentName: string, payload: string): void {
+    const queue = this.queues.get(documentName);
+    if (!queue) return;
+    let message: Partial<DurableMessage>;
+    try {
+      message = JSON.parse(payload) as Partial<DurableMessage>;
+    } catch {
+      return;
+    }
+    if (message.type !== DURABLE_MESSAGE || !message.clocks) return;
+    for (const [client, clock] of Object.entries(message.clocks)) if (Number.isFinite(clock)) queue.durableClocks.claim(Number(client), clock);
   }
 
   private async flush(documentName: string, queue: Queue): Promise<void> {
@@ -126,11 +182,7 @@ export class DurablePersistence implements Extension {
           this.onRefused?.(documentName);
           break;
         }
-        for (const update of batch) {
-          for (const [client, clock] of Y.parseUpdateMeta(update).to) {
-            if ((queue.durableClocks.get(client) ?? 0) < clock) queue.durableClocks.set(client, clock);
-          }
-        }
+        for (const update of batch) queue.durableClocks.stored(update);
         queue.sinceCompaction += batch.length;
         this.documents.get(documentName)?.broadcastStateless(this.durableMessage(documentName));
       }
@@ -181,7 +233,7 @@ export class DurablePersistence implements Extension {
   }
 
   private durableMessage(documentName: string): string {
-    const message: DurableMessage = { type: DURABLE_MESSAGE, clocks: Object.fromEntries(this.queueOf(documentName).durableClocks) };
+    const message: DurableMessage = { type: DURABLE_MESSAGE, clocks: Object.fromEntries(this.queueOf(documentName).durableClocks.entries()) };
     return JSON.stringify(message);
   }
 
@@ -194,6 +246,7 @@ export class DurablePersistence implements Extension {
     if (!queue) return;
     queue.stale = true;
     queue.pending.length = 0;
+    queue.relayed.clear();
     for (const connection of this.documents.get(documentName)?.getConnections() ?? []) if (!connection.readOnly) endWriting(connection, 'access');
   }
 
@@ -205,7 +258,7 @@ export class DurablePersistence implements Extension {
   /** Whether a document still has updates that are not stored. */
   hasUnstored(documentName: string): boolean {
     const queue = this.queues.get(documentName);
-    return Boolean(queue && (queue.pending.length || queue.flushing));
+    return Boolean(queue && (queue.pending.length || queue.flushing || queue.relayed.size));
   }
 
   async beforeUnloadDocument({ documentName }: beforeUnloadDocumentPayload): Promise<void> {
@@ -216,7 +269,7 @@ export class DurablePersistence implements Extension {
   async afterUnloadDocument({ documentName }: { documentName: string }): Promise<void> {
     const queue = this.queues.get(documentName);
     this.documents.delete(documentName);
-    if (queue && !queue.pending.length && !queue.flushing) {
+    if (queue && !queue.pending.length && !queue.flushing && !queue.relayed.size) {
       this.queues.delete(documentName);
       if (queue.sinceCompaction > 0) await this.compact(documentName, queue);
     }
@@ -224,6 +277,9 @@ export class DurablePersistence implements Extension {
 
   /** Waits until every document's updates are stored: on shutdown, before the database closes. */
   async flushAll(): Promise<void> {
+    // Relayed updates not yet confirmed by their origin are stored now rather than after their delay.
+    for (const [documentName, queue] of this.queues) if (queue.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
+    // Not waiting for relayed updates that arrive later: other processes' editors may type on for good.
     while ([...this.queues.values()].some((q) => q.pending.length || q.flushing)) {
       await Promise.all([...this.queues.values()].map((q) => q.flushing));
       await sleep(1);
@@ -233,6 +289,8 @@ export class DurablePersistence implements Extension {
   /** Waits until one document's updates are stored. */
   async flushDocument(documentName: string): Promise<void> {
     const queue = this.queues.get(documentName);
+    // Relayed updates held now are stored now; those relayed later are not waited for (see flushAll).
+    if (queue?.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
     while (queue && (queue.pending.length || queue.flushing)) {
       await queue.flushing;
       await sleep(1);
