@@ -24,7 +24,8 @@ import { DurablePersistence, type DurablePersistenceOptions } from './collab/dur
 import { DocumentSizeLimit } from './collab/documentSizeLimit.js';
 import { ContentRuleGuard } from './collab/contentRuleGuard.js';
 import { LiveDocuments } from './collab/liveDocuments.js';
-import { redisControlChannel, singleProcessChannel } from './collab/liveControl.js';
+import { singleProcessChannel } from './collab/liveControl.js';
+import { loggedControlChannel } from './collab/commandLog.js';
 import { labNoteDocumentKind } from './notes/documentKind.js';
 import { NoteHolds } from './notes/holds.js';
 import { registerNoteRoutes } from './notes/routes.js';
@@ -98,6 +99,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
+  // Several processes: commands to live connections go through a log in the database, Redis rings.
+  const controlChannel = config.redisUrl ? await loggedControlChannel(database.db, config.redisUrl, config.redisPrefix, app.log) : null;
   const services: Services = {
     config,
     db: database.db,
@@ -105,11 +108,13 @@ export async function buildApp(config: ServerConfig, database: Database, options
     throttle: new Throttle(config.throttle),
     mailer: await createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
-    live: new LiveDocuments(collab, persistence, documentStore, authorization, config.redisUrl ? await redisControlChannel(config.redisUrl, config.redisPrefix, app.log) : singleProcessChannel),
+    live: new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel),
     fileLinks: new FileLinks(secret),
   };
 
   await services.live.start();
+  // After a Redis blip, edits other processes published meanwhile are read from the store.
+  controlChannel?.onResubscribed(() => services.live.catchUpFromStore());
 
   registerIdentityRoutes(app, services);
   registerAuditRoutes(app, services);

@@ -9,6 +9,9 @@ import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
 import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
 
+/** When the store is read a second time after a Redis reconnect. */
+const CATCH_UP_AGAIN_MS = 2000;
+
 /**
  * What the API needs of live documents: their current content (from memory when open, else from the
  * store), and control over who may still write to them, on every server process.
@@ -78,6 +81,25 @@ export class LiveDocuments {
   /** Ends every connection to a document (deleted note), on every server process. */
   async close(documentName: string): Promise<void> {
     await this.everywhere({ kind: 'close', documentName });
+  }
+
+  /**
+   * Applies what is stored to every open document here: after this process was cut off from Redis,
+   * edits other processes relayed meanwhile (and stored) are missing until someone types. Read again a
+   * little later too, as the live-document relay resubscribes on its own connection.
+   */
+  catchUpFromStore(): void {
+    const readAll = () => {
+      for (const [documentName, document] of this.hocuspocus.documents) {
+        if (this.persistence.isStale(documentName)) continue;
+        void this.store
+          .load(documentName)
+          .then((state) => state && Y.applyUpdate(document, state, { source: 'local', skipStoreHooks: true }))
+          .catch(() => undefined);
+      }
+    };
+    readAll();
+    setTimeout(readAll, CATCH_UP_AGAIN_MS).unref();
   }
 
   async stop(): Promise<void> {

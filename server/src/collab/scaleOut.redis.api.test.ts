@@ -5,6 +5,7 @@ import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAn
 import { labNotes } from '../db/schema.js';
 import { installAfterLockTrigger, storedAfterLock } from '../testing/afterLock.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
+import { requireRedis } from '../testing/redis.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
 import { DatabaseDocumentStore } from './documentStore.js';
 
@@ -19,22 +20,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function requireRedis(): Promise<void> {
-  const { default: IORedis } = await import('ioredis');
-  const probe = new IORedis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    await probe.ping();
-  } catch (error) {
-    throw new Error(`This test needs Redis at ${REDIS_URL} (TEST_REDIS_URL): ${(error as Error).message}`);
-  } finally {
-    probe.disconnect();
-  }
-}
-
 /** Two server processes on one database and one Redis; Alice (the leader) on one, Bob on two, one note. */
 async function twoProcesses() {
-  await requireRedis();
+  await requireRedis(REDIS_URL);
   const { database, dispose } = await createTestDatabase();
   cleanups.push(dispose);
   const redis = { url: REDIS_URL, prefix: `eln-test-${randomBytes(4).toString('hex')}` };

@@ -291,6 +291,23 @@ export const documentSnapshots = pgTable('document_snapshots', {
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
 
+/**
+ * Commands to live connections on every server process (end writing, close, re-check users), kept so
+ * that a process disconnected from Redis when one was sent still applies it: Redis only rings the
+ * doorbell, each process reads what it has not seen. Rows are pruned after a few minutes.
+ */
+export const liveCommands = pgTable(
+  'live_commands',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The process that sent it (it applied the command itself). */
+    origin: text('origin').notNull(),
+    command: jsonb('command').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('live_commands_created_at_idx').on(t.createdAt)],
+);
+
 /** Who holds a note open for writing now ("being modified by"), across server processes. */
 export const noteHolds = pgTable(
   'note_holds',
