@@ -8,7 +8,9 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 const apiTests = ['server/src/**/*.api.test.ts', 'tests/realtime/**/*.test.ts'];
 /** Tests that need a Redis server run only when TEST_REDIS_URL names one (CI always does). */
-const redisTests = ['server/src/**/*.redis.api.test.ts'];
+const redisTests = ['server/src/**/*.redis.api.test.ts', 'tests/realtime/**/*.redis.test.ts'];
+/** Several real server processes share one database: PostgreSQL only (on PGlite alone they fail and say so). */
+const multiProcessTests = ['tests/realtime/**/*.redis.test.ts'];
 
 if (!postgresUrl) {
   console.warn('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only (set it to also run them on PostgreSQL).');
@@ -17,6 +19,7 @@ if (!redisUrl) {
   console.warn('TEST_REDIS_URL is not set: the scale-out tests through Redis do not run (set it, e.g. redis://127.0.0.1:6379).');
 }
 const apiExclude = redisUrl ? [] : redisTests;
+const pgliteExclude = redisUrl && postgresUrl ? multiProcessTests : apiExclude;
 
 export default defineConfig({
   test: {
@@ -32,7 +35,7 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'api:pglite', include: apiTests, exclude: apiExclude, env: { ELN_TEST_DB: 'pglite', ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) }, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: 'api:pglite', include: apiTests, exclude: pgliteExclude, env: { ELN_TEST_DB: 'pglite', ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) }, testTimeout: 30_000, hookTimeout: 60_000 },
       },
       ...(postgresUrl
         ? [

@@ -17,16 +17,7 @@ let server: ServerProcess;
 let tokens: string[] = [];
 let documentName: string;
 
-async function call<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${server.url}/server${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { status: string; message: string; data: T };
-  if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message}`);
-  return answer.data;
-}
+const call = <T>(path: string, body: unknown, token?: string) => server.call<T>(path, body, token);
 
 beforeAll(async () => {
   server = await ServerProcess.create();

@@ -33,9 +33,14 @@ export class ServerProcess {
 
   static readonly adminPassword = 'durability-admin-password';
 
-  static async create(): Promise<ServerProcess> {
+  /**
+   * `shared`: a database (and anything else, e.g. REDIS_URL) given by the caller, who creates and drops
+   * it, so that several processes can share it.
+   */
+  static async create(shared?: { env: NodeJS.ProcessEnv & { DATABASE_URL: string } }): Promise<ServerProcess> {
     const port = await freePort();
     const base = { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ELN_ADMIN_PASSWORD: ServerProcess.adminPassword, CLIENT_DIST: '/nonexistent' };
+    if (shared) return new ServerProcess(port, { ...base, ...shared.env }, async () => undefined);
     if (process.env.ELN_TEST_DB === 'postgres') {
       const url = process.env.TEST_DATABASE_URL;
       if (!url) throw new Error('ELN_TEST_DB=postgres needs TEST_DATABASE_URL');
@@ -80,6 +85,18 @@ export class ServerProcess {
       if (Date.now() > until) throw new Error(`server did not start: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /** Calls the API; answers the data, or throws with the path, status and message. */
+  async call<T>(path: string, body: unknown, token?: string): Promise<T> {
+    const response = await fetch(`${this.url}/server${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as { status: string; message: string; data: T };
+    if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message}`);
+    return answer.data;
   }
 
   /** Stops the process with a signal and waits until it is gone. */

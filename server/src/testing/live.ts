@@ -20,8 +20,8 @@ export interface LiveClient {
 
 export type ConnectOutcome = { kind: 'synced'; client: LiveClient } | { kind: 'refused'; reason: string };
 
-export async function connectLive(baseUrl: string, name: string, token: string, timeoutMs = 10_000): Promise<ConnectOutcome> {
-  const doc = new Y.Doc();
+/** `doc`: an editor's document reconnecting (to another process), with everything it already holds. */
+export async function connectLive(baseUrl: string, name: string, token: string, timeoutMs = 10_000, doc: Y.Doc = new Y.Doc()): Promise<ConnectOutcome> {
   const socket = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
   const durable = new DurableTracker(doc);
   let seenDurable = false;
@@ -75,8 +75,8 @@ export async function connectLive(baseUrl: string, name: string, token: string, 
   });
 }
 
-export async function connectWriter(baseUrl: string, name: string, token: string): Promise<LiveClient> {
-  const outcome = await connectLive(baseUrl, name, token);
+export async function connectWriter(baseUrl: string, name: string, token: string, doc?: Y.Doc): Promise<LiveClient> {
+  const outcome = await connectLive(baseUrl, name, token, 10_000, doc);
   if (outcome.kind !== 'synced') throw new Error(`${name} refused: ${outcome.reason}`);
   return outcome.client;
 }

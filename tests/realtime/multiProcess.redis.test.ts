@@ -1,0 +1,284 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import * as Y from 'yjs';
+import { HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
+import { openDatabase, type Database } from '../../server/src/db/client.js';
+import { DatabaseDocumentStore } from '../../server/src/collab/documentStore.js';
+import { installAfterLockTrigger, storedAfterLock } from '../../server/src/testing/afterLock.js';
+import { SIDE_MAP, appendParagraph, connectLive, connectWriter, eventually, paragraphTexts, startTyping, tagsOfState, type LiveClient } from '../../server/src/testing/live.js';
+import { requireRedis } from '../../server/src/testing/redis.js';
+import { FaultProxy } from './faultProxy.js';
+import { ServerProcess } from './serverProcess.js';
+
+/**
+ * Two real server processes on one PostgreSQL and one Redis, with editors on both, under the faults of
+ * a real deployment: a process killed with SIGKILL mid-writing while the database is slow (a proxy adds
+ * latency) and stalled (a held table lock), a process cut off from Redis, Redis not answering. Every
+ * edit ever shown saved must be in a fresh load after both restart, nothing may be stored after a lock,
+ * a lock or clear made through one process must end writing on the other, and every copy converges.
+ */
+const KILLS = Number(process.env.ELN_MULTIPROCESS_KILLS ?? 4);
+const REDIS_URL = process.env.TEST_REDIS_URL ?? '';
+const PASSWORD = 'multi-process-password-1';
+
+interface Person {
+  userId: string;
+  name: string;
+  token: string;
+}
+
+let baseUrl: string;
+let dbName: string;
+let database: Database;
+let sqlAdmin: postgres.Sql;
+const proxies: FaultProxy[] = [];
+let dbProxyOne: FaultProxy;
+let redisProxyOne: FaultProxy;
+let redisProxyTwo: FaultProxy;
+let one: ServerProcess;
+let two: ServerProcess;
+let alice: Person;
+let bob: Person;
+let projectNo: number;
+const clients: LiveClient[] = [];
+
+const call = <T>(server: ServerProcess, path: string, body: unknown, token?: string) => server.call<T>(path, body, token);
+
+async function connect(server: ServerProcess, name: string, person: Person, doc?: Y.Doc): Promise<LiveClient> {
+  const client = await connectWriter(server.url, name, person.token, doc);
+  clients.push(client);
+  return client;
+}
+
+/** Every note the suite wrote, to check at the end that each converges on both processes. */
+const notes: string[] = [];
+
+async function newNote(title: string): Promise<{ labNoteNo: number; name: string }> {
+  const { labNoteNo } = await call<{ labNoteNo: number }>(one, '/v1/project/note/create', { projectNo, title }, alice.token);
+  notes.push(noteDocumentName(labNoteNo));
+  return { labNoteNo, name: noteDocumentName(labNoteNo) };
+}
+
+/** A document's content and side map, to compare copies. */
+const contentOf = (doc: Y.Doc) => ({ paragraphs: paragraphTexts(doc), side: [...doc.getMap(SIDE_MAP).keys()].sort() });
+
+const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Tagged paragraphs a writer typed, with its clock after each: confirmed once a durable clock reaches it. */
+class Typed {
+  private readonly edits: Array<{ tag: string; clock: number }> = [];
+  readonly confirmed = new Set<string>();
+  constructor(readonly doc: Y.Doc) {}
+  type(tag: string): void {
+    appendParagraph(this.doc, tag);
+    this.edits.push({ tag, clock: Y.getState(this.doc.store, this.doc.clientID) });
+  }
+  /** Takes what the connection shows saved now, as the editor would show it. */
+  note(client: LiveClient): void {
+    const durable = client.durable()?.clocks[String(this.doc.clientID)] ?? 0;
+    for (const edit of this.edits) if (edit.clock <= durable) this.confirmed.add(edit.tag);
+  }
+}
+
+/** Holds `lock table document_updates in exclusive mode` until released: every append waits. */
+async function stallDatabase(): Promise<() => Promise<void>> {
+  const connection = await sqlAdmin.reserve();
+  await connection`begin`;
+  await connection`lock table document_updates in exclusive mode`;
+  return async () => {
+    await connection`rollback`;
+    connection.release();
+  };
+}
+
+async function freshTags(name: string): Promise<Set<string>> {
+  return tagsOfState(await new DatabaseDocumentStore(database.db).load(name));
+}
+
+beforeAll(async () => {
+  if (process.env.ELN_TEST_DB !== 'postgres' || !process.env.TEST_DATABASE_URL) {
+    throw new Error('The multi-process fault suite needs PostgreSQL shared by two processes: set TEST_DATABASE_URL (it runs in the api:postgres project)');
+  }
+  if (!REDIS_URL) throw new Error('The multi-process fault suite needs Redis: set TEST_REDIS_URL');
+  await requireRedis(REDIS_URL);
+  baseUrl = process.env.TEST_DATABASE_URL;
+  dbName = `eln_mp_${randomBytes(4).toString('hex')}`;
+  sqlAdmin = postgres(baseUrl, { max: 4, onnotice: () => undefined });
+  await sqlAdmin.unsafe(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(baseUrl);
+  dbUrl.pathname = `/${dbName}`;
+  await sqlAdmin.end();
+  sqlAdmin = postgres(dbUrl.toString(), { max: 4, onnotice: () => undefined });
+
+  const pgPort = Number(dbUrl.port || 5432);
+  const redisUrl = new URL(REDIS_URL);
+  const redisPort = Number(redisUrl.port || 6379);
+  dbProxyOne = await FaultProxy.start(pgPort);
+  redisProxyOne = await FaultProxy.start(redisPort);
+  redisProxyTwo = await FaultProxy.start(redisPort);
+  proxies.push(dbProxyOne, redisProxyOne, redisProxyTwo);
+  const via = (url: URL, port: number) => Object.assign(new URL(url.toString()), { hostname: '127.0.0.1', port: String(port) }).toString();
+  const prefix = `eln-mp-${randomBytes(4).toString('hex')}`;
+  // Process one reaches the database through the latency proxy; each reaches Redis through its own proxy.
+  one = await ServerProcess.create({ env: { DATABASE_URL: via(dbUrl, dbProxyOne.port), REDIS_URL: via(redisUrl, redisProxyOne.port), REDIS_PREFIX: prefix } });
+  two = await ServerProcess.create({ env: { DATABASE_URL: dbUrl.toString(), REDIS_URL: via(redisUrl, redisProxyTwo.port), REDIS_PREFIX: prefix } });
+  await one.start();
+  await two.start();
+  database = await openDatabase({ kind: 'postgres', url: dbUrl.toString() });
+  await installAfterLockTrigger(database.db);
+
+  const admin = await call<SignInAnswer>(one, '/v1/user/signIn', { userId: 'admin@eln.local', password: ServerProcess.adminPassword });
+  const people: Person[] = [];
+  for (const name of ['Alice', 'Bob']) {
+    const userId = `${name.toLowerCase()}@multi.test`;
+    await call(one, '/v1/admin/user/create', { userId, name, password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin.accessToken);
+    people.push({ userId, name, token: (await call<SignInAnswer>(one, '/v1/user/signIn', { userId, password: PASSWORD })).accessToken });
+  }
+  [alice, bob] = people as [Person, Person];
+  ({ projectNo } = await call<{ projectNo: number }>(one, '/v1/project/create', { title: 'Faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, alice.token));
+}, 120_000);
+
+afterAll(async () => {
+  for (const client of clients) client.destroy();
+  await one?.stop('SIGKILL');
+  await two?.stop('SIGKILL');
+  for (const proxy of proxies) await proxy.close();
+  await database?.close();
+  await sqlAdmin?.end();
+  if (dbName && baseUrl) {
+    const drop = postgres(baseUrl, { max: 1, onnotice: () => undefined });
+    await drop.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await drop.end();
+  }
+});
+
+describe('two server processes under faults', () => {
+  const written: Array<{ name: string; typed: Typed }> = [];
+
+  it(`keeps every edit shown saved when either process is killed mid-writing (${KILLS} kills, slow and stalled database)`, async () => {
+    const { name } = await newNote('Kills');
+    const typed = new Typed(new Y.Doc());
+    written.push({ name, typed });
+    dbProxyOne.delayMs = 3;
+    for (let round = 0; round < KILLS; round += 1) {
+      const [victim, survivor] = round % 2 === 0 ? [one, two] : [two, one];
+      const writer = await connect(victim, name, alice, typed.doc);
+      const observer = await connect(survivor, name, bob);
+      for (let i = 0; i < 5; i += 1) typed.type(`k${round}-before-${i}`);
+      await eventually(() => writer.allDurable(), `round ${round}: the first edits stored`, 20_000);
+      typed.note(writer);
+
+      // The database stalls; the victim's writer types, the survivor receives it through Redis; the
+      // victim dies before it could store it.
+      const release = await stallDatabase();
+      for (let i = 0; i < 5; i += 1) typed.type(`k${round}-stalled-${i}`);
+      await eventually(() => paragraphTexts(observer.doc).includes(`k${round}-stalled-4`), `round ${round}: the stalled edits relayed to the survivor`);
+      typed.note(writer);
+      await victim.stop('SIGKILL');
+      await release();
+      writer.destroy();
+
+      // The writer reconnects to the survivor with everything it holds and types on.
+      const again = await connect(survivor, name, alice, typed.doc);
+      for (let i = 0; i < 5; i += 1) typed.type(`k${round}-after-${i}`);
+      await eventually(() => again.allDurable(), `round ${round}: the writer's edits on the survivor confirmed`, 20_000);
+      typed.note(again);
+      again.destroy();
+      observer.destroy();
+      await victim.start();
+    }
+    dbProxyOne.delayMs = 0;
+    // Every edit was shown saved in the end (the writer waited for it), so every one must be stored.
+    expect(typed.confirmed.size).toBe(KILLS * 15);
+    const present = await freshTags(name);
+    expect([...typed.confirmed].filter((tag) => !present.has(tag))).toEqual([]);
+  }, 180_000);
+
+  it('ends writing on a process cut off from Redis when a note is signed through the other, and stores nothing after it', async () => {
+    const { labNoteNo, name } = await newNote('Signed');
+    const writer = await connect(two, name, alice);
+    const watcher = await connect(one, name, bob);
+    appendParagraph(writer.doc, 'Result');
+    await eventually(() => writer.allDurable() && paragraphTexts(watcher.doc).includes('Result'), 'the first paragraph stored and shared');
+    await call(two, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, alice.token);
+    await call(two, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: bob.userId, type: 'reviewer' }] }, alice.token);
+
+    const typing = startTyping(writer, 'cut', 'side map');
+    await sleep(100);
+    // Process two loses Redis for 4 s: the command must reach it through the log in the database.
+    const cutEnds = Date.now() + 4000;
+    redisProxyTwo.cut(4000);
+    await call(one, '/v1/project/signature/status', { labNoteNo, status: 'T', password: PASSWORD, name: bob.name }, bob.token);
+    await eventually(() => holdEnded(writer), 'the writer on the cut-off process turned read-only', 10_000);
+    expect(Date.now(), 'turned read-only while still cut off from Redis').toBeLessThan(cutEnds);
+    await typing.stop();
+    await sleep(1500);
+
+    expect(await storedAfterLock(database.db, name)).toBe(0);
+    const present = await freshTags(name);
+    expect(typing.confirmed().filter((tag) => !present.has(tag))).toEqual([]);
+    writer.destroy();
+    watcher.destroy();
+  }, 60_000);
+
+  it('clears holds on every process while Redis answers nothing (as under CLIENT PAUSE), without holding up the call', async () => {
+    const { name } = await newNote('Cleared');
+    const writer = await connect(two, name, bob);
+    const watcher = await connect(one, name, alice);
+    appendParagraph(writer.doc, 'before the clear');
+    await eventually(() => writer.allDurable() && paragraphTexts(watcher.doc).length === 1, 'the first edit stored and shared');
+
+    const pauseEnds = Date.now() + 4000;
+    redisProxyOne.stall(4000);
+    redisProxyTwo.stall(4000);
+    await call(one, '/v1/project/clear/all', { projectNo }, alice.token);
+    expect(Date.now(), 'the clear answered while Redis was paused').toBeLessThan(pauseEnds);
+    await eventually(() => holdEnded(writer), 'the writer on process two turned read-only', 10_000);
+    expect(Date.now(), 'turned read-only while Redis was still paused').toBeLessThan(pauseEnds);
+    appendParagraph(writer.doc, 'after the clear');
+    await sleep(Math.max(0, pauseEnds - Date.now()) + 1500);
+    expect([...(await freshTags(name))]).toEqual(['before the clear']);
+    writer.destroy();
+    watcher.destroy();
+  }, 60_000);
+
+  it('catches up after a Redis blip: an edit published while a process was cut off reaches it without more typing', async () => {
+    const { name } = await newNote('Blip');
+    const writer = await connect(one, name, alice);
+    const reader = await connect(two, name, bob);
+    appendParagraph(writer.doc, 'before the blip');
+    await eventually(() => paragraphTexts(reader.doc).includes('before the blip'), 'the first edit on both');
+    redisProxyTwo.cut(1500);
+    await sleep(100);
+    appendParagraph(writer.doc, 'during the blip');
+    await eventually(() => writer.allDurable(), 'the edit during the blip stored');
+    await eventually(() => paragraphTexts(reader.doc).includes('during the blip'), 'the edit during the blip on the reader, with nobody typing', 15_000);
+    writer.destroy();
+    reader.destroy();
+  }, 60_000);
+
+  it('after both processes restart, every note loads with every confirmed edit, alike on both', async () => {
+    for (const server of [one, two]) await server.stop('SIGKILL');
+    await one.start();
+    await two.start();
+    for (const { name, typed } of written) {
+      const fresh = await connect(one, name, alice);
+      expect([...typed.confirmed].filter((tag) => !paragraphTexts(fresh.doc).includes(tag))).toEqual([]);
+      fresh.destroy();
+    }
+    // Every note converges: both processes serve the same document, which is the stored one.
+    for (const name of notes) {
+      const onOne = await connectLive(one.url, name, alice.token);
+      const onTwo = await connectLive(two.url, name, bob.token);
+      if (onOne.kind !== 'synced' || onTwo.kind !== 'synced') throw new Error(`${name} did not open on both processes`);
+      const stored = new Y.Doc();
+      Y.applyUpdate(stored, (await new DatabaseDocumentStore(database.db).load(name)) ?? Y.encodeStateAsUpdate(new Y.Doc()));
+      expect(contentOf(onOne.client.doc), name).toEqual(contentOf(stored));
+      expect(contentOf(onTwo.client.doc), name).toEqual(contentOf(stored));
+      onOne.client.destroy();
+      onTwo.client.destroy();
+    }
+  }, 120_000);
+});
