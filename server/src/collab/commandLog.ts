@@ -19,6 +19,8 @@ export interface CommandLogOptions {
  */
 const REREAD_WINDOW_SECONDS = 30;
 const PRUNE_EVERY_MS = 60_000;
+/** Attempts to log a command before giving up (the lock itself never depends on it: the append checks). */
+const LOG_ATTEMPTS = 3;
 
 /**
  * Live commands through a log in the database, with Redis pub/sub only as the doorbell: a process
@@ -83,6 +85,23 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
       .catch((error: unknown) => log.warn({ err: error }, 'live control: pruning the command log failed'));
   }
 
+  /** Inserts the command's row, trying again briefly over a database hiccup; answers whether it is logged. */
+  async function logCommand(command: LiveCommand): Promise<boolean> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const [row] = await db.insert(liveCommands).values({ origin, command }).returning({ id: liveCommands.id });
+        if (row) applied.set(row.id, Date.now());
+        return true;
+      } catch (error) {
+        if (attempt >= LOG_ATTEMPTS) {
+          log.error({ err: error, command }, 'live control: logging a command failed; other processes apply it at their next session check');
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
   return {
     onResubscribed(listener) {
       resubscribed.push(listener);
@@ -114,13 +133,8 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
     },
     async publish(command) {
       // The change behind the command is committed; the row is what every process reads.
-      try {
-        const [row] = await db.insert(liveCommands).values({ origin, command }).returning({ id: liveCommands.id });
-        if (row) applied.set(row.id, Date.now());
-      } catch (error) {
-        log.error({ err: error, command }, 'live control: logging a command failed; other processes apply it at their next session check');
-        return;
-      }
+      const logged = await logCommand(command);
+      if (!logged) return;
       // Not awaited: a paused or unreachable Redis must not hold up the call; the poll delivers it anyway.
       publisher.publish(doorbell, '1').catch((error: unknown) => log.warn({ err: error }, 'live control: ringing the doorbell failed'));
     },
