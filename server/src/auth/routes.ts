@@ -110,7 +110,8 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'public',
     body: refreshRequest,
     async handler({ body, clientAddress }) {
-      const result = await db.transaction(async (tx) => {
+      // A reuse revokes the session: its open live connections end now, not at their next check.
+      const result = await services.live.transaction(db, async (tx, commands) => {
         const rotated = await rotateRefreshToken(tx, body.refreshToken);
         if (rotated.kind === 'reused') {
           const [owner] = await tx.select().from(users).where(eq(users.userNo, rotated.userNo));
@@ -121,11 +122,10 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
             reason: AUDIT_SYSTEM_REASONS.refreshReuse,
             clientAddress,
           });
+          commands.recheckUsers([rotated.userNo]);
         }
         return rotated;
       });
-      // The reuse revoked the session: its open live connections end now, not at their next check.
-      if (result.kind === 'reused') await services.live.recheckUsers([result.userNo]);
       if (result.kind !== 'rotated') throw new AppError(ERR.refreshInvalid);
       const [user] = await db.select().from(users).where(eq(users.userNo, result.userNo));
       if (!user?.active) throw new AppError(ERR.refreshInvalid);
@@ -138,12 +138,12 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'user',
     body: emptyRequest,
     async handler({ user, clientAddress }) {
-      await db.transaction(async (tx) => {
+      // The session's open live connections end now, on every process, not at their next check.
+      await services.live.transaction(db, async (tx, commands) => {
         await revokeSession(tx, user.sessionId, 'signed out');
         await appendAudit(tx, { actor: user, action: 'user.signOut', target: { type: 'session', id: user.sessionId }, clientAddress });
+        commands.recheckUsers([user.userNo]);
       });
-      // The session's open live connections end now, on every process, not at their next check.
-      await services.live.recheckUsers([user.userNo]);
       return null;
     },
   });
@@ -206,7 +206,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         throw new AppError(ERR.resetInvalid);
       }
       const passwordHash = await hashPassword(body.password);
-      const resetUserNo = await db.transaction(async (tx) => {
+      const resetUserNo = await services.live.transaction(db, async (tx, commands) => {
         // Spent here and not before: of two uses of one link racing, only one finds it unused.
         const [reset] = await tx
           .update(passwordResets)
@@ -223,11 +223,11 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         await revokeAllSessions(tx, user.userNo, 'password reset');
         await throttle.clear(tx, throttleKeys.account(user.userId));
         await appendAudit(tx, { actor: { userNo: user.userNo, userId: user.userId }, action: 'user.passwordReset', target: { type: 'user', id: user.userId }, clientAddress });
+        // Every session ended: so do the user's open live connections, at once.
+        commands.recheckUsers([user.userNo]);
         return user.userNo;
       });
       if (resetUserNo === null) throw new AppError(ERR.resetInvalid);
-      // Every session ended: so do the user's open live connections, at once.
-      await services.live.recheckUsers([resetUserNo]);
       return null;
     },
   });

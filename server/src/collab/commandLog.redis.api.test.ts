@@ -25,7 +25,7 @@ async function channels(prefixes: [string, string], pollMs: number) {
     cleanups.push(() => channel.close());
     opened.push(channel);
   }
-  return { one: opened[0]!, received };
+  return { one: opened[0]!, received, db: database.db };
 }
 
 const lock: LiveCommand = { kind: 'end-writing', documentName: 'labnote.1', userNo: null, reason: 'locked' };
@@ -51,5 +51,31 @@ describe('live commands through the log in the database', () => {
     // Read again and again (the window is re-read): still applied once.
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(received[1]).toEqual([lock]);
+  });
+
+  it('recorded with its change, reach another process even if the sender dies before ringing (a poll finds them)', async () => {
+    const { one, received, db } = await channels([`eln-test-${randomBytes(4).toString('hex')}`, `eln-test-${randomBytes(4).toString('hex')}`], 200);
+    // Committed, and no doorbell rung: as if the process died right after the commit.
+    await db.transaction(async (tx) => one.record(tx, lock));
+    await eventually(() => received[1].length === 1, 'the recorded command read from the log', 5000);
+    expect(received[1]).toEqual([lock]);
+  });
+
+  it('recorded with a change that rolls back, never reach anyone', async () => {
+    const prefix = `eln-test-${randomBytes(4).toString('hex')}`;
+    const { one, received, db } = await channels([prefix, prefix], 200);
+    const refused = new Error('the change is refused');
+    await expect(
+      db.transaction(async (tx) => {
+        await one.record(tx, lock);
+        throw refused;
+      }),
+    ).rejects.toBe(refused);
+    one.ring();
+    // A committed command afterwards shows the reads ran past the rolled-back one.
+    await one.publish({ kind: 'close', documentName: 'labnote.2' });
+    await eventually(() => received[1].length >= 1, 'the later command', 5000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received[1]).toEqual([{ kind: 'close', documentName: 'labnote.2' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { desc, gt, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { liveCommands } from '../db/schema.js';
 import type { LiveCommand, LiveControlChannel } from './liveControl.js';
 
@@ -102,6 +102,11 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
     }
   }
 
+  function ring(): void {
+    // Not awaited: a paused or unreachable Redis must not hold up the call; the poll delivers it anyway.
+    publisher.publish(doorbell, '1').catch((error: unknown) => log.warn({ err: error }, 'live control: ringing the doorbell failed'));
+  }
+
   return {
     onResubscribed(listener) {
       resubscribed.push(listener);
@@ -133,11 +138,14 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
     },
     async publish(command) {
       // The change behind the command is committed; the row is what every process reads.
-      const logged = await logCommand(command);
-      if (!logged) return;
-      // Not awaited: a paused or unreachable Redis must not hold up the call; the poll delivers it anyway.
-      publisher.publish(doorbell, '1').catch((error: unknown) => log.warn({ err: error }, 'live control: ringing the doorbell failed'));
+      if (await logCommand(command)) ring();
     },
+    async record(tx: Tx, command: LiveCommand) {
+      const [row] = await tx.insert(liveCommands).values({ origin, command }).returning({ id: liveCommands.id });
+      // Applied here after the commit; a rolled-back row is never seen, so marking it early is harmless.
+      if (row) applied.set(row.id, Date.now());
+    },
+    ring,
     async close() {
       for (const timer of timers) clearInterval(timer);
       await reading;

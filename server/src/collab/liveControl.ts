@@ -1,3 +1,5 @@
+import type { Tx } from '../db/client.js';
+
 /**
  * What the API asks of a live document's connections. With several server processes, a note's editors
  * may be connected to any of them, so every process must apply the command to its own connections.
@@ -16,7 +18,15 @@ export type LiveCommand =
 export interface LiveControlChannel {
   /** Starts delivering other processes' commands to `apply`. */
   start(apply: (command: LiveCommand) => Promise<void>): Promise<void>;
+  /** Sends a command that is not tied to a database change (or whose change is already committed). */
   publish(command: LiveCommand): Promise<void>;
+  /**
+   * Logs a command inside the transaction of the change it follows from, so that it reaches the other
+   * processes if and only if the change commits, even if this process dies right after the commit.
+   */
+  record(tx: Tx, command: LiveCommand): Promise<void>;
+  /** Tells the other processes, after the commit, that recorded commands are waiting. */
+  ring(): void;
   close(): Promise<void>;
 }
 
@@ -24,5 +34,7 @@ export interface LiveControlChannel {
 export const singleProcessChannel: LiveControlChannel = {
   start: async () => undefined,
   publish: async () => undefined,
+  record: async () => undefined,
+  ring: () => undefined,
   close: async () => undefined,
 };

@@ -2,12 +2,20 @@ import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { COLLAB_REFUSALS, CONTENT_FIELD, type PmNode } from '@eln/shared';
+import type { Db, Tx } from '../db/client.js';
 import type { CollabAuthorization } from './authorization.js';
 import { endWriting } from './endWriting.js';
 import type { CollabContext } from './context.js';
 import type { DocumentStore } from './documentStore.js';
 import type { DurablePersistence } from './durablePersistence.js';
 import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
+
+/** Live commands a change queues inside its transaction; they take effect once it commits. */
+export interface QueuedLiveCommands {
+  endWriting(documentName: string, userNo: number | null, reason: string): void;
+  recheckUsers(userNos: number[]): void;
+  close(documentName: string): void;
+}
 
 /** When the store is read a second time after a Redis reconnect. */
 const CATCH_UP_AGAIN_MS = 2000;
@@ -76,6 +84,28 @@ export class LiveDocuments {
   async recheckUsers(userNos: number[]): Promise<void> {
     if (userNos.length === 0) return;
     await this.everywhere({ kind: 'recheck-users', userNos });
+  }
+
+  /**
+   * Runs a change in one transaction with the live commands that follow from it (a lock, a deletion, a
+   * sign-out…): they are logged in that transaction, so they reach every process if and only if the
+   * change commits, even if this process dies just after; here they are applied after the commit.
+   */
+  async transaction<T>(db: Db, change: (tx: Tx, live: QueuedLiveCommands) => Promise<T>): Promise<T> {
+    let queued: LiveCommand[] = [];
+    const result = await db.transaction(async (tx) => {
+      queued = [];
+      const answer = await change(tx, {
+        endWriting: (documentName, userNo, reason) => queued.push({ kind: 'end-writing', documentName, userNo, reason }),
+        recheckUsers: (userNos) => userNos.length > 0 && queued.push({ kind: 'recheck-users', userNos }),
+        close: (documentName) => queued.push({ kind: 'close', documentName }),
+      });
+      for (const command of queued) await this.channel.record(tx, command);
+      return answer;
+    });
+    if (queued.length) this.channel.ring();
+    for (const command of queued) await this.apply(command);
+    return result;
   }
 
   /** Ends every connection to a document (deleted note), on every server process. */

@@ -89,7 +89,8 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     async handler({ body, user, clientAddress }) {
       const ctx = await requireVisibleNote(db, user, body.labNoteNo);
       enforce(canDeleteNote(user, ctx), DELETE_REFUSALS);
-      await db.transaction(async (tx) => {
+      // Open editors are told the note is gone, on every process.
+      await live.transaction(db, async (tx, commands) => {
         const [deleted] = await tx
           .update(labNotes)
           .set({ deletedAt: new Date(), updatedAt: new Date() })
@@ -104,8 +105,8 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
           before: { title: ctx.note.title, version: ctx.note.version, status: ctx.note.status },
           clientAddress,
         });
+        commands.close(noteDocumentName(ctx.note.noteNo));
       });
-      await live.close(noteDocumentName(ctx.note.noteNo));
       return null;
     },
   });

@@ -97,9 +97,10 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
       enforce(canModifyProject(user, project), MODIFY_REFUSALS);
       if (body.title && body.title !== project.title && (await titleTaken(db, body.title, project.projectNo))) throw new AppError(ERR.projectDuplicate);
       const members = await resolveMembers(db, body.signatureList);
-      let removedParticipants: number[];
       try {
-        removedParticipants = await db.transaction(async (tx) => {
+        // Former participants may write no more (and may no longer see the project): their open editors
+        // of its notes turn read-only or close now, on every process, not at their next check.
+        await services.live.transaction(db, async (tx, commands) => {
           const before = await projectDetail(tx, project, user);
           // The status condition makes a concurrent close win: a completed project is never changed.
           const [updated] = await tx
@@ -118,15 +119,12 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
             after: auditView(after),
             clientAddress,
           });
-          return before.participants.map((p) => p.userNo).filter((userNo) => !members.userNos.includes(userNo));
+          commands.recheckUsers(before.participants.map((p) => p.userNo).filter((userNo) => !members.userNos.includes(userNo)));
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError(ERR.projectDuplicate);
         throw error;
       }
-      // Former participants may write no more (and may no longer see the project): their open editors
-      // of its notes turn read-only or close now, on every process, not at their next check.
-      await services.live.recheckUsers(removedParticipants);
       return null;
     },
   });
@@ -148,7 +146,8 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
       const project = await visibleOrMissing(db, user, body.projectNo);
       enforce(canFinishProject(user, project), MODIFY_REFUSALS);
       if (!(await hasReviewerSignature(db, project.projectNo))) throw new AppError(ERR.noReviewerSignature);
-      const notes = await db.transaction(async (tx) => {
+      // Read-only everywhere, at once: open editors of its notes stop writing now.
+      await services.live.transaction(db, async (tx, commands) => {
         const [finished] = await tx
           .update(projects)
           .set({ status: PROJECT_STATUS.completed, finishedAt: new Date(), updatedAt: new Date() })
@@ -171,10 +170,8 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
           after: { status: PROJECT_STATUS.completed, notes: closed.length },
           clientAddress,
         });
-        return closed;
+        for (const { noteNo } of closed) commands.endWriting(noteDocumentName(noteNo), null, 'finished');
       });
-      // Read-only everywhere, at once: open editors of its notes stop writing now.
-      for (const { noteNo } of notes) await services.live.endWriting(noteDocumentName(noteNo), null, 'finished');
       return null;
     },
   });

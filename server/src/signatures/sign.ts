@@ -91,7 +91,8 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
   // Edits this process holds are stored first, so that the check below sees them and refuses.
   await live.persistence.flushDocument(documentName);
 
-  await db.transaction(async (tx) => {
+  // Locked: every open editor turns read-only now, on every process, not at its next reconnect.
+  await live.transaction(db, async (tx, commands) => {
     // The note's row, locked before the check: appends of live updates lock it too (DocumentKind
     // writable), so every update is either stored now and seen by the check, or refused after the commit.
     await lockNote(tx, ctx.note.noteNo, 'update');
@@ -133,9 +134,8 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
       },
       clientAddress,
     });
+    commands.endWriting(documentName, null, 'signed');
   });
-  // Locked: every open editor turns read-only now, not at its next reconnect.
-  await live.endWriting(documentName, null, 'signed');
 }
 
 /**

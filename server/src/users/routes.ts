@@ -109,7 +109,9 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
       if (self && ((body.level !== undefined && body.level !== ADMIN_LEVEL) || body.active === false)) throw new AppError(ERR.selfDemotion);
       await requireDepartment(db, body.departmentCode);
       const passwordHash = body.password ? await hashPassword(body.password) : undefined;
-      await db.transaction(async (tx) => {
+      // Deactivation and a new password end the user's sessions, a lower level can hide projects: the
+      // user's open live connections are checked against the change now, not at their next check.
+      await services.live.transaction(db, async (tx, commands) => {
         const [updated] = await tx
           .update(users)
           .set({
@@ -137,10 +139,8 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
           after: { ...auditView(toAdminUserRow(updated, null)), ...(passwordHash ? { passwordChanged: true } : {}) },
           clientAddress,
         });
+        commands.recheckUsers([body.userNo]);
       });
-      // Deactivation and a new password end the user's sessions, a lower level can hide projects: the
-      // user's open live connections are checked against the change now, not at their next check.
-      await services.live.recheckUsers([body.userNo]);
       return null;
     },
   });
