@@ -12,8 +12,15 @@ import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from 
 
 /** Live commands a change queues inside its transaction; they take effect once it commits. */
 export interface QueuedLiveCommands {
+  /** Turns write connections read-only, everyone's or one user's (see LiveDocuments.endWriting). */
   endWriting(documentName: string, userNo: number | null, reason: string): void;
+  /**
+   * Checks every open connection of these users again, as the periodic session check would: a
+   * connection whose session ended or whose user may no longer open its document is closed, one that
+   * may only read now turns read-only.
+   */
   recheckUsers(userNos: number[]): void;
+  /** Ends every connection to a document (deleted note). */
   close(documentName: string): void;
 }
 
@@ -76,17 +83,6 @@ export class LiveDocuments {
   }
 
   /**
-   * Checks every open connection of these users again now, on every server process, as the periodic
-   * session check would: a connection whose session ended or whose user may no longer open its
-   * document is closed, one that may only read now turns read-only. Called after a change to sessions,
-   * users or memberships is committed, so that it takes effect on open editors at once.
-   */
-  async recheckUsers(userNos: number[]): Promise<void> {
-    if (userNos.length === 0) return;
-    await this.everywhere({ kind: 'recheck-users', userNos });
-  }
-
-  /**
    * Runs a change in one transaction with the live commands that follow from it (a lock, a deletion, a
    * sign-out…): they are logged in that transaction, so they reach every process if and only if the
    * change commits, even if this process dies just after; here they are applied after the commit.
@@ -106,11 +102,6 @@ export class LiveDocuments {
     if (queued.length) this.channel.ring();
     for (const command of queued) await this.apply(command);
     return result;
-  }
-
-  /** Ends every connection to a document (deleted note), on every server process. */
-  async close(documentName: string): Promise<void> {
-    await this.everywhere({ kind: 'close', documentName });
   }
 
   /**
