@@ -172,7 +172,7 @@ describe('content snapshots kept per top-level block', () => {
     for (const rule of ['tableSize', 'tableInTable', 'cellSpans', 'lastRow', 'lastColumn', 'dropboxHeader', 'datePlacement', 'chartFields', 'chartRange', 'imageTitle', 'schema']) {
       expect(refusals.get(rule) ?? 0, rule).toBeGreaterThan(0);
     }
-  });
+  }, 60_000);
 
   it('derives a changed block again and keeps the others', () => {
     const doc = new Y.Doc();

@@ -5,6 +5,8 @@ import {
   blockPartsOf,
   blockStateViolations,
   canonicalJson,
+  canonicalNodeJson,
+  normalizeNode,
   CONTENT_FIELD,
   placeBlock,
   readsTables,
@@ -12,6 +14,7 @@ import {
   topLevelTables,
   type BlockParts,
   type ContentViolation,
+  type NodeDerivation,
   type NoteType,
   type PmNode,
   type SavedBlock,
@@ -36,7 +39,7 @@ class BlockEntry {
   }
 
   blockParts(): BlockParts {
-    return (this.parts ??= blockPartsOf(this.json));
+    return (this.parts ??= blockPartsOf(this.json, REMEMBERING));
   }
 
   tableGrid(): TableGrid {
@@ -55,10 +58,57 @@ class BlockEntry {
   }
 }
 
+/**
+ * Normalized nodes and their canonical JSON, remembered per JSON object: a snapshot's JSON reuses the
+ * objects of unchanged subtrees (jsonOf), so a keystroke in one cell of a big table writes out that
+ * cell's path again, not the table.
+ */
+const normalizedOf = new WeakMap<PmNode, PmNode>();
+const canonicalOf = new WeakMap<PmNode, string>();
+function rememberedNormalize(node: PmNode): PmNode {
+  let normalized = normalizedOf.get(node);
+  if (!normalized) {
+    normalized = normalizeNode(node, rememberedNormalize);
+    normalizedOf.set(node, normalized);
+  }
+  return normalized;
+}
+function rememberedCanonical(node: PmNode): string {
+  let text = canonicalOf.get(node);
+  if (text === undefined) {
+    text = canonicalNodeJson(node, rememberedCanonical);
+    canonicalOf.set(node, text);
+  }
+  return text;
+}
+const REMEMBERING: NodeDerivation = { normalize: rememberedNormalize, canonical: rememberedCanonical };
+
+type Child = Y.XmlElement | Y.XmlText | Y.XmlHook;
+
 /** The library's JSON of one child of the content fragment (it reads the fragment only through toArray). */
-function childJson(child: Y.XmlElement | Y.XmlText | Y.XmlHook): PmNode {
+function libraryJson(child: Child): PmNode {
   const single = { toArray: () => [child] } as unknown as Y.XmlFragment;
   return (yXmlFragmentToProsemirrorJSON(single) as { content: PmNode[] }).content[0]!;
+}
+
+/**
+ * A child's JSON as yXmlFragmentToProsemirrorJSON writes it (a text: its runs, an array), reusing the
+ * JSON of unchanged elements and texts inside it (`known`, emptied along the path of every change).
+ */
+function jsonOf(child: Child, known: WeakMap<Child, PmNode>): PmNode {
+  const cached = known.get(child);
+  if (cached) return cached;
+  let json: PmNode;
+  if (child instanceof Y.XmlElement) {
+    // The library's element case: its name, its attributes when it has any, its children flattened.
+    json = { type: child.nodeName };
+    const attrs = child.getAttributes();
+    if (Object.keys(attrs).length) json.attrs = attrs;
+    const children = child.toArray();
+    if (children.length) json.content = children.map((inner) => jsonOf(inner, known)).flat();
+  } else json = libraryJson(child);
+  known.set(child, json);
+  return json;
 }
 
 /**
@@ -120,6 +170,8 @@ export class ContentSnapshot {
 interface Tracked {
   /** The entry of each top-level child not changed since it was made. */
   entries: WeakMap<Y.AbstractType<unknown>, BlockEntry>;
+  /** The JSON of each element and text not changed since it was written. */
+  json: WeakMap<Child, PmNode>;
   /** The snapshot while nothing in the content changed. */
   snapshot: ContentSnapshot | null;
 }
@@ -136,7 +188,7 @@ function topLevelChildOf(fragment: Y.XmlFragment, type: Y.AbstractType<unknown>)
 function track(doc: Y.Doc): Tracked {
   const known = tracked.get(doc);
   if (known) return known;
-  const state: Tracked = { entries: new WeakMap(), snapshot: null };
+  const state: Tracked = { entries: new WeakMap(), json: new WeakMap(), snapshot: null };
   const fragment = doc.getXmlFragment(CONTENT_FIELD);
   // Every change inside the content lands here once its transaction ends: the blocks it touched are
   // derived again, the others are kept.
@@ -145,6 +197,9 @@ function track(doc: Y.Doc): Tracked {
     for (const event of events) {
       const child = topLevelChildOf(fragment, event.target as Y.AbstractType<unknown>);
       if (child) state.entries.delete(child);
+      for (let type: Y.AbstractType<unknown> | null = event.target as Y.AbstractType<unknown>; type?._item; type = type._item.parent as Y.AbstractType<unknown>) {
+        state.json.delete(type as unknown as Child);
+      }
     }
   });
   tracked.set(doc, state);
@@ -165,7 +220,7 @@ export function contentSnapshot(doc: Y.Doc): ContentSnapshot {
       const type = child as unknown as Y.AbstractType<unknown>;
       let entry = state.entries.get(type);
       if (!entry) {
-        entry = new BlockEntry(childJson(child));
+        entry = new BlockEntry(jsonOf(child, state.json));
         state.entries.set(type, entry);
       }
       return entry;
@@ -178,7 +233,7 @@ export function contentSnapshot(doc: Y.Doc): ContentSnapshot {
 export function snapshotOfState(state: Uint8Array): ContentSnapshot {
   const doc = new Y.Doc();
   Y.applyUpdate(doc, state);
-  const snapshot = new ContentSnapshot(doc.getXmlFragment(CONTENT_FIELD).toArray().map((child) => new BlockEntry(childJson(child))));
+  const snapshot = new ContentSnapshot(doc.getXmlFragment(CONTENT_FIELD).toArray().map((child) => new BlockEntry(libraryJson(child))));
   doc.destroy();
   return snapshot;
 }

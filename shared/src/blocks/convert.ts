@@ -5,7 +5,7 @@ import { BLOCK_TYPE_OF_NODE, NODE, type Block, type BlockStatus, type BlockTable
  * Drops what carries no meaning (null attributes, empty attrs and marks, undefined) so that two
  * documents that look the same compare equal, whatever editor or binding produced them.
  */
-export function normalizeNode(node: PmNode): PmNode {
+export function normalizeNode(node: PmNode, normalizeChild: (child: PmNode) => PmNode = normalizeNode): PmNode {
   const out: PmNode = { type: node.type };
   const attrs = Object.fromEntries(Object.entries(node.attrs ?? {}).filter(([, v]) => v !== null && v !== undefined));
   if (Object.keys(attrs).length) out.attrs = attrs;
@@ -15,9 +15,30 @@ export function normalizeNode(node: PmNode): PmNode {
     return Object.keys(markAttrs).length ? { type: m.type, attrs: markAttrs } : { type: m.type };
   });
   if (marks.length) out.marks = marks;
-  if (node.content?.length) out.content = node.content.map(normalizeNode);
+  if (node.content?.length) out.content = node.content.map((child) => normalizeChild(child));
   return out;
 }
+
+/**
+ * canonicalJson of a normalized node, written from its children's (`childText`, which a caller keeping
+ * unchanged subtrees passes remembering them): the keys a normalized node has, in sorted order.
+ */
+export function canonicalNodeJson(node: PmNode, childText: (child: PmNode) => string = canonicalNodeJson): string {
+  const parts: string[] = [];
+  if (node.attrs !== undefined) parts.push(`"attrs":${canonicalJson(node.attrs)}`);
+  if (node.content !== undefined) parts.push(`"content":[${node.content.map((child) => childText(child)).join(',')}]`);
+  if (node.marks !== undefined) parts.push(`"marks":${canonicalJson(node.marks)}`);
+  if (node.text !== undefined) parts.push(`"text":${canonicalJson(node.text)}`);
+  if (node.type !== undefined) parts.push(`"type":${canonicalJson(node.type)}`);
+  return `{${parts.join(',')}}`;
+}
+
+/** How a block's node is normalized and written out; the server passes ones that remember subtrees. */
+export interface NodeDerivation {
+  normalize: (node: PmNode) => PmNode;
+  canonical: (normalized: PmNode) => string;
+}
+const DIRECT: NodeDerivation = { normalize: (node) => normalizeNode(node), canonical: canonicalJson };
 
 export function textOf(node: PmNode): string {
   if (node.text !== undefined) return node.text;
@@ -80,9 +101,9 @@ export interface BlockParts {
   hash: number;
 }
 
-export function blockPartsOf(raw: PmNode): BlockParts {
-  const node = normalizeNode(raw);
-  const content = canonicalJson(node);
+export function blockPartsOf(raw: PmNode, derivation: NodeDerivation = DIRECT): BlockParts {
+  const node = derivation.normalize(raw);
+  const content = derivation.canonical(node);
   const uid = node.attrs?.blockUid;
   const ownUid = typeof uid === 'string' && uid ? uid : null;
   return {
