@@ -43,7 +43,7 @@ async function timed(label: string, run: () => Promise<void> | void): Promise<vo
   const start = performance.now();
   await run();
   const ms = performance.now() - start;
-  console.log(`${label.padEnd(44)} ${ms.toFixed(1).padStart(9)} ms total  ${((ms * 1000) / KEYSTROKES).toFixed(1).padStart(8)} µs/update`);
+  console.log(`${label.padEnd(54)} ${ms.toFixed(1).padStart(9)} ms total  ${((ms * 1000) / KEYSTROKES).toFixed(1).padStart(8)} µs/update`);
 }
 
 export async function contentGuardBench(): Promise<void> {
