@@ -1,15 +1,18 @@
 import * as Y from 'yjs';
 import { Document, OutgoingMessage, type Connection, type beforeHandleMessagePayload } from '@hocuspocus/server';
-import { CONTENT_FIELD } from '@eln/shared';
+import { CONTENT_FIELD, type PmNode } from '@eln/shared';
+import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { ContentRuleGuard, violationsAdded } from '../../server/src/collab/contentRuleGuard.js';
+import { violationsBetween } from '../../server/src/collab/shadowCopies.js';
 import { appendParagraph, appendTable } from '../../server/src/testing/live.js';
 
 /**
  * The cost of the content rule guard per live update, on a note with a 30 x 30 table: 1,000 keystrokes
  * applied to the server's copy without the guard, with it (the text-only fast path), and with the full
  * check forced on a fresh copy per update; then 1,000 new paragraphs (the fast path since paragraphs
- * break no rule) and 1,000 new headings (a structural update: the shadow copy) through the guard, and
- * on a fresh copy each.
+ * break no rule) and 1,000 new headings (a structural update: the shadow copy, judged per changed block)
+ * through the guard, with the whole note judged per update (the guard before blocks were kept), and on
+ * a fresh copy each.
  */
 const KEYSTROKES = 1000;
 const NAME = 'labnote.1';
@@ -32,13 +35,15 @@ function serverCopy(base: Uint8Array): Document {
   return document;
 }
 
+const contentOf = (doc: Y.Doc) => yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
+
 const frame = (update: Uint8Array) => new OutgoingMessage(NAME).createSyncMessage().writeUpdate(update).toUint8Array();
 
 async function timed(label: string, run: () => Promise<void> | void): Promise<void> {
   const start = performance.now();
   await run();
   const ms = performance.now() - start;
-  console.log(`${label.padEnd(44)} ${ms.toFixed(1).padStart(9)} ms total  ${((ms * 1000) / KEYSTROKES).toFixed(1).padStart(8)} µs/update`);
+  console.log(`${label.padEnd(54)} ${ms.toFixed(1).padStart(9)} ms total  ${((ms * 1000) / KEYSTROKES).toFixed(1).padStart(8)} µs/update`);
 }
 
 export async function contentGuardBench(): Promise<void> {
@@ -72,6 +77,17 @@ export async function contentGuardBench(): Promise<void> {
     await timed(`new ${kind}s: guard + apply`, async () => {
       for (const [i, update] of edits.updates.entries()) {
         await guard.beforeHandleMessage({ connection, document, update: edits.frames[i] } as unknown as beforeHandleMessagePayload);
+        Y.applyUpdate(document, update);
+      }
+    });
+    document = serverCopy(base);
+    const shadow = serverCopy(base);
+    await timed(`new ${kind}s: whole-note check per update + apply`, () => {
+      // The guard before it kept blocks: the whole note's JSON rendered and judged per structural update.
+      for (const update of edits.updates) {
+        const before = contentOf(shadow);
+        Y.applyUpdate(shadow, update);
+        violationsBetween(contentOf(shadow), before);
         Y.applyUpdate(document, update);
       }
     });

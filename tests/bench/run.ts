@@ -2,6 +2,7 @@ import { bundleSizes } from './bundle.bench.js';
 import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
 import { projectListBench } from './projectList.bench.js';
+import { tempSaveBench } from './tempSave.bench.js';
 
 /**
  * `npm run bench`: every benchmark, printed as tables. Compare figures within one run only.
@@ -10,6 +11,7 @@ import { projectListBench } from './projectList.bench.js';
 const benches: Array<[string, () => Promise<void>]> = [
   ['project list', projectListBench],
   ['live editing', collabBench],
+  ['temp save', tempSaveBench],
   ['content rule guard', contentGuardBench],
   ['client bundle', bundleSizes],
 ];

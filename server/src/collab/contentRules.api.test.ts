@@ -181,6 +181,40 @@ describe('content rules on live updates', () => {
     );
   });
 
+  it('still refuses a violation deep inside an otherwise unchanged big note (the guard keeps the other blocks)', async () => {
+    const name = await newNote('Big note, one bad cell');
+    const builder = track(await connectWriter(url, name, writerToken));
+    const tableUid = appendTable(builder.doc, 30, 30);
+    for (let i = 0; i < 20; i += 1) appendParagraph(builder.doc, `Observation ${i}`);
+    // Structural updates elsewhere first, so the guard has kept (and reuses) the table's verdicts.
+    for (let i = 0; i < 3; i += 1) fragment(builder.doc).push([element('heading', { level: 2 }, [new Y.XmlText(`Heading ${i}`)])]);
+    await eventually(() => builder.allDurable(), 'the big note to be stored');
+    builder.destroy();
+    // A cell in the middle of the unchanged table turns into a header cell with a dropbox.
+    await expectRefused(
+      name,
+      (doc) => {
+        const row = (fragment(doc).get(0) as Y.XmlElement).get(15) as Y.XmlElement;
+        doc.transact(() => {
+          row.delete(15, 1);
+          row.insert(15, [cell('tableHeader', { dropbox: 'Reagents' })]);
+        });
+        return tableUid;
+      },
+      'dropboxHeader',
+    );
+    // And a table put into one of its cells.
+    await expectRefused(
+      name,
+      (doc) => {
+        const target = ((fragment(doc).get(0) as Y.XmlElement).get(29) as Y.XmlElement).get(29) as Y.XmlElement;
+        target.insert(1, [element('table', {}, [element('tableRow', {}, [cell()])])]);
+        return tableUid;
+      },
+      'tableInTable',
+    );
+  });
+
   it('accepts edits that keep the rules: a 30 x 30 table, typing into existing text, a valid chart', async () => {
     const name = await newNote('Accepted');
     const writer = track(await connectWriter(url, name, writerToken));

@@ -4,6 +4,7 @@ import * as Y from 'yjs';
 import { COLLAB_REFUSALS, CONTENT_FIELD, type PmNode } from '@eln/shared';
 import type { Db, Tx } from '../db/client.js';
 import type { CollabAuthorization } from './authorization.js';
+import { contentSnapshot, snapshotOfState, type ContentSnapshot } from './contentSnapshots.js';
 import { endWriting } from './endWriting.js';
 import type { CollabContext } from './context.js';
 import type { DocumentStore } from './documentStore.js';
@@ -58,11 +59,11 @@ export class LiveDocuments {
     return (await this.store.load(documentName)) ?? Y.encodeStateAsUpdate(new Y.Doc());
   }
 
-  /** The document's content as ProseMirror JSON. */
-  async content(documentName: string): Promise<PmNode> {
+  /** The document's content now, as its blocks: kept per unchanged block while the document is open. */
+  async snapshot(documentName: string): Promise<ContentSnapshot> {
     const open = this.trustedCopy(documentName);
-    if (open) return yXmlFragmentToProsemirrorJSON(open.getXmlFragment(CONTENT_FIELD)) as PmNode;
-    return contentOfState(await this.state(documentName));
+    if (open) return contentSnapshot(open);
+    return snapshotOfState(await this.state(documentName));
   }
 
   private trustedCopy(documentName: string): Y.Doc | undefined {

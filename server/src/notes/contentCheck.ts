@@ -1,6 +1,41 @@
-import { blocksToDoc, ERR, newContentViolations, TRANSITION_RULES, type PmNode, type SavedBlock } from '@eln/shared';
+import { and, eq } from 'drizzle-orm';
+import { blocksToDoc, contentViolations, ERR, violationsBeyond, type ContentViolation, type SavedBlock } from '@eln/shared';
 import { schemaViolation } from '@eln/shared/editor';
+import type { ContentSnapshot } from '../collab/contentSnapshots.js';
+import type { Queryable } from '../db/client.js';
+import { noteVersions } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+
+/** A note's last saved version as the content checks read it: its blocks and the rules they break. */
+export interface SavedContent {
+  blocks: SavedBlock[];
+  violations: ContentViolation[];
+}
+
+const NOTHING_SAVED: SavedContent = { blocks: [], violations: [] };
+/** Saved versions never change: kept by note, version and fingerprint (a few, the notes being saved now). */
+const savedContents = new Map<string, SavedContent>();
+const SAVED_CONTENTS_KEPT = 64;
+
+/**
+ * The saved version `version` of a note (nothing for 0). Its blocks are read again only when its
+ * fingerprint is one not seen before, so a call that compares with it reads one short row.
+ */
+export async function savedContent(q: Queryable, noteNo: number, version: number): Promise<SavedContent> {
+  if (version === 0) return NOTHING_SAVED;
+  const where = and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version));
+  const [row] = await q.select({ blocksHash: noteVersions.blocksHash }).from(noteVersions).where(where);
+  if (!row) return NOTHING_SAVED;
+  const key = `${noteNo}:${version}:${row.blocksHash}`;
+  const known = savedContents.get(key);
+  if (known) return known;
+  const [full] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(where);
+  const blocks = (full?.blocks ?? []) as SavedBlock[];
+  const content: SavedContent = { blocks, violations: contentViolations(blocksToDoc(blocks)) };
+  if (savedContents.size >= SAVED_CONTENTS_KEPT) savedContents.delete(savedContents.keys().next().value!);
+  savedContents.set(key, content);
+  return content;
+}
 
 /**
  * The content checks at /note/temp and /note/save, refused with 2012 and the violations. The document
@@ -10,9 +45,9 @@ import { AppError } from '../http/errors.js';
  * change, and they were checked on each live update; between two versions lie many changes (split, then
  * delete) that they would misjudge.
  */
-export function assertContentRules(content: PmNode, saved: readonly SavedBlock[]): void {
-  const schemaProblem = schemaViolation(content);
+export function assertContentRules(content: ContentSnapshot, saved: SavedContent): void {
+  const schemaProblem = content.fitsSchema() ? null : schemaViolation(content.json());
   if (schemaProblem) throw new AppError(ERR.noteContent, { data: { violations: [{ rule: 'schema', detail: schemaProblem }] } });
-  const violations = newContentViolations(content, blocksToDoc(saved)).filter((violation) => !TRANSITION_RULES.has(violation.rule));
+  const violations = violationsBeyond(content.stateViolations(), saved.violations);
   if (violations.length) throw new AppError(ERR.noteContent, { data: { violations } });
 }

@@ -2,8 +2,6 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   differsFromSaved,
-  docToBlocks,
-  docToSavedBlocks,
   emptyRequest,
   ERR,
   labNoteNoRequest,
@@ -17,6 +15,7 @@ import {
   type SaveAnswer,
   type TempAnswer,
   type ViewerAnswer,
+  withStatuses,
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
@@ -30,7 +29,8 @@ import { canClearAllHolds, canCreateNote, CLEAR_HOLDS_REFUSALS, CREATE_NOTE_REFU
 import { requireReadableProject } from '../projects/queries.js';
 import type { Services } from '../services.js';
 import { checkClientList } from './clientList.js';
-import { assertContentRules } from './contentCheck.js';
+import { tableText } from '../collab/contentSnapshots.js';
+import { assertContentRules, savedContent } from './contentCheck.js';
 import { canDeleteNote, DELETE_REFUSALS } from './policy.js';
 import { requireVisibleNote, requireWritableNote, savedVersion, summarize, type NoteContext } from './queries.js';
 import { saveVersion } from './saveVersion.js';
@@ -44,10 +44,12 @@ async function nextLabNoteNumber(q: Queryable): Promise<string> {
 export function registerNoteRoutes(app: FastifyInstance, services: Services): void {
   const { db, live } = services;
 
+  /** The live document's blocks against the saved version, derived again only for blocks changed since the last call. */
   const currentBlocks = async (ctx: NoteContext) => {
-    const doc = await live.content(noteDocumentName(ctx.note.noteNo));
-    const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
-    return { doc, saved, blocks: docToBlocks(doc, 'LABNOTE', saved), changed: differsFromSaved(docToSavedBlocks(doc, 'LABNOTE'), saved) };
+    const content = await live.snapshot(noteDocumentName(ctx.note.noteNo));
+    const saved = await savedContent(db, ctx.note.noteNo, ctx.note.version);
+    const current = content.savedBlocks('LABNOTE');
+    return { content, saved, blocks: withStatuses(current, saved.blocks), changed: differsFromSaved(current, saved.blocks, tableText) };
   };
 
   defineRoute(app, services, {
@@ -153,14 +155,15 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     async handler({ body, user }): Promise<TempAnswer> {
       const ctx = await requireWritableNote(db, user, body.labNoteNo);
       try {
-        const { doc, saved, blocks, changed } = await currentBlocks(ctx);
-        assertContentRules(doc, saved);
+        const { content, saved, blocks, changed } = await currentBlocks(ctx);
+        assertContentRules(content, saved);
         checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
         const savedAt = new Date();
         await db
           .insert(noteDrafts)
           .values({ noteNo: ctx.note.noteNo, blocks, savedByUserNo: user.userNo, savedAt })
-          .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks, savedByUserNo: user.userNo, savedAt } });
+          // excluded.blocks: the block list travels to the database once, not twice.
+          .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks: sql`excluded.blocks`, savedByUserNo: user.userNo, savedAt } });
         return { blockList: blocks, changed, savedAt: savedAt.toISOString() };
       } catch (error) {
         if (error instanceof AppError) throw error;

@@ -1,15 +1,15 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { docToBlocks, docToSavedBlocks, ERR, noteDocumentName, type noteSaveRequest, type SaveAnswer } from '@eln/shared';
+import { ERR, noteDocumentName, withStatuses, type noteSaveRequest, type SaveAnswer } from '@eln/shared';
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { contentOfState } from '../collab/liveDocuments.js';
+import { snapshotOfState } from '../collab/contentSnapshots.js';
 import { labNotes, noteDrafts, noteVersions } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { checkClientList } from './clientList.js';
-import { assertContentRules } from './contentCheck.js';
-import { requireWritableNote, savedVersion } from './queries.js';
+import { assertContentRules, savedContent } from './contentCheck.js';
+import { requireWritableNote } from './queries.js';
 import { versionFingerprint } from './versionFingerprint.js';
 
 /**
@@ -25,12 +25,11 @@ export async function saveVersion(services: Services, user: AuthUser, body: z.ou
   await live.persistence.flushDocument(documentName);
   // One state, read once: the version stores exactly what its blocks were derived from.
   const state = await live.state(documentName);
-  const content = contentOfState(state);
-  const saved = (await savedVersion(db, ctx.note.noteNo, ctx.note.version))?.blocks ?? [];
-  const blocks = docToBlocks(content, 'LABNOTE', saved);
+  const content = snapshotOfState(state);
+  const saved = await savedContent(db, ctx.note.noteNo, ctx.note.version);
+  const savedBlocks = content.savedBlocks('LABNOTE');
   assertContentRules(content, saved);
-  checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
-  const savedBlocks = docToSavedBlocks(content, 'LABNOTE');
+  checkClientList(services, ctx.note.noteNo, body.blockList, withStatuses(savedBlocks, saved.blocks));
   const blocksHash = versionFingerprint(savedBlocks);
   const version = ctx.note.version + 1;
   await db.transaction(async (tx) => {

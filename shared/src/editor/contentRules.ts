@@ -112,14 +112,39 @@ function blockViolations(node: PmNode, depth: number, blockUid: string | null, t
   return found;
 }
 
-/** The grids of the note's top-level tables by blockUid: what charts may refer to. */
-function topLevelTables(doc: PmNode): Map<string, TableGrid> {
+/**
+ * The grids of the note's top-level tables by blockUid (the first table of each): what charts may refer
+ * to. `gridOf` gives a table's grid (a caller keeping unchanged blocks passes one that remembers them).
+ */
+export function topLevelTables(blocks: readonly PmNode[], gridOf: (table: PmNode) => TableGrid = tableGrid): Map<string, TableGrid> {
   const tables = new Map<string, TableGrid>();
-  for (const node of children(doc)) {
+  for (const node of blocks) {
     const uid = uidOf(node);
-    if (node.type === NODE.table && uid && !tables.has(uid)) tables.set(uid, tableGrid(node));
+    if (node.type === NODE.table && uid && !tables.has(uid)) tables.set(uid, gridOf(node));
   }
   return tables;
+}
+
+/** The state rules one top-level block breaks, given the note's top-level tables (charts read them). */
+export function blockStateViolations(node: PmNode, tables: Map<string, TableGrid>): ContentViolation[] {
+  return blockViolations(node, 0, uidOf(node), tables, false);
+}
+
+/** Whether a block's violations depend on the note's tables (it holds a chart), not on itself alone. */
+export function readsTables(node: PmNode): boolean {
+  return node.type === NODE.chart || children(node).some(readsTables);
+}
+
+/** The transition rules broken between the tables before and after a change (same blockUid). */
+export function tableTransitions(after: Map<string, TableGrid>, before: Map<string, TableGrid>): ContentViolation[] {
+  const found: Violation[] = [];
+  for (const [blockUid, grid] of after) {
+    const was = before.get(blockUid);
+    // A grid the change left as it was breaks no transition rule.
+    const rule = was && was !== grid ? tableTransitionViolation(was, grid) : null;
+    if (rule) found.push({ rule, blockUid });
+  }
+  return found;
 }
 
 /**
@@ -142,18 +167,9 @@ export function tableTransitionViolation(before: TableGrid, after: TableGrid): '
  * `newContentViolations`.
  */
 export function contentViolations(after: PmNode, before?: PmNode): ContentViolation[] {
-  const tables = topLevelTables(after);
-  const found: Violation[] = [];
-  if (before) {
-    const earlier = topLevelTables(before);
-    for (const [blockUid, grid] of tables) {
-      const was = earlier.get(blockUid);
-      const rule = was ? tableTransitionViolation(was, grid) : null;
-      if (rule) found.push({ rule, blockUid });
-    }
-  }
-  for (const node of children(after)) found.push(...blockViolations(node, 0, uidOf(node), tables, false));
-  return found;
+  const tables = topLevelTables(children(after));
+  const transitions = before ? tableTransitions(tables, topLevelTables(children(before))) : [];
+  return [...transitions, ...children(after).flatMap((node) => blockStateViolations(node, tables))];
 }
 
 const keyOf = (violation: ContentViolation) => `${violation.rule}\u0000${violation.blockUid ?? ''}`;
@@ -164,9 +180,14 @@ const keyOf = (violation: ContentViolation) => `${violation.rule}\u0000${violati
  * editable as long as an edit does not break it more.
  */
 export function newContentViolations(after: PmNode, before: PmNode): ContentViolation[] {
+  return violationsBeyond(contentViolations(after, before), contentViolations(before));
+}
+
+/** The violations of `after` beyond those of `before`, counted per rule and block, in `after`'s order. */
+export function violationsBeyond(after: readonly ContentViolation[], before: readonly ContentViolation[]): ContentViolation[] {
   const old = new Map<string, number>();
-  for (const violation of contentViolations(before)) old.set(keyOf(violation), (old.get(keyOf(violation)) ?? 0) + 1);
-  return contentViolations(after, before).filter((violation) => {
+  for (const violation of before) old.set(keyOf(violation), (old.get(keyOf(violation)) ?? 0) + 1);
+  return after.filter((violation) => {
     const left = old.get(keyOf(violation)) ?? 0;
     old.set(keyOf(violation), left - 1);
     return left <= 0;

@@ -1,5 +1,5 @@
 import { getSchema } from '@tiptap/core';
-import type { Schema } from '@tiptap/pm/model';
+import { Fragment, type Node as ProseMirrorNode, type Schema } from '@tiptap/pm/model';
 import type { PmNode } from '../blocks/model.js';
 import { noteExtensions } from './extensions.js';
 
@@ -77,4 +77,29 @@ export function schemaViolation(doc: PmNode): string | null {
     return error instanceof Error ? error.message : String(error);
   }
   return attributesProblem(schema, doc);
+}
+
+/**
+ * One top-level block as the schema reads it inside a document (for callers that check a document block
+ * by block and keep the verdicts of unchanged blocks): the block's node when it fits on its own (it is
+ * built, checked and its attributes known, as schemaViolation does for each child), null when it does not.
+ */
+export function fittingBlock(block: PmNode): ProseMirrorNode | null {
+  const schema = noteSchema();
+  try {
+    const node = schema.nodeFromJSON(block);
+    node.check();
+    return attributesProblem(schema, block) === null ? node : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a document whose top-level blocks are these fits the schema: schemaViolation(doc) === null
+ * when every block fits on its own (fittingBlock), decided from their nodes without walking them again.
+ */
+export function blocksFitTogether(blocks: readonly ProseMirrorNode[]): boolean {
+  if (!blocks.length) return true;
+  return noteSchema().topNodeType.validContent(Fragment.fromArray([...blocks]));
 }

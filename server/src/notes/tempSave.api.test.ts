@@ -1,0 +1,117 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import * as Y from 'yjs';
+import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
+import { CONTENT_FIELD, docToBlocks, docToSavedBlocks, noteDocumentName, type Block, type PmNode, type SaveAnswer, type SavedBlock, type TempAnswer } from '@eln/shared';
+import { noteDrafts } from '../db/schema.js';
+import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
+import { appendParagraph, appendTable, connectWriter, eventually, type LiveClient } from '../testing/live.js';
+
+/**
+ * /note/temp keeps what it derived per unchanged block between calls: whatever was kept, the draft it
+ * stores is exactly what the live document holds at the call, as derived from scratch, after edits of
+ * every kind between calls, after a version is saved, and after the document was unloaded and reloaded.
+ */
+let server: TestServer;
+let url: string;
+let token: string;
+let caller: Caller;
+let labNoteNo: number;
+let name: string;
+const clients: LiveClient[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  url = await server.listen();
+  const writer = await server.createUser({ name: 'Writer Temp' });
+  token = (await server.signIn(writer.userId, writer.password)).accessToken;
+  caller = await server.as(writer);
+  const project = await caller<{ projectNo: number }>('/v1/project/create', { title: 'Temp saves', signatureList: { department: '', user: writer.userId } });
+  const created = await caller<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title: 'Drafted' });
+  labNoteNo = created.body.data.labNoteNo;
+  name = noteDocumentName(labNoteNo);
+});
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const json = (doc: Y.Doc) => yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
+const fragment = (doc: Y.Doc) => doc.getXmlFragment(CONTENT_FIELD);
+const tableOf = (doc: Y.Doc) => fragment(doc).toArray().find((node) => node instanceof Y.XmlElement && node.nodeName === 'table') as Y.XmlElement;
+const cellOf = (doc: Y.Doc, row: number, column: number) => (tableOf(doc).get(row) as Y.XmlElement).get(column) as Y.XmlElement;
+const cellText = (doc: Y.Doc, row: number, column: number) => (cellOf(doc, row, column).get(0) as Y.XmlElement).get(0) as Y.XmlText;
+
+async function open(): Promise<LiveClient> {
+  const client = await connectWriter(url, name, token);
+  clients.push(client);
+  return client;
+}
+
+/** Temp-saves once the writer's edits are stored; expects the answer and the stored draft to be `expected`. */
+async function expectDraft(writer: LiveClient, expected: () => Block[]): Promise<void> {
+  await eventually(() => writer.allDurable(), 'the edits to be stored');
+  const answer = await caller<TempAnswer>('/v1/project/note/temp', { labNoteNo, blockList: expected() });
+  expect(answer.body.status).toBe('0000');
+  expect(answer.body.data.blockList).toEqual(expected());
+  const [draft] = await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo));
+  expect(draft?.blocks).toEqual(expected());
+  // The server's own copy, derived from scratch, holds the same.
+  const live = server.collab.documents.get(name);
+  if (live) expect(docToBlocks(json(live), 'LABNOTE', savedBlocks)).toEqual(expected());
+}
+
+let savedBlocks: SavedBlock[] = [];
+
+describe('temp save', () => {
+  it('stores exactly what the live document holds, after every kind of edit between calls and after a reload', async () => {
+    const writer = await open();
+    const fromScratch = () => docToBlocks(json(writer.doc), 'LABNOTE', savedBlocks);
+    appendTable(writer.doc, 6, 6);
+    for (let i = 0; i < 5; i += 1) appendParagraph(writer.doc, `Observation ${i}`);
+    await expectDraft(writer, fromScratch);
+    // Nothing changed: the same again.
+    await expectDraft(writer, fromScratch);
+    // Typing in a cell, then in a paragraph.
+    cellText(writer.doc, 3, 4).insert(0, 'pH ');
+    await expectDraft(writer, fromScratch);
+    ((fragment(writer.doc).get(2) as Y.XmlElement).get(0) as Y.XmlText).insert(0, 'Late: ');
+    await expectDraft(writer, fromScratch);
+    // Formatting, a new block at the top, a deleted block, a changed attribute.
+    ((fragment(writer.doc).get(1) as Y.XmlElement).get(0) as Y.XmlText).format(0, 4, { bold: true });
+    const heading = new Y.XmlElement('heading');
+    heading.setAttribute('level', 2 as unknown as string);
+    heading.insert(0, [new Y.XmlText('Results')]);
+    fragment(writer.doc).insert(0, [heading]);
+    await expectDraft(writer, fromScratch);
+    fragment(writer.doc).delete(3, 1);
+    cellOf(writer.doc, 2, 1).setAttribute('dropbox', 'Reagents');
+    await expectDraft(writer, fromScratch);
+
+    // A version: statuses now compare with it, and an edit turns one block EDIT, a new one ADD, a gone one DELETE.
+    const saved = await caller<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: fromScratch() });
+    expect(saved.body.status).toBe('0000');
+    savedBlocks = docToSavedBlocks(json(writer.doc), 'LABNOTE');
+    await expectDraft(writer, fromScratch);
+    cellText(writer.doc, 1, 1).insert(0, 'x');
+    appendParagraph(writer.doc, 'After the version');
+    fragment(writer.doc).delete(fragment(writer.doc).length - 3, 1);
+    await expectDraft(writer, fromScratch);
+    expect(fromScratch().map((block) => block.blockStatus).sort()).toEqual(['ADD', 'DELETE', 'EDIT', 'NORMAL', 'NORMAL', 'NORMAL', 'NORMAL'].sort());
+
+    // Reload: every editor gone, the server unloads the document; the draft comes from the stored state.
+    const expectedAfterReload = fromScratch();
+    writer.destroy();
+    await eventually(() => !server.collab.documents.has(name), 'the document to be unloaded');
+    await expectDraft(writer, () => expectedAfterReload);
+    // Reopened: the fresh live copy is followed from scratch, and edits show at once.
+    const reopened = await open();
+    expect(docToBlocks(json(reopened.doc), 'LABNOTE', savedBlocks)).toEqual(expectedAfterReload);
+    await expectDraft(reopened, () => docToBlocks(json(reopened.doc), 'LABNOTE', savedBlocks));
+    cellText(reopened.doc, 5, 5).insert(0, 'reloaded ');
+    fragment(reopened.doc).delete(1, 1);
+    await expectDraft(reopened, () => docToBlocks(json(reopened.doc), 'LABNOTE', savedBlocks));
+  });
+});
