@@ -39,9 +39,4 @@ export class CompactionSchedule {
     clearTimeout(this.timers.get(documentName));
     this.timers.delete(documentName);
   }
-
-  stop(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
-  }
 }
