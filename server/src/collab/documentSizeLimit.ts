@@ -6,6 +6,8 @@ import { endWriting } from './endWriting.js';
 /** y-protocols sync message types that carry an update to apply (step 1 only asks). */
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
+/** Room beyond twice an update's size that the part of it a document lacks could take (see fits). */
+const DIFF_SLACK_BYTES = 1024;
 
 /** The Yjs update a websocket message would apply to its document, or null for any other message. */
 export function updateCarriedBy(message: Uint8Array): Uint8Array | null {
@@ -47,6 +49,10 @@ export class DocumentSizeLimit implements Extension {
   }
 
   private fits(document: Document, update: Uint8Array): boolean {
+    // Far from the limit, the update fits whatever part of it is new: that part is never more than the
+    // update itself plus a slice header per client (bounded here generously). This skips the diff
+    // below, which costs a state vector and a re-encoding on every keystroke.
+    if (this.estimate(document) + 2 * update.byteLength + DIFF_SLACK_BYTES <= this.maxBytes) return true;
     // Only what the document does not have yet adds to it (a reconnecting client re-sends what it has).
     const added = Y.diffUpdate(update, Y.encodeStateVector(document));
     if (this.estimate(document) + added.byteLength <= this.maxBytes) return true;

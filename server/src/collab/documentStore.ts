@@ -1,7 +1,8 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import type { Db, Queryable, Tx } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
 import { documentSnapshots, documentUpdates } from '../db/schema.js';
+import { GroupCommit, type AppendOutcome, type WriteCheck } from './groupCommit.js';
 
 /** Where live documents are kept: appended updates, compacted into one snapshot per document. */
 export interface DocumentStore {
@@ -16,10 +17,7 @@ export interface DocumentStore {
   compact(documentName: string): Promise<number>;
 }
 
-export type AppendOutcome = 'stored' | 'refused';
-
-/** Asked inside the append's transaction: may the document still be written (see DocumentKind.writable)? */
-export type WriteCheck = (documentName: string, tx: Tx) => Promise<boolean>;
+export type { AppendOutcome, WriteCheck };
 
 const COMPACTION_BATCH = 5000;
 
@@ -44,10 +42,14 @@ export async function loadDocumentState(q: Queryable, documentName: string): Pro
 }
 
 export class DatabaseDocumentStore implements DocumentStore {
+  private readonly groupCommit: GroupCommit;
+
   constructor(
     private readonly db: Db,
-    private readonly mayWrite: WriteCheck = async () => true,
-  ) {}
+    mayWrite: WriteCheck = async () => true,
+  ) {
+    this.groupCommit = new GroupCommit(db, mayWrite);
+  }
 
   load(documentName: string): Promise<Uint8Array | null> {
     return loadDocumentState(this.db, documentName);
@@ -56,12 +58,9 @@ export class DatabaseDocumentStore implements DocumentStore {
   async append(documentName: string, updates: Uint8Array[]): Promise<AppendOutcome> {
     if (!updates.length) return 'stored';
     // The check and the insert share one transaction: the check's lock keeps a signature (or another
-    // locking change) from committing in between, so nothing is stored after a lock.
-    return this.db.transaction(async (tx) => {
-      if (!(await this.mayWrite(documentName, tx))) return 'refused';
-      await tx.insert(documentUpdates).values(updates.map((update) => ({ documentName, update })));
-      return 'stored';
-    });
+    // locking change) from committing in between, so nothing is stored after a lock. Appends arriving
+    // together, across documents, share that transaction (group commit), each with its own check.
+    return this.groupCommit.append(documentName, updates);
   }
 
   async compact(documentName: string): Promise<number> {

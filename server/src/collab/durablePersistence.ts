@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
 import { DURABLE_MESSAGE, type DurableMessage } from '@eln/shared';
 import type { AppendOutcome, DocumentStore } from './documentStore.js';
+import { CompactionSchedule } from './compactionSchedule.js';
 import { endWriting } from './endWriting.js';
 import { DurableClocks } from './durableClocks.js';
 import { RelayedUpdates } from './relayedUpdates.js';
@@ -52,6 +53,8 @@ export class DurablePersistence implements Extension {
   private readonly compactEvery: number;
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
+  /** Due compactions wait for a quiet moment (see CompactionSchedule). */
+  private readonly compaction: CompactionSchedule;
   /** Called when the store refused a document's updates, so that other processes learn it too. */
   onRefused: ((documentName: string) => void) | null = null;
 
@@ -63,6 +66,11 @@ export class DurablePersistence implements Extension {
     this.compactEvery = options.compactEvery ?? 200;
     this.retryDelayMs = options.retryDelayMs ?? 100;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 5000;
+    this.compaction = new CompactionSchedule(this.compactEvery, (documentName) => {
+      const queue = this.queues.get(documentName);
+      // A document unloaded meanwhile was compacted then (afterUnloadDocument).
+      if (queue) void this.compact(documentName, queue);
+    });
   }
 
   private queueOf(documentName: string): Queue {
@@ -189,7 +197,7 @@ export class DurablePersistence implements Extension {
     } finally {
       queue.flushing = null;
     }
-    if (queue.sinceCompaction >= this.compactEvery) void this.compact(documentName, queue);
+    this.compaction.stored(documentName, queue.sinceCompaction);
     void this.unloadIfIdle(documentName);
   }
 
@@ -224,6 +232,7 @@ export class DurablePersistence implements Extension {
   }
 
   private async compact(documentName: string, queue: Queue): Promise<void> {
+    this.compaction.cancel(documentName);
     queue.sinceCompaction = 0;
     try {
       await this.store.compact(documentName);

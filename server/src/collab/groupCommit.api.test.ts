@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import * as Y from 'yjs';
+import type { Tx } from '../db/client.js';
+import { documentUpdates } from '../db/schema.js';
+import { createTestDatabase } from '../testing/harness.js';
+import { DatabaseDocumentStore, loadDocumentState } from './documentStore.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function updateOf(entry: string): Uint8Array {
+  const doc = new Y.Doc();
+  doc.getArray<string>('a').push([entry]);
+  return Y.encodeStateAsUpdate(doc);
+}
+
+async function entries(db: Parameters<typeof loadDocumentState>[0], name: string): Promise<string[]> {
+  const state = await loadDocumentState(db, name);
+  const doc = new Y.Doc();
+  if (state) Y.applyUpdate(doc, state);
+  return doc.getArray<string>('a').toArray().sort();
+}
+
+describe('group commit of live updates', () => {
+  it('stores appends that arrive together in one transaction, each document by its own write check', async () => {
+    const { database, dispose } = await createTestDatabase();
+    cleanups.push(dispose);
+    const checkedIn = new Map<string, Tx>();
+    const store = new DatabaseDocumentStore(database.db, async (name, tx) => {
+      checkedIn.set(name, tx);
+      return name !== 'scratch.locked';
+    });
+    // The first append commits alone; the three sent meanwhile share the next transaction.
+    const outcomes = await Promise.all([
+      store.append('scratch.first', [updateOf('first')]),
+      store.append('scratch.b', [updateOf('b1'), updateOf('b2')]),
+      store.append('scratch.locked', [updateOf('refused')]),
+      store.append('scratch.c', [updateOf('c1')]),
+    ]);
+    expect(outcomes).toEqual(['stored', 'stored', 'refused', 'stored']);
+    expect(checkedIn.get('scratch.b')).toBe(checkedIn.get('scratch.c'));
+    expect(checkedIn.get('scratch.b')).toBe(checkedIn.get('scratch.locked'));
+    expect(checkedIn.get('scratch.first')).not.toBe(checkedIn.get('scratch.b'));
+    expect(await entries(database.db, 'scratch.b')).toEqual(['b1', 'b2']);
+    expect(await entries(database.db, 'scratch.c')).toEqual(['c1']);
+    // Nothing of a refused document is stored, whatever else its group stored.
+    expect(await database.db.select().from(documentUpdates).where(eq(documentUpdates.documentName, 'scratch.locked'))).toEqual([]);
+  });
+
+  it('appends each document alone when the group fails, so one failing document delays only itself', async () => {
+    const { database, dispose } = await createTestDatabase();
+    cleanups.push(dispose);
+    const store = new DatabaseDocumentStore(database.db, async (name) => {
+      if (name === 'scratch.broken') throw new Error('write check failed');
+      return true;
+    });
+    const results = await Promise.allSettled([
+      store.append('scratch.first', [updateOf('first')]),
+      store.append('scratch.a', [updateOf('a1')]),
+      store.append('scratch.broken', [updateOf('lost')]),
+      store.append('scratch.z', [updateOf('z1')]),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const stored = await database.db.select({ name: documentUpdates.documentName }).from(documentUpdates).orderBy(asc(documentUpdates.id));
+    expect(stored.map((row) => row.name).sort()).toEqual(['scratch.a', 'scratch.first', 'scratch.z']);
+    expect(await entries(database.db, 'scratch.a')).toEqual(['a1']);
+    expect(await entries(database.db, 'scratch.z')).toEqual(['z1']);
+  });
+});

@@ -1,0 +1,209 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { WebSocket } from 'ws';
+import * as Y from 'yjs';
+import { DurableClocks } from '@eln/shared';
+
+/**
+ * A process of simulated editors for the live-editing benchmark (collab.bench.ts), forked apart from
+ * the server so that the editors' CPU never counts as the server's latency. A `writers` process opens
+ * the writers of its notes and, on `go`, has each push timestamped entries in rounds. The one `readers`
+ * process opens one reader per note and does nothing else, so what it measures is the server's time:
+ * when each entry arrives (propagation) and when the server's durable message covers it (the same
+ * message every connection of the note gets, the writer's included).
+ *
+ * Times are `process.hrtime` (CLOCK_MONOTONIC), one clock for every process on the machine.
+ */
+
+export interface NoteAccess {
+  name: string;
+  tokens: string[];
+}
+
+export interface EditorsJob {
+  role: 'readers' | 'writers';
+  url: string;
+  notes: NoteAccess[];
+  /** The shared array the entries go into: one per run, so each run's count is its own. */
+  arrayName: string;
+  editsPerWriter: number;
+  roundPauseMs: number;
+  /** Readers: how many entries to wait for, and whether to wait for durable confirmations too (bare Hocuspocus sends none). */
+  expected: number;
+  durable: boolean;
+  timeoutMs: number;
+}
+
+export interface EditorsResult {
+  /** Writers: entries sent, and when the first was. */
+  sent: number;
+  firstSentAt: number;
+  /** Readers: per entry, ms from sent to arrived, and to confirmed stored; when the last was done. */
+  propagation: number[];
+  durable: number[];
+  lastDoneAt: number;
+}
+
+export type ParentMessage = { type: 'job'; job: EditorsJob } | { type: 'go' } | { type: 'close' };
+export type ChildMessage = { type: 'ready' } | { type: 'result'; result: EditorsResult } | { type: 'error'; message: string } | { type: 'closed' };
+
+export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
+const send = (message: ChildMessage) => process.send?.(message);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Peer {
+  doc: Y.Doc;
+  provider: HocuspocusProvider;
+  socket: HocuspocusProviderWebsocket;
+}
+
+function connect(url: string, name: string, token: string, onStateless: (payload: string) => void = () => undefined): Promise<Peer> {
+  const doc = new Y.Doc();
+  const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`connect ${name} timed out`)), 120_000);
+    const provider: HocuspocusProvider = new HocuspocusProvider({
+      websocketProvider: socket,
+      name,
+      document: doc,
+      token,
+      onStateless: ({ payload }) => onStateless(payload),
+      onSynced: () => {
+        clearTimeout(timer);
+        resolve({ doc, socket, provider });
+      },
+      onAuthenticationFailed: ({ reason }) => reject(new Error(`${name}: ${reason}`)),
+    });
+    provider.attach();
+  });
+}
+
+const emptyResult = (): EditorsResult => ({ sent: 0, firstSentAt: 0, propagation: [], durable: [], lastDoneAt: 0 });
+
+/** One reader per note: records each entry's arrival and confirmation. */
+class Readers {
+  private readonly peers: Peer[] = [];
+  private readonly result = emptyResult();
+  /** Per note, entries arrived and not yet confirmed, by writer: [clock after the entry, sent at]. */
+  private readonly unconfirmed = new Map<string, Map<number, Array<[number, number]>>>();
+  private readonly clocks = new Map<string, DurableClocks>();
+
+  constructor(private readonly job: EditorsJob) {}
+
+  async open(): Promise<void> {
+    for (const note of this.job.notes) {
+      this.unconfirmed.set(note.name, new Map());
+      this.clocks.set(note.name, new DurableClocks());
+      const peer = await connect(this.job.url, note.name, note.tokens[0]!, (payload) => this.confirmed(note.name, payload));
+      peer.doc.getArray<string>(this.job.arrayName).observe((event) => this.arrived(note.name, event));
+      this.peers.push(peer);
+    }
+  }
+
+  private arrived(name: string, event: Y.YArrayEvent<string>): void {
+    const now = monotonicMs();
+    for (const item of event.changes.added) {
+      const values = item.content.getContent() as string[];
+      values.forEach((value, index) => {
+        const sentAt = Number(value.split('@')[1]);
+        this.result.propagation.push(now - sentAt);
+        if (!this.job.durable) this.result.lastDoneAt = now;
+        else this.awaitConfirmation(name, item.id.client, item.id.clock + index + 1, sentAt);
+      });
+    }
+  }
+
+  private awaitConfirmation(name: string, client: number, clock: number, sentAt: number): void {
+    const byWriter = this.unconfirmed.get(name)!;
+    const waiting = byWriter.get(client) ?? [];
+    waiting.push([clock, sentAt]);
+    byWriter.set(client, waiting);
+    this.settle(name, client);
+  }
+
+  private confirmed(name: string, payload: string): void {
+    if (!this.clocks.get(name)!.receive(payload)) return;
+    for (const client of this.unconfirmed.get(name)!.keys()) this.settle(name, client);
+  }
+
+  private settle(name: string, client: number): void {
+    const stored = this.clocks.get(name)!.storedClock(client);
+    const waiting = this.unconfirmed.get(name)!.get(client) ?? [];
+    const now = monotonicMs();
+    while (waiting.length && waiting[0]![0] <= stored) {
+      this.result.durable.push(now - waiting.shift()![1]);
+      this.result.lastDoneAt = now;
+    }
+  }
+
+  async measure(): Promise<EditorsResult> {
+    const { job, result } = this;
+    const until = Date.now() + job.timeoutMs;
+    while ((result.propagation.length < job.expected || (job.durable && result.durable.length < job.expected)) && Date.now() < until) await sleep(10);
+    return result;
+  }
+
+  close(): void {
+    for (const peer of this.peers) closePeer(peer);
+  }
+}
+
+/** The writers of some notes: on `go`, each pushes its entries, one message each, in rounds. */
+class Writers {
+  private readonly peers: Peer[] = [];
+
+  constructor(private readonly job: EditorsJob) {}
+
+  async open(): Promise<void> {
+    for (const note of this.job.notes) {
+      // One note's writers connect together, as a team opening a note does.
+      this.peers.push(...(await Promise.all(note.tokens.map((token) => connect(this.job.url, note.name, token)))));
+    }
+  }
+
+  async measure(): Promise<EditorsResult> {
+    const { job } = this;
+    const result = emptyResult();
+    result.firstSentAt = monotonicMs();
+    for (let round = 0; round < job.editsPerWriter; round += 1) {
+      for (const writer of this.peers) {
+        writer.doc.getArray<string>(job.arrayName).push([`${writer.doc.clientID}.${round}@${monotonicMs()}`]);
+        result.sent += 1;
+        // Each edit goes out on its own, as keystrokes of different people do.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await sleep(job.roundPauseMs);
+    }
+    return result;
+  }
+
+  close(): void {
+    for (const peer of this.peers) closePeer(peer);
+  }
+}
+
+function closePeer(peer: Peer): void {
+  peer.provider.destroy();
+  peer.socket.destroy();
+}
+
+let editors: Readers | Writers | null = null;
+
+process.on('message', (message: ParentMessage) => {
+  void (async () => {
+    try {
+      if (message.type === 'job') {
+        editors = message.job.role === 'readers' ? new Readers(message.job) : new Writers(message.job);
+        await editors.open();
+        send({ type: 'ready' });
+      } else if (message.type === 'go') {
+        send({ type: 'result', result: await editors!.measure() });
+      } else {
+        editors?.close();
+        send({ type: 'closed' });
+        process.disconnect();
+      }
+    } catch (error) {
+      send({ type: 'error', message: (error as Error).stack ?? String(error) });
+    }
+  })();
+});
