@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -11,10 +12,16 @@ const proxy = {
 
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    // Links are off in the note schema; StarterKit would still bundle the link extension and linkifyjs.
+    alias: { '@tiptap/extension-link': fileURLToPath(new URL('./src/features/editor/bundling/noLink.ts', import.meta.url)) },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     assetsInlineLimit: 0,
+    // dist/.vite/manifest.json: which chunks each entry and lazy screen loads (read by the bundle bench).
+    manifest: true,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: a separate chunk stays cached across releases.

@@ -108,3 +108,73 @@ describe('the tree', () => {
     expect(forbiddenImports(tree)).toEqual([]);
   });
 });
+
+/**
+ * The first route: what the client's entry reaches through static imports (types erased, dynamic
+ * `import()` not followed). The sign-in page must not carry the signed-in frame or the editor; they are
+ * lazy routes (client/src/app/router.tsx), and a static import of any of them would put them back into the
+ * first download (tests/bench/bundle.bench.ts prints its size against the goal).
+ */
+const CLIENT_ENTRY = 'client/src/main.tsx';
+const NOT_IN_FIRST_ROUTE: readonly string[] = [
+  'client/src/ui/PageFrame.tsx',
+  'client/src/app/Layout.tsx',
+  'client/src/layout/Header.tsx',
+  'client/src/layout/AdminMenu.tsx',
+  'client/src/layout/LicenceDialog.tsx',
+  'client/src/features/dashboard/',
+  'client/src/features/notes/',
+  'client/src/features/editor/',
+  'client/src/features/projects/',
+  'client/src/features/admin/',
+  'client/src/features/audit/',
+  'client/src/i18n/catalogs/',
+  '@tiptap/',
+  '@hocuspocus/',
+  'chart.js',
+  // Not yjs: `@eln/shared` re-exports its durable-block helpers, which the bundler drops from the first
+  // route (nothing there calls them); the bench's chunk listing shows where yjs really lands.
+];
+
+/** Every file and package the entry reaches by static imports, as ids or (for packages) requests. */
+function staticClosure(tree: DependencyTree, entry: string): Set<string> {
+  const reached = new Set<string>([entry]);
+  const queue = [entry];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    for (const dependency of tree[file] ?? []) {
+      if (String(dependency.kind) === 'DynamicImport') continue;
+      const target = dependency.id && !dependency.id.includes('node_modules') ? dependency.id : dependency.request;
+      if (reached.has(target)) continue;
+      reached.add(target);
+      queue.push(target);
+    }
+  }
+  return reached;
+}
+
+const forbiddenInFirstRoute = (reached: Set<string>) =>
+  [...reached].filter((id) => NOT_IN_FIRST_ROUTE.some((prefix) => id.startsWith(prefix))).sort();
+
+describe('the first route', () => {
+  it('the check follows static imports and packages, not dynamic imports', () => {
+    const tree: DependencyTree = {
+      'main.tsx': [
+        { issuer: 'main.tsx', request: './a', kind: 'StaticImport' as never, id: 'a.ts' },
+        { issuer: 'main.tsx', request: './lazy', kind: 'DynamicImport' as never, id: 'lazy.ts' },
+      ],
+      'a.ts': [{ issuer: 'a.ts', request: '@tiptap/react', kind: 'StaticImport' as never, id: 'node_modules/@tiptap/react/dist/index.js' }],
+      'lazy.ts': [{ issuer: 'lazy.ts', request: 'yjs', kind: 'StaticImport' as never, id: 'node_modules/yjs/dist/yjs.mjs' }],
+    };
+    expect([...staticClosure(tree, 'main.tsx')].sort()).toEqual(['@tiptap/react', 'a.ts', 'main.tsx']);
+    expect(forbiddenInFirstRoute(staticClosure(tree, 'main.tsx'))).toEqual(['@tiptap/react']);
+  });
+
+  it('reaches the sign-in page but not the signed-in frame, the screens or the editor', async () => {
+    // transform: types erased as the bundler does, so `import type` does not count here.
+    const tree = await parseDependencyTree([CLIENT_ENTRY], { tsconfig: 'client/tsconfig.json', transform: true, exclude: /node_modules/ });
+    const reached = staticClosure(tree, CLIENT_ENTRY);
+    expect(reached).toContain('client/src/features/auth/SignInPage.tsx');
+    expect(reached).toContain('react-router-dom');
+    expect(forbiddenInFirstRoute(reached)).toEqual([]);
+  }, 120_000);
+});

@@ -1,6 +1,7 @@
 import { bundleSizes } from './bundle.bench.js';
 import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
+import { noteOpenBench } from './noteOpen.bench.js';
 import { projectListBench } from './projectList.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
 
@@ -14,6 +15,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['temp save', tempSaveBench],
   ['content rule guard', contentGuardBench],
   ['client bundle', bundleSizes],
+  ['note open in the browser', noteOpenBench],
 ];
 
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

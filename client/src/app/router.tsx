@@ -2,20 +2,53 @@ import type React from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { SignInPage } from '../features/auth/SignInPage';
 import { SsoCallbackPage } from '../features/auth/SsoCallbackPage';
-import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { RouteErrorPage, ServerErrorPage } from '../features/errors/ServerErrorPage';
-import { PlaceholderPage } from '../features/placeholder/PlaceholderPage';
-import { NoteRoute } from '../features/notes/NoteRoute';
+import type { PageKey } from '../features/placeholder/PlaceholderPage';
 import { RequireAdmin, RequireAuth, RequireGuest } from './guards';
-import { Layout } from './Layout';
 import { Root } from './Root';
 
 /*
- * Sign-in and the dashboard ship with the first route; every other screen is its own chunk, loaded when
- * it is first opened (the note editor, the largest, loads lazily inside NoteRoute).
+ * Only the sign pages, the error pages and the guards ship with the first route: the signed-in frame
+ * (header, page frame, dashboard) and every screen are chunks loaded when first opened, so the sign-in
+ * page downloads none of them (the note editor, the largest, loads lazily inside NoteRoute).
+ * tests/architecture.test.ts keeps the first route's static imports free of the signed-in side.
  */
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => React.ComponentType) => async () => ({ Component: pick(await load()) });
+
+/** A screen not built yet: the placeholder, with its page's title and test id. */
+const placeholder = (name: PageKey, testName: string) =>
+  page(() => import('../features/placeholder/PlaceholderPage'), (m) => () => <m.PlaceholderPage page={name} testName={testName} />);
+
+const noteRoute = page(() => import('../features/notes/NoteRoute'), (m) => m.NoteRoute);
+
+/** The signed-in screens, inside the header frame. */
+const signedIn: RouteObject[] = [
+  { index: true, lazy: page(() => import('../features/dashboard/DashboardPage'), (m) => m.DashboardPage) },
+  { path: '/project', lazy: page(() => import('../features/projects/ProjectListPage'), (m) => m.ProjectListPage) },
+  { path: '/project/create', lazy: page(() => import('../features/projects/ProjectCreatePage'), (m) => m.ProjectCreatePage) },
+  { path: '/project/:id', lazy: page(() => import('../features/projects/ProjectDetailPage'), (m) => m.ProjectDetailPage) },
+  { path: '/schema', lazy: placeholder('schema', 'schema') },
+  { path: '/schema/create', lazy: placeholder('schemaCreate', 'schema-create') },
+  { path: '/schema/:id', lazy: placeholder('schemaDetail', 'schema-detail') },
+  { path: '/dropbox', lazy: placeholder('dropbox', 'dropbox') },
+  { path: '/dropbox/create', lazy: placeholder('dropboxCreate', 'dropbox-create') },
+  { path: '/dropbox/:id', lazy: placeholder('dropboxDetail', 'dropbox-detail') },
+  { path: '/template', lazy: placeholder('template', 'template') },
+  { path: '/template/note/:id', lazy: placeholder('templateNote', 'template-note') },
+  { path: '/note/:id', lazy: noteRoute },
+  { path: '/editor/:id', lazy: noteRoute },
+  {
+    element: <RequireAdmin />,
+    children: [
+      { path: '/admin', lazy: page(() => import('../features/admin/UserListPage'), (m) => m.UserListPage) },
+      { path: '/admin/audit', lazy: page(() => import('../features/audit/AuditPage'), (m) => m.AuditPage) },
+      { path: '/admin/department', lazy: page(() => import('../features/admin/DepartmentPage'), (m) => m.DepartmentPage) },
+      { path: '/admin/download', lazy: page(() => import('../features/audit/DownloadPage'), (m) => m.DownloadPage) },
+      { path: '/admin/:id', lazy: page(() => import('../features/admin/UserEditPage'), (m) => m.UserEditPage) },
+    ],
+  },
+];
 
 export const routes: RouteObject[] = [
   {
@@ -27,33 +60,8 @@ export const routes: RouteObject[] = [
       { path: '/notFound', element: <NotFoundPage /> },
       { path: '/error', element: <ServerErrorPage /> },
       {
-        element: <RequireAuth><Layout /></RequireAuth>,
-        children: [
-          { index: true, element: <DashboardPage /> },
-          { path: '/project', lazy: page(() => import('../features/projects/ProjectListPage'), (m) => m.ProjectListPage) },
-          { path: '/project/create', lazy: page(() => import('../features/projects/ProjectCreatePage'), (m) => m.ProjectCreatePage) },
-          { path: '/project/:id', lazy: page(() => import('../features/projects/ProjectDetailPage'), (m) => m.ProjectDetailPage) },
-          { path: '/schema', element: <PlaceholderPage page="schema" testName="schema" /> },
-          { path: '/schema/create', element: <PlaceholderPage page="schemaCreate" testName="schema-create" /> },
-          { path: '/schema/:id', element: <PlaceholderPage page="schemaDetail" testName="schema-detail" /> },
-          { path: '/dropbox', element: <PlaceholderPage page="dropbox" testName="dropbox" /> },
-          { path: '/dropbox/create', element: <PlaceholderPage page="dropboxCreate" testName="dropbox-create" /> },
-          { path: '/dropbox/:id', element: <PlaceholderPage page="dropboxDetail" testName="dropbox-detail" /> },
-          { path: '/template', element: <PlaceholderPage page="template" testName="template" /> },
-          { path: '/template/note/:id', element: <PlaceholderPage page="templateNote" testName="template-note" /> },
-          { path: '/note/:id', element: <NoteRoute /> },
-          { path: '/editor/:id', element: <NoteRoute /> },
-          {
-            element: <RequireAdmin />,
-            children: [
-              { path: '/admin', lazy: page(() => import('../features/admin/UserListPage'), (m) => m.UserListPage) },
-              { path: '/admin/audit', lazy: page(() => import('../features/audit/AuditPage'), (m) => m.AuditPage) },
-              { path: '/admin/department', lazy: page(() => import('../features/admin/DepartmentPage'), (m) => m.DepartmentPage) },
-              { path: '/admin/download', lazy: page(() => import('../features/audit/DownloadPage'), (m) => m.DownloadPage) },
-              { path: '/admin/:id', lazy: page(() => import('../features/admin/UserEditPage'), (m) => m.UserEditPage) },
-            ],
-          },
-        ],
+        element: <RequireAuth />,
+        children: [{ lazy: page(() => import('./Layout'), (m) => m.Layout), children: signedIn }],
       },
       { path: '*', element: <Navigate to="/notFound" replace /> },
     ],

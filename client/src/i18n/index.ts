@@ -4,34 +4,32 @@ import { isLanguage, LANGUAGES, type Language } from '@eln/shared';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { detectLanguage } from './detect';
 import en from './en';
-import ja from './ja';
-import ko from './ko';
 import editorEn from './editor/en';
-import editorJa from './editor/ja';
-import editorKo from './editor/ko';
 import auditEn from './audit/en';
-import auditJa from './audit/ja';
-import auditKo from './audit/ko';
 import signatureEn from './signature/en';
-import signatureJa from './signature/ja';
-import signatureKo from './signature/ko';
 
 /**
  * `translation` holds the app's strings; `editor` those of the live note editor, its tabs and note lists;
  * `audit` those of the audit trail, the download page and project closing; `signature` those of electronic
  * signatures (the note's signatures area, the request, signing and removal dialogs, the note list).
  */
-export const resources = {
-  en: { translation: en, editor: editorEn, audit: auditEn, signature: signatureEn },
-  ko: { translation: ko, editor: editorKo, audit: auditKo, signature: signatureKo },
-  ja: { translation: ja, editor: editorJa, audit: auditJa, signature: signatureJa },
-} as const;
+const english = { translation: en, editor: editorEn, audit: auditEn, signature: signatureEn } as const;
+
+/**
+ * English ships with the first route (it is the fallback of every missing key); the other languages are a
+ * chunk each, and since switching language reloads the page only the one the interface starts in is fetched.
+ */
+const otherLanguages: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, object> }>> = {
+  ko: () => import('./catalogs/ko'),
+  ja: () => import('./catalogs/ja'),
+};
 
 const browserLanguages = typeof navigator !== 'undefined' ? navigator.languages : undefined;
 const initial: Language = detectLanguage(readStorage(STORAGE_KEYS.language), browserLanguages);
 
 void i18next.use(initReactI18next).init({
-  resources,
+  resources: { en: english },
+  partialBundledLanguages: true,
   lng: initial,
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
@@ -41,6 +39,14 @@ void i18next.use(initReactI18next).init({
 });
 
 if (typeof document !== 'undefined') document.documentElement.lang = initial;
+
+/** Fetches the start language's strings if they are not English; the app renders after this settles. */
+export async function loadStartLanguage(): Promise<void> {
+  if (initial === 'en') return;
+  const { default: catalog } = await otherLanguages[initial]();
+  for (const [namespace, strings] of Object.entries(catalog)) i18next.addResourceBundle(initial, namespace, strings, true, true);
+  await i18next.changeLanguage(initial);
+}
 
 /** The language the interface shows (and the API's Accept-Language). */
 export function currentLanguage(): Language {

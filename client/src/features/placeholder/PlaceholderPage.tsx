@@ -16,7 +16,7 @@ import {
   UsersIcon,
 } from '../../ui/icons';
 
-type PageKey = Exclude<keyof (typeof en)['pages'], 'building' | 'buildingHint'>;
+export type PageKey = Exclude<keyof (typeof en)['pages'], 'building' | 'buildingHint'>;
 
 const ICONS: Record<PageKey, ReactNode> = {
   project: <FolderIcon size={20} />,

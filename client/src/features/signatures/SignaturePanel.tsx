@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { needsReviewerWarning, type SignatureEntry } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
@@ -7,12 +7,14 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { TrashIcon } from '../editor/icons';
 import type { NoteSession } from '../notes/noteSession';
 import { RequestIcon, SignatureIcon } from './icons';
-import { RemoveDialog } from './RemoveDialog';
-import { RequestDialog } from './RequestDialog';
 import { ownAnswerOf, panelActions } from './signerChoices';
 import { printedName, SignatureCard } from './SignatureManifest';
-import { SignDialog } from './SignDialog';
 import { formatZonedTime } from './zonedTime';
+
+/* The dialogs load when first opened: opening a note (the editor's chunk) does not wait for them. */
+const RequestDialog = lazy(() => import('./RequestDialog').then((m) => ({ default: m.RequestDialog })));
+const SignDialog = lazy(() => import('./SignDialog').then((m) => ({ default: m.SignDialog })));
+const RemoveDialog = lazy(() => import('./RemoveDialog').then((m) => ({ default: m.RemoveDialog })));
 
 /** How often an open note reads its summary again (others' requests, signatures and saves). */
 export const SIGNATURES_REFRESH_MS = 5000;
@@ -140,28 +142,30 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
         </ul>
       ) : null}
 
-      {dialog?.kind === 'request' ? (
-        <RequestDialog
-          note={note}
-          me={me}
-          onClose={() => setDialog(null)}
-          onSaved={() => {
-            setNotice(t('request.done'));
-            void reload();
-          }}
-        />
-      ) : null}
-      {dialog?.kind === 'sign' ? (
-        <SignDialog
-          session={session}
-          entry={dialog.entry}
-          defaultName={session.user.name}
-          beforeSign={(answer) => expectLock(answer === 'T')}
-          onClose={() => setDialog(null)}
-          onAnswered={() => void reload()}
-        />
-      ) : null}
-      {dialog?.kind === 'remove' ? <RemoveDialog labNoteNo={session.noteNo} entry={dialog.entry} onClose={() => setDialog(null)} onRemoved={() => void reload()} /> : null}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'request' ? (
+          <RequestDialog
+            note={note}
+            me={me}
+            onClose={() => setDialog(null)}
+            onSaved={() => {
+              setNotice(t('request.done'));
+              void reload();
+            }}
+          />
+        ) : null}
+        {dialog?.kind === 'sign' ? (
+          <SignDialog
+            session={session}
+            entry={dialog.entry}
+            defaultName={session.user.name}
+            beforeSign={(answer) => expectLock(answer === 'T')}
+            onClose={() => setDialog(null)}
+            onAnswered={() => void reload()}
+          />
+        ) : null}
+        {dialog?.kind === 'remove' ? <RemoveDialog labNoteNo={session.noteNo} entry={dialog.entry} onClose={() => setDialog(null)} onRemoved={() => void reload()} /> : null}
+      </Suspense>
     </section>
   );
 }
