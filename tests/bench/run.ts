@@ -1,14 +1,14 @@
 import { bundleSizes } from './bundle.bench.js';
 import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
-import { projectListBench } from './projectList.bench.js';
+import { listsAtScaleBench } from './listsAtScale.bench.js';
 
 /**
  * `npm run bench`: every benchmark, printed as tables. Compare figures within one run only.
  * `npm run bench -- <name>…` runs only the benchmarks whose names contain one of the words given.
  */
 const benches: Array<[string, () => Promise<void>]> = [
-  ['project list', projectListBench],
+  ['lists at scale', listsAtScaleBench],
   ['live editing', collabBench],
   ['content rule guard', contentGuardBench],
   ['client bundle', bundleSizes],
