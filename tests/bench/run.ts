@@ -1,8 +1,8 @@
 import { bundleSizes } from './bundle.bench.js';
 import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
+import { listsAtScaleBench } from './listsAtScale.bench.js';
 import { noteOpenBench } from './noteOpen.bench.js';
-import { projectListBench } from './projectList.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
 
 /**
@@ -10,7 +10,7 @@ import { tempSaveBench } from './tempSave.bench.js';
  * `npm run bench -- <name>…` runs only the benchmarks whose names contain one of the words given.
  */
 const benches: Array<[string, () => Promise<void>]> = [
-  ['project list', projectListBench],
+  ['lists at scale', listsAtScaleBench],
   ['live editing', collabBench],
   ['temp save', tempSaveBench],
   ['content rule guard', contentGuardBench],

@@ -24,10 +24,10 @@ export interface AuditEntry {
 }
 
 type AuditRow = typeof auditLog.$inferSelect;
-type UnhashedRecord = Omit<AuditRow, 'hash'>;
+export type UnhashedRecord = Omit<AuditRow, 'hash'>;
 
-/** The fields a record's hash covers, in one fixed shape. */
-function hashOf(row: UnhashedRecord): string {
+/** The fields a record's hash covers, in one fixed shape (exported for the scale bench's dataset). */
+export function hashOf(row: UnhashedRecord): string {
   return sha256Hex(
     canonicalJson({
       seq: row.seq,

@@ -1,0 +1,88 @@
+import postgres from 'postgres';
+import { GENESIS_HASH, hashOf, type UnhashedRecord } from '../../server/src/audit/audit.js';
+
+export const SCALE = { departments: 50, users: 5_000, projects: 10_000, notesPerProject: 10, auditRecords: 1_000_000 } as const;
+const AUDIT_BATCH = 20_000;
+const AUDIT_ACTIONS = ['note.saved', 'note.created', 'project.created', 'user.signedIn', 'signature.signed'] as const;
+
+/**
+ * The lab company at scale, on an already bootstrapped PostgreSQL database: departments, users in them,
+ * projects with three participants each, ten notes per project (set-based SQL), and an audit trail of a
+ * million records that continues the existing chain, hashed by the server's own `hashOf` so verify can
+ * run over it, inserted 20,000 at a time through `unnest`.
+ */
+export async function buildScaleDataset(url: string, companyCode: string, passwordHash: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    await sql`insert into departments (code, company_code, name, sort_order)
+              select 'BD' || i, ${companyCode}, 'Bench department ' || i, i from generate_series(1, ${SCALE.departments}) i`;
+    await sql`insert into users (user_id, name, password_hash, auth_project, department_code, employee_no, phone)
+              select 'member' || i || '@bench.test', 'Member ' || i, ${passwordHash}, true,
+                     'BD' || (1 + i % ${SCALE.departments}), 'E' || lpad(i::text, 6, '0'), '010-' || lpad(i::text, 8, '0')
+              from generate_series(1, ${SCALE.users}) i`;
+    const [{ first }] = await sql<[{ first: number }]>`select min(user_no)::int as first from users where user_id like 'member%@bench.test'`;
+    await sql`insert into projects (title, description, leader_user_no, status, created_at)
+              select 'Project ' || i, 'Benchmark project ' || i, ${first} + (i % ${SCALE.users}),
+                     case when i % 7 = 0 then 'C' else 'ING' end, now() - (i || ' minutes')::interval
+              from generate_series(1, ${SCALE.projects}) i`;
+    await sql`insert into project_participants (project_no, user_no)
+              select p.project_no, ${first} + ((p.project_no * k * 7) % ${SCALE.users}) from projects p, generate_series(1, 3) k
+              on conflict do nothing`;
+    await sql`insert into lab_notes (project_no, title, lab_note_number, writer_user_no, created_at)
+              select p.project_no, 'Note ' || k, 'LN-BENCH-' || lpad((p.project_no * 100 + k)::text, 9, '0'), p.leader_user_no,
+                     p.created_at + (k || ' seconds')::interval
+              from projects p, generate_series(1, ${SCALE.notesPerProject}) k`;
+    await appendAuditRecords(sql, first);
+    await sql`vacuum analyze`;
+  } finally {
+    await sql.end();
+  }
+}
+
+/** A million records after the chain's current head, each naming its predecessor's hash. */
+async function appendAuditRecords(sql: postgres.Sql, firstUserNo: number): Promise<void> {
+  const [head] = await sql<Array<{ seq: string; hash: string }>>`select seq, hash from audit_log order by seq desc limit 1`;
+  let seq = Number(head?.seq ?? 0);
+  let prevHash = head?.hash ?? GENESIS_HASH;
+  // Spread over the last ~1,000,000 seconds (11 days), milliseconds only, as the column stores them.
+  const start = Date.now() - SCALE.auditRecords * 1000;
+  for (let done = 0; done < SCALE.auditRecords; done += AUDIT_BATCH) {
+    const columns = { seq: [] as number[], at: [] as string[], actorNo: [] as number[], actorId: [] as string[], action: [] as string[], targetId: [] as string[], after: [] as string[], address: [] as string[], prev: [] as string[], hash: [] as string[] };
+    for (let i = 0; i < AUDIT_BATCH && done + i < SCALE.auditRecords; i += 1) {
+      seq += 1;
+      const member = (seq % SCALE.users) + 1;
+      const record: UnhashedRecord = {
+        seq,
+        at: new Date(start + seq * 1000),
+        actorUserNo: firstUserNo + member - 1,
+        actorUserId: `member${member}@bench.test`,
+        action: AUDIT_ACTIONS[seq % AUDIT_ACTIONS.length] as string,
+        targetType: 'note',
+        targetId: String(seq % 100_000),
+        before: null,
+        after: { version: seq % 50 },
+        reason: null,
+        clientAddress: `10.0.${seq % 256}.${seq % 200}`,
+        prevHash,
+      };
+      const hash = hashOf(record);
+      columns.seq.push(seq);
+      columns.at.push(record.at.toISOString());
+      columns.actorNo.push(record.actorUserNo as number);
+      columns.actorId.push(record.actorUserId as string);
+      columns.action.push(record.action);
+      columns.targetId.push(record.targetId as string);
+      columns.after.push(JSON.stringify(record.after));
+      columns.address.push(record.clientAddress as string);
+      columns.prev.push(prevHash);
+      columns.hash.push(hash);
+      prevHash = hash;
+    }
+    await sql`insert into audit_log (seq, at, actor_user_no, actor_user_id, action, target_type, target_id, before, after, reason, client_address, prev_hash, hash)
+              select s, a, n, u, ac, 'note', t, null, af::jsonb, null, ad, p, h
+              from unnest(${sql.array(columns.seq)}::bigint[], ${sql.array(columns.at)}::timestamptz[], ${sql.array(columns.actorNo)}::int[], ${sql.array(columns.actorId)}::text[],
+                          ${sql.array(columns.action)}::text[], ${sql.array(columns.targetId)}::text[], ${sql.array(columns.after)}::text[], ${sql.array(columns.address)}::text[],
+                          ${sql.array(columns.prev)}::text[], ${sql.array(columns.hash)}::text[]) as x(s, a, n, u, ac, t, af, ad, p, h)`;
+  }
+  await sql`select setval(pg_get_serial_sequence('audit_log', 'seq'), ${seq})`;
+}
