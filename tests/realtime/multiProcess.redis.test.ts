@@ -223,6 +223,41 @@ describe('two server processes under faults', () => {
     watcher.destroy();
   }, 60_000);
 
+  it('ends writing on a process cut off from Redis when the project is finished through the other, and stores nothing after it', async () => {
+    // A project of its own: finishing closes every note in it.
+    const { projectNo: finishing } = await call<{ projectNo: number }>(one, '/v1/project/create', { title: 'Finished under faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, alice.token);
+    const reviewed = await call<{ labNoteNo: number }>(one, '/v1/project/note/create', { projectNo: finishing, title: 'Reviewed' }, alice.token);
+    const reviewedWriter = await connect(one, noteDocumentName(reviewed.labNoteNo), alice);
+    appendParagraph(reviewedWriter.doc, 'Result');
+    await eventually(() => reviewedWriter.allDurable(), 'the reviewed note stored');
+    await call(one, '/v1/project/note/save', { labNoteNo: reviewed.labNoteNo, version: 0, blockList: [] }, alice.token);
+    await call(one, '/v1/project/signature/create', { labNoteNo: reviewed.labNoteNo, signers: [{ userId: bob.userId, type: 'reviewer' }] }, alice.token);
+    await call(one, '/v1/project/signature/status', { labNoteNo: reviewed.labNoteNo, status: 'T', password: PASSWORD, name: bob.name }, bob.token);
+    reviewedWriter.destroy();
+
+    const { labNoteNo } = await call<{ labNoteNo: number }>(one, '/v1/project/note/create', { projectNo: finishing, title: 'Still being written' }, alice.token);
+    const name = noteDocumentName(labNoteNo);
+    notes.push(name);
+    const writer = await connect(two, name, bob);
+    const watcher = await connect(one, name, alice);
+    const typing = startTyping(writer, 'fin', 'paragraphs');
+    await sleep(100);
+    // Process two loses Redis for 4 s: the finish's end-writing command reaches it through the log.
+    const cutEnds = Date.now() + 4000;
+    redisProxyTwo.cut(4000);
+    await call(one, '/v1/project/finish', { projectNo: finishing }, alice.token);
+    await eventually(() => holdEnded(writer), 'the writer on the cut-off process turned read-only', 10_000);
+    expect(Date.now(), 'turned read-only while still cut off from Redis').toBeLessThan(cutEnds);
+    await typing.stop();
+    await sleep(1500);
+
+    expect(await storedAfterLock(database.db, name)).toBe(0);
+    const present = await freshTags(name);
+    expect(typing.confirmed().filter((tag) => !present.has(tag))).toEqual([]);
+    writer.destroy();
+    watcher.destroy();
+  }, 60_000);
+
   it('clears holds on every process while Redis answers nothing (as under CLIENT PAUSE), without holding up the call', async () => {
     const { name } = await newNote('Cleared');
     const writer = await connect(two, name, bob);
