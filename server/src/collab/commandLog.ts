@@ -55,7 +55,9 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
       if (applied.has(row.id)) continue;
       applied.set(row.id, Date.now());
       if (row.origin === origin) continue;
-      await apply(row.command as LiveCommand).catch((error: unknown) => log.error({ err: error, command: row.command }, 'live control: applying a command failed'));
+      // Not awaited: ending writing waits for the note's pending edits to be stored, which a stalled
+      // database can make long; a sign-out or another note's lock read after it must not wait for that.
+      void apply(row.command as LiveCommand).catch((error: unknown) => log.error({ err: error, command: row.command }, 'live control: applying a command failed'));
     }
   }
 

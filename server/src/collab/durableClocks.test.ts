@@ -45,4 +45,21 @@ describe('DurableClocks', () => {
     clocks.claim(clientID, 1);
     expect(clocks.entries().get(clientID)).toBe(2);
   });
+
+  it('never counts an update that deletes as covered, though its insertions are stored (its deletions may not be)', () => {
+    const doc = new Y.Doc();
+    const updates: Uint8Array[] = [];
+    doc.on('update', (update: Uint8Array) => updates.push(update));
+    doc.getText('t').insert(0, 'abc');
+    doc.getText('t').delete(1, 1);
+    const clocks = new DurableClocks();
+    clocks.stored(updates[0]!);
+    // The insertions and the deletion together, as a relay may carry them: the clocks are covered...
+    const both = Y.mergeUpdates(updates);
+    expect(Y.parseUpdateMeta(both).to.get(doc.clientID)).toBe(3);
+    expect(clocks.entries().get(doc.clientID)).toBe(3);
+    // ...but the deletion is stored nowhere yet, so the update must be stored.
+    expect(clocks.covers(both)).toBe(false);
+    expect(clocks.covers(updates[0]!)).toBe(true);
+  });
 });

@@ -53,10 +53,15 @@ export class DurableClocks {
     this.add(client, 0, clock);
   }
 
-  /** Whether every struct in the update is already stored with no gap before it. */
+  /**
+   * Whether every struct in the update is already stored with no gap before it. Clocks count inserted
+   * content only: an update that also deletes is never covered, since its deletions may be stored
+   * nowhere yet (they can travel apart from the insertions that carry the clocks). Storing it again is
+   * harmless; Yjs merges a repeated deletion.
+   */
   covers(update: Uint8Array): boolean {
     const { to } = Y.parseUpdateMeta(update);
-    if (to.size === 0) return false;
+    if (to.size === 0 || Y.decodeUpdate(update).ds.clients.size > 0) return false;
     for (const [client, end] of to) if ((this.ends.get(client) ?? 0) < end) return false;
     return true;
   }

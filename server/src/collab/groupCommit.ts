@@ -30,8 +30,8 @@ const INSERT_ROWS = 5000;
  * one commit. Under a burst, twenty notes cost one commit instead of twenty transactions queueing for
  * the pool's connections. The promise stays the same per document: its updates are stored, or none is
  * because it is locked ('refused'), and an append resolves only once its commit is durable. If the
- * group's transaction fails, each of its documents is appended alone, so one document's failure
- * delays no other document's confirmation.
+ * group's transaction fails, each of its documents is appended alone, beside the later groups, so one
+ * document's failure or held row delays no other document's confirmation.
  */
 export class GroupCommit {
   private waiting: Request[] = [];
@@ -70,7 +70,10 @@ export class GroupCommit {
         return stored;
       });
     } catch {
-      await Promise.all([...byDocument.values()].map((requests) => this.commitEach(requests)));
+      // Not awaited: a note whose row another transaction holds (a signature, a save) waits alone, and
+      // the groups after it go on. Each document has one append in flight at a time (its flush awaits
+      // it), so no later append of the same document can overtake this one.
+      for (const requests of byDocument.values()) void this.commitEach(requests);
       return;
     }
     for (const request of group) request.resolve(outcomes.get(request.documentName)!);
