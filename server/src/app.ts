@@ -13,6 +13,9 @@ import { startAuditHeadLog } from './audit/anchor.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerDepartmentRoutes } from './departments/routes.js';
 import { registerLicenceRoutes } from './licence/routes.js';
+import { ClientAuthors } from './collab/clientAuthors.js';
+import { WriterRecord } from './collab/writers.js';
+import { registerDropboxRoutes } from './dropboxes/routes.js';
 import { registerProjectRoutes } from './projects/routes.js';
 import { registerSystemRoutes } from './system/routes.js';
 import { registerUserRoutes } from './users/routes.js';
@@ -27,6 +30,8 @@ import { LiveDocuments } from './collab/liveDocuments.js';
 import { singleProcessChannel } from './collab/liveControl.js';
 import { loggedControlChannel } from './collab/commandLog.js';
 import { labNoteDocumentKind } from './notes/documentKind.js';
+import { templateDocumentKind } from './templates/documentKind.js';
+import { registerTemplateRoutes } from './templates/routes.js';
 import { NoteHolds } from './notes/holds.js';
 import { registerNoteRoutes } from './notes/routes.js';
 import { registerSignatureRoutes } from './signatures/routes.js';
@@ -85,7 +90,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     verify: { algorithms: ['HS256'] },
   });
   const tokens = new TokenService(database.db, app.jwt, options.accessTokenSeconds);
-  const kinds = [labNoteDocumentKind(database.db), ...(options.documentKinds ?? [])];
+  const kinds = [labNoteDocumentKind(database.db), templateDocumentKind(database.db), ...(options.documentKinds ?? [])];
   // The store asks each document's kind, in the append's transaction, whether it may still be written.
   const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db, writeCheckOf(kinds));
   const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
@@ -95,7 +100,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const collab = createCollab({
     authorization,
     // The size limit and the content rules come first: they refuse an update before anything else sees it applied.
-    extensions: [new DocumentSizeLimit(), new ContentRuleGuard(noteContentCheckOf(kinds)), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
+    extensions: [new DocumentSizeLimit(), new ContentRuleGuard(noteContentCheckOf(kinds)), new WriterRecord(kinds, app.log), new ClientAuthors(database.db, app.log), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
@@ -127,6 +132,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerSignatureRoutes(app, services);
   await registerFileRoutes(app, services);
   registerLicenceRoutes(app, services);
+  registerDropboxRoutes(app, services);
+  registerTemplateRoutes(app, services);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));

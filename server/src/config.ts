@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTarget } from './db/client.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './collab/socketLimits.js';
+import { PRODUCTION_LICENCE_KEY, type VendorKey } from './licence/vendorKeys.js';
 
 /**
  * Every environment variable the server reads, parsed once. The README's configuration table mirrors
@@ -74,6 +75,8 @@ export interface ServerConfig {
   auditHeadLogMs: number;
   /** Limits of the live-editing websocket per client address and before authentication. */
   socketLimits: SocketLimits;
+  /** Vendor keys whose licence keys this server accepts: the production key (tests add the test key). */
+  trustedLicenceKeys: readonly VendorKey[];
 }
 
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
@@ -115,6 +118,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     timeZone: e.TIME_ZONE,
     auditHeadLogMs: e.AUDIT_HEAD_LOG_MINUTES * 60_000,
     socketLimits: { ...DEFAULT_SOCKET_LIMITS, perAddress: e.COLLAB_SOCKETS_PER_ADDRESS },
+    trustedLicenceKeys: [PRODUCTION_LICENCE_KEY],
   };
 }
 

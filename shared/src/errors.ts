@@ -1,3 +1,4 @@
+import { waitText } from './format.js';
 import { interpolate, type Language, type Localised } from './language.js';
 
 /**
@@ -18,7 +19,7 @@ export const ERROR_CATALOGUE = {
   '1001': entry(422, 'The ID or password is incorrect.', '아이디 또는 비밀번호가 올바르지 않습니다.', 'IDまたはパスワードが正しくありません。'),
   '1002': entry(401, 'Your session has ended. Please sign in again.', '세션이 종료되었습니다. 다시 로그인해 주세요.', 'セッションが終了しました。もう一度サインインしてください。'),
   '1003': entry(403, 'You do not have permission for this.', '권한이 없습니다.', 'この操作を行う権限がありません。'),
-  '1004': entry(429, 'Too many failed attempts. Try again in {seconds} seconds.', '실패 횟수가 너무 많습니다. {seconds}초 후에 다시 시도해 주세요.', '失敗回数が多すぎます。{seconds}秒後にもう一度お試しください。'),
+  '1004': entry(429, 'Too many failed attempts. Try again in {wait}.', '실패 횟수가 너무 많습니다. {wait} 후에 다시 시도해 주세요.', '失敗回数が多すぎます。{wait}後にもう一度お試しください。'),
   '1005': entry(401, 'Your sign-in has expired. Please sign in again.', '로그인이 만료되었습니다. 다시 로그인해 주세요.', 'サインインの有効期限が切れました。もう一度サインインしてください。'),
   '1006': entry(422, 'This reset link is invalid or has expired.', '재설정 링크가 유효하지 않거나 만료되었습니다.', 'この再設定リンクは無効か、有効期限が切れています。'),
   '1007': entry(422, 'There is a licence problem. Contact your administrator.', '라이선스에 문제가 있습니다. 관리자에게 문의해 주세요.', 'ライセンスに問題があります。管理者にお問い合わせください。'),
@@ -27,6 +28,11 @@ export const ERROR_CATALOGUE = {
   '1010': entry(500, 'The sign-in token could not be issued.', '토큰 발급 중 오류가 발생했습니다.', 'トークンの発行中にエラーが発生しました。'),
   '1011': entry(500, 'The employee lookup failed.', '직원 조회 중 오류가 발생했습니다.', '社員の照会中にエラーが発生しました。'),
   '1012': entry(500, 'Signing out failed.', '로그아웃 중 오류가 발생했습니다.', 'サインアウト中にエラーが発生しました。'),
+  // Licence registration
+  '1013': entry(422, 'This licence key is not genuine: it is damaged or was not signed by the vendor.', '정품 라이선스 키가 아닙니다. 키가 손상되었거나 공급사가 서명하지 않았습니다.', '正規のライセンスキーではありません。キーが破損しているか、提供元の署名がありません。'),
+  '1014': entry(422, 'This licence key is for another product or does not cover version {version}.', '다른 제품용 라이선스 키이거나 {version} 버전을 지원하지 않습니다.', '別の製品のライセンスキーか、バージョン{version}に対応していません。'),
+  '1015': entry(422, 'This licence expired on {date}.', '이 라이선스는 {date}에 만료되었습니다.', 'このライセンスは{date}に期限が切れました。'),
+  '1016': entry(422, 'This licence starts on {date}. Register it on or after that day.', '이 라이선스는 {date}부터 유효합니다. 그날 이후에 등록해 주세요.', 'このライセンスは{date}から有効です。その日以降に登録してください。'),
   // Projects and notes (codes named by the product specification)
   '2001': entry(409, 'A project with this name already exists.', '이미 존재하는 프로젝트 이름입니다.', '同じ名前のプロジェクトが既に存在します。'),
   '2002': entry(422, 'The project could not be modified.', '프로젝트 수정 중 오류가 발생했습니다.', 'プロジェクトを変更できませんでした。'),
@@ -43,6 +49,7 @@ export const ERROR_CATALOGUE = {
   '2022': entry(422, 'A project can be closed only after at least one reviewer has signed a note.', '검토자가 한 명 이상 노트에 서명해야 프로젝트를 종료할 수 있습니다.', 'レビュアーが少なくとも1人ノートに署名するまで、プロジェクトを終了できません。'),
   '2023': entry(422, 'You have no pending signature on this note.', '이 노트에 대기 중인 서명 요청이 없습니다.', 'このノートに保留中の署名依頼はありません。'),
   '2024': entry(422, 'The saved version no longer matches its fingerprint, so it cannot be signed.', '저장된 버전이 지문과 일치하지 않아 서명할 수 없습니다.', '保存されたバージョンがフィンガープリントと一致しないため、署名できません。'),
+  '2025': entry(422, 'A reviewer must not have written in the note: {names} wrote in it and can sign only as participant.', '검토자는 노트를 작성하지 않은 사람이어야 합니다. {names}님은 이 노트를 작성했으므로 참여자로만 서명할 수 있습니다.', 'レビュアーはノートを書いていない人でなければなりません。{names}さんはこのノートを書いたため、参加者としてのみ署名できます。'),
   // Lookups and saves the client reports (generic errors of the product specification)
   '3001': entry(500, 'Users could not be loaded.', '사용자 조회 중 오류가 발생했습니다.', 'ユーザーを読み込めませんでした。'),
   '3002': entry(500, 'The dashboard could not be loaded.', '대시보드 조회 중 오류가 발생했습니다.', 'ダッシュボードを読み込めませんでした。'),
@@ -66,6 +73,11 @@ export const ERROR_CATALOGUE = {
   '3018': entry(422, 'The saved content has unsupported characters.', '저장된 내용에 지원하지 않는 문자가 있습니다.', '保存内容にサポートされていない文字が含まれています。'),
   // Schemas
   '4003': entry(422, 'This schema cannot be opened.', '스키마를 열 수 없습니다.', 'このスキーマを開けません。'),
+  // Dropboxes
+  '4501': entry(422, 'This file is not a CSV text file. Save the sheet as CSV (UTF-8 or CP949) and try again.', 'CSV 텍스트 파일이 아닙니다. 시트를 CSV(UTF-8 또는 CP949)로 저장한 뒤 다시 시도해 주세요.', 'CSVテキストファイルではありません。シートをCSV（UTF-8またはCP949）で保存してからもう一度お試しください。'),
+  '4502': entry(422, 'The first line of the CSV must be the header code,name.', 'CSV의 첫 줄은 code,name 머리글이어야 합니다.', 'CSVの1行目は見出し code,name でなければなりません。'),
+  '4503': entry(422, 'Some rows cannot be stored, so nothing was stored. Fix the marked rows and import again.', '저장할 수 없는 행이 있어 아무것도 저장하지 않았습니다. 표시된 행을 고친 뒤 다시 가져와 주세요.', '保存できない行があるため、何も保存していません。示された行を直してもう一度取り込んでください。'),
+  '4504': entry(409, 'A dropbox with this name already exists.', '이미 존재하는 드롭박스 이름입니다.', '同じ名前のドロップボックスが既に存在します。'),
   // People (administration)
   '5001': entry(409, 'A user with this ID already exists.', '이미 사용 중인 아이디입니다.', 'このIDは既に使用されています。'),
   '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.', '자신의 관리자 권한을 해제하거나 자신을 비활성화할 수 없습니다.', '自分の管理者権限を外したり、自分を無効化したりすることはできません。'),
@@ -81,6 +93,12 @@ export const ERROR_CATALOGUE = {
   // Templates
   '7002': entry(409, 'A template with this name already exists.', '이미 존재하는 템플릿 이름입니다.', '同じ名前のテンプレートが既に存在します。'),
   '7003': entry(422, 'This template is ready to be approved.', '승인할 수 있는 템플릿입니다.', 'このテンプレートは承認できます。'),
+  '7004': entry(422, 'Use a version such as 1.1: a number that is not 0 and not a whole number.', '1.1과 같은 버전을 입력해 주세요. 0이나 정수는 사용할 수 없습니다.', '1.1のようなバージョンを入力してください。0や整数は使えません。'),
+  '7005': entry(422, 'The version must be greater than the last approved version, {last}.', '버전은 마지막으로 승인된 버전 {last}보다 커야 합니다.', 'バージョンは最後に承認されたバージョン{last}より大きくなければなりません。'),
+  '7006': entry(422, 'A template is approved by someone other than its author and the person who checked it in.', '템플릿은 작성자와 제출자가 아닌 다른 사람이 승인해야 합니다.', 'テンプレートは作成者と提出者以外の人が承認する必要があります。'),
+  '7007': entry(409, 'This template is not waiting for approval.', '승인 대기 중인 템플릿이 아닙니다.', 'このテンプレートは承認待ちではありません。'),
+  '7008': entry(422, 'This template has no approved version to start a note from.', '노트를 만들 수 있는 승인된 템플릿 버전이 없습니다.', 'ノートを作成できる承認済みのテンプレートバージョンがありません。'),
+  '7009': entry(409, 'This template can be changed only as a draft. Open it for editing first.', '템플릿은 초안 상태에서만 변경할 수 있습니다. 먼저 편집을 시작해 주세요.', 'テンプレートは下書きの状態でのみ変更できます。先に編集を開始してください。'),
   // Request level
   '9001': entry(400, 'Some fields are not valid.', '입력값을 확인해 주세요.', '入力内容を確認してください。'),
   '9002': entry(404, 'The record does not exist.', '존재하지 않는 항목입니다.', '該当するデータが存在しません。'),
@@ -115,6 +133,10 @@ export const ERR = {
   tokenIssue: '1010',
   employeeLookup: '1011',
   signOutFailed: '1012',
+  licenceNotGenuine: '1013',
+  licenceOtherProduct: '1014',
+  licenceExpired: '1015',
+  licenceNotYetValid: '1016',
   projectDuplicate: '2001',
   projectModify: '2002',
   noteEditorsClear: '2010',
@@ -130,6 +152,7 @@ export const ERR = {
   noReviewerSignature: '2022',
   noPendingSignature: '2023',
   versionTampered: '2024',
+  reviewerWrote: '2025',
   userLookup: '3001',
   dashboardLookup: '3002',
   projectLookup: '3003',
@@ -151,6 +174,10 @@ export const ERR = {
   fileType: '3019',
   fileTooLarge: '3020',
   schemaCheck: '4003',
+  dropboxNotCsv: '4501',
+  dropboxCsvHeader: '4502',
+  dropboxRows: '4503',
+  dropboxDuplicate: '4504',
   userDuplicate: '5001',
   selfDemotion: '5002',
   departmentMissing: '5003',
@@ -163,6 +190,12 @@ export const ERR = {
   departmentDuplicate: '6006',
   templateDuplicate: '7002',
   templateReady: '7003',
+  templateVersionInvalid: '7004',
+  templateVersionNotGreater: '7005',
+  templateOwnApproval: '7006',
+  templateNotChecking: '7007',
+  templateNotApproved: '7008',
+  templateNotDraft: '7009',
   validation: '9001',
   notFound: '9002',
   tooLarge: '9003',
@@ -189,5 +222,8 @@ export function httpStatusOf(code: ErrorCode): number {
 
 export function errorMessage(code: string, language: Language, params?: Record<string, string | number>): string {
   const known = isErrorCode(code) ? code : ERR.unexpected;
-  return interpolate(ERROR_CATALOGUE[known].message[language], params);
+  // A wait is given in seconds and said in minutes and seconds, in the reader's language.
+  const seconds = params?.seconds;
+  const withWait = typeof seconds === 'number' ? { ...params, wait: waitText(seconds, language) } : params;
+  return interpolate(ERROR_CATALOGUE[known].message[language], withWait);
 }

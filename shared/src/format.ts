@@ -26,3 +26,19 @@ export function formatIsoDate(value: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone: 'UTC' }).format(date);
 }
 
+
+const WAIT_UNITS = {
+  en: { minutes: (n: number) => `${n} ${n === 1 ? 'minute' : 'minutes'}`, seconds: (n: number) => `${n} ${n === 1 ? 'second' : 'seconds'}`, join: ' ' },
+  ko: { minutes: (n: number) => `${n}분`, seconds: (n: number) => `${n}초`, join: ' ' },
+  ja: { minutes: (n: number) => `${n}分`, seconds: (n: number) => `${n}秒`, join: '' },
+} as const;
+
+/** A wait in minutes and seconds as the language says it: "14 minutes 56 seconds", "14분 56초", "14分56秒". */
+export function waitText(totalSeconds: number, language: 'en' | 'ko' | 'ja'): string {
+  const units = WAIT_UNITS[language];
+  const seconds = Math.max(0, Math.ceil(totalSeconds));
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  if (minutes === 0) return units.seconds(rest);
+  return rest === 0 ? units.minutes(minutes) : `${units.minutes(minutes)}${units.join}${units.seconds(rest)}`;
+}

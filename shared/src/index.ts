@@ -26,3 +26,5 @@ export * from './blocks/durable.js';
 export * from './api/notes.js';
 export * from './api/files.js';
 export * from './api/signatures.js';
+export * from './api/dropboxes.js';
+export * from './api/templates.js';

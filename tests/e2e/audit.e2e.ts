@@ -48,9 +48,11 @@ test.describe('audit trail', () => {
     await page.getByTestId('audit-filter-action').selectOption('user.signIn');
     await page.getByTestId('audit-search').click();
     await expect(page).toHaveURL(/\/admin\/audit\?action=user\.signIn$/);
-    await expect(page.getByTestId('audit-row').first()).toBeVisible();
-    const actions = await page.getByTestId('audit-row').evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute('data-action')))]);
-    expect(actions).toEqual(['user.signIn']);
+    // The previous rows stay on screen (dimmed) until the filtered answer arrives: wait for it, not for any row.
+    await expect
+      .poll(() => page.getByTestId('audit-row').evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute('data-action')))]))
+      .toEqual(['user.signIn']);
+    await expect(page.getByTestId('audit-table')).toHaveAttribute('aria-busy', 'false');
     await expect(page.locator('[data-testid="audit-row"]', { hasText: E2E.member.userId }).first()).toBeVisible();
     await shot(page, 'audit-list-s-en');
 
@@ -203,11 +205,15 @@ test.describe('audit trail', () => {
   test('the leader cannot close a project until a reviewer has signed, then closes it for good', async ({ page, request }) => {
     const id = unique();
     const memberToken = await apiSignIn(request, E2E.member);
+    // The note is written by a colleague: a reviewer must not have written what they review.
+    const colleague = { userId: `writer-${id.toLowerCase()}@eln.local`, name: `Writer ${id}`, password: `colleague-password-${id}` };
+    await api(request, await apiSignIn(request, E2E.admin), '/v1/admin/user/create', { ...colleague, level: 1, auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } });
+    const colleagueToken = await apiSignIn(request, colleague);
     const title = `Closing ${id}`;
     const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
       title,
       description: 'Ends after review',
-      signatureList: { department: '', user: E2E.member.userId },
+      signatureList: { department: '', user: `${E2E.member.userId},${colleague.userId}` },
     });
 
     // An administrator who does not lead it is not offered the close.
@@ -220,6 +226,33 @@ test.describe('audit trail', () => {
 
     await signIn(page, E2E.member);
     await page.goto(`/project/${projectNo}`);
+    // The gate shows before anyone asks: the close is there but disabled, saying why.
+    await expect(page.getByTestId('project-finish')).toBeDisabled();
+    await expect(page.getByTestId('project-finish-reason')).toHaveText('A project can be closed only after at least one reviewer has signed a note.');
+    await expect(page.getByTestId('project-finish')).toHaveAttribute('aria-describedby', 'project-finish-reason');
+    await shot(page, 'project-finish-blocked-s-en', false);
+    // The server refuses it too, whatever a client sends.
+    const refused = await request.post('/server/v1/project/finish', { data: { projectNo }, headers: { authorization: `Bearer ${memberToken}` } });
+    expect(((await refused.json()) as { status: string }).status).toBe('2022');
+
+    // A reviewer (the leader here, a participant too) signs the colleague's saved note; the dashboard counts it as closable.
+    const { labNoteNo } = await api<{ labNoteNo: number }>(request, colleagueToken, '/v1/project/note/create', { projectNo, title: `Result ${id}` });
+    await api(request, colleagueToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    await api(request, colleagueToken, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: E2E.member.userId, type: 'reviewer' }] });
+    await api(request, memberToken, '/v1/project/signature/status', { labNoteNo, status: 'T', password: E2E.member.password, name: E2E.member.name, timeZone: 'Asia/Seoul' });
+    await page.goto('/');
+    const closable = Number(await page.getByTestId('count-closable-value').textContent());
+    const closed = Number(await page.getByTestId('count-closed-value').textContent());
+    expect(closable).toBeGreaterThanOrEqual(1);
+    // The card opens the project list filtered to what it counts.
+    await page.getByTestId('count-closable').click();
+    await expect(page).toHaveURL(/\/project\?st=closable$/);
+    await expect(page.getByTestId('project-status-filter').locator('[aria-pressed="true"]')).toHaveText('Ready to close');
+    await expect(page.getByTestId('project-total')).toHaveAttribute('data-count', String(closable));
+    await expect(page.getByRole('link', { name: title, exact: true })).toBeVisible();
+
+    await page.goto(`/project/${projectNo}`);
+    await expect(page.getByTestId('project-finish-reason')).toHaveCount(0);
     await page.getByTestId('project-finish').click();
     const modal = page.getByTestId('alert-modal');
     await expect(modal).toContainText('Close this project?');
@@ -228,25 +261,6 @@ test.describe('audit trail', () => {
     // Cancelling changes nothing.
     await page.getByTestId('alert-cancel').click();
     await expect(modal).toBeHidden();
-    await page.getByTestId('project-finish').click();
-    await page.getByTestId('alert-ok').click();
-    await expect(page.getByTestId('alert-message')).toHaveText('A project can be closed only after at least one reviewer has signed a note.');
-    await shot(page, 'project-finish-refused-s-en', false);
-    await page.getByTestId('alert-ok').click();
-    await expect(page.getByTestId('project-completed-notice')).toHaveCount(0);
-    await expect(page.getByTestId('project-finish')).toBeVisible();
-
-    // A reviewer (the leader here, a participant too) signs a saved note; the dashboard counts it as closable.
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo, title: `Result ${id}` });
-    await api(request, memberToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
-    await api(request, memberToken, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: E2E.member.userId, type: 'reviewer' }] });
-    await api(request, memberToken, '/v1/project/signature/status', { labNoteNo, status: 'T', password: E2E.member.password, name: E2E.member.name, timeZone: 'Asia/Seoul' });
-    await page.goto('/');
-    const closable = Number(await page.getByTestId('count-closable-value').textContent());
-    const closed = Number(await page.getByTestId('count-closed-value').textContent());
-    expect(closable).toBeGreaterThanOrEqual(1);
-
-    await page.goto(`/project/${projectNo}`);
     await page.getByTestId('project-finish').click();
     await page.getByTestId('alert-ok').click();
     await expect(page.getByTestId('project-saved-notice')).toContainText('The project has been closed');

@@ -68,6 +68,33 @@ async function setUp(request: APIRequestContext) {
   return { id, chemist, projectNo: project.projectNo, labNoteNo: note.labNoteNo, memberToken, adminToken };
 }
 
+test('a fresh load of a lazy screen and a note that starts with a table warn nothing in the console', async ({ browser, request }) => {
+  const { labNoteNo } = await setUp(request);
+  const kim = await newUser(browser, E2E.member);
+  const warnings: string[] = [];
+  kim.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+  });
+  // A table as the note's first block (it takes the place of the empty first paragraph).
+  await kim.goto(`/note/${labNoteNo}`);
+  await prose(kim).click();
+  await kim.getByTestId('toolbar-table').click();
+  await kim.getByTestId('table-submit').click();
+  await expect(prose(kim).locator('table')).toHaveCount(1);
+  const firstBlock = await prose(kim).evaluate((root) => root.firstElementChild?.querySelector('table') !== null || root.firstElementChild?.tagName === 'TABLE');
+  expect(firstBlock).toBe(true);
+  await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
+  // Fresh loads: the note (starting with its table), then a lazy list screen.
+  await kim.reload();
+  await expect(prose(kim).locator('table')).toHaveCount(1);
+  await kim.goto('/project');
+  await expect(kim.getByTestId('page-project')).toBeVisible();
+  await kim.reload();
+  await expect(kim.getByTestId('page-project')).toBeVisible();
+  expect(warnings.filter((text) => /HydrateFallback|TextSelection endpoint/.test(text))).toEqual([]);
+  await kim.context().close();
+});
+
 test.describe('live lab notes', () => {
   test('two researchers co-edit a note: text, carets, presence, a table with merged cells, a chart, an image, a version', async ({ browser, request }) => {
     test.setTimeout(120_000);
@@ -133,9 +160,14 @@ test.describe('live lab notes', () => {
     await expect(prose(kim).locator('table tr')).toHaveCount(5);
     await expect(prose(lee).locator('table tr')).toHaveCount(5);
     // No table inside a table.
+    // A rule refusal is a notice beside the toolbar, not an error dialog.
     await kim.getByTestId('toolbar-table').click();
-    await expect(kim.getByTestId('alert-message')).toContainText('cannot be placed inside another table');
-    await kim.getByTestId('alert-ok').click();
+    await expect(kim.getByTestId('editor-notice')).toContainText('Not done:');
+    await expect(kim.getByTestId('editor-notice-text')).toContainText('cannot be placed inside another table');
+    await expect(kim.getByTestId('alert-modal')).toHaveCount(0);
+    await shot(kim, 'editor-rule-notice-s-en', false);
+    await kim.getByTestId('editor-notice-dismiss').click();
+    await expect(kim.getByTestId('editor-notice')).toHaveCount(0);
 
     // Fill a small data set: labels in the first column, readings in the second.
     const data = [
@@ -161,15 +193,13 @@ test.describe('live lab notes', () => {
     await expect(prose(kim).locator('td[colspan="2"]')).toHaveCount(1);
     await expect(prose(lee).locator('td[colspan="2"]')).toHaveCount(1);
     await kim.getByTestId('table-delete-row').click();
-    await expect(kim.getByTestId('alert-message')).toContainText('merged cells');
-    await kim.getByTestId('alert-ok').click();
+    await expect(kim.getByTestId('editor-notice-text')).toContainText('merged cells');
     await expect(prose(kim).locator('table tr')).toHaveCount(5);
 
     // A chart needs a range: a single cell is refused.
     await cell(kim, 1, 1).click();
     await kim.getByTestId('toolbar-chart').click();
-    await expect(kim.getByTestId('alert-message')).toContainText('two or more cells');
-    await kim.getByTestId('alert-ok').click();
+    await expect(kim.getByTestId('editor-notice-text')).toContainText('two or more cells');
 
     // Make a chart from rows 2-5, columns 1-2 (labels and readings).
     await cell(kim, 1, 0).click();
@@ -190,6 +220,16 @@ test.describe('live lab notes', () => {
     await expect(kimChart.getByTestId('chart-canvas')).toBeVisible();
     await expect(kimChart).toHaveAttribute('data-series', '[[0.42,0.58,0.71,0.66]]');
     await expect(lee.getByTestId('chart-block').getByTestId('chart-canvas')).toBeVisible();
+    // The caret waits below the new chart: what is typed next goes after it and the chart stays.
+    await kim.keyboard.type('Readings after 4 h.');
+    await expect(kim.getByTestId('chart-block')).toHaveCount(1);
+    await expect(prose(kim).locator('p', { hasText: 'Readings after 4 h.' })).toHaveCount(1);
+    const order = await prose(kim).evaluate((root) => {
+      const chart = root.querySelector('[data-testid="chart-block"]');
+      const typed = Array.from(root.querySelectorAll('p')).find((p) => p.textContent === 'Readings after 4 h.');
+      return chart && typed ? chart.compareDocumentPosition(typed) & Node.DOCUMENT_POSITION_FOLLOWING : 0;
+    });
+    expect(order).toBeTruthy();
 
     // The chart follows its table: Lee changes a reading, both charts redraw.
     await cell(lee, 2, 1).click();
@@ -291,10 +331,23 @@ test.describe('live lab notes', () => {
     await expect(kim.getByTestId('note-deleted-notice')).toBeVisible();
     await expect(kim.getByTestId(`note-row-${scratch.labNoteNo}`)).toHaveCount(0);
 
+    // A deleted note, or one that never existed, says which and leaves no tab behind.
+    await kim.goto(`/note/${scratch.labNoteNo}`);
+    await expect(kim.getByTestId('note-missing')).toContainText('This note was deleted');
+    await expect(kim.getByTestId(`note-tab-${scratch.labNoteNo}`)).toHaveCount(0);
+    await kim.goto('/note/99999');
+    await expect(kim.getByTestId('note-missing')).toContainText('This note does not exist');
+    await expect(kim.getByTestId('note-tab-99999')).toHaveCount(0);
+    await shot(kim, 'note-missing-s-en', false);
+
     // A new note from the project's list: title required, duplicates refused beside the field.
     await kim.goto(`/project/${projectNo}`);
     await kim.getByTestId('new-note-submit').click();
     await expect(kim.getByTestId('new-note-title-error')).toHaveText('Enter a title.');
+    // The title stops at 25 characters as it is typed, with its counter.
+    await kim.getByTestId('new-note-title').pressSequentially('x'.repeat(30));
+    await expect(kim.getByTestId('new-note-title')).toHaveValue('x'.repeat(25));
+    await expect(kim.getByTestId('new-note-title-counter')).toHaveText('25/25');
     await kim.getByTestId('new-note-title').fill(`Assay ${id}`);
     await kim.getByTestId('new-note-submit').click();
     await expect(kim.getByTestId('new-note-title-error')).toContainText('already exists');

@@ -344,3 +344,18 @@ test.describe('people and projects', () => {
     await shot(page, 'admin-department-s-en-phone');
   });
 });
+
+test('a list whose first load fails with a server error shows the error page; trying again opens the list', async ({ page }) => {
+  await signIn(page, E2E.member);
+  let failing = true;
+  await page.route('**/server/v1/project/list', (route) =>
+    failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '9999', message: 'An unexpected error occurred.', data: null }) }) : route.continue(),
+  );
+  await page.goto('/project?t=title&w=Catalyst');
+  await expect(page.getByTestId('page-error')).toBeVisible();
+  await expect(page).toHaveURL(/\/error$/);
+  failing = false;
+  await page.getByTestId('error-retry').click();
+  await expect(page).toHaveURL(/\/project\?t=title&w=Catalyst$/);
+  await expect(page.getByTestId('page-project')).toBeVisible();
+});

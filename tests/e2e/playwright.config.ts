@@ -10,7 +10,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry: a rare stall seen only under CI load (a participant search that was never answered, in
+  // people-projects; see issue 15's notes) would otherwise sink a whole run. The list reporter still names
+  // every test that needed it as "flaky", and each such stall stays a defect to find.
+  retries: 1,
   reporter: [['list']],
   use: {
     baseURL: E2E_URL,

@@ -8,13 +8,20 @@ import { users } from '../../server/src/db/schema.js';
 import { hashPassword } from '../../server/src/auth/passwords.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { E2E } from './fixtures.js';
+import { TEST_LICENCE_KEY } from '../../server/src/licence/vendorKeys.js';
+import type { ServerConfig } from '../../server/src/config.js';
+
+/** The browser tests register licences signed by the test vendor key. */
+function withTestLicenceKey(config: ServerConfig): ServerConfig {
+  return { ...config, trustedLicenceKeys: [...config.trustedLicenceKeys, TEST_LICENCE_KEY] };
+}
 
 /**
  * The server the browser tests run against: the real built client and API on a fresh embedded database
  * in a temporary folder, with the administrator and one member known to the tests.
  */
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eln-e2e-'));
-const config = loadConfig({
+const config = withTestLicenceKey(loadConfig({
   ...process.env,
   PORT: String(E2E.port),
   HOST: '127.0.0.1',
@@ -24,7 +31,7 @@ const config = loadConfig({
   ELN_ADMIN_NAME: E2E.admin.name,
   LOG_LEVEL: 'warn',
   DATABASE_URL: '',
-});
+}));
 const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pg') });
 const server = await buildApp(config, database);
 await bootstrap(database.db, config);

@@ -79,6 +79,12 @@ test.describe('signatures', () => {
     await expect(requestDialog).toBeVisible();
     await expect(requestDialog.getByTestId(`signature-request-signer-${reviewer.userId}`)).toBeVisible();
     await expect(requestDialog.getByTestId(`signature-request-type-${reviewer.userId}`)).toBeDisabled();
+    // The writer wrote the note, so they are offered only as participant (the server refuses them as reviewer).
+    await expect(requestDialog.getByTestId(`signature-request-wrote-${writer.userId}`)).toHaveText('Wrote in this note, so signs only as participant');
+    await requestDialog.getByTestId(`signature-request-signer-${writer.userId}`).check();
+    await expect(requestDialog.getByTestId(`signature-request-type-${writer.userId}`)).toHaveValue('participant');
+    await expect(requestDialog.getByTestId(`signature-request-type-${writer.userId}`).locator('option[value="reviewer"]')).toBeDisabled();
+    await requestDialog.getByTestId(`signature-request-signer-${writer.userId}`).uncheck();
     // Nobody chosen: the dialog says so rather than sending.
     await requestDialog.getByTestId('signature-request-submit').click();
     await expect(requestDialog.getByTestId('signature-request-none')).toBeVisible();

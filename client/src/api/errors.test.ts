@@ -9,11 +9,15 @@ describe('API error texts', () => {
     expect(apiErrorText(error, 'ja')).toBe('IDまたはパスワードが正しくありません。');
   });
 
-  it('fills the seconds of 1004 from data.retryAfter, or from a live countdown', () => {
-    const error = new ApiError('1004', '', 429, { retryAfter: 90 });
-    expect(retryAfterOf(error)).toBe(90);
-    expect(apiErrorText(error, 'en')).toBe('Too many failed attempts. Try again in 90 seconds.');
+  it('says the wait of 1004 in minutes and seconds from data.retryAfter, or from a live countdown', () => {
+    const error = new ApiError('1004', '', 429, { retryAfter: 896 });
+    expect(retryAfterOf(error)).toBe(896);
+    expect(apiErrorText(error, 'en')).toBe('Too many failed attempts. Try again in 14 minutes 56 seconds.');
+    expect(apiErrorText(error, 'ko')).toBe('실패 횟수가 너무 많습니다. 14분 56초 후에 다시 시도해 주세요.');
+    expect(apiErrorText(error, 'ja')).toBe('失敗回数が多すぎます。14分56秒後にもう一度お試しください。');
     expect(apiErrorText(error, 'ko', 12)).toBe('실패 횟수가 너무 많습니다. 12초 후에 다시 시도해 주세요.');
+    expect(apiErrorText(error, 'en', 60)).toBe('Too many failed attempts. Try again in 1 minute.');
+    expect(apiErrorText(error, 'en', 1)).toBe('Too many failed attempts. Try again in 1 second.');
   });
 
   it('reads unknown codes and non-API errors as unexpected', () => {

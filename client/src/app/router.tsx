@@ -31,11 +31,11 @@ const signedIn: RouteObject[] = [
   { path: '/schema', lazy: placeholder('schema', 'schema') },
   { path: '/schema/create', lazy: placeholder('schemaCreate', 'schema-create') },
   { path: '/schema/:id', lazy: placeholder('schemaDetail', 'schema-detail') },
-  { path: '/dropbox', lazy: placeholder('dropbox', 'dropbox') },
-  { path: '/dropbox/create', lazy: placeholder('dropboxCreate', 'dropbox-create') },
-  { path: '/dropbox/:id', lazy: placeholder('dropboxDetail', 'dropbox-detail') },
-  { path: '/template', lazy: placeholder('template', 'template') },
-  { path: '/template/note/:id', lazy: placeholder('templateNote', 'template-note') },
+  { path: '/dropbox', lazy: page(() => import('../features/dropboxes/DropboxListPage'), (m) => m.DropboxListPage) },
+  { path: '/dropbox/create', lazy: page(() => import('../features/dropboxes/DropboxCreatePage'), (m) => m.DropboxCreatePage) },
+  { path: '/dropbox/:id', lazy: page(() => import('../features/dropboxes/DropboxDetailPage'), (m) => m.DropboxDetailPage) },
+  { path: '/template', lazy: page(() => import('../features/templates/TemplateListPage'), (m) => m.TemplateListPage) },
+  { path: '/template/note/:id', lazy: page(() => import('../features/templates/TemplateEditorPage'), (m) => m.TemplateEditorPage) },
   { path: '/note/:id', lazy: noteRoute },
   { path: '/editor/:id', lazy: noteRoute },
   {
@@ -50,10 +50,16 @@ const signedIn: RouteObject[] = [
   },
 ];
 
+/** What shows while the first screen's chunk loads on a fresh page load (a blank, busy page, no flash). */
+function FirstLoad() {
+  return <div className="first-load" aria-busy="true" data-testid="first-load" />;
+}
+
 export const routes: RouteObject[] = [
   {
     element: <Root />,
     errorElement: <RouteErrorPage />,
+    HydrateFallback: FirstLoad,
     children: [
       { path: '/signin', element: <RequireGuest><SignInPage /></RequireGuest> },
       { path: '/login/okta/auth/callback', element: <SsoCallbackPage /> },

@@ -7,13 +7,15 @@ import en from './en';
 import editorEn from './editor/en';
 import auditEn from './audit/en';
 import signatureEn from './signature/en';
+import templateEn from './template/en';
 
 /**
  * `translation` holds the app's strings; `editor` those of the live note editor, its tabs and note lists;
  * `audit` those of the audit trail, the download page and project closing; `signature` those of electronic
- * signatures (the note's signatures area, the request, signing and removal dialogs, the note list).
+ * signatures (the note's signatures area, the request, signing and removal dialogs, the note list); `template`
+ * those of templates (list, editor, approval, versions, the template choice of a new note).
  */
-const english = { translation: en, editor: editorEn, audit: auditEn, signature: signatureEn } as const;
+const english = { translation: en, editor: editorEn, audit: auditEn, signature: signatureEn, template: templateEn } as const;
 
 /**
  * English ships with the first route (it is the fallback of every missing key); the other languages are a

@@ -1,22 +1,27 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PRODUCT, type LicenceInfo } from '@eln/shared';
+import { PRODUCT, type LicenceInfo, type LicenceStatus } from '@eln/shared';
 import { call } from '../api';
-import { currentLanguage } from '../i18n';
 import { Dialog } from '../modals/Dialog';
+import { Badge, type BadgeTone } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { InfoIcon, KeyIcon } from '../ui/icons';
-import { parseLicenceAnswer } from './licence';
+import { formatLicenceDate, parseLicenceAnswer } from './licence';
+import { LicenceRegisterForm } from './LicenceRegisterForm';
 
 type State = { phase: 'loading' } | { phase: 'done'; licence: LicenceInfo | null; activeUsers: number | null };
 
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'long' }).format(date);
-}
+const STATUS_TONE: Record<LicenceStatus, BadgeTone> = {
+  valid: 'success',
+  expired: 'danger',
+  notYetValid: 'warning',
+  seatsExceeded: 'danger',
+  notGenuine: 'danger',
+  otherProduct: 'danger',
+  clockSetBack: 'danger',
+};
 
-/** The admin menu's Info: product version and the registered licence, if any. */
+/** The admin menu's Info: product version, the registered licence and its standing, and registration. */
 export function LicenceDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const [state, setState] = useState<State>({ phase: 'loading' });
@@ -55,52 +60,9 @@ export function LicenceDialog({ onClose }: { onClose: () => void }) {
             <span className="detail-muted">({t('licence.released', { date: PRODUCT.releaseDate })})</span>
           </dd>
         </div>
-        {state.phase === 'loading' ? (
-          <>
-            <div className="detail-row">
-              <dt>{t('licence.company')}</dt>
-              <dd>
-                <span className="skeleton skeleton-text" />
-              </dd>
-            </div>
-            <div className="detail-row">
-              <dt>{t('licence.serial')}</dt>
-              <dd>
-                <span className="skeleton skeleton-text" />
-              </dd>
-            </div>
-          </>
-        ) : state.licence ? (
-          <>
-            <div className="detail-row">
-              <dt>{t('licence.company')}</dt>
-              <dd data-testid="licence-company">{state.licence.companyName}</dd>
-            </div>
-            <div className="detail-row">
-              <dt>{t('licence.serial')}</dt>
-              <dd className="mono" data-testid="licence-serial">
-                {state.licence.serialNumber}
-              </dd>
-            </div>
-            <div className="detail-row">
-              <dt>{t('licence.seats')}</dt>
-              <dd data-testid="licence-seats">{t('licence.seatsValue', { count: state.licence.seats })}</dd>
-            </div>
-            {state.activeUsers !== null ? (
-              <div className="detail-row">
-                <dt>{t('licence.activeUsers')}</dt>
-                <dd>{t('licence.seatsValue', { count: state.activeUsers })}</dd>
-              </div>
-            ) : null}
-            {state.licence.expiresAt ? (
-              <div className="detail-row">
-                <dt>{t('licence.expires')}</dt>
-                <dd>{formatDate(state.licence.expiresAt)}</dd>
-              </div>
-            ) : null}
-          </>
-        ) : null}
+        {state.phase === 'loading' ? <LoadingRows /> : state.licence ? <LicenceTerms licence={state.licence} activeUsers={state.activeUsers} /> : null}
       </dl>
+      {state.phase === 'done' && state.licence ? <StatusHint status={state.licence.status} /> : null}
       {state.phase === 'done' && !state.licence ? (
         <div className="licence-empty" data-testid="licence-none">
           <span className="licence-empty-icon">
@@ -112,6 +74,82 @@ export function LicenceDialog({ onClose }: { onClose: () => void }) {
           </div>
         </div>
       ) : null}
+      {state.phase === 'done' ? <LicenceRegisterForm onRegistered={(answer) => setState({ phase: 'done', ...answer })} /> : null}
     </Dialog>
+  );
+}
+
+function LoadingRows() {
+  const { t } = useTranslation();
+  return (
+    <>
+      {[t('licence.company'), t('licence.serial')].map((label) => (
+        <div className="detail-row" key={label}>
+          <dt>{label}</dt>
+          <dd>
+            <span className="skeleton skeleton-text" />
+          </dd>
+        </div>
+      ))}
+    </>
+  );
+}
+
+function LicenceTerms({ licence, activeUsers }: { licence: LicenceInfo; activeUsers: number | null }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="detail-row">
+        <dt>{t('licence.statusLabel')}</dt>
+        <dd>
+          <Badge tone={STATUS_TONE[licence.status]} dot testId="licence-status">
+            {t(`licence.status.${licence.status}`)}
+          </Badge>
+        </dd>
+      </div>
+      <div className="detail-row">
+        <dt>{t('licence.company')}</dt>
+        <dd data-testid="licence-company">{licence.companyName}</dd>
+      </div>
+      <div className="detail-row">
+        <dt>{t('licence.serial')}</dt>
+        <dd className="mono" data-testid="licence-serial">
+          {licence.serialNumber}
+        </dd>
+      </div>
+      <div className="detail-row">
+        <dt>{t('licence.seats')}</dt>
+        <dd data-testid="licence-seats">
+          {activeUsers === null ? t('licence.seatsValue', { count: licence.seats }) : t('licence.seatsUsed', { used: activeUsers, total: licence.seats })}
+        </dd>
+      </div>
+      <div className="detail-row">
+        <dt>{t('licence.period')}</dt>
+        <dd data-testid="licence-period">{t('licence.periodValue', { from: formatLicenceDate(licence.startsAt), until: formatLicenceDate(licence.expiresAt) })}</dd>
+      </div>
+      <div className="detail-row">
+        <dt>{t('licence.maxVersion')}</dt>
+        <dd>{licence.maxVersion}</dd>
+      </div>
+      <div className="detail-row">
+        <dt>{t('licence.keyId')}</dt>
+        <dd className="mono">{licence.keyId}</dd>
+      </div>
+      <div className="detail-row">
+        <dt>{t('licence.registeredAt')}</dt>
+        <dd>{formatLicenceDate(licence.updatedAt)}</dd>
+      </div>
+    </>
+  );
+}
+
+/** Why members cannot sign in, for any status but valid. */
+function StatusHint({ status }: { status: LicenceStatus }) {
+  const { t } = useTranslation();
+  if (status === 'valid') return null;
+  return (
+    <p className="licence-status-hint" data-testid="licence-status-hint">
+      {t(`licence.statusHint.${status}`)}
+    </p>
   );
 }

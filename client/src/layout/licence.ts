@@ -1,4 +1,5 @@
-import type { LicenceInfo } from '@eln/shared';
+import { currentLanguage } from '../i18n';
+import { LICENCE_STATUSES, type LicenceInfo, type LicenceStatus } from '@eln/shared';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -7,6 +8,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function toCount(value: unknown): number | null {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+const textOf = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function statusOf(value: unknown): LicenceStatus {
+  return (LICENCE_STATUSES as readonly unknown[]).includes(value) ? (value as LicenceStatus) : 'notGenuine';
 }
 
 /** Reads `/v1/licence/info`'s answer ({ licence, activeUsers }); anything unusable counts as no licence. */
@@ -19,12 +26,24 @@ export function parseLicenceAnswer(data: unknown): { licence: LicenceInfo | null
   }
   return {
     licence: {
+      status: statusOf(licence.status),
       companyName: licence.companyName,
       serialNumber: licence.serialNumber,
       seats: toCount(licence.seats) ?? 0,
-      expiresAt: typeof licence.expiresAt === 'string' ? licence.expiresAt : '',
-      updatedAt: typeof licence.updatedAt === 'string' ? licence.updatedAt : '',
+      issuedAt: textOf(licence.issuedAt),
+      startsAt: textOf(licence.startsAt),
+      expiresAt: textOf(licence.expiresAt),
+      maxVersion: textOf(licence.maxVersion),
+      keyId: textOf(licence.keyId),
+      updatedAt: textOf(licence.updatedAt),
     },
     activeUsers,
   };
+}
+
+/** A licence date in the reader's language (long form); text that is not a date is shown as it is. */
+export function formatLicenceDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'long' }).format(date);
 }

@@ -106,6 +106,11 @@ export const DownloadIcon = (p: IconProps) => (
     <path d="M12 4v11M7.5 10.5 12 15l4.5-4.5M5 19.5h14" />
   </Icon>
 );
+export const UploadIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 15V4M7.5 8.5 12 4l4.5 4.5M5 19.5h14" />
+  </Icon>
+);
 export const ChevronDownIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="m6.5 9.5 5.5 5.5 5.5-5.5" />

@@ -192,6 +192,24 @@ async function skippedSeqs(): Promise<number> {
   return Number(row?.max) - Number(row?.n);
 }
 
+describe('the audit list', () => {
+  it('finds failed and refused sign-ins by the typed ID in the actor filter, and no one else’s records by it', async () => {
+    const typed = `someone.${Date.now()}@lab.test`;
+    await server.call('/v1/user/signIn', { userId: typed, password: 'not-the-password-1' });
+    const member = await server.createUser();
+    await server.call('/v1/user/signIn', { userId: member.userId, password: 'wrong-password-123' });
+    const admin = await server.as(server.admin);
+    const byTyped = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: typed, pageSize: 100 });
+    expect(byTyped.body.data.list.map((r) => [r.action, r.targetId, r.actorUserId])).toEqual([['user.signInFailed', typed, null]]);
+    const byMember = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: member.userId, pageSize: 100 });
+    expect(byMember.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
+    // A record about a user done by someone else is not theirs: the typed-ID match is for sign-in attempts only.
+    expect((await admin('/v1/admin/user/update', { userNo: member.userNo, name: 'Renamed Member' })).body.status).toBe('0000');
+    const again = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: member.userId, pageSize: 100 });
+    expect(again.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
+  });
+});
+
 describe('verify after tampering', () => {
   it('cannot be changed or removed: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
     const db = server.database.db;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import Papa from 'papaparse';
 import {
@@ -10,6 +10,7 @@ import {
   auditListRequest,
   auditVerifyRequest,
   ERR,
+  type AuditAction,
   type AuditRecord,
   type ListAnswer,
 } from '@eln/shared';
@@ -30,10 +31,25 @@ interface AuditFilter {
   endDate?: string;
 }
 
+/** Sign-in attempts before anyone is signed in: their actor is nobody, and the typed ID is the target. */
+const SIGN_IN_ATTEMPTS: AuditAction[] = ['user.signInFailed', 'user.signInRefused'];
+
+/**
+ * The actor filter: by ID or name, and for failed or refused sign-ins (no actor yet) by the ID that was
+ * typed, so "who tried to sign in as kim@…" finds every attempt.
+ */
+function actorMatches(pattern: string): SQL | undefined {
+  return or(
+    ilike(auditLog.actorUserId, pattern),
+    ilike(users.name, pattern),
+    and(isNull(auditLog.actorUserNo), inArray(auditLog.action, SIGN_IN_ATTEMPTS), eq(auditLog.targetType, 'user'), ilike(auditLog.targetId, pattern)),
+  );
+}
+
 function filterOf(filter: AuditFilter, timeZone: string): SQL | undefined {
   const like = (value: string) => `%${escapeLike(value)}%`;
   return and(
-    filter.actor ? or(ilike(auditLog.actorUserId, like(filter.actor)), ilike(users.name, like(filter.actor))) : undefined,
+    filter.actor ? actorMatches(like(filter.actor)) : undefined,
     filter.action ? eq(auditLog.action, filter.action) : undefined,
     filter.targetType ? eq(auditLog.targetType, filter.targetType) : undefined,
     filter.targetId ? eq(auditLog.targetId, filter.targetId) : undefined,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { ERR, type FindIdAnswer, type SignInAnswer, type ValidationErrorData } from '@eln/shared';
-import { auditLog, licences, passwordResets, refreshTokens, sessions, users } from '../db/schema.js';
+import { auditLog, passwordResets, refreshTokens, sessions, users } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { claimsOf, forgeJwt, serverSecret } from '../testing/jwt.js';
 import { eventually } from '../testing/live.js';
@@ -93,31 +93,6 @@ describe('sign-in', () => {
     ]);
     const [row] = await server.database.db.select().from(users).where(eq(users.userNo, researcher.userNo));
     expect(row).toMatchObject({ level: 1, authTemplate: false });
-  });
-
-  it('refuses members while the licence has expired, but lets administrators in to fix it', async () => {
-    const researcher = await server.createUser();
-    await server.database.db.insert(licences).values({ companyName: 'Lab Co', serialNumber: 'S-1', seats: 50, expiresAt: new Date(Date.now() - 1000) });
-    try {
-      const refused = await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password });
-      expect(refused.http).toBe(422);
-      expect(refused.body.status).toBe(ERR.licence);
-      expect(await lastAudit()).toMatchObject({ action: 'user.signInRefused', reason: 'licence expired' });
-      await expect(server.signIn(server.admin.userId, server.admin.password)).resolves.toMatchObject({ user: { level: 10 } });
-    } finally {
-      await server.database.db.delete(licences);
-    }
-  });
-
-  it('refuses members when active users exceed the licensed seats', async () => {
-    const researcher = await server.createUser();
-    await server.database.db.insert(licences).values({ companyName: 'Lab Co', serialNumber: 'S-2', seats: 1, expiresAt: new Date(Date.now() + 86_400_000) });
-    try {
-      const refused = await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password });
-      expect(refused.body.status).toBe(ERR.licence);
-    } finally {
-      await server.database.db.delete(licences);
-    }
   });
 
   it('tells a deactivated user so, but only once the password is right', async () => {

@@ -88,7 +88,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: AUDIT_SYSTEM_REASONS.deactivated, clientAddress });
         throw new AppError(ERR.accountDisabled);
       }
-      const problem = user.level === ADMIN_LEVEL ? null : await licenceProblem(db);
+      const problem = user.level === ADMIN_LEVEL ? null : await licenceProblem(db, services.config.trustedLicenceKeys);
       if (problem) {
         await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: `licence ${problem}`, clientAddress });
         throw new AppError(ERR.licence);

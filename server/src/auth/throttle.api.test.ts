@@ -25,7 +25,7 @@ describe('repeated failed sign-ins', () => {
     expect(locking.body.status).toBe(ERR.tooManyAttempts);
     expect(locking.body.data.retryAfter).toBe(900);
     expect(locking.headers['retry-after']).toBe('900');
-    expect(locking.body.message).toBe('Too many failed attempts. Try again in 900 seconds.');
+    expect(locking.body.message).toBe('Too many failed attempts. Try again in 15 minutes.');
 
     const right = await attempt(researcher.userId, researcher.password);
     expect(right.http).toBe(429);

@@ -20,8 +20,20 @@ export interface DocumentKind {
    * Without it, the kind's documents stay writable.
    */
   writable?(id: string, tx: Tx): Promise<boolean>;
+  /** Records that the user writes in the document (their first accepted update while it is loaded). */
+  recordWriter?(user: AuthUser, id: string): Promise<void>;
   /** The documents hold a note's content: every live update must keep the content rules (ContentRuleGuard). */
   noteContent?: boolean;
+}
+
+/**
+ * The record number (note, template) a document id names, only in its canonical decimal form: `01`,
+ * `0x1` or `1e0` would pass as 1 to the database yet name a separate stored document, so they name nothing.
+ */
+export function canonicalRecordNo(id: string): number | null {
+  const recordNo = Number(id);
+  if (!Number.isSafeInteger(recordNo) || recordNo <= 0 || String(recordNo) !== id) return null;
+  return recordNo;
 }
 
 export function parseDocumentName(name: string): { prefix: string; id: string } | null {

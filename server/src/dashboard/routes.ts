@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { emptyRequest, PROJECT_STATUS, type DashboardCounts } from '@eln/shared';
 import { projects } from '../db/schema.js';
 import { defineRoute } from '../http/route.js';
+import { countVisibleDropboxes } from '../dropboxes/queries.js';
+import { countVisibleTemplates } from '../templates/queries.js';
 import { visibleProjectsSql } from '../projects/policy.js';
 import { reviewerSignedSql } from '../projects/queries.js';
 import type { Services } from '../services.js';
@@ -27,11 +29,11 @@ export function registerDashboardRoutes(app: FastifyInstance, services: Services
         ongoing: countOf(PROJECT_STATUS.inProgress),
         closed: countOf(PROJECT_STATUS.completed),
         closable: Number(closable?.n ?? 0),
-        // Templates, schemas and dropboxes need their features; until they exist the answer says
-        // "unknown" rather than a made-up zero.
-        templates: null,
+        // Templates and schemas need their features; until they exist the answer says "unknown" rather
+        // than a made-up zero.
+        templates: await countVisibleTemplates(services.db, user),
         schemas: null,
-        dropboxes: null,
+        dropboxes: await countVisibleDropboxes(services.db, user),
       };
     },
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgSequence, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
 
@@ -114,10 +114,19 @@ export const passwordResets = pgTable('password_resets', {
 /** At most one licence (the spec's "only one licence can be registered"): the singleton column enforces it. */
 export const licences = pgTable('licences', {
   singleton: boolean('singleton').primaryKey().default(true),
+  /** The signed key as registered; the columns below are read from it and re-checked against it. */
+  licenceKey: text('licence_key').notNull(),
+  keyId: text('key_id').notNull(),
+  product: text('product').notNull(),
+  maxVersion: text('max_version').notNull(),
   companyName: text('company_name').notNull(),
   serialNumber: text('serial_number').notNull(),
   seats: integer('seats').notNull(),
+  issuedAt: timestamp('issued_at', { withTimezone: true, precision: 3 }).notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true, precision: 3 }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+  /** The latest time the server has seen: a clock set back before it makes the licence invalid. */
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   registeredAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
@@ -207,8 +216,15 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
 });
 
-/** The company-wide human number of lab notes. */
-export const labNoteNumberSeq = pgSequence('lab_note_number_seq', { startWith: 1 });
+/**
+ * The last lab note number given in each year (LN-<year>-<number>). It is raised inside the creating
+ * transaction, so a refused or failed creation gives its number back and the series has no gaps, which a
+ * sequence (never rolled back) could not promise.
+ */
+export const labNoteCounters = pgTable('lab_note_counters', {
+  year: integer('year').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+});
 
 export const labNotes = pgTable(
   'lab_notes',
@@ -227,7 +243,9 @@ export const labNotes = pgTable(
     status: text('status', { enum: ['W', 'R', 'T', 'F'] }).notNull().default('W'),
     /** The last saved version; 0 until the first save. */
     version: integer('version').notNull().default(0),
-    templateNo: integer('template_no'),
+    /** The template (and its approved revision) the note was made from: its content was copied at creation. */
+    templateNo: integer('template_no').references((): AnyPgColumn => templates.templateNo),
+    templateRevision: integer('template_revision'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
@@ -270,6 +288,25 @@ export const noteDrafts = pgTable('note_drafts', {
     .references(() => users.userNo),
   savedAt: timestamp('saved_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
+
+/**
+ * Everyone who has written in a note: its creator, and each user whose live update a server accepted
+ * for storing (recorded as it is accepted, so the list may name someone whose very first edit was then
+ * lost, never the other way round). A reviewer must not be one of them.
+ */
+export const noteWriters = pgTable(
+  'note_writers',
+  {
+    noteNo: integer('note_no')
+      .notNull()
+      .references(() => labNotes.noteNo),
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
+    firstWroteAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.noteNo, t.userNo] })],
+);
 
 /** Every Yjs update a writer sent, appended before it is confirmed durable; compacted into snapshots. */
 export const documentUpdates = pgTable(
@@ -325,12 +362,16 @@ export const noteHolds = pgTable(
   (t) => [index('note_holds_note_idx').on(t.noteNo), index('note_holds_user_idx').on(t.userNo)],
 );
 
-/** Uploaded images and files, stored under FILES_DIR, each tied to the note it belongs to. */
+/**
+ * Uploaded images and files, stored under FILES_DIR, each tied to the note or the template it belongs to.
+ * A note made from a template gets rows of its own for the template's files (the stored bytes are shared).
+ */
 export const files = pgTable(
   'files',
   {
     fileId: uuid('file_id').primaryKey(),
     noteNo: integer('note_no').references(() => labNotes.noteNo),
+    templateNo: integer('template_no').references((): AnyPgColumn => templates.templateNo),
     kind: text('kind', { enum: ['image', 'file'] }).notNull(),
     originName: text('origin_name').notNull(),
     extension: text('extension').notNull(),
@@ -343,7 +384,7 @@ export const files = pgTable(
       .references(() => users.userNo),
     createdAt: createdAt(),
   },
-  (t) => [index('files_note_idx').on(t.noteNo)],
+  (t) => [index('files_note_idx').on(t.noteNo), index('files_template_idx').on(t.templateNo)],
 );
 
 /**
@@ -384,3 +425,125 @@ export const noteSignatures = pgTable(
 );
 
 export const nowSql = sql`now()`;
+
+/** A controlled vocabulary: code and name rows a table cell offers as a choice (rows only by CSV import). */
+export const dropboxes = pgTable(
+  'dropboxes',
+  {
+    dropboxNo: serial('dropbox_no').primaryKey(),
+    title: text('title').notNull(),
+    /** Y used (offered in notes, readable by everyone), N unused. */
+    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+    createdByUserNo: integer('created_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    updatedByUserNo: integer('updated_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('dropboxes_title_unique').on(t.title), index('dropboxes_status_idx').on(t.status, t.dropboxNo)],
+);
+
+/** A dropbox's rows in their file order; an import replaces them all. */
+export const dropboxRows = pgTable(
+  'dropbox_rows',
+  {
+    dropboxNo: integer('dropbox_no')
+      .notNull()
+      .references(() => dropboxes.dropboxNo, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dropboxNo, t.position] }), uniqueIndex('dropbox_rows_code_unique').on(t.dropboxNo, t.code)],
+);
+
+/**
+ * A template: a live document `template.<no>` that notes start from. Its state moves draft (D) → checked
+ * in (C) → approved (A) → (opened for editing) draft again; its approved versions are kept apart.
+ */
+export const templates = pgTable(
+  'templates',
+  {
+    templateNo: serial('template_no').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    authorUserNo: integer('author_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    state: text('state', { enum: ['D', 'C', 'A'] }).notNull().default('D'),
+    /** How many times a draft was checked in: the revision a check-in names, for one winner among racers. */
+    revision: integer('revision').notNull().default(0),
+    /** The latest approved revision, or null before the first approval. */
+    approvedRevision: integer('approved_revision'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** A deleted template disappears from lists; notes made from it keep pointing at its versions. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [uniqueIndex('templates_title_unique').on(t.title).where(sql`${t.deletedAt} is null`), index('templates_state_idx').on(t.state, t.templateNo)],
+);
+
+/**
+ * Each checked-in draft of a template, with the blocks and live state it was checked in with. Approval
+ * gives it a version (major.minor, stored as two integers); from then on the database refuses any change
+ * but marking it superseded (hand-written trigger in its migration).
+ */
+export const templateRevisions = pgTable(
+  'template_revisions',
+  {
+    templateNo: integer('template_no')
+      .notNull()
+      .references(() => templates.templateNo),
+    revision: integer('revision').notNull(),
+    blocks: jsonb('blocks').notNull(),
+    blocksHash: text('blocks_hash').notNull(),
+    documentState: bytea('document_state').notNull(),
+    checkedByUserNo: integer('checked_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    checkedAt: timestamp('checked_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    versionMajor: integer('version_major'),
+    versionMinor: integer('version_minor'),
+    approvedByUserNo: integer('approved_by_user_no').references(() => users.userNo),
+    approvedAt: timestamp('approved_at', { withTimezone: true, precision: 3 }),
+    supersededAt: timestamp('superseded_at', { withTimezone: true, precision: 3 }),
+    returnedAt: timestamp('returned_at', { withTimezone: true, precision: 3 }),
+    returnReason: text('return_reason'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.templateNo, t.revision] }),
+    uniqueIndex('template_revisions_version_unique').on(t.templateNo, t.versionMajor, t.versionMinor).where(sql`${t.approvedAt} is not null`),
+  ],
+);
+
+/** The temporary save of a template's draft, discarded at check-in and when its author leaves. */
+export const templateDrafts = pgTable('template_drafts', {
+  templateNo: integer('template_no')
+    .primaryKey()
+    .references(() => templates.templateNo),
+  blocks: jsonb('blocks').notNull(),
+  savedByUserNo: integer('saved_by_user_no')
+    .notNull()
+    .references(() => users.userNo),
+  savedAt: timestamp('saved_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/**
+ * Which user each Yjs client of a live document belongs to, recorded as that client's first accepted
+ * update arrives, so that a version's blocks can be marked with who wrote them.
+ */
+export const documentClients = pgTable(
+  'document_clients',
+  {
+    documentName: text('document_name').notNull(),
+    clientId: bigint('client_id', { mode: 'number' }).notNull(),
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
+    firstSeenAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.documentName, t.clientId] })],
+);

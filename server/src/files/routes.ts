@@ -24,11 +24,9 @@ import { files } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { success } from '../http/envelope.js';
 import { authenticate, defineRoute } from '../http/route.js';
-import { canReadNote, canWriteNote, WRITE_REFUSALS } from '../notes/policy.js';
-import { findNoteFor } from '../notes/queries.js';
-import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
 import { cleanFileName } from './fileName.js';
+import { ownerReadable, requireWritableOwner } from './owners.js';
 import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from './magic.js';
 
 /** Room for the multipart framing around the file (boundaries, part headers, the labNoteNo field). */
@@ -94,19 +92,14 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
     const user = await authenticate(services, request, 'user');
     if (!user) throw new AppError(ERR.sessionEnded);
     if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
-    let labNoteNo: number | null = null;
+    const named: { labNoteNo: number | null; templateNo: number | null } = { labNoteNo: null, templateNo: null };
     for await (const part of request.parts()) {
       if (part.type === 'field') {
-        if (part.fieldname === 'labNoteNo') labNoteNo = Number(part.value);
+        if (part.fieldname === 'labNoteNo') named.labNoteNo = Number(part.value);
+        if (part.fieldname === 'templateNo') named.templateNo = Number(part.value);
         continue;
       }
-      if (labNoteNo === null || !Number.isSafeInteger(labNoteNo) || labNoteNo <= 0) {
-        throw new AppError(ERR.validation, { data: { fields: [{ field: 'labNoteNo', reason: 'required' }] } });
-      }
-      const ctx = await findNoteFor(db, user, labNoteNo);
-      // A deleted note is answered as missing here: uploads name notes the caller is editing.
-      if (!ctx || canReadNote(ctx) !== 'allowed') throw new AppError(ERR.noteMissing);
-      enforce(canWriteNote(ctx), WRITE_REFUSALS);
+      const owner = await requireWritableOwner(db, user, named);
       const origin = cleanFileName(path.basename(part.filename || 'file'));
       const kind = uploadKindOf(origin);
       if (!kind) throw new AppError(ERR.fileType);
@@ -141,7 +134,8 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
         await db.transaction(async (tx) => {
           await tx.insert(files).values({
             fileId,
-            noteNo: labNoteNo,
+            noteNo: owner.noteNo,
+            templateNo: owner.templateNo,
             kind,
             originName: origin,
             extension,
@@ -155,7 +149,7 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
             actor: user,
             action: 'file.uploaded',
             target: { type: 'file', id: fileId },
-            after: { noteNo: labNoteNo, origin, kind, size, sha256 },
+            after: { noteNo: owner.noteNo, templateNo: owner.templateNo, origin, kind, size, sha256 },
             clientAddress: request.ip,
           });
         });
@@ -176,8 +170,7 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
     body: fileUrlRequest,
     async handler({ body, user }): Promise<FileUrlAnswer> {
       const [file] = await db.select().from(files).where(eq(files.fileId, body.fileId));
-      const ctx = file?.noteNo ? await findNoteFor(db, user, file.noteNo) : undefined;
-      if (!file || !ctx) throw new AppError(ERR.notFound);
+      if (!file || !(await ownerReadable(db, user, file))) throw new AppError(ERR.notFound);
       return { url: fileLinks.make(file.fileId), origin: file.originName };
     },
   });

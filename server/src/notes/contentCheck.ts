@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { blocksToDoc, contentViolations, ERR, violationsBeyond, type ContentViolation, type SavedBlock } from '@eln/shared';
+import { blocksToDoc, contentViolations, ERR, UNSTORABLE_CHARACTER, violationsBeyond, type ContentViolation, type PmNode, type SavedBlock } from '@eln/shared';
 import { schemaViolation } from '@eln/shared/editor';
 import type { ContentSnapshot } from '../collab/contentSnapshots.js';
 import type { Queryable } from '../db/client.js';
@@ -37,6 +37,14 @@ export async function savedContent(q: Queryable, noteNo: number, version: number
   return content;
 }
 
+/** Whether any text or string attribute of the document holds a character that cannot be stored as written. */
+export function hasUnstorableText(node: PmNode): boolean {
+  if (typeof node.text === 'string' && UNSTORABLE_CHARACTER.test(node.text)) return true;
+  const strings = [...Object.values(node.attrs ?? {}), ...(node.marks ?? []).flatMap((mark) => Object.values(mark.attrs ?? {}))];
+  if (strings.some((value) => typeof value === 'string' && UNSTORABLE_CHARACTER.test(value))) return true;
+  return (node.content ?? []).some(hasUnstorableText);
+}
+
 /**
  * The content checks at /note/temp and /note/save, refused with 2012 and the violations. The document
  * must fit the editor's schema (what a client speaking Yjs directly may have put in the live document
@@ -46,6 +54,9 @@ export async function savedContent(q: Queryable, noteNo: number, version: number
  * delete) that they would misjudge.
  */
 export function assertContentRules(content: ContentSnapshot, saved: SavedContent): void {
+  // Only a client speaking Yjs directly can put a NUL or a broken surrogate into the text: such a version
+  // would not read back as it was written (exports, the signed fingerprint's text), so it is not kept.
+  if (hasUnstorableText(content.json())) throw new AppError(ERR.unsupportedCharacters);
   const schemaProblem = content.fitsSchema() ? null : schemaViolation(content.json());
   if (schemaProblem) throw new AppError(ERR.noteContent, { data: { violations: [{ rule: 'schema', detail: schemaProblem }] } });
   const violations = violationsBeyond(content.stateViolations(), saved.violations);

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { noteHolds } from '../db/schema.js';
 import type { CollabContext } from '../collab/collab.js';
-import { canonicalNoteNo } from './documentKind.js';
+import { canonicalRecordNo } from '../collab/documentKinds.js';
 
 /**
  * Tracks who holds each note open for writing ("being modified by"), in the database so that every
@@ -37,7 +37,7 @@ export class NoteHolds implements Extension {
 
   private static noteNoOf(documentName: string): number | null {
     const match = /^labnote\.(.+)$/.exec(documentName);
-    return match ? canonicalNoteNo(match[1] as string) : null;
+    return match ? canonicalRecordNo(match[1] as string) : null;
   }
 
   async connected({ documentName, socketId, connectionConfig, context }: connectedPayload<CollabContext>): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import {
   ERR,
@@ -89,6 +89,26 @@ describe('creating notes', () => {
     expect((await leader('/v1/project/note/create', { projectNo, title: 'By the leader' })).http).toBe(403);
     expect((await server.call('/v1/project/note/create', { projectNo, title: 'By an outsider' }, { token: outsiderToken })).http).toBe(404);
     expect((await writer('/v1/project/note/create', { projectNo, title: 'From a template', templateNo: 1 })).http).toBe(404);
+  });
+
+  it('numbers notes without gaps: refused creations take no number, and concurrent ones take consecutive numbers', async () => {
+    const numberOf = (labNoteNumber: string) => Number(labNoteNumber.split('-')[2]);
+    const first = await createNote('Gap check 1');
+    expect((await colleague('/v1/project/note/create', { projectNo, title: 'Gap check 1' })).body.status).toBe(ERR.noteDuplicate);
+    expect((await writer('/v1/project/note/create', { projectNo, title: 'x'.repeat(30) })).body.status).toBe(ERR.validation);
+    expect((await leader('/v1/project/note/create', { projectNo, title: 'Gap check by leader' })).http).toBe(403);
+    const second = await createNote('Gap check 2');
+    expect(numberOf(second.data.labNoteNumber)).toBe(numberOf(first.data.labNoteNumber) + 1);
+
+    // Ten at once, two of them duplicates of each other: the eight created hold the next eight numbers.
+    const titles = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8', 'P8'];
+    const answers = await Promise.all(titles.map((title, i) => createNote(`Parallel ${title}`, i % 2 ? colleague : writer)));
+    const created = answers.filter((a) => a.status === '0000').map((a) => numberOf(a.data.labNoteNumber));
+    expect(created).toHaveLength(8);
+    const start = numberOf(second.data.labNoteNumber) + 1;
+    expect([...created].sort((a, b) => a - b)).toEqual(Array.from({ length: 8 }, (_, i) => start + i));
+    const third = await createNote('Gap check 3');
+    expect(numberOf(third.data.labNoteNumber)).toBe(start + 8);
   });
 
   it('lists the project’s notes in the editor answer with writer, version, status and write flag', async () => {
@@ -322,5 +342,55 @@ describe('deleting notes', () => {
     expect(refused.body.status).toBe(ERR.noteDeleted);
     const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
     expect(note?.deletedAt).toBeNull();
+  });
+});
+
+describe('failures the caller is told about, by their own code', () => {
+  /**
+   * A real failure of the database: the table the call needs is renamed away for the length of the call
+   * (this test file has its own database), then put back.
+   */
+  async function withTableAway<T>(table: string, run: () => Promise<T>): Promise<T> {
+    const db = server.database.db;
+    await db.execute(sql.raw(`alter table ${table} rename to ${table}_away`));
+    try {
+      return await run();
+    } finally {
+      await db.execute(sql.raw(`alter table ${table}_away rename to ${table}`));
+    }
+  }
+
+  it('answers 2011 when a temporary save cannot be stored, 2017 when the viewer cannot read, 2010 when holds cannot be cleared', async () => {
+    const { labNoteNo } = (await createNote('Failing storage')).data;
+    const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
+    appendParagraph(client.doc, 'typed before the failures');
+    await eventually(() => client.allDurable(), 'the paragraph to be stored');
+    expect((await writer('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+
+    const temp = await withTableAway('note_drafts', () => writer('/v1/project/note/temp', { labNoteNo, blockList: [] }));
+    expect(temp.body.status).toBe(ERR.noteTemp);
+    expect(temp.http).toBe(422);
+    const viewer = await withTableAway('note_versions', () => writer('/v1/project/viewer', { labNoteNo }));
+    expect(viewer.body.status).toBe(ERR.viewer);
+    const clear = await withTableAway('note_holds', () => writer('/v1/project/clear', { labNoteNo }));
+    expect(clear.body.status).toBe(ERR.noteEditorsClear);
+
+    // With the tables back, the same calls succeed and nothing was lost.
+    expect((await writer('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
+    expect((await writer('/v1/project/viewer', { labNoteNo })).body.status).toBe('0000');
+    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+    expect(texts).toContain('typed before the failures');
+  });
+
+  it('answers 3018 when the live document holds text that cannot be stored (a NUL from a raw client), storing no version', async () => {
+    const { labNoteNo } = (await createNote('Unstorable text')).data;
+    const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
+    appendParagraph(client.doc, 'before \u0000 after');
+    await eventually(() => client.allDurable(), 'the paragraph to be stored');
+    const saved = await writer('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    expect(saved.body.status).toBe(ERR.unsupportedCharacters);
+    expect((await writer('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe(ERR.unsupportedCharacters);
+    const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
+    expect(note?.version).toBe(0);
   });
 });

@@ -94,6 +94,14 @@ export function canSign(found: NoteCase, hasPendingRequest: boolean): SignVerdic
   return hasPendingRequest ? 'allowed' : 'noPending';
 }
 
+/**
+ * A reviewer vouches for work that is not their own: whoever wrote in the note (its creator and everyone
+ * whose live update was accepted) signs it only as participant, never as reviewer.
+ */
+export function mayReview(signerUserNo: number, writerUserNos: readonly number[]): boolean {
+  return !writerUserNos.includes(signerUserNo);
+}
+
 /** Removing a signature, answered or pending, is the leader's alone (not an administrator's). */
 export function canRemoveSignature(user: Caller, found: NoteCase): RemoveSignatureVerdict {
   if (!leads(user, found.project)) return 'notLeader';

@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { SIGNATURE_STATUS, type NoteModifier, type NoteSummary, type SavedBlock, type SignatureEntry } from '@eln/shared';
+import { SIGNATURE_STATUS, type NoteModifier, type NoteTemplateOrigin, type NoteSummary, type SavedBlock, type SignatureEntry } from '@eln/shared';
 import { signaturesOf } from '../signatures/queries.js';
+import { writersOf } from './writers.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { enforce } from '../http/verdicts.js';
 import type { Queryable, Tx } from '../db/client.js';
-import { labNotes, noteHolds, noteVersions, projectParticipants, projects, users } from '../db/schema.js';
+import { labNotes, noteHolds, noteVersions, projectParticipants, projects, templateRevisions, templates, users } from '../db/schema.js';
 import { findReadableProject } from '../projects/queries.js';
 import type { ProjectRecord } from '../projects/record.js';
 import { canReadNote, canWriteNote, noteAbilities, READ_REFUSALS, WRITE_REFUSALS } from './policy.js';
@@ -74,10 +75,38 @@ export async function summarize(q: Queryable, ctx: NoteContext, user: AuthUser):
   const [writer] = await q.select().from(users).where(eq(users.userNo, ctx.note.writerUserNo));
   const modifiers = (await modifiersOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
   const signatures = (await signaturesOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
-  return toSummary(ctx, user, writer?.userId ?? '', writer?.name ?? '', modifiers, signatures);
+  const writers = (await writersOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
+  const origins = await templateOriginsOf(q, [ctx.note]);
+  return toSummary(ctx, user, writer?.userId ?? '', writer?.name ?? '', modifiers, signatures, writers, origins.get(ctx.note.noteNo) ?? null);
 }
 
-function toSummary(ctx: NoteContext, user: AuthUser, writerId: string, writerName: string, modifiers: NoteModifier[], signatures: SignatureEntry[]): NoteSummary {
+/** The template version each note was made from (notes made blank have none). */
+async function templateOriginsOf(q: Queryable, notes: readonly Pick<NoteRecord, 'noteNo' | 'templateNo' | 'templateRevision'>[]): Promise<Map<number, NoteTemplateOrigin>> {
+  const fromTemplates = notes.filter((n) => n.templateNo !== null && n.templateRevision !== null);
+  const origins = new Map<number, NoteTemplateOrigin>();
+  if (!fromTemplates.length) return origins;
+  const rows = await q
+    .select({ templateNo: templates.templateNo, title: templates.title, revision: templateRevisions.revision, major: templateRevisions.versionMajor, minor: templateRevisions.versionMinor, blocksHash: templateRevisions.blocksHash })
+    .from(templateRevisions)
+    .innerJoin(templates, eq(templates.templateNo, templateRevisions.templateNo))
+    .where(inArray(templateRevisions.templateNo, [...new Set(fromTemplates.map((n) => n.templateNo as number))]));
+  for (const note of fromTemplates) {
+    const row = rows.find((r) => r.templateNo === note.templateNo && r.revision === note.templateRevision);
+    if (row) origins.set(note.noteNo, { templateNo: row.templateNo, title: row.title, version: `${row.major}.${row.minor}`, blocksHash: row.blocksHash });
+  }
+  return origins;
+}
+
+function toSummary(
+  ctx: NoteContext,
+  user: AuthUser,
+  writerId: string,
+  writerName: string,
+  modifiers: NoteModifier[],
+  signatures: SignatureEntry[],
+  writers: string[],
+  template: NoteTemplateOrigin | null,
+): NoteSummary {
   const { note } = ctx;
   const pendingForCaller = signatures.some((s) => s.userId === user.userId && s.status === SIGNATURE_STATUS.pending);
   const abilities = noteAbilities(user, ctx, pendingForCaller);
@@ -95,6 +124,9 @@ function toSummary(ctx: NoteContext, user: AuthUser, writerId: string, writerNam
     updatedAt: note.updatedAt.toISOString(),
     modifiers,
     signatureList: signatures,
+    // Whoever wrote in a note cannot review it (mayReview); the dialog offers them participant only.
+    reviewersExcluded: writers,
+    template,
     abilities,
   };
 }
@@ -111,8 +143,19 @@ export async function listProjectNotes(q: Queryable, project: ProjectRecord, use
   const noteNos = rows.map((r) => r.note.noteNo);
   const modifiers = await modifiersOf(q, noteNos);
   const signatures = await signaturesOf(q, noteNos);
+  const writers = await writersOf(q, noteNos);
+  const origins = await templateOriginsOf(q, rows.map((r) => r.note));
   return rows.map((r) =>
-    toSummary({ note: r.note, project, participant }, user, r.writerId, r.writerName, modifiers.get(r.note.noteNo) ?? [], signatures.get(r.note.noteNo) ?? []),
+    toSummary(
+      { note: r.note, project, participant },
+      user,
+      r.writerId,
+      r.writerName,
+      modifiers.get(r.note.noteNo) ?? [],
+      signatures.get(r.note.noteNo) ?? [],
+      writers.get(r.note.noteNo) ?? [],
+      origins.get(r.note.noteNo) ?? null,
+    ),
   );
 }
 

@@ -19,9 +19,9 @@ import {
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { rawRows, type Queryable } from '../db/client.js';
+import type { Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { labNotes, noteDrafts, noteHolds, users } from '../db/schema.js';
+import { documentUpdates, labNoteCounters, labNotes, noteDrafts, noteHolds, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
@@ -34,10 +34,23 @@ import { assertContentRules, savedContent } from './contentCheck.js';
 import { canDeleteNote, DELETE_REFUSALS } from './policy.js';
 import { requireVisibleNote, requireWritableNote, savedVersion, summarize, type NoteContext } from './queries.js';
 import { saveVersion } from './saveVersion.js';
+import { recordNoteWriter } from './writers.js';
+import { initialNoteState, templateStart } from '../templates/noteStart.js';
 
-async function nextLabNoteNumber(q: Queryable): Promise<string> {
-  const [row] = await rawRows<{ n: string }>(q, sql`select nextval('lab_note_number_seq') as n`);
-  return `LN-${new Date().getUTCFullYear()}-${String(row?.n ?? 0).padStart(6, '0')}`;
+/**
+ * The next lab note number of the year (in the company's time zone), taken inside the creating
+ * transaction: a creation that fails or is refused gives it back, so the numbers have no gaps. Creations
+ * wait for each other on the year's counter row until they commit.
+ */
+async function nextLabNoteNumber(tx: Queryable, timeZone: string): Promise<string> {
+  const year = Number(new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' }).format(new Date()));
+  const [row] = await tx
+    .insert(labNoteCounters)
+    .values({ year, lastNumber: 1 })
+    .onConflictDoUpdate({ target: labNoteCounters.year, set: { lastNumber: sql`${labNoteCounters.lastNumber} + 1` } })
+    .returning();
+  if (!row) throw new Error('lab note counter answered nothing');
+  return `LN-${year}-${String(row.lastNumber).padStart(6, '0')}`;
 }
 
 /** Lab notes: creation, the live document's blocks, drafts, versions, the viewer, and note holds. */
@@ -59,20 +72,34 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     async handler({ body, user, clientAddress }) {
       const { project, participant } = await requireReadableProject(db, user, body.projectNo);
       enforce(canCreateNote(project, participant), CREATE_NOTE_REFUSALS);
-      // Templates arrive with their own feature; until then no template can be named.
-      if (body.templateNo !== undefined) throw new AppError(ERR.notFound);
+      const origin = body.templateNo === undefined ? null : await templateStart(db, user, body.templateNo);
       try {
         return await db.transaction(async (tx) => {
           const [note] = await tx
             .insert(labNotes)
-            .values({ projectNo: project.projectNo, title: body.title, labNoteNumber: await nextLabNoteNumber(tx), writerUserNo: user.userNo })
+            .values({
+              projectNo: project.projectNo,
+              title: body.title,
+              labNoteNumber: await nextLabNoteNumber(tx, services.config.timeZone),
+              writerUserNo: user.userNo,
+              templateNo: origin?.templateNo ?? null,
+              templateRevision: origin?.revision ?? null,
+            })
             .returning();
           if (!note) throw new Error('note insert returned nothing');
+          await recordNoteWriter(tx, note.noteNo, user.userNo);
+          // The template's approved content becomes the note's first live state; later template versions do not touch it.
+          if (origin) await tx.insert(documentUpdates).values({ documentName: noteDocumentName(note.noteNo), update: await initialNoteState(tx, origin, note.noteNo) });
           await appendAudit(tx, {
             actor: user,
             action: 'note.created',
             target: { type: 'note', id: note.noteNo },
-            after: { projectNo: project.projectNo, title: note.title, labNoteNumber: note.labNoteNumber },
+            after: {
+              projectNo: project.projectNo,
+              title: note.title,
+              labNoteNumber: note.labNoteNumber,
+              ...(origin ? { template: { templateNo: origin.templateNo, version: origin.version, revision: origin.revision, blocksHash: origin.blocksHash } } : {}),
+            },
             clientAddress,
           });
           return { labNoteNo: note.noteNo, labNoteNumber: note.labNoteNumber };

@@ -262,7 +262,21 @@ describe('the dashboard', () => {
     expect(counts.ongoing).toBe(all.filter((p) => p.status === 'ING').length);
     expect(counts.closed).toBe(all.filter((p) => p.status === 'C').length);
     expect(counts.closed).toBeGreaterThanOrEqual(1);
-    expect(counts).toMatchObject({ closable: 0, templates: null, schemas: null, dropboxes: null });
+    expect(counts).toMatchObject({ closable: 0, templates: 0, schemas: null, dropboxes: 0 });
     expect((await outsider<DashboardCounts>('/v1/dashboard/count')).body.data).toMatchObject({ ongoing: 0, closed: 0 });
+  });
+
+  it('filters the project list by status exactly as the dashboard counts', async () => {
+    const counts = (await leader<DashboardCounts>('/v1/dashboard/count')).body.data;
+    for (const [status, expected] of [
+      ['ING', counts.ongoing],
+      ['C', counts.closed],
+      ['closable', counts.closable],
+    ] as const) {
+      const answer = (await leader<ListAnswer<ProjectRow>>('/v1/project/list', { pageSize: 100, status })).body.data;
+      expect(answer.totalCount, status).toBe(expected);
+      if (status !== 'closable') expect(answer.list.every((p) => p.status === status)).toBe(true);
+    }
+    expect((await leader('/v1/project/list', { status: 'DONE' })).body.status).toBe(ERR.validation);
   });
 });

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { joinList, type ProjectDetail, type ProjectRow } from '@eln/shared';
+import { joinList, PROJECT_STATUS, type ProjectDetail, type ProjectListStatus, type ProjectRow } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
 import { departments, labNotes, noteSignatures, projectDepartments, projectParticipants, projects, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
@@ -19,8 +19,15 @@ export interface ProjectFilter {
   value?: string;
   startDate?: string;
   endDate?: string;
+  status?: ProjectListStatus;
   page: number;
   pageSize: number;
+}
+
+/** The list's status filter as a condition; "closable" is what the dashboard counts as ready to close. */
+function statusSql(status: ProjectListStatus | undefined): SQL | undefined {
+  if (status === 'closable') return and(eq(projects.status, PROJECT_STATUS.inProgress), reviewerSignedSql(projects.projectNo));
+  return status ? eq(projects.status, status) : undefined;
 }
 
 export async function listProjects(q: Queryable, user: AuthUser, filter: ProjectFilter, timeZone: string): Promise<{ list: ProjectRow[]; totalCount: number }> {
@@ -30,7 +37,7 @@ export async function listProjects(q: Queryable, user: AuthUser, filter: Project
     : filter.type === 'leader'
       ? or(ilike(users.name, pattern), ilike(users.userId, pattern))
       : ilike(projects.title, pattern);
-  const where = and(visibleProjectsSql(user), search, withinDates(projects.createdAt, filter, timeZone));
+  const where = and(visibleProjectsSql(user), search, withinDates(projects.createdAt, filter, timeZone), statusSql(filter.status));
   const participantCount = sql<number>`(select count(*) from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo})`.mapWith(Number);
   const [total] = await q.select({ n: count() }).from(projects).innerJoin(users, eq(users.userNo, projects.leaderUserNo)).where(where);
   const rows = await q
@@ -94,7 +101,9 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     .where(eq(projectDepartments.projectNo, project.projectNo))
     .orderBy(asc(departments.name));
   const abilities = projectAbilities(user, project, participants.some((p) => p.userNo === user.userNo));
+  const reviewed = abilities.finish ? await hasReviewerSignature(q, project.projectNo) : true;
   return {
+    finishBlockedBy: reviewed ? null : 'noReviewerSignature',
     no: project.projectNo,
     title: project.title,
     description: project.description,

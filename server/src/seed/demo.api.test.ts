@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { departments, projects, users } from '../db/schema.js';
+import { eq, isNotNull } from 'drizzle-orm';
+import * as Y from 'yjs';
+import { noteDocumentName } from '@eln/shared';
+import { departments, labNotes, noteSignatures, projects, templates, users } from '../db/schema.js';
+import { DEMO_NOTES } from './demoNotes.js';
+import { DatabaseDocumentStore } from '../collab/documentStore.js';
+import { paragraphTexts } from '../testing/live.js';
 import { verifyAuditChain } from '../audit/audit.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { DEMO_DEPARTMENTS, DEMO_PASSWORD, DEMO_PROJECTS, DEMO_USERS, seedDemo } from './demoData.js';
+import { DEMO_TEMPLATES } from './demoTemplates.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,10 +19,18 @@ afterAll(async () => {
   await server?.stop();
 });
 
+async function loadedDoc(documentName: string): Promise<Y.Doc> {
+  const doc = new Y.Doc();
+  const state = await new DatabaseDocumentStore(server.database.db).load(documentName);
+  if (state) Y.applyUpdate(doc, state);
+  return doc;
+}
+
 describe('seed:demo', () => {
   it('builds the demo company through the API, and adds nothing the second time', async () => {
     const added = await seedDemo(server, server.database.db);
-    expect(added).toBe(DEMO_DEPARTMENTS.length + DEMO_USERS.length + DEMO_PROJECTS.length);
+    const demoNotes = DEMO_TEMPLATES.flatMap((t) => t.notes).length;
+    expect(added).toBe(DEMO_DEPARTMENTS.length + DEMO_USERS.length + DEMO_PROJECTS.length + DEMO_TEMPLATES.length + demoNotes + DEMO_NOTES.length);
     expect(await seedDemo(server, server.database.db)).toBe(0);
 
     const db = server.database.db;
@@ -25,6 +39,23 @@ describe('seed:demo', () => {
     const all = await db.select().from(projects);
     expect(all.map((p) => p.status).sort()).toEqual(['C', 'C', 'ING', 'ING', 'ING', 'ING']);
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+
+    // Templates approved by someone other than their author, and notes started from them with their content.
+    const library = await db.select().from(templates);
+    expect(library.map((t) => [t.title, t.state]).sort()).toEqual(DEMO_TEMPLATES.map((t) => [t.title, 'A']).sort());
+    const fromTemplates = await db.select().from(labNotes).where(isNotNull(labNotes.templateNo));
+    expect(fromTemplates).toHaveLength(demoNotes);
+    const texts = paragraphTexts(await loadedDoc(noteDocumentName(fromTemplates[0]!.noteNo)));
+    expect(texts.length).toBeGreaterThan(2);
+
+    // Notes in each working state, one signed after a declined first request, with its history kept.
+    const byTitle = async (title: string) => (await db.select().from(labNotes).where(eq(labNotes.title, title)))[0];
+    expect(await byTitle('Ligand screen round 1')).toMatchObject({ status: 'R', version: 1 });
+    expect(await byTitle('Linearity')).toMatchObject({ status: 'T', version: 1 });
+    expect(await byTitle('Week 2 observations')).toMatchObject({ status: 'W', version: 0 });
+    const linearity = await byTitle('Linearity');
+    const history = await db.select().from(noteSignatures).where(eq(noteSignatures.noteNo, linearity!.noteNo));
+    expect(history.map((s) => s.status).sort()).toEqual(['F', 'T']);
 
     const member = await server.signIn(DEMO_USERS[1]!.userId, DEMO_PASSWORD);
     expect(member.user.name).toBe(DEMO_USERS[1]!.name);

@@ -1,10 +1,12 @@
-import { and, eq } from 'drizzle-orm';
-import { AUDIT_SYSTEM_REASONS, type AdminUserCreate, type ProjectCreate } from '@eln/shared';
+import { and, eq, isNull } from 'drizzle-orm';
+import { AUDIT_SYSTEM_REASONS, noteDocumentName, templateDocumentName, type AdminUserCreate, type ProjectCreate } from '@eln/shared';
 import type { App } from '../app.js';
 import { appendAudit } from '../audit/audit.js';
 import { createSession, revokeSession } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
-import { departments, projects, users } from '../db/schema.js';
+import { departments, documentUpdates, labNotes, projects, templates, users } from '../db/schema.js';
+import { DEMO_NOTES } from './demoNotes.js';
+import { DEMO_TEMPLATES, initialUpdate } from './demoTemplates.js';
 
 /**
  * A believable demo company to look around in. Everything goes through the real API as the
@@ -49,9 +51,79 @@ export const DEMO_PROJECTS: Array<{ leader: string; project: ProjectCreate; comp
   { leader: 'jiwoo.kim@demo.eln', project: { title: 'Polymer stability', description: 'Accelerated ageing of PET films at 60 °C', signatureList: { department: 'RND-CHEM,QA', user: 'minho.park@demo.eln,emma.wilson@demo.eln' } } },
   { leader: 'hana.choi@demo.eln', project: { title: 'CRISPR knock-out line B7', description: 'Guide design, transfection and clone validation', signatureList: { department: 'RND-BIO', user: 'junho.jung@demo.eln,yuna.kang@demo.eln' } } },
   { leader: 'hana.choi@demo.eln', project: { title: 'Cell viability assays', description: 'MTT assays for compound series 12', signatureList: { department: 'RND-BIO', user: 'yuna.kang@demo.eln' } }, completed: true },
-  { leader: 'haruto.sato@demo.eln', project: { title: 'HPLC method validation', description: 'ICH Q2 validation of the assay method', signatureList: { department: 'RND-ANA,QA', user: 'yui.tanaka@demo.eln,dohyun.yoon@demo.eln' } } },
+  { leader: 'haruto.sato@demo.eln', project: { title: 'HPLC method validation', description: 'ICH Q2 validation of the assay method', signatureList: { department: 'RND-ANA,QA', user: 'yui.tanaka@demo.eln,dohyun.yoon@demo.eln,emma.wilson@demo.eln' } } },
   { leader: 'taeyang.oh@demo.eln', project: { title: 'Scale-up batch 42', description: 'Transfer of the lab process to the 50 L reactor', signatureList: { department: 'PROD', user: 'sora.han@demo.eln,jiwoo.kim@demo.eln' } }, completed: true },
 ];
+
+type CallAs = (userNo: number) => Promise<(path: string, body: unknown) => Promise<{ status: string; data?: unknown }>>;
+
+async function userNoOf(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ userNo: users.userNo }).from(users).where(eq(users.userId, userId));
+  if (!row) throw new Error(`demo user ${userId} missing`);
+  return row.userNo;
+}
+
+/**
+ * The template library: each template written (its content stored as its live document's first update),
+ * checked in by its author and approved by another person with their password; then the demo's notes
+ * made from them. Answers how many templates and notes it added.
+ */
+async function seedTemplates(db: Db, as: CallAs): Promise<number> {
+  let added = 0;
+  for (const template of DEMO_TEMPLATES) {
+    let [row] = await db.select().from(templates).where(and(eq(templates.title, template.title), isNull(templates.deletedAt)));
+    if (!row) {
+      const asAuthor = await as(await userNoOf(db, template.author));
+      const created = (await asAuthor('/v1/template/create', { title: template.title, description: template.description })).data as { templateNo: number };
+      await db.insert(documentUpdates).values({ documentName: templateDocumentName(created.templateNo), update: initialUpdate(template.content) });
+      await asAuthor('/v1/template/save', { templateNo: created.templateNo, version: 0, blockList: [] });
+      const asApprover = await as(await userNoOf(db, template.approver));
+      await asApprover('/v1/template/approve', { templateNo: created.templateNo, version: template.version, revision: 1, password: DEMO_PASSWORD });
+      [row] = await db.select().from(templates).where(eq(templates.templateNo, created.templateNo));
+      added += 1;
+    }
+    for (const note of template.notes) {
+      const [project] = await db.select().from(projects).where(eq(projects.title, note.project));
+      if (!project || !row) continue;
+      const [exists] = await db.select().from(labNotes).where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
+      if (exists) continue;
+      const asWriter = await as(await userNoOf(db, note.writer));
+      await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title, templateNo: row.templateNo });
+      added += 1;
+    }
+  }
+  return added;
+}
+
+/**
+ * Notes with content in several states: saved as version 1, then signature requests answered in turn (a
+ * decline, then a new request signed) with each signer's password, as people would. Answers how many it added.
+ */
+async function seedNotes(db: Db, as: CallAs): Promise<number> {
+  let added = 0;
+  for (const note of DEMO_NOTES) {
+    const [project] = await db.select().from(projects).where(eq(projects.title, note.project));
+    if (!project) continue;
+    const [exists] = await db.select().from(labNotes).where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
+    if (exists) continue;
+    const asWriter = await as(await userNoOf(db, note.writer));
+    const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as { labNoteNo: number };
+    const { labNoteNo } = created;
+    await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(note.content) });
+    added += 1;
+    if (!note.saved) continue;
+    await asWriter('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    for (const signature of note.signatures) {
+      await asWriter('/v1/project/signature/create', { labNoteNo, signers: [{ userId: signature.signer, type: signature.type }] });
+      if (!signature.answer) continue;
+      const [signer] = await db.select().from(users).where(eq(users.userId, signature.signer));
+      if (!signer) throw new Error(`demo signer ${signature.signer} missing`);
+      const asSigner = await as(signer.userNo);
+      await asSigner('/v1/project/signature/status', { labNoteNo, status: signature.answer, password: DEMO_PASSWORD, name: signer.name.slice(0, 50), description: signature.comment ?? '', timeZone: 'Asia/Seoul' });
+    }
+  }
+  return added;
+}
 
 /** Adds whatever of the demo company is missing; answers how many records it added. */
 export async function seedDemo(server: App, db: Db): Promise<number> {
@@ -66,8 +138,8 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
       const token = server.services.tokens.issueAccessToken(userNo, session.sessionId);
       return async (path: string, body: unknown) => {
         const response = await server.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: { authorization: `Bearer ${token}` } });
-        const answer = response.json<{ status: string; message: string }>();
-        if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message}`);
+        const answer = response.json<{ status: string; message: string; data?: unknown }>();
+        if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message} ${JSON.stringify(answer.data ?? null)}`);
         return answer;
       };
     };
@@ -118,6 +190,8 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
         });
       }
     }
+    added += await seedTemplates(db, as);
+    added += await seedNotes(db, as);
     return added;
   } finally {
     for (const sessionId of seedSessions) await revokeSession(db, sessionId, 'seed finished');

@@ -8,7 +8,8 @@ import { noteSignatures, projectParticipants, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
-import { canRemoveSignature, canRequestSignatures, REMOVE_SIGNATURE_REFUSALS, REQUEST_REFUSALS } from '../notes/policy.js';
+import { canRemoveSignature, canRequestSignatures, mayReview, REMOVE_SIGNATURE_REFUSALS, REQUEST_REFUSALS } from '../notes/policy.js';
+import { writersAmong } from '../notes/writers.js';
 import { lockNote, requireVisibleNote, type NoteContext } from '../notes/queries.js';
 import type { Services } from '../services.js';
 import { settleNoteStatus } from './queries.js';
@@ -26,6 +27,16 @@ async function resolveSigners(q: Queryable, projectNo: number, signers: Array<{ 
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length) throw new AppError(ERR.signerModify, { data: { notParticipants: missing } });
   return signers.map((s) => ({ ...s, userNo: byId.get(s.userId) as number }));
+}
+
+/** Refuses reviewers who wrote in the note (`mayReview`), naming them (2025). */
+async function refuseWritersAsReviewers(q: Queryable, noteNo: number, signers: Array<{ userNo: number; userId: string; type: SignatureType }>): Promise<void> {
+  const reviewers = signers.filter((s) => s.type === 'reviewer');
+  const writers = await writersAmong(q, noteNo, reviewers.map((s) => s.userNo));
+  const refused = reviewers.filter((s) => !mayReview(s.userNo, writers));
+  if (!refused.length) return;
+  const names = await q.select({ userId: users.userId, name: users.name }).from(users).where(inArray(users.userNo, refused.map((s) => s.userNo)));
+  throw new AppError(ERR.reviewerWrote, { params: { names: names.map((n) => n.name).join(', ') }, data: { writers: refused.map((s) => s.userId) } });
 }
 
 /** The note if the caller may request its signatures or change its pending signers (`canRequestSignatures`). */
@@ -57,6 +68,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
       const signers = await resolveSigners(db, ctx.project.projectNo, body.signers);
       await db.transaction(async (tx) => {
         await stillRequestable(tx, user, ctx);
+        await refuseWritersAsReviewers(tx, ctx.note.noteNo, signers);
         const present = await tx
           .select({ userNo: noteSignatures.userNo })
           .from(noteSignatures)
@@ -89,6 +101,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
       const wanted = await resolveSigners(db, ctx.project.projectNo, body.signers);
       await db.transaction(async (tx) => {
         await stillRequestable(tx, user, ctx);
+        await refuseWritersAsReviewers(tx, ctx.note.noteNo, wanted);
         const current = await tx.select().from(noteSignatures).where(and(eq(noteSignatures.noteNo, ctx.note.noteNo), isNull(noteSignatures.removedAt)));
         const wantedByUser = new Map(wanted.map((w) => [w.userNo, w]));
         // Only pending requests change; answered signatures stay as they are.

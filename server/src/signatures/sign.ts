@@ -3,14 +3,15 @@ import type { z } from 'zod';
 import { AUDIT_SYSTEM_REASONS, differsFromSaved, docToSavedBlocks, ERR, noteDocumentName, SIGNATURE_STATUS, type signatureStatusRequest } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { confirmPassword } from '../auth/passwordConfirmation.js';
 import { loadDocumentState } from '../collab/documentStore.js';
 import { contentOfState } from '../collab/liveDocuments.js';
 import type { Queryable } from '../db/client.js';
-import { labNotes, noteHolds, noteSignatures, users } from '../db/schema.js';
+import { labNotes, noteHolds, noteSignatures } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
-import { canSign, SIGN_REFUSALS } from '../notes/policy.js';
+import { canSign, mayReview, SIGN_REFUSALS } from '../notes/policy.js';
+import { writersAmong } from '../notes/writers.js';
 import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../notes/queries.js';
 import type { Services } from '../services.js';
 import { settleNoteStatus, versionHash } from './queries.js';
@@ -39,21 +40,9 @@ async function pendingRequestOf(q: Queryable, noteNo: number, userNo: number): P
 
 /** The password is asked at every signature, and guessing it is limited like sign-in (per account). */
 async function checkSignerPassword(services: Services, { ctx, user, body, clientAddress }: Answering): Promise<void> {
-  const { db, throttle } = services;
-  const key = `sign:${user.userId}`;
-  await throttle.assertNotLocked(db, [key]);
-  const [account] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.userNo, user.userNo));
-  if (await verifyPassword(account?.passwordHash ?? null, body.password)) {
-    await throttle.clear(db, key);
-    return;
-  }
-  const failures = await db.transaction(async (tx) => {
-    const count = await throttle.recordFailure(tx, key, services.config.throttle.accountLockAfter);
+  await confirmPassword(services, user, body.password, `sign:${user.userId}`, async (tx) => {
     await appendAudit(tx, { actor: user, action: 'signature.failed', target: { type: 'note', id: ctx.note.noteNo }, reason: AUDIT_SYSTEM_REASONS.wrongPassword, clientAddress });
-    return count;
   });
-  if (failures === 0) throw throttle.lockedError();
-  throw new AppError(ERR.badCredentials);
 }
 
 async function decline(services: Services, { ctx, pending, user, body, clientAddress }: Answering, at: Date): Promise<void> {
@@ -96,6 +85,10 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
     // The note's row, locked before the check: appends of live updates lock it too (DocumentKind
     // writable), so every update is either stored now and seen by the check, or refused after the commit.
     await lockNote(tx, ctx.note.noteNo, 'update');
+    // Someone requested as reviewer who has written in the note since signs it only as participant.
+    if (pending.type === 'reviewer' && !mayReview(user.userNo, await writersAmong(tx, ctx.note.noteNo, [user.userNo]))) {
+      throw new AppError(ERR.reviewerWrote, { params: { names: user.name }, data: { writers: [user.userId] } });
+    }
     const stored = docToSavedBlocks(contentOfState((await loadDocumentState(tx, documentName)) ?? EMPTY_STATE), 'LABNOTE');
     if (differsFromSaved(stored, version.blocks)) throw new AppError(ERR.unsavedChanges);
     const [signed] = await tx

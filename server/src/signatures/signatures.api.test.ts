@@ -7,6 +7,7 @@ import {
   type AuditRecord,
   type BlockListAnswer,
   type DashboardCounts,
+  type ProjectDetail,
   type ListAnswer,
   type ProjectEditorAnswer,
   type SaveAnswer,
@@ -111,6 +112,59 @@ describe('requesting signatures', () => {
     ]);
     await writer.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
     expect((await noteOf(labNoteNo)).signatureList.map((s) => s.userId)).toEqual([colleague.user.userId]);
+  });
+});
+
+describe('a reviewer did not write the note', () => {
+  it('refuses the writer as their own reviewer (2025), names them, stores nothing, and lets them sign as participant', async () => {
+    const { labNoteNo } = await savedNote('Own review');
+    const refused = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'reviewer' }] });
+    expect(refused.http).toBe(422);
+    expect(refused.body).toMatchObject({ status: ERR.reviewerWrote, data: { writers: [writer.user.userId] } });
+    expect(refused.body.message).toContain('Writer Woo');
+    expect((await noteOf(labNoteNo)).signatureList).toEqual([]);
+    expect((await noteOf(labNoteNo)).reviewersExcluded).toEqual([writer.user.userId]);
+    const asParticipant = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }, { userId: reviewer.user.userId, type: 'reviewer' }] });
+    expect(asParticipant.body.status).toBe('0000');
+    // Nor can the writer be switched to reviewer by an update.
+    const switched = await writer.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'reviewer' }] });
+    expect(switched.body.status).toBe(ERR.reviewerWrote);
+    expect((await noteOf(labNoteNo)).signatureList.map((s) => [s.userId, s.type])).toEqual([
+      [writer.user.userId, 'participant'],
+      [reviewer.user.userId, 'reviewer'],
+    ]);
+  });
+
+  it('counts everyone who wrote in the note live, not only its creator', async () => {
+    const { labNoteNo } = await savedNote('Co-written');
+    const coEditor = await connectWriter(url, noteDocumentName(labNoteNo), colleague.token);
+    clients.push(coEditor);
+    appendParagraph(coEditor.doc, 'A line by the colleague');
+    await eventually(() => coEditor.allDurable(), 'durable');
+    await eventually(async () => (await noteOf(labNoteNo)).reviewersExcluded.includes(colleague.user.userId), 'the colleague recorded as a writer');
+    const refused = await leader.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'reviewer' }] });
+    expect(refused.body).toMatchObject({ status: ERR.reviewerWrote, data: { writers: [colleague.user.userId] } });
+    // Reading the note live writes nothing, so a reader remains a possible reviewer.
+    const reader = await connectWriter(url, noteDocumentName(labNoteNo), reviewer.token);
+    clients.push(reader);
+    await roundTrip(reader, coEditor);
+    expect((await noteOf(labNoteNo)).reviewersExcluded.sort()).toEqual([writer.user.userId, colleague.user.userId].sort());
+  });
+
+  it('refuses the signature of a reviewer who wrote in the note after the request', async () => {
+    const { labNoteNo } = await savedNote('Written after request');
+    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const edit = await connectWriter(url, noteDocumentName(labNoteNo), reviewer.token);
+    clients.push(edit);
+    appendParagraph(edit.doc, 'The reviewer adds a line');
+    await eventually(() => edit.allDurable(), 'durable');
+    await eventually(async () => (await noteOf(labNoteNo)).reviewersExcluded.includes(reviewer.user.userId), 'the reviewer recorded as a writer');
+    // Their line is saved, so the only reason left to refuse is that they wrote in it.
+    expect((await writer.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 1, blockList: [] })).body.status).toBe('0000');
+    edit.destroy();
+    const refused = await sign(reviewer, labNoteNo);
+    expect(refused.body.status).toBe(ERR.reviewerWrote);
+    expect((await noteOf(labNoteNo)).signatureList.map((s) => s.status)).toEqual(['R']);
   });
 });
 
@@ -264,6 +318,10 @@ describe('closing the project', () => {
     await writer.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
     await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
 
+    const blockedBy = async (who: Person) => (await who.call<ProjectDetail>('/v1/project/check', { projectNo: closingNo })).body.data.finishBlockedBy;
+    expect(await blockedBy(leader)).toBe('noReviewerSignature');
+    // Only the one who may close is told what stands in the way.
+    expect(await blockedBy(writer)).toBeNull();
     expect((await leader.call('/v1/project/finish', { projectNo: closingNo })).body.status).toBe(ERR.noReviewerSignature);
     await sign(reviewer, labNoteNo);
     // A participant's signature is not a reviewer's.
@@ -272,6 +330,7 @@ describe('closing the project', () => {
     await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'needs a reviewer' });
     await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     await sign(reviewer, labNoteNo);
+    expect(await blockedBy(leader)).toBeNull();
 
     const before = (await leader.call<DashboardCounts>('/v1/dashboard/count')).body.data;
     expect(before.closable).toBeGreaterThanOrEqual(1);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { ADMIN_LEVEL, type ApiResponse, type AuthFlags, type SignInAnswer } from '@eln/shared';
 import { buildApp, type App, type AppOptions } from '../app.js';
+import { PRODUCTION_LICENCE_KEY, TEST_LICENCE_KEY } from '../licence/vendorKeys.js';
 import { DEFAULT_THROTTLE, loadConfig, type ServerConfig, type ThrottlePolicy } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { users } from '../db/schema.js';
@@ -84,6 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config: ServerConfig = {
     ...base,
     throttle: { ...TEST_THROTTLE, ...options.throttle },
+    trustedLicenceKeys: [PRODUCTION_LICENCE_KEY, TEST_LICENCE_KEY],
     ...(options.redis ? { redisUrl: options.redis.url, redisPrefix: options.redis.prefix } : {}),
     ...options.config,
   };

@@ -3,7 +3,7 @@ import type { AdminUserRow, UserPick, UserSearchType } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
 import { departments, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
-import { offsetOf } from '../db/paging.js';
+import { offsetOf, withinDates } from '../db/paging.js';
 import { toAuthFlags } from './flags.js';
 
 type UserRecord = typeof users.$inferSelect;
@@ -40,11 +40,13 @@ function searchCondition(type: UserSearchType | undefined, value: string | undef
   }
 }
 
+/** The user list: searched by name, ID, employee number or department, within a range of creation dates. */
 export async function listUsersForAdmin(
   q: Queryable,
-  filter: { type?: UserSearchType; value?: string; page: number; pageSize: number },
+  filter: { type?: UserSearchType; value?: string; startDate?: string; endDate?: string; page: number; pageSize: number },
+  timeZone: string,
 ): Promise<{ list: AdminUserRow[]; totalCount: number }> {
-  const where = searchCondition(filter.type, filter.value);
+  const where = and(searchCondition(filter.type, filter.value), withinDates(users.createdAt, filter, timeZone));
   const [total] = await q.select({ n: count() }).from(users).leftJoin(departments, eq(departments.code, users.departmentCode)).where(where);
   const rows = await q
     .select({ user: users, departmentName: departments.name })

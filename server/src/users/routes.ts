@@ -53,7 +53,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
     path: '/v1/admin/user/list',
     access: 'admin',
     body: adminUserListRequest,
-    handler: ({ body }) => listUsersForAdmin(db, body),
+    handler: ({ body }) => listUsersForAdmin(db, body, services.config.timeZone),
   });
 
   defineRoute(app, services, {

@@ -138,6 +138,15 @@ describe('administrators manage users', () => {
     expect(byDepartment.body.data.list.every((u) => u.departmentCode === 'QA')).toBe(true);
     const literal = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: '%' });
     expect(literal.body.data.totalCount).toBe(0);
+
+    // A range of creation dates (in the company's time zone): one of them is moved into last year.
+    const [moved] = await server.database.db.select().from(users).where(eq(users.name, 'Paging Person 0'));
+    await server.database.db.update(users).set({ createdAt: new Date('2025-03-10T03:00:00Z') }).where(eq(users.userNo, moved!.userNo));
+    const inRange = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: 'Paging Person', startDate: '2025-03-10', endDate: '2025-03-10' });
+    expect(inRange.body.data.list.map((u) => u.name)).toEqual(['Paging Person 0']);
+    const since = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: 'Paging Person', startDate: '2025-03-11', pageSize: 100 });
+    expect(since.body.data.totalCount).toBe(11);
+    expect((await admin('/v1/admin/user/list', { startDate: '2025-03-12', endDate: '2025-03-11' })).body.status).toBe(ERR.validation);
   });
 
   it('are refused to members, who get the picker of active users instead', async () => {

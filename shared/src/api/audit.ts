@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from '../limits.js';
+import { LIMITS, PAGING } from '../limits.js';
 import { dateFilter, text } from '../validation.js';
 
 /** The actions the audit trail records. New features add theirs here, so the admin screen can name them. */
@@ -30,6 +30,18 @@ export const AUDIT_ACTIONS = [
   'signature.failed',
   'signature.removed',
   'audit.exported',
+  'licence.registered',
+  'dropbox.created',
+  'dropbox.updated',
+  'dropbox.imported',
+  'template.created',
+  'template.renamed',
+  'template.reopened',
+  'template.checked',
+  'template.approved',
+  'template.approvalFailed',
+  'template.returned',
+  'template.deleted',
   'system.started',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -88,7 +100,7 @@ export const auditListRequest = z
   .strictObject({
     ...auditFilterFields,
     page: z.number().int().min(1).max(LIMITS.maxRecordNo).default(1),
-    pageSize: z.number().int().min(1).max(100).default(20),
+    pageSize: z.number().int().min(1).max(PAGING.maxPageSize).default(PAGING.defaultPageSize),
   })
   .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { error: 'dateOrder', path: ['endDate'] });
 

@@ -1,10 +1,54 @@
+import { z } from 'zod';
+import { text } from '../validation.js';
+
+/** The product name a licence key must name to be valid for this notebook. */
+export const LICENCE_PRODUCT = 'eln';
+
+/** Longest licence key accepted (a key is about 500 characters). */
+export const LICENCE_KEY_MAX_LENGTH = 4096;
+
+const isoInstant = z.iso.datetime({ offset: true });
+
+/**
+ * What a licence key says, signed by the vendor: `<base64url(JSON payload)>.<base64url(Ed25519 signature)>`.
+ * The signature covers the payload's bytes exactly as sent.
+ */
+export const licencePayload = z.strictObject({
+  serial: z.string().min(1).max(64),
+  company: z.string().min(1).max(100),
+  seats: z.number().int().min(1).max(1_000_000),
+  issued: isoInstant,
+  /** First moment the licence is valid; the issue time when absent. */
+  starts: isoInstant.optional(),
+  expires: isoInstant,
+  product: z.string().min(1).max(40),
+  /** Highest product version (major.minor) the licence covers. */
+  maxVersion: z.string().regex(/^\d{1,4}\.\d{1,4}$/),
+  /** Which vendor key signed it. */
+  keyId: z.string().min(1).max(40),
+});
+export type LicencePayload = z.infer<typeof licencePayload>;
+
+/**
+ * A registered licence's standing, checked at every sign-in and shown in the info dialog. Anything but
+ * `valid` refuses members with 1007; administrators still sign in to register a new licence.
+ */
+export const LICENCE_STATUSES = ['valid', 'expired', 'notYetValid', 'seatsExceeded', 'notGenuine', 'otherProduct', 'clockSetBack'] as const;
+export type LicenceStatus = (typeof LICENCE_STATUSES)[number];
+
 /** The registered licence (one at most). Dates are ISO 8601 strings. */
 export interface LicenceInfo {
+  status: LicenceStatus;
   companyName: string;
   serialNumber: string;
   /** The licence count: how many active users the licence allows. */
   seats: number;
+  issuedAt: string;
+  startsAt: string;
   expiresAt: string;
+  maxVersion: string;
+  keyId: string;
+  /** When this licence was registered (a registration replaces the previous licence). */
   updatedAt: string;
 }
 
@@ -14,3 +58,9 @@ export interface LicenceInfoAnswer {
   /** Active user accounts, compared with `seats` at sign-in. */
   activeUsers: number;
 }
+
+/** `/v1/licence/register {licenceKey}`: replaces the registered licence; answers like info. */
+export const licenceRegisterRequest = z.strictObject({
+  licenceKey: text().trim().min(1, { error: 'required' }).max(LICENCE_KEY_MAX_LENGTH),
+});
+export type LicenceRegisterRequest = z.input<typeof licenceRegisterRequest>;

@@ -63,6 +63,14 @@ export interface NoteAbilities {
   removeSignatures: boolean;
 }
 
+/** Where a note came from, shown in its header: "from template X v1.2". */
+export interface NoteTemplateOrigin {
+  templateNo: number;
+  title: string;
+  version: string;
+  blocksHash: string;
+}
+
 export interface NoteSummary {
   no: number;
   /** The project the note belongs to. */
@@ -80,6 +88,10 @@ export interface NoteSummary {
   /** Who holds the note open for writing now. */
   modifiers: NoteModifier[];
   signatureList: SignatureEntry[];
+  /** Users (IDs) who may not sign this note as reviewer, because they wrote in it (the server's verdict). */
+  reviewersExcluded: string[];
+  /** The template version the note was made from, or null for a blank note. */
+  template: NoteTemplateOrigin | null;
   abilities: NoteAbilities;
 }
 

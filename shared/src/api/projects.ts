@@ -51,7 +51,10 @@ export const projectUpdateRequest = z.strictObject({
 export const projectNoRequest = z.strictObject({ projectNo: recordNo });
 
 export const PROJECT_SEARCH_TYPES = ['title', 'leader'] as const;
-export const projectListRequest = pagingRequest.safeExtend({ type: z.enum(PROJECT_SEARCH_TYPES).optional() });
+/** The project list's status filter: in progress, ready to close (in progress with a reviewer signature), closed. */
+export const PROJECT_LIST_STATUSES = ['ING', 'closable', 'C'] as const;
+export type ProjectListStatus = (typeof PROJECT_LIST_STATUSES)[number];
+export const projectListRequest = pagingRequest.safeExtend({ type: z.enum(PROJECT_SEARCH_TYPES).optional(), status: z.enum(PROJECT_LIST_STATUSES).optional() });
 
 export type ProjectCreate = z.input<typeof projectCreateRequest>;
 export type ProjectUpdate = z.input<typeof projectUpdateRequest>;
@@ -91,6 +94,11 @@ export interface ProjectRow {
 }
 
 export interface ProjectDetail {
+  /**
+   * Why the leader cannot close the project yet, though allowed to close it (`abilities.finish`): no
+   * reviewer has signed a note of it (2022). Null when it can be closed now, or when the caller may not.
+   */
+  finishBlockedBy: 'noReviewerSignature' | null;
   no: number;
   title: string;
   description: string;

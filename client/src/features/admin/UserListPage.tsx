@@ -144,7 +144,7 @@ export function UserListPage() {
           </Link>
         </InlineAlert>
       ) : null}
-      <SearchBar query={query} types={types} onSearch={onSearch} onReset={() => setParams(new URLSearchParams())} filtered={filtered} testId="user" />
+      <SearchBar query={query} types={types} withDates onSearch={onSearch} onReset={() => setParams(new URLSearchParams())} filtered={filtered} testId="user" />
       <ListTable
         list={list}
         page={query.page}

@@ -27,6 +27,14 @@ describe('audit filters in the URL', () => {
     });
   });
 
+  it('reads the lists’ own search word (t, w) as the actor, or the target ID with t=targetId', () => {
+    expect(parseAuditQuery(new URLSearchParams('w=kim@lab.example'))).toMatchObject({ actor: 'kim@lab.example', targetId: '' });
+    expect(parseAuditQuery(new URLSearchParams('t=actor&w=Kim&p=2'))).toMatchObject({ actor: 'Kim', page: 2 });
+    expect(parseAuditQuery(new URLSearchParams('t=targetId&w=42'))).toMatchObject({ actor: '', targetId: '42' });
+    // The audit trail's own parameter wins over the word.
+    expect(parseAuditQuery(new URLSearchParams('actor=Lee&w=Kim'))).toMatchObject({ actor: 'Lee' });
+  });
+
   it('opens with no filter at all, on page 1', () => {
     expect(parse('')).toEqual(EMPTY_AUDIT_QUERY);
   });
@@ -75,7 +83,7 @@ describe('audit filters in the URL', () => {
   });
 
   it('sends the filters without empty members', () => {
-    expect(toAuditListBody(EMPTY_AUDIT_QUERY)).toEqual({ page: 1, pageSize: 20 });
+    expect(toAuditListBody(EMPTY_AUDIT_QUERY)).toEqual({ page: 1, pageSize: 10 });
     const query: AuditQuery = { ...EMPTY_AUDIT_QUERY, actor: ' kim ', action: 'user.signIn', startDate: '2026-01-01', page: 2 };
     expect(toAuditListBody(query, 50)).toEqual({ actor: 'kim', action: 'user.signIn', startDate: '2026-01-01', page: 2, pageSize: 50 });
     expect(toAuditExportBody(filterOf(query))).toEqual({ actor: 'kim', action: 'user.signIn', startDate: '2026-01-01' });

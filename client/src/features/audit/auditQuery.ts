@@ -29,11 +29,16 @@ export const AUDIT_PARAM = {
   page: 'p',
 } as const;
 
+/** The search type and word of every list's URL (t, w), read here as the actor or target filter. */
+const LIST_TYPE = 't';
+const LIST_WORD = 'w';
+
 /** Longest values the API accepts (shared `auditListRequest`). */
 export const AUDIT_LIMITS = { actor: 254, targetType: 30, targetId: 100 } as const;
 
 /** Records per page. */
-export const AUDIT_PAGE_SIZE = 20;
+/** Ten records a page, as every list (spec §9). */
+export const AUDIT_PAGE_SIZE = PAGING.defaultPageSize;
 
 export const EMPTY_AUDIT_QUERY: AuditQuery = { actor: '', action: '', targetType: '', targetId: '', startDate: '', endDate: '', page: PAGING.startPage };
 
@@ -67,11 +72,14 @@ export function parseAuditQuery(params: URLSearchParams): AuditQuery {
   let startDate = date(params, AUDIT_PARAM.startDate);
   let endDate = date(params, AUDIT_PARAM.endDate);
   if (startDate && endDate && startDate > endDate) [startDate, endDate] = [endDate, startDate];
+  // The lists' own search words (t, w) work here too: `t=actor|targetId&w=…` (actor when t is absent).
+  const word = text(params, LIST_WORD, AUDIT_LIMITS.actor);
+  const wordType = params.get(LIST_TYPE) === 'targetId' ? 'targetId' : 'actor';
   return {
-    actor: text(params, AUDIT_PARAM.actor, AUDIT_LIMITS.actor),
+    actor: text(params, AUDIT_PARAM.actor, AUDIT_LIMITS.actor) || (wordType === 'actor' ? word : ''),
     action: isAuditAction(action) ? action : '',
     targetType: TARGET_TYPE.test(targetType) ? targetType : '',
-    targetId: text(params, AUDIT_PARAM.targetId, AUDIT_LIMITS.targetId),
+    targetId: text(params, AUDIT_PARAM.targetId, AUDIT_LIMITS.targetId) || (wordType === 'targetId' ? word.slice(0, AUDIT_LIMITS.targetId) : ''),
     startDate,
     endDate,
     page: page(params),

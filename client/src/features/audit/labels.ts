@@ -13,7 +13,7 @@ export const ACTION_GROUPS = ['user', 'department', 'project', 'note', 'file', '
 export type ActionGroup = (typeof ACTION_GROUPS)[number];
 
 /** The target types the server records, each with a label in the `audit` namespace. */
-export const TARGET_TYPES = ['user', 'session', 'department', 'project', 'note', 'notes', 'file', 'audit'] as const;
+export const TARGET_TYPES = ['user', 'session', 'department', 'project', 'note', 'notes', 'file', 'audit', 'licence', 'dropbox', 'template'] as const;
 export type KnownTargetType = (typeof TARGET_TYPES)[number];
 
 export function isKnownTargetType(value: string | null | undefined): value is KnownTargetType {

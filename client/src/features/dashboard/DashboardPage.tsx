@@ -20,9 +20,9 @@ interface CardSpec {
 }
 
 const PROJECT_CARDS: CardSpec[] = [
-  { key: 'ongoing', to: '/project', icon: <FolderIcon size={20} />, accent: 'blue' },
-  { key: 'closable', to: '/project', icon: <CheckCircleIcon size={20} />, accent: 'green' },
-  { key: 'closed', to: '/project', icon: <LockIcon size={20} />, accent: 'slate' },
+  { key: 'ongoing', to: '/project?st=ING', icon: <FolderIcon size={20} />, accent: 'blue' },
+  { key: 'closable', to: '/project?st=closable', icon: <CheckCircleIcon size={20} />, accent: 'green' },
+  { key: 'closed', to: '/project?st=C', icon: <LockIcon size={20} />, accent: 'slate' },
 ];
 const LIBRARY_CARDS: CardSpec[] = [
   { key: 'templates', to: '/template', icon: <TemplateIcon size={20} />, accent: 'violet' },

@@ -1,20 +1,19 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EditorContent, ReactNodeViewRenderer, useEditor } from '@tiptap/react';
+import { getSchema, type JSONContent } from '@tiptap/core';
+import { EditorContent, useEditor } from '@tiptap/react';
+import { yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
 import { Collaboration } from '@tiptap/extension-collaboration';
 import { CollaborationCaret } from '@tiptap/extension-collaboration-caret';
 import { Placeholder } from '@tiptap/extensions';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import type * as Y from 'yjs';
-import { alert } from '../../modals/store';
 import { BlockStatusMarks, blockStatusKey, type BlockStatuses } from './blockStatus';
-import { browserExtensions, type NodeViews } from './schema';
+import { browserExtensions } from './schema';
 import { REFUSAL_PARAMS, type TableViolation } from './tableGuard';
 import { Toolbar } from './toolbar/Toolbar';
-import { ChartView } from './views/ChartView';
-import { DateView } from './views/DateView';
-import { FileView } from './views/FileView';
-import { ImageView } from './views/ImageView';
+import type { UploadOwner } from './upload';
+import { NODE_VIEWS as VIEWS } from './views/nodeViews';
 import './editor.css';
 
 export interface EditorUser {
@@ -29,18 +28,34 @@ export interface LiveEditorProps {
   provider: HocuspocusProvider;
   user: EditorUser;
   editable: boolean;
-  /** The lab note uploads belong to; null offers no image or file upload. */
-  uploadNoteNo: number | null;
+  /** What uploads are attached to (the note or template being edited); null offers no image or file upload. */
+  uploadOwner: UploadOwner | null;
   /** ADD and EDIT blocks against the saved version, by blockUid. */
   statuses: BlockStatuses;
 }
 
-const VIEWS: NodeViews = {
-  chart: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(ChartView) }),
-  image: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(ImageView) }),
-  file: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(FileView) }),
-  date: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(DateView) }),
-};
+
+/** How long a rule notice stays beside the toolbar. */
+const RULE_NOTICE_MS = 8000;
+
+/**
+ * Why the editor did not do what was asked (a table rule, a chart's range): a notice beside the toolbar,
+ * announced politely, not an error dialog; nothing went wrong, a rule held.
+ */
+function RuleNotice({ message, onDismiss }: { message: string; onDismiss(): void }) {
+  const { t } = useTranslation('editor');
+  return (
+    <div className="editor-rule-notice" role="status" aria-live="polite" data-testid="editor-notice">
+      <span className="editor-rule-notice-title">{t('notice.title')}</span>
+      <span className="editor-rule-notice-text" data-testid="editor-notice-text">
+        {message}
+      </span>
+      <button type="button" className="editor-rule-notice-close" onClick={onDismiss} aria-label={t('notice.dismiss')} data-testid="editor-notice-dismiss">
+        ×
+      </button>
+    </div>
+  );
+}
 
 /** A remote caret: a thin bar in the writer's colour with their name above it. */
 function renderCaret(user: Record<string, unknown>): HTMLElement {
@@ -57,26 +72,48 @@ function renderCaret(user: Record<string, unknown>): HTMLElement {
   return caret;
 }
 
+/** The note's stored content as the editor's first document, or nothing for an empty note. */
+function initialContent(doc: Y.Doc): JSONContent | undefined {
+  const fragment = doc.getXmlFragment('default');
+  if (fragment.length === 0) return undefined;
+  return yXmlFragmentToProseMirrorRootNode(fragment, getSchema(browserExtensions(VIEWS, () => undefined))).toJSON() as JSONContent;
+}
+
 /**
- * The live block editor, shared by lab notes and (later) templates: Tiptap bound to the Y.Doc with
+ * The live block editor, shared by lab notes and templates: Tiptap bound to the Y.Doc with
  * Collaboration (its own undo and redo) and CollaborationCaret, the note schema, and the toolbar.
  * Editing follows `editable` (the server decides; the client only mirrors it).
  */
-export function LiveEditor({ doc, provider, user, editable, uploadNoteNo, statuses }: LiveEditorProps) {
+export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuses }: LiveEditorProps) {
   const { t } = useTranslation('editor');
-  const refusing = useRef(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  // A rule notice stays a while, then goes; the next refusal replaces it.
+  useEffect(() => {
+    if (!notice) return;
+    const timer = window.setTimeout(() => setNotice(null), RULE_NOTICE_MS);
+    return () => window.clearTimeout(timer);
+  }, [notice]);
+  const onTableRefused = (violation: TableViolation) => setNotice(t(`refusal.${violation}`, REFUSAL_PARAMS));
 
-  const onTableRefused = (violation: TableViolation) => {
-    if (refusing.current) return;
-    refusing.current = true;
-    void alert(t(`refusal.${violation}`, REFUSAL_PARAMS), { tone: 'error' }).finally(() => {
-      refusing.current = false;
-    });
-  };
-
+  // Read once per document: the editor takes its content only when it is created.
+  const firstContent = useMemo(() => initialContent(doc), [doc]);
   const editor = useEditor(
     {
-      extensions: [
+      extensions: editorExtensions(),
+      // Starting from the stored content (not an empty paragraph) puts the first caret where the note's
+      // first text is: y-tiptap keeps that caret when it binds, and a caret at position 1 would point
+      // into a table when the note starts with one.
+      content: firstContent,
+      editable,
+      editorProps: {
+        attributes: { class: 'note-prose', 'aria-label': t('content.label'), spellcheck: 'true' },
+      },
+    },
+    [doc, provider],
+  );
+
+  function editorExtensions() {
+    return [
         ...browserExtensions(VIEWS, onTableRefused),
         BlockStatusMarks,
         Placeholder.configure({ placeholder: t('content.empty') }),
@@ -91,14 +128,8 @@ export function LiveEditor({ doc, provider, user, editable, uploadNoteNo, status
             style: `background-color: ${typeof u.color === 'string' ? u.color : '#4f46e5'}2e`,
           }),
         }),
-      ],
-      editable,
-      editorProps: {
-        attributes: { class: 'note-prose', 'aria-label': t('content.label'), spellcheck: 'true' },
-      },
-    },
-    [doc, provider],
-  );
+    ];
+  }
 
   useEffect(() => {
     if (editor && !editor.isDestroyed && editor.isEditable !== editable) editor.setEditable(editable);
@@ -115,7 +146,8 @@ export function LiveEditor({ doc, provider, user, editable, uploadNoteNo, status
 
   return (
     <div className={`live-editor${editable ? '' : ' is-readonly'}`} data-testid="editor">
-      {editor && editable ? <Toolbar editor={editor} uploadNoteNo={uploadNoteNo} /> : null}
+      {editor && editable ? <Toolbar editor={editor} uploadOwner={uploadOwner} onRefuse={setNotice} /> : null}
+      {notice ? <RuleNotice message={notice} onDismiss={() => setNotice(null)} /> : null}
       <EditorContent editor={editor} className="editor-content" data-testid="editor-content" />
     </div>
   );

@@ -1,5 +1,5 @@
 import type { Editor, JSONContent } from '@tiptap/core';
-import { NodeSelection } from '@tiptap/pm/state';
+import { NodeSelection, TextSelection, type Transaction } from '@tiptap/pm/state';
 import { CellSelection, isInTable } from '@tiptap/pm/tables';
 import { createTable } from '@tiptap/extension-table';
 import { LIMITS } from '@eln/shared';
@@ -48,12 +48,28 @@ function insertionRange(editor: Editor): { from: number; to: number } {
   return { from: end, to: end };
 }
 
-/** Inserts blocks at the top level after the current one; a paragraph follows when they end the note. */
+/**
+ * Puts the caret in the paragraph right after inserted blocks that end at `end`, adding an empty one when
+ * none follows. Left on the new block (a node selection), the next key typed would replace it.
+ */
+function caretAfter(tr: Transaction, end: number): void {
+  const next = tr.doc.resolve(end).nodeAfter;
+  if (next?.type.name !== 'paragraph') tr.insert(end, tr.doc.type.schema.nodes.paragraph!.create());
+  tr.setSelection(TextSelection.create(tr.doc, end + 1));
+}
+
+/** Inserts blocks at the top level after the current one (or in place of an empty paragraph); the caret goes after them. */
 export function insertBlocks(editor: Editor, blocks: JSONContent[]): number {
   const { from, to } = insertionRange(editor);
-  const endsNote = to >= editor.state.doc.content.size;
-  const content = endsNote ? [...blocks, { type: 'paragraph' }] : blocks;
-  editor.chain().focus().insertContentAt({ from, to }, content, { updateSelection: false }).run();
+  editor
+    .chain()
+    .focus()
+    .insertContentAt({ from, to }, blocks, { updateSelection: false })
+    .command(({ tr }) => {
+      caretAfter(tr, tr.mapping.map(to, 1));
+      return true;
+    })
+    .run();
   return from;
 }
 
@@ -97,12 +113,11 @@ export function insertChart(editor: Editor, source: { tableUid: string; from: Ce
   });
   if (after < 0) return;
   const chart: JSONContent = { type: 'chart', attrs: { ...fields, tableUid: source.tableUid, from: source.from, to: source.to } };
-  const endsNote = after >= editor.state.doc.content.size;
   editor
     .chain()
-    .insertContentAt(after, endsNote ? [chart, { type: 'paragraph' }] : [chart], { updateSelection: false })
+    .insertContentAt(after, [chart], { updateSelection: false })
     .command(({ tr }) => {
-      tr.setSelection(NodeSelection.create(tr.doc, after));
+      caretAfter(tr, tr.mapping.map(after, 1));
       return true;
     })
     .focus()

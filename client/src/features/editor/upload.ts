@@ -50,8 +50,11 @@ export class UploadError extends Error {
   }
 }
 
+/** What an upload is attached to: the lab note or the template draft being edited. */
+export type UploadOwner = { labNoteNo: number } | { templateNo: number };
+
 export interface UploadOptions {
-  labNoteNo: number;
+  owner: UploadOwner;
   file: File;
   token: string | null;
   language: Language;
@@ -60,10 +63,10 @@ export interface UploadOptions {
 }
 
 /**
- * POSTs the file as multipart (`labNoteNo` first, then `file`) with XMLHttpRequest, whose upload events
+ * POSTs the file as multipart (`labNoteNo` or `templateNo` first, then `file`) with XMLHttpRequest, whose upload events
  * give real progress (fetch has none), and resolves to the server's answer.
  */
-export function uploadFile({ labNoteNo, file, token, language, onProgress, signal }: UploadOptions): Promise<UploadAnswer> {
+export function uploadFile({ owner, file, token, language, onProgress, signal }: UploadOptions): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `${API_BASE}${FILE_UPLOAD_PATH}`);
@@ -95,7 +98,8 @@ export function uploadFile({ labNoteNo, file, token, language, onProgress, signa
     };
     signal?.addEventListener('abort', () => xhr.abort());
     const form = new FormData();
-    form.append('labNoteNo', String(labNoteNo));
+    if ('templateNo' in owner) form.append('templateNo', String(owner.templateNo));
+    else form.append('labNoteNo', String(owner.labNoteNo));
     form.append('file', file, file.name);
     onProgress(0);
     xhr.send(form);

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon } from '../../ui/icons';
 import { ErrorScreen } from './ErrorScreen';
@@ -6,6 +7,9 @@ import { ErrorScreen } from './ErrorScreen';
 /** /error: the 500 page. */
 export function ServerErrorPage({ testId = 'page-error' }: { testId?: string }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  // Sent here by a screen whose first load failed: trying again opens that screen again.
+  const from = (useLocation().state as { from?: unknown } | null)?.from;
   return (
     <ErrorScreen
       testId={testId}
@@ -17,7 +21,7 @@ export function ServerErrorPage({ testId = 'page-error' }: { testId?: string }) 
           <ButtonLink to="/" variant="primary" icon={<ArrowLeftIcon size={16} />} data-testid="error-home">
             {t('common.goHome')}
           </ButtonLink>
-          <Button variant="secondary" onClick={() => window.location.reload()}>
+          <Button variant="secondary" onClick={() => (typeof from === 'string' ? navigate(from, { replace: true }) : window.location.reload())} data-testid="error-retry">
             {t('errors.reload')}
           </Button>
         </>

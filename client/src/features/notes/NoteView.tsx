@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { alert } from '../../modals/store';
@@ -78,8 +79,10 @@ function Modifiers({ writers }: { writers: PresenceUser[] }) {
 export function NoteView({ session, onSave }: { session: NoteSession; onSave(session: NoteSession): Promise<void> }) {
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
+  const { t: tt } = useTranslation('template');
   const language = currentLanguage();
   const state = useSessionState(session);
+  const uploadOwner = useMemo(() => ({ labNoteNo: session.noteNo }), [session.noteNo]);
   const [justSaved, setJustSaved] = useState<number | null>(null);
   /** This user is signing the note: the lock their own signature causes needs no announcement. */
   const signingHere = useRef(false);
@@ -166,6 +169,11 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
                   <span className="note-version" data-testid="note-version" data-version={state.version} title={state.savedAt && state.savedBy ? t('notes.savedBy', { version: state.version, name: state.savedBy, when: new Date(state.savedAt).toLocaleString(language) }) : t('notes.versionTitle')}>
                     {state.version > 0 ? t('notes.version', { version: state.version }) : t('notes.versionNone')}
                   </span>
+                  {note.template ? (
+                    <Link to={`/template/note/${note.template.templateNo}`} className="note-meta-item note-template-origin" data-testid="note-template-origin" title={note.template.blocksHash}>
+                      {tt('origin.from', { title: note.template.title, version: note.template.version })}
+                    </Link>
+                  ) : null}
                 </>
               ) : (
                 <span className="skeleton skeleton-text note-meta-skeleton" />
@@ -231,7 +239,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
           provider={session.provider}
           user={{ userId: session.user.userId, name: session.user.name, color: session.color }}
           editable={state.writable}
-          uploadNoteNo={session.noteNo}
+          uploadOwner={uploadOwner}
           statuses={state.statuses}
         />
       ) : (

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ERR } from '@eln/shared';
+import { isApiError } from '../../api';
 import { useBlocker, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { alert, alertApiError } from '../../modals/store';
 import { Dialog } from '../../modals/Dialog';
@@ -70,6 +72,21 @@ export default function NoteWorkspace() {
   const active: NoteTab | null = closedHere ? null : (tabs.find((tab) => tab.no === routeNo) ?? null);
   const user = account ? { userId: account.user.userId, name: account.user.name } : null;
   const session = active && user ? sessionFor(active.no, user) : null;
+  const [missing, setMissing] = useState<{ no: number; deleted: boolean } | null>(null);
+
+  // A note that does not exist (or was deleted) keeps no tab: the page says which, and that is all.
+  useEffect(() => {
+    if (!session) return;
+    const check = () => {
+      const { phase, error } = session.getState();
+      if (phase !== 'missing') return;
+      setMissing({ no: session.noteNo, deleted: isApiError(error) && error.status === ERR.noteDeleted });
+      dispatchTabs({ type: 'close', no: session.noteNo });
+      void closeSession(session.noteNo);
+    };
+    check();
+    return session.subscribe(check);
+  }, [session]);
   usePageTitle(active?.title || (active ? t('notes.untitled', { no: active.no }) : t('notes.emptyTitle')));
 
   // The active tab stays in sight when the strip scrolls (many tabs, or a phone).
@@ -206,7 +223,16 @@ export default function NoteWorkspace() {
         </nav>
       ) : null}
 
-      {session ? (
+      {missing && missing.no === routeNo && !session ? (
+        <div className="card note-card" data-testid="note-missing">
+          <EmptyState icon={<NoteIcon size={26} />} title={missing.deleted ? t('notes.deletedTitle') : t('notes.notFoundTitle')}>
+            <p>{missing.deleted ? t('notes.deletedBody') : t('notes.notFoundBody')}</p>
+            <ButtonLink to="/project" variant="secondary" className="empty-state-action" icon={<FolderIcon size={16} />}>
+              {t('notes.toProjects')}
+            </ButtonLink>
+          </EmptyState>
+        </div>
+      ) : session ? (
         <NoteView key={session.doc.guid} session={session} onSave={async (target) => void (await saveVersion(target))} />
       ) : (
         <div className="card note-card" data-testid="note-empty">

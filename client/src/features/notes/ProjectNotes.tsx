@@ -7,6 +7,7 @@ import { currentLanguage } from '../../i18n';
 import { alertApiError, confirm } from '../../modals/store';
 import { Button } from '../../ui/Button';
 import { PlusIcon } from '../../ui/icons';
+import { TemplatePicker } from '../templates/TemplatePicker';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonRows } from '../../ui/States';
@@ -44,6 +45,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
   const [answer, setAnswer] = useState<ProjectEditorAnswer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [title, setTitle] = useState('');
+  const [templateNo, setTemplateNo] = useState<number | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -99,8 +101,9 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
     setCreating(true);
     setTitleError(null);
     try {
-      const created = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: trimmed });
+      const created = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: trimmed, ...(templateNo ? { templateNo } : {}) });
       setTitle('');
+      setTemplateNo(null);
       navigate(`/note/${created.labNoteNo}`);
     } catch (failure) {
       if (isApiError(failure) && (failure.status === ERR.noteDuplicate || failure.status === ERR.validation)) setTitleError(apiErrorText(failure, language));
@@ -149,7 +152,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
               id="new-note-title"
               className="input"
               value={title}
-              maxLength={LIMITS.noteTitle + 10}
+              maxLength={LIMITS.noteTitle}
               placeholder={t('projectNotes.newPlaceholder')}
               aria-label={t('projectNotes.newTitle')}
               aria-invalid={titleError ? true : undefined}
@@ -160,10 +163,11 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
               }}
               data-testid="new-note-title"
             />
-            <span className={`field-counter${title.trim().length > LIMITS.noteTitle ? ' field-counter-over' : ''}`} aria-hidden="true">
+            <span className={`field-counter${title.trim().length > LIMITS.noteTitle ? ' field-counter-over' : ''}`} aria-hidden="true" data-testid="new-note-title-counter">
               {title.trim().length}/{LIMITS.noteTitle}
             </span>
           </div>
+          <TemplatePicker value={templateNo} onChange={setTemplateNo} />
           <Button type="submit" variant="primary" icon={<PlusIcon size={16} />} loading={creating} data-testid="new-note-submit">
             {t('projectNotes.create')}
           </Button>

@@ -2,7 +2,6 @@ import { HocuspocusProvider } from '@hocuspocus/provider';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import {
-  COLLAB_PATH,
   COLLAB_REFUSALS,
   CONTENT_FIELD,
   docToBlocks,
@@ -15,7 +14,7 @@ import {
 } from '@eln/shared';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, otherWriters, sameWriters } from './presence';
-import { AuthenticationRecovery, ConnectionWatch, holdEndedReason, REFUSALS } from './sessionConnection';
+import { AuthenticationRecovery, collabUrl, ConnectionWatch, holdEndedReason, REFUSALS } from './sessionConnection';
 import { SessionDurability } from './sessionDurability';
 import { clearHoldAfterEdits, SessionSaves } from './sessionSaves';
 import { initialSessionState, readOnlyOf, type NoteSessionState, type SaveOutcome, type SessionUser } from './sessionState';
@@ -23,11 +22,6 @@ import { BlockStatusWatch } from './sessionStatuses';
 import { SummaryReads } from './sessionSummary';
 
 export type { NoteSessionState, ReadOnlyReason, SaveOutcome, SessionUser } from './sessionState';
-
-function collabUrl(): string {
-  const { protocol, host } = window.location;
-  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}${COLLAB_PATH}`;
-}
 
 /**
  * One open note: its Y.Doc on a Hocuspocus provider, what the server says about it (summary, saved

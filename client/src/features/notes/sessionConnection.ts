@@ -1,7 +1,13 @@
 import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
-import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE } from '@eln/shared';
+import { COLLAB_PATH, COLLAB_REFUSALS, HOLD_ENDED_MESSAGE } from '@eln/shared';
 import { refreshSession } from '../../api';
 import { connectionState, type ConnectionState } from './presence';
+
+/** The live layer's websocket address on this page's host. */
+export function collabUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}${COLLAB_PATH}`;
+}
 
 /** Reasons with which the server refuses or later closes a note's connection, as a refused authentication. */
 export const REFUSALS: ReadonlySet<string> = new Set(Object.values(COLLAB_REFUSALS).filter((reason) => reason !== COLLAB_REFUSALS.contentRefused));

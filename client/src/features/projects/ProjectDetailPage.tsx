@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router-dom';
-import { ERR, PROJECT_STATUS, type ProjectDetail } from '@eln/shared';
+import { ERR, errorMessage, PROJECT_STATUS, type ProjectDetail } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { alert, confirm } from '../../modals/store';
 import { currentLanguage } from '../../i18n';
@@ -106,6 +106,8 @@ export function ProjectDetailPage() {
   // The answer's abilities are the server's verdicts (a completed project allows neither).
   const canEdit = Boolean(detail?.abilities.modify);
   const canFinish = Boolean(detail?.abilities.finish);
+  // Shown before anyone asks: closing needs a reviewer's signature, which the server checks again.
+  const finishBlocked = detail?.finishBlockedBy === 'noReviewerSignature';
 
   return (
     <PageFrame
@@ -117,9 +119,24 @@ export function ProjectDetailPage() {
         <>
           {backLink}
           {canFinish && !editing ? (
-            <Button variant="secondary" icon={<LockIcon size={16} />} onClick={() => void finish()} loading={finishing} data-testid="project-finish">
-              {ta('projectFinish.action')}
-            </Button>
+            <span className="action-with-reason">
+              <Button
+                variant="secondary"
+                icon={<LockIcon size={16} />}
+                onClick={() => void finish()}
+                loading={finishing}
+                disabled={finishBlocked}
+                aria-describedby={finishBlocked ? 'project-finish-reason' : undefined}
+                data-testid="project-finish"
+              >
+                {ta('projectFinish.action')}
+              </Button>
+              {finishBlocked ? (
+                <span className="action-reason" id="project-finish-reason" data-testid="project-finish-reason">
+                  {errorMessage(ERR.noReviewerSignature, language)}
+                </span>
+              ) : null}
+            </span>
           ) : null}
           {canEdit && !editing ? (
             <Button

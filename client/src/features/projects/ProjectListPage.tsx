@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { PAGING, PROJECT_SEARCH_TYPES, type ListAnswer, type ProjectRow } from '@eln/shared';
+import { PAGING, PROJECT_LIST_STATUSES, PROJECT_SEARCH_TYPES, type ListAnswer, type ProjectListStatus, type ProjectRow } from '@eln/shared';
 import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
@@ -14,11 +14,14 @@ import { FolderIcon, PlusIcon, UsersIcon } from '../../ui/icons';
 import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable';
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
 import { SearchBar } from '../../ui/SearchBar';
+import { readFilterParam, SegmentedFilter } from '../../ui/SegmentedFilter';
 import { StatusBadge } from './StatusBadge';
 
 type SearchType = (typeof PROJECT_SEARCH_TYPES)[number];
 const DEFAULT_TYPE: SearchType = 'title';
 const PAGE_SIZE = PAGING.defaultPageSize;
+/** The status filter's URL parameter (beside the lists' t, sd, ed, w, p); the dashboard's cards link to it. */
+const STATUS_PARAM = 'st';
 const SKELETON_COLUMNS = [30, 90, 70, 70, 40, 60, 70];
 
 /**
@@ -33,22 +36,28 @@ export function ProjectListPage() {
   const canCreate = session?.auth.project === 'Y';
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseListQuery(params, PROJECT_SEARCH_TYPES, DEFAULT_TYPE), [params]);
-  const key = listSearchParams(query, DEFAULT_TYPE).toString();
-  const list = useLoad((signal) => call<ListAnswer<ProjectRow>>('/v1/project/list', toPagingBody(query, PAGE_SIZE), { signal }), key);
+  const status: ProjectListStatus | '' = readFilterParam(params, STATUS_PARAM, PROJECT_LIST_STATUSES);
+  const paramsFor = (next: ListQuery<SearchType>, nextStatus: ProjectListStatus | '' = status) => {
+    const search = listSearchParams(next, DEFAULT_TYPE);
+    if (nextStatus) search.set(STATUS_PARAM, nextStatus);
+    return search;
+  };
+  const key = paramsFor(query).toString();
+  const list = useLoad((signal) => call<ListAnswer<ProjectRow>>('/v1/project/list', { ...toPagingBody(query, PAGE_SIZE), ...(status ? { status } : {}) }, { signal }), key);
 
   const searchFor = (next: ListQuery<SearchType>) => {
-    const search = listSearchParams(next, DEFAULT_TYPE).toString();
+    const search = paramsFor(next).toString();
     return search ? `?${search}` : '';
   };
   const onSearch = (next: ListQuery<SearchType>) => {
-    const search = listSearchParams(next, DEFAULT_TYPE);
+    const search = paramsFor(next);
     // Searching again for the same thing still asks the server again.
     if (search.toString() === key) list.reload();
     else setParams(search);
   };
 
   const loading = list.phase === 'loading';
-  const filtered = isFiltered(query);
+  const filtered = isFiltered(query) || status !== '';
   const types = [
     { value: 'title' as const, label: t('project.searchTypes.title') },
     { value: 'leader' as const, label: t('project.searchTypes.leader') },
@@ -128,6 +137,13 @@ export function ProjectListPage() {
         onReset={() => setParams(new URLSearchParams())}
         filtered={filtered}
         testId="project"
+      />
+      <SegmentedFilter
+        options={(['', ...PROJECT_LIST_STATUSES] as const).map((value) => ({ value, label: t(`project.statusFilter.${value || 'all'}`) }))}
+        value={status}
+        onChange={(value) => setParams(paramsFor({ ...query, page: PAGING.startPage }, value))}
+        label={t('project.columns.status')}
+        testId="project-status-filter"
       />
       <ListTable
         list={list}

@@ -39,7 +39,7 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
     call<ProjectDetail>('/v1/project/check', { projectNo: note.projectNo }, { signal: controller.signal }).then(
       (project) => {
         if (controller.signal.aborted) return;
-        setRows(signerChoices(project.participants, note.signatureList));
+        setRows(signerChoices(project.participants, note.signatureList, note.reviewersExcluded));
         setLoad({ phase: 'ready' });
       },
       (error: unknown) => {
@@ -55,10 +55,9 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
 
   const toggle = (userId: string, on: boolean) => {
     setFailure(null);
-    setRows((previous) => {
-      const meaning = defaultMeaning(previous);
-      return previous.map((r) => (r.userId === userId ? { ...r, chosen: on, type: on && !r.chosen && !note.signatureList.some((s) => s.userId === userId) ? meaning : r.type } : r));
-    });
+    setRows((previous) =>
+      previous.map((r) => (r.userId === userId ? { ...r, chosen: on, type: on && !r.chosen && !note.signatureList.some((s) => s.userId === userId) ? defaultMeaning(previous, r) : r.type } : r)),
+    );
   };
   const setType = (userId: string, type: SignatureType) => {
     setFailure(null);
@@ -146,6 +145,11 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
                               {row.userId}
                               {row.departmentName ? ` · ${row.departmentName}` : ''}
                             </span>
+                            {row.reviewerExcluded && !fixed ? (
+                              <span className="person-sub sig-request-wrote" data-testid={`signature-request-wrote-${row.userId}`}>
+                                {t('request.wroteInNote')}
+                              </span>
+                            ) : null}
                           </span>
                         </span>
                       }
@@ -167,7 +171,7 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
                             data-testid={`signature-request-type-${row.userId}`}
                           >
                             {SIGNATURE_TYPES.map((type) => (
-                              <option key={type} value={type}>
+                              <option key={type} value={type} disabled={type === 'reviewer' && row.reviewerExcluded}>
                                 {t(`meaning.${type}`)}
                               </option>
                             ))}

@@ -122,6 +122,18 @@ describe('the request dialog', () => {
     expect(defaultMeaning(signerChoices(participants, [entry({ status: 'F' })]))).toBe('reviewer');
   });
 
+  it('offers someone who wrote in the note only as participant, as the server excludes them as reviewer', () => {
+    const rows = signerChoices(participants, [], ['woo@lab.test']);
+    expect(rows.map((r) => [r.userId, r.reviewerExcluded])).toEqual([
+      ['woo@lab.test', true],
+      ['ryu@lab.test', false],
+      ['cho@lab.test', false],
+    ]);
+    const writer = rows.find((r) => r.userId === 'woo@lab.test')!;
+    expect(defaultMeaning(rows, writer)).toBe('participant');
+    expect(defaultMeaning(rows, rows.find((r) => r.userId === 'ryu@lab.test'))).toBe('reviewer');
+  });
+
   it('reads the user IDs a 2019 refusal names', () => {
     expect(notParticipantsOf({ notParticipants: ['a@x.test', 3, 'b@x.test'] })).toEqual(['a@x.test', 'b@x.test']);
     expect(notParticipantsOf(null)).toEqual([]);

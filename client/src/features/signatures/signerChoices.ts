@@ -52,18 +52,21 @@ export interface SignerChoice {
   type: SignatureType;
   /** Listed on the note but no longer a participant of the project (the server refuses such a signer). */
   notParticipant: boolean;
+  /** Wrote in the note, so the server lets them sign only as participant (the note's `reviewersExcluded`). */
+  reviewerExcluded: boolean;
 }
 
 /**
  * One row per participant, in the project's order, then any signer of the note who is no longer a
  * participant. Pending signers start chosen with their meaning; answered ones are fixed.
  */
-export function signerChoices(participants: readonly ProjectParticipant[], list: readonly SignatureEntry[]): SignerChoice[] {
+export function signerChoices(participants: readonly ProjectParticipant[], list: readonly SignatureEntry[], reviewersExcluded: readonly string[] = []): SignerChoice[] {
   const byUser = new Map(list.map((s) => [s.userId, s]));
+  const excluded = new Set(reviewersExcluded);
   const row = (userId: string, name: string, departmentName: string | null, notParticipant: boolean): SignerChoice => {
     const entry = byUser.get(userId) ?? null;
     const answered = entry && entry.status !== SIGNATURE_STATUS.pending ? entry : null;
-    return { userId, name, departmentName, answered, chosen: entry !== null && answered === null, type: entry?.type ?? 'participant', notParticipant };
+    return { userId, name, departmentName, answered, chosen: entry !== null && answered === null, type: entry?.type ?? 'participant', notParticipant, reviewerExcluded: excluded.has(userId) };
   };
   const rows = participants.map((p) => row(p.userId, p.name, p.departmentName, false));
   const listed = new Set(participants.map((p) => p.userId));
@@ -71,8 +74,12 @@ export function signerChoices(participants: readonly ProjectParticipant[], list:
   return rows;
 }
 
-/** The meaning a newly chosen signer gets: reviewer while nobody is (or was) asked as reviewer, else participant. */
-export function defaultMeaning(rows: readonly SignerChoice[]): SignatureType {
+/**
+ * The meaning a newly chosen signer gets: reviewer while nobody is (or was) asked as reviewer, else
+ * participant; always participant for someone the server excludes as reviewer.
+ */
+export function defaultMeaning(rows: readonly SignerChoice[], signer?: Pick<SignerChoice, 'reviewerExcluded'>): SignatureType {
+  if (signer?.reviewerExcluded) return 'participant';
   const reviewerAsked = rows.some((r) => r.type === 'reviewer' && (r.chosen || (r.answered !== null && r.answered.status === SIGNATURE_STATUS.signed)));
   return reviewerAsked ? 'participant' : 'reviewer';
 }

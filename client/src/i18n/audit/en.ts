@@ -48,6 +48,24 @@ const en = {
     audit: {
       exported: 'Audit trail exported',
     },
+    licence: {
+      registered: 'Licence registered',
+    },
+    dropbox: {
+      created: 'Dropbox created',
+      updated: 'Dropbox changed',
+      imported: 'Dropbox rows imported',
+    },
+    template: {
+      created: 'Template created',
+      renamed: 'Template renamed',
+      reopened: 'Template opened for a new draft',
+      checked: 'Template checked in for approval',
+      approved: 'Template version approved',
+      approvalFailed: 'Template approval attempt failed',
+      returned: 'Template sent back to draft',
+      deleted: 'Template deleted',
+    },
     system: {
       started: 'System started',
     },
@@ -60,6 +78,9 @@ const en = {
     file: 'Files',
     signature: 'Signatures',
     audit: 'Audit trail',
+    licence: 'Licence',
+    dropbox: 'Dropboxes',
+    template: 'Templates',
     system: 'System',
   },
   targetTypes: {
@@ -71,6 +92,9 @@ const en = {
     notes: 'Notes',
     file: 'File',
     audit: 'Audit trail',
+    licence: 'Licence',
+    dropbox: 'Dropbox',
+    template: 'Template',
   },
   filters: {
     actor: 'Actor',

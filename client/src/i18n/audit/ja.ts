@@ -46,6 +46,24 @@ const ja: AuditMessages = {
     audit: {
       exported: '監査証跡のエクスポート',
     },
+    licence: {
+      registered: 'ライセンス登録',
+    },
+    dropbox: {
+      created: 'ドロップボックス作成',
+      updated: 'ドロップボックス変更',
+      imported: 'ドロップボックス行の取り込み',
+    },
+    template: {
+      created: 'テンプレート作成',
+      renamed: 'テンプレート名変更',
+      reopened: 'テンプレートの新しい下書きを開始',
+      checked: 'テンプレートの承認依頼',
+      approved: 'テンプレートのバージョン承認',
+      approvalFailed: 'テンプレート承認の試行に失敗',
+      returned: 'テンプレートを下書きに差し戻し',
+      deleted: 'テンプレート削除',
+    },
     system: {
       started: 'システム起動',
     },
@@ -58,6 +76,9 @@ const ja: AuditMessages = {
     file: 'ファイル',
     signature: '署名',
     audit: '監査証跡',
+    licence: 'ライセンス',
+    dropbox: 'ドロップボックス',
+    template: 'テンプレート',
     system: 'システム',
   },
   targetTypes: {
@@ -69,6 +90,9 @@ const ja: AuditMessages = {
     notes: '複数のノート',
     file: 'ファイル',
     audit: '監査証跡',
+    licence: 'ライセンス',
+    dropbox: 'ドロップボックス',
+    template: 'テンプレート',
   },
   filters: {
     actor: '実行者',

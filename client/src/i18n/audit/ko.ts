@@ -46,6 +46,24 @@ const ko: AuditMessages = {
     audit: {
       exported: '감사 추적 내보내기',
     },
+    licence: {
+      registered: '라이선스 등록',
+    },
+    dropbox: {
+      created: '드롭박스 생성',
+      updated: '드롭박스 변경',
+      imported: '드롭박스 행 가져오기',
+    },
+    template: {
+      created: '템플릿 생성',
+      renamed: '템플릿 이름 변경',
+      reopened: '템플릿 새 초안 시작',
+      checked: '템플릿 승인 요청',
+      approved: '템플릿 버전 승인',
+      approvalFailed: '템플릿 승인 시도 실패',
+      returned: '템플릿 초안으로 반려',
+      deleted: '템플릿 삭제',
+    },
     system: {
       started: '시스템 시작',
     },
@@ -58,6 +76,9 @@ const ko: AuditMessages = {
     file: '파일',
     signature: '서명',
     audit: '감사 추적',
+    licence: '라이선스',
+    dropbox: '드롭박스',
+    template: '템플릿',
     system: '시스템',
   },
   targetTypes: {
@@ -69,6 +90,9 @@ const ko: AuditMessages = {
     notes: '노트 여러 건',
     file: '파일',
     audit: '감사 추적',
+    licence: '라이선스',
+    dropbox: '드롭박스',
+    template: '템플릿',
   },
   filters: {
     actor: '수행자',

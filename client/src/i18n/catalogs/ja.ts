@@ -2,6 +2,7 @@ import translation from '../ja';
 import editor from '../editor/ja';
 import audit from '../audit/ja';
 import signature from '../signature/ja';
+import template from '../template/ja';
 
 /** Every namespace in this language: one chunk, loaded only when the interface starts in it. */
-export default { translation, editor, audit, signature };
+export default { translation, editor, audit, signature, template };

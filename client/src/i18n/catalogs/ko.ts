@@ -2,6 +2,7 @@ import translation from '../ko';
 import editor from '../editor/ko';
 import audit from '../audit/ko';
 import signature from '../signature/ko';
+import template from '../template/ko';
 
 /** Every namespace in this language: one chunk, loaded only when the interface starts in it. */
-export default { translation, editor, audit, signature };
+export default { translation, editor, audit, signature, template };

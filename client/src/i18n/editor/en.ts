@@ -46,6 +46,10 @@ const en = {
     insert: 'Insert table',
     sizeHint: '1 to {{max}} rows and columns.',
   },
+  notice: {
+    title: 'Not done:',
+    dismiss: 'Dismiss',
+  },
   refusal: {
     tableInTable: 'A table cannot be placed inside another table. Move the cursor out of the table first.',
     tableSize: 'A table has 1 to {{max}} rows and 1 to {{max}} columns.',
@@ -140,6 +144,10 @@ const en = {
     toProjects: 'Go to projects',
     loading: 'Opening the note…',
     missingTitle: 'This note cannot be opened',
+    notFoundTitle: 'This note does not exist',
+    deletedTitle: 'This note was deleted',
+    notFoundBody: 'Check the note number, or open the note from its project.',
+    deletedBody: 'Its versions, signatures and audit records are kept, but it can no longer be opened.',
     missingBody: 'It does not exist, was deleted, or you may not see it.',
     loadFailed: 'The note could not be loaded.',
     labNoteNumber: 'Lab note number',

@@ -45,6 +45,10 @@ const ja: EditorMessages = {
     insert: '表を挿入',
     sizeHint: '行数・列数はそれぞれ1～{{max}}です。',
   },
+  notice: {
+    title: '実行しませんでした：',
+    dismiss: '閉じる',
+  },
   refusal: {
     tableInTable: '表の中に表は入れられません。先にカーソルを表の外に移動してください。',
     tableSize: '表は1～{{max}}行、1～{{max}}列で作成できます。',
@@ -139,6 +143,10 @@ const ja: EditorMessages = {
     toProjects: 'プロジェクトへ',
     loading: 'ノートを開いています…',
     missingTitle: 'このノートは開けません',
+    notFoundTitle: 'このノートは存在しません',
+    deletedTitle: 'このノートは削除されました',
+    notFoundBody: 'ノート番号を確認するか、プロジェクトからノートを開いてください。',
+    deletedBody: 'バージョン、署名、監査記録は保存されていますが、もう開くことはできません。',
     missingBody: '存在しないか、削除されたか、閲覧する権限がありません。',
     loadFailed: 'ノートを読み込めませんでした。',
     labNoteNumber: '研究ノート番号',

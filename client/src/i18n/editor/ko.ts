@@ -45,6 +45,10 @@ const ko: EditorMessages = {
     insert: '표 삽입',
     sizeHint: '행과 열은 각각 1~{{max}}개입니다.',
   },
+  notice: {
+    title: '실행하지 않음:',
+    dismiss: '닫기',
+  },
   refusal: {
     tableInTable: '표 안에는 표를 넣을 수 없습니다. 먼저 커서를 표 밖으로 옮겨 주세요.',
     tableSize: '표는 1~{{max}}행, 1~{{max}}열까지 만들 수 있습니다.',
@@ -139,6 +143,10 @@ const ko: EditorMessages = {
     toProjects: '프로젝트로 이동',
     loading: '노트를 여는 중…',
     missingTitle: '이 노트를 열 수 없습니다',
+    notFoundTitle: '존재하지 않는 노트입니다',
+    deletedTitle: '삭제된 노트입니다',
+    notFoundBody: '노트 번호를 확인하거나 프로젝트에서 노트를 열어 주세요.',
+    deletedBody: '버전, 서명, 감사 기록은 보관되지만 더 이상 열 수 없습니다.',
     missingBody: '존재하지 않거나 삭제되었거나, 볼 수 있는 권한이 없습니다.',
     loadFailed: '노트를 불러올 수 없습니다.',
     labNoteNumber: '연구노트 번호',

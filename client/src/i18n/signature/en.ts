@@ -44,6 +44,7 @@ const en = {
     changeTitle: 'Change signers',
     intro: 'Choose who signs “{{title}}” and what each signature means. Only participants of the project can sign.',
     reviewerHint: 'A reviewer’s signature is what allows the leader to close the project.',
+    wroteInNote: 'Wrote in this note, so signs only as participant',
     loading: 'Loading the project’s participants…',
     loadFailed: 'The project’s participants could not be loaded.',
     noParticipants: 'This project has no participants to ask.',

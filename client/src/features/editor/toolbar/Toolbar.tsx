@@ -5,7 +5,6 @@ import type { Editor } from '@tiptap/core';
 import { CellSelection } from '@tiptap/pm/tables';
 import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
-import { alert } from '../../../modals/store';
 import { ChartDialog, type ChartFields } from '../ChartDialog';
 import { chartSource, insertChart, insertDate, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
 import { BoldIcon, ChartIcon, DateIcon, ImageIcon, ItalicIcon, ListIcon, OrderedListIcon, PaperclipIcon, RedoIcon, StrikeIcon, TableIcon, UnderlineIcon, UndoIcon } from '../icons';
@@ -16,12 +15,13 @@ import { DropboxDialog, TableSizeDialog } from './TableDialogs';
 import { TableToolbar } from './TableToolbar';
 import { Sep, ToolButton } from './ToolButton';
 import { uploadPicker } from './uploadPicker';
+import type { UploadOwner } from '../upload';
 
 /**
  * The editor's toolbar: block style, marks, colour, lists, undo and redo, and the inserts (table, chart,
  * image, file, date); inside a table, a second row with the table's actions (TableToolbar).
  */
-export function Toolbar({ editor, uploadNoteNo }: { editor: Editor; uploadNoteNo: number | null }) {
+export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; uploadOwner: UploadOwner | null; onRefuse(message: string): void }) {
   const { t } = useTranslation('editor');
   const [tableDialog, setTableDialog] = useState(false);
   const [dropboxDialog, setDropboxDialog] = useState<string | null>(null);
@@ -56,7 +56,7 @@ export function Toolbar({ editor, uploadNoteNo }: { editor: Editor; uploadNoteNo
   });
 
   const refuse = (refusal: Refusal | null) => {
-    if (refusal) void alert(t(`refusal.${refusal}`, { max: LIMITS.tableMaxSide }), { tone: 'error' });
+    if (refusal) onRefuse(t(`refusal.${refusal}`, { max: LIMITS.tableMaxSide }));
   };
 
   const setBlock = (value: string) => {
@@ -86,7 +86,7 @@ export function Toolbar({ editor, uploadNoteNo }: { editor: Editor; uploadNoteNo
     setDropboxDialog(selectedCellDropbox(editor));
   };
 
-  const onPick = uploadPicker(editor, uploadNoteNo);
+  const onPick = uploadPicker(editor, uploadOwner);
 
   return (
     <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar.label')} data-testid="editor-toolbar">
@@ -141,10 +141,10 @@ export function Toolbar({ editor, uploadNoteNo }: { editor: Editor; uploadNoteNo
         <ToolButton label={t('toolbar.chart')} text={t('toolbar.chart')} onClick={openChart} testId="toolbar-chart">
           <ChartIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.image')} text={t('toolbar.image')} disabled={uploadNoteNo === null} onClick={() => imageInput.current?.click()} testId="toolbar-image">
+        <ToolButton label={t('toolbar.image')} text={t('toolbar.image')} disabled={uploadOwner === null} onClick={() => imageInput.current?.click()} testId="toolbar-image">
           <ImageIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.file')} text={t('toolbar.file')} disabled={uploadNoteNo === null} onClick={() => fileInput.current?.click()} testId="toolbar-file">
+        <ToolButton label={t('toolbar.file')} text={t('toolbar.file')} disabled={uploadOwner === null} onClick={() => fileInput.current?.click()} testId="toolbar-file">
           <PaperclipIcon />
         </ToolButton>
         <ToolButton label={t('toolbar.date')} text={t('toolbar.date')} onClick={() => refuse(insertDate(editor))} testId="toolbar-date">

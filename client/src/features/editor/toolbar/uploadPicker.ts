@@ -6,25 +6,25 @@ import { alert, hideProgress, showProgress } from '../../../modals/store';
 import { insertFile, insertImage } from '../commands';
 import { rememberLink } from '../fileLinks';
 import { freshAccessToken } from '../token';
-import { checkUpload, uploadCheckMessage, uploadFile } from '../upload';
+import { checkUpload, uploadCheckMessage, uploadFile, type UploadOwner } from '../upload';
 
 /**
  * The change handler of the toolbar's hidden file inputs: checks the picked file, uploads it with
  * progress, and inserts it as an image or a file block.
  */
-export function uploadPicker(editor: Editor, uploadNoteNo: number | null): (kind: UploadKind) => (event: ChangeEvent<HTMLInputElement>) => void {
+export function uploadPicker(editor: Editor, uploadOwner: UploadOwner | null): (kind: UploadKind) => (event: ChangeEvent<HTMLInputElement>) => void {
   const upload = async (file: File, kind: UploadKind) => {
     const language = currentLanguage();
     const check = checkUpload(file.name, file.size, kind);
     const message = uploadCheckMessage(check, language);
-    if (message || uploadNoteNo === null) {
+    if (message || uploadOwner === null) {
       if (message) await alert(message, { tone: 'error' });
       return;
     }
     let answer: UploadAnswer;
     showProgress(0);
     try {
-      answer = await uploadFile({ labNoteNo: uploadNoteNo, file, token: await freshAccessToken(), language, onProgress: showProgress });
+      answer = await uploadFile({ owner: uploadOwner, file, token: await freshAccessToken(), language, onProgress: showProgress });
     } catch (error) {
       hideProgress();
       await alert(error instanceof Error ? error.message : String(error), { tone: 'error' });

@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import type { JSONContent } from '@tiptap/core';
+import { EditorContent, useEditor } from '@tiptap/react';
+import { blocksToDoc, type SavedBlock } from '@eln/shared';
+import { browserExtensions } from './schema';
+import { NODE_VIEWS } from './views/nodeViews';
+import './editor.css';
+
+/**
+ * Saved blocks shown as the editor shows them (tables, charts, dates), read-only: a template version's
+ * preview, the two sides of a comparison.
+ */
+export function StaticDocument({ blocks, testId, label }: { blocks: readonly SavedBlock[]; testId?: string; label?: string }) {
+  const { t } = useTranslation('editor');
+  const editor = useEditor(
+    {
+      extensions: browserExtensions(NODE_VIEWS),
+      content: blocks.length ? (blocksToDoc(blocks) as JSONContent) : undefined,
+      editable: false,
+      editorProps: { attributes: { class: 'note-prose', 'aria-label': label ?? t('content.label'), 'aria-readonly': 'true' } },
+    },
+    [blocks],
+  );
+  return (
+    <div className="live-editor is-readonly static-document" data-testid={testId}>
+      <EditorContent editor={editor} className="editor-content" />
+    </div>
+  );
+}

@@ -1,0 +1,398 @@
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { ERR, TEMPLATE_STATE, type TemplateDetail, type TemplateEditorAnswer, type TemplateState, type TemplateViewerAnswer } from '@eln/shared';
+import { apiErrorText, call, isApiError } from '../../api';
+import { currentLanguage } from '../../i18n';
+import { formatDateTime } from '../../lib/format';
+import { alert, alertApiError, confirm } from '../../modals/store';
+import { useSession } from '../../session/store';
+import { Button } from '../../ui/Button';
+import { ArrowLeftIcon, CheckCircleIcon, PencilIcon, TemplateIcon } from '../../ui/icons';
+import { InlineAlert } from '../../ui/InlineAlert';
+import { usePageTitle } from '../../ui/usePageTitle';
+import { EmptyState } from '../../ui/PageFrame';
+import { ErrorState, SkeletonBlock } from '../../ui/States';
+import { LiveEditor } from '../editor/LiveEditor';
+import { StaticDocument } from '../editor/StaticDocument';
+import { initialsOf } from '../notes/NoteStatusBadge';
+import { ApproveDialog, SendBackDialog } from './ApproveDialog';
+import { TemplateCreateDialog } from './TemplateCreateDialog';
+import { TemplateHistory } from './TemplateHistory';
+import { TemplateSession, type TemplateSessionState } from './templateSession';
+import { TemplateStateBadge } from './TemplateStateBadge';
+import { TemplateTabs } from './TemplateTabs';
+import './templates.css';
+
+type Loaded =
+  | { kind: 'loading' }
+  | { kind: 'editor'; template: TemplateDetail }
+  /** Without template permission: the approved version, read-only. */
+  | { kind: 'viewer'; answer: TemplateViewerAnswer }
+  | { kind: 'missing' }
+  | { kind: 'error'; error: unknown };
+
+const NO_STATUSES = new Map<string, 'ADD' | 'EDIT'>();
+
+async function loadTemplate(templateNo: number): Promise<Loaded> {
+  try {
+    const answer = await call<TemplateEditorAnswer>('/v1/template/editor', { templateNo });
+    return { kind: 'editor', template: answer.template };
+  } catch (error) {
+    if (isApiError(error) && error.status === ERR.forbidden) {
+      try {
+        return { kind: 'viewer', answer: await call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo }) };
+      } catch (viewerError) {
+        return isApiError(viewerError) && viewerError.status === ERR.notFound ? { kind: 'missing' } : { kind: 'error', error: viewerError };
+      }
+    }
+    return isApiError(error) && error.status === ERR.notFound ? { kind: 'missing' } : { kind: 'error', error };
+  }
+}
+
+/** `/template/note/{id}`: a template's live draft with its state, actions and versions; a read-only view without permission. */
+export function TemplateEditorPage() {
+  const { t } = useTranslation('template');
+  const params = useParams();
+  const templateNo = Number(params.id);
+  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+  const [epoch, setEpoch] = useState(0);
+  // Kept here: a change of state starts a new workspace (a new session), and its notice must outlive the old one.
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const reload = useCallback(async () => setLoaded(await loadTemplate(templateNo)), [templateNo]);
+  useEffect(() => {
+    if (!Number.isSafeInteger(templateNo) || templateNo <= 0) setLoaded({ kind: 'missing' });
+    else void reload();
+  }, [templateNo, reload]);
+
+  if (loaded.kind === 'loading') return <TemplateFrame>{<SkeletonBlock lines={6} />}</TemplateFrame>;
+  if (loaded.kind === 'missing')
+    return (
+      <TemplateFrame>
+        <div data-testid="template-missing">
+          <EmptyState icon={<TemplateIcon size={26} />} title={t('editor.missing')} />
+        </div>
+      </TemplateFrame>
+    );
+  if (loaded.kind === 'error')
+    return (
+      <TemplateFrame>
+        <ErrorState message={apiErrorText(loaded.error, currentLanguage())} onRetry={() => void reload()} />
+      </TemplateFrame>
+    );
+  if (loaded.kind === 'viewer') return <TemplateViewer answer={loaded.answer} />;
+  // A new session after each change of state, so that the server authorises the connection afresh.
+  return (
+    <TemplateWorkspace
+      key={`${templateNo}:${epoch}`}
+      template={loaded.template}
+      reload={reload}
+      notice={notice}
+      afterChange={async (message) => {
+        setNotice(message);
+        await reload();
+        setEpoch((n) => n + 1);
+      }}
+    />
+  );
+}
+
+function TemplateFrame({ children, tab }: { children: ReactNode; tab?: { templateNo: number; title: string } }) {
+  const { t } = useTranslation('template');
+  const { t: tc } = useTranslation();
+  usePageTitle(tab?.title ?? tc('pages.templateNote.title'));
+  return (
+    <div className="page template-page" data-testid="page-template-note">
+      <Link to="/template" className="back-link">
+        <ArrowLeftIcon size={14} /> {t('editor.back')}
+      </Link>
+      {tab ? <TemplateTabs templateNo={tab.templateNo} title={tab.title} /> : null}
+      {children}
+    </div>
+  );
+}
+
+/** Title, state (a reader sees the approved version, whatever is drafted meanwhile), latest approved version, author, description. */
+function TemplateHeading({ template, state = template.state }: { template: TemplateDetail; state?: TemplateState }) {
+  const { t } = useTranslation('template');
+  return (
+    <>
+      <div className="template-heading">
+        <h1 className="template-title" data-testid="template-title">
+          {template.title}
+        </h1>
+        <TemplateStateBadge state={state} />
+        <span className="template-version" data-testid="template-header-version">
+          {template.version ? t('editor.version', { version: template.version }) : t('editor.noVersion')}
+        </span>
+        <span className="template-author">{t('editor.by', { name: template.author })}</span>
+      </div>
+      {template.description ? <p className="template-description">{template.description}</p> : null}
+    </>
+  );
+}
+
+function TemplateViewer({ answer }: { answer: TemplateViewerAnswer }) {
+  const { t } = useTranslation('template');
+  const { template } = answer;
+  return (
+    <TemplateFrame tab={template}>
+      <header className="template-header card">
+        <TemplateHeading template={template} state={TEMPLATE_STATE.approved} />
+      </header>
+      <InlineAlert tone="info" testId="template-readonly-reason">
+        {t('editor.readOnlyNoFlag')}
+      </InlineAlert>
+      <div className="card template-document">
+        <StaticDocument blocks={answer.blockList} testId="template-static" />
+      </div>
+    </TemplateFrame>
+  );
+}
+
+function useTemplateSession(templateNo: number): { session: TemplateSession | null; state: TemplateSessionState | null } {
+  const account = useSession();
+  const user = account ? { userId: account.user.userId, name: account.user.name } : null;
+  const userId = user?.userId;
+  const session = useMemo(() => (user ? new TemplateSession(templateNo, user) : null), [templateNo, userId]);
+  useEffect(() => () => void session?.release(), [session]);
+  const state = useSyncExternalStore(session?.subscribe ?? noSubscribe, session?.getState ?? noState);
+  return { session, state };
+}
+const noSubscribe = () => () => undefined;
+const noState = () => null;
+
+interface WorkspaceProps {
+  template: TemplateDetail;
+  reload(): Promise<void>;
+  notice: string | null;
+  /** After a change of state: shows the message, reads the template again and opens a new session. */
+  afterChange(message: string): Promise<void>;
+}
+
+function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceProps) {
+  const { t } = useTranslation('template');
+  const language = currentLanguage();
+  const navigate = useNavigate();
+  const { session, state } = useTemplateSession(template.templateNo);
+  const uploadOwner = useMemo(() => ({ templateNo: template.templateNo }), [template.templateNo]);
+  const [dialog, setDialog] = useState<'approve' | 'sendBack' | 'rename' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const latest = template.revisions[0] ?? null;
+  const waiting = template.state === TEMPLATE_STATE.checking ? latest : null;
+  const returned = template.state === TEMPLATE_STATE.draft && latest?.returnedAt ? latest : null;
+
+  const checkIn = async () => {
+    if (!session || !(await confirm(t('editor.checkInConfirm'), { okLabel: t('editor.checkIn') }))) return;
+    setBusy(true);
+    try {
+      await session.waitDurable(10_000);
+      const answer = await call<{ revision: number }>('/v1/template/save', { templateNo: template.templateNo, version: template.revision, blockList: session.blockList() });
+      await afterChange(t('editor.checkedIn', { revision: answer.revision }));
+    } catch (error) {
+      await alertApiError(error);
+      await reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const startDraft = async () => {
+    setBusy(true);
+    try {
+      await call('/v1/template/search', { templateNo: template.templateNo });
+      await afterChange(t('editor.startedDraft', { version: template.version ?? '' }));
+    } catch (error) {
+      // Checked in meanwhile: the approval is what can happen next.
+      if (isApiError(error) && error.status === ERR.templateReady) {
+        await reload();
+        if (template.abilities.approve) setDialog('approve');
+        else await alert(apiErrorText(error, language));
+      } else if (isApiError(error) && error.httpStatus === 401) {
+        await alertApiError(error);
+      } else {
+        // Spec §8: any other failure to open a template for editing shows the duplicate-modify message.
+        await alert(t('editor.searchFailed'), { tone: 'error' });
+        await reload();
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!(await confirm(t('editor.deleteConfirm', { title: template.title }), { okLabel: t('editor.delete'), tone: 'error' }))) return;
+    try {
+      await call('/v1/template/delete', { templateNo: template.templateNo });
+      navigate('/template');
+    } catch (error) {
+      await alertApiError(error);
+    }
+  };
+
+  const readOnlyReason =
+    template.state === TEMPLATE_STATE.checking
+      ? t('editor.readOnlyChecking')
+      : template.state === TEMPLATE_STATE.approved
+        ? t('editor.readOnlyApproved', { version: template.version ?? '' })
+        : state?.endedReason === 'checked'
+          ? t('editor.checkedEnded')
+          : state?.endedReason
+            ? t('editor.accessEnded')
+            : null;
+
+  return (
+    <TemplateFrame tab={template}>
+      <header className="template-header card">
+        <TemplateHeading template={template} />
+        <div className="template-toolbar">
+          <TemplatePresence state={state} />
+          <div className="template-actions">
+            {template.abilities.checkIn ? (
+              <Button variant="primary" icon={<CheckCircleIcon size={16} />} onClick={() => void checkIn()} loading={busy} disabled={!state?.writable} data-testid="template-check-in">
+                {t('editor.checkIn')}
+              </Button>
+            ) : null}
+            {template.abilities.approve ? (
+              <>
+                <Button variant="secondary" onClick={() => setDialog('sendBack')} data-testid="template-send-back">
+                  {t('editor.sendBack')}
+                </Button>
+                <Button variant="primary" icon={<CheckCircleIcon size={16} />} onClick={() => setDialog('approve')} data-testid="template-approve">
+                  {t('editor.approve')}
+                </Button>
+              </>
+            ) : null}
+            {template.abilities.edit ? (
+              <Button variant="primary" icon={<PencilIcon size={16} />} onClick={() => void startDraft()} loading={busy} data-testid="template-start-draft">
+                {t('editor.startDraft')}
+              </Button>
+            ) : null}
+            {template.abilities.rename ? (
+              <Button variant="secondary" onClick={() => setDialog('rename')} data-testid="template-rename">
+                {t('editor.rename')}
+              </Button>
+            ) : null}
+            {template.abilities.delete ? (
+              <Button variant="secondary" onClick={() => void remove()} data-testid="template-delete">
+                {t('editor.delete')}
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      </header>
+
+      {notice ? (
+        <InlineAlert tone="success" testId="template-notice">
+          {notice}
+        </InlineAlert>
+      ) : null}
+      {waiting ? (
+        <InlineAlert tone="warning" testId="template-waiting">
+          {t('editor.waitingFor', { names: [...new Set([template.author, waiting.checkedBy])].join(', ') })}
+        </InlineAlert>
+      ) : null}
+      {returned ? (
+        <InlineAlert tone="warning" testId="template-returned">
+          {t('editor.returnedBecause', { name: returned.approvedBy ?? '', reason: returned.returnReason ?? '' })}
+        </InlineAlert>
+      ) : null}
+      {readOnlyReason ? (
+        <InlineAlert tone="info" testId="template-readonly-reason">
+          {readOnlyReason}
+        </InlineAlert>
+      ) : null}
+
+      <div className="template-body">
+        <div className="card template-document">
+          {session && state?.synced ? (
+            <LiveEditor doc={session.doc} provider={session.provider} user={{ userId: session.user.userId, name: session.user.name, color: session.color }} editable={state.writable} uploadOwner={uploadOwner} statuses={NO_STATUSES} />
+          ) : state?.refused ? (
+            <ErrorState message={t('editor.missing')} />
+          ) : (
+            <SkeletonBlock lines={6} />
+          )}
+          {state ? <SaveLine state={state} /> : null}
+        </div>
+        <TemplateHistory template={template} />
+      </div>
+
+      {dialog === 'approve' && waiting ? (
+        <ApproveDialog
+          template={template}
+          revision={waiting}
+          onClose={() => setDialog(null)}
+          onApproved={(version) => {
+            setDialog(null);
+            void afterChange(t('approve.approved', { version }));
+          }}
+        />
+      ) : null}
+      {dialog === 'sendBack' && waiting ? (
+        <SendBackDialog
+          template={template}
+          revision={waiting}
+          onClose={() => setDialog(null)}
+          onSent={() => {
+            setDialog(null);
+            void afterChange(t('sendBack.sent'));
+          }}
+        />
+      ) : null}
+      {dialog === 'rename' ? (
+        <TemplateCreateDialog
+          initial={template}
+          onClose={() => setDialog(null)}
+          onCreated={() => {
+            setDialog(null);
+            void reload();
+          }}
+        />
+      ) : null}
+    </TemplateFrame>
+  );
+}
+
+function TemplatePresence({ state }: { state: TemplateSessionState | null }) {
+  const { t } = useTranslation('template');
+  const writers = state?.writers ?? [];
+  return (
+    <div className="note-modifiers" data-testid="template-presence" data-count={writers.length}>
+      <span className="note-modifiers-label">{t('editor.othersHere')}</span>
+      {writers.length === 0 ? (
+        <span className="note-modifiers-none">{t('editor.nobodyElse')}</span>
+      ) : (
+        <ul className="note-modifiers-list">
+          {writers.map((writer) => (
+            <li key={writer.userId} className="note-modifier" data-testid={`template-presence-${writer.userId}`}>
+              <span className="avatar avatar-presence" style={{ background: writer.color, color: '#fff' }} aria-hidden="true">
+                {initialsOf(writer.name)}
+              </span>
+              <span className="note-modifier-name">{writer.name}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function SaveLine({ state }: { state: TemplateSessionState }) {
+  const { t } = useTranslation('template');
+  const language = currentLanguage();
+  return (
+    <p className="template-save-line" aria-live="polite">
+      <span className={`save-state ${state.durable ? 'is-saved' : 'is-saving'}`} data-testid="template-save-state" data-saved={state.durable ? 'yes' : 'no'}>
+        {state.durable ? t('editor.saved') : t('editor.saving')}
+      </span>
+      {state.tempFailed ? (
+        <span className="draft-failed">{t('editor.tempFailed')}</span>
+      ) : state.tempSavedAt ? (
+        <span className="template-temp-saved" data-testid="template-temp-saved">
+          {t('editor.tempSaved', { time: formatDateTime(state.tempSavedAt, language) })}
+        </span>
+      ) : null}
+    </p>
+  );
+}

@@ -1,0 +1,181 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SavedBlock, TemplateDetail, TemplateRevision, TemplateViewerAnswer } from '@eln/shared';
+import { apiErrorText, call } from '../../api';
+import { currentLanguage } from '../../i18n';
+import { formatDateTime } from '../../lib/format';
+import { Dialog } from '../../modals/Dialog';
+import { Button } from '../../ui/Button';
+import { Badge } from '../../ui/Badge';
+import { ErrorState, SkeletonBlock } from '../../ui/States';
+import { StaticDocument } from '../editor/StaticDocument';
+import { diffBlocks, type BlockChange } from './blockDiff';
+import { RevisionBadge } from './TemplateStateBadge';
+
+const revisionLabel = (revision: TemplateRevision, t: (key: 'history.revision', options: { revision: number }) => string) =>
+  revision.version ? `v${revision.version}` : t('history.revision', { revision: revision.revision });
+
+/** The checked-in revisions, newest first, each viewable; any two compared block by block. */
+export function TemplateHistory({ template }: { template: TemplateDetail }) {
+  const { t } = useTranslation('template');
+  const language = currentLanguage();
+  const revisions = template.revisions;
+  const [viewing, setViewing] = useState<TemplateRevision | null>(null);
+  const [from, setFrom] = useState(revisions[1]?.revision ?? 0);
+  const [to, setTo] = useState(revisions[0]?.revision ?? 0);
+  const [comparing, setComparing] = useState(false);
+  const label = (revision: TemplateRevision) => revisionLabel(revision, t);
+  const byNo = (no: number) => revisions.find((r) => r.revision === no);
+
+  return (
+    <aside className="card template-history" aria-labelledby="template-history-title" data-testid="template-history">
+      <h2 className="card-title" id="template-history-title">
+        {t('history.title')}
+      </h2>
+      {revisions.length === 0 ? <p className="cell-muted">{t('history.empty')}</p> : null}
+      {revisions.length >= 2 ? (
+        <div className="template-compare-pick">
+          <RevisionSelect revisions={revisions} value={from} onChange={setFrom} label={t('compare.before')} testId="template-compare-from" />
+          <span aria-hidden="true">→</span>
+          <RevisionSelect revisions={revisions} value={to} onChange={setTo} label={t('compare.after')} testId="template-compare-to" />
+          <Button variant="secondary" size="sm" onClick={() => setComparing(true)} disabled={from === to} data-testid="template-compare">
+            {t('history.compare')}
+          </Button>
+        </div>
+      ) : null}
+      <ol className="template-revisions">
+        {revisions.map((revision) => (
+          <li key={revision.revision} className="template-revision" data-testid="template-revision" data-revision={revision.revision} data-version={revision.version ?? ''}>
+            <div className="template-revision-head">
+              <strong>{label(revision)}</strong>
+              <RevisionBadge revision={revision} />
+              <Button variant="ghost" size="sm" onClick={() => setViewing(revision)} data-testid="template-revision-view">
+                {t('history.view')}
+              </Button>
+            </div>
+            <p className="template-revision-line">{t('history.checked', { name: revision.checkedBy, time: formatDateTime(revision.checkedAt, language) })}</p>
+            {revision.approvedAt ? <p className="template-revision-line">{t('history.approved', { name: revision.approvedBy ?? '', time: formatDateTime(revision.approvedAt, language) })}</p> : null}
+            {revision.returnReason ? <p className="template-revision-line template-revision-reason">“{revision.returnReason}”</p> : null}
+          </li>
+        ))}
+      </ol>
+      {viewing ? <RevisionPreview templateNo={template.templateNo} title={`${template.title} — ${label(viewing)}`} revision={viewing.revision} onClose={() => setViewing(null)} /> : null}
+      {comparing && byNo(from) && byNo(to) ? (
+        <CompareDialog templateNo={template.templateNo} from={byNo(from)!} to={byNo(to)!} label={label} onClose={() => setComparing(false)} />
+      ) : null}
+    </aside>
+  );
+}
+
+function RevisionSelect({ revisions, value, onChange, label, testId }: { revisions: TemplateRevision[]; value: number; onChange(revision: number): void; label: string; testId: string }) {
+  const { t } = useTranslation('template');
+  return (
+    <select className="input" value={value} onChange={(event) => onChange(Number(event.target.value))} data-testid={testId} aria-label={label}>
+      {revisions.map((r) => (
+        <option key={r.revision} value={r.revision}>
+          {revisionLabel(r, t)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function useRevisionBlocks(templateNo: number, revisions: readonly number[]): { blocks: SavedBlock[][] | null; authors: Array<Record<string, string[]>>; error: unknown } {
+  const [answers, setAnswers] = useState<TemplateViewerAnswer[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const key = revisions.join(',');
+  useEffect(() => {
+    let alive = true;
+    Promise.all(revisions.map((revision) => call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo, revision }))).then(
+      (loaded) => alive && setAnswers(loaded),
+      (failure: unknown) => alive && setError(failure),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [templateNo, key]);
+  return { blocks: answers?.map((a) => a.blockList) ?? null, authors: answers?.map((a) => a.authors) ?? [], error };
+}
+
+/** One revision's content, read-only (also what the note-create picker previews). */
+export function RevisionPreview({ templateNo, revision, title, onClose }: { templateNo: number; revision?: number; title: string; onClose(): void }) {
+  const { t } = useTranslation('template');
+  const { blocks, error } = useRevisionBlocks(templateNo, revision === undefined ? [] : [revision]);
+  const [latest, setLatest] = useState<SavedBlock[] | null>(null);
+  useEffect(() => {
+    if (revision !== undefined) return;
+    void call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo }).then((answer) => setLatest(answer.blockList));
+  }, [templateNo, revision]);
+  const shown = revision === undefined ? latest : (blocks?.[0] ?? null);
+  return (
+    <Dialog title={title} onClose={onClose} closeOnBackdrop size="lg" testId="template-preview">
+      {error ? <ErrorState message={apiErrorText(error, currentLanguage())} /> : shown ? <StaticDocument blocks={shown} testId="template-preview-document" /> : <SkeletonBlock lines={5} />}
+      <div className="modal-footer modal-footer-inline">
+        <Button variant="secondary" onClick={onClose}>
+          {t('compare.close')}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+function CompareDialog({ templateNo, from, to, label, onClose }: { templateNo: number; from: TemplateRevision; to: TemplateRevision; label(r: TemplateRevision): string; onClose(): void }) {
+  const { t } = useTranslation('template');
+  const { blocks, authors, error } = useRevisionBlocks(templateNo, [from.revision, to.revision]);
+  const changes = blocks ? diffBlocks(blocks[0]!, blocks[1]!) : null;
+  const unchanged = changes?.filter((c) => c.kind === 'unchanged').length ?? 0;
+  return (
+    <Dialog title={t('compare.title', { from: label(from), to: label(to) })} onClose={onClose} closeOnBackdrop size="lg" testId="template-compare-dialog">
+      {error ? <ErrorState message={apiErrorText(error, currentLanguage())} /> : null}
+      {!changes && !error ? <SkeletonBlock lines={5} /> : null}
+      {changes && unchanged === changes.length ? <p data-testid="template-compare-none">{t('compare.noChanges')}</p> : null}
+      {changes ? (
+        <ol className="template-changes">
+          {changes.filter((c) => c.kind !== 'unchanged').map((change) => (
+            <ChangeRow key={`${change.kind}:${(change.after ?? change.before)!.blockUid}`} change={change} authors={change.after ? authors[1] : authors[0]} />
+          ))}
+        </ol>
+      ) : null}
+      {changes && unchanged > 0 ? <p className="cell-muted">{t('compare.unchanged', { n: unchanged })}</p> : null}
+      <div className="modal-footer modal-footer-inline">
+        <Button variant="secondary" onClick={onClose}>
+          {t('compare.close')}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+const TONE = { added: 'success', removed: 'danger', changed: 'warning' } as const;
+
+function ChangeRow({ change, authors }: { change: BlockChange; authors: Record<string, string[]> | undefined }) {
+  const { t } = useTranslation('template');
+  if (change.kind === 'unchanged') return null;
+  const writers = authors?.[(change.after ?? change.before)!.blockUid] ?? [];
+  return (
+    <li className={`template-change template-change-${change.kind}`} data-testid="template-change" data-kind={change.kind}>
+      <div className="template-change-head">
+        <Badge tone={TONE[change.kind]}>{t(`compare.${change.kind}`)}</Badge>
+        {writers.length ? (
+          <span className="template-change-authors" data-testid="template-change-authors">
+            {t('compare.writtenBy', { names: writers.join(', ') })}
+          </span>
+        ) : null}
+      </div>
+      <div className={change.kind === 'changed' ? 'template-change-sides' : 'template-change-one'}>
+        {change.before ? (
+          <div className="template-change-before">
+            {change.kind === 'changed' ? <span className="template-change-label">{t('compare.before')}</span> : null}
+            <StaticDocument blocks={[change.before]} />
+          </div>
+        ) : null}
+        {change.after ? (
+          <div className="template-change-after">
+            {change.kind === 'changed' ? <span className="template-change-label">{t('compare.after')}</span> : null}
+            <StaticDocument blocks={[change.after]} />
+          </div>
+        ) : null}
+      </div>
+    </li>
+  );
+}

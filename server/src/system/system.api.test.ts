@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyCodeForHost, type SystemInfo } from '@eln/shared';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ config: { company: { code: 'MAIN', name: 'Main Labs', otherCode: 'PARTNER', mainHosts: ['eln.example.test'] } } });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('/v1/system/info', () => {
+  it('answers, without signing in, the main hosts and both company codes the client picks from by its host', async () => {
+    const answer = await server.call<SystemInfo>('/v1/system/info', {});
+    expect(answer.body.status).toBe('0000');
+    const info = answer.body.data;
+    expect(info).toEqual({ mainHosts: server.config.company.mainHosts, mainCompanyCode: server.config.company.code, otherCompanyCode: server.config.company.otherCode });
+    expect(info.mainHosts).toEqual(['eln.example.test']);
+    expect(companyCodeForHost('localhost:8080', info)).toBe(server.config.company.code);
+    expect(companyCodeForHost('ELN.example.test:443', info)).toBe(server.config.company.code);
+    expect(companyCodeForHost('partner.example.test', info)).toBe('PARTNER');
+  });
+});

@@ -1,0 +1,110 @@
+import { and, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { ADMIN_LEVEL, ERR, TEMPLATE_STATE, type TemplateAbilities } from '@eln/shared';
+import type { AuthUser } from '../auth/authUser.js';
+import type { DocumentAccess } from '../collab/documentKinds.js';
+import { templates } from '../db/schema.js';
+import type { Refusals } from '../http/verdicts.js';
+
+/*
+ * Who may do what with a template: every rule once, as a verdict with its reason. Routes and the live
+ * document kind enforce the verdicts; answers carry them to the client as `abilities`.
+ */
+
+export type Caller = Pick<AuthUser, 'userNo' | 'level' | 'auth'>;
+export type TemplateFacts = Pick<typeof templates.$inferSelect, 'authorUserNo' | 'state' | 'approvedRevision' | 'deletedAt'>;
+
+export type ManageVerdict = 'allowed' | 'noTemplateFlag';
+export type ReadVerdict = 'allowed' | 'missing';
+export type WriteVerdict = 'allowed' | 'noTemplateFlag' | 'notDraft';
+export type EditVerdict = 'allowed' | 'noTemplateFlag' | 'checking';
+export type ApproveVerdict = 'allowed' | 'noTemplateFlag' | 'notChecking' | 'ownTemplate';
+export type DeleteVerdict = 'allowed' | 'notAuthor';
+export type UseVerdict = 'allowed' | 'notApproved';
+
+export const MANAGE_REFUSALS: Refusals<ManageVerdict> = { noTemplateFlag: ERR.forbidden };
+/** A draft is hidden from those who cannot manage templates: it answers as missing, like a deleted one. */
+export const READ_REFUSALS: Refusals<ReadVerdict> = { missing: ERR.notFound };
+export const WRITE_REFUSALS: Refusals<WriteVerdict> = { noTemplateFlag: ERR.forbidden, notDraft: ERR.templateNotDraft };
+/** Opening a checked-in template for editing answers 7003: the client offers the approval instead. */
+export const EDIT_REFUSALS: Refusals<EditVerdict> = { noTemplateFlag: ERR.forbidden, checking: ERR.templateReady };
+export const APPROVE_REFUSALS: Refusals<ApproveVerdict> = { noTemplateFlag: ERR.forbidden, notChecking: ERR.templateNotChecking, ownTemplate: ERR.templateOwnApproval };
+export const DELETE_REFUSALS: Refusals<DeleteVerdict> = { notAuthor: ERR.templateDelete };
+export const USE_REFUSALS: Refusals<UseVerdict> = { notApproved: ERR.templateNotApproved };
+
+/** Users with the template flag, and administrators, create, edit, check in and approve templates. */
+export function canManageTemplates(user: Caller): ManageVerdict {
+  return user.level === ADMIN_LEVEL || user.auth.template === 'Y' ? 'allowed' : 'noTemplateFlag';
+}
+
+const approvedOnce = (template: TemplateFacts) => template.approvedRevision !== null;
+
+/** Managers read every template that is not deleted; everyone else only those with an approved version. */
+export function canReadTemplate(user: Caller, template: TemplateFacts | undefined): ReadVerdict {
+  if (!template || template.deletedAt) return 'missing';
+  return canManageTemplates(user) === 'allowed' || approvedOnce(template) ? 'allowed' : 'missing';
+}
+
+/** `canReadTemplate` as the condition lists and counts filter by. */
+export function visibleTemplatesSql(user: Caller): SQL | undefined {
+  return and(isNull(templates.deletedAt), canManageTemplates(user) === 'allowed' ? undefined : isNotNull(templates.approvedRevision));
+}
+
+/** The live draft is written (and temp-saved, and checked in) by managers while it is a draft. */
+export function canWriteTemplate(user: Caller, template: TemplateFacts): WriteVerdict {
+  if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
+  return template.state === TEMPLATE_STATE.draft ? 'allowed' : 'notDraft';
+}
+
+/**
+ * Opening for editing (`/search`): a draft stays one, an approved template starts a new draft; one
+ * checked in waits for its approval (or to be sent back) first.
+ */
+export function canEditTemplate(user: Caller, template: TemplateFacts): EditVerdict {
+  if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
+  return template.state === TEMPLATE_STATE.checking ? 'checking' : 'allowed';
+}
+
+/**
+ * The two-person rule (as GLP asks): a checked-in revision is approved, or sent back, by a manager who is
+ * neither the template's author nor the person who checked the revision in.
+ */
+export function canApproveTemplate(user: Caller, template: TemplateFacts, checkedByUserNo: number | null): ApproveVerdict {
+  if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
+  if (template.state !== TEMPLATE_STATE.checking || checkedByUserNo === null) return 'notChecking';
+  return user.userNo === template.authorUserNo || user.userNo === checkedByUserNo ? 'ownTemplate' : 'allowed';
+}
+
+/** Its author or an administrator deletes a template (notes made from it keep their copy). */
+export function canDeleteTemplate(user: Caller, template: TemplateFacts): DeleteVerdict {
+  return user.level === ADMIN_LEVEL || user.userNo === template.authorUserNo ? 'allowed' : 'notAuthor';
+}
+
+/** Notes are made from a template's latest approved version, by anyone who can read it. */
+export function canUseTemplate(template: TemplateFacts): UseVerdict {
+  return approvedOnce(template) ? 'allowed' : 'notApproved';
+}
+
+/** What a connection to the template's live document may do: nothing, read, or write. */
+export function templateDocumentAccess(user: Caller, template: TemplateFacts | undefined): DocumentAccess | null {
+  if (!template || canReadTemplate(user, template) !== 'allowed' || canManageTemplates(user) !== 'allowed') return null;
+  return canWriteTemplate(user, template) === 'allowed' ? 'write' : 'read';
+}
+
+export function templateAbilities(user: Caller, template: TemplateFacts, checkedByUserNo: number | null): TemplateAbilities {
+  const manages = canManageTemplates(user) === 'allowed';
+  return {
+    write: canWriteTemplate(user, template) === 'allowed',
+    edit: canEditTemplate(user, template) === 'allowed' && template.state === TEMPLATE_STATE.approved,
+    checkIn: canWriteTemplate(user, template) === 'allowed',
+    approve: canApproveTemplate(user, template, checkedByUserNo) === 'allowed',
+    rename: manages,
+    delete: canDeleteTemplate(user, template) === 'allowed',
+    use: canUseTemplate(template) === 'allowed',
+  };
+}
+
+/** A template's live document is written only while it is a draft that is not deleted. */
+export function templateOpenForWriting(template: Pick<TemplateFacts, 'state' | 'deletedAt'>): boolean {
+  return template.state === TEMPLATE_STATE.draft && template.deletedAt === null;
+}
+

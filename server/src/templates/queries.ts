@@ -1,0 +1,210 @@
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import {
+  formatTemplateVersion,
+  suggestedTemplateVersion,
+  TEMPLATE_STATE,
+  type SavedBlock,
+  type TemplateChoice,
+  type TemplateDetail,
+  type TemplateListAnswer,
+  type TemplateListFilter,
+  type TemplateRevision,
+  type TemplateSummary,
+  type TemplateVersion,
+} from '@eln/shared';
+import { alias } from 'drizzle-orm/pg-core';
+import type { AuthUser } from '../auth/authUser.js';
+import type { Queryable, Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
+import { offsetOf, withinDates } from '../db/paging.js';
+import { labNotes, templateDrafts, templateRevisions, templates, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { enforce } from '../http/verdicts.js';
+import { canManageTemplates, canReadTemplate, READ_REFUSALS, templateAbilities, visibleTemplatesSql } from './policy.js';
+
+export type TemplateRecord = typeof templates.$inferSelect;
+export type RevisionRecord = typeof templateRevisions.$inferSelect;
+
+const checker = alias(users, 'checker');
+const approver = alias(users, 'approver');
+const author = alias(users, 'author');
+
+const noteCount = sql<number>`(select count(*) from ${labNotes} where ${labNotes.templateNo} = ${templates.templateNo})`.mapWith(Number);
+/** Who checked in the revision waiting for approval (null when none waits). */
+const waitingChecker = sql<number | null>`(select ${templateRevisions.checkedByUserNo} from ${templateRevisions}
+  where ${templateRevisions.templateNo} = ${templates.templateNo} and ${templateRevisions.revision} = ${templates.revision}
+  and ${templates.state} = ${TEMPLATE_STATE.checking})`;
+const approvedVersion = sql<string | null>`(select ${templateRevisions.versionMajor} || '.' || ${templateRevisions.versionMinor} from ${templateRevisions}
+  where ${templateRevisions.templateNo} = ${templates.templateNo} and ${templateRevisions.revision} = ${templates.approvedRevision})`;
+
+export const versionOf = (revision: Pick<RevisionRecord, 'versionMajor' | 'versionMinor'>): TemplateVersion | null =>
+  revision.versionMajor === null || revision.versionMinor === null ? null : { major: revision.versionMajor, minor: revision.versionMinor };
+
+interface SummaryRow {
+  template: TemplateRecord;
+  authorName: string;
+  authorId: string;
+  version: string | null;
+  notes: number;
+  checkedBy: number | null;
+}
+
+function summaryOf(user: AuthUser, row: SummaryRow): TemplateSummary {
+  const { template } = row;
+  return {
+    templateNo: template.templateNo,
+    title: template.title,
+    description: template.description,
+    state: template.state,
+    version: row.version,
+    revision: template.revision,
+    author: row.authorName,
+    authorId: row.authorId,
+    createdAt: template.createdAt.toISOString(),
+    updatedAt: template.updatedAt.toISOString(),
+    noteCount: row.notes,
+    abilities: templateAbilities(user, template, row.checkedBy),
+  };
+}
+
+const summaryColumns = {
+  template: templates,
+  authorName: author.name,
+  authorId: author.userId,
+  version: approvedVersion,
+  notes: noteCount,
+  checkedBy: waitingChecker,
+};
+
+/** The templates the caller may see, newest first, filtered by title, state and creation date. */
+export async function listTemplates(q: Queryable, user: AuthUser, filter: TemplateListFilter, timeZone: string): Promise<TemplateListAnswer> {
+  const where = and(
+    visibleTemplatesSql(user),
+    filter.value ? ilike(templates.title, `%${escapeLike(filter.value)}%`) : undefined,
+    filter.state ? eq(templates.state, filter.state) : undefined,
+    withinDates(templates.createdAt, filter, timeZone),
+  );
+  const [total] = await q.select({ n: count() }).from(templates).where(where);
+  const rows = await q
+    .select(summaryColumns)
+    .from(templates)
+    .innerJoin(author, eq(author.userNo, templates.authorUserNo))
+    .where(where)
+    .orderBy(desc(templates.templateNo))
+    .limit(filter.pageSize)
+    .offset(offsetOf(filter));
+  return { totalCount: Number(total?.n ?? 0), list: rows.map((row) => summaryOf(user, row)), abilities: { create: canManageTemplates(user) === 'allowed' } };
+}
+
+/** Every approved template, by title: what the note-create picker offers. */
+export async function approvedTemplates(q: Queryable): Promise<TemplateChoice[]> {
+  const rows = await q
+    .select({ template: templates, revision: templateRevisions })
+    .from(templates)
+    .innerJoin(templateRevisions, and(eq(templateRevisions.templateNo, templates.templateNo), eq(templateRevisions.revision, templates.approvedRevision)))
+    .where(and(sql`${templates.deletedAt} is null`, isNotNull(templates.approvedRevision)))
+    .orderBy(asc(templates.title));
+  return rows.map(({ template, revision }) => ({
+    templateNo: template.templateNo,
+    title: template.title,
+    description: template.description,
+    version: formatTemplateVersion(versionOf(revision) as TemplateVersion),
+    blocksHash: revision.blocksHash,
+  }));
+}
+
+/** How many templates the caller may see (the dashboard's count). */
+export async function countVisibleTemplates(q: Queryable, user: AuthUser): Promise<number> {
+  const [row] = await q.select({ n: count() }).from(templates).where(visibleTemplatesSql(user));
+  return Number(row?.n ?? 0);
+}
+
+/** The template if the caller may read it, else 9002 as if it did not exist (deleted, or a draft hidden from them). */
+export async function requireReadableTemplate(q: Queryable, user: AuthUser, templateNo: number): Promise<TemplateRecord> {
+  const [template] = await q.select().from(templates).where(eq(templates.templateNo, templateNo));
+  enforce(canReadTemplate(user, template), READ_REFUSALS);
+  return template as TemplateRecord;
+}
+
+/**
+ * Locks the template's row until the transaction ends. Appends of live updates take it `share`; changes
+ * that end writing (check-in, deletion) take it `update`, so an update is stored before them or refused after.
+ */
+export async function lockTemplate(tx: Tx, templateNo: number, strength: 'share' | 'update'): Promise<TemplateRecord | undefined> {
+  const [row] = await tx.select().from(templates).where(eq(templates.templateNo, templateNo)).for(strength);
+  return row;
+}
+
+export async function revisionOf(q: Queryable, templateNo: number, revision: number): Promise<RevisionRecord | undefined> {
+  const [row] = await q.select().from(templateRevisions).where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, revision)));
+  return row;
+}
+
+/** The revision waiting for approval, if the template is checked in. */
+export async function waitingRevision(q: Queryable, template: TemplateRecord): Promise<RevisionRecord | undefined> {
+  return template.state === TEMPLATE_STATE.checking ? revisionOf(q, template.templateNo, template.revision) : undefined;
+}
+
+/** The latest approved version of a template, or null before its first approval. */
+export async function lastApprovedVersion(q: Queryable, template: TemplateRecord): Promise<TemplateVersion | null> {
+  if (template.approvedRevision === null) return null;
+  const row = await revisionOf(q, template.templateNo, template.approvedRevision);
+  return row ? versionOf(row) : null;
+}
+
+async function revisionsOf(q: Queryable, templateNo: number): Promise<TemplateRevision[]> {
+  const rows = await q
+    .select({ revision: templateRevisions, checkedBy: checker.name, approvedBy: approver.name })
+    .from(templateRevisions)
+    .innerJoin(checker, eq(checker.userNo, templateRevisions.checkedByUserNo))
+    .leftJoin(approver, eq(approver.userNo, templateRevisions.approvedByUserNo))
+    .where(eq(templateRevisions.templateNo, templateNo))
+    .orderBy(desc(templateRevisions.revision));
+  return rows.map(({ revision, checkedBy, approvedBy }) => {
+    const version = versionOf(revision);
+    return {
+      revision: revision.revision,
+      version: version && formatTemplateVersion(version),
+      blocksHash: revision.blocksHash,
+      checkedBy,
+      checkedAt: revision.checkedAt.toISOString(),
+      approvedBy: approvedBy ?? null,
+      approvedAt: revision.approvedAt?.toISOString() ?? null,
+      supersededAt: revision.supersededAt?.toISOString() ?? null,
+      returnedAt: revision.returnedAt?.toISOString() ?? null,
+      returnReason: revision.returnReason,
+    };
+  });
+}
+
+/** The template with its revisions, who may not approve it, and the version an approval would suggest. */
+export async function templateDetail(q: Queryable, user: AuthUser, templateNo: number): Promise<TemplateDetail> {
+  const [row] = await q.select(summaryColumns).from(templates).innerJoin(author, eq(author.userNo, templates.authorUserNo)).where(eq(templates.templateNo, templateNo));
+  if (!row) throw new AppError(READ_REFUSALS.missing);
+  const revisions = await revisionsOf(q, templateNo);
+  const excludedNos = [row.template.authorUserNo, ...(row.checkedBy === null ? [] : [row.checkedBy])];
+  const excluded = await q.select({ userId: users.userId }).from(users).where(inArray(users.userNo, excludedNos));
+  const [draft] = await q.select({ savedAt: templateDrafts.savedAt }).from(templateDrafts).where(eq(templateDrafts.templateNo, templateNo));
+  return {
+    ...summaryOf(user, row),
+    revisions,
+    approvalExcluded: excluded.map((u) => u.userId),
+    suggestedVersion: suggestedTemplateVersion(await lastApprovedVersion(q, row.template)),
+    tempSavedAt: draft?.savedAt.toISOString() ?? null,
+  };
+}
+
+export async function titleTaken(q: Queryable, title: string, exceptTemplateNo?: number): Promise<boolean> {
+  const [row] = await q
+    .select({ no: templates.templateNo })
+    .from(templates)
+    .where(and(eq(templates.title, title), sql`${templates.deletedAt} is null`, exceptTemplateNo ? ne(templates.templateNo, exceptTemplateNo) : undefined));
+  return row !== undefined;
+}
+
+/** The approved content a note starts from: the template's latest approved revision. */
+export async function approvedContent(q: Queryable, template: TemplateRecord): Promise<{ revision: RevisionRecord; blocks: SavedBlock[] } | null> {
+  if (template.approvedRevision === null) return null;
+  const revision = await revisionOf(q, template.templateNo, template.approvedRevision);
+  return revision ? { revision, blocks: revision.blocks as SavedBlock[] } : null;
+}

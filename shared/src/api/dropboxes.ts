@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { Localised } from '../language.js';
+import { LIMITS } from '../limits.js';
+import { recordNo, requiredText, text, yesNo } from '../validation.js';
+import { pagingRequest } from './paging.js';
+
+/**
+ * Dropboxes: a lab's controlled vocabularies (units, solvents, sample states), each a list of code and
+ * name rows that a table cell offers as a choice. Rows come only from a CSV import (spec §5).
+ */
+
+/** Used (Y) dropboxes are offered in notes and readable by everyone; unused (N) ones only by managers. */
+export const DROPBOX_STATUS = { used: 'Y', unused: 'N' } as const;
+
+/** The CSV's header row: exactly these columns, in this order. */
+export const DROPBOX_CSV_HEADER = ['code', 'name'] as const;
+
+/** Largest CSV file accepted: 200 rows of 100 + 100 characters in UTF-8 are below 130 kB. */
+export const DROPBOX_CSV_MAX_BYTES = 256 * 1024;
+
+/** How the import reads the file's bytes; `auto` reads UTF-8 (with or without BOM), else CP949/EUC-KR. */
+export const DROPBOX_CSV_ENCODINGS = ['auto', 'utf-8', 'euc-kr'] as const;
+export type DropboxCsvEncoding = (typeof DROPBOX_CSV_ENCODINGS)[number];
+
+export interface DropboxRow {
+  code: string;
+  name: string;
+}
+
+/** Why one row cannot be stored. */
+export const DROPBOX_ROW_PROBLEMS = ['firstCodeEmpty', 'duplicateCode', 'codeTooLong', 'nameEmpty', 'nameTooLong', 'invalidCharacters', 'tooManyRows'] as const;
+export type DropboxRowProblem = (typeof DROPBOX_ROW_PROBLEMS)[number];
+
+/** Each problem in the reader's language, shown beside its row in the import preview. */
+export const DROPBOX_ROW_PROBLEM_TEXT: Record<DropboxRowProblem, Localised> = {
+  firstCodeEmpty: { en: 'The first row needs a code.', ko: '첫 번째 행에는 코드가 있어야 합니다.', ja: '最初の行にはコードが必要です。' },
+  duplicateCode: { en: 'This code is already used in an earlier row.', ko: '앞의 행에서 이미 사용한 코드입니다.', ja: 'このコードは前の行で既に使われています。' },
+  codeTooLong: { en: `A code has at most ${LIMITS.dropboxCode} characters.`, ko: `코드는 최대 ${LIMITS.dropboxCode}자입니다.`, ja: `コードは${LIMITS.dropboxCode}文字以内です。` },
+  nameEmpty: { en: 'The name is empty.', ko: '이름이 비어 있습니다.', ja: '名前が空です。' },
+  nameTooLong: { en: `A name has at most ${LIMITS.dropboxRowName} characters.`, ko: `이름은 최대 ${LIMITS.dropboxRowName}자입니다.`, ja: `名前は${LIMITS.dropboxRowName}文字以内です。` },
+  invalidCharacters: { en: 'This row has characters that cannot be stored (a NUL or a broken character).', ko: '저장할 수 없는 문자(NUL 또는 깨진 문자)가 있습니다.', ja: '保存できない文字（NULまたは壊れた文字）があります。' },
+  tooManyRows: { en: `A dropbox has at most ${LIMITS.dropboxRows} rows.`, ko: `드롭박스는 최대 ${LIMITS.dropboxRows}행입니다.`, ja: `ドロップボックスは最大${LIMITS.dropboxRows}行です。` },
+};
+
+export interface CheckedDropboxRow extends DropboxRow {
+  /** 1-based line in the CSV file (the header is line 1), or the row's position when not from a file. */
+  line: number;
+  problems: DropboxRowProblem[];
+}
+
+const UNSTORABLE = /[\u0000\uFFFD]|[\uD800-\uDFFF]/u;
+
+/**
+ * THE row rules, for the import preview, the server's check before storing and the client alike: at least
+ * one row and at most LIMITS.dropboxRows; codes unique (compared as stored: trimmed, case kept); the first
+ * code non-empty; codes and names within their lengths; names non-empty.
+ */
+export function checkDropboxRows(rows: readonly DropboxRow[], lineOf: (index: number) => number = (i) => i + 1): CheckedDropboxRow[] {
+  const seen = new Set<string>();
+  return rows.map((row, index) => {
+    const code = row.code.trim();
+    const name = row.name.trim();
+    const problems: DropboxRowProblem[] = [];
+    if (index >= LIMITS.dropboxRows) problems.push('tooManyRows');
+    if (UNSTORABLE.test(code) || UNSTORABLE.test(name)) problems.push('invalidCharacters');
+    if (index === 0 && code === '') problems.push('firstCodeEmpty');
+    if (code.length > LIMITS.dropboxCode) problems.push('codeTooLong');
+    if (seen.has(code)) problems.push('duplicateCode');
+    if (name === '') problems.push('nameEmpty');
+    if (name.length > LIMITS.dropboxRowName) problems.push('nameTooLong');
+    seen.add(code);
+    return { code, name, line: lineOf(index), problems };
+  });
+}
+
+export const dropboxRowsHaveProblems = (rows: readonly CheckedDropboxRow[]) => rows.length === 0 || rows.some((r) => r.problems.length > 0);
+
+const dropboxTitle = requiredText(LIMITS.dropboxName);
+const dropboxRow = z.strictObject({ code: text().max(LIMITS.dropboxCode * 2), name: text().max(LIMITS.dropboxRowName * 2) });
+
+export const dropboxListRequest = pagingRequest.safeExtend({
+  type: z.enum(['title']).optional(),
+  /** Filter by status: Y used, N unused; absent for both. */
+  status: yesNo.optional(),
+});
+export const dropboxNoRequest = z.strictObject({ dropboxNo: recordNo });
+export const dropboxCreateRequest = z.strictObject({
+  title: dropboxTitle,
+  status: yesNo,
+  /** The rows an import preview read; checked again by the server with checkDropboxRows. */
+  rows: z.array(dropboxRow).min(1, { error: 'tooFew' }).max(LIMITS.dropboxRows),
+});
+export const dropboxUpdateRequest = z.strictObject({ dropboxNo: recordNo, title: dropboxTitle, status: yesNo });
+/**
+ * Reads a CSV file (base64) and checks every row. Without dropboxNo it is a preview and stores nothing;
+ * with it, the rows replace the dropbox's rows, all or none.
+ */
+export const dropboxImportRequest = z.strictObject({
+  dropboxNo: recordNo.optional(),
+  file: z.base64().max(Math.ceil((DROPBOX_CSV_MAX_BYTES * 4) / 3) + 4),
+  encoding: z.enum(DROPBOX_CSV_ENCODINGS).default('auto'),
+});
+
+export type DropboxListRequest = z.input<typeof dropboxListRequest>;
+export type DropboxListFilter = z.output<typeof dropboxListRequest>;
+export type DropboxCreateRequest = z.input<typeof dropboxCreateRequest>;
+export type DropboxUpdateRequest = z.input<typeof dropboxUpdateRequest>;
+export type DropboxImportRequest = z.input<typeof dropboxImportRequest>;
+
+/** What the caller may do, as the server's dropbox policy decides it (`server/src/dropboxes/policy.ts`). */
+export interface DropboxAbilities {
+  update: boolean;
+}
+
+export interface DropboxSummary {
+  dropboxNo: number;
+  title: string;
+  status: 'Y' | 'N';
+  rowCount: number;
+  updatedAt: string;
+  updatedByName: string | null;
+}
+
+export interface DropboxListAnswer {
+  list: DropboxSummary[];
+  totalCount: number;
+  /** Whether the caller may create dropboxes. */
+  abilities: { create: boolean };
+}
+
+export interface DropboxDetail extends DropboxSummary {
+  rows: DropboxRow[];
+  abilities: DropboxAbilities;
+}
+
+export interface DropboxImportAnswer {
+  /** The encoding the file was read in. */
+  encoding: Exclude<DropboxCsvEncoding, 'auto'>;
+  rows: CheckedDropboxRow[];
+  /** Whether every row can be stored (and, when dropboxNo was given, they were). */
+  ok: boolean;
+  stored: boolean;
+}

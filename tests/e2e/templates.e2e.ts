@@ -1,0 +1,207 @@
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from './fixtures.js';
+import { api, apiSignIn, openAs, prose, shot, unique, type Person } from './support.js';
+
+/**
+ * Templates in the browser, as the issue walks them: an author creates a template and writes it with a
+ * second author live, checks it in, an administrator approves it with their password, a researcher
+ * makes a note from it; the author starts a new draft, it is approved as 1.2, and the earlier note still
+ * says 1.1. Screens in both themes: the list, the editor, the approve dialog and the comparison.
+ */
+
+const TEMPLATE_FLAGS = { project: 'N', schema: 'N', dropbox: 'N', template: 'Y' } as const;
+/** A real 1x1 PNG. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
+
+async function typeLine(page: Page, text: string) {
+  await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
+  await prose(page).locator('p').last().click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(text);
+  await expect(page.getByTestId('template-save-state')).toHaveAttribute('data-saved', 'yes');
+}
+
+async function checkIn(page: Page) {
+  await page.getByTestId('template-check-in').click();
+  await page.getByTestId('alert-ok').click();
+  await expect(page.getByTestId('template-notice')).toContainText('Checked in as revision');
+  await expect(page.getByTestId('template-state')).toHaveText('Waiting for approval');
+}
+
+async function approve(page: Page, version: string, password: string, screenshot: string) {
+  await page.getByTestId('template-approve').click();
+  const dialog = page.getByTestId('template-approve-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('template-approve-version')).toHaveValue(version);
+  await page.getByTestId('template-approve-password').fill(password);
+  await shot(page, screenshot, false);
+  await page.getByTestId('template-approve-submit').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('template-notice')).toHaveText(`Version ${version} is approved and offered for new notes.`);
+}
+
+test('a template is written by two authors live, approved by someone else, and notes keep the version they came from', async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const id = unique();
+  const adminToken = await apiSignIn(request, E2E.admin);
+  const author: Person = { userId: `author.${id.toLowerCase()}@eln.local`, password: 'author-password-1234', name: `Author ${id}` };
+  const coAuthor: Person = { userId: `coauthor.${id.toLowerCase()}@eln.local`, password: 'coauthor-password-1234', name: `Coauthor ${id}` };
+  for (const person of [author, coAuthor]) await api(request, adminToken, '/v1/admin/user/create', { ...person, level: 1, auth: TEMPLATE_FLAGS });
+  const memberToken = await apiSignIn(request, E2E.member);
+  const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+    title: `Synthesis ${id}`,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
+  const title = `Yield log ${id}`;
+
+  // The author creates the template from the list and writes its first line.
+  const writer = await openAs(browser, author);
+  await writer.getByRole('link', { name: 'Template', exact: true }).first().click();
+  await expect(writer.getByTestId('page-template')).toBeVisible();
+  await writer.getByTestId('template-create-button').click();
+  await writer.getByTestId('template-create-title').fill(title);
+  await writer.getByTestId('template-create-description').fill('One record per synthesis batch');
+  await writer.getByTestId('template-create-submit').click();
+  await expect(writer.getByTestId('template-title')).toHaveText(title);
+  const templateNo = Number(/\/template\/note\/(\d+)$/.exec(writer.url())?.[1]);
+  expect(templateNo).toBeGreaterThan(0);
+  await expect(writer.getByTestId('template-state')).toHaveText('Draft');
+  await expect(writer.getByTestId(`template-tab-${templateNo}`)).toHaveAttribute('aria-current', 'page');
+  await expect(writer.getByTestId(`template-tab-${templateNo}`)).toHaveText(title);
+  await prose(writer).click();
+  await writer.keyboard.type('Objective: measure the yield');
+  await expect(writer.getByTestId('template-save-state')).toHaveAttribute('data-saved', 'yes');
+
+  // A second author joins in the beauty theme and writes beside them, live.
+  const second = await openAs(browser, coAuthor, { theme: 'b' });
+  await second.goto(`/template/note/${templateNo}`);
+  await expect(prose(second)).toContainText('Objective: measure the yield');
+  await expect(second.getByTestId(`template-presence-${author.userId}`)).toBeVisible();
+  await typeLine(second, 'Procedure: weigh, dissolve, stir 2 h');
+  await expect(prose(writer)).toContainText('Procedure: weigh, dissolve, stir 2 h');
+  // An image belongs in a template like any block: uploaded to the draft, seen by both authors.
+  await prose(writer).locator('p').last().click();
+  await writer.keyboard.press('End');
+  await writer.getByTestId('image-input').setInputFiles({ name: 'gel.png', mimeType: 'image/png', buffer: PNG });
+  await expect.poll(() => writer.getByTestId('image-element').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  await expect.poll(() => second.getByTestId('image-element').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  await expect(writer.getByTestId('template-save-state')).toHaveAttribute('data-saved', 'yes');
+  await shot(second, 'template-editor-b-en');
+  await expect(writer.getByTestId('template-temp-saved')).toBeVisible();
+
+  // Checked in: read-only for both, and the author is not offered the approval.
+  await checkIn(writer);
+  await expect(writer.getByTestId('template-readonly-reason')).toContainText('Checked in for approval');
+  await expect(prose(writer)).toHaveAttribute('contenteditable', 'false');
+  await expect(writer.getByTestId('template-approve')).toHaveCount(0);
+  await expect(writer.getByTestId('template-waiting')).toContainText(author.name);
+  await expect(prose(second)).toHaveAttribute('contenteditable', 'false');
+
+  // An administrator approves: a whole number is refused with its reason, then a wrong password, then 1.1.
+  const approver = await openAs(browser, E2E.admin, { theme: 'b' });
+  await approver.goto(`/template/note/${templateNo}`);
+  await approver.getByTestId('template-approve').click();
+  await expect(approver.getByTestId('template-approve-version')).toHaveValue('0.1');
+  await approver.getByTestId('template-approve-version').fill('1');
+  await approver.getByTestId('template-approve-password').fill(E2E.admin.password);
+  await approver.getByTestId('template-approve-submit').click();
+  await expect(approver.getByTestId('template-approve-version-error')).toHaveText('Use a version such as 1.1: a number that is not 0 and not a whole number.');
+  await approver.getByTestId('template-approve-version').fill('1.1');
+  await approver.getByTestId('template-approve-password').fill('not the password');
+  await approver.getByTestId('template-approve-submit').click();
+  await expect(approver.getByTestId('template-approve-password-error')).toHaveText('The password is incorrect.');
+  await approver.getByTestId('template-approve-password').fill(E2E.admin.password);
+  await shot(approver, 'template-approve-dialog-b-en', false);
+  await approver.getByTestId('template-approve-submit').click();
+  await expect(approver.getByTestId('template-notice')).toHaveText('Version 1.1 is approved and offered for new notes.');
+  await expect(approver.getByTestId('template-header-version')).toHaveText('v1.1');
+
+  // A researcher starts a note from it: its content is the approved version's, and its header says so.
+  const researcher = await openAs(browser, E2E.member);
+  await researcher.goto(`/project/${projectNo}`);
+  await researcher.getByTestId('new-note-template').selectOption({ label: `${title} (v1.1)` });
+  await researcher.getByTestId('new-note-template-preview').click();
+  await expect(researcher.getByTestId('template-preview-document')).toContainText('Procedure: weigh, dissolve, stir 2 h');
+  await researcher.getByTestId('template-preview').getByRole('button', { name: 'Close', exact: true }).last().click();
+  await researcher.getByTestId('new-note-title').fill('Batch 1');
+  await researcher.getByTestId('new-note-submit').click();
+  await expect(researcher.getByTestId('note-title')).toHaveText('Batch 1');
+  const firstNote = researcher.url();
+  await expect(prose(researcher)).toContainText('Objective: measure the yield');
+  await expect(researcher.getByTestId('note-template-origin')).toHaveText(`From template ${title} v1.1`);
+  // The note's image is its own copy of the template's file, and loads.
+  await expect.poll(() => researcher.getByTestId('image-element').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+
+  // The author starts the next draft, adds a step and checks it in; it is approved as 1.2.
+  await writer.reload();
+  await writer.getByTestId('template-start-draft').click();
+  await expect(writer.getByTestId('template-state')).toHaveText('Draft');
+  await typeLine(writer, 'Waste: neutralise before disposal');
+  await checkIn(writer);
+  // The approver continues in the standard theme; the dialog suggests the next minor version.
+  await approver.evaluate(() => window.localStorage.setItem('eln.theme', 's'));
+  await approver.reload();
+  await approve(approver, '1.2', E2E.admin.password, 'template-approve-dialog-s-en');
+
+  // The comparison shows the added step; the earlier version is marked superseded.
+  await expect(approver.getByTestId('template-revision').first()).toHaveAttribute('data-version', '1.2');
+  await expect(approver.getByTestId('template-revision').nth(1)).toContainText('Superseded');
+  await approver.getByTestId('template-compare').click();
+  const change = approver.getByTestId('template-change');
+  // Kind and text of every change, so a failure names the unexpected one.
+  const listed = () => change.evaluateAll((rows) => rows.map((row) => `${row.getAttribute('data-kind')}: ${row.textContent ?? ''}`));
+  await expect.poll(listed).toEqual([expect.stringMatching(/^added: .*Waste: neutralise before disposal/)]);
+  await expect(change).toHaveAttribute('data-kind', 'added');
+  await expect(change).toContainText('Waste: neutralise before disposal');
+  await expect(change.getByTestId('template-change-authors')).toHaveText(`Written by ${author.name}`);
+  await shot(approver, 'template-compare-s-en', false);
+  await approver.keyboard.press('Escape');
+  await shot(approver, 'template-editor-approved-s-en');
+  await approver.evaluate(() => window.localStorage.setItem('eln.theme', 'b'));
+  await approver.reload();
+  await approver.getByTestId('template-compare').click();
+  await expect(approver.getByTestId('template-change')).toHaveCount(1);
+  await shot(approver, 'template-compare-b-en', false);
+  await approver.keyboard.press('Escape');
+
+  // The earlier note still says 1.1 and has no trace of the new step.
+  await researcher.goto(firstNote);
+  await expect(researcher.getByTestId('note-template-origin')).toHaveText(`From template ${title} v1.1`);
+  await expect(prose(researcher)).not.toContainText('Waste: neutralise');
+  // Without template permission the template reads as its approved version, with no actions.
+  await researcher.goto(`/template/note/${templateNo}`);
+  await expect(researcher.getByTestId('template-readonly-reason')).toHaveText('You can read this template. Writing templates needs template permission.');
+  await expect(researcher.getByTestId('template-static')).toContainText('Waste: neutralise before disposal');
+  await expect(researcher.getByTestId('template-header-version')).toHaveText('v1.2');
+
+  // The list, in both themes: approved, with its version and the note made from it.
+  for (const [page, theme] of [
+    [writer, 's'],
+    [second, 'b'],
+  ] as const) {
+    await page.goto(`/template?t=title&w=${encodeURIComponent(title)}`);
+    const row = page.getByTestId('template-row').filter({ hasText: title });
+    await expect(row).toHaveAttribute('data-state', 'A');
+    await expect(row.getByTestId('template-version')).toHaveText('v1.2');
+    await shot(page, `template-list-${theme}-en`);
+  }
+
+  // Closing the only open template's tab returns to the list.
+  await writer.goto(`/template/note/${templateNo}`);
+  await writer.getByTestId(`template-tab-close-${templateNo}`).click();
+  await expect(writer).toHaveURL(/\/template$/);
+  const openTabs = await writer.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('eln.templateTabs.')).map((key) => (JSON.parse(sessionStorage.getItem(key) ?? '[]') as unknown[]).length));
+  expect(openTabs).toEqual([0]);
+
+  // In Korean and Japanese: the editor and the list speak the reader's language.
+  const korean = await openAs(browser, coAuthor, { language: 'ko' });
+  await korean.goto(`/template/note/${templateNo}`);
+  await expect(korean.getByTestId('template-state')).toHaveText('승인됨');
+  await expect(korean.getByTestId('template-start-draft')).toHaveText('편집(새 초안)');
+  await shot(korean, 'template-editor-s-ko');
+  const japanese = await openAs(browser, E2E.admin, { theme: 'b', language: 'ja' });
+  await japanese.goto(`/template?t=title&w=${encodeURIComponent(title)}`);
+  await expect(japanese.getByTestId('template-row').filter({ hasText: title }).getByTestId('template-state')).toHaveText('承認済み');
+  await shot(japanese, 'template-list-b-ja');
+});
