@@ -62,6 +62,12 @@ function scenarios(): Scenario[] {
     { call: '/v1/audit/list', name: 'action filter, page 100', token: 'admin', body: { action: 'project.created', page: 100, pageSize: 20 } },
     { call: '/v1/audit/list', name: 'actor filter', token: 'admin', body: { actor: 'member42@', page: 1, pageSize: 20 } },
     { call: '/v1/audit/list', name: 'one day', token: 'admin', body: { startDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), endDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), page: 1, pageSize: 20 } },
+    { call: '/v1/template/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
+    { call: '/v1/template/list', name: `last page ${SCALE.templates / 10}`, token: 'admin', body: { page: SCALE.templates / 10, pageSize: 10 } },
+    { call: '/v1/template/list', name: 'approved, title search', token: 'member', body: { type: 'title', value: 'Template 12', state: 'A', page: 1, pageSize: 10 } },
+    { call: '/v1/dropbox/list', name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
+    { call: '/v1/dropbox/list', name: `last page ${SCALE.dropboxes / 10}`, token: 'admin', body: { page: SCALE.dropboxes / 10, pageSize: 10 } },
+    { call: '/v1/dropbox/list', name: 'used, title search', token: 'member', body: { type: 'title', value: 'Dropbox 12', status: 'Y', page: 1, pageSize: 10 } },
     { call: '/v1/department/list', name: `${SCALE.departments} departments`, token: 'member', body: {} },
     { call: '/v1/department/search', name: 'name search', token: 'member', body: { type: 'user', value: 'Member 4' } },
     { call: '/v1/user/auth/list', name: 'own flags', token: 'member', body: {} },
@@ -84,7 +90,7 @@ export async function listsAtScaleBench(): Promise<void> {
     await bootstrap(database.db, config);
     const started = performance.now();
     await buildScaleDataset(target.url, config.company.code, await hashPassword(MEMBER_PASSWORD));
-    console.log(`Dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users in ${SCALE.departments} departments, ${SCALE.auditRecords} audit records`);
+    console.log(`Dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users in ${SCALE.departments} departments, ${SCALE.templates} templates, ${SCALE.dropboxes} dropboxes, ${SCALE.auditRecords} audit records`);
 
     const signIn = async (userId: string, password: string) => {
       const response = await server.app.inject({ method: 'POST', url: '/server/v1/user/signIn', payload: { userId, password } });

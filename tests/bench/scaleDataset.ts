@@ -1,13 +1,13 @@
 import postgres from 'postgres';
 import { GENESIS_HASH, hashOf, type UnhashedRecord } from '../../server/src/audit/audit.js';
 
-export const SCALE = { departments: 50, users: 5_000, projects: 10_000, notesPerProject: 10, auditRecords: 1_000_000 } as const;
+export const SCALE = { departments: 50, users: 5_000, projects: 10_000, notesPerProject: 10, auditRecords: 1_000_000, templates: 2_000, dropboxes: 2_000, dropboxRows: 20 } as const;
 const AUDIT_BATCH = 20_000;
 const AUDIT_ACTIONS = ['note.saved', 'note.created', 'project.created', 'user.signedIn', 'signature.signed'] as const;
 
 /**
  * The lab company at scale, on an already bootstrapped PostgreSQL database: departments, users in them,
- * projects with three participants each, ten notes per project (set-based SQL), and an audit trail of a
+ * projects with three participants each, ten notes per project, templates and dropboxes (set-based SQL), and an audit trail of a
  * million records that continues the existing chain, hashed by the server's own `hashOf` so verify can
  * run over it, inserted 20,000 at a time through `unnest`.
  */
@@ -32,6 +32,16 @@ export async function buildScaleDataset(url: string, companyCode: string, passwo
               select p.project_no, 'Note ' || k, 'LN-BENCH-' || lpad((p.project_no * 100 + k)::text, 9, '0'), p.leader_user_no,
                      p.created_at + (k || ' seconds')::interval
               from projects p, generate_series(1, ${SCALE.notesPerProject}) k`;
+    // Templates in every state (a third approved) and dropboxes with their rows, a tenth unused.
+    await sql`insert into templates (title, description, author_user_no, state, created_at)
+              select 'Template ' || i, 'Benchmark template ' || i, ${first} + (i % ${SCALE.users}),
+                     (array['D', 'C', 'A'])[1 + i % 3], now() - (i || ' minutes')::interval
+              from generate_series(1, ${SCALE.templates}) i`;
+    await sql`insert into dropboxes (title, status, created_by_user_no, updated_by_user_no)
+              select 'Dropbox ' || i, case when i % 10 = 0 then 'N' else 'Y' end, ${first}, ${first}
+              from generate_series(1, ${SCALE.dropboxes}) i`;
+    await sql`insert into dropbox_rows (dropbox_no, position, code, name)
+              select d.dropbox_no, k, 'C' || k, 'Value ' || k from dropboxes d, generate_series(1, ${SCALE.dropboxRows}) k`;
     await appendAuditRecords(sql, first);
     await sql`vacuum analyze`;
   } finally {
@@ -41,18 +51,21 @@ export async function buildScaleDataset(url: string, companyCode: string, passwo
 
 /** A million records after the chain's current head, each naming its predecessor's hash. */
 async function appendAuditRecords(sql: postgres.Sql, firstUserNo: number): Promise<void> {
-  const [head] = await sql<Array<{ seq: string; hash: string }>>`select seq, hash from audit_log order by seq desc limit 1`;
+  const [head] = await sql<Array<{ seq: string; row_no: string; hash: string }>>`select seq, row_no, hash from audit_log order by seq desc limit 1`;
   let seq = Number(head?.seq ?? 0);
+  let rowNo = Number(head?.row_no ?? 0);
   let prevHash = head?.hash ?? GENESIS_HASH;
   // Spread over the last ~1,000,000 seconds (11 days), milliseconds only, as the column stores them.
   const start = Date.now() - SCALE.auditRecords * 1000;
   for (let done = 0; done < SCALE.auditRecords; done += AUDIT_BATCH) {
-    const columns = { seq: [] as number[], at: [] as string[], actorNo: [] as number[], actorId: [] as string[], action: [] as string[], targetId: [] as string[], after: [] as string[], address: [] as string[], prev: [] as string[], hash: [] as string[] };
+    const columns = { seq: [] as number[], rowNo: [] as number[], at: [] as string[], actorNo: [] as number[], actorId: [] as string[], action: [] as string[], targetId: [] as string[], after: [] as string[], address: [] as string[], prev: [] as string[], hash: [] as string[] };
     for (let i = 0; i < AUDIT_BATCH && done + i < SCALE.auditRecords; i += 1) {
       seq += 1;
+      rowNo += 1;
       const member = (seq % SCALE.users) + 1;
       const record: UnhashedRecord = {
         seq,
+        rowNo,
         at: new Date(start + seq * 1000),
         actorUserNo: firstUserNo + member - 1,
         actorUserId: `member${member}@bench.test`,
@@ -67,6 +80,7 @@ async function appendAuditRecords(sql: postgres.Sql, firstUserNo: number): Promi
       };
       const hash = hashOf(record);
       columns.seq.push(seq);
+      columns.rowNo.push(rowNo);
       columns.at.push(record.at.toISOString());
       columns.actorNo.push(record.actorUserNo as number);
       columns.actorId.push(record.actorUserId as string);
@@ -78,11 +92,11 @@ async function appendAuditRecords(sql: postgres.Sql, firstUserNo: number): Promi
       columns.hash.push(hash);
       prevHash = hash;
     }
-    await sql`insert into audit_log (seq, at, actor_user_no, actor_user_id, action, target_type, target_id, before, after, reason, client_address, prev_hash, hash)
-              select s, a, n, u, ac, 'note', t, null, af::jsonb, null, ad, p, h
-              from unnest(${sql.array(columns.seq)}::bigint[], ${sql.array(columns.at)}::timestamptz[], ${sql.array(columns.actorNo)}::int[], ${sql.array(columns.actorId)}::text[],
+    await sql`insert into audit_log (seq, row_no, at, actor_user_no, actor_user_id, action, target_type, target_id, before, after, reason, client_address, prev_hash, hash)
+              select s, r, a, n, u, ac, 'note', t, null, af::jsonb, null, ad, p, h
+              from unnest(${sql.array(columns.seq)}::bigint[], ${sql.array(columns.rowNo)}::bigint[], ${sql.array(columns.at)}::timestamptz[], ${sql.array(columns.actorNo)}::int[], ${sql.array(columns.actorId)}::text[],
                           ${sql.array(columns.action)}::text[], ${sql.array(columns.targetId)}::text[], ${sql.array(columns.after)}::text[], ${sql.array(columns.address)}::text[],
-                          ${sql.array(columns.prev)}::text[], ${sql.array(columns.hash)}::text[]) as x(s, a, n, u, ac, t, af, ad, p, h)`;
+                          ${sql.array(columns.prev)}::text[], ${sql.array(columns.hash)}::text[]) as x(s, r, a, n, u, ac, t, af, ad, p, h)`;
   }
   await sql`select setval(pg_get_serial_sequence('audit_log', 'seq'), ${seq})`;
 }

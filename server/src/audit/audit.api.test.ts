@@ -107,6 +107,7 @@ describe('the audit trail', () => {
     // A record that skipped the normalisation: its lone surrogate would be stored as U+FFFD.
     const unnormalised = {
       seq: (head?.seq ?? 0) + 1000,
+      rowNo: (head?.seq ?? 0) + 1000,
       at: new Date(),
       actorUserNo: null,
       actorUserId: null,
@@ -207,6 +208,55 @@ describe('the audit list', () => {
     expect((await admin('/v1/admin/user/update', { userNo: member.userNo, name: 'Renamed Member' })).body.status).toBe('0000');
     const again = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: member.userId, pageSize: 100 });
     expect(again.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
+  });
+});
+
+describe('the unfiltered audit list', () => {
+  type Page = { list: AuditRecord[]; totalCount: number };
+  const allBySeq = async () => (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq))).map((r) => r.seq);
+
+  it('pages the whole trail by row number: a gap in seq (a rolled-back append) shifts nothing', async () => {
+    await append(1);
+    await server.database.db
+      .transaction(async (tx) => {
+        await appendAudit(tx, { actor: null, action: 'user.created', target: { type: 'user', id: 'rolled.back@lab.test' } });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    for (let n = 0; n < 6; n += 1) await append(n);
+    const admin = await server.as(server.admin);
+    const expected = await allBySeq();
+    // The rolled-back append took a sequence number: seq has a gap, the row numbers do not.
+    expect(expected[0]! - expected.at(-1)! + 1).toBeGreaterThan(expected.length);
+    const rowNumbers = await server.database.db.select({ seq: auditLog.seq, rowNo: auditLog.rowNo }).from(auditLog).orderBy(asc(auditLog.seq));
+    expect(rowNumbers.map((r) => r.rowNo)).toEqual(rowNumbers.map((_, index) => index + 1));
+
+    const pageSize = 4;
+    const pages = Math.ceil(expected.length / pageSize);
+    const listed: number[] = [];
+    for (let page = 1; page <= pages; page += 1) {
+      const answer = await admin<Page>('/v1/audit/list', { page, pageSize });
+      expect(answer.body.data.totalCount).toBe(expected.length);
+      expect(answer.body.data.list.length).toBe(page < pages ? pageSize : expected.length - (pages - 1) * pageSize);
+      expect(answer.body.data.list.every((record) => !('rowNo' in record))).toBe(true);
+      listed.push(...answer.body.data.list.map((record) => record.seq));
+    }
+    expect(listed).toEqual(expected);
+    const beyond = await admin<Page>('/v1/audit/list', { page: pages + 1, pageSize });
+    expect(beyond.body.data).toEqual({ list: [], totalCount: expected.length });
+  });
+
+  it('finds a user’s records by their name as well as by their ID', async () => {
+    const member = await server.createUser({ name: `Marie Curie ${Date.now()}` });
+    const own = await server.as(member);
+    expect((await own('/v1/project/create', { title: `Radium ${Date.now() % 100000}`, signatureList: { department: '', user: member.userId } })).body.status).toBe('0000');
+    const admin = await server.as(server.admin);
+    const byName = await admin<Page>('/v1/audit/list', { actor: member.name.slice(6), pageSize: 100 });
+    const byId = await admin<Page>('/v1/audit/list', { actor: member.userId.toUpperCase(), pageSize: 100 });
+    expect(byName.body.data.list.map((r) => r.action)).toContain('project.created');
+    expect(byName.body.data.list.every((r) => r.actorUserId === member.userId)).toBe(true);
+    expect(byName.body.data.totalCount).toBe(byName.body.data.list.length);
+    expect(byId.body.data).toEqual(byName.body.data);
   });
 });
 

@@ -61,10 +61,11 @@ export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<number> {
 /** appendAudit, answering the new record's place in the chain (its seq and hash). */
 export async function appendAuditRecord(tx: Tx, entry: AuditEntry): Promise<AuditChainHead> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
-  const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  const [last] = await tx.select({ hash: auditLog.hash, rowNo: auditLog.rowNo }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
   const [next] = await rawRows<{ seq: string }>(tx, sql`select nextval(pg_get_serial_sequence('audit_log', 'seq')) as seq`);
   const record: UnhashedRecord = {
     seq: Number(next?.seq),
+    rowNo: (last?.rowNo ?? 0) + 1,
     at: new Date(),
     actorUserNo: entry.actor?.userNo ?? null,
     actorUserId: storedOrNull(entry.actor?.userId),

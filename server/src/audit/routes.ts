@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import Papa from 'papaparse';
 import {
@@ -14,6 +14,7 @@ import {
   type AuditRecord,
   type ListAnswer,
 } from '@eln/shared';
+import type { Db } from '../db/client.js';
 import { auditLog, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
@@ -35,21 +36,29 @@ interface AuditFilter {
 const SIGN_IN_ATTEMPTS: AuditAction[] = ['user.signInFailed', 'user.signInRefused'];
 
 /**
- * The actor filter: by ID or name, and for failed or refused sign-ins (no actor yet) by the ID that was
- * typed, so "who tried to sign in as kim@…" finds every attempt.
+ * The actor filter: records of the users whose ID or name contains the pattern (a user's ID never
+ * changes, so it is the ID the records name), and failed or refused sign-ins (no actor yet) by the ID
+ * that was typed, so "who tried to sign in as kim@…" finds every attempt. The users are looked up first
+ * so that both parts are read through an index.
  */
-function actorMatches(pattern: string): SQL | undefined {
+async function actorMatches(db: Db, pattern: string): Promise<SQL | undefined> {
+  const actors = await db
+    .select({ userNo: users.userNo })
+    .from(users)
+    .where(or(ilike(users.userId, pattern), ilike(users.name, pattern)));
   return or(
-    ilike(auditLog.actorUserId, pattern),
-    ilike(users.name, pattern),
+    inArray(
+      auditLog.actorUserNo,
+      actors.map((actor) => actor.userNo),
+    ),
     and(isNull(auditLog.actorUserNo), inArray(auditLog.action, SIGN_IN_ATTEMPTS), eq(auditLog.targetType, 'user'), ilike(auditLog.targetId, pattern)),
   );
 }
 
-function filterOf(filter: AuditFilter, timeZone: string): SQL | undefined {
+async function filterOf(db: Db, filter: AuditFilter, timeZone: string): Promise<SQL | undefined> {
   const like = (value: string) => `%${escapeLike(value)}%`;
   return and(
-    filter.actor ? actorMatches(like(filter.actor)) : undefined,
+    filter.actor ? await actorMatches(db, like(filter.actor)) : undefined,
     filter.action ? eq(auditLog.action, filter.action) : undefined,
     filter.targetType ? eq(auditLog.targetType, filter.targetType) : undefined,
     filter.targetId ? eq(auditLog.targetId, filter.targetId) : undefined,
@@ -58,7 +67,8 @@ function filterOf(filter: AuditFilter, timeZone: string): SQL | undefined {
 }
 
 type Row = { record: typeof auditLog.$inferSelect; actorName: string | null };
-const toRecord = ({ record, actorName }: Row): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
+/** The record as the API answers it (its row number is the list's own paging key, not part of it). */
+const toRecord = ({ record: { rowNo: _rowNo, ...record }, actorName }: Row): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
 
 /**
  * The audit trail for administrators: list, detail, chain verification and CSV export (itself audited;
@@ -81,12 +91,27 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
     access: 'admin',
     body: auditListRequest,
     async handler({ body }): Promise<ListAnswer<AuditRecord>> {
-      const where = filterOf(body, config.timeZone);
-      const [total] = await db.select({ n: count() }).from(auditLog).leftJoin(users, eq(users.userNo, auditLog.actorUserNo)).where(where);
-      const rows = await select().where(where).orderBy(desc(auditLog.seq)).limit(body.pageSize).offset(offsetOf(body));
+      const where = await filterOf(db, body, config.timeZone);
+      if (!where) return wholeTrailPage(body);
+      const [total] = await db.select({ n: count() }).from(auditLog).where(where);
+      // The page's seqs first, from the filter's index alone; whole records for those rows only.
+      const page = db.select({ seq: auditLog.seq }).from(auditLog).where(where).orderBy(desc(auditLog.seq)).limit(body.pageSize).offset(offsetOf(body)).as('page');
+      const rows = await select().innerJoin(page, eq(page.seq, auditLog.seq)).orderBy(desc(auditLog.seq));
       return { list: rows.map(toRecord), totalCount: Number(total?.n ?? 0) };
     },
   });
+
+  /**
+   * A page of the unfiltered trail, newest first: the head's row number is the total, and a page is a
+   * range of row numbers, so the last page costs what the first does (no count, no OFFSET).
+   */
+  async function wholeTrailPage(paging: { page: number; pageSize: number }): Promise<ListAnswer<AuditRecord>> {
+    const [head] = await db.select({ rowNo: auditLog.rowNo }).from(auditLog).orderBy(desc(auditLog.rowNo)).limit(1);
+    const totalCount = head?.rowNo ?? 0;
+    const top = totalCount - offsetOf(paging);
+    const rows = top > 0 ? await select().where(lte(auditLog.rowNo, top)).orderBy(desc(auditLog.rowNo)).limit(paging.pageSize) : [];
+    return { list: rows.map(toRecord), totalCount };
+  }
 
   defineRoute(app, services, {
     path: '/v1/audit/detail',
@@ -106,7 +131,7 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
     body: auditExportRequest,
     answersItself: true,
     async handler({ body: filter, user: admin, reply, clientAddress }) {
-      const rows = await select().where(filterOf(filter, config.timeZone)).orderBy(auditLog.seq);
+      const rows = await select().where(await filterOf(db, filter, config.timeZone)).orderBy(auditLog.seq);
       const head = await db.transaction((tx) =>
         appendAuditRecord(tx, {
           actor: admin,

@@ -139,6 +139,11 @@ export const auditLog = pgTable(
   'audit_log',
   {
     seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    /**
+     * The record's place in the trail counted from 1 with no gaps (seq can skip a number a rolled-back
+     * append took). The list reads any page of the whole trail by it, and its total from the head's.
+     */
+    rowNo: bigint('row_no', { mode: 'number' }).notNull(),
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
     actorUserNo: integer('actor_user_no'),
     actorUserId: text('actor_user_id'),
@@ -153,10 +158,12 @@ export const auditLog = pgTable(
     hash: text('hash').notNull(),
   },
   (t) => [
-    index('audit_log_at_idx').on(t.at),
-    index('audit_log_actor_idx').on(t.actorUserId),
-    index('audit_log_action_idx').on(t.action),
-    index('audit_log_target_idx').on(t.targetType, t.targetId),
+    uniqueIndex('audit_log_row_no_unique').on(t.rowNo),
+    // Each filter's index ends in seq, so a filtered page is read in list order without sorting.
+    index('audit_log_at_idx').on(t.at, t.seq),
+    index('audit_log_actor_no_idx').on(t.actorUserNo, t.seq),
+    index('audit_log_action_idx').on(t.action, t.seq),
+    index('audit_log_target_idx').on(t.targetType, t.targetId, t.seq),
   ],
 );
 
@@ -283,6 +290,8 @@ export const noteDrafts = pgTable('note_drafts', {
     .primaryKey()
     .references(() => labNotes.noteNo),
   blocks: jsonb('blocks').notNull(),
+  /** The version its statuses compare with and the fingerprint of its blocks: an unchanged draft is not written again. */
+  blocksKey: text('blocks_key'),
   savedByUserNo: integer('saved_by_user_no')
     .notNull()
     .references(() => users.userNo),

@@ -14,6 +14,7 @@ import {
   type BlockListAnswer,
   type SaveAnswer,
   type TempAnswer,
+  type SavedBlock,
   type ViewerAnswer,
   withStatuses,
 } from '@eln/shared';
@@ -21,6 +22,7 @@ import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { versionFingerprint } from './versionFingerprint.js';
 import { documentUpdates, labNoteCounters, labNotes, noteDrafts, noteHolds, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
@@ -186,11 +188,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
         assertContentRules(content, saved);
         checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
         const savedAt = new Date();
-        await db
-          .insert(noteDrafts)
-          .values({ noteNo: ctx.note.noteNo, blocks, savedByUserNo: user.userNo, savedAt })
-          // excluded.blocks: the block list travels to the database once, not twice.
-          .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks: sql`excluded.blocks`, savedByUserNo: user.userNo, savedAt } });
+        await storeDraft(db, ctx.note.noteNo, `${ctx.note.version}:${draftFingerprint(content.savedBlocks('LABNOTE'))}`, blocks, user.userNo, savedAt);
         return { blockList: blocks, changed, savedAt: savedAt.toISOString() };
       } catch (error) {
         if (error instanceof AppError) throw error;
@@ -268,4 +266,30 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
       return null;
     },
   });
+}
+
+/** Fingerprints of derived block lists, kept while the list is (a snapshot keeps its list until the note changes). */
+const draftFingerprints = new WeakMap<readonly SavedBlock[], string>();
+function draftFingerprint(blocks: readonly SavedBlock[]): string {
+  let known = draftFingerprints.get(blocks);
+  if (!known) draftFingerprints.set(blocks, (known = versionFingerprint(blocks)));
+  return known;
+}
+
+/**
+ * Stores the temp save. A draft whose key (saved version and fingerprint of the blocks) is the stored
+ * one's only moves its time and saver; otherwise the block list is written, and it travels to the
+ * database once (excluded.blocks), not twice.
+ */
+async function storeDraft(db: Queryable, noteNo: number, blocksKey: string, blocks: readonly SavedBlock[], savedByUserNo: number, savedAt: Date): Promise<void> {
+  const unchanged = await db
+    .update(noteDrafts)
+    .set({ savedByUserNo, savedAt })
+    .where(and(eq(noteDrafts.noteNo, noteNo), eq(noteDrafts.blocksKey, blocksKey)))
+    .returning({ noteNo: noteDrafts.noteNo });
+  if (unchanged.length) return;
+  await db
+    .insert(noteDrafts)
+    .values({ noteNo, blocks, blocksKey, savedByUserNo, savedAt })
+    .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks: sql`excluded.blocks`, blocksKey, savedByUserNo, savedAt } });
 }

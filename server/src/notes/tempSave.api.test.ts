@@ -65,6 +65,12 @@ async function expectDraft(writer: LiveClient, expected: () => Block[]): Promise
 
 let savedBlocks: SavedBlock[] = [];
 
+async function storedDraft() {
+  const [draft] = await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo));
+  if (!draft?.blocksKey) throw new Error('no draft with a key is stored');
+  return draft;
+}
+
 describe('temp save', () => {
   it('stores exactly what the live document holds, after every kind of edit between calls and after a reload', async () => {
     const writer = await open();
@@ -72,11 +78,17 @@ describe('temp save', () => {
     appendTable(writer.doc, 6, 6);
     for (let i = 0; i < 5; i += 1) appendParagraph(writer.doc, `Observation ${i}`);
     await expectDraft(writer, fromScratch);
-    // Nothing changed: the same again.
+    // Nothing changed: the same again; only the draft's time moves (its blocks are not written again).
+    const first = await storedDraft();
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await expectDraft(writer, fromScratch);
+    const again = await storedDraft();
+    expect(again.blocksKey).toBe(first.blocksKey);
+    expect(again.savedAt.getTime()).toBeGreaterThan(first.savedAt.getTime());
     // Typing in a cell, then in a paragraph.
     cellText(writer.doc, 3, 4).insert(0, 'pH ');
     await expectDraft(writer, fromScratch);
+    expect((await storedDraft()).blocksKey).not.toBe(first.blocksKey);
     ((fragment(writer.doc).get(2) as Y.XmlElement).get(0) as Y.XmlText).insert(0, 'Late: ');
     await expectDraft(writer, fromScratch);
     // Formatting, a new block at the top, a deleted block, a changed attribute.
