@@ -20,7 +20,7 @@ import {
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
-import type { Queryable } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { versionFingerprint } from './versionFingerprint.js';
 import { documentUpdates, labNoteCounters, labNotes, noteDrafts, noteHolds, users } from '../db/schema.js';
@@ -279,17 +279,22 @@ function draftFingerprint(blocks: readonly SavedBlock[]): string {
 /**
  * Stores the temp save. A draft whose key (saved version and fingerprint of the blocks) is the stored
  * one's only moves its time and saver; otherwise the block list is written, and it travels to the
- * database once (excluded.blocks), not twice.
+ * database once (excluded.blocks), not twice. The draft is derived from the live document, which is
+ * already stored with a synchronous commit, so its own row commits without waiting for the disk: a
+ * crash can cost the last draft row (the next temp save writes it again), never the note's content.
  */
-async function storeDraft(db: Queryable, noteNo: number, blocksKey: string, blocks: readonly SavedBlock[], savedByUserNo: number, savedAt: Date): Promise<void> {
-  const unchanged = await db
-    .update(noteDrafts)
-    .set({ savedByUserNo, savedAt })
-    .where(and(eq(noteDrafts.noteNo, noteNo), eq(noteDrafts.blocksKey, blocksKey)))
-    .returning({ noteNo: noteDrafts.noteNo });
-  if (unchanged.length) return;
-  await db
-    .insert(noteDrafts)
-    .values({ noteNo, blocks, blocksKey, savedByUserNo, savedAt })
-    .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks: sql`excluded.blocks`, blocksKey, savedByUserNo, savedAt } });
+async function storeDraft(db: Db, noteNo: number, blocksKey: string, blocks: readonly SavedBlock[], savedByUserNo: number, savedAt: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local synchronous_commit = off`);
+    const unchanged = await tx
+      .update(noteDrafts)
+      .set({ savedByUserNo, savedAt })
+      .where(and(eq(noteDrafts.noteNo, noteNo), eq(noteDrafts.blocksKey, blocksKey)))
+      .returning({ noteNo: noteDrafts.noteNo });
+    if (unchanged.length) return;
+    await tx
+      .insert(noteDrafts)
+      .values({ noteNo, blocks, blocksKey, savedByUserNo, savedAt })
+      .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks: sql`excluded.blocks`, blocksKey, savedByUserNo, savedAt } });
+  });
 }
