@@ -21,6 +21,7 @@ import { appendParagraph, appendTable, connectLive, connectWriter, eventually, r
 let server: TestServer;
 let url: string;
 let writerUser: NewUser & { userNo: number };
+let leaderUser: NewUser & { userNo: number };
 let writer: Caller;
 let writerToken: string;
 let colleagueUser: NewUser & { userNo: number };
@@ -42,7 +43,7 @@ const track = (client: LiveClient) => {
 beforeAll(async () => {
   server = await startTestServer();
   url = await server.listen();
-  const leaderUser = await server.createUser({ name: 'Leader Lim' });
+  leaderUser = await server.createUser({ name: 'Leader Lim' });
   writerUser = await server.createUser({ name: 'Writer Woo' });
   colleagueUser = await server.createUser({ name: 'Colleague Cho' });
   const outsider = await server.createUser({ name: 'Outsider Oh' });
@@ -85,10 +86,22 @@ describe('creating notes', () => {
     const invalid = await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: 'x'.repeat(26) });
     expect(invalid.body.data.fields).toMatchObject([{ field: 'title', reason: 'tooLong', params: { max: 25 } }]);
     expect((await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: '  ' })).body.data.fields[0]?.reason).toBe('required');
-    // The leader is not listed among the participants here, and an outsider does not even see the project.
-    expect((await leader('/v1/project/note/create', { projectNo, title: 'By the leader' })).http).toBe(403);
+    // An administrator sees the project but takes no part in it; an outsider does not even see it.
+    expect((await admin('/v1/project/note/create', { projectNo, title: 'By the administrator' })).http).toBe(403);
     expect((await server.call('/v1/project/note/create', { projectNo, title: 'By an outsider' }, { token: outsiderToken })).http).toBe(404);
     expect((await writer('/v1/project/note/create', { projectNo, title: 'From a template', templateNo: 1 })).http).toBe(404);
+  });
+
+  it('lets the leader take part without being listed: creates, lists as writable and deletes notes', async () => {
+    const detail = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    expect(detail.info.participants.map((p) => p.userId)).not.toContain(leaderUser.userId);
+    expect(detail.info.members[0]).toMatchObject({ userId: leaderUser.userId, name: 'Leader Lim' });
+    expect(detail.info.abilities.createNote).toBe(true);
+    const created = await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'By the leader' });
+    expect(created.body.status).toBe('0000');
+    const listed = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === created.body.data.labNoteNo);
+    expect(listed?.abilities.write).toBe(true);
+    expect((await leader('/v1/project/note/delete', { labNoteNo: created.body.data.labNoteNo })).body.status).toBe('0000');
   });
 
   it('numbers notes without gaps: refused creations take no number, and concurrent ones take consecutive numbers', async () => {
@@ -96,7 +109,7 @@ describe('creating notes', () => {
     const first = await createNote('Gap check 1');
     expect((await colleague('/v1/project/note/create', { projectNo, title: 'Gap check 1' })).body.status).toBe(ERR.noteDuplicate);
     expect((await writer('/v1/project/note/create', { projectNo, title: 'x'.repeat(30) })).body.status).toBe(ERR.validation);
-    expect((await leader('/v1/project/note/create', { projectNo, title: 'Gap check by leader' })).http).toBe(403);
+    expect((await admin('/v1/project/note/create', { projectNo, title: 'Gap check by admin' })).http).toBe(403);
     const second = await createNote('Gap check 2');
     expect(numberOf(second.data.labNoteNumber)).toBe(numberOf(first.data.labNoteNumber) + 1);
 
@@ -116,7 +129,10 @@ describe('creating notes', () => {
     const note = editor.list.find((n) => n.title === 'Day 1: buffer prep');
     expect(note).toMatchObject({ version: 0, status: 'W', write: 'Y', writer: writerUser.userId, name: 'Writer Woo', modifiers: [] });
     const asLeader = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
-    expect(asLeader.list.find((n) => n.title === 'Day 1: buffer prep')?.write).toBe('N');
+    // The leader takes part in their own project (listed or not), so the note is writable for them too.
+    expect(asLeader.list.find((n) => n.title === 'Day 1: buffer prep')?.write).toBe('Y');
+    const asAdmin = (await admin<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    expect(asAdmin.list.find((n) => n.title === 'Day 1: buffer prep')?.write).toBe('N');
   });
 });
 

@@ -7,18 +7,20 @@ import { enforce } from '../http/verdicts.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteHolds, noteVersions, projectParticipants, projects, templateRevisions, templates, users } from '../db/schema.js';
 import { findReadableProject } from '../projects/queries.js';
+import { takesPart } from '../projects/policy.js';
 import type { ProjectRecord } from '../projects/record.js';
 import { canReadNote, canWriteNote, noteAbilities, READ_REFUSALS, WRITE_REFUSALS } from './policy.js';
 import type { NoteContext, NoteRecord } from './record.js';
 
 export type { NoteContext, NoteRecord } from './record.js';
 
-export async function isParticipant(q: Queryable, projectNo: number, userNo: number): Promise<boolean> {
+/** Whether the user takes part in the project: its leader, or a listed participant (`takesPart`). */
+async function takesPartIn(q: Queryable, project: ProjectRecord, userNo: number): Promise<boolean> {
   const [row] = await q
     .select({ n: projectParticipants.userNo })
     .from(projectParticipants)
-    .where(and(eq(projectParticipants.projectNo, projectNo), eq(projectParticipants.userNo, userNo)));
-  return row !== undefined;
+    .where(and(eq(projectParticipants.projectNo, project.projectNo), eq(projectParticipants.userNo, userNo)));
+  return takesPart({ userNo }, project, row !== undefined);
 }
 
 /** The note with its project, if the user may see the project; deleted notes included (callers decide). */
@@ -139,7 +141,7 @@ export async function listProjectNotes(q: Queryable, project: ProjectRecord, use
     .innerJoin(users, eq(users.userNo, labNotes.writerUserNo))
     .where(and(eq(labNotes.projectNo, project.projectNo), isNull(labNotes.deletedAt)))
     .orderBy(sql`${labNotes.noteNo} desc`);
-  const participant = await isParticipant(q, project.projectNo, user.userNo);
+  const participant = await takesPartIn(q, project, user.userNo);
   const noteNos = rows.map((r) => r.note.noteNo);
   const modifiers = await modifiersOf(q, noteNos);
   const signatures = await signaturesOf(q, noteNos);

@@ -28,7 +28,7 @@ export const CREATE_NOTE_REFUSALS: Refusals<CreateNoteVerdict> = { notParticipan
 export const CLEAR_HOLDS_REFUSALS: Refusals<ClearHoldsVerdict> = { notLeader: ERR.forbidden };
 
 export const isAdmin = (user: Caller) => user.level === ADMIN_LEVEL;
-export const leads = (user: Caller, project: Pick<ProjectFacts, 'leaderUserNo'>) => project.leaderUserNo === user.userNo;
+export const leads = (user: Pick<Caller, 'userNo'>, project: Pick<ProjectFacts, 'leaderUserNo'>) => project.leaderUserNo === user.userNo;
 export const inProgress = (project: Pick<ProjectFacts, 'status'>) => project.status === PROJECT_STATUS.inProgress;
 
 /** An administrator sees every project; others those they lead or take part in. */
@@ -41,15 +41,26 @@ export function canCreateProject(user: Pick<AuthUser, 'auth'>): CreateVerdict {
   return user.auth.project === 'Y' ? 'allowed' : 'noProjectFlag';
 }
 
-/** Whether the user takes part in the project of the row being read (an SQL condition). */
+/** Whether the user is listed as a participant of the project of the row being read (an SQL subquery). */
 export function participantSql(userNo: number): SQL {
   return sql`(select 1 from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo} and ${projectParticipants.userNo} = ${userNo})`;
 }
 
+/**
+ * Whether the user takes part in the project of the row being read: its leader always does, listed or
+ * not (docs/decisions.md); anyone else when listed as a participant.
+ */
+export function takesPartSql(userNo: number): SQL {
+  return sql`(${or(eq(projects.leaderUserNo, userNo), exists(participantSql(userNo)))})`;
+}
+
+/** `takesPartSql` for a project already read: the leader, or a listed participant. */
+export const takesPart = (user: Pick<Caller, 'userNo'>, project: Pick<ProjectFacts, 'leaderUserNo'>, listed: boolean) => leads(user, project) || listed;
+
 /** `canReadProject` as the condition that lists and look-ups filter by (undefined: every project). */
 export function visibleProjectsSql(user: Caller): SQL | undefined {
   if (isAdmin(user)) return undefined;
-  return or(eq(projects.leaderUserNo, user.userNo), exists(participantSql(user.userNo)));
+  return takesPartSql(user.userNo);
 }
 
 /** Only the leader or an administrator changes a project, and nobody changes a completed one. */
@@ -69,7 +80,7 @@ export function canFinishProject(user: Caller, project: ProjectFacts): ModifyVer
   return 'allowed';
 }
 
-/** Participants write the notes, so they create them; a completed project takes no new ones. */
+/** Those who take part (the leader and the participants) write the notes, so they create them; a completed project takes no new ones. */
 export function canCreateNote(project: ProjectFacts, participant: boolean): CreateNoteVerdict {
   if (!participant) return 'notParticipant';
   if (!inProgress(project)) return 'completed';

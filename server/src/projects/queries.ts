@@ -6,13 +6,13 @@ import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { AppError } from '../http/errors.js';
-import { canReadProject, participantSql, projectAbilities, READ_REFUSALS, visibleProjectsSql } from './policy.js';
+import { canReadProject, projectAbilities, READ_REFUSALS, takesPart, takesPartSql, visibleProjectsSql } from './policy.js';
 import type { ProjectRecord } from './record.js';
 
 export type { ProjectRecord } from './record.js';
 
-/** Whether the caller takes part in the row's project, read with the row. */
-const participantColumn = (user: AuthUser) => sql<boolean>`exists ${participantSql(user.userNo)}`.mapWith(Boolean);
+/** Whether the caller takes part in the row's project (leads it or is listed), read with the row. */
+const participantColumn = (user: AuthUser) => sql<boolean>`${takesPartSql(user.userNo)}`.mapWith(Boolean);
 
 export interface ProjectFilter {
   type?: 'title' | 'leader';
@@ -109,7 +109,8 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     .innerJoin(departments, eq(departments.code, projectDepartments.departmentCode))
     .where(eq(projectDepartments.projectNo, project.projectNo))
     .orderBy(asc(departments.name));
-  const abilities = projectAbilities(user, project, participants.some((p) => p.userNo === user.userNo));
+  const abilities = projectAbilities(user, project, takesPart(user, project, participants.some((p) => p.userNo === user.userNo)));
+  const leaderMember = leader ? [{ userNo: leader.userNo, userId: leader.userId, name: leader.name, departmentName: await departmentName(q, leader.departmentCode) }] : [];
   const reviewed = abilities.finish ? await hasReviewerSignature(q, project.projectNo) : true;
   return {
     finishBlockedBy: reviewed ? null : 'noReviewerSignature',
@@ -121,6 +122,7 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     leaderName: leader?.name ?? '',
     signatureList: { department: joinList(depts.map((d) => d.code)), user: joinList(participants.map((p) => p.userId)) },
     participants,
+    members: [...leaderMember, ...participants.filter((p) => p.userNo !== project.leaderUserNo)],
     departments: depts,
     canModify: abilities.modify,
     createdAt: project.createdAt.toISOString(),
@@ -166,4 +168,10 @@ export function reviewerSignedSql(projectNo: SQLWrapper | number): SQL {
 export async function hasReviewerSignature(q: Queryable, projectNo: number): Promise<boolean> {
   const [row] = await q.select({ yes: sql<boolean>`${reviewerSignedSql(projectNo)}` }).from(projects).where(eq(projects.projectNo, projectNo));
   return Boolean(row?.yes);
+}
+
+async function departmentName(q: Queryable, code: string | null): Promise<string | null> {
+  if (!code) return null;
+  const [row] = await q.select({ name: departments.name }).from(departments).where(eq(departments.code, code));
+  return row?.name ?? null;
 }

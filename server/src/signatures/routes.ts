@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ERR, signatureCreateRequest, signatureRemoveRequest, signatureStatusRequest, signatureUpdateRequest, type SignatureType } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
@@ -11,18 +11,19 @@ import { enforce } from '../http/verdicts.js';
 import { canRemoveSignature, canRequestSignatures, mayReview, REMOVE_SIGNATURE_REFUSALS, REQUEST_REFUSALS } from '../notes/policy.js';
 import { writersAmong } from '../notes/writers.js';
 import { lockNote, requireVisibleNote, type NoteContext } from '../notes/queries.js';
+import type { ProjectRecord } from '../projects/record.js';
 import type { Services } from '../services.js';
 import { settleNoteStatus } from './queries.js';
 import { answerSignatureRequest } from './sign.js';
 
-/** Signers must be participants of the note's project; answers their user numbers. */
-async function resolveSigners(q: Queryable, projectNo: number, signers: Array<{ userId: string; type: SignatureType }>) {
+/** Signers must take part in the note's project (its leader or a participant), and be active; answers their user numbers. */
+async function resolveSigners(q: Queryable, project: ProjectRecord, signers: Array<{ userId: string; type: SignatureType }>) {
   const ids = signers.map((s) => s.userId);
+  const listed = q.select({ userNo: projectParticipants.userNo }).from(projectParticipants).where(eq(projectParticipants.projectNo, project.projectNo));
   const rows = await q
     .select({ userNo: users.userNo, userId: users.userId })
-    .from(projectParticipants)
-    .innerJoin(users, eq(users.userNo, projectParticipants.userNo))
-    .where(and(eq(projectParticipants.projectNo, projectNo), inArray(users.userId, ids), eq(users.active, true)));
+    .from(users)
+    .where(and(inArray(users.userId, ids), eq(users.active, true), or(eq(users.userNo, project.leaderUserNo), inArray(users.userNo, listed))));
   const byId = new Map(rows.map((r) => [r.userId, r.userNo]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length) throw new AppError(ERR.signerModify, { data: { notParticipants: missing } });
@@ -65,7 +66,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
     body: signatureCreateRequest,
     async handler({ body, user, clientAddress }) {
       const ctx = await requestableNote(db, user, body.labNoteNo);
-      const signers = await resolveSigners(db, ctx.project.projectNo, body.signers);
+      const signers = await resolveSigners(db, ctx.project, body.signers);
       await db.transaction(async (tx) => {
         await stillRequestable(tx, user, ctx);
         await refuseWritersAsReviewers(tx, ctx.note.noteNo, signers);
@@ -98,7 +99,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
     body: signatureUpdateRequest,
     async handler({ body, user, clientAddress }) {
       const ctx = await requestableNote(db, user, body.labNoteNo);
-      const wanted = await resolveSigners(db, ctx.project.projectNo, body.signers);
+      const wanted = await resolveSigners(db, ctx.project, body.signers);
       await db.transaction(async (tx) => {
         await stillRequestable(tx, user, ctx);
         await refuseWritersAsReviewers(tx, ctx.note.noteNo, wanted);

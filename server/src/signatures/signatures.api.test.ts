@@ -55,8 +55,8 @@ afterAll(async () => {
 });
 
 /** A note by the writer with one saved version; answers its number and an open editor. */
-async function savedNote(title: string) {
-  const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title })).body.data;
+async function savedNote(title: string, inProject = projectNo) {
+  const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: inProject, title })).body.data;
   const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
   clients.push(editor);
   appendParagraph(editor.doc, `Result of ${title}`);
@@ -378,5 +378,25 @@ describe('the audit trail for administrators', () => {
     expect(parsed.data.length).toBe(signedList.body.data.totalCount);
     expect(parsed.data.every((row) => row.action === 'signature.signed' && /^[0-9a-f]{64}$/.test(row.hash ?? ''))).toBe(true);
     expect(await lastAudit()).toMatchObject({ action: 'audit.exported', after: { records: signedList.body.data.totalCount } });
+  });
+});
+
+describe('the leader takes part in their own project', () => {
+  it('is offered and accepted as a signer without being listed; people listed elsewhere are still refused (2019)', async () => {
+    const created = await leader.call<{ projectNo: number }>('/v1/project/create', {
+      title: `Unlisted leader ${Date.now() % 100000}`,
+      signatureList: { department: '', user: writer.user.userId },
+    });
+    const ownProject = created.body.data.projectNo;
+    const detail = (await writer.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo: ownProject })).body.data.info;
+    expect(detail.participants.map((p) => p.userId)).toEqual([writer.user.userId]);
+    expect(detail.members.map((p) => p.userId)).toEqual([leader.user.userId, writer.user.userId]);
+    const { labNoteNo } = await savedNote('Leader reviews', ownProject);
+    const notListedHere = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    expect(notListedHere.body).toMatchObject({ status: ERR.signerModify, data: { notParticipants: [reviewer.user.userId] } });
+    const requested = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: leader.user.userId, type: 'reviewer' }] });
+    expect(requested.body.status).toBe('0000');
+    expect((await sign(leader, labNoteNo)).body.status).toBe('0000');
+    expect((await noteOf(labNoteNo)).signatureList).toMatchObject([{ userId: leader.user.userId, type: 'reviewer', status: 'T' }]);
   });
 });

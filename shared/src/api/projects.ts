@@ -107,6 +107,8 @@ export interface ProjectDetail {
   leaderName: string;
   signatureList: SignatureList;
   participants: ProjectParticipant[];
+  /** Everyone who takes part, the possible signers: the leader first (a member whether listed or not), then the participants. */
+  members: ProjectParticipant[];
   departments: Array<{ code: string; name: string }>;
   /** Whether the caller may modify the project: the same verdict as `abilities.modify`. */
   canModify: boolean;

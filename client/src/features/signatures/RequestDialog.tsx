@@ -16,7 +16,7 @@ import { chosenSigners, defaultMeaning, notParticipantsOf, requestPathFor, signe
 type Load = { phase: 'loading' } | { phase: 'error'; error: unknown } | { phase: 'ready' };
 
 /**
- * Choosing signers among the project's participants (`/v1/project/check`), each with a meaning. A note
+ * Choosing signers among the project's members, its leader and participants (`/v1/project/check`), each with a meaning. A note
  * without live signatures gets `/signature/create`; otherwise `/signature/update` replaces the pending
  * signers, and answered signatures are shown as they are, not changeable. 2019 is shown in the dialog,
  * naming anyone who is not a participant.
@@ -35,11 +35,11 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
   useEffect(() => {
     const controller = new AbortController();
     setLoad({ phase: 'loading' });
-    // The note's answer names its project, whose participants are the possible signers.
+    // The note's answer names its project, whose members (its leader and participants) are the possible signers.
     call<ProjectDetail>('/v1/project/check', { projectNo: note.projectNo }, { signal: controller.signal }).then(
       (project) => {
         if (controller.signal.aborted) return;
-        setRows(signerChoices(project.participants, note.signatureList, note.reviewersExcluded));
+        setRows(signerChoices(project.members, note.signatureList, note.reviewersExcluded));
         setLoad({ phase: 'ready' });
       },
       (error: unknown) => {
