@@ -199,6 +199,7 @@ describe('open live connections when access ends', () => {
     appendParagraph(leader.editor.doc, 'the leader writes on');
     await eventually(() => leader.editor.allDurable(), 'the leader’s edit after the update to be stored');
     expect(await storedTexts(s.name)).toContain('the leader writes on');
+    expect(leader.editor.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE)).toBe(false);
   });
 
   it('leaves the connections of participants who stay when others are added', async () => {

@@ -261,6 +261,8 @@ export const labNotes = pgTable(
     uniqueIndex('lab_notes_number_unique').on(t.labNoteNumber),
     uniqueIndex('lab_notes_project_title_unique').on(t.projectNo, t.title).where(sql`${t.deletedAt} is null`),
     index('lab_notes_project_idx').on(t.projectNo, t.noteNo),
+    // How many notes each template made (the template list), without reading every note.
+    index('lab_notes_template_idx').on(t.templateNo),
   ],
 );
 

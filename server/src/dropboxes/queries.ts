@@ -32,14 +32,14 @@ export async function listDropboxes(q: Queryable, user: AuthUser, filter: Dropbo
     withinDates(dropboxes.updatedAt, filter, timeZone),
   );
   const [total] = await q.select({ n: count() }).from(dropboxes).where(where);
+  // The page's numbers first; row counts and names for those rows only.
+  const page = q.select({ dropboxNo: dropboxes.dropboxNo }).from(dropboxes).where(where).orderBy(desc(dropboxes.dropboxNo)).limit(filter.pageSize).offset(offsetOf(filter)).as('page');
   const rows = await q
     .select({ dropbox: dropboxes, rows: rowCount, updatedByName: users.name })
-    .from(dropboxes)
+    .from(page)
+    .innerJoin(dropboxes, eq(dropboxes.dropboxNo, page.dropboxNo))
     .leftJoin(users, eq(users.userNo, dropboxes.updatedByUserNo))
-    .where(where)
-    .orderBy(desc(dropboxes.dropboxNo))
-    .limit(filter.pageSize)
-    .offset(offsetOf(filter));
+    .orderBy(desc(dropboxes.dropboxNo));
   return {
     totalCount: Number(total?.n ?? 0),
     list: rows.map((r) => summaryOf(r.dropbox, r.rows, r.updatedByName)),

@@ -85,14 +85,14 @@ export async function listTemplates(q: Queryable, user: AuthUser, filter: Templa
     withinDates(templates.createdAt, filter, timeZone),
   );
   const [total] = await q.select({ n: count() }).from(templates).where(where);
+  // The page's numbers first; author, version and note count for those rows only.
+  const page = q.select({ templateNo: templates.templateNo }).from(templates).where(where).orderBy(desc(templates.templateNo)).limit(filter.pageSize).offset(offsetOf(filter)).as('page');
   const rows = await q
     .select(summaryColumns)
-    .from(templates)
+    .from(page)
+    .innerJoin(templates, eq(templates.templateNo, page.templateNo))
     .innerJoin(author, eq(author.userNo, templates.authorUserNo))
-    .where(where)
-    .orderBy(desc(templates.templateNo))
-    .limit(filter.pageSize)
-    .offset(offsetOf(filter));
+    .orderBy(desc(templates.templateNo));
   return { totalCount: Number(total?.n ?? 0), list: rows.map((row) => summaryOf(user, row)), abilities: { create: canManageTemplates(user) === 'allowed' } };
 }
 

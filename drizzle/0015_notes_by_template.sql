@@ -1,0 +1,1 @@
+CREATE INDEX "lab_notes_template_idx" ON "lab_notes" USING btree ("template_no");
