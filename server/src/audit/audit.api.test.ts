@@ -246,6 +246,22 @@ describe('the unfiltered audit list', () => {
     expect(beyond.body.data).toEqual({ list: [], totalCount: expected.length });
   });
 
+  it('pages a date range newest first, in the order of the whole trail', async () => {
+    const admin = await server.as(server.admin);
+    const expected = await allBySeq();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const listed: number[] = [];
+    for (let page = 1; listed.length < expected.length; page += 1) {
+      const answer = await admin<Page>('/v1/audit/list', { startDate: day(-1), endDate: day(1), page, pageSize: 3 });
+      expect(answer.body.data.totalCount).toBe(expected.length);
+      expect(answer.body.data.list.length).toBeGreaterThan(0);
+      listed.push(...answer.body.data.list.map((record) => record.seq));
+    }
+    expect(listed).toEqual(expected);
+    const none = await admin<Page>('/v1/audit/list', { startDate: day(-30), endDate: day(-20), page: 1, pageSize: 3 });
+    expect(none.body.data).toEqual({ list: [], totalCount: 0 });
+  });
+
   it('finds a user’s records by their name as well as by their ID', async () => {
     const member = await server.createUser({ name: `Marie Curie ${Date.now()}` });
     const own = await server.as(member);

@@ -32,6 +32,9 @@ interface AuditFilter {
   endDate?: string;
 }
 
+/** A date-filtered list with at most this many records reads them by date and sorts them (see filteredPageSeqs). */
+const DATE_RANGE_SORTED_MAX = 200_000;
+
 /** Sign-in attempts before anyone is signed in: their actor is nobody, and the typed ID is the target. */
 const SIGN_IN_ATTEMPTS: AuditAction[] = ['user.signInFailed', 'user.signInRefused'];
 
@@ -89,17 +92,32 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
   defineRoute(app, services, {
     path: '/v1/audit/list',
     access: 'admin',
+    failure: ERR.auditLookup,
     body: auditListRequest,
     async handler({ body }): Promise<ListAnswer<AuditRecord>> {
       const where = await filterOf(db, body, config.timeZone);
       if (!where) return wholeTrailPage(body);
       const [total] = await db.select({ n: count() }).from(auditLog).where(where);
-      // The page's seqs first, from the filter's index alone; whole records for those rows only.
-      const page = db.select({ seq: auditLog.seq }).from(auditLog).where(where).orderBy(desc(auditLog.seq)).limit(body.pageSize).offset(offsetOf(body)).as('page');
+      const totalCount = Number(total?.n ?? 0);
+      const page = filteredPageSeqs(where, body, totalCount).as('page');
+      // Whole records (and actor names) for the page's rows only.
       const rows = await select().innerJoin(page, eq(page.seq, auditLog.seq)).orderBy(desc(auditLog.seq));
-      return { list: rows.map(toRecord), totalCount: Number(total?.n ?? 0) };
+      return { list: rows.map(toRecord), totalCount };
     },
   });
+
+  /**
+   * The seqs of a filtered page, newest first, read from the filter's index. A date range orders nothing
+   * by seq, and PostgreSQL would walk the trail backwards from its newest record to the range; when the
+   * range holds few enough records, they are read from the date index first (the LIMIT keeps the
+   * planner from merging the two steps; it cuts nothing, as the count is below it) and then sorted.
+   */
+  function filteredPageSeqs(where: SQL, paging: AuditFilter & { page: number; pageSize: number }, totalCount: number) {
+    const byDate = (paging.startDate || paging.endDate) && totalCount <= DATE_RANGE_SORTED_MAX;
+    if (!byDate) return db.select({ seq: auditLog.seq }).from(auditLog).where(where).orderBy(desc(auditLog.seq)).limit(paging.pageSize).offset(offsetOf(paging));
+    const matches = db.select({ seq: auditLog.seq }).from(auditLog).where(where).limit(DATE_RANGE_SORTED_MAX).as('matches');
+    return db.select({ seq: matches.seq }).from(matches).orderBy(desc(matches.seq)).limit(paging.pageSize).offset(offsetOf(paging));
+  }
 
   /**
    * A page of the unfiltered trail, newest first: the head's row number is the total, and a page is a
@@ -116,6 +134,7 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
   defineRoute(app, services, {
     path: '/v1/audit/detail',
     access: 'admin',
+    failure: ERR.auditLookup,
     body: auditDetailRequest,
     async handler({ body }): Promise<AuditRecord> {
       const [row] = await select().where(eq(auditLog.seq, body.seq));

@@ -54,6 +54,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/user/signIn',
     access: 'public',
+    failure: ERR.tokenIssue,
     body: signInRequest,
     async handler({ body, request, clientAddress }) {
       const accountKey = throttleKeys.account(body.userId);
@@ -108,6 +109,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/user/refresh',
     access: 'public',
+    failure: ERR.tokenIssue,
     body: refreshRequest,
     async handler({ body, clientAddress }) {
       // A reuse revokes the session: its open live connections end now, not at their next check.
@@ -136,6 +138,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/user/signOut',
     access: 'user',
+    failure: ERR.signOutFailed,
     body: emptyRequest,
     async handler({ user, clientAddress }) {
       // The session's open live connections end now, on every process, not at their next check.
@@ -158,6 +161,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/user/find/id',
     access: 'public',
+    failure: ERR.employeeLookup,
     body: findIdRequest,
     async handler({ body, clientAddress }): Promise<FindIdAnswer> {
       const key = throttleKeys.recovery(clientAddress);

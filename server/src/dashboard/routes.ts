@@ -1,6 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { emptyRequest, PROJECT_STATUS, type DashboardCounts } from '@eln/shared';
+import { emptyRequest, ERR, PROJECT_STATUS, type DashboardCounts } from '@eln/shared';
 import { projects } from '../db/schema.js';
 import { defineRoute } from '../http/route.js';
 import { countVisibleDropboxes } from '../dropboxes/queries.js';
@@ -13,6 +13,7 @@ export function registerDashboardRoutes(app: FastifyInstance, services: Services
   defineRoute(app, services, {
     path: '/v1/dashboard/count',
     access: 'user',
+    failure: ERR.dashboardLookup,
     body: emptyRequest,
     async handler({ user }): Promise<DashboardCounts> {
       const rows = await services.db

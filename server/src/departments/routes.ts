@@ -27,6 +27,7 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
   defineRoute(app, services, {
     path: '/v1/department/list',
     access: 'user',
+    failure: ERR.departmentLookup,
     body: emptyRequest,
     handler: async () => ({ list: await listDepartments(db, config.company.code) }),
   });
@@ -34,6 +35,7 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
   defineRoute(app, services, {
     path: '/v1/department/join',
     access: 'user',
+    failure: ERR.departmentLookup,
     body: departmentJoinRequest,
     async handler({ body }): Promise<{ list: CompanyDepartments[] }> {
       const [company] = await db.select().from(companies).where(eq(companies.code, body.companyCode));
@@ -46,6 +48,7 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
   defineRoute(app, services, {
     path: '/v1/department/search',
     access: 'user',
+    failure: ERR.searchFailed,
     body: departmentSearchRequest,
     async handler({ body }): Promise<{ list: DepartmentSearchGroup[] }> {
       const pattern = `%${escapeLike(body.value)}%`;

@@ -54,6 +54,7 @@ export function registerDropboxRoutes(app: FastifyInstance, services: Services):
   defineRoute(app, services, {
     path: '/v1/dropbox/list',
     access: 'user',
+    failure: ERR.dropboxLookup,
     body: dropboxListRequest,
     handler: ({ body, user }) => listDropboxes(db, user, body, config.timeZone),
   });
@@ -61,6 +62,7 @@ export function registerDropboxRoutes(app: FastifyInstance, services: Services):
   defineRoute(app, services, {
     path: '/v1/dropbox/check',
     access: 'user',
+    failure: ERR.dropboxLookup,
     body: dropboxNoRequest,
     async handler({ body, user }) {
       return dropboxDetail(db, user, await requireReadableDropbox(db, user, body.dropboxNo));

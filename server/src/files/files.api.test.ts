@@ -136,6 +136,19 @@ describe('uploads', () => {
     expect((await storedFiles()).length).toBe(before);
   });
 
+  it('answers 3016 for an image and 3014 for a file whose upload cannot be recorded, keeping neither', async () => {
+    const stored = async () => (await server.database.db.select({ id: files.fileId }).from(files)).length;
+    const before = await stored();
+    await server.database.db.execute(sql.raw('alter table files rename to files_away'));
+    try {
+      expect((await upload(writerToken, 'gel.png', PNG)).body.status).toBe(ERR.imageUpload);
+      expect((await upload(writerToken, 'notes.txt', Buffer.from('pH 7.4\n'))).body.status).toBe(ERR.fileUpload);
+    } finally {
+      await server.database.db.execute(sql.raw('alter table files_away rename to files'));
+    }
+    expect(await stored()).toBe(before);
+  });
+
   it('needs a note the uploader may write to', async () => {
     expect((await upload(writerToken, 'a.png', PNG, null)).http).toBe(400);
     expect((await upload(outsiderToken, 'a.png', PNG)).body.status).toBe(ERR.noteMissing);

@@ -21,7 +21,7 @@ import {
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import { files } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError, isAppError } from '../http/errors.js';
 import { success } from '../http/envelope.js';
 import { authenticate, defineRoute } from '../http/route.js';
 import type { Services } from '../services.js';
@@ -156,7 +156,9 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
       } catch (error) {
         // A file no row names would never be served nor cleaned up: it goes with the failed insert.
         await rm(finalPath, { force: true });
-        throw error;
+        if (isAppError(error)) throw error;
+        request.log.error({ err: error }, 'upload could not be recorded');
+        throw new AppError(kind === 'image' ? ERR.imageUpload : ERR.fileUpload, { cause: error });
       }
       const answer: UploadAnswer = { fileId, url: fileLinks.make(fileId), origin, kind, extension, size };
       return success(request, answer);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ADMIN_LEVEL, API_BASE, ERR, parseInput } from '@eln/shared';
-import { AppError } from './errors.js';
+import { ADMIN_LEVEL, API_BASE, ERR, parseInput, type ErrorCode } from '@eln/shared';
+import { AppError, isAppError } from './errors.js';
 import { languageOf, success } from './envelope.js';
 import { refuseUnstorableText } from './storableText.js';
 import type { AuthUser } from '../auth/authUser.js';
@@ -26,6 +26,11 @@ export interface RouteDefinition<S extends z.ZodType, A extends Access, R> {
   bodyLimit?: number;
   /** The handler sends the answer itself (a file, not the envelope); refusals still come as the envelope. */
   answersItself?: boolean;
+  /**
+   * What an unexpected failure of the call answers instead of 9999: the product's own code for it
+   * (3003 "projects could not be loaded", 1012 "signing out failed", ...). Refusals keep their codes.
+   */
+  failure?: ErrorCode;
   handler: (ctx: CallContext<z.output<S>, A>) => Promise<R>;
 }
 
@@ -61,13 +66,19 @@ export function defineRoute<S extends z.ZodType, A extends Access, R>(
     const input = request.body ?? {};
     refuseUnstorableText(input, languageOf(request));
     const body = parseInput(definition.body, input);
-    const data = await definition.handler({
-      body,
-      user: user as CallContext<z.output<S>, A>['user'],
-      request,
-      reply,
-      clientAddress: request.ip,
-    });
+    const data = await definition
+      .handler({
+        body,
+        user: user as CallContext<z.output<S>, A>['user'],
+        request,
+        reply,
+        clientAddress: request.ip,
+      })
+      .catch((error: unknown) => {
+        if (!definition.failure || isAppError(error)) throw error;
+        request.log.error({ err: error, path: definition.path }, 'call failed');
+        throw new AppError(definition.failure, { cause: error });
+      });
     if (definition.answersItself) return reply;
     return success(request, data ?? null);
   });

@@ -21,6 +21,7 @@ export function registerLicenceRoutes(app: FastifyInstance, services: Services):
   defineRoute(app, services, {
     path: '/v1/licence/info',
     access: 'admin',
+    failure: ERR.licenceLookup,
     body: emptyRequest,
     handler: () => infoAnswer(services.db),
   });

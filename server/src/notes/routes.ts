@@ -201,6 +201,7 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
   defineRoute(app, services, {
     path: '/v1/project/note/save',
     access: 'user',
+    failure: ERR.saveFailed,
     body: noteSaveRequest,
     bodyLimit: NOTE_BODY_LIMIT,
     handler: ({ body, user, clientAddress }): Promise<SaveAnswer> => saveVersion(services, user, body, clientAddress),

@@ -60,6 +60,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
   defineRoute(app, services, {
     path: '/v1/project/list',
     access: 'user',
+    failure: ERR.projectLookup,
     body: projectListRequest,
     handler: ({ body, user }) => listProjects(db, user, body, config.timeZone),
   });
@@ -132,6 +133,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
   defineRoute(app, services, {
     path: '/v1/project/check',
     access: 'user',
+    failure: ERR.participantLookup,
     body: projectNoRequest,
     async handler({ body, user }) {
       return projectDetail(db, await visibleOrMissing(db, user, body.projectNo), user);
@@ -179,6 +181,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
   defineRoute(app, services, {
     path: '/v1/project/editor',
     access: 'user',
+    failure: ERR.noteLookup,
     body: projectNoRequest,
     async handler({ body, user }): Promise<ProjectEditorAnswer> {
       const project = await visibleOrMissing(db, user, body.projectNo);

@@ -139,6 +139,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
   defineRoute(app, services, {
     path: '/v1/project/signature/status',
     access: 'user',
+    failure: ERR.signatureFailed,
     body: signatureStatusRequest,
     handler: ({ body, user, clientAddress }) => answerSignatureRequest(services, user, body, clientAddress),
   });

@@ -102,6 +102,7 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/template/list',
     access: 'user',
+    failure: ERR.templateLookup,
     body: templateListRequest,
     handler: ({ body, user }) => listTemplates(db, user, body, config.timeZone),
   });
@@ -109,6 +110,7 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/template/list/all',
     access: 'user',
+    failure: ERR.templateLookup,
     body: emptyRequest,
     handler: async () => ({ list: await approvedTemplates(db) }),
   });
@@ -189,6 +191,7 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/template/editor',
     access: 'user',
+    failure: ERR.templateLookup,
     body: templateNoRequest,
     async handler({ body, user }): Promise<TemplateEditorAnswer> {
       manage(user);
@@ -240,6 +243,7 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
   defineRoute(app, services, {
     path: '/v1/template/save',
     access: 'user',
+    failure: ERR.saveFailed,
     body: templateSaveRequest,
     bodyLimit: NOTE_BODY_LIMIT,
     async handler({ body, user, clientAddress }) {

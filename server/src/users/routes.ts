@@ -45,6 +45,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
   defineRoute(app, services, {
     path: '/v1/user/list',
     access: 'user',
+    failure: ERR.userLookup,
     body: userPickerRequest,
     handler: ({ body }) => listUsersForPicker(db, body),
   });
@@ -52,6 +53,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
   defineRoute(app, services, {
     path: '/v1/admin/user/list',
     access: 'admin',
+    failure: ERR.userLookup,
     body: adminUserListRequest,
     handler: ({ body }) => listUsersForAdmin(db, body, services.config.timeZone),
   });
@@ -59,6 +61,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
   defineRoute(app, services, {
     path: '/v1/admin/user/detail',
     access: 'admin',
+    failure: ERR.userLookup,
     body: userNoRequest,
     async handler({ body }) {
       const row = await findUserWithDepartment(db, body.userNo);
