@@ -359,3 +359,21 @@ test('a list whose first load fails with a server error shows the error page; tr
   await expect(page).toHaveURL(/\/project\?t=title&w=Catalyst$/);
   await expect(page.getByTestId('page-project')).toBeVisible();
 });
+
+test('a project whose first load fails with a server error shows the error page; trying again opens it', async ({ page, request }) => {
+  const token = await apiSignIn(request, E2E.member);
+  const title = `Retry ${unique()}`.slice(0, 25);
+  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title, signatureList: { department: '', user: E2E.member.userId } });
+  await signIn(page, E2E.member);
+  let failing = true;
+  await page.route('**/server/v1/project/check', (route) =>
+    failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '3005', message: 'Participants could not be loaded.', data: null }) }) : route.continue(),
+  );
+  await page.goto(`/project/${projectNo}`);
+  await expect(page.getByTestId('page-error')).toBeVisible();
+  await expect(page).toHaveURL(/\/error$/);
+  failing = false;
+  await page.getByTestId('error-retry').click();
+  await expect(page).toHaveURL(new RegExp(`/project/${projectNo}$`));
+  await expect(page.getByTestId('project-detail-title')).toContainText(title);
+});

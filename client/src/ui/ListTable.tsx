@@ -1,12 +1,11 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rowNumber, type ListAnswer } from '@eln/shared';
-import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
-import { apiErrorText, isApiError } from '../api';
+import { apiErrorText } from '../api';
 import { currentLanguage } from '../i18n';
 import { pageCount, toCount } from '../lib/listParams';
 import type { Loaded } from '../lib/useLoad';
+import { useServerErrorPage } from '../lib/useServerErrorPage';
 import { ButtonLink } from './Button';
 import { SearchIcon } from './icons';
 import { EmptyState } from './PageFrame';
@@ -72,20 +71,6 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
       ) : null}
     </div>
   );
-}
-
-/**
- * A server error (5xx) on a list's first load shows the error page, which offers to try the list again;
- * a later failure keeps the rows already shown, with the error and a retry above them.
- */
-function useServerErrorPage(list: Loaded<unknown>): void {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const firstLoadFailed = list.phase === 'error' && !list.data && isApiError(list.error) && list.error.httpStatus >= 500;
-  useEffect(() => {
-    if (firstLoadFailed) navigate('/error', { replace: true, state: { from: `${location.pathname}${location.search}` } });
-    // Only the failure itself decides; the location is read as it is then.
-  }, [firstLoadFailed]);
 }
 
 function ListError({ list, testId }: { list: Loaded<unknown>; testId: string }) {

@@ -9,6 +9,7 @@ import { validateForm } from '../../lib/forms';
 import { useFormSubmit } from '../../lib/useFormSubmit';
 import { parseRecordNo } from '../../lib/listParams';
 import { useLoad } from '../../lib/useLoad';
+import { useServerErrorPage } from '../../lib/useServerErrorPage';
 import { alertApiError, confirm } from '../../modals/store';
 import { useSession } from '../../session/store';
 import { Badge } from '../../ui/Badge';
@@ -51,6 +52,7 @@ export function UserEditPage() {
   const { id } = useParams();
   const userNo = parseRecordNo(id);
   const user = useLoad((signal) => loadUser(userNo, signal), String(userNo));
+  useServerErrorPage(user);
   const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');
   const [values, setValues] = useState<UserFormValues | null>(null);
   const [extra, setExtra] = useState<Partial<Record<'userId' | 'departmentCode', string>>>({});

@@ -8,6 +8,7 @@ import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { fieldText, validateForm, type FieldErrorMap } from '../../lib/forms';
 import { useLoad } from '../../lib/useLoad';
+import { useServerErrorPage } from '../../lib/useServerErrorPage';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon, DownloadIcon, DropboxIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
@@ -28,6 +29,7 @@ export function DropboxDetailPage() {
   const language = currentLanguage();
   const dropboxNo = Number(useParams().id);
   const detail = useLoad((signal) => call<DropboxDetail>('/v1/dropbox/check', { dropboxNo }, { signal }), String(dropboxNo));
+  useServerErrorPage(detail);
   const data = detail.data;
 
   return (

@@ -8,6 +8,7 @@ import { currentLanguage } from '../../i18n';
 import { formatDateTime, initials } from '../../lib/format';
 import { parseRecordNo } from '../../lib/listParams';
 import { useLoad } from '../../lib/useLoad';
+import { useServerErrorPage } from '../../lib/useServerErrorPage';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon, BuildingIcon, FolderIcon, LockIcon, PencilIcon, SearchIcon, UsersIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
@@ -42,6 +43,7 @@ export function ProjectDetailPage() {
   const { id } = useParams();
   const projectNo = parseRecordNo(id);
   const project = useLoad((signal) => loadProject(projectNo, signal), String(projectNo));
+  useServerErrorPage(project);
   const [editing, setEditing] = useState(false);
   const { t: ta } = useTranslation('audit');
   const [finishing, setFinishing] = useState(false);

@@ -225,7 +225,7 @@ const en = {
     emptyBody: 'Create the first note of this project.',
     emptyReadOnly: 'This project has no notes.',
     loadFailed: 'The notes could not be loaded.',
-    cannotCreate: 'Only participants of a project in progress can create notes.',
+    cannotCreate: 'Only the leader and participants of a project in progress can create notes.',
     nobody: '—',
   },
 };

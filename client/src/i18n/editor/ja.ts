@@ -224,7 +224,7 @@ const ja: EditorMessages = {
     emptyBody: 'このプロジェクトの最初のノートを作成しましょう。',
     emptyReadOnly: 'このプロジェクトにはノートがありません。',
     loadFailed: 'ノート一覧を読み込めませんでした。',
-    cannotCreate: 'ノートを作成できるのは、進行中のプロジェクトの参加者だけです。',
+    cannotCreate: 'ノートを作成できるのは、進行中のプロジェクトの責任者と参加者だけです。',
     nobody: '—',
   },
 };

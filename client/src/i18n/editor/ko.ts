@@ -224,7 +224,7 @@ const ko: EditorMessages = {
     emptyBody: '이 프로젝트의 첫 노트를 만들어 보세요.',
     emptyReadOnly: '이 프로젝트에는 노트가 없습니다.',
     loadFailed: '노트 목록을 불러올 수 없습니다.',
-    cannotCreate: '진행 중인 프로젝트의 참여자만 노트를 만들 수 있습니다.',
+    cannotCreate: '진행 중인 프로젝트의 책임자와 참여자만 노트를 만들 수 있습니다.',
     nobody: '—',
   },
 };

@@ -42,7 +42,7 @@ const en = {
   request: {
     title: 'Request signatures',
     changeTitle: 'Change signers',
-    intro: 'Choose who signs “{{title}}” and what each signature means. Only participants of the project can sign.',
+    intro: 'Choose who signs “{{title}}” and what each signature means. Only the project’s leader and participants can sign.',
     reviewerHint: 'A reviewer’s signature is what allows the leader to close the project.',
     wroteInNote: 'Wrote in this note, so signs only as participant',
     loading: 'Loading the project’s participants…',

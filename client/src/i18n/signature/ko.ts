@@ -39,7 +39,7 @@ const ko: SignatureMessages = {
   request: {
     title: '서명 요청',
     changeTitle: '서명자 변경',
-    intro: '“{{title}}”에 서명할 사람과 각 서명의 의미를 선택하세요. 프로젝트 참여자만 서명할 수 있습니다.',
+    intro: '“{{title}}”에 서명할 사람과 각 서명의 의미를 선택하세요. 프로젝트 책임자와 참여자만 서명할 수 있습니다.',
     reviewerHint: '검토자의 서명이 있어야 프로젝트 책임자가 프로젝트를 종료할 수 있습니다.',
     wroteInNote: '이 노트를 작성했으므로 참여자로만 서명할 수 있습니다',
     loading: '프로젝트 참여자를 불러오는 중…',

@@ -1,0 +1,19 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { isApiError } from '../api';
+import type { Loaded } from './useLoad';
+
+/**
+ * A server error (5xx) on a screen's first load shows the error page, which offers to load the screen
+ * again; a later failure keeps what is already shown, with the error and a retry beside it. Refusals
+ * (4xx: not found, no permission) stay on the screen, which says what they mean.
+ */
+export function useServerErrorPage(load: Loaded<unknown>): void {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const firstLoadFailed = load.phase === 'error' && !load.data && isApiError(load.error) && load.error.httpStatus >= 500;
+  useEffect(() => {
+    if (firstLoadFailed) navigate('/error', { replace: true, state: { from: `${location.pathname}${location.search}` } });
+    // Only the failure itself decides; the location is read as it is then.
+  }, [firstLoadFailed]);
+}
