@@ -8,6 +8,7 @@ import { auditLog, files } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { serverSecret } from '../testing/jwt.js';
 import { FileLinks } from './links.js';
+import { multipartBody } from './multipartBody.js';
 
 let server: TestServer;
 let writerToken: string;
@@ -19,20 +20,8 @@ let baseUrl: string;
 /** A real 1x1 PNG. */
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
 
-function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer }) {
-  const boundary = `----eln${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(file.content, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 async function upload(token: string, name: string, content: Buffer, noteNo: number | null = labNoteNo) {
-  const { payload, contentType } = multipart(noteNo === null ? {} : { labNoteNo: String(noteNo) }, { name, content });
+  const { payload, contentType } = multipartBody(noteNo === null ? {} : { labNoteNo: String(noteNo) }, { name, content });
   const response = await server.app.inject({
     method: 'POST',
     url: '/server/v1/common/file/add',
@@ -153,7 +142,7 @@ describe('uploads', () => {
     expect((await upload(writerToken, 'a.png', PNG, null)).http).toBe(400);
     expect((await upload(outsiderToken, 'a.png', PNG)).body.status).toBe(ERR.noteMissing);
     expect((await upload(writerToken, 'a.png', PNG, 999_999)).body.status).toBe(ERR.noteMissing);
-    const body = multipart({ labNoteNo: String(labNoteNo) }, { name: 'a.png', content: PNG });
+    const body = multipartBody({ labNoteNo: String(labNoteNo) }, { name: 'a.png', content: PNG });
     const noToken = await server.app.inject({ method: 'POST', url: '/server/v1/common/file/add', payload: body.payload, headers: { 'content-type': body.contentType } });
     expect(noToken.statusCode).toBe(401);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { noteDocumentName } from '@eln/shared';
-import { departments, labNotes, noteSignatures, projects, templates, users } from '../db/schema.js';
+import { departments, files, labNotes, noteSignatures, noteVersions, projects, templates, users } from '../db/schema.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DatabaseDocumentStore } from '../collab/documentStore.js';
 import { paragraphTexts } from '../testing/live.js';
@@ -56,6 +56,18 @@ describe('seed:demo', () => {
     const linearity = await byTitle('Linearity');
     const history = await db.select().from(noteSignatures).where(eq(noteSignatures.noteNo, linearity!.noteNo));
     expect(history.map((s) => s.status).sort()).toEqual(['F', 'T']);
+
+    // A signed note with a photographed gel, its image a stored PNG of the note's own.
+    const genotyping = await byTitle('Clone genotyping PCR');
+    expect(genotyping).toMatchObject({ status: 'T', version: 1 });
+    const [gel] = await db.select().from(files).where(eq(files.noteNo, genotyping!.noteNo));
+    expect(gel).toMatchObject({ kind: 'image', extension: 'png' });
+    const [saved] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, genotyping!.noteNo));
+    expect(JSON.stringify(saved?.blocks)).toContain(gel!.fileId);
+    // A note of a project its leader closed once a reviewer signed it: finished.
+    expect(await byTitle('MTT assay, plate 1')).toMatchObject({ status: 'F', version: 1 });
+    const closed = all.find((p) => p.title === 'Cell viability assays');
+    expect(closed?.status).toBe('C');
 
     const member = await server.signIn(DEMO_USERS[1]!.userId, DEMO_PASSWORD);
     expect(member.user.name).toBe(DEMO_USERS[1]!.name);

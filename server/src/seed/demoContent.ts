@@ -25,3 +25,6 @@ export const chart = (tableUid: string, attrs: Record<string, unknown>): PmNode 
   attrs: { blockUid: uid('k'), chartType: 'bar', xLabel: '', yLabel: '', dataName: '', label: '', direction: 'vertical', tableUid, ...attrs },
 });
 export const doc = (...content: PmNode[]): PmNode => ({ type: 'doc', content });
+/** Stands for the file of the demo's picture until the seed has uploaded it to the note. */
+export const DEMO_IMAGE_FILE = 'demo-image-file';
+export const image = (title: string): PmNode => ({ type: 'image', attrs: { blockUid: uid('i'), fileId: DEMO_IMAGE_FILE, title } });

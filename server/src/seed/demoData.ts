@@ -1,10 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { AUDIT_SYSTEM_REASONS, noteDocumentName, templateDocumentName, type AdminUserCreate, type ProjectCreate } from '@eln/shared';
+import { AUDIT_SYSTEM_REASONS, FILE_UPLOAD_PATH, noteDocumentName, templateDocumentName, type AdminUserCreate, type PmNode, type ProjectCreate, type UploadAnswer } from '@eln/shared';
 import type { App } from '../app.js';
 import { appendAudit } from '../audit/audit.js';
 import { createSession, revokeSession } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import { departments, documentUpdates, labNotes, projects, templates, users } from '../db/schema.js';
+import { multipartBody } from '../files/multipartBody.js';
+import { DEMO_IMAGE_FILE } from './demoContent.js';
+import { demoGelPng } from './demoImage.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DEMO_TEMPLATES, initialUpdate } from './demoTemplates.js';
 
@@ -50,12 +53,24 @@ export const DEMO_PROJECTS: Array<{ leader: string; project: ProjectCreate; comp
   { leader: 'jiwoo.kim@demo.eln', project: { title: 'Catalyst screening 2026', description: 'Pd-catalysed cross-coupling: ligand and base screening', signatureList: { department: 'RND-CHEM', user: 'seoyeon.lee@demo.eln,minho.park@demo.eln' } } },
   { leader: 'jiwoo.kim@demo.eln', project: { title: 'Polymer stability', description: 'Accelerated ageing of PET films at 60 °C', signatureList: { department: 'RND-CHEM,QA', user: 'minho.park@demo.eln,emma.wilson@demo.eln' } } },
   { leader: 'hana.choi@demo.eln', project: { title: 'CRISPR knock-out line B7', description: 'Guide design, transfection and clone validation', signatureList: { department: 'RND-BIO', user: 'junho.jung@demo.eln,yuna.kang@demo.eln' } } },
-  { leader: 'hana.choi@demo.eln', project: { title: 'Cell viability assays', description: 'MTT assays for compound series 12', signatureList: { department: 'RND-BIO', user: 'yuna.kang@demo.eln' } }, completed: true },
+  { leader: 'hana.choi@demo.eln', project: { title: 'Cell viability assays', description: 'MTT assays for compound series 12', signatureList: { department: 'RND-BIO', user: 'yuna.kang@demo.eln' } } },
   { leader: 'haruto.sato@demo.eln', project: { title: 'HPLC method validation', description: 'ICH Q2 validation of the assay method', signatureList: { department: 'RND-ANA,QA', user: 'yui.tanaka@demo.eln,dohyun.yoon@demo.eln,emma.wilson@demo.eln' } } },
   { leader: 'taeyang.oh@demo.eln', project: { title: 'Scale-up batch 42', description: 'Transfer of the lab process to the 50 L reactor', signatureList: { department: 'PROD', user: 'sora.han@demo.eln,jiwoo.kim@demo.eln' } }, completed: true },
 ];
 
-type CallAs = (userNo: number) => Promise<(path: string, body: unknown) => Promise<{ status: string; data?: unknown }>>;
+/** Calls the API as one user: a call by path and body, and a file upload to a note (answering the file's ID). */
+type Caller = ((path: string, body: unknown) => Promise<{ status: string; data?: unknown }>) & {
+  upload(labNoteNo: number, name: string, content: Buffer): Promise<string>;
+};
+type CallAs = (userNo: number) => Promise<Caller>;
+
+/** The content with the demo picture's placeholder replaced by the file `upload` stores (uploaded only if used). */
+async function withDemoImage(content: PmNode, upload: () => Promise<string>): Promise<PmNode> {
+  const json = JSON.stringify(content);
+  if (!json.includes(`"${DEMO_IMAGE_FILE}"`)) return content;
+  const fileId = await upload();
+  return JSON.parse(json.replaceAll(`"${DEMO_IMAGE_FILE}"`, JSON.stringify(fileId))) as PmNode;
+}
 
 async function userNoOf(db: Db, userId: string): Promise<number> {
   const [row] = await db.select({ userNo: users.userNo }).from(users).where(eq(users.userId, userId));
@@ -109,7 +124,8 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
     const asWriter = await as(await userNoOf(db, note.writer));
     const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as { labNoteNo: number };
     const { labNoteNo } = created;
-    await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(note.content) });
+    const content = await withDemoImage(note.content, () => asWriter.upload(labNoteNo, 'gel.png', demoGelPng()));
+    await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     added += 1;
     if (!note.saved) continue;
     await asWriter('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
@@ -121,6 +137,7 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
       const asSigner = await as(signer.userNo);
       await asSigner('/v1/project/signature/status', { labNoteNo, status: signature.answer, password: DEMO_PASSWORD, name: signer.name.slice(0, 50), description: signature.comment ?? '', timeZone: 'Asia/Seoul' });
     }
+    if (note.finishesProject) await (await as(project.leaderUserNo))('/v1/project/finish', { projectNo: project.projectNo });
   }
   return added;
 }
@@ -136,12 +153,19 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
       const session = await createSession(db, userNo, { clientAddress: 'seed:demo', userAgent: 'seed:demo' });
       seedSessions.push(session.sessionId);
       const token = server.services.tokens.issueAccessToken(userNo, session.sessionId);
-      return async (path: string, body: unknown) => {
-        const response = await server.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: { authorization: `Bearer ${token}` } });
+      const answered = (path: string, response: { json<T>(): T }) => {
         const answer = response.json<{ status: string; message: string; data?: unknown }>();
         if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message} ${JSON.stringify(answer.data ?? null)}`);
         return answer;
       };
+      const call = async (path: string, body: unknown) =>
+        answered(path, await server.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: { authorization: `Bearer ${token}` } }));
+      const upload = async (labNoteNo: number, name: string, content: Buffer) => {
+        const { payload, contentType } = multipartBody({ labNoteNo: String(labNoteNo) }, { name, content });
+        const response = await server.app.inject({ method: 'POST', url: `/server${FILE_UPLOAD_PATH}`, payload, headers: { 'content-type': contentType, authorization: `Bearer ${token}` } });
+        return (answered(FILE_UPLOAD_PATH, response).data as UploadAnswer).fileId;
+      };
+      return Object.assign(call, { upload });
     };
     const asAdmin = await as(admin.userNo);
     let added = 0;

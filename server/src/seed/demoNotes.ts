@@ -1,9 +1,10 @@
 import type { PmNode } from '@eln/shared';
-import { chart, doc, heading, paragraph, table } from './demoContent.js';
+import { chart, doc, heading, image, paragraph, table } from './demoContent.js';
 
 /**
- * The demo's lab notes in every working state: one still being written, one awaiting a reviewer, one
- * signed by a reviewer after another declined, so a new user sees a notebook with a history.
+ * The demo's lab notes in every state: one still being written, one awaiting a reviewer, signed ones
+ * (one after another reviewer declined, one with a photographed gel) and one in a project its leader
+ * closed, so a new user sees a notebook with a history.
  */
 
 export interface DemoSignature {
@@ -23,10 +24,14 @@ export interface DemoNote {
   saved: boolean;
   /** Requests made one after another, each answered (or left pending) before the next. */
   signatures: DemoSignature[];
+  /** The project's leader closes it once this note is signed (its notes become finished, F). */
+  finishesProject?: boolean;
 }
 
 const LIGAND_TABLE = 'tdemoligands0001';
 const HPLC_TABLE = 'tdemohplc0000001';
+const CLONE_TABLE = 'tdemoclones00001';
+const MTT_TABLE = 'tdemomtt00000001';
 
 export const DEMO_NOTES: DemoNote[] = [
   {
@@ -69,6 +74,46 @@ export const DEMO_NOTES: DemoNote[] = [
       ]),
       chart(HPLC_TABLE, { chartType: 'line', name: 'Calibration', label: 'Figure 1 · peak area against level', xLabel: 'Level (%)', yLabel: 'Area', dataName: 'Area', from: { row: 1, col: 0 }, to: { row: 5, col: 1 } }),
       paragraph('Slope 20.45, intercept 0.9, r² = 0.9998.'),
+    ),
+  },
+  {
+    project: 'CRISPR knock-out line B7',
+    writer: 'junho.jung@demo.eln',
+    title: 'Clone genotyping PCR',
+    saved: true,
+    signatures: [{ signer: 'yuna.kang@demo.eln', type: 'reviewer', answer: 'T', comment: 'Band pattern matches the sequencing of clones 3 and 5.' }],
+    content: doc(
+      heading('Genotyping of B7 clones'),
+      paragraph('Primers F2/R2 around the cut site, 32 cycles; 2 % agarose, 100 V for 40 min.'),
+      image('Gel 1 · ladder, WT, 4 clones'),
+      table(CLONE_TABLE, ['Clone', 'Band (bp)', 'Call'], [
+        ['WT', '412', 'wild type'],
+        ['3', '412 / 388', 'heterozygous'],
+        ['5', '412 (faint)', 'check by sequencing'],
+        ['8', '412 (faint)', 'check by sequencing'],
+        ['11', '388', 'knock-out'],
+      ]),
+      paragraph('Clone 11 goes forward to western blot.'),
+    ),
+  },
+  {
+    project: 'Cell viability assays',
+    writer: 'yuna.kang@demo.eln',
+    title: 'MTT assay, plate 1',
+    saved: true,
+    finishesProject: true,
+    signatures: [{ signer: 'hana.choi@demo.eln', type: 'reviewer', answer: 'T', comment: 'IC50 consistent with the pilot. Series 12 closed.' }],
+    content: doc(
+      heading('Compound 12-4, 48 h, HeLa'),
+      table(MTT_TABLE, ['Concentration (µM)', 'Viability (%)'], [
+        ['0.1', '98'],
+        ['1', '91'],
+        ['5', '63'],
+        ['10', '41'],
+        ['50', '12'],
+      ]),
+      chart(MTT_TABLE, { chartType: 'line', name: 'Dose response', label: 'Figure 1 · viability against concentration', xLabel: 'Concentration (µM)', yLabel: 'Viability (%)', dataName: 'Viability', from: { row: 1, col: 0 }, to: { row: 5, col: 1 } }),
+      paragraph('IC50 about 7 µM (four-parameter fit).'),
     ),
   },
   {
