@@ -1,7 +1,7 @@
-import { crc32, deflateSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
 import { api, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person } from './support.js';
+import { png } from '../../server/src/files/pngImage.js';
 
 /**
  * Live lab notes in the browser: two researchers in two browser contexts edit one note; each sees the
@@ -15,33 +15,11 @@ const newUser = (browser: Browser, who: Credentials, theme: 's' | 'b' = 's', lan
 
 /** A PNG of noise (so that it does not compress): big enough for the upload to take a moment. */
 function noisePng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  const raw = Buffer.alloc((width * 3 + 1) * height);
   let seed = 7;
-  for (let y = 0; y < height; y += 1) {
-    const row = y * (width * 3 + 1);
-    raw[row] = 0;
-    for (let x = 0; x < width; x += 1) {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      const i = row + 1 + x * 3;
-      raw[i] = 40 + ((x * 200) / width) + (seed & 15);
-      raw[i + 1] = 60 + ((y * 160) / height) + ((seed >> 4) & 15);
-      raw[i + 2] = 200 - ((x * 120) / width) + ((seed >> 8) & 15);
-    }
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return png(width, height, (x, y) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return [40 + Math.floor((x * 200) / width) + (seed & 15), 60 + Math.floor((y * 160) / height) + ((seed >> 4) & 15), 200 - Math.floor((x * 120) / width) + ((seed >> 8) & 15)];
+  });
 }
 
 const cell = (page: Page, row: number, column: number): Locator => prose(page).locator('table tr').nth(row).locator('td, th').nth(column);
