@@ -205,3 +205,25 @@ test('a template is written by two authors live, approved by someone else, and n
   await expect(japanese.getByTestId('template-row').filter({ hasText: title }).getByTestId('template-state')).toHaveText('承認済み');
   await shot(japanese, 'template-list-b-ja');
 });
+
+test('a template whose first load fails with a server error shows the error page; trying again opens it', async ({ browser, request }) => {
+  const id = unique();
+  const adminToken = await apiSignIn(request, E2E.admin);
+  const author: Person = { userId: `retry.${id.toLowerCase()}@eln.local`, password: 'retry-password-1234', name: `Retry ${id}` };
+  await api(request, adminToken, '/v1/admin/user/create', { ...author, level: 1, auth: TEMPLATE_FLAGS });
+  const authorToken = await apiSignIn(request, author);
+  const title = `Retry ${id}`;
+  const { templateNo } = await api<{ templateNo: number }>(request, authorToken, '/v1/template/create', { title });
+  const page = await openAs(browser, author);
+  let failing = true;
+  await page.route('**/server/v1/template/editor', (route) =>
+    failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '3007', message: 'Templates could not be loaded.', data: null }) }) : route.continue(),
+  );
+  await page.goto(`/template/note/${templateNo}`);
+  await expect(page.getByTestId('page-error')).toBeVisible();
+  await expect(page).toHaveURL(/\/error$/);
+  failing = false;
+  await page.getByTestId('error-retry').click();
+  await expect(page).toHaveURL(new RegExp(`/template/note/${templateNo}$`));
+  await expect(page.getByTestId('template-title')).toHaveText(title);
+});

@@ -9,11 +9,16 @@ import type { Loaded } from './useLoad';
  * (4xx: not found, no permission) stay on the screen, which says what they mean.
  */
 export function useServerErrorPage(load: Loaded<unknown>): void {
+  useServerErrorOnFirstLoad(load.phase === 'error' && !load.data ? load.error : null);
+}
+
+/** useServerErrorPage for a screen that loads by itself: `failure` is its first load's error, or null. */
+export function useServerErrorOnFirstLoad(failure: unknown): void {
   const navigate = useNavigate();
   const location = useLocation();
-  const firstLoadFailed = load.phase === 'error' && !load.data && isApiError(load.error) && load.error.httpStatus >= 500;
+  const serverFailed = isApiError(failure) && failure.httpStatus >= 500;
   useEffect(() => {
-    if (firstLoadFailed) navigate('/error', { replace: true, state: { from: `${location.pathname}${location.search}` } });
+    if (serverFailed) navigate('/error', { replace: true, state: { from: `${location.pathname}${location.search}` } });
     // Only the failure itself decides; the location is read as it is then.
-  }, [firstLoadFailed]);
+  }, [serverFailed]);
 }

@@ -23,6 +23,7 @@ import { TemplateSession, type TemplateSessionState } from './templateSession';
 import { TemplateStateBadge } from './TemplateStateBadge';
 import { TemplateTabs } from './TemplateTabs';
 import './templates.css';
+import { useServerErrorOnFirstLoad } from '../../lib/useServerErrorPage';
 
 type Loaded =
   | { kind: 'loading' }
@@ -65,6 +66,7 @@ export function TemplateEditorPage() {
     if (!Number.isSafeInteger(templateNo) || templateNo <= 0) setLoaded({ kind: 'missing' });
     else void reload();
   }, [templateNo, reload]);
+  useServerErrorOnFirstLoad(loaded.kind === 'error' ? loaded.error : null);
 
   if (loaded.kind === 'loading') return <TemplateFrame>{<SkeletonBlock lines={6} />}</TemplateFrame>;
   if (loaded.kind === 'missing')
