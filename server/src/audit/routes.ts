@@ -109,13 +109,14 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
   /**
    * The seqs of a filtered page, newest first, read from the filter's index. A date range orders nothing
    * by seq, and PostgreSQL would walk the trail backwards from its newest record to the range; when the
-   * range holds few enough records, they are read from the date index first (the LIMIT keeps the
-   * planner from merging the two steps; it cuts nothing, as the count is below it) and then sorted.
+   * range holds few enough records, they are read from the date index first and then sorted. The LIMIT
+   * keeps the planner from merging the two steps; it is twice the threshold, so it cuts nothing even
+   * if records are appended between the count and this read.
    */
   function filteredPageSeqs(where: SQL, paging: AuditFilter & { page: number; pageSize: number }, totalCount: number) {
     const byDate = (paging.startDate || paging.endDate) && totalCount <= DATE_RANGE_SORTED_MAX;
     if (!byDate) return db.select({ seq: auditLog.seq }).from(auditLog).where(where).orderBy(desc(auditLog.seq)).limit(paging.pageSize).offset(offsetOf(paging));
-    const matches = db.select({ seq: auditLog.seq }).from(auditLog).where(where).limit(DATE_RANGE_SORTED_MAX).as('matches');
+    const matches = db.select({ seq: auditLog.seq }).from(auditLog).where(where).limit(DATE_RANGE_SORTED_MAX * 2).as('matches');
     return db.select({ seq: matches.seq }).from(matches).orderBy(desc(matches.seq)).limit(paging.pageSize).offset(offsetOf(paging));
   }
 
