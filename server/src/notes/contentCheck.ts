@@ -37,6 +37,21 @@ export async function savedContent(q: Queryable, noteNo: number, version: number
   return content;
 }
 
+/**
+ * Top-level blocks already scanned. A snapshot keeps the JSON object of every block that did not change
+ * (`contentSnapshots.ts`), so a temp save scans only the blocks changed since the last one.
+ */
+const scannedBlocks = new WeakMap<PmNode, boolean>();
+
+/** hasUnstorableText of a whole document, block by block, each unchanged block's answer remembered. */
+export function documentHasUnstorableText(doc: PmNode): boolean {
+  return (doc.content ?? []).some((block) => {
+    let found = scannedBlocks.get(block);
+    if (found === undefined) scannedBlocks.set(block, (found = hasUnstorableText(block)));
+    return found;
+  });
+}
+
 /** Whether any text or string attribute of the document holds a character that cannot be stored as written. */
 export function hasUnstorableText(node: PmNode): boolean {
   if (typeof node.text === 'string' && UNSTORABLE_CHARACTER.test(node.text)) return true;
@@ -56,7 +71,7 @@ export function hasUnstorableText(node: PmNode): boolean {
 export function assertContentRules(content: ContentSnapshot, saved: SavedContent): void {
   // Only a client speaking Yjs directly can put a NUL or a broken surrogate into the text: such a version
   // would not read back as it was written (exports, the signed fingerprint's text), so it is not kept.
-  if (hasUnstorableText(content.json())) throw new AppError(ERR.unsupportedCharacters);
+  if (documentHasUnstorableText(content.json())) throw new AppError(ERR.unsupportedCharacters);
   const schemaProblem = content.fitsSchema() ? null : schemaViolation(content.json());
   if (schemaProblem) throw new AppError(ERR.noteContent, { data: { violations: [{ rule: 'schema', detail: schemaProblem }] } });
   const violations = violationsBeyond(content.stateViolations(), saved.violations);

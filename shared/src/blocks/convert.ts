@@ -167,15 +167,20 @@ export function differsFromSaved(current: readonly SavedBlock[], saved: readonly
 }
 
 /** canonicalBlockList(a) !== canonicalBlockList(b), without writing either list out. */
-export function blockListsDiffer(a: readonly SavedBlock[], b: readonly SavedBlock[], tableText: (table: unknown) => string = canonicalJson): boolean {
-  return a.length !== b.length || a.some((block, index) => !sameSavedBlock(block, b[index]!, tableText));
+export function blockListsDiffer(
+  a: readonly SavedBlock[],
+  b: readonly SavedBlock[],
+  tableText: (table: unknown) => string = canonicalJson,
+  sameTable: (x: unknown, y: unknown) => boolean = (x, y) => tableText(x) === tableText(y),
+): boolean {
+  return a.length !== b.length || a.some((block, index) => !sameSavedBlock(block, b[index]!, sameTable));
 }
 
 /**
  * Whether two blocks' entries in canonicalBlockList are the same text, field by field: strings and
  * numbers serialise alike exactly when they are equal, and the table is compared as canonical JSON.
  */
-function sameSavedBlock(a: SavedBlock, b: SavedBlock, tableText: (table: unknown) => string): boolean {
+function sameSavedBlock(a: SavedBlock, b: SavedBlock, sameTable: (x: unknown, y: unknown) => boolean): boolean {
   return (
     a.type === b.type &&
     a.blockUid === b.blockUid &&
@@ -183,7 +188,7 @@ function sameSavedBlock(a: SavedBlock, b: SavedBlock, tableText: (table: unknown
     a.blockClass === b.blockClass &&
     a.content === b.content &&
     a.blockOdr === b.blockOdr &&
-    (a.blockTable === b.blockTable || tableText(a.blockTable) === tableText(b.blockTable))
+    (a.blockTable === b.blockTable || sameTable(a.blockTable, b.blockTable))
   );
 }
 
