@@ -64,7 +64,7 @@ export function DashboardPage() {
     cards.map((card) => {
       const label = t(`dashboard.cards.${card.key}.label`);
       return (
-        <Link key={card.key} to={card.to} className={`stat-card accent-${card.accent}`} data-testid={`count-${card.key}`} aria-label={`${label}: ${format(value(card.key))}`}>
+        <Link key={card.key} to={card.to} className={`stat-card accent-${card.accent}`} data-testid={`count-${card.key}`}>
           <span className="stat-icon">{card.icon}</span>
           <span className="stat-label">{label}</span>
           {state.phase === 'loading' ? (

@@ -106,7 +106,7 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
       content: firstContent,
       editable,
       editorProps: {
-        attributes: { class: 'note-prose', 'aria-label': t('content.label'), spellcheck: 'true' },
+        attributes: { class: 'note-prose', role: 'textbox', 'aria-multiline': 'true', 'aria-label': t('content.label'), spellcheck: 'true' },
       },
     },
     [doc, provider],

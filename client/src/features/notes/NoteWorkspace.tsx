@@ -186,16 +186,16 @@ export default function NoteWorkspace() {
     <section className="page note-workspace" data-testid="note-workspace">
       {tabs.length > 0 ? (
         <nav className="note-tabs" aria-label={t('notes.tabs')}>
-          <ul className="note-tab-list" role="tablist" ref={tabList}>
+          {/* Buttons that open notes, not a tablist: each note is a page of its own, with its own close button. */}
+          <ul className="note-tab-list" ref={tabList}>
             {tabs.map((tab) => {
               const selected = active?.no === tab.no;
               const title = tab.title || t('notes.untitled', { no: tab.no });
               return (
-                <li key={tab.no} className={`note-tab${selected ? ' is-active' : ''}`} role="presentation">
+                <li key={tab.no} className={`note-tab${selected ? ' is-active' : ''}`}>
                   <button
                     type="button"
-                    role="tab"
-                    aria-selected={selected}
+                    aria-current={selected ? 'page' : undefined}
                     className="note-tab-main"
                     onClick={() => navigate(`${base}/${tab.no}`)}
                     data-testid={`note-tab-${tab.no}`}
