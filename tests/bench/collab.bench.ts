@@ -1,5 +1,3 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Server } from '@hocuspocus/server';
@@ -11,6 +9,7 @@ import { openDatabase, type Database } from '../../server/src/db/client.js';
 import { loadDocumentState } from '../../server/src/collab/documentStore.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { freshPostgres, percentile, printTable } from './database.js';
+import { ForkedHelper } from './forked.js';
 import type { ChildMessage, EditorsJob, EditorsResult, ParentMessage } from './liveEditors.js';
 
 /**
@@ -50,64 +49,21 @@ interface Target {
 const EDITORS_MODULE = fileURLToPath(new URL('./liveEditors.ts', import.meta.url));
 
 /** One forked editors process, driven by messages. */
-class EditorsProcess {
-  private readonly child: ChildProcess;
-  private readonly inbox: ChildMessage[] = [];
-  private waiter: (() => void) | null = null;
-  private exited: Error | null = null;
-
+class EditorsProcess extends ForkedHelper<ParentMessage, ChildMessage> {
   constructor(niceness = 0) {
-    // Only tsx: none of this process's flags (a --cpu-prof of the server) applies to the editors.
-    this.child = fork(EDITORS_MODULE, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    if (niceness) setPriority(this.child.pid!, niceness);
-    this.child.on('message', (message: ChildMessage) => {
-      this.inbox.push(message);
-      this.waiter?.();
-    });
-    this.child.on('exit', (code) => {
-      this.exited = new Error(`an editors process exited (${code})`);
-      this.waiter?.();
-    });
-  }
-
-  private async next<T extends ChildMessage['type']>(type: T): Promise<Extract<ChildMessage, { type: T }>> {
-    for (;;) {
-      const message = this.inbox.shift();
-      if (message?.type === 'error') throw new Error(`editors process: ${message.message}`);
-      if (message) {
-        if (message.type !== type) throw new Error(`editors process answered ${message.type}, expected ${type}`);
-        return message as Extract<ChildMessage, { type: T }>;
-      }
-      if (this.exited) throw this.exited;
-      await new Promise<void>((resolve) => (this.waiter = resolve));
-      this.waiter = null;
-    }
-  }
-
-  private send(message: ParentMessage): void {
-    this.child.send(message);
+    super(EDITORS_MODULE, niceness);
   }
 
   async open(job: EditorsJob): Promise<void> {
-    this.send({ type: 'job', job });
-    await this.next('ready');
+    await this.ask({ type: 'job', job }, 'ready');
   }
 
   async edit(): Promise<EditorsResult> {
-    this.send({ type: 'go' });
-    return (await this.next('result')).result;
+    return (await this.ask({ type: 'go' }, 'result')).result;
   }
 
-  async close(): Promise<void> {
-    if (this.exited) return;
-    const exit = new Promise((resolve) => this.child.once('exit', resolve));
-    this.send({ type: 'close' });
-    await this.next('closed');
-    await exit;
-  }
-
-  kill(): void {
-    if (!this.exited) this.child.kill();
+  override close(): Promise<void> {
+    return super.close({ type: 'close' });
   }
 }
 

@@ -2,6 +2,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { DurableClocks } from '@eln/shared';
+import { answerParent } from './forked.js';
 
 /**
  * A process of simulated editors for the live-editing benchmark (collab.bench.ts), forked apart from
@@ -47,7 +48,6 @@ export type ParentMessage = { type: 'job'; job: EditorsJob } | { type: 'go' } | 
 export type ChildMessage = { type: 'ready' } | { type: 'result'; result: EditorsResult } | { type: 'error'; message: string } | { type: 'closed' };
 
 export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
-const send = (message: ChildMessage) => process.send?.(message);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Peer {
@@ -188,22 +188,13 @@ function closePeer(peer: Peer): void {
 
 let editors: Readers | Writers | null = null;
 
-process.on('message', (message: ParentMessage) => {
-  void (async () => {
-    try {
-      if (message.type === 'job') {
-        editors = message.job.role === 'readers' ? new Readers(message.job) : new Writers(message.job);
-        await editors.open();
-        send({ type: 'ready' });
-      } else if (message.type === 'go') {
-        send({ type: 'result', result: await editors!.measure() });
-      } else {
-        editors?.close();
-        send({ type: 'closed' });
-        process.disconnect();
-      }
-    } catch (error) {
-      send({ type: 'error', message: (error as Error).stack ?? String(error) });
-    }
-  })();
+answerParent<ParentMessage, ChildMessage>('close', async (message) => {
+  if (message.type === 'job') {
+    editors = message.job.role === 'readers' ? new Readers(message.job) : new Writers(message.job);
+    await editors.open();
+    return { type: 'ready' };
+  }
+  if (message.type === 'go') return { type: 'result', result: await editors!.measure() };
+  editors?.close();
+  return null;
 });

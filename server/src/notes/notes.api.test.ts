@@ -14,7 +14,8 @@ import {
   type ViewerAnswer,
 } from '@eln/shared';
 import { DatabaseDocumentStore } from '../collab/documentStore.js';
-import { auditLog, labNotes, noteDrafts, noteHolds, projects } from '../db/schema.js';
+import { auditLog, labNotes, noteDraftBlocks, noteHolds, projects } from '../db/schema.js';
+import { readDraft } from './drafts.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectLive, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
 
@@ -153,14 +154,14 @@ describe('live editing, drafts and versions', () => {
     expect(listed.blockList.map((blk) => blk.blockUid)).toContain(first);
 
     const temp = await writer<TempAnswer>('/v1/project/note/temp', { labNoteNo, blockList: listed.blockList });
-    expect(temp.body.data.blockList).toEqual(listed.blockList);
-    const [draft] = await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo));
-    expect(draft?.blocks).toEqual(listed.blockList);
+    expect(temp.body.data.blockStatuses).toEqual(listed.blockList.map(({ blockUid, blockStatus }) => ({ blockUid, blockStatus })));
+    expect((await readDraft(server.database.db, labNoteNo))?.blocks).toEqual(listed.blockList);
 
     const saved = await writer<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: listed.blockList });
     expect(saved.body.data.version).toBe(1);
     expect(saved.body.data.blocksHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo))).toEqual([]);
+    expect(await readDraft(server.database.db, labNoteNo)).toBeNull();
+    expect(await server.database.db.select().from(noteDraftBlocks).where(eq(noteDraftBlocks.noteNo, labNoteNo))).toEqual([]);
 
     const after = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
     expect(after.changed).toBe(false);

@@ -6,8 +6,8 @@ import type { AuthUser } from '../auth/authUser.js';
 import { enforce } from '../http/verdicts.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteHolds, noteVersions, projectParticipants, projects, templateRevisions, templates, users } from '../db/schema.js';
-import { findReadableProject } from '../projects/queries.js';
-import { takesPart } from '../projects/policy.js';
+import { participantColumn } from '../projects/queries.js';
+import { canReadProject, takesPart } from '../projects/policy.js';
 import type { ProjectRecord } from '../projects/record.js';
 import { canReadNote, canWriteNote, noteAbilities, READ_REFUSALS, WRITE_REFUSALS } from './policy.js';
 import type { NoteContext, NoteRecord } from './record.js';
@@ -23,12 +23,17 @@ async function takesPartIn(q: Queryable, project: ProjectRecord, userNo: number)
   return takesPart({ userNo }, project, row !== undefined);
 }
 
-/** The note with its project, if the user may see the project; deleted notes included (callers decide). */
+/**
+ * The note with its project, if the user may see the project; deleted notes included (callers decide).
+ * One query: every note call and live connection starts here.
+ */
 export async function findNoteFor(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext | undefined> {
-  const [note] = await q.select().from(labNotes).where(eq(labNotes.noteNo, noteNo));
-  if (!note) return undefined;
-  const readable = await findReadableProject(q, user, note.projectNo);
-  return readable && { note, ...readable };
+  const [row] = await q
+    .select({ note: labNotes, project: projects, participant: participantColumn(user) })
+    .from(labNotes)
+    .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+    .where(eq(labNotes.noteNo, noteNo));
+  return row && canReadProject(user, row.project, row.participant) === 'allowed' ? row : undefined;
 }
 
 /** The note if the user may read it: 2013 when there is none (or it is hidden), 2014 when deleted. */

@@ -14,16 +14,14 @@ import {
   type BlockListAnswer,
   type SaveAnswer,
   type TempAnswer,
-  type SavedBlock,
   type ViewerAnswer,
   withStatuses,
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
-import type { Db, Queryable } from '../db/client.js';
+import type { Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { versionFingerprint } from './versionFingerprint.js';
-import { documentUpdates, labNoteCounters, labNotes, noteDrafts, noteHolds, users } from '../db/schema.js';
+import { documentUpdates, labNoteCounters, labNotes, noteHolds, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
@@ -35,6 +33,7 @@ import { tableText } from '../collab/contentSnapshots.js';
 import { assertContentRules, savedContent } from './contentCheck.js';
 import { canDeleteNote, DELETE_REFUSALS } from './policy.js';
 import { requireVisibleNote, requireWritableNote, savedVersion, summarize, type NoteContext } from './queries.js';
+import { storeDraft, tempAnswer } from './drafts.js';
 import { saveVersion } from './saveVersion.js';
 import { recordNoteWriter } from './writers.js';
 import { initialNoteState, templateStart } from '../templates/noteStart.js';
@@ -188,8 +187,8 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
         assertContentRules(content, saved);
         checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
         const savedAt = new Date();
-        await storeDraft(db, ctx.note.noteNo, `${ctx.note.version}:${draftFingerprint(content.savedBlocks('LABNOTE'))}`, blocks, user.userNo, savedAt);
-        return { blockList: blocks, changed, savedAt: savedAt.toISOString() };
+        await storeDraft(db, ctx.note.noteNo, blocks, user.userNo, savedAt);
+        return tempAnswer(blocks, changed, savedAt);
       } catch (error) {
         if (error instanceof AppError) throw error;
         services.log.error({ err: error, noteNo: ctx.note.noteNo }, 'temporary save failed');
@@ -266,36 +265,5 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
       await clearHolds(user, notes.map((n) => n.noteNo), false, clientAddress);
       return null;
     },
-  });
-}
-
-/** Fingerprints of derived block lists, kept while the list is (a snapshot keeps its list until the note changes). */
-const draftFingerprints = new WeakMap<readonly SavedBlock[], string>();
-function draftFingerprint(blocks: readonly SavedBlock[]): string {
-  let known = draftFingerprints.get(blocks);
-  if (!known) draftFingerprints.set(blocks, (known = versionFingerprint(blocks)));
-  return known;
-}
-
-/**
- * Stores the temp save. A draft whose key (saved version and fingerprint of the blocks) is the stored
- * one's only moves its time and saver; otherwise the block list is written, and it travels to the
- * database once (excluded.blocks), not twice. The draft is derived from the live document, which is
- * already stored with a synchronous commit, so its own row commits without waiting for the disk: a
- * crash can cost the last draft row (the next temp save writes it again), never the note's content.
- */
-async function storeDraft(db: Db, noteNo: number, blocksKey: string, blocks: readonly SavedBlock[], savedByUserNo: number, savedAt: Date): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`set local synchronous_commit = off`);
-    const unchanged = await tx
-      .update(noteDrafts)
-      .set({ savedByUserNo, savedAt })
-      .where(and(eq(noteDrafts.noteNo, noteNo), eq(noteDrafts.blocksKey, blocksKey)))
-      .returning({ noteNo: noteDrafts.noteNo });
-    if (unchanged.length) return;
-    await tx
-      .insert(noteDrafts)
-      .values({ noteNo, blocks, blocksKey, savedByUserNo, savedAt })
-      .onConflictDoUpdate({ target: noteDrafts.noteNo, set: { blocks: sql`excluded.blocks`, blocksKey, savedByUserNo, savedAt } });
   });
 }

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { CONTENT_FIELD, docToBlocks, docToSavedBlocks, noteDocumentName, type Block, type PmNode, type SaveAnswer, type SavedBlock, type TempAnswer } from '@eln/shared';
-import { noteDrafts } from '../db/schema.js';
+import { rawRows } from '../db/client.js';
+import { readDraft } from './drafts.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 
@@ -55,9 +56,8 @@ async function expectDraft(writer: LiveClient, expected: () => Block[]): Promise
   await eventually(() => writer.allDurable(), 'the edits to be stored');
   const answer = await caller<TempAnswer>('/v1/project/note/temp', { labNoteNo, blockList: expected() });
   expect(answer.body.status).toBe('0000');
-  expect(answer.body.data.blockList).toEqual(expected());
-  const [draft] = await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo));
-  expect(draft?.blocks).toEqual(expected());
+  expect(answer.body.data.blockStatuses).toEqual(expected().map(({ blockUid, blockStatus }) => ({ blockUid, blockStatus })));
+  expect((await readDraft(server.database.db, labNoteNo))?.blocks).toEqual(expected());
   // The server's own copy, derived from scratch, holds the same.
   const live = server.collab.documents.get(name);
   if (live) expect(docToBlocks(json(live), 'LABNOTE', savedBlocks)).toEqual(expected());
@@ -66,8 +66,8 @@ async function expectDraft(writer: LiveClient, expected: () => Block[]): Promise
 let savedBlocks: SavedBlock[] = [];
 
 async function storedDraft() {
-  const [draft] = await server.database.db.select().from(noteDrafts).where(eq(noteDrafts.noteNo, labNoteNo));
-  if (!draft?.blocksKey) throw new Error('no draft with a key is stored');
+  const draft = await readDraft(server.database.db, labNoteNo);
+  if (!draft) throw new Error('no draft is stored');
   return draft;
 }
 
@@ -125,5 +125,33 @@ describe('temp save', () => {
     cellText(reopened.doc, 5, 5).insert(0, 'reloaded ');
     fragment(reopened.doc).delete(1, 1);
     await expectDraft(reopened, () => docToBlocks(json(reopened.doc), 'LABNOTE', savedBlocks));
+  });
+
+  it('rewrites only the blocks that changed, and the whole draft when another server wrote it', async () => {
+    const writer = await open();
+    const fromScratch = () => docToBlocks(json(writer.doc), 'LABNOTE', savedBlocks);
+    const rowVersions = async () =>
+      rawRows<{ position: number; xmin: string }>(server.database.db, sql`select position, xmin::text as xmin from note_draft_blocks where note_no = ${labNoteNo} order by position`);
+    await expectDraft(writer, fromScratch);
+    const before = await rowVersions();
+    expect(before.length).toBe(fromScratch().length);
+
+    // A keystroke in the second paragraph: that row alone is written again.
+    const target = fragment(writer.doc).length - 2;
+    ((fragment(writer.doc).get(target) as Y.XmlElement).get(0) as Y.XmlText).insert(0, 'Typed ');
+    await expectDraft(writer, fromScratch);
+    const after = await rowVersions();
+    expect(after.filter((row, i) => row.xmin !== before[i]!.xmin).map((row) => row.position)).toEqual([target]);
+
+    // Another server stores a different draft (its own key): this one no longer knows what is stored and writes it whole.
+    await server.database.db.execute(sql`update note_draft_blocks set block_deflated = decode('00', 'hex') where note_no = ${labNoteNo}`);
+    await server.database.db.execute(sql`update note_drafts set blocks_key = 'written-elsewhere' where note_no = ${labNoteNo}`);
+    await expectDraft(writer, fromScratch);
+    expect((await storedDraft()).blocksKey).not.toBe('written-elsewhere');
+
+    // A shorter note drops the rows past its end.
+    fragment(writer.doc).delete(fragment(writer.doc).length - 2, 2);
+    await expectDraft(writer, fromScratch);
+    expect((await rowVersions()).length).toBe(fromScratch().length);
   });
 });

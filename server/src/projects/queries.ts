@@ -12,7 +12,7 @@ import type { ProjectRecord } from './record.js';
 export type { ProjectRecord } from './record.js';
 
 /** Whether the caller takes part in the row's project (leads it or is listed), read with the row. */
-const participantColumn = (user: AuthUser) => sql<boolean>`${takesPartSql(user.userNo)}`.mapWith(Boolean);
+export const participantColumn = (user: AuthUser) => sql<boolean>`${takesPartSql(user.userNo)}`.mapWith(Boolean);
 
 export interface ProjectFilter {
   type?: 'title' | 'leader';

@@ -24,6 +24,7 @@ import {
   templateTempRequest,
   templateViewerRequest,
   withStatuses,
+  type Block,
   type SavedBlock,
   type TempAnswer,
   type TemplateEditorAnswer,
@@ -42,6 +43,7 @@ import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
 import { checkClientList } from '../notes/clientList.js';
 import { assertContentRules, type SavedContent } from '../notes/contentCheck.js';
+import { tempAnswer } from '../notes/drafts.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
 import type { Services } from '../services.js';
 import {
@@ -236,7 +238,7 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
         .insert(templateDrafts)
         .values({ templateNo: template.templateNo, blocks, savedByUserNo: user.userNo, savedAt })
         .onConflictDoUpdate({ target: templateDrafts.templateNo, set: { blocks, savedByUserNo: user.userNo, savedAt } });
-      return { blockList: blocks, changed, savedAt: savedAt.toISOString() };
+      return tempAnswer(blocks, changed, savedAt);
     },
   });
 
@@ -343,7 +345,7 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
  * transaction that locks the template, so every live update is either in it or refused after it. The
  * draft turns read-only for everyone until it is approved or sent back.
  */
-async function checkIn(services: Services, user: AuthUser, template: TemplateRecord, clientList: TempAnswer['blockList'], clientAddress: string) {
+async function checkIn(services: Services, user: AuthUser, template: TemplateRecord, clientList: Block[], clientAddress: string) {
   const { db, live } = services;
   const documentName = templateDocumentName(template.templateNo);
   const baseline = await approvedBaseline(services, template);

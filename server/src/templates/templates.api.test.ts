@@ -13,6 +13,7 @@ import {
   type TemplateDetail,
   type TemplateEditorAnswer,
   type TemplateListAnswer,
+  type TempAnswer,
   type TemplateViewerAnswer,
 } from '@eln/shared';
 import { auditLog, documentUpdates, files, templateDrafts, templateRevisions } from '../db/schema.js';
@@ -291,10 +292,12 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
   it('temp-saves the draft and discards it when the author leaves', async () => {
     const templateNo = await create();
     (await write(author, templateNo, 'Draft line')).destroy();
-    const saved = await author.call<{ blockList: Array<{ content: string; blockStatus: string }> }>('/v1/template/temp', { templateNo, blockList: [] });
+    const saved = await author.call<TempAnswer>('/v1/template/temp', { templateNo, blockList: [] });
     expect(saved.body.status).toBe('0000');
-    expect(textsOf(saved.body.data.blockList)).toEqual(['Draft line']);
-    expect(saved.body.data.blockList.map((b) => b.blockStatus)).toEqual(['ADD']);
+    expect(saved.body.data.blockStatuses.map((b) => b.blockStatus)).toEqual(['ADD']);
+    const [draft] = await server.database.db.select().from(templateDrafts).where(eq(templateDrafts.templateNo, templateNo));
+    expect(textsOf(draft?.blocks as Array<{ content: string }>)).toEqual(['Draft line']);
+    expect(saved.body.data.blockStatuses.map((b) => b.blockUid)).toEqual((draft?.blocks as Array<{ blockUid: string }>).map((b) => b.blockUid));
     expect((await detail(author, templateNo)).tempSavedAt).not.toBeNull();
     expect((await researcher.call('/v1/template/temp', { templateNo, blockList: [] })).body.status).toBe(ERR.notFound);
     expect((await author.call('/v1/template/clear', { templateNo })).body.status).toBe('0000');

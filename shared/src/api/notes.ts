@@ -110,8 +110,12 @@ export interface ViewerAnswer {
   savedBy: string | null;
 }
 
+/**
+ * A temp save's answer: each block's status against the last saved version (an approved template's,
+ * for templates), in order, rather than the blocks themselves, which the caller already has.
+ */
 export interface TempAnswer {
-  blockList: Block[];
+  blockStatuses: Array<Pick<Block, 'blockUid' | 'blockStatus'>>;
   changed: boolean;
   savedAt: string;
 }
