@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
 import fastifyWebsocket from '@fastify/websocket';
 import type { Extension, Hocuspocus } from '@hocuspocus/server';
@@ -84,6 +85,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   });
 
   const secret = await loadSigningSecret(database.db, config.jwtSecret);
+  // Cookies carry only the browser's refresh token (auth/refreshCookie.ts).
+  await app.register(fastifyCookie);
   await app.register(fastifyJwt, {
     secret,
     sign: { algorithm: 'HS256' },

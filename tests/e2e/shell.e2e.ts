@@ -1,9 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { shot, signIn } from './support.js';
+import { sentAccessTokens, shot, signIn } from './support.js';
 
-const storedSession = (page: Page) =>
-  page.evaluate(() => JSON.parse(localStorage.getItem('eln.session') ?? 'null') as { accessToken: string; refreshToken: string } | null);
+const storedProfile = (page: Page) => page.evaluate(() => localStorage.getItem('eln.profile'));
 
 test.describe('app shell', () => {
   test('without a session every page leads to sign-in', async ({ page }) => {
@@ -78,11 +77,11 @@ test.describe('app shell', () => {
   });
 
   test('a session ended on the server shows the session-ended modal, whose close leads to sign-in', async ({ page, request }) => {
+    const tokens = sentAccessTokens(page);
     await signIn(page, E2E.member);
-    const session = await storedSession(page);
-    expect(session?.accessToken).toBeTruthy();
+    expect(tokens.last()).toBeTruthy();
     // End the session from elsewhere: its access and refresh tokens die at once.
-    const out = await request.post('/server/v1/user/signOut', { data: {}, headers: { authorization: `Bearer ${session?.accessToken}` } });
+    const out = await request.post('/server/v1/user/signOut', { data: {}, headers: { authorization: `Bearer ${tokens.last()}` } });
     expect((await out.json()).status).toBe('0000');
 
     await page.getByRole('link', { name: 'Project' }).first().click();
@@ -90,7 +89,7 @@ test.describe('app shell', () => {
     await shot(page, 'session-ended');
     await page.getByTestId('session-ended-close').click();
     await expect(page).toHaveURL(/\/signin$/);
-    expect(await storedSession(page)).toBeNull();
+    expect(await storedProfile(page)).toBeNull();
   });
 
   test('unknown paths land on the 404 page', async ({ page }) => {
@@ -110,11 +109,54 @@ test.describe('app shell', () => {
   });
 
   test('signing out revokes the session on the server', async ({ page, request }) => {
+    const tokens = sentAccessTokens(page);
     await signIn(page, E2E.member);
-    const session = await storedSession(page);
+    const accessToken = tokens.last();
     await page.getByTestId('signout').click();
     await expect(page).toHaveURL(/\/signin$/);
-    const after = await request.post('/server/v1/user/auth/list', { data: {}, headers: { authorization: `Bearer ${session?.accessToken}` } });
+    const after = await request.post('/server/v1/user/auth/list', { data: {}, headers: { authorization: `Bearer ${accessToken}` } });
     expect(after.status()).toBe(401);
+    expect((await page.context().cookies()).filter((cookie) => cookie.name === 'eln_refresh')).toEqual([]);
+  });
+
+  test('no script can read a credential: the refresh token is an httpOnly cookie, the access token only in memory', async ({ page }) => {
+    const tokens = sentAccessTokens(page);
+    await signIn(page, E2E.member);
+    const [cookie, ...others] = (await page.context().cookies()).filter((c) => c.name === 'eln_refresh');
+    expect(others).toEqual([]);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/server/v1/user/refresh' });
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    const stored = await page.evaluate(() => Object.values(localStorage).join('\n') + Object.values(sessionStorage).join('\n'));
+    expect(stored).not.toContain(tokens.last());
+    expect(stored).not.toContain(cookie!.value);
+    expect(stored).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    expect(await storedProfile(page)).toContain(E2E.member.userId);
+  });
+
+  test('every tab of the browser stays signed in: reloads and new tabs get their own token from the cookie, one refresh at a time', async ({ page }) => {
+    await signIn(page, E2E.member);
+    const context = page.context();
+    const refreshes: string[] = [];
+    context.on('response', async (response) => {
+      if (response.url().endsWith('/server/v1/user/refresh')) refreshes.push(((await response.json()) as { status: string }).status);
+    });
+    // Three more tabs open at once, and the first reloads with them: four refreshes race for one cookie.
+    const tabs = await Promise.all([1, 2, 3].map(() => context.newPage()));
+    await Promise.all([...tabs.map((tab) => tab.goto('/project')), page.reload()]);
+    for (const tab of [page, ...tabs]) {
+      await expect(tab.getByTestId('header-user-name')).toHaveText(E2E.member.name);
+      await expect(tab.getByTestId('session-ended-modal')).toHaveCount(0);
+    }
+    await expect.poll(() => refreshes.length).toBeGreaterThanOrEqual(4);
+    // Each rotated the cookie the last one left: none was refused as a reuse, which would have ended the session.
+    expect(refreshes.every((status) => status === '0000')).toBe(true);
+    // The project list came through the API with each new tab's own token.
+    for (const tab of tabs) await expect(tab.getByTestId('project-row').or(tab.getByTestId('project-empty')).first()).toBeVisible();
+
+    // Signing out in one tab signs every tab out.
+    await tabs[0]!.getByTestId('signout').click();
+    await expect(tabs[0]!).toHaveURL(/\/signin$/);
+    for (const tab of [page, tabs[1]!, tabs[2]!]) await expect(tab).toHaveURL(/\/signin$/);
+    await shot(tabs[1]!, 'signed-out-in-another-tab');
   });
 });

@@ -32,6 +32,19 @@ export async function signIn(page: Page, who: Credentials): Promise<void> {
   await expect(page.getByTestId('dashboard')).toBeVisible();
 }
 
+/**
+ * Records the access tokens the page sends (they live in the tab's memory, out of a test's reach
+ * otherwise); `last()` is the newest, '' before the first call.
+ */
+export function sentAccessTokens(page: Page): { last: () => string; all: () => string[] } {
+  const tokens: string[] = [];
+  page.on('request', (request) => {
+    const header = request.headers().authorization;
+    if (header?.startsWith('Bearer ') && tokens.at(-1) !== header.slice(7)) tokens.push(header.slice(7));
+  });
+  return { last: () => tokens.at(-1) ?? '', all: () => [...tokens] };
+}
+
 /** Calls the API and expects success; answers `data`. */
 export async function api<T>(request: APIRequestContext, token: string | null, path: string, body: unknown): Promise<T> {
   const response = await request.post(`/server${path}`, { data: body, headers: token ? { authorization: `Bearer ${token}` } : {} });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
-import { cuttableNetwork, openAs, prose, shot, signIn } from './support.js';
+import { cuttableNetwork, openAs, prose, sentAccessTokens, shot, signIn } from './support.js';
 
 /**
  * Long sessions outlive access tokens. A server of its own issues tokens that live TOKEN_SECONDS (the
@@ -50,9 +50,11 @@ test('an open note keeps writing across several token lives, with no prompt and 
   const labNoteNo = await noteOf(writer);
   const page = await openAs(browser, writer, { baseURL });
   const refreshes = countRefreshes(page);
-  const firstToken = await page.evaluate(() => (JSON.parse(localStorage.getItem('eln.session') ?? '{}') as { accessToken?: string }).accessToken ?? '');
+  const tokens = sentAccessTokens(page);
   await page.goto(`/note/${labNoteNo}`);
   await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
+  const firstToken = tokens.last();
+  expect(firstToken).not.toBe('');
 
   // A line every few seconds for about three token lives; each is confirmed stored by the server.
   await prose(page).click();

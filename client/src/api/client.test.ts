@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Session } from '../session/model';
 import { createRefresher } from '../session/refresh';
-import { fakeAnswer, fakeLocks, fakeSession, sharedStore } from '../session/testing';
+import { fakeAnswer, fakeLocks, fakeSession, tabStore } from '../session/testing';
 import { createApiClient } from './client';
 import { ApiError } from './errors';
 
@@ -38,7 +38,7 @@ const unauthorized = { status: 401, json: { status: '1002', message: 'Session en
 
 function client(route: (sent: Sent) => Reply, session: Session | null) {
   const { fetch, sent } = fakeFetch(route);
-  const store = sharedStore(session);
+  const store = tabStore(session);
   const onSessionEnded = vi.fn();
   const api = createApiClient({
     fetch,
@@ -48,14 +48,14 @@ function client(route: (sent: Sent) => Reply, session: Session | null) {
     language: () => 'ko',
     now: () => NOW,
   });
-  const refresh = createRefresher({ read: store.read, write: store.write, post: (t) => api.postRefresh(t), withLock: fakeLocks(), now: () => NOW });
+  const refresh = createRefresher({ read: store.read, write: store.write, post: () => api.postRefresh(), withLock: fakeLocks(), now: () => NOW });
   return { api, sent, store, onSessionEnded };
 }
 
-/** The server's refresh call: rotates refresh-N to N+1 once. */
-function refreshRoute(sent: Sent, valid = 'refresh-1'): Reply {
-  const token = (sent.body as { refreshToken: string }).refreshToken;
-  return token === valid ? ok(fakeAnswer(2)) : { status: 401, json: { status: '1005', message: 'expired', data: null } };
+/** The server's refresh call: from the cookie (the body asks for it, and names no token), rotating once; or refused. */
+function refreshRoute(sent: Sent, cookieValid = true): Reply {
+  const fromCookie = JSON.stringify(sent.body) === JSON.stringify({ refreshIn: 'cookie' });
+  return fromCookie && cookieValid ? ok({ ...fakeAnswer(2), refreshToken: '' }) : { status: 401, json: { status: '1005', message: 'expired', data: null } };
 }
 
 describe('the API client', () => {
@@ -114,6 +114,17 @@ describe('the API client', () => {
     expect(onSessionEnded).not.toHaveBeenCalled();
   });
 
+  it('a tab without a token yet (reloaded, newly opened) gets one from the cookie before its first call', async () => {
+    const { api, sent, store } = client(
+      (s) => (s.url.endsWith('/refresh') ? refreshRoute(s) : s.headers.Authorization === 'Bearer access-2' ? ok('fine') : unauthorized),
+      { ...fakeSession(1, 0), accessToken: '' },
+    );
+    await expect(api.call('/v1/project/list')).resolves.toBe('fine');
+    expect(sent.map((s) => s.url)).toEqual(['/server/v1/user/refresh', '/server/v1/project/list']);
+    expect(sent[0]?.body).toEqual({ refreshIn: 'cookie' });
+    expect(store.read()?.accessToken).toBe('access-2');
+  });
+
   it('concurrent calls with an expiring token share one refresh', async () => {
     const { api, sent } = client(
       (s) => (s.url.endsWith('/refresh') ? refreshRoute(s) : s.headers.Authorization === 'Bearer access-2' ? ok(1) : unauthorized),
@@ -123,11 +134,11 @@ describe('the API client', () => {
     expect(sent.filter((s) => s.url.endsWith('/refresh'))).toHaveLength(1);
   });
 
-  it('retries a 401 with tokens another tab rotated meanwhile', async () => {
-    let store: ReturnType<typeof sharedStore> | null = null;
+  it('retries a 401 with a token this tab got meanwhile (another call refreshed)', async () => {
+    let store: ReturnType<typeof tabStore> | null = null;
     const setup = client((s) => {
       if (s.headers.Authorization === 'Bearer access-1') {
-        store?.write(fakeSession(5, NOW + 600_000)); // another tab rotated while this call was under way
+        store?.write(fakeSession(5, NOW + 600_000)); // another call of this tab refreshed while this one was under way
         return unauthorized;
       }
       return s.headers.Authorization === 'Bearer access-5' ? ok('second try') : unauthorized;
@@ -138,7 +149,7 @@ describe('the API client', () => {
   });
 
   it('ends the session only when the refresh is refused', async () => {
-    const { api, onSessionEnded, sent } = client((s) => (s.url.endsWith('/refresh') ? refreshRoute(s, 'another') : unauthorized), fakeSession(1, NOW + 5_000));
+    const { api, onSessionEnded, sent } = client((s) => (s.url.endsWith('/refresh') ? refreshRoute(s, false) : unauthorized), fakeSession(1, NOW + 5_000));
     await expect(api.call('/v1/x')).rejects.toMatchObject({ httpStatus: 401 });
     expect(onSessionEnded).toHaveBeenCalledTimes(1);
     expect(sent.filter((s) => s.url.endsWith('/refresh'))).toHaveLength(1);

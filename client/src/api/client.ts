@@ -1,4 +1,4 @@
-import { API_BASE, errorMessage, SUCCESS, type ApiResponse, type Language, type SignInAnswer } from '@eln/shared';
+import { API_BASE, errorMessage, SUCCESS, type ApiResponse, type Language, type RefreshRequest, type SignInAnswer } from '@eln/shared';
 import { needsRefresh, type Session } from '../session/model';
 import type { RefreshOutcome } from '../session/refresh';
 import { ApiError, statusForHttp } from './errors';
@@ -16,8 +16,8 @@ export interface ApiClientDeps {
   fetch: typeof fetch;
   /** The stored session, read afresh on every call. */
   getSession(): Session | null;
-  /** Rotates the tokens of the session with this refresh token (single-flight); null means refused. */
-  refresh(seenRefreshToken: string): Promise<Session | null>;
+  /** Gets a fresh access token for the session the caller saw (single-flight); null means refused. */
+  refresh(seen: Session): Promise<Session | null>;
   onSessionEnded(): void;
   language(): Language;
   now(): number;
@@ -64,11 +64,11 @@ export function createApiClient(deps: ApiClientDeps) {
     throw new ApiError(status, message, httpStatus, envelope?.data ?? null);
   }
 
-  /** Refreshes when the token is about to expire; a network failure keeps the current token. */
+  /** Refreshes when the tab has no token or it is about to expire; a network failure keeps the current token. */
   async function freshSession(session: Session): Promise<Session | null> {
     if (!needsRefresh(session, deps.now())) return session;
     try {
-      return await deps.refresh(session.refreshToken);
+      return await deps.refresh(session);
     } catch {
       return session;
     }
@@ -76,8 +76,8 @@ export function createApiClient(deps: ApiClientDeps) {
 
   /**
    * POSTs `body` to `/server` + `path` and resolves to the answer's data, or rejects with an ApiError.
-   * A 401 while signed in first retries with tokens another tab rotated, or refreshes an expiring token;
-   * only when that is refused does the session end.
+   * A 401 while signed in first retries with a token this tab got meanwhile, or refreshes an expiring
+   * token; only when that is refused does the session end.
    */
   async function call<T>(path: string, body: unknown = {}, options: CallOptions = {}): Promise<T> {
     const endSession = options.endSessionOn401 !== false;
@@ -95,10 +95,10 @@ export function createApiClient(deps: ApiClientDeps) {
       const used: Session = session;
       let retryWith: Session | null = null;
       const current = deps.getSession();
-      if (current && current.refreshToken !== used.refreshToken) {
+      if (current && current.accessToken && current.accessToken !== used.accessToken && !needsRefresh(current, deps.now())) {
         retryWith = current;
       } else if (current && needsRefresh(current, deps.now())) {
-        retryWith = await deps.refresh(current.refreshToken);
+        retryWith = await deps.refresh(current);
       }
       if (retryWith) answer = await send(path, body, retryWith.accessToken, options.signal);
       if (answer.httpStatus === 401 && endSession) deps.onSessionEnded();
@@ -106,9 +106,9 @@ export function createApiClient(deps: ApiClientDeps) {
     return toResult<T>(answer);
   }
 
-  /** POST /v1/user/refresh without the usual session handling: the raw outcome for the refresher. */
-  async function postRefresh(refreshToken: string): Promise<RefreshOutcome> {
-    const answer = await send('/v1/user/refresh', { refreshToken }, null);
+  /** POST /v1/user/refresh (the token is the browser's cookie) without the usual session handling: the raw outcome for the refresher. */
+  async function postRefresh(): Promise<RefreshOutcome> {
+    const answer = await send('/v1/user/refresh', { refreshIn: 'cookie' } satisfies RefreshRequest, null);
     const { envelope, httpStatus } = answer;
     if (envelope && envelope.status === SUCCESS && httpStatus < 400) {
       return { kind: 'rotated', answer: envelope.data as SignInAnswer };

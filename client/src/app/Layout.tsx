@@ -1,11 +1,11 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Header } from '../layout/Header';
 import { refreshAuthFlags } from '../session/actions';
 
-/** The signed-in frame: header and main content. The auth flags are reloaded on each navigation. */
-export function Layout() {
+/** The signed-in frame: header and main content (the route's, or `children`). The auth flags are reloaded on each navigation. */
+export function Layout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
 
@@ -20,7 +20,7 @@ export function Layout() {
       </a>
       <Header />
       <main className="app-main" id="main" tabIndex={-1}>
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
     </div>
   );

@@ -65,6 +65,8 @@ export const routes: RouteObject[] = [
       { path: '/login/okta/auth/callback', element: <SsoCallbackPage /> },
       { path: '/notFound', element: <NotFoundPage /> },
       { path: '/error', element: <ServerErrorPage /> },
+      // The living style guide: the real screens on fixed sample data, open without signing in.
+      { path: '/publishing/:page?', lazy: page(() => import('../features/publishing/PublishingRoute'), (m) => m.PublishingRoute) },
       {
         element: <RequireAuth />,
         children: [{ lazy: page(() => import('./Layout'), (m) => m.Layout), children: signedIn }],

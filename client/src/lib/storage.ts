@@ -1,12 +1,16 @@
 /** Every localStorage key the client uses, in one place. */
 export const STORAGE_KEYS = {
-  session: 'eln.session',
+  /** Who is signed in (no tokens): session/store.ts. */
+  profile: 'eln.profile',
   language: 'eln.language',
   theme: 'eln.theme',
   savedUserId: 'eln.savedUserId',
 } as const;
 
-export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+/** Where sessions were kept, tokens included, before the refresh cookie; removed at start. */
+export const LEGACY_SESSION_KEY = 'eln.session';
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | typeof LEGACY_SESSION_KEY;
 
 /* localStorage can throw (private windows, storage disabled, quota); the notebook keeps working without it. */
 

@@ -3,9 +3,9 @@ import { call } from '../api';
 import { sessionFromAnswer, type Session } from './model';
 import { clearSession, getSession, setSession, updateAuthFlags } from './store';
 
-/** Signs in and stores the session. Rejects with the ApiError of a refusal. */
+/** Signs in and stores the session (the refresh token as the server's cookie). Rejects with the ApiError of a refusal. */
 export async function signIn(request: SignInRequest): Promise<Session> {
-  const answer = await call<SignInAnswer>('/v1/user/signIn', request);
+  const answer = await call<SignInAnswer>('/v1/user/signIn', { ...request, refreshIn: 'cookie' } satisfies SignInRequest);
   const session = sessionFromAnswer(answer, Date.now());
   setSession(session);
   return session;

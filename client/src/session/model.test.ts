@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAdmin, needsRefresh, parseSession, refreshDelayMs, serializeSession, sessionFromAnswer } from './model';
+import { isAdmin, needsRefresh, parseProfile, refreshDelayMs, serializeProfile, sessionFromAnswer, sessionWithoutToken } from './model';
 import { fakeAnswer } from './testing';
 
 const NOW = 1_700_000_000_000;
@@ -33,18 +33,30 @@ describe('session model', () => {
     expect(sessionFromAnswer(fakeAnswer(1, 900), NOW).refreshEarlyMs).toBe(30_000);
   });
 
-  it('reads back what it stores, and treats anything malformed as signed out', () => {
+  it('shares only who is signed in: the stored profile holds no token, and reads back', () => {
     const session = sessionFromAnswer(fakeAnswer(3), NOW);
-    expect(parseSession(serializeSession(session))).toEqual(session);
-    expect(parseSession(null)).toBeNull();
-    expect(parseSession('not json')).toBeNull();
-    expect(parseSession('[]')).toBeNull();
-    expect(parseSession(JSON.stringify({ ...session, accessToken: '' }))).toBeNull();
-    expect(parseSession(JSON.stringify({ ...session, auth: { project: 'maybe' } }))).toBeNull();
-    expect(parseSession(JSON.stringify({ ...session, user: { userId: 'x' } }))).toBeNull();
-    // A session stored before refreshEarlyMs existed still reads, with the default margin.
-    const { refreshEarlyMs: _early, ...older } = session;
-    expect(parseSession(JSON.stringify(older))).toEqual(older);
+    const stored = serializeProfile(session);
+    expect(stored).not.toContain('access-3');
+    expect(stored).not.toContain('refresh-3');
+    expect(JSON.parse(stored)).toEqual({ user: session.user, auth: session.auth });
+    expect(parseProfile(stored)).toEqual({ user: session.user, auth: session.auth });
+  });
+
+  it('treats a malformed profile as signed out, and ignores what a profile should not hold', () => {
+    const profile = { user: { userId: 'kim@lab.example', name: 'Kim', level: 1 }, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } };
+    expect(parseProfile(null)).toBeNull();
+    expect(parseProfile('not json')).toBeNull();
+    expect(parseProfile('[]')).toBeNull();
+    expect(parseProfile(JSON.stringify({ ...profile, auth: { project: 'maybe' } }))).toBeNull();
+    expect(parseProfile(JSON.stringify({ ...profile, user: { userId: 'x' } }))).toBeNull();
+    expect(parseProfile(JSON.stringify({ ...profile, accessToken: 'planted', user: { ...profile.user, level: 1, extra: true } }))).toEqual(profile);
+  });
+
+  it('makes a tab without a token need a refresh at once', () => {
+    const session = sessionWithoutToken({ user: { userId: 'a@b.co', name: 'A', level: 1 }, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
+    expect(session.accessToken).toBe('');
+    expect(needsRefresh(session, NOW)).toBe(true);
+    expect(refreshDelayMs(session, NOW)).toBe(0);
   });
 
   it('knows level 10 as administrator', () => {

@@ -1,9 +1,12 @@
 import { ADMIN_LEVEL, authFlags, TIMING, type AuthFlags, type SessionUser, type SignInAnswer } from '@eln/shared';
 
-/** What the browser keeps of a signed-in session. `expiresAt` is the access token's expiry in epoch ms. */
+/**
+ * A signed-in session as this tab holds it. The access token lives in the tab's memory only (empty until
+ * the tab has one: it then needs a refresh); the refresh token is never here, it is the server's httpOnly
+ * cookie. `expiresAt` is the access token's expiry in epoch ms.
+ */
 export interface Session {
   accessToken: string;
-  refreshToken: string;
   expiresAt: number;
   /** How long before expiry to refresh: a quarter of the token's life, at most TIMING.refreshEarlySeconds. */
   refreshEarlyMs?: number;
@@ -19,7 +22,6 @@ const MAX_TIMER_MS = 2_147_483_647;
 export function sessionFromAnswer(answer: SignInAnswer, now: number): Session {
   return {
     accessToken: answer.accessToken,
-    refreshToken: answer.refreshToken,
     expiresAt: now + Math.max(0, answer.expiresIn) * 1000,
     refreshEarlyMs: Math.min(EARLY_MS, (Math.max(0, answer.expiresIn) * 1000) / 4),
     user: { userId: answer.user.userId, name: answer.user.name, level: answer.user.level },
@@ -49,8 +51,14 @@ function isSessionUser(value: unknown): value is SessionUser {
   return isRecord(value) && typeof value.userId === 'string' && typeof value.name === 'string' && typeof value.level === 'number';
 }
 
-/** Reads a stored session; anything malformed counts as signed out. */
-export function parseSession(raw: string | null): Session | null {
+/**
+ * What every tab shares through localStorage: who is signed in and their flags, nothing that opens the
+ * session (a tab without an access token of its own gets one from the refresh cookie).
+ */
+export type Profile = Pick<Session, 'user' | 'auth'>;
+
+/** Reads a stored profile; anything malformed counts as signed out. */
+export function parseProfile(raw: string | null): Profile | null {
   if (!raw) return null;
   let value: unknown;
   try {
@@ -59,16 +67,16 @@ export function parseSession(raw: string | null): Session | null {
     return null;
   }
   if (!isRecord(value)) return null;
-  const { accessToken, refreshToken, expiresAt, refreshEarlyMs, user, auth } = value;
-  const flags = authFlags.safeParse(auth);
-  if (typeof accessToken !== 'string' || !accessToken) return null;
-  if (typeof refreshToken !== 'string' || !refreshToken) return null;
-  if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return null;
-  if (!isSessionUser(user) || !flags.success) return null;
-  const early = typeof refreshEarlyMs === 'number' && Number.isFinite(refreshEarlyMs) && refreshEarlyMs >= 0 ? { refreshEarlyMs } : {};
-  return { accessToken, refreshToken, expiresAt, ...early, user, auth: flags.data };
+  const flags = authFlags.safeParse(value.auth);
+  if (!isSessionUser(value.user) || !flags.success) return null;
+  return { user: { userId: value.user.userId, name: value.user.name, level: value.user.level }, auth: flags.data };
 }
 
-export function serializeSession(session: Session): string {
-  return JSON.stringify(session);
+export function serializeProfile(profile: Profile): string {
+  return JSON.stringify({ user: profile.user, auth: profile.auth });
+}
+
+/** The session of a tab that has the profile but no access token yet: it needs a refresh at once. */
+export function sessionWithoutToken(profile: Profile): Session {
+  return { accessToken: '', expiresAt: 0, user: profile.user, auth: profile.auth };
 }

@@ -8,11 +8,11 @@ export const REFRESH_LOCK = 'eln-refresh';
 export type RefreshOutcome = { kind: 'rotated'; answer: SignInAnswer } | { kind: 'refused' };
 
 export interface RefresherDeps {
-  /** Reads the stored session afresh (another tab may have changed it). */
+  /** Reads the session afresh (another tab may have signed out, or in as someone else). */
   read(): Session | null;
   write(session: Session): void;
-  /** POSTs the refresh token. Throws when the server could not be reached or failed: that is not a refusal. */
-  post(refreshToken: string): Promise<RefreshOutcome>;
+  /** POSTs the refresh (the token is the cookie). Throws when the server could not be reached or failed: that is not a refusal. */
+  post(): Promise<RefreshOutcome>;
   /** Runs `task` holding the named cross-tab lock. */
   withLock<T>(name: string, task: () => Promise<T>): Promise<T>;
   now(): number;
@@ -20,35 +20,34 @@ export interface RefresherDeps {
 
 /**
  * Makes the function that rotates the tokens. Refresh tokens work once and reusing one revokes the whole
- * session, so only one refresh may be in flight: concurrent callers in this tab share one promise, and
- * tabs queue on a Web Lock. Inside the lock the stored tokens are read again; when another tab has already
- * rotated them, those are used and no second refresh is sent.
+ * session, and every tab's refresh sends the one cookie the browser holds, so only one refresh may be in
+ * flight in the whole browser: concurrent callers in this tab share one promise, and tabs queue on a Web
+ * Lock, each rotating the cookie the previous one left. Inside the lock the session is read again; when
+ * this tab got a fresh token meanwhile, that one is used and no second refresh is sent.
  *
- * The returned function takes the refresh token of the session the caller saw expire (refresh tokens are
- * unique per rotation; access tokens issued within the same second may be equal) and resolves to the fresh
- * session, or to null when the server refused the refresh (the session has ended).
+ * The returned function takes the session the caller saw expire (or be refused) and resolves to the
+ * fresh session, or to null when the server refused the refresh (the session has ended).
  */
-export function createRefresher(deps: RefresherDeps): (seenRefreshToken: string) => Promise<Session | null> {
+export function createRefresher(deps: RefresherDeps): (seen: Session) => Promise<Session | null> {
   let inFlight: Promise<Session | null> | null = null;
 
-  const rotate = (seenRefreshToken: string) =>
+  const rotate = (seen: Session) =>
     deps.withLock(REFRESH_LOCK, async (): Promise<Session | null> => {
-      const stored = deps.read();
-      if (!stored) return null;
-      if (stored.refreshToken !== seenRefreshToken && !needsRefresh(stored, deps.now())) return stored;
-      const outcome = await deps.post(stored.refreshToken);
-      if (outcome.kind === 'refused') return null;
-      // Signed out (or in again) meanwhile, e.g. in another tab: keep what is stored now.
       const current = deps.read();
-      if (!current || current.refreshToken !== stored.refreshToken) return current;
+      if (!current) return null;
+      if (current !== seen && current.accessToken && !needsRefresh(current, deps.now())) return current;
+      const outcome = await deps.post();
+      if (outcome.kind === 'refused') return null;
+      // Signed out meanwhile (in another tab): stay signed out.
+      if (!deps.read()) return null;
       const next = sessionFromAnswer(outcome.answer, deps.now());
       deps.write(next);
       return next;
     });
 
-  return (seenRefreshToken) => {
+  return (seen) => {
     if (!inFlight) {
-      inFlight = rotate(seenRefreshToken).finally(() => {
+      inFlight = rotate(seen).finally(() => {
         inFlight = null;
       });
     }

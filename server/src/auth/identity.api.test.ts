@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import { ERR, type FindIdAnswer, type SignInAnswer, type ValidationErrorData } from '@eln/shared';
+import { ERR, REFRESH_COOKIE, TIMING, type FindIdAnswer, type SignInAnswer, type ValidationErrorData } from '@eln/shared';
 import { auditLog, passwordResets, refreshTokens, sessions, users } from '../db/schema.js';
-import { startTestServer, type TestServer } from '../testing/harness.js';
+import { startTestServer, type CallResult, type TestServer } from '../testing/harness.js';
 import { claimsOf, forgeJwt, serverSecret } from '../testing/jwt.js';
 import { eventually } from '../testing/live.js';
 import { sha256Hex } from './secrets.js';
@@ -209,6 +209,77 @@ describe('refresh', () => {
     const expired = await server.call('/v1/user/refresh', { refreshToken: answer.refreshToken });
     expect(expired.http).toBe(401);
     expect(expired.body.status).toBe(ERR.refreshInvalid);
+  });
+});
+
+describe('the refresh token in a cookie (the browser client)', () => {
+  const refreshCookieOf = (result: CallResult<unknown>) => result.cookies.find((cookie) => cookie.name === REFRESH_COOKIE.name);
+  const withCookie = (token: string) => ({ headers: { cookie: `${REFRESH_COOKIE.name}=${token}` } });
+
+  it('is set httpOnly, SameSite=Strict, for the refresh call only, and never put in the answer', async () => {
+    const researcher = await server.createUser();
+    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    expect(signedIn.body.status).toBe('0000');
+    expect(signedIn.body.data.refreshToken).toBe('');
+    expect(signedIn.body.data.accessToken).not.toBe('');
+    const cookie = refreshCookieOf(signedIn);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/server/v1/user/refresh', maxAge: TIMING.refreshTokenSeconds });
+    // Served over plain http (this test, a laptop): not Secure, or the browser would drop it.
+    expect(cookie?.secure).toBeFalsy();
+    expect(cookie?.value.length).toBeGreaterThan(20);
+    // Over https (as the proxy says, when trusted) it is Secure.
+    const behindTls = await startTestServer({ config: { trustProxy: true } });
+    try {
+      const other = await behindTls.createUser();
+      const overTls = await behindTls.call('/v1/user/signIn', { userId: other.userId, password: other.password, refreshIn: 'cookie' }, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(refreshCookieOf(overTls)?.secure).toBe(true);
+    } finally {
+      await behindTls.stop();
+    }
+  });
+
+  it('rotates from the cookie: a new cookie each time, an empty token in the answer, the spent one refused with the session', async () => {
+    const researcher = await server.createUser();
+    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    const first = refreshCookieOf(signedIn)!.value;
+    const refreshed = await server.call<SignInAnswer>('/v1/user/refresh', { refreshIn: 'cookie' }, withCookie(first));
+    expect(refreshed.body.status).toBe('0000');
+    expect(refreshed.body.data.refreshToken).toBe('');
+    const second = refreshCookieOf(refreshed)!.value;
+    expect(second).not.toBe(first);
+    expect((await server.call('/v1/user/auth/list', {}, { token: refreshed.body.data.accessToken })).body.status).toBe('0000');
+
+    // The spent cookie again (a stolen copy): refused, the cookie removed, and the session revoked for everyone.
+    const reuse = await server.call('/v1/user/refresh', { refreshIn: 'cookie' }, withCookie(first));
+    expect(reuse.body.status).toBe(ERR.refreshInvalid);
+    expect(refreshCookieOf(reuse)).toMatchObject({ value: '', path: '/server/v1/user/refresh' });
+    expect(refreshCookieOf(reuse)!.expires!.getTime()).toBeLessThan(Date.now());
+    expect((await server.call('/v1/user/refresh', { refreshIn: 'cookie' }, withCookie(second))).body.status).toBe(ERR.refreshInvalid);
+  });
+
+  it('refuses a cookie refresh without a cookie, and a body refresh without a token, changing nothing', async () => {
+    const before = await server.database.db.select().from(refreshTokens);
+    const noCookie = await server.call('/v1/user/refresh', { refreshIn: 'cookie' });
+    expect(noCookie.http).toBe(401);
+    expect(noCookie.body.status).toBe(ERR.refreshInvalid);
+    const noToken = await server.call('/v1/user/refresh', {});
+    expect(noToken.body.status).toBe(ERR.validation);
+    expect(noToken.body.data).toMatchObject({ fields: [{ field: 'refreshToken', reason: 'required' }] });
+    // A cookie does not stand in for the token of a body refresh.
+    const researcher = await server.createUser();
+    const signedIn = await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    expect((await server.call('/v1/user/refresh', {}, withCookie(refreshCookieOf(signedIn)!.value))).body.status).toBe(ERR.validation);
+    expect((await server.call('/v1/user/refresh', { refreshIn: 'jar' })).body.status).toBe(ERR.validation);
+    expect((await server.database.db.select().from(refreshTokens)).length).toBe(before.length + 1);
+  });
+
+  it('is removed at sign-out, and the token it held is dead', async () => {
+    const researcher = await server.createUser();
+    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    const out = await server.call('/v1/user/signOut', {}, { token: signedIn.body.data.accessToken });
+    expect(out.body.status).toBe('0000');
+    expect(refreshCookieOf(out)).toMatchObject({ value: '', path: '/server/v1/user/refresh', httpOnly: true, sameSite: 'Strict' });
+    expect((await server.call('/v1/user/refresh', { refreshIn: 'cookie' }, withCookie(refreshCookieOf(signedIn)!.value))).body.status).toBe(ERR.refreshInvalid);
   });
 });
 

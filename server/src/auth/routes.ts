@@ -24,6 +24,7 @@ import { licenceProblem } from '../licence/licence.js';
 import type { Services } from '../services.js';
 import { toAuthFlags } from '../users/flags.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { clearRefreshCookie, deliverTokens, refreshTokenFromCookie } from './refreshCookie.js';
 import { newOpaqueToken, sha256Hex } from './secrets.js';
 import { createSession, revokeAllSessions, revokeSession, rotateRefreshToken } from './sessions.js';
 import { throttleKeys } from './throttle.js';
@@ -56,7 +57,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'public',
     failure: ERR.tokenIssue,
     body: signInRequest,
-    async handler({ body, request, clientAddress }) {
+    async handler({ body, request, reply, clientAddress }) {
       const accountKey = throttleKeys.account(body.userId);
       const addressKey = throttleKeys.address(clientAddress);
       const lockedFor = await throttle.lockedForSeconds(db, [accountKey, addressKey]);
@@ -102,7 +103,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         await appendAudit(tx, { actor, action: 'user.signIn', target: { type: 'session', id: created.sessionId }, after, clientAddress });
         return created;
       });
-      return signInAnswer(services, user, session.sessionId, session.refreshToken);
+      return deliverTokens(request, reply, body.refreshIn, signInAnswer(services, user, session.sessionId, session.refreshToken));
     },
   });
 
@@ -111,10 +112,16 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'public',
     failure: ERR.tokenIssue,
     body: refreshRequest,
-    async handler({ body, clientAddress }) {
+    async handler({ body, request, reply, clientAddress }) {
+      const presented = body.refreshIn === 'cookie' ? refreshTokenFromCookie(request) : body.refreshToken;
+      const refuse = () => {
+        if (body.refreshIn === 'cookie') clearRefreshCookie(request, reply);
+        return new AppError(ERR.refreshInvalid);
+      };
+      if (!presented) throw refuse();
       // A reuse revokes the session: its open live connections end now, not at their next check.
       const result = await services.live.transaction(db, async (tx, commands) => {
-        const rotated = await rotateRefreshToken(tx, body.refreshToken);
+        const rotated = await rotateRefreshToken(tx, presented);
         if (rotated.kind === 'reused') {
           const [owner] = await tx.select().from(users).where(eq(users.userNo, rotated.userNo));
           await appendAudit(tx, {
@@ -128,10 +135,10 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         }
         return rotated;
       });
-      if (result.kind !== 'rotated') throw new AppError(ERR.refreshInvalid);
+      if (result.kind !== 'rotated') throw refuse();
       const [user] = await db.select().from(users).where(eq(users.userNo, result.userNo));
-      if (!user?.active) throw new AppError(ERR.refreshInvalid);
-      return signInAnswer(services, user, result.sessionId, result.refreshToken);
+      if (!user?.active) throw refuse();
+      return deliverTokens(request, reply, body.refreshIn, signInAnswer(services, user, result.sessionId, result.refreshToken));
     },
   });
 
@@ -140,7 +147,8 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'user',
     failure: ERR.signOutFailed,
     body: emptyRequest,
-    async handler({ user, clientAddress }) {
+    async handler({ user, request, reply, clientAddress }) {
+      clearRefreshCookie(request, reply);
       // The session's open live connections end now, on every process, not at their next check.
       await services.live.transaction(db, async (tx, commands) => {
         await revokeSession(tx, user.sessionId, 'signed out');

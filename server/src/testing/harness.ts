@@ -45,6 +45,8 @@ export interface CallResult<T> {
   http: number;
   body: ApiResponse<T>;
   headers: LightMyRequestResponse['headers'];
+  /** The answer's Set-Cookie headers, parsed. */
+  cookies: LightMyRequestResponse['cookies'];
 }
 
 export interface NewUser {
@@ -111,7 +113,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         payload: options.raw ?? JSON.stringify(body),
         remoteAddress: options.remoteAddress,
       });
-      return { http: response.statusCode, body: response.json<ApiResponse<T>>(), headers: response.headers };
+      return { http: response.statusCode, body: response.json<ApiResponse<T>>(), headers: response.headers, cookies: response.cookies };
     },
     async createUser(fields = {}) {
       counter += 1;

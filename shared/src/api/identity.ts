@@ -1,11 +1,27 @@
 import { z } from 'zod';
 import { emailField, newPassword, passwordInput, phoneField, requiredText, text, yesNo } from '../validation.js';
 import { LIMITS } from '../limits.js';
+import { API_BASE } from '../envelope.js';
 
-export const signInRequest = z.strictObject({ userId: emailField, password: passwordInput });
+/**
+ * Where the refresh token travels. `cookie` (the browser client): only in an httpOnly, SameSite=Strict
+ * cookie scoped to the refresh call, never in an answer a script can read. `body` (other API clients,
+ * the default): in the answer, and back in the refresh call's body.
+ */
+export const refreshTransport = z.enum(['cookie', 'body']);
+export type RefreshTransport = z.infer<typeof refreshTransport>;
+
+/** The refresh token's cookie: sent by the browser to the refresh call only. */
+export const REFRESH_COOKIE = { name: 'eln_refresh', path: `${API_BASE}/v1/user/refresh` } as const;
+
+export const signInRequest = z.strictObject({ userId: emailField, password: passwordInput, refreshIn: refreshTransport.optional() });
 export type SignInRequest = z.input<typeof signInRequest>;
 
-export const refreshRequest = z.strictObject({ refreshToken: text().min(1, { error: 'required' }).max(200) });
+/** A refresh with the token in the body, or, with `refreshIn: 'cookie'` and no token, from the cookie. */
+export const refreshRequest = z
+  .strictObject({ refreshToken: text().min(1, { error: 'required' }).max(200).optional(), refreshIn: refreshTransport.optional() })
+  .refine((request) => request.refreshIn === 'cookie' || request.refreshToken !== undefined, { error: 'required', path: ['refreshToken'] });
+export type RefreshRequest = z.input<typeof refreshRequest>;
 export const emptyRequest = z.strictObject({});
 
 export const findIdRequest = z.strictObject({ name: requiredText(LIMITS.userName), phone: phoneField });
@@ -24,6 +40,7 @@ export interface SessionUser {
 
 export interface SignInAnswer {
   accessToken: string;
+  /** Empty when it travels in the cookie (`refreshIn: 'cookie'`). */
   refreshToken: string;
   /** Seconds until the access token expires. */
   expiresIn: number;

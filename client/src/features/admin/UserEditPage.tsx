@@ -43,14 +43,15 @@ const same = (a: UserFormValues, b: UserFormValues) => JSON.stringify(a) === JSO
  * permission flags, active, and optionally a new password. Refusing to demote or deactivate oneself (5002)
  * shows beside the access fields.
  */
-export function UserEditPage() {
+/** `recordNo` stands in for the address's id (the style guide shows a fixed record). */
+export function UserEditPage({ recordNo }: { recordNo?: number } = {}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
   const location = useLocation();
   const session = useSession();
   const { id } = useParams();
-  const userNo = parseRecordNo(id);
+  const userNo = recordNo ?? parseRecordNo(id);
   const user = useLoad((signal) => loadUser(userNo, signal), String(userNo));
   useServerErrorPage(user);
   const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');

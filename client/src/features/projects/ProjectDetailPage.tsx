@@ -36,12 +36,13 @@ async function loadProject(projectNo: number | null, signal: AbortSignal): Promi
  * title, description and participants while it is in progress; the leader closes it (after confirming)
  * once a reviewer has signed a note; a completed project is read-only.
  */
-export function ProjectDetailPage() {
+/** `recordNo` stands in for the address's id (the style guide shows a fixed record). */
+export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const location = useLocation();
   const { id } = useParams();
-  const projectNo = parseRecordNo(id);
+  const projectNo = recordNo ?? parseRecordNo(id);
   const project = useLoad((signal) => loadProject(projectNo, signal), String(projectNo));
   useServerErrorPage(project);
   const [editing, setEditing] = useState(false);

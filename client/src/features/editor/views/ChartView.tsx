@@ -1,42 +1,13 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
 import type { Editor } from '@tiptap/core';
 import type { Node as PmNode } from '@tiptap/pm/model';
-import type { Chart } from 'chart.js';
 import type { PmNode as JsonNode } from '@eln/shared';
-import { useTheme } from '../../../theme/theme';
 import { PencilIcon } from '../../../ui/icons';
 import { ChartDialog, cellAddress, type ChartFields } from '../ChartDialog';
-import { chartConfig } from '../chartConfig';
+import { ChartCanvas } from './ChartCanvas';
 import { chartAttrsOf, chartData, type ChartAttrs, type ChartData } from '@eln/shared/editor';
-
-/** chart.js loads with the first chart shown, not with the editor. */
-let chartJs: Promise<typeof Chart> | null = null;
-function loadChartJs(): Promise<typeof Chart> {
-  chartJs ??= import('chart.js').then((m) => {
-    m.Chart.register(
-      m.BarController,
-      m.BarElement,
-      m.CategoryScale,
-      m.LinearScale,
-      m.LineController,
-      m.LineElement,
-      m.PointElement,
-      m.DoughnutController,
-      m.PieController,
-      m.ArcElement,
-      m.RadarController,
-      m.RadialLinearScale,
-      m.ScatterController,
-      m.Filler,
-      m.Legend,
-      m.Tooltip,
-    );
-    return m.Chart;
-  });
-  return chartJs;
-}
 
 /** Reads the chart's numbers from its source table as the document has it now. */
 function readData(editor: Editor, attrs: ChartAttrs): ChartData | null {
@@ -48,26 +19,12 @@ function readData(editor: Editor, attrs: ChartAttrs): ChartData | null {
   return table ? chartData(table.toJSON() as JsonNode, attrs.from, attrs.to, attrs.direction, attrs.dataName) : null;
 }
 
-function themeColors() {
-  const style = getComputedStyle(document.documentElement);
-  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-  const accent = read('--accent', '#4f46e5');
-  return {
-    text: read('--text-muted', '#575e6b'),
-    grid: read('--border', '#e4e7ec'),
-    font: read('--font-sans', 'sans-serif'),
-    palette: [accent, '#0891b2', '#db2777', '#059669', '#d97706', '#7c3aed', '#dc2626', '#65a30d'],
-  };
-}
-
 /** A chart block: drawn with chart.js from a range of a table, and redrawn whenever that table changes. */
 export function ChartView({ node, editor, selected, updateAttributes }: NodeViewProps) {
   const { t } = useTranslation('editor');
-  const theme = useTheme();
   const attrs = useMemo(() => chartAttrsOf(node.attrs), [node.attrs]);
   const [data, setData] = useState<ChartData | null>(() => readData(editor, attrs));
   const [editing, setEditing] = useState(false);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
 
   // Follow the table: every change of the document (local or from others) re-reads the range.
   useEffect(() => {
@@ -87,21 +44,6 @@ export function ChartView({ node, editor, selected, updateAttributes }: NodeView
   }, [editor, attrs]);
 
   const hasNumbers = Boolean(data?.series.some((series) => series.values.some((value) => value !== null)));
-
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas || !data || !hasNumbers) return;
-    let chart: Chart | null = null;
-    let cancelled = false;
-    void loadChartJs().then((ChartJs) => {
-      if (cancelled) return;
-      chart = new ChartJs(canvas, chartConfig(attrs.chartType, data, { xLabel: attrs.xLabel, yLabel: attrs.yLabel }, themeColors()));
-    });
-    return () => {
-      cancelled = true;
-      chart?.destroy();
-    };
-  }, [data, hasNumbers, attrs.chartType, attrs.xLabel, attrs.yLabel, theme]);
 
   const submit = (fields: ChartFields) => {
     updateAttributes(fields);
@@ -139,9 +81,7 @@ export function ChartView({ node, editor, selected, updateAttributes }: NodeView
           {t('chart.noNumbers')}
         </p>
       ) : (
-        <div className="note-chart-canvas">
-          <canvas ref={canvasRef} role="img" aria-label={t('chart.aria', { type: t(`chart.types.${attrs.chartType}`), name: attrs.name })} data-testid="chart-canvas" />
-        </div>
+        <ChartCanvas type={attrs.chartType} data={data} axes={{ xLabel: attrs.xLabel, yLabel: attrs.yLabel }} label={t('chart.aria', { type: t(`chart.types.${attrs.chartType}`), name: attrs.name })} />
       )}
       {attrs.label ? <figcaption className="note-chart-label">{attrs.label}</figcaption> : null}
       {editing ? (

@@ -1,0 +1,227 @@
+import {
+  ERR,
+  errorMessage,
+  type AdminUserRow,
+  type AuthFlags,
+  type CompanyDepartments,
+  type DashboardCounts,
+  type DepartmentRow,
+  type DepartmentSearchGroup,
+  type ListAnswer,
+  type NoteSummary,
+  type ProjectDetail,
+  type ProjectEditorAnswer,
+  type ProjectRow,
+  type SignatureEntry,
+  type SystemInfo,
+} from '@eln/shared';
+import { ApiError } from '../../api/errors';
+import { currentLanguage } from '../../i18n';
+import type { Session } from '../../session/model';
+import type { StyleGuideSamples } from '../../lib/styleGuide';
+
+/*
+ * The style guide's fixed data: a small research company as the screens would show it. Nothing here
+ * is random or dated by the clock, so every screenshot of the guide is the same.
+ */
+
+const ALL: AuthFlags = { project: 'Y', schema: 'Y', dropbox: 'Y', template: 'Y' };
+const MEMBER: AuthFlags = { project: 'Y', schema: 'N', dropbox: 'N', template: 'Y' };
+
+const PEOPLE = [
+  { userNo: 1, userId: 'admin@lab.example', name: 'Park Seoyeon', department: 'RND', level: 10, auth: ALL },
+  { userNo: 2, userId: 'kim.jiwoo@lab.example', name: 'Kim Jiwoo', department: 'CHEM', level: 1, auth: MEMBER },
+  { userNo: 3, userId: 'lee.minho@lab.example', name: 'Lee Minho', department: 'CHEM', level: 1, auth: MEMBER },
+  { userNo: 4, userId: 'sato.haruka@lab.example', name: 'Sato Haruka', department: 'BIO', level: 1, auth: ALL },
+  { userNo: 5, userId: 'choi.yuna@lab.example', name: 'Choi Yuna', department: 'BIO', level: 1, auth: MEMBER },
+  { userNo: 6, userId: 'jung.daeho@lab.example', name: 'Jung Daeho', department: 'QA', level: 1, auth: MEMBER },
+  { userNo: 7, userId: 'tanaka.ren@lab.example', name: 'Tanaka Ren', department: 'QA', level: 1, auth: MEMBER },
+  { userNo: 8, userId: 'han.soojin@lab.example', name: 'Han Soojin', department: null, level: 1, auth: MEMBER },
+] as const;
+
+const DEPARTMENTS: DepartmentRow[] = [
+  { code: 'RND', name: 'Research & Development', parentCode: null, userCount: 1, source: 'local' },
+  { code: 'CHEM', name: 'Chemistry', parentCode: 'RND', userCount: 2, source: 'local' },
+  { code: 'BIO', name: 'Cell Biology', parentCode: 'RND', userCount: 2, source: 'local' },
+  { code: 'QA', name: 'Quality Assurance', parentCode: null, userCount: 2, source: 'local' },
+];
+
+const departmentName = (code: string | null) => DEPARTMENTS.find((d) => d.code === code)?.name ?? null;
+const person = (userNo: number) => PEOPLE.find((p) => p.userNo === userNo)!;
+const at = (day: number, hour = 9) => new Date(Date.UTC(2026, 10, day, hour, 30)).toISOString();
+
+export const SAMPLE_SESSION: Session = {
+  accessToken: 'style-guide',
+  expiresAt: Number.MAX_SAFE_INTEGER,
+  user: { userId: PEOPLE[0].userId, name: PEOPLE[0].name, level: 10 },
+  auth: ALL,
+};
+
+const COUNTS: DashboardCounts = { ongoing: 12, closable: 3, closed: 41, templates: 8, schemas: 5, dropboxes: 6 };
+
+const PROJECT_TITLES = [
+  ['Buffer stability at 37 °C', 'Tris and HEPES buffers over four weeks'],
+  ['Kinase inhibitor screen', 'IC50 of 24 compounds against CDK2'],
+  ['MTT viability, HeLa', 'Dose response of cisplatin, triplicates'],
+  ['Column regeneration', 'Capacity of Ni-NTA after each cycle'],
+  ['Enzyme kinetics, batch 7', 'Km and Vmax of the new lot'],
+  ['Stability of reference standards', 'Quarterly check, ICH conditions'],
+  ['Western blot optimisation', 'Transfer times and blocking buffers'],
+  ['Solvent recovery audit', 'Rotary evaporator logs, Q4'],
+] as const;
+
+const abilities = (open: boolean) => ({ modify: open, finish: open, createNote: open, clearHolds: open });
+
+const PROJECTS: ProjectRow[] = PROJECT_TITLES.map(([title, description], i) => {
+  const leader = person([1, 2, 4, 2, 3, 6, 5, 7][i]!);
+  const open = i !== 5 && i !== 7;
+  return {
+    no: 108 - i,
+    title,
+    description,
+    status: open ? 'ING' : 'C',
+    userId: leader.userId,
+    leaderName: leader.name,
+    department: departmentName(leader.department),
+    participantCount: 2 + (i % 4),
+    createdAt: at(20 - i * 2),
+    updatedAt: at(25 - i),
+    abilities: abilities(open),
+  };
+});
+
+const participants = [2, 3, 4].map((n) => ({ userNo: n, userId: person(n).userId, name: person(n).name, departmentName: departmentName(person(n).department) }));
+
+const PROJECT: ProjectDetail = {
+  finishBlockedBy: null,
+  no: 108,
+  title: PROJECT_TITLES[0][0],
+  description: PROJECT_TITLES[0][1],
+  status: 'ING',
+  userId: PEOPLE[0].userId,
+  leaderName: PEOPLE[0].name,
+  signatureList: { department: 'CHEM', user: participants.map((p) => p.userId).join(',') },
+  participants,
+  members: [{ userNo: 1, userId: PEOPLE[0].userId, name: PEOPLE[0].name, departmentName: departmentName('RND') }, ...participants],
+  departments: [{ code: 'CHEM', name: 'Chemistry' }],
+  canModify: true,
+  createdAt: at(2),
+  updatedAt: at(24),
+  abilities: abilities(true),
+};
+
+const signature = (id: number, userNo: number, type: SignatureEntry['type'], signed: boolean): SignatureEntry => ({
+  signatureId: id,
+  userId: person(userNo).userId,
+  name: person(userNo).name,
+  type,
+  status: signed ? 'T' : 'R',
+  signatureName: signed ? person(userNo).name : null,
+  description: null,
+  signedAt: signed ? at(24, 15) : null,
+  timeZone: signed ? 'Asia/Seoul' : null,
+  signedVersion: signed ? 3 : null,
+  intact: signed ? true : null,
+});
+
+const note = (no: number, title: string, status: NoteSummary['status'], writerNo: number, signatures: SignatureEntry[], day: number): NoteSummary => ({
+  no,
+  projectNo: 108,
+  title,
+  labNoteNumber: `LN-2026-${String(no).padStart(6, '0')}`,
+  version: status === 'W' ? 1 : 3,
+  status,
+  write: status === 'W' ? 'Y' : 'N',
+  writer: person(writerNo).userId,
+  name: person(writerNo).name,
+  createdAt: at(day),
+  updatedAt: at(day + 1, 14),
+  modifiers: status === 'W' ? [{ userId: person(3).userId, name: person(3).name }] : [],
+  signatureList: signatures,
+  reviewersExcluded: [person(writerNo).userId],
+  template: null,
+  abilities: { write: status === 'W', delete: status === 'W', requestSignatures: status !== 'T', sign: false, removeSignatures: status === 'T' },
+});
+
+const NOTES: NoteSummary[] = [
+  note(412, 'Week 4 readings', 'W', 2, [], 22),
+  note(398, 'Week 3 readings', 'R', 3, [signature(31, 4, 'reviewer', false)], 15),
+  note(377, 'Preparation of buffers', 'T', 2, [signature(22, 4, 'reviewer', true), signature(23, 3, 'participant', true)], 8),
+];
+
+const ADMIN_USERS: AdminUserRow[] = PEOPLE.map((p, i) => ({
+  userNo: p.userNo,
+  userId: p.userId,
+  email: p.userId,
+  name: p.name,
+  employeeNo: `E-${String(2019 + (i % 6))}-${String(100 + p.userNo * 7)}`,
+  phone: `010-${String(2000 + p.userNo * 111).slice(0, 4)}-${String(5000 + p.userNo * 37)}`,
+  departmentCode: p.department,
+  departmentName: departmentName(p.department),
+  level: p.level,
+  auth: p.auth,
+  active: p.userNo !== 8,
+  createdAt: at(1 + i),
+}));
+
+const tree = (parent: string | null): CompanyDepartments['children'] =>
+  DEPARTMENTS.filter((d) => d.parentCode === parent).map((d) => ({ code: d.code, name: d.name, children: tree(d.code) }));
+
+function searchGroups(word: string): DepartmentSearchGroup[] {
+  const needle = word.trim().toLowerCase();
+  const groups = new Map<string | null, DepartmentSearchGroup>();
+  for (const p of PEOPLE) {
+    if (needle && !p.name.toLowerCase().includes(needle) && !p.userId.includes(needle)) continue;
+    const group = groups.get(p.department) ?? { code: p.department, name: departmentName(p.department), children: [] };
+    group.children.push({ departmentCode: p.department, userNo: p.userNo, userId: p.userId, name: p.name, ...p.auth });
+    groups.set(p.department, group);
+  }
+  return [...groups.values()];
+}
+
+const SYSTEM: SystemInfo = { mainHosts: [], mainCompanyCode: 'LAB', otherCompanyCode: 'LAB' };
+
+const LICENCE = {
+  licence: {
+    status: 'valid',
+    companyName: 'Hanbit Life Sciences',
+    serialNumber: 'ELN-2026-0042-7Q3K',
+    seats: 50,
+    issuedAt: at(1),
+    startsAt: at(1),
+    expiresAt: new Date(Date.UTC(2027, 10, 1)).toISOString(),
+    maxVersion: '1.x',
+    keyId: 'style-guide',
+    updatedAt: at(1),
+  },
+  activeUsers: 7,
+};
+
+/** The answer of each call the guide's screens make, by path. */
+const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
+  '/v1/dashboard/count': () => COUNTS,
+  '/v1/project/list': (): ListAnswer<ProjectRow> => ({ list: PROJECTS, totalCount: 57 }),
+  '/v1/project/check': () => PROJECT,
+  '/v1/project/editor': (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
+  '/v1/system/info': () => SYSTEM,
+  '/v1/department/join': () => ({ list: [{ companyCode: 'LAB', companyName: 'Hanbit Life Sciences', children: tree(null) }] }),
+  '/v1/department/search': (body) => ({ list: searchGroups(typeof body.value === 'string' ? body.value : '') }),
+  '/v1/department/list': () => ({ list: DEPARTMENTS }),
+  '/v1/admin/user/list': (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
+  '/v1/admin/user/detail': () => ADMIN_USERS[1],
+  '/v1/user/auth/list': () => ALL,
+  '/v1/licence/info': () => LICENCE,
+};
+
+export const STYLE_GUIDE_SAMPLES: StyleGuideSamples = {
+  session: SAMPLE_SESSION,
+  answer(path, body) {
+    const answer = ANSWERS[path];
+    // Anything else would change data: the guide shows, it does not change.
+    if (!answer) throw new ApiError(ERR.forbidden, errorMessage(ERR.forbidden, currentLanguage()), 403);
+    return answer(typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {});
+  },
+};
+
+/** Record numbers the guide's detail screens show. */
+export const SAMPLE_RECORDS = { projectNo: PROJECT.no, userNo: ADMIN_USERS[1]!.userNo } as const;
