@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, openAs, prose, unique } from './support.js';
+import { api, apiSignIn, openAs, prose, shot, unique } from './support.js';
 
 /**
  * WCAG 2.2 AA as axe-core checks it, in chromium: the screens below in both themes and in Korean, and
@@ -77,3 +77,214 @@ for (const [theme, language] of [['s', 'en'], ['b', 'en'], ['s', 'ko']] as const
     expect(found).toEqual([]);
   });
 }
+
+/** What shows that the focused element has focus, read in the page: an outline, or the drawn box of a hidden input. */
+interface FocusIndicator {
+  what: string;
+  visible: boolean;
+  contrast: number;
+}
+
+/** Reads the indicator of document.activeElement (transitions run to their end) and its contrast against what is behind it. */
+function readFocusIndicator(): FocusIndicator | null {
+  for (const animation of document.getAnimations()) if (animation instanceof CSSTransition) animation.finish();
+  const element = document.activeElement as HTMLElement | null;
+  if (!element || element === document.body) return null;
+  const rgb = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
+  const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+    const channel = (c: number) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const pairContrast = (a: number[], b: number[]) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  /** The colours behind a node: the first opaque background, or every stop of a gradient (theme b's header). */
+  const backdrop = (node: Element | null): number[][] => {
+    for (let n = node; n; n = n.parentElement) {
+      const style = getComputedStyle(n);
+      const stops = style.backgroundImage.match(/rgba?\([^)]+\)/g);
+      if (stops?.length) return stops.map(rgb);
+      const colour = rgb(style.backgroundColor);
+      if (colour.length === 3 || (colour[3] ?? 0) > 0.9) return [colour];
+    }
+    return [[255, 255, 255]];
+  };
+  /** Against a gradient, the weakest of its stops counts. */
+  const contrastOf = (colour: number[], behind: number[][]) => Math.min(...behind.map((b) => pairContrast(colour, b)));
+  const what = `${element.tagName.toLowerCase()}${element.dataset.testid ? `[${element.dataset.testid}]` : ''} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 30)}"`;
+  // A visually hidden checkbox or switch input shows focus on the box drawn beside it.
+  const drawn = element.matches('.checkbox input, .switch input') ? (element.nextElementSibling as HTMLElement | null) : null;
+  if (drawn) {
+    const shadow = getComputedStyle(drawn).boxShadow;
+    const colours = shadow.match(/rgba?\([^)]+\)/g) ?? [];
+    const best = Math.max(0, ...colours.map((c) => contrastOf(rgb(c), backdrop(drawn.parentElement))));
+    return { what, visible: shadow !== 'none', contrast: best };
+  }
+  const style = getComputedStyle(element);
+  if (element.matches('.input')) return { what, visible: style.boxShadow !== 'none', contrast: contrastOf(rgb(style.borderTopColor), backdrop(element.parentElement)) };
+  const width = Number.parseFloat(style.outlineWidth);
+  return { what, visible: style.outlineStyle !== 'none' && width >= 2, contrast: contrastOf(rgb(style.outlineColor), backdrop(element.parentElement)) };
+}
+
+for (const theme of ['s', 'b'] as const) {
+  test(`focus is visible at 3:1 or more on everything the keyboard reaches, theme ${theme}`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript((t) => window.localStorage.setItem('eln.theme', t), theme);
+    const weak: string[] = [];
+    let reached = 0;
+    // The component page holds every kind of control under the app's header; the dashboard its cards.
+    for (const [path, ready] of [
+      ['/publishing/stylePage', 'style-page'],
+      ['/publishing/dashboard', 'dashboard'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByTestId(ready)).toBeVisible();
+      await expect(page.locator('[aria-busy="true"]:not(.style-section *)')).toHaveCount(0);
+      const seen = new Set<string>();
+      for (let i = 0; i < 80; i += 1) {
+        await page.keyboard.press('Tab');
+        const indicator = await page.evaluate(readFocusIndicator);
+        if (!indicator || seen.has(indicator.what)) continue;
+        seen.add(indicator.what);
+        reached += 1;
+        if (!indicator.visible || indicator.contrast < 3) weak.push(`${path} ${indicator.what}: ${indicator.visible ? `contrast ${indicator.contrast.toFixed(2)}` : 'no indicator'}`);
+      }
+      if (path === '/publishing/stylePage') {
+        // A secondary button, the kind whose own shadow used to hide the ring.
+        await page.getByTestId('style-buttons').getByRole('button').nth(1).focus();
+        await shot(page, `focus-secondary-button-${theme}`, false);
+      }
+    }
+    expect(reached).toBeGreaterThan(30);
+    expect(weak).toEqual([]);
+    await context.close();
+  });
+}
+
+test('dialogs give focus back to what opened them: the New user button, and the Admin menu for Info', async ({ browser }) => {
+  const admin = await openAs(browser, E2E.admin);
+  await admin.goto('/admin');
+  await expect(admin.getByTestId('user-create-button')).toBeVisible();
+  const focusedTestId = () => admin.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.tagName ?? null);
+
+  await admin.getByTestId('user-create-button').focus();
+  await admin.keyboard.press('Enter');
+  await expect(admin.getByTestId('user-create-cancel')).toBeVisible();
+  await admin.keyboard.press('Escape');
+  await expect(admin.getByTestId('user-create-cancel')).toHaveCount(0);
+  await expect.poll(focusedTestId).toBe('user-create-button');
+  // Closed with its Cancel button, the same.
+  await admin.keyboard.press('Enter');
+  await admin.getByTestId('user-create-cancel').click();
+  await expect.poll(focusedTestId).toBe('user-create-button');
+
+  // Info is an item of the Admin menu, which closes as the dialog opens: focus returns to the menu's button.
+  await admin.getByTestId('nav-admin').focus();
+  await admin.keyboard.press('Enter');
+  await admin.getByTestId('nav-admin-info').focus();
+  await admin.keyboard.press('Enter');
+  await expect(admin.getByTestId('licence-dialog')).toBeVisible();
+  await admin.keyboard.press('Escape');
+  await expect(admin.getByTestId('licence-dialog')).toHaveCount(0);
+  await expect.poll(focusedTestId).toBe('nav-admin');
+});
+
+test('the save state is announced once it settles, not per keystroke, and a failed draft at once', async ({ browser, request }) => {
+  const token = await apiSignIn(request, E2E.member);
+  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `Calm ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
+  const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Announced note' });
+  const member = await openAs(browser, E2E.member);
+  await member.goto(`/note/${labNoteNo}`);
+  await expect(prose(member)).toHaveAttribute('contenteditable', 'true');
+  await expect(member.getByTestId('save-announcement')).toHaveText('Saved');
+  // Every change of the region's text is what a screen reader would announce.
+  await member.evaluate(() => {
+    const region = document.querySelector('[data-testid="save-announcement"]')!;
+    const heard: string[] = [];
+    (window as unknown as { heard: string[] }).heard = heard;
+    new MutationObserver(() => heard.push(region.textContent ?? '')).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+  const heard = () => member.evaluate(() => (window as unknown as { heard: string[] }).heard);
+  await prose(member).click();
+  await member.keyboard.type('pH 7.40.', { delay: 60 });
+  await expect(member.getByTestId('save-state')).toHaveText('Saved');
+  await member.waitForTimeout(2_000);
+  expect(await heard()).toEqual([]);
+
+  // A draft the server refuses: said at once, in the region.
+  await member.route('**/server/v1/project/note/temp', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '2011', message: 'failed', data: null }) }));
+  await member.keyboard.type(' Stable.');
+  await expect(member.getByTestId('draft-failed')).toBeVisible();
+  await expect(member.getByTestId('save-announcement')).toHaveText('Draft not saved');
+});
+
+test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept, merging works, Escape comes back, Tab never adds rows, the colour popover closes on Escape', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const token = await apiSignIn(request, E2E.member);
+  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `Keys ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
+  const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Keyboard note' });
+  const page = await openAs(browser, E2E.member);
+  await page.goto(`/note/${labNoteNo}`);
+  await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
+  const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.className ?? '');
+
+  // Text, then a table through the toolbar: Alt+F10, Tab to the table button, Enter, Enter on the dialog.
+  await prose(page).focus();
+  await page.keyboard.type('Readings');
+  await page.keyboard.press('Alt+F10');
+  await expect.poll(focused).toBe('toolbar-block');
+  const toolbar = page.getByTestId('editor-toolbar');
+  await expect(toolbar).toHaveAttribute('aria-keyshortcuts', 'Alt+F10');
+  await page.getByTestId('toolbar-table').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('table-submit')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(prose(page).locator('table')).toHaveCount(1);
+  const rowsBefore = await prose(page).locator('tr').count();
+
+  // Tab through every cell and once more in the last: the caret goes past the table, and no row is added.
+  const cells = await prose(page).locator('td, th').count();
+  for (let i = 0; i < cells; i += 1) await page.keyboard.press('Tab');
+  await expect(prose(page).locator('tr')).toHaveCount(rowsBefore);
+  await expect.poll(focused).toContain('note-prose');
+  expect(await page.evaluate(() => document.getSelection()?.anchorNode?.parentElement?.closest('table') ?? null)).toBeNull();
+
+  // A range of two cells with Shift+Arrow, then Alt+F10: the table's row of the toolbar, the range kept.
+  await prose(page).locator('td').first().click();
+  // (The cell is empty: one Shift+ArrowRight reaches into the next.)
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(prose(page).locator('.selectedCell')).toHaveCount(2);
+  await page.keyboard.press('Alt+F10');
+  await expect.poll(focused).toBe('table-add-row');
+  await expect(prose(page).locator('.selectedCell')).toHaveCount(2);
+  await expect(page.getByTestId('table-merge')).toBeEnabled();
+  await page.getByTestId('table-merge').focus();
+  await page.keyboard.press('Enter');
+  await expect(prose(page).locator('td[colspan="2"]')).toHaveCount(1);
+
+  // Escape from the toolbar: back in the text.
+  await page.keyboard.press('Alt+F10');
+  await page.keyboard.press('Escape');
+  await expect.poll(focused).toContain('note-prose');
+
+  // The colour popover: named swatches; Escape closes it and leaves focus on its button; leaving by Tab closes it.
+  await prose(page).getByText('Readings').click();
+  await page.keyboard.press('Alt+F10');
+  await page.getByTestId('toolbar-color').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('color-popover')).toBeVisible();
+  await expect(page.getByTestId('color-d92d20')).toHaveAttribute('aria-label', 'Colour Red');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('color-popover')).toHaveCount(0);
+  await expect.poll(focused).toBe('toolbar-color');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('color-popover')).toBeVisible();
+  for (let i = 0; i < 10; i += 1) await page.keyboard.press('Tab');
+  await expect(page.getByTestId('color-popover')).toHaveCount(0);
+});

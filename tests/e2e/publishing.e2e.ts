@@ -81,6 +81,7 @@ for (const theme of ['s', 'b'] as const) {
 
 for (const language of ['ko', 'ja'] as const) {
   test(`the style guide speaks ${language}`, async ({ browser }) => {
+    test.setTimeout(120_000);
     const { page, apiCalls } = await guest(browser, language === 'ko' ? 'b' : 's', language);
     await page.goto('/publishing');
     await showsReady(page, 'publishing-index');
@@ -96,6 +97,7 @@ for (const language of ['ko', 'ja'] as const) {
 }
 
 test('the component page has no serious accessibility violation in either theme', async ({ browser }) => {
+  test.setTimeout(120_000);
   for (const theme of ['s', 'b'] as const) {
     const { page } = await guest(browser, theme, 'en');
     await page.goto('/publishing/stylePage');

@@ -129,7 +129,7 @@ export function AdminMenu() {
           </NavLink>
         </div>
       ) : null}
-      {licenceOpen ? <LicenceDialog onClose={() => setLicenceOpen(false)} /> : null}
+      {licenceOpen ? <LicenceDialog onClose={() => setLicenceOpen(false)} returnFocus={button} /> : null}
     </div>
   );
 }

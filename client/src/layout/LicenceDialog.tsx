@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT, type LicenceInfo, type LicenceStatus } from '@eln/shared';
 import { call } from '../api';
@@ -22,7 +22,7 @@ const STATUS_TONE: Record<LicenceStatus, BadgeTone> = {
 };
 
 /** The admin menu's Info: product version, the registered licence and its standing, and registration. */
-export function LicenceDialog({ onClose }: { onClose: () => void }) {
+export function LicenceDialog({ onClose, returnFocus }: { onClose: () => void; returnFocus?: RefObject<HTMLElement | null> }) {
   const { t } = useTranslation();
   const [state, setState] = useState<State>({ phase: 'loading' });
 
@@ -41,6 +41,7 @@ export function LicenceDialog({ onClose }: { onClose: () => void }) {
       title={t('licence.title')}
       icon={<InfoIcon size={20} />}
       onClose={onClose}
+      returnFocus={returnFocus}
       closeOnBackdrop
       size="md"
       testId="licence-dialog"

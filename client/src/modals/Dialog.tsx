@@ -17,7 +17,12 @@ export interface DialogProps {
   tone?: 'info' | 'success' | 'error' | 'warning';
   testId?: string;
   initialFocus?: RefObject<HTMLElement | null>;
+  /** Where focus goes on close when what opened the dialog is gone (useModalLayer). */
+  returnFocus?: RefObject<HTMLElement | null>;
 }
+
+/** Where a dialog puts focus on open: its first field or control, else its first footer button; its close button last. */
+const DIALOG_FOCUS_ORDER = ['.modal-body', '.modal-footer'] as const;
 
 /** An accessible modal dialog, rendered above the application. Mount it to open it, unmount to close. */
 export function Dialog({
@@ -32,12 +37,13 @@ export function Dialog({
   tone = 'info',
   testId,
   initialFocus,
+  returnFocus,
 }: DialogProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const bodyId = useId();
-  useModalLayer(ref, { onEscape: onClose, initialFocus });
+  useModalLayer(ref, { onEscape: onClose, initialFocus, returnFocus, focusFirstIn: DIALOG_FOCUS_ORDER });
 
   return createPortal(
     <div

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 
 /**
  * The stack of open modal layers. Only the top one reacts to Escape and keeps Tab inside itself; while any
@@ -29,8 +29,12 @@ function focusables(container: HTMLElement): HTMLElement[] {
 interface LayerOptions {
   /** Escape calls this; without it Escape does nothing. */
   onEscape?: (() => void) | undefined;
-  /** Receives focus on open; else the first focusable element, else the container. */
+  /** Receives focus on open; else the first focusable element of the first of `focusFirstIn` that has one, else of the container, else the container. */
   initialFocus?: RefObject<HTMLElement | null> | undefined;
+  /** Selectors of the parts searched first for the element to focus on open (a dialog's body, then its footer: not its close button). */
+  focusFirstIn?: readonly string[] | undefined;
+  /** Receives focus on close when what had it before is gone (a menu item whose menu closed). */
+  returnFocus?: RefObject<HTMLElement | null> | undefined;
 }
 
 export function useModalLayer(container: RefObject<HTMLElement | null>, options: LayerOptions = {}): void {
@@ -38,13 +42,18 @@ export function useModalLayer(container: RefObject<HTMLElement | null>, options:
   const onEscape = useRef(options.onEscape);
   onEscape.current = options.onEscape;
   const initialFocus = options.initialFocus;
+  const returnFocus = options.returnFocus;
+  // Read while rendering, before the layer's content mounts: an autofocused field inside it would be
+  // the active element by the time effects run.
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
 
   useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const previous = opener;
     stack.push(id);
     syncBackground();
     const box = container.current;
-    const target = initialFocus?.current ?? (box ? focusables(box)[0] : undefined) ?? box;
+    const preferred = (options.focusFirstIn ?? []).map((selector) => box?.querySelector<HTMLElement>(selector)).flatMap((part) => (part ? focusables(part).slice(0, 1) : []));
+    const target = initialFocus?.current ?? preferred[0] ?? (box ? focusables(box)[0] : undefined) ?? box;
     target?.focus({ preventScroll: true });
 
     const onKeyDown = (event: KeyboardEvent) => {
@@ -80,7 +89,11 @@ export function useModalLayer(container: RefObject<HTMLElement | null>, options:
       const index = stack.lastIndexOf(id);
       if (index >= 0) stack.splice(index, 1);
       syncBackground();
-      if (previous && previous.isConnected) previous.focus({ preventScroll: true });
+      // Unless what the dialog did put focus somewhere on purpose (a table inserted: the editor).
+      const active = document.activeElement;
+      if (active && active !== document.body && !box?.contains(active)) return;
+      const back = previous?.isConnected ? previous : returnFocus?.current;
+      back?.focus({ preventScroll: true });
     };
     // The layer lives as long as the component; focus targets are read once, on open.
   }, [id]);

@@ -108,6 +108,8 @@ export function UserFields({ mode, values, onChange, errors, extraErrors = {}, d
   const language = currentLanguage();
   const [showPassword, setShowPassword] = useState(false);
   const error = (field: string) => fieldText(errors, field, language);
+  // The edit page's sections sit under its h1, the create dialog's under the dialog's h2.
+  const SectionHeading = mode === 'edit' ? 'h2' : 'h3';
 
   const passwordField = (
     <TextField
@@ -129,9 +131,9 @@ export function UserFields({ mode, values, onChange, errors, extraErrors = {}, d
   return (
     <div className="user-fields">
       <section className="form-section" aria-labelledby="user-section-account">
-        <h3 className="form-section-title" id="user-section-account">
+        <SectionHeading className="form-section-title" id="user-section-account">
           {t('admin.userForm.account')}
-        </h3>
+        </SectionHeading>
         <div className="form-grid form-grid-2">
           {mode === 'create' ? (
             <TextField
@@ -179,9 +181,9 @@ export function UserFields({ mode, values, onChange, errors, extraErrors = {}, d
       </section>
 
       <section className="form-section" aria-labelledby="user-section-profile">
-        <h3 className="form-section-title" id="user-section-profile">
+        <SectionHeading className="form-section-title" id="user-section-profile">
           {t('admin.userForm.profile')}
-        </h3>
+        </SectionHeading>
         <div className="form-grid form-grid-2">
           <TextField
             label={t('admin.userForm.employeeNo')}
@@ -219,9 +221,9 @@ export function UserFields({ mode, values, onChange, errors, extraErrors = {}, d
       </section>
 
       <section className="form-section" aria-labelledby="user-section-access">
-        <h3 className="form-section-title" id="user-section-access">
+        <SectionHeading className="form-section-title" id="user-section-access">
           {t('admin.userForm.access')}
-        </h3>
+        </SectionHeading>
         {accessAlert}
         {self ? <p className="form-note">{t('admin.userForm.selfHint')}</p> : null}
         <div className="form-grid form-grid-2">

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSchema, type JSONContent } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
@@ -9,6 +9,7 @@ import { Placeholder } from '@tiptap/extensions';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import type * as Y from 'yjs';
 import { BlockStatusMarks, blockStatusKey, type BlockStatuses } from './blockStatus';
+import { KeyboardPath, TOOLBAR_SHORTCUT } from './keyboardPath';
 import { browserExtensions } from './schema';
 import { REFUSAL_PARAMS, type TableViolation } from './tableGuard';
 import { Toolbar } from './toolbar/Toolbar';
@@ -87,6 +88,7 @@ function initialContent(doc: Y.Doc): JSONContent | undefined {
 export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuses }: LiveEditorProps) {
   const { t } = useTranslation('editor');
   const [notice, setNotice] = useState<string | null>(null);
+  const editorId = useId();
   // A rule notice stays a while, then goes; the next refusal replaces it.
   useEffect(() => {
     if (!notice) return;
@@ -106,7 +108,7 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
       content: firstContent,
       editable,
       editorProps: {
-        attributes: { class: 'note-prose', role: 'textbox', 'aria-multiline': 'true', 'aria-label': t('content.label'), spellcheck: 'true' },
+        attributes: { class: 'note-prose', role: 'textbox', 'aria-multiline': 'true', 'aria-label': t('content.label'), 'aria-describedby': `${editorId}-keys`, spellcheck: 'true' },
       },
     },
     [doc, provider],
@@ -115,6 +117,7 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
   function editorExtensions() {
     return [
         ...browserExtensions(VIEWS, onTableRefused),
+        KeyboardPath,
         BlockStatusMarks,
         Placeholder.configure({ placeholder: t('content.empty') }),
         Collaboration.configure({ document: doc, field: 'default', provider }),
@@ -147,6 +150,11 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
   return (
     <div className={`live-editor${editable ? '' : ' is-readonly'}`} data-testid="editor">
       {editor && editable ? <Toolbar editor={editor} uploadOwner={uploadOwner} onRefuse={setNotice} /> : null}
+      {editor && editable ? (
+        <p className="visually-hidden" id={`${editorId}-keys`}>
+          {t('toolbar.shortcutHint', { keys: TOOLBAR_SHORTCUT })}
+        </p>
+      ) : null}
       {notice ? <RuleNotice message={notice} onDismiss={() => setNotice(null)} /> : null}
       <EditorContent editor={editor} className="editor-content" data-testid="editor-content" />
     </div>

@@ -17,6 +17,7 @@ import type { NoteSession, NoteSessionState } from './noteSession';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import type { PresenceUser } from './presence';
 import { reopenSession } from './sessions';
+import { useSettledValue } from '../../lib/useSettledValue';
 
 export function useSessionState(session: NoteSession): NoteSessionState {
   return useSyncExternalStore(session.subscribe, session.getState);
@@ -35,19 +36,30 @@ function ConnectionPill({ state }: { state: NoteSessionState }) {
   );
 }
 
+/** How long the save state must hold before it is announced (a typist hears "Saved" once, not per keystroke). */
+const ANNOUNCE_SETTLED_MS = 1500;
+
 function SaveState({ state }: { state: NoteSessionState }) {
   const { t } = useTranslation('editor');
   const saved = state.durable;
+  const draftFailed = state.draft === 'failed';
+  // The failure is announced at once; "Saved" only once it has held (typing flips the state with every
+  // keystroke, and the region then stays as it was); "Saving…" is only shown.
+  const settledSaved = useSettledValue(saved, ANNOUNCE_SETTLED_MS);
+  const announcement = draftFailed ? t('notes.saveState.draftFailed') : settledSaved ? t('notes.saveState.saved') : '';
   return (
     <span className="save-state-group">
-      <span className={`save-state ${saved ? 'is-saved' : 'is-saving'}`} data-testid="save-state" data-saved={saved ? 'yes' : 'no'} aria-live="polite">
+      <span className={`save-state ${saved ? 'is-saved' : 'is-saving'}`} data-testid="save-state" data-saved={saved ? 'yes' : 'no'}>
         {saved ? t('notes.saveState.saved') : t('notes.saveState.saving')}
       </span>
-      {state.draft === 'failed' ? (
+      {draftFailed ? (
         <span className="draft-failed" title={t('notes.saveState.draftFailedTitle')} data-testid="draft-failed">
           <AlertIcon size={13} /> {t('notes.saveState.draftFailed')}
         </span>
       ) : null}
+      <span className="visually-hidden" role="status" data-testid="save-announcement">
+        {announcement}
+      </span>
     </span>
   );
 }

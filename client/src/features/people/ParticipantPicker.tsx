@@ -296,7 +296,7 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
         </div>
       </div>
       {error ? (
-        <p className="field-error" id={`${id}-error`} data-testid="picker-error">
+        <p className="field-error" id={`${id}-error`} data-testid="picker-error" role="alert">
           {error}
         </p>
       ) : (

@@ -23,6 +23,7 @@ const COLOUR_TOKENS = [
   '--surface',
   '--border',
   '--border-strong',
+  '--control-border',
   '--success',
   '--success-soft',
   '--warning',
@@ -31,7 +32,7 @@ const COLOUR_TOKENS = [
   '--danger-soft',
   '--info-text',
   '--info-soft',
-  '--focus-ring',
+  '--focus-color',
 ] as const;
 const BADGE_TONES: readonly BadgeTone[] = ['neutral', 'accent', 'success', 'warning', 'danger', 'info'];
 

@@ -17,6 +17,8 @@ const en = {
     color: 'Text colour',
     colorDefault: 'Default colour',
     colorNamed: 'Colour {{color}}',
+    shortcutHint: 'Press {{keys}} to reach the toolbar, and Escape to come back to the text.',
+    colorNames: { d92d20: 'Red', dc6803: 'Orange', '079455': 'Green', '1570ef': 'Blue', '6941c6': 'Purple', c11574: 'Magenta', '475467': 'Grey' },
     bulletList: 'Bulleted list',
     orderedList: 'Numbered list',
     undo: 'Undo',

@@ -16,6 +16,8 @@ const ja: EditorMessages = {
     color: '文字色',
     colorDefault: '標準の色',
     colorNamed: '色 {{color}}',
+    shortcutHint: '{{keys}} でツールバーへ、Esc で本文に戻ります。',
+    colorNames: { d92d20: '赤', dc6803: 'オレンジ', '079455': '緑', '1570ef': '青', '6941c6': '紫', c11574: 'マゼンタ', '475467': 'グレー' },
     bulletList: '箇条書き',
     orderedList: '番号付きリスト',
     undo: '元に戻す',

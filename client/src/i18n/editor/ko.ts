@@ -16,6 +16,8 @@ const ko: EditorMessages = {
     color: '글자 색',
     colorDefault: '기본 색',
     colorNamed: '색상 {{color}}',
+    shortcutHint: '{{keys}}를 누르면 도구 모음으로, Esc를 누르면 본문으로 돌아옵니다.',
+    colorNames: { d92d20: '빨강', dc6803: '주황', '079455': '초록', '1570ef': '파랑', '6941c6': '보라', c11574: '자홍', '475467': '회색' },
     bulletList: '글머리 기호 목록',
     orderedList: '번호 매기기 목록',
     undo: '실행 취소',

@@ -6,6 +6,7 @@ import { CellSelection } from '@tiptap/pm/tables';
 import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
 import { ChartDialog, type ChartFields } from '../ChartDialog';
+import { TOOLBAR_SHORTCUT } from '../keyboardPath';
 import { chartSource, insertChart, insertDate, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
 import { BoldIcon, ChartIcon, DateIcon, ImageIcon, ItalicIcon, ListIcon, OrderedListIcon, PaperclipIcon, RedoIcon, StrikeIcon, TableIcon, UnderlineIcon, UndoIcon } from '../icons';
 import { columnDeletionRefusal, rowDeletionRefusal, tableInfo } from '../tableRules';
@@ -89,7 +90,20 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
   const onPick = uploadPicker(editor, uploadOwner);
 
   return (
-    <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar.label')} data-testid="editor-toolbar">
+    <div
+      className="editor-toolbar"
+      role="toolbar"
+      aria-label={t('toolbar.label')}
+      aria-keyshortcuts={TOOLBAR_SHORTCUT}
+      data-testid="editor-toolbar"
+      onKeyDown={(event) => {
+        // Back to the text, where the selection still is (a popover's own Escape closes it first).
+        if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault();
+          editor.commands.focus();
+        }
+      }}
+    >
       <div className="toolbar-row">
         <div className="select-wrap toolbar-select">
           <select

@@ -1,0 +1,44 @@
+import { Extension, type Editor } from '@tiptap/core';
+import { TextSelection } from '@tiptap/pm/state';
+import { findTable, goToNextCell, isInTable } from '@tiptap/pm/tables';
+
+/** The shortcut from the text to its toolbar (as in other editors); Escape in the toolbar comes back. */
+export const TOOLBAR_SHORTCUT = 'Alt+F10';
+
+/**
+ * Moves focus to the editor's toolbar, without touching the selection (a range of cells stays selected
+ * for merging or charting): to the table's row of the toolbar when the caret is in a table.
+ */
+export function focusToolbar(editor: Editor): boolean {
+  const frame = editor.view.dom.closest('[data-testid="editor"]');
+  const row = (isInTable(editor.state) && frame?.querySelector('[data-testid="table-toolbar"]')) || frame?.querySelector('[data-testid="editor-toolbar"]');
+  const first = row?.querySelector<HTMLElement>('button:not([disabled]), select:not([disabled])');
+  first?.focus();
+  return Boolean(first);
+}
+
+/**
+ * The editor's keyboard path: Alt+F10 to the toolbar; Tab in a table's last cell moves the caret past
+ * the table instead of adding a row to everyone's note unasked (adding rows is the toolbar's).
+ */
+export const KeyboardPath = Extension.create({
+  name: 'keyboardPath',
+  // Before the table extension's own Tab.
+  priority: 1000,
+
+  addKeyboardShortcuts() {
+    return {
+      'Alt-F10': ({ editor }) => focusToolbar(editor),
+      Tab: ({ editor }) => {
+        const { state, view } = editor;
+        if (!isInTable(state)) return false;
+        if (goToNextCell(1)(state, view.dispatch)) return true;
+        const table = findTable(state.selection.$from);
+        if (!table) return true;
+        const after = table.pos + table.node.nodeSize;
+        if (after < state.doc.content.size) view.dispatch(state.tr.setSelection(TextSelection.near(state.doc.resolve(after), 1)).scrollIntoView());
+        return true;
+      },
+    };
+  },
+});
