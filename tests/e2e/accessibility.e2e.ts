@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, openAs, prose, shot, unique } from './support.js';
+import { api, apiSignIn, openAs, prose, seriousViolations as violations, shot, unique } from './support.js';
 
 /**
  * WCAG 2.2 AA as axe-core checks it, in chromium: the screens below in both themes and in Korean, and
@@ -9,16 +8,6 @@ import { api, apiSignIn, openAs, prose, shot, unique } from './support.js';
  * the app's Content-Security-Policy stays as strict as production serves it. Keyboard paths and
  * announcements axe cannot see are not covered here (issue 16).
  */
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** The critical and serious violations on the page as it is now, one readable line each. */
-async function violations(page: Page, where: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${where}: ${v.impact} ${v.id} on ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')} (${v.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? v.help})`);
-}
 
 /** Opens a path and waits for its page to be shown (and its data loaded). */
 async function visit(page: Page, path: string, ready: string): Promise<void> {

@@ -157,7 +157,8 @@ test.describe('live lab notes', () => {
     ];
     for (const [row, values] of data.entries()) {
       for (const [column, value] of values.entries()) {
-        await cell(kim, row, column).click();
+        // A new header row is labelled "Column 1" …: a triple click selects the label, typing replaces it.
+        await cell(kim, row, column).click(row === 0 ? { clickCount: 3 } : {});
         await kim.keyboard.type(value);
       }
     }

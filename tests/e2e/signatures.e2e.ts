@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
 import { E2E } from './fixtures.js';
-import { shot, unique, api, apiSignIn, prose, openAs, type Person } from './support.js';
+import { shot, unique, api, apiSignIn, prose, openAs, seriousViolations, type Person } from './support.js';
 
 /**
  * Electronic signatures in the browser: a writer saves a version and requests a reviewer; the reviewer,
@@ -91,6 +91,7 @@ test.describe('signatures', () => {
     await requestDialog.getByTestId(`signature-request-signer-${reviewer.userId}`).check();
     await requestDialog.getByTestId(`signature-request-type-${reviewer.userId}`).selectOption('reviewer');
     await shot(woo, 'signature-request-dialog-s-en', false);
+    expect(await seriousViolations(woo, 'signature request dialog')).toEqual([]);
     await requestDialog.getByTestId('signature-request-submit').click();
     await expect(requestDialog).toBeHidden();
     const wooEntry = woo.getByTestId('signatures').getByTestId('signature-entry');
@@ -130,6 +131,7 @@ test.describe('signatures', () => {
     await expect(dialog.getByTestId('signature-password-error')).toHaveText('The password is incorrect.');
     await expect(dialog.getByTestId('signature-password')).toHaveValue('');
     await shot(ryu, 'signature-dialog-b-en', false);
+    expect(await seriousViolations(ryu, 'sign dialog, theme b')).toEqual([]);
     await dialog.getByTestId('signature-password').fill(reviewer.password);
     await expect(dialog.getByTestId('signature-password-error')).toHaveCount(0);
     await shot(ryu, 'signature-dialog-filled-b-en', false);
@@ -288,6 +290,7 @@ test.describe('signatures', () => {
     await expect(dialog.getByTestId('signature-remove-reason-error')).toBeVisible();
     await dialog.getByTestId('signature-remove-reason').fill('レビュアーの署名が必要なため');
     await shot(han, 'signature-remove-b-ja', false);
+    expect(await seriousViolations(han, 'signature removal dialog, theme b, Japanese')).toEqual([]);
     await dialog.getByTestId('signature-remove-submit').click();
     await expect(dialog).toBeHidden();
     await expect(han.getByTestId('signatures').getByTestId('signature-entry')).toHaveCount(0);
@@ -342,6 +345,7 @@ test.describe('signatures', () => {
     await expect(dialog.getByTestId('signature-unsaved')).toBeVisible();
     await expect(dialog.getByTestId('signature-submit')).toBeDisabled();
     await shot(ryu, 'signature-dialog-unsaved-s-en', false);
+    expect(await seriousViolations(ryu, 'sign dialog (unsaved changes)')).toEqual([]);
 
     // The writer saves version 2: the open dialog learns of it and allows signing that version.
     await woo.getByTestId('save-version').click();

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
 /** What the browser tests share: signing in, calling the API, screenshots, names unique to a run. */
@@ -113,4 +114,18 @@ export async function cuttableNetwork(page: Page): Promise<{ offline: () => Prom
       await page.context().setOffline(false);
     },
   };
+}
+
+/** The WCAG levels axe checks: 2.0-2.2, A and AA. */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * axe-core's critical and serious violations on the page as it is now (a dialog open, say), one readable
+ * line each, named by `where`. axe is injected by Playwright, so the app's CSP stays as production serves it.
+ */
+export async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${where}: ${v.impact} ${v.id} on ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')} (${v.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? v.help})`);
 }

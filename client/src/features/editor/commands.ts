@@ -73,13 +73,22 @@ export function insertBlocks(editor: Editor, blocks: JSONContent[]): number {
   return from;
 }
 
-export function insertTable(editor: Editor, rows: number, columns: number, withHeaderRow: boolean): Refusal | null {
+/**
+ * Inserts a table of the given size. A header row gets a label in each cell ("Column 1" …, from
+ * `columnLabel`), so no header is announced empty; the first label is selected, so typing replaces it.
+ */
+export function insertTable(editor: Editor, rows: number, columns: number, columnLabel: ((n: number) => string) | null): Refusal | null {
   if (isInTable(editor.state)) return 'tableInTable';
   if (!validTableSize(rows, columns)) return 'tableSize';
-  const table = createTable(editor.schema, rows, columns, withHeaderRow);
-  const at = insertBlocks(editor, [table.toJSON() as JSONContent]);
+  const table = createTable(editor.schema, rows, columns, columnLabel !== null).toJSON() as JSONContent;
+  const headerRow = columnLabel ? table.content?.[0] : undefined;
+  headerRow?.content?.forEach((cell, index) => {
+    cell.content = [{ type: 'paragraph', content: [{ type: 'text', text: columnLabel!(index + 1) }] }];
+  });
+  const at = insertBlocks(editor, [table]);
   // Into the first cell: table > row > cell > paragraph.
-  editor.chain().focus().setTextSelection(at + 4).run();
+  const firstLabel = columnLabel ? columnLabel(1).length : 0;
+  editor.chain().focus().setTextSelection({ from: at + 4, to: at + 4 + firstLabel }).run();
   return null;
 }
 

@@ -49,6 +49,9 @@ function tableJson(rows: string[][], spans: Record<string, { colspan?: number; r
   };
 }
 
+/** The header labels the toolbar passes (its translation). */
+const columnLabel = (n: number) => `Column ${n}`;
+
 describe('block IDs', () => {
   it('plans new IDs for blocks without one and for repeats, keeping the first holder', () => {
     let n = 0;
@@ -97,7 +100,7 @@ describe('block IDs', () => {
 
   it('gives tables, charts, dates, images and files IDs too, as the block converter expects', () => {
     const editor = editorWith([paragraph('')]);
-    insertTable(editor, 2, 2, true);
+    insertTable(editor, 2, 2, columnLabel);
     editor.commands.setTextSelection(editor.state.doc.content.size - 1);
     editor.commands.insertContentAt(editor.state.doc.content.size, [
       { type: 'image', attrs: { fileId: 'f1', title: 'gel' } },
@@ -114,19 +117,37 @@ describe('block IDs', () => {
 describe('table rules', () => {
   it('inserts a table (default size offered by the dialog is 5 x 5) but never inside a table, and only 1-30 per side', () => {
     const editor = editorWith([paragraph('')]);
-    expect(insertTable(editor, 0, 5, false)).toBe('tableSize');
-    expect(insertTable(editor, 5, 31, false)).toBe('tableSize');
-    expect(insertTable(editor, 5, 5, true)).toBeNull();
+    expect(insertTable(editor, 0, 5, null)).toBe('tableSize');
+    expect(insertTable(editor, 5, 31, null)).toBe('tableSize');
+    expect(insertTable(editor, 5, 5, columnLabel)).toBeNull();
     const info = tableInfo(editor.state);
     expect(info).toMatchObject({ rows: 5, columns: 5 });
-    expect(insertTable(editor, 2, 2, false)).toBe('tableInTable');
+    expect(insertTable(editor, 2, 2, null)).toBe('tableInTable');
     expect(contentViolations(editor.getJSON() as PmNode)).toEqual([]);
     editor.destroy();
   });
 
+  it('labels a new header row "Column 1" … so no header is empty, with the first label selected to be typed over', () => {
+    const editor = editorWith([paragraph('')]);
+    expect(insertTable(editor, 3, 4, columnLabel)).toBeNull();
+    const rows = (editor.getJSON() as PmNode).content?.[0]?.content ?? [];
+    const texts = (row: PmNode | undefined) => (row?.content ?? []).map((cell) => cell.content?.[0]?.content?.[0]?.text ?? '');
+    expect(rows[0]?.content?.map((cell) => cell.type)).toEqual(['tableHeader', 'tableHeader', 'tableHeader', 'tableHeader']);
+    expect(texts(rows[0])).toEqual(['Column 1', 'Column 2', 'Column 3', 'Column 4']);
+    expect(texts(rows[1])).toEqual(['', '', '', '']);
+    editor.view.dispatch(editor.state.tr.insertText('Sample'));
+    expect(texts((editor.getJSON() as PmNode).content?.[0]?.content?.[0])).toEqual(['Sample', 'Column 2', 'Column 3', 'Column 4']);
+    // Without a header row, nothing is labelled.
+    const plain = editorWith([paragraph('')]);
+    insertTable(plain, 2, 2, null);
+    expect(texts((plain.getJSON() as PmNode).content?.[0]?.content?.[0])).toEqual(['', '']);
+    editor.destroy();
+    plain.destroy();
+  });
+
   it('never deletes the last row or column', () => {
     const editor = editorWith([paragraph('')]);
-    insertTable(editor, 1, 2, false);
+    insertTable(editor, 1, 2, null);
     expect(deleteRow(editor)).toBe('lastRow');
     expect(deleteColumn(editor)).toBeNull();
     expect(tableInfo(editor.state)?.columns).toBe(1);
@@ -136,7 +157,7 @@ describe('table rules', () => {
 
   it('merges two or more cells, and refuses to delete rows or columns that touch merged cells', () => {
     const editor = editorWith([paragraph('')]);
-    insertTable(editor, 3, 3, false);
+    insertTable(editor, 3, 3, null);
     expect(mergeCells(editor)).toBe('mergeNeedsCells');
     const info = tableInfo(editor.state);
     if (!info) throw new Error('no table');
@@ -153,7 +174,7 @@ describe('table rules', () => {
 
   it('refuses a 31st row or column, whatever the route (the guard also stops Tab in the last cell)', () => {
     const editor = editorWith([paragraph('')]);
-    insertTable(editor, 30, 30, false);
+    insertTable(editor, 30, 30, null);
     expect(addRow(editor)).toBe('maxRows');
     expect(addColumn(editor)).toBe('maxColumns');
     editor.commands.addRowAfter();
@@ -190,7 +211,7 @@ describe('table rules', () => {
 
   it('keeps a code list per body cell, never on a header cell', () => {
     const editor = editorWith([paragraph('')]);
-    insertTable(editor, 2, 2, true);
+    insertTable(editor, 2, 2, columnLabel);
     expect(setCellDropbox(editor, 'units')).toBe('dropboxHeader');
     const info = tableInfo(editor.state);
     if (!info) throw new Error('no table');
@@ -204,7 +225,7 @@ describe('table rules', () => {
 
   it('makes a chart only from a range of two or more cells of a top-level table', () => {
     const editor = editorWith([paragraph('')]);
-    insertTable(editor, 3, 3, false);
+    insertTable(editor, 3, 3, null);
     expect(chartSource(editor)).toBe('chartNeedsRange');
     const info = tableInfo(editor.state);
     if (!info) throw new Error('no table');

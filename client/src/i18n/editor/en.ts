@@ -45,6 +45,7 @@ const en = {
     rows: 'Rows',
     columns: 'Columns',
     withHeader: 'First row is a header',
+    columnLabel: 'Column {{n}}',
     insert: 'Insert table',
     sizeHint: '1 to {{max}} rows and columns.',
   },

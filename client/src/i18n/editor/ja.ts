@@ -44,6 +44,7 @@ const ja: EditorMessages = {
     rows: '行数',
     columns: '列数',
     withHeader: '1行目を見出しにする',
+    columnLabel: '列 {{n}}',
     insert: '表を挿入',
     sizeHint: '行数・列数はそれぞれ1～{{max}}です。',
   },

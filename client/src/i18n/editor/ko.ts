@@ -44,6 +44,7 @@ const ko: EditorMessages = {
     rows: '행',
     columns: '열',
     withHeader: '첫 행을 머리글로 사용',
+    columnLabel: '열 {{n}}',
     insert: '표 삽입',
     sizeHint: '행과 열은 각각 1~{{max}}개입니다.',
   },

@@ -59,7 +59,7 @@ export function ColorPicker({ editor, color: current }: { editor: Editor; color:
         <span className="tool-color-bar" style={{ background: current ?? 'currentColor' }} aria-hidden="true" />
       </ToolButton>
       {colorsOpen ? (
-        <div className="tool-popover color-grid" role="group" aria-label={t('toolbar.color')} data-testid="color-popover">
+        <div className="tool-popover color-grid" role="group" aria-label={t('toolbar.color')} data-testid="color-popover" data-roving-skip>
           <button
             type="button"
             className={`color-swatch color-swatch-default${current === null ? ' is-active' : ''}`}

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useEditorState } from '@tiptap/react';
 import type { Editor } from '@tiptap/core';
@@ -16,6 +17,7 @@ import { DropboxDialog, TableSizeDialog } from './TableDialogs';
 import { TableToolbar } from './TableToolbar';
 import { Sep, ToolButton } from './ToolButton';
 import { uploadPicker } from './uploadPicker';
+import { useRovingToolbar } from '../../../lib/useRovingToolbar';
 import type { UploadOwner } from '../upload';
 
 /**
@@ -87,16 +89,30 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
     setDropboxDialog(selectedCellDropbox(editor));
   };
 
+  /**
+   * Closes a dialog, then acts on the editor: the dialog must be gone first, since while it is open the
+   * page behind it is inert and the editor's focus (taken a frame later) would fail, leaving focus on the
+   * toolbar button that opened it and the next keys typed lost.
+   */
+  const closeThen = (close: () => void, act: () => void) => {
+    flushSync(close);
+    act();
+  };
+
   const onPick = uploadPicker(editor, uploadOwner);
+  const roving = useRovingToolbar<HTMLDivElement>();
 
   return (
     <div
+      ref={roving.ref}
       className="editor-toolbar"
       role="toolbar"
       aria-label={t('toolbar.label')}
       aria-keyshortcuts={TOOLBAR_SHORTCUT}
       data-testid="editor-toolbar"
+      onFocus={roving.onFocus}
       onKeyDown={(event) => {
+        roving.onKeyDown(event);
         // Back to the text, where the selection still is (a popover's own Escape closes it first).
         if (event.key === 'Escape' && !event.defaultPrevented) {
           event.preventDefault();
@@ -173,10 +189,12 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
       {tableDialog ? (
         <TableSizeDialog
           onClose={() => setTableDialog(false)}
-          onSubmit={(rows, columns, header) => {
-            setTableDialog(false);
-            refuse(insertTable(editor, rows, columns, header));
-          }}
+          onSubmit={(rows, columns, header) =>
+            closeThen(
+              () => setTableDialog(false),
+              () => refuse(insertTable(editor, rows, columns, header ? (n) => t('table.columnLabel', { n }) : null)),
+            )
+          }
         />
       ) : null}
       {chartDraft ? (
@@ -184,20 +202,24 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
           initial={{ name: '', label: '', dataName: '', chartType: 'bar', direction: 'vertical', xLabel: '', yLabel: '' }}
           range={{ from: chartDraft.from, to: chartDraft.to }}
           onClose={() => setChartDraft(null)}
-          onSubmit={(fields: ChartFields) => {
-            insertChart(editor, chartDraft, fields);
-            setChartDraft(null);
-          }}
+          onSubmit={(fields: ChartFields) =>
+            closeThen(
+              () => setChartDraft(null),
+              () => insertChart(editor, chartDraft, fields),
+            )
+          }
         />
       ) : null}
       {dropboxDialog !== null ? (
         <DropboxDialog
           initial={dropboxDialog}
           onClose={() => setDropboxDialog(null)}
-          onSubmit={(name) => {
-            setDropboxDialog(null);
-            refuse(setCellDropbox(editor, name));
-          }}
+          onSubmit={(name) =>
+            closeThen(
+              () => setDropboxDialog(null),
+              () => refuse(setCellDropbox(editor, name)),
+            )
+          }
         />
       ) : null}
     </div>

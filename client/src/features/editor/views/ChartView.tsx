@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
+import { useEditable } from './useEditable';
 import type { Editor } from '@tiptap/core';
 import type { Node as PmNode } from '@tiptap/pm/model';
 import type { PmNode as JsonNode } from '@eln/shared';
@@ -21,6 +22,7 @@ function readData(editor: Editor, attrs: ChartAttrs): ChartData | null {
 
 /** A chart block: drawn with chart.js from a range of a table, and redrawn whenever that table changes. */
 export function ChartView({ node, editor, selected, updateAttributes }: NodeViewProps) {
+  const editable = useEditable(editor);
   const { t } = useTranslation('editor');
   const attrs = useMemo(() => chartAttrsOf(node.attrs), [node.attrs]);
   const [data, setData] = useState<ChartData | null>(() => readData(editor, attrs));
@@ -66,7 +68,7 @@ export function ChartView({ node, editor, selected, updateAttributes }: NodeView
             {t(`chart.types.${attrs.chartType}`)} · {cellAddress(attrs.from)}–{cellAddress(attrs.to)}
           </p>
         </div>
-        {editor.isEditable ? (
+        {editable ? (
           <button type="button" className="icon-btn icon-btn-sm" onClick={() => setEditing(true)} aria-label={t('chart.edit')} title={t('chart.edit')} data-testid="chart-edit">
             <PencilIcon size={15} />
           </button>

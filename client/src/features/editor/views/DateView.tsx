@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
+import { useEditable } from './useEditable';
 import { formatIsoDate } from '@eln/shared';
 import { currentLanguage } from '../../../i18n';
 import { CalendarIcon } from '../../../ui/icons';
@@ -8,6 +9,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A date block (YYYY-MM-DD), shown in the interface language; writers can change the day. */
 export function DateView({ node, editor, selected, updateAttributes }: NodeViewProps) {
+  const editable = useEditable(editor);
   const { t } = useTranslation('editor');
   const value = typeof node.attrs.value === 'string' ? node.attrs.value : '';
   return (
@@ -16,7 +18,7 @@ export function DateView({ node, editor, selected, updateAttributes }: NodeViewP
       <time dateTime={value} className="note-date-text" data-testid="date-value">
         {formatIsoDate(value, currentLanguage())}
       </time>
-      {editor.isEditable ? (
+      {editable ? (
         <input
           type="date"
           className="note-date-input"

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
+import { useEditable } from './useEditable';
 import { LIMITS } from '@eln/shared';
 import { AlertIcon } from '../../../ui/icons';
 import { fileLink } from '../fileLinks';
 
 /** An image block: the stored file through a fresh signed link, with its title (up to 30 characters). */
 export function ImageView({ node, editor, selected, updateAttributes }: NodeViewProps) {
+  const editable = useEditable(editor);
   const { t } = useTranslation('editor');
   const fileId = typeof node.attrs.fileId === 'string' ? node.attrs.fileId : '';
   const title = typeof node.attrs.title === 'string' ? node.attrs.title : '';
@@ -40,7 +42,7 @@ export function ImageView({ node, editor, selected, updateAttributes }: NodeView
         )}
       </div>
       <figcaption className="note-image-caption">
-        {editor.isEditable ? (
+        {editable ? (
           <input
             className="note-image-title"
             value={title}
