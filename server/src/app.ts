@@ -17,6 +17,7 @@ import { registerLicenceRoutes } from './licence/routes.js';
 import { ClientAuthors } from './collab/clientAuthors.js';
 import { WriterRecord } from './collab/writers.js';
 import { registerDropboxRoutes } from './dropboxes/routes.js';
+import { registerSchemaRoutes } from './schemas/routes.js';
 import { registerProjectRoutes } from './projects/routes.js';
 import { registerSystemRoutes } from './system/routes.js';
 import { registerUserRoutes } from './users/routes.js';
@@ -136,6 +137,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   await registerFileRoutes(app, services);
   registerLicenceRoutes(app, services);
   registerDropboxRoutes(app, services);
+  registerSchemaRoutes(app, services);
   registerTemplateRoutes(app, services);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });

@@ -73,6 +73,9 @@ export const ERROR_CATALOGUE = {
   '3018': entry(422, 'The saved content has unsupported characters.', '저장된 내용에 지원하지 않는 문자가 있습니다.', '保存内容にサポートされていない文字が含まれています。'),
   // Schemas
   '4003': entry(422, 'This schema cannot be opened.', '스키마를 열 수 없습니다.', 'このスキーマを開けません。'),
+  '4004': entry(409, 'A schema type with this code already exists.', '이미 존재하는 스키마 유형 코드입니다.', '同じコードのスキーマタイプが既に存在します。'),
+  '4005': entry(409, 'A schema type with this name already exists.', '이미 존재하는 스키마 유형 이름입니다.', '同じ名前のスキーマタイプが既に存在します。'),
+  '4006': entry(422, 'A schema sent with a number does not belong to this schema type.', '이 스키마 유형에 속하지 않는 스키마 번호가 있습니다.', 'このスキーマタイプに属さないスキーマ番号が含まれています。'),
   // Dropboxes
   '4501': entry(422, 'This file is not a CSV text file. Save the sheet as CSV (UTF-8 or CP949) and try again.', 'CSV 텍스트 파일이 아닙니다. 시트를 CSV(UTF-8 또는 CP949)로 저장한 뒤 다시 시도해 주세요.', 'CSVテキストファイルではありません。シートをCSV（UTF-8またはCP949）で保存してからもう一度お試しください。'),
   '4502': entry(422, 'The first line of the CSV must be the header code,name.', 'CSV의 첫 줄은 code,name 머리글이어야 합니다.', 'CSVの1行目は見出し code,name でなければなりません。'),
@@ -174,6 +177,9 @@ export const ERR = {
   fileType: '3019',
   fileTooLarge: '3020',
   schemaCheck: '4003',
+  schemaCodeDuplicate: '4004',
+  schemaTitleDuplicate: '4005',
+  schemaForeign: '4006',
   dropboxNotCsv: '4501',
   dropboxCsvHeader: '4502',
   dropboxRows: '4503',

@@ -27,4 +27,5 @@ export * from './api/notes.js';
 export * from './api/files.js';
 export * from './api/signatures.js';
 export * from './api/dropboxes.js';
+export * from './api/schemas.js';
 export * from './api/templates.js';

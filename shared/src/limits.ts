@@ -10,6 +10,8 @@ export const LIMITS = {
   schemaName: 50,
   schemaField: 25,
   schemaValue: 1000,
+  /** A schema type's or schema's description (the spec sets none; a paragraph). */
+  schemaDescription: 500,
   dropboxName: 25,
   dropboxCode: 100,
   dropboxRowName: 100,

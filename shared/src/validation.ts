@@ -25,6 +25,7 @@ export const FIELD_REASONS = {
     ko: '저장할 수 없는 문자(NUL 또는 깨진 문자)가 포함되어 있습니다.',
     ja: '保存できない文字（NULまたは壊れた文字）が含まれています。',
   },
+  duplicateName: { en: 'This name is already used here.', ko: '이 안에서 이미 사용 중인 이름입니다.', ja: 'この中で既に使われている名前です。' },
   invalidDate: { en: 'Enter a date that exists, as YYYY-MM-DD.', ko: '존재하는 날짜를 YYYY-MM-DD 형식으로 입력해 주세요.', ja: '存在する日付をYYYY-MM-DDの形式で入力してください。' },
 } as const satisfies Record<string, Localised>;
 

@@ -4,6 +4,7 @@ import { emptyRequest, ERR, PROJECT_STATUS, type DashboardCounts } from '@eln/sh
 import { projects } from '../db/schema.js';
 import { defineRoute } from '../http/route.js';
 import { countVisibleDropboxes } from '../dropboxes/queries.js';
+import { countVisibleSchemaTypes } from '../schemas/queries.js';
 import { countVisibleTemplates } from '../templates/queries.js';
 import { visibleProjectsSql } from '../projects/policy.js';
 import { reviewerSignedSql } from '../projects/queries.js';
@@ -30,10 +31,8 @@ export function registerDashboardRoutes(app: FastifyInstance, services: Services
         ongoing: countOf(PROJECT_STATUS.inProgress),
         closed: countOf(PROJECT_STATUS.completed),
         closable: Number(closable?.n ?? 0),
-        // Templates and schemas need their features; until they exist the answer says "unknown" rather
-        // than a made-up zero.
         templates: await countVisibleTemplates(services.db, user),
-        schemas: null,
+        schemas: await countVisibleSchemaTypes(services.db, user),
         dropboxes: await countVisibleDropboxes(services.db, user),
       };
     },

@@ -493,6 +493,69 @@ export const dropboxRows = pgTable(
 );
 
 /**
+ * A schema type ("Reagent"): the lab's catalogue of child schemas. `revision` goes up with every stored
+ * change, so an editor that loaded an older one is refused instead of overwriting (9006).
+ */
+export const schemaTypes = pgTable(
+  'schema_types',
+  {
+    schemasTypeNo: serial('schemas_type_no').primaryKey(),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    /** Y used (offered in notes, readable by everyone), N unused. */
+    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+    revision: integer('revision').notNull().default(1),
+    createdByUserNo: integer('created_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    updatedByUserNo: integer('updated_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('schema_types_code_unique').on(sql`lower(${t.code})`),
+    uniqueIndex('schema_types_title_unique').on(sql`lower(${t.title})`),
+    index('schema_types_status_idx').on(t.status, t.schemasTypeNo),
+  ],
+);
+
+/** A child schema ("Sodium chloride") of a type, in the type's order; `revision` is what a note's schema block records. */
+export const schemas = pgTable(
+  'schemas',
+  {
+    schemaNo: serial('schema_no').primaryKey(),
+    schemasTypeNo: integer('schemas_type_no')
+      .notNull()
+      .references(() => schemaTypes.schemasTypeNo, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+    revision: integer('revision').notNull().default(1),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('schemas_type_idx').on(t.schemasTypeNo, t.position)],
+);
+
+/** A schema's field/value entries in their order; an update that changes them replaces them all. */
+export const schemaEntries = pgTable(
+  'schema_entries',
+  {
+    schemaNo: integer('schema_no')
+      .notNull()
+      .references(() => schemas.schemaNo, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+  },
+  (t) => [primaryKey({ columns: [t.schemaNo, t.position] })],
+);
+
+/**
  * A template: a live document `template.<no>` that notes start from. Its state moves draft (D) → checked
  * in (C) → approved (A) → (opened for editing) draft again; its approved versions are kept apart.
  */

@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'dropbox.created',
   'dropbox.updated',
   'dropbox.imported',
+  'schema.created',
+  'schema.updated',
   'template.created',
   'template.renamed',
   'template.reopened',

@@ -56,6 +56,10 @@ const en = {
       updated: 'Dropbox changed',
       imported: 'Dropbox rows imported',
     },
+    schema: {
+      created: 'Schema type created',
+      updated: 'Schema type changed',
+    },
     template: {
       created: 'Template created',
       renamed: 'Template renamed',
@@ -80,6 +84,7 @@ const en = {
     audit: 'Audit trail',
     licence: 'Licence',
     dropbox: 'Dropboxes',
+    schema: 'Schemas',
     template: 'Templates',
     system: 'System',
   },
@@ -94,6 +99,7 @@ const en = {
     audit: 'Audit trail',
     licence: 'Licence',
     dropbox: 'Dropbox',
+    schemaType: 'Schema type',
     template: 'Template',
   },
   filters: {

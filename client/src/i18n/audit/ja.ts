@@ -54,6 +54,10 @@ const ja: AuditMessages = {
       updated: 'ドロップボックス変更',
       imported: 'ドロップボックス行の取り込み',
     },
+    schema: {
+      created: 'スキーマタイプ作成',
+      updated: 'スキーマタイプ変更',
+    },
     template: {
       created: 'テンプレート作成',
       renamed: 'テンプレート名変更',
@@ -78,6 +82,7 @@ const ja: AuditMessages = {
     audit: '監査証跡',
     licence: 'ライセンス',
     dropbox: 'ドロップボックス',
+    schema: 'スキーマ',
     template: 'テンプレート',
     system: 'システム',
   },
@@ -92,6 +97,7 @@ const ja: AuditMessages = {
     audit: '監査証跡',
     licence: 'ライセンス',
     dropbox: 'ドロップボックス',
+    schemaType: 'スキーマタイプ',
     template: 'テンプレート',
   },
   filters: {

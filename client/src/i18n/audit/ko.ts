@@ -54,6 +54,10 @@ const ko: AuditMessages = {
       updated: '드롭박스 변경',
       imported: '드롭박스 행 가져오기',
     },
+    schema: {
+      created: '스키마 유형 생성',
+      updated: '스키마 유형 변경',
+    },
     template: {
       created: '템플릿 생성',
       renamed: '템플릿 이름 변경',
@@ -78,6 +82,7 @@ const ko: AuditMessages = {
     audit: '감사 추적',
     licence: '라이선스',
     dropbox: '드롭박스',
+    schema: '스키마',
     template: '템플릿',
     system: '시스템',
   },
@@ -92,6 +97,7 @@ const ko: AuditMessages = {
     audit: '감사 추적',
     licence: '라이선스',
     dropbox: '드롭박스',
+    schemaType: '스키마 유형',
     template: '템플릿',
   },
   filters: {

@@ -1,0 +1,33 @@
+import { eq, type SQL } from 'drizzle-orm';
+import { ADMIN_LEVEL, ERR, SCHEMA_STATUS } from '@eln/shared';
+import type { AuthUser } from '../auth/authUser.js';
+import { schemaTypes } from '../db/schema.js';
+import type { Refusals } from '../http/verdicts.js';
+
+/*
+ * Who may do what with schemas: every rule once, as a verdict. Routes enforce the verdicts with the codes
+ * below; answers carry them to the client as `abilities`.
+ */
+
+export type Caller = Pick<AuthUser, 'level' | 'auth'>;
+export type ManageVerdict = 'allowed' | 'noSchemaFlag';
+export type ReadVerdict = 'allowed' | 'hidden';
+
+export const MANAGE_REFUSALS: Refusals<ManageVerdict> = { noSchemaFlag: ERR.forbidden };
+/** An unused schema type is hidden from those who cannot manage it: spec §8, 4003 (the screen returns to /schema). */
+export const READ_REFUSALS: Refusals<ReadVerdict> = { hidden: ERR.schemaCheck };
+
+/** Users with the schema flag, and administrators, create and change schema types and their schemas. */
+export function canManageSchemas(user: Caller): ManageVerdict {
+  return user.level === ADMIN_LEVEL || user.auth.schema === 'Y' ? 'allowed' : 'noSchemaFlag';
+}
+
+/** Everyone reads what is used (notes offer it); managers read unused types, schemas and entries too. */
+export function canReadSchemaItem(user: Caller, item: { status: string }): ReadVerdict {
+  return item.status === SCHEMA_STATUS.used || canManageSchemas(user) === 'allowed' ? 'allowed' : 'hidden';
+}
+
+/** `canReadSchemaItem` for types, as the condition lists and counts filter by (undefined: every type). */
+export function visibleSchemaTypesSql(user: Caller): SQL | undefined {
+  return canManageSchemas(user) === 'allowed' ? undefined : eq(schemaTypes.status, SCHEMA_STATUS.used);
+}

@@ -1,0 +1,155 @@
+import { and, asc, count, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
+import {
+  SCHEMA_STATUS,
+  type SchemaBasic,
+  type SchemaChild,
+  type SchemaEntry,
+  type SchemaListAnswer,
+  type SchemaListFilter,
+  type SchemaTypeDetail,
+  type SchemaTypeSummary,
+} from '@eln/shared';
+import type { AuthUser } from '../auth/authUser.js';
+import type { Queryable } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
+import { offsetOf, withinDates } from '../db/paging.js';
+import { schemaEntries, schemas, schemaTypes, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { canManageSchemas, canReadSchemaItem, READ_REFUSALS, visibleSchemaTypesSql, type Caller } from './policy.js';
+
+export type SchemaTypeRecord = typeof schemaTypes.$inferSelect;
+export type SchemaRecord = typeof schemas.$inferSelect;
+
+const schemaCount = sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo})`.mapWith(Number);
+
+function summaryOf(type: SchemaTypeRecord, schemasInType: number, updatedByName: string | null): SchemaTypeSummary {
+  return {
+    schemasTypeNo: type.schemasTypeNo,
+    code: type.code,
+    title: type.title,
+    description: type.description,
+    status: type.status,
+    schemaCount: schemasInType,
+    updatedAt: type.updatedAt.toISOString(),
+    updatedByName,
+  };
+}
+
+function basicOf(schema: SchemaRecord, entryCount: number): SchemaBasic {
+  return {
+    schemaNo: schema.schemaNo,
+    schemasTypeNo: schema.schemasTypeNo,
+    title: schema.title,
+    description: schema.description,
+    status: schema.status,
+    revision: schema.revision,
+    entryCount,
+    updatedAt: schema.updatedAt.toISOString(),
+  };
+}
+
+/** The schema types the caller may see, newest first, filtered by a substring of the title and by status. */
+export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: SchemaListFilter, timeZone: string): Promise<SchemaListAnswer> {
+  const where = and(
+    visibleSchemaTypesSql(user),
+    filter.value ? ilike(schemaTypes.title, `%${escapeLike(filter.value)}%`) : undefined,
+    filter.status ? eq(schemaTypes.status, filter.status) : undefined,
+    withinDates(schemaTypes.updatedAt, filter, timeZone),
+  );
+  const [total] = await q.select({ n: count() }).from(schemaTypes).where(where);
+  // The page's numbers first; counts and names for those rows only.
+  const page = q.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(where).orderBy(desc(schemaTypes.schemasTypeNo)).limit(filter.pageSize).offset(offsetOf(filter)).as('page');
+  const rows = await q
+    .select({ type: schemaTypes, schemas: schemaCount, updatedByName: users.name })
+    .from(page)
+    .innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, page.no))
+    .leftJoin(users, eq(users.userNo, schemaTypes.updatedByUserNo))
+    .orderBy(desc(schemaTypes.schemasTypeNo));
+  return {
+    totalCount: Number(total?.n ?? 0),
+    list: rows.map((r) => summaryOf(r.type, r.schemas, r.updatedByName)),
+    abilities: { create: canManageSchemas(user) === 'allowed' },
+  };
+}
+
+/** Every used schema type, by title: what a note's schema block offers. */
+export async function usedSchemaTypes(q: Queryable): Promise<SchemaTypeSummary[]> {
+  const rows = await q
+    .select({ type: schemaTypes, schemas: schemaCount, updatedByName: users.name })
+    .from(schemaTypes)
+    .leftJoin(users, eq(users.userNo, schemaTypes.updatedByUserNo))
+    .where(eq(schemaTypes.status, SCHEMA_STATUS.used))
+    .orderBy(asc(schemaTypes.title));
+  return rows.map((r) => summaryOf(r.type, r.schemas, r.updatedByName));
+}
+
+/** How many schema types the caller may see (the dashboard's count). */
+export async function countVisibleSchemaTypes(q: Queryable, user: AuthUser): Promise<number> {
+  const [row] = await q.select({ n: count() }).from(schemaTypes).where(visibleSchemaTypesSql(user));
+  return Number(row?.n ?? 0);
+}
+
+/** The schema type if the caller may read it, else 4003 (spec §8: the screen shows it and returns to /schema). */
+export async function requireReadableSchemaType(q: Queryable, user: Caller, schemasTypeNo: number): Promise<SchemaTypeRecord> {
+  const [type] = await q.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schemasTypeNo));
+  if (!type || canReadSchemaItem(user, type) !== 'allowed') throw new AppError(READ_REFUSALS.hidden);
+  return type;
+}
+
+/** A child schema if the caller may read it and its type, else 4003. */
+export async function requireReadableSchema(q: Queryable, user: Caller, schemaNo: number): Promise<SchemaRecord> {
+  const [row] = await q.select({ schema: schemas, type: schemaTypes }).from(schemas).innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, schemas.schemasTypeNo)).where(eq(schemas.schemaNo, schemaNo));
+  if (!row || canReadSchemaItem(user, row.type) !== 'allowed' || canReadSchemaItem(user, row.schema) !== 'allowed') throw new AppError(READ_REFUSALS.hidden);
+  return row.schema;
+}
+
+/** The schemas of a type in order, those the caller may read. */
+export async function schemasOf(q: Queryable, user: Caller, schemasTypeNo: number): Promise<SchemaRecord[]> {
+  const rows = await q.select().from(schemas).where(eq(schemas.schemasTypeNo, schemasTypeNo)).orderBy(asc(schemas.position));
+  return rows.filter((schema) => canReadSchemaItem(user, schema) === 'allowed');
+}
+
+/** The entries of these schemas, in order, grouped by schema; only those the caller may read. */
+export async function entriesOf(q: Queryable, user: Caller, schemaNos: readonly number[]): Promise<Map<number, SchemaEntry[]>> {
+  const grouped = new Map<number, SchemaEntry[]>(schemaNos.map((no) => [no, []]));
+  if (schemaNos.length === 0) return grouped;
+  const rows = await q
+    .select({ schemaNo: schemaEntries.schemaNo, field: schemaEntries.field, value: schemaEntries.value, status: schemaEntries.status })
+    .from(schemaEntries)
+    .where(inArray(schemaEntries.schemaNo, [...schemaNos]))
+    .orderBy(asc(schemaEntries.schemaNo), asc(schemaEntries.position));
+  for (const { schemaNo, ...entry } of rows) if (canReadSchemaItem(user, entry) === 'allowed') grouped.get(schemaNo)?.push(entry);
+  return grouped;
+}
+
+export function childOf(schema: SchemaRecord, entries: SchemaEntry[]): SchemaChild {
+  return { ...basicOf(schema, entries.length), entries };
+}
+
+/** The schemas of a type without their entries, each with how many entries the caller may read. */
+export async function basicSchemasOf(q: Queryable, user: Caller, schemasTypeNo: number): Promise<SchemaBasic[]> {
+  const list = await schemasOf(q, user, schemasTypeNo);
+  const entries = await entriesOf(q, user, list.map((schema) => schema.schemaNo));
+  return list.map((schema) => basicOf(schema, entries.get(schema.schemaNo)?.length ?? 0));
+}
+
+export async function schemaTypeDetail(q: Queryable, user: Caller, type: SchemaTypeRecord): Promise<SchemaTypeDetail> {
+  const list = await schemasOf(q, user, type.schemasTypeNo);
+  const entries = await entriesOf(q, user, list.map((schema) => schema.schemaNo));
+  const [updatedBy] = await q.select({ name: users.name }).from(users).where(eq(users.userNo, type.updatedByUserNo));
+  return {
+    ...summaryOf(type, list.length, updatedBy?.name ?? null),
+    revision: type.revision,
+    schemas: list.map((schema) => childOf(schema, entries.get(schema.schemaNo) ?? [])),
+    abilities: { update: canManageSchemas(user) === 'allowed' },
+  };
+}
+
+/** Whether another type already has this code or title (compared without case, as the unique indexes do). */
+export async function schemaTypeClash(q: Queryable, fields: { code: string; title: string }, exceptNo?: number): Promise<'code' | 'title' | null> {
+  const others = exceptNo ? ne(schemaTypes.schemasTypeNo, exceptNo) : undefined;
+  const [code] = await q.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(and(sql`lower(${schemaTypes.code}) = lower(${fields.code})`, others));
+  if (code) return 'code';
+  const [title] = await q.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(and(sql`lower(${schemaTypes.title}) = lower(${fields.title})`, others));
+  return title ? 'title' : null;
+}

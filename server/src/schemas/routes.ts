@@ -1,0 +1,171 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  ERR,
+  schemaAllRequest,
+  schemaCreateRequest,
+  schemaListRequest,
+  schemaNoRequest,
+  schemaTypeNoRequest,
+  schemaUpdateRequest,
+  type SchemaBasic,
+  type SchemaChild,
+  type SchemaTypeSummary,
+} from '@eln/shared';
+import { appendAudit } from '../audit/audit.js';
+import type { AuthUser } from '../auth/authUser.js';
+import type { Queryable } from '../db/client.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { schemaTypes } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { defineRoute } from '../http/route.js';
+import { enforce } from '../http/verdicts.js';
+import type { Services } from '../services.js';
+import { canManageSchemas, MANAGE_REFUSALS } from './policy.js';
+import {
+  basicSchemasOf,
+  childOf,
+  entriesOf,
+  listSchemaTypes,
+  requireReadableSchema,
+  requireReadableSchemaType,
+  schemaTypeClash,
+  schemaTypeDetail,
+  usedSchemaTypes,
+} from './queries.js';
+import { insertSchema, replaceSchemas } from './store.js';
+
+/** The type's code or title already taken by another type: each has its own code, so the form marks the right field. */
+async function refuseClash(q: Queryable, fields: { code: string; title: string }, exceptNo?: number): Promise<void> {
+  const clash = await schemaTypeClash(q, fields, exceptNo);
+  if (clash === 'code') throw new AppError(ERR.schemaCodeDuplicate);
+  if (clash === 'title') throw new AppError(ERR.schemaTitleDuplicate);
+}
+
+/** A unique index refusing what the check before it let through (a concurrent create): the same answer. */
+function refuseRacedClash(error: unknown): never {
+  if (isUniqueViolation(error)) throw new AppError(ERR.duplicate);
+  throw error;
+}
+
+async function lockSchemaType(tx: Queryable, schemasTypeNo: number) {
+  const [locked] = await tx.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schemasTypeNo)).for('update');
+  if (!locked) throw new AppError(ERR.schemaCheck);
+  return locked;
+}
+
+const basicInfo = (type: { code: string; title: string; description: string; status: 'Y' | 'N' }) => ({ code: type.code, title: type.title, description: type.description, status: type.status });
+
+/** Schemas: the lab's catalogues, managed by users with the schema flag, read by everyone when used. */
+export function registerSchemaRoutes(app: FastifyInstance, services: Services): void {
+  const { db, config } = services;
+  const manage = (user: AuthUser) => enforce(canManageSchemas(user), MANAGE_REFUSALS);
+
+  defineRoute(app, services, {
+    path: '/v1/schema/list',
+    access: 'user',
+    failure: ERR.schemaLookup,
+    body: schemaListRequest,
+    handler: ({ body, user }) => listSchemaTypes(db, user, body, config.timeZone),
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/schema/check',
+    access: 'user',
+    failure: ERR.schemaLookup,
+    body: schemaTypeNoRequest,
+    async handler({ body, user }) {
+      return schemaTypeDetail(db, user, await requireReadableSchemaType(db, user, body.schemasTypeNo));
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/schema/all',
+    access: 'user',
+    failure: ERR.schemaLookup,
+    body: schemaAllRequest,
+    handler: async (): Promise<{ list: SchemaTypeSummary[] }> => ({ list: await usedSchemaTypes(db) }),
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/schema/basic/all',
+    access: 'user',
+    failure: ERR.schemaLookup,
+    body: schemaTypeNoRequest,
+    async handler({ body, user }): Promise<{ list: SchemaBasic[] }> {
+      await requireReadableSchemaType(db, user, body.schemasTypeNo);
+      return { list: await basicSchemasOf(db, user, body.schemasTypeNo) };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/schema/attr/all',
+    access: 'user',
+    failure: ERR.schemaLookup,
+    body: schemaNoRequest,
+    async handler({ body, user }): Promise<SchemaChild> {
+      const schema = await requireReadableSchema(db, user, body.schemaNo);
+      const entries = await entriesOf(db, user, [schema.schemaNo]);
+      return childOf(schema, entries.get(schema.schemaNo) ?? []);
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/schema/create',
+    access: 'user',
+    body: schemaCreateRequest,
+    async handler({ body, user, clientAddress }) {
+      manage(user);
+      await refuseClash(db, body);
+      return db
+        .transaction(async (tx) => {
+          const [created] = await tx.insert(schemaTypes).values({ ...basicInfo(body), createdByUserNo: user.userNo, updatedByUserNo: user.userNo }).returning();
+          if (!created) throw new Error('schema type insert returned nothing');
+          const added = [];
+          for (const [position, child] of body.schemas.entries()) added.push(await insertSchema(tx, created.schemasTypeNo, position, child));
+          await appendAudit(tx, {
+            actor: user,
+            action: 'schema.created',
+            target: { type: 'schemaType', id: created.schemasTypeNo },
+            after: { ...basicInfo(created), revision: created.revision, schemas: added },
+            clientAddress,
+          });
+          return { schemasTypeNo: created.schemasTypeNo };
+        })
+        .catch(refuseRacedClash);
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/schema/update',
+    access: 'user',
+    body: schemaUpdateRequest,
+    async handler({ body, user, clientAddress }) {
+      manage(user);
+      await requireReadableSchemaType(db, user, body.schemasTypeNo);
+      await refuseClash(db, body, body.schemasTypeNo);
+      return db
+        .transaction(async (tx) => {
+          const before = await lockSchemaType(tx, body.schemasTypeNo);
+          if (before.revision !== body.revision) throw new AppError(ERR.conflict);
+          const existing = (await schemaTypeDetail(tx, user, before)).schemas;
+          const changes = await replaceSchemas(tx, before.schemasTypeNo, existing, body.schemas);
+          const infoChanged = JSON.stringify(basicInfo(before)) !== JSON.stringify(basicInfo(body));
+          const orderChanged = existing.map((s) => s.schemaNo).join() !== body.schemas.map((s) => s.schemaNo ?? 'new').join();
+          if (!infoChanged && !orderChanged && changes.before.length === 0 && changes.after.length === 0) return { revision: before.revision };
+          const revision = before.revision + 1;
+          await tx.update(schemaTypes).set({ ...basicInfo(body), revision, updatedByUserNo: user.userNo, updatedAt: new Date() }).where(eq(schemaTypes.schemasTypeNo, before.schemasTypeNo));
+          await appendAudit(tx, {
+            actor: user,
+            action: 'schema.updated',
+            target: { type: 'schemaType', id: before.schemasTypeNo },
+            before: { ...basicInfo(before), revision: before.revision, schemas: changes.before },
+            after: { ...basicInfo(body), revision, schemas: changes.after },
+            clientAddress,
+          });
+          return { revision };
+        })
+        .catch(refuseRacedClash);
+    },
+  });
+}
