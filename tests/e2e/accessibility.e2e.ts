@@ -165,6 +165,7 @@ test('dialogs give focus back to what opened them: the New user button, and the 
   await admin.getByTestId('user-create-button').focus();
   await admin.keyboard.press('Enter');
   await expect(admin.getByTestId('user-create-cancel')).toBeVisible();
+  expect(await violations(admin, 'new user dialog')).toEqual([]);
   await admin.keyboard.press('Escape');
   await expect(admin.getByTestId('user-create-cancel')).toHaveCount(0);
   await expect.poll(focusedTestId).toBe('user-create-button');

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS, AUDIT_HEAD_LINE_PREFIX } from '../../shared/src/api/audit.js';
 import { E2E } from './fixtures.js';
-import { shot, unique, signIn, api, apiSignIn } from './support.js';
+import { shot, unique, signIn, api, apiSignIn, seriousViolations } from './support.js';
 
 /**
  * The audit trail screens and project closing in the browser: an administrator finds records made through
@@ -184,6 +184,7 @@ test.describe('audit trail', () => {
     await expect(detail.getByTestId('audit-detail-action')).toContainText('로그인');
     await expect(detail.getByTestId('audit-no-values')).toBeVisible();
     await shot(page, 'audit-detail-b-ko', false);
+    expect(await seriousViolations(page, 'audit record dialog, theme b, Korean')).toEqual([]);
     await detail.getByTestId('audit-detail-close').click();
 
     await page.goto('/admin/download');
@@ -258,6 +259,7 @@ test.describe('audit trail', () => {
     await expect(modal).toContainText('Close this project?');
     await expect(page.getByTestId('alert-message')).toContainText('read-only for good');
     await shot(page, 'project-finish-confirm-s-en', false);
+    expect(await seriousViolations(page, 'close project confirmation')).toEqual([]);
     // Cancelling changes nothing.
     await page.getByTestId('alert-cancel').click();
     await expect(modal).toBeHidden();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { openAs, shot, unique } from './support.js';
+import { openAs, shot, unique, seriousViolations } from './support.js';
 
 const CP949_UNITS = 'server/src/dropboxes/fixtures/units-cp949.csv';
 const csvFile = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
@@ -89,6 +89,7 @@ test.describe('dropboxes', () => {
       await chooseCsv(page, csvFile('solvents.csv', 'code,name\nEtOH,Ethanol\nEtOH,duplicate\nMeOH,メタノール\n'));
       await expect(page.getByTestId('dropbox-preview-row')).toHaveCount(3);
       await shot(page, `dropbox-create-preview-${theme}-${language}`);
+      expect(await seriousViolations(page, `dropbox import preview, theme ${theme}, ${language}`)).toEqual([]);
       await page.context().close();
     });
   }

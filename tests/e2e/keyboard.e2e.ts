@@ -112,6 +112,7 @@ test('keyboard only: sign in, a project with a participant, a note with text, a 
   await arrowTo(kim, 'toolbar-table');
   await kim.keyboard.press('Enter');
   await expect(kim.getByTestId('table-dialog')).toBeVisible();
+  expect(await seriousViolations(kim, 'table dialog')).toEqual([]);
   await tabTo(kim, 'table-rows');
   await kim.keyboard.press('Control+A');
   await kim.keyboard.type('5');
@@ -153,6 +154,7 @@ test('keyboard only: sign in, a project with a participant, a note with text, a 
   await kim.keyboard.press('Enter');
   await expect(kim.getByTestId('chart-dialog')).toBeVisible();
   await expect(kim.getByTestId('chart-range')).toContainText('A2');
+  expect(await seriousViolations(kim, 'chart dialog')).toEqual([]);
   await typeInto(kim, 'chart-name', 'Growth');
   await typeInto(kim, 'chart-label', 'Sample');
   await typeInto(kim, 'chart-data-name', 'OD600');

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { testLicenceKey } from '../../server/src/testing/licenceKeys.js';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, openAs, shot } from './support.js';
+import { api, apiSignIn, openAs, shot, seriousViolations } from './support.js';
 
 async function openLicenceDialog(page: Page) {
   await page.getByTestId('nav-admin').click();
@@ -25,6 +25,7 @@ test.describe('licence registration', () => {
     const forged = `${Buffer.from(Buffer.from(payload!, 'base64url').toString('utf8').replace('"seats":1000', '"seats":5000')).toString('base64url')}.${signature}`;
     await registerKey(page, forged);
     await expect(page.getByTestId('licence-register-error')).toHaveText(/not genuine/);
+    expect(await seriousViolations(page, 'licence dialog with a refused key')).toEqual([]);
     await expect(page.getByTestId('licence-none')).toBeVisible();
 
     await registerKey(page, testLicenceKey({ issued: '2025-01-01T00:00:00.000Z', expires: '2026-01-31T00:00:00.000Z' }));

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person } from './support.js';
+import { api, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person, seriousViolations } from './support.js';
 import { png } from '../../server/src/files/pngImage.js';
 
 /**
@@ -362,6 +362,7 @@ test.describe('live lab notes', () => {
     // Closing a tab with changes asks; "save" makes a version, then the last tab becomes active.
     await kim.getByTestId(`note-tab-close-${second.labNoteNo}`).click();
     await expect(kim.getByTestId('leave-dialog')).toBeVisible();
+    expect(await seriousViolations(kim, 'leave dialog')).toEqual([]);
     await kim.getByTestId('leave-save').click();
     await expect(kim.getByTestId(`note-tab-${second.labNoteNo}`)).toHaveCount(0);
     await expect(kim).toHaveURL(new RegExp(`/note/${labNoteNo}$`));

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { shot, unique, signIn, api, apiSignIn, type Person } from './support.js';
+import { shot, unique, signIn, api, apiSignIn, type Person, seriousViolations } from './support.js';
 
 /**
  * People and projects in the browser: an administrator sets up a department and two users, one of them
@@ -47,6 +47,7 @@ test.describe('people and projects', () => {
     await page.getByTestId('dept-add').first().click();
     await page.getByTestId('dept-save').click();
     await expect(page.getByTestId('dept-code-input-error')).toHaveText('This field is required.');
+    expect(await seriousViolations(page, 'department dialog with a refusal')).toEqual([]);
     await page.getByTestId('dept-code-input').fill(department.code);
     await page.getByTestId('dept-name-input').fill(department.name);
     await page.getByTestId('dept-save').click();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { sentAccessTokens, shot, signIn } from './support.js';
+import { sentAccessTokens, shot, signIn, seriousViolations } from './support.js';
 
 const storedProfile = (page: Page) => page.evaluate(() => localStorage.getItem('eln.profile'));
 
@@ -87,6 +87,7 @@ test.describe('app shell', () => {
     await page.getByRole('link', { name: 'Project' }).first().click();
     await expect(page.getByTestId('session-ended-modal')).toBeVisible();
     await shot(page, 'session-ended');
+    expect(await seriousViolations(page, 'session ended dialog')).toEqual([]);
     await page.getByTestId('session-ended-close').click();
     await expect(page).toHaveURL(/\/signin$/);
     expect(await storedProfile(page)).toBeNull();

@@ -127,6 +127,7 @@ test('a template is written by two authors live, approved by someone else, and n
   await researcher.getByTestId('new-note-template').selectOption({ label: `${title} (v1.1)` });
   await researcher.getByTestId('new-note-template-preview').click();
   await expect(researcher.getByTestId('template-preview-document')).toContainText('Procedure: weigh, dissolve, stir 2 h');
+  expect(await seriousViolations(researcher, 'template preview dialog')).toEqual([]);
   await researcher.getByTestId('template-preview').getByRole('button', { name: 'Close', exact: true }).last().click();
   await researcher.getByTestId('new-note-title').fill('Batch 1');
   await researcher.getByTestId('new-note-submit').click();
@@ -160,6 +161,7 @@ test('a template is written by two authors live, approved by someone else, and n
   await expect(change).toContainText('Waste: neutralise before disposal');
   await expect(change.getByTestId('template-change-authors')).toHaveText(`Written by ${author.name}`);
   await shot(approver, 'template-compare-s-en', false);
+  expect(await seriousViolations(approver, 'template comparison dialog')).toEqual([]);
   await approver.keyboard.press('Escape');
   await shot(approver, 'template-editor-approved-s-en');
   await approver.evaluate(() => window.localStorage.setItem('eln.theme', 'b'));
@@ -167,6 +169,7 @@ test('a template is written by two authors live, approved by someone else, and n
   await approver.getByTestId('template-compare').click();
   await expect(approver.getByTestId('template-change')).toHaveCount(1);
   await shot(approver, 'template-compare-b-en', false);
+  expect(await seriousViolations(approver, 'template comparison dialog, theme b')).toEqual([]);
   await approver.keyboard.press('Escape');
 
   // The earlier note still says 1.1 and has no trace of the new step.
