@@ -4,7 +4,6 @@ import { SignInPage } from '../features/auth/SignInPage';
 import { SsoCallbackPage } from '../features/auth/SsoCallbackPage';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { RouteErrorPage, ServerErrorPage } from '../features/errors/ServerErrorPage';
-import type { PageKey } from '../features/placeholder/PlaceholderPage';
 import { RequireAdmin, RequireAuth, RequireGuest } from './guards';
 import { Root } from './Root';
 
@@ -16,10 +15,6 @@ import { Root } from './Root';
  */
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => React.ComponentType) => async () => ({ Component: pick(await load()) });
 
-/** A screen not built yet: the placeholder, with its page's title and test id. */
-const placeholder = (name: PageKey, testName: string) =>
-  page(() => import('../features/placeholder/PlaceholderPage'), (m) => () => <m.PlaceholderPage page={name} testName={testName} />);
-
 const noteRoute = page(() => import('../features/notes/NoteRoute'), (m) => m.NoteRoute);
 
 /** The signed-in screens, inside the header frame. */
@@ -28,9 +23,9 @@ const signedIn: RouteObject[] = [
   { path: '/project', lazy: page(() => import('../features/projects/ProjectListPage'), (m) => m.ProjectListPage) },
   { path: '/project/create', lazy: page(() => import('../features/projects/ProjectCreatePage'), (m) => m.ProjectCreatePage) },
   { path: '/project/:id', lazy: page(() => import('../features/projects/ProjectDetailPage'), (m) => m.ProjectDetailPage) },
-  { path: '/schema', lazy: placeholder('schema', 'schema') },
-  { path: '/schema/create', lazy: placeholder('schemaCreate', 'schema-create') },
-  { path: '/schema/:id', lazy: placeholder('schemaDetail', 'schema-detail') },
+  { path: '/schema', lazy: page(() => import('../features/schemas/SchemaListPage'), (m) => m.SchemaListPage) },
+  { path: '/schema/create', lazy: page(() => import('../features/schemas/SchemaEditorPage'), (m) => m.SchemaEditorPage) },
+  { path: '/schema/:id', lazy: page(() => import('../features/schemas/SchemaEditorPage'), (m) => m.SchemaEditorPage) },
   { path: '/dropbox', lazy: page(() => import('../features/dropboxes/DropboxListPage'), (m) => m.DropboxListPage) },
   { path: '/dropbox/create', lazy: page(() => import('../features/dropboxes/DropboxCreatePage'), (m) => m.DropboxCreatePage) },
   { path: '/dropbox/:id', lazy: page(() => import('../features/dropboxes/DropboxDetailPage'), (m) => m.DropboxDetailPage) },

@@ -1,27 +1,20 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { PAGING, type DropboxListAnswer, type DropboxSummary } from '@eln/shared';
-import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
-import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from '../../lib/listParams';
-import { useLoad } from '../../lib/useLoad';
+import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
 import { ButtonLink } from '../../ui/Button';
 import { DropboxIcon, PlusIcon } from '../../ui/icons';
 import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable';
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
 import { SearchBar } from '../../ui/SearchBar';
-import { readFilterParam, SegmentedFilter } from '../../ui/SegmentedFilter';
+import { SegmentedFilter } from '../../ui/SegmentedFilter';
 import { DropboxStatusBadge } from './DropboxStatus';
 
-const SEARCH_TYPES = ['title'] as const;
-type SearchType = (typeof SEARCH_TYPES)[number];
-const PAGE_SIZE = PAGING.defaultPageSize;
-/** The status filter's URL parameter (beside the lists' t, sd, ed, w, p): Y used, N unused. */
-const STATUS_PARAM = 'st';
+/** The status filter's choices: all, used (Y), unused (N). */
 const STATUS_FILTERS = ['', 'Y', 'N'] as const;
-type StatusFilter = (typeof STATUS_FILTERS)[number];
+const STATUSES = ['Y', 'N'] as const;
 
 
 /** `/dropbox`: the lab's dropboxes, searched by title and filtered by status; managers see unused ones too. */
@@ -29,31 +22,12 @@ export function DropboxListPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const query = useMemo(() => parseListQuery(params, SEARCH_TYPES, 'title'), [params]);
-  const status: StatusFilter = readFilterParam(params, STATUS_PARAM, ['Y', 'N'] as const);
-  const paramsFor = (next: ListQuery<SearchType>, nextStatus: StatusFilter = status) => {
-    const search = listSearchParams(next, 'title');
-    if (nextStatus) search.set(STATUS_PARAM, nextStatus);
-    return search;
-  };
-  const key = paramsFor(query).toString();
-  const list = useLoad(
-    (signal) => call<DropboxListAnswer>('/v1/dropbox/list', { ...toPagingBody(query, PAGE_SIZE), ...(status ? { status } : {}) }, { signal }),
-    key,
-  );
+  const { query, filter: status, list, filtered, onSearch, searchFor, setFilter, reset } = useFilteredTitleList<'Y' | 'N', DropboxListAnswer>({
+    path: '/v1/dropbox/list',
+    filterField: 'status',
+    filterValues: STATUSES,
+  });
   const canCreate = list.data?.abilities.create ?? false;
-  const filtered = isFiltered(query) || status !== '';
-
-  const onSearch = (next: ListQuery<SearchType>) => {
-    const search = paramsFor(next);
-    if (search.toString() === key) list.reload();
-    else setParams(search);
-  };
-  const searchFor = (page: number) => {
-    const search = paramsFor({ ...query, page }).toString();
-    return search ? `?${search}` : '';
-  };
 
   const columns: ListColumn[] = [
     { label: t('list.number'), className: 'col-num' },
@@ -99,21 +73,21 @@ export function DropboxListPage() {
         types={[{ value: 'title', label: t('dropbox.columns.title') }]}
         withDates
         onSearch={onSearch}
-        onReset={() => setParams(new URLSearchParams())}
+        onReset={reset}
         filtered={filtered}
         testId="dropbox"
       />
       <SegmentedFilter
         options={STATUS_FILTERS.map((value) => ({ value, label: value === '' ? t('dropbox.status.all') : value === 'Y' ? t('dropbox.status.used') : t('dropbox.status.unused') }))}
         value={status}
-        onChange={(value) => setParams(paramsFor({ ...query, page: PAGING.startPage }, value))}
+        onChange={setFilter}
         label={t('dropbox.columns.status')}
         testId="dropbox-status-filter"
       />
       <ListTable
         list={list}
         page={query.page}
-        pageSize={PAGE_SIZE}
+        pageSize={PAGING.defaultPageSize}
         searchFor={searchFor}
         testId="dropbox"
         tableClassName="data-table"

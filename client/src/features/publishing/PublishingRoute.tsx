@@ -7,7 +7,7 @@ import { DashboardPage } from '../dashboard/DashboardPage';
 import { ProjectDetailPage } from '../projects/ProjectDetailPage';
 import { ProjectListPage } from '../projects/ProjectListPage';
 import { ProjectCreatePage } from '../projects/ProjectCreatePage';
-import { PlaceholderPage } from '../placeholder/PlaceholderPage';
+import { SchemaEditorPage } from '../schemas/SchemaEditorPage';
 import { UserListPage } from '../admin/UserListPage';
 import { UserEditPage } from '../admin/UserEditPage';
 import { ServerErrorPage } from '../errors/ServerErrorPage';
@@ -30,8 +30,7 @@ const SCREENS: Record<PublishedPage, () => ReactNode> = {
   project: () => <ProjectDetailPage recordNo={SAMPLE_RECORDS.projectNo} />,
   projectList: () => <ProjectListPage />,
   projectCreate: () => <ProjectCreatePage />,
-  // Schemas are not built yet: the guide shows the screen the app shows today, and the real one when it exists.
-  schemaCreate: () => <PlaceholderPage page="schemaCreate" testName="schema-create" />,
+  schemaCreate: () => <SchemaEditorPage />,
   userList: () => <UserListPage />,
   userEdit: () => <UserEditPage recordNo={SAMPLE_RECORDS.userNo} />,
   error: () => <ServerErrorPage />,

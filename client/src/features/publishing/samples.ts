@@ -12,6 +12,7 @@ import {
   type ProjectDetail,
   type ProjectEditorAnswer,
   type ProjectRow,
+  type SchemaListAnswer,
   type SignatureEntry,
   type SystemInfo,
 } from '@eln/shared';
@@ -211,6 +212,7 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/admin/user/detail': () => ADMIN_USERS[1],
   '/v1/user/auth/list': () => ALL,
   '/v1/licence/info': () => LICENCE,
+  '/v1/schema/list': (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
 };
 
 export const STYLE_GUIDE_SAMPLES: StyleGuideSamples = {

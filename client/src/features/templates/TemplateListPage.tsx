@@ -1,30 +1,22 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { PAGING, TEMPLATE_STATE, type TemplateListAnswer, type TemplateState, type TemplateSummary } from '@eln/shared';
-import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
-import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from '../../lib/listParams';
-import { useLoad } from '../../lib/useLoad';
+import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
 import { Button } from '../../ui/Button';
 import { PlusIcon, TemplateIcon } from '../../ui/icons';
 import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable';
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
 import { SearchBar } from '../../ui/SearchBar';
-import { readFilterParam, SegmentedFilter } from '../../ui/SegmentedFilter';
+import { SegmentedFilter } from '../../ui/SegmentedFilter';
 import { TemplateCreateDialog } from './TemplateCreateDialog';
 import { TemplateStateBadge } from './TemplateStateBadge';
 import './templates.css';
 
-const SEARCH_TYPES = ['title'] as const;
-type SearchType = (typeof SEARCH_TYPES)[number];
-const PAGE_SIZE = PAGING.defaultPageSize;
-/** The state filter's URL parameter (beside the lists' t, sd, ed, w, p). */
-const STATE_PARAM = 'st';
 const STATE_FILTERS = ['', TEMPLATE_STATE.draft, TEMPLATE_STATE.checking, TEMPLATE_STATE.approved] as const;
 const STATES = [TEMPLATE_STATE.draft, TEMPLATE_STATE.checking, TEMPLATE_STATE.approved] as const;
-type StateFilter = '' | TemplateState;
 
 
 /** `/template`: the template library, searched by title and filtered by state; drafts only for those who write templates. */
@@ -33,29 +25,13 @@ export function TemplateListPage() {
   const { t: tc } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const { query, filter: state, list, filtered, onSearch, searchFor, setFilter, reset } = useFilteredTitleList<TemplateState, TemplateListAnswer>({
+    path: '/v1/template/list',
+    filterField: 'state',
+    filterValues: STATES,
+  });
   const [creating, setCreating] = useState(false);
-  const query = useMemo(() => parseListQuery(params, SEARCH_TYPES, 'title'), [params]);
-  const state: StateFilter = readFilterParam(params, STATE_PARAM, STATES);
-  const paramsFor = (next: ListQuery<SearchType>, nextState: StateFilter = state) => {
-    const search = listSearchParams(next, 'title');
-    if (nextState) search.set(STATE_PARAM, nextState);
-    return search;
-  };
-  const key = paramsFor(query).toString();
-  const list = useLoad((signal) => call<TemplateListAnswer>('/v1/template/list', { ...toPagingBody(query, PAGE_SIZE), ...(state ? { state } : {}) }, { signal }), key);
   const canCreate = list.data?.abilities.create ?? false;
-  const filtered = isFiltered(query) || state !== '';
-
-  const onSearch = (next: ListQuery<SearchType>) => {
-    const search = paramsFor(next);
-    if (search.toString() === key) list.reload();
-    else setParams(search);
-  };
-  const searchFor = (page: number) => {
-    const search = paramsFor({ ...query, page }).toString();
-    return search ? `?${search}` : '';
-  };
 
   const columns: ListColumn[] = [
     { label: tc('list.number'), className: 'col-num' },
@@ -107,21 +83,21 @@ export function TemplateListPage() {
         types={[{ value: 'title', label: t('list.columns.title') }]}
         withDates
         onSearch={onSearch}
-        onReset={() => setParams(new URLSearchParams())}
+        onReset={reset}
         filtered={filtered}
         testId="template"
       />
       <SegmentedFilter
         options={STATE_FILTERS.map((value) => ({ value, label: value === '' ? t('list.stateAll') : t(`state.${value}`) }))}
         value={state}
-        onChange={(value) => setParams(paramsFor({ ...query, page: PAGING.startPage }, value))}
+        onChange={setFilter}
         label={t('list.columns.state')}
         testId="template-state-filter"
       />
       <ListTable
         list={list}
         page={query.page}
-        pageSize={PAGE_SIZE}
+        pageSize={PAGING.defaultPageSize}
         searchFor={searchFor}
         testId="template"
         tableClassName="data-table"
