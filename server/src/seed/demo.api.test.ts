@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { noteDocumentName } from '@eln/shared';
-import { departments, files, labNotes, noteSignatures, noteVersions, projects, templates, users } from '../db/schema.js';
+import { departments, dropboxes, files, labNotes, noteSignatures, noteVersions, projects, schemas, schemaTypes, templates, users } from '../db/schema.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DatabaseDocumentStore } from '../collab/documentStore.js';
 import { paragraphTexts } from '../testing/live.js';
@@ -10,6 +10,7 @@ import { verifyAuditChain } from '../audit/audit.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { DEMO_DEPARTMENTS, DEMO_PASSWORD, DEMO_PROJECTS, DEMO_USERS, seedDemo } from './demoData.js';
 import { DEMO_TEMPLATES } from './demoTemplates.js';
+import { DEMO_DROPBOXES, DEMO_SCHEMAS } from './demoLibraries.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('seed:demo', () => {
   it('builds the demo company through the API, and adds nothing the second time', async () => {
     const added = await seedDemo(server, server.database.db);
     const demoNotes = DEMO_TEMPLATES.flatMap((t) => t.notes).length;
-    expect(added).toBe(DEMO_DEPARTMENTS.length + DEMO_USERS.length + DEMO_PROJECTS.length + DEMO_TEMPLATES.length + demoNotes + DEMO_NOTES.length);
+    expect(added).toBe(DEMO_DEPARTMENTS.length + DEMO_USERS.length + DEMO_PROJECTS.length + DEMO_SCHEMAS.length + DEMO_DROPBOXES.length + DEMO_TEMPLATES.length + demoNotes + DEMO_NOTES.length);
     expect(await seedDemo(server, server.database.db)).toBe(0);
 
     const db = server.database.db;
@@ -68,6 +69,11 @@ describe('seed:demo', () => {
     expect(await byTitle('MTT assay, plate 1')).toMatchObject({ status: 'F', version: 1 });
     const closed = all.find((p) => p.title === 'Cell viability assays');
     expect(closed?.status).toBe('C');
+
+    // The catalogues (schema types with their schemas) and code lists a new user finds.
+    expect((await db.select().from(schemaTypes)).map((t) => t.code).sort()).toEqual(DEMO_SCHEMAS.map((s) => s.type.code).sort());
+    expect(await db.select().from(schemas)).toHaveLength(DEMO_SCHEMAS.reduce((n, s) => n + (s.type.schemas?.length ?? 0), 0));
+    expect((await db.select().from(dropboxes)).map((d) => d.title).sort()).toEqual(DEMO_DROPBOXES.map((d) => d.dropbox.title).sort());
 
     const member = await server.signIn(DEMO_USERS[1]!.userId, DEMO_PASSWORD);
     expect(member.user.name).toBe(DEMO_USERS[1]!.name);

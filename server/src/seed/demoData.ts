@@ -10,6 +10,7 @@ import { DEMO_IMAGE_FILE } from './demoContent.js';
 import { demoGelPng } from './demoImage.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DEMO_TEMPLATES, initialUpdate } from './demoTemplates.js';
+import { seedLibraries } from './demoLibraries.js';
 
 /**
  * A believable demo company to look around in. Everything goes through the real API as the
@@ -214,6 +215,7 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
         });
       }
     }
+    added += await seedLibraries(db, as);
     added += await seedTemplates(db, as);
     added += await seedNotes(db, as);
     return added;

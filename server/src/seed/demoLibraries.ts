@@ -1,0 +1,70 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DropboxCreateRequest, SchemaCreateRequest } from '@eln/shared';
+import type { Db } from '../db/client.js';
+import { dropboxes, schemaTypes, users } from '../db/schema.js';
+
+/**
+ * The demo company's catalogues and code lists: what a lab keeps beside its notes, created through the
+ * API by people with the schema and dropbox rights.
+ */
+export const DEMO_SCHEMAS: Array<{ author: string; type: SchemaCreateRequest }> = [
+  {
+    author: 'jiwoo.kim@demo.eln',
+    type: {
+      code: 'REAGENT',
+      title: 'Reagents 시약',
+      description: 'Chemicals in stock, one schema per substance',
+      schemas: [
+        { title: 'Sodium chloride', description: 'Reagent grade', entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'Molar mass', value: '58.44 g/mol' }, { field: 'Supplier', value: 'Daejung Chemicals' }, { field: 'Storage', value: 'Room temperature, dry' }] },
+        { title: 'Ethanol (absolute)', entries: [{ field: 'CAS', value: '64-17-5' }, { field: 'Purity', value: '≥ 99.5 %' }, { field: 'Hazard', value: 'Flammable liquid (H225)' }, { field: 'Storage', value: 'Flammables cabinet' }] },
+        { title: 'Palladium(II) acetate', description: 'Catalyst precursor', entries: [{ field: 'CAS', value: '3375-31-3' }, { field: 'Molar mass', value: '224.51 g/mol' }, { field: 'Supplier', value: 'Sigma-Aldrich' }, { field: 'Storage', value: '2-8 °C, under argon' }] },
+        { title: 'Dimethyl sulfoxide', entries: [{ field: 'CAS', value: '67-68-5' }, { field: 'Grade', value: 'Cell culture' }, { field: 'Storage', value: 'Room temperature' }] },
+      ],
+    },
+  },
+  {
+    author: 'emma.wilson@demo.eln',
+    type: {
+      code: 'EQUIPMENT',
+      title: 'Equipment 장비',
+      description: 'Instruments with their calibration state',
+      schemas: [
+        { title: 'HPLC Agilent 1260', entries: [{ field: 'Asset no.', value: 'EQ-0142' }, { field: 'Location', value: 'Analytics lab, room 204' }, { field: 'Last qualification', value: '2026-09-14 (OQ/PQ)' }] },
+        { title: 'Centrifuge 5430R', entries: [{ field: 'Asset no.', value: 'EQ-0088' }, { field: 'Location', value: 'Biology lab, room 110' }, { field: 'Max speed', value: '17,500 rpm' }] },
+        { title: 'pH meter SevenCompact', entries: [{ field: 'Asset no.', value: 'EQ-0203' }, { field: 'Calibration', value: 'Daily, 3-point (4.01 / 7.00 / 10.01)' }] },
+      ],
+    },
+  },
+];
+
+export const DEMO_DROPBOXES: Array<{ author: string; dropbox: DropboxCreateRequest }> = [
+  { author: 'minho.park@demo.eln', dropbox: { title: 'Units', status: 'Y', rows: [{ code: 'mg', name: 'milligram' }, { code: 'mL', name: 'millilitre' }, { code: 'mM', name: 'millimolar' }, { code: 'C', name: 'degree Celsius' }, { code: 'rpm', name: 'revolutions per minute' }] } },
+  { author: 'minho.park@demo.eln', dropbox: { title: 'Solvents', status: 'Y', rows: [{ code: 'EtOH', name: 'Ethanol' }, { code: 'MeOH', name: 'Methanol' }, { code: 'DMSO', name: 'Dimethyl sulfoxide' }, { code: 'THF', name: 'Tetrahydrofuran' }, { code: 'H2O', name: 'Water (deionised)' }] } },
+  { author: 'emma.wilson@demo.eln', dropbox: { title: 'Sample states', status: 'Y', rows: [{ code: 'S', name: 'Solid' }, { code: 'L', name: 'Liquid' }, { code: 'G', name: 'Gel' }, { code: 'F', name: 'Frozen (-80 °C)' }] } },
+];
+
+type CallAs = (userNo: number) => Promise<(path: string, body: unknown) => Promise<unknown>>;
+
+async function userNoOf(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ userNo: users.userNo }).from(users).where(eq(users.userId, userId));
+  if (!row) throw new Error(`demo user ${userId} missing`);
+  return row.userNo;
+}
+
+/** Adds the catalogues and code lists that are not there yet (by code or title); answers how many it added. */
+export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
+  let added = 0;
+  for (const { author, type } of DEMO_SCHEMAS) {
+    const [exists] = await db.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(sql`lower(${schemaTypes.code}) = lower(${type.code})`);
+    if (exists) continue;
+    await (await as(await userNoOf(db, author)))('/v1/schema/create', type);
+    added += 1;
+  }
+  for (const { author, dropbox } of DEMO_DROPBOXES) {
+    const [exists] = await db.select({ no: dropboxes.dropboxNo }).from(dropboxes).where(eq(dropboxes.title, dropbox.title));
+    if (exists) continue;
+    await (await as(await userNoOf(db, author)))('/v1/dropbox/create', dropbox);
+    added += 1;
+  }
+  return added;
+}
