@@ -236,6 +236,8 @@ test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept
   await expect(page.getByTestId('table-submit')).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(prose(page).locator('table')).toHaveCount(1);
+  // The text has focus again (a frame after the dialog closed) before the keys go on.
+  await expect.poll(focused).toContain('note-prose');
   const rowsBefore = await prose(page).locator('tr').count();
 
   // Tab through every cell and once more in the last: the caret goes past the table, and no row is added.
@@ -270,8 +272,14 @@ test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('color-popover')).toBeVisible();
   await expect(page.getByTestId('color-d92d20')).toHaveAttribute('aria-label', 'Colour Red');
+  // The colour button opens a popup: it says expanded (not pressed, which is for toggles like Bold).
+  const colourButton = page.getByTestId('toolbar-color');
+  await expect(colourButton).toHaveAttribute('aria-expanded', 'true');
+  await expect(colourButton).toHaveAttribute('aria-haspopup', 'true');
+  await expect(colourButton).not.toHaveAttribute('aria-pressed', /.*/);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('color-popover')).toHaveCount(0);
+  await expect(colourButton).toHaveAttribute('aria-expanded', 'false');
   await expect.poll(focused).toBe('toolbar-color');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('color-popover')).toBeVisible();

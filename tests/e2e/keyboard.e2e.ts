@@ -121,6 +121,8 @@ test('keyboard only: sign in, a project with a participant, a note with text, a 
   await kim.keyboard.type('2');
   await kim.keyboard.press('Enter');
   await expect(prose(kim).locator('table tr')).toHaveCount(5);
+  // The text has focus again (a frame after the dialog closed) before the keys go on.
+  await expect.poll(() => focused(kim)).toContain('ProseMirror');
   // The header is labelled, its first label selected: typing replaces it; Tab selects the next cell's text.
   await expect(prose(kim).locator('th')).toHaveText(['Column 1', 'Column 2']);
   for (const value of ['Sample', 'OD600', 'A', '0.42', 'B', '0.58', 'C', '0.71']) {
@@ -160,6 +162,7 @@ test('keyboard only: sign in, a project with a participant, a note with text, a 
   await typeInto(kim, 'chart-data-name', 'OD600');
   await kim.keyboard.press('Enter');
   await expect(kim.getByTestId('chart-dialog')).toHaveCount(0);
+  await expect.poll(() => focused(kim)).toContain('ProseMirror');
   await expect(prose(kim).getByTestId('chart-block')).toHaveCount(1);
   // The caret is after the chart: what is typed lands in a new paragraph and the chart stays.
   await kim.keyboard.type('Doubling time about 30 min.');

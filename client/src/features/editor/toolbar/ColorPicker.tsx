@@ -54,7 +54,7 @@ export function ColorPicker({ editor, color: current }: { editor: Editor; color:
         if (colorsOpen && !colorsRef.current?.contains(event.relatedTarget as Node | null)) setColorsOpen(false);
       }}
     >
-      <ToolButton label={t('toolbar.color')} active={colorsOpen} onClick={() => setColorsOpen((open) => !open)} testId="toolbar-color">
+      <ToolButton label={t('toolbar.color')} expanded={colorsOpen} onClick={() => setColorsOpen((open) => !open)} testId="toolbar-color">
         <PaletteIcon />
         <span className="tool-color-bar" style={{ background: current ?? 'currentColor' }} aria-hidden="true" />
       </ToolButton>
