@@ -68,6 +68,9 @@ function scenarios(): Scenario[] {
     { call: '/v1/dropbox/list', name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
     { call: '/v1/dropbox/list', name: `last page ${SCALE.dropboxes / 10}`, token: 'admin', body: { page: SCALE.dropboxes / 10, pageSize: 10 } },
     { call: '/v1/dropbox/list', name: 'used, title search', token: 'member', body: { type: 'title', value: 'Dropbox 12', status: 'Y', page: 1, pageSize: 10 } },
+    { call: '/v1/schema/list', name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
+    { call: '/v1/schema/list', name: `last page ${SCALE.schemaTypes / 10}`, token: 'admin', body: { page: SCALE.schemaTypes / 10, pageSize: 10 } },
+    { call: '/v1/schema/list', name: 'used, title search', token: 'member', body: { type: 'title', value: 'Schema type 12', status: 'Y', page: 1, pageSize: 10 } },
     { call: '/v1/department/list', name: `${SCALE.departments} departments`, token: 'member', body: {} },
     { call: '/v1/department/search', name: 'name search', token: 'member', body: { type: 'user', value: 'Member 4' } },
     { call: '/v1/user/auth/list', name: 'own flags', token: 'member', body: {} },
@@ -90,7 +93,7 @@ export async function listsAtScaleBench(): Promise<void> {
     await bootstrap(database.db, config);
     const started = performance.now();
     await buildScaleDataset(target.url, config.company.code, await hashPassword(MEMBER_PASSWORD));
-    console.log(`Dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users in ${SCALE.departments} departments, ${SCALE.templates} templates, ${SCALE.dropboxes} dropboxes, ${SCALE.auditRecords} audit records`);
+    console.log(`Dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users in ${SCALE.departments} departments, ${SCALE.templates} templates, ${SCALE.dropboxes} dropboxes, ${SCALE.schemaTypes} schema types (${SCALE.schemaTypes * SCALE.schemasPerType} schemas, ${SCALE.schemaTypes * SCALE.schemasPerType * SCALE.entriesPerSchema} entries), ${SCALE.auditRecords} audit records`);
 
     const signIn = async (userId: string, password: string) => {
       const response = await server.app.inject({ method: 'POST', url: '/server/v1/user/signIn', payload: { userId, password } });

@@ -1,13 +1,14 @@
 import postgres from 'postgres';
 import { GENESIS_HASH, hashOf, type UnhashedRecord } from '../../server/src/audit/audit.js';
 
-export const SCALE = { departments: 50, users: 5_000, projects: 10_000, notesPerProject: 10, auditRecords: 1_000_000, templates: 2_000, dropboxes: 2_000, dropboxRows: 20 } as const;
+export const SCALE = { departments: 50, users: 5_000, projects: 10_000, notesPerProject: 10, auditRecords: 1_000_000, templates: 2_000, dropboxes: 2_000, dropboxRows: 20, schemaTypes: 2_000, schemasPerType: 5, entriesPerSchema: 10 } as const;
 const AUDIT_BATCH = 20_000;
 const AUDIT_ACTIONS = ['note.saved', 'note.created', 'project.created', 'user.signedIn', 'signature.signed'] as const;
 
 /**
  * The lab company at scale, on an already bootstrapped PostgreSQL database: departments, users in them,
- * projects with three participants each, ten notes per project, templates and dropboxes (set-based SQL), and an audit trail of a
+ * projects with three participants each, ten notes per project, templates, dropboxes and schema types with their schemas
+ * and entries (set-based SQL), and an audit trail of a
  * million records that continues the existing chain, hashed by the server's own `hashOf` so verify can
  * run over it, inserted 20,000 at a time through `unnest`.
  */
@@ -42,6 +43,14 @@ export async function buildScaleDataset(url: string, companyCode: string, passwo
               from generate_series(1, ${SCALE.dropboxes}) i`;
     await sql`insert into dropbox_rows (dropbox_no, position, code, name)
               select d.dropbox_no, k, 'C' || k, 'Value ' || k from dropboxes d, generate_series(1, ${SCALE.dropboxRows}) k`;
+    // Schema types (a tenth unused), each with its schemas and their entries.
+    await sql`insert into schema_types (code, title, description, status, created_by_user_no, updated_by_user_no)
+              select 'ST' || i, 'Schema type ' || i, 'Benchmark catalogue ' || i, case when i % 10 = 0 then 'N' else 'Y' end, ${first}, ${first}
+              from generate_series(1, ${SCALE.schemaTypes}) i`;
+    await sql`insert into schemas (schemas_type_no, position, title)
+              select t.schemas_type_no, k, 'Schema ' || k from schema_types t, generate_series(0, ${SCALE.schemasPerType - 1}) k`;
+    await sql`insert into schema_entries (schema_no, position, field, value)
+              select s.schema_no, k, 'Field ' || k, 'Value ' || k from schemas s, generate_series(0, ${SCALE.entriesPerSchema - 1}) k`;
     await appendAuditRecords(sql, first);
     await sql`vacuum analyze`;
   } finally {
