@@ -75,10 +75,21 @@ test('a curator builds a schema type with two schemas, typed and pasted; the rul
 
   // Changed: a value of the first schema; the change is stored and the page says so.
   await entryValues(page).nth(2).fill('Sigma-Aldrich');
+  // Leaving with the change unsaved asks first; staying keeps it.
+  await page.getByTestId('nav-schema').click();
+  await expect(page.getByTestId('alert-message')).toHaveText('This schema type has unsaved changes. Leave without saving them?');
+  await page.getByTestId('alert-cancel').click();
+  await expect(page.getByTestId('page-schema-detail')).toBeVisible();
+  await expect(entryValues(page).nth(2)).toHaveValue('Sigma-Aldrich');
   await page.getByTestId('schema-submit').click();
   await expect(page.getByTestId('schema-saved')).toHaveText('Saved.');
   await expect(entryValues(page).nth(2)).toHaveValue('Sigma-Aldrich');
   await shot(page, 'schema-editor-s-en');
+  // Saved, leaving asks nothing; a change discarded is gone.
+  await entryValues(page).nth(0).fill('changed by mistake');
+  await page.getByTestId('schema-discard').click();
+  await page.getByTestId('alert-ok').click();
+  await expect(entryValues(page).nth(0)).toHaveValue('7647-14-5');
 
   // The list finds it by a part of its name.
   await page.getByTestId('nav-schema').click();

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useBlocker, useLocation, useNavigate, useParams } from 'react-router-dom';
 import {
   ERR,
   errorMessage,
@@ -17,7 +17,7 @@ import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
 import { useLoad } from '../../lib/useLoad';
-import { alert } from '../../modals/store';
+import { alert, confirm } from '../../modals/store';
 import { Button, ButtonLink } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
 import { ArrowLeftIcon, LockIcon, PlusIcon, SchemaIcon } from '../../ui/icons';
@@ -110,13 +110,17 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const readOnly = initial !== null && !initial.abilities.update;
-  const [draft, setDraft] = useState<TypeDraft>(() => (initial ? draftOf(initial) : { ...emptyType(), schemas: [emptySchema()] }));
+  const [start] = useState<TypeDraft>(() => (initial ? draftOf(initial) : { ...emptyType(), schemas: [emptySchema()] }));
+  const [draft, setDraft] = useState<TypeDraft>(start);
   const [selected, setSelected] = useState(0);
   const [errors, setErrors] = useState<FieldErrorMap>({});
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const schema = draft.schemas[selected] ?? null;
+  const dirty = !readOnly && JSON.stringify(toCreateRequest(draft)) !== JSON.stringify(toCreateRequest(start));
+  const saved = useRef(false);
+  useLeaveGuard(dirty, saved);
 
   const placed = useMemo(() => Object.values(errors).flatMap((error) => (error ? [{ error, at: placeError(draft, error) }] : [])), [errors, draft]);
   const typeError = (field: string) => errors[field]?.message ?? fieldText(errors, field, language);
@@ -170,9 +174,11 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
     try {
       if (initial) {
         await call('/v1/schema/update', checked.data);
+        saved.current = true;
         onSaved(initial.schemasTypeNo);
       } else {
         const answer = await call<{ schemasTypeNo: number }>('/v1/schema/create', checked.data);
+        saved.current = true;
         onSaved(answer.schemasTypeNo);
       }
     } catch (error) {
@@ -286,6 +292,22 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
       ) : null}
       {readOnly ? null : (
         <div className="form-actions">
+          <Button
+            variant="ghost"
+            disabled={!dirty || busy}
+            onClick={() =>
+              void confirm(t('schema.discardChanges')).then((discard) => {
+                if (!discard) return;
+                setDraft(start);
+                setErrors({});
+                setNotice(null);
+                setSelected(0);
+              })
+            }
+            data-testid="schema-discard"
+          >
+            {t('schema.discard')}
+          </Button>
           <Button variant="primary" type="submit" loading={busy} data-testid="schema-submit">
             {initial ? t('schema.save') : t('schema.createSubmit')}
           </Button>
@@ -293,4 +315,25 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
       )}
     </form>
   );
+}
+
+/**
+ * Unsaved changes are not lost by accident: leaving for another page asks first, and closing or
+ * reloading the browser tab asks the browser to warn. Once saved (`saved`), leaving is free.
+ */
+function useLeaveGuard(dirty: boolean, saved: { current: boolean }) {
+  const { t } = useTranslation();
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !saved.current && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    void confirm(t('schema.leaveUnsaved')).then((leave) => (leave ? blocker.proceed() : blocker.reset()));
+  }, [blocker, t]);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!saved.current) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty, saved]);
 }
