@@ -32,7 +32,7 @@ interface AuditFilter {
   endDate?: string;
 }
 
-/** A date-filtered list with at most this many records reads them by date and sorts them (see dateRangePage). */
+/** A date-filtered list with at most this many records reads them by date and sorts them (see dateRangePageRows). */
 const DATE_RANGE_SORTED_MAX = 200_000;
 
 /** Sign-in attempts before anyone is signed in: their actor is nobody, and the typed ID is the target. */
@@ -98,8 +98,9 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
       const where = await filterOf(db, body, config.timeZone);
       if (!where) return wholeTrailPage(body);
       if (body.startDate || body.endDate) {
-        const inRange = await dateRangePage(where, body);
-        if (inRange) return inRange;
+        const totalCount = await countWhere(where);
+        const rows = totalCount <= DATE_RANGE_SORTED_MAX ? await dateRangePageRows(where, body) : await pageRows(where, body);
+        return { list: rows.map(toRecord), totalCount };
       }
       // The count and the page side by side: the count of a broad filter is the slow half.
       const [totalCount, rows] = await Promise.all([countWhere(where), pageRows(where, body)]);
@@ -122,17 +123,13 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
    * A date range orders nothing by seq, and PostgreSQL would walk the trail backwards from its newest
    * record to the range. When the range holds at most DATE_RANGE_SORTED_MAX records, they are read from
    * the date index first and then sorted (the LIMIT keeps the planner from merging the two steps; twice
-   * the threshold, so it cuts nothing if records are appended meanwhile). Null when the range holds more:
-   * the caller reads it the general way. (Counting and sorting in one statement with a window function
-   * measured slower: the window materialises every record of the range.)
+   * the threshold, so it cuts nothing if records are appended meanwhile). (Counting and sorting in one
+   * statement with a window function measured slower: the window materialises every record of the range.)
    */
-  async function dateRangePage(where: SQL, paging: { page: number; pageSize: number }): Promise<ListAnswer<AuditRecord> | null> {
-    const totalCount = await countWhere(where);
-    if (totalCount > DATE_RANGE_SORTED_MAX) return null;
+  function dateRangePageRows(where: SQL, paging: { page: number; pageSize: number }) {
     const matches = db.select({ seq: auditLog.seq }).from(auditLog).where(where).limit(DATE_RANGE_SORTED_MAX * 2).as('matches');
     const page = db.select({ seq: matches.seq }).from(matches).orderBy(desc(matches.seq)).limit(paging.pageSize).offset(offsetOf(paging)).as('page');
-    const rows = await select().innerJoin(page, eq(page.seq, auditLog.seq)).orderBy(desc(auditLog.seq));
-    return { list: rows.map(toRecord), totalCount };
+    return select().innerJoin(page, eq(page.seq, auditLog.seq)).orderBy(desc(auditLog.seq));
   }
 
   /**

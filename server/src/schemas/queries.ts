@@ -20,7 +20,11 @@ import { canManageSchemas, canReadSchemaItem, READ_REFUSALS, visibleSchemaTypesS
 export type SchemaTypeRecord = typeof schemaTypes.$inferSelect;
 export type SchemaRecord = typeof schemas.$inferSelect;
 
-const schemaCount = sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo})`.mapWith(Number);
+/** How many schemas a type has that the caller may read (readers: the used ones only). */
+const schemaCountFor = (user: Caller) =>
+  canManageSchemas(user) === 'allowed'
+    ? sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo})`.mapWith(Number)
+    : sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo} and ${schemas.status} = ${SCHEMA_STATUS.used})`.mapWith(Number);
 
 function summaryOf(type: SchemaTypeRecord, schemasInType: number, updatedByName: string | null): SchemaTypeSummary {
   return {
@@ -60,7 +64,7 @@ export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: Sche
   // The page's numbers first; counts and names for those rows only.
   const page = q.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(where).orderBy(desc(schemaTypes.schemasTypeNo)).limit(filter.pageSize).offset(offsetOf(filter)).as('page');
   const rows = await q
-    .select({ type: schemaTypes, schemas: schemaCount, updatedByName: users.name })
+    .select({ type: schemaTypes, schemas: schemaCountFor(user), updatedByName: users.name })
     .from(page)
     .innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, page.no))
     .leftJoin(users, eq(users.userNo, schemaTypes.updatedByUserNo))
@@ -73,9 +77,9 @@ export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: Sche
 }
 
 /** Every used schema type, by title: what a note's schema block offers. */
-export async function usedSchemaTypes(q: Queryable): Promise<SchemaTypeSummary[]> {
+export async function usedSchemaTypes(q: Queryable, user: Caller): Promise<SchemaTypeSummary[]> {
   const rows = await q
-    .select({ type: schemaTypes, schemas: schemaCount, updatedByName: users.name })
+    .select({ type: schemaTypes, schemas: schemaCountFor(user), updatedByName: users.name })
     .from(schemaTypes)
     .leftJoin(users, eq(users.userNo, schemaTypes.updatedByUserNo))
     .where(eq(schemaTypes.status, SCHEMA_STATUS.used))

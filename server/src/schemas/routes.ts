@@ -42,10 +42,14 @@ async function refuseClash(q: Queryable, fields: { code: string; title: string }
   if (clash === 'title') throw new AppError(ERR.schemaTitleDuplicate);
 }
 
-/** A unique index refusing what the check before it let through (a concurrent create): the same answer. */
-function refuseRacedClash(error: unknown): never {
-  if (isUniqueViolation(error)) throw new AppError(ERR.duplicate);
-  throw error;
+/**
+ * A unique index refusing what the check before it let through (a type created or renamed meanwhile):
+ * the same answers as the check, so the form marks the right field.
+ */
+async function refuseRacedClash(q: Queryable, error: unknown, fields: { code: string; title: string }, exceptNo?: number): Promise<never> {
+  if (!isUniqueViolation(error)) throw error;
+  await refuseClash(q, fields, exceptNo);
+  throw new AppError(ERR.duplicate);
 }
 
 async function lockSchemaType(tx: Queryable, schemasTypeNo: number) {
@@ -84,7 +88,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
     access: 'user',
     failure: ERR.schemaLookup,
     body: schemaAllRequest,
-    handler: async (): Promise<{ list: SchemaTypeSummary[] }> => ({ list: await usedSchemaTypes(db) }),
+    handler: async ({ user }): Promise<{ list: SchemaTypeSummary[] }> => ({ list: await usedSchemaTypes(db, user) }),
   });
 
   defineRoute(app, services, {
@@ -132,7 +136,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
           });
           return { schemasTypeNo: created.schemasTypeNo };
         })
-        .catch(refuseRacedClash);
+        .catch((error: unknown) => refuseRacedClash(db, error, body));
     },
   });
 
@@ -165,7 +169,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
           });
           return { revision };
         })
-        .catch(refuseRacedClash);
+        .catch((error: unknown) => refuseRacedClash(db, error, body, body.schemasTypeNo));
     },
   });
 }

@@ -245,6 +245,10 @@ describe('/v1/schema/update', () => {
     expect((await curator('/v1/schema/update', foreign)).body.status).toBe(ERR.schemaForeign);
     expect((await curator('/v1/schema/update', { ...fresh, code: otherType.code })).body.status).toBe(ERR.schemaCodeDuplicate);
     expect((await curator('/v1/schema/update', { ...fresh, title: otherType.title })).body.status).toBe(ERR.schemaTitleDuplicate);
+    const twice = { ...fresh, schemas: [fresh.schemas[0]!, { ...fresh.schemas[0]!, title: 'Same schema again' }] };
+    const sentTwice = await curator('/v1/schema/update', twice);
+    expect(sentTwice.body.status).toBe(ERR.validation);
+    expect(JSON.stringify(sentTwice.body.data)).toContain('schemas.1.schemaNo');
     const tooMany = { ...fresh, schemas: [{ ...fresh.schemas[0]!, entries: Array.from({ length: LIMITS.schemaEntriesPerSchema + 1 }, (_, i) => ({ field: `f${i}`, value: 'v', status: 'Y' as const })) }] };
     expect((await curator('/v1/schema/update', tooMany)).body.status).toBe(ERR.validation);
     expect((await researcher('/v1/schema/update', fresh)).body.status).toBe(ERR.forbidden);
@@ -286,6 +290,12 @@ describe('reading schemas', () => {
       ['Ethanol', 2, 'N'],
     ]);
     const forResearcher = (await researcher<{ list: SchemaBasic[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;
+    // The list's count of schemas is what each may read: the unused Ethanol is not counted for a researcher.
+    const typeTitle = (await detail(curator, schemasTypeNo)).body.data.title;
+    const countIn = async (caller: Caller) => (await caller<SchemaListAnswer>('/v1/schema/list', { value: typeTitle })).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)?.schemaCount;
+    expect(await countIn(curator)).toBe(2);
+    expect(await countIn(researcher)).toBe(1);
+    expect((await researcher<{ list: SchemaTypeSummary[] }>('/v1/schema/all')).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)?.schemaCount).toBe(1);
     expect(forResearcher.map((s) => [s.title, s.entryCount])).toEqual([['Sodium chloride', 1]]);
     const salt = forCurator[0]!;
     const entries = (await researcher<SchemaChild>('/v1/schema/attr/all', { schemaNo: salt.schemaNo })).body.data;

@@ -50,8 +50,16 @@ const schemaTypeFields = {
   schemas: z.array(schemaChildInput).max(LIMITS.schemas).default([]),
 };
 
-const uniqueChildTitles = (type: { schemas: ReadonlyArray<{ title: string }> }, ctx: z.RefinementCtx) =>
+/** Names unique among a type's schemas, and each existing schema sent once (twice would drop one copy's content). */
+function uniqueChildTitles(type: { schemas: ReadonlyArray<{ title: string; schemaNo?: number | undefined }> }, ctx: z.RefinementCtx): void {
   refuseDuplicates(type.schemas, (schema) => schemaNameKey(schema.title), (i) => ['schemas', i, 'title'], ctx);
+  const seen = new Set<number>();
+  type.schemas.forEach((schema, index) => {
+    if (schema.schemaNo === undefined) return;
+    if (seen.has(schema.schemaNo)) ctx.addIssue({ code: 'custom', message: 'invalidValue', path: ['schemas', index, 'schemaNo'] });
+    seen.add(schema.schemaNo);
+  });
+}
 
 export const schemaCreateRequest = z.strictObject(schemaTypeFields).superRefine(uniqueChildTitles);
 export const schemaUpdateRequest = z

@@ -4,7 +4,7 @@ import { LIMITS } from '@eln/shared';
 import { Button } from '../../ui/Button';
 import { PlusIcon } from '../../ui/icons';
 import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from './icons';
-import { emptyEntry, entriesFromPaste, moveItem, pasteEntries, type EntryDraft } from './schemaDraft';
+import { emptyEntry, entriesFromPaste, moveItem, pasteEntries, roomFor, type EntryDraft } from './schemaDraft';
 
 interface EntriesGridProps {
   entries: EntryDraft[];
@@ -37,13 +37,13 @@ export function EntriesGrid({ entries, onChange, readOnly, errors, onNotice }: E
   };
 
   const onPaste = (event: ClipboardEvent<HTMLInputElement>, key: number) => {
-    const pasted = entriesFromPaste(event.clipboardData.getData('text/plain'), LIMITS.schemaEntriesPerSchema);
-    if (!pasted) return;
+    const read = entriesFromPaste(event.clipboardData.getData('text/plain'), Number.MAX_SAFE_INTEGER);
+    if (!read) return;
     event.preventDefault();
-    const next = pasteEntries(entries, key, pasted);
-    const kept = next.filter((entry) => pasted.includes(entry)).length;
-    onChange(next);
-    onNotice(kept < pasted.length ? t('schema.entries.pastedSome', { count: kept, total: pasted.length, max: LIMITS.schemaEntriesPerSchema }) : t('schema.entries.pasted', { count: kept }));
+    // Only what fits beside the entries already there: a paste never pushes an entry out.
+    const pasted = read.slice(0, roomFor(entries));
+    onChange(pasteEntries(entries, key, pasted));
+    onNotice(pasted.length < read.length ? t('schema.entries.pastedSome', { count: pasted.length, total: read.length, max: LIMITS.schemaEntriesPerSchema }) : t('schema.entries.pasted', { count: pasted.length }));
   };
 
   const onValueKey = (event: KeyboardEvent<HTMLInputElement>, index: number) => {

@@ -120,6 +120,10 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
   const schema = draft.schemas[selected] ?? null;
   const dirty = !readOnly && JSON.stringify(toCreateRequest(draft)) !== JSON.stringify(toCreateRequest(start));
   const saved = useRef(false);
+  // A save that leaves the page (or remounts the form) frees leaving; any later change guards it again.
+  useEffect(() => {
+    saved.current = false;
+  }, [draft]);
   useLeaveGuard(dirty, saved);
 
   const placed = useMemo(() => Object.values(errors).flatMap((error) => (error ? [{ error, at: placeError(draft, error) }] : [])), [errors, draft]);
@@ -308,7 +312,7 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
           >
             {t('schema.discard')}
           </Button>
-          <Button variant="primary" type="submit" loading={busy} data-testid="schema-submit">
+          <Button variant="primary" type="submit" loading={busy} disabled={initial !== null && !dirty} data-testid="schema-submit">
             {initial ? t('schema.save') : t('schema.createSubmit')}
           </Button>
         </div>

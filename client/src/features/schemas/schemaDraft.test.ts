@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, schemaCreateRequest } from '@eln/shared';
-import { emptyEntry, emptySchema, emptyType, entriesFromPaste, moveItem, pasteEntries, placeError, toCreateRequest, type TypeDraft } from './schemaDraft';
+import { emptyEntry, emptySchema, emptyType, entriesFromPaste, moveItem, pasteEntries, placeError, roomFor, toCreateRequest, type TypeDraft } from './schemaDraft';
 
 const pairs = (entries: Array<{ field: string; value: string }>) => entries.map((e) => [e.field, e.value]);
 
@@ -34,6 +34,19 @@ describe('the schema editor’s draft', () => {
     const many = entriesFromPaste(Array.from({ length: LIMITS.schemaEntriesPerSchema + 5 }, (_, i) => `f${i}\tv${i}`).join('\n'), LIMITS.schemaEntriesPerSchema) ?? [];
     expect(many).toHaveLength(LIMITS.schemaEntriesPerSchema);
     expect(pasteEntries([filled, blank], blank.key, many)).toHaveLength(LIMITS.schemaEntriesPerSchema);
+  });
+
+  it('never pushes an existing entry out: only what fits beside them is pasted', () => {
+    const existing = Array.from({ length: 150 }, (_, i) => ({ ...emptyEntry(), field: `f${i}`, value: `v${i}` }));
+    const blank = emptyEntry();
+    const entries = [...existing.slice(0, 10), blank, ...existing.slice(10)];
+    const read = entriesFromPaste(Array.from({ length: 100 }, (_, i) => `p${i}\tq${i}`).join('\n'), Number.MAX_SAFE_INTEGER) ?? [];
+    const pasted = read.slice(0, roomFor(entries));
+    expect(pasted).toHaveLength(50);
+    const next = pasteEntries(entries, blank.key, pasted);
+    expect(next).toHaveLength(LIMITS.schemaEntriesPerSchema);
+    expect(existing.every((entry) => next.includes(entry))).toBe(true);
+    expect(next[10]?.field).toBe('p0');
   });
 
   it('sends no blank spare rows, and places a refusal on the right schema and entry despite them', () => {

@@ -126,8 +126,17 @@ export function pasteEntries(entries: readonly EntryDraft[], atKey: number, past
   const before = entries.slice(0, at);
   let after = entries.slice(at);
   while (after[0] && isBlank(after[0])) after = after.slice(1);
-  return [...before, ...pasted, ...after].slice(0, LIMITS.schemaEntriesPerSchema);
+  const combined = [...before, ...pasted, ...after];
+  // Over the limit, spare blank rows go first; an entry already there is never pushed out.
+  for (let i = combined.length - 1; combined.length > LIMITS.schemaEntriesPerSchema && i >= 0; i -= 1) {
+    const entry = combined[i];
+    if (entry && isBlank(entry) && !pasted.includes(entry)) combined.splice(i, 1);
+  }
+  return combined.slice(0, LIMITS.schemaEntriesPerSchema);
 }
+
+/** How many pasted rows still fit beside the entries a schema has (its blank spare rows do not count). */
+export const roomFor = (entries: readonly EntryDraft[]) => Math.max(0, LIMITS.schemaEntriesPerSchema - entries.filter((entry) => !isBlank(entry)).length);
 
 export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
   if (to < 0 || to >= items.length || from === to) return [...items];
