@@ -20,6 +20,7 @@ export * from './editor/blockNodes.js';
 export * from './blocks/model.js';
 export * from './blocks/ids.js';
 export * from './blocks/convert.js';
+export * from './blocks/cellDropbox.js';
 export * from './editor/contentRules.js';
 export * from './editor/tableGrid.js';
 export * from './blocks/durable.js';

@@ -149,16 +149,34 @@ describe('content rules on live updates', () => {
     );
   });
 
-  it('refuses a dropbox in a header cell', async () => {
-    await expectRefused(
-      await newNote('Header dropbox'),
-      (doc) => {
-        const uid = newBlockUid();
-        fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableHeader', { dropbox: 'units' }), cell()])])]);
-        return uid;
-      },
-      'dropboxHeader',
-    );
+  const units = { dropboxNo: 7, title: 'Units', code: 'mg', name: 'milligram' };
+
+  it('refuses a dropbox in a header cell, chosen row or not', async () => {
+    for (const [index, dropbox] of [units, { ...units, code: null, name: null }].entries()) {
+      await expectRefused(
+        await newNote(`Header dropbox ${index}`),
+        (doc) => {
+          const uid = newBlockUid();
+          fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableHeader', { dropbox }), cell()])])]);
+          return uid;
+        },
+        'dropboxHeader',
+      );
+    }
+  });
+
+  it('refuses a cell dropbox that is not one dropbox with at most one chosen row', async () => {
+    for (const [index, dropbox] of [{ ...units, name: null }, { ...units, dropboxNo: 'seven' }, [units, units]].entries()) {
+      await expectRefused(
+        await newNote(`Bad dropbox ${index}`),
+        (doc) => {
+          const uid = newBlockUid();
+          fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableCell', { dropbox }), cell()])])]);
+          return uid;
+        },
+        'dropboxValue',
+      );
+    }
   });
 
   it('refuses shrinking a table so that a chart range leaves it, after accepting the chart', async () => {
@@ -228,7 +246,11 @@ describe('content rules on live updates', () => {
     text.format(0, 5, { bold: true });
     text.delete(0, 1);
     fragment(writer.doc).push([element('chart', { blockUid: newBlockUid(), name: 'n', label: 'l', dataName: 'd', tableUid, from: { row: 0, col: 0 }, to: { row: 29, col: 29 } })]);
-    await eventually(() => writer.allDurable(), 'the typing and the chart to be stored');
+    // A body cell's dropbox, then its chosen row.
+    const bodyCell = ((fragment(writer.doc).get(0) as Y.XmlElement).get(1) as Y.XmlElement).get(0) as Y.XmlElement;
+    bodyCell.setAttribute('dropbox', { ...units, code: null, name: null } as unknown as string);
+    bodyCell.setAttribute('dropbox', units as unknown as string);
+    await eventually(() => writer.allDurable(), 'the typing, the chart and the dropbox to be stored');
     expect(writer.closeReasons()).toEqual([]);
     expect(refusalOf(writer)).toBeUndefined();
     await eventually(() => fragment(other.doc).length === 3, 'the other editor to see it all');

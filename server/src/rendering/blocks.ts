@@ -1,5 +1,5 @@
 import type { Node as PmNodeInstance } from '@tiptap/pm/model';
-import { formatBytes, formatIsoDate, interpolate, isCalendarDate, type Language, type PmNode } from '@eln/shared';
+import { cellDropboxOf, formatBytes, formatIsoDate, interpolate, isCalendarDate, type CellDropbox, type Language, type PmNode } from '@eln/shared';
 import { chartAttrsOf, chartCells, findTable, type ChartAttrs } from '@eln/shared/editor';
 import { el, text } from './html.js';
 import { CHART_TYPE_NAMES, message } from './messages.js';
@@ -100,11 +100,19 @@ function isHeaderRow(row: PmNodeInstance): boolean {
   return all;
 }
 
+/** A cell's dropbox: the chosen name as the cell's value, then which list and code it came from. */
+function dropboxNote(dropbox: CellDropbox | null, lang: Language): string {
+  if (!dropbox) return '';
+  const caption = (key: 'dropbox' | 'dropboxChoice' | 'dropboxUnchosen') => el('p', { class: 'eln-dropbox' }, text(interpolate(message(key, lang), { title: dropbox.title, code: dropbox.code ?? '' })));
+  if (dropbox.dropboxNo === null) return caption('dropbox');
+  if (dropbox.code === null || dropbox.name === null) return caption('dropboxUnchosen');
+  return el('p', { class: 'eln-dropbox-value' }, text(dropbox.name)) + caption('dropboxChoice');
+}
+
 export function renderCell(cell: PmNodeInstance, row: PmNodeInstance | undefined, content: string, ctx: BlockContext): string {
   const span = (value: unknown) => (typeof value === 'number' && value > 1 ? value : null);
   const header = cell.type.name === 'tableHeader';
-  const dropbox = str(cell.attrs.dropbox);
-  const note = dropbox ? el('p', { class: 'eln-dropbox' }, text(interpolate(message('dropbox', ctx.lang), { name: dropbox }))) : '';
+  const note = dropboxNote(cellDropboxOf(cell.attrs.dropbox), ctx.lang);
   const scope = header ? (row && ctx.headRows.has(row) ? 'col' : 'row') : null;
   return el(header ? 'th' : 'td', { scope, colspan: span(cell.attrs.colspan), rowspan: span(cell.attrs.rowspan) }, content, note);
 }

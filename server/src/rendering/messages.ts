@@ -11,7 +11,9 @@ export const RENDER_MESSAGES = {
   untitledImage: words('Untitled image', '제목 없는 이미지', '無題の画像'),
   imageMissing: words('The image is not included.', '이미지가 포함되어 있지 않습니다.', '画像は含まれていません。'),
   attachment: words('Attachment', '첨부 파일', '添付ファイル'),
-  dropbox: words('Dropbox: {name}', '드롭박스: {name}', 'ドロップボックス: {name}'),
+  dropbox: words('Dropbox: {title}', '드롭박스: {title}', 'ドロップボックス: {title}'),
+  dropboxChoice: words('Dropbox: {title} · code {code}', '드롭박스: {title} · 코드 {code}', 'ドロップボックス: {title}・コード {code}'),
+  dropboxUnchosen: words('Dropbox: {title} · nothing chosen', '드롭박스: {title} · 선택 안 함', 'ドロップボックス: {title}・未選択'),
   chartData: words('Data of the {type} chart', '{type} 차트의 데이터', '{type}のデータ'),
   chartMissing: words(
     'The table this chart was made from is gone, or the range is no longer inside it.',

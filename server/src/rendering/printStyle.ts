@@ -25,6 +25,7 @@ thead { display: table-header-group; }
 tr, figure, img, .eln-file, .eln-date { break-inside: avoid; }
 caption { caption-side: top; text-align: left; font-size: .9em; color: #444; padding-bottom: .2rem; }
 .eln-dropbox { font-size: .85em; color: #555; }
+.eln-dropbox-value { font-weight: 600; }
 figure { margin: 1rem 0; }
 figcaption { font-size: .95em; }
 .eln-chart figcaption { display: flex; flex-wrap: wrap; gap: .2rem .8rem; align-items: baseline; }

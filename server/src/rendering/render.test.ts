@@ -52,6 +52,11 @@ const mergedTable = table(
   row(cell('tableHeader', 'Sample'), cell('tableHeader', 'OD'), cell('tableHeader', 'pH')),
   row(cell('tableCell', 'Blank (no sample)', { colspan: 2 }), cell('tableCell', '7.0')),
   row(cell('tableCell', 'A'), cell('tableCell', '0.42'), cell('tableCell', '7.1', { dropbox: 'pH meter' })),
+  row(
+    cell('tableCell', 'B'),
+    cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: 'MEOH', name: 'Methanol' } }),
+    cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: null, name: null } }),
+  ),
 );
 
 const tableNote = doc(
@@ -95,7 +100,7 @@ const hostile = '<script>alert(1)</script> "onload=alert(2) \'x\' & </p>';
 const hostileNote = doc(
   p(t(hostile), t('colour', [{ type: 'textStyle', attrs: { color: 'red; background: url(https://evil.example/x)' } }])),
   { type: 'codeBlock', attrs: { blockUid: uid('c'), language: '"onmouseover=alert(3)' }, content: [t('</code><script>')] },
-  table('tevil00000000001', row(cell('tableHeader', hostile), cell('tableHeader', '1')), row(cell('tableCell', '2', { dropbox: hostile }), cell('tableCell', '3'))),
+  table('tevil00000000001', row(cell('tableHeader', hostile), cell('tableHeader', '1')), row(cell('tableCell', '2', { dropbox: { dropboxNo: 1, title: '<b>"x</b>&', code: hostile, name: hostile } }), cell('tableCell', '3', { dropbox: '<i onload=x>' }))),
   chart({ name: hostile, label: hostile, xLabel: hostile, yLabel: hostile, dataName: hostile, tableUid: 'tevil00000000001', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } }),
   { type: 'image', attrs: { blockUid: uid('i'), fileId: '" onerror="alert(4)', title: '"onload=alert(5)' } },
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'known-x', title: '"><script>' } },
@@ -111,7 +116,7 @@ const cjkNote = doc(
     'tcjk000000000001',
     row(cell('tableHeader', '시료'), cell('tableHeader', '흡광도'), cell('tableHeader', '吸光度')),
     row(cell('tableCell', '대조군 (병합)', { colspan: 2 }), cell('tableCell', '0.10')),
-    row(cell('tableCell', '가'), cell('tableCell', '0.42'), cell('tableCell', '0.40', { dropbox: '측정기' })),
+    row(cell('tableCell', '가'), cell('tableCell', '0.42'), cell('tableCell', '0.40', { dropbox: { dropboxNo: 7, title: '측정기', code: 'UV-1', name: '분광광도계' } })),
   ),
   chart({ name: '흡광도 비교', label: '그림 1 · 시료별 흡광도', xLabel: '시료', yLabel: 'OD', dataName: '측정', tableUid: 'tcjk000000000001', from: { row: 1, col: 0 }, to: { row: 2, col: 2 } }),
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'unknown', title: '전기영동 사진' } },
@@ -136,6 +141,9 @@ describe('rendering a saved version to HTML', () => {
     expect(html).toContain('<thead><tr><th scope="col"><p>Sample</p></th>');
     expect(html).toContain('<td colspan="2"><p>Blank (no sample)</p></td>');
     expect(html).toContain('<p class="eln-dropbox">Dropbox: pH meter</p>');
+    // A chosen row prints as the cell's value with its list and code; the copy in the note, not the list's row today.
+    expect(html).toContain('<p class="eln-dropbox-value">Methanol</p><p class="eln-dropbox">Dropbox: Solvents · code MEOH</p>');
+    expect(html).toContain('<p class="eln-dropbox">Dropbox: Solvents · nothing chosen</p>');
   });
 
   it('renders a chart as its name, label and data table, read from the range through a merged cell', async () => {

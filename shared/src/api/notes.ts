@@ -23,7 +23,8 @@ export const noteCreateRequest = z.strictObject({
 
 export const labNoteNoRequest = z.strictObject({ labNoteNo: recordNo });
 
-const blockTableCell = z.object({ text: text(), colspan: z.number(), rowspan: z.number(), dropbox: text().nullable() });
+const cellDropbox = z.object({ dropboxNo: recordNo.nullable(), title: text(), code: text().nullable(), name: text().nullable() });
+const blockTableCell = z.object({ text: text(), colspan: z.number(), rowspan: z.number(), dropbox: cellDropbox.nullable() });
 export const blockSchema = z.object({
   type: z.enum(BLOCK_TYPES),
   blockUid: text().max(100),

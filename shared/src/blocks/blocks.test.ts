@@ -76,8 +76,8 @@ describe('docToBlocks', () => {
       doc(
         table('t1', [
           [cell('Sample', {}, 'tableHeader'), cell('pH', {}, 'tableHeader')],
-          [cell('A', { colspan: 2, dropbox: 'SAMPLES' })],
-          [cell('B'), cell('7.2')],
+          [cell('A', { colspan: 2, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum' } })],
+          [cell('B', { dropbox: 'SAMPLES' }), cell('7.2')],
         ]),
       ),
       'TEMPLATE',
@@ -85,7 +85,10 @@ describe('docToBlocks', () => {
     expect(block).toMatchObject({ type: 'table', blockClass: 'table', noteType: 'TEMPLATE' });
     expect(block?.blockTable).toEqual({
       header: [[{ text: 'Sample', colspan: 1, rowspan: 1, dropbox: null }, { text: 'pH', colspan: 1, rowspan: 1, dropbox: null }]],
-      body: [[{ text: 'A', colspan: 2, rowspan: 1, dropbox: 'SAMPLES' }], [{ text: 'B', colspan: 1, rowspan: 1, dropbox: null }, { text: '7.2', colspan: 1, rowspan: 1, dropbox: null }]],
+      body: [
+        [{ text: 'A', colspan: 2, rowspan: 1, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum' } }],
+        [{ text: 'B', colspan: 1, rowspan: 1, dropbox: { dropboxNo: null, title: 'SAMPLES', code: null, name: null } }, { text: '7.2', colspan: 1, rowspan: 1, dropbox: null }],
+      ],
     });
   });
 
@@ -149,7 +152,8 @@ describe('round trips: document → blocks → document, for every kind of block
     { type: 'orderedList', attrs: { blockUid: 'rt-o', start: 1 }, content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'first' }] }] }] },
     table('rt-t', [
       [cell('Sample', {}, 'tableHeader'), cell('pH', {}, 'tableHeader')],
-      [cell('A', { colspan: 2, dropbox: 'SAMPLES' })],
+      [cell('A', { colspan: 2, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum' } })],
+      [cell('B', { dropbox: 'SAMPLES' }), cell('C', { dropbox: { dropboxNo: 4, title: 'Samples', code: null, name: null } })],
     ]),
     { type: 'chart', attrs: { blockUid: 'rt-c', chartType: 'scatter', name: 'Rate', xLabel: 't', yLabel: 'c', dataName: 'run 1', label: 'Fig. 1', direction: 'vertical', tableUid: 'rt-t', from: { row: 1, col: 0 }, to: { row: 1, col: 1 } } },
     { type: 'image', attrs: { blockUid: 'rt-i', fileId: '00000000-0000-4000-8000-000000000000', title: 'Gel' } },

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../canonical.js';
+import { cellDropboxOf } from './cellDropbox.js';
 import { BLOCK_TYPE_OF_NODE, NODE, type Block, type BlockStatus, type BlockTable, type NoteType, type PmNode, type SavedBlock, type TableCell } from './model.js';
 
 /**
@@ -52,7 +53,7 @@ function toCell(node: PmNode): TableCell {
     text: (node.content ?? []).map(textOf).join('\n'),
     colspan: num(node.attrs?.colspan),
     rowspan: num(node.attrs?.rowspan),
-    dropbox: typeof dropbox === 'string' && dropbox ? dropbox : null,
+    dropbox: cellDropboxOf(dropbox),
   };
 }
 

@@ -1,4 +1,5 @@
 import { BLOCK_NODES, type BlockType } from '../editor/blockNodes.js';
+import type { CellDropbox } from './cellDropbox.js';
 
 /**
  * The block model: a note's document as the list of blocks the API speaks. Client and server derive it
@@ -15,8 +16,8 @@ export interface TableCell {
   text: string;
   colspan: number;
   rowspan: number;
-  /** The dropbox chosen for this cell, if any. */
-  dropbox: string | null;
+  /** The cell's dropbox and the row chosen from it, if any. */
+  dropbox: CellDropbox | null;
 }
 
 export interface BlockTable {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { PmNode } from '../blocks/model.js';
 import { contentViolations, newContentViolations } from './contentRules.js';
 import { tableGrid } from './tableGrid.js';
+import { LIMITS } from '../limits.js';
 
 const cell = (attrs: Record<string, unknown> = {}, type = 'tableCell'): PmNode => ({ type, attrs: { colspan: 1, rowspan: 1, ...attrs }, content: [{ type: 'paragraph' }] });
 const row = (cells: PmNode[]): PmNode => ({ type: 'tableRow', content: cells });
@@ -92,11 +93,36 @@ describe('deleting rows and columns (transition rules)', () => {
 });
 
 describe('dropboxes', () => {
-  it('allows one name per body cell and none in a header cell', () => {
-    expect(rules(doc(table('t', [row([cell({ dropbox: 'units' }), cell({ dropbox: null })])])))).toEqual([]);
+  const units = { dropboxNo: 3, title: 'Units', code: null, name: null };
+  const chosen = { ...units, code: 'mg', name: 'milligram' };
+
+  it('allows one dropbox reference per body cell, with or without a chosen row, and none in a header cell', () => {
+    expect(rules(doc(table('t', [row([cell({ dropbox: units }), cell({ dropbox: chosen }), cell({ dropbox: null })])])))).toEqual([]);
+    expect(rules(doc(table('t', [row([cell({ dropbox: chosen }, 'tableHeader')])])))).toEqual(['dropboxHeader:t']);
+    expect(rules(doc(table('t', [row([cell({ dropbox: null }, 'tableHeader'), cell({ dropbox: '' }, 'tableHeader')])])))).toEqual([]);
+  });
+
+  it('keeps the older form, a dropbox named by title, valid in body cells only', () => {
+    expect(rules(doc(table('t', [row([cell({ dropbox: 'units' })])])))).toEqual([]);
     expect(rules(doc(table('t', [row([cell({ dropbox: 'units' }, 'tableHeader')])])))).toEqual(['dropboxHeader:t']);
-    expect(rules(doc(table('t', [row([cell({ dropbox: ['a', 'b'] })])])))).toEqual(['dropboxValue:t']);
-    expect(rules(doc(table('t', [row([cell({ dropbox: 7 })])])))).toEqual(['dropboxValue:t']);
+  });
+
+  it('refuses anything else as a cell dropbox', () => {
+    const invalid: unknown[] = [
+      ['a', 'b'],
+      7,
+      { ...units, dropboxNo: 0 },
+      { ...units, dropboxNo: '3' },
+      { ...units, title: '' },
+      { ...units, title: 'x'.repeat(LIMITS.dropboxName + 1) },
+      { ...units, code: 'mg' },
+      { ...chosen, name: null },
+      { ...chosen, code: 'c'.repeat(LIMITS.dropboxCode + 1) },
+      { ...chosen, name: 'n'.repeat(LIMITS.dropboxRowName + 1) },
+      { ...chosen, extra: true },
+      'x'.repeat(LIMITS.dropboxName + 1),
+    ];
+    for (const dropbox of invalid) expect(rules(doc(table('t', [row([cell({ dropbox })])]))), JSON.stringify(dropbox)).toEqual(['dropboxValue:t']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { LIMITS } from '../limits.js';
 import { NODE, type PmNode } from '../blocks/model.js';
+import { readCellDropbox } from '../blocks/cellDropbox.js';
 import { mergedSignature, tableGrid, type TableGrid } from './tableGrid.js';
 
 /**
@@ -25,7 +26,7 @@ export const CONTENT_RULES = [
   'lastColumn',
   /** A change deleted rows or columns that merged cells touch (see `tableTransitionViolation`). */
   'mergedCells',
-  /** A cell's dropbox is one name (a string), nothing else. */
+  /** A cell's dropbox is one dropbox reference with at most one chosen row (`readCellDropbox`). */
   'dropboxValue',
   /** Header cells have no dropbox. */
   'dropboxHeader',
@@ -64,10 +65,10 @@ function tableViolations(table: PmNode, grid: TableGrid, blockUid: string | null
 }
 
 function cellViolations(cell: PmNode, blockUid: string | null): Violation[] {
-  const dropbox = cell.attrs?.dropbox;
-  if (dropbox === undefined || dropbox === null) return [];
-  if (typeof dropbox !== 'string') return [{ rule: 'dropboxValue', blockUid }];
-  return cell.type === NODE.tableHeader && dropbox !== '' ? [{ rule: 'dropboxHeader', blockUid }] : [];
+  const dropbox = readCellDropbox(cell.attrs?.dropbox);
+  if (dropbox === null) return [];
+  if (dropbox === 'invalid') return [{ rule: 'dropboxValue', blockUid }];
+  return cell.type === NODE.tableHeader ? [{ rule: 'dropboxHeader', blockUid }] : [];
 }
 
 interface CellRange {

@@ -2,7 +2,7 @@ import type { Editor, JSONContent } from '@tiptap/core';
 import { NodeSelection, TextSelection, type Transaction } from '@tiptap/pm/state';
 import { CellSelection, isInTable } from '@tiptap/pm/tables';
 import { createTable } from '@tiptap/extension-table';
-import { LIMITS } from '@eln/shared';
+import { cellDropboxOf, LIMITS, type CellDropbox } from '@eln/shared';
 import type { ChartFields } from './ChartDialog';
 import type { CellRef } from '@eln/shared/editor';
 import {
@@ -180,20 +180,20 @@ export function splitCell(editor: Editor): void {
   editor.chain().focus().splitCell().run();
 }
 
-export function setCellDropbox(editor: Editor, name: string | null): Refusal | null {
-  if (selectedCellIsHeader(editor.state)) return 'dropboxHeader';
-  editor.chain().focus().setCellAttribute('dropbox', name && name.trim() ? name.trim() : null).run();
+export function setCellDropbox(editor: Editor, value: CellDropbox | null): Refusal | null {
+  if (value && selectedCellIsHeader(editor.state)) return 'dropboxHeader';
+  editor.chain().focus().setCellAttribute('dropbox', value).run();
   return null;
 }
 
-/** The code list of the selected cell, if any. */
-export function selectedCellDropbox(editor: Editor): string {
+/** The selected cell's dropbox, if any. */
+export function selectedCellDropbox(editor: Editor): CellDropbox | null {
   const { $from } = editor.state.selection;
   for (let depth = $from.depth; depth > 0; depth -= 1) {
     const node = $from.node(depth);
-    if (node.type.name === 'tableCell' || node.type.name === 'tableHeader') return typeof node.attrs.dropbox === 'string' ? node.attrs.dropbox : '';
+    if (node.type.name === 'tableCell' || node.type.name === 'tableHeader') return cellDropboxOf(node.attrs.dropbox);
   }
-  return '';
+  return null;
 }
 
 /** Today's date in the browser's time zone, as YYYY-MM-DD. */

@@ -4,7 +4,8 @@ import { CellSelection } from '@tiptap/pm/tables';
 import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, type PmNode } from '@eln/shared';
 import { cellAddress } from './ChartDialog';
 import { chartConfig } from './chartConfig';
-import { addColumn, addRow, chartSource, deleteColumn, deleteRow, insertDate, insertTable, mergeCells, setCellDropbox, todayIso } from './commands';
+import { chipOf, dropboxCellDecorations } from './dropboxCells';
+import { addColumn, addRow, chartSource, deleteColumn, deleteRow, insertDate, insertTable, mergeCells, selectedCellDropbox, setCellDropbox, todayIso } from './commands';
 import { chartAttrsOf, planBlockUids } from '@eln/shared/editor';
 import { browserExtensions } from './schema';
 import { tableInfo } from './tableRules';
@@ -209,17 +210,28 @@ describe('table rules', () => {
     editor.destroy();
   });
 
-  it('keeps a code list per body cell, never on a header cell', () => {
+  it('keeps a dropbox and its chosen row per body cell, never on a header cell, and shows the choice in the cell', () => {
     const editor = editorWith([paragraph('')]);
     insertTable(editor, 2, 2, columnLabel);
-    expect(setCellDropbox(editor, 'units')).toBe('dropboxHeader');
+    const units = { dropboxNo: 3, title: 'Units', code: null, name: null };
+    expect(setCellDropbox(editor, units)).toBe('dropboxHeader');
     const info = tableInfo(editor.state);
     if (!info) throw new Error('no table');
     const { map, tableStart } = info.rect;
     editor.commands.setTextSelection(tableStart + (map.map[2] ?? 0) + 2);
-    expect(setCellDropbox(editor, ' units ')).toBeNull();
-    const cell = (editor.getJSON() as PmNode).content?.[0]?.content?.[1]?.content?.[0];
-    expect(cell?.attrs?.dropbox).toBe('units');
+    expect(setCellDropbox(editor, units)).toBeNull();
+    const cellOf = () => (editor.getJSON() as PmNode).content?.[0]?.content?.[1]?.content?.[0];
+    expect(cellOf()?.attrs?.dropbox).toEqual(units);
+    expect(selectedCellDropbox(editor)).toEqual(units);
+    // The cell's chip is drawn from the attribute: one per dropbox cell, naming the choice once there is one.
+    const chips = () => (dropboxCellDecorations(editor.state)?.find() ?? []).map((d) => (d.spec as { key?: string }).key).filter(Boolean);
+    expect(chips()).toEqual(['dropbox:3:null:' + chipOf(units).text]);
+    expect(setCellDropbox(editor, { ...units, code: 'mg', name: 'milligram' })).toBeNull();
+    expect(cellOf()?.attrs?.dropbox).toEqual({ ...units, code: 'mg', name: 'milligram' });
+    expect(chips()).toEqual(['dropbox:3:mg:milligram']);
+    expect(setCellDropbox(editor, null)).toBeNull();
+    expect(cellOf()?.attrs?.dropbox).toBeNull();
+    expect(chips()).toEqual([]);
     editor.destroy();
   });
 

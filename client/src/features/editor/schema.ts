@@ -7,14 +7,15 @@ import type {} from '@tiptap/starter-kit';
 import { noteExtensions, type BrowserAdditions } from '@eln/shared/editor';
 import { BlockUid } from './blockUid';
 import { TableGuard, type TableViolation } from './tableGuard';
+import { DropboxCells } from './dropboxCells';
 
 /** Views for the atom nodes; without them (tests) the nodes render as plain HTML. */
 export type NodeViews = Omit<BrowserAdditions, 'blockUid'>;
 
 /**
  * The browser's editor: the shared schema (`@eln/shared/editor`) with the node views, the plugin that
- * assigns block IDs, and a guard on the table rules for instant feedback.
+ * assigns block IDs, a guard on the table rules for instant feedback, and the dropbox cells' values.
  */
 export function browserExtensions(views: NodeViews = {}, onTableRefused: (violation: TableViolation) => void = () => undefined): AnyExtension[] {
-  return [...noteExtensions({ ...views, blockUid: () => BlockUid }), TableGuard.configure({ onRefuse: onTableRefused })];
+  return [...noteExtensions({ ...views, blockUid: () => BlockUid }), TableGuard.configure({ onRefuse: onTableRefused }), DropboxCells];
 }

@@ -69,37 +69,3 @@ export function TableSizeDialog({ onSubmit, onClose }: { onSubmit(rows: number, 
     </Dialog>
   );
 }
-
-/** The code list ("dropbox") of the selected cell: one per cell. */
-export function DropboxDialog({ initial, onSubmit, onClose }: { initial: string; onSubmit(name: string | null): void; onClose(): void }) {
-  const { t } = useTranslation('editor');
-  const { t: tApp } = useTranslation();
-  const [name, setName] = useState(initial);
-  return (
-    <Dialog title={t('dropbox.title')} onClose={onClose} testId="dropbox-dialog">
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onSubmit(name);
-        }}
-        noValidate
-      >
-        <TextField label={t('dropbox.name')} value={name} maxLength={LIMITS.dropboxName} onChange={(event) => setName(event.target.value)} hint={t('dropbox.hint')} testId="dropbox-name" />
-        <div className="modal-footer modal-footer-inline">
-          {initial ? (
-            <Button variant="ghost" onClick={() => onSubmit(null)} data-testid="dropbox-clear">
-              {t('dropbox.clear')}
-            </Button>
-          ) : null}
-          <Button variant="secondary" onClick={onClose}>
-            {tApp('common.cancel')}
-          </Button>
-          <Button type="submit" variant="primary" data-testid="dropbox-save">
-            {t('dropbox.save')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}

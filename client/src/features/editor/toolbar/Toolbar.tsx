@@ -1,19 +1,22 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useEditorState } from '@tiptap/react';
 import type { Editor } from '@tiptap/core';
 import { CellSelection } from '@tiptap/pm/tables';
 import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '@eln/shared';
+import type { CellDropbox } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
 import { ChartDialog, type ChartFields } from '../ChartDialog';
 import { TOOLBAR_SHORTCUT } from '../keyboardPath';
 import { chartSource, insertChart, insertDate, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
 import { BoldIcon, ChartIcon, DateIcon, ImageIcon, ItalicIcon, ListIcon, OrderedListIcon, PaperclipIcon, RedoIcon, StrikeIcon, TableIcon, UnderlineIcon, UndoIcon } from '../icons';
-import { columnDeletionRefusal, rowDeletionRefusal, tableInfo } from '../tableRules';
+import { columnDeletionRefusal, rowDeletionRefusal, selectedCellIsHeader, tableInfo } from '../tableRules';
 import { acceptFor } from '../upload';
 import { ColorPicker } from './ColorPicker';
-import { DropboxDialog, TableSizeDialog } from './TableDialogs';
+import { TableSizeDialog } from './TableDialogs';
+import { DropboxCellDialog } from './DropboxCellDialog';
+import { onDropboxChoose } from '../dropboxCells';
 import { TableToolbar } from './TableToolbar';
 import { Sep, ToolButton } from './ToolButton';
 import { uploadPicker } from './uploadPicker';
@@ -27,7 +30,7 @@ import type { UploadOwner } from '../upload';
 export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; uploadOwner: UploadOwner | null; onRefuse(message: string): void }) {
   const { t } = useTranslation('editor');
   const [tableDialog, setTableDialog] = useState(false);
-  const [dropboxDialog, setDropboxDialog] = useState<string | null>(null);
+  const [dropboxDialog, setDropboxDialog] = useState<{ initial: CellDropbox | null } | null>(null);
   const [chartDraft, setChartDraft] = useState<{ tableUid: string; from: CellRef; to: CellRef } | null>(null);
   const imageInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -86,8 +89,11 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
   };
 
   const openDropbox = () => {
-    setDropboxDialog(selectedCellDropbox(editor));
+    if (selectedCellIsHeader(editor.state)) return refuse('dropboxHeader');
+    setDropboxDialog({ initial: selectedCellDropbox(editor) });
   };
+  // A dropbox cell's own button (dropboxCells.ts) asks for the same dialog.
+  useEffect(() => onDropboxChoose(editor, openDropbox));
 
   /**
    * Closes a dialog, then acts on the editor: the dialog must be gone first, since while it is open the
@@ -211,13 +217,13 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
         />
       ) : null}
       {dropboxDialog !== null ? (
-        <DropboxDialog
-          initial={dropboxDialog}
+        <DropboxCellDialog
+          initial={dropboxDialog.initial}
           onClose={() => setDropboxDialog(null)}
-          onSubmit={(name) =>
+          onSubmit={(value) =>
             closeThen(
               () => setDropboxDialog(null),
-              () => refuse(setCellDropbox(editor, name)),
+              () => refuse(setCellDropbox(editor, value)),
             )
           }
         />

@@ -1,0 +1,107 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DROPBOX_STATUS, PAGING, type CellDropbox, type DropboxDetail, type DropboxListAnswer } from '@eln/shared';
+import { call } from '../../../api';
+import { apiErrorText } from '../../../api/errors';
+import { currentLanguage } from '../../../i18n';
+import { Dialog } from '../../../modals/Dialog';
+import { Button } from '../../../ui/Button';
+import { SelectField, TextField } from '../../../ui/Field';
+import { useLoad } from '../../../lib/useLoad';
+import { useSettledValue } from '../../../lib/useSettledValue';
+
+const NOTHING = '';
+
+/** The used dropboxes whose titles contain `search` (the first page: a lab has few, the search finds the rest). */
+const loadLists = (search: string, signal: AbortSignal) =>
+  call<DropboxListAnswer>('/v1/dropbox/list', { status: DROPBOX_STATUS.used, pageSize: PAGING.maxPageSize, ...(search ? { type: 'title', value: search } : {}) }, { signal });
+
+const loadRows = (dropboxNo: number, signal: AbortSignal) => call<DropboxDetail>('/v1/dropbox/check', { dropboxNo }, { signal });
+
+/**
+ * The selected cell's dropbox (spec §5: one per cell): which used list it offers and the row chosen from
+ * it. The chosen code and name are copied into the cell, so a later change to the list leaves the note as
+ * it was. A cell whose list is no longer used keeps it until someone picks another or removes it.
+ */
+export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: CellDropbox | null; onSubmit(value: CellDropbox | null): void; onClose(): void }) {
+  const { t } = useTranslation('editor');
+  const { t: tApp } = useTranslation();
+  const [search, setSearch] = useState('');
+  const settledSearch = useSettledValue(search.trim(), 250);
+  const [dropboxNo, setDropboxNo] = useState<number | null>(initial?.dropboxNo ?? null);
+  const [code, setCode] = useState<string>(initial?.code ?? NOTHING);
+  const lists = useLoad((signal) => loadLists(settledSearch, signal), settledSearch);
+  const rows = useLoad((signal) => (dropboxNo === null ? Promise.resolve(null) : loadRows(dropboxNo, signal)), String(dropboxNo));
+
+  const offered = lists.data?.list ?? [];
+  const keepsCurrent = initial?.dropboxNo != null && !offered.some((d) => d.dropboxNo === initial.dropboxNo);
+  const chosenList = rows.data ?? null;
+  const loadError = lists.phase === 'error' ? lists.error : rows.phase === 'error' ? rows.error : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (dropboxNo === null) return onSubmit(null);
+    const title = chosenList?.title ?? (dropboxNo === initial?.dropboxNo ? initial.title : '');
+    if (!title) return;
+    const row = code === NOTHING ? null : (chosenList?.rows.find((r) => r.code === code) ?? (code === initial?.code && initial.name !== null ? { code, name: initial.name } : null));
+    onSubmit({ dropboxNo, title, code: row?.code ?? null, name: row?.name ?? null });
+  };
+
+  return (
+    <Dialog title={t('dropbox.title')} onClose={onClose} testId="dropbox-dialog">
+      <form className="form" onSubmit={submit} noValidate>
+        {initial && initial.dropboxNo === null ? <p className="field-hint">{t('dropbox.olderName', { title: initial.title })}</p> : null}
+        {(lists.data?.totalCount ?? 0) > offered.length || search ? (
+          <TextField label={t('dropbox.search')} type="search" value={search} onChange={(event) => setSearch(event.target.value)} testId="dropbox-search" />
+        ) : null}
+        <SelectField
+          label={t('dropbox.list')}
+          value={dropboxNo === null ? NOTHING : String(dropboxNo)}
+          onChange={(event) => {
+            setDropboxNo(event.target.value === NOTHING ? null : Number(event.target.value));
+            setCode(NOTHING);
+          }}
+          hint={lists.phase === 'ready' && offered.length === 0 && !keepsCurrent ? t('dropbox.noneOffered') : t('dropbox.listHint')}
+          testId="dropbox-list"
+        >
+          <option value={NOTHING}>{t('dropbox.noList')}</option>
+          {keepsCurrent && initial?.dropboxNo != null ? <option value={initial.dropboxNo}>{t('dropbox.notOffered', { title: initial.title })}</option> : null}
+          {offered.map((d) => (
+            <option key={d.dropboxNo} value={d.dropboxNo}>
+              {d.title}
+            </option>
+          ))}
+        </SelectField>
+        {dropboxNo !== null ? (
+          <SelectField label={t('dropbox.value')} value={code} onChange={(event) => setCode(event.target.value)} disabled={!chosenList} hint={t('dropbox.valueHint')} testId="dropbox-value">
+            <option value={NOTHING}>{t('dropbox.nothingChosen')}</option>
+            {chosenList && code !== NOTHING && !chosenList.rows.some((r) => r.code === code) && initial?.name ? <option value={code}>{t('dropbox.keptValue', { name: initial.name, code })}</option> : null}
+            {(chosenList?.rows ?? []).map((row) => (
+              <option key={row.code} value={row.code}>
+                {row.code && row.code !== row.name ? `${row.name} (${row.code})` : row.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+        {loadError ? (
+          <p className="field-error" role="alert">
+            {apiErrorText(loadError, currentLanguage())}
+          </p>
+        ) : null}
+        <div className="modal-footer modal-footer-inline">
+          {initial ? (
+            <Button variant="ghost" onClick={() => onSubmit(null)} data-testid="dropbox-clear">
+              {t('dropbox.clear')}
+            </Button>
+          ) : null}
+          <Button variant="secondary" onClick={onClose}>
+            {tApp('common.cancel')}
+          </Button>
+          <Button type="submit" variant="primary" disabled={dropboxNo !== null && rows.phase === 'loading'} data-testid="dropbox-save">
+            {t('dropbox.save')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
