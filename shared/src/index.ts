@@ -21,6 +21,7 @@ export * from './blocks/model.js';
 export * from './blocks/ids.js';
 export * from './blocks/convert.js';
 export * from './blocks/cellDropbox.js';
+export * from './blocks/schemaBlock.js';
 export * from './editor/contentRules.js';
 export * from './editor/tableGrid.js';
 export * from './blocks/durable.js';

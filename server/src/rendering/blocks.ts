@@ -1,5 +1,5 @@
 import type { Node as PmNodeInstance } from '@tiptap/pm/model';
-import { cellDropboxOf, formatBytes, formatIsoDate, interpolate, isCalendarDate, type CellDropbox, type Language, type PmNode } from '@eln/shared';
+import { cellDropboxOf, readSchemaBlock, formatBytes, formatIsoDate, interpolate, isCalendarDate, type CellDropbox, type Language, type PmNode } from '@eln/shared';
 import { chartAttrsOf, chartCells, findTable, type ChartAttrs } from '@eln/shared/editor';
 import { el, text } from './html.js';
 import { CHART_TYPE_NAMES, message } from './messages.js';
@@ -67,6 +67,17 @@ export function renderFile(node: PmNodeInstance, ctx: BlockContext): string {
   const label = src ? el('a', { href: src, class: 'eln-file-name' }, text(name)) : el('span', { class: 'eln-file-name' }, text(name));
   const meta = `${message('attachment', ctx.lang)} · ${extension ? `${extension} · ` : ''}${formatBytes(size, ctx.lang)}`;
   return el('p', { class: 'eln-file', 'data-block-uid': uidOf(node) }, label, ' ', el('span', { class: 'eln-file-meta' }, text(meta)));
+}
+
+/** A schema block: the copied entries as a field/value table, captioned with the schema, its type and revision. */
+export function renderSchemaBlock(node: PmNodeInstance, ctx: BlockContext): string {
+  const block = readSchemaBlock(node.attrs);
+  if (!block) return el('p', { class: 'eln-missing', 'data-block-uid': uidOf(node) }, text(message('schemaInvalid', ctx.lang)));
+  const caption = interpolate(message('schemaCaption', ctx.lang), { type: block.typeTitle, title: block.title, revision: String(block.revision) });
+  const head = el('tr', {}, el('th', { scope: 'col' }, text(message('schemaField', ctx.lang))), el('th', { scope: 'col' }, text(message('schemaValue', ctx.lang))));
+  const rows = block.entries.map((entry) => el('tr', {}, el('th', { scope: 'row' }, text(entry.field)), el('td', {}, text(entry.value))));
+  const body = rows.length ? el('tbody', {}, ...rows) : el('tbody', {}, el('tr', {}, el('td', { colspan: 2 }, text(message('schemaEmpty', ctx.lang)))));
+  return el('table', { class: 'eln-schema', 'data-block-uid': uidOf(node) }, el('caption', {}, text(caption)), el('thead', {}, head), body);
 }
 
 /** A date as the reader's language writes it, machine-readable in `datetime` when it is a real day. */

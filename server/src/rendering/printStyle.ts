@@ -26,6 +26,8 @@ tr, figure, img, .eln-file, .eln-date { break-inside: avoid; }
 caption { caption-side: top; text-align: left; font-size: .9em; color: #444; padding-bottom: .2rem; }
 .eln-dropbox { font-size: .85em; color: #555; }
 .eln-dropbox-value { font-weight: 600; }
+.eln-schema caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
+.eln-schema tbody th { width: 30%; text-align: left; }
 figure { margin: 1rem 0; }
 figcaption { font-size: .95em; }
 .eln-chart figcaption { display: flex; flex-wrap: wrap; gap: .2rem .8rem; align-items: baseline; }

@@ -96,6 +96,13 @@ const mediaNote = doc(
   { type: 'date', attrs: { blockUid: uid('d'), value: 'next Tuesday' } },
 );
 
+const schemaBlock = (attrs: Record<string, unknown>) => ({ type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, ...attrs } });
+const schemaNote = doc(
+  schemaBlock({ entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'MW', value: '58.44 g/mol' }, { field: 'Supplier', value: 'Sigma-Aldrich' }] }),
+  schemaBlock({ title: 'Empty', entries: [] }),
+  schemaBlock({ revision: 0, entries: [] }),
+);
+
 const hostile = '<script>alert(1)</script> "onload=alert(2) \'x\' & </p>';
 const hostileNote = doc(
   p(t(hostile), t('colour', [{ type: 'textStyle', attrs: { color: 'red; background: url(https://evil.example/x)' } }])),
@@ -106,6 +113,7 @@ const hostileNote = doc(
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'known-x', title: '"><script>' } },
   { type: 'fileAttachment', attrs: { blockUid: uid('f'), fileId: 'known-y', name: hostile, size: 1, extension: '"><b>' } },
   { type: 'date', attrs: { blockUid: uid('d'), value: hostile } },
+  { type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 1, typeTitle: '<b>T</b>', title: '"x" & y', revision: 1, entries: [{ field: '<i>f</i>', value: hostile }] } },
 );
 
 const cjkNote = doc(
@@ -205,8 +213,17 @@ describe('rendering a saved version to HTML', () => {
     expect(renderVersionHtml([...blocks].reverse(), options)).toBe(renderVersionHtml(blocks, options));
   });
 
+  it('renders a schema block as its copied entries, captioned with schema, type and revision', async () => {
+    const html = renderVersionFragment(version(schemaNote), { lang: 'en' });
+    await expect(html).toMatchFileSnapshot(fixture('schema.html'));
+    expect(html).toContain('<caption>Reagent › Sodium chloride · revision 3</caption>');
+    expect(html).toContain('<tr><th scope="row">CAS</th><td>7647-14-5</td></tr>');
+    expect(html).toContain('This schema had no entries.');
+    expect(html).toContain('This schema block cannot be shown.');
+  });
+
   it('has a fixture for every block node of the schema', () => {
-    const rendered = new Set([textNote, tableNote, chartNote, mediaNote].flatMap((note) => (note.content ?? []).map((node) => node.type)));
+    const rendered = new Set([textNote, tableNote, chartNote, mediaNote, schemaNote].flatMap((note) => (note.content ?? []).map((node) => node.type)));
     // A new block node fails here until a fixture shows how it prints.
     expect(BLOCK_NODE_TYPES.filter((type) => !rendered.has(type))).toEqual([]);
   });

@@ -4,7 +4,7 @@ import type { MarkProps as StaticMarkProps, NodeProps as StaticNodeProps } from 
 import { renderToHTMLString } from '@tiptap/static-renderer/pm/html-string';
 import { blocksToDoc, type Language, type PmNode, type SavedBlock } from '@eln/shared';
 import { noteExtensions } from '@eln/shared/editor';
-import { renderCell, renderChart, renderDate, renderFile, renderImage, renderTable, type BlockContext, type FileSource } from './blocks.js';
+import { renderCell, renderChart, renderDate, renderFile, renderImage, renderSchemaBlock, renderTable, type BlockContext, type FileSource } from './blocks.js';
 import { el, openTag, text } from './html.js';
 import { message } from './messages.js';
 import { PRINT_STYLE } from './printStyle.js';
@@ -56,6 +56,7 @@ function mappings(ctx: BlockContext) {
       image: ({ node }: NodeProps) => renderImage(node, ctx),
       fileAttachment: ({ node }: NodeProps) => renderFile(node, ctx),
       date: ({ node }: NodeProps) => renderDate(node, ctx),
+      schemaBlock: ({ node }: NodeProps) => renderSchemaBlock(node, ctx),
     },
     markMapping: {
       textStyle: ({ mark, children }: MarkProps) => {

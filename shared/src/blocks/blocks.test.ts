@@ -159,11 +159,12 @@ describe('round trips: document → blocks → document, for every kind of block
     { type: 'image', attrs: { blockUid: 'rt-i', fileId: '00000000-0000-4000-8000-000000000000', title: 'Gel' } },
     { type: 'fileAttachment', attrs: { blockUid: 'rt-f', fileId: '00000000-0000-4000-8000-000000000001', name: 'raw.xlsx', size: 2048, extension: 'xlsx' } },
     { type: 'date', attrs: { blockUid: 'rt-d', value: '2026-11-22' } },
+    { type: 'schemaBlock', attrs: { blockUid: 'rt-s', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'NaCl', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }] } },
   );
 
   it('rebuilds the same document from its blocks', () => {
     const blocks = docToSavedBlocks(everyKind, 'LABNOTE');
-    expect(blocks.map((b) => b.type)).toEqual(['text', 'text', 'text', 'text', 'table', 'chart', 'image', 'file', 'date']);
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'text', 'text', 'text', 'table', 'chart', 'image', 'file', 'date', 'schema']);
     expect(blocksToDoc(blocks)).toEqual(normalizeNode(everyKind));
   });
 

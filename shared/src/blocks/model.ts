@@ -56,6 +56,7 @@ export const NODE = {
   image: 'image',
   file: 'fileAttachment',
   date: 'date',
+  schemaBlock: 'schemaBlock',
   text: 'text',
 } as const satisfies Record<string, string>;
 

@@ -19,6 +19,7 @@ export const BLOCK_NODES = {
   image: 'image',
   fileAttachment: 'file',
   date: 'date',
+  schemaBlock: 'schema',
 } as const;
 
 export type BlockNodeName = keyof typeof BLOCK_NODES;

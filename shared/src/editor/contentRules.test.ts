@@ -126,6 +126,41 @@ describe('dropboxes', () => {
   });
 });
 
+describe('schema blocks', () => {
+  const attrs = { blockUid: 's', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }] };
+  const block = (changes: Record<string, unknown>) => doc({ type: 'schemaBlock', attrs: { ...attrs, ...changes } });
+
+  it('accept a copy of up to the entries a schema may hold, empty too', () => {
+    expect(rules(block({}))).toEqual([]);
+    expect(rules(block({ entries: [] }))).toEqual([]);
+    const full = Array.from({ length: LIMITS.schemaEntriesPerSchema }, (_, i) => ({ field: `f${i}`, value: 'v'.repeat(LIMITS.schemaValue) }));
+    expect(rules(block({ entries: full }))).toEqual([]);
+  });
+
+  it('refuse a block that does not say where it came from, or holds entries a schema could not', () => {
+    const entry = attrs.entries[0];
+    const invalid: Record<string, unknown>[] = [
+      { schemaNo: null },
+      { schemasTypeNo: 0 },
+      { revision: 1.5 },
+      { title: '' },
+      { typeTitle: 'x'.repeat(LIMITS.schemaTypeName + 1) },
+      { title: 'x'.repeat(LIMITS.schemaName + 1) },
+      { entries: 'CAS' },
+      { entries: [{ ...entry, field: 'f'.repeat(LIMITS.schemaField + 1) }] },
+      { entries: [{ ...entry, value: 'v'.repeat(LIMITS.schemaValue + 1) }] },
+      { entries: [{ ...entry, value: '' }] },
+      { entries: [{ ...entry, status: 'Y' }] },
+      { entries: Array.from({ length: LIMITS.schemaEntriesPerSchema + 1 }, (_, i) => ({ field: `f${i}`, value: 'v' })) },
+    ];
+    for (const changes of invalid) expect(rules(block(changes)), JSON.stringify(changes).slice(0, 80)).toEqual(['schemaBlock:s']);
+  });
+
+  it('stand at the top level only', () => {
+    expect(rules(doc(table('t', [row([{ type: 'tableCell', content: [{ type: 'schemaBlock', attrs }] }])])))).toEqual(['schemaBlock:t']);
+  });
+});
+
 describe('dates', () => {
   it('stand at the top level only', () => {
     const date = { type: 'date', attrs: { value: '2026-11-23' } };

@@ -1,6 +1,7 @@
 import { LIMITS } from '../limits.js';
 import { NODE, type PmNode } from '../blocks/model.js';
 import { readCellDropbox } from '../blocks/cellDropbox.js';
+import { readSchemaBlock } from '../blocks/schemaBlock.js';
 import { mergedSignature, tableGrid, type TableGrid } from './tableGrid.js';
 
 /**
@@ -38,6 +39,11 @@ export const CONTENT_RULES = [
   'chartRange',
   /** An image title has at most LIMITS.imageTitle characters. */
   'imageTitle',
+  /**
+   * A schema block stands at the top level, names its schema, type and revision and holds at most
+   * LIMITS.schemaEntriesPerSchema valid entries.
+   */
+  'schemaBlock',
   /**
    * The document fits the editor's schema (known nodes, marks and attributes). Judged by
    * `schemaViolation` in `@eln/shared/editor`, which needs Tiptap; `contentViolations` never reports it.
@@ -109,6 +115,7 @@ function blockViolations(node: PmNode, depth: number, blockUid: string | null, t
   if (node.type === NODE.date && depth > 0) found.push({ rule: 'datePlacement', blockUid });
   if (node.type === NODE.chart) found.push(...chartViolations(node, blockUid, tables));
   if (node.type === NODE.image && String(node.attrs?.title ?? '').length > LIMITS.imageTitle) found.push({ rule: 'imageTitle', blockUid });
+  if (node.type === NODE.schemaBlock && (depth > 0 || !readSchemaBlock(node.attrs))) found.push({ rule: 'schemaBlock', blockUid });
   for (const child of children(node)) found.push(...blockViolations(child, depth + 1, blockUid, tables, inTable || node.type === NODE.table));
   return found;
 }

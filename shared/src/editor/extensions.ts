@@ -3,7 +3,7 @@ import { TableKit } from '@tiptap/extension-table';
 import { Color, TextStyle } from '@tiptap/extension-text-style';
 import StarterKit from '@tiptap/starter-kit';
 import { BlockUidAttribute } from './blockUid.js';
-import { ChartNode, DateNode, FileNode, ImageNode } from './nodes.js';
+import { ChartNode, DateNode, FileNode, ImageNode, SchemaBlockNode } from './nodes.js';
 import { NoteTableCell, NoteTableHeader } from './tableCells.js';
 
 /**
@@ -15,6 +15,7 @@ export interface BrowserAdditions {
   image?: (base: typeof ImageNode) => Node;
   file?: (base: typeof FileNode) => Node;
   date?: (base: typeof DateNode) => Node;
+  schemaBlock?: (base: typeof SchemaBlockNode) => Node;
   blockUid?: (base: typeof BlockUidAttribute) => Extension;
 }
 
@@ -22,7 +23,7 @@ export interface BrowserAdditions {
  * The editor's schema, the same for lab notes and templates, in browser and server: StarterKit text (its
  * own undo/redo is off, since collaboration brings one that only undoes this user's edits; no trailing
  * node, which two clients would both add; no links), underline and strike, text colour, tables with a
- * code list per cell, charts, images, files and dates, and a blockUid on every block node.
+ * code list per cell, charts, images, files, dates and schema blocks, and a blockUid on every block node.
  */
 export function noteExtensions(additions: BrowserAdditions = {}): AnyExtension[] {
   return [
@@ -36,6 +37,7 @@ export function noteExtensions(additions: BrowserAdditions = {}): AnyExtension[]
     additions.image ? additions.image(ImageNode) : ImageNode,
     additions.file ? additions.file(FileNode) : FileNode,
     additions.date ? additions.date(DateNode) : DateNode,
+    additions.schemaBlock ? additions.schemaBlock(SchemaBlockNode) : SchemaBlockNode,
     additions.blockUid ? additions.blockUid(BlockUidAttribute) : BlockUidAttribute,
   ];
 }

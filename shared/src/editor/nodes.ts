@@ -202,3 +202,52 @@ export const DateNode = Node.create({
     return ['div', mergeAttributes(HTMLAttributes, { 'data-type': 'date' }), text(HTMLAttributes['data-value'])];
   },
 });
+
+const numberAttr = (name: string) => ({
+  default: null,
+  parseHTML: (element: AttributeSource) => {
+    const n = Number(element.getAttribute(`data-${name.toLowerCase()}`));
+    return Number.isSafeInteger(n) && n > 0 ? n : null;
+  },
+  renderHTML: (attributes: Record<string, unknown>) => ({ [`data-${name.toLowerCase()}`]: String(attributes[name] ?? '') }),
+});
+
+/**
+ * A schema block (`SchemaBlockAttrs` in `@eln/shared`): a read-only copy of a child schema's entries with
+ * the schema, type and revision it came from. The entries are an attribute, not editable content, so
+ * typing can never change them; inserting the block again (or a newer revision) is the only way.
+ */
+export const SchemaBlockNode = Node.create({
+  name: 'schemaBlock',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: false,
+  addAttributes() {
+    return {
+      schemasTypeNo: numberAttr('schemasTypeNo'),
+      schemaNo: numberAttr('schemaNo'),
+      typeTitle: stringAttr('typeTitle'),
+      title: stringAttr('title'),
+      revision: numberAttr('revision'),
+      entries: {
+        default: [],
+        parseHTML: (element: AttributeSource) => {
+          try {
+            const entries: unknown = JSON.parse(element.getAttribute('data-entries') ?? '[]');
+            return Array.isArray(entries) ? entries : [];
+          } catch {
+            return [];
+          }
+        },
+        renderHTML: (attributes: Record<string, unknown>) => ({ 'data-entries': JSON.stringify(Array.isArray(attributes.entries) ? attributes.entries : []) }),
+      },
+    };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-type="schema"]' }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ['div', mergeAttributes(HTMLAttributes, { 'data-type': 'schema' }), text(HTMLAttributes['data-title'])];
+  },
+});

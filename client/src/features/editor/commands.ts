@@ -2,7 +2,7 @@ import type { Editor, JSONContent } from '@tiptap/core';
 import { NodeSelection, TextSelection, type Transaction } from '@tiptap/pm/state';
 import { CellSelection, isInTable } from '@tiptap/pm/tables';
 import { createTable } from '@tiptap/extension-table';
-import { cellDropboxOf, LIMITS, type CellDropbox } from '@eln/shared';
+import { cellDropboxOf, LIMITS, type CellDropbox, type SchemaBlockAttrs } from '@eln/shared';
 import type { ChartFields } from './ChartDialog';
 import type { CellRef } from '@eln/shared/editor';
 import {
@@ -104,6 +104,11 @@ export function insertImage(editor: Editor, attrs: { fileId: string; title: stri
 
 export function insertFile(editor: Editor, attrs: { fileId: string; name: string; size: number; extension: string }): void {
   insertBlocks(editor, [{ type: 'fileAttachment', attrs }]);
+}
+
+/** Inserts a schema block (a copy of a schema's entries) at the top level; the caret goes after it. */
+export function insertSchemaBlock(editor: Editor, block: SchemaBlockAttrs): void {
+  insertBlocks(editor, [{ type: 'schemaBlock', attrs: { ...block } }]);
 }
 
 /** The table range a chart would be made from, or why none can be. */

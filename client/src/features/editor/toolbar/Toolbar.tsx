@@ -9,13 +9,15 @@ import type { CellDropbox } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
 import { ChartDialog, type ChartFields } from '../ChartDialog';
 import { TOOLBAR_SHORTCUT } from '../keyboardPath';
-import { chartSource, insertChart, insertDate, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
+import { chartSource, insertChart, insertDate, insertSchemaBlock, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
 import { BoldIcon, ChartIcon, DateIcon, ImageIcon, ItalicIcon, ListIcon, OrderedListIcon, PaperclipIcon, RedoIcon, StrikeIcon, TableIcon, UnderlineIcon, UndoIcon } from '../icons';
 import { columnDeletionRefusal, rowDeletionRefusal, selectedCellIsHeader, tableInfo } from '../tableRules';
 import { acceptFor } from '../upload';
 import { ColorPicker } from './ColorPicker';
 import { TableSizeDialog } from './TableDialogs';
 import { DropboxCellDialog } from './DropboxCellDialog';
+import { SchemaInsertDialog } from './SchemaInsertDialog';
+import { SchemaIcon } from '../../../ui/icons';
 import { onDropboxChoose } from '../dropboxCells';
 import { TableToolbar } from './TableToolbar';
 import { Sep, ToolButton } from './ToolButton';
@@ -25,12 +27,13 @@ import type { UploadOwner } from '../upload';
 
 /**
  * The editor's toolbar: block style, marks, colour, lists, undo and redo, and the inserts (table, chart,
- * image, file, date); inside a table, a second row with the table's actions (TableToolbar).
+ * image, file, date, schema); inside a table, a second row with the table's actions (TableToolbar).
  */
 export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; uploadOwner: UploadOwner | null; onRefuse(message: string): void }) {
   const { t } = useTranslation('editor');
   const [tableDialog, setTableDialog] = useState(false);
   const [dropboxDialog, setDropboxDialog] = useState<{ initial: CellDropbox | null } | null>(null);
+  const [schemaDialog, setSchemaDialog] = useState(false);
   const [chartDraft, setChartDraft] = useState<{ tableUid: string; from: CellRef; to: CellRef } | null>(null);
   const imageInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -186,6 +189,9 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
         <ToolButton label={t('toolbar.date')} text={t('toolbar.date')} onClick={() => refuse(insertDate(editor))} testId="toolbar-date">
           <DateIcon />
         </ToolButton>
+        <ToolButton label={t('toolbar.schema')} text={t('toolbar.schema')} onClick={() => setSchemaDialog(true)} testId="toolbar-schema">
+          <SchemaIcon />
+        </ToolButton>
         <input ref={imageInput} type="file" hidden accept={acceptFor('image', IMAGE_TYPES)} onChange={onPick('image')} data-testid="image-input" aria-label={t('upload.pickImage')} />
         <input ref={fileInput} type="file" hidden accept={acceptFor('file', FILE_TYPES)} onChange={onPick('file')} data-testid="file-input" aria-label={t('upload.pickFile')} />
       </div>
@@ -212,6 +218,17 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
             closeThen(
               () => setChartDraft(null),
               () => insertChart(editor, chartDraft, fields),
+            )
+          }
+        />
+      ) : null}
+      {schemaDialog ? (
+        <SchemaInsertDialog
+          onClose={() => setSchemaDialog(false)}
+          onSubmit={(block) =>
+            closeThen(
+              () => setSchemaDialog(false),
+              () => insertSchemaBlock(editor, block),
             )
           }
         />

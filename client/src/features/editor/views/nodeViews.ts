@@ -4,6 +4,7 @@ import { ChartView } from './ChartView';
 import { DateView } from './DateView';
 import { FileView } from './FileView';
 import { ImageView } from './ImageView';
+import { SchemaBlockView } from './SchemaBlockView';
 
 /** The React views of the atom nodes, for the live editor and read-only documents alike. */
 export const NODE_VIEWS: NodeViews = {
@@ -11,4 +12,5 @@ export const NODE_VIEWS: NodeViews = {
   image: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(ImageView) }),
   file: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(FileView) }),
   date: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(DateView) }),
+  schemaBlock: (base) => base.extend({ addNodeView: () => ReactNodeViewRenderer(SchemaBlockView) }),
 };
