@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { noteDocumentName } from '@eln/shared';
+import { noteDocumentName, type BlockTable, type PmNode } from '@eln/shared';
 import { departments, dropboxes, files, labNotes, noteSignatures, noteVersions, projects, schemas, schemaTypes, templates, users } from '../db/schema.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DatabaseDocumentStore } from '../collab/documentStore.js';
@@ -74,6 +74,16 @@ describe('seed:demo', () => {
     expect((await db.select().from(schemaTypes)).map((t) => t.code).sort()).toEqual(DEMO_SCHEMAS.map((s) => s.type.code).sort());
     expect(await db.select().from(schemas)).toHaveLength(DEMO_SCHEMAS.reduce((n, s) => n + (s.type.schemas?.length ?? 0), 0));
     expect((await db.select().from(dropboxes)).map((d) => d.title).sort()).toEqual(DEMO_DROPBOXES.map((d) => d.dropbox.title).sort());
+    // Used in a saved note: a schema block copied from the reagent catalogue, and dropbox cells with their rows.
+    const ligands = await byTitle('Ligand screen round 1');
+    const [ligandVersion] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, ligands!.noteNo));
+    const blocks = ligandVersion!.blocks as Array<{ type: string; content: string; blockTable: BlockTable | null }>;
+    const schemaBlock = JSON.parse(blocks.find((b) => b.type === 'schema')!.content) as PmNode;
+    expect(schemaBlock.attrs).toMatchObject({ typeTitle: 'Reagents 시약', title: 'Palladium(II) acetate', revision: 1 });
+    expect(schemaBlock.attrs?.entries).toContainEqual({ field: 'CAS', value: '3375-31-3' });
+    const cells = blocks.flatMap((b) => b.blockTable?.body.flat() ?? []);
+    const [units] = await db.select().from(dropboxes).where(eq(dropboxes.title, 'Units'));
+    expect(cells.map((c) => c.dropbox).filter(Boolean)).toContainEqual({ dropboxNo: units!.dropboxNo, title: 'Units', code: 'mg', name: 'milligram' });
 
     const member = await server.signIn(DEMO_USERS[1]!.userId, DEMO_PASSWORD);
     expect(member.user.name).toBe(DEMO_USERS[1]!.name);

@@ -7,12 +7,25 @@ export const uid = (prefix: string) => `${prefix}demo${String((uids += 1)).padSt
 const text = (value: string): PmNode => ({ type: 'text', text: value });
 export const paragraph = (value = ''): PmNode => ({ type: 'paragraph', attrs: { blockUid: uid('p') }, content: value ? [text(value)] : [] });
 export const heading = (value: string, level = 2): PmNode => ({ type: 'heading', attrs: { blockUid: uid('h'), level }, content: [text(value)] });
-const cell = (type: 'tableCell' | 'tableHeader', value: string): PmNode => ({
-  type,
-  attrs: { colspan: 1, rowspan: 1, colwidth: null, dropbox: null },
-  content: [{ type: 'paragraph', content: value ? [text(value)] : [] }],
-});
-export const table = (blockUid: string, header: string[], rows: string[][]): PmNode => ({
+/**
+ * Stands for a dropbox cell's list and chosen row (by the dropbox's title and the row's code) until the
+ * seed has made the dropbox and knows its number (`withDemoCatalogues`).
+ */
+export interface DemoDropboxChoice {
+  demoDropbox: string;
+  code: string;
+}
+export type DemoCell = string | { text: string; dropbox: DemoDropboxChoice };
+
+const cell = (type: 'tableCell' | 'tableHeader', value: DemoCell): PmNode => {
+  const shown = typeof value === 'string' ? value : value.text;
+  return {
+    type,
+    attrs: { colspan: 1, rowspan: 1, colwidth: null, dropbox: typeof value === 'string' ? null : value.dropbox },
+    content: [{ type: 'paragraph', content: shown ? [text(shown)] : [] }],
+  };
+};
+export const table = (blockUid: string, header: string[], rows: DemoCell[][]): PmNode => ({
   type: 'table',
   attrs: { blockUid },
   content: [
@@ -20,6 +33,10 @@ export const table = (blockUid: string, header: string[], rows: string[][]): PmN
     ...rows.map((r) => ({ type: 'tableRow', content: r.map((v) => cell('tableCell', v)) })),
   ],
 });
+/** A dropbox cell of the demo: the row `code` of the dropbox titled `title`. */
+export const choice = (title: string, code: string, value = ''): DemoCell => ({ text: value, dropbox: { demoDropbox: title, code } });
+/** A schema block of the demo: the schema titled `schemaTitle` of the type coded `typeCode`, resolved by the seed. */
+export const schemaBlock = (typeCode: string, schemaTitle: string): PmNode => ({ type: 'schemaBlock', attrs: { blockUid: uid('s'), demoSchema: { typeCode, schemaTitle } } });
 export const chart = (tableUid: string, attrs: Record<string, unknown>): PmNode => ({
   type: 'chart',
   attrs: { blockUid: uid('k'), chartType: 'bar', xLabel: '', yLabel: '', dataName: '', label: '', direction: 'vertical', tableUid, ...attrs },

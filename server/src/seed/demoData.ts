@@ -10,7 +10,7 @@ import { DEMO_IMAGE_FILE } from './demoContent.js';
 import { demoGelPng } from './demoImage.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DEMO_TEMPLATES, initialUpdate } from './demoTemplates.js';
-import { seedLibraries } from './demoLibraries.js';
+import { seedLibraries, userNoOf, withDemoCatalogues } from './demoLibraries.js';
 
 /**
  * A believable demo company to look around in. Everything goes through the real API as the
@@ -73,12 +73,6 @@ async function withDemoImage(content: PmNode, upload: () => Promise<string>): Pr
   return JSON.parse(json.replaceAll(`"${DEMO_IMAGE_FILE}"`, JSON.stringify(fileId))) as PmNode;
 }
 
-async function userNoOf(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ userNo: users.userNo }).from(users).where(eq(users.userId, userId));
-  if (!row) throw new Error(`demo user ${userId} missing`);
-  return row.userNo;
-}
-
 /**
  * The template library: each template written (its content stored as its live document's first update),
  * checked in by its author and approved by another person with their password; then the demo's notes
@@ -125,7 +119,7 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
     const asWriter = await as(await userNoOf(db, note.writer));
     const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as { labNoteNo: number };
     const { labNoteNo } = created;
-    const content = await withDemoImage(note.content, () => asWriter.upload(labNoteNo, 'gel.png', demoGelPng()));
+    const content = await withDemoImage(await withDemoCatalogues(db, note.content), () => asWriter.upload(labNoteNo, 'gel.png', demoGelPng()));
     await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     added += 1;
     if (!note.saved) continue;

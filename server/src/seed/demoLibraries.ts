@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
-import type { DropboxCreateRequest, SchemaCreateRequest } from '@eln/shared';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { SCHEMA_STATUS, type CellDropbox, type DropboxCreateRequest, type PmNode, type SchemaBlockAttrs, type SchemaCreateRequest } from '@eln/shared';
 import type { Db } from '../db/client.js';
-import { dropboxes, schemaTypes, users } from '../db/schema.js';
+import { dropboxes, dropboxRows, schemaEntries, schemas, schemaTypes, users } from '../db/schema.js';
+import type { DemoDropboxChoice } from './demoContent.js';
 
 /**
  * The demo company's catalogues and code lists: what a lab keeps beside its notes, created through the
@@ -45,7 +46,7 @@ export const DEMO_DROPBOXES: Array<{ author: string; dropbox: DropboxCreateReque
 
 type CallAs = (userNo: number) => Promise<(path: string, body: unknown) => Promise<unknown>>;
 
-async function userNoOf(db: Db, userId: string): Promise<number> {
+export async function userNoOf(db: Db, userId: string): Promise<number> {
   const [row] = await db.select({ userNo: users.userNo }).from(users).where(eq(users.userId, userId));
   if (!row) throw new Error(`demo user ${userId} missing`);
   return row.userNo;
@@ -67,4 +68,47 @@ export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
     added += 1;
   }
   return added;
+}
+
+async function demoSchemaBlock(db: Db, { typeCode, schemaTitle }: { typeCode: string; schemaTitle: string }): Promise<SchemaBlockAttrs> {
+  const [row] = await db
+    .select({ schema: schemas, type: schemaTypes })
+    .from(schemas)
+    .innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, schemas.schemasTypeNo))
+    .where(and(eq(schemaTypes.code, typeCode), eq(schemas.title, schemaTitle)));
+  if (!row) throw new Error(`demo schema ${typeCode} / ${schemaTitle} missing`);
+  const entries = await db.select().from(schemaEntries).where(eq(schemaEntries.schemaNo, row.schema.schemaNo)).orderBy(asc(schemaEntries.position));
+  return {
+    schemasTypeNo: row.type.schemasTypeNo,
+    schemaNo: row.schema.schemaNo,
+    typeTitle: row.type.title,
+    title: row.schema.title,
+    revision: row.schema.revision,
+    entries: entries.filter((entry) => entry.status === SCHEMA_STATUS.used).map(({ field, value }) => ({ field, value })),
+  };
+}
+
+async function demoCellDropbox(db: Db, { demoDropbox, code }: DemoDropboxChoice): Promise<CellDropbox> {
+  const [row] = await db
+    .select({ dropbox: dropboxes, row: dropboxRows })
+    .from(dropboxRows)
+    .innerJoin(dropboxes, eq(dropboxes.dropboxNo, dropboxRows.dropboxNo))
+    .where(and(eq(dropboxes.title, demoDropbox), eq(dropboxRows.code, code)));
+  if (!row) throw new Error(`demo dropbox ${demoDropbox} / ${code} missing`);
+  return { dropboxNo: row.dropbox.dropboxNo, title: row.dropbox.title, code: row.row.code, name: row.row.name };
+}
+
+const isPlaceholder = <K extends string>(value: unknown, key: K): value is Record<K, string> =>
+  typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[key] === 'string';
+
+/** The demo content with its schema blocks and dropbox cells pointing at the catalogues the seed made. */
+export async function withDemoCatalogues(db: Db, node: PmNode): Promise<PmNode> {
+  const content = node.content ? await Promise.all(node.content.map((child) => withDemoCatalogues(db, child))) : undefined;
+  let attrs = node.attrs;
+  if (node.type === 'schemaBlock' && isPlaceholder(attrs?.demoSchema, 'typeCode')) {
+    const { demoSchema, ...rest } = attrs;
+    attrs = { ...rest, ...(await demoSchemaBlock(db, demoSchema as { typeCode: string; schemaTitle: string })) };
+  }
+  if (node.type === 'tableCell' && isPlaceholder(attrs?.dropbox, 'demoDropbox')) attrs = { ...attrs, dropbox: await demoCellDropbox(db, attrs.dropbox as DemoDropboxChoice) };
+  return { ...node, ...(attrs ? { attrs } : {}), ...(content ? { content } : {}) };
 }

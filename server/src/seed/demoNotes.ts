@@ -1,5 +1,5 @@
 import type { PmNode } from '@eln/shared';
-import { chart, doc, heading, image, paragraph, table } from './demoContent.js';
+import { chart, choice, doc, heading, image, paragraph, schemaBlock, table } from './demoContent.js';
 
 /**
  * The demo's lab notes in every state: one still being written, one awaiting a reviewer, signed ones
@@ -29,6 +29,7 @@ export interface DemoNote {
 }
 
 const LIGAND_TABLE = 'tdemoligands0001';
+const SETUP_TABLE = 'tdemosetup000001';
 const HPLC_TABLE = 'tdemohplc0000001';
 const CLONE_TABLE = 'tdemoclones00001';
 const MTT_TABLE = 'tdemomtt00000001';
@@ -43,6 +44,12 @@ export const DEMO_NOTES: DemoNote[] = [
     content: doc(
       heading('Conditions'),
       paragraph('Pd(OAc)2 2 mol%, K2CO3 2 equiv, dioxane/water 4:1, 80 °C, 4 h.'),
+      schemaBlock('REAGENT', 'Palladium(II) acetate'),
+      table(SETUP_TABLE, ['Material', 'Amount', 'Unit'], [
+        ['Pd(OAc)2', '4.5', choice('Units', 'mg')],
+        ['Aryl bromide', '1.0', choice('Units', 'mM')],
+        [choice('Solvents', 'H2O', 'co-solvent'), '2.0', choice('Units', 'mL')],
+      ]),
       heading('Conversion by ligand'),
       table(LIGAND_TABLE, ['Ligand', 'Conversion (%)'], [
         ['PPh3', '42'],
@@ -65,6 +72,7 @@ export const DEMO_NOTES: DemoNote[] = [
     ],
     content: doc(
       heading('Linearity, 50-150 % of nominal'),
+      schemaBlock('EQUIPMENT', 'HPLC Agilent 1260'),
       table(HPLC_TABLE, ['Level (%)', 'Area (mAU·s)'], [
         ['50', '1021'],
         ['80', '1630'],
