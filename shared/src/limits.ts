@@ -18,6 +18,10 @@ export const LIMITS = {
   dropboxRows: 200,
   schemaEntriesPerSchema: 200,
   schemas: 100,
+  /** A schema thumbnail's server-made small copy: its longer side, in pixels (the original is kept too). */
+  schemaThumbnailSide: 256,
+  /** Largest image (width × height) a thumbnail is made from: decoding needs 4 bytes a pixel. */
+  schemaThumbnailSourcePixels: 25_000_000,
   licences: 1,
   tableMaxSide: 30,
   tableDefaultRows: 5,

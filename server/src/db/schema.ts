@@ -404,6 +404,11 @@ export const files = pgTable(
     fileId: uuid('file_id').primaryKey(),
     noteNo: integer('note_no').references(() => labNotes.noteNo),
     templateNo: integer('template_no').references((): AnyPgColumn => templates.templateNo),
+    /** A schema thumbnail's owner: the type, and the child schema when it is a child's (removing the child clears it). */
+    schemasTypeNo: integer('schemas_type_no').references((): AnyPgColumn => schemaTypes.schemasTypeNo),
+    schemaNo: integer('schema_no').references((): AnyPgColumn => schemas.schemaNo, { onDelete: 'set null' }),
+    /** The server-made small copy of this image (a schema thumbnail's), stored beside it. */
+    smallFileId: uuid('small_file_id').references((): AnyPgColumn => files.fileId),
     kind: text('kind', { enum: ['image', 'file'] }).notNull(),
     originName: text('origin_name').notNull(),
     extension: text('extension').notNull(),
@@ -416,7 +421,7 @@ export const files = pgTable(
       .references(() => users.userNo),
     createdAt: createdAt(),
   },
-  (t) => [index('files_note_idx').on(t.noteNo), index('files_template_idx').on(t.templateNo)],
+  (t) => [index('files_note_idx').on(t.noteNo), index('files_template_idx').on(t.templateNo), index('files_schema_type_idx').on(t.schemasTypeNo)],
 );
 
 /**
@@ -506,6 +511,9 @@ export const schemaTypes = pgTable(
     /** Y used (offered in notes, readable by everyone), N unused. */
     status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
     revision: integer('revision').notNull().default(1),
+    /** The thumbnail (an uploaded image) and the server-made small copy lists show; display only, no revision. */
+    thumbnailFileId: uuid('thumbnail_file_id').references((): AnyPgColumn => files.fileId),
+    thumbnailSmallFileId: uuid('thumbnail_small_file_id').references((): AnyPgColumn => files.fileId),
     createdByUserNo: integer('created_by_user_no')
       .notNull()
       .references(() => users.userNo),
@@ -535,6 +543,9 @@ export const schemas = pgTable(
     description: text('description').notNull().default(''),
     status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
     revision: integer('revision').notNull().default(1),
+    /** As the type's: display only, so setting it leaves the revision notes record alone. */
+    thumbnailFileId: uuid('thumbnail_file_id').references((): AnyPgColumn => files.fileId),
+    thumbnailSmallFileId: uuid('thumbnail_small_file_id').references((): AnyPgColumn => files.fileId),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [index('schemas_type_idx').on(t.schemasTypeNo, t.position)],

@@ -1,4 +1,3 @@
-import { readdir } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { ERR, LIMITS, type ApiResponse, type FileUrlAnswer, type UploadAnswer } from '@eln/shared';
 import { auditLog, files } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
+import { storedFilesUnder } from '../testing/storedFiles.js';
 import { serverSecret } from '../testing/jwt.js';
 import { FileLinks } from './links.js';
 import { multipartBody } from './multipartBody.js';
@@ -31,18 +31,7 @@ async function upload(token: string, name: string, content: Buffer, noteNo: numb
   return { http: response.statusCode, body: response.json<ApiResponse<UploadAnswer>>() };
 }
 
-const storedFiles = async () => {
-  const found: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else found.push(full);
-    }
-  };
-  await walk(server.config.filesDir);
-  return found;
-};
+const storedFiles = () => storedFilesUnder(server.config.filesDir);
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -16,6 +16,7 @@ import {
   LIMITS,
   maxBytesOf,
   uploadKindOf,
+  type ErrorCode,
   type FileUrlAnswer,
   type UploadAnswer,
 } from '@eln/shared';
@@ -26,8 +27,9 @@ import { success } from '../http/envelope.js';
 import { authenticate, defineRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { cleanFileName } from './fileName.js';
-import { ownerReadable, requireWritableOwner } from './owners.js';
+import { isSchemaThumbnail, ownerReadable, requireWritableOwner, type NamedOwner } from './owners.js';
 import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from './magic.js';
+import { makeSmallCopy } from './thumbnail.js';
 
 /** Room for the multipart framing around the file (boundaries, part headers, the labNoteNo field). */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -40,16 +42,20 @@ function declaredLength(request: FastifyRequest): number | null {
 }
 
 /** Refuses, before a byte of the body is read, a request that says it is larger than `maxFileBytes` allows. */
-function refuseDeclaredOversize(request: FastifyRequest, maxFileBytes: number): void {
+function refuseDeclaredOversize(request: FastifyRequest, maxFileBytes: number, tooLarge: ErrorCode = ERR.fileTooLarge): void {
   const declared = declaredLength(request);
-  if (declared !== null && declared > maxFileBytes + MULTIPART_OVERHEAD_BYTES) throw new AppError(ERR.fileTooLarge);
+  if (declared !== null && declared > maxFileBytes + MULTIPART_OVERHEAD_BYTES) throw new AppError(tooLarge);
 }
+
+/** The refusals of an upload: a schema thumbnail's say what a thumbnail may be (an image, 3 MB). */
+const NOTE_REFUSALS = { type: ERR.fileType, tooLarge: ERR.fileTooLarge } as const;
+const THUMBNAIL_REFUSALS = { type: ERR.thumbnailType, tooLarge: ERR.thumbnailTooLarge } as const;
 
 /**
  * Counts, hashes and keeps the first bytes of a stream as it passes to disk, and fails it as soon as
  * it passes `maxBytes`, so that no more than the kind's limit is ever written.
  */
-function inspector(maxBytes: number) {
+function inspector(maxBytes: number, tooLarge: ErrorCode) {
   const hash = createHash('sha256');
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -58,7 +64,7 @@ function inspector(maxBytes: number) {
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
       if (size > maxBytes) {
-        callback(new AppError(ERR.fileTooLarge));
+        callback(new AppError(tooLarge));
         return;
       }
       hash.update(chunk);
@@ -92,19 +98,23 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
     const user = await authenticate(services, request, 'user');
     if (!user) throw new AppError(ERR.sessionEnded);
     if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
-    const named: { labNoteNo: number | null; templateNo: number | null } = { labNoteNo: null, templateNo: null };
+    const named: NamedOwner = { labNoteNo: null, templateNo: null, schemasTypeNo: null, schemaNo: null };
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         if (part.fieldname === 'labNoteNo') named.labNoteNo = Number(part.value);
         if (part.fieldname === 'templateNo') named.templateNo = Number(part.value);
+        if (part.fieldname === 'schemasTypeNo') named.schemasTypeNo = Number(part.value);
+        if (part.fieldname === 'schemaNo') named.schemaNo = Number(part.value);
         continue;
       }
       const owner = await requireWritableOwner(db, user, named);
+      const thumbnail = isSchemaThumbnail(owner);
+      const refusals = thumbnail ? THUMBNAIL_REFUSALS : NOTE_REFUSALS;
       const origin = cleanFileName(path.basename(part.filename || 'file'));
       const kind = uploadKindOf(origin);
-      if (!kind) throw new AppError(ERR.fileType);
+      if (!kind || (thumbnail && kind !== 'image')) throw new AppError(refusals.type);
       // An image declared larger than an image may be is refused before anything is written.
-      refuseDeclaredOversize(request, maxBytesOf(kind));
+      refuseDeclaredOversize(request, maxBytesOf(kind), refusals.tooLarge);
       const extension = extensionOf(origin);
       const fileId = randomUUID();
       const now = new Date();
@@ -112,30 +122,33 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
       const finalPath = path.join(config.filesDir, relative);
       const partialPath = `${finalPath}.partial`;
       await mkdir(path.dirname(finalPath), { recursive: true });
-      const inspect = inspector(maxBytesOf(kind));
+      const inspect = inspector(maxBytesOf(kind), refusals.tooLarge);
       try {
         await pipeline(part.file, inspect.transform, createWriteStream(partialPath));
       } catch (error) {
         await rm(partialPath, { force: true });
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(ERR.fileTooLarge);
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(refusals.tooLarge);
         throw error;
       }
       const { size, sha256, head } = inspect.result();
       if (part.file.truncated) {
         await rm(partialPath, { force: true });
-        throw new AppError(ERR.fileTooLarge);
+        throw new AppError(refusals.tooLarge);
       }
       if (size === 0 || !contentMatchesExtension(extension, head)) {
         await rm(partialPath, { force: true });
-        throw new AppError(ERR.fileType);
+        throw new AppError(refusals.type);
       }
+      // A schema thumbnail's small copy is made (and the image so decoded) before anything is kept.
+      const small = thumbnail ? await smallCopyOf(partialPath, extension, origin, finalPath) : null;
       await rename(partialPath, finalPath);
       try {
         await db.transaction(async (tx) => {
+          if (small) await tx.insert(files).values({ ...small.row, ...owner, uploadedByUserNo: user.userNo });
           await tx.insert(files).values({
             fileId,
-            noteNo: owner.noteNo,
-            templateNo: owner.templateNo,
+            ...owner,
+            smallFileId: small?.row.fileId ?? null,
             kind,
             originName: origin,
             extension,
@@ -149,13 +162,22 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
             actor: user,
             action: 'file.uploaded',
             target: { type: 'file', id: fileId },
-            after: { noteNo: owner.noteNo, templateNo: owner.templateNo, origin, kind, size, sha256 },
+            after: {
+              noteNo: owner.noteNo,
+              templateNo: owner.templateNo,
+              ...(thumbnail ? { schemasTypeNo: owner.schemasTypeNo, schemaNo: owner.schemaNo, smallFileId: small?.row.fileId } : {}),
+              origin,
+              kind,
+              size,
+              sha256,
+            },
             clientAddress: request.ip,
           });
         });
       } catch (error) {
         // A file no row names would never be served nor cleaned up: it goes with the failed insert.
         await rm(finalPath, { force: true });
+        if (small) await rm(small.path, { force: true });
         if (isAppError(error)) throw error;
         request.log.error({ err: error }, 'upload could not be recorded');
         throw new AppError(kind === 'image' ? ERR.imageUpload : ERR.fileUpload, { cause: error });
@@ -164,6 +186,37 @@ export async function registerFileRoutes(app: FastifyInstance, services: Service
       return success(request, answer);
     }
     throw new AppError(ERR.validation, { data: { fields: [{ field: 'file', reason: 'required' }] } });
+  }
+
+  /**
+   * Makes and writes the small copy of a schema thumbnail beside the original (same folder), and the row
+   * that will name it. Refused (4009) with the partial upload removed when the image cannot be decoded.
+   */
+  async function smallCopyOf(partialPath: string, extension: string, origin: string, finalPath: string) {
+    let copy;
+    try {
+      copy = await makeSmallCopy(extension, await readFile(partialPath));
+    } catch (error) {
+      await rm(partialPath, { force: true });
+      throw error;
+    }
+    const fileId = randomUUID();
+    const smallPath = path.join(path.dirname(finalPath), `${fileId}.${copy.extension}`);
+    await writeFile(smallPath, copy.content);
+    const base = origin.slice(0, origin.length - extension.length - 1) || 'thumbnail';
+    return {
+      path: smallPath,
+      row: {
+        fileId,
+        kind: 'image' as const,
+        originName: cleanFileName(`${base} (small).${copy.extension}`),
+        extension: copy.extension,
+        mimeType: MIME_TYPES[copy.extension] ?? 'application/octet-stream',
+        size: copy.content.length,
+        sha256: createHash('sha256').update(copy.content).digest('hex'),
+        storagePath: path.relative(config.filesDir, smallPath),
+      },
+    };
   }
 
   defineRoute(app, services, {

@@ -6,12 +6,14 @@ import {
   type SchemaEntry,
   type SchemaListAnswer,
   type SchemaListFilter,
+  type SchemaThumbnail,
   type SchemaTypeDetail,
   type SchemaTypeSummary,
 } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
+import type { FileLinks } from '../files/links.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import { schemaEntries, schemas, schemaTypes, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
@@ -26,7 +28,14 @@ const schemaCountFor = (user: Caller) =>
     ? sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo})`.mapWith(Number)
     : sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo} and ${schemas.status} = ${SCHEMA_STATUS.used})`.mapWith(Number);
 
-function summaryOf(type: SchemaTypeRecord, schemasInType: number, updatedByName: string | null): SchemaTypeSummary {
+/** A type's or schema's thumbnail as answers carry it: signed links to the image and its small copy. */
+export function thumbnailOf(row: { thumbnailFileId: string | null; thumbnailSmallFileId: string | null }, links: FileLinks): SchemaThumbnail | null {
+  if (row.thumbnailFileId === null) return null;
+  const small = row.thumbnailSmallFileId ?? row.thumbnailFileId;
+  return { fileId: row.thumbnailFileId, url: links.make(row.thumbnailFileId), smallUrl: links.make(small) };
+}
+
+function summaryOf(type: SchemaTypeRecord, schemasInType: number, updatedByName: string | null, links: FileLinks): SchemaTypeSummary {
   return {
     schemasTypeNo: type.schemasTypeNo,
     code: type.code,
@@ -36,10 +45,11 @@ function summaryOf(type: SchemaTypeRecord, schemasInType: number, updatedByName:
     schemaCount: schemasInType,
     updatedAt: type.updatedAt.toISOString(),
     updatedByName,
+    thumbnail: thumbnailOf(type, links),
   };
 }
 
-function basicOf(schema: SchemaRecord, entryCount: number): SchemaBasic {
+function basicOf(schema: SchemaRecord, entryCount: number, links: FileLinks): SchemaBasic {
   return {
     schemaNo: schema.schemaNo,
     schemasTypeNo: schema.schemasTypeNo,
@@ -49,11 +59,12 @@ function basicOf(schema: SchemaRecord, entryCount: number): SchemaBasic {
     revision: schema.revision,
     entryCount,
     updatedAt: schema.updatedAt.toISOString(),
+    thumbnail: thumbnailOf(schema, links),
   };
 }
 
 /** The schema types the caller may see, newest first, filtered by a substring of the title and by status. */
-export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: SchemaListFilter, timeZone: string): Promise<SchemaListAnswer> {
+export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: SchemaListFilter, timeZone: string, links: FileLinks): Promise<SchemaListAnswer> {
   const where = and(
     visibleSchemaTypesSql(user),
     filter.value ? ilike(schemaTypes.title, `%${escapeLike(filter.value)}%`) : undefined,
@@ -71,20 +82,20 @@ export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: Sche
     .orderBy(desc(schemaTypes.schemasTypeNo));
   return {
     totalCount: Number(total?.n ?? 0),
-    list: rows.map((r) => summaryOf(r.type, r.schemas, r.updatedByName)),
+    list: rows.map((r) => summaryOf(r.type, r.schemas, r.updatedByName, links)),
     abilities: { create: canManageSchemas(user) === 'allowed' },
   };
 }
 
 /** Every used schema type, by title: what a note's schema block offers. */
-export async function usedSchemaTypes(q: Queryable, user: Caller): Promise<SchemaTypeSummary[]> {
+export async function usedSchemaTypes(q: Queryable, user: Caller, links: FileLinks): Promise<SchemaTypeSummary[]> {
   const rows = await q
     .select({ type: schemaTypes, schemas: schemaCountFor(user), updatedByName: users.name })
     .from(schemaTypes)
     .leftJoin(users, eq(users.userNo, schemaTypes.updatedByUserNo))
     .where(eq(schemaTypes.status, SCHEMA_STATUS.used))
     .orderBy(asc(schemaTypes.title));
-  return rows.map((r) => summaryOf(r.type, r.schemas, r.updatedByName));
+  return rows.map((r) => summaryOf(r.type, r.schemas, r.updatedByName, links));
 }
 
 /** How many schema types the caller may see (the dashboard's count). */
@@ -126,25 +137,25 @@ export async function entriesOf(q: Queryable, user: Caller, schemaNos: readonly 
   return grouped;
 }
 
-export function childOf(schema: SchemaRecord, entries: SchemaEntry[]): SchemaChild {
-  return { ...basicOf(schema, entries.length), entries };
+export function childOf(schema: SchemaRecord, entries: SchemaEntry[], links: FileLinks): SchemaChild {
+  return { ...basicOf(schema, entries.length, links), entries };
 }
 
 /** The schemas of a type without their entries, each with how many entries the caller may read. */
-export async function basicSchemasOf(q: Queryable, user: Caller, schemasTypeNo: number): Promise<SchemaBasic[]> {
+export async function basicSchemasOf(q: Queryable, user: Caller, schemasTypeNo: number, links: FileLinks): Promise<SchemaBasic[]> {
   const list = await schemasOf(q, user, schemasTypeNo);
   const entries = await entriesOf(q, user, list.map((schema) => schema.schemaNo));
-  return list.map((schema) => basicOf(schema, entries.get(schema.schemaNo)?.length ?? 0));
+  return list.map((schema) => basicOf(schema, entries.get(schema.schemaNo)?.length ?? 0, links));
 }
 
-export async function schemaTypeDetail(q: Queryable, user: Caller, type: SchemaTypeRecord): Promise<SchemaTypeDetail> {
+export async function schemaTypeDetail(q: Queryable, user: Caller, type: SchemaTypeRecord, links: FileLinks): Promise<SchemaTypeDetail> {
   const list = await schemasOf(q, user, type.schemasTypeNo);
   const entries = await entriesOf(q, user, list.map((schema) => schema.schemaNo));
   const [updatedBy] = await q.select({ name: users.name }).from(users).where(eq(users.userNo, type.updatedByUserNo));
   return {
-    ...summaryOf(type, list.length, updatedBy?.name ?? null),
+    ...summaryOf(type, list.length, updatedBy?.name ?? null, links),
     revision: type.revision,
-    schemas: list.map((schema) => childOf(schema, entries.get(schema.schemaNo) ?? [])),
+    schemas: list.map((schema) => childOf(schema, entries.get(schema.schemaNo) ?? [], links)),
     abilities: { update: canManageSchemas(user) === 'allowed' },
   };
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   ERR,
@@ -6,17 +6,19 @@ import {
   schemaCreateRequest,
   schemaListRequest,
   schemaNoRequest,
+  schemaThumbnailRequest,
   schemaTypeNoRequest,
   schemaUpdateRequest,
   type SchemaBasic,
   type SchemaChild,
+  type SchemaThumbnailAnswer,
   type SchemaTypeSummary,
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { schemaTypes } from '../db/schema.js';
+import { files, schemas, schemaTypes } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
@@ -31,6 +33,7 @@ import {
   requireReadableSchemaType,
   schemaTypeClash,
   schemaTypeDetail,
+  thumbnailOf,
   usedSchemaTypes,
 } from './queries.js';
 import { insertSchema, replaceSchemas } from './store.js';
@@ -62,7 +65,7 @@ const basicInfo = (type: { code: string; title: string; description: string; sta
 
 /** Schemas: the lab's catalogues, managed by users with the schema flag, read by everyone when used. */
 export function registerSchemaRoutes(app: FastifyInstance, services: Services): void {
-  const { db, config } = services;
+  const { db, config, fileLinks } = services;
   const manage = (user: AuthUser) => enforce(canManageSchemas(user), MANAGE_REFUSALS);
 
   defineRoute(app, services, {
@@ -70,7 +73,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
     access: 'user',
     failure: ERR.schemaLookup,
     body: schemaListRequest,
-    handler: ({ body, user }) => listSchemaTypes(db, user, body, config.timeZone),
+    handler: ({ body, user }) => listSchemaTypes(db, user, body, config.timeZone, fileLinks),
   });
 
   defineRoute(app, services, {
@@ -79,7 +82,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
     failure: ERR.schemaLookup,
     body: schemaTypeNoRequest,
     async handler({ body, user }) {
-      return schemaTypeDetail(db, user, await requireReadableSchemaType(db, user, body.schemasTypeNo));
+      return schemaTypeDetail(db, user, await requireReadableSchemaType(db, user, body.schemasTypeNo), fileLinks);
     },
   });
 
@@ -88,7 +91,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
     access: 'user',
     failure: ERR.schemaLookup,
     body: schemaAllRequest,
-    handler: async ({ user }): Promise<{ list: SchemaTypeSummary[] }> => ({ list: await usedSchemaTypes(db, user) }),
+    handler: async ({ user }): Promise<{ list: SchemaTypeSummary[] }> => ({ list: await usedSchemaTypes(db, user, fileLinks) }),
   });
 
   defineRoute(app, services, {
@@ -98,7 +101,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
     body: schemaTypeNoRequest,
     async handler({ body, user }): Promise<{ list: SchemaBasic[] }> {
       await requireReadableSchemaType(db, user, body.schemasTypeNo);
-      return { list: await basicSchemasOf(db, user, body.schemasTypeNo) };
+      return { list: await basicSchemasOf(db, user, body.schemasTypeNo, fileLinks) };
     },
   });
 
@@ -110,7 +113,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
     async handler({ body, user }): Promise<SchemaChild> {
       const schema = await requireReadableSchema(db, user, body.schemaNo);
       const entries = await entriesOf(db, user, [schema.schemaNo]);
-      return childOf(schema, entries.get(schema.schemaNo) ?? []);
+      return childOf(schema, entries.get(schema.schemaNo) ?? [], fileLinks);
     },
   });
 
@@ -152,7 +155,7 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
         .transaction(async (tx) => {
           const before = await lockSchemaType(tx, body.schemasTypeNo);
           if (before.revision !== body.revision) throw new AppError(ERR.conflict);
-          const existing = (await schemaTypeDetail(tx, user, before)).schemas;
+          const existing = (await schemaTypeDetail(tx, user, before, fileLinks)).schemas;
           const changes = await replaceSchemas(tx, before.schemasTypeNo, existing, body.schemas);
           const infoChanged = JSON.stringify(basicInfo(before)) !== JSON.stringify(basicInfo(body));
           const orderChanged = existing.map((s) => s.schemaNo).join() !== body.schemas.map((s) => s.schemaNo ?? 'new').join();
@@ -170,6 +173,47 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
           return { revision };
         })
         .catch((error: unknown) => refuseRacedClash(db, error, body, body.schemasTypeNo));
+    },
+  });
+  /**
+   * Sets or clears the thumbnail of a type, or of one of its schemas: an image uploaded for exactly that
+   * owner (`/v1/common/file/add` with `schemasTypeNo` and `schemaNo`), whose small copy lists show.
+   * Display only: the revision notes record stays as it is. Audited with before and after.
+   */
+  defineRoute(app, services, {
+    path: '/v1/schema/thumbnail',
+    access: 'user',
+    body: schemaThumbnailRequest,
+    async handler({ body, user, clientAddress }): Promise<SchemaThumbnailAnswer> {
+      manage(user);
+      await requireReadableSchemaType(db, user, body.schemasTypeNo);
+      return db.transaction(async (tx) => {
+        const type = await lockSchemaType(tx, body.schemasTypeNo);
+        const [schema] = body.schemaNo === null ? [] : await tx.select().from(schemas).where(and(eq(schemas.schemaNo, body.schemaNo), eq(schemas.schemasTypeNo, type.schemasTypeNo)));
+        if (body.schemaNo !== null && !schema) throw new AppError(ERR.schemaForeign);
+        const owner = schema ?? type;
+        let next = { thumbnailFileId: null as string | null, thumbnailSmallFileId: null as string | null };
+        if (body.fileId !== null) {
+          const [file] = await tx.select().from(files).where(eq(files.fileId, body.fileId));
+          // Only an original image uploaded for this very type or schema (its small copy is the server's).
+          const fits = file && file.kind === 'image' && file.smallFileId !== null && file.schemasTypeNo === type.schemasTypeNo && file.schemaNo === body.schemaNo;
+          if (!fits) throw new AppError(ERR.validation, { data: { fields: [{ field: 'fileId', reason: 'invalidValue' }] } });
+          next = { thumbnailFileId: file.fileId, thumbnailSmallFileId: file.smallFileId };
+        }
+        if (owner.thumbnailFileId === next.thumbnailFileId) return { thumbnail: thumbnailOf(owner, fileLinks) };
+        const now = new Date();
+        if (schema) await tx.update(schemas).set({ ...next, updatedAt: now }).where(eq(schemas.schemaNo, schema.schemaNo));
+        else await tx.update(schemaTypes).set({ ...next, updatedByUserNo: user.userNo, updatedAt: now }).where(eq(schemaTypes.schemasTypeNo, type.schemasTypeNo));
+        await appendAudit(tx, {
+          actor: user,
+          action: 'schema.thumbnail',
+          target: { type: 'schemaType', id: type.schemasTypeNo },
+          before: { schemaNo: body.schemaNo, fileId: owner.thumbnailFileId, smallFileId: owner.thumbnailSmallFileId },
+          after: { schemaNo: body.schemaNo, fileId: next.thumbnailFileId, smallFileId: next.thumbnailSmallFileId },
+          clientAddress,
+        });
+        return { thumbnail: thumbnailOf(next, fileLinks) };
+      });
     },
   });
 }

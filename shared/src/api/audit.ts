@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'dropbox.imported',
   'schema.created',
   'schema.updated',
+  'schema.thumbnail',
   'template.created',
   'template.renamed',
   'template.reopened',

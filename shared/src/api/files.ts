@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '../limits.js';
 
 /**
- * Uploads: `POST /server/v1/common/file/add`, multipart, fields `labNoteNo` (first) and `file`.
- * Images (jpg, jpeg, png, gif, under 3 MB) and files (xls, xlsx, pptx, pdf, docx, txt, zip, rar, tar,
- * odt, under 50 MB) are checked on their content, not only their name.
+ * Uploads: `POST /server/v1/common/file/add`, multipart, the owner's field first, then `file`. The owner
+ * is `labNoteNo`, `templateNo`, or a schema thumbnail's `schemasTypeNo` (with `schemaNo` for a child
+ * schema's). Images (jpg, jpeg, png, gif, under 3 MB) and files (xls, xlsx, pptx, pdf, docx, txt, zip,
+ * rar, tar, odt, under 50 MB) are checked on their content, not only their name; a schema thumbnail is
+ * an image only, and the server stores a small copy of it beside it.
  */
 export const FILE_UPLOAD_PATH = '/v1/common/file/add';
 /** Files are fetched with a short-lived signed link, so that <img> tags need no Authorization header. */

@@ -79,6 +79,15 @@ export const schemaListRequest = pagingRequest.safeExtend({
 export const schemaTypeNoRequest = z.strictObject({ schemasTypeNo: recordNo });
 export const schemaNoRequest = z.strictObject({ schemaNo: recordNo });
 export const schemaAllRequest = z.strictObject({});
+/**
+ * `/thumbnail`: sets (an image uploaded for this type or schema, `fileId`) or clears (null) the thumbnail
+ * of a type, or of one of its schemas when `schemaNo` is given. Display only: no revision changes.
+ */
+export const schemaThumbnailRequest = z.strictObject({
+  schemasTypeNo: recordNo,
+  schemaNo: recordNo.nullable().default(null),
+  fileId: z.string().uuid().nullable(),
+});
 
 export type SchemaEntryInput = z.input<typeof schemaEntryInput>;
 export type SchemaChildInput = z.input<typeof schemaChildInput>;
@@ -86,6 +95,21 @@ export type SchemaCreateRequest = z.input<typeof schemaCreateRequest>;
 export type SchemaUpdateRequest = z.input<typeof schemaUpdateRequest>;
 export type SchemaListRequest = z.input<typeof schemaListRequest>;
 export type SchemaListFilter = z.output<typeof schemaListRequest>;
+export type SchemaThumbnailRequest = z.input<typeof schemaThumbnailRequest>;
+
+/**
+ * A type's or schema's thumbnail: the uploaded image and the server-made small copy (at most
+ * LIMITS.schemaThumbnailSide pixels a side) lists show, each as a signed link valid FILE_LINK_SECONDS.
+ */
+export interface SchemaThumbnail {
+  fileId: string;
+  url: string;
+  smallUrl: string;
+}
+
+export interface SchemaThumbnailAnswer {
+  thumbnail: SchemaThumbnail | null;
+}
 
 /** What the caller may do, as the server's schema policy decides it (`server/src/schemas/policy.ts`). */
 export interface SchemaAbilities {
@@ -101,6 +125,7 @@ export interface SchemaTypeSummary {
   schemaCount: number;
   updatedAt: string;
   updatedByName: string | null;
+  thumbnail: SchemaThumbnail | null;
 }
 
 export interface SchemaEntry {
@@ -120,6 +145,7 @@ export interface SchemaBasic {
   revision: number;
   entryCount: number;
   updatedAt: string;
+  thumbnail: SchemaThumbnail | null;
 }
 
 export interface SchemaChild extends SchemaBasic {

@@ -50,8 +50,8 @@ export class UploadError extends Error {
   }
 }
 
-/** What an upload is attached to: the lab note or the template draft being edited. */
-export type UploadOwner = { labNoteNo: number } | { templateNo: number };
+/** What an upload is attached to: the lab note or the template draft being edited, or a schema thumbnail (a type's, or a child schema's). */
+export type UploadOwner = { labNoteNo: number } | { templateNo: number } | { schemasTypeNo: number; schemaNo: number | null };
 
 export interface UploadOptions {
   owner: UploadOwner;
@@ -63,7 +63,7 @@ export interface UploadOptions {
 }
 
 /**
- * POSTs the file as multipart (`labNoteNo` or `templateNo` first, then `file`) with XMLHttpRequest, whose upload events
+ * POSTs the file as multipart (the owner's fields first, then `file`) with XMLHttpRequest, whose upload events
  * give real progress (fetch has none), and resolves to the server's answer.
  */
 export function uploadFile({ owner, file, token, language, onProgress, signal }: UploadOptions): Promise<UploadAnswer> {
@@ -99,7 +99,10 @@ export function uploadFile({ owner, file, token, language, onProgress, signal }:
     signal?.addEventListener('abort', () => xhr.abort());
     const form = new FormData();
     if ('templateNo' in owner) form.append('templateNo', String(owner.templateNo));
-    else form.append('labNoteNo', String(owner.labNoteNo));
+    else if ('schemasTypeNo' in owner) {
+      form.append('schemasTypeNo', String(owner.schemasTypeNo));
+      if (owner.schemaNo !== null) form.append('schemaNo', String(owner.schemaNo));
+    } else form.append('labNoteNo', String(owner.labNoteNo));
     form.append('file', file, file.name);
     onProgress(0);
     xhr.send(form);

@@ -9,6 +9,7 @@ import {
   schemaUpdateRequest,
   type FieldError,
   type SchemaListAnswer,
+  type SchemaThumbnail,
   type SchemaTypeDetail,
 } from '@eln/shared';
 import { call, fieldErrorsOf } from '../../api';
@@ -20,7 +21,7 @@ import { useLoad } from '../../lib/useLoad';
 import { alert, confirm } from '../../modals/store';
 import { Button, ButtonLink } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
-import { ArrowLeftIcon, LockIcon, PlusIcon, SchemaIcon } from '../../ui/icons';
+import { ArrowLeftIcon, LockIcon, PencilIcon, PlusIcon, SchemaIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { EmptyState, PageFrame } from '../../ui/PageFrame';
 import { ErrorState } from '../../ui/States';
@@ -28,6 +29,9 @@ import { EntriesGrid } from './EntriesGrid';
 import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from './icons';
 import { draftOf, emptySchema, emptyType, moveItem, placeError, toCreateRequest, toUpdateRequest, type SchemaDraft, type TypeDraft } from './schemaDraft';
 import { SchemaStatusBadge } from './SchemaStatus';
+import { SchemaThumb } from './SchemaThumb';
+import { thumbnailsOf, type ThumbnailKey } from './thumbnail';
+import { ThumbnailDialog, type ThumbnailTarget } from './ThumbnailDialog';
 import './schemas.css';
 
 type Notice = { tone: 'success' | 'error' | 'info'; text: string } | null;
@@ -117,6 +121,9 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  // Thumbnails are set apart from the form (display only, no revision): each change applies at once.
+  const [thumbnails, setThumbnails] = useState(() => (initial ? thumbnailsOf(initial) : new Map<ThumbnailKey, SchemaThumbnail | null>()));
+  const [thumbnailFor, setThumbnailFor] = useState<ThumbnailTarget | null>(null);
   const schema = draft.schemas[selected] ?? null;
   const dirty = !readOnly && JSON.stringify(toCreateRequest(draft)) !== JSON.stringify(toCreateRequest(start));
   const saved = useRef(false);
@@ -153,6 +160,35 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
   const moveSchema = (index: number, to: number) => {
     setDraft((current) => ({ ...current, schemas: moveItem(current.schemas, index, to) }));
     if (selected === index) setSelected(to);
+  };
+
+  const thumbnailChanged = (thumbnail: SchemaThumbnail | null) => {
+    if (!thumbnailFor) return;
+    const key = thumbnailFor.schemaNo ?? 'type';
+    setThumbnails((current) => new Map(current).set(key, thumbnail));
+    setThumbnailFor(null);
+    setNotice({ tone: 'success', text: thumbnail ? t('schema.thumbnail.applied') : t('schema.thumbnail.removed') });
+  };
+  /**
+   * The thumbnail of the type (`schemaNo` null) or of a schema, with its button to change it: for a saved
+   * type and a saved schema (a new one is given a thumbnail once saved); read-only callers only see it.
+   */
+  const thumbnailControl = (schemaNo: number | null, isType: boolean, name: string, testId: string) => {
+    const current = thumbnails.get(schemaNo ?? 'type') ?? null;
+    const canChange = initial !== null && (isType || schemaNo !== null);
+    if (readOnly && !current) return null;
+    return (
+      <div className="schema-thumb-row" data-testid={testId}>
+        <SchemaThumb thumbnail={current} name={name} size="lg" testId={`${testId}-image`} />
+        {readOnly ? null : canChange ? (
+          <Button size="sm" icon={<PencilIcon size={15} />} onClick={() => setThumbnailFor({ schemasTypeNo: initial.schemasTypeNo, schemaNo, name, current })} aria-label={t('schema.thumbnail.changeOf', { name })} data-testid={`${testId}-change`}>
+            {t('schema.thumbnail.change')}
+          </Button>
+        ) : (
+          <p className="field-hint">{t('schema.thumbnail.saveFirst')}</p>
+        )}
+      </div>
+    );
   };
 
   /** Shows refusals beside their fields and opens the first schema that has one. */
@@ -207,6 +243,7 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
         <h2 className="form-section-title" id="schema-type-heading">
           {t('schema.typeHeading')}
         </h2>
+        {thumbnailControl(null, true, initial?.title ?? (draft.title.trim() || t('schema.typeHeading')), 'schema-type-thumbnail')}
         <div className="form-grid form-grid-2">
           <TextField label={t('schema.fields.code')} value={draft.code} readOnly={readOnly} required maxLength={LIMITS.schemaCode} counter={{ length: draft.code.length, max: LIMITS.schemaCode }} error={typeError('code')} onChange={(e) => setType({ code: e.target.value })} testId="schema-code" autoComplete="off" />
           <TextField label={t('schema.fields.title')} value={draft.title} readOnly={readOnly} required maxLength={LIMITS.schemaTypeName} counter={{ length: draft.title.length, max: LIMITS.schemaTypeName }} error={typeError('title')} onChange={(e) => setType({ title: e.target.value })} testId="schema-title" autoComplete="off" />
@@ -233,10 +270,13 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
               {draft.schemas.map((each, index) => (
                 <li key={each.key} className={index === selected ? 'is-selected' : undefined}>
                   <button type="button" className={`schema-list-item${schemaErrors(index).length ? ' has-error' : ''}`} onClick={() => setSelected(index)} aria-current={index === selected ? 'true' : undefined} data-testid={`schema-child-${index}`}>
-                    <span className="schema-list-title">{each.title.trim() || t('schema.untitled')}</span>
-                    <span className="schema-list-sub">
-                      {t('schema.entryCount', { count: each.entries.filter((e) => e.field.trim() || e.value.trim()).length })}
-                      {each.status === 'N' ? ` · ${t('schema.status.unused')}` : ''}
+                    <SchemaThumb thumbnail={each.schemaNo ? (thumbnails.get(each.schemaNo) ?? null) : null} name={each.title} size="sm" decorative />
+                    <span className="schema-list-text">
+                      <span className="schema-list-title">{each.title.trim() || t('schema.untitled')}</span>
+                      <span className="schema-list-sub">
+                        {t('schema.entryCount', { count: each.entries.filter((e) => e.field.trim() || e.value.trim()).length })}
+                        {each.status === 'N' ? ` · ${t('schema.status.unused')}` : ''}
+                      </span>
                     </span>
                   </button>
                 </li>
@@ -266,6 +306,7 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
                   </div>
                 )}
               </div>
+              {thumbnailControl(schema.schemaNo ?? null, false, schema.title.trim() || t('schema.untitled'), 'schema-child-thumbnail')}
               <div className="form-grid form-grid-2">
                 <TextField label={t('schema.fields.childTitle')} value={schema.title} readOnly={readOnly} required maxLength={LIMITS.schemaName} counter={{ length: schema.title.length, max: LIMITS.schemaName }} error={selectedError('title')} onChange={(e) => setSchema(selected, { title: e.target.value })} testId="schema-child-title" autoComplete="off" />
                 <SelectField label={t('schema.fields.status')} value={schema.status} disabled={readOnly} onChange={(e) => setSchema(selected, { status: e.target.value === 'N' ? 'N' : 'Y' })} testId="schema-child-status">
@@ -317,6 +358,7 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
           </Button>
         </div>
       )}
+      {thumbnailFor ? <ThumbnailDialog target={thumbnailFor} onClose={() => setThumbnailFor(null)} onChanged={thumbnailChanged} /> : null}
     </form>
   );
 }

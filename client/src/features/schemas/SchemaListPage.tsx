@@ -11,6 +11,8 @@ import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
 import { SearchBar } from '../../ui/SearchBar';
 import { SegmentedFilter } from '../../ui/SegmentedFilter';
 import { SchemaStatusBadge } from './SchemaStatus';
+import { SchemaThumb } from './SchemaThumb';
+import './schemas.css';
 
 /** The status filter's choices: all, used (Y), unused (N). */
 const STATUS_FILTERS = ['', 'Y', 'N'] as const;
@@ -31,6 +33,7 @@ export function SchemaListPage() {
 
   const columns: ListColumn[] = [
     { label: t('list.number'), className: 'col-num' },
+    { label: t('schema.thumbnail.column'), className: 'col-thumb' },
     { label: t('schema.columns.code') },
     { label: t('schema.columns.title') },
     { label: t('schema.columns.schemas'), className: 'col-center' },
@@ -48,6 +51,9 @@ export function SchemaListPage() {
     <tr key={row.schemasTypeNo} className="row-link" data-testid="schema-row" onClick={openRowUnlessOn('a', () => navigate(`/schema/${row.schemasTypeNo}`))}>
       <td className="col-num" data-label={t('list.number')}>
         {number}
+      </td>
+      <td className="col-thumb" data-label={t('schema.thumbnail.column')}>
+        <SchemaThumb thumbnail={row.thumbnail} name={row.title} testId="schema-row-thumbnail" />
       </td>
       <td className="col-code" data-label={t('schema.columns.code')}>
         <span className="mono">{row.code}</span>
@@ -97,7 +103,7 @@ export function SchemaListPage() {
         testId="schema"
         tableClassName="data-table"
         columns={columns}
-        skeleton={{ rows: 4, widths: [30, 70, 140, 40, 50, 80] }}
+        skeleton={{ rows: 4, widths: [30, 40, 70, 140, 40, 50, 80] }}
         empty={
           filtered ? (
             <NoMatchesState clearTestId="schema-clear-search" />

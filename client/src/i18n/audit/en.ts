@@ -59,6 +59,7 @@ const en = {
     schema: {
       created: 'Schema type created',
       updated: 'Schema type changed',
+      thumbnail: 'Schema thumbnail changed',
     },
     template: {
       created: 'Template created',

@@ -57,6 +57,7 @@ const ja: AuditMessages = {
     schema: {
       created: 'スキーマタイプ作成',
       updated: 'スキーマタイプ変更',
+      thumbnail: 'スキーマのサムネイル変更',
     },
     template: {
       created: 'テンプレート作成',

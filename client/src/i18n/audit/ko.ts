@@ -57,6 +57,7 @@ const ko: AuditMessages = {
     schema: {
       created: '스키마 유형 생성',
       updated: '스키마 유형 변경',
+      thumbnail: '스키마 썸네일 변경',
     },
     template: {
       created: '템플릿 생성',
