@@ -1,13 +1,15 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { SchemaTypeDetail, SchemaUpdateRequest } from '../../shared/src/api/schemas.js';
+import { png } from '../../server/src/files/pngImage.js';
 import { E2E } from './fixtures.js';
 import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
- * Catalogues in notes (issue 12's closing test): a curator builds a schema type with two schemas and
- * imports a dropbox from a CP949 CSV in the browser; a writer puts a schema block and a dropbox cell into a
- * note, picks a value, saves, and a reviewer signs. Then the curator renames the dropbox row and changes the
- * schema: the signed note still says what was signed, and its schema block says a newer revision exists.
+ * Catalogues in notes (issue 12's closing test): a curator builds a schema type with two schemas and a
+ * thumbnail, and imports a dropbox from a CP949 CSV in the browser; a writer puts a schema block and a
+ * dropbox cell into a note, picks a value, saves, and a reviewer signs. Then the curator renames the
+ * dropbox row and changes the schema: the signed note still says what was signed, and its schema block
+ * says a newer revision exists.
  */
 
 const CP949_UNITS = 'server/src/dropboxes/fixtures/units-cp949.csv';
@@ -54,6 +56,12 @@ async function createSchemaType(page: Page, id: string): Promise<number> {
   await typeEntries([['CAS', '64-17-5']]);
   await page.getByTestId('schema-submit').click();
   await expect(page.getByTestId('page-schema-detail')).toBeVisible();
+  // Its picture: chosen, previewed, applied; the server keeps a small copy for lists.
+  await page.getByTestId('schema-type-thumbnail-change').click();
+  await page.getByTestId('thumbnail-input').setInputFiles({ name: 'reagents.png', mimeType: 'image/png', buffer: png(400, 300, (x, y) => [40, 90 + (x % 120), 160 + (y % 90)]) });
+  await expect(page.getByTestId('thumbnail-preview')).toBeVisible();
+  await page.getByTestId('thumbnail-apply').click();
+  await expect(page.getByTestId('schema-type-thumbnail-image')).toHaveAttribute('data-thumbnail', 'set');
   return Number(/\/schema\/(\d+)$/.exec(page.url())?.[1]);
 }
 

@@ -73,6 +73,8 @@ describe('seed:demo', () => {
     // The catalogues (schema types with their schemas) and code lists a new user finds.
     expect((await db.select().from(schemaTypes)).map((t) => t.code).sort()).toEqual(DEMO_SCHEMAS.map((s) => s.type.code).sort());
     expect(await db.select().from(schemas)).toHaveLength(DEMO_SCHEMAS.reduce((n, s) => n + (s.type.schemas?.length ?? 0), 0));
+    // Each catalogue shows a picture, with the server's small copy beside it.
+    expect((await db.select().from(schemaTypes)).map((t) => [t.thumbnailFileId !== null, t.thumbnailSmallFileId !== null])).toEqual(DEMO_SCHEMAS.map(() => [true, true]));
     expect((await db.select().from(dropboxes)).map((d) => d.title).sort()).toEqual(DEMO_DROPBOXES.map((d) => d.dropbox.title).sort());
     // Used in a saved note: a schema block copied from the reagent catalogue, and dropbox cells with their rows.
     const ligands = await byTitle('Ligand screen round 1');

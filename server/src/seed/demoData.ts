@@ -10,7 +10,7 @@ import { DEMO_IMAGE_FILE } from './demoContent.js';
 import { demoGelPng } from './demoImage.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DEMO_TEMPLATES, initialUpdate } from './demoTemplates.js';
-import { seedLibraries, userNoOf, withDemoCatalogues } from './demoLibraries.js';
+import { seedLibraries, userNoOf, withDemoCatalogues, type CallAs } from './demoLibraries.js';
 
 /**
  * A believable demo company to look around in. Everything goes through the real API as the
@@ -58,12 +58,6 @@ export const DEMO_PROJECTS: Array<{ leader: string; project: ProjectCreate; comp
   { leader: 'haruto.sato@demo.eln', project: { title: 'HPLC method validation', description: 'ICH Q2 validation of the assay method', signatureList: { department: 'RND-ANA,QA', user: 'yui.tanaka@demo.eln,dohyun.yoon@demo.eln,emma.wilson@demo.eln' } } },
   { leader: 'taeyang.oh@demo.eln', project: { title: 'Scale-up batch 42', description: 'Transfer of the lab process to the 50 L reactor', signatureList: { department: 'PROD', user: 'sora.han@demo.eln,jiwoo.kim@demo.eln' } }, completed: true },
 ];
-
-/** Calls the API as one user: a call by path and body, and a file upload to a note (answering the file's ID). */
-type Caller = ((path: string, body: unknown) => Promise<{ status: string; data?: unknown }>) & {
-  upload(labNoteNo: number, name: string, content: Buffer): Promise<string>;
-};
-type CallAs = (userNo: number) => Promise<Caller>;
 
 /** The content with the demo picture's placeholder replaced by the file `upload` stores (uploaded only if used). */
 async function withDemoImage(content: PmNode, upload: () => Promise<string>): Promise<PmNode> {
@@ -119,7 +113,7 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
     const asWriter = await as(await userNoOf(db, note.writer));
     const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as { labNoteNo: number };
     const { labNoteNo } = created;
-    const content = await withDemoImage(await withDemoCatalogues(db, note.content), () => asWriter.upload(labNoteNo, 'gel.png', demoGelPng()));
+    const content = await withDemoImage(await withDemoCatalogues(db, note.content), () => asWriter.upload({ labNoteNo }, 'gel.png', demoGelPng()));
     await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     added += 1;
     if (!note.saved) continue;
@@ -155,8 +149,9 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
       };
       const call = async (path: string, body: unknown) =>
         answered(path, await server.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: { authorization: `Bearer ${token}` } }));
-      const upload = async (labNoteNo: number, name: string, content: Buffer) => {
-        const { payload, contentType } = multipartBody({ labNoteNo: String(labNoteNo) }, { name, content });
+      const upload = async (owner: Record<string, number>, name: string, content: Buffer) => {
+        const fields = Object.fromEntries(Object.entries(owner).map(([key, value]) => [key, String(value)]));
+        const { payload, contentType } = multipartBody(fields, { name, content });
         const response = await server.app.inject({ method: 'POST', url: `/server${FILE_UPLOAD_PATH}`, payload, headers: { 'content-type': contentType, authorization: `Bearer ${token}` } });
         return (answered(FILE_UPLOAD_PATH, response).data as UploadAnswer).fileId;
       };

@@ -25,3 +25,21 @@ export function demoGelPng(width = 360, height = 200): Buffer {
     return [Math.round(base + glow * 120), Math.round(base + glow * 215), Math.round(base + 10 + glow * 160)];
   });
 }
+
+/** Each demo catalogue's colours: a soft field and the mark drawn on it. */
+const THUMBNAIL_COLOURS: Record<string, { field: [number, number, number]; mark: [number, number, number] }> = {
+  REAGENT: { field: [222, 238, 255], mark: [37, 99, 235] },
+  EQUIPMENT: { field: [255, 240, 222], mark: [217, 119, 6] },
+};
+
+/** A catalogue's thumbnail for the demo: a round mark on a soft square, larger than lists show it. */
+export function demoThumbnailPng(code: string, side = 320): Buffer {
+  const { field, mark } = THUMBNAIL_COLOURS[code] ?? { field: [236, 236, 240], mark: [90, 90, 110] };
+  return png(side, side, (x, y) => {
+    const distance = Math.hypot(x - side / 2, y - side / 2) / (side / 2);
+    const inside = Math.min(1, Math.max(0, (0.62 - distance) * 12));
+    const ring = Math.min(1, Math.max(0, 1 - Math.abs(distance - 0.78) * 30)) * 0.5;
+    const weight = Math.max(inside, ring);
+    return [0, 1, 2].map((i) => Math.round(field[i]! * (1 - weight) + mark[i]! * weight)) as [number, number, number];
+  });
+}

@@ -3,6 +3,7 @@ import { SCHEMA_STATUS, type CellDropbox, type DropboxCreateRequest, type PmNode
 import type { Db } from '../db/client.js';
 import { dropboxes, dropboxRows, schemaEntries, schemas, schemaTypes, users } from '../db/schema.js';
 import type { DemoDropboxChoice } from './demoContent.js';
+import { demoThumbnailPng } from './demoImage.js';
 
 /**
  * The demo company's catalogues and code lists: what a lab keeps beside its notes, created through the
@@ -44,7 +45,11 @@ export const DEMO_DROPBOXES: Array<{ author: string; dropbox: DropboxCreateReque
   { author: 'emma.wilson@demo.eln', dropbox: { title: 'Sample states', status: 'Y', rows: [{ code: 'S', name: 'Solid' }, { code: 'L', name: 'Liquid' }, { code: 'G', name: 'Gel' }, { code: 'F', name: 'Frozen (-80 °C)' }] } },
 ];
 
-type CallAs = (userNo: number) => Promise<(path: string, body: unknown) => Promise<unknown>>;
+/** Calls the API as one user: a call by path and body, and a file upload for an owner (answering the file's ID). */
+type Caller = ((path: string, body: unknown) => Promise<{ status: string; data?: unknown }>) & {
+  upload(owner: { labNoteNo: number } | { schemasTypeNo: number }, name: string, content: Buffer): Promise<string>;
+};
+export type CallAs = (userNo: number) => Promise<Caller>;
 
 export async function userNoOf(db: Db, userId: string): Promise<number> {
   const [row] = await db.select({ userNo: users.userNo }).from(users).where(eq(users.userId, userId));
@@ -58,7 +63,10 @@ export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
   for (const { author, type } of DEMO_SCHEMAS) {
     const [exists] = await db.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(sql`lower(${schemaTypes.code}) = lower(${type.code})`);
     if (exists) continue;
-    await (await as(await userNoOf(db, author)))('/v1/schema/create', type);
+    const asAuthor = await as(await userNoOf(db, author));
+    const { schemasTypeNo } = (await asAuthor('/v1/schema/create', type)).data as { schemasTypeNo: number };
+    const fileId = await asAuthor.upload({ schemasTypeNo }, `${type.code.toLowerCase()}.png`, demoThumbnailPng(type.code));
+    await asAuthor('/v1/schema/thumbnail', { schemasTypeNo, fileId });
     added += 1;
   }
   for (const { author, dropbox } of DEMO_DROPBOXES) {
