@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc } from 'drizzle-orm';
-import { ERR, type CompanyDepartments, type DepartmentRow, type DepartmentSearchGroup, type ValidationErrorData } from '@eln/shared';
+import { ERR, type CompanyDepartments, type DepartmentRow, type DepartmentSearchAnswer, type DepartmentSearchGroup, type ValidationErrorData } from '@eln/shared';
 import { auditLog, users } from '../db/schema.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { eq } from 'drizzle-orm';
@@ -100,5 +100,58 @@ describe('departments', () => {
     const everyLee = await member<{ list: DepartmentSearchGroup[] }>('/v1/department/search', { type: 'user', value: 'Lee' });
     expect(everyLee.body.data.list.flatMap((g) => g.children.map((u) => u.name))).toEqual(['Lee Seoyeon']);
     expect((await member('/v1/department/search', { type: 'project', value: 'x' })).http).toBe(400);
+  });
+
+  it('answer a department’s people a page at a time, in a stable order, and the people of none apart', async () => {
+    await admin('/v1/department/create', { code: 'BIG', name: 'Big lab' });
+    await admin('/v1/department/create', { code: 'BIG-SUB', name: 'Big lab subgroup', parentCode: 'BIG' });
+    const db = server.database.db;
+    // Same names on purpose: the user number breaks the tie, so no page repeats or skips anyone.
+    const made: number[] = [];
+    for (let i = 0; i < 23; i += 1) {
+      const user = await server.createUser({ name: `Pager ${String(i % 5)}` });
+      await db.update(users).set({ departmentCode: i < 20 ? 'BIG' : 'BIG-SUB' }).where(eq(users.userNo, user.userNo));
+      made.push(user.userNo);
+    }
+    const pages: number[][] = [];
+    let after: DepartmentSearchAnswer['next'] = null;
+    do {
+      const page: DepartmentSearchAnswer = (await member<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', departmentCodes: ['BIG'], pageSize: 6, ...(after ? { after } : {}) })).body.data;
+      pages.push(page.list.flatMap((g) => g.children.map((u) => u.userNo)));
+      after = page.next;
+    } while (after && pages.length < 10);
+    expect(pages.map((p) => p.length)).toEqual([6, 6, 6, 2]);
+    expect(pages.flat().sort((a, b) => a - b)).toEqual(made.slice(0, 20).sort((a, b) => a - b));
+    // A subtree is asked for by its codes; the answer keeps departments together.
+    const subtree = (await member<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', departmentCodes: ['BIG', 'BIG-SUB'] })).body.data;
+    expect(subtree.list.map((g) => [g.code, g.children.length])).toEqual([
+      ['BIG', 20],
+      ['BIG-SUB', 3],
+    ]);
+    expect(subtree.next).toBeNull();
+    // The tree carries each department's head count, and how many people are in none.
+    const company = (await member<{ list: CompanyDepartments[] }>('/v1/department/join', { companyCode: server.config.company.code })).body.data.list[0]!;
+    const big = company.children.find((d) => d.code === 'BIG');
+    expect(big).toMatchObject({ userCount: 20, children: [{ code: 'BIG-SUB', userCount: 3, children: [] }] });
+    const none = (await member<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', noDepartment: true })).body.data;
+    expect(none.list.every((g) => g.code === null)).toBe(true);
+    expect(none.list.flatMap((g) => g.children)).toHaveLength(company.unassignedUserCount);
+    expect(company.unassignedUserCount).toBeGreaterThan(0);
+  });
+
+  it('refuse a search page that is too large, a malformed cursor, or both scopes at once', async () => {
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ pageSize: 501 }, 'pageSize'],
+      [{ pageSize: 0 }, 'pageSize'],
+      [{ after: { departmentName: null, name: 'x' } }, 'after.userNo'],
+      [{ departmentCodes: [] }, 'departmentCodes'],
+      [{ departmentCodes: ['bad code!'] }, 'departmentCodes.0'],
+      [{ departmentCodes: ['BIG'], noDepartment: true }, 'noDepartment'],
+    ];
+    for (const [body, field] of refusals) {
+      const refused = await member<ValidationErrorData>('/v1/department/search', { type: 'user', ...body });
+      expect(refused.http, JSON.stringify(body)).toBe(400);
+      expect(refused.body.data.fields.map((f) => f.field), JSON.stringify(body)).toContain(field);
+    }
   });
 });

@@ -1,7 +1,12 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
-import type { DepartmentRow } from '@eln/shared';
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { DepartmentRow, DepartmentSearchAnswer, DepartmentSearchGroup, departmentSearchRequest } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
 import { departments, users } from '../db/schema.js';
+import { toAuthFlags } from '../users/flags.js';
+
+type DepartmentSearchFilter = z.output<typeof departmentSearchRequest>;
 
 export type DepartmentRecord = typeof departments.$inferSelect;
 
@@ -42,4 +47,55 @@ export async function ancestorsOf(q: Queryable, code: string): Promise<string[]>
     current = await findDepartment(q, current.parentCode);
   }
   return chain;
+}
+
+/** Active users in no department a company knows (none, or one that is not in the company's list). */
+export async function unassignedUserCount(q: Queryable, companyCode: string): Promise<number> {
+  const [row] = await q
+    .select({ n: count() })
+    .from(users)
+    .leftJoin(departments, and(eq(departments.code, users.departmentCode), eq(departments.companyCode, companyCode)))
+    .where(and(eq(users.active, true), isNull(departments.code)));
+  return row?.n ?? 0;
+}
+
+/** The search's order: people of a department first (by its name), those of none last, then by name and number. */
+const departmentMissing = sql<boolean>`(${departments.code} is null)`;
+const departmentNameKey = sql<string>`coalesce(${departments.name}, '')`;
+
+/**
+ * `/department/search`: active users whose name or ID contains the word, optionally only of some
+ * departments (or of none), one page in the search's order after a cursor; grouped by department.
+ */
+export async function searchActiveUsers(q: Queryable, filter: DepartmentSearchFilter): Promise<DepartmentSearchAnswer> {
+  const pattern = `%${escapeLike(filter.value)}%`;
+  const { after } = filter;
+  const rows = await q
+    .select({ user: users, department: departments })
+    .from(users)
+    .leftJoin(departments, eq(departments.code, users.departmentCode))
+    .where(
+      and(
+        eq(users.active, true),
+        filter.value ? or(ilike(users.name, pattern), ilike(users.userId, pattern)) : undefined,
+        filter.departmentCodes ? inArray(users.departmentCode, filter.departmentCodes) : undefined,
+        filter.noDepartment ? isNull(departments.code) : undefined,
+        after
+          ? sql`(${departmentMissing}, ${departmentNameKey}, ${users.name}, ${users.userNo}) > (${after.departmentName === null}::boolean, ${after.departmentName ?? ''}, ${after.name}, ${after.userNo})`
+          : undefined,
+      ),
+    )
+    .orderBy(departmentMissing, departmentNameKey, asc(users.name), asc(users.userNo))
+    .limit(filter.pageSize + 1);
+  const page = rows.slice(0, filter.pageSize);
+  const groups = new Map<string | null, DepartmentSearchGroup>();
+  for (const { user, department } of page) {
+    const key = department?.code ?? null;
+    const group = groups.get(key) ?? { code: key, name: department?.name ?? null, children: [] };
+    group.children.push({ departmentCode: key, userNo: user.userNo, userId: user.userId, name: user.name, ...toAuthFlags(user) });
+    groups.set(key, group);
+  }
+  const last = page.at(-1);
+  const next = rows.length > filter.pageSize && last ? { departmentName: last.department?.name ?? null, name: last.user.name, userNo: last.user.userNo } : null;
+  return { list: [...groups.values()], next };
 }

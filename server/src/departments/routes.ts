@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   buildDepartmentTree,
@@ -9,16 +9,14 @@ import {
   emptyRequest,
   ERR,
   type CompanyDepartments,
-  type DepartmentSearchGroup,
+  type DepartmentSearchAnswer,
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
-import { companies, departments, users } from '../db/schema.js';
+import { companies, departments } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import type { Services } from '../services.js';
-import { toAuthFlags } from '../users/flags.js';
-import { escapeLike } from '../db/like.js';
-import { ancestorsOf, findDepartment, listDepartments } from './queries.js';
+import { ancestorsOf, findDepartment, listDepartments, searchActiveUsers, unassignedUserCount } from './queries.js';
 
 /** Departments: the company's tree, kept by administrators, read by everyone who picks people. */
 export function registerDepartmentRoutes(app: FastifyInstance, services: Services): void {
@@ -40,8 +38,8 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
     async handler({ body }): Promise<{ list: CompanyDepartments[] }> {
       const [company] = await db.select().from(companies).where(eq(companies.code, body.companyCode));
       if (!company) throw new AppError(ERR.noDepartment);
-      const rows = await listDepartments(db, company.code);
-      return { list: [{ companyCode: company.code, companyName: company.name, children: buildDepartmentTree(rows) }] };
+      const [rows, unassigned] = await Promise.all([listDepartments(db, company.code), unassignedUserCount(db, company.code)]);
+      return { list: [{ companyCode: company.code, companyName: company.name, children: buildDepartmentTree(rows), unassignedUserCount: unassigned }] };
     },
   });
 
@@ -50,24 +48,7 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
     access: 'user',
     failure: ERR.searchFailed,
     body: departmentSearchRequest,
-    async handler({ body }): Promise<{ list: DepartmentSearchGroup[] }> {
-      const pattern = `%${escapeLike(body.value)}%`;
-      const found = await db
-        .select({ user: users, department: departments })
-        .from(users)
-        .leftJoin(departments, eq(departments.code, users.departmentCode))
-        .where(and(eq(users.active, true), body.value ? or(ilike(users.name, pattern), ilike(users.userId, pattern)) : undefined))
-        .orderBy(asc(departments.name), asc(users.name))
-        .limit(500);
-      const groups = new Map<string | null, DepartmentSearchGroup>();
-      for (const { user, department } of found) {
-        const key = department?.code ?? null;
-        const group = groups.get(key) ?? { code: key, name: department?.name ?? null, children: [] };
-        group.children.push({ departmentCode: key, userNo: user.userNo, userId: user.userId, name: user.name, ...toAuthFlags(user) });
-        groups.set(key, group);
-      }
-      return { list: [...groups.values()] };
-    },
+    handler: ({ body }): Promise<DepartmentSearchAnswer> => searchActiveUsers(db, body),
   });
 
   defineRoute(app, services, {

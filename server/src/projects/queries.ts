@@ -97,7 +97,7 @@ export async function findVisibleProject(q: Queryable, user: AuthUser, projectNo
 export async function projectDetail(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<ProjectDetail> {
   const [leader] = await q.select().from(users).where(eq(users.userNo, project.leaderUserNo));
   const participants = await q
-    .select({ userNo: users.userNo, userId: users.userId, name: users.name, departmentName: departments.name })
+    .select({ userNo: users.userNo, userId: users.userId, name: users.name, departmentCode: departments.code, departmentName: departments.name })
     .from(projectParticipants)
     .innerJoin(users, eq(users.userNo, projectParticipants.userNo))
     .leftJoin(departments, eq(departments.code, users.departmentCode))
@@ -110,7 +110,8 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     .where(eq(projectDepartments.projectNo, project.projectNo))
     .orderBy(asc(departments.name));
   const abilities = projectAbilities(user, project, takesPart(user, project, participants.some((p) => p.userNo === user.userNo)));
-  const leaderMember = leader ? [{ userNo: leader.userNo, userId: leader.userId, name: leader.name, departmentName: await departmentName(q, leader.departmentCode) }] : [];
+  const leaderDepartmentName = leader ? await departmentName(q, leader.departmentCode) : null;
+  const leaderMember = leader ? [{ userNo: leader.userNo, userId: leader.userId, name: leader.name, departmentCode: leaderDepartmentName === null ? null : leader.departmentCode, departmentName: leaderDepartmentName }] : [];
   const reviewed = abilities.finish ? await hasReviewerSignature(q, project.projectNo) : true;
   return {
     finishBlockedBy: reviewed ? null : 'noReviewerSignature',

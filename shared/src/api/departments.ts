@@ -24,7 +24,33 @@ export const departmentUpdateRequest = z.strictObject({
 });
 
 export const departmentJoinRequest = z.strictObject({ companyCode: text().trim().min(1, { error: 'required' }).max(LIMITS.departmentCode) });
-export const departmentSearchRequest = z.strictObject({ type: z.literal('user'), value: text().trim().max(LIMITS.userName).default('') });
+/** Where a search result stands in the search's order: the next page starts after it. */
+export const departmentSearchCursor = z.strictObject({
+  departmentName: text().max(LIMITS.departmentName).nullable(),
+  name: text().max(LIMITS.userName),
+  userNo: z.number().int().min(1).max(LIMITS.maxRecordNo),
+});
+export type DepartmentSearchCursor = z.infer<typeof departmentSearchCursor>;
+
+/** The most people one `/department/search` answers; the picker asks for a page at a time. */
+export const DEPARTMENT_SEARCH_MAX = 500;
+export const DEPARTMENT_SEARCH_PAGE = 50;
+
+/**
+ * Active users by name or ID, ordered by department name, then name. Optional: only those of the given
+ * departments (`departmentCodes`) or of none (`noDepartment`), and a page (`pageSize`, `after` the last one
+ * seen: the answer's `next`).
+ */
+export const departmentSearchRequest = z
+  .strictObject({
+    type: z.literal('user'),
+    value: text().trim().max(LIMITS.userName).default(''),
+    departmentCodes: z.array(departmentCode).min(1).max(1000).optional(),
+    noDepartment: z.boolean().optional(),
+    pageSize: z.number().int().min(1).max(DEPARTMENT_SEARCH_MAX).default(DEPARTMENT_SEARCH_MAX),
+    after: departmentSearchCursor.optional(),
+  })
+  .refine((body) => !(body.departmentCodes && body.noDepartment), { error: 'invalidValue', path: ['noDepartment'] });
 
 export interface DepartmentRow {
   code: string;
@@ -37,6 +63,8 @@ export interface DepartmentRow {
 export interface DepartmentNode {
   code: string;
   name: string;
+  /** Active users in this department itself (not those below it). */
+  userCount: number;
   children: DepartmentNode[];
 }
 
@@ -45,6 +73,8 @@ export interface CompanyDepartments {
   companyCode: string;
   companyName: string;
   children: DepartmentNode[];
+  /** Active users in no department of this company. */
+  unassignedUserCount: number;
 }
 
 /** The spec's search result user. */
@@ -61,9 +91,15 @@ export interface DepartmentSearchGroup {
   children: DepartmentSearchUser[];
 }
 
+export interface DepartmentSearchAnswer {
+  list: DepartmentSearchGroup[];
+  /** Where the next page starts, or null when this was the last. */
+  next: DepartmentSearchCursor | null;
+}
+
 /** Builds the tree from flat rows; rows whose parent is missing become roots. Children keep the rows' order. */
-export function buildDepartmentTree(rows: ReadonlyArray<Pick<DepartmentRow, 'code' | 'name' | 'parentCode'>>): DepartmentNode[] {
-  const nodes = new Map(rows.map((row) => [row.code, { code: row.code, name: row.name, children: [] as DepartmentNode[] }]));
+export function buildDepartmentTree(rows: ReadonlyArray<Pick<DepartmentRow, 'code' | 'name' | 'parentCode' | 'userCount'>>): DepartmentNode[] {
+  const nodes = new Map(rows.map((row) => [row.code, { code: row.code, name: row.name, userCount: row.userCount, children: [] as DepartmentNode[] }]));
   const roots: DepartmentNode[] = [];
   for (const row of rows) {
     const node = nodes.get(row.code)!;

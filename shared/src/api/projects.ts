@@ -63,6 +63,7 @@ export interface ProjectParticipant {
   userNo: number;
   userId: string;
   name: string;
+  departmentCode: string | null;
   departmentName: string | null;
 }
 

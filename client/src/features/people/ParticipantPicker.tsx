@@ -1,26 +1,30 @@
-import { useEffect, useId, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DepartmentSearchGroup } from '@eln/shared';
 import { apiErrorText } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { initials } from '../../lib/format';
 import { useLoad } from '../../lib/useLoad';
 import { Checkbox } from '../../ui/Field';
 import { BuildingIcon, ChevronRightIcon, CloseIcon, SearchIcon, UsersIcon } from '../../ui/icons';
+import { LoadMore } from '../../ui/LoadMore';
 import { ErrorState } from '../../ui/States';
-import { loadDirectory, searchUsers } from './directory';
+import { loadDirectory, loadEveryone, type PeopleScope } from './directory';
 import {
   departmentState,
   EMPTY_DIRECTORY,
+  homeOf,
   isUserSelected,
   setDepartment,
   setUser,
-  subtreeUsers,
-  usersOfGroups,
+  setUsers,
+  subtreeCodes,
+  subtreeUserCount,
+  unassignedState,
   type Directory,
   type PickedUser,
   type Selection,
 } from './selection';
+import { usePeoplePages, type PagedPeople } from './usePeoplePages';
 
 export interface ParticipantPickerProps {
   value: Selection;
@@ -34,11 +38,16 @@ export interface ParticipantPickerProps {
 }
 
 const SEARCH_DELAY_MS = 250;
+/** The key of the people in no department, beside department codes. */
+const NONE = '\u0000none';
+const scopeOf = (key: string): PeopleScope => (key === NONE ? { noDepartment: true } : { departmentCodes: [key] });
 
 /**
  * Chooses participants by department and by person. The tree (`/department/join`) shows every department
- * with its people; a department's checkbox takes the whole department. The search box asks
- * `/department/search`. Chosen people show as chips with their name and department.
+ * with its head count; its people are loaded a page at a time when it is opened, the next page as the list
+ * scrolls near its end, so a company of any size opens at once. A department's checkbox takes the whole
+ * department (its people are fetched then). The search box asks `/department/search`, paged the same way.
+ * Chosen people show as chips with their name and department.
  *
  * Test ids: `picker`, `picker-search`, `picker-dept-<code>`, `picker-dept-toggle-<code>`, `picker-user-<userId>`,
  * `picker-chip-<userId>`, `picker-chip-remove-<userId>`, `picker-dept-chip-<code>`, `picker-clear`, `picker-error`.
@@ -52,26 +61,74 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
   const [term, setTerm] = useState('');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [expandedOnce, setExpandedOnce] = useState(false);
+  const { pages, more } = usePeoplePages();
+  const [choosing, setChoosing] = useState<ReadonlySet<string>>(new Set());
+  const [chooseError, setChooseError] = useState<unknown>(null);
+  // The selection as it is when a whole department's people arrive, not as it was when its box was checked.
+  const latest = useRef(value);
+  latest.current = value;
 
   // Open the top level once the tree arrives, so that the first departments and people are in view.
   useEffect(() => {
     if (expandedOnce || loaded.phase !== 'ready') return;
     setExpanded(new Set(directory.roots));
+    for (const code of directory.roots) if ((directory.departments.get(code)?.userCount ?? 0) > 0) more(code, scopeOf(code));
     setExpandedOnce(true);
-  }, [loaded.phase, directory, expandedOnce]);
+  }, [loaded.phase, directory, expandedOnce, more]);
 
   const invalid = useMemo(() => new Set(invalidUserIds.map((userId) => userId.toLowerCase())), [invalidUserIds]);
-  const toggleExpanded = (code: string) =>
+  const toggleExpanded = (key: string) => {
+    const opening = !expanded.has(key);
     setExpanded((current) => {
       const next = new Set(current);
-      if (next.has(code)) next.delete(code);
-      else next.add(code);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
       return next;
     });
+    if (opening && !pages.has(key)) more(key, scopeOf(key));
+  };
+
+  /** Fetches everyone a box stands for, then applies the change to the selection as it is by then. */
+  const chooseAll = (key: string, scope: PeopleScope, apply: (selection: Selection, people: PickedUser[]) => Selection) => {
+    setChooseError(null);
+    setChoosing((current) => new Set(current).add(key));
+    loadEveryone(scope)
+      .then((people) => onChange(apply(latest.current, people)))
+      .catch((error: unknown) => setChooseError(error))
+      .finally(() =>
+        setChoosing((current) => {
+          const next = new Set(current);
+          next.delete(key);
+          return next;
+        }),
+      );
+  };
 
   const onUser = (user: PickedUser, on: boolean) => onChange(setUser(value, directory, user, on));
-  const onDepartment = (code: string, on: boolean) => onChange(setDepartment(value, directory, code, on));
-  const onUsers = (users: readonly PickedUser[], on: boolean) => onChange(users.reduce((selection, user) => setUser(selection, directory, user, on), value));
+  const onDepartment = (code: string, on: boolean) => {
+    if (!on) return onChange(setDepartment(value, directory, code, false));
+    chooseAll(code, { departmentCodes: subtreeCodes(directory, code) }, (selection, people) => setDepartment(selection, directory, code, true, people));
+  };
+  const onUnassigned = (on: boolean) => {
+    if (!on) return onChange(setUsers(value, directory, value.users.filter((user) => homeOf(directory, user) === null), false));
+    chooseAll(NONE, { noDepartment: true }, (selection, people) => setUsers(selection, directory, people, true));
+  };
+
+  /** A department's (or the no-department group's) people so far, and the way to the next page. */
+  const pagedPeople = (key: string, depth: number, page: PagedPeople | undefined) => (
+    <>
+      {(page?.users ?? []).map((user) => userRow(user, depth))}
+      {page?.phase === 'error' ? (
+        <li className="tree-user" style={{ '--depth': depth } as CSSProperties}>
+          <ErrorState message={apiErrorText(page.error, language)} onRetry={() => more(key, scopeOf(key))} testId={`picker-people-error-${key}`} />
+        </li>
+      ) : page && (page.next !== null || page.phase === 'loading') ? (
+        <li className="tree-user tree-more" style={{ '--depth': depth } as CSSProperties}>
+          <LoadMore onMore={() => more(key, scopeOf(key))} loading={page.phase === 'loading'} label={page.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')} testId={`picker-more-${key === NONE ? 'none' : key}`} />
+        </li>
+      ) : null}
+    </>
+  );
 
   const userRow = (user: PickedUser, depth: number) => (
     <li key={user.userId} className="tree-user" style={{ '--depth': depth } as CSSProperties}>
@@ -99,10 +156,9 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
     const node = directory.departments.get(code);
     if (!node) return null;
     const open = expanded.has(code);
-    const people = directory.usersByDepartment.get(code) ?? [];
-    const total = subtreeUsers(directory, code).length;
+    const total = subtreeUserCount(directory, code);
     const state = departmentState(value, directory, code);
-    const hasContent = node.childCodes.length > 0 || people.length > 0;
+    const hasContent = node.childCodes.length > 0 || node.userCount > 0;
     return (
       <li key={code} className="tree-item" data-testid={`picker-dept-row-${code}`}>
         <div className="tree-row" style={{ '--depth': node.depth } as CSSProperties}>
@@ -119,9 +175,9 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
           </button>
           <Checkbox
             testId={`picker-dept-${code}`}
-            checked={state === 'all'}
-            indeterminate={state === 'some'}
-            disabled={disabled}
+            checked={state === 'all' || choosing.has(code)}
+            indeterminate={state === 'some' && !choosing.has(code)}
+            disabled={disabled || choosing.has(code)}
             onChange={(event) => onDepartment(code, event.target.checked)}
             label={
               <span className="tree-label">
@@ -137,31 +193,31 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
         {open && hasContent ? (
           <ul className="tree-children">
             {node.childCodes.map((child) => departmentRow(child))}
-            {people.map((user) => userRow(user, node.depth + 1))}
+            {pagedPeople(code, node.depth + 1, pages.get(code))}
           </ul>
         ) : null}
       </li>
     );
   };
 
-  const unassigned = directory.usersByDepartment.get(null) ?? [];
-  const unassignedOpen = expanded.has('\u0000none');
-  const unassignedChosen = unassigned.filter((user) => isUserSelected(value, user.userId)).length;
+  const unassignedCount = directory.unassignedCount;
+  const unassignedOpen = expanded.has(NONE);
+  const unassigned = unassignedState(value, directory);
 
   const renderTree = () => {
-    if (directory.departments.size === 0 && unassigned.length === 0) {
+    if (directory.departments.size === 0 && unassignedCount === 0) {
       return <p className="picker-empty">{t('picker.emptyDirectory')}</p>;
     }
     return (
       <ul className="tree" aria-label={t('picker.byDepartment')}>
         {directory.roots.map((code) => departmentRow(code))}
-        {unassigned.length > 0 ? (
+        {unassignedCount > 0 ? (
           <li className="tree-item" data-testid="picker-dept-row-none">
             <div className="tree-row" style={{ '--depth': 0 } as CSSProperties}>
               <button
                 type="button"
                 className="tree-toggle"
-                onClick={() => toggleExpanded('\u0000none')}
+                onClick={() => toggleExpanded(NONE)}
                 aria-expanded={unassignedOpen}
                 aria-label={unassignedOpen ? t('picker.collapse', { name: t('picker.noDepartment') }) : t('picker.expand', { name: t('picker.noDepartment') })}
               >
@@ -169,20 +225,20 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
               </button>
               <Checkbox
                 testId="picker-dept-none"
-                checked={unassignedChosen === unassigned.length}
-                indeterminate={unassignedChosen > 0 && unassignedChosen < unassigned.length}
-                disabled={disabled}
-                onChange={(event) => onUsers(unassigned, event.target.checked)}
+                checked={unassigned === 'all' || choosing.has(NONE)}
+                indeterminate={unassigned === 'some' && !choosing.has(NONE)}
+                disabled={disabled || choosing.has(NONE)}
+                onChange={(event) => onUnassigned(event.target.checked)}
                 label={
                   <span className="tree-label tree-label-muted">
                     <UsersIcon size={15} className="tree-icon" />
                     <span className="tree-name">{t('picker.noDepartment')}</span>
-                    <span className="tree-count">{unassigned.length}</span>
+                    <span className="tree-count">{unassignedCount}</span>
                   </span>
                 }
               />
             </div>
-            {unassignedOpen ? <ul className="tree-children">{unassigned.map((user) => userRow(user, 1))}</ul> : null}
+            {unassignedOpen ? <ul className="tree-children">{pagedPeople(NONE, 1, pages.get(NONE))}</ul> : null}
           </li>
         ) : null}
       </ul>
@@ -215,7 +271,7 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
               data-testid="picker-search"
             />
           </div>
-          <div className="picker-list" aria-busy={loaded.phase === 'loading'}>
+          <div className="picker-list" aria-busy={loaded.phase === 'loading'} data-scroll-root>
             {term.trim() ? (
               <SearchResults term={term.trim()} directory={directory} renderUser={(user) => userRow(user, 0)} />
             ) : loaded.phase === 'loading' && !loaded.data ? (
@@ -230,6 +286,11 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
               renderTree()
             )}
           </div>
+          {chooseError ? (
+            <p className="field-error" role="alert" data-testid="picker-choose-error">
+              {t('picker.chooseFailed')} {apiErrorText(chooseError, language)}
+            </p>
+          ) : null}
         </div>
 
         <div className="picker-selected" aria-live="polite">
@@ -308,45 +369,58 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
   );
 }
 
-/** The search box's answer, asked of the server a moment after typing stops, grouped by department. */
+/** The search box's answer, asked of the server a moment after typing stops, a page at a time, by department. */
 function SearchResults({ term, directory, renderUser }: { term: string; directory: Directory; renderUser(user: PickedUser): ReactNode }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const [debounced, setDebounced] = useState(term);
+  const { pages, more } = usePeoplePages();
   useEffect(() => {
     const timer = window.setTimeout(() => setDebounced(term), SEARCH_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [term]);
-  const found = useLoad<DepartmentSearchGroup[]>((signal) => searchUsers(debounced, signal), debounced);
-  const pending = found.phase === 'loading' || debounced !== term;
+  useEffect(() => more(debounced, {}, debounced), [debounced, more]);
+  const found = pages.get(debounced);
+  const pending = !found || found.phase === 'loading' || debounced !== term;
 
-  if (found.phase === 'error') return <ErrorState message={apiErrorText(found.error, language)} onRetry={found.reload} testId="picker-search-error" />;
-  if (!found.data || (pending && found.data.length === 0)) {
+  if (found?.phase === 'error' && found.users.length === 0) {
+    return <ErrorState message={apiErrorText(found.error, language)} onRetry={() => more(debounced, {}, debounced)} testId="picker-search-error" />;
+  }
+  if (!found || (pending && found.users.length === 0)) {
     return (
       <p className="picker-empty" role="status">
         {t('picker.searching')}
       </p>
     );
   }
-  const users = usersOfGroups(found.data);
-  if (users.length === 0) {
+  if (found.users.length === 0) {
     return (
       <p className="picker-empty" role="status" data-testid="picker-no-results">
         {t('picker.noResults', { term: debounced })}
       </p>
     );
   }
+  // The server answers in department order, so each department's people arrive together.
+  const groups: Array<{ code: string | null; name: string | null; users: PickedUser[] }> = [];
+  for (const user of found.users) {
+    const last = groups.at(-1);
+    if (last && last.code === user.departmentCode) last.users.push(user);
+    else groups.push({ code: user.departmentCode, name: user.departmentName, users: [user] });
+  }
   return (
     <div className={pending ? 'picker-results is-stale' : 'picker-results'} data-testid="picker-results">
-      {found.data.map((group) => (
-        <section key={group.code ?? '\u0000none'} className="picker-group">
+      {groups.map((group, index) => (
+        <section key={`${group.code ?? NONE}-${index}`} className="picker-group">
           <h3 className="picker-group-title">
             <BuildingIcon size={14} />
             {group.name ?? (group.code ? directory.departments.get(group.code)?.name : null) ?? t('picker.noDepartment')}
           </h3>
-          <ul className="tree">{usersOfGroups([group]).map((user) => renderUser(user))}</ul>
+          <ul className="tree">{group.users.map((user) => renderUser(user))}</ul>
         </section>
       ))}
+      {found.next !== null || found.phase === 'loading' ? (
+        <LoadMore onMore={() => more(debounced, {}, debounced)} loading={found.phase === 'loading'} label={found.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')} testId="picker-more-results" />
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,15 @@
-import { companyCodeForHost, ERR, type CompanyDepartments, type DepartmentSearchGroup, type SystemInfo } from '@eln/shared';
+import {
+  companyCodeForHost,
+  DEPARTMENT_SEARCH_MAX,
+  DEPARTMENT_SEARCH_PAGE,
+  ERR,
+  type CompanyDepartments,
+  type DepartmentSearchAnswer,
+  type DepartmentSearchCursor,
+  type SystemInfo,
+} from '@eln/shared';
 import { call, isApiError } from '../../api';
-import { buildDirectory, type Directory } from './selection';
+import { buildDirectory, usersOfGroups, type Directory, type PickedUser } from './selection';
 
 let companyCode: Promise<string> | null = null;
 
@@ -23,22 +32,44 @@ export interface LoadedDirectory {
   companyName: string;
 }
 
-/** Searches active users by name or ID; the answer groups them by department. An empty word lists everyone (up to 500). */
-export async function searchUsers(value: string, signal?: AbortSignal): Promise<DepartmentSearchGroup[]> {
-  const answer = await call<{ list: DepartmentSearchGroup[] }>('/v1/department/search', { type: 'user', value }, { signal });
-  return answer.list;
+/** Whose people a search asks for: everyone, some departments, or those in none. */
+export type PeopleScope = { departmentCodes: string[] } | { noDepartment: true } | Record<string, never>;
+
+export interface PeoplePage {
+  users: PickedUser[];
+  /** Where the next page starts, or null after the last. */
+  next: DepartmentSearchCursor | null;
 }
 
-/** The department tree of the company (`/department/join`) with everyone in it (`/department/search`). */
+/** One page of active people whose name or ID contains `value`, within a scope, after a cursor. */
+export async function searchPeople(value: string, scope: PeopleScope, after: DepartmentSearchCursor | null, signal?: AbortSignal, pageSize = DEPARTMENT_SEARCH_PAGE): Promise<PeoplePage> {
+  const answer = await call<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', value, ...scope, pageSize, ...(after ? { after } : {}) }, { signal });
+  return { users: usersOfGroups(answer.list), next: answer.next };
+}
+
+/** Everyone in a scope, page after page: what choosing a whole department adds. */
+export async function loadEveryone(scope: PeopleScope, signal?: AbortSignal): Promise<PickedUser[]> {
+  const users: PickedUser[] = [];
+  let after: DepartmentSearchCursor | null = null;
+  do {
+    const page: PeoplePage = await searchPeople('', scope, after, signal, DEPARTMENT_SEARCH_MAX);
+    users.push(...page.users);
+    after = page.next;
+  } while (after);
+  return users;
+}
+
+/** The department tree of the company (`/department/join`) with each department's head count. */
 export async function loadDirectory(signal?: AbortSignal): Promise<LoadedDirectory> {
-  const [code, groups] = await Promise.all([loadCompanyCode(), searchUsers('', signal)]);
+  const code = await loadCompanyCode();
   let company: CompanyDepartments | undefined;
   try {
     const answer = await call<{ list: CompanyDepartments[] }>('/v1/department/join', { companyCode: code }, { signal });
     company = answer.list[0];
   } catch (error) {
-    // A company without departments yet: people can still be chosen by name.
+    // A company without departments yet: everyone is in no department, chosen by name.
     if (!(isApiError(error) && error.status === ERR.noDepartment)) throw error;
+    return { directory: buildDirectory([], (await loadEveryone({ noDepartment: true }, signal)).length), companyName: '' };
   }
-  return { directory: buildDirectory(company?.children ?? [], groups), companyName: company?.companyName ?? '' };
+  return { directory: buildDirectory(company?.children ?? [], company?.unassignedUserCount ?? 0), companyName: company?.companyName ?? '' };
 }

@@ -1,64 +1,69 @@
 import { describe, expect, it } from 'vitest';
-import type { DepartmentNode, DepartmentRow, DepartmentSearchGroup } from '@eln/shared';
+import type { DepartmentNode, DepartmentRow } from '@eln/shared';
 import { flattenDepartments, indentedLabel, pathOf, subtreeOf } from './departmentTree';
 import {
   ancestorCodes,
   buildDirectory,
   departmentState,
   EMPTY_SELECTION,
+  homeOf,
   matchesUser,
   selectionFromProject,
   setDepartment,
   setUser,
+  setUsers,
   subtreeCodes,
+  subtreeUserCount,
+  unassignedState,
   toSignatureList,
   type PickedUser,
 } from './selection';
 
-const flags = { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } as const;
 const tree: DepartmentNode[] = [
   {
     code: 'RND',
     name: 'Research',
+    userCount: 0,
     children: [
-      { code: 'CHEM', name: 'Chemistry', children: [{ code: 'ORG', name: 'Organic', children: [] }] },
-      { code: 'BIO', name: 'Biology', children: [] },
+      { code: 'CHEM', name: 'Chemistry', userCount: 1, children: [{ code: 'ORG', name: 'Organic', userCount: 1, children: [] }] },
+      { code: 'BIO', name: 'Biology', userCount: 1, children: [] },
     ],
   },
-  { code: 'QA', name: 'Quality', children: [] },
+  { code: 'QA', name: 'Quality', userCount: 1, children: [] },
 ];
-const person = (userId: string, name: string, departmentCode: string | null) => ({ ...flags, userNo: userId.length, userId, name, departmentCode });
-const groups: DepartmentSearchGroup[] = [
-  { code: 'CHEM', name: 'Chemistry', children: [person('kim@lab.com', 'Kim', 'CHEM')] },
-  { code: 'ORG', name: 'Organic', children: [person('lee@lab.com', 'Lee', 'ORG')] },
-  { code: 'BIO', name: 'Biology', children: [person('park@lab.com', 'Park', 'BIO')] },
-  { code: 'QA', name: 'Quality', children: [person('choi@lab.com', 'Choi', 'QA')] },
-  { code: null, name: null, children: [person('solo@lab.com', 'Solo', null)] },
-];
-const directory = buildDirectory(tree, groups);
-const user = (userId: string): PickedUser => directory.usersById.get(userId)!;
+const directory = buildDirectory(tree, 2);
+const person = (userId: string, name: string, departmentCode: string | null): PickedUser => ({ userId, name, departmentCode, departmentName: null });
+const kim = person('kim@lab.com', 'Kim', 'CHEM');
+const lee = person('lee@lab.com', 'Lee', 'ORG');
+const park = person('park@lab.com', 'Park', 'BIO');
+const choi = person('choi@lab.com', 'Choi', 'QA');
+const solo = person('solo@lab.com', 'Solo', null);
+const lost = person('x@lab.com', 'X', 'GONE');
 const ids = (selection: { users: readonly PickedUser[] }) => selection.users.map((u) => u.userId);
 const codes = (selection: { departments: readonly { code: string }[] }) => selection.departments.map((d) => d.code);
 
 describe('the participant directory', () => {
-  it('knows the tree and the people of each department', () => {
+  it('knows the tree and how many people each part of it has, without loading them', () => {
     expect([...directory.departments.keys()]).toEqual(['RND', 'CHEM', 'ORG', 'BIO', 'QA']);
-    expect(directory.departments.get('ORG')).toMatchObject({ parentCode: 'CHEM', depth: 2 });
-    expect(directory.usersByDepartment.get(null)?.map((u) => u.name)).toEqual(['Solo']);
+    expect(directory.departments.get('ORG')).toMatchObject({ parentCode: 'CHEM', depth: 2, userCount: 1 });
     expect(subtreeCodes(directory, 'RND')).toEqual(['RND', 'CHEM', 'ORG', 'BIO']);
+    expect(subtreeUserCount(directory, 'RND')).toBe(3);
+    expect(subtreeUserCount(directory, 'QA')).toBe(1);
+    expect(directory.unassignedCount).toBe(2);
     expect(ancestorCodes(directory, 'ORG')).toEqual(['CHEM', 'RND']);
     expect(ancestorCodes(directory, null)).toEqual([]);
   });
 
-  it('puts users of an unknown department with the users of none', () => {
-    const other = buildDirectory(tree, [{ code: 'GONE', name: 'Gone', children: [person('x@lab.com', 'X', 'GONE')] }]);
-    expect(other.usersByDepartment.get(null)?.map((u) => u.userId)).toEqual(['x@lab.com']);
+  it('places users of an unknown department with the users of none', () => {
+    expect(homeOf(directory, lost)).toBeNull();
+    expect(homeOf(directory, solo)).toBeNull();
+    expect(homeOf(directory, kim)).toBe('CHEM');
   });
 });
 
 describe('choosing participants', () => {
-  it('a department checkbox chooses the department, its sub-departments and all their people', () => {
-    const chosen = setDepartment(EMPTY_SELECTION, directory, 'CHEM', true);
+  it('a department checkbox chooses the department, its sub-departments and the people fetched for them', () => {
+    const chosen = setDepartment(EMPTY_SELECTION, directory, 'CHEM', true, [kim, lee]);
     expect(codes(chosen)).toEqual(['CHEM', 'ORG']);
     expect(ids(chosen)).toEqual(['kim@lab.com', 'lee@lab.com']);
     expect(departmentState(chosen, directory, 'CHEM')).toBe('all');
@@ -68,18 +73,25 @@ describe('choosing participants', () => {
     expect(toSignatureList(chosen)).toEqual({ department: 'CHEM,ORG', user: 'kim@lab.com,lee@lab.com' });
   });
 
+  it('judges a department by its chosen people’s own departments, loaded or not', () => {
+    const chosen = setUser(EMPTY_SELECTION, directory, lee, true);
+    expect(departmentState(chosen, directory, 'RND')).toBe('some');
+    expect(departmentState(chosen, directory, 'CHEM')).toBe('some');
+    expect(departmentState(chosen, directory, 'BIO')).toBe('none');
+  });
+
   it('does not add a person twice', () => {
-    let chosen = setUser(EMPTY_SELECTION, directory, user('lee@lab.com'), true);
-    chosen = setUser(chosen, directory, user('lee@lab.com'), true);
-    chosen = setDepartment(chosen, directory, 'RND', true);
+    let chosen = setUser(EMPTY_SELECTION, directory, lee, true);
+    chosen = setUser(chosen, directory, lee, true);
+    chosen = setDepartment(chosen, directory, 'RND', true, [kim, lee, park]);
     expect(ids(chosen)).toEqual(['lee@lab.com', 'kim@lab.com', 'park@lab.com']);
-    chosen = setDepartment(chosen, directory, 'RND', true);
+    chosen = setDepartment(chosen, directory, 'RND', true, [kim, lee, park]);
     expect(codes(chosen)).toEqual(['RND', 'CHEM', 'ORG', 'BIO']);
   });
 
   it('unchecking a department removes its people and the departments above stop being whole', () => {
-    let chosen = setDepartment(EMPTY_SELECTION, directory, 'RND', true);
-    chosen = setUser(chosen, directory, user('choi@lab.com'), true);
+    let chosen = setDepartment(EMPTY_SELECTION, directory, 'RND', true, [kim, lee, park]);
+    chosen = setUser(chosen, directory, choi, true);
     chosen = setDepartment(chosen, directory, 'CHEM', false);
     expect(codes(chosen)).toEqual(['BIO']);
     expect(ids(chosen)).toEqual(['park@lab.com', 'choi@lab.com']);
@@ -87,27 +99,39 @@ describe('choosing participants', () => {
   });
 
   it('removing one person keeps the others but their department is no longer chosen whole', () => {
-    let chosen = setDepartment(EMPTY_SELECTION, directory, 'RND', true);
-    chosen = setUser(chosen, directory, user('lee@lab.com'), false);
+    let chosen = setDepartment(EMPTY_SELECTION, directory, 'RND', true, [kim, lee, park]);
+    chosen = setUser(chosen, directory, lee, false);
     expect(ids(chosen)).toEqual(['kim@lab.com', 'park@lab.com']);
     expect(codes(chosen)).toEqual(['BIO']);
     expect(departmentState(chosen, directory, 'CHEM')).toBe('some');
     expect(departmentState(chosen, directory, 'ORG')).toBe('none');
   });
 
-  it('people match case-insensitively, and a department code unknown to the directory can still be removed', () => {
-    const chosen = { users: [{ userId: 'KIM@lab.com', name: 'Kim', departmentCode: null, departmentName: 'Chemistry' }], departments: [{ code: 'OLD', name: 'Old' }] };
-    expect(ids(setUser(chosen, directory, user('kim@lab.com'), false))).toEqual([]);
-    expect(codes(setUser(chosen, directory, user('kim@lab.com'), false))).toEqual(['OLD']);
-    expect(codes(setDepartment(chosen, directory, 'OLD', false))).toEqual([]);
+  it('the people of no department are chosen and let go together, counted against the directory', () => {
+    let chosen = setUsers(EMPTY_SELECTION, directory, [solo], true);
+    expect(unassignedState(chosen, directory)).toBe('some');
+    chosen = setUsers(chosen, directory, [solo, lost], true);
+    expect(unassignedState(chosen, directory)).toBe('all');
+    chosen = setUser(chosen, directory, kim, true);
+    chosen = setUsers(chosen, directory, [solo, lost], false);
+    expect(ids(chosen)).toEqual(['kim@lab.com']);
+    expect(unassignedState(chosen, directory)).toBe('none');
   });
 
-  it('starts from a project and filters people', () => {
+  it('people match case-insensitively, and a department code unknown to the directory can still be removed', () => {
+    const chosen = { users: [{ userId: 'KIM@lab.com', name: 'Kim', departmentCode: 'CHEM', departmentName: 'Chemistry' }], departments: [{ code: 'CHEM', name: 'Chemistry' }, { code: 'OLD', name: 'Old' }] };
+    expect(ids(setUser(chosen, directory, kim, false))).toEqual([]);
+    expect(codes(setUser(chosen, directory, kim, false))).toEqual(['OLD']);
+    expect(codes(setDepartment(chosen, directory, 'OLD', false))).toEqual(['CHEM']);
+  });
+
+  it('starts from a project, its people in their departments, and filters people', () => {
     const selection = selectionFromProject({
-      participants: [{ userNo: 1, userId: 'kim@lab.com', name: 'Kim', departmentName: 'Chemistry' }],
+      participants: [{ userNo: 1, userId: 'kim@lab.com', name: 'Kim', departmentCode: 'CHEM', departmentName: 'Chemistry' }],
       departments: [{ code: 'CHEM', name: 'Chemistry' }],
     });
     expect(toSignatureList(selection)).toEqual({ department: 'CHEM', user: 'kim@lab.com' });
+    expect(departmentState({ ...selection, departments: [] }, directory, 'RND')).toBe('some');
     expect(matchesUser({ name: 'Kim Jiwoo', userId: 'kim@lab.com' }, ' JIW')).toBe(true);
     expect(matchesUser({ name: 'Kim Jiwoo', userId: 'kim@lab.com' }, 'park')).toBe(false);
   });

@@ -30,19 +30,23 @@ export interface DirectoryDepartment {
   parentCode: string | null;
   depth: number;
   childCodes: string[];
+  /** Active users in this department itself. */
+  userCount: number;
 }
 
-/** The company as the picker sees it: the department tree and the active users of each department. */
+/**
+ * The company as the picker sees it: the department tree with how many people each department has. The
+ * people themselves are loaded a page at a time, when a department is opened or chosen (`directory.ts`).
+ */
 export interface Directory {
   /** Every department, in tree order (parents before their children). */
   departments: Map<string, DirectoryDepartment>;
   roots: string[];
-  /** Users per department code; `null` holds the users in no (known) department. */
-  usersByDepartment: Map<string | null, PickedUser[]>;
-  usersById: Map<string, PickedUser>;
+  /** Active users in no department the company knows. */
+  unassignedCount: number;
 }
 
-export const EMPTY_DIRECTORY: Directory = { departments: new Map(), roots: [], usersByDepartment: new Map(), usersById: new Map() };
+export const EMPTY_DIRECTORY: Directory = { departments: new Map(), roots: [], unassignedCount: 0 };
 
 const userKey = (userId: string) => userId.toLowerCase();
 
@@ -58,26 +62,21 @@ export function usersOfGroups(groups: readonly DepartmentSearchGroup[]): PickedU
   );
 }
 
-/** Builds the directory from the `/department/join` tree and the `/department/search` groups of all users. */
-export function buildDirectory(tree: readonly DepartmentNode[], groups: readonly DepartmentSearchGroup[]): Directory {
+/** Builds the directory from the `/department/join` tree. */
+export function buildDirectory(tree: readonly DepartmentNode[], unassignedCount = 0): Directory {
   const departments = new Map<string, DirectoryDepartment>();
   const visit = (node: DepartmentNode, parentCode: string | null, depth: number) => {
     if (departments.has(node.code)) return;
-    departments.set(node.code, { code: node.code, name: node.name, parentCode, depth, childCodes: node.children.map((child) => child.code) });
+    departments.set(node.code, { code: node.code, name: node.name, parentCode, depth, childCodes: node.children.map((child) => child.code), userCount: node.userCount });
     for (const child of node.children) visit(child, node.code, depth + 1);
   };
   for (const root of tree) visit(root, null, 0);
+  return { departments, roots: tree.map((node) => node.code), unassignedCount };
+}
 
-  const usersByDepartment = new Map<string | null, PickedUser[]>();
-  const usersById = new Map<string, PickedUser>();
-  for (const user of usersOfGroups(groups)) {
-    const code = user.departmentCode !== null && departments.has(user.departmentCode) ? user.departmentCode : null;
-    const list = usersByDepartment.get(code) ?? [];
-    list.push(user);
-    usersByDepartment.set(code, list);
-    usersById.set(userKey(user.userId), user);
-  }
-  return { departments, roots: tree.map((node) => node.code), usersByDepartment, usersById };
+/** Where a person belongs in the directory: their department, or null when the company does not know it. */
+export function homeOf(directory: Directory, user: Pick<PickedUser, 'departmentCode'>): string | null {
+  return user.departmentCode !== null && directory.departments.has(user.departmentCode) ? user.departmentCode : null;
 }
 
 /** The department and every department below it. */
@@ -94,6 +93,11 @@ export function subtreeCodes(directory: Directory, code: string): string[] {
   return out;
 }
 
+/** How many active people a department and all departments below it have. */
+export function subtreeUserCount(directory: Directory, code: string): number {
+  return subtreeCodes(directory, code).reduce((sum, each) => sum + (directory.departments.get(each)?.userCount ?? 0), 0);
+}
+
 /** The departments above this one, nearest first. */
 export function ancestorCodes(directory: Directory, code: string | null): string[] {
   const out: string[] = [];
@@ -105,11 +109,6 @@ export function ancestorCodes(directory: Directory, code: string | null): string
   return out;
 }
 
-/** The users of a department and of all departments below it. */
-export function subtreeUsers(directory: Directory, code: string): PickedUser[] {
-  return subtreeCodes(directory, code).flatMap((each) => directory.usersByDepartment.get(each) ?? []);
-}
-
 export function isUserSelected(selection: Selection, userId: string): boolean {
   const key = userKey(userId);
   return selection.users.some((user) => userKey(user.userId) === key);
@@ -119,18 +118,21 @@ export type CheckState = 'all' | 'some' | 'none';
 
 /**
  * A department's checkbox: checked when chosen as a whole, mixed when some of its people (or of its
- * sub-departments) are chosen, else empty.
+ * sub-departments) are chosen, else empty. People are placed by their own department, so the answer
+ * does not depend on which pages of people have been loaded.
  */
 export function departmentState(selection: Selection, directory: Directory, code: string): CheckState {
   if (selection.departments.some((department) => department.code === code)) return 'all';
   const codes = new Set(subtreeCodes(directory, code));
   if (selection.departments.some((department) => codes.has(department.code))) return 'some';
-  const users = subtreeUsers(directory, code);
-  return users.some((user) => isUserSelected(selection, user.userId)) ? 'some' : 'none';
+  return selection.users.some((user) => user.departmentCode !== null && codes.has(user.departmentCode)) ? 'some' : 'none';
 }
 
-function departmentOfUser(directory: Directory, user: Pick<PickedUser, 'userId' | 'departmentCode'>): string | null {
-  return directory.usersById.get(userKey(user.userId))?.departmentCode ?? user.departmentCode;
+/** The chosen people in no department the company knows: the "no department" group's checkbox. */
+export function unassignedState(selection: Selection, directory: Directory): CheckState {
+  const chosen = selection.users.filter((user) => homeOf(directory, user) === null).length;
+  if (chosen === 0) return 'none';
+  return chosen >= directory.unassignedCount ? 'all' : 'some';
 }
 
 function addUsers(existing: readonly PickedUser[], more: readonly PickedUser[]): PickedUser[] {
@@ -145,25 +147,31 @@ function addUsers(existing: readonly PickedUser[], more: readonly PickedUser[]):
 }
 
 /**
- * Checking a department chooses it and its sub-departments as a whole, with all their people. Unchecking
- * removes them, and the departments above it stop counting as chosen whole.
+ * Checking a department chooses it and its sub-departments as a whole, with all their people (`people`:
+ * everyone of the subtree, loaded by the caller). Unchecking removes them, and the departments above it
+ * stop counting as chosen whole.
  */
-export function setDepartment(selection: Selection, directory: Directory, code: string, on: boolean): Selection {
+export function setDepartment(selection: Selection, directory: Directory, code: string, on: boolean, people: readonly PickedUser[] = []): Selection {
   const codes = directory.departments.has(code) ? subtreeCodes(directory, code) : [code];
-  const users = subtreeUsers(directory, code);
   if (on) {
     const known = new Set(selection.departments.map((department) => department.code));
     const added = codes
       .filter((each) => !known.has(each))
       .map((each) => ({ code: each, name: directory.departments.get(each)?.name ?? each }));
-    return { users: addUsers(selection.users, users), departments: [...selection.departments, ...added] };
+    return { users: addUsers(selection.users, people), departments: [...selection.departments, ...added] };
   }
   const dropCodes = new Set([...codes, ...ancestorCodes(directory, code)]);
-  const dropUsers = new Set(users.map((user) => userKey(user.userId)));
+  const inSubtree = new Set(codes);
   return {
-    users: selection.users.filter((user) => !dropUsers.has(userKey(user.userId))),
+    users: selection.users.filter((user) => user.departmentCode === null || !inSubtree.has(user.departmentCode)),
     departments: selection.departments.filter((department) => !dropCodes.has(department.code)),
   };
+}
+
+/** Chooses (or lets go of) several people at once: the "no department" group's checkbox. */
+export function setUsers(selection: Selection, directory: Directory, people: readonly PickedUser[], on: boolean): Selection {
+  if (on) return { ...selection, users: addUsers(selection.users, people) };
+  return people.reduce((next, user) => setUser(next, directory, user, false), selection);
 }
 
 /**
@@ -173,7 +181,8 @@ export function setDepartment(selection: Selection, directory: Directory, code: 
 export function setUser(selection: Selection, directory: Directory, user: PickedUser, on: boolean): Selection {
   if (on) return isUserSelected(selection, user.userId) ? selection : { ...selection, users: [...selection.users, user] };
   const key = userKey(user.userId);
-  const department = departmentOfUser(directory, user);
+  const chosen = selection.users.find((each) => userKey(each.userId) === key);
+  const department = (chosen ?? user).departmentCode ?? user.departmentCode;
   const dropCodes = new Set(department ? [department, ...ancestorCodes(directory, department)] : []);
   return {
     users: selection.users.filter((each) => userKey(each.userId) !== key),
@@ -195,7 +204,7 @@ export function selectionFromProject(project: Pick<ProjectDetail, 'participants'
     users: project.participants.map((participant) => ({
       userId: participant.userId,
       name: participant.name,
-      departmentCode: null,
+      departmentCode: participant.departmentCode,
       departmentName: participant.departmentName,
     })),
     departments: project.departments.map((department) => ({ code: department.code, name: department.name })),

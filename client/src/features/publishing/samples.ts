@@ -6,6 +6,7 @@ import {
   type CompanyDepartments,
   type DashboardCounts,
   type DepartmentRow,
+  type DepartmentSearchAnswer,
   type DepartmentSearchGroup,
   type ListAnswer,
   type NoteSummary,
@@ -91,7 +92,7 @@ const PROJECTS: ProjectRow[] = PROJECT_TITLES.map(([title, description], i) => {
   };
 });
 
-const participants = [2, 3, 4].map((n) => ({ userNo: n, userId: person(n).userId, name: person(n).name, departmentName: departmentName(person(n).department) }));
+const participants = [2, 3, 4].map((n) => ({ userNo: n, userId: person(n).userId, name: person(n).name, departmentCode: person(n).department, departmentName: departmentName(person(n).department) }));
 
 const PROJECT: ProjectDetail = {
   finishBlockedBy: null,
@@ -103,7 +104,7 @@ const PROJECT: ProjectDetail = {
   leaderName: PEOPLE[0].name,
   signatureList: { department: 'CHEM', user: participants.map((p) => p.userId).join(',') },
   participants,
-  members: [{ userNo: 1, userId: PEOPLE[0].userId, name: PEOPLE[0].name, departmentName: departmentName('RND') }, ...participants],
+  members: [{ userNo: 1, userId: PEOPLE[0].userId, name: PEOPLE[0].name, departmentCode: 'RND', departmentName: departmentName('RND') }, ...participants],
   departments: [{ code: 'CHEM', name: 'Chemistry' }],
   canModify: true,
   createdAt: at(2),
@@ -166,13 +167,17 @@ const ADMIN_USERS: AdminUserRow[] = PEOPLE.map((p, i) => ({
 }));
 
 const tree = (parent: string | null): CompanyDepartments['children'] =>
-  DEPARTMENTS.filter((d) => d.parentCode === parent).map((d) => ({ code: d.code, name: d.name, children: tree(d.code) }));
+  DEPARTMENTS.filter((d) => d.parentCode === parent).map((d) => ({ code: d.code, name: d.name, userCount: PEOPLE.filter((p) => p.department === d.code).length, children: tree(d.code) }));
 
-function searchGroups(word: string): DepartmentSearchGroup[] {
-  const needle = word.trim().toLowerCase();
+/** The sample people a search asks for: by word, and by departments (or none) when it names them; one page. */
+function searchGroups(body: Record<string, unknown>): DepartmentSearchGroup[] {
+  const needle = typeof body.value === 'string' ? body.value.trim().toLowerCase() : '';
+  const codes = Array.isArray(body.departmentCodes) ? (body.departmentCodes as string[]) : null;
   const groups = new Map<string | null, DepartmentSearchGroup>();
   for (const p of PEOPLE) {
     if (needle && !p.name.toLowerCase().includes(needle) && !p.userId.includes(needle)) continue;
+    if (codes && !codes.includes(p.department ?? '')) continue;
+    if (body.noDepartment === true && p.department !== null) continue;
     const group = groups.get(p.department) ?? { code: p.department, name: departmentName(p.department), children: [] };
     group.children.push({ departmentCode: p.department, userNo: p.userNo, userId: p.userId, name: p.name, ...p.auth });
     groups.set(p.department, group);
@@ -205,8 +210,10 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/project/check': () => PROJECT,
   '/v1/project/editor': (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
   '/v1/system/info': () => SYSTEM,
-  '/v1/department/join': () => ({ list: [{ companyCode: 'LAB', companyName: 'Hanbit Life Sciences', children: tree(null) }] }),
-  '/v1/department/search': (body) => ({ list: searchGroups(typeof body.value === 'string' ? body.value : '') }),
+  '/v1/department/join': (): { list: CompanyDepartments[] } => ({
+    list: [{ companyCode: 'LAB', companyName: 'Hanbit Life Sciences', children: tree(null), unassignedUserCount: PEOPLE.filter((p) => p.department === null).length }],
+  }),
+  '/v1/department/search': (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
   '/v1/department/list': () => ({ list: DEPARTMENTS }),
   '/v1/admin/user/list': (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
   '/v1/admin/user/detail': () => ADMIN_USERS[1],

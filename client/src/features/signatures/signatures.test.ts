@@ -87,9 +87,9 @@ describe('what the signatures panel offers', () => {
 
 describe('the request dialog', () => {
   const participants: ProjectParticipant[] = [
-    { userNo: 1, userId: 'woo@lab.test', name: 'Writer Woo', departmentName: 'Chemistry' },
-    { userNo: 2, userId: 'ryu@lab.test', name: 'Reviewer Ryu', departmentName: null },
-    { userNo: 3, userId: 'cho@lab.test', name: 'Colleague Cho', departmentName: null },
+    { userNo: 1, userId: 'woo@lab.test', name: 'Writer Woo', departmentCode: 'CHEM', departmentName: 'Chemistry' },
+    { userNo: 2, userId: 'ryu@lab.test', name: 'Reviewer Ryu', departmentCode: null, departmentName: null },
+    { userNo: 3, userId: 'cho@lab.test', name: 'Colleague Cho', departmentCode: null, departmentName: null },
   ];
 
   it('starts from the note: pending signers chosen with their meaning, answered ones fixed, outsiders flagged', () => {
