@@ -6,6 +6,7 @@ import type { Extension, Hocuspocus } from '@hocuspocus/server';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/client.js';
 import { loadSigningSecret } from './auth/secrets.js';
+import { CatalogueSeals } from './collab/catalogueSeals.js';
 import { TokenService } from './auth/tokens.js';
 import { Throttle } from './auth/throttle.js';
 import { registerIdentityRoutes } from './auth/routes.js';
@@ -94,6 +95,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     verify: { algorithms: ['HS256'] },
   });
   const tokens = new TokenService(database.db, app.jwt, options.accessTokenSeconds);
+  const catalogueSeals = new CatalogueSeals(secret);
   const kinds = [labNoteDocumentKind(database.db), templateDocumentKind(database.db), ...(options.documentKinds ?? [])];
   // The store asks each document's kind, in the append's transaction, whether it may still be written.
   const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db, writeCheckOf(kinds));
@@ -104,7 +106,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const collab = createCollab({
     authorization,
     // The size limit and the content rules come first: they refuse an update before anything else sees it applied.
-    extensions: [new DocumentSizeLimit(), new ContentRuleGuard(noteContentCheckOf(kinds)), new WriterRecord(kinds, app.log), new ClientAuthors(database.db, app.log), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
+    extensions: [new DocumentSizeLimit(), new ContentRuleGuard(noteContentCheckOf(kinds), catalogueSeals), new WriterRecord(kinds, app.log), new ClientAuthors(database.db, app.log), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
@@ -119,6 +121,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     log: app.log,
     live: new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel),
     fileLinks: new FileLinks(secret),
+    catalogueSeals,
   };
 
   await services.live.start();

@@ -6,6 +6,7 @@ import type { Throttle } from './auth/throttle.js';
 import type { Mailer } from './system/mailer.js';
 import type { LiveDocuments } from './collab/liveDocuments.js';
 import type { FileLinks } from './files/links.js';
+import type { CatalogueSeals } from './collab/catalogueSeals.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -17,4 +18,6 @@ export interface Services {
   log: FastifyBaseLogger;
   live: LiveDocuments;
   fileLinks: FileLinks;
+  /** Seals on the catalogue copies notes hold (schema blocks, cell dropboxes). */
+  catalogueSeals: CatalogueSeals;
 }

@@ -22,6 +22,7 @@ export * from './blocks/ids.js';
 export * from './blocks/convert.js';
 export * from './blocks/cellDropbox.js';
 export * from './blocks/schemaBlock.js';
+export * from './blocks/catalogueCopies.js';
 export * from './editor/contentRules.js';
 export * from './editor/tableGrid.js';
 export * from './blocks/durable.js';

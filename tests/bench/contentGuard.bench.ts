@@ -3,6 +3,7 @@ import { Document, OutgoingMessage, type Connection, type beforeHandleMessagePay
 import { CONTENT_FIELD, type PmNode } from '@eln/shared';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { ContentRuleGuard, violationsAdded } from '../../server/src/collab/contentRuleGuard.js';
+import { CatalogueSeals } from '../../server/src/collab/catalogueSeals.js';
 import { violationsBetween } from '../../server/src/collab/shadowCopies.js';
 import { appendParagraph, appendTable } from '../../server/src/testing/live.js';
 
@@ -48,7 +49,7 @@ async function timed(label: string, run: () => Promise<void> | void): Promise<vo
 
 export async function contentGuardBench(): Promise<void> {
   const { base, updates } = keystrokes();
-  const guard = new ContentRuleGuard(() => true);
+  const guard = new ContentRuleGuard(() => true, new CatalogueSeals('bench-secret'));
   const connection = { readOnly: false } as Connection;
   const frames = updates.map(frame);
 

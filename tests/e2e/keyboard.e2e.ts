@@ -235,11 +235,11 @@ test('the editor toolbar is one Tab stop: arrows, Home and End move along it, Ta
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => focused(page)).toBe('toolbar-bold');
   await page.keyboard.press('End');
-  await expect.poll(() => focused(page)).toBe('toolbar-date');
+  await expect.poll(() => focused(page)).toBe('toolbar-schema');
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => focused(page)).toBe('toolbar-block');
   await page.keyboard.press('ArrowLeft');
-  await expect.poll(() => focused(page)).toBe('toolbar-date');
+  await expect.poll(() => focused(page)).toBe('toolbar-schema');
   await page.keyboard.press('Home');
   await arrowTo(page, 'toolbar-italic');
   // Tab leaves the toolbar for the text; Shift+Tab comes back to the item last used.

@@ -10,6 +10,7 @@ import {
   type ContentViolation,
   type PmNode,
 } from '@eln/shared';
+import type { CatalogueSeals } from './catalogueSeals.js';
 import { updateCarriedBy } from './documentSizeLimit.js';
 import { ShadowCopies, violationsBetween } from './shadowCopies.js';
 import { onlyEditsText } from './textOnlyUpdate.js';
@@ -43,6 +44,7 @@ export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentVio
  * apply that client's later updates (they build on the dropped one), so the client reopens the note
  * from the stored state with a fresh document. A document that already breaks a rule stays editable:
  * only violations an update adds count. Updates that only type, format or delete text skip the copy.
+ * New or changed catalogue copies (schema blocks, cell dropboxes) must carry the server's seal.
  */
 export class ContentRuleGuard implements Extension {
   /** After the size limit, before the extensions that react to applied updates. */
@@ -50,15 +52,21 @@ export class ContentRuleGuard implements Extension {
 
   private readonly shadows = new ShadowCopies();
 
-  /** `applies` says which documents hold a note's content (their kind's `noteContent`). */
-  constructor(private readonly applies: (documentName: string) => boolean) {}
+  /**
+   * `applies` says which documents hold a note's content (their kind's `noteContent`); `seals` judges
+   * the catalogue copies an update brings.
+   */
+  constructor(
+    private readonly applies: (documentName: string) => boolean,
+    private readonly seals: CatalogueSeals,
+  ) {}
 
   async beforeHandleMessage({ connection, document, update: message }: beforeHandleMessagePayload): Promise<void> {
     if (connection.readOnly || !this.applies(document.name)) return;
     const update = updateCarriedBy(message);
     if (!update) return;
     const added = Y.diffUpdate(update, Y.encodeStateVector(document));
-    const violation = onlyEditsText(document, added) ? undefined : this.shadows.violationsAdded(document, added)[0];
+    const violation = onlyEditsText(document, added) ? undefined : this.shadows.violationsAdded(document, added, (block) => this.seals.violations(block))[0];
     if (!violation) return;
     const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
     connection.sendStateless(JSON.stringify(refusal));

@@ -149,10 +149,14 @@ describe('content rules on live updates', () => {
     );
   });
 
-  const units = { dropboxNo: 7, title: 'Units', code: 'mg', name: 'milligram' };
+  const unitsCopy = { dropboxNo: 7, title: 'Units', code: 'mg', name: 'milligram' };
+  /** A copy as the server hands it out (`/v1/dropbox/cell`, `/v1/schema/block`): sealed with its key. */
+  const sealed = (copy: object, kind: 'dropboxCell' | 'schemaBlock' = 'dropboxCell') => server.services.catalogueSeals.seal(kind, copy);
+  const reagent = { schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagents', title: 'Sodium chloride', revision: 1, entries: [{ field: 'CAS', value: '7647-14-5' }] };
 
   it('refuses a dropbox in a header cell, chosen row or not', async () => {
-    for (const [index, dropbox] of [units, { ...units, code: null, name: null }].entries()) {
+    const units = sealed(unitsCopy);
+    for (const [index, dropbox] of [units, sealed({ ...unitsCopy, code: null, name: null })].entries()) {
       await expectRefused(
         await newNote(`Header dropbox ${index}`),
         (doc) => {
@@ -166,6 +170,7 @@ describe('content rules on live updates', () => {
   });
 
   it('refuses a cell dropbox that is not one dropbox with at most one chosen row', async () => {
+    const units = sealed(unitsCopy);
     for (const [index, dropbox] of [{ ...units, name: null }, { ...units, dropboxNo: 'seven' }, [units, units]].entries()) {
       await expectRefused(
         await newNote(`Bad dropbox ${index}`),
@@ -177,6 +182,62 @@ describe('content rules on live updates', () => {
         'dropboxValue',
       );
     }
+  });
+
+  it('refuses catalogue copies the server did not seal: made-up, changed, sealed for another kind, or the older title-only form', async () => {
+    const units = sealed(unitsCopy);
+    const forgedCells: unknown[] = [
+      { ...unitsCopy, seal: 'A'.repeat(43) },
+      { ...units, name: 'kilogram' },
+      { ...units, code: 'kg' },
+      sealed(unitsCopy, 'schemaBlock'),
+      'Units',
+    ];
+    for (const [index, dropbox] of forgedCells.entries()) {
+      await expectRefused(
+        await newNote(`Forged dropbox ${index}`),
+        (doc) => {
+          const uid = newBlockUid();
+          fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableCell', { dropbox }), cell()])])]);
+          return uid;
+        },
+        'catalogueCopy',
+      );
+    }
+    const block = sealed(reagent, 'schemaBlock');
+    const forgedBlocks = [{ ...block, entries: [{ field: 'CAS', value: '0000-00-0' }] }, { ...block, revision: 2 }, { ...reagent, seal: 'A'.repeat(43) }, sealed(reagent)];
+    for (const [index, attrs] of forgedBlocks.entries()) {
+      await expectRefused(
+        await newNote(`Forged schema ${index}`),
+        (doc) => {
+          const uid = newBlockUid();
+          fragment(doc).push([element('schemaBlock', { blockUid: uid, ...attrs })]);
+          return uid;
+        },
+        'catalogueCopy',
+      );
+    }
+  });
+
+  it('refuses a schema block inside a table cell, or with entries a schema could not hold', async () => {
+    await expectRefused(
+      await newNote('Nested schema'),
+      (doc) => {
+        const uid = newBlockUid();
+        fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableCell', {}, element('schemaBlock', sealed(reagent, 'schemaBlock')))])])]);
+        return uid;
+      },
+      'schemaBlock',
+    );
+    await expectRefused(
+      await newNote('Too long a value'),
+      (doc) => {
+        const uid = newBlockUid();
+        fragment(doc).push([element('schemaBlock', { blockUid: uid, ...sealed({ ...reagent, entries: [{ field: 'CAS', value: 'x'.repeat(1001) }] }, 'schemaBlock') })]);
+        return uid;
+      },
+      'schemaBlock',
+    );
   });
 
   it('refuses shrinking a table so that a chart range leaves it, after accepting the chart', async () => {
@@ -246,14 +307,15 @@ describe('content rules on live updates', () => {
     text.format(0, 5, { bold: true });
     text.delete(0, 1);
     fragment(writer.doc).push([element('chart', { blockUid: newBlockUid(), name: 'n', label: 'l', dataName: 'd', tableUid, from: { row: 0, col: 0 }, to: { row: 29, col: 29 } })]);
-    // A body cell's dropbox, then its chosen row.
+    // A body cell's dropbox, then its chosen row, and a schema block: each the server's sealed copy.
     const bodyCell = ((fragment(writer.doc).get(0) as Y.XmlElement).get(1) as Y.XmlElement).get(0) as Y.XmlElement;
-    bodyCell.setAttribute('dropbox', { ...units, code: null, name: null } as unknown as string);
-    bodyCell.setAttribute('dropbox', units as unknown as string);
-    await eventually(() => writer.allDurable(), 'the typing, the chart and the dropbox to be stored');
+    bodyCell.setAttribute('dropbox', sealed({ ...unitsCopy, code: null, name: null }) as unknown as string);
+    bodyCell.setAttribute('dropbox', sealed(unitsCopy) as unknown as string);
+    fragment(writer.doc).push([element('schemaBlock', { blockUid: newBlockUid(), ...sealed(reagent, 'schemaBlock') })]);
+    await eventually(() => writer.allDurable(), 'the typing, the chart, the dropbox and the schema block to be stored');
     expect(writer.closeReasons()).toEqual([]);
     expect(refusalOf(writer)).toBeUndefined();
-    await eventually(() => fragment(other.doc).length === 3, 'the other editor to see it all');
+    await eventually(() => fragment(other.doc).length === 4, 'the other editor to see it all');
     expect(plainText((fragment(other.doc).get(1) as Y.XmlElement).get(0) as Y.XmlText)).toBe('yped more');
     expect(await storedContent(name)).toEqual(content(writer.doc));
   });

@@ -35,12 +35,20 @@ export class ShadowCopies {
   private readonly shadows = new WeakMap<Y.Doc, Y.Doc>();
   private readonly followed = new WeakSet<Y.Doc>();
 
-  /** The violations `update` would add to `document` (tried on its copy, never on the document). */
-  violationsAdded(document: Y.Doc, update: Uint8Array): ContentViolation[] {
+  /**
+   * The violations `update` would add to `document` (tried on its copy, never on the document): the
+   * content rules', then those `blockCheck` finds per top-level block (the server's own checks).
+   */
+  violationsAdded(document: Y.Doc, update: Uint8Array, blockCheck?: (block: PmNode) => ContentViolation[]): ContentViolation[] {
     const shadow = this.shadowOf(document);
     const before = contentSnapshot(shadow);
     Y.applyUpdate(shadow, update);
-    const added = snapshotViolationsBetween(contentSnapshot(shadow), before);
+    const after = contentSnapshot(shadow);
+    let added = snapshotViolationsBetween(after, before);
+    if (!added.length && blockCheck) {
+      const judged = (snapshot: ContentSnapshot) => snapshot.entries.flatMap((entry) => blockCheck(entry.json));
+      added = violationsBeyond(judged(after), judged(before));
+    }
     if (added.length) this.drop(document);
     return added;
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import { ERR, type DashboardCounts, type DropboxDetail, type DropboxImportAnswer, type DropboxListAnswer, type DropboxRow } from '@eln/shared';
+import { ERR, type CellDropbox, type DashboardCounts, type DropboxDetail, type DropboxImportAnswer, type DropboxListAnswer, type DropboxRow, type ValidationErrorData } from '@eln/shared';
 import { auditLog, dropboxes, dropboxRows } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
@@ -184,6 +184,29 @@ describe('creating and changing dropboxes', () => {
     const refused = await manager('/v1/dropbox/update', { dropboxNo: other.body.data.dropboxNo, title, status: 'Y' });
     expect(refused.body.status).toBe(ERR.dropboxDuplicate);
     expect((await manager('/v1/dropbox/update', { dropboxNo: 999_999, title: uniqueTitle(), status: 'Y' })).body.status).toBe(ERR.notFound);
+  });
+});
+
+describe('/v1/dropbox/cell', () => {
+  it('hands a table cell the sealed copy of a used dropbox and one of its rows, or of the list alone', async () => {
+    const title = uniqueTitle();
+    const { dropboxNo } = (await create(manager, [{ code: 'mg', name: 'milligram' }, { code: '', name: 'other' }], title)).body.data;
+    const chosen = (await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: 'mg' })).body.data;
+    const { seal, ...copied } = chosen;
+    expect(copied).toEqual({ dropboxNo, title, code: 'mg', name: 'milligram' });
+    expect(seal).toBe(server.services.catalogueSeals.seal('dropboxCell', copied).seal);
+    // A later row may have an empty code: it is still a row to choose.
+    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: '' })).body.data).toMatchObject({ code: '', name: 'other' });
+    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: null })).body.data).toMatchObject({ dropboxNo, title, code: null, name: null });
+    const notARow = await researcher<ValidationErrorData>('/v1/dropbox/cell', { dropboxNo, code: 'kg' });
+    expect(notARow.http).toBe(400);
+    expect(notARow.body.data.fields).toEqual([{ field: 'code', reason: 'invalidValue' }]);
+    // An unused dropbox is offered to no new cell, not even by its manager.
+    await manager('/v1/dropbox/update', { dropboxNo, title, status: 'N' });
+    expect((await manager('/v1/dropbox/cell', { dropboxNo, code: 'mg' })).body.status).toBe(ERR.notFound);
+    expect((await researcher('/v1/dropbox/cell', { dropboxNo, code: 'mg' })).body.status).toBe(ERR.notFound);
+    expect((await researcher('/v1/dropbox/cell', { dropboxNo: 2_000_000_000, code: null })).body.status).toBe(ERR.notFound);
+    expect((await researcher('/v1/dropbox/cell', { dropboxNo, code: 'c'.repeat(101) })).http).toBe(400);
   });
 });
 

@@ -31,3 +31,12 @@ export function canReadDropbox(user: Caller, dropbox: { status: string }): ReadV
 export function visibleDropboxesSql(user: Caller): SQL | undefined {
   return canManageDropboxes(user) === 'allowed' ? undefined : eq(dropboxes.status, DROPBOX_STATUS.used);
 }
+
+export type OfferVerdict = 'allowed' | 'notOffered';
+/** A cell is given only a used dropbox: an unused one answers as missing, whoever asks. */
+export const OFFER_REFUSALS: Refusals<OfferVerdict> = { notOffered: ERR.notFound };
+
+/** New cells offer used dropboxes only (spec §5); cells that already hold an unused one keep it. */
+export function canOfferDropbox(dropbox: { status: string }): OfferVerdict {
+  return dropbox.status === DROPBOX_STATUS.used ? 'allowed' : 'notOffered';
+}

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   checkDropboxRows,
+  dropboxCellRequest,
   dropboxCreateRequest,
   dropboxImportRequest,
   dropboxListRequest,
@@ -9,6 +10,7 @@ import {
   dropboxRowsHaveProblems,
   dropboxUpdateRequest,
   ERR,
+  type CellDropbox,
   type CheckedDropboxRow,
   type DropboxImportAnswer,
   type DropboxRow,
@@ -23,7 +25,7 @@ import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
 import { readDropboxCsv } from './csv.js';
-import { canManageDropboxes, MANAGE_REFUSALS } from './policy.js';
+import { canManageDropboxes, canOfferDropbox, MANAGE_REFUSALS, OFFER_REFUSALS } from './policy.js';
 import { dropboxDetail, listDropboxes, replaceRows, requireReadableDropbox, rowsOf, titleTaken } from './queries.js';
 
 /** Rows as stored: trimmed by the check. */
@@ -66,6 +68,20 @@ export function registerDropboxRoutes(app: FastifyInstance, services: Services):
     body: dropboxNoRequest,
     async handler({ body, user }) {
       return dropboxDetail(db, user, await requireReadableDropbox(db, user, body.dropboxNo));
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/dropbox/cell',
+    access: 'user',
+    failure: ERR.dropboxLookup,
+    body: dropboxCellRequest,
+    async handler({ body, user }): Promise<CellDropbox> {
+      const dropbox = await requireReadableDropbox(db, user, body.dropboxNo);
+      enforce(canOfferDropbox(dropbox), OFFER_REFUSALS);
+      const row = body.code === null ? null : (await rowsOf(db, dropbox.dropboxNo)).find((each) => each.code === body.code);
+      if (row === undefined) throw new AppError(ERR.validation, { data: { fields: [{ field: 'code', reason: 'invalidValue' }] } });
+      return services.catalogueSeals.seal('dropboxCell', { dropboxNo: dropbox.dropboxNo, title: dropbox.title, code: row?.code ?? null, name: row?.name ?? null });
     },
   });
 

@@ -117,7 +117,8 @@ function dropboxNote(dropbox: CellDropbox | null, lang: Language): string {
   const caption = (key: 'dropbox' | 'dropboxChoice' | 'dropboxUnchosen') => el('p', { class: 'eln-dropbox' }, text(interpolate(message(key, lang), { title: dropbox.title, code: dropbox.code ?? '' })));
   if (dropbox.dropboxNo === null) return caption('dropbox');
   if (dropbox.code === null || dropbox.name === null) return caption('dropboxUnchosen');
-  return el('p', { class: 'eln-dropbox-value' }, text(dropbox.name)) + caption('dropboxChoice');
+  // Only the first row's code must be filled in (spec §5): a row without one prints without it.
+  return el('p', { class: 'eln-dropbox-value' }, text(dropbox.name)) + caption(dropbox.code ? 'dropboxChoice' : 'dropbox');
 }
 
 export function renderCell(cell: PmNodeInstance, row: PmNodeInstance | undefined, content: string, ctx: BlockContext): string {

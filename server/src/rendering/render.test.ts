@@ -47,6 +47,9 @@ const textNote = doc(
 );
 
 // 3 x 3: a header row; in the body, a cell merged across two columns and a cell with a dropbox.
+/** A seal's shape: rendering prints catalogue copies; whether the server made the seal is the live guard's concern. */
+const SEAL = 'S'.repeat(43);
+
 const mergedTable = table(
   'ttable0000000001',
   row(cell('tableHeader', 'Sample'), cell('tableHeader', 'OD'), cell('tableHeader', 'pH')),
@@ -54,9 +57,10 @@ const mergedTable = table(
   row(cell('tableCell', 'A'), cell('tableCell', '0.42'), cell('tableCell', '7.1', { dropbox: 'pH meter' })),
   row(
     cell('tableCell', 'B'),
-    cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: 'MEOH', name: 'Methanol' } }),
-    cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: null, name: null } }),
+    cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: 'MEOH', name: 'Methanol', seal: SEAL } }),
+    cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: null, name: null, seal: SEAL } }),
   ),
+  row(cell('tableCell', 'C'), cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: '', name: 'Other (see text)', seal: SEAL } }), cell('tableCell', '')),
 );
 
 const tableNote = doc(
@@ -96,7 +100,7 @@ const mediaNote = doc(
   { type: 'date', attrs: { blockUid: uid('d'), value: 'next Tuesday' } },
 );
 
-const schemaBlock = (attrs: Record<string, unknown>) => ({ type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, ...attrs } });
+const schemaBlock = (attrs: Record<string, unknown>) => ({ type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, seal: SEAL, ...attrs } });
 const schemaNote = doc(
   schemaBlock({ entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'MW', value: '58.44 g/mol' }, { field: 'Supplier', value: 'Sigma-Aldrich' }] }),
   schemaBlock({ title: 'Empty', entries: [] }),
@@ -107,13 +111,13 @@ const hostile = '<script>alert(1)</script> "onload=alert(2) \'x\' & </p>';
 const hostileNote = doc(
   p(t(hostile), t('colour', [{ type: 'textStyle', attrs: { color: 'red; background: url(https://evil.example/x)' } }])),
   { type: 'codeBlock', attrs: { blockUid: uid('c'), language: '"onmouseover=alert(3)' }, content: [t('</code><script>')] },
-  table('tevil00000000001', row(cell('tableHeader', hostile), cell('tableHeader', '1')), row(cell('tableCell', '2', { dropbox: { dropboxNo: 1, title: '<b>"x</b>&', code: hostile, name: hostile } }), cell('tableCell', '3', { dropbox: '<i onload=x>' }))),
+  table('tevil00000000001', row(cell('tableHeader', hostile), cell('tableHeader', '1')), row(cell('tableCell', '2', { dropbox: { dropboxNo: 1, title: '<b>"x</b>&', code: hostile, name: hostile, seal: SEAL } }), cell('tableCell', '3', { dropbox: '<i onload=x>' }))),
   chart({ name: hostile, label: hostile, xLabel: hostile, yLabel: hostile, dataName: hostile, tableUid: 'tevil00000000001', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } }),
   { type: 'image', attrs: { blockUid: uid('i'), fileId: '" onerror="alert(4)', title: '"onload=alert(5)' } },
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'known-x', title: '"><script>' } },
   { type: 'fileAttachment', attrs: { blockUid: uid('f'), fileId: 'known-y', name: hostile, size: 1, extension: '"><b>' } },
   { type: 'date', attrs: { blockUid: uid('d'), value: hostile } },
-  { type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 1, typeTitle: '<b>T</b>', title: '"x" & y', revision: 1, entries: [{ field: '<i>f</i>', value: hostile }] } },
+  { type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 1, typeTitle: '<b>T</b>', title: '"x" & y', revision: 1, entries: [{ field: '<i>f</i>', value: hostile }], seal: SEAL } },
 );
 
 const cjkNote = doc(
@@ -124,7 +128,7 @@ const cjkNote = doc(
     'tcjk000000000001',
     row(cell('tableHeader', '시료'), cell('tableHeader', '흡광도'), cell('tableHeader', '吸光度')),
     row(cell('tableCell', '대조군 (병합)', { colspan: 2 }), cell('tableCell', '0.10')),
-    row(cell('tableCell', '가'), cell('tableCell', '0.42'), cell('tableCell', '0.40', { dropbox: { dropboxNo: 7, title: '측정기', code: 'UV-1', name: '분광광도계' } })),
+    row(cell('tableCell', '가'), cell('tableCell', '0.42'), cell('tableCell', '0.40', { dropbox: { dropboxNo: 7, title: '측정기', code: 'UV-1', name: '분광광도계', seal: SEAL } })),
   ),
   chart({ name: '흡광도 비교', label: '그림 1 · 시료별 흡광도', xLabel: '시료', yLabel: 'OD', dataName: '측정', tableUid: 'tcjk000000000001', from: { row: 1, col: 0 }, to: { row: 2, col: 2 } }),
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'unknown', title: '전기영동 사진' } },
@@ -152,6 +156,7 @@ describe('rendering a saved version to HTML', () => {
     // A chosen row prints as the cell's value with its list and code; the copy in the note, not the list's row today.
     expect(html).toContain('<p class="eln-dropbox-value">Methanol</p><p class="eln-dropbox">Dropbox: Solvents · code MEOH</p>');
     expect(html).toContain('<p class="eln-dropbox">Dropbox: Solvents · nothing chosen</p>');
+    expect(html).toContain('<p class="eln-dropbox-value">Other (see text)</p><p class="eln-dropbox">Dropbox: Solvents</p>');
   });
 
   it('renders a chart as its name, label and data table, read from the range through a merged cell', async () => {

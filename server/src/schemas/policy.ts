@@ -31,3 +31,12 @@ export function canReadSchemaItem(user: Caller, item: { status: string }): ReadV
 export function visibleSchemaTypesSql(user: Caller): SQL | undefined {
   return canManageSchemas(user) === 'allowed' ? undefined : eq(schemaTypes.status, SCHEMA_STATUS.used);
 }
+
+export type CopyVerdict = 'allowed' | 'notOffered';
+/** A note copies only what the catalogue offers; anything else answers as a schema that cannot be opened (4003). */
+export const COPY_REFUSALS: Refusals<CopyVerdict> = { notOffered: ERR.schemaCheck };
+
+/** A schema block copies a used schema of a used type, and only its used entries: the same for everyone, managers too. */
+export function canCopySchema(type: { status: string }, schema: { status: string }): CopyVerdict {
+  return type.status === SCHEMA_STATUS.used && schema.status === SCHEMA_STATUS.used ? 'allowed' : 'notOffered';
+}

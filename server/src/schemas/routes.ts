@@ -2,6 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   ERR,
+  SCHEMA_STATUS,
+  type SchemaBlockAttrs,
   schemaAllRequest,
   schemaCreateRequest,
   schemaListRequest,
@@ -9,7 +11,7 @@ import {
   schemaThumbnailRequest,
   schemaTypeNoRequest,
   schemaUpdateRequest,
-  type SchemaBasic,
+  type SchemaBasicOffer,
   type SchemaChild,
   type SchemaThumbnailAnswer,
   type SchemaTypeSummary,
@@ -23,7 +25,7 @@ import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
-import { canManageSchemas, MANAGE_REFUSALS } from './policy.js';
+import { canCopySchema, canManageSchemas, COPY_REFUSALS, MANAGE_REFUSALS } from './policy.js';
 import {
   basicSchemasOf,
   childOf,
@@ -99,9 +101,32 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
     access: 'user',
     failure: ERR.schemaLookup,
     body: schemaTypeNoRequest,
-    async handler({ body, user }): Promise<{ list: SchemaBasic[] }> {
-      await requireReadableSchemaType(db, user, body.schemasTypeNo);
-      return { list: await basicSchemasOf(db, user, body.schemasTypeNo, fileLinks) };
+    async handler({ body, user }): Promise<{ list: SchemaBasicOffer[] }> {
+      const type = await requireReadableSchemaType(db, user, body.schemasTypeNo);
+      const list = await basicSchemasOf(db, user, body.schemasTypeNo, fileLinks);
+      return { list: list.map((schema) => ({ ...schema, copyable: canCopySchema(type, schema) === 'allowed' })) };
+    },
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/schema/block',
+    access: 'user',
+    failure: ERR.schemaLookup,
+    body: schemaNoRequest,
+    async handler({ body, user }): Promise<SchemaBlockAttrs> {
+      const schema = await requireReadableSchema(db, user, body.schemaNo);
+      const [type] = await db.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schema.schemasTypeNo));
+      enforce(type ? canCopySchema(type, schema) : 'notOffered', COPY_REFUSALS);
+      const entries = (await entriesOf(db, user, [schema.schemaNo])).get(schema.schemaNo) ?? [];
+      const copy = {
+        schemasTypeNo: schema.schemasTypeNo,
+        schemaNo: schema.schemaNo,
+        typeTitle: type!.title,
+        title: schema.title,
+        revision: schema.revision,
+        entries: entries.filter((entry) => entry.status === SCHEMA_STATUS.used).map(({ field, value }) => ({ field, value })),
+      };
+      return services.catalogueSeals.seal('schemaBlock', copy);
     },
   });
 

@@ -5,6 +5,8 @@ import {
   LIMITS,
   type DashboardCounts,
   type SchemaBasic,
+  type SchemaBasicOffer,
+  type SchemaBlockAttrs,
   type SchemaChild,
   type SchemaChildInput,
   type SchemaCreateRequest,
@@ -304,5 +306,28 @@ describe('reading schemas', () => {
     expect((await researcher('/v1/schema/attr/all', { schemaNo: forCurator[1]!.schemaNo })).body.status).toBe(ERR.schemaCheck);
     expect((await curator<SchemaChild>('/v1/schema/attr/all', { schemaNo: forCurator[1]!.schemaNo })).body.data.entries).toHaveLength(2);
     expect((await researcher('/v1/schema/attr/all', { schemaNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
+  });
+
+  it('/block hands a note the sealed copy of a used schema of a used type, its used entries only; nothing else, for anyone', async () => {
+    const { schemasTypeNo } = (await create(curator, reagentType({ schemas: [{ ...sodiumChloride(), entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'Old lot', value: 'X-1', status: 'N' }] }, { ...ethanol(), status: 'N' }] }))).body.data;
+    const type = (await detail(curator, schemasTypeNo)).body.data;
+    const [salt, spirit] = type.schemas;
+    const copy = (await researcher<SchemaBlockAttrs>('/v1/schema/block', { schemaNo: salt!.schemaNo })).body.data;
+    const { seal, ...copied } = copy;
+    expect(copied).toEqual({ schemasTypeNo, schemaNo: salt!.schemaNo, typeTitle: type.title, title: 'Sodium chloride', revision: 1, entries: [{ field: 'CAS', value: '7647-14-5' }] });
+    expect(seal).toBe(server.services.catalogueSeals.seal('schemaBlock', copied).seal);
+    // /basic/all says which schemas a note may copy; an unused schema is refused even to its curator.
+    const offers = (await curator<{ list: SchemaBasicOffer[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;
+    expect(offers.map((o) => [o.title, o.copyable])).toEqual([
+      ['Sodium chloride', true],
+      ['Ethanol', false],
+    ]);
+    expect((await curator('/v1/schema/block', { schemaNo: spirit!.schemaNo })).body.status).toBe(ERR.schemaCheck);
+    // A type set to unused takes its schemas out of notes' reach too.
+    await curator('/v1/schema/update', { ...asUpdate(type), status: 'N' });
+    expect((await curator('/v1/schema/block', { schemaNo: salt!.schemaNo })).body.status).toBe(ERR.schemaCheck);
+    expect((await researcher('/v1/schema/block', { schemaNo: salt!.schemaNo })).body.status).toBe(ERR.schemaCheck);
+    expect((await researcher('/v1/schema/block', { schemaNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
+    expect((await researcher('/v1/schema/block', { schemaNo: 'one' })).http).toBe(400);
   });
 });

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { ERR, type schemaChildInput, type SchemaChild } from '@eln/shared';
 import type { z } from 'zod';
 import type { Queryable } from '../db/client.js';
-import { schemaEntries, schemas } from '../db/schema.js';
+import { files, schemaEntries, schemas } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 
 type ChildInput = z.output<typeof schemaChildInput>;
@@ -60,7 +60,12 @@ export async function replaceSchemas(tx: Queryable, schemasTypeNo: number, exist
   const changes: SchemaChanges = { before: [], after: [] };
   const kept = new Set(incoming.flatMap((child) => (child.schemaNo === undefined ? [] : [child.schemaNo])));
   const removed = existing.filter((schema) => !kept.has(schema.schemaNo));
-  if (removed.length > 0) await tx.delete(schemas).where(inArray(schemas.schemaNo, removed.map((schema) => schema.schemaNo)));
+  if (removed.length > 0) {
+    const removedNos = removed.map((schema) => schema.schemaNo);
+    // A removed schema's pictures belong to nobody now: unreadable, and never taken for the type's own.
+    await tx.update(files).set({ schemasTypeNo: null }).where(inArray(files.schemaNo, removedNos));
+    await tx.delete(schemas).where(inArray(schemas.schemaNo, removedNos));
+  }
   changes.before.push(...removed.map((schema) => audited(schema.schemaNo, schema.revision, schema)));
 
   for (const [position, child] of incoming.entries()) {

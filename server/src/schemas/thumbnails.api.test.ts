@@ -151,6 +151,10 @@ describe('schema thumbnails', () => {
     expect(after.schemas[0]?.thumbnail?.fileId).toBe(gifUpload.body.data.fileId);
     // A schema removed by an update takes its thumbnail with it; the type's update still works.
     expect((await call(curatorToken, '/v1/schema/update', { ...update, revision: after.revision, schemas: update.schemas.slice(1) })).body.status).toBe('0000');
+    // Its pictures belong to nobody now: no longer readable, and not to be taken for the type's own.
+    const orphan = gifUpload.body.data.fileId;
+    expect((await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, fileId: orphan })).body.data).toMatchObject({ fields: [{ field: 'fileId' }] });
+    expect((await call(curatorToken, '/v1/common/file/url', { fileId: orphan })).body.status).toBe(ERR.notFound);
   });
 
   it('refuses a member without the schema flag (403), storing nothing', async () => {

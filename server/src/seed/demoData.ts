@@ -113,7 +113,7 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
     const asWriter = await as(await userNoOf(db, note.writer));
     const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as { labNoteNo: number };
     const { labNoteNo } = created;
-    const content = await withDemoImage(await withDemoCatalogues(db, note.content), () => asWriter.upload({ labNoteNo }, 'gel.png', demoGelPng()));
+    const content = await withDemoImage(await withDemoCatalogues(db, asWriter, note.content), () => asWriter.upload({ labNoteNo }, 'gel.png', demoGelPng()));
     await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     added += 1;
     if (!note.saved) continue;

@@ -1,7 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { SCHEMA_STATUS, type CellDropbox, type DropboxCreateRequest, type PmNode, type SchemaBlockAttrs, type SchemaCreateRequest } from '@eln/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { type CellDropbox, type DropboxCreateRequest, type PmNode, type SchemaBlockAttrs, type SchemaCreateRequest } from '@eln/shared';
 import type { Db } from '../db/client.js';
-import { dropboxes, dropboxRows, schemaEntries, schemas, schemaTypes, users } from '../db/schema.js';
+import { dropboxes, schemas, schemaTypes, users } from '../db/schema.js';
 import type { DemoDropboxChoice } from './demoContent.js';
 import { demoThumbnailPng } from './demoImage.js';
 
@@ -61,10 +61,11 @@ export async function userNoOf(db: Db, userId: string): Promise<number> {
 export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
   let added = 0;
   for (const { author, type } of DEMO_SCHEMAS) {
-    const [exists] = await db.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(sql`lower(${schemaTypes.code}) = lower(${type.code})`);
-    if (exists) continue;
+    const [exists] = await db.select().from(schemaTypes).where(sql`lower(${schemaTypes.code}) = lower(${type.code})`);
+    if (exists?.thumbnailFileId) continue;
     const asAuthor = await as(await userNoOf(db, author));
-    const { schemasTypeNo } = (await asAuthor('/v1/schema/create', type)).data as { schemasTypeNo: number };
+    const schemasTypeNo = exists?.schemasTypeNo ?? ((await asAuthor('/v1/schema/create', type)).data as { schemasTypeNo: number }).schemasTypeNo;
+    // A run stopped between the two leaves a type without its picture: the next run adds it.
     const fileId = await asAuthor.upload({ schemasTypeNo }, `${type.code.toLowerCase()}.png`, demoThumbnailPng(type.code));
     await asAuthor('/v1/schema/thumbnail', { schemasTypeNo, fileId });
     added += 1;
@@ -78,45 +79,37 @@ export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
   return added;
 }
 
-async function demoSchemaBlock(db: Db, { typeCode, schemaTitle }: { typeCode: string; schemaTitle: string }): Promise<SchemaBlockAttrs> {
+type Call = (path: string, body: unknown) => Promise<{ data?: unknown }>;
+
+/** The server's sealed copy of a demo schema (by type code and schema title), as a writer's dialog gets it. */
+async function demoSchemaBlock(db: Db, call: Call, { typeCode, schemaTitle }: { typeCode: string; schemaTitle: string }): Promise<SchemaBlockAttrs> {
   const [row] = await db
-    .select({ schema: schemas, type: schemaTypes })
+    .select({ schemaNo: schemas.schemaNo })
     .from(schemas)
     .innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, schemas.schemasTypeNo))
     .where(and(eq(schemaTypes.code, typeCode), eq(schemas.title, schemaTitle)));
   if (!row) throw new Error(`demo schema ${typeCode} / ${schemaTitle} missing`);
-  const entries = await db.select().from(schemaEntries).where(eq(schemaEntries.schemaNo, row.schema.schemaNo)).orderBy(asc(schemaEntries.position));
-  return {
-    schemasTypeNo: row.type.schemasTypeNo,
-    schemaNo: row.schema.schemaNo,
-    typeTitle: row.type.title,
-    title: row.schema.title,
-    revision: row.schema.revision,
-    entries: entries.filter((entry) => entry.status === SCHEMA_STATUS.used).map(({ field, value }) => ({ field, value })),
-  };
+  return (await call('/v1/schema/block', { schemaNo: row.schemaNo })).data as SchemaBlockAttrs;
 }
 
-async function demoCellDropbox(db: Db, { demoDropbox, code }: DemoDropboxChoice): Promise<CellDropbox> {
-  const [row] = await db
-    .select({ dropbox: dropboxes, row: dropboxRows })
-    .from(dropboxRows)
-    .innerJoin(dropboxes, eq(dropboxes.dropboxNo, dropboxRows.dropboxNo))
-    .where(and(eq(dropboxes.title, demoDropbox), eq(dropboxRows.code, code)));
-  if (!row) throw new Error(`demo dropbox ${demoDropbox} / ${code} missing`);
-  return { dropboxNo: row.dropbox.dropboxNo, title: row.dropbox.title, code: row.row.code, name: row.row.name };
+/** The server's sealed copy of a demo dropbox (by title) and one of its rows, as a writer's dialog gets it. */
+async function demoCellDropbox(db: Db, call: Call, { demoDropbox, code }: DemoDropboxChoice): Promise<CellDropbox> {
+  const [row] = await db.select({ dropboxNo: dropboxes.dropboxNo }).from(dropboxes).where(eq(dropboxes.title, demoDropbox));
+  if (!row) throw new Error(`demo dropbox ${demoDropbox} missing`);
+  return (await call('/v1/dropbox/cell', { dropboxNo: row.dropboxNo, code })).data as CellDropbox;
 }
 
 const isPlaceholder = <K extends string>(value: unknown, key: K): value is Record<K, string> =>
   typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[key] === 'string';
 
-/** The demo content with its schema blocks and dropbox cells pointing at the catalogues the seed made. */
-export async function withDemoCatalogues(db: Db, node: PmNode): Promise<PmNode> {
-  const content = node.content ? await Promise.all(node.content.map((child) => withDemoCatalogues(db, child))) : undefined;
+/** The demo content with its schema blocks and dropbox cells copied (through `call`) from the catalogues the seed made. */
+export async function withDemoCatalogues(db: Db, call: Call, node: PmNode): Promise<PmNode> {
+  const content = node.content ? await Promise.all(node.content.map((child) => withDemoCatalogues(db, call, child))) : undefined;
   let attrs = node.attrs;
   if (node.type === 'schemaBlock' && isPlaceholder(attrs?.demoSchema, 'typeCode')) {
     const { demoSchema, ...rest } = attrs;
-    attrs = { ...rest, ...(await demoSchemaBlock(db, demoSchema as { typeCode: string; schemaTitle: string })) };
+    attrs = { ...rest, ...(await demoSchemaBlock(db, call, demoSchema as { typeCode: string; schemaTitle: string })) };
   }
-  if (node.type === 'tableCell' && isPlaceholder(attrs?.dropbox, 'demoDropbox')) attrs = { ...attrs, dropbox: await demoCellDropbox(db, attrs.dropbox as DemoDropboxChoice) };
+  if (node.type === 'tableCell' && isPlaceholder(attrs?.dropbox, 'demoDropbox')) attrs = { ...attrs, dropbox: await demoCellDropbox(db, call, attrs.dropbox as DemoDropboxChoice) };
   return { ...node, ...(attrs ? { attrs } : {}), ...(content ? { content } : {}) };
 }

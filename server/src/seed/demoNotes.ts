@@ -45,10 +45,10 @@ export const DEMO_NOTES: DemoNote[] = [
       heading('Conditions'),
       paragraph('Pd(OAc)2 2 mol%, K2CO3 2 equiv, dioxane/water 4:1, 80 °C, 4 h.'),
       schemaBlock('REAGENT', 'Palladium(II) acetate'),
-      table(SETUP_TABLE, ['Material', 'Amount', 'Unit'], [
-        ['Pd(OAc)2', '4.5', choice('Units', 'mg')],
-        ['Aryl bromide', '1.0', choice('Units', 'mM')],
-        [choice('Solvents', 'H2O', 'co-solvent'), '2.0', choice('Units', 'mL')],
+      table(SETUP_TABLE, ['Material', 'Amount', 'Unit', 'State'], [
+        ['Pd(OAc)2', '4.5', choice('Units', 'mg'), choice('Sample states', 'S')],
+        ['Aryl bromide', '1.0', choice('Units', 'mM'), choice('Sample states', 'L')],
+        [choice('Solvents', 'H2O', 'co-solvent'), '2.0', choice('Units', 'mL'), choice('Sample states', 'L')],
       ]),
       heading('Conversion by ligand'),
       table(LIGAND_TABLE, ['Ligand', 'Conversion (%)'], [

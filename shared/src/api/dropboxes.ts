@@ -84,6 +84,8 @@ export const dropboxListRequest = pagingRequest.safeExtend({
   status: yesNo.optional(),
 });
 export const dropboxNoRequest = z.strictObject({ dropboxNo: recordNo });
+/** `/cell`: a table cell's copy of a used dropbox and one of its rows (by code), or of the list alone (null). */
+export const dropboxCellRequest = z.strictObject({ dropboxNo: recordNo, code: text().max(LIMITS.dropboxCode).nullable() });
 export const dropboxCreateRequest = z.strictObject({
   title: dropboxTitle,
   status: yesNo,

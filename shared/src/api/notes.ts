@@ -23,7 +23,14 @@ export const noteCreateRequest = z.strictObject({
 
 export const labNoteNoRequest = z.strictObject({ labNoteNo: recordNo });
 
-const cellDropbox = z.object({ dropboxNo: recordNo.nullable(), title: text(), code: text().nullable(), name: text().nullable() });
+/** A cell's dropbox as the block model carries it (`CellDropbox`; the older title-only form has no number and no seal). */
+const cellDropbox = z.object({
+  dropboxNo: recordNo.nullable(),
+  title: text().max(LIMITS.dropboxName),
+  code: text().max(LIMITS.dropboxCode).nullable(),
+  name: text().max(LIMITS.dropboxRowName).nullable(),
+  seal: text().max(43),
+});
 const blockTableCell = z.object({ text: text(), colspan: z.number(), rowspan: z.number(), dropbox: cellDropbox.nullable() });
 export const blockSchema = z.object({
   type: z.enum(BLOCK_TYPES),

@@ -148,6 +148,11 @@ export interface SchemaBasic {
   thumbnail: SchemaThumbnail | null;
 }
 
+/** `/basic/all`: each schema with whether a note may copy it now (the server's copy verdict). */
+export interface SchemaBasicOffer extends SchemaBasic {
+  copyable: boolean;
+}
+
 export interface SchemaChild extends SchemaBasic {
   entries: SchemaEntry[];
 }

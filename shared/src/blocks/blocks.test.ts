@@ -4,6 +4,8 @@ import { blocksToDoc, canonicalBlockList, differsFromSaved, docToBlocks, docToSa
 import { contentViolations } from '../editor/contentRules.js';
 import type { PmNode } from './model.js';
 
+const SEAL = 'S'.repeat(43);
+
 const p = (uid: string, text: string, marks?: PmNode['marks']): PmNode => ({
   type: 'paragraph',
   attrs: { blockUid: uid, textAlign: null },
@@ -76,7 +78,7 @@ describe('docToBlocks', () => {
       doc(
         table('t1', [
           [cell('Sample', {}, 'tableHeader'), cell('pH', {}, 'tableHeader')],
-          [cell('A', { colspan: 2, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum' } })],
+          [cell('A', { colspan: 2, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum', seal: SEAL } })],
           [cell('B', { dropbox: 'SAMPLES' }), cell('7.2')],
         ]),
       ),
@@ -86,8 +88,8 @@ describe('docToBlocks', () => {
     expect(block?.blockTable).toEqual({
       header: [[{ text: 'Sample', colspan: 1, rowspan: 1, dropbox: null }, { text: 'pH', colspan: 1, rowspan: 1, dropbox: null }]],
       body: [
-        [{ text: 'A', colspan: 2, rowspan: 1, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum' } }],
-        [{ text: 'B', colspan: 1, rowspan: 1, dropbox: { dropboxNo: null, title: 'SAMPLES', code: null, name: null } }, { text: '7.2', colspan: 1, rowspan: 1, dropbox: null }],
+        [{ text: 'A', colspan: 2, rowspan: 1, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum', seal: SEAL } }],
+        [{ text: 'B', colspan: 1, rowspan: 1, dropbox: { dropboxNo: null, title: 'SAMPLES', code: null, name: null, seal: '' } }, { text: '7.2', colspan: 1, rowspan: 1, dropbox: null }],
       ],
     });
   });
@@ -152,14 +154,14 @@ describe('round trips: document → blocks → document, for every kind of block
     { type: 'orderedList', attrs: { blockUid: 'rt-o', start: 1 }, content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'first' }] }] }] },
     table('rt-t', [
       [cell('Sample', {}, 'tableHeader'), cell('pH', {}, 'tableHeader')],
-      [cell('A', { colspan: 2, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum' } })],
-      [cell('B', { dropbox: 'SAMPLES' }), cell('C', { dropbox: { dropboxNo: 4, title: 'Samples', code: null, name: null } })],
+      [cell('A', { colspan: 2, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum', seal: SEAL } })],
+      [cell('B', { dropbox: 'SAMPLES' }), cell('C', { dropbox: { dropboxNo: 4, title: 'Samples', code: null, name: null, seal: SEAL } })],
     ]),
     { type: 'chart', attrs: { blockUid: 'rt-c', chartType: 'scatter', name: 'Rate', xLabel: 't', yLabel: 'c', dataName: 'run 1', label: 'Fig. 1', direction: 'vertical', tableUid: 'rt-t', from: { row: 1, col: 0 }, to: { row: 1, col: 1 } } },
     { type: 'image', attrs: { blockUid: 'rt-i', fileId: '00000000-0000-4000-8000-000000000000', title: 'Gel' } },
     { type: 'fileAttachment', attrs: { blockUid: 'rt-f', fileId: '00000000-0000-4000-8000-000000000001', name: 'raw.xlsx', size: 2048, extension: 'xlsx' } },
     { type: 'date', attrs: { blockUid: 'rt-d', value: '2026-11-22' } },
-    { type: 'schemaBlock', attrs: { blockUid: 'rt-s', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'NaCl', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }] } },
+    { type: 'schemaBlock', attrs: { blockUid: 'rt-s', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'NaCl', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }], seal: SEAL } },
   );
 
   it('rebuilds the same document from its blocks', () => {

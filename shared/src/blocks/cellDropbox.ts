@@ -13,9 +13,12 @@ export interface CellDropbox {
   /** The chosen row, or null before a choice. */
   code: string | null;
   name: string | null;
+  /** The server's seal over the fields above (`/v1/dropbox/cell`): a copy nobody could have made up. */
+  seal: string;
 }
 
-const isRecordNo = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+import { isRecordNo, isSeal } from './catalogueCopies.js';
+
 const within = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
 
 /**
@@ -25,13 +28,13 @@ const within = (value: unknown, max: number): value is string => typeof value ==
  */
 export function readCellDropbox(value: unknown): CellDropbox | null | 'invalid' {
   if (value === undefined || value === null || value === '') return null;
-  if (typeof value === 'string') return within(value, LIMITS.dropboxName) ? { dropboxNo: null, title: value, code: null, name: null } : 'invalid';
+  if (typeof value === 'string') return within(value, LIMITS.dropboxName) ? { dropboxNo: null, title: value, code: null, name: null, seal: '' } : 'invalid';
   if (typeof value !== 'object' || Array.isArray(value)) return 'invalid';
-  const { dropboxNo, title, code, name, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || !isRecordNo(dropboxNo) || !within(title, LIMITS.dropboxName) || title.trim() === '') return 'invalid';
+  const { dropboxNo, title, code, name, seal, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || !isRecordNo(dropboxNo) || !within(title, LIMITS.dropboxName) || title.trim() === '' || !isSeal(seal)) return 'invalid';
   const nothingChosen = code === null && name === null;
   const chosen = within(code, LIMITS.dropboxCode) && within(name, LIMITS.dropboxRowName);
-  return nothingChosen || chosen ? { dropboxNo, title, code: code as string | null, name: name as string | null } : 'invalid';
+  return nothingChosen || chosen ? { dropboxNo, title, code: code as string | null, name: name as string | null, seal } : 'invalid';
 }
 
 /** The cell's dropbox, or null when it has none or an invalid one. */

@@ -18,9 +18,12 @@ export interface SchemaBlockAttrs {
   title: string;
   revision: number;
   entries: SchemaBlockEntry[];
+  /** The server's seal over the fields above (`/v1/schema/block`): a copy nobody could have made up. */
+  seal: string;
 }
 
-const isRecordNo = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+import { isRecordNo, isSeal } from './catalogueCopies.js';
+
 const isName = (value: unknown, max: number): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max;
 
 function entryOf(value: unknown): SchemaBlockEntry | null {
@@ -32,11 +35,11 @@ function entryOf(value: unknown): SchemaBlockEntry | null {
 
 /** A schema block's attributes when they are all valid (the content rule `schemaBlock`), else null. */
 export function readSchemaBlock(attrs: Record<string, unknown> | undefined): SchemaBlockAttrs | null {
-  const { schemasTypeNo, schemaNo, typeTitle, title, revision, entries } = attrs ?? {};
-  if (!isRecordNo(schemasTypeNo) || !isRecordNo(schemaNo) || !isRecordNo(revision)) return null;
+  const { schemasTypeNo, schemaNo, typeTitle, title, revision, entries, seal } = attrs ?? {};
+  if (!isRecordNo(schemasTypeNo) || !isRecordNo(schemaNo) || !isRecordNo(revision) || !isSeal(seal)) return null;
   if (!isName(typeTitle, LIMITS.schemaTypeName) || !isName(title, LIMITS.schemaName)) return null;
   if (!Array.isArray(entries) || entries.length > LIMITS.schemaEntriesPerSchema) return null;
   const read = entries.map(entryOf);
   if (read.some((entry) => entry === null)) return null;
-  return { schemasTypeNo, schemaNo, typeTitle, title, revision, entries: read as SchemaBlockEntry[] };
+  return { schemasTypeNo, schemaNo, typeTitle, title, revision, entries: read as SchemaBlockEntry[], seal };
 }

@@ -93,7 +93,7 @@ describe('deleting rows and columns (transition rules)', () => {
 });
 
 describe('dropboxes', () => {
-  const units = { dropboxNo: 3, title: 'Units', code: null, name: null };
+  const units = { dropboxNo: 3, title: 'Units', code: null, name: null, seal: 's'.repeat(43) };
   const chosen = { ...units, code: 'mg', name: 'milligram' };
 
   it('allows one dropbox reference per body cell, with or without a chosen row, and none in a header cell', () => {
@@ -120,6 +120,9 @@ describe('dropboxes', () => {
       { ...chosen, code: 'c'.repeat(LIMITS.dropboxCode + 1) },
       { ...chosen, name: 'n'.repeat(LIMITS.dropboxRowName + 1) },
       { ...chosen, extra: true },
+      { ...chosen, seal: undefined },
+      { ...chosen, seal: 'short' },
+      { ...chosen, seal: 's'.repeat(42) + '=' },
       'x'.repeat(LIMITS.dropboxName + 1),
     ];
     for (const dropbox of invalid) expect(rules(doc(table('t', [row([cell({ dropbox })])]))), JSON.stringify(dropbox)).toEqual(['dropboxValue:t']);
@@ -127,7 +130,7 @@ describe('dropboxes', () => {
 });
 
 describe('schema blocks', () => {
-  const attrs = { blockUid: 's', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }] };
+  const attrs = { blockUid: 's', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }], seal: 'S'.repeat(43) };
   const block = (changes: Record<string, unknown>) => doc({ type: 'schemaBlock', attrs: { ...attrs, ...changes } });
 
   it('accept a copy of up to the entries a schema may hold, empty too', () => {
@@ -147,6 +150,8 @@ describe('schema blocks', () => {
       { typeTitle: 'x'.repeat(LIMITS.schemaTypeName + 1) },
       { title: 'x'.repeat(LIMITS.schemaName + 1) },
       { entries: 'CAS' },
+      { seal: undefined },
+      { seal: 'not a seal' },
       { entries: [{ ...entry, field: 'f'.repeat(LIMITS.schemaField + 1) }] },
       { entries: [{ ...entry, value: 'v'.repeat(LIMITS.schemaValue + 1) }] },
       { entries: [{ ...entry, value: '' }] },

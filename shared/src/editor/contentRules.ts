@@ -45,6 +45,11 @@ export const CONTENT_RULES = [
    */
   'schemaBlock',
   /**
+   * A new or changed schema block or cell dropbox carries the seal the server gave its copy (judged by
+   * the server alone, which holds the key: `collab/catalogueSeals.ts`; `contentViolations` never reports it).
+   */
+  'catalogueCopy',
+  /**
    * The document fits the editor's schema (known nodes, marks and attributes). Judged by
    * `schemaViolation` in `@eln/shared/editor`, which needs Tiptap; `contentViolations` never reports it.
    */

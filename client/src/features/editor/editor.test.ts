@@ -213,7 +213,7 @@ describe('table rules', () => {
   it('keeps a dropbox and its chosen row per body cell, never on a header cell, and shows the choice in the cell', () => {
     const editor = editorWith([paragraph('')]);
     insertTable(editor, 2, 2, columnLabel);
-    const units = { dropboxNo: 3, title: 'Units', code: null, name: null };
+    const units = { dropboxNo: 3, title: 'Units', code: null, name: null, seal: 's'.repeat(43) };
     expect(setCellDropbox(editor, units)).toBe('dropboxHeader');
     const info = tableInfo(editor.state);
     if (!info) throw new Error('no table');

@@ -1,25 +1,18 @@
-import { ERR, SCHEMA_STATUS, type SchemaBlockAttrs, type SchemaChild } from '@eln/shared';
+import { ERR, type SchemaBlockAttrs } from '@eln/shared';
 import { call, isApiError } from '../../api';
 
-/** The entries a schema block copies from a schema: its used ones, field and value. */
-export function blockFromSchema(schema: SchemaChild, typeTitle: string): SchemaBlockAttrs {
-  return {
-    schemasTypeNo: schema.schemasTypeNo,
-    schemaNo: schema.schemaNo,
-    typeTitle,
-    title: schema.title,
-    revision: schema.revision,
-    entries: schema.entries.filter((entry) => entry.status === SCHEMA_STATUS.used).map(({ field, value }) => ({ field, value })),
-  };
+/** The server's sealed copy of a schema for a note's schema block: its used entries as they are now. */
+export function schemaCopy(schemaNo: number, signal?: AbortSignal): Promise<SchemaBlockAttrs> {
+  return call<SchemaBlockAttrs>('/v1/schema/block', { schemaNo }, signal ? { signal } : undefined);
 }
 
-/** What the catalogue holds now for a block's schema: its latest revision, or `gone` when it can no longer be read. */
-export type SchemaNow = { kind: 'current' } | { kind: 'newer'; schema: SchemaChild } | { kind: 'gone' } | { kind: 'unknown' };
+/** What the catalogue offers now for a block's schema: a newer revision, the same, or nothing (no longer offered). */
+export type SchemaNow = { kind: 'current' } | { kind: 'newer'; copy: SchemaBlockAttrs } | { kind: 'gone' } | { kind: 'unknown' };
 
 export async function schemaNow(block: SchemaBlockAttrs, signal?: AbortSignal): Promise<SchemaNow> {
   try {
-    const schema = await call<SchemaChild>('/v1/schema/attr/all', { schemaNo: block.schemaNo }, signal ? { signal } : undefined);
-    return schema.revision > block.revision ? { kind: 'newer', schema } : { kind: 'current' };
+    const copy = await schemaCopy(block.schemaNo, signal);
+    return copy.revision > block.revision ? { kind: 'newer', copy } : { kind: 'current' };
   } catch (error) {
     return isApiError(error) && error.status === ERR.schemaCheck ? { kind: 'gone' } : { kind: 'unknown' };
   }

@@ -10,7 +10,10 @@ import { SelectField, TextField } from '../../../ui/Field';
 import { useLoad } from '../../../lib/useLoad';
 import { useSettledValue } from '../../../lib/useSettledValue';
 
+/** The value select's options: nothing chosen, the row the cell keeps (no longer in the list), or a row by its place. */
 const NOTHING = '';
+const KEPT = 'kept';
+const rowOption = (index: number) => `row:${index}`;
 
 /** The used dropboxes whose titles contain `search` (the first page: a lab has few, the search finds the rest). */
 const loadLists = (search: string, signal: AbortSignal) =>
@@ -20,8 +23,9 @@ const loadRows = (dropboxNo: number, signal: AbortSignal) => call<DropboxDetail>
 
 /**
  * The selected cell's dropbox (spec §5: one per cell): which used list it offers and the row chosen from
- * it. The chosen code and name are copied into the cell, so a later change to the list leaves the note as
- * it was. A cell whose list is no longer used keeps it until someone picks another or removes it.
+ * it. The server copies the list's title and the row's code and name into a sealed value for the cell, so
+ * a later change to the list leaves the note as it was. A cell whose list is no longer used keeps it (and
+ * its choice) until someone picks another or removes it.
  */
 export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: CellDropbox | null; onSubmit(value: CellDropbox | null): void; onClose(): void }) {
   const { t } = useTranslation('editor');
@@ -29,27 +33,43 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
   const [search, setSearch] = useState('');
   const settledSearch = useSettledValue(search.trim(), 250);
   const [dropboxNo, setDropboxNo] = useState<number | null>(initial?.dropboxNo ?? null);
-  const [code, setCode] = useState<string>(initial?.code ?? NOTHING);
+  const [choice, setChoice] = useState<string>(initial?.code != null ? KEPT : NOTHING);
+  const [sending, setSending] = useState(false);
+  const [sendError, setSendError] = useState<unknown>(null);
   const lists = useLoad((signal) => loadLists(settledSearch, signal), settledSearch);
   const rows = useLoad((signal) => (dropboxNo === null ? Promise.resolve(null) : loadRows(dropboxNo, signal)), String(dropboxNo));
 
   const offered = lists.data?.list ?? [];
   const keepsCurrent = initial?.dropboxNo != null && !offered.some((d) => d.dropboxNo === initial.dropboxNo);
   const chosenList = rows.data ?? null;
-  const loadError = lists.phase === 'error' ? lists.error : rows.phase === 'error' ? rows.error : null;
+  const loadError = lists.phase === 'error' ? lists.error : rows.phase === 'error' ? rows.error : sendError;
 
-  const submit = (event: FormEvent) => {
+  const rowsOffered = chosenList?.rows ?? [];
+  // The row the cell holds, found again in the list (by code) so the select shows it as a normal choice.
+  const keptIndex = initial?.code != null && dropboxNo === initial.dropboxNo ? rowsOffered.findIndex((row) => row.code === initial.code) : -1;
+  const selected = choice === KEPT && keptIndex >= 0 && rowsOffered[keptIndex]?.name === initial?.name ? rowOption(keptIndex) : choice;
+
+  /** The cell gets the server's sealed copy of the list and the chosen row, never one made here. */
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (dropboxNo === null) return onSubmit(null);
-    const title = chosenList?.title ?? (dropboxNo === initial?.dropboxNo ? initial.title : '');
-    if (!title) return;
-    const row = code === NOTHING ? null : (chosenList?.rows.find((r) => r.code === code) ?? (code === initial?.code && initial.name !== null ? { code, name: initial.name } : null));
-    onSubmit({ dropboxNo, title, code: row?.code ?? null, name: row?.name ?? null });
+    // Untouched, the cell keeps exactly what it holds (even if the row was renamed since).
+    if (choice === KEPT && initial) return onSubmit(initial);
+    const row = selected.startsWith('row:') ? rowsOffered[Number(selected.slice(4))] : null;
+    setSending(true);
+    setSendError(null);
+    try {
+      onSubmit(await call<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: row ? row.code : null }));
+    } catch (error) {
+      setSendError(error);
+    } finally {
+      setSending(false);
+    }
   };
 
   return (
     <Dialog title={t('dropbox.title')} onClose={onClose} testId="dropbox-dialog">
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
         {initial && initial.dropboxNo === null ? <p className="field-hint">{t('dropbox.olderName', { title: initial.title })}</p> : null}
         {(lists.data?.totalCount ?? 0) > offered.length || search ? (
           <TextField label={t('dropbox.search')} type="search" value={search} onChange={(event) => setSearch(event.target.value)} testId="dropbox-search" />
@@ -59,7 +79,7 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
           value={dropboxNo === null ? NOTHING : String(dropboxNo)}
           onChange={(event) => {
             setDropboxNo(event.target.value === NOTHING ? null : Number(event.target.value));
-            setCode(NOTHING);
+            setChoice(NOTHING);
           }}
           hint={lists.phase === 'ready' && offered.length === 0 && !keepsCurrent ? t('dropbox.noneOffered') : t('dropbox.listHint')}
           testId="dropbox-list"
@@ -73,11 +93,11 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
           ))}
         </SelectField>
         {dropboxNo !== null ? (
-          <SelectField label={t('dropbox.value')} value={code} onChange={(event) => setCode(event.target.value)} disabled={!chosenList} hint={t('dropbox.valueHint')} testId="dropbox-value">
+          <SelectField label={t('dropbox.value')} value={selected} onChange={(event) => setChoice(event.target.value)} disabled={!chosenList} hint={t('dropbox.valueHint')} testId="dropbox-value">
             <option value={NOTHING}>{t('dropbox.nothingChosen')}</option>
-            {chosenList && code !== NOTHING && !chosenList.rows.some((r) => r.code === code) && initial?.name ? <option value={code}>{t('dropbox.keptValue', { name: initial.name, code })}</option> : null}
-            {(chosenList?.rows ?? []).map((row) => (
-              <option key={row.code} value={row.code}>
+            {chosenList && selected === KEPT && initial?.name != null ? <option value={KEPT}>{t('dropbox.keptValue', { name: initial.name, code: initial.code ?? '' })}</option> : null}
+            {rowsOffered.map((row, index) => (
+              <option key={index} value={rowOption(index)}>
                 {row.code && row.code !== row.name ? `${row.name} (${row.code})` : row.name}
               </option>
             ))}
@@ -97,7 +117,7 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
           <Button variant="secondary" onClick={onClose}>
             {tApp('common.cancel')}
           </Button>
-          <Button type="submit" variant="primary" disabled={dropboxNo !== null && rows.phase === 'loading'} data-testid="dropbox-save">
+          <Button type="submit" variant="primary" disabled={sending || (dropboxNo !== null && rows.phase === 'loading')} aria-busy={sending} data-testid="dropbox-save">
             {t('dropbox.save')}
           </Button>
         </div>

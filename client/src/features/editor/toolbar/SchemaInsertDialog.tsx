@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SCHEMA_STATUS, type SchemaBasic, type SchemaBlockAttrs, type SchemaChild, type SchemaTypeSummary } from '@eln/shared';
+import type { SchemaBasicOffer, SchemaBlockAttrs, SchemaTypeSummary } from '@eln/shared';
 import { call } from '../../../api';
 import { apiErrorText } from '../../../api/errors';
 import { currentLanguage } from '../../../i18n';
@@ -8,15 +8,15 @@ import { useLoad } from '../../../lib/useLoad';
 import { Dialog } from '../../../modals/Dialog';
 import { Button } from '../../../ui/Button';
 import { SelectField } from '../../../ui/Field';
-import { blockFromSchema } from '../schemaBlocks';
+import { schemaCopy } from '../schemaBlocks';
 import { SchemaEntriesTable } from '../views/SchemaBlockView';
 
 const NONE = '';
-const used = <T extends { status: 'Y' | 'N' }>(items: readonly T[]) => items.filter((item) => item.status === SCHEMA_STATUS.used);
 
 /**
- * Inserts a schema block: pick a used schema type, then one of its used schemas, see the entries that will
- * be copied, insert. The block keeps this copy whatever later happens to the schema.
+ * Inserts a schema block: pick a schema type (`/all`: the used ones), then one of its schemas the server
+ * lets notes copy, see the server's sealed copy of its entries, insert exactly that. The block keeps this
+ * copy whatever later happens to the schema.
  */
 export function SchemaInsertDialog({ onSubmit, onClose }: { onSubmit(block: SchemaBlockAttrs): void; onClose(): void }) {
   const { t } = useTranslation('editor');
@@ -25,15 +25,14 @@ export function SchemaInsertDialog({ onSubmit, onClose }: { onSubmit(block: Sche
   const [schemaNo, setSchemaNo] = useState<number | null>(null);
   const types = useLoad((signal) => call<{ list: SchemaTypeSummary[] }>('/v1/schema/all', {}, { signal }), 'types');
   const schemas = useLoad(
-    (signal) => (typeNo === null ? Promise.resolve(null) : call<{ list: SchemaBasic[] }>('/v1/schema/basic/all', { schemasTypeNo: typeNo }, { signal })),
+    (signal) => (typeNo === null ? Promise.resolve(null) : call<{ list: SchemaBasicOffer[] }>('/v1/schema/basic/all', { schemasTypeNo: typeNo }, { signal })),
     String(typeNo),
   );
-  const preview = useLoad((signal) => (schemaNo === null ? Promise.resolve(null) : call<SchemaChild>('/v1/schema/attr/all', { schemaNo }, { signal })), String(schemaNo));
+  const preview = useLoad((signal) => (schemaNo === null ? Promise.resolve(null) : schemaCopy(schemaNo, signal)), String(schemaNo));
 
-  const offeredTypes = used(types.data?.list ?? []);
-  const offeredSchemas = used(schemas.data?.list ?? []);
-  const type = offeredTypes.find((item) => item.schemasTypeNo === typeNo);
-  const chosen = schemaNo !== null && preview.phase === 'ready' && preview.data && type ? blockFromSchema(preview.data, type.title) : null;
+  const offeredTypes = types.data?.list ?? [];
+  const offeredSchemas = (schemas.data?.list ?? []).filter((schema) => schema.copyable);
+  const chosen = schemaNo !== null && preview.phase === 'ready' ? preview.data : null;
   const failed = [types, schemas, preview].find((load) => load.phase === 'error');
 
   const submit = (event: FormEvent) => {

@@ -95,8 +95,10 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
     if (selectedCellIsHeader(editor.state)) return refuse('dropboxHeader');
     setDropboxDialog({ initial: selectedCellDropbox(editor) });
   };
-  // A dropbox cell's own button (dropboxCells.ts) asks for the same dialog.
-  useEffect(() => onDropboxChoose(editor, openDropbox));
+  // A dropbox cell's own chip (dropboxCells.ts) asks for the same dialog.
+  const openDropboxLatest = useRef(openDropbox);
+  openDropboxLatest.current = openDropbox;
+  useEffect(() => onDropboxChoose(editor, () => openDropboxLatest.current()), [editor]);
 
   /**
    * Closes a dialog, then acts on the editor: the dialog must be gone first, since while it is open the

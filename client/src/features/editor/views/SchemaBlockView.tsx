@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
 import { readSchemaBlock, type SchemaBlockEntry } from '@eln/shared';
 import { SchemaIcon } from '../../../ui/icons';
-import { blockFromSchema, schemaNow, type SchemaNow } from '../schemaBlocks';
+import { schemaNow, type SchemaNow } from '../schemaBlocks';
 import { useEditable } from './useEditable';
 
 /** Field/value rows of a schema, as a block shows them and the insert dialog previews them. */
@@ -82,10 +82,10 @@ export function SchemaBlockView({ node, editor, selected, updateAttributes }: No
       <SchemaEntriesTable entries={block.entries} caption={heading} />
       {now.kind === 'newer' ? (
         <p className="note-schema-notice" role="status" data-testid="schema-block-newer">
-          {t('schema.newer', { revision: now.schema.revision, kept: block.revision })}
+          {t('schema.newer', { revision: now.copy.revision, kept: block.revision })}
           {editable ? (
-            <button type="button" className="note-schema-update" onClick={() => updateAttributes({ ...blockFromSchema(now.schema, block.typeTitle) })} data-testid="schema-block-update">
-              {t('schema.useNewer', { revision: now.schema.revision })}
+            <button type="button" className="note-schema-update" onClick={() => updateAttributes({ ...now.copy })} data-testid="schema-block-update">
+              {t('schema.useNewer', { revision: now.copy.revision })}
             </button>
           ) : null}
         </p>
