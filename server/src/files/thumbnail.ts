@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { ERR, LIMITS } from '@eln/shared';
 import { AppError } from '../http/errors.js';
 
@@ -67,20 +68,39 @@ export interface SmallCopy {
  * first frame. An image that cannot be decoded, or larger than LIMITS.schemaThumbnailSourcePixels, is
  * refused (4009).
  */
+interface WorkerAnswer {
+  ok: boolean;
+  content?: Uint8Array;
+  width?: number;
+  height?: number;
+  message?: string;
+}
+
+/** Decoding takes seconds for a large picture, so it runs in a worker thread (smallCopyWorker.mjs), one per image. */
+function inWorker(input: { bytes: Buffer; jpeg: boolean; width: number; height: number }): Promise<{ content: Buffer; width: number; height: number }> {
+  return new Promise((resolve, reject) => {
+    // The bytes decode to width x height x 4 in memory: room for that, and a cap for anything claiming more.
+    const worker = new Worker(new URL('./smallCopyWorker.mjs', import.meta.url), { workerData: input, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    worker.once('message', (answer: WorkerAnswer) => {
+      void worker.terminate();
+      if (answer.ok && answer.content && answer.width && answer.height) resolve({ content: Buffer.from(answer.content), width: answer.width, height: answer.height });
+      else reject(new Error(answer.message ?? 'no small copy'));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the worker stopped (${code})`)));
+  });
+}
+
 export async function makeSmallCopy(extension: string, bytes: Buffer): Promise<SmallCopy> {
   const declared = imageSize(extension, bytes);
   if (!declared || declared.width < 1 || declared.height < 1 || declared.width * declared.height > LIMITS.schemaThumbnailSourcePixels) {
     throw new AppError(ERR.thumbnailUnreadable);
   }
-  // Loaded on first use: the server starts without the image library.
-  const { Jimp } = await import('jimp');
+  const jpeg = extension === 'jpg' || extension === 'jpeg';
+  const target = fitWithin(declared, LIMITS.schemaThumbnailSide);
   try {
-    const image = await Jimp.read(bytes);
-    const size = fitWithin({ width: image.width, height: image.height }, LIMITS.schemaThumbnailSide);
-    if (size.width !== image.width || size.height !== image.height) image.resize({ w: size.width, h: size.height });
-    const jpeg = extension === 'jpg' || extension === 'jpeg';
-    const content = jpeg ? await image.getBuffer('image/jpeg', { quality: 82 }) : await image.getBuffer('image/png');
-    return { content, extension: jpeg ? 'jpg' : 'png', size };
+    const made = await inWorker({ bytes, jpeg, width: target.width, height: target.height });
+    return { content: made.content, extension: jpeg ? 'jpg' : 'png', size: target };
   } catch (error) {
     throw new AppError(ERR.thumbnailUnreadable, { cause: error });
   }
