@@ -49,12 +49,12 @@ export async function ancestorsOf(q: Queryable, code: string): Promise<string[]>
   return chain;
 }
 
-/** Active users in no department a company knows (none, or one that is not in the company's list). */
-export async function unassignedUserCount(q: Queryable, companyCode: string): Promise<number> {
+/** Active users in no known department (none, or a code no department has): whom `noDepartment` finds. */
+export async function unassignedUserCount(q: Queryable): Promise<number> {
   const [row] = await q
     .select({ n: count() })
     .from(users)
-    .leftJoin(departments, and(eq(departments.code, users.departmentCode), eq(departments.companyCode, companyCode)))
+    .leftJoin(departments, eq(departments.code, users.departmentCode))
     .where(and(eq(users.active, true), isNull(departments.code)));
   return row?.n ?? 0;
 }

@@ -38,7 +38,7 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
     async handler({ body }): Promise<{ list: CompanyDepartments[] }> {
       const [company] = await db.select().from(companies).where(eq(companies.code, body.companyCode));
       if (!company) throw new AppError(ERR.noDepartment);
-      const [rows, unassigned] = await Promise.all([listDepartments(db, company.code), unassignedUserCount(db, company.code)]);
+      const [rows, unassigned] = await Promise.all([listDepartments(db, company.code), unassignedUserCount(db)]);
       return { list: [{ companyCode: company.code, companyName: company.name, children: buildDepartmentTree(rows), unassignedUserCount: unassigned }] };
     },
   });

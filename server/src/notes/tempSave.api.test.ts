@@ -99,7 +99,9 @@ describe('temp save', () => {
     fragment(writer.doc).insert(0, [heading]);
     await expectDraft(writer, fromScratch);
     fragment(writer.doc).delete(3, 1);
-    cellOf(writer.doc, 2, 1).setAttribute('dropbox', 'Reagents');
+    // A cell's dropbox as the server hands it out (sealed), the only kind the guard lets in.
+    const reagents = server.services.catalogueSeals.seal('dropboxCell', { dropboxNo: 1, title: 'Reagents', code: null, name: null });
+    cellOf(writer.doc, 2, 1).setAttribute('dropbox', reagents as unknown as string);
     await expectDraft(writer, fromScratch);
 
     // A version: statuses now compare with it, and an edit turns one block EDIT, a new one ADD, a gone one DELETE.

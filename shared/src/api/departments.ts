@@ -73,7 +73,7 @@ export interface CompanyDepartments {
   companyCode: string;
   companyName: string;
   children: DepartmentNode[];
-  /** Active users in no department of this company. */
+  /** Active users in no known department (the search's `noDepartment`). */
   unassignedUserCount: number;
 }
 

@@ -72,9 +72,8 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
   useEffect(() => {
     if (expandedOnce || loaded.phase !== 'ready') return;
     setExpanded(new Set(directory.roots));
-    for (const code of directory.roots) if ((directory.departments.get(code)?.userCount ?? 0) > 0) more(code, scopeOf(code));
     setExpandedOnce(true);
-  }, [loaded.phase, directory, expandedOnce, more]);
+  }, [loaded.phase, directory, expandedOnce]);
 
   const invalid = useMemo(() => new Set(invalidUserIds.map((userId) => userId.toLowerCase())), [invalidUserIds]);
   const toggleExpanded = (key: string) => {
@@ -114,17 +113,21 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
     chooseAll(NONE, { noDepartment: true }, (selection, people) => setUsers(selection, directory, people, true));
   };
 
-  /** A department's (or the no-department group's) people so far, and the way to the next page. */
-  const pagedPeople = (key: string, depth: number, page: PagedPeople | undefined) => (
+  /**
+   * A department's (or the no-department group's) people so far, and the way to the next page. An open
+   * department whose people were never asked for shows only that way: its first page loads when it comes
+   * near the view, so a company with many departments asks only for those someone looks at.
+   */
+  const pagedPeople = (key: string, depth: number, page: PagedPeople | undefined, count: number) => (
     <>
       {(page?.users ?? []).map((user) => userRow(user, depth))}
       {page?.phase === 'error' ? (
         <li className="tree-user" style={{ '--depth': depth } as CSSProperties}>
           <ErrorState message={apiErrorText(page.error, language)} onRetry={() => more(key, scopeOf(key))} testId={`picker-people-error-${key}`} />
         </li>
-      ) : page && (page.next !== null || page.phase === 'loading') ? (
+      ) : (page ? page.next !== null || page.phase === 'loading' : count > 0) ? (
         <li className="tree-user tree-more" style={{ '--depth': depth } as CSSProperties}>
-          <LoadMore onMore={() => more(key, scopeOf(key))} loading={page.phase === 'loading'} label={page.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')} testId={`picker-more-${key === NONE ? 'none' : key}`} />
+          <LoadMore onMore={() => more(key, scopeOf(key))} loading={page?.phase === 'loading'} label={page?.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')} testId={`picker-more-${key === NONE ? 'none' : key}`} />
         </li>
       ) : null}
     </>
@@ -193,7 +196,7 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
         {open && hasContent ? (
           <ul className="tree-children">
             {node.childCodes.map((child) => departmentRow(child))}
-            {pagedPeople(code, node.depth + 1, pages.get(code))}
+            {pagedPeople(code, node.depth + 1, pages.get(code), node.userCount)}
           </ul>
         ) : null}
       </li>
@@ -238,7 +241,7 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
                 }
               />
             </div>
-            {unassignedOpen ? <ul className="tree-children">{pagedPeople(NONE, 1, pages.get(NONE))}</ul> : null}
+            {unassignedOpen ? <ul className="tree-children">{pagedPeople(NONE, 1, pages.get(NONE), unassignedCount)}</ul> : null}
           </li>
         ) : null}
       </ul>
