@@ -12,29 +12,28 @@ export interface PagedPeople {
 
 /**
  * People loaded a page at a time per key (a department, the people of none, or a search word): `more`
- * asks for the first page, then each next one, never two at once for the same key.
+ * asks for the first page, then each next one, never two at once for the same key. The pages live in a
+ * ref changed at once (a button press and the list's end coming into view can ask in the same moment, and
+ * both must see the first ask) and are copied into state to render.
  */
 export function usePeoplePages() {
+  const known = useRef(new Map<string, PagedPeople>());
   const [pages, setPages] = useState<ReadonlyMap<string, PagedPeople>>(new Map());
-  const current = useRef(pages);
-  current.current = pages;
 
-  const update = (key: string, change: (before: PagedPeople | undefined) => PagedPeople) =>
-    setPages((before) => {
-      const next = new Map(before);
-      next.set(key, change(before.get(key)));
-      current.current = next;
-      return next;
-    });
+  const put = (key: string, page: PagedPeople) => {
+    known.current.set(key, page);
+    setPages(new Map(known.current));
+  };
 
   const more = useCallback((key: string, scope: PeopleScope, word = '') => {
-    const before = current.current.get(key);
+    const before = known.current.get(key);
     if (before && (before.phase === 'loading' || (before.phase === 'ready' && before.next === null))) return;
+    const users = before?.users ?? [];
     const after = before?.next ?? null;
-    update(key, (page) => ({ users: page?.users ?? [], next: page?.next ?? null, phase: 'loading' }));
+    put(key, { users, next: after, phase: 'loading' });
     searchPeople(word, scope, after).then(
-      (page) => update(key, (had) => ({ users: [...(had?.users ?? []), ...page.users], next: page.next, phase: 'ready' })),
-      (error: unknown) => update(key, (had) => ({ users: had?.users ?? [], next: had?.next ?? null, phase: 'error', error })),
+      (page) => put(key, { users: [...users, ...page.users], next: page.next, phase: 'ready' }),
+      (error: unknown) => put(key, { users, next: after, phase: 'error', error }),
     );
   }, []);
 
