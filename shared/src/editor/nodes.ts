@@ -214,8 +214,9 @@ const numberAttr = (name: string) => ({
 
 /**
  * A schema block (`SchemaBlockAttrs` in `@eln/shared`): a read-only copy of a child schema's entries with
- * the schema, type and revision it came from, sealed by the server that made the copy. The entries are an attribute, not editable content, so
- * typing can never change them; inserting the block again (or a newer revision) is the only way.
+ * the schema, type and revision it came from, sealed by the server that made the copy. The entries are an
+ * attribute, not editable content, so typing can never change them; inserting the block again (or a newer
+ * revision) is the only way.
  */
 export const SchemaBlockNode = Node.create({
   name: 'schemaBlock',
