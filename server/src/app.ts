@@ -10,6 +10,7 @@ import { CatalogueSeals } from './collab/catalogueSeals.js';
 import { TokenService } from './auth/tokens.js';
 import { Throttle } from './auth/throttle.js';
 import { registerIdentityRoutes } from './auth/routes.js';
+import { registerSsoRoutes } from './auth/sso/ssoRoutes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { startAuditHeadLog } from './audit/anchor.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
@@ -40,6 +41,12 @@ import { registerNoteRoutes } from './notes/routes.js';
 import { registerSignatureRoutes } from './signatures/routes.js';
 import { FileLinks } from './files/links.js';
 import { registerFileRoutes } from './files/routes.js';
+import { ExportJobs } from './exports/jobs.js';
+import { ExportLinks } from './exports/links.js';
+import { exportMakers } from './exports/makers.js';
+import { PdfPrinter } from './exports/pdf/index.js';
+import { registerExportRoutes } from './exports/routes.js';
+import { DirectorySync } from './departments/directorySync.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { installSecurityHeaders } from './http/security.js';
 import { DEFAULT_CLIENT_DIST, serveClient } from './http/client.js';
@@ -112,6 +119,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
   // Several processes: commands to live connections go through a log in the database, Redis rings.
   const controlChannel = config.redisUrl ? await loggedControlChannel(database.db, config.redisUrl, config.redisPrefix, app.log) : null;
+  const live = new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel);
+  // One browser per process prints every PDF, started at the first print.
+  const pdfPrinter = new PdfPrinter({ executablePath: config.chromiumPath });
   const services: Services = {
     config,
     db: database.db,
@@ -119,16 +129,22 @@ export async function buildApp(config: ServerConfig, database: Database, options
     throttle: new Throttle(config.throttle),
     mailer: await createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
-    live: new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel),
+    live,
     fileLinks: new FileLinks(secret),
     catalogueSeals,
+    exportJobs: new ExportJobs(database.db, config.filesDir, app.log, exportMakers(database.db, config, pdfPrinter)),
+    exportLinks: new ExportLinks(secret),
+    directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
   };
 
   await services.live.start();
+  services.exportJobs.start();
+  services.directorySync.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
   controlChannel?.onResubscribed(() => services.live.catchUpFromStore());
 
   registerIdentityRoutes(app, services);
+  registerSsoRoutes(app, services);
   registerAuditRoutes(app, services);
   registerSystemRoutes(app, services);
   registerDepartmentRoutes(app, services);
@@ -142,6 +158,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerDropboxRoutes(app, services);
   registerSchemaRoutes(app, services);
   registerTemplateRoutes(app, services);
+  registerExportRoutes(app, services);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));
@@ -157,6 +174,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
     async close() {
       stopRechecks();
       stopAuditHeadLog();
+      await services.exportJobs.stop();
+      await pdfPrinter.close();
+      await services.directorySync.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();

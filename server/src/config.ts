@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { DatabaseTarget } from './db/client.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './collab/socketLimits.js';
 import { PRODUCTION_LICENCE_KEY, type VendorKey } from './licence/vendorKeys.js';
+import { loadDirectoryConfig, type DirectoryConfig } from './departments/directoryConfig.js';
+import { loadSsoConfig, type SsoConfig } from './auth/sso/ssoConfig.js';
 
 /**
  * Every environment variable the server reads, parsed once. The README's configuration table mirrors
@@ -33,6 +35,7 @@ const env = z.object({
   TIME_ZONE: z.string().default('UTC'),
   AUDIT_HEAD_LOG_MINUTES: z.coerce.number().positive().default(60),
   COLLAB_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perAddress),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
 });
 
 export interface ThrottlePolicy {
@@ -77,6 +80,12 @@ export interface ServerConfig {
   socketLimits: SocketLimits;
   /** Vendor keys whose licence keys this server accepts: the production key (tests add the test key). */
   trustedLicenceKeys: readonly VendorKey[];
+  /** The chromium the PDF export prints with (Debian's by default; no browser is downloaded). */
+  chromiumPath: string;
+  /** The LDAP directory departments and people are synchronised from (LDAP_* variables), or null. */
+  directory: DirectoryConfig | null;
+  /** Single sign-on through an OpenID Connect provider (OIDC_* variables), or null. */
+  sso: SsoConfig | null;
 }
 
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
@@ -119,6 +128,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     auditHeadLogMs: e.AUDIT_HEAD_LOG_MINUTES * 60_000,
     socketLimits: { ...DEFAULT_SOCKET_LIMITS, perAddress: e.COLLAB_SOCKETS_PER_ADDRESS },
     trustedLicenceKeys: [PRODUCTION_LICENCE_KEY],
+    chromiumPath: e.CHROMIUM_PATH,
+    directory: loadDirectoryConfig(source),
+    sso: loadSsoConfig(source, e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
   };
 }
 

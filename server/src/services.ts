@@ -7,6 +7,9 @@ import type { Mailer } from './system/mailer.js';
 import type { LiveDocuments } from './collab/liveDocuments.js';
 import type { FileLinks } from './files/links.js';
 import type { CatalogueSeals } from './collab/catalogueSeals.js';
+import type { ExportJobs } from './exports/jobs.js';
+import type { ExportLinks } from './exports/links.js';
+import type { DirectorySync } from './departments/directorySync.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -20,4 +23,9 @@ export interface Services {
   fileLinks: FileLinks;
   /** Seals on the catalogue copies notes hold (schema blocks, cell dropboxes). */
   catalogueSeals: CatalogueSeals;
+  /** The export queue (PDF, .eln, audit CSV) and the signed download tokens of its files. */
+  exportJobs: ExportJobs;
+  exportLinks: ExportLinks;
+  /** Departments and people from the LDAP directory: runs on request and by the interval. */
+  directorySync: DirectorySync;
 }

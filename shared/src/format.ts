@@ -42,3 +42,46 @@ export function waitText(totalSeconds: number, language: 'en' | 'ko' | 'ja'): st
   if (minutes === 0) return units.seconds(rest);
   return rest === 0 ? units.minutes(minutes) : `${units.minutes(minutes)}${units.join}${units.seconds(rest)}`;
 }
+
+/** A moment as written in a given zone: "2026-11-22 10:05 GMT+9", with the IANA zone it was written in. */
+export interface ZonedTime {
+  /** Date and 24-hour time in the zone, then the zone's short name in the language ("GMT+9", "EST", "JST"). */
+  text: string;
+  /** The IANA zone used: the one asked for, or UTC when none was given or it is unknown here. */
+  zone: string;
+  iso: string;
+}
+
+function zonedParts(date: Date, zone: string, language: string): Intl.DateTimeFormatPart[] {
+  return new Intl.DateTimeFormat(language, {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(date);
+}
+
+/**
+ * A moment in a time zone as "YYYY-MM-DD HH:mm ZONE" (the zone's short name in the language). An unknown
+ * zone falls back to UTC, said so in `zone`, rather than a wrong local time. Null for a missing or
+ * unreadable moment. The exports write signing and saving times with it.
+ */
+export function formatZonedTime(moment: string | Date | null | undefined, timeZone: string | null | undefined, language: string): ZonedTime | null {
+  if (!moment) return null;
+  const date = moment instanceof Date ? moment : new Date(moment);
+  if (Number.isNaN(date.getTime())) return null;
+  let zone = timeZone?.trim() || 'UTC';
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = zonedParts(date, zone, language);
+  } catch {
+    zone = 'UTC';
+    parts = zonedParts(date, zone, language);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return { text: `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`.trim(), zone, iso: date.toISOString() };
+}

@@ -68,6 +68,29 @@ export const COLLAB_LIMITS = {
   socketsPerAddress: 200,
 } as const;
 
+/**
+ * What an .eln archive (a ZIP) may hold to be imported, checked from its central directory before anything is
+ * unpacked, so a zip bomb is refused at once: yauzl then makes sure no entry unpacks to more than it
+ * declared. A 200-note project with 50 MB of files is a few thousand entries and well under 1 GB.
+ */
+export const ELN_IMPORT_LIMITS = {
+  /** The uploaded archive. */
+  archiveBytes: 1024 * 1024 * 1024,
+  /** Entries (files and folders) in the archive. */
+  entries: 20_000,
+  /** All entries unpacked together. */
+  totalBytes: 4 * 1024 * 1024 * 1024,
+  /** One entry unpacked: an attachment is at most LIMITS.fileBytes, a note's PDF may be larger. */
+  entryBytes: 512 * 1024 * 1024,
+  /** ro-crate-metadata.json, read whole to be parsed (it lists every file, and the project's audit records). */
+  metadataBytes: 64 * 1024 * 1024,
+  /** A saved version's blocks (JSON), read whole to be parsed. */
+  blocksBytes: 32 * 1024 * 1024,
+  /** An entry larger than compressionCheckBytes may unpack to at most this many times its packed size. */
+  compressionRatio: 1000,
+  compressionCheckBytes: 1024 * 1024,
+} as const;
+
 export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;
 
 export const PASSWORD_POLICY = { minLength: 12, maxLength: 128 } as const;

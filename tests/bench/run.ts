@@ -1,6 +1,7 @@
 import { bundleSizes } from './bundle.bench.js';
 import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
+import { exportBench } from './export.bench.js';
 import { listsAtScaleBench } from './listsAtScale.bench.js';
 import { noteOpenBench } from './noteOpen.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['content rule guard', contentGuardBench],
   ['client bundle', bundleSizes],
   ['note open in the browser', noteOpenBench],
+  ['project export', exportBench],
 ];
 
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

@@ -39,7 +39,7 @@ const signedIn: RouteObject[] = [
       { path: '/admin', lazy: page(() => import('../features/admin/UserListPage'), (m) => m.UserListPage) },
       { path: '/admin/audit', lazy: page(() => import('../features/audit/AuditPage'), (m) => m.AuditPage) },
       { path: '/admin/department', lazy: page(() => import('../features/admin/DepartmentPage'), (m) => m.DepartmentPage) },
-      { path: '/admin/download', lazy: page(() => import('../features/audit/DownloadPage'), (m) => m.DownloadPage) },
+      { path: '/admin/download', lazy: page(() => import('../features/exports/DownloadPage'), (m) => m.DownloadPage) },
       { path: '/admin/:id', lazy: page(() => import('../features/admin/UserEditPage'), (m) => m.UserEditPage) },
     ],
   },

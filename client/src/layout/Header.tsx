@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import type { SignInNoticeState } from '../features/auth/SignInForm';
 import { signOut } from '../session/actions';
 import { isAdmin } from '../session/model';
 import { useSession } from '../session/store';
@@ -69,8 +70,9 @@ export function Header() {
 
   const onSignOut = async () => {
     setSigningOut(true);
-    const told = await signOut();
-    navigate('/signin', { replace: true });
+    const { told, providerSignOutUrl } = await signOut();
+    // After a single sign-on the sign-in page offers to end the provider's session too (SignInForm).
+    navigate('/signin', { replace: true, state: providerSignOutUrl ? ({ providerSignOutUrl } satisfies SignInNoticeState) : undefined });
     if (!told) void alert(t('signOut.failed'));
   };
 

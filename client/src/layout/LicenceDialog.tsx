@@ -8,6 +8,7 @@ import { Button } from '../ui/Button';
 import { InfoIcon, KeyIcon } from '../ui/icons';
 import { formatLicenceDate, parseLicenceAnswer } from './licence';
 import { LicenceRegisterForm } from './LicenceRegisterForm';
+import { PublicKeyButton } from '../features/exports/PublicKeyButton';
 
 type State = { phase: 'loading' } | { phase: 'done'; licence: LicenceInfo | null; activeUsers: number | null };
 
@@ -46,9 +47,12 @@ export function LicenceDialog({ onClose, returnFocus }: { onClose: () => void; r
       size="md"
       testId="licence-dialog"
       footer={
-        <Button variant="primary" onClick={onClose}>
-          {t('common.close')}
-        </Button>
+        <>
+          <PublicKeyButton testId="licence-public-key" />
+          <Button variant="primary" onClick={onClose}>
+            {t('common.close')}
+          </Button>
+        </>
       }
     >
       <dl className="detail-list">

@@ -1,4 +1,4 @@
-import { authFlags, type SignInAnswer, type SignInRequest } from '@eln/shared';
+import { authFlags, type SignInAnswer, type SignInRequest, type SignOutAnswer, type SsoFinishRequest, type SsoStartAnswer } from '@eln/shared';
 import { call } from '../api';
 import { sessionFromAnswer, type Session } from './model';
 import { clearSession, getSession, setSession, updateAuthFlags } from './store';
@@ -12,16 +12,40 @@ export async function signIn(request: SignInRequest): Promise<Session> {
 }
 
 /**
- * Tells the server to revoke the tokens, then forgets them. The local session is cleared even when the
- * server cannot be reached; resolves to false in that case so the caller can say so.
+ * Starts single sign-on: the server keeps the flow's secrets in its cookie and answers the provider's
+ * address, where the browser goes next. Rejects with the ApiError of a refusal (provider down: 1022).
  */
-export async function signOut(): Promise<boolean> {
-  if (!getSession()) return true;
+export async function startSingleSignOn(): Promise<void> {
+  const { authorizationUrl } = await call<SsoStartAnswer>('/v1/user/login/okta/start', {});
+  window.location.assign(authorizationUrl);
+}
+
+/** Finishes single sign-on with what the provider sent back, and stores the session as signIn does. */
+export async function finishSingleSignOn(request: SsoFinishRequest): Promise<Session> {
+  const answer = await call<SignInAnswer>('/v1/user/login/okta', { ...request, refreshIn: 'cookie' } satisfies SsoFinishRequest);
+  const session = sessionFromAnswer(answer, Date.now());
+  setSession(session);
+  return session;
+}
+
+export interface SignOutOutcome {
+  /** False when the server could not be told (the local session is gone anyway). */
+  told: boolean;
+  /** After a single sign-on: the provider's end-session address, to offer on the sign-in page. */
+  providerSignOutUrl: string | null;
+}
+
+/**
+ * Tells the server to revoke the tokens, then forgets them. The local session is cleared even when the
+ * server cannot be reached; `told` is false in that case so the caller can say so.
+ */
+export async function signOut(): Promise<SignOutOutcome> {
+  if (!getSession()) return { told: true, providerSignOutUrl: null };
   try {
-    await call('/v1/user/signOut', {}, { endSessionOn401: false });
-    return true;
+    const answer = await call<SignOutAnswer | null>('/v1/user/signOut', {}, { endSessionOn401: false });
+    return { told: true, providerSignOutUrl: answer?.endSessionUrl ?? null };
   } catch {
-    return false;
+    return { told: false, providerSignOutUrl: null };
   } finally {
     clearSession();
   }

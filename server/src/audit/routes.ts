@@ -58,7 +58,7 @@ async function actorMatches(db: Db, pattern: string): Promise<SQL | undefined> {
   );
 }
 
-async function filterOf(db: Db, filter: AuditFilter, timeZone: string): Promise<SQL | undefined> {
+export async function filterOf(db: Db, filter: AuditFilter, timeZone: string): Promise<SQL | undefined> {
   const like = (value: string) => `%${escapeLike(value)}%`;
   return and(
     filter.actor ? await actorMatches(db, like(filter.actor)) : undefined,
@@ -69,9 +69,9 @@ async function filterOf(db: Db, filter: AuditFilter, timeZone: string): Promise<
   );
 }
 
-type Row = { record: typeof auditLog.$inferSelect; actorName: string | null };
+export type AuditRow = { record: typeof auditLog.$inferSelect; actorName: string | null };
 /** The record as the API answers it (its row number is the list's own paging key, not part of it). */
-const toRecord = ({ record: { rowNo: _rowNo, ...record }, actorName }: Row): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
+export const toRecord = ({ record: { rowNo: _rowNo, ...record }, actorName }: AuditRow): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
 
 /**
  * The audit trail for administrators: list, detail, chain verification and CSV export (itself audited;
@@ -194,7 +194,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * or a carriage return) is written with a leading apostrophe (papaparse's escapeFormulae), so that a
  * value an attacker chose (a user ID typed at sign-in) is shown as text, never run.
  */
-export function auditCsv(records: readonly AuditRecord[]): string {
+export function auditCsv(records: readonly AuditRecord[], { header = true }: { header?: boolean } = {}): string {
   return Papa.unparse(
     {
       fields: [...AUDIT_CSV_COLUMNS],
@@ -205,6 +205,6 @@ export function auditCsv(records: readonly AuditRecord[]): string {
         }),
       ),
     },
-    { escapeFormulae: FORMULA_START },
+    { escapeFormulae: FORMULA_START, header },
   );
 }

@@ -1,7 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
-  ADMIN_LEVEL,
   AUDIT_SYSTEM_REASONS,
   emptyRequest,
   ERR,
@@ -13,40 +12,23 @@ import {
   signInRequest,
   TIMING,
   type FindIdAnswer,
-  type SignInAnswer,
+  type SignOutAnswer,
 } from '@eln/shared';
-import { appendAudit, auditAlone } from '../audit/audit.js';
+import { appendAudit } from '../audit/audit.js';
 import type { Queryable } from '../db/client.js';
 import { passwordResets, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { licenceProblem } from '../licence/licence.js';
 import type { Services } from '../services.js';
-import { toAuthFlags } from '../users/flags.js';
+import { admitSignIn, findUserById, signInAnswer } from './admit.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { clearRefreshCookie, deliverTokens, refreshTokenFromCookie } from './refreshCookie.js';
 import { newOpaqueToken, sha256Hex } from './secrets.js';
-import { createSession, revokeAllSessions, revokeSession, rotateRefreshToken } from './sessions.js';
+import { revokeAllSessions, revokeSession, rotateRefreshToken } from './sessions.js';
+import { takeSignOutCookie } from './sso/ssoCookies.js';
 import { throttleKeys } from './throttle.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-type UserRow = typeof users.$inferSelect;
-
-function signInAnswer(services: Services, user: UserRow, sessionId: string, refreshToken: string): SignInAnswer {
-  return {
-    accessToken: services.tokens.issueAccessToken(user.userNo, sessionId),
-    refreshToken,
-    expiresIn: services.tokens.accessTokenSeconds,
-    user: { userId: user.userId, name: user.name, level: user.level },
-    auth: toAuthFlags(user),
-  };
-}
-
-async function findUserById(q: Queryable, userId: string): Promise<UserRow | undefined> {
-  const [user] = await q.select().from(users).where(eq(users.userId, userId.toLowerCase()));
-  return user;
-}
 
 /** Sign-in, token refresh, sign-out, the caller's auth flags and account recovery. */
 export function registerIdentityRoutes(app: FastifyInstance, services: Services): void {
@@ -85,25 +67,19 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       }
       // From here on the caller has proven the password, so saying why they cannot enter reveals nothing.
       if (!user) throw new AppError(ERR.badCredentials);
-      const actor = { userNo: user.userNo, userId: user.userId };
-      if (!user.active) {
-        await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: AUDIT_SYSTEM_REASONS.deactivated, clientAddress });
-        throw new AppError(ERR.accountDisabled);
-      }
-      const problem = user.level === ADMIN_LEVEL ? null : await licenceProblem(db, services.config.trustedLicenceKeys);
-      if (problem) {
-        await auditAlone(db, { actor, action: 'user.signInRefused', target: { type: 'user', id: user.userId }, reason: `licence ${problem}`, clientAddress });
-        throw new AppError(ERR.licence);
-      }
-      const session = await db.transaction(async (tx) => {
-        const refusedWhileLocked = await throttle.clear(tx, accountKey);
-        const created = await createSession(tx, user.userNo, { clientAddress, userAgent: request.headers['user-agent'] });
-        // The first sign-in after a lock tells how many attempts the lock refused.
-        const after = refusedWhileLocked > 0 ? { refusedWhileLocked } : undefined;
-        await appendAudit(tx, { actor, action: 'user.signIn', target: { type: 'session', id: created.sessionId }, after, clientAddress });
-        return created;
+      const admitted = await admitSignIn(services, {
+        user,
+        request,
+        reply,
+        clientAddress,
+        refreshIn: body.refreshIn,
+        async withSession(tx) {
+          const refusedWhileLocked = await throttle.clear(tx, accountKey);
+          // The first sign-in after a lock tells how many attempts the lock refused.
+          return refusedWhileLocked > 0 ? { refusedWhileLocked } : undefined;
+        },
       });
-      return deliverTokens(request, reply, body.refreshIn, signInAnswer(services, user, session.sessionId, session.refreshToken));
+      return admitted.answer;
     },
   });
 
@@ -147,15 +123,16 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
     access: 'user',
     failure: ERR.signOutFailed,
     body: emptyRequest,
-    async handler({ user, request, reply, clientAddress }) {
+    async handler({ user, request, reply, clientAddress }): Promise<SignOutAnswer> {
       clearRefreshCookie(request, reply);
+      const endSessionUrl = takeSignOutCookie(app.jwt, request, reply, user.sessionId);
       // The session's open live connections end now, on every process, not at their next check.
       await services.live.transaction(db, async (tx, commands) => {
         await revokeSession(tx, user.sessionId, 'signed out');
         await appendAudit(tx, { actor: user, action: 'user.signOut', target: { type: 'session', id: user.sessionId }, clientAddress });
         commands.recheckUsers([user.userNo]);
       });
-      return null;
+      return { endSessionUrl };
     },
   });
 

@@ -30,6 +30,8 @@ export const departments = pgTable(
     source: text('source', { enum: ['local', 'directory'] }).notNull().default('local'),
     /** The directory entry this department mirrors (LDAP DN), for synchronisation. */
     directoryId: text('directory_id'),
+    /** When a directory department stopped being listed by the directory: kept (people and projects refer to it), marked. */
+    directoryMissingAt: timestamp('directory_missing_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
@@ -53,6 +55,10 @@ export const users = pgTable(
     authDropbox: boolean('auth_dropbox').notNull().default(false),
     authTemplate: boolean('auth_template').notNull().default(false),
     active: boolean('active').notNull().default(true),
+    /** `directory`: kept by directory synchronisation (created or matched by email), deactivated when it leaves the directory. */
+    source: text('source', { enum: ['local', 'directory'] }).notNull().default('local'),
+    /** When synchronisation deactivated the user for leaving the directory (it reactivates them on return; an administrator's deactivation it leaves alone). */
+    directoryMissingAt: timestamp('directory_missing_at', { withTimezone: true, precision: 3 }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -62,6 +68,32 @@ export const users = pgTable(
     index('users_name_phone_idx').on(t.name, t.phone),
     index('users_department_idx').on(t.departmentCode),
   ],
+);
+
+/**
+ * Runs of directory synchronisation, manual or by the interval: who, when, how far it got (for the
+ * screen's progress), what it changed, or why it failed. A run stays `running` only while a process works on it.
+ */
+export const directorySyncRuns = pgTable(
+  'directory_sync_runs',
+  {
+    runNo: serial('run_no').primaryKey(),
+    trigger: text('trigger', { enum: ['manual', 'interval'] }).notNull(),
+    actorUserNo: integer('actor_user_no').references(() => users.userNo),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+    /** `interrupted`: its process stopped beating before it ended (it changed nothing: the apply is one transaction). */
+    status: text('status', { enum: ['running', 'succeeded', 'failed', 'interrupted'] }).notNull().default('running'),
+    phase: text('phase', { enum: ['connecting', 'departments', 'users', 'applying'] }),
+    entriesRead: integer('entries_read').notNull().default(0),
+    /** Last sign of life of the process working on it: a run left by a dead process is told from a live one by it. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    counts: jsonb('counts'),
+    notes: jsonb('notes'),
+    errorCode: text('error_code'),
+    errorDetail: text('error_detail'),
+  },
+  (t) => [index('directory_sync_runs_started_idx').on(t.startedAt)],
 );
 
 /** One signed-in session: the family of its refresh tokens. Revoking it refuses its access tokens at once. */
@@ -652,4 +684,44 @@ export const documentClients = pgTable(
     firstSeenAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.documentName, t.clientId] })],
+);
+
+/**
+ * Exports as background jobs (PDF, .eln, audit CSV): who asked for what, its progress, and the file it made
+ * (kept under FILES_DIR/exports for EXPORT_LIMITS.keepDays). A running job's heartbeat tells a live job from
+ * one whose server stopped.
+ */
+export const exportJobs = pgTable(
+  'export_jobs',
+  {
+    jobId: uuid('job_id').primaryKey(),
+    requestedByUserNo: integer('requested_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    format: text('format', { enum: ['pdf', 'eln', 'auditCsv'] }).notNull(),
+    projectNo: integer('project_no').references(() => projects.projectNo),
+    /** The calendar days asked for (both included), as typed. */
+    startDate: text('start_date'),
+    endDate: text('end_date'),
+    language: text('language').notNull(),
+    timeZone: text('time_zone').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    fileName: text('file_name'),
+    storagePath: text('storage_path'),
+    size: bigint('size', { mode: 'number' }),
+    sha256: text('sha256'),
+    errorCode: text('error_code'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, precision: 3 }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+    /** When the file was removed after its keeping time. */
+    removedAt: timestamp('removed_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('export_jobs_requester_idx').on(t.requestedByUserNo, t.createdAt),
+    index('export_jobs_project_idx').on(t.projectNo, t.createdAt),
+    index('export_jobs_status_idx').on(t.status, t.createdAt),
+  ],
 );

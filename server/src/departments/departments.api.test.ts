@@ -28,7 +28,7 @@ describe('departments', () => {
     await server.database.db.update(users).set({ departmentCode: 'RND-CHEM' }).where(eq(users.userNo, chemist.userNo));
 
     const rows = await list();
-    expect(rows.find((d) => d.code === 'RND-CHEM')).toEqual({ code: 'RND-CHEM', name: 'Chemistry', parentCode: 'RND', userCount: 1, source: 'local' });
+    expect(rows.find((d) => d.code === 'RND-CHEM')).toEqual({ code: 'RND-CHEM', name: 'Chemistry', parentCode: 'RND', userCount: 1, source: 'local', missingSince: null });
     const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
     expect(audit).toMatchObject({ action: 'department.created', targetId: 'RND-CHEM', after: { code: 'RND-CHEM', name: 'Chemistry', parentCode: 'RND' } });
   });

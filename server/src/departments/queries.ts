@@ -29,13 +29,14 @@ export async function listDepartments(q: Queryable, companyCode: string): Promis
       name: departments.name,
       parentCode: departments.parentCode,
       source: departments.source,
+      missingAt: departments.directoryMissingAt,
       userCount: sql<number>`coalesce(${userCounts.n}, 0)`.mapWith(Number),
     })
     .from(departments)
     .leftJoin(userCounts, eq(userCounts.code, departments.code))
     .where(eq(departments.companyCode, companyCode))
     .orderBy(asc(departments.sortOrder), asc(departments.name));
-  return rows;
+  return rows.map(({ missingAt, ...row }) => ({ ...row, missingSince: missingAt?.toISOString() ?? null }));
 }
 
 /** The codes of a department's ancestors, nearest first, to refuse moves that would make a cycle. */

@@ -10,6 +10,8 @@ import {
   ERR,
   type CompanyDepartments,
   type DepartmentSearchAnswer,
+  type DirectorySyncAnswer,
+  type DirectorySyncStatus,
 } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import { companies, departments } from '../db/schema.js';
@@ -49,6 +51,23 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
     failure: ERR.searchFailed,
     body: departmentSearchRequest,
     handler: ({ body }): Promise<DepartmentSearchAnswer> => searchActiveUsers(db, body),
+  });
+
+  // Directory synchronisation (LDAP): one run at a time; a failure changes nothing and says why (6001-6004, 6007-6009).
+  defineRoute(app, services, {
+    path: '/v1/department/sync',
+    access: 'admin',
+    failure: ERR.departmentSync,
+    body: emptyRequest,
+    handler: async ({ user, clientAddress }): Promise<DirectorySyncAnswer> => ({ run: await services.directorySync.runNow(user, clientAddress) }),
+  });
+
+  defineRoute(app, services, {
+    path: '/v1/department/sync/status',
+    access: 'admin',
+    failure: ERR.departmentLookup,
+    body: emptyRequest,
+    handler: (): Promise<DirectorySyncStatus> => services.directorySync.status(),
   });
 
   defineRoute(app, services, {

@@ -43,7 +43,7 @@ import { initialNoteState, templateStart } from '../templates/noteStart.js';
  * transaction: a creation that fails or is refused gives it back, so the numbers have no gaps. Creations
  * wait for each other on the year's counter row until they commit.
  */
-async function nextLabNoteNumber(tx: Queryable, timeZone: string): Promise<string> {
+export async function nextLabNoteNumber(tx: Queryable, timeZone: string): Promise<string> {
   const year = Number(new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' }).format(new Date()));
   const [row] = await tx
     .insert(labNoteCounters)

@@ -47,9 +47,10 @@ describe('the project policy', () => {
   });
 
   it('answers the same verdicts as abilities', () => {
-    expect(projectAbilities(leader, project(), false)).toEqual({ modify: true, finish: true, createNote: false, clearHolds: true });
-    expect(projectAbilities(admin, project(), false)).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true });
-    expect(projectAbilities(member, project(), true)).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false });
-    expect(projectAbilities(leader, project(PROJECT_STATUS.completed), true)).toEqual({ modify: false, finish: false, createNote: false, clearHolds: true });
+    expect(projectAbilities(leader, project(), false)).toEqual({ modify: true, finish: true, createNote: false, clearHolds: true, export: true });
+    expect(projectAbilities(admin, project(), false)).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true, export: true });
+    expect(projectAbilities(member, project(), true)).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false, export: true });
+    expect(projectAbilities(member, project(), false)).toEqual({ modify: false, finish: false, createNote: false, clearHolds: false, export: false });
+    expect(projectAbilities(leader, project(PROJECT_STATUS.completed), true)).toEqual({ modify: false, finish: false, createNote: false, clearHolds: true, export: true });
   });
 });

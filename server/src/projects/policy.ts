@@ -92,11 +92,17 @@ export function canClearAllHolds(user: Caller, project: ProjectFacts): ClearHold
   return isAdmin(user) || leads(user, project) ? 'allowed' : 'notLeader';
 }
 
+/** Whoever may read a project may take it out (PDF, .eln): administrators, its leader and its participants. */
+export function canExportProject(user: Caller, project: ProjectFacts, participant: boolean): ReadVerdict {
+  return canReadProject(user, project, participant);
+}
+
 export function projectAbilities(user: Caller, project: ProjectFacts, participant: boolean): ProjectAbilities {
   return {
     modify: canModifyProject(user, project) === 'allowed',
     finish: canFinishProject(user, project) === 'allowed',
     createNote: canCreateNote(project, participant) === 'allowed',
     clearHolds: canClearAllHolds(user, project) === 'allowed',
+    export: canExportProject(user, project, participant) === 'allowed',
   };
 }

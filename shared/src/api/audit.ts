@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   'user.updated',
   'department.created',
   'department.updated',
+  'department.synced',
+  'department.syncFailed',
   'project.created',
   'project.updated',
   'project.finished',
@@ -45,6 +47,11 @@ export const AUDIT_ACTIONS = [
   'template.approvalFailed',
   'template.returned',
   'template.deleted',
+  'export.requested',
+  'export.completed',
+  'export.failed',
+  'export.downloaded',
+  'export.imported',
   'system.started',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -60,6 +67,14 @@ export const AUDIT_SYSTEM_REASONS = {
   refreshReuse: 'a spent refresh token was presented again; the session was revoked',
   firstStart: 'first start: administrator created',
   demoData: 'demo data',
+  ssoCreated: 'created at the first single sign-on',
+  ssoUnknownUser: 'single sign-on: no account for this identity',
+  ssoStateMismatch: 'single sign-on: the answer does not belong to a sign-in started in this browser (state)',
+  ssoNonceMismatch: 'single sign-on: the ID token was issued for another sign-in (nonce)',
+  ssoAnswerInvalid: 'single sign-on: the ID token or identity could not be verified',
+  ssoCodeSpent: 'single sign-on: the code was already used or has expired',
+  directorySync: 'directory synchronisation',
+  leftDirectory: 'no longer in the directory',
 } as const;
 export type AuditSystemReason = keyof typeof AUDIT_SYSTEM_REASONS;
 

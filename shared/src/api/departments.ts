@@ -58,6 +58,8 @@ export interface DepartmentRow {
   parentCode: string | null;
   userCount: number;
   source: 'local' | 'directory';
+  /** When the directory stopped listing this synchronised department (kept, since people and projects refer to it), else null. */
+  missingSince: string | null;
 }
 
 export interface DepartmentNode {

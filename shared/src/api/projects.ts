@@ -76,6 +76,8 @@ export interface ProjectAbilities {
   createNote: boolean;
   /** Release every note of the project from whoever holds it open for writing. */
   clearHolds: boolean;
+  /** Export the project's notes (PDF, .eln). */
+  export: boolean;
 }
 
 export interface ProjectRow {

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { departmentCreateRequest, departmentUpdateRequest, ERR, errorMessage, LIMITS } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
-import { formatNumber } from '../../lib/format';
+import { formatDate, formatNumber } from '../../lib/format';
 import { validateForm } from '../../lib/forms';
 import { useFormSubmit } from '../../lib/useFormSubmit';
 import { useLoad } from '../../lib/useLoad';
@@ -20,6 +20,7 @@ import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { TotalText } from '../../ui/TotalText';
 import { pathOf, subtreeOf, type DepartmentTreeRow } from '../people/departmentTree';
 import { DepartmentSelect, loadDepartmentRows } from './DepartmentSelect';
+import { DirectorySyncPanel } from './DirectorySyncPanel';
 
 type Editing =
   | { kind: 'add'; parentCode: string | null }
@@ -32,6 +33,7 @@ type Notice = { kind: 'added' | 'renamed' | 'moved'; code: string; name: string 
  * `/admin/department`: the company's department tree with the number of active users in each. An
  * administrator adds departments (code, name, parent), renames them and moves them under another parent
  * or to the top; the server refuses a move that would make a cycle (6005), which the move dialog shows.
+ * Above the tree, the directory panel synchronises departments and people from the company directory.
  */
 export function DepartmentPage() {
   const { t } = useTranslation();
@@ -137,6 +139,11 @@ export function DepartmentPage() {
                     {t('admin.departments.directory')}
                   </Badge>
                 ) : null}
+                {row.missingSince ? (
+                  <Badge tone="warning" title={t('admin.departments.missingHint', { date: formatDate(row.missingSince, language) })} testId={`dept-missing-${row.code}`}>
+                    {t('admin.departments.missing')}
+                  </Badge>
+                ) : null}
               </div>
               <Link
                 to={`/admin?t=department&w=${encodeURIComponent(row.code)}`}
@@ -173,6 +180,7 @@ export function DepartmentPage() {
           {t(`admin.departments.${notice.kind}`, { name: notice.name })}
         </InlineAlert>
       ) : null}
+      <DirectorySyncPanel onSynced={departments.reload} />
       <div className="card table-card">
         <div className="table-toolbar">
           <p className="table-total" data-testid="dept-total">

@@ -103,17 +103,17 @@ interface Answer {
   disposition: string | null;
 }
 
-function send(deps: ExportDeps, body: AuditExportBody, token: string | null, onProgress: (percent: number | null) => void, signal?: AbortSignal): Promise<Answer> {
+function send(deps: ExportDeps, path: string, body: unknown, token: string | null, onProgress: (percent: number | null) => void, signal?: AbortSignal): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('The download was cancelled.', 'AbortError'));
       return;
     }
     const xhr = deps.createXhr();
-    xhr.open('POST', `${API_BASE}${AUDIT_EXPORT_PATH}`);
+    xhr.open('POST', `${API_BASE}${path}`);
     xhr.responseType = 'blob';
     xhr.setRequestHeader('Content-Type', 'application/json');
-    xhr.setRequestHeader('Accept', 'text/csv, application/json');
+    xhr.setRequestHeader('Accept', '*/*');
     xhr.setRequestHeader('Accept-Language', deps.language());
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     const onAbort = () => xhr.abort();
@@ -143,23 +143,31 @@ function send(deps: ExportDeps, body: AuditExportBody, token: string | null, onP
 }
 
 /**
- * Downloads the audit CSV for `filter`, reporting progress (0-100, or null while the size is unknown).
- * A 401 is retried once after rotating the tokens; a refusal rejects with an ApiError.
+ * Downloads a file a call answers itself (`path`, e.g. the audit CSV or an export), reporting progress
+ * (0-100, or null while the size is unknown). A 401 is retried once after rotating the tokens; a refusal
+ * rejects with an ApiError.
  */
-export async function downloadAuditCsv(
-  filter: AuditExportBody,
+export async function downloadFile(
+  path: string,
+  body: unknown,
   onProgress: (percent: number | null) => void,
   deps: ExportDeps,
+  fallbackName: (now: Date) => string,
   signal?: AbortSignal,
 ): Promise<DownloadedFile> {
-  let answer = await send(deps, filter, await deps.accessToken(), onProgress, signal);
+  let answer = await send(deps, path, body, await deps.accessToken(), onProgress, signal);
   if (answer.status === 401 && (await deps.refresh())) {
-    answer = await send(deps, filter, await deps.accessToken(), onProgress, signal);
+    answer = await send(deps, path, body, await deps.accessToken(), onProgress, signal);
   }
   if (answer.status === 200) {
-    return { blob: answer.body, filename: filenameFromDisposition(answer.disposition) ?? fallbackFilename(deps.now()) };
+    return { blob: answer.body, filename: filenameFromDisposition(answer.disposition) ?? fallbackName(deps.now()) };
   }
   throw exportError(answer.status, await answer.body.text(), deps.language());
+}
+
+/** Downloads the audit CSV for `filter` (see downloadFile). */
+export function downloadAuditCsv(filter: AuditExportBody, onProgress: (percent: number | null) => void, deps: ExportDeps, signal?: AbortSignal): Promise<DownloadedFile> {
+  return downloadFile(AUDIT_EXPORT_PATH, filter, onProgress, deps, fallbackFilename, signal);
 }
 
 /** "12.3 KB" in the language's digits. */

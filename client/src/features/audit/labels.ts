@@ -9,11 +9,11 @@ export function reasonText(reason: string, t: TFunction<'audit'>): string {
 }
 
 /** The groups of actions, by their code's prefix (`user.signIn` is in `user`), in the order the filter lists them. */
-export const ACTION_GROUPS = ['user', 'department', 'project', 'note', 'file', 'signature', 'audit', 'system'] as const;
+export const ACTION_GROUPS = ['user', 'department', 'project', 'note', 'file', 'signature', 'template', 'schema', 'dropbox', 'export', 'audit', 'licence', 'system'] as const;
 export type ActionGroup = (typeof ACTION_GROUPS)[number];
 
 /** The target types the server records, each with a label in the `audit` namespace. */
-export const TARGET_TYPES = ['user', 'session', 'department', 'project', 'note', 'notes', 'file', 'audit', 'licence', 'dropbox', 'template'] as const;
+export const TARGET_TYPES = ['user', 'session', 'department', 'project', 'note', 'notes', 'file', 'audit', 'licence', 'dropbox', 'schemaType', 'template', 'export', 'sso'] as const;
 export type KnownTargetType = (typeof TARGET_TYPES)[number];
 
 export function isKnownTargetType(value: string | null | undefined): value is KnownTargetType {

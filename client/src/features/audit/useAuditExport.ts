@@ -6,6 +6,7 @@ import { needsRefresh } from '../../session/model';
 import { getSession, markSessionEnded } from '../../session/store';
 import { toAuditExportBody, type AuditFilter } from './auditQuery';
 import { downloadAuditCsv, type ExportDeps, type XhrLike } from './csvExport';
+import { saveFile } from '../../lib/saveFile';
 
 async function tryRefresh(): Promise<boolean> {
   try {
@@ -16,7 +17,7 @@ async function tryRefresh(): Promise<boolean> {
   }
 }
 
-const browserDeps: ExportDeps = {
+export const browserDeps: ExportDeps = {
   createXhr: () => new XMLHttpRequest() as unknown as XhrLike,
   async accessToken() {
     const session = getSession();
@@ -28,21 +29,6 @@ const browserDeps: ExportDeps = {
   language: currentLanguage,
   now: () => new Date(),
 };
-
-/** Saves a downloaded file under `filename` (an object URL and a temporary `<a download>`). */
-export function saveFile(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the URL after click() returns.
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 export interface SavedExport {
   filename: string;

@@ -1,15 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { ERR, signInRequest } from '@eln/shared';
-import { ApiError, apiErrorText, isApiError, retryAfterOf } from '../../api';
+import { ERR, signInRequest, type SsoConfigAnswer } from '@eln/shared';
+import { ApiError, apiErrorText, call, isApiError, retryAfterOf } from '../../api';
 import type { FromState } from '../../app/guards';
 import { currentLanguage } from '../../i18n';
 import { validateForm } from '../../lib/forms';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../lib/storage';
 import { useFormSubmit } from '../../lib/useFormSubmit';
-import { alert } from '../../modals/store';
-import { signIn } from '../../session/actions';
+import { signIn, startSingleSignOn } from '../../session/actions';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
 import { KeyIcon } from '../../ui/icons';
@@ -23,6 +22,23 @@ import { UserIdField } from './UserIdField';
 
 export interface SignInNoticeState extends FromState {
   notice?: 'passwordReset';
+  /** After signing out of a single sign-on session: the provider's end-session address, offered here. */
+  providerSignOutUrl?: string;
+}
+
+/** Whether single sign-on is configured (the SSO button shows only then); unknown counts as no. */
+function useSsoEnabled(): boolean {
+  const [enabled, setEnabled] = useState(false);
+  useEffect(() => {
+    let live = true;
+    call<SsoConfigAnswer>('/v1/user/login/okta/config', {})
+      .then((answer) => live && setEnabled(answer.enabled))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return enabled;
 }
 
 export function SignInForm() {
@@ -43,6 +59,18 @@ export function SignInForm() {
   const [now, setNow] = useState(() => Date.now());
   const [dialog, setDialog] = useState<'findId' | 'findPassword' | null>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
+  const ssoEnabled = useSsoEnabled();
+  const [ssoStarting, setSsoStarting] = useState(false);
+
+  const onSso = () => {
+    setSsoStarting(true);
+    setFailure(null);
+    // On success the browser is on its way to the provider; the button stays busy until the page goes.
+    startSingleSignOn().catch((error: unknown) => {
+      setSsoStarting(false);
+      setFailure(isApiError(error) ? error : new ApiError(ERR.unexpected, '', 0));
+    });
+  };
 
   const remaining = secondsLeft(lockedUntil, now);
   useEffect(() => {
@@ -99,6 +127,14 @@ export function SignInForm() {
       <h1 className="auth-title">{t('signin.heading')}</h1>
       <p className="auth-subtitle">{t('signin.subheading')}</p>
 
+      {state.providerSignOutUrl && !failure ? (
+        <InlineAlert tone="info" testId="signin-provider-signout">
+          {t('sso.signedOut')}{' '}
+          <a href={state.providerSignOutUrl} className="inline-link" data-testid="signin-provider-signout-link">
+            {t('sso.providerSignOut')}
+          </a>
+        </InlineAlert>
+      ) : null}
       {state.notice === 'passwordReset' && !failure ? (
         <InlineAlert tone="success" testId="signin-notice">
           {t('signin.resetDone')}
@@ -149,19 +185,16 @@ export function SignInForm() {
         </Button>
       </form>
 
-      <div className="divider">
-        <span>{t('signin.or')}</span>
-      </div>
-      <Button
-        variant="secondary"
-        size="lg"
-        block
-        icon={<KeyIcon size={17} />}
-        onClick={() => void alert(t('signin.ssoNotReady'), { tone: 'info' })}
-        data-testid="signin-sso"
-      >
-        {t('signin.sso')}
-      </Button>
+      {ssoEnabled ? (
+        <>
+          <div className="divider">
+            <span>{t('signin.or')}</span>
+          </div>
+          <Button variant="secondary" size="lg" block icon={<KeyIcon size={17} />} loading={ssoStarting} onClick={onSso} data-testid="signin-sso">
+            {ssoStarting ? t('signin.ssoStarting') : t('signin.sso')}
+          </Button>
+        </>
+      ) : null}
 
       {dialog === 'findId' ? <FindIdDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'findPassword' ? <FindPasswordDialog initialUserId={userId} onClose={() => setDialog(null)} /> : null}

@@ -1,3 +1,4 @@
+import { cellAddress } from './cellAddress';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHART_TYPES, type ChartType } from '@eln/shared';
@@ -14,18 +15,6 @@ export interface ChartFields {
   direction: ChartDirection;
   xLabel: string;
   yLabel: string;
-}
-
-/** Spreadsheet-style address of a grid slot: column letters and a row number from 1 (A1, AB12). */
-export function cellAddress(ref: CellRef): string {
-  let n = ref.col + 1;
-  let letters = '';
-  while (n > 0) {
-    const rest = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rest) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return `${letters}${ref.row + 1}`;
 }
 
 const FIELD_MAX = 60;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Editor, type JSONContent } from '@tiptap/core';
 import { CellSelection } from '@tiptap/pm/tables';
 import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, type PmNode } from '@eln/shared';
-import { cellAddress } from './ChartDialog';
+import { cellAddress } from './cellAddress';
 import { chartConfig } from './chartConfig';
 import { chipOf, dropboxCellDecorations } from './dropboxCells';
 import { addColumn, addRow, chartSource, deleteColumn, deleteRow, insertDate, insertTable, mergeCells, selectedCellDropbox, setCellDropbox, todayIso } from './commands';

@@ -138,7 +138,7 @@ describe('choosing participants', () => {
 });
 
 describe('the department tree for administrators', () => {
-  const row = (code: string, name: string, parentCode: string | null, userCount = 0): DepartmentRow => ({ code, name, parentCode, userCount, source: 'local' });
+  const row = (code: string, name: string, parentCode: string | null, userCount = 0): DepartmentRow => ({ code, name, parentCode, userCount, source: 'local', missingSince: null });
   const rows = [row('QA', 'Quality', null, 1), row('ORG', 'Organic', 'CHEM', 2), row('RND', 'Research', null, 1), row('CHEM', 'Chemistry', 'RND', 3), row('LOST', 'Lost', 'NOPE')];
 
   it('orders rows as a tree with depths and totals', () => {

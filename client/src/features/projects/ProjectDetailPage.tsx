@@ -18,6 +18,7 @@ import { selectionFromProject } from '../people/selection';
 import { ProjectForm, type ProjectPayload } from './ProjectForm';
 import { StatusBadge } from './StatusBadge';
 import { ProjectNotes } from '../notes/ProjectNotes';
+import { ProjectExportCard } from '../exports/ProjectExportCard';
 
 class NotVisible extends Error {}
 
@@ -271,6 +272,7 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
           </div>
           {/* Keyed by status: closing the project reloads its notes, now read-only. */}
           <ProjectNotes key={detail.status} projectNo={detail.no} />
+          {detail.abilities.export ? <ProjectExportCard projectNo={detail.no} /> : null}
         </>
       )}
     </PageFrame>

@@ -42,10 +42,10 @@ const PEOPLE = [
 ] as const;
 
 const DEPARTMENTS: DepartmentRow[] = [
-  { code: 'RND', name: 'Research & Development', parentCode: null, userCount: 1, source: 'local' },
-  { code: 'CHEM', name: 'Chemistry', parentCode: 'RND', userCount: 2, source: 'local' },
-  { code: 'BIO', name: 'Cell Biology', parentCode: 'RND', userCount: 2, source: 'local' },
-  { code: 'QA', name: 'Quality Assurance', parentCode: null, userCount: 2, source: 'local' },
+  { code: 'RND', name: 'Research & Development', parentCode: null, userCount: 1, source: 'local', missingSince: null },
+  { code: 'CHEM', name: 'Chemistry', parentCode: 'RND', userCount: 2, source: 'local', missingSince: null },
+  { code: 'BIO', name: 'Cell Biology', parentCode: 'RND', userCount: 2, source: 'local', missingSince: null },
+  { code: 'QA', name: 'Quality Assurance', parentCode: null, userCount: 2, source: 'local', missingSince: null },
 ];
 
 const departmentName = (code: string | null) => DEPARTMENTS.find((d) => d.code === code)?.name ?? null;
@@ -72,7 +72,7 @@ const PROJECT_TITLES = [
   ['Solvent recovery audit', 'Rotary evaporator logs, Q4'],
 ] as const;
 
-const abilities = (open: boolean) => ({ modify: open, finish: open, createNote: open, clearHolds: open });
+const abilities = (open: boolean) => ({ modify: open, finish: open, createNote: open, clearHolds: open, export: true });
 
 const PROJECTS: ProjectRow[] = PROJECT_TITLES.map(([title, description], i) => {
   const leader = person([1, 2, 4, 2, 3, 6, 5, 7][i]!);

@@ -7,14 +7,13 @@ import { CellSelection } from '@tiptap/pm/tables';
 import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '@eln/shared';
 import type { CellDropbox } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
-import { ChartDialog, type ChartFields } from '../ChartDialog';
+import type { ChartFields } from '../ChartDialog';
 import { TOOLBAR_SHORTCUT } from '../keyboardPath';
 import { chartSource, insertChart, insertDate, insertSchemaBlock, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
 import { BoldIcon, ChartIcon, DateIcon, ImageIcon, ItalicIcon, ListIcon, OrderedListIcon, PaperclipIcon, RedoIcon, StrikeIcon, TableIcon, UnderlineIcon, UndoIcon } from '../icons';
 import { columnDeletionRefusal, rowDeletionRefusal, selectedCellIsHeader, tableInfo } from '../tableRules';
 import { acceptFor } from '../upload';
 import { ColorPicker } from './ColorPicker';
-import { TableSizeDialog } from './TableDialogs';
 import { SchemaIcon } from '../../../ui/icons';
 import { onDropboxChoose } from '../dropboxCells';
 import { TableToolbar } from './TableToolbar';
@@ -22,6 +21,9 @@ import { Sep, ToolButton } from './ToolButton';
 import { uploadPicker } from './uploadPicker';
 
 // Opened now and then, so loaded when first opened: the note screen's chunk stays within its 200 kB goal.
+// Dialogs load when first opened: the note screen's chunk stays within its size budget.
+const ChartDialog = lazy(() => import('../ChartDialog').then((m) => ({ default: m.ChartDialog })));
+const TableSizeDialog = lazy(() => import('./TableDialogs').then((m) => ({ default: m.TableSizeDialog })));
 const SchemaInsertDialog = lazy(() => import('./SchemaInsertDialog').then((m) => ({ default: m.SchemaInsertDialog })));
 const DropboxCellDialog = lazy(() => import('./DropboxCellDialog').then((m) => ({ default: m.DropboxCellDialog })));
 import { useRovingToolbar } from '../../../lib/useRovingToolbar';
@@ -202,31 +204,31 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
 
       {state.inTable ? <TableToolbar editor={editor} table={state} refuse={refuse} onDropbox={openDropbox} /> : null}
 
-      {tableDialog ? (
-        <TableSizeDialog
-          onClose={() => setTableDialog(false)}
-          onSubmit={(rows, columns, header) =>
-            closeThen(
-              () => setTableDialog(false),
-              () => refuse(insertTable(editor, rows, columns, header ? (n) => t('table.columnLabel', { n }) : null)),
-            )
-          }
-        />
-      ) : null}
-      {chartDraft ? (
-        <ChartDialog
-          initial={{ name: '', label: '', dataName: '', chartType: 'bar', direction: 'vertical', xLabel: '', yLabel: '' }}
-          range={{ from: chartDraft.from, to: chartDraft.to }}
-          onClose={() => setChartDraft(null)}
-          onSubmit={(fields: ChartFields) =>
-            closeThen(
-              () => setChartDraft(null),
-              () => insertChart(editor, chartDraft, fields),
-            )
-          }
-        />
-      ) : null}
       <Suspense fallback={null}>
+        {tableDialog ? (
+          <TableSizeDialog
+            onClose={() => setTableDialog(false)}
+            onSubmit={(rows, columns, header) =>
+              closeThen(
+                () => setTableDialog(false),
+                () => refuse(insertTable(editor, rows, columns, header ? (n) => t('table.columnLabel', { n }) : null)),
+              )
+            }
+          />
+        ) : null}
+        {chartDraft ? (
+          <ChartDialog
+            initial={{ name: '', label: '', dataName: '', chartType: 'bar', direction: 'vertical', xLabel: '', yLabel: '' }}
+            range={{ from: chartDraft.from, to: chartDraft.to }}
+            onClose={() => setChartDraft(null)}
+            onSubmit={(fields: ChartFields) =>
+              closeThen(
+                () => setChartDraft(null),
+                () => insertChart(editor, chartDraft, fields),
+              )
+            }
+          />
+        ) : null}
         {schemaDialog ? (
           <SchemaInsertDialog
             onClose={() => setSchemaDialog(false)}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
 import { useEditable } from './useEditable';
@@ -6,8 +6,12 @@ import type { Editor } from '@tiptap/core';
 import type { Node as PmNode } from '@tiptap/pm/model';
 import type { PmNode as JsonNode } from '@eln/shared';
 import { PencilIcon } from '../../../ui/icons';
-import { ChartDialog, cellAddress, type ChartFields } from '../ChartDialog';
+import type { ChartFields } from '../ChartDialog';
+import { cellAddress } from '../cellAddress';
 import { ChartCanvas } from './ChartCanvas';
+
+/** The chart's dialog loads when a chart is first edited (the toolbar's does the same). */
+const ChartDialog = lazy(() => import('../ChartDialog').then((m) => ({ default: m.ChartDialog })));
 import { chartAttrsOf, chartData, type ChartAttrs, type ChartData } from '@eln/shared/editor';
 
 /** Reads the chart's numbers from its source table as the document has it now. */
@@ -87,21 +91,23 @@ export function ChartView({ node, editor, selected, updateAttributes }: NodeView
       )}
       {attrs.label ? <figcaption className="note-chart-label">{attrs.label}</figcaption> : null}
       {editing ? (
-        <ChartDialog
-          editing
-          initial={{
-            name: attrs.name,
-            label: attrs.label,
-            dataName: attrs.dataName,
-            chartType: attrs.chartType,
-            direction: attrs.direction,
-            xLabel: attrs.xLabel,
-            yLabel: attrs.yLabel,
-          }}
-          range={{ from: attrs.from, to: attrs.to }}
-          onSubmit={submit}
-          onClose={() => setEditing(false)}
-        />
+        <Suspense fallback={null}>
+          <ChartDialog
+            editing
+            initial={{
+              name: attrs.name,
+              label: attrs.label,
+              dataName: attrs.dataName,
+              chartType: attrs.chartType,
+              direction: attrs.direction,
+              xLabel: attrs.xLabel,
+              yLabel: attrs.yLabel,
+            }}
+            range={{ from: attrs.from, to: attrs.to }}
+            onSubmit={submit}
+            onClose={() => setEditing(false)}
+          />
+        </Suspense>
       ) : null}
     </NodeViewWrapper>
   );

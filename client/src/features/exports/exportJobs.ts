@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { EXPORT_STATUS, type ExportCreateRequest, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
+import { call, isApiError } from '../../api';
+import { alertApiError, hideProgress, showProgress } from '../../modals/store';
+import { markSessionEnded } from '../../session/store';
+import { saveFile } from '../../lib/saveFile';
+import { browserDeps } from '../audit/useAuditExport';
+import { downloadFile } from '../audit/csvExport';
+import { localTimeZone } from '../signatures/zonedTime';
+
+/** How often the list is asked again while a job is waiting or running. */
+const POLL_MS = 1_500;
+/** A job done within this time is downloaded at once, under the loading overlay; a longer one stays in the list. */
+const SHORT_JOB_MS = 8_000;
+
+export const isActive = (job: ExportJob) => job.status === EXPORT_STATUS.queued || job.status === EXPORT_STATUS.running;
+
+
+/** Fetches a finished export's file (a fresh token, then the file with progress) and saves it. */
+export async function downloadExport(job: ExportJob): Promise<void> {
+  const { token } = await call<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId });
+  showProgress(0);
+  try {
+    const file = await downloadFile('/v1/export/download', { token }, (percent) => showProgress(percent ?? 0), browserDeps, () => job.fileName ?? 'export');
+    saveFile(file.blob, file.filename);
+  } finally {
+    hideProgress();
+  }
+}
+
+function reportError(error: unknown): void {
+  if (isApiError(error) && error.httpStatus === 401) markSessionEnded();
+  else void alertApiError(error);
+}
+
+/**
+ * The export jobs the caller sees (one project's, or all of theirs; an administrator's: everyone's), asked
+ * again while any of them runs, so progress moves and a reload finds them where they were.
+ */
+export function useExportJobs(projectNo?: number) {
+  const [jobs, setJobs] = useState<ExportJob[] | null>(null);
+  const [failed, setFailed] = useState<unknown>(null);
+  const timer = useRef<number | null>(null);
+  const alive = useRef(true);
+
+  const load = useCallback(async () => {
+    try {
+      const answer = await call<ListAnswer<ExportJob>>('/v1/export/list', projectNo === undefined ? {} : { projectNo });
+      if (!alive.current) return answer.list;
+      setJobs(answer.list);
+      setFailed(null);
+      return answer.list;
+    } catch (error) {
+      if (alive.current) setFailed(error);
+      return null;
+    }
+  }, [projectNo]);
+
+  const schedule = useCallback(
+    (list: ExportJob[] | null) => {
+      if (timer.current !== null) window.clearTimeout(timer.current);
+      timer.current = null;
+      if (alive.current && list?.some(isActive)) timer.current = window.setTimeout(() => void load().then(schedule), POLL_MS);
+    },
+    [load],
+  );
+
+  useEffect(() => {
+    alive.current = true;
+    void load().then(schedule);
+    return () => {
+      alive.current = false;
+      if (timer.current !== null) window.clearTimeout(timer.current);
+    };
+  }, [load, schedule]);
+
+  const refresh = useCallback(() => load().then(schedule), [load, schedule]);
+
+  /**
+   * Starts exports. One that finishes within a few seconds is downloaded at once under the loading overlay
+   * (a single job); longer ones go on in the background and are listed with their progress.
+   */
+  const start = useCallback(
+    async (request: ExportCreateRequest): Promise<ExportJob[] | null> => {
+      let created: ExportJob[];
+      try {
+        created = (await call<ExportCreateAnswer>('/v1/export/create', { ...request, timeZone: localTimeZone() })).list;
+      } catch (error) {
+        reportError(error);
+        return null;
+      }
+      void refresh();
+      const [only] = created;
+      if (created.length !== 1 || !only) return created;
+      const finished = await waitShortly(only);
+      void refresh();
+      if (finished?.downloadable) {
+        try {
+          await downloadExport(finished);
+        } catch (error) {
+          reportError(error);
+        }
+      }
+      return created;
+    },
+    [refresh],
+  );
+
+  const download = useCallback(async (job: ExportJob) => {
+    try {
+      await downloadExport(job);
+    } catch (error) {
+      reportError(error);
+    }
+  }, []);
+
+  return { jobs, failed, refresh, start, download };
+}
+
+/** Follows one job under the loading overlay for a few seconds; answers it once finished, else null. */
+async function waitShortly(job: ExportJob): Promise<ExportJob | null> {
+  const until = Date.now() + SHORT_JOB_MS;
+  showProgress(job.progress);
+  try {
+    for (let current = job; Date.now() < until; ) {
+      if (!isActive(current)) return current;
+      await new Promise((resolve) => window.setTimeout(resolve, 400));
+      current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId });
+      showProgress(current.progress);
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    hideProgress();
+  }
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { BLOCK_TYPES, NOTE_TYPES, type SignatureType } from '@eln/shared';
+
+/**
+ * The shape of this notebook's .eln archives (the ELN Consortium's format: a ZIP with one root folder
+ * holding an RO-Crate 1.2), shared by the export that writes them and the import that reads them back.
+ *
+ *   <project>-<date>/ro-crate-metadata.json          the crate: every Dataset and File, with sha256
+ *   <project>-<date>/ro-crate-metadata.json.minisig  minisign signature of the file above
+ *   <project>-<date>/eln-export-key.pub              the public key that checks it
+ *   <project>-<date>/SHA256SUMS                      the same hashes, for `sha256sum -c`
+ *   <project>-<date>/project/                        the project (Dataset)
+ *   <project>-<date>/project/<LN-number>/            each note (Dataset)
+ *     v<n>.json, v<n>.html                           each saved version: its blocks, and as a web page
+ *     <LN-number>-v<n>.pdf                           the latest version as PDF (when made)
+ *     files/<fileId>.<ext>                           the note's images and files
+ */
+export const METADATA_FILE = 'ro-crate-metadata.json';
+export const SIGNATURE_FILE = `${METADATA_FILE}.minisig`;
+export const PUBLIC_KEY_FILE = 'eln-export-key.pub';
+export const CHECKSUMS_FILE = 'SHA256SUMS';
+export const PROJECT_FOLDER = 'project/';
+
+export const RO_CRATE_CONTEXT = 'https://w3id.org/ro/crate/1.2/context';
+export const RO_CRATE_SPEC = 'https://w3id.org/ro/crate/1.2';
+/** The .eln format version the descriptor states (what eLabFTW and others write). */
+export const ELN_FORMAT_VERSION = '1.0';
+export const ELN_MEDIA_TYPE = 'application/vnd.eln+zip';
+
+/** The first fields of a version's blocks file, by which the import knows one of its own. */
+export const VERSION_FILE_FORMAT = 'eln-note-version';
+export const VERSION_FILE_FORMAT_VERSION = 1;
+
+/** The project Dataset's `genre`: the import knows it for the project even when it holds no notes. */
+export const PROJECT_GENRE = 'project';
+
+/** A signature's Comment says what it is in `genre`; the import reads the meaning back from it. */
+export const SIGNATURE_GENRES: Record<SignatureType, string> = { reviewer: 'reviewer signature', participant: 'participant signature' };
+/** A signature Comment's `creativeWorkStatus`. */
+export const SIGNATURE_STATES = { intact: 'signed, intact', broken: 'signed, broken', requested: 'requested', declined: 'declined' } as const;
+
+export interface Ref {
+  '@id': string;
+}
+export const ref = (id: string): Ref => ({ '@id': id });
+
+/** One node of the crate's @graph. */
+export interface Entity {
+  '@id': string;
+  '@type': string | string[];
+  [property: string]: unknown;
+}
+
+/** A saved version's blocks file (`v<n>.json`). */
+export const versionFile = z.object({
+  format: z.literal(VERSION_FILE_FORMAT),
+  formatVersion: z.literal(VERSION_FILE_FORMAT_VERSION),
+  labNoteNumber: z.string(),
+  title: z.string(),
+  version: z.number().int().positive(),
+  savedAt: z.string(),
+  savedBy: z.object({ userId: z.string(), name: z.string() }),
+  blocksHash: z.string(),
+  blocks: z.array(
+    z.object({
+      type: z.enum(BLOCK_TYPES),
+      blockUid: z.string(),
+      noteType: z.enum(NOTE_TYPES),
+      blockClass: z.string(),
+      blockTable: z.unknown(),
+      content: z.string(),
+      blockOdr: z.number().int(),
+    }),
+  ),
+});
+export type VersionFile = z.infer<typeof versionFile>;
+
+/**
+ * A moment as ISO 8601 in a time zone, with its offset (`2026-05-04T09:30:00.000+09:00`): the signer's
+ * local time stays readable and the moment exact. An unknown zone is written in UTC.
+ */
+export function isoInZone(moment: Date, timeZone: string | null | undefined): string {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = zonedParts(moment, timeZone || 'UTC');
+  } catch {
+    parts = zonedParts(moment, 'UTC');
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const offset = part('timeZoneName').replace(/^GMT/, '') || '+00:00';
+  const milliseconds = String(moment.getUTCMilliseconds()).padStart(3, '0');
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}.${milliseconds}${offset}`;
+}
+
+function zonedParts(moment: Date, timeZone: string): Intl.DateTimeFormatPart[] {
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  }).formatToParts(moment);
+}
+
+/** The calendar day of a moment in a time zone (YYYY-MM-DD). */
+export function dayInZone(moment: Date, timeZone: string | null | undefined): string {
+  return isoInZone(moment, timeZone).slice(0, 10);
+}
+
+/**
+ * A folder name made of a title: letters and digits of any script kept, anything else (separators,
+ * dots, quotes, control characters) turned into single hyphens, at most `max` characters.
+ */
+export function safeSegment(title: string, max = 60, fallback = 'export'): string {
+  const cleaned = title
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  const clipped = Array.from(cleaned).slice(0, max).join('').replace(/-+$/, '');
+  return clipped || fallback;
+}

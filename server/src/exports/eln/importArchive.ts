@@ -1,0 +1,469 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, Writable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ELN_IMPORT_LIMITS, ERR, extensionOf, formatZonedTime, LIMITS, maxBytesOf, noteDocumentName, uploadKindOf, type Language, type PmNode } from '@eln/shared';
+import type { AuthUser } from '../../auth/authUser.js';
+import { appendAudit, type AuditEntry } from '../../audit/audit.js';
+import type { ServerConfig } from '../../config.js';
+import type { Db, Tx } from '../../db/client.js';
+import { documentUpdates, files, labNotes, noteVersions, projectParticipants, projects } from '../../db/schema.js';
+import { cleanFileName } from '../../files/fileName.js';
+import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from '../../files/magic.js';
+import { AppError } from '../../http/errors.js';
+import { enforce } from '../../http/verdicts.js';
+import { nextLabNoteNumber } from '../../notes/routes.js';
+import { versionFingerprint } from '../../notes/versionFingerprint.js';
+import { recordNoteWriter } from '../../notes/writers.js';
+import { canCreateProject, CREATE_REFUSALS } from '../../projects/policy.js';
+import { METADATA_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, versionFile } from './crate.js';
+import { attachmentNode, ContentRefusal, historySection, importedDocument, textToNodes, withFileIds } from './importContent.js';
+import { Crate, planImport, text, type ImportPlan, type NotePlan } from './importPlan.js';
+import { elnMessage, SIGNATURE_MEANINGS } from './messages.js';
+import { existingExportKey, MinisignError, parseMinisignPublicKey, sameKey, verifyMinisign, type PublicKey } from './minisign.js';
+import { ArchiveReader } from './zipReader.js';
+
+export type ElnSignedBy = 'thisServer' | 'otherKey' | 'unsigned';
+
+export interface ElnImportResult {
+  projectNo: number;
+  title: string;
+  noteCount: number;
+  fileCount: number;
+  /** Whose key verified ro-crate-metadata.json.minisig: this server's, another (shipped in the archive), or none. */
+  signed: ElnSignedBy;
+  /** The verifying key's id as minisign prints it; null when unsigned. */
+  keyId: string | null;
+  /** Files the archive lists (and whose checksums matched) that the notebook does not take: wrong type or too large. */
+  skippedFiles: string[];
+}
+
+export interface ElnImportOptions {
+  /** Language of the history section each imported note ends with. */
+  lang: Language;
+  /** The archive's name as the user gave it (for the history and the audit record); the file's own name by default. */
+  archiveName?: string;
+  clientAddress?: string;
+}
+
+/** Who imports: they lead (and take part in) the new project. */
+export type ElnImportUser = Pick<AuthUser, 'userNo' | 'userId' | 'name' | 'auth'>;
+
+/** An attachment unpacked into storage (as `.partial` until the import commits). */
+interface StagedFile {
+  entityId: string;
+  fileId: string;
+  kind: 'image' | 'file';
+  originName: string;
+  extension: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  storagePath: string;
+  finalPath: string;
+  partialPath: string;
+}
+
+interface SignatureCheck {
+  signed: ElnSignedBy;
+  keyId: string | null;
+}
+
+/** Counts, hashes and keeps the first bytes of what passes. */
+class Inspector extends Transform {
+  size = 0;
+  private readonly hash = createHash('sha256');
+  private readonly headChunks: Buffer[] = [];
+  private headBytes = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    this.hash.update(chunk);
+    if (this.headBytes < MAGIC_BYTES_NEEDED) {
+      const part = chunk.subarray(0, MAGIC_BYTES_NEEDED - this.headBytes);
+      this.headChunks.push(part);
+      this.headBytes += part.length;
+    }
+    callback(null, chunk);
+  }
+
+  sha256(): string {
+    return this.hash.digest('hex');
+  }
+
+  head(): Uint8Array {
+    return new Uint8Array(Buffer.concat(this.headChunks));
+  }
+}
+
+const discard = () =>
+  new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
+
+/**
+ * Imports a .eln archive as a new project led by `user`. Everything is checked before anything is
+ * written: the ZIP and its limits (8001, 8007), one root folder with ro-crate-metadata.json (8002), the
+ * crate (8003), the minisign signature when there is one, against the public key the archive ships
+ * (8004, 8009), every listed file's size and SHA-256 (8005, 8006), and each note's content (8008). Then
+ * one transaction creates the project (its title made unique), its notes (each with its blocks as saved
+ * version 1 and as its live document, and the original history, signatures included, as a marked section
+ * at its end: never as signatures here) and their files, and the audit records; the files move into
+ * storage as it commits, and a refused or failed import leaves none behind.
+ */
+export async function importElnArchive(
+  db: Db,
+  config: Pick<ServerConfig, 'filesDir' | 'timeZone'>,
+  user: ElnImportUser,
+  zipPath: string,
+  options: ElnImportOptions,
+): Promise<ElnImportResult> {
+  enforce(canCreateProject(user), CREATE_REFUSALS);
+  const archiveName = options.archiveName ?? path.basename(zipPath);
+  const staged: StagedFile[] = [];
+  const reader = await ArchiveReader.open(zipPath);
+  try {
+    const metadataEntry = reader.entry(METADATA_FILE);
+    if (!metadataEntry) throw new AppError(ERR.elnStructure, { data: { detail: `no ${METADATA_FILE} in the root folder` } });
+    const metadata = await reader.bytes(metadataEntry, ELN_IMPORT_LIMITS.metadataBytes);
+    const crate = Crate.read(metadata);
+    const signature = await checkSignature(db, reader, metadata);
+    const plan = planImport(crate);
+    const keep = new Set(plan.notes.flatMap((note) => note.attachments.map((a) => a.entityId)));
+    const skippedFiles = await verifyFiles(reader, crate, keep, config.filesDir, staged);
+    const byEntity = new Map(staged.map((file) => [file.entityId, file]));
+    const now = new Date();
+    const context: NoteContext = { reader, crate, byEntity, lang: options.lang, zone: config.timeZone, intro: importIntro(options.lang, archiveName, now, config.timeZone, user, signature), skippedFiles };
+    // Every note's content is judged before the transaction, so a refusal writes nothing and holds no lock.
+    for (const note of plan.notes) await noteContent(context, note);
+    const created = await db.transaction(async (tx) => createProject(tx, config, user, plan, context, { archiveName, signature, staged, skippedFiles, clientAddress: options.clientAddress ?? null }));
+    return { ...created, fileCount: staged.length, signed: signature.signed, keyId: signature.keyId, skippedFiles };
+  } catch (error) {
+    await Promise.all(staged.flatMap((file) => [rm(file.partialPath, { force: true }), rm(file.finalPath, { force: true })]));
+    throw error;
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * The archive's signature, checked against the public key it ships (or, when it ships none, this
+ * server's own): unsigned when there is no .minisig.
+ */
+async function checkSignature(db: Db, reader: ArchiveReader, metadata: Buffer): Promise<SignatureCheck> {
+  const signatureEntry = reader.entry(SIGNATURE_FILE);
+  if (!signatureEntry) return { signed: 'unsigned', keyId: null };
+  const signatureText = (await reader.bytes(signatureEntry, 64 * 1024)).toString('utf8');
+  const own = await existingExportKey(db);
+  const keyEntry = reader.entry(PUBLIC_KEY_FILE);
+  let key: PublicKey | null = own;
+  if (keyEntry) {
+    try {
+      key = parseMinisignPublicKey((await reader.bytes(keyEntry, 64 * 1024)).toString('utf8'));
+    } catch (error) {
+      if (error instanceof MinisignError) throw new AppError(ERR.elnSignature, { cause: error, data: { detail: error.message } });
+      throw error;
+    }
+  }
+  if (!key) throw new AppError(ERR.elnUnknownKey);
+  try {
+    verifyMinisign(key, metadata, signatureText);
+  } catch (error) {
+    if (!(error instanceof MinisignError)) throw error;
+    // Without a shipped key, a signature by some other notebook's key cannot be checked at all.
+    if (!keyEntry && /another key/.test(error.message)) throw new AppError(ERR.elnUnknownKey);
+    throw new AppError(ERR.elnSignature, { cause: error, data: { detail: error.message } });
+  }
+  return { signed: own && sameKey(own, key) ? 'thisServer' : 'otherKey', keyId: key.keyId };
+}
+
+/**
+ * Reads every file the crate lists and checks its size and SHA-256 (8006 missing, 8005 different); the
+ * attachments of notes (`keep`) are unpacked into storage as `.partial` on the same read. An attachment
+ * the notebook would not accept as an upload (type, size, content not matching its name) is left out and
+ * named in the answer.
+ */
+async function verifyFiles(reader: ArchiveReader, crate: Crate, keep: ReadonlySet<string>, filesDir: string, staged: StagedFile[]): Promise<string[]> {
+  const skipped: string[] = [];
+  const now = new Date();
+  for (const { entity, path: filePath } of crate.localFiles()) {
+    const entry = reader.entry(filePath);
+    if (!entry) throw new AppError(ERR.elnMissingFile, { params: { file: filePath } });
+    const expected = text(entity, 'sha256')?.toLowerCase();
+    const declaredSize = text(entity, 'contentSize');
+    if (!expected || !/^[0-9a-f]{64}$/.test(expected)) throw new AppError(ERR.elnChecksum, { params: { file: filePath }, data: { detail: 'no sha256' } });
+    const name = cleanFileName(text(entity, 'name') ?? filePath.split('/').at(-1) ?? 'file');
+    const kind = uploadKindOf(name);
+    // An attachment larger than an upload of its kind may be is only hashed, never unpacked into storage.
+    const fits = kind !== null && entry.uncompressedSize <= maxBytesOf(kind);
+    const target = keep.has(entity['@id']) && kind && fits ? stagingOf(filesDir, now, name, kind, entity['@id']) : null;
+    if (target) {
+      await mkdir(path.dirname(target.partialPath), { recursive: true });
+      staged.push(target);
+    }
+    const inspector = new Inspector();
+    try {
+      await pipeline(await reader.stream(entry), inspector, target ? createWriteStream(target.partialPath) : discard());
+    } catch (error) {
+      // Storage failing (a full disk) is the server's trouble; anything else is the entry not reading as declared.
+      if (error instanceof AppError || (error as { syscall?: unknown }).syscall !== undefined) throw error;
+      throw new AppError(ERR.elnChecksum, { cause: error, params: { file: filePath } });
+    }
+    const sha256 = inspector.sha256();
+    if (sha256 !== expected || (declaredSize !== undefined && Number(declaredSize) !== inspector.size)) {
+      throw new AppError(ERR.elnChecksum, { params: { file: filePath } });
+    }
+    if (keep.has(entity['@id'])) {
+      const refusal = !kind ? 'fileTypeRefused' : inspector.size > maxBytesOf(kind) ? 'fileTooLarge' : inspector.size === 0 || !contentMatchesExtension(extensionOf(name), inspector.head()) ? 'fileTypeRefused' : null;
+      if (refusal || !target) {
+        if (target) {
+          staged.splice(staged.indexOf(target), 1);
+          await rm(target.partialPath, { force: true });
+        }
+        skipped.push(entity['@id']);
+        continue;
+      }
+      Object.assign(target, { size: inspector.size, sha256 });
+    }
+  }
+  return skipped;
+}
+
+/** Where an attachment is unpacked: the uploads' own layout (year/month/id.ext), as `.partial` until commit. */
+function stagingOf(filesDir: string, now: Date, name: string, kind: 'image' | 'file', entityId: string): StagedFile {
+  const fileId = randomUUID();
+  const extension = extensionOf(name);
+  const storagePath = path.join(String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${fileId}.${extension}`);
+  const finalPath = path.join(filesDir, storagePath);
+  return {
+    entityId,
+    fileId,
+    kind,
+    originName: name,
+    extension,
+    mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
+    size: 0,
+    sha256: '',
+    storagePath,
+    finalPath,
+    partialPath: `${finalPath}.partial`,
+  };
+}
+
+interface NoteContext {
+  reader: ArchiveReader;
+  crate: Crate;
+  byEntity: ReadonlyMap<string, StagedFile>;
+  lang: Language;
+  /** Zone the history's times are written in (the notebook's). */
+  zone: string;
+  intro: string;
+  skippedFiles: readonly string[];
+}
+
+function importIntro(lang: Language, archive: string, now: Date, zone: string, user: ElnImportUser, signature: SignatureCheck): string {
+  const signatureSentence =
+    signature.signed === 'thisServer'
+      ? elnMessage('archiveThisServer', lang, { keyId: signature.keyId ?? '' })
+      : signature.signed === 'otherKey'
+        ? elnMessage('archiveOtherKey', lang, { keyId: signature.keyId ?? '' })
+        : elnMessage('archiveUnsigned', lang);
+  return elnMessage('importIntro', lang, { archive, time: formatZonedTime(now, zone, lang)?.text ?? now.toISOString(), user: user.name, signature: signatureSentence });
+}
+
+/** A note's blocks as imported: its own (the latest saved version) or its text, its attachments, then the history section. */
+async function noteContent(ctx: NoteContext, note: NotePlan): Promise<{ state: Uint8Array; savedBlocks: ReturnType<typeof importedDocument>['savedBlocks'] }> {
+  const { lang } = ctx;
+  const refuse = (detail: string, cause?: unknown) => new AppError(ERR.elnContent, { params: { note: note.name || note.datasetId }, data: { detail }, cause });
+  const own: PmNode[] = [];
+  const attached = note.attachments.map((a) => ctx.byEntity.get(a.entityId)).filter((f): f is StagedFile => f !== undefined);
+  if (note.latestVersion) {
+    const entry = ctx.reader.entry(note.latestVersion.path);
+    if (!entry) throw new AppError(ERR.elnMissingFile, { params: { file: note.latestVersion.path } });
+    const bytes = await ctx.reader.bytes(entry, ELN_IMPORT_LIMITS.blocksBytes);
+    const expected = text(ctx.crate.get(note.latestVersion.entityId) ?? { '@id': '', '@type': 'File' }, 'sha256');
+    if (createHash('sha256').update(bytes).digest('hex') !== expected) throw new AppError(ERR.elnChecksum, { params: { file: note.latestVersion.path } });
+    let parsed;
+    try {
+      parsed = versionFile.parse(JSON.parse(bytes.toString('utf8')));
+    } catch (error) {
+      throw refuse('the version file is not a block list', error);
+    }
+    const renamed = new Map(note.attachments.flatMap((a) => (a.originalFileId && ctx.byEntity.get(a.entityId) ? [[a.originalFileId, ctx.byEntity.get(a.entityId)!.fileId] as const] : [])));
+    for (const block of [...parsed.blocks].sort((a, b) => a.blockOdr - b.blockOdr)) {
+      try {
+        own.push(withFileIds(JSON.parse(block.content) as PmNode, renamed));
+      } catch (error) {
+        throw refuse(`block ${block.blockUid} is not JSON`, error);
+      }
+    }
+  } else {
+    if (note.text) own.push(...textToNodes(note.text));
+    own.push(...attached.map((file) => attachmentNode({ fileId: file.fileId, name: file.originName, kind: file.kind, size: file.size, extension: file.extension })));
+  }
+  const history = historySection(elnMessage('importHeading', lang), historyLines(ctx, note));
+  try {
+    return importedDocument([...own, ...history]);
+  } catch (error) {
+    if (error instanceof ContentRefusal) throw refuse(error.message, error);
+    throw refuse(error instanceof Error ? error.message : String(error), error);
+  }
+}
+
+/** What the section says of the note's past: where it came from, its versions, signatures, comments, left-out files. */
+function historyLines(ctx: NoteContext, note: NotePlan): string[] {
+  const { lang } = ctx;
+  const unknown = elnMessage('unknownPerson', lang);
+  const time = (iso: string | null) => (iso ? (formatZonedTime(iso, ctx.zone, lang)?.text ?? iso) : '?');
+  const lines = [ctx.intro];
+  lines.push(
+    note.identifier
+      ? elnMessage(note.status ? 'originalNote' : 'originalNoteNumber', lang, { number: note.identifier, status: note.status ?? '' })
+      : elnMessage('originalNoteUnnumbered', lang, { name: note.name || note.datasetId }),
+  );
+  if (note.template) lines.push(`${elnMessage('createdFromTemplate', lang, { template: note.template.name, version: note.template.version ?? '' }).trim()}.`);
+  for (const version of note.versions) {
+    lines.push(elnMessage('originalVersion', lang, { version: version.version, time: time(version.savedAt), name: version.savedBy ?? unknown }));
+  }
+  for (const signature of note.signatures) {
+    const meaning = SIGNATURE_MEANINGS[signature.meaning as keyof typeof SIGNATURE_MEANINGS]?.[lang] ?? signature.meaning;
+    lines.push(signature.text ?? `${meaning}: ${signature.signer} (${signature.printedName ?? ''}) ${signature.signedAt ?? ''} ${signature.hash ?? ''} ${signature.status ?? ''}`);
+  }
+  for (const comment of note.comments) lines.push(elnMessage('originalComment', lang, { name: comment.author ?? unknown, time: time(comment.at), text: comment.text }));
+  for (const attachment of note.attachments) {
+    if (ctx.skippedFiles.includes(attachment.entityId)) {
+      const kind = uploadKindOf(cleanFileName(attachment.name));
+      lines.push(elnMessage('fileSkipped', lang, { name: attachment.name, reason: elnMessage(kind ? 'fileTooLarge' : 'fileTypeRefused', lang) }));
+    }
+  }
+  return lines;
+}
+
+const clip = (value: string, max: number) => Array.from(value).slice(0, max).join('').trim();
+
+/** A title within `max` characters that `taken` does not refuse: the title, then "title (2)", "title (3)"... */
+async function uniqueTitle(base: string, max: number, taken: (title: string) => Promise<boolean>): Promise<string> {
+  const plain = clip(base, max);
+  if (!(await taken(plain))) return plain;
+  for (let n = 2; n < 10_000; n += 1) {
+    const suffix = ` (${n})`;
+    const candidate = `${clip(base, max - suffix.length)}${suffix}`;
+    if (!(await taken(candidate))) return candidate;
+  }
+  throw new Error('no free title found');
+}
+
+interface ImportRecord {
+  archiveName: string;
+  signature: SignatureCheck;
+  staged: StagedFile[];
+  skippedFiles: string[];
+  clientAddress: string | null;
+}
+
+/** The project, its notes and files, and the audit records, in the caller's transaction. */
+async function createProject(
+  tx: Tx,
+  config: Pick<ServerConfig, 'timeZone'>,
+  user: ElnImportUser,
+  plan: ImportPlan,
+  ctx: NoteContext,
+  record: ImportRecord,
+): Promise<{ projectNo: number; title: string; noteCount: number }> {
+  const { lang } = ctx;
+  const actor = { userNo: user.userNo, userId: user.userId };
+  let project: typeof projects.$inferSelect | undefined;
+  // A concurrent creation of the same title loses nothing: the insert that finds it taken tries the next.
+  const title = await uniqueTitle(plan.projectName ?? elnMessage('untitledProject', lang), LIMITS.projectTitle, async (candidate) => {
+    [project] = await tx
+      .insert(projects)
+      .values({ title: candidate, description: clip(plan.projectDescription ?? '', LIMITS.projectDescription), leaderUserNo: user.userNo })
+      .onConflictDoNothing()
+      .returning();
+    return !project;
+  });
+  if (!project) throw new Error('imported project not created');
+  const projectNo = project.projectNo;
+  // The importer leads the project and takes part in it, so its notes are theirs to write.
+  await tx.insert(projectParticipants).values({ projectNo, userNo: user.userNo });
+
+  const audits: AuditEntry[] = [];
+  const noteTitles = new Set<string>();
+  const importedNotes: Array<Record<string, unknown>> = [];
+  for (const note of plan.notes) {
+    const { state, savedBlocks } = await noteContent(ctx, note);
+    const noteTitle = await uniqueTitle(note.name || elnMessage('untitledNote', lang), LIMITS.noteTitle, async (candidate) => noteTitles.has(candidate));
+    noteTitles.add(noteTitle);
+    const blocksHash = versionFingerprint(savedBlocks);
+    const [created] = await tx
+      .insert(labNotes)
+      .values({ projectNo, title: noteTitle, labNoteNumber: await nextLabNoteNumber(tx, config.timeZone), writerUserNo: user.userNo, version: 1 })
+      .returning();
+    if (!created) throw new Error('imported note not created');
+    await recordNoteWriter(tx, created.noteNo, user.userNo);
+    const noteFiles = note.attachments.map((a) => ctx.byEntity.get(a.entityId)).filter((f): f is StagedFile => f !== undefined);
+    for (const file of noteFiles) {
+      await tx.insert(files).values({
+        fileId: file.fileId,
+        noteNo: created.noteNo,
+        kind: file.kind,
+        originName: file.originName,
+        extension: file.extension,
+        mimeType: file.mimeType,
+        size: file.size,
+        sha256: file.sha256,
+        storagePath: file.storagePath,
+        uploadedByUserNo: user.userNo,
+      });
+    }
+    await tx.insert(noteVersions).values({ noteNo: created.noteNo, version: 1, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
+    await tx.insert(documentUpdates).values({ documentName: noteDocumentName(created.noteNo), update: state });
+    const origin = {
+      archive: record.archiveName,
+      dataset: note.datasetId,
+      labNoteNumber: note.identifier,
+      versions: note.versions.length,
+      signatures: note.signatures.map((s) => ({ signer: s.signer, printedName: s.printedName, meaning: s.meaning, signedAt: s.signedAt, version: s.version, hash: s.hash, status: s.status })),
+    };
+    importedNotes.push({ noteNo: created.noteNo, labNoteNumber: created.labNoteNumber, title: noteTitle, original: origin });
+    audits.push({
+      actor,
+      action: 'note.created',
+      target: { type: 'note', id: created.noteNo },
+      after: {
+        projectNo,
+        title: noteTitle,
+        labNoteNumber: created.labNoteNumber,
+        version: 1,
+        blocksHash,
+        files: noteFiles.map((f) => ({ fileId: f.fileId, origin: f.originName, size: f.size, sha256: f.sha256 })),
+        imported: origin,
+      },
+      clientAddress: record.clientAddress,
+    });
+  }
+  audits.push({
+    actor,
+    action: 'export.imported',
+    target: { type: 'project', id: projectNo },
+    after: {
+      title,
+      archive: record.archiveName,
+      signed: record.signature.signed,
+      keyId: record.signature.keyId,
+      notes: importedNotes,
+      files: record.staged.length,
+      skippedFiles: record.skippedFiles,
+    },
+    clientAddress: record.clientAddress,
+  });
+  // The files take their place before the commit; if the commit fails, the caller removes them again.
+  for (const file of record.staged) await rename(file.partialPath, file.finalPath);
+  // Audit records last: appending holds the chain's lock until commit, and others wait on it.
+  for (const entry of audits) await appendAudit(tx, entry);
+  return { projectNo, title, noteCount: plan.notes.length };
+}

@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { ERR } from '@eln/shared';
+import { AppError } from '../../http/errors.js';
+import { METADATA_FILE, PROJECT_GENRE, SIGNATURE_GENRES, type Entity } from './crate.js';
+
+/**
+ * What an imported archive's crate says, read into a plan before anything is written: the project, its
+ * notes (leaf Datasets), each note's files, saved versions (this notebook's archives), text (another
+ * notebook's), comments and signatures.
+ */
+
+const crateShape = z.object({
+  '@context': z.unknown(),
+  '@graph': z.array(z.looseObject({ '@id': z.string().min(1), '@type': z.union([z.string(), z.array(z.string())]) })),
+});
+
+export class Crate {
+  private constructor(
+    readonly entities: ReadonlyMap<string, Entity>,
+    readonly root: Entity,
+  ) {}
+
+  /** Reads ro-crate-metadata.json; 8003 for anything that is not a crate with its descriptor and root Dataset. */
+  static read(bytes: Buffer): Crate {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      throw new AppError(ERR.elnMetadata, { cause: error, data: { detail: 'not JSON' } });
+    }
+    const shape = crateShape.safeParse(parsed);
+    if (!shape.success) throw new AppError(ERR.elnMetadata, { data: { detail: 'no @graph of entities with @id and @type' } });
+    const entities = new Map<string, Entity>();
+    for (const entity of shape.data['@graph']) {
+      if (entities.has(entity['@id'])) throw new AppError(ERR.elnMetadata, { data: { detail: `two entities ${entity['@id']}` } });
+      entities.set(entity['@id'], entity as Entity);
+    }
+    const descriptor = entities.get(METADATA_FILE);
+    const rootId = descriptor ? refIds(descriptor, 'about')[0] : undefined;
+    const root = rootId ? entities.get(rootId) : undefined;
+    if (!root || !isA(root, 'Dataset')) throw new AppError(ERR.elnMetadata, { data: { detail: 'no descriptor about a root Dataset' } });
+    return new Crate(entities, root);
+  }
+
+  get(id: string): Entity | undefined {
+    return this.entities.get(id);
+  }
+
+  /** The entities a property refers to (`{"@id": ...}` or a list of them), those the crate holds. */
+  refs(entity: Entity, property: string): Entity[] {
+    return refIds(entity, property)
+      .map((id) => this.entities.get(id))
+      .filter((found): found is Entity => found !== undefined);
+  }
+
+  /** A Person's (or Organization's) name, for the history lines. */
+  nameOf(entity: Entity, property: string): string | undefined {
+    const [who] = this.refs(entity, property);
+    return who ? text(who, 'name') : undefined;
+  }
+
+  /** Every File entity that names a file inside the archive (not a web address, not a fragment). */
+  localFiles(): Array<{ entity: Entity; path: string }> {
+    return [...this.entities.values()].filter((e) => isA(e, 'File')).flatMap((entity) => {
+      const path = localPath(entity['@id']);
+      return path ? [{ entity, path }] : [];
+    });
+  }
+}
+
+export function isA(entity: Entity, type: string): boolean {
+  return ([] as string[]).concat(entity['@type']).includes(type);
+}
+
+export function refIds(entity: Entity, property: string): string[] {
+  const value = entity[property];
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return list.flatMap((item) => (item && typeof item === 'object' && typeof (item as { '@id'?: unknown })['@id'] === 'string' ? [(item as { '@id': string })['@id']] : []));
+}
+
+/** A property as text (numbers too: eLabFTW writes contentSize as a number); undefined when absent or empty. */
+export function text(entity: Entity, property: string): string | undefined {
+  const value = entity[property];
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+/**
+ * The path inside the root folder a data entity's @id names (`./a/b.jpg` → `a/b.jpg`), percent-decoded
+ * where it was encoded; null for web addresses and fragments, which name nothing in the archive.
+ */
+export function localPath(id: string): string | null {
+  if (id.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(id)) return null;
+  const trimmed = id.replace(/^\.\//, '');
+  let decoded = trimmed;
+  try {
+    decoded = decodeURIComponent(trimmed);
+  } catch {
+    // Not percent-encoded (a literal % in the name): the @id is the path.
+  }
+  const path = decoded.split('/').filter(Boolean).join('/');
+  return path || null;
+}
+
+export interface AttachmentPlan {
+  entityId: string;
+  path: string;
+  name: string;
+  /** The file's id in the notebook it came from (ours): blocks name it. */
+  originalFileId: string | null;
+}
+
+export interface SignaturePlan {
+  signer: string;
+  meaning: string;
+  printedName: string | null;
+  status: string | null;
+  signedAt: string | null;
+  version: string | null;
+  hash: string | null;
+  text: string | null;
+}
+
+export interface NotePlan {
+  datasetId: string;
+  name: string;
+  identifier: string | null;
+  status: string | null;
+  /** This notebook's archive: the latest saved version's blocks file, and every version's entity. */
+  latestVersion: { entityId: string; path: string } | null;
+  versions: Array<{ version: string; savedAt: string | null; savedBy: string | null }>;
+  /** Another notebook's note: its text (HTML or plain). */
+  text: string | null;
+  template: { name: string; version: string | null } | null;
+  attachments: AttachmentPlan[];
+  signatures: SignaturePlan[];
+  comments: Array<{ author: string | null; at: string | null; text: string }>;
+}
+
+export interface ImportPlan {
+  projectName: string | null;
+  projectDescription: string | null;
+  notes: NotePlan[];
+}
+
+const VERSION_FILE_NAME = /^v(\d+)\.json$/;
+/** How deep Datasets may nest before the rest is left out (a crate could otherwise send the walk round forever). */
+const MAX_DEPTH = 8;
+
+/**
+ * The project and its notes. The project is the root's one Dataset that holds Datasets or says it is a
+ * project (this notebook's `project/`, empty or not), or else the root itself (eLabFTW lists experiments at the top); its notes are the Datasets
+ * below it that hold no Datasets.
+ */
+export function planImport(crate: Crate): ImportPlan {
+  const topDatasets = crate.refs(crate.root, 'hasPart').filter((e) => isA(e, 'Dataset'));
+  const holdsDatasets = (e: Entity) => crate.refs(e, 'hasPart').some((part) => isA(part, 'Dataset'));
+  const [only] = topDatasets;
+  const project = topDatasets.length === 1 && only && (holdsDatasets(only) || text(only, 'genre') === PROJECT_GENRE) ? only : crate.root;
+  const leaves: Entity[] = [];
+  const seen = new Set<string>();
+  const walk = (dataset: Entity, depth: number) => {
+    if (seen.has(dataset['@id']) || depth > MAX_DEPTH) return;
+    seen.add(dataset['@id']);
+    const children = crate.refs(dataset, 'hasPart').filter((e) => isA(e, 'Dataset'));
+    if (!children.length && dataset !== project) leaves.push(dataset);
+    for (const child of children) walk(child, depth + 1);
+  };
+  walk(project, 0);
+  return { projectName: text(project, 'name') ?? null, projectDescription: text(project, 'description') ?? null, notes: leaves.map((dataset) => planNote(crate, dataset)) };
+}
+
+function planNote(crate: Crate, dataset: Entity): NotePlan {
+  const files = crate.refs(dataset, 'hasPart').filter((e) => isA(e, 'File'));
+  const versionFiles = files
+    .map((entity) => ({ entity, match: VERSION_FILE_NAME.exec(text(entity, 'name') ?? '') }))
+    .filter(({ entity, match }) => match && (text(entity, 'encodingFormat') ?? '').includes('json'))
+    .map(({ entity, match }) => ({ entity, version: Number(match![1]) }))
+    .sort((a, b) => a.version - b.version);
+  const ours = versionFiles.length > 0;
+  const latest = versionFiles.at(-1);
+  const latestPath = latest ? localPath(latest.entity['@id']) : null;
+  const attachments = files
+    .filter((entity) => !ours || /(^|\/)files\/[^/]+$/.test(localPath(entity['@id']) ?? ''))
+    .flatMap((entity): AttachmentPlan[] => {
+      const path = localPath(entity['@id']);
+      if (!path) return [];
+      return [{ entityId: entity['@id'], path, name: text(entity, 'name') ?? path.split('/').at(-1) ?? 'file', originalFileId: ours ? (text(entity, 'identifier') ?? null) : null }];
+    });
+  const [template] = crate.refs(dataset, 'isBasedOn');
+  const signatures: SignaturePlan[] = [];
+  const comments: NotePlan['comments'] = [];
+  for (const comment of crate.refs(dataset, 'comment')) {
+    const genre = text(comment, 'genre');
+    const meaning = Object.entries(SIGNATURE_GENRES).find(([, value]) => value === genre)?.[0];
+    if (meaning) {
+      signatures.push({
+        signer: crate.nameOf(comment, 'author') ?? '',
+        meaning,
+        printedName: text(comment, 'alternateName') ?? null,
+        status: text(comment, 'creativeWorkStatus') ?? null,
+        signedAt: text(comment, 'dateCreated') ?? null,
+        version: text(comment, 'version') ?? null,
+        hash: text(comment, 'identifier') ?? null,
+        text: text(comment, 'text') ?? null,
+      });
+    } else {
+      const body = text(comment, 'text');
+      if (body) comments.push({ author: crate.nameOf(comment, 'author') ?? null, at: text(comment, 'dateCreated') ?? null, text: body });
+    }
+  }
+  return {
+    datasetId: dataset['@id'],
+    name: text(dataset, 'name') ?? '',
+    identifier: text(dataset, 'identifier') ?? null,
+    status: text(dataset, 'creativeWorkStatus') ?? null,
+    latestVersion: latest && latestPath ? { entityId: latest.entity['@id'], path: latestPath } : null,
+    versions: versionFiles.map(({ entity, version }) => ({ version: String(version), savedAt: text(entity, 'dateCreated') ?? null, savedBy: crate.nameOf(entity, 'author') ?? null })),
+    text: ours ? null : (text(dataset, 'text') ?? null),
+    template: template ? { name: text(template, 'name') ?? '', version: text(template, 'version') ?? null } : null,
+    attachments,
+    signatures,
+    comments,
+  };
+}

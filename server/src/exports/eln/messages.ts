@@ -1,0 +1,89 @@
+import { interpolate, type Language, type Localised, type SignatureType } from '@eln/shared';
+
+/**
+ * The words an .eln archive and an imported note add to what people wrote, in every interface language:
+ * how a signature reads in the archive, how to check the archive, and the history section an imported
+ * note ends with.
+ */
+const words = (en: string, ko: string, ja: string): Localised => ({ en, ko, ja });
+
+export const ELN_MESSAGES = {
+  rootName: words('{project}: .eln export of {date}', '{project}: {date} .eln 내보내기', '{project}：{date}の.elnエクスポート'),
+  rootDescription: words(
+    'Lab notes of the project {project}, exported by {exporter} on {time}. To check it offline: minisign -Vm ro-crate-metadata.json -p {key} (the signature covers ro-crate-metadata.json, which lists the SHA-256 of every file), then sha256sum -c SHA256SUMS in this folder.',
+    '{project} 프로젝트의 실험 노트입니다. {exporter}님이 {time}에 내보냈습니다. 오프라인 확인: minisign -Vm ro-crate-metadata.json -p {key} (서명은 모든 파일의 SHA-256을 나열한 ro-crate-metadata.json을 보증합니다), 이어서 이 폴더에서 sha256sum -c SHA256SUMS.',
+    'プロジェクト{project}の実験ノートです。{exporter}さんが{time}にエクスポートしました。オフラインでの確認：minisign -Vm ro-crate-metadata.json -p {key}（署名は全ファイルのSHA-256を列挙したro-crate-metadata.jsonを保証します）、続いてこのフォルダーで sha256sum -c SHA256SUMS。',
+  ),
+  licence: words(
+    'Internal record of {organization}: no licence to reuse is granted.',
+    '{organization}의 내부 기록입니다. 재사용 권한은 부여되지 않습니다.',
+    '{organization}の内部記録です。再利用の許諾はありません。',
+  ),
+  publicKey: words('Public key that checks this archive\'s signature (minisign)', '이 아카이브의 서명을 확인하는 공개 키 (minisign)', 'このアーカイブの署名を確認する公開鍵（minisign）'),
+  checksums: words('SHA-256 of every file, for sha256sum -c', 'sha256sum -c용 모든 파일의 SHA-256', 'sha256sum -c 用の全ファイルのSHA-256'),
+  versionBlocks: words('Version {version}: its blocks (JSON), fingerprint {hash}', '버전 {version}: 블록 (JSON), 지문 {hash}', 'バージョン{version}：ブロック（JSON）、フィンガープリント {hash}'),
+  versionHtml: words('Version {version} as a web page', '버전 {version} 웹 페이지', 'バージョン{version}のウェブページ'),
+  versionPdf: words('Version {version} as PDF', '버전 {version} PDF', 'バージョン{version}のPDF'),
+  fileChanged: words(
+    'Warning: the stored bytes no longer match the SHA-256 recorded at upload ({hash}).',
+    '경고: 저장된 파일이 업로드할 때 기록한 SHA-256({hash})과 더 이상 일치하지 않습니다.',
+    '警告：保存されたファイルが、アップロード時に記録したSHA-256（{hash}）と一致しなくなっています。',
+  ),
+  fileMissing: words(
+    'The file {name} (SHA-256 {hash} at upload) is missing from storage and is not included.',
+    '{name} 파일(업로드할 때 SHA-256 {hash})이 저장소에 없어 포함하지 못했습니다.',
+    'ファイル {name}（アップロード時のSHA-256 {hash}）は保存領域になく、含まれていません。',
+  ),
+  signatureName: words('{meaning} signature', '{meaning} 서명', '{meaning}署名'),
+  signed: words(
+    '{meaning} signature of {signer} (printed name “{printed}”) on version {version}, {time} ({zone}). SHA-256 of the signed content: {hash}. {integrity}',
+    '{signer}님의 {meaning} 서명 (서명 이름 “{printed}”), 버전 {version}, {time} ({zone}). 서명한 내용의 SHA-256: {hash}. {integrity}',
+    '{signer}さんの{meaning}署名（署名名「{printed}」）、バージョン{version}、{time}（{zone}）。署名した内容のSHA-256：{hash}。{integrity}',
+  ),
+  intact: words('The stored content still matches what was signed.', '저장된 내용이 서명한 내용과 일치합니다.', '保存された内容は署名した内容と一致しています。'),
+  broken: words('BROKEN: the stored content no longer matches what was signed.', '손상됨: 저장된 내용이 서명한 내용과 더 이상 일치하지 않습니다.', '破損：保存された内容が署名した内容と一致しなくなっています。'),
+  requested: words('{meaning} signature requested from {signer}, not given.', '{signer}님에게 {meaning} 서명을 요청했으나 아직 서명하지 않았습니다.', '{signer}さんに{meaning}署名を依頼しましたが、まだ署名されていません。'),
+  declined: words('{meaning} signature declined by {signer}{comment}.', '{signer}님이 {meaning} 서명을 거절했습니다{comment}.', '{signer}さんが{meaning}署名を辞退しました{comment}。'),
+  createdFromTemplate: words('Note created from the template {template} {version}', '{template} {version} 템플릿으로 노트 생성', 'テンプレート{template} {version}からノートを作成'),
+  // The history section an imported note ends with.
+  importHeading: words('Imported record (history only)', '가져온 기록 (이력 전용)', '取り込んだ記録（履歴のみ）'),
+  importIntro: words(
+    'Imported from the .eln archive {archive} on {time} by {user}. {signature} The signatures below were given in the original notebook: they are kept as history and are not signatures in this notebook.',
+    '{time}에 {user}님이 .eln 아카이브 {archive}에서 가져왔습니다. {signature} 아래 서명은 원래 노트북에서 한 것으로, 이력으로만 보관되며 이 노트북의 서명이 아닙니다.',
+    '{time}に{user}さんが.elnアーカイブ{archive}から取り込みました。{signature} 以下の署名は元のノートブックで行われたもので、履歴としてのみ保管され、このノートブックの署名ではありません。',
+  ),
+  archiveThisServer: words('The archive\'s signature was verified with this server\'s key {keyId}.', '아카이브 서명을 이 서버의 키 {keyId}로 확인했습니다.', 'アーカイブの署名をこのサーバーの鍵{keyId}で確認しました。'),
+  archiveOtherKey: words(
+    'The archive\'s signature was verified with the key {keyId} shipped with it, which is not this server\'s key.',
+    '아카이브 서명을 함께 들어 있던 키 {keyId}로 확인했습니다. 이 서버의 키가 아닙니다.',
+    'アーカイブの署名を同梱の鍵{keyId}で確認しました。このサーバーの鍵ではありません。',
+  ),
+  archiveUnsigned: words('The archive was not signed; the SHA-256 of each file was checked.', '아카이브에 서명이 없었습니다. 각 파일의 SHA-256은 확인했습니다.', 'アーカイブには署名がありませんでした。各ファイルのSHA-256は確認しました。'),
+  originalNote: words('Original note: {number} ({status}).', '원래 노트: {number} ({status}).', '元のノート：{number}（{status}）。'),
+  originalNoteNumber: words('Original note: {number}.', '원래 노트: {number}.', '元のノート：{number}。'),
+  originalNoteUnnumbered: words('Original record: {name}.', '원래 기록: {name}.', '元の記録：{name}。'),
+  originalVersion: words('Version {version} saved {time} by {name}.', '버전 {version}: {time}, {name}님 저장.', 'バージョン{version}：{time}、{name}さんが保存。'),
+  originalComment: words('Comment by {name}, {time}: {text}', '{name}님의 코멘트, {time}: {text}', '{name}さんのコメント、{time}：{text}'),
+  fileSkipped: words('Not imported: the file {name} ({reason}).', '가져오지 않음: {name} 파일 ({reason}).', '取り込んでいません：ファイル{name}（{reason}）。'),
+  fileTypeRefused: words('a type this notebook does not accept', '이 노트북이 받지 않는 형식', 'このノートブックが受け付けない形式'),
+  fileTooLarge: words('larger than this notebook accepts', '이 노트북이 받는 크기보다 큼', 'このノートブックが受け付けるサイズを超過'),
+  untitledProject: words('Imported project', '가져온 프로젝트', '取り込んだプロジェクト'),
+  untitledNote: words('Imported note', '가져온 노트', '取り込んだノート'),
+  unknownPerson: words('unknown', '알 수 없음', '不明'),
+} as const satisfies Record<string, Localised>;
+
+export type ElnMessage = keyof typeof ELN_MESSAGES;
+
+export const elnMessage = (key: ElnMessage, lang: Language, params?: Record<string, string | number>): string => interpolate(ELN_MESSAGES[key][lang], params);
+
+export const SIGNATURE_MEANINGS: Record<SignatureType, Localised> = {
+  reviewer: words('reviewer', '검토자', 'レビュアー'),
+  participant: words('participant', '참여자', '参加者'),
+};
+
+export const NOTE_STATUS_NAMES: Record<'W' | 'R' | 'T' | 'F', Localised> = {
+  W: words('being written', '작성 중', '作成中'),
+  R: words('awaiting signatures', '서명 대기', '署名待ち'),
+  T: words('signed', '서명 완료', '署名済み'),
+  F: words('finished', '완료', '完了'),
+};

@@ -1,0 +1,316 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import Papa from 'papaparse';
+import { AUDIT_HEAD_LINE_PREFIX, ELN_IMPORT_PATH, ERR, EXPORT_LIMITS, noteDocumentName, type ElnImportAnswer, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
+import { auditLog, documentUpdates, exportJobs, labNotes, noteSignatures, projects } from '../db/schema.js';
+import { multipartBody } from '../files/multipartBody.js';
+import { initialUpdate } from '../seed/demoTemplates.js';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+import { ExportLinks } from './links.js';
+
+let server: TestServer;
+type Caller = Awaited<ReturnType<TestServer['as']>> & { token: string };
+let admin: Caller;
+let otherAdmin: Caller;
+let leader: Caller;
+let participant: Caller;
+let outsider: Caller;
+let projectNo: number;
+
+/** A caller that also shows its access token (the download answers a file, which `call` does not parse). */
+async function signedIn(user: { userId: string; password: string }): Promise<Caller> {
+  const { accessToken } = await server.signIn(user.userId, user.password);
+  const call: Awaited<ReturnType<TestServer['as']>> = (route, body, options) => server.call(route, body, { ...options, token: accessToken });
+  return Object.assign(call, { token: accessToken });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await signedIn(server.admin);
+  otherAdmin = await signedIn(await server.createUser({ name: 'Second Admin', level: 10 }));
+  const leaderUser = await server.createUser({ name: 'Han Leader', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
+  const participantUser = await server.createUser({ name: 'Oh Participant' });
+  leader = await signedIn(leaderUser);
+  participant = await signedIn(participantUser);
+  outsider = await signedIn(await server.createUser({ name: 'No Part' }));
+  const created = await leader<{ projectNo: number }>('/v1/project/create', {
+    title: 'Export project',
+    description: 'Exported',
+    signatureList: { department: '', user: participantUser.userId },
+  });
+  projectNo = created.body.data.projectNo;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const jobCount = async () => Number((await server.database.db.select({ n: count() }).from(exportJobs))[0]?.n ?? 0);
+const auditCount = async () => Number((await server.database.db.select({ n: count() }).from(auditLog))[0]?.n ?? 0);
+
+async function finished(caller: Caller, jobId: string): Promise<ExportJob> {
+  await server.services.exportJobs.idle();
+  const answer = await caller<ExportJob>('/v1/export/detail', { jobId });
+  expect(answer.body.status).toBe('0000');
+  return answer.body.data;
+}
+
+async function download(caller: Caller, token: string) {
+  return server.app.inject({ method: 'POST', url: '/server/v1/export/download', payload: { token }, headers: { authorization: `Bearer ${caller.token}` } });
+}
+
+describe('export jobs: the audit trail as CSV', () => {
+  it('runs in the background, reports 100 % when done, and its file is the trail with the chain head of its last record', async () => {
+    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv', timeZone: 'Asia/Seoul' });
+    expect(started.body.status).toBe('0000');
+    const [queued] = started.body.data.list;
+    expect(queued).toMatchObject({ format: 'auditCsv', projectNo: null, requestedBy: { userId: server.admin.userId } });
+    const job = await finished(admin, queued!.jobId);
+    expect(job).toMatchObject({ status: 'done', progress: 100, downloadable: true, errorCode: null });
+    expect(job.sha256).toMatch(/^[0-9a-f]{64}$/);
+
+    const link = await admin<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId });
+    expect(link.body.status).toBe('0000');
+    expect(Date.parse(link.body.data.expiresAt) - Date.now()).toBeLessThanOrEqual(EXPORT_LIMITS.linkSeconds * 1000);
+    const file = await download(admin, link.body.data.token);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('text/csv');
+    expect(file.headers['content-disposition']).toContain(encodeURIComponent(job.fileName!));
+    expect(file.rawPayload.length).toBe(job.size);
+    const text = file.rawPayload.toString('utf8').replace(/^\uFEFF/, '');
+    const lines = text.trimEnd().split('\r\n');
+    const headLine = lines.pop()!;
+    const parsed = Papa.parse<Record<string, string>>(lines.join('\r\n'), { header: true });
+    const seqs = parsed.data.map((row) => Number(row.seq));
+    expect(seqs.length).toBeGreaterThan(3);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    const last = await server.database.db.select().from(auditLog).where(eq(auditLog.seq, seqs.at(-1)!));
+    expect(headLine).toBe(`${AUDIT_HEAD_LINE_PREFIX} seq=${last[0]!.seq} hash=${last[0]!.hash}`);
+
+    const actions = (await server.database.db.select().from(auditLog).where(eq(auditLog.targetId, job.jobId)).orderBy(asc(auditLog.seq))).map((r) => r.action);
+    expect(actions).toEqual(['export.requested', 'export.completed', 'export.downloaded']);
+  });
+
+  it('takes only the days asked for, read in the requester zone', async () => {
+    const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Seoul' });
+    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv', startDate: '2020-01-01', endDate: '2020-01-02', timeZone: 'Asia/Seoul' });
+    const empty = await finished(admin, started.body.data.list[0]!.jobId);
+    const token = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: empty.jobId })).body.data.token;
+    const body = (await download(admin, token)).rawPayload.toString('utf8');
+    expect(body.split('\r\n').filter(Boolean)).toHaveLength(2); // header and the chain line: no record of 2020
+    const todays = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv', startDate: today, endDate: today, timeZone: 'Asia/Seoul' });
+    const done = await finished(admin, todays.body.data.list[0]!.jobId);
+    expect(done.size).toBeGreaterThan(empty.size!);
+  });
+
+  it('is the administrators\': others are refused and nothing is written', async () => {
+    const [jobs, records] = [await jobCount(), await auditCount()];
+    const refused = await leader('/v1/export/create', { format: 'auditCsv' });
+    expect([refused.http, refused.body.status]).toEqual([403, ERR.forbidden]);
+    expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
+  });
+});
+
+describe('export jobs: who may export a project', () => {
+  it('refuses an outsider with 404, bad input with field errors, and writes nothing', async () => {
+    const [jobs, records] = [await jobCount(), await auditCount()];
+    const hidden = await outsider('/v1/export/create', { format: 'pdf', projectNos: [projectNo] });
+    expect([hidden.http, hidden.body.status]).toEqual([404, ERR.notFound]);
+    const missing = await leader('/v1/export/create', { format: 'pdf', projectNos: [projectNo, 999_999] });
+    expect(missing.body.status).toBe(ERR.notFound);
+    for (const bad of [
+      { format: 'pdf', projectNos: [] },
+      { format: 'docx', projectNos: [projectNo] },
+      { format: 'auditCsv', projectNos: [projectNo] },
+      { format: 'eln', projectNos: [projectNo], startDate: '2026-02-30' },
+      { format: 'eln', projectNos: [projectNo], startDate: '2026-03-02', endDate: '2026-03-01' },
+      { format: 'eln', projectNos: [projectNo], timeZone: 'Mars/Olympus' },
+      { format: 'eln', projectNos: Array.from({ length: EXPORT_LIMITS.projectsPerRequest + 1 }, (_, i) => i + 1) },
+    ]) {
+      const answer = await leader('/v1/export/create', bad);
+      expect([answer.http, answer.body.status], JSON.stringify(bad)).toEqual([400, ERR.validation]);
+    }
+    expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
+  });
+
+  it('lets the leader, a participant and an administrator queue one, and the project answers the ability', async () => {
+    for (const caller of [leader, participant, admin]) {
+      const detail = await caller<{ abilities: { export: boolean } }>('/v1/project/check', { projectNo });
+      expect(detail.body.data.abilities.export).toBe(true);
+    }
+    // Held in the queue (no runner) so that the listing below sees them waiting.
+    await server.services.exportJobs.stop();
+    try {
+      for (const caller of [leader, participant, admin]) {
+        const answer = await caller<ExportCreateAnswer>('/v1/export/create', { format: 'eln', projectNos: [projectNo] });
+        expect(answer.body.status).toBe('0000');
+        expect(answer.body.data.list).toMatchObject([{ format: 'eln', projectNo, projectTitle: 'Export project', status: 'queued', downloadable: false }]);
+      }
+      const mine = await participant<ListAnswer<ExportJob>>('/v1/export/list', {});
+      expect(mine.body.data.list.every((job) => job.requestedBy.name === 'Oh Participant')).toBe(true);
+      const everyone = await otherAdmin<ListAnswer<ExportJob>>('/v1/export/list', { projectNo });
+      expect(new Set(everyone.body.data.list.map((job) => job.requestedBy.name))).toEqual(new Set(['Han Leader', 'Oh Participant', 'Administrator']));
+      const notReady = await leader('/v1/export/link', { jobId: mine.body.data.list[0]!.jobId });
+      expect(notReady.body.status).toBe(ERR.notFound);
+      const waiting = (await leader<ListAnswer<ExportJob>>('/v1/export/list', {})).body.data.list[0]!;
+      expect((await leader('/v1/export/link', { jobId: waiting.jobId })).body.status).toBe(ERR.exportNotReady);
+      const hidden = await outsider('/v1/export/list', { projectNo });
+      expect(hidden.body.status).toBe(ERR.notFound);
+    } finally {
+      await server.database.db.update(exportJobs).set({ status: 'failed', errorCode: ERR.exportInterrupted }).where(eq(exportJobs.status, 'queued'));
+    }
+  });
+
+  it('holds at most the open-job limit per user', async () => {
+    await server.services.exportJobs.stop();
+    try {
+      const burst = await leader<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [projectNo] });
+      expect(burst.body.status).toBe('0000');
+      await server.database.db.execute(
+        sql`insert into export_jobs (job_id, requested_by_user_no, format, project_no, language, time_zone)
+            select gen_random_uuid(), requested_by_user_no, format, project_no, language, time_zone from export_jobs, generate_series(2, ${EXPORT_LIMITS.openJobsPerUser}) where job_id = ${burst.body.data.list[0]!.jobId}::uuid`,
+      );
+      const jobs = await jobCount();
+      const full = await leader('/v1/export/create', { format: 'pdf', projectNos: [projectNo] });
+      expect([full.http, full.body.status]).toEqual([429, ERR.exportQueueFull]);
+      expect(full.body.message).toContain(String(EXPORT_LIMITS.openJobsPerUser));
+      expect(await jobCount()).toBe(jobs);
+    } finally {
+      await server.database.db.update(exportJobs).set({ status: 'failed', errorCode: ERR.exportInterrupted }).where(eq(exportJobs.status, 'queued'));
+    }
+  });
+});
+
+describe('export jobs: download tokens', () => {
+  let job: ExportJob;
+  beforeAll(async () => {
+    server.services.exportJobs.start();
+    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv' });
+    job = await finished(admin, started.body.data.list[0]!.jobId);
+  });
+
+  it('are the requester\'s alone: another administrator sees the job but gets no link, and a copied token is refused', async () => {
+    const seen = await otherAdmin<ExportJob>('/v1/export/detail', { jobId: job.jobId });
+    expect(seen.body.data).toMatchObject({ jobId: job.jobId, downloadable: false });
+    const link = await otherAdmin('/v1/export/link', { jobId: job.jobId });
+    expect([link.http, link.body.status]).toEqual([403, ERR.forbidden]);
+    const token = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const copied = await download(otherAdmin, token);
+    expect(copied.statusCode).toBe(403);
+    expect(JSON.parse(copied.payload).status).toBe(ERR.forbidden);
+    expect((await outsider('/v1/export/detail', { jobId: job.jobId })).body.status).toBe(ERR.notFound);
+  });
+
+  it('expire, and a forged or altered token is refused', async () => {
+    const links = new ExportLinks('a-different-secret');
+    const forged = links.make(job.jobId, 1).token;
+    expect(JSON.parse((await download(admin, forged)).payload).status).toBe(ERR.forbidden);
+    const real = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const altered = real.replace(/\.(\d+)\./, (_, expires: string) => `.${Number(expires) + 3600}.`);
+    expect(JSON.parse((await download(admin, altered)).payload).status).toBe(ERR.forbidden);
+    const old = server.services.exportLinks.make(job.jobId, (await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId)))[0]!.requestedByUserNo, Date.now() - (EXPORT_LIMITS.linkSeconds + 1) * 1000);
+    const expired = await download(admin, old.token);
+    expect([expired.statusCode, JSON.parse(expired.payload).status]).toEqual([410, ERR.exportLinkExpired]);
+  });
+
+  it('find nothing once the file is gone', async () => {
+    const [row] = await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId));
+    await server.database.db.update(exportJobs).set({ removedAt: new Date() }).where(eq(exportJobs.jobId, job.jobId));
+    expect((await admin('/v1/export/link', { jobId: job.jobId })).body.status).toBe(ERR.exportGone);
+    expect(existsSync(path.join(server.config.filesDir, row!.storagePath!))).toBe(true);
+  });
+});
+
+describe('export jobs: a server that stopped', () => {
+  it('fails its running jobs as interrupted once their heartbeat is old, audited', async () => {
+    await server.services.exportJobs.stop();
+    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv' });
+    const jobId = started.body.data.list[0]!.jobId;
+    await server.database.db.update(exportJobs).set({ status: 'running', heartbeatAt: new Date(Date.now() - 5 * 60_000) }).where(eq(exportJobs.jobId, jobId));
+    server.services.exportJobs.start();
+    const job = await finished(admin, jobId);
+    expect(job).toMatchObject({ status: 'failed', errorCode: ERR.exportInterrupted, downloadable: false });
+    const [record] = await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.failed'));
+    expect(record).toMatchObject({ targetType: 'export', targetId: jobId });
+  });
+});
+
+describe('export jobs: a project as PDF and as .eln, and the archive imported again', () => {
+  let labNoteNo: number;
+  beforeAll(async () => {
+    server.services.exportJobs.start();
+    labNoteNo = (await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Buffer prep' })).body.data.labNoteNo;
+    const content = {
+      type: 'doc',
+      content: [
+        { type: 'heading', attrs: { blockUid: 'hexport000000000001', level: 2 }, content: [{ type: 'text', text: 'Buffer preparation' }] },
+        { type: 'paragraph', attrs: { blockUid: 'pexport000000000002' }, content: [{ type: 'text', text: '완충액 준비 緩衝液の調製 pH 7.4' }] },
+      ],
+    };
+    await server.database.db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content as never) });
+    expect((await leader('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+  });
+
+  async function fetched(caller: Caller, format: 'pdf' | 'eln') {
+    const started = await caller<ExportCreateAnswer>('/v1/export/create', { format, projectNos: [projectNo], timeZone: 'Asia/Tokyo' });
+    expect(started.body.status).toBe('0000');
+    const job = await finished(caller, started.body.data.list[0]!.jobId);
+    expect(job).toMatchObject({ status: 'done', downloadable: true });
+    const token = (await caller<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const file = await download(caller, token);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['x-content-sha256']).toBe(job.sha256);
+    return { job, bytes: file.rawPayload };
+  }
+
+  it('prints the PDF of the project with its notes in their languages', async () => {
+    const { job, bytes } = await fetched(participant, 'pdf');
+    expect(job.fileName).toMatch(/^Export project-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const folder = mkdtempSync(path.join(tmpdir(), 'export-pdf-'));
+    try {
+      writeFileSync(path.join(folder, 'project.pdf'), bytes);
+      const text = execFileSync('pdftotext', ['-layout', path.join(folder, 'project.pdf'), '-'], { encoding: 'utf8' });
+      for (const expected of ['Export project', 'Buffer preparation', '완충액 준비', '緩衝液の調製', 'Asia/Tokyo']) expect(text).toContain(expected);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('makes a signed .eln archive that imports as a new project, and refuses a damaged one', async () => {
+    const { bytes } = await fetched(leader, 'eln');
+    const upload = (name: string, content: Buffer, caller: Caller = leader) => {
+      const { payload, contentType } = multipartBody({}, { name, content });
+      return server.app.inject({ method: 'POST', url: `/server${ELN_IMPORT_PATH}`, payload, headers: { 'content-type': contentType, authorization: `Bearer ${caller.token}` } });
+    };
+    const projectCount = async () => (await server.database.db.select({ n: count() }).from(projects))[0]!.n;
+    const before = await projectCount();
+    // Six bytes changed in the middle of the archive (inside the note's PDF, stored uncompressed).
+    const middle = Math.floor(bytes.length / 2);
+    const refused = await upload('export.eln', Buffer.concat([bytes.subarray(0, middle), Buffer.from('damage'), bytes.subarray(middle + 6)]));
+    expect(JSON.parse(refused.payload).status).toBe(ERR.elnChecksum);
+    expect(await projectCount()).toBe(before);
+    const withoutProjectFlag = await signedIn(await server.createUser({ name: 'No Flag', auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } }));
+    const noFlag = await upload('export.eln', bytes, withoutProjectFlag);
+    expect(JSON.parse(noFlag.payload).status).toBe(ERR.forbidden);
+    expect(await projectCount()).toBe(before);
+
+    const imported = await upload('export.eln', bytes);
+    const answer = JSON.parse(imported.payload) as { status: string; data: ElnImportAnswer };
+    expect(answer.status).toBe('0000');
+    expect(answer.data).toMatchObject({ noteCount: 1, signed: 'thisServer' });
+    const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.projectNo, answer.data.projectNo));
+    expect(note).toMatchObject({ title: 'Buffer prep', version: 1 });
+    expect(await server.database.db.select().from(noteSignatures).where(eq(noteSignatures.noteNo, note!.noteNo))).toEqual([]);
+    const [record] = await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.imported'));
+    expect(record).toMatchObject({ targetType: 'project', targetId: String(answer.data.projectNo) });
+  });
+
+  it('hands out the public key that checks the archives, in minisign format', async () => {
+    const answer = await participant<{ keyId: string; minisignPub: string }>('/v1/export/publicKey', {});
+    expect(answer.body.data.minisignPub).toMatch(/^untrusted comment: .+\nRW[A-Za-z0-9+/=]{54}\n?$/);
+  });
+});

@@ -1,0 +1,248 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { ERR, EXPORT_LIMITS, EXPORT_STATUS, isErrorCode, type ErrorCode, type ExportFormat, type Language } from '@eln/shared';
+import type { Db } from '../db/client.js';
+import { exportJobs } from '../db/schema.js';
+import { appendAudit } from '../audit/audit.js';
+import { isAppError } from '../http/errors.js';
+
+export type ExportJobRow = typeof exportJobs.$inferSelect;
+
+/** What a format's maker is given: the job, where to write its file, and how to report progress. */
+export interface ExportWork {
+  job: ExportJobRow;
+  language: Language;
+  outPath: string;
+  /** Fraction done, 0-1; cheap to call often (stored at most every PROGRESS_STORE_MS). */
+  progress(fraction: number): void;
+  signal: AbortSignal;
+}
+
+/** Writes the job's file at `outPath` and names it for the person who downloads it. */
+export type ExportMaker = (work: ExportWork) => Promise<{ fileName: string }>;
+
+export type ExportMakers = Record<ExportFormat, ExportMaker>;
+
+/** A running job whose heartbeat is older than this belongs to a server that stopped. */
+const STALE_AFTER_MS = 60_000;
+const HEARTBEAT_MS = 10_000;
+const PROGRESS_STORE_MS = 400;
+/** How often a server looks for jobs another process queued (its own start at once). */
+const POLL_MS = 5_000;
+
+export const exportsDir = (filesDir: string) => path.join(filesDir, 'exports');
+
+/**
+ * The export queue. Jobs are rows; any server process claims the oldest queued one (FOR UPDATE SKIP LOCKED,
+ * so two processes never run the same job) and runs one at a time, since a PDF print holds a browser
+ * and an archive holds a disk stream. Files live under FILES_DIR/exports, which every process shares.
+ */
+export class ExportJobs {
+  private timer: NodeJS.Timeout | null = null;
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private aborter = new AbortController();
+
+  constructor(
+    private readonly db: Db,
+    private readonly filesDir: string,
+    private readonly log: FastifyBaseLogger,
+    private readonly makers: ExportMakers,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    if (this.aborter.signal.aborted) this.aborter = new AbortController();
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.aborter.abort();
+    await this.draining;
+  }
+
+  /** Looks for work now (after a job was queued). */
+  kick(): void {
+    if (this.aborter.signal.aborted) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain()
+      .catch((error: unknown) => this.log.error({ err: error }, 'export queue failed'))
+      .finally(() => {
+        this.draining = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Resolves when no job of this process is running or waiting to be looked at (tests). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    await this.failStale();
+    await this.removeExpired();
+    for (;;) {
+      if (this.aborter.signal.aborted) return;
+      const job = await this.claim();
+      if (!job) return;
+      await this.run(job);
+    }
+  }
+
+  private async claim(): Promise<ExportJobRow | undefined> {
+    const oldest = this.db
+      .select({ jobId: exportJobs.jobId })
+      .from(exportJobs)
+      .where(eq(exportJobs.status, EXPORT_STATUS.queued))
+      .orderBy(asc(exportJobs.createdAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const [job] = await this.db
+      .update(exportJobs)
+      .set({ status: EXPORT_STATUS.running, startedAt: sql`now()`, heartbeatAt: sql`now()`, progress: 0 })
+      .where(and(inArray(exportJobs.jobId, oldest), eq(exportJobs.status, EXPORT_STATUS.queued)))
+      .returning();
+    return job;
+  }
+
+  private async run(job: ExportJobRow): Promise<void> {
+    const dir = exportsDir(this.filesDir);
+    await mkdir(dir, { recursive: true });
+    const storagePath = path.join('exports', `${job.jobId}.${job.format === 'auditCsv' ? 'csv' : job.format}`);
+    const outPath = path.join(this.filesDir, storagePath);
+    const reporter = new ProgressReporter(this.db, job.jobId);
+    try {
+      const { fileName } = await this.makers[job.format]({
+        job,
+        language: job.language as Language,
+        outPath,
+        progress: (fraction) => reporter.report(fraction),
+        signal: this.aborter.signal,
+      });
+      await reporter.stop();
+      const { size } = await stat(outPath);
+      const sha256 = await fileSha256(outPath);
+      await this.db.transaction(async (tx) => {
+        await tx
+          .update(exportJobs)
+          .set({ status: EXPORT_STATUS.done, progress: 100, fileName, storagePath, size, sha256, finishedAt: sql`now()` })
+          .where(eq(exportJobs.jobId, job.jobId));
+        await appendAudit(tx, {
+          actor: { userNo: job.requestedByUserNo, userId: null },
+          action: 'export.completed',
+          target: { type: 'export', id: job.jobId },
+          after: { format: job.format, projectNo: job.projectNo, fileName, size, sha256 },
+        });
+      });
+    } catch (error) {
+      await reporter.stop();
+      await rm(outPath, { force: true });
+      const errorCode: ErrorCode = this.aborter.signal.aborted ? ERR.exportInterrupted : isAppError(error) && isErrorCode(error.code) ? error.code : ERR.exportFailed;
+      if (errorCode === ERR.exportFailed) this.log.error({ err: error, jobId: job.jobId }, 'export failed');
+      await this.fail([job], errorCode);
+    }
+  }
+
+  private async fail(jobs: Pick<ExportJobRow, 'jobId' | 'requestedByUserNo' | 'format' | 'projectNo'>[], errorCode: ErrorCode): Promise<void> {
+    for (const job of jobs) {
+      await this.db.transaction(async (tx) => {
+        const [failed] = await tx
+          .update(exportJobs)
+          .set({ status: EXPORT_STATUS.failed, errorCode, finishedAt: sql`now()` })
+          .where(and(eq(exportJobs.jobId, job.jobId), inArray(exportJobs.status, [EXPORT_STATUS.queued, EXPORT_STATUS.running])))
+          .returning({ jobId: exportJobs.jobId });
+        if (!failed) return;
+        await appendAudit(tx, {
+          actor: { userNo: job.requestedByUserNo, userId: null },
+          action: 'export.failed',
+          target: { type: 'export', id: job.jobId },
+          after: { format: job.format, projectNo: job.projectNo, errorCode },
+        });
+      });
+    }
+  }
+
+  /** Jobs whose server stopped while running them fail with "interrupted", so nobody waits for them forever. */
+  private async failStale(): Promise<void> {
+    const stale = await this.db
+      .select()
+      .from(exportJobs)
+      .where(and(eq(exportJobs.status, EXPORT_STATUS.running), lt(exportJobs.heartbeatAt, new Date(Date.now() - STALE_AFTER_MS))));
+    if (stale.length) await this.fail(stale, ERR.exportInterrupted);
+  }
+
+  /** Files past their keeping time are removed; the job row (and its audit records) stay. */
+  private async removeExpired(): Promise<void> {
+    const cutoff = new Date(Date.now() - EXPORT_LIMITS.keepDays * 86_400_000);
+    const expired = await this.db
+      .select({ jobId: exportJobs.jobId, storagePath: exportJobs.storagePath })
+      .from(exportJobs)
+      .where(and(eq(exportJobs.status, EXPORT_STATUS.done), isNull(exportJobs.removedAt), lt(exportJobs.finishedAt, cutoff)));
+    for (const job of expired) {
+      if (job.storagePath) await rm(path.join(this.filesDir, job.storagePath), { force: true });
+      await this.db.update(exportJobs).set({ removedAt: sql`now()` }).where(eq(exportJobs.jobId, job.jobId));
+    }
+  }
+}
+
+/** Stores a running job's progress (and so its heartbeat) now and then, never two writes at once. */
+class ProgressReporter {
+  private percent = 0;
+  private stored = -1;
+  private writing: Promise<void> = Promise.resolve();
+  private lastWrite = 0;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Db,
+    private readonly jobId: string,
+  ) {
+    this.heartbeat = setInterval(() => this.write(true), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  report(fraction: number): void {
+    // 99 at most until the file is checked and recorded: 100 means it can be downloaded.
+    this.percent = Math.max(this.percent, Math.min(99, Math.floor(fraction * 100)));
+    if (this.percent !== this.stored && Date.now() - this.lastWrite >= PROGRESS_STORE_MS) this.write(false);
+  }
+
+  private write(beat: boolean): void {
+    if (!beat && this.percent === this.stored) return;
+    const percent = this.percent;
+    this.lastWrite = Date.now();
+    this.writing = this.writing
+      .then(async () => {
+        await this.db.update(exportJobs).set({ progress: percent, heartbeatAt: sql`now()` }).where(and(eq(exportJobs.jobId, this.jobId), eq(exportJobs.status, EXPORT_STATUS.running)));
+        this.stored = percent;
+      })
+      .catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.writing;
+  }
+}
+
+export async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export const newJobId = (): string => randomUUID();

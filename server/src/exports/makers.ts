@@ -1,0 +1,91 @@
+import { createWriteStream } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { ERR, type Language } from '@eln/shared';
+import type { Db } from '../db/client.js';
+import type { ServerConfig } from '../config.js';
+import { users } from '../db/schema.js';
+import { cleanFileName } from '../files/fileName.js';
+import { AppError } from '../http/errors.js';
+import { auditCsvMaker } from './auditCsvExport.js';
+import type { ExportJobRow, ExportMaker, ExportMakers } from './jobs.js';
+import { writeElnArchive } from './eln/index.js';
+import { ChromiumMissingError, renderNotePdf, writeProjectPdf, type PdfPrinter } from './pdf/index.js';
+import { exportNoteNos, loadExportProject, type ExportRange } from './projectContent.js';
+
+/** How each export format makes its file. */
+export function exportMakers(db: Db, config: ServerConfig, printer: PdfPrinter): ExportMakers {
+  return {
+    auditCsv: auditCsvMaker(db),
+    pdf: projectPdfMaker(db, config, printer),
+    eln: projectElnMaker(db, config, printer),
+  };
+}
+
+/** What every project export needs to know of its job: the project, the notes in range, who asked. */
+export async function projectJobContext(db: Db, job: ExportJobRow) {
+  if (job.projectNo === null) throw new Error(`export job ${job.jobId} names no project`);
+  const project = await loadExportProject(db, job.projectNo);
+  if (!project) throw new AppError(ERR.notFound);
+  const range: ExportRange = { startDate: job.startDate, endDate: job.endDate, timeZone: job.timeZone };
+  const noteNos = await exportNoteNos(db, job.projectNo, range);
+  const [requester] = await db.select({ userId: users.userId, name: users.name }).from(users).where(eq(users.userNo, job.requestedByUserNo));
+  const exportedBy = requester ?? { userId: '', name: '' };
+  return { project, range, noteNos, exportedBy, exportedAt: new Date(), lang: job.language as Language };
+}
+
+/** `<project title>-<yyyy-mm-dd>.<ext>`, readable and safe as a file name anywhere. */
+export const exportFileName = (title: string, at: Date, extension: string) => cleanFileName(`${title}-${at.toISOString().slice(0, 10)}.${extension}`);
+
+function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): ExportMaker {
+  return async ({ job, outPath, progress, signal }) => {
+    const context = await projectJobContext(db, job);
+    try {
+      await writeProjectPdf(
+        printer,
+        db,
+        context.project.projectNo,
+        context.noteNos,
+        { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy, filesDir: config.filesDir, range: context.range, signal },
+        outPath,
+        (done, total) => progress(done / total),
+      );
+    } catch (error) {
+      if (error instanceof ChromiumMissingError) throw new AppError(ERR.exportNoBrowser, { cause: error });
+      throw error;
+    }
+    return { fileName: exportFileName(context.project.title, context.exportedAt, 'pdf') };
+  };
+}
+
+/** A signed .eln archive of the project, each note's latest version also as the same PDF the PDF export prints. */
+function projectElnMaker(db: Db, config: ServerConfig, printer: PdfPrinter): ExportMaker {
+  return async ({ job, outPath, progress, signal }) => {
+    const context = await projectJobContext(db, job);
+    const pdfOptions = { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy };
+    try {
+      const written = await writeElnArchive(
+        db,
+        {
+          projectNo: context.project.projectNo,
+          noteNos: context.noteNos,
+          filesDir: config.filesDir,
+          exportedAt: context.exportedAt,
+          exportedBy: context.exportedBy,
+          lang: context.lang,
+          timeZone: job.timeZone,
+          organization: config.company.name,
+          notePdf: (project, note) => {
+            signal.throwIfAborted();
+            return renderNotePdf(printer, project, note, pdfOptions);
+          },
+        },
+        createWriteStream(outPath),
+        (done, total) => progress(done / total),
+      );
+      return { fileName: written.fileName };
+    } catch (error) {
+      if (error instanceof ChromiumMissingError) throw new AppError(ERR.exportNoBrowser, { cause: error });
+      throw error;
+    }
+  };
+}

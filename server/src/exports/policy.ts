@@ -1,0 +1,39 @@
+import { ERR } from '@eln/shared';
+import type { AuthUser } from '../auth/authUser.js';
+import type { Refusals } from '../http/verdicts.js';
+import { isAdmin } from '../projects/policy.js';
+import type { ExportJobRow } from './jobs.js';
+
+/*
+ * Who may see and fetch an export. Whether a project may be exported is the project's rule
+ * (`canExportProject` in projects/policy.ts); the audit trail is the administrators'.
+ */
+
+type Caller = Pick<AuthUser, 'userNo' | 'level'>;
+type JobFacts = Pick<ExportJobRow, 'requestedByUserNo' | 'status' | 'removedAt'>;
+
+export type SeeJobVerdict = 'allowed' | 'hidden';
+export type DownloadVerdict = 'allowed' | 'hidden' | 'notRequester' | 'notReady' | 'gone';
+export type AuditExportVerdict = 'allowed' | 'notAdmin';
+
+export const SEE_JOB_REFUSALS: Refusals<SeeJobVerdict> = { hidden: ERR.notFound };
+export const DOWNLOAD_REFUSALS: Refusals<DownloadVerdict> = { hidden: ERR.notFound, notRequester: ERR.forbidden, notReady: ERR.exportNotReady, gone: ERR.exportGone };
+export const AUDIT_EXPORT_REFUSALS: Refusals<AuditExportVerdict> = { notAdmin: ERR.forbidden };
+
+/** The requester sees their jobs; administrators see everyone's (who exported what, and when). */
+export function canSeeJob(user: Caller, job: JobFacts): SeeJobVerdict {
+  return job.requestedByUserNo === user.userNo || isAdmin(user) ? 'allowed' : 'hidden';
+}
+
+/** Only the requester fetches the file (an administrator sees the job, not its content), once it is made and kept. */
+export function canDownload(user: Caller, job: JobFacts): DownloadVerdict {
+  if (canSeeJob(user, job) !== 'allowed') return 'hidden';
+  if (job.requestedByUserNo !== user.userNo) return 'notRequester';
+  if (job.status !== 'done') return 'notReady';
+  if (job.removedAt) return 'gone';
+  return 'allowed';
+}
+
+export function canExportAudit(user: Caller): AuditExportVerdict {
+  return isAdmin(user) ? 'allowed' : 'notAdmin';
+}

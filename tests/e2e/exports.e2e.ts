@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
+import { E2E } from './fixtures';
+import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique } from './support';
+
+/**
+ * A project leaves the notebook from its own screen, as PDF and as a signed .eln archive; the PDF's pages
+ * are rendered with poppler and looked at in the browser; the archive comes back through the download page
+ * as a new project, whose note holds the same text.
+ */
+
+/** Starts an export and answers its file: at once when the job is short, else from the job list once done. */
+async function exportFile(page: Page, form: string, jobs: Locator, format: 'pdf' | 'eln'): Promise<Download> {
+  await page.getByTestId(`${form}-format-${format}`).click();
+  let saved: Download | null = null;
+  const auto = page.waitForEvent('download', { timeout: 180_000 }).then((download) => (saved = download));
+  await page.getByTestId(`${form}-start`).click();
+  const job = jobs.locator('li').first();
+  await expect(job).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+  await expect(job).toContainText(format === 'pdf' ? 'PDF' : '.eln');
+  if (!saved) {
+    // Not fetched within the short wait: the list's download button fetches it.
+    await page.waitForTimeout(500);
+    if (!saved) await job.getByTestId('export-job-download').click();
+  }
+  return auto;
+}
+
+test.describe('exports', () => {
+  test.setTimeout(420_000);
+
+  test('a leader exports the project as PDF and .eln; an administrator imports the archive as a new project', async ({ browser, request }) => {
+    const id = unique();
+    const token = await apiSignIn(request, E2E.member);
+    const title = `Export ${id}`;
+    const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title, description: 'Buffers', signatureList: { department: '', user: E2E.member.userId } });
+    const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: `Buffer ${id}` });
+
+    const kim = await openAs(browser, E2E.member);
+    await kim.goto(`/editor/${labNoteNo}`);
+    await expect(kim.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
+    await prose(kim).click();
+    await kim.keyboard.type('Buffer prepared at pH 7.4. 완충액 준비. 緩衝液を調製。');
+    await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
+    await api(request, token, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+
+    // The project screen offers the export to its leader, with the project's own jobs below.
+    await kim.goto(`/project/${projectNo}`);
+    const card = kim.getByTestId('project-export');
+    await expect(card).toBeVisible();
+    const jobs = kim.getByTestId('project-export-jobs');
+    await expect(kim.getByTestId('project-export-jobs-empty')).toBeVisible();
+    const pdf = await exportFile(kim, 'project-export-form', jobs, 'pdf');
+    expect(pdf.suggestedFilename()).toMatch(new RegExp(`^Export ${id}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
+    await card.scrollIntoViewIfNeeded();
+    await shot(kim, 'export-project-s-en');
+    expect(await seriousViolations(kim, 'project export panel')).toEqual([]);
+
+    // The PDF holds the text in all three scripts; its pages, rendered by poppler, are looked at here.
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'e2e-export-'));
+    try {
+      const pdfPath = path.join(folder, 'project.pdf');
+      await pdf.saveAs(pdfPath);
+      const text = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' });
+      for (const expected of [title, `Buffer ${id}`, 'Buffer prepared at pH 7.4.', '완충액 준비.', '緩衝液を調製。', E2E.member.name]) expect(text).toContain(expected);
+      execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '2', pdfPath, path.join(folder, 'page')]);
+      const pages = (await readdir(folder)).filter((name) => name.endsWith('.png')).sort();
+      expect(pages).toHaveLength(2);
+      const viewer = await kim.context().newPage();
+      const images = await Promise.all(pages.map(async (name) => `data:image/png;base64,${(await readFile(path.join(folder, name))).toString('base64')}`));
+      await viewer.setContent(`<body style="margin:0;background:#666;display:flex;gap:16px;padding:16px">${images.map((src) => `<img src="${src}" style="width:600px;box-shadow:0 2px 8px #0008">`).join('')}</body>`);
+      await expect(viewer.locator('img')).toHaveCount(2);
+      for (const image of await viewer.locator('img').all()) expect(await image.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(300);
+      await shot(viewer, 'export-pdf-pages');
+      await viewer.close();
+
+      const eln = await exportFile(kim, 'project-export-form', jobs, 'eln');
+      expect(eln.suggestedFilename()).toMatch(/\.eln$/);
+      const elnPath = path.join(folder, eln.suggestedFilename());
+      await eln.saveAs(elnPath);
+      await expect(jobs.locator('li')).toHaveCount(2);
+
+      // The administrator brings the archive back (beauty theme, Japanese) as a new project.
+      const admin = await openAs(browser, E2E.admin, { theme: 'b', language: 'ja' });
+      await admin.goto('/admin/download');
+      await expect(admin.getByTestId('page-admin-download')).toBeVisible();
+      await admin.getByTestId('eln-import-file').setInputFiles(elnPath);
+      const done = admin.getByTestId('eln-import-done');
+      await expect(done).toBeVisible({ timeout: 60_000 });
+      await expect(done).toContainText('このノートシステムの署名付き');
+      // The leader's exports are listed for the administrator too: who exported what, and when.
+      await expect(admin.getByTestId('download-job-list')).toContainText(title);
+      await expect(admin.getByTestId('download-job-list')).toContainText(E2E.member.name);
+      await shot(admin, 'download-import-b-ja');
+      expect(await seriousViolations(admin, 'download page after an import, theme b, Japanese')).toEqual([]);
+      await admin.getByTestId('eln-import-open').click();
+      await expect(admin.getByTestId('page-project-detail')).toBeVisible();
+      await expect(admin.getByTestId('project-notes')).toContainText(`Buffer ${id}`);
+      await admin.context().close();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+    await kim.context().close();
+  });
+
+  test('the download page in Korean: audit CSV of one day, a refused archive, the public key', async ({ browser }) => {
+    const admin = await openAs(browser, E2E.admin, { language: 'ko' });
+    await admin.goto('/admin/download');
+    await admin.getByTestId('download-form-format-pdf').click();
+    await admin.getByTestId('download-form-start').click();
+    // A project export needs a project: said at the field, nothing started.
+    await expect(admin.getByTestId('download-form-projects-error')).toHaveText('프로젝트를 하나 이상 선택해 주세요.');
+    await admin.getByTestId('download-form-format-auditCsv').click();
+    const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Seoul' });
+    await admin.getByTestId('download-form-range-start').fill(today);
+    await admin.getByTestId('download-form-range-end').fill(today);
+    const csv = admin.waitForEvent('download');
+    await admin.getByTestId('download-form-start').click();
+    expect((await csv).suggestedFilename()).toBe(`audit-trail-${today}_${today}.csv`);
+    await expect(admin.getByTestId('download-job-list').locator('li').first()).toHaveAttribute('data-status', 'done');
+
+    const key = admin.waitForEvent('download');
+    await admin.getByTestId('download-public-key').click();
+    const pub = await readFile((await (await key).path())!, 'utf8');
+    expect(pub).toMatch(/^untrusted comment: /);
+
+    await admin.getByTestId('eln-import-file').setInputFiles({ name: 'notes.eln', mimeType: 'application/zip', buffer: Buffer.from('not a zip archive at all') });
+    await expect(admin.getByTestId('eln-import-refused')).toContainText('.eln 아카이브가 아닙니다');
+    await shot(admin, 'download-s-ko');
+    expect(await seriousViolations(admin, 'download page, Korean')).toEqual([]);
+    await admin.context().close();
+  });
+});
