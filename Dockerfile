@@ -11,8 +11,13 @@ COPY . .
 RUN npm run build
 
 FROM node:22-bookworm-slim
+# The PDF export prints with Debian's chromium (Korean and Japanese from fonts-noto-cjk); Ghostscript makes
+# PDF/A-2b copies.
+RUN apt-get update \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk ghostscript \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
+ENV NODE_ENV=production PORT=8080 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
 COPY --from=build /app /app
 EXPOSE 8080
 CMD ["node", "--import", "tsx", "server/src/main.ts"]

@@ -133,6 +133,8 @@ export const ERROR_CATALOGUE = {
   '8014': entry(500, 'The export was interrupted because the server stopped. Start it again.', '서버가 멈춰 내보내기가 중단되었습니다. 다시 시작해 주세요.', 'サーバーが停止したため、エクスポートが中断されました。もう一度開始してください。'),
   '8015': entry(410, 'The file of this export is no longer kept. Export again.', '이 내보내기 파일은 더 이상 보관되어 있지 않습니다. 다시 내보내 주세요.', 'このエクスポートのファイルはもう保管されていません。もう一度エクスポートしてください。'),
   '8016': entry(503, 'PDF export needs the Chromium browser on the server, which is not installed. Ask your administrator.', 'PDF 내보내기에는 서버의 Chromium 브라우저가 필요하지만 설치되어 있지 않습니다. 관리자에게 문의해 주세요.', 'PDFエクスポートにはサーバーのChromiumブラウザーが必要ですが、インストールされていません。管理者にお問い合わせください。'),
+  '8017': entry(503, 'PDF/A needs Ghostscript on the server, which is not installed. Export a plain PDF, or ask your administrator.', 'PDF/A에는 서버의 Ghostscript가 필요하지만 설치되어 있지 않습니다. 일반 PDF로 내보내거나 관리자에게 문의해 주세요.', 'PDF/AにはサーバーのGhostscriptが必要ですが、インストールされていません。通常のPDFでエクスポートするか、管理者にお問い合わせください。'),
+  '8018': entry(422, 'This note has no such saved version to export. Save the note first, or choose one of its saved versions.', '이 노트에는 내보낼 수 있는 해당 저장 버전이 없습니다. 먼저 노트를 저장하거나 저장된 버전 중 하나를 선택해 주세요.', 'このノートにはエクスポートできるその保存版がありません。先にノートを保存するか、保存済みの版を選んでください。'),
   // Request level
   '9001': entry(400, 'Some fields are not valid.', '입력값을 확인해 주세요.', '入力内容を確認してください。'),
   '9002': entry(404, 'The record does not exist.', '존재하지 않는 항목입니다.', '該当するデータが存在しません。'),
@@ -227,6 +229,8 @@ export const ERR = {
   exportInterrupted: '8014',
   exportGone: '8015',
   exportNoBrowser: '8016',
+  exportNoGhostscript: '8017',
+  exportNoVersion: '8018',
   dropboxNotCsv: '4501',
   dropboxCsvHeader: '4502',
   dropboxRows: '4503',

@@ -47,12 +47,19 @@ test.describe('exports', () => {
     await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
     await api(request, token, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
 
+    // The note screen prints the saved version on screen as PDF (a short job: downloaded at once).
+    await expect(kim.getByTestId('note-version')).toHaveAttribute('data-version', '1');
+    const notePdf = kim.waitForEvent('download', { timeout: 120_000 });
+    await kim.getByTestId('note-export-pdf').click();
+    expect((await notePdf).suggestedFilename()).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
+
     // The project screen offers the export to its leader, with the project's own jobs below.
     await kim.goto(`/project/${projectNo}`);
     const card = kim.getByTestId('project-export');
     await expect(card).toBeVisible();
     const jobs = kim.getByTestId('project-export-jobs');
-    await expect(kim.getByTestId('project-export-jobs-empty')).toBeVisible();
+    // The note's own export is listed with the project's.
+    await expect(jobs.locator('li')).toHaveCount(1);
     const pdf = await exportFile(kim, 'project-export-form', jobs, 'pdf');
     expect(pdf.suggestedFilename()).toMatch(new RegExp(`^Export ${id}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
     await card.scrollIntoViewIfNeeded();
@@ -81,7 +88,7 @@ test.describe('exports', () => {
       expect(eln.suggestedFilename()).toMatch(/\.eln$/);
       const elnPath = path.join(folder, eln.suggestedFilename());
       await eln.saveAs(elnPath);
-      await expect(jobs.locator('li')).toHaveCount(2);
+      await expect(jobs.locator('li')).toHaveCount(3);
 
       // The administrator brings the archive back (beauty theme, Japanese) as a new project.
       const admin = await openAs(browser, E2E.admin, { theme: 'b', language: 'ja' });

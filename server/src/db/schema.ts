@@ -700,11 +700,16 @@ export const exportJobs = pgTable(
       .references(() => users.userNo),
     format: text('format', { enum: ['pdf', 'eln', 'auditCsv'] }).notNull(),
     projectNo: integer('project_no').references(() => projects.projectNo),
+    /** One note's version as PDF (instead of the whole project): the note and the version printed. */
+    noteNo: integer('note_no').references(() => labNotes.noteNo),
+    version: integer('version'),
     /** The calendar days asked for (both included), as typed. */
     startDate: text('start_date'),
     endDate: text('end_date'),
     language: text('language').notNull(),
     timeZone: text('time_zone').notNull(),
+    /** A PDF made PDF/A-2b (archival) by Ghostscript. */
+    pdfA: boolean('pdf_a').notNull().default(false),
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     fileName: text('file_name'),

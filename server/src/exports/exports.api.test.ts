@@ -128,6 +128,10 @@ describe('export jobs: who may export a project', () => {
       { format: 'eln', projectNos: [projectNo], startDate: '2026-02-30' },
       { format: 'eln', projectNos: [projectNo], startDate: '2026-03-02', endDate: '2026-03-01' },
       { format: 'eln', projectNos: [projectNo], timeZone: 'Mars/Olympus' },
+      { format: 'eln', projectNos: [projectNo], pdfA: true },
+      { format: 'eln', noteNo: 1 },
+      { format: 'pdf', noteNo: 1, projectNos: [projectNo] },
+      { format: 'pdf', projectNos: [projectNo], version: 1 },
       { format: 'eln', projectNos: Array.from({ length: EXPORT_LIMITS.projectsPerRequest + 1 }, (_, i) => i + 1) },
     ]) {
       const answer = await leader('/v1/export/create', bad);
@@ -254,8 +258,8 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     expect((await leader('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
   });
 
-  async function fetched(caller: Caller, format: 'pdf' | 'eln') {
-    const started = await caller<ExportCreateAnswer>('/v1/export/create', { format, projectNos: [projectNo], timeZone: 'Asia/Tokyo' });
+  async function fetched(caller: Caller, format: 'pdf' | 'eln', pdfA = false) {
+    const started = await caller<ExportCreateAnswer>('/v1/export/create', { format, projectNos: [projectNo], timeZone: 'Asia/Tokyo', pdfA });
     expect(started.body.status).toBe('0000');
     const job = await finished(caller, started.body.data.list[0]!.jobId);
     expect(job).toMatchObject({ status: 'done', downloadable: true });
@@ -275,6 +279,47 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
       writeFileSync(path.join(folder, 'project.pdf'), bytes);
       const text = execFileSync('pdftotext', ['-layout', path.join(folder, 'project.pdf'), '-'], { encoding: 'utf8' });
       for (const expected of ['Export project', 'Buffer preparation', '완충액 준비', '緩衝液の調製', 'Asia/Tokyo']) expect(text).toContain(expected);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('prints one saved version of one note, for those who may read it, and refuses a version never saved', async () => {
+    const started = await participant<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', noteNo: labNoteNo });
+    expect(started.body.status).toBe('0000');
+    expect(started.body.data.list).toMatchObject([{ noteNo: labNoteNo, version: 1, labNoteNumber: expect.stringMatching(/^LN-\d{4}-\d{6}$/) }]);
+    const job = await finished(participant, started.body.data.list[0]!.jobId);
+    expect(job.fileName).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
+    const token = (await participant<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const folder = mkdtempSync(path.join(tmpdir(), 'export-note-'));
+    try {
+      writeFileSync(path.join(folder, 'note.pdf'), (await download(participant, token)).rawPayload);
+      const text = execFileSync('pdftotext', ['-layout', path.join(folder, 'note.pdf'), '-'], { encoding: 'utf8' });
+      for (const expected of ['Buffer preparation', '완충액 준비', job.labNoteNumber!]) expect(text).toContain(expected);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const [jobs, records] = [await jobCount(), await auditCount()];
+    const unsaved = await participant('/v1/export/create', { format: 'pdf', noteNo: labNoteNo, version: 2 });
+    expect([unsaved.http, unsaved.body.status]).toEqual([422, ERR.exportNoVersion]);
+    const hidden = await outsider('/v1/export/create', { format: 'pdf', noteNo: labNoteNo });
+    expect([hidden.http, hidden.body.status]).toEqual([404, ERR.notFound]);
+    expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
+    const abilities = async (caller: Caller) => (await caller<{ note: { abilities: { exportPdf: boolean } } }>('/v1/project/block/list', { labNoteNo })).body.data.note.abilities.exportPdf;
+    expect(await abilities(participant)).toBe(true);
+    expect(await abilities(admin)).toBe(true);
+  });
+
+  it('makes the PDF a PDF/A-2b copy when asked (Ghostscript), named so', async () => {
+    const { job, bytes } = await fetched(leader, 'pdf', true);
+    expect(job).toMatchObject({ pdfA: true });
+    expect(job.fileName).toMatch(/-PDFA-\d{4}-\d{2}-\d{2}\.pdf$/);
+    const folder = mkdtempSync(path.join(tmpdir(), 'export-pdfa-'));
+    try {
+      writeFileSync(path.join(folder, 'archive.pdf'), bytes);
+      const xmp = execFileSync('pdfinfo', ['-meta', path.join(folder, 'archive.pdf')], { encoding: 'utf8' });
+      expect(xmp).toMatch(/pdfaid:part=['"]2['"]/);
+      expect(xmp).toMatch(/pdfaid:conformance=['"]B['"]/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { ERR, type Language } from '@eln/shared';
 import type { Db } from '../db/client.js';
@@ -7,10 +8,10 @@ import { users } from '../db/schema.js';
 import { cleanFileName } from '../files/fileName.js';
 import { AppError } from '../http/errors.js';
 import { auditCsvMaker } from './auditCsvExport.js';
-import type { ExportJobRow, ExportMaker, ExportMakers } from './jobs.js';
+import type { ExportJobRow, ExportMaker, ExportMakers, ExportWork } from './jobs.js';
 import { writeElnArchive } from './eln/index.js';
-import { ChromiumMissingError, renderNotePdf, writeProjectPdf, type PdfPrinter } from './pdf/index.js';
-import { exportNoteNos, loadExportProject, type ExportRange } from './projectContent.js';
+import { ChromiumMissingError, convertToPdfA, pdfASupport, renderNotePdf, writeProjectPdf, type PdfASupport, type PdfPrinter } from './pdf/index.js';
+import { exportNoteNos, findVersionBlocks, loadExportNote, loadExportProject, type ExportRange } from './projectContent.js';
 
 /** How each export format makes its file. */
 export function exportMakers(db: Db, config: ServerConfig, printer: PdfPrinter): ExportMakers {
@@ -36,25 +37,61 @@ export async function projectJobContext(db: Db, job: ExportJobRow) {
 /** `<project title>-<yyyy-mm-dd>.<ext>`, readable and safe as a file name anywhere. */
 export const exportFileName = (title: string, at: Date, extension: string) => cleanFileName(`${title}-${at.toISOString().slice(0, 10)}.${extension}`);
 
+/** Chromium missing is the server's state, not the job's fault: said as such. */
+async function printing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ChromiumMissingError) throw new AppError(ERR.exportNoBrowser, { cause: error });
+    throw error;
+  }
+}
+
 function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): ExportMaker {
-  return async ({ job, outPath, progress, signal }) => {
+  return async (work) => {
+    const { job, outPath, progress, signal } = work;
+    const pdfA = job.pdfA ? await pdfASupport() : null;
+    if (job.pdfA && !pdfA) throw new AppError(ERR.exportNoGhostscript);
+    if (job.noteNo !== null) return notePdf(db, config, printer, work, pdfA);
     const context = await projectJobContext(db, job);
-    try {
-      await writeProjectPdf(
+    await printing(() =>
+      writeProjectPdf(
         printer,
         db,
         context.project.projectNo,
         context.noteNos,
-        { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy, filesDir: config.filesDir, range: context.range, signal },
+        { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy, filesDir: config.filesDir, range: context.range, signal, pdfA },
         outPath,
         (done, total) => progress(done / total),
-      );
-    } catch (error) {
-      if (error instanceof ChromiumMissingError) throw new AppError(ERR.exportNoBrowser, { cause: error });
-      throw error;
-    }
-    return { fileName: exportFileName(context.project.title, context.exportedAt, 'pdf') };
+      ),
+    );
+    return { fileName: exportFileName(`${context.project.title}${pdfA ? '-PDFA' : ''}`, context.exportedAt, 'pdf') };
   };
+}
+
+/** One saved version of one note, with its signature manifest and history: `LN-2026-000042-v3.pdf`. */
+async function notePdf(db: Db, config: ServerConfig, printer: PdfPrinter, { job, outPath, progress }: ExportWork, pdfA: PdfASupport | null): Promise<{ fileName: string }> {
+  const context = await projectJobContext(db, job);
+  const note = await loadExportNote(db, job.noteNo!, config.filesDir);
+  const entry = note?.history.find((saved) => saved.version === job.version);
+  const blocks = entry ? await findVersionBlocks(db, job.noteNo!, entry.version) : null;
+  if (!note || !entry || !blocks) throw new AppError(ERR.exportNoVersion);
+  progress(0.2);
+  const bytes = await printing(() => renderNotePdf(printer, context.project, note, { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy }, { ...entry, blocks }));
+  progress(0.8);
+  if (pdfA) {
+    const printed = `${outPath}.printed`;
+    try {
+      await writeFile(printed, bytes);
+      await convertToPdfA(printed, outPath, pdfA);
+    } finally {
+      await rm(printed, { force: true });
+    }
+  } else {
+    await writeFile(`${outPath}.partial`, bytes);
+    await rename(`${outPath}.partial`, outPath);
+  }
+  return { fileName: exportFileName(`${note.labNoteNumber}-v${entry.version}${pdfA ? '-PDFA' : ''}`, context.exportedAt, 'pdf') };
 }
 
 /** A signed .eln archive of the project, each note's latest version also as the same PDF the PDF export prints. */
@@ -62,8 +99,8 @@ function projectElnMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
   return async ({ job, outPath, progress, signal }) => {
     const context = await projectJobContext(db, job);
     const pdfOptions = { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy };
-    try {
-      const written = await writeElnArchive(
+    const written = await printing(() =>
+      writeElnArchive(
         db,
         {
           projectNo: context.project.projectNo,
@@ -81,11 +118,8 @@ function projectElnMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
         },
         createWriteStream(outPath),
         (done, total) => progress(done / total),
-      );
-      return { fileName: written.fileName };
-    } catch (error) {
-      if (error instanceof ChromiumMissingError) throw new AppError(ERR.exportNoBrowser, { cause: error });
-      throw error;
-    }
+      ),
+    );
+    return { fileName: written.fileName };
   };
 }

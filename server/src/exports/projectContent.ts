@@ -153,14 +153,7 @@ export async function loadExportNote(q: Queryable, noteNo: number, filesDir: str
   const { note } = row;
   const history = await versionHistory(q, noteNo);
   const latestEntry = history.at(-1);
-  let latest: ExportNote['latest'] = null;
-  if (latestEntry) {
-    const [stored] = await q
-      .select({ blocks: noteVersions.blocks })
-      .from(noteVersions)
-      .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, latestEntry.version)));
-    latest = { ...latestEntry, blocks: (stored?.blocks ?? []) as SavedBlock[] };
-  }
+  const latest: ExportNote['latest'] = latestEntry ? { ...latestEntry, blocks: await loadVersionBlocks(q, noteNo, latestEntry.version) } : null;
   return {
     noteNo,
     labNoteNumber: note.labNoteNumber,
@@ -176,6 +169,15 @@ export async function loadExportNote(q: Queryable, noteNo: number, filesDir: str
     files: await noteFiles(q, noteNo, filesDir),
   };
 }
+
+/** A saved version's blocks as stored, or null when there is no such version. */
+export async function findVersionBlocks(q: Queryable, noteNo: number, version: number): Promise<SavedBlock[] | null> {
+  const [row] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  return row ? (row.blocks as SavedBlock[]) : null;
+}
+
+/** A saved version's blocks as stored (none when there is no such version). */
+export const loadVersionBlocks = async (q: Queryable, noteNo: number, version: number): Promise<SavedBlock[]> => (await findVersionBlocks(q, noteNo, version)) ?? [];
 
 async function versionHistory(q: Queryable, noteNo: number): Promise<ExportVersion[]> {
   const rows = await q
@@ -213,8 +215,8 @@ async function exportSignatures(q: Queryable, noteNo: number, latest: ExportNote
     if (signature.signedVersion !== null) {
       const version = signature.signedVersion;
       if (!hashes.has(version)) {
-        const [stored] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
-        hashes.set(version, stored ? versionFingerprint(stored.blocks as SavedBlock[]) : null);
+        const stored = await findVersionBlocks(q, noteNo, version);
+        hashes.set(version, stored ? versionFingerprint(stored) : null);
       }
       currentHash = hashes.get(version) ?? null;
     }

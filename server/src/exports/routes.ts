@@ -28,7 +28,7 @@ import {
 } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
-import { exportJobs, projects, users } from '../db/schema.js';
+import { exportJobs, labNotes, projects, users } from '../db/schema.js';
 import { appendAudit } from '../audit/audit.js';
 import { AppError } from '../http/errors.js';
 import { languageOf, success } from '../http/envelope.js';
@@ -36,14 +36,15 @@ import { authenticate, defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
 import { canExportProject, isAdmin, READ_REFUSALS } from '../projects/policy.js';
 import { findReadableProject } from '../projects/queries.js';
+import { findNoteFor } from '../notes/queries.js';
 import type { Services } from '../services.js';
 import { exportPublicKey, importElnArchive } from './eln/index.js';
 import { newJobId, type ExportJobRow } from './jobs.js';
 import { AUDIT_EXPORT_REFUSALS, canDownload, canExportAudit, canSeeJob, DOWNLOAD_REFUSALS, SEE_JOB_REFUSALS } from './policy.js';
 
-type JobListRow = { job: ExportJobRow; projectTitle: string | null; userId: string; name: string };
+type JobListRow = { job: ExportJobRow; projectTitle: string | null; labNoteNumber: string | null; userId: string; name: string };
 
-const toJob = (user: AuthUser, { job, projectTitle, userId, name }: JobListRow): ExportJob => ({
+const toJob = (user: AuthUser, { job, projectTitle, labNoteNumber, userId, name }: JobListRow): ExportJob => ({
   jobId: job.jobId,
   format: job.format,
   status: job.status,
@@ -52,6 +53,10 @@ const toJob = (user: AuthUser, { job, projectTitle, userId, name }: JobListRow):
   projectTitle,
   startDate: job.startDate,
   endDate: job.endDate,
+  pdfA: job.pdfA,
+  noteNo: job.noteNo,
+  labNoteNumber,
+  version: job.version,
   requestedBy: { userId, name },
   createdAt: job.createdAt.toISOString(),
   finishedAt: job.finishedAt?.toISOString() ?? null,
@@ -64,10 +69,11 @@ const toJob = (user: AuthUser, { job, projectTitle, userId, name }: JobListRow):
 
 function selectJobs(q: Queryable) {
   return q
-    .select({ job: exportJobs, projectTitle: projects.title, userId: users.userId, name: users.name })
+    .select({ job: exportJobs, projectTitle: projects.title, labNoteNumber: labNotes.labNoteNumber, userId: users.userId, name: users.name })
     .from(exportJobs)
     .innerJoin(users, eq(users.userNo, exportJobs.requestedByUserNo))
-    .leftJoin(projects, eq(projects.projectNo, exportJobs.projectNo));
+    .leftJoin(projects, eq(projects.projectNo, exportJobs.projectNo))
+    .leftJoin(labNotes, eq(labNotes.noteNo, exportJobs.noteNo));
 }
 
 /**
@@ -76,6 +82,16 @@ function selectJobs(q: Queryable) {
  */
 export function registerExportRoutes(app: FastifyInstance, services: Services): void {
   const { db, config, exportJobs: queue, exportLinks } = services;
+
+  /** A note whose saved version the caller may take out as PDF: readable, not deleted, the version saved. */
+  async function exportableNote(user: AuthUser, noteNo: number, version: number | undefined) {
+    const found = await findNoteFor(db, user, noteNo);
+    if (!found || found.note.deletedAt) throw new AppError(READ_REFUSALS.hidden);
+    enforce(canExportProject(user, found.project, found.participant), READ_REFUSALS);
+    const wanted = version ?? found.note.version;
+    if (wanted < 1 || wanted > found.note.version) throw new AppError(ERR.exportNoVersion);
+    return { noteNo, projectNo: found.project.projectNo, version: wanted };
+  }
 
   defineRoute(app, services, {
     path: '/v1/export/create',
@@ -88,7 +104,8 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
         const found = await findReadableProject(db, user, projectNo);
         enforce(found ? canExportProject(user, found.project, found.participant) : 'hidden', READ_REFUSALS);
       }
-      const targets: Array<number | null> = isProjectFormat(body.format) ? [...new Set(body.projectNos)] : [null];
+      const note = body.noteNo === undefined ? null : await exportableNote(user, body.noteNo, body.version);
+      const targets: Array<number | null> = note ? [note.projectNo] : isProjectFormat(body.format) ? [...new Set(body.projectNos)] : [null];
       const jobIds = await db.transaction(async (tx) => {
         const [open] = await tx
           .select({ n: count() })
@@ -109,13 +126,16 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
             endDate: body.endDate || null,
             language: languageOf(request),
             timeZone: body.timeZone ?? config.timeZone,
+            pdfA: body.pdfA,
+            noteNo: note?.noteNo ?? null,
+            version: note?.version ?? null,
           };
           await tx.insert(exportJobs).values(job);
           await appendAudit(tx, {
             actor: user,
             action: 'export.requested',
             target: { type: 'export', id: jobId },
-            after: { format: job.format, projectNo, startDate: job.startDate, endDate: job.endDate, timeZone: job.timeZone },
+            after: { format: job.format, projectNo, noteNo: job.noteNo, version: job.version, startDate: job.startDate, endDate: job.endDate, timeZone: job.timeZone, pdfA: job.pdfA },
             clientAddress,
           });
           ids.push(jobId);

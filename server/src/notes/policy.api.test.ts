@@ -95,7 +95,7 @@ describe('note abilities and the routes', () => {
 
     // A participant who is not the writer: writes, but neither deletes nor requests nor removes.
     const colleagueMay = await noteAbilitiesOf(colleague, labNoteNo);
-    expect(colleagueMay).toEqual({ write: true, delete: false, requestSignatures: false, sign: false, removeSignatures: false });
+    expect(colleagueMay).toEqual({ write: true, delete: false, requestSignatures: false, sign: false, removeSignatures: false, exportPdf: true });
     expect(await listedAbilitiesOf(colleague, labNoteNo)).toEqual(colleagueMay);
     expect((await colleague.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
     expect((await colleague.call('/v1/project/note/delete', { labNoteNo })).body.status).toBe(ERR.forbidden);
@@ -105,12 +105,12 @@ describe('note abilities and the routes', () => {
 
     // The leader, not listed as a participant, takes part all the same: writes, deletes, requests and removes.
     const leaderMay = await noteAbilitiesOf(leader, labNoteNo);
-    expect(leaderMay).toEqual({ write: true, delete: true, requestSignatures: true, sign: false, removeSignatures: true });
+    expect(leaderMay).toEqual({ write: true, delete: true, requestSignatures: true, sign: false, removeSignatures: true, exportPdf: true });
     expect(await listedAbilitiesOf(leader, labNoteNo)).toEqual(leaderMay);
     expect((await leader.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
 
     // An administrator deletes, and nothing else.
-    expect(await noteAbilitiesOf(admin, labNoteNo)).toEqual({ write: false, delete: true, requestSignatures: false, sign: false, removeSignatures: false });
+    expect(await noteAbilitiesOf(admin, labNoteNo)).toEqual({ write: false, delete: true, requestSignatures: false, sign: false, removeSignatures: false, exportPdf: true });
     expect((await request(admin)).body.status).toBe(ERR.forbidden);
     expect((await admin.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe(ERR.forbidden);
 
@@ -119,7 +119,7 @@ describe('note abilities and the routes', () => {
     expect((await request(outsider)).body.status).toBe(ERR.noteMissing);
 
     // The writer may request; once requested, the signer may sign.
-    expect(await noteAbilitiesOf(writer, labNoteNo)).toEqual({ write: true, delete: true, requestSignatures: true, sign: false, removeSignatures: false });
+    expect(await noteAbilitiesOf(writer, labNoteNo)).toEqual({ write: true, delete: true, requestSignatures: true, sign: false, removeSignatures: false, exportPdf: true });
     expect((await request(writer)).body.status).toBe('0000');
     expect((await noteAbilitiesOf(reviewer, labNoteNo)).sign).toBe(true);
   });
@@ -128,20 +128,20 @@ describe('note abilities and the routes', () => {
 describe('project abilities and the routes', () => {
   it('says on the check and on list rows what each caller may do, and the routes refuse what it denies', async () => {
     const colleagueMay = await projectAbilitiesOf(colleague);
-    expect(colleagueMay).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false });
+    expect(colleagueMay).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false, export: true });
     const members = { department: '', user: [writer, colleague, reviewer].map((p) => p.user.userId).join(',') };
     expect((await colleague.call('/v1/project/update', { projectNo, signatureList: members })).body.status).toBe(ERR.forbidden);
     expect((await colleague.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.forbidden);
     expect((await colleague.call('/v1/project/clear/all', { projectNo })).body.status).toBe(ERR.forbidden);
 
     const leaderMay = await projectAbilitiesOf(leader);
-    expect(leaderMay).toEqual({ modify: true, finish: true, createNote: true, clearHolds: true });
+    expect(leaderMay).toEqual({ modify: true, finish: true, createNote: true, clearHolds: true, export: true });
     expect((await admin.call('/v1/project/note/create', { projectNo, title: 'By the admin' })).body.status).toBe(ERR.forbidden);
     // Allowed by the policy; the record's own precondition (a reviewer's signature) answers next.
     expect((await leader.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.noReviewerSignature);
 
     const adminMay = await projectAbilitiesOf(admin);
-    expect(adminMay).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true });
+    expect(adminMay).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true, export: true });
     expect((await admin.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.forbidden);
     expect((await admin.call('/v1/project/update', { projectNo, signatureList: members })).body.status).toBe('0000');
 

@@ -53,14 +53,15 @@ const ability = (letters: string): NoteAbilities => ({
   requestSignatures: letters.includes('q'),
   sign: letters.includes('s'),
   removeSignatures: letters.includes('r'),
+  exportPdf: letters.includes('x'),
 });
 
-/** w write, d delete, q request signatures, s sign, r remove signatures. */
+/** w write, d delete, q request signatures, s sign, r remove signatures, x export a version as PDF. */
 const EXPECTED: Record<Exclude<State, 'deleted'>, Record<Role, string>> = {
-  writing: { writer: 'wdq', participant: 'w', reviewer: 'w', leader: 'dqr', admin: 'd', outsider: '' },
-  requested: { writer: 'wdq', participant: 'w', reviewer: 'ws', leader: 'dqr', admin: 'd', outsider: '' },
-  signed: { writer: '', participant: '', reviewer: 's', leader: 'r', admin: '', outsider: '' },
-  finished: { writer: '', participant: '', reviewer: '', leader: '', admin: '', outsider: '' },
+  writing: { writer: 'wdqx', participant: 'wx', reviewer: 'wx', leader: 'dqrx', admin: 'dx', outsider: '' },
+  requested: { writer: 'wdqx', participant: 'wx', reviewer: 'wsx', leader: 'dqrx', admin: 'dx', outsider: '' },
+  signed: { writer: 'x', participant: 'x', reviewer: 'sx', leader: 'rx', admin: 'x', outsider: '' },
+  finished: { writer: 'x', participant: 'x', reviewer: 'x', leader: 'x', admin: 'x', outsider: '' },
 };
 
 describe('note abilities for every role in every state', () => {

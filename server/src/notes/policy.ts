@@ -1,6 +1,6 @@
 import { ERR, NOTE_STATUS, type NoteAbilities } from '@eln/shared';
 import type { Refusals } from '../http/verdicts.js';
-import { inProgress, isAdmin, leads, type Caller, type ProjectFacts } from '../projects/policy.js';
+import { canExportProject, inProgress, isAdmin, leads, type Caller, type ProjectFacts } from '../projects/policy.js';
 import type { DocumentAccess } from '../collab/documentKinds.js';
 import type { NoteRecord } from './record.js';
 
@@ -108,6 +108,11 @@ export function canRemoveSignature(user: Caller, found: NoteCase): RemoveSignatu
   return openForSignatures(found) ? 'allowed' : 'closed';
 }
 
+/** A saved version of a note may be taken out as PDF by whoever may export its project (it must not be deleted). */
+export function canExportNote(user: Caller, found: NoteCase): 'allowed' | 'hidden' {
+  return !found.note.deletedAt && canExportProject(user, found.project, found.participant) === 'allowed' ? 'allowed' : 'hidden';
+}
+
 export function noteAbilities(user: Caller, found: NoteCase, hasPendingRequest: boolean): NoteAbilities {
   return {
     write: canWriteNote(found) === 'allowed',
@@ -115,5 +120,6 @@ export function noteAbilities(user: Caller, found: NoteCase, hasPendingRequest: 
     requestSignatures: canRequestSignatures(user, found) === 'allowed',
     sign: canSign(found, hasPendingRequest) === 'allowed',
     removeSignatures: canRemoveSignature(user, found) === 'allowed',
+    exportPdf: canExportNote(user, found) === 'allowed',
   };
 }

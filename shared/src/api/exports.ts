@@ -55,6 +55,12 @@ export const exportCreateRequest = z
     /** Notes changed (pdf, eln) or records made (auditCsv) within these calendar days, both included. */
     startDate: dateFilter,
     endDate: dateFilter,
+    /** One note's saved version as PDF instead of whole projects (format pdf, no projectNos). */
+    noteNo: recordNo.optional(),
+    /** The version of that note; its latest saved version when absent. */
+    version: recordNo.optional(),
+    /** A PDF made PDF/A-2b for long-term archiving (needs Ghostscript on the server). */
+    pdfA: z.boolean().optional().default(false),
     /** The requester's zone (IANA): the days are read in it and the files show times in it. */
     timeZone: text()
       .max(64)
@@ -62,8 +68,11 @@ export const exportCreateRequest = z
       .optional(),
   })
   .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { error: 'dateOrder', path: ['endDate'] })
-  .refine((p) => p.format === 'auditCsv' || p.projectNos.length > 0, { error: 'required', path: ['projectNos'] })
-  .refine((p) => p.format !== 'auditCsv' || p.projectNos.length === 0, { error: 'invalidValue', path: ['projectNos'] });
+  .refine((p) => p.format === 'auditCsv' || p.noteNo !== undefined || p.projectNos.length > 0, { error: 'required', path: ['projectNos'] })
+  .refine((p) => p.noteNo === undefined || (p.format === 'pdf' && p.projectNos.length === 0), { error: 'invalidValue', path: ['noteNo'] })
+  .refine((p) => p.version === undefined || p.noteNo !== undefined, { error: 'invalidValue', path: ['version'] })
+  .refine((p) => p.format !== 'auditCsv' || p.projectNos.length === 0, { error: 'invalidValue', path: ['projectNos'] })
+  .refine((p) => p.format === 'pdf' || !p.pdfA, { error: 'invalidValue', path: ['pdfA'] });
 export type ExportCreateRequest = z.input<typeof exportCreateRequest>;
 
 export const exportListRequest = z.strictObject({
@@ -89,6 +98,11 @@ export interface ExportJob {
   projectTitle: string | null;
   startDate: string | null;
   endDate: string | null;
+  pdfA: boolean;
+  /** A single note's export: the note, its number and the version printed. */
+  noteNo: number | null;
+  labNoteNumber: string | null;
+  version: number | null;
   requestedBy: { userId: string; name: string };
   createdAt: string;
   finishedAt: string | null;

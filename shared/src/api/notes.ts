@@ -69,6 +69,8 @@ export interface NoteAbilities {
   /** Sign or decline the caller's own pending request. */
   sign: boolean;
   removeSignatures: boolean;
+  /** Take a saved version out as PDF (with its signatures and history). */
+  exportPdf: boolean;
 }
 
 /** Where a note came from, shown in its header: "from template X v1.2". */

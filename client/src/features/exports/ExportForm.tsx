@@ -6,6 +6,7 @@ import { currentLanguage } from '../../i18n';
 import { Button } from '../../ui/Button';
 import { CloseIcon, DownloadIcon, SearchIcon } from '../../ui/icons';
 import { DateRangeField } from '../../ui/DateRangeField';
+import { Checkbox } from '../../ui/Field';
 import { ArchiveIcon, FileCsvIcon, FilePdfIcon } from '../audit/icons';
 
 const FORMAT_ICONS = { pdf: FilePdfIcon, eln: ArchiveIcon, auditCsv: FileCsvIcon } as const;
@@ -27,6 +28,7 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
   const [format, setFormat] = useState<ExportFormat>(formats[0] ?? 'pdf');
   const [range, setRange] = useState({ startDate: '', endDate: '' });
   const [chosen, setChosen] = useState<Chosen[]>([]);
+  const [pdfA, setPdfA] = useState(false);
   const [busy, setBusy] = useState(false);
   const [missingProject, setMissingProject] = useState(false);
   const needsProjects = format !== 'auditCsv' && projectNo === undefined;
@@ -46,6 +48,7 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
         projectNos: format === 'auditCsv' ? [] : projectNo !== undefined ? [projectNo] : chosen.map((p) => p.no),
         startDate: range.startDate,
         endDate: range.endDate,
+        pdfA: format === 'pdf' && pdfA,
       });
     } finally {
       setBusy(false);
@@ -72,6 +75,9 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
           );
         })}
       </fieldset>
+      {format === 'pdf' ? (
+        <Checkbox label={t('exports.pdfA')} checked={pdfA} onChange={(event) => setPdfA(event.target.checked)} className="export-pdfa" testId={`${testId}-pdfa`} />
+      ) : null}
       {needsProjects ? (
         <ProjectChooser
           chosen={chosen}

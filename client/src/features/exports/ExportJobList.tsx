@@ -41,7 +41,8 @@ export function ExportJobList({ jobs, failed, onRetry, onDownload, testId }: Exp
     <ul className="export-jobs" data-testid={testId}>
       {jobs.map((job) => {
         const Icon = FORMAT_ICONS[job.format];
-        const what = job.format === 'auditCsv' ? t('exports.wholeTrail') : (job.projectTitle ?? `#${job.projectNo}`);
+        const project = job.projectTitle ?? `#${job.projectNo}`;
+        const what = job.format === 'auditCsv' ? t('exports.wholeTrail') : job.labNoteNumber ? `${project} · ${t('exports.noteVersion', { number: job.labNoteNumber, version: job.version })}` : project;
         return (
           <li key={job.jobId} className={`export-job export-job-${job.status}`} data-testid={`export-job-${job.jobId}`} data-status={job.status}>
             <span className="export-job-icon" aria-hidden="true">
@@ -50,8 +51,8 @@ export function ExportJobList({ jobs, failed, onRetry, onDownload, testId }: Exp
             <div className="export-job-main">
               <p className="export-job-title">
                 <span className="export-job-what">{what}</span>
-                <span className="export-job-format">{t(`exports.${job.format}`)}</span>
-                <span className="export-job-days">{days(job)}</span>
+                <span className="export-job-format">{job.pdfA ? t('exports.pdfAShort') : t(`exports.${job.format}`)}</span>
+                {job.noteNo === null ? <span className="export-job-days">{days(job)}</span> : null}
               </p>
               <p className="export-job-meta">{t('exports.requestedBy', { name: job.requestedBy.name, time: formatDateTime(job.createdAt, language) })}</p>
               {job.status === 'running' || job.status === 'queued' ? (

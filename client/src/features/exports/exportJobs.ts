@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { EXPORT_STATUS, type ExportCreateRequest, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
+import { errorMessage, EXPORT_STATUS, type ExportCreateRequest, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
 import { call, isApiError } from '../../api';
-import { alertApiError, hideProgress, showProgress } from '../../modals/store';
+import { alert, alertApiError, hideProgress, showProgress } from '../../modals/store';
+import { currentLanguage } from '../../i18n';
 import { markSessionEnded } from '../../session/store';
 import { saveFile } from '../../lib/saveFile';
 import { browserDeps } from '../audit/useAuditExport';
@@ -76,31 +77,11 @@ export function useExportJobs(projectNo?: number) {
 
   const refresh = useCallback(() => load().then(schedule), [load, schedule]);
 
-  /**
-   * Starts exports. One that finishes within a few seconds is downloaded at once under the loading overlay
-   * (a single job); longer ones go on in the background and are listed with their progress.
-   */
+  /** Starts exports (see startExport); the list shows them at once and follows their progress. */
   const start = useCallback(
     async (request: ExportCreateRequest): Promise<ExportJob[] | null> => {
-      let created: ExportJob[];
-      try {
-        created = (await call<ExportCreateAnswer>('/v1/export/create', { ...request, timeZone: localTimeZone() })).list;
-      } catch (error) {
-        reportError(error);
-        return null;
-      }
+      const created = await startExport(request, () => void refresh());
       void refresh();
-      const [only] = created;
-      if (created.length !== 1 || !only) return created;
-      const finished = await waitShortly(only);
-      void refresh();
-      if (finished?.downloadable) {
-        try {
-          await downloadExport(finished);
-        } catch (error) {
-          reportError(error);
-        }
-      }
       return created;
     },
     [refresh],
@@ -115,6 +96,35 @@ export function useExportJobs(projectNo?: number) {
   }, []);
 
   return { jobs, failed, refresh, start, download };
+}
+
+/**
+ * Starts exports. One that finishes within a few seconds is downloaded at once under the loading overlay
+ * (a single job); longer ones go on in the background, listed with their progress. `onCreated` runs once
+ * the jobs exist (a list shows them at once).
+ */
+export async function startExport(request: ExportCreateRequest, onCreated?: () => void): Promise<ExportJob[] | null> {
+  let created: ExportJob[];
+  try {
+    created = (await call<ExportCreateAnswer>('/v1/export/create', { ...request, timeZone: localTimeZone() })).list;
+  } catch (error) {
+    reportError(error);
+    return null;
+  }
+  onCreated?.();
+  const [only] = created;
+  if (created.length !== 1 || !only) return created;
+  const finished = await waitShortly(only);
+  if (finished?.downloadable) {
+    try {
+      await downloadExport(finished);
+    } catch (error) {
+      reportError(error);
+    }
+  } else if (finished?.status === EXPORT_STATUS.failed && finished.errorCode) {
+    void alert(errorMessage(finished.errorCode, currentLanguage()), { tone: 'error' });
+  }
+  return created;
 }
 
 /** Follows one job under the loading overlay for a few seconds; answers it once finished, else null. */

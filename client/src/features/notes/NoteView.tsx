@@ -5,7 +5,7 @@ import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { alert } from '../../modals/store';
 import { InlineAlert } from '../../ui/InlineAlert';
-import { AlertIcon, LockIcon, SearchIcon } from '../../ui/icons';
+import { AlertIcon, DownloadIcon, LockIcon, SearchIcon } from '../../ui/icons';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { apiErrorText, isApiError } from '../../api';
@@ -92,6 +92,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
   const { t: tt } = useTranslation('template');
+  const { t: ta } = useTranslation('audit');
   const language = currentLanguage();
   const state = useSessionState(session);
   const uploadOwner = useMemo(() => ({ labNoteNo: session.noteNo }), [session.noteNo]);
@@ -150,6 +151,17 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
   }
 
   const readOnly = state.readOnly !== null;
+  const [exporting, setExporting] = useState(false);
+  /** The saved version on screen as PDF; the export code loads when first used (the note screen stays small). */
+  const exportPdf = async () => {
+    setExporting(true);
+    try {
+      const { startExport } = await import('../exports/exportJobs');
+      await startExport({ format: 'pdf', noteNo: session.noteNo, version: state.version });
+    } finally {
+      setExporting(false);
+    }
+  };
   const save = async () => {
     const before = state.version;
     await onSave(session);
@@ -195,6 +207,20 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
           <div className="note-actions">
             <ConnectionPill state={state} />
             <SaveState state={state} />
+            {note?.abilities.exportPdf && state.version > 0 ? (
+              <button
+                type="button"
+                className="btn btn-secondary btn-md"
+                onClick={() => void exportPdf()}
+                disabled={exporting}
+                aria-busy={exporting || undefined}
+                title={ta('exports.notePdfTitle')}
+                data-testid="note-export-pdf"
+              >
+                {exporting ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={16} />}
+                {ta('exports.notePdf')}
+              </button>
+            ) : null}
             {!readOnly ? (
               <button
                 type="button"

@@ -8,6 +8,7 @@ import {
   type DepartmentRow,
   type DepartmentSearchAnswer,
   type DepartmentSearchGroup,
+  type ExportJob,
   type ListAnswer,
   type NoteSummary,
   type ProjectDetail,
@@ -142,7 +143,7 @@ const note = (no: number, title: string, status: NoteSummary['status'], writerNo
   signatureList: signatures,
   reviewersExcluded: [person(writerNo).userId],
   template: null,
-  abilities: { write: status === 'W', delete: status === 'W', requestSignatures: status !== 'T', sign: false, removeSignatures: status === 'T' },
+  abilities: { write: status === 'W', delete: status === 'W', requestSignatures: status !== 'T', sign: false, removeSignatures: status === 'T', exportPdf: true },
 });
 
 const NOTES: NoteSummary[] = [
@@ -203,6 +204,55 @@ const LICENCE = {
   activeUsers: 7,
 };
 
+/** The project screen's export panel: a finished PDF and an archive on its way. */
+const EXPORT_JOBS: ExportJob[] = [
+  {
+    jobId: '00000000-0000-4000-8000-000000000002',
+    format: 'eln',
+    status: 'running',
+    progress: 64,
+    projectNo: PROJECT.no,
+    projectTitle: PROJECT.title,
+    startDate: null,
+    endDate: null,
+    pdfA: false,
+    noteNo: null,
+    labNoteNumber: null,
+    version: null,
+    requestedBy: { userId: PEOPLE[0].userId, name: PEOPLE[0].name },
+    createdAt: at(2),
+    finishedAt: null,
+    fileName: null,
+    size: null,
+    sha256: null,
+    errorCode: null,
+    downloadable: false,
+  },
+  {
+    jobId: '00000000-0000-4000-8000-000000000001',
+    format: 'pdf',
+    status: 'done',
+    progress: 100,
+    projectNo: PROJECT.no,
+    projectTitle: PROJECT.title,
+    startDate: null,
+    endDate: null,
+    pdfA: false,
+    noteNo: null,
+    labNoteNumber: null,
+    version: null,
+    requestedBy: { userId: PEOPLE[0].userId, name: PEOPLE[0].name },
+    createdAt: at(1),
+    finishedAt: at(1),
+    fileName: `${PROJECT.title}-2026-11-26.pdf`,
+    size: 1_482_113,
+    sha256: '3f6c9a1e0b7d4c2a8e5f9b1d3c7a6e4f2b8d0c9e1a3f5b7d9c2e4a6f8b0d1c3e',
+    errorCode: null,
+    // The guide downloads nothing.
+    downloadable: false,
+  },
+];
+
 /** The answer of each call the guide's screens make, by path. */
 const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/dashboard/count': () => COUNTS,
@@ -220,6 +270,7 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/user/auth/list': () => ALL,
   '/v1/licence/info': () => LICENCE,
   '/v1/schema/list': (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
+  '/v1/export/list': (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
 };
 
 export const STYLE_GUIDE_SAMPLES: StyleGuideSamples = {

@@ -18,7 +18,7 @@ const entry = (over: Partial<SignatureEntry>): SignatureEntry => ({
   ...over,
 });
 
-const none: NoteAbilities = { write: false, delete: false, requestSignatures: false, sign: false, removeSignatures: false };
+const none: NoteAbilities = { write: false, delete: false, requestSignatures: false, sign: false, removeSignatures: false, exportPdf: false };
 const note = (abilities: Partial<NoteAbilities>, signatureList: SignatureEntry[] = []): Pick<NoteSummary, 'abilities' | 'signatureList'> => ({
   abilities: { ...none, ...abilities },
   signatureList,

@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { and, eq, inArray } from 'drizzle-orm';
-import { canonicalJson, ERR, formatZonedTime, PRODUCT, type Language, type SavedBlock } from '@eln/shared';
+import { eq, inArray } from 'drizzle-orm';
+import { canonicalJson, ERR, formatZonedTime, PRODUCT, type Language } from '@eln/shared';
 import type { Db } from '../../db/client.js';
-import { noteVersions, users } from '../../db/schema.js';
+import { users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { renderVersionHtml } from '../../rendering/render.js';
-import { exportNoteNos, loadExportNote, loadExportProject, projectAuditEntries, type ExportAuditEntry, type ExportFile, type ExportNote, type ExportPerson, type ExportProject, type ExportSignature } from '../projectContent.js';
+import { exportNoteNos, loadExportNote, loadVersionBlocks, loadExportProject, projectAuditEntries, type ExportAuditEntry, type ExportFile, type ExportNote, type ExportPerson, type ExportProject, type ExportSignature } from '../projectContent.js';
 import {
   CHECKSUMS_FILE,
   dayInZone,
@@ -186,11 +186,6 @@ export async function writeElnArchive(
 const encoder = new TextEncoder();
 const jsonBytes = (value: unknown) => encoder.encode(JSON.stringify(value));
 
-async function versionBlocks(db: Db, noteNo: number, version: number): Promise<SavedBlock[]> {
-  const [row] = await db.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
-  return (row?.blocks ?? []) as SavedBlock[];
-}
-
 /** Writes a note's files, versions and PDF, and describes it; answers its Dataset. */
 async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNote): Promise<Ref> {
   const { graph, options } = ctx;
@@ -224,7 +219,7 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
 
   const versionEntities = new Map<number, string>();
   for (const version of note.history) {
-    const blocks = note.latest && version.version === note.latest.version ? note.latest.blocks : await versionBlocks(ctx.db, note.noteNo, version.version);
+    const blocks = note.latest && version.version === note.latest.version ? note.latest.blocks : await loadVersionBlocks(ctx.db, note.noteNo, version.version);
     const saver = graph.person(version.savedBy);
     const content: VersionFile = {
       format: VERSION_FILE_FORMAT,
