@@ -7,6 +7,7 @@ import { auditLog, users } from '../db/schema.js';
 import { withinDates } from '../db/paging.js';
 import { auditCsv, toRecord, type AuditRow } from '../audit/routes.js';
 import type { ExportMaker } from './jobs.js';
+import { dayInZone } from './eln/crate.js';
 
 /** Records read per query: a million-record trail is written in bounded memory. */
 const BATCH = 2_000;
@@ -52,6 +53,6 @@ export function auditCsvMaker(db: Db): ExportMaker {
       out.destroy();
     }
     const days = [job.startDate, job.endDate].filter(Boolean).join('_');
-    return { fileName: `audit-trail-${days || job.createdAt.toISOString().slice(0, 10)}.csv` };
+    return { fileName: `audit-trail-${days || dayInZone(job.createdAt, job.timeZone)}.csv` };
   };
 }

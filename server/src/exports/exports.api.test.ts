@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,14 +229,20 @@ describe('export jobs: download tokens', () => {
 });
 
 describe('export jobs: a server that stopped', () => {
-  it('fails its running jobs as interrupted once their heartbeat is old, audited', async () => {
+  it('fails its running jobs as interrupted once their heartbeat is old, audited, removes what they wrote, and gives no link', async () => {
     await server.services.exportJobs.stop();
     const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv' });
     const jobId = started.body.data.list[0]!.jobId;
     await server.database.db.update(exportJobs).set({ status: 'running', heartbeatAt: new Date(Date.now() - 5 * 60_000) }).where(eq(exportJobs.jobId, jobId));
+    const leftover = path.join(server.config.filesDir, 'exports', `${jobId}.csv.partial`);
+    mkdirSync(path.dirname(leftover), { recursive: true });
+    writeFileSync(leftover, 'half a file');
     server.services.exportJobs.start();
     const job = await finished(admin, jobId);
     expect(job).toMatchObject({ status: 'failed', errorCode: ERR.exportInterrupted, downloadable: false });
+    expect(existsSync(leftover)).toBe(false);
+    const link = await admin('/v1/export/link', { jobId });
+    expect(link.body.status).toBe(ERR.exportFailed);
     const [record] = await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.failed'));
     expect(record).toMatchObject({ targetType: 'export', targetId: jobId });
   });
@@ -357,5 +363,30 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   it('hands out the public key that checks the archives, in minisign format', async () => {
     const answer = await participant<{ keyId: string; minisignPub: string }>('/v1/export/publicKey', {});
     expect(answer.body.data.minisignPub).toMatch(/^untrusted comment: .+\nRW[A-Za-z0-9+/=]{54}\n?$/);
+  });
+});
+
+describe('export jobs: someone removed from the project', () => {
+  it('gets neither a link nor the file of an export made before, and a job still waiting fails', async () => {
+    server.services.exportJobs.start();
+    const removedUser = await server.createUser({ name: 'Leaving Soon' });
+    const leaving = await signedIn(removedUser);
+    const other = await leader<{ projectNo: number }>('/v1/project/create', { title: 'Leaving project', description: '', signatureList: { department: '', user: removedUser.userId } });
+    const otherNo = other.body.data.projectNo;
+    const made = await leaving<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [otherNo] });
+    const done = await finished(leaving, made.body.data.list[0]!.jobId);
+    expect(done.status).toBe('done');
+    const token = (await leaving<ExportLinkAnswer>('/v1/export/link', { jobId: done.jobId })).body.data.token;
+    await server.services.exportJobs.stop();
+    const waiting = (await leaving<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [otherNo] })).body.data.list[0]!;
+
+    const staying = await server.createUser({ name: 'Staying On' });
+    expect((await leader('/v1/project/update', { projectNo: otherNo, title: 'Leaving project', description: '', signatureList: { department: '', user: staying.userId } })).body.status).toBe('0000');
+    const link = await leaving('/v1/export/link', { jobId: done.jobId });
+    expect([link.http, link.body.status]).toEqual([404, ERR.notFound]);
+    const file = await download(leaving, token);
+    expect([file.statusCode, JSON.parse(file.payload).status]).toEqual([404, ERR.notFound]);
+    server.services.exportJobs.start();
+    expect(await finished(leaving, waiting.jobId)).toMatchObject({ status: 'failed', errorCode: ERR.forbidden });
   });
 });

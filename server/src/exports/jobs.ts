@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -136,18 +136,23 @@ export class ExportJobs {
       await reporter.stop();
       const { size } = await stat(outPath);
       const sha256 = await fileSha256(outPath);
-      await this.db.transaction(async (tx) => {
-        await tx
+      const completed = await this.db.transaction(async (tx) => {
+        // Only a job still running here: one another process already failed as interrupted stays failed.
+        const [done] = await tx
           .update(exportJobs)
           .set({ status: EXPORT_STATUS.done, progress: 100, fileName, storagePath, size, sha256, finishedAt: sql`now()` })
-          .where(eq(exportJobs.jobId, job.jobId));
+          .where(and(eq(exportJobs.jobId, job.jobId), eq(exportJobs.status, EXPORT_STATUS.running)))
+          .returning({ jobId: exportJobs.jobId });
+        if (!done) return false;
         await appendAudit(tx, {
           actor: { userNo: job.requestedByUserNo, userId: null },
           action: 'export.completed',
           target: { type: 'export', id: job.jobId },
           after: { format: job.format, projectNo: job.projectNo, fileName, size, sha256 },
         });
+        return true;
       });
+      if (!completed) await rm(outPath, { force: true });
     } catch (error) {
       await reporter.stop();
       await rm(outPath, { force: true });
@@ -182,7 +187,13 @@ export class ExportJobs {
       .select()
       .from(exportJobs)
       .where(and(eq(exportJobs.status, EXPORT_STATUS.running), lt(exportJobs.heartbeatAt, new Date(Date.now() - STALE_AFTER_MS))));
-    if (stale.length) await this.fail(stale, ERR.exportInterrupted);
+    if (!stale.length) return;
+    await this.fail(stale, ERR.exportInterrupted);
+    // What their processes had written (whole or partial files) goes too: nothing will ever fetch it.
+    const names = await readdir(exportsDir(this.filesDir)).catch(() => [] as string[]);
+    for (const job of stale) {
+      for (const name of names.filter((file) => file.startsWith(`${job.jobId}.`))) await rm(path.join(exportsDir(this.filesDir), name), { force: true });
+    }
   }
 
   /** Files past their keeping time are removed; the job row (and its audit records) stay. */

@@ -7,8 +7,10 @@ import type { ServerConfig } from '../config.js';
 import { users } from '../db/schema.js';
 import { cleanFileName } from '../files/fileName.js';
 import { AppError } from '../http/errors.js';
+import { mayExportProject } from './access.js';
 import { auditCsvMaker } from './auditCsvExport.js';
 import type { ExportJobRow, ExportMaker, ExportMakers, ExportWork } from './jobs.js';
+import { dayInZone } from './eln/crate.js';
 import { writeElnArchive } from './eln/index.js';
 import { ChromiumMissingError, convertToPdfA, pdfASupport, renderNotePdf, writeProjectPdf, type PdfASupport, type PdfPrinter } from './pdf/index.js';
 import { exportNoteNos, findVersionBlocks, loadExportNote, loadExportProject, type ExportRange } from './projectContent.js';
@@ -29,13 +31,15 @@ export async function projectJobContext(db: Db, job: ExportJobRow) {
   if (!project) throw new AppError(ERR.notFound);
   const range: ExportRange = { startDate: job.startDate, endDate: job.endDate, timeZone: job.timeZone };
   const noteNos = await exportNoteNos(db, job.projectNo, range);
-  const [requester] = await db.select({ userId: users.userId, name: users.name }).from(users).where(eq(users.userNo, job.requestedByUserNo));
-  const exportedBy = requester ?? { userId: '', name: '' };
+  const [requester] = await db.select({ userNo: users.userNo, level: users.level, active: users.active, userId: users.userId, name: users.name }).from(users).where(eq(users.userNo, job.requestedByUserNo));
+  // Asked again when the job runs: someone removed from the project (or deactivated) since asking gets nothing.
+  if (!requester?.active || !(await mayExportProject(db, requester, job.projectNo))) throw new AppError(ERR.forbidden);
+  const exportedBy = { userId: requester.userId, name: requester.name };
   return { project, range, noteNos, exportedBy, exportedAt: new Date(), lang: job.language as Language };
 }
 
-/** `<project title>-<yyyy-mm-dd>.<ext>`, readable and safe as a file name anywhere. */
-export const exportFileName = (title: string, at: Date, extension: string) => cleanFileName(`${title}-${at.toISOString().slice(0, 10)}.${extension}`);
+/** `<project title>-<yyyy-mm-dd>.<ext>` (the day in the requester's zone), readable and safe as a file name anywhere. */
+export const exportFileName = (title: string, at: Date, timeZone: string, extension: string) => cleanFileName(`${title}-${dayInZone(at, timeZone)}.${extension}`);
 
 /** Chromium missing is the server's state, not the job's fault: said as such. */
 async function printing<T>(work: () => Promise<T>): Promise<T> {
@@ -65,7 +69,7 @@ function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
         (done, total) => progress(done / total),
       ),
     );
-    return { fileName: exportFileName(`${context.project.title}${pdfA ? '-PDFA' : ''}`, context.exportedAt, 'pdf') };
+    return { fileName: exportFileName(`${context.project.title}${pdfA ? '-PDFA' : ''}`, context.exportedAt, job.timeZone, 'pdf') };
   };
 }
 
@@ -91,7 +95,7 @@ async function notePdf(db: Db, config: ServerConfig, printer: PdfPrinter, { job,
     await writeFile(`${outPath}.partial`, bytes);
     await rename(`${outPath}.partial`, outPath);
   }
-  return { fileName: exportFileName(`${note.labNoteNumber}-v${entry.version}${pdfA ? '-PDFA' : ''}`, context.exportedAt, 'pdf') };
+  return { fileName: exportFileName(`${note.labNoteNumber}-v${entry.version}${pdfA ? '-PDFA' : ''}`, context.exportedAt, job.timeZone, 'pdf') };
 }
 
 /** A signed .eln archive of the project, each note's latest version also as the same PDF the PDF export prints. */

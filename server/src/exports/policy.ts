@@ -13,11 +13,11 @@ type Caller = Pick<AuthUser, 'userNo' | 'level'>;
 type JobFacts = Pick<ExportJobRow, 'requestedByUserNo' | 'status' | 'removedAt'>;
 
 export type SeeJobVerdict = 'allowed' | 'hidden';
-export type DownloadVerdict = 'allowed' | 'hidden' | 'notRequester' | 'notReady' | 'gone';
+export type DownloadVerdict = 'allowed' | 'hidden' | 'notRequester' | 'notReady' | 'failed' | 'gone';
 export type AuditExportVerdict = 'allowed' | 'notAdmin';
 
 export const SEE_JOB_REFUSALS: Refusals<SeeJobVerdict> = { hidden: ERR.notFound };
-export const DOWNLOAD_REFUSALS: Refusals<DownloadVerdict> = { hidden: ERR.notFound, notRequester: ERR.forbidden, notReady: ERR.exportNotReady, gone: ERR.exportGone };
+export const DOWNLOAD_REFUSALS: Refusals<DownloadVerdict> = { hidden: ERR.notFound, notRequester: ERR.forbidden, notReady: ERR.exportNotReady, failed: ERR.exportFailed, gone: ERR.exportGone };
 export const AUDIT_EXPORT_REFUSALS: Refusals<AuditExportVerdict> = { notAdmin: ERR.forbidden };
 
 /** The requester sees their jobs; administrators see everyone's (who exported what, and when). */
@@ -29,6 +29,7 @@ export function canSeeJob(user: Caller, job: JobFacts): SeeJobVerdict {
 export function canDownload(user: Caller, job: JobFacts): DownloadVerdict {
   if (canSeeJob(user, job) !== 'allowed') return 'hidden';
   if (job.requestedByUserNo !== user.userNo) return 'notRequester';
+  if (job.status === 'failed') return 'failed';
   if (job.status !== 'done') return 'notReady';
   if (job.removedAt) return 'gone';
   return 'allowed';

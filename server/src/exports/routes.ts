@@ -38,6 +38,7 @@ import { canExportProject, isAdmin, READ_REFUSALS } from '../projects/policy.js'
 import { findReadableProject } from '../projects/queries.js';
 import { findNoteFor } from '../notes/queries.js';
 import type { Services } from '../services.js';
+import { mayExportProject } from './access.js';
 import { exportPublicKey, importElnArchive } from './eln/index.js';
 import { newJobId, type ExportJobRow } from './jobs.js';
 import { AUDIT_EXPORT_REFUSALS, canDownload, canExportAudit, canSeeJob, DOWNLOAD_REFUSALS, SEE_JOB_REFUSALS } from './policy.js';
@@ -168,6 +169,11 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
     },
   });
 
+  /** A project's export is fetched only while its requester may still export the project. */
+  async function requireStillExportable(user: AuthUser, job: ExportJobRow): Promise<void> {
+    if (job.projectNo !== null && !(await mayExportProject(db, user, job.projectNo))) throw new AppError(READ_REFUSALS.hidden);
+  }
+
   async function visibleJob(user: AuthUser, jobId: string): Promise<JobListRow> {
     const [row] = await selectJobs(db).where(eq(exportJobs.jobId, jobId));
     enforce(row ? canSeeJob(user, row.job) : 'hidden', SEE_JOB_REFUSALS);
@@ -188,6 +194,7 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
     async handler({ body, user }): Promise<ExportLinkAnswer> {
       const row = await visibleJob(user, body.jobId);
       enforce(canDownload(user, row.job), DOWNLOAD_REFUSALS);
+      await requireStillExportable(user, row.job);
       const { token, expiresAt } = exportLinks.make(row.job.jobId, user.userNo);
       return { token, expiresAt: expiresAt.toISOString() };
     },
@@ -206,6 +213,7 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
       if (checked.claims.userNo !== user.userNo) throw new AppError(ERR.forbidden);
       const row = await visibleJob(user, checked.claims.jobId);
       enforce(canDownload(user, row.job), DOWNLOAD_REFUSALS);
+      await requireStillExportable(user, row.job);
       const { job } = row;
       const filePath = path.join(config.filesDir, job.storagePath ?? '');
       if (!job.storagePath || !(await access(filePath).then(() => true, () => false))) throw new AppError(ERR.exportGone);

@@ -595,6 +595,29 @@ describe('.eln import refusals (nothing written)', () => {
     await expectRefused(await rezip(parent, [crispr.root], 'missing-file'), '8006');
   });
 
+  it('refuses one packed file listed under several ids, or one file claimed by two notes: 8003', async () => {
+    // Unsigned copies, so that it is the crate's shape that refuses them, not a broken signature.
+    const aliases = await copyOfExport('aliases');
+    await rm(path.join(aliases.rootDir, 'ro-crate-metadata.json.minisig'));
+    const crate = JSON.parse(await readFile(path.join(aliases.rootDir, 'ro-crate-metadata.json'), 'utf8')) as CrateJson;
+    const file = crate['@graph'].find((e) => e['@type'] === 'File' && String(e['@id']).includes('/files/'))!;
+    // `./x` and `x` name one entry of the archive: read once per alias, a small archive could unpack without end.
+    crate['@graph'].push({ ...file, '@id': `./${String(file['@id'])}` });
+    await writeFile(path.join(aliases.rootDir, 'ro-crate-metadata.json'), JSON.stringify(crate));
+    await expectRefused(await rezip(aliases.parent, [crispr.root], 'aliases'), '8003');
+
+    const shared = await copyOfExport('shared-file');
+    await rm(path.join(shared.rootDir, 'ro-crate-metadata.json.minisig'));
+    const sharedCrate = JSON.parse(await readFile(path.join(shared.rootDir, 'ro-crate-metadata.json'), 'utf8')) as CrateJson;
+    const notes = sharedCrate['@graph'].filter((e) => e['@type'] === 'Dataset' && Array.isArray(e.hasPart) && (e.hasPart as Array<{ '@id': string }>).some((part) => part['@id'].includes('/files/')));
+    const [withFile] = notes;
+    const attachment = (withFile!.hasPart as Array<{ '@id': string }>).find((part) => part['@id'].includes('/files/'))!;
+    const other = sharedCrate['@graph'].find((e) => e['@type'] === 'Dataset' && e !== withFile && Array.isArray(e.hasPart) && (e.hasPart as Array<{ '@id': string }>).some((part) => /v\d+\.json$/.test(part['@id'])))!;
+    (other.hasPart as Array<{ '@id': string }>).push({ '@id': attachment['@id'] });
+    await writeFile(path.join(shared.rootDir, 'ro-crate-metadata.json'), JSON.stringify(sharedCrate));
+    await expectRefused(await rezip(shared.parent, [crispr.root], 'shared-file'), '8003');
+  });
+
   it('refuses too many entries and a zip bomb before unpacking: 8007', async () => {
     const many = new yazl.ZipFile();
     for (let i = 0; i <= ELN_IMPORT_LIMITS.entries; i += 1) many.addBuffer(Buffer.alloc(0), `root/f${i}.txt`, { compress: false });

@@ -61,9 +61,15 @@ export class Crate {
 
   /** Every File entity that names a file inside the archive (not a web address, not a fragment). */
   localFiles(): Array<{ entity: Entity; path: string }> {
+    const byPath = new Map<string, string>();
     return [...this.entities.values()].filter((e) => isA(e, 'File')).flatMap((entity) => {
       const path = localPath(entity['@id']);
-      return path ? [{ entity, path }] : [];
+      if (!path) return [];
+      // `a.bin`, `./a.bin` and `a%2Ebin` name one entry: listed under several ids, one packed entry would be
+      // unpacked and checked again and again, past every limit the archive's directory was checked against.
+      if (byPath.has(path)) throw new AppError(ERR.elnMetadata, { data: { detail: `two File entities name ${path}` } });
+      byPath.set(path, entity['@id']);
+      return [{ entity, path }];
     });
   }
 }
@@ -167,7 +173,20 @@ export function planImport(crate: Crate): ImportPlan {
     for (const child of children) walk(child, depth + 1);
   };
   walk(project, 0);
-  return { projectName: text(project, 'name') ?? null, projectDescription: text(project, 'description') ?? null, notes: leaves.map((dataset) => planNote(crate, dataset)) };
+  const notes = leaves.map((dataset) => planNote(crate, dataset));
+  refuseSharedFiles(notes);
+  return { projectName: text(project, 'name') ?? null, projectDescription: text(project, 'description') ?? null, notes };
+}
+
+/** Each file belongs to one note: one shared by several would be read and stored once per note that lists it. */
+function refuseSharedFiles(notes: readonly NotePlan[]): void {
+  const owners = new Set<string>();
+  for (const note of notes) {
+    for (const entityId of new Set([...(note.latestVersion ? [note.latestVersion.entityId] : []), ...note.attachments.map((a) => a.entityId)])) {
+      if (owners.has(entityId)) throw new AppError(ERR.elnMetadata, { data: { detail: `${entityId} belongs to two notes` } });
+      owners.add(entityId);
+    }
+  }
 }
 
 function planNote(crate: Crate, dataset: Entity): NotePlan {
