@@ -54,7 +54,9 @@ async function twoProcesses() {
 
 const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
 
-describe('scale-out through Redis', () => {
+// Each test starts two servers on a fresh PostgreSQL database (migrations included): under a loaded CI run
+// that alone has taken most of the default 30 s.
+describe('scale-out through Redis', { timeout: 90_000 }, () => {
   it('lets writers on two server processes edit one note, each confirmed durable, holds visible to both', async () => {
     const { two, urlTwo, bobToken, projectNo, a, b, connect } = await twoProcesses();
     appendParagraph(a.doc, 'from process one');
