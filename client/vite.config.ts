@@ -1,5 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /** The API and the live-editing websocket are served by the server on :8080; dev and preview proxy to it. */
@@ -10,12 +9,35 @@ const proxy = {
   '/files': { target: backend, changeOrigin: true },
 };
 
-export default defineConfig({
-  plugins: [react()],
-  resolve: {
-    // Links are off in the note schema; StarterKit would still bundle the link extension and linkifyjs.
-    alias: { '@tiptap/extension-link': fileURLToPath(new URL('./src/features/editor/bundling/noLink.ts', import.meta.url)) },
+/**
+ * Module-level definitions that their packages do not mark pure, though building one does nothing but
+ * make its value: the bundler keeps every call it cannot prove pure, and all that the call reaches.
+ * - Tiptap defines each extension it offers at the top of one module (`const X = Node.create({...})`):
+ *   the note screen carried task lists, font sizes, undo/redo with prosemirror-history... that nothing uses.
+ * - lib0/dom.js builds schemas of DOM nodes (`$.$custom(...)`) that pull in lib0's whole schema module;
+ *   y-tiptap only reads `dom.doc`.
+ * Each such definition gets the annotation bundlers read, so the unused ones go and the used ones stay
+ * (`treeshake.manualPureFunctions` drops the calls but keeps the top level of the modules they import).
+ * A comment inserted within a line: the source maps stay right line by line.
+ */
+const PURE_DEFINITIONS = [
+  { id: /node_modules[\\/]@tiptap[\\/]/, definition: /^((?:const|let|var) [\w$]+ = )((?:Extension|Node|Mark)\.create\()/gm },
+  { id: /node_modules[\\/]lib0[\\/]dom\.js$/, definition: /^(export const [\w$]+ = )(\$\.\$custom\()/gm },
+];
+
+const pureDefinitions: Plugin = {
+  name: 'eln:pure-definitions',
+  transform: {
+    filter: { id: PURE_DEFINITIONS.map((rule) => rule.id) },
+    handler(code, id) {
+      const rule = PURE_DEFINITIONS.find((candidate) => candidate.id.test(id));
+      return rule ? { code: code.replace(rule.definition, '$1/* @__PURE__ */ $2'), map: null } : null;
+    },
   },
+};
+
+export default defineConfig({
+  plugins: [react(), pureDefinitions],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -125,6 +125,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const services: Services = {
     config,
     db: database.db,
+    draftsDb: database.derivedRows,
     tokens,
     throttle: new Throttle(config.throttle),
     mailer: await createMailer(config.smtpUrl, config.mailFrom, app.log),

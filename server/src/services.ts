@@ -15,6 +15,8 @@ import type { DirectorySync } from './departments/directorySync.js';
 export interface Services {
   config: ServerConfig;
   db: Db;
+  /** Where temp saves (drafts) are written: commits that do not wait for the disk (Database.derivedRows). */
+  draftsDb: Db;
   tokens: TokenService;
   throttle: Throttle;
   mailer: Mailer;

@@ -94,8 +94,12 @@ function reasonOf(issue: z.core.$ZodIssue): Pick<FieldError, 'reason' | 'params'
  * Whether text can be stored and read back unchanged: no NUL (PostgreSQL text and jsonb refuse it) and
  * no lone surrogate (PostgreSQL would store U+FFFD instead, so what was stored is not what was sent).
  */
+const MAYBE_UNSTORABLE = /[\u0000\uD800-\uDFFF]/;
+
 export function isStorableText(value: string): boolean {
-  return !UNSTORABLE_CHARACTER.test(value);
+  // Most text holds neither a NUL nor any surrogate: one plain character class tells so quickly, and
+  // only text with surrogates (emoji, rare CJK) is looked at for lone ones.
+  return !MAYBE_UNSTORABLE.test(value) || !UNSTORABLE_CHARACTER.test(value);
 }
 
 /**

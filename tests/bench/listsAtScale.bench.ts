@@ -33,7 +33,8 @@ function capturingDatabase(url: string) {
       if (state.capturing) state.queries.push({ query, params: params as unknown[] });
     },
   });
-  const database: Database = { db: drizzle(client, { schema }) as unknown as Db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+  const listDb = drizzle(client, { schema }) as unknown as Db;
+  const database: Database = { db: listDb, derivedRows: listDb, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
   return { database, client, state };
 }
 

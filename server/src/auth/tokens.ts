@@ -1,7 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { JWT } from '@fastify/jwt';
 import { ERR, TIMING } from '@eln/shared';
-import type { Db } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
+import { builtOnce } from '../db/builtOnce.js';
 import { sessions, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { toAuthFlags } from '../users/flags.js';
@@ -69,11 +70,7 @@ export class TokenService {
    * connections are checked again this way when their session or user changes (they keep no token).
    */
   async userOfSession(sessionId: string): Promise<AuthUser | null> {
-    const [row] = await this.db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.userNo, sessions.userNo))
-      .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.revokedAt), eq(users.active, true)));
+    const [row] = await builtOnce(this.db, 'sessionUser', sessionUser).execute({ sessionId });
     if (!row) return null;
     return {
       userNo: row.user.userNo,
@@ -85,3 +82,12 @@ export class TokenService {
     };
   }
 }
+
+/** A live session with its active user (every call's check, so built once: db/builtOnce.ts). */
+const sessionUser = (q: Queryable) =>
+  q
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.userNo, sessions.userNo))
+    .where(and(eq(sessions.sessionId, sql.placeholder('sessionId')), isNull(sessions.revokedAt), eq(users.active, true)))
+    .prepare('session_user');

@@ -51,6 +51,13 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant('column' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('nestedTable' as const), at: fc.nat(), pick: fc.nat() }),
   fc.record({ kind: fc.constant('headerDropbox' as const), at: fc.nat() }),
+  // Formats on a text run: known marks, a mark attribute the schema does not know, a mark it does not know.
+  fc.record({
+    kind: fc.constant('mark' as const),
+    at: fc.nat(),
+    pick: fc.nat(),
+    mark: fc.constantFrom<[string, unknown]>(['bold', true], ['italic', {}], ['textStyle', { color: '#f00' }], ['textStyle', { bogus: 1 }], ['blink', true]),
+  }),
 );
 type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
 
@@ -131,6 +138,13 @@ function apply(doc: Y.Doc, change: Edit): void {
     case 'column':
       for (const row of table?.toArray() ?? []) if (row instanceof Y.XmlElement && row.length) row.delete(row.length - 1, 1);
       return;
+    case 'mark': {
+      const texts = [...fragment.toArray(), ...(table ? cellsOf(table).map((cell) => cell.get(0)) : [])]
+        .map((node) => (node instanceof Y.XmlElement ? node.get(0) : null))
+        .filter((text): text is Y.XmlText => text instanceof Y.XmlText && text.length > 0);
+      texts[change.pick % Math.max(1, texts.length)]?.format(0, 1, { [change.mark[0]]: change.mark[1] });
+      return;
+    }
     case 'headerDropbox':
       if (table) cellsOf(table)[0]?.setAttribute('dropbox', 'x');
       return;

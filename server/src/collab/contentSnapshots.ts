@@ -17,7 +17,9 @@ import {
   type NodeDerivation,
   type NoteType,
   type PmNode,
+  toCell,
   type SavedBlock,
+  type TableCell,
   type TableGrid,
 } from '@eln/shared';
 import { blocksFitTogether, fittingBlock } from '@eln/shared/editor';
@@ -48,8 +50,9 @@ class BlockEntry {
 
   /** Its state violations; a block holding a chart reads the note's tables, so it is judged afresh. */
   stateViolations(tables: Map<string, TableGrid>): ContentViolation[] {
-    if (this.tableDependent) return blockStateViolations(this.json, tables);
-    return (this.violations ??= blockStateViolations(this.json, tables));
+    const gridOf = (table: PmNode) => (table === this.json ? this.tableGrid() : tableGrid(table));
+    if (this.tableDependent) return blockStateViolations(this.json, tables, gridOf);
+    return (this.violations ??= blockStateViolations(this.json, tables, gridOf));
   }
 
   fittingNode(): ProseMirrorNode | null {
@@ -59,7 +62,7 @@ class BlockEntry {
 }
 
 /**
- * Normalized nodes and their canonical JSON, remembered per JSON object: a snapshot's JSON reuses the
+ * Normalized nodes, their canonical JSON and their table cells, remembered per JSON object: a snapshot's JSON reuses the
  * objects of unchanged subtrees (jsonOf), so a keystroke in one cell of a big table writes out that
  * cell's path again, not the table.
  */
@@ -81,7 +84,16 @@ function rememberedCanonical(node: PmNode): string {
   }
   return text;
 }
-const REMEMBERING: NodeDerivation = { normalize: rememberedNormalize, canonical: rememberedCanonical };
+const cellOf = new WeakMap<PmNode, TableCell>();
+function rememberedCell(node: PmNode): TableCell {
+  let cell = cellOf.get(node);
+  if (!cell) {
+    cell = toCell(node);
+    cellOf.set(node, cell);
+  }
+  return cell;
+}
+const REMEMBERING: NodeDerivation = { normalize: rememberedNormalize, canonical: rememberedCanonical, cell: rememberedCell };
 
 type Child = Y.XmlElement | Y.XmlText | Y.XmlHook;
 

@@ -42,10 +42,11 @@ export class DurableClocks {
     };
   }
 
-  /** Records an update as stored. */
-  stored(update: Uint8Array): void {
+  /** Records an update as stored; answers the clients whose items it holds. */
+  stored(update: Uint8Array): Iterable<number> {
     const { from, to } = Y.parseUpdateMeta(update);
     for (const [client, end] of to) this.add(client, from.get(client) ?? 0, end);
+    return to.keys();
   }
 
   /** Takes another process's (or an earlier) claim: its edits up to `clock` are stored with no gap. */

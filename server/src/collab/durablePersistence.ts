@@ -190,9 +190,10 @@ export class DurablePersistence implements Extension {
           this.onRefused?.(documentName);
           break;
         }
-        for (const update of batch) queue.durableClocks.stored(update);
+        const clients = new Set<number>();
+        for (const update of batch) for (const client of queue.durableClocks.stored(update)) clients.add(client);
         queue.sinceCompaction += batch.length;
-        this.documents.get(documentName)?.broadcastStateless(this.durableMessage(documentName));
+        this.documents.get(documentName)?.broadcastStateless(this.durableMessage(documentName, clients));
       }
     } finally {
       queue.flushing = null;
@@ -241,8 +242,16 @@ export class DurablePersistence implements Extension {
     }
   }
 
-  private durableMessage(documentName: string): string {
-    const message: DurableMessage = { type: DURABLE_MESSAGE, clocks: Object.fromEntries(this.queueOf(documentName).durableClocks.entries()) };
+  /**
+   * The durable clocks of a document: of every client (for a connection that just joined), or of the
+   * clients whose updates a flush just stored. Receivers merge messages (DurableClocks.receive), so a
+   * flush tells only what it moved: with fifty editors in a note, each message names the few clients of
+   * its batch instead of all fifty, and every connection of the note gets one per commit.
+   */
+  private durableMessage(documentName: string, clients?: ReadonlySet<number>): string {
+    const clocks = this.queueOf(documentName).durableClocks.entries();
+    const named = clients ? [...clients].flatMap((client) => (clocks.has(client) ? [[client, clocks.get(client)!] as const] : [])) : [...clocks];
+    const message: DurableMessage = { type: DURABLE_MESSAGE, clocks: Object.fromEntries(named) };
     return JSON.stringify(message);
   }
 

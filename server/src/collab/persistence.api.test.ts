@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { noteDocumentName } from '@eln/shared';
+import { DURABLE_MESSAGE, noteDocumentName } from '@eln/shared';
 import { documentSnapshots, documentUpdates } from '../db/schema.js';
 import type { Database, Queryable } from '../db/client.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
@@ -60,6 +60,12 @@ async function setUp(options: { store?: (db: Database) => ControlledStore; compa
     return { server, url, store };
   };
   return { database, start };
+}
+
+/** The clients a durable message names, or none for any other message. */
+function clocksIn(message: unknown): string[] {
+  const clocks = (message as { type?: string; clocks?: Record<string, number> }).type === DURABLE_MESSAGE ? (message as { clocks: Record<string, number> }).clocks : {};
+  return Object.keys(clocks);
 }
 
 async function noteFor(server: TestServer) {
@@ -172,6 +178,31 @@ describe('durable persistence', () => {
     store!.release();
     await eventually(() => client.allDurable(), 'the durable confirmation');
     expect(await stored()).toBeGreaterThan(0);
+  });
+
+  it('tells a newcomer every stored clock, and after each commit only the clocks of the clients it stored', async () => {
+    const { start } = await setUp();
+    const { server, url } = await start();
+    cleanups.push(() => server.stop());
+    const { token, name } = await noteFor(server);
+    const first = await connectWriter(url, name, token);
+    const second = await connectWriter(url, name, token);
+    cleanups.push(() => first.destroy(), () => second.destroy());
+    appendParagraph(first.doc, 'from the first');
+    await eventually(() => first.allDurable(), 'the first writer confirmed');
+    await eventually(() => second.stateless().some((m) => clocksIn(m).includes(String(first.doc.clientID))), 'the second writer told');
+
+    const seenBefore = second.stateless().length;
+    appendParagraph(second.doc, 'from the second');
+    await eventually(() => second.allDurable(), 'the second writer confirmed');
+    const after = second.stateless().slice(seenBefore).filter((m) => clocksIn(m).length);
+    expect(after.length).toBeGreaterThan(0);
+    for (const message of after) expect(clocksIn(message)).toEqual([String(second.doc.clientID)]);
+
+    const newcomer = await connectWriter(url, name, token);
+    cleanups.push(() => newcomer.destroy());
+    await eventually(() => newcomer.stateless().some((m) => clocksIn(m).length === 2), 'the newcomer told every clock');
+    expect(newcomer.stateless().map(clocksIn).find((clients) => clients.length)?.sort()).toEqual([String(first.doc.clientID), String(second.doc.clientID)].sort());
   });
 
   it('retries a failed store, keeps the document while it has unstored edits, and loses nothing when all clients left', async () => {

@@ -15,6 +15,13 @@ export type Queryable = Db | Tx;
 
 export interface Database {
   db: Db;
+  /**
+   * The same database for rows derived from what is stored durably elsewhere (a note's temp save is
+   * derived from its live document, whose updates commit synchronously): its commits do not wait for
+   * the disk, so a crash can cost the last of them (derived again at the next save), never a user's
+   * content. On PostgreSQL its own two connections with `synchronous_commit = off`; PGlite: `db`.
+   */
+  derivedRows: Db;
   engine: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
@@ -46,7 +53,15 @@ async function openPostgres(url: string): Promise<Database> {
   }
   const client = postgres(url, { max: 10, onnotice: () => undefined });
   const db = drizzle(client, { schema });
-  return { db: db as unknown as Db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+  const relaxed = postgres(url, { max: 2, onnotice: () => undefined, connection: { synchronous_commit: 'off' } });
+  return {
+    db: db as unknown as Db,
+    derivedRows: drizzle(relaxed, { schema }) as unknown as Db,
+    engine: 'postgres',
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), relaxed.end({ timeout: 5 })]);
+    },
+  };
 }
 
 async function openPglite(dataDir: string | null): Promise<Database> {
@@ -57,7 +72,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Db, derivedRows: db as unknown as Db, engine: 'pglite', close: () => client.close() };
 }
 
 /**

@@ -11,6 +11,9 @@ const MAX_REPORTED_FIELDS = 50;
  * Walks with its own stack, so a deeply nested body cannot overflow the call stack.
  */
 export function unstorableTextFields(body: unknown): FieldError[] {
+  // Nearly every body is clean: a walk that keeps no paths says so, and only a body that is not is
+  // walked again to name its fields (a temp save's 160 kB block list costs a fraction of the full walk).
+  if (!holdsUnstorableText(body)) return [];
   const found: FieldError[] = [];
   const report = (at: Place | null) => found.push({ field: pathOf(at), reason: 'invalidCharacters' });
   const stack: Array<{ value: unknown; at: Place | null }> = [{ value: body, at: null }];
@@ -29,6 +32,26 @@ export function unstorableTextFields(body: unknown): FieldError[] {
     }
   }
   return found;
+}
+
+/** Whether any string or key of the body, at any depth, is unstorable (its own stack: no depth limit). */
+function holdsUnstorableText(body: unknown): boolean {
+  const stack: unknown[] = [body];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value && typeof value === 'object') {
+      for (const key in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+        if (!isStorableText(key)) return true;
+        stack.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
 }
 
 /** Where a value sits in the body, linked to its parent (so that deep bodies cost no path copies). */

@@ -19,3 +19,17 @@ export function checkClientList(services: Pick<Services, 'log'>, noteNo: number,
 function sameTable(x: unknown, y: unknown): boolean {
   return isDeepStrictEqual(x, y) || tableText(x) === tableText(y);
 }
+
+/**
+ * checkClientList once the answer has gone out: the comparison only feeds the log (the server's list is
+ * the record), and a 30 x 30 table's comparison would otherwise add to every temp save the writer waits on.
+ */
+export function checkClientListAfterAnswer(services: Pick<Services, 'log'>, noteNo: number, client: readonly Block[], server: readonly Block[]): void {
+  setImmediate(() => {
+    try {
+      checkClientList(services, noteNo, client, server);
+    } catch (error) {
+      services.log.warn({ err: error, noteNo }, 'client block list check failed');
+    }
+  });
+}

@@ -13,51 +13,57 @@ export interface SavedContent {
 }
 
 const NOTHING_SAVED: SavedContent = { blocks: [], violations: [] };
-/** Saved versions never change: kept by note, version and fingerprint (a few, the notes being saved now). */
-const savedContents = new Map<string, SavedContent>();
+/**
+ * Saved versions never change once written: kept per database (tests run several in one process), by
+ * note and version, a few (the notes being saved now), so a temp save compares with its version
+ * without reading it.
+ */
+const savedContents = new WeakMap<Queryable, Map<string, SavedContent>>();
 const SAVED_CONTENTS_KEPT = 64;
 
-/**
- * The saved version `version` of a note (nothing for 0). Its blocks are read again only when its
- * fingerprint is one not seen before, so a call that compares with it reads one short row.
- */
+/** The saved version `version` of a note (nothing for 0), read once per database while it stays kept. */
 export async function savedContent(q: Queryable, noteNo: number, version: number): Promise<SavedContent> {
   if (version === 0) return NOTHING_SAVED;
-  const where = and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version));
-  const [row] = await q.select({ blocksHash: noteVersions.blocksHash }).from(noteVersions).where(where);
-  if (!row) return NOTHING_SAVED;
-  const key = `${noteNo}:${version}:${row.blocksHash}`;
-  const known = savedContents.get(key);
+  const kept = savedContents.get(q) ?? new Map<string, SavedContent>();
+  savedContents.set(q, kept);
+  const key = `${noteNo}:${version}`;
+  const known = kept.get(key);
   if (known) return known;
-  const [full] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(where);
-  const blocks = (full?.blocks ?? []) as SavedBlock[];
+  const [row] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  if (!row) return NOTHING_SAVED;
+  const blocks = row.blocks as SavedBlock[];
   const content: SavedContent = { blocks, violations: contentViolations(blocksToDoc(blocks)) };
-  if (savedContents.size >= SAVED_CONTENTS_KEPT) savedContents.delete(savedContents.keys().next().value!);
-  savedContents.set(key, content);
+  if (kept.size >= SAVED_CONTENTS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, content);
   return content;
 }
 
 /**
- * Top-level blocks already scanned. A snapshot keeps the JSON object of every block that did not change
- * (`contentSnapshots.ts`), so a temp save scans only the blocks changed since the last one.
+ * Nodes already scanned, with everything inside them. A snapshot keeps the JSON object of every subtree
+ * that did not change (`contentSnapshots.ts`), so a temp save scans only the path of each change: the
+ * cell typed in, not the 900 cells of its table.
  */
-const scannedBlocks = new WeakMap<PmNode, boolean>();
+const scannedNodes = new WeakMap<PmNode, boolean>();
 
-/** hasUnstorableText of a whole document, block by block, each unchanged block's answer remembered. */
+/** hasUnstorableText of a whole document, node by node, each unchanged node's answer remembered. */
 export function documentHasUnstorableText(doc: PmNode): boolean {
-  return (doc.content ?? []).some((block) => {
-    let found = scannedBlocks.get(block);
-    if (found === undefined) scannedBlocks.set(block, (found = hasUnstorableText(block)));
-    return found;
-  });
+  return (doc.content ?? []).some(rememberedUnstorableText);
 }
 
-/** Whether any text or string attribute of the document holds a character that cannot be stored as written. */
-export function hasUnstorableText(node: PmNode): boolean {
+function rememberedUnstorableText(node: PmNode): boolean {
+  let found = scannedNodes.get(node);
+  if (found === undefined) {
+    found = ownTextUnstorable(node) || (node.content ?? []).some(rememberedUnstorableText);
+    scannedNodes.set(node, found);
+  }
+  return found;
+}
+
+/** Whether the node's own text, or a string attribute of it or of its marks, holds a character that cannot be stored as written. */
+function ownTextUnstorable(node: PmNode): boolean {
   if (typeof node.text === 'string' && UNSTORABLE_CHARACTER.test(node.text)) return true;
   const strings = [...Object.values(node.attrs ?? {}), ...(node.marks ?? []).flatMap((mark) => Object.values(mark.attrs ?? {}))];
-  if (strings.some((value) => typeof value === 'string' && UNSTORABLE_CHARACTER.test(value))) return true;
-  return (node.content ?? []).some(hasUnstorableText);
+  return strings.some((value) => typeof value === 'string' && UNSTORABLE_CHARACTER.test(value));
 }
 
 /**

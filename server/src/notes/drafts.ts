@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { deflateRaw, inflateRawSync } from 'node:zlib';
+import { constants, deflateRaw, inflateRawSync } from 'node:zlib';
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { Block, TempAnswer } from '@eln/shared';
-import type { Db } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
+import { builtOnce } from '../db/builtOnce.js';
 import { noteDraftBlocks, noteDrafts } from '../db/schema.js';
 
 /** The block list this process last stored for a note, and the key it stored it under. */
@@ -32,9 +33,15 @@ function sameBlock(a: Block, b: Block): boolean {
 
 const deflate = promisify(deflateRaw);
 
-/** The rows of the blocks at `positions`, each block's JSON deflated (off the event loop, in parallel). */
+/**
+ * The rows of the blocks at `positions`, each block's JSON deflated (off the event loop, in parallel).
+ * At the fastest level: a 30 x 30 table's 150 kB deflate four times faster than at the default, into
+ * a row a tenth larger (6.2 kB instead of 5.5), and a temp save waits for it.
+ */
 function rowsOf(noteNo: number, blocks: readonly Block[], positions: number[]) {
-  return Promise.all(positions.map(async (position) => ({ noteNo, position, blockDeflated: await deflate(JSON.stringify(blocks[position])) })));
+  return Promise.all(
+    positions.map(async (position) => ({ noteNo, position, blockDeflated: await deflate(JSON.stringify(blocks[position]), { level: constants.Z_BEST_SPEED }) })),
+  );
 }
 
 const inflated = (deflated: Uint8Array): Block => JSON.parse(inflateRawSync(deflated).toString('utf8')) as Block;
@@ -47,8 +54,8 @@ const inflated = (deflated: Uint8Array): Block => JSON.parse(inflateRawSync(defl
  * transaction holding the draft row, so concurrent saves never mix two lists.
  *
  * The draft is derived from the live document, which is already stored with a synchronous commit, so
- * its rows commit without waiting for the disk: a crash can cost the last draft (the next temp save
- * writes it again), never the note's content.
+ * it is written through `Services.draftsDb`, whose commits do not wait for the disk: a crash can cost
+ * the last draft (the next temp save writes it again), never the note's content.
  */
 export async function storeDraft(db: Db, noteNo: number, blocks: readonly Block[], savedByUserNo: number, savedAt: Date): Promise<void> {
   const previous = written.get(noteNo);
@@ -59,7 +66,6 @@ export async function storeDraft(db: Db, noteNo: number, blocks: readonly Block[
   // Deflated before the transaction, so the draft row is held for the writes only.
   const rows = await rowsOf(noteNo, blocks, previous ? changed : everyPosition);
   await db.transaction(async (tx) => {
-    await tx.execute(sql`set local synchronous_commit = off`);
     const header = { blocksKey: key, blockCount: blocks.length, savedByUserNo, savedAt };
     const matched = previous
       ? await tx
@@ -89,13 +95,19 @@ export async function storeDraft(db: Db, noteNo: number, blocks: readonly Block[
 
 /** Moves the time and saver of the stored draft if it is still the one stored under `key`; one statement. */
 async function touchDraft(db: Db, noteNo: number, key: string, savedByUserNo: number, savedAt: Date): Promise<boolean> {
-  const touched = await db
-    .update(noteDrafts)
-    .set({ savedByUserNo, savedAt })
-    .where(and(eq(noteDrafts.noteNo, noteNo), eq(noteDrafts.blocksKey, key)))
-    .returning({ noteNo: noteDrafts.noteNo });
+  const touched = await builtOnce(db, 'touchDraft', touchDraftQuery).execute({ noteNo, key, savedByUserNo, savedAt: savedAt.toISOString() });
   return touched.length > 0;
 }
+
+/** touchDraft's statement: what most temp saves run (nothing changed since the last), so built once. */
+const touchDraftQuery = (q: Queryable) =>
+  q
+    .update(noteDrafts)
+    // The builder takes placeholders in conditions only: the new values go in as SQL holding them.
+    .set({ savedByUserNo: sql`${sql.placeholder('savedByUserNo')}::integer`, savedAt: sql`${sql.placeholder('savedAt')}::timestamptz` })
+    .where(and(eq(noteDrafts.noteNo, sql.placeholder('noteNo')), eq(noteDrafts.blocksKey, sql.placeholder('key'))))
+    .returning({ noteNo: noteDrafts.noteNo })
+    .prepare('touch_draft');
 
 export interface StoredDraft {
   blocks: Block[];

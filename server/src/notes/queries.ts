@@ -5,6 +5,7 @@ import { writersOf } from './writers.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { enforce } from '../http/verdicts.js';
 import type { Queryable, Tx } from '../db/client.js';
+import { builtOnce } from '../db/builtOnce.js';
 import { labNotes, noteHolds, noteVersions, projectParticipants, projects, templateRevisions, templates, users } from '../db/schema.js';
 import { participantColumn } from '../projects/queries.js';
 import { canReadProject, takesPart } from '../projects/policy.js';
@@ -28,13 +29,17 @@ async function takesPartIn(q: Queryable, project: ProjectRecord, userNo: number)
  * One query: every note call and live connection starts here.
  */
 export async function findNoteFor(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext | undefined> {
-  const [row] = await q
-    .select({ note: labNotes, project: projects, participant: participantColumn(user) })
-    .from(labNotes)
-    .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-    .where(eq(labNotes.noteNo, noteNo));
+  const [row] = await builtOnce(q, 'noteForUser', noteForUser).execute({ noteNo, userNo: user.userNo });
   return row && canReadProject(user, row.project, row.participant) === 'allowed' ? row : undefined;
 }
+
+const noteForUser = (q: Queryable) =>
+  q
+    .select({ note: labNotes, project: projects, participant: participantColumn({ userNo: sql.placeholder('userNo') }) })
+    .from(labNotes)
+    .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+    .where(eq(labNotes.noteNo, sql.placeholder('noteNo')))
+    .prepare('note_for_user');
 
 /** The note if the user may read it: 2013 when there is none (or it is hidden), 2014 when deleted. */
 export async function requireVisibleNote(q: Queryable, user: AuthUser, noteNo: number): Promise<NoteContext> {

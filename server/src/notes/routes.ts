@@ -28,7 +28,7 @@ import { enforce } from '../http/verdicts.js';
 import { canClearAllHolds, canCreateNote, CLEAR_HOLDS_REFUSALS, CREATE_NOTE_REFUSALS } from '../projects/policy.js';
 import { requireReadableProject } from '../projects/queries.js';
 import type { Services } from '../services.js';
-import { checkClientList } from './clientList.js';
+import { checkClientListAfterAnswer } from './clientList.js';
 import { tableText } from '../collab/contentSnapshots.js';
 import { assertContentRules, savedContent } from './contentCheck.js';
 import { canDeleteNote, DELETE_REFUSALS } from './policy.js';
@@ -185,9 +185,10 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
       try {
         const { content, saved, blocks, changed } = await currentBlocks(ctx);
         assertContentRules(content, saved);
-        checkClientList(services, ctx.note.noteNo, body.blockList, blocks);
         const savedAt = new Date();
-        await storeDraft(db, ctx.note.noteNo, blocks, user.userNo, savedAt);
+        await storeDraft(services.draftsDb, ctx.note.noteNo, blocks, user.userNo, savedAt);
+        // Scheduled last: nothing awaits between here and the answer going out, so it runs after.
+        checkClientListAfterAnswer(services, ctx.note.noteNo, body.blockList, blocks);
         return tempAnswer(blocks, changed, savedAt);
       } catch (error) {
         if (error instanceof AppError) throw error;

@@ -156,4 +156,15 @@ describe('temp save', () => {
     await expectDraft(writer, fromScratch);
     expect((await rowVersions()).length).toBe(fromScratch().length);
   });
+
+  it('writes drafts through connections whose commits do not wait for the disk, and nothing else', async () => {
+    const setting = async (db: typeof server.database.db) => (await rawRows<{ synchronous_commit: string }>(db, sql`show synchronous_commit`))[0]!.synchronous_commit;
+    if (server.database.engine === 'pglite') {
+      // Embedded: one connection, whose commits are PGlite's own.
+      expect(server.database.derivedRows).toBe(server.database.db);
+      return;
+    }
+    expect(await setting(server.database.derivedRows)).toBe('off');
+    expect(await setting(server.database.db)).toBe('on');
+  });
 });

@@ -1,4 +1,4 @@
-import { eq, exists, or, sql, type SQL } from 'drizzle-orm';
+import { eq, exists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { ADMIN_LEVEL, ERR, PROJECT_STATUS, type ProjectAbilities } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { projectParticipants, projects } from '../db/schema.js';
@@ -41,8 +41,11 @@ export function canCreateProject(user: Pick<AuthUser, 'auth'>): CreateVerdict {
   return user.auth.project === 'Y' ? 'allowed' : 'noProjectFlag';
 }
 
-/** Whether the user is listed as a participant of the project of the row being read (an SQL subquery). */
-export function participantSql(userNo: number): SQL {
+/**
+ * Whether the user is listed as a participant of the project of the row being read (an SQL subquery).
+ * The user's number may be a placeholder, bound when a query built once runs (db/builtOnce.ts).
+ */
+export function participantSql(userNo: number | Placeholder): SQL {
   return sql`(select 1 from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo} and ${projectParticipants.userNo} = ${userNo})`;
 }
 
@@ -50,7 +53,7 @@ export function participantSql(userNo: number): SQL {
  * Whether the user takes part in the project of the row being read: its leader always does, listed or
  * not (docs/decisions.md); anyone else when listed as a participant.
  */
-export function takesPartSql(userNo: number): SQL {
+export function takesPartSql(userNo: number | Placeholder): SQL {
   return sql`(${or(eq(projects.leaderUserNo, userNo), exists(participantSql(userNo)))})`;
 }
 

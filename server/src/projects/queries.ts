@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { joinList, PROJECT_STATUS, type ProjectDetail, type ProjectListStatus, type ProjectRow } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
 import { departments, labNotes, noteSignatures, projectDepartments, projectParticipants, projects, users } from '../db/schema.js';
@@ -12,7 +12,7 @@ import type { ProjectRecord } from './record.js';
 export type { ProjectRecord } from './record.js';
 
 /** Whether the caller takes part in the row's project (leads it or is listed), read with the row. */
-export const participantColumn = (user: AuthUser) => sql<boolean>`${takesPartSql(user.userNo)}`.mapWith(Boolean);
+export const participantColumn = (user: Pick<AuthUser, 'userNo'> | { userNo: Placeholder }) => sql<boolean>`${takesPartSql(user.userNo)}`.mapWith(Boolean);
 
 export interface ProjectFilter {
   type?: 'title' | 'leader';

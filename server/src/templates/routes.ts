@@ -41,7 +41,7 @@ import { templateDrafts, templateRevisions, templates } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
-import { checkClientList } from '../notes/clientList.js';
+import { checkClientList, checkClientListAfterAnswer } from '../notes/clientList.js';
 import { assertContentRules, type SavedContent } from '../notes/contentCheck.js';
 import { tempAnswer } from '../notes/drafts.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
@@ -232,12 +232,14 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
       const { content, baseline, current, changed } = await draftBlocks(template);
       assertContentRules(content, baseline);
       const blocks = withStatuses(current, baseline.blocks);
-      checkClientList(services, template.templateNo, body.blockList, blocks);
       const savedAt = new Date();
-      await db
+      // A draft is derived from the live document (stored synchronously): its commit need not wait for the disk.
+      await services.draftsDb
         .insert(templateDrafts)
         .values({ templateNo: template.templateNo, blocks, savedByUserNo: user.userNo, savedAt })
         .onConflictDoUpdate({ target: templateDrafts.templateNo, set: { blocks, savedByUserNo: user.userNo, savedAt } });
+      // Scheduled last: nothing awaits between here and the answer going out, so it runs after.
+      checkClientListAfterAnswer(services, template.templateNo, body.blockList, blocks);
       return tempAnswer(blocks, changed, savedAt);
     },
   });

@@ -38,33 +38,35 @@ export function canonicalNodeJson(node: PmNode, childText: (child: PmNode) => st
 export interface NodeDerivation {
   normalize: (node: PmNode) => PmNode;
   canonical: (normalized: PmNode) => string;
+  /** A normalized table cell as a block table cell (toCell, or one that remembers unchanged cells). */
+  cell: (normalized: PmNode) => TableCell;
 }
-const DIRECT: NodeDerivation = { normalize: (node) => normalizeNode(node), canonical: canonicalJson };
+const DIRECT: NodeDerivation = { normalize: (node) => normalizeNode(node), canonical: canonicalJson, cell: toCell };
 
 export function textOf(node: PmNode): string {
   if (node.text !== undefined) return node.text;
   return (node.content ?? []).map(textOf).join(node.type === NODE.paragraph || node.type === NODE.text ? '' : '\n').replace(/\n+$/, '');
 }
 
-function toCell(node: PmNode): TableCell {
-  const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : 1);
-  const dropbox = node.attrs?.dropbox;
+const spanOf = (value: unknown) => (typeof value === 'number' && value > 0 ? value : 1);
+
+export function toCell(node: PmNode): TableCell {
   return {
     text: (node.content ?? []).map(textOf).join('\n'),
-    colspan: num(node.attrs?.colspan),
-    rowspan: num(node.attrs?.rowspan),
-    dropbox: cellDropboxOf(dropbox),
+    colspan: spanOf(node.attrs?.colspan),
+    rowspan: spanOf(node.attrs?.rowspan),
+    dropbox: cellDropboxOf(node.attrs?.dropbox),
   };
 }
 
 /** A table's rows split into header rows (every cell a header cell) and body rows. */
-export function toBlockTable(table: PmNode): BlockTable {
+export function toBlockTable(table: PmNode, cellOf: (cell: PmNode) => TableCell = toCell): BlockTable {
   const header: TableCell[][] = [];
   const body: TableCell[][] = [];
   for (const row of table.content ?? []) {
     const cells = row.content ?? [];
     const isHeader = cells.length > 0 && cells.every((c) => c.type === NODE.tableHeader);
-    (isHeader && body.length === 0 ? header : body).push(cells.map(toCell));
+    (isHeader && body.length === 0 ? header : body).push(cells.map((cell) => cellOf(cell)));
   }
   return { header, body };
 }
@@ -110,7 +112,7 @@ export function blockPartsOf(raw: PmNode, derivation: NodeDerivation = DIRECT): 
   return {
     type: BLOCK_TYPE_OF_NODE[node.type] ?? 'text',
     blockClass: blockClassOf(node),
-    blockTable: node.type === NODE.table ? toBlockTable(node) : null,
+    blockTable: node.type === NODE.table ? toBlockTable(node, derivation.cell) : null,
     content,
     ownUid,
     hash: ownUid === null ? contentHash(content) : 0,

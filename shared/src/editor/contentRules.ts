@@ -112,17 +112,24 @@ function chartViolations(chart: PmNode, blockUid: string | null, tables: Map<str
   return found;
 }
 
-/** Everything inside one top-level block, walked once. */
-function blockViolations(node: PmNode, depth: number, blockUid: string | null, tables: Map<string, TableGrid>, inTable: boolean): Violation[] {
-  const found: Violation[] = [];
-  if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, tableGrid(node), blockUid));
+/** Everything inside one top-level block, walked once, into `found`. */
+interface BlockWalk {
+  blockUid: string | null;
+  tables: Map<string, TableGrid>;
+  gridOf: (table: PmNode) => TableGrid;
+  found: Violation[];
+}
+
+function collectViolations(walk: BlockWalk, node: PmNode, depth: number, inTable: boolean): void {
+  const { blockUid, found } = walk;
+  if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, walk.gridOf(node), blockUid));
   if (node.type === NODE.tableCell || node.type === NODE.tableHeader) found.push(...cellViolations(node, blockUid));
   if (node.type === NODE.date && depth > 0) found.push({ rule: 'datePlacement', blockUid });
-  if (node.type === NODE.chart) found.push(...chartViolations(node, blockUid, tables));
+  if (node.type === NODE.chart) found.push(...chartViolations(node, blockUid, walk.tables));
   if (node.type === NODE.image && String(node.attrs?.title ?? '').length > LIMITS.imageTitle) found.push({ rule: 'imageTitle', blockUid });
   if (node.type === NODE.schemaBlock && (depth > 0 || !readSchemaBlock(node.attrs))) found.push({ rule: 'schemaBlock', blockUid });
-  for (const child of children(node)) found.push(...blockViolations(child, depth + 1, blockUid, tables, inTable || node.type === NODE.table));
-  return found;
+  const childInTable = inTable || node.type === NODE.table;
+  for (const child of children(node)) collectViolations(walk, child, depth + 1, childInTable);
 }
 
 /**
@@ -138,9 +145,14 @@ export function topLevelTables(blocks: readonly PmNode[], gridOf: (table: PmNode
   return tables;
 }
 
-/** The state rules one top-level block breaks, given the note's top-level tables (charts read them). */
-export function blockStateViolations(node: PmNode, tables: Map<string, TableGrid>): ContentViolation[] {
-  return blockViolations(node, 0, uidOf(node), tables, false);
+/**
+ * The state rules one top-level block breaks, given the note's top-level tables (charts read them).
+ * `gridOf` gives a table's grid (a caller that already has the block's grid passes one that reuses it).
+ */
+export function blockStateViolations(node: PmNode, tables: Map<string, TableGrid>, gridOf: (table: PmNode) => TableGrid = tableGrid): ContentViolation[] {
+  const walk: BlockWalk = { blockUid: uidOf(node), tables, gridOf, found: [] };
+  collectViolations(walk, node, 0, false);
+  return walk.found;
 }
 
 /** Whether a block's violations depend on the note's tables (it holds a chart), not on itself alone. */

@@ -1,5 +1,8 @@
+import { getAttributesFromExtensions, getSchema, resolveExtensions, type AnyExtension } from '@tiptap/core';
+import StarterKit from '@tiptap/starter-kit';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_NODE_TYPES, BLOCK_NODES, BLOCK_TYPES } from './blockNodes.js';
+import { NOTE_TEXT_EXTENSIONS, noteExtensions } from './extensions.js';
 import { noteSchema, schemaViolation } from './schema.js';
 import type { PmNode } from '../blocks/model.js';
 
@@ -56,5 +59,43 @@ describe('attribute kinds', () => {
     expect(schemaViolation(doc(heading('<script>')))).toMatch(/level/);
     expect(schemaViolation(doc(heading(2)))).toBeNull();
     expect(schemaViolation(doc({ type: 'image', attrs: { blockUid: null, fileId: 'f', title: 42 } }))).toMatch(/title/);
+  });
+});
+
+/** A value with its functions (parse rules' getAttrs, toDOM, parseHTML...) as their source, comparable with toEqual. */
+function comparable(value: unknown): unknown {
+  if (typeof value === 'function') return `fn ${String(value)}`;
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, comparable(inner)]));
+  return value;
+}
+
+describe('the text extensions listed one by one', () => {
+  // What noteExtensions() was: StarterKit with undo/redo, links and the trailing node off, then the rest.
+  const rest = noteExtensions().filter((extension) => !NOTE_TEXT_EXTENSIONS.includes(extension));
+  const listed = noteExtensions();
+  const starterKit: AnyExtension[] = [StarterKit.configure({ undoRedo: false, link: false, trailingNode: false }), ...rest];
+
+  it('build the schema StarterKit built: the same nodes and marks, in order, with the same specs', () => {
+    const ours = getSchema(listed);
+    const theirs = getSchema(starterKit);
+    expect(ours.spec.topNode).toBe(theirs.spec.topNode);
+    expect(Object.keys(ours.nodes)).toEqual(Object.keys(theirs.nodes));
+    expect(Object.keys(ours.marks)).toEqual(Object.keys(theirs.marks));
+    // Attributes, content expressions, groups, parse rules and rendering of every node and mark.
+    expect(comparable(Object.values(ours.nodes).map((type) => type.spec))).toEqual(comparable(Object.values(theirs.nodes).map((type) => type.spec)));
+    expect(comparable(Object.values(ours.marks).map((type) => type.spec))).toEqual(comparable(Object.values(theirs.marks).map((type) => type.spec)));
+  });
+
+  it('resolve to the same extensions, in the same order, with the same options and attributes', () => {
+    const ours = resolveExtensions(listed);
+    const theirs = resolveExtensions(starterKit).filter((extension) => extension.name !== 'starterKit');
+    const described = (extensions: AnyExtension[]) => extensions.map((extension) => comparable({ name: extension.name, type: extension.type, options: extension.options }));
+    expect(described(ours)).toEqual(described(theirs));
+    expect(comparable(getAttributesFromExtensions(ours))).toEqual(comparable(getAttributesFromExtensions(theirs)));
+    // No undo/redo of its own, no trailing node and no links, as with StarterKit so configured.
+    expect(ours.map((extension) => extension.name)).not.toContain('undoRedo');
+    expect(ours.map((extension) => extension.name)).not.toContain('trailingNode');
+    expect(ours.map((extension) => extension.name)).not.toContain('link');
   });
 });

@@ -127,6 +127,9 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
     };
   }, [session, t, ts]);
 
+  // Every hook runs before the early returns below: a note that turns out missing must render the same hooks.
+  const [exporting, setExporting] = useState(false);
+
   useEffect(() => {
     if (justSaved === null) return;
     const timer = setTimeout(() => setJustSaved(null), 4000);
@@ -151,7 +154,6 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
   }
 
   const readOnly = state.readOnly !== null;
-  const [exporting, setExporting] = useState(false);
   /** The saved version on screen as PDF; the export code loads when first used (the note screen stays small). */
   const exportPdf = async () => {
     setExporting(true);
