@@ -42,8 +42,13 @@ describe('DurableClocks', () => {
     const clocks = new DurableClocks();
     clocks.stored(updates[1]!);
     expect(clocks.entries().get(clientID) ?? 0).toBe(0);
-    clocks.claim(clientID, 1);
+    // The update stored here behind the gap joins the claim: the clock is now past it, and the claim says so.
+    expect(clocks.claim(clientID, 1)).toBe(true);
     expect(clocks.entries().get(clientID)).toBe(2);
+    // A claim that joins nothing, or is behind what is known, answers false.
+    expect(clocks.claim(clientID, 2)).toBe(false);
+    expect(clocks.claim(clientID, 1)).toBe(false);
+    expect(new DurableClocks().claim(clientID, 5)).toBe(false);
   });
 
   it('never counts an update that deletes as covered, though its insertions are stored (its deletions may not be)', () => {

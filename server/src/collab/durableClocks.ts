@@ -49,9 +49,16 @@ export class DurableClocks {
     return to.keys();
   }
 
-  /** Takes another process's (or an earlier) claim: its edits up to `clock` are stored with no gap. */
-  claim(client: number, clock: number): void {
+  /**
+   * Takes another process's (or an earlier) claim: its edits up to `clock` are stored with no gap.
+   * Answers whether updates stored here and kept aside behind the gap joined it, so that the client's
+   * clock here now lies beyond the claim: nobody else can tell the client so, this process must.
+   */
+  claim(client: number, clock: number): boolean {
+    const before = this.ends.get(client) ?? 0;
     this.add(client, 0, clock);
+    const after = this.ends.get(client) ?? 0;
+    return after > clock && after > before;
   }
 
   /**

@@ -166,7 +166,12 @@ export class DurablePersistence implements Extension {
       return;
     }
     if (message.type !== DURABLE_MESSAGE || !message.clocks) return;
-    for (const [client, clock] of Object.entries(message.clocks)) if (Number.isFinite(clock)) queue.durableClocks.claim(Number(client), clock);
+    const joined = new Set<number>();
+    for (const [client, clock] of Object.entries(message.clocks)) if (Number.isFinite(clock) && queue.durableClocks.claim(Number(client), clock)) joined.add(Number(client));
+    // Updates stored here behind a gap that the claim filled now count: their writer learns it now, not
+    // at its next stored edit (it may make none, waiting for its "saved" mark). Claims only raise
+    // clocks, so the processes' answers to each other end.
+    if (joined.size) this.documents.get(documentName)?.broadcastStateless(this.durableMessage(documentName, joined));
   }
 
   private async flush(documentName: string, queue: Queue): Promise<void> {

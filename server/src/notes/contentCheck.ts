@@ -51,6 +51,8 @@ export function documentHasUnstorableText(doc: PmNode): boolean {
 }
 
 function rememberedUnstorableText(node: PmNode): boolean {
+  // An imported document may hold anything where a node belongs; only nodes hold text.
+  if (typeof node !== 'object' || node === null) return false;
   let found = scannedNodes.get(node);
   if (found === undefined) {
     found = ownTextUnstorable(node) || (node.content ?? []).some(rememberedUnstorableText);

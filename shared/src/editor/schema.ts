@@ -111,8 +111,9 @@ export function fittingBlock(block: PmNode): ProseMirrorNode | null {
 
 /** Node.fromJSON and Node.check for one level, its children's nodes taken from fittingBlock. */
 function fitNode(schema: Schema, json: PmNode): ProseMirrorNode | null {
-  if (ownAttributesProblem(schema, json) !== null) return null;
   try {
+    // Inside the try: a hostile `marks` (not a list) throws here, and does not fit.
+    if (ownAttributesProblem(schema, json) !== null) return null;
     if (json.type === 'text') {
       const text = schema.nodeFromJSON(json);
       text.check();
