@@ -112,7 +112,7 @@ function chartViolations(chart: PmNode, blockUid: string | null, tables: Map<str
   return found;
 }
 
-/** Everything inside one top-level block, walked once, into `found`. */
+/** What a walk of one top-level block carries down: the block, the note's tables, and what it found. */
 interface BlockWalk {
   blockUid: string | null;
   tables: Map<string, TableGrid>;
@@ -120,6 +120,7 @@ interface BlockWalk {
   found: Violation[];
 }
 
+/** Everything inside one top-level block, walked once, into `walk.found`. */
 function collectViolations(walk: BlockWalk, node: PmNode, depth: number, inTable: boolean): void {
   const { blockUid, found } = walk;
   if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, walk.gridOf(node), blockUid));
