@@ -249,6 +249,9 @@ test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept
 
   // A range of two cells with Shift+Arrow, then Alt+F10: the table's row of the toolbar, the range kept.
   await prose(page).locator('td').first().click();
+  // The editor takes the clicked caret from the browser's selection event, which can come after the next
+  // key under load: the table's toolbar row shows once the editor's own selection is in the cell.
+  await expect(page.getByTestId('table-add-row')).toBeVisible();
   // (The cell is empty: one Shift+ArrowRight reaches into the next.)
   await page.keyboard.press('Shift+ArrowRight');
   await expect(prose(page).locator('.selectedCell')).toHaveCount(2);

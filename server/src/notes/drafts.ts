@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, deflateRaw, inflateRawSync } from 'node:zlib';
-import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Block, TempAnswer } from '@eln/shared';
-import type { Db, Queryable } from '../db/client.js';
+import { rawRows, type Db, type Queryable } from '../db/client.js';
 import { builtOnce } from '../db/builtOnce.js';
 import { noteDraftBlocks, noteDrafts } from '../db/schema.js';
 
@@ -48,10 +48,10 @@ const inflated = (deflated: Uint8Array): Block => JSON.parse(inflateRawSync(defl
 
 /**
  * Stores a note's temp save. When the stored draft is the one this process last wrote (its key still
- * matches), only the blocks that differ are written, so typing in one paragraph rewrites that paragraph;
- * otherwise (another process wrote it, a version was saved, the process started) the draft is written
- * whole. An unchanged list only moves the time and saver. The key check and the writes are one
- * transaction holding the draft row, so concurrent saves never mix two lists.
+ * matches), only the blocks that differ are written, in one statement, so typing in one paragraph
+ * rewrites that paragraph; otherwise (another process wrote it, a version was saved, the process
+ * started) the draft is written whole. An unchanged list only moves the time and saver. Each write
+ * holds the draft row from its key check to its commit, so concurrent saves never mix two lists.
  *
  * The draft is derived from the live document, which is already stored with a synchronous commit, so
  * it is written through `Services.draftsDb`, whose commits do not wait for the disk: a crash can cost
@@ -59,38 +59,66 @@ const inflated = (deflated: Uint8Array): Block => JSON.parse(inflateRawSync(defl
  */
 export async function storeDraft(db: Db, noteNo: number, blocks: readonly Block[], savedByUserNo: number, savedAt: Date): Promise<void> {
   const previous = written.get(noteNo);
-  const changed = previous ? blocks.flatMap((block, position) => (previous.blocks[position] && sameBlock(previous.blocks[position], block) ? [] : [position])) : [];
-  if (previous && !changed.length && previous.blocks.length === blocks.length && (await touchDraft(db, noteNo, previous.key, savedByUserNo, savedAt))) return;
   const key = randomUUID();
-  const everyPosition = blocks.map((_, position) => position);
-  // Deflated before the transaction, so the draft row is held for the writes only.
-  const rows = await rowsOf(noteNo, blocks, previous ? changed : everyPosition);
-  await db.transaction(async (tx) => {
-    const header = { blocksKey: key, blockCount: blocks.length, savedByUserNo, savedAt };
-    const matched = previous
-      ? await tx
-          .update(noteDrafts)
-          .set(header)
-          .where(and(eq(noteDrafts.noteNo, noteNo), eq(noteDrafts.blocksKey, previous.key)))
-          .returning({ noteNo: noteDrafts.noteNo })
-      : [];
-    if (matched.length) {
-      if (rows.length) {
-        await tx
-          .insert(noteDraftBlocks)
-          .values(rows)
-          .onConflictDoUpdate({ target: [noteDraftBlocks.noteNo, noteDraftBlocks.position], set: { blockDeflated: sql`excluded.block_deflated` } });
-      }
-      if (blocks.length < previous!.blocks.length) await tx.delete(noteDraftBlocks).where(and(eq(noteDraftBlocks.noteNo, noteNo), gte(noteDraftBlocks.position, blocks.length)));
+  const header = { blocksKey: key, blockCount: blocks.length, savedByUserNo, savedAt };
+  if (previous) {
+    const changed = blocks.flatMap((block, position) => (previous.blocks[position] && sameBlock(previous.blocks[position], block) ? [] : [position]));
+    if (!changed.length && previous.blocks.length === blocks.length && (await touchDraft(db, noteNo, previous.key, savedByUserNo, savedAt))) return;
+    if (await writeChangedBlocks(db, noteNo, previous.key, header, await rowsOf(noteNo, blocks, changed))) {
+      remember(noteNo, { key, blocks });
       return;
     }
+  }
+  // Deflated before the transaction, so the draft row is held for the writes only.
+  const rows = await rowsOf(noteNo, blocks, blocks.map((_, position) => position));
+  await db.transaction(async (tx) => {
     await tx.insert(noteDrafts).values({ noteNo, ...header }).onConflictDoUpdate({ target: noteDrafts.noteNo, set: header });
     await tx.delete(noteDraftBlocks).where(eq(noteDraftBlocks.noteNo, noteNo));
-    // Someone else's draft is stored (rare): this one is written whole after all.
-    const whole = previous ? await rowsOf(noteNo, blocks, everyPosition) : rows;
-    if (whole.length) await tx.insert(noteDraftBlocks).values(whole);
+    if (rows.length) await tx.insert(noteDraftBlocks).values(rows);
   });
   remember(noteNo, { key, blocks });
+}
+
+interface DraftHeader {
+  blocksKey: string;
+  blockCount: number;
+  savedByUserNo: number;
+  savedAt: Date;
+}
+type DraftRow = typeof noteDraftBlocks.$inferInsert;
+
+/**
+ * Writes the changed blocks of the draft stored under `previousKey` and renames it to the new key, in
+ * one statement (one round trip, its own transaction): the header's update takes the row lock and the
+ * block writes and the trimming of positions beyond the new count run only when it matched. A second
+ * save racing this one waits for the lock, then finds the key changed and writes nothing. Answers
+ * whether the stored draft was the one expected.
+ */
+async function writeChangedBlocks(db: Db, noteNo: number, previousKey: string, header: DraftHeader, rows: DraftRow[]): Promise<boolean> {
+  const values = rows.map((row) => sql`(${row.position}::integer, ${row.blockDeflated}::bytea)`);
+  const [answer] = await rawRows<{ matched: number }>(
+    db,
+    sql`with header as (
+          update ${noteDrafts}
+          set blocks_key = ${header.blocksKey}, block_count = ${header.blockCount}, saved_by_user_no = ${header.savedByUserNo}, saved_at = ${header.savedAt.toISOString()}::timestamptz
+          where note_no = ${noteNo} and blocks_key = ${previousKey}
+          returning note_no
+        ),
+        trimmed as (
+          delete from ${noteDraftBlocks} where note_no = (select note_no from header) and position >= ${header.blockCount}
+        )${
+          values.length
+            ? sql`,
+        changed as (
+          insert into ${noteDraftBlocks} (note_no, position, block_deflated)
+          select header.note_no, changed.position, changed.block from header, (values ${sql.join(values, sql`, `)}) as changed (position, block)
+          on conflict (note_no, position) do update set block_deflated = excluded.block_deflated
+        )`
+            : sql``
+        }
+        select count(*)::integer as matched from header`,
+  );
+  return answer!.matched > 0;
 }
 
 /** Moves the time and saver of the stored draft if it is still the one stored under `key`; one statement. */

@@ -4,7 +4,7 @@ import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { CONTENT_FIELD, docToBlocks, docToSavedBlocks, noteDocumentName, type Block, type PmNode, type SaveAnswer, type SavedBlock, type TempAnswer } from '@eln/shared';
 import { rawRows } from '../db/client.js';
-import { readDraft } from './drafts.js';
+import { readDraft, storeDraft } from './drafts.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 
@@ -155,6 +155,27 @@ describe('temp save', () => {
     fragment(writer.doc).delete(fragment(writer.doc).length - 2, 2);
     await expectDraft(writer, fromScratch);
     expect((await rowVersions()).length).toBe(fromScratch().length);
+  });
+
+  it('two saves racing from the same stored draft leave one of them whole, never a mix of the two', async () => {
+    const writer = await open();
+    await expectDraft(writer, () => docToBlocks(json(writer.doc), 'LABNOTE', savedBlocks));
+    const stored = docToBlocks(json(writer.doc), 'LABNOTE', savedBlocks);
+    expect(stored.length).toBeGreaterThan(2);
+    // Each changes a different block; one also grows the list, so the two cannot both be partly applied unseen.
+    const edited = (position: number, text: string): Block[] => stored.map((block, i) => (i === position ? { ...block, content: JSON.stringify({ type: 'paragraph', content: [{ type: 'text', text }] }) } : block));
+    const first = edited(0, 'first racer');
+    const second = [...edited(stored.length - 1, 'second racer'), { ...stored[stored.length - 1]!, blockUid: 'racer-added' }];
+    for (let round = 0; round < 5; round += 1) {
+      await storeDraft(server.services.draftsDb, labNoteNo, stored, 1, new Date());
+      await Promise.all([storeDraft(server.services.draftsDb, labNoteNo, first, 1, new Date()), storeDraft(server.services.draftsDb, labNoteNo, second, 1, new Date())]);
+      const draft = await storedDraft();
+      expect([first, second]).toContainEqual(draft.blocks);
+      // The list is written under its key: the next change from here is written as changed blocks and still reads back whole.
+      const next = draft.blocks.map((block, i) => (i === 1 ? { ...block, content: JSON.stringify({ type: 'paragraph', content: [{ type: 'text', text: `round ${round}` }] }) } : block));
+      await storeDraft(server.services.draftsDb, labNoteNo, next, 1, new Date());
+      expect((await storedDraft()).blocks).toEqual(next);
+    }
   });
 
   it('writes drafts through connections whose commits do not wait for the disk, and nothing else', async () => {
