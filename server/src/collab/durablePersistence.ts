@@ -1,4 +1,4 @@
-import type { Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload, onDisconnectPayload } from '@hocuspocus/server';
+import type { Connection, Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload, onDisconnectPayload } from '@hocuspocus/server';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
@@ -9,8 +9,14 @@ import { endWriting } from './endWriting.js';
 import { DurableClocks } from './durableClocks.js';
 import { RelayedUpdates } from './relayedUpdates.js';
 
+/** An update waiting to be stored, and the connection that sent it (none when relayed from another process). */
+interface PendingUpdate {
+  update: Uint8Array;
+  sender: Connection | null;
+}
+
 interface Queue {
-  pending: Uint8Array[];
+  pending: PendingUpdate[];
   flushing: Promise<void> | null;
   /** Per Yjs client, the clock up to which its edits are stored with no gap. */
   durableClocks: DurableClocks;
@@ -55,6 +61,8 @@ export class DurablePersistence implements Extension {
   private readonly maxRetryDelayMs: number;
   /** Due compactions wait for a quiet moment (see CompactionSchedule). */
   private readonly compaction: CompactionSchedule;
+  /** Per connection, the Yjs clients whose updates it sent and this process stored (see audience). */
+  private readonly writesAs = new WeakMap<Connection, Set<number>>();
   /** Called when the store refused a document's updates, so that other processes learn it too. */
   onRefused: ((documentName: string) => void) | null = null;
 
@@ -124,7 +132,8 @@ export class DurablePersistence implements Extension {
       queue.relayed.hold(update, () => this.storeRelayed(documentName, queue));
       return;
     }
-    queue.pending.push(update);
+    const sender = isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'connection' ? transactionOrigin.connection : null;
+    queue.pending.push({ update, sender });
     queue.flushing ??= this.flush(documentName, queue);
   }
 
@@ -136,8 +145,8 @@ export class DurablePersistence implements Extension {
   private hearPeersConfirm(documentName: string, document: Document): void {
     const relay = document.relayStateless.bind(document);
     document.relayStateless = (payload, filter) => {
-      this.learnDurable(documentName, payload);
-      relay(payload, filter);
+      const named = this.learnDurable(documentName, payload);
+      relay(payload, filter ?? (named ? this.audience(named) : undefined));
     };
   }
 
@@ -148,30 +157,68 @@ export class DurablePersistence implements Extension {
       void this.unloadIfIdle(documentName);
       return;
     }
-    queue.pending.push(...due);
+    queue.pending.push(...due.map((update) => ({ update, sender: null })));
     queue.flushing ??= this.flush(documentName, queue);
   }
 
   /**
    * Another process's durable message, relayed through Redis: its clocks are stored with no gap, so
-   * relayed updates they cover need not be stored here. Anything else is ignored.
+   * relayed updates they cover need not be stored here. Answers the clients it names (its audience
+   * here); anything else is ignored (null).
    */
-  learnDurable(documentName: string, payload: string): void {
-    const queue = this.queues.get(documentName);
-    if (!queue) return;
+  learnDurable(documentName: string, payload: string): Set<number> | null {
     let message: Partial<DurableMessage>;
     try {
       message = JSON.parse(payload) as Partial<DurableMessage>;
     } catch {
-      return;
+      return null;
     }
-    if (message.type !== DURABLE_MESSAGE || !message.clocks) return;
+    if (message.type !== DURABLE_MESSAGE || !message.clocks || typeof message.clocks !== 'object') return null;
+    const named = new Set(Object.keys(message.clocks).map(Number));
+    const queue = this.queues.get(documentName);
+    if (!queue) return named;
     const joined = new Set<number>();
     for (const [client, clock] of Object.entries(message.clocks)) if (Number.isFinite(clock) && queue.durableClocks.claim(Number(client), clock)) joined.add(Number(client));
     // Updates stored here behind a gap that the claim filled now count: their writer learns it now, not
     // at its next stored edit (it may make none, waiting for its "saved" mark). Claims only raise
     // clocks, so the processes' answers to each other end.
-    if (joined.size) this.documents.get(documentName)?.broadcastStateless(this.durableMessage(documentName, joined));
+    this.tell(documentName, joined, []);
+    return named;
+  }
+
+  /**
+   * Sends the durable clocks of `clients` to the connections that write as them (and to other
+   * processes, through Redis when scaled out). A writer only asks whether its own edits are stored, so
+   * with fifty editors in a note a commit of one editor's keystroke is one message, not fifty.
+   */
+  private tell(documentName: string, clients: ReadonlySet<number>, senders: readonly Connection[]): void {
+    const document = this.documents.get(documentName);
+    if (!document || !clients.size) return;
+    const audience = this.audience(clients);
+    document.broadcastStateless(this.durableMessage(documentName, clients), (connection) => senders.includes(connection) || audience(connection));
+  }
+
+  /**
+   * The connections a durable message naming `clients` is for: those that sent updates of one of them
+   * (learnt as this process stores them), and those that have sent nothing stored yet, which are told
+   * everything as before: a tab that reconnected while its last edits were being stored hears about
+   * them on its new connection. Awareness is not used: a tab's awareness ID is dropped with its old
+   * connection and taken again only after its next change or two.
+   */
+  private audience(clients: ReadonlySet<number>): (connection: Connection) => boolean {
+    return (connection) => {
+      const sent = this.writesAs.get(connection);
+      if (!sent?.size) return true;
+      for (const client of clients) if (sent.has(client)) return true;
+      return false;
+    };
+  }
+
+  /** Remembers which Yjs clients a connection's stored updates came from. */
+  private recordWriter(sender: Connection, clients: Iterable<number>): void {
+    let known = this.writesAs.get(sender);
+    if (!known) this.writesAs.set(sender, (known = new Set()));
+    for (const client of clients) known.add(client);
   }
 
   private async flush(documentName: string, queue: Queue): Promise<void> {
@@ -181,7 +228,7 @@ export class DurablePersistence implements Extension {
         const batch = queue.pending.splice(0);
         let outcome: AppendOutcome;
         try {
-          outcome = await this.store.append(documentName, batch);
+          outcome = await this.store.append(documentName, batch.map((pending) => pending.update));
         } catch (error) {
           queue.pending.unshift(...batch);
           this.log.error({ err: error, documentName, updates: batch.length }, 'storing document updates failed; retrying');
@@ -196,9 +243,17 @@ export class DurablePersistence implements Extension {
           break;
         }
         const clients = new Set<number>();
-        for (const update of batch) for (const client of queue.durableClocks.stored(update)) clients.add(client);
+        const senders: Connection[] = [];
+        for (const { update, sender } of batch) {
+          const moved = [...queue.durableClocks.stored(update)];
+          for (const client of moved) clients.add(client);
+          if (sender) {
+            this.recordWriter(sender, moved);
+            if (!senders.includes(sender)) senders.push(sender);
+          }
+        }
         queue.sinceCompaction += batch.length;
-        this.documents.get(documentName)?.broadcastStateless(this.durableMessage(documentName, clients));
+        this.tell(documentName, clients, senders);
       }
     } finally {
       queue.flushing = null;

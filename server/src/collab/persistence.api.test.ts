@@ -5,7 +5,7 @@ import { DURABLE_MESSAGE, noteDocumentName } from '@eln/shared';
 import { documentSnapshots, documentUpdates } from '../db/schema.js';
 import type { Database, Queryable } from '../db/client.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
 import { DatabaseDocumentStore, loadDocumentState, type DocumentStore } from './documentStore.js';
 
 /** A store that can be held shut or made to fail, wrapped around the real database store. */
@@ -180,7 +180,7 @@ describe('durable persistence', () => {
     expect(await stored()).toBeGreaterThan(0);
   });
 
-  it('tells a newcomer every stored clock, and after each commit only the clocks of the clients it stored', async () => {
+  it('tells a newcomer every stored clock, and after each commit only its writers the clocks it stored', async () => {
     const { start } = await setUp();
     const { server, url } = await start();
     cleanups.push(() => server.stop());
@@ -188,21 +188,60 @@ describe('durable persistence', () => {
     const first = await connectWriter(url, name, token);
     const second = await connectWriter(url, name, token);
     cleanups.push(() => first.destroy(), () => second.destroy());
+    const named = (client: LiveClient, from: number) => client.stateless().slice(from).map(clocksIn).filter((clients) => clients.length);
+
+    // Neither has written yet: each hears the other's first commit (a writer not yet known hears everything).
+    const secondBefore = second.stateless().length;
     appendParagraph(first.doc, 'from the first');
     await eventually(() => first.allDurable(), 'the first writer confirmed');
-    await eventually(() => second.stateless().some((m) => clocksIn(m).includes(String(first.doc.clientID))), 'the second writer told');
-
-    const seenBefore = second.stateless().length;
+    await eventually(() => named(second, secondBefore).some((clients) => clients.includes(String(first.doc.clientID))), 'the second writer told');
     appendParagraph(second.doc, 'from the second');
     await eventually(() => second.allDurable(), 'the second writer confirmed');
-    const after = second.stateless().slice(seenBefore).filter((m) => clocksIn(m).length);
-    expect(after.length).toBeGreaterThan(0);
-    for (const message of after) expect(clocksIn(message)).toEqual([String(second.doc.clientID)]);
+
+    // Both are known now: each commit is told to its writer alone, naming only that writer.
+    for (const [writer, other] of [
+      [first, second],
+      [second, first],
+    ] as const) {
+      const writerBefore = writer.stateless().length;
+      const otherBefore = other.stateless().length;
+      appendParagraph(writer.doc, 'again');
+      await eventually(() => writer.allDurable(), 'the writer confirmed');
+      expect(named(writer, writerBefore).length).toBeGreaterThan(0);
+      for (const clients of named(writer, writerBefore)) expect(clients).toEqual([String(writer.doc.clientID)]);
+      // Whatever the server sent the other before this round trip has arrived: nothing about this commit.
+      await roundTrip(writer, other);
+      expect(named(other, otherBefore)).toEqual([]);
+    }
 
     const newcomer = await connectWriter(url, name, token);
     cleanups.push(() => newcomer.destroy());
     await eventually(() => newcomer.stateless().some((m) => clocksIn(m).length === 2), 'the newcomer told every clock');
     expect(newcomer.stateless().map(clocksIn).find((clients) => clients.length)?.sort()).toEqual([String(first.doc.clientID), String(second.doc.clientID)].sort());
+  });
+
+  it('confirms edits sent before a reconnect on the new connection, once they are stored', async () => {
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const { server, url, store } = await start();
+    cleanups.push(() => server.stop());
+    const { token, name } = await noteFor(server);
+    const tab = await connectWriter(url, name, token);
+    cleanups.push(() => tab.destroy());
+    appendParagraph(tab.doc, 'stored on the first connection');
+    await eventually(() => tab.allDurable(), 'the first edit confirmed');
+
+    store!.hold();
+    appendParagraph(tab.doc, 'sent, then the connection dropped');
+    await eventually(() => store!.appendAttempts > 1, 'the append to start');
+    // The tab's socket drops while its edit is being stored, and the same provider connects again.
+    const socket = tab.provider.configuration.websocketProvider;
+    socket.disconnect();
+    await eventually(() => (server.collab.documents.get(name)?.getConnectionsCount() ?? 0) === 0, 'the old connection gone');
+    await socket.connect();
+    await eventually(() => server.collab.documents.get(name)?.getConnectionsCount() === 1, 'the tab connected again');
+    expect(tab.allDurable()).toBe(false);
+    store!.release();
+    await eventually(() => tab.allDurable(), 'the reconnected tab told its edit is stored');
   });
 
   it('retries a failed store, keeps the document while it has unstored edits, and loses nothing when all clients left', async () => {
