@@ -37,6 +37,16 @@ export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentVio
 }
 
 /**
+ * Whether every struct of an update is one the document lacks: nearly every live update (a keystroke),
+ * which then needs no diff against the document's state vector (with many clients in a note, encoding
+ * that vector was most of the guard's cost per message).
+ */
+export function onlyNewStructs(document: Y.Doc, update: Uint8Array): boolean {
+  for (const [client, clock] of Y.parseUpdateMeta(update).from) if (clock < Y.getState(document.store, client)) return false;
+  return true;
+}
+
+/**
  * Keeps live updates within the content rules (shared/src/editor/contentRules.ts). Before Hocuspocus
  * applies a message, the update it carries is tried on a copy of the document (ShadowCopies); one that adds a
  * violation is dropped (never applied, never stored, never seen by other editors), its sender is told
@@ -65,7 +75,7 @@ export class ContentRuleGuard implements Extension {
     if (connection.readOnly || !this.applies(document.name)) return;
     const update = updateCarriedBy(message);
     if (!update) return;
-    const added = Y.diffUpdate(update, Y.encodeStateVector(document));
+    const added = onlyNewStructs(document, update) ? update : Y.diffUpdate(update, Y.encodeStateVector(document));
     const violation = onlyEditsText(document, added) ? undefined : this.shadows.violationsAdded(document, added, (block) => this.seals.violations(block))[0];
     if (!violation) return;
     const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
