@@ -37,9 +37,11 @@ export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentVio
 }
 
 /**
- * Whether every struct of an update is one the document lacks: nearly every live update (a keystroke),
- * which then needs no diff against the document's state vector (with many clients in a note, encoding
- * that vector was most of the guard's cost per message).
+ * Whether an update holds nothing the document has, as far as its sections' starts tell: nearly every
+ * live update (a keystroke), which then needs no diff against the document's state vector (with many
+ * clients in a note, encoding that vector was most of the guard's cost per message). Only a shortcut: a
+ * crafted update can hide a known struct from it (a client's section given twice), and onlyEditsText
+ * sends any known or repeated struct to the full check, which applies the update as the document will.
  */
 export function onlyNewStructs(document: Y.Doc, update: Uint8Array): boolean {
   for (const [client, clock] of Y.parseUpdateMeta(update).from) if (clock < Y.getState(document.store, client)) return false;

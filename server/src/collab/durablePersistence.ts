@@ -145,8 +145,10 @@ export class DurablePersistence implements Extension {
   private hearPeersConfirm(documentName: string, document: Document): void {
     const relay = document.relayStateless.bind(document);
     document.relayStateless = (payload, filter) => {
-      const named = this.learnDurable(documentName, payload);
-      relay(payload, filter ?? (named ? this.audience(named) : undefined));
+      this.learnDurable(documentName, payload);
+      // To every connection here: the writer of what another process stored may be known here by other
+      // clients' items only (see tell).
+      relay(payload, filter);
     };
   }
 
@@ -163,44 +165,46 @@ export class DurablePersistence implements Extension {
 
   /**
    * Another process's durable message, relayed through Redis: its clocks are stored with no gap, so
-   * relayed updates they cover need not be stored here. Answers the clients it names (its audience
-   * here); anything else is ignored (null).
+   * relayed updates they cover need not be stored here. Anything else is ignored.
    */
-  learnDurable(documentName: string, payload: string): Set<number> | null {
+  learnDurable(documentName: string, payload: string): void {
+    const queue = this.queues.get(documentName);
+    if (!queue) return;
     let message: Partial<DurableMessage>;
     try {
       message = JSON.parse(payload) as Partial<DurableMessage>;
     } catch {
-      return null;
+      return;
     }
-    if (message.type !== DURABLE_MESSAGE || !message.clocks || typeof message.clocks !== 'object') return null;
-    const named = new Set(Object.keys(message.clocks).map(Number));
-    const queue = this.queues.get(documentName);
-    if (!queue) return named;
+    if (message.type !== DURABLE_MESSAGE || !message.clocks || typeof message.clocks !== 'object') return;
     const joined = new Set<number>();
     for (const [client, clock] of Object.entries(message.clocks)) if (Number.isFinite(clock) && queue.durableClocks.claim(Number(client), clock)) joined.add(Number(client));
     // Updates stored here behind a gap that the claim filled now count: their writer learns it now, not
     // at its next stored edit (it may make none, waiting for its "saved" mark). Claims only raise
     // clocks, so the processes' answers to each other end.
-    this.tell(documentName, joined, []);
-    return named;
+    this.tell(documentName, joined, 'everyone');
   }
 
   /**
    * Sends the durable clocks of `clients` to the connections that write as them (and to other
    * processes, through Redis when scaled out). A writer only asks whether its own edits are stored, so
-   * with fifty editors in a note a commit of one editor's keystroke is one message, not fifty.
+   * with fifty editors in a note a commit of one editor's keystroke is one message, not fifty. Updates
+   * that reached the store another way (relayed from another process, or behind a gap another process
+   * filled) are told to every connection: their writer may be connected here by a connection known only
+   * by other clients' items it passed on (a tab that reconnected to this process).
    */
-  private tell(documentName: string, clients: ReadonlySet<number>, senders: readonly Connection[]): void {
+  private tell(documentName: string, clients: ReadonlySet<number>, senders: readonly Connection[] | 'everyone'): void {
     const document = this.documents.get(documentName);
     if (!document || !clients.size) return;
+    const message = this.durableMessage(documentName, clients);
+    if (senders === 'everyone') return document.broadcastStateless(message);
     const audience = this.audience(clients);
-    document.broadcastStateless(this.durableMessage(documentName, clients), (connection) => senders.includes(connection) || audience(connection));
+    document.broadcastStateless(message, (connection) => senders.includes(connection) || audience(connection));
   }
 
   /**
    * The connections a durable message naming `clients` is for: those that sent updates of one of them
-   * (learnt as this process stores them), and those that have sent nothing stored yet, which are told
+   * (learnt as this process stores them), and those whose writer is not known yet, which are told
    * everything as before: a tab that reconnected while its last edits were being stored hears about
    * them on its new connection. Awareness is not used: a tab's awareness ID is dropped with its old
    * connection and taken again only after its next change or two.
@@ -214,11 +218,16 @@ export class DurablePersistence implements Extension {
     };
   }
 
-  /** Remembers which Yjs clients a connection's stored updates came from. */
-  private recordWriter(sender: Connection, clients: Iterable<number>): void {
+  /**
+   * Remembers a connection's writer from a stored update of one client's items (an editor's own, as
+   * ClientAuthors takes them): an update with several clients' items may pass on what the server lacked
+   * (a reconnect's sync), and would make the connection known by clients that are not its own.
+   */
+  private recordWriter(sender: Connection, clients: readonly number[]): void {
+    if (clients.length !== 1) return;
     let known = this.writesAs.get(sender);
     if (!known) this.writesAs.set(sender, (known = new Set()));
-    for (const client of clients) known.add(client);
+    known.add(clients[0]!);
   }
 
   private async flush(documentName: string, queue: Queue): Promise<void> {
@@ -243,13 +252,14 @@ export class DurablePersistence implements Extension {
           break;
         }
         const clients = new Set<number>();
-        const senders: Connection[] = [];
+        let senders: Connection[] | 'everyone' = [];
         for (const { update, sender } of batch) {
-          const moved = [...queue.durableClocks.stored(update)];
-          for (const client of moved) clients.add(client);
-          if (sender) {
-            this.recordWriter(sender, moved);
-            if (!senders.includes(sender)) senders.push(sender);
+          const inUpdate = [...queue.durableClocks.stored(update)];
+          for (const client of inUpdate) clients.add(client);
+          if (!sender) senders = 'everyone';
+          else {
+            this.recordWriter(sender, inUpdate);
+            if (senders !== 'everyone' && !senders.includes(sender)) senders.push(sender);
           }
         }
         queue.sinceCompaction += batch.length;

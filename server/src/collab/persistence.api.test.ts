@@ -218,6 +218,21 @@ describe('durable persistence', () => {
     cleanups.push(() => newcomer.destroy());
     await eventually(() => newcomer.stateless().some((m) => clocksIn(m).length === 2), 'the newcomer told every clock');
     expect(newcomer.stateless().map(clocksIn).find((clients) => clients.length)?.sort()).toEqual([String(first.doc.clientID), String(second.doc.clientID)].sort());
+
+    // A tab whose first stored update passes on another client's items with its own (a reconnect's sync
+    // to a server that lacked them) is not known by them: it goes on hearing every commit.
+    const elsewhere = new Y.Doc();
+    appendParagraph(elsewhere, 'written where the server never saw it');
+    const carried = new Y.Doc();
+    Y.applyUpdate(carried, Y.encodeStateAsUpdate(elsewhere));
+    appendParagraph(carried, 'its own');
+    const passing = await connectWriter(url, name, token, carried);
+    cleanups.push(() => passing.destroy());
+    await eventually(() => passing.allDurable(), 'the passed-on items stored');
+    const passingBefore = passing.stateless().length;
+    appendParagraph(first.doc, 'heard by the passing tab');
+    await eventually(() => first.allDurable(), 'the first writer confirmed again');
+    await eventually(() => named(passing, passingBefore).some((clients) => clients.includes(String(first.doc.clientID))), 'the passing tab told');
   });
 
   it('confirms edits sent before a reconnect on the new connection, once they are stored', async () => {
