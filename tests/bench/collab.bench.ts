@@ -13,8 +13,9 @@ import { ForkedHelper } from './forked.js';
 import type { ChildMessage, EditorsJob, EditorsResult, ParentMessage } from './liveEditors.js';
 
 /**
- * Live editing under a burst: 1, 10 and 50 writers per note on 20 notes each push 4 entries (in
- * rounds 50 ms apart, one message per entry), through bare Hocuspocus and through this server (auth,
+ * Live editing under a burst: 1, 10 and 50 writers per note on 20 notes each push 4 entries (40 at 1
+ * writer a note, so that every count has at least 800 edits to take percentiles of; in rounds 50 ms
+ * apart, one message per entry), through bare Hocuspocus and through this server (auth,
  * holds, size limit, content rules, durable PostgreSQL persistence). The editors run in forked
  * processes, the servers in this one, so the editors' CPU is not counted as server latency. At the
  * end every document is loaded from the store and its entries counted: a missing one throws.
@@ -23,6 +24,9 @@ const NOTES = 20;
 /** BENCH_EDITORS=50 runs one count only (profiling). */
 const EDITOR_COUNTS = process.env.BENCH_EDITORS ? process.env.BENCH_EDITORS.split(',').map(Number) : [1, 10, 50];
 const EDITS_PER_WRITER = 4;
+/** Fewer edits than this make a p50 that moves by milliseconds from run to run (80 at 1 writer a note did). */
+const MIN_EDITS = 800;
+const editsPerWriter = (editors: number) => Math.max(EDITS_PER_WRITER, Math.ceil(MIN_EDITS / (NOTES * editors)));
 const ROUND_PAUSE_MS = 50;
 /** Processes the writers are spread over (each takes whole notes), and their niceness. */
 const WRITER_PROCESSES = 3;
@@ -76,9 +80,9 @@ async function run(target: Target, editors: number, arrayName: string): Promise<
   const writers = Array.from({ length: WRITER_PROCESSES }, () => new EditorsProcess(WRITER_NICENESS));
   const all = [readers, ...writers];
   try {
-    const job = { url: target.url, arrayName, editsPerWriter: EDITS_PER_WRITER, roundPauseMs: ROUND_PAUSE_MS, durable: target.durable, timeoutMs: 120_000 };
+    const job = { url: target.url, arrayName, editsPerWriter: editsPerWriter(editors), roundPauseMs: ROUND_PAUSE_MS, durable: target.durable, timeoutMs: 120_000 };
     const writerTokens = Array.from({ length: editors }, (_, i) => target.tokens[(i % (target.tokens.length - 1)) + 1]!);
-    const expected = target.names.length * editors * EDITS_PER_WRITER;
+    const expected = target.names.length * editors * editsPerWriter(editors);
     await readers.open({ ...job, role: 'readers', expected, notes: target.names.map((name) => ({ name, tokens: [target.tokens[0]!] })) });
     await Promise.all(
       writers.map((writer, p) =>
@@ -218,7 +222,7 @@ export async function collabBench(): Promise<void> {
       }
     }
     printTable(
-      `Live editing, ${NOTES} notes, ${EDITS_PER_WRITER} edits per writer in rounds ${ROUND_PAUSE_MS} ms apart; writers in ${WRITER_PROCESSES} processes (nice ${WRITER_NICENESS}), readers in another, apart from the servers. prop = writer → reader; durable = writer → confirmed stored (PostgreSQL); edits/s = edits ÷ (first sent → last propagated (bare) or confirmed (ours)); loop delay = the servers' process`,
+      `Live editing, ${NOTES} notes, ${EDITOR_COUNTS.map((editors) => `${editsPerWriter(editors)} (at ${editors})`).join(", ")} edits per writer in rounds ${ROUND_PAUSE_MS} ms apart; writers in ${WRITER_PROCESSES} processes (nice ${WRITER_NICENESS}), readers in another, apart from the servers. prop = writer → reader; durable = writer → confirmed stored (PostgreSQL); edits/s = edits ÷ (first sent → last propagated (bare) or confirmed (ours)); loop delay = the servers' process`,
       rows,
     );
     printTable('Live editing goals', goals);
