@@ -37,18 +37,6 @@ export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentVio
 }
 
 /**
- * Whether an update holds nothing the document has, as far as its sections' starts tell: nearly every
- * live update (a keystroke), which then needs no diff against the document's state vector (with many
- * clients in a note, encoding that vector was most of the guard's cost per message). Only a shortcut: a
- * crafted update can hide a known struct from it (a client's section given twice), and onlyEditsText
- * sends any known or repeated struct to the full check, which applies the update as the document will.
- */
-export function onlyNewStructs(document: Y.Doc, update: Uint8Array): boolean {
-  for (const [client, clock] of Y.parseUpdateMeta(update).from) if (clock < Y.getState(document.store, client)) return false;
-  return true;
-}
-
-/**
  * Keeps live updates within the content rules (shared/src/editor/contentRules.ts). Before Hocuspocus
  * applies a message, the update it carries is tried on a copy of the document (ShadowCopies); one that adds a
  * violation is dropped (never applied, never stored, never seen by other editors), its sender is told
@@ -77,7 +65,7 @@ export class ContentRuleGuard implements Extension {
     if (connection.readOnly || !this.applies(document.name)) return;
     const update = updateCarriedBy(message);
     if (!update) return;
-    const added = onlyNewStructs(document, update) ? update : Y.diffUpdate(update, Y.encodeStateVector(document));
+    const added = Y.diffUpdate(update, Y.encodeStateVector(document));
     const violation = onlyEditsText(document, added) ? undefined : this.shadows.violationsAdded(document, added, (block) => this.seals.violations(block))[0];
     if (!violation) return;
     const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
