@@ -43,7 +43,9 @@ export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentVio
  * which rule and block (CONTENT_REFUSED_MESSAGE), and its connection is closed: the server can never
  * apply that client's later updates (they build on the dropped one), so the client reopens the note
  * from the stored state with a fresh document. A document that already breaks a rule stays editable:
- * only violations an update adds count. Updates that only type, format or delete text skip the copy.
+ * only violations an update adds count. Updates that only type or delete text skip the copy. The update
+ * is judged as sent, never reduced first (a diff against the document): Yjs may apply a crafted update
+ * differently from its diff.
  * New or changed catalogue copies (schema blocks, cell dropboxes) must carry the server's seal.
  */
 export class ContentRuleGuard implements Extension {
@@ -65,8 +67,7 @@ export class ContentRuleGuard implements Extension {
     if (connection.readOnly || !this.applies(document.name)) return;
     const update = updateCarriedBy(message);
     if (!update) return;
-    const added = Y.diffUpdate(update, Y.encodeStateVector(document));
-    const violation = onlyEditsText(document, added) ? undefined : this.shadows.violationsAdded(document, added, (block) => this.seals.violations(block))[0];
+    const violation = onlyEditsText(document, update) ? undefined : this.shadows.violationsAdded(document, update, (block) => this.seals.violations(block))[0];
     if (!violation) return;
     const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
     connection.sendStateless(JSON.stringify(refusal));

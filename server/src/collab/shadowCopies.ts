@@ -24,12 +24,20 @@ export function snapshotViolationsBetween(after: ContentSnapshot, before: Conten
   return !after.fitsSchema() && before.fitsSchema() ? [{ rule: 'schema', blockUid: null }] : [];
 }
 
+/** Refusal of an update Yjs cannot apply (a crafted one): nothing of it is applied. */
+const UNREADABLE: ContentViolation = { rule: 'schema', blockUid: null };
+
+const holdsPending = (doc: Y.Doc) => doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
+
 /**
- * A copy of each live document on which an update is tried before the document gets it, so that the
- * content rules can judge the result without copying the whole document per update. The copy follows
- * every update the document applies (from any connection or process); an update tried on it and then
- * refused makes it wrong, so it is dropped and made again when next needed. What the rules read of it
- * is kept per top-level block (contentSnapshot) and derived again only for the blocks an update changed.
+ * A copy of each live document on which an update is tried, as sent, before the document gets it, so
+ * that the content rules judge exactly what applying it does, without copying the whole document per
+ * update. The copy follows every update the document applies (from any connection or process); an
+ * update tried on it and then refused makes it wrong, so it is dropped and made again when next needed.
+ * Structs and deletes the document holds pending (their predecessors missing) take part in the next
+ * update's result, but its update events never carry them: while the document holds any, the copy is
+ * made afresh, pending included, for each update tried. What the rules read of it is kept per top-level
+ * block (contentSnapshot) and derived again only for the blocks an update changed.
  */
 export class ShadowCopies {
   private readonly shadows = new WeakMap<Y.Doc, Y.Doc>();
@@ -42,7 +50,12 @@ export class ShadowCopies {
   violationsAdded(document: Y.Doc, update: Uint8Array, blockCheck?: (block: PmNode) => ContentViolation[]): ContentViolation[] {
     const shadow = this.shadowOf(document);
     const before = contentSnapshot(shadow);
-    Y.applyUpdate(shadow, update);
+    try {
+      Y.applyUpdate(shadow, update);
+    } catch {
+      this.drop(document);
+      return [UNREADABLE];
+    }
     const after = contentSnapshot(shadow);
     let added = snapshotViolationsBetween(after, before);
     if (!added.length && blockCheck) {
@@ -55,8 +68,10 @@ export class ShadowCopies {
 
   private shadowOf(document: Y.Doc): Y.Doc {
     const known = this.shadows.get(document);
-    if (known) return known;
-    const shadow = new Y.Doc();
+    if (known && !holdsPending(known) && !holdsPending(document)) return known;
+    if (known) this.drop(document);
+    const shadow = new Y.Doc({ gc: document.gc, gcFilter: document.gcFilter });
+    // The document's state as an update carries its pending structs and deletes too.
     Y.applyUpdate(shadow, Y.encodeStateAsUpdate(document));
     this.shadows.set(document, shadow);
     if (!this.followed.has(document)) {

@@ -1,22 +1,22 @@
 import * as Y from 'yjs';
 import { CONTENT_FIELD, NODE } from '@eln/shared';
-import { formatProblem } from '@eln/shared/editor';
+import * as decoding from 'lib0/decoding';
 
 /**
- * Whether a Yjs update (already reduced to what the document lacks) only types or formats text inside
- * existing text, or deletes such text: then it cannot break a content rule, since no rule looks at
- * text, and the full check (a copy of the document) is skipped. A format counts only when the schema
- * knows its mark and attributes. This is the update of nearly every
- * keystroke. Changes outside the note's content fragment (the durability marks of DurableTracker, any
- * other shared type) are allowed beside it: no rule reads them. Anything else (new elements,
- * attributes, removed nodes) answers false.
+ * Whether a Yjs update, applied to `doc` as sent, only types text inside existing text or deletes such
+ * text: then it cannot break a content rule, since no rule looks at text, and the full check (the
+ * update tried on a copy of the document) is skipped. This is the update of nearly every keystroke.
+ * Changes outside the note's content fragment (the durability marks of DurableTracker, any other shared
+ * type) are allowed beside it: no rule reads them. Anything else (new elements, attributes, formats,
+ * removed nodes) answers false, and so does any update whose application could differ from what its
+ * structs say (see `appliesAsRead`).
  */
 export function onlyEditsText(doc: Y.Doc, update: Uint8Array): boolean {
   const { structs, ds } = Y.decodeUpdate(update);
+  if (!appliesAsRead(doc, update, structs)) return false;
   const added = new Map<string, Y.Item>();
   const holders = new Map<Y.AbstractType<unknown>, Y.Item>();
   for (const struct of structs) {
-    if (!(struct instanceof Y.Item)) return false;
     added.set(key(struct.id), struct);
     if (struct.content instanceof Y.ContentType) holders.set(struct.content.type, struct);
   }
@@ -33,6 +33,33 @@ export function onlyEditsText(doc: Y.Doc, update: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * Whether applying the update integrates exactly its structs, at once, where their references say.
+ * Yjs applies only the last section of a client given twice, keeps a struct whose predecessors are
+ * missing pending (placed later, by whatever update fills the gap), and re-reads pending structs and
+ * deletes on every update. So: the document holds nothing pending; each client appears in one section
+ * (as many sections as clients), which starts at the document's clock for that client; every struct is
+ * an item; and every ID an item refers to (origin, right origin, parent) is in the document or earlier
+ * in its own client's section. A crafted update breaking any of this goes to the full check, which
+ * applies it as sent.
+ */
+function appliesAsRead(doc: Y.Doc, update: Uint8Array, structs: Array<Y.Item | Y.GC | Y.Skip>): structs is Y.Item[] {
+  if (doc.store.pendingStructs || doc.store.pendingDs) return false;
+  const sectionStarts = new Set<number>();
+  for (const struct of structs) {
+    if (!(struct instanceof Y.Item)) return false;
+    const { client, clock } = struct.id;
+    if (!sectionStarts.has(client)) {
+      if (clock !== Y.getState(doc.store, client)) return false;
+      sectionStarts.add(client);
+    }
+    const references = [struct.origin, struct.rightOrigin, struct.parent instanceof Y.ID ? struct.parent : null];
+    if (!references.every((id) => id === null || id.clock < Y.getState(doc.store, id.client) || (id.client === client && id.clock < clock))) return false;
+  }
+  // The update's first number is its count of client sections.
+  return decoding.readVarUint(decoding.createDecoder(update)) === sectionStarts.size;
+}
+
 interface Context {
   doc: Y.Doc;
   /** The items the update adds, by their first ID. */
@@ -47,9 +74,8 @@ interface Context {
 type Place = { type: Y.AbstractType<unknown> | 'outside'; mapEntry: boolean; sub: string | null };
 
 const key = (id: Y.ID) => `${id.client}:${id.clock}`;
-/** Text, or a format the schema knows (an unknown mark or attribute takes the full check, which refuses it). */
-const isTextContent = (item: Y.Item) =>
-  item.content instanceof Y.ContentString || (item.content instanceof Y.ContentFormat && formatProblem(item.content.key, item.content.value) === null);
+/** Text. A format takes the full check: whether a mark may stand there depends on the node holding the text. */
+const isTextContent = (item: Y.Item) => item.content instanceof Y.ContentString;
 
 /** The type an item lives in, and whether it is a map entry; null when it cannot be told here. */
 function placeOf(context: Context, item: Y.Item, depth = 0): Place | null {

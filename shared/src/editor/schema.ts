@@ -55,19 +55,6 @@ function attributesProblem(schema: Schema, node: PmNode): string | null {
 }
 
 /**
- * Why a text format (a mark as the live document keeps it: its name, and its attributes or null when it
- * is removed) does not fit the schema, or null when it does.
- */
-export function formatProblem(name: string, value: unknown): string | null {
-  const mark = noteSchema().marks[name];
-  if (!mark) return `Unknown mark ${name}`;
-  // null removes the mark; `true` sets one without attributes (y-prosemirror reads both).
-  if (value === null || value === true) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) return `Mark ${name} takes attributes, not ${typeof value}`;
-  return attributeProblem((mark.spec.attrs ?? {}) as AttributeSpecs, value as Record<string, unknown>, `mark ${name}`);
-}
-
-/**
  * Why a document does not fit the editor's schema (an unknown node, mark or attribute, content where the
  * schema allows none, an attribute of the wrong kind), or null when it fits. The message is
  * ProseMirror's own where it has one, for the log and the refusal's details.
