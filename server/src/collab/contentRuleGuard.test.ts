@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { OutgoingMessage } from '@hocuspocus/server';
+import * as decoding from 'lib0/decoding';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { CONTENT_FIELD, type PmNode } from '@eln/shared';
 import { schemaViolation } from '@eln/shared/editor';
@@ -83,9 +84,32 @@ const item = (id: Y.ID, origin: Y.ID | null, parent: ItemArgs[5] | string | null
   new Y.Item(id, null, origin, null, null, parent as ItemArgs[5], parentSub, content);
 const element = (name: string) => new Y.ContentType(new Y.XmlElement(name));
 
-async function guardAccepts(doc: GuardDocument, update: Uint8Array, guard = new ContentRuleGuard(() => true, { violations: () => [] } as unknown as CatalogueSeals)): Promise<boolean> {
+/** A writer's connection as the guard and the pending-parts watch see it: what the server sends it is kept. */
+function connectionTo(doc: GuardDocument) {
+  const sent: Uint8Array[] = [];
+  return {
+    readOnly: false,
+    messageAddress: doc.name,
+    send: (message: Uint8Array) => sent.push(message),
+    sendStateless: () => undefined,
+    /** The state vectors of the sync steps 1 sent to it (the server asking for what it lacks). */
+    askedFor(): Uint8Array[] {
+      return sent.map((message) => {
+        const decoder = decoding.createDecoder(message);
+        decoding.readVarString(decoder);
+        expect([decoding.readVarUint(decoder), decoding.readVarUint(decoder)]).toEqual([0, 0]);
+        return decoding.readVarUint8Array(decoder);
+      });
+    },
+  };
+}
+type FakeConnection = ReturnType<typeof connectionTo>;
+
+const newGuard = () => new ContentRuleGuard(() => true, { violations: () => [] } as unknown as CatalogueSeals);
+
+async function guardAccepts(doc: GuardDocument, update: Uint8Array, guard = newGuard(), connection: FakeConnection = connectionTo(doc)): Promise<boolean> {
   const message = new OutgoingMessage(doc.name).createSyncMessage().writeUpdate(update).toUint8Array();
-  const payload = { connection: { readOnly: false, sendStateless: () => undefined }, document: doc, update: message };
+  const payload = { connection, document: doc, update: message };
   try {
     await guard.beforeHandleMessage(payload as unknown as Parameters<ContentRuleGuard['beforeHandleMessage']>[0]);
     return true;
@@ -94,20 +118,16 @@ async function guardAccepts(doc: GuardDocument, update: Uint8Array, guard = new 
   }
 }
 
-/** Offers updates in turn as a connection would: each one the guard accepts is applied. Answers what was accepted. */
-async function offer(doc: GuardDocument, guard: ContentRuleGuard, ...updates: Uint8Array[]): Promise<boolean[]> {
+/** Offers updates in turn on one connection: each one the guard accepts is applied as Hocuspocus applies it. Answers what was accepted. */
+async function offer(doc: GuardDocument, guard: ContentRuleGuard, connection: FakeConnection, ...updates: Uint8Array[]): Promise<boolean[]> {
   const accepted: boolean[] = [];
   for (const update of updates) {
-    const ok = await guardAccepts(doc, update, guard);
-    if (ok) Y.applyUpdate(doc, update);
+    const ok = await guardAccepts(doc, update, guard, connection);
+    if (ok) Y.applyUpdate(doc, update, { source: 'connection', connection });
     accepted.push(ok);
   }
   return accepted;
 }
-
-const newGuard = () => new ContentRuleGuard(() => true, { violations: () => [] } as unknown as CatalogueSeals);
-/** An update the guard refuses (a table row at the top of the note): refusing it drops the guard's copy of the document. */
-const refusedRow = (client: number) => encodeSections([[client, 0, [item(Y.createID(client, 0), null, CONTENT_FIELD, null, element('tableRow'))]]]);
 
 /** What applying the update to a copy of the document makes of the note. */
 function applied(doc: Y.Doc, ...updates: Uint8Array[]): string {
@@ -143,48 +163,57 @@ describe('a crafted update the guard refuses', () => {
     expect(schemaViolation(noteJson(doc))).toBeNull();
   });
 
-  it('structs kept pending, placed by a later update: judged when they land', async () => {
-    const { doc } = documentWithTable();
-    const guard = newGuard();
+  it('structs left pending are dropped: no later update places them (sent by the writer, or relayed from another process)', async () => {
     const waiting = encodeSections([
       [Q, 1, [item(Y.createID(Q, 1), null, 'elsewhere', null, element('paragraph'))]],
       [A, 0, [item(Y.createID(A, 0), Y.createID(Q, 1), null, null, element('tableRow'))]],
     ]);
     const filling = encodeSections([[Q, 0, [item(Y.createID(Q, 0), null, CONTENT_FIELD, null, element('paragraph')), item(Y.createID(Q, 1), Y.createID(Q, 0), null, null, element('paragraph'))]]]);
-    expect(applied(doc, waiting, filling)).toContain('</paragraph><tablerow>');
-    // In between, a refused update makes the guard build its copy of the document again.
-    const [, refused, filled] = await offer(doc, guard, waiting, refusedRow(500), filling);
-    expect(refused).toBe(false);
-    expect(filled).toBe(false);
+    expect(applied(documentWithTable().doc, waiting, filling)).toContain('</paragraph><tablerow>');
+
+    const { doc } = documentWithTable();
+    const writer = connectionTo(doc);
+    const guard = newGuard();
+    expect(await offer(doc, guard, writer, waiting)).toEqual([true]);
+    expect(doc.store.pendingStructs).toBeNull();
+    // The writer is asked for what the document lacks (an honest client answers with it).
+    expect(writer.askedFor()).toEqual([Y.encodeStateVector(doc)]);
+    expect(await offer(doc, guard, connectionTo(doc), filling)).toEqual([true]);
     expect(schemaViolation(noteJson(doc))).toBeNull();
+    // The guard's copy dropped them too: a table row at the top is still new to it, and refused.
+    const topRow = encodeSections([[500, 0, [item(Y.createID(500, 0), null, CONTENT_FIELD, null, element('tableRow'))]]]);
+    expect(await offer(doc, guard, connectionTo(doc), topRow)).toEqual([false]);
+
+    const relayed = documentWithTable().doc;
+    const relayGuard = newGuard();
+    expect(await offer(relayed, relayGuard, connectionTo(relayed), encodeSections([]))).toEqual([true]);
+    Y.applyUpdate(relayed, waiting, { source: 'redis' });
+    expect(relayed.store.pendingStructs).toBeNull();
+    expect(await offer(relayed, relayGuard, connectionTo(relayed), filling)).toEqual([true]);
+    expect(schemaViolation(noteJson(relayed))).toBeNull();
   });
 
-  it('a delete kept pending (relayed from another process), applied with a later writer’s honest change: judged with it', async () => {
-    const { doc, row, text } = documentWithTable();
+  it('a delete left pending (relayed from another process) is dropped: it cannot empty a later writer’s new table cell', async () => {
+    const { doc, row } = documentWithTable();
     const guard = newGuard();
     const { tab, sent, fragment } = tabOf(doc);
-    // An honest format takes the full check: the guard now holds its copy of the document.
-    ((fragment.get(0) as Y.XmlElement).get(0) as Y.XmlText).format(0, 1, { bold: true });
-    expect(await offer(doc, guard, sent.at(-1)!)).toEqual([true]);
-    expect(text.toDelta()[0].attributes).toEqual({ bold: true });
     const honestRow = (fragment.get(1) as Y.XmlElement).get(0) as Y.XmlElement;
     expect(honestRow.nodeName).toBe(row.nodeName);
     const cell = new Y.XmlElement('tableCell');
-    const paragraph = new Y.XmlElement('paragraph');
-    cell.insert(0, [paragraph]);
+    cell.insert(0, [new Y.XmlElement('paragraph')]);
     honestRow.insert(1, [cell]);
     const addCell = sent.at(-1)!;
     const paragraphId = Y.decodeUpdate(addCell).structs.find((struct) => struct instanceof Y.Item && struct.content instanceof Y.ContentType && (struct.content.type as Y.XmlElement).nodeName === 'paragraph')!.id;
     const deleteAhead = encodeSections([], [[tab.clientID, paragraphId.clock, 1]]);
     expect(applied(doc, deleteAhead, addCell)).toContain('<tablecell></tablecell>');
-    const alone = documentWithTable().doc;
-    Y.applyUpdate(alone, sent.at(-2)!);
-    expect(await offer(alone, newGuard(), addCell)).toEqual([true]);
-    // Another process accepted the delete (kept pending there) and relays it: no update event carries it.
-    Y.applyUpdate(doc, deleteAhead);
-    expect(doc.store.pendingDs).not.toBeNull();
-    // The honest change would land with the pending delete: refused, and the note keeps fitting.
-    expect(await offer(doc, guard, addCell)).toEqual([false]);
+    // The guard holds its copy of the document (an honest format takes the full check).
+    const other = tabOf(doc);
+    ((other.fragment.get(0) as Y.XmlElement).get(0) as Y.XmlText).format(0, 1, { bold: true });
+    expect(await offer(doc, guard, connectionTo(doc), other.sent.at(-1)!)).toEqual([true]);
+    Y.applyUpdate(doc, deleteAhead, { source: 'redis' });
+    expect(doc.store.pendingDs).toBeNull();
+    expect(await offer(doc, guard, connectionTo(doc), addCell)).toEqual([true]);
+    expect(doc.getXmlFragment(CONTENT_FIELD).toString()).toContain('<tablecell><paragraph></paragraph></tablecell>');
     expect(schemaViolation(noteJson(doc))).toBeNull();
   });
 
@@ -205,10 +234,10 @@ describe('a crafted update the guard refuses', () => {
 });
 
 describe('honest updates', () => {
-  it('a keystroke that reaches the server before the paragraph it types in: kept pending, then judged with it', async () => {
+  it('a keystroke that reaches the server before the paragraph it types in: dropped, and sent again when the server asks', async () => {
     const { doc } = documentWithTable();
     const guard = newGuard();
-    const { sent, fragment } = tabOf(doc);
+    const { tab, sent, fragment } = tabOf(doc);
     const paragraph = new Y.XmlElement('paragraph');
     paragraph.setAttribute('blockUid', 'p2');
     const text = new Y.XmlText();
@@ -216,14 +245,18 @@ describe('honest updates', () => {
     fragment.insert(fragment.length, [paragraph]);
     text.insert(0, 'late');
     const [createParagraph, keystroke] = sent.slice(-2);
-    expect(await offer(doc, guard, keystroke!, createParagraph!)).toEqual([true, true]);
-    expect(doc.getXmlFragment(CONTENT_FIELD).toString()).toContain('<paragraph blockUid="p2">late</paragraph>');
+    const writer = connectionTo(doc);
+    expect(await offer(doc, guard, writer, keystroke!)).toEqual([true]);
     expect(doc.store.pendingStructs).toBeNull();
+    const [lacking] = writer.askedFor();
+    expect(await offer(doc, guard, writer, Y.encodeStateAsUpdate(tab, lacking), createParagraph!)).toEqual([true, true]);
+    expect(doc.getXmlFragment(CONTENT_FIELD).toString()).toContain('<paragraph blockUid="p2">late</paragraph>');
+    expect(writer.askedFor()).toHaveLength(1);
   });
 
   it('typing takes the fast path; typing and a change sent twice are accepted', async () => {
     const { doc } = documentWithTable();
-    const guard = new ContentRuleGuard(() => true, { violations: () => [] } as unknown as CatalogueSeals);
+    const guard = newGuard();
     const tab = new Y.Doc();
     Y.applyUpdate(tab, Y.encodeStateAsUpdate(doc));
     const sent: Uint8Array[] = [];

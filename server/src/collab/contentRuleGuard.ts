@@ -14,6 +14,7 @@ import type { CatalogueSeals } from './catalogueSeals.js';
 import { updateCarriedBy } from './documentSizeLimit.js';
 import { ShadowCopies, violationsBetween } from './shadowCopies.js';
 import { onlyEditsText } from './textOnlyUpdate.js';
+import { keepNothingPending } from './pendingParts.js';
 
 /**
  * Thrown from beforeHandleMessage: Hocuspocus then drops the message (and any queued after it) and
@@ -64,7 +65,9 @@ export class ContentRuleGuard implements Extension {
   ) {}
 
   async beforeHandleMessage({ connection, document, update: message }: beforeHandleMessagePayload): Promise<void> {
-    if (connection.readOnly || !this.applies(document.name)) return;
+    if (!this.applies(document.name)) return;
+    keepNothingPending(document);
+    if (connection.readOnly) return;
     const update = updateCarriedBy(message);
     if (!update) return;
     const violation = onlyEditsText(document, update) ? undefined : this.shadows.violationsAdded(document, update, (block) => this.seals.violations(block))[0];

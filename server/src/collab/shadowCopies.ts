@@ -2,6 +2,7 @@ import * as Y from 'yjs';
 import { newContentViolations, tableTransitions, violationsBeyond, type ContentViolation, type PmNode } from '@eln/shared';
 import { schemaViolation } from '@eln/shared/editor';
 import { contentSnapshot, type ContentSnapshot } from './contentSnapshots.js';
+import { dropPending } from './pendingParts.js';
 
 /**
  * The content rules an update broke, and the editor's schema when the document fitted it before (a
@@ -27,17 +28,13 @@ export function snapshotViolationsBetween(after: ContentSnapshot, before: Conten
 /** Refusal of an update Yjs cannot apply (a crafted one): nothing of it is applied. */
 const UNREADABLE: ContentViolation = { rule: 'schema', blockUid: null };
 
-const holdsPending = (doc: Y.Doc) => doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
-
 /**
  * A copy of each live document on which an update is tried, as sent, before the document gets it, so
  * that the content rules judge exactly what applying it does, without copying the whole document per
  * update. The copy follows every update the document applies (from any connection or process); an
  * update tried on it and then refused makes it wrong, so it is dropped and made again when next needed.
- * Structs and deletes the document holds pending (their predecessors missing) take part in the next
- * update's result, but its update events never carry them: while the document holds any, the copy is
- * made afresh, pending included, for each update tried. What the rules read of it is kept per top-level
- * block (contentSnapshot) and derived again only for the blocks an update changed.
+ * Like the document (keepNothingPending), it keeps nothing pending. What the rules read of it is kept
+ * per top-level block (contentSnapshot) and derived again only for the blocks an update changed.
  */
 export class ShadowCopies {
   private readonly shadows = new WeakMap<Y.Doc, Y.Doc>();
@@ -52,6 +49,7 @@ export class ShadowCopies {
     const before = contentSnapshot(shadow);
     try {
       Y.applyUpdate(shadow, update);
+      dropPending(shadow);
     } catch {
       this.drop(document);
       return [UNREADABLE];
@@ -68,10 +66,8 @@ export class ShadowCopies {
 
   private shadowOf(document: Y.Doc): Y.Doc {
     const known = this.shadows.get(document);
-    if (known && !holdsPending(known) && !holdsPending(document)) return known;
-    if (known) this.drop(document);
+    if (known) return known;
     const shadow = new Y.Doc({ gc: document.gc, gcFilter: document.gcFilter });
-    // The document's state as an update carries its pending structs and deletes too.
     Y.applyUpdate(shadow, Y.encodeStateAsUpdate(document));
     this.shadows.set(document, shadow);
     if (!this.followed.has(document)) {
