@@ -4,6 +4,7 @@ import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { COLLAB_REFUSALS, CONTENT_FIELD, CONTENT_REFUSED_MESSAGE, newBlockUid, noteDocumentName, type ContentRule, type PmNode } from '@eln/shared';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectWriter, eventually, plainText, type LiveClient } from '../testing/live.js';
+import { OutgoingMessage } from '@hocuspocus/server';
 import { DatabaseDocumentStore } from './documentStore.js';
 import { contentOfState } from './liveDocuments.js';
 
@@ -331,5 +332,38 @@ describe('content rules on live updates', () => {
     expect(writer.closeReasons()).toEqual([]);
     writer.destroy();
     await expectRefused(name, (doc) => appendTable(doc, 31, 1), 'tableSize');
+  });
+
+  it('takes an edit that overtook the one before it: the gap is dropped, the sender asked and answers, nothing stays pending', async () => {
+    const name = await newNote('Out of order');
+    const writer = track(await connectWriter(url, name, writerToken));
+    const other = track(await connectWriter(url, name, colleagueToken));
+    appendParagraph(writer.doc, 'In order');
+    await eventually(() => writer.allDurable(), 'the first edit stored');
+    const live = server.collab.documents.get(name)!;
+    // Records every time Yjs parks structs in the live document.
+    let parked = 0;
+    let pendingStructs = live.store.pendingStructs;
+    Object.defineProperty(live.store, 'pendingStructs', {
+      get: () => pendingStructs,
+      set: (value: typeof pendingStructs) => {
+        if (value) parked += 1;
+        pendingStructs = value;
+      },
+    });
+    // Two edits the provider does not send (made as if it had received them); the second goes alone.
+    const updates: Uint8Array[] = [];
+    const keep = (update: Uint8Array) => updates.push(update);
+    writer.doc.on('update', keep);
+    writer.doc.transact(() => appendParagraph(writer.doc, 'Overtaken'), writer.provider);
+    writer.doc.transact(() => appendParagraph(writer.doc, 'Overtaking'), writer.provider);
+    writer.doc.off('update', keep);
+    writer.provider.configuration.websocketProvider.send(new OutgoingMessage(name).createSyncMessage().writeUpdate(updates[1]!).toUint8Array());
+    await eventually(() => fragment(other.doc).length === 3 && writer.allDurable(), 'both edits stored and seen');
+    expect(parked).toBeGreaterThan(0);
+    expect(live.store.pendingStructs).toBeNull();
+    expect(writer.closeReasons()).toEqual([]);
+    expect(content(other.doc)).toEqual(content(writer.doc));
+    expect(await storedContent(name)).toEqual(content(writer.doc));
   });
 });
