@@ -43,7 +43,7 @@ function documentWithTable() {
   const codeText = new Y.XmlText('let x');
   code.insert(0, [codeText]);
   doc.getXmlFragment(CONTENT_FIELD).insert(0, [paragraph, table, code]);
-  return { doc, row, text, codeText };
+  return { doc, table, row, cell, inCell, paragraph, text, codeText };
 }
 
 /** A tab holding the document, and the updates it sends. */
@@ -223,6 +223,51 @@ describe('a crafted update the guard refuses', () => {
     ((fragment.get(2) as Y.XmlElement).get(0) as Y.XmlText).format(0, 3, { bold: true });
     expect(schemaViolation(yXmlFragmentToProsemirrorJSON(fragment) as PmNode)).not.toBeNull();
     expect(await guardAccepts(doc, sent.at(-1)!)).toBe(false);
+  });
+
+  it('an update whose reading fails part-way leaves no trace in the guard’s copy (a hook node, then deletes)', async () => {
+    const { doc, paragraph, cell, inCell } = documentWithTable();
+    const guard = newGuard();
+    const writer = connectionTo(doc);
+    // Refused: no note can hold a hook. The copy of the document must not keep the paragraph it brought into the cell.
+    const poison = encodeSections([[A, 0, [
+      item(Y.createID(A, 0), null, paragraph._item!.id, null, new Y.ContentType(new Y.XmlHook('h'))),
+      item(Y.createID(A, 1), null, cell._item!.id, null, element('paragraph')),
+    ]]]);
+    expect(await offer(doc, guard, writer, poison)).toEqual([false]);
+    const deleteParagraph = encodeSections([], [[R, paragraph._item!.id.clock, 1]]);
+    const emptyCell = encodeSections([], [[R, inCell._item!.id.clock, 1]]);
+    expect(await offer(doc, guard, writer, deleteParagraph, emptyCell)).toEqual([true, false]);
+    expect(schemaViolation(noteJson(doc))).toBeNull();
+    // An honest change after a refusal is judged on a true copy.
+    const { sent, fragment } = tabOf(doc);
+    (((fragment.get(0) as Y.XmlElement).get(0) as Y.XmlElement).get(0) as Y.XmlElement).insert(1, [new Y.XmlElement('paragraph')]);
+    expect(await offer(doc, guard, writer, sent.at(-1)!)).toEqual([true]);
+  });
+
+  it('text typed into a text node of a table, a row or a cell (made empty, so the full check saw nothing)', async () => {
+    for (const where of ['table', 'row', 'cell'] as const) {
+      const parts = documentWithTable();
+      const guard = newGuard();
+      const writer = connectionTo(parts.doc);
+      const emptyText = encodeSections([[A, 0, [item(Y.createID(A, 0), null, parts[where]._item!.id, null, new Y.ContentType(new Y.XmlText()))]]]);
+      const typed = encodeSections([[A, 1, [item(Y.createID(A, 1), null, Y.createID(A, 0), null, new Y.ContentString('evil'))]]]);
+      expect(applied(parts.doc, emptyText, typed)).toContain('evil');
+      expect(onlyEditsText(parts.doc, typed)).toBe(false);
+      await offer(parts.doc, guard, writer, emptyText, typed);
+      expect(schemaViolation(noteJson(parts.doc)), where).toBeNull();
+    }
+  });
+
+  it('text typed after a mark that covers no text yet, where no mark may stand (a code block)', async () => {
+    const { doc, codeText } = documentWithTable();
+    const guard = newGuard();
+    const lastCharacter = Y.createID(R, codeText._start!.id.clock + codeText.length - 1);
+    const bareMark = encodeSections([[A, 0, [item(Y.createID(A, 0), lastCharacter, null, null, new Y.ContentFormat('bold', true))]]]);
+    const typed = encodeSections([[A, 1, [item(Y.createID(A, 1), Y.createID(A, 0), null, null, new Y.ContentString('evil'))]]]);
+    expect(applied(doc, bareMark, typed)).toContain('<bold>evil</bold>');
+    await offer(doc, guard, connectionTo(doc), bareMark, typed);
+    expect(schemaViolation(noteJson(doc))).toBeNull();
   });
 
   it('an update Yjs cannot apply (an origin past its own client’s clock)', async () => {

@@ -25,7 +25,7 @@ export function snapshotViolationsBetween(after: ContentSnapshot, before: Conten
   return !after.fitsSchema() && before.fitsSchema() ? [{ rule: 'schema', blockUid: null }] : [];
 }
 
-/** Refusal of an update Yjs cannot apply (a crafted one): nothing of it is applied. */
+/** Refusal of an update that cannot be applied or read (a crafted one): nothing of it is applied. */
 const UNREADABLE: ContentViolation = { rule: 'schema', blockUid: null };
 
 /**
@@ -46,22 +46,27 @@ export class ShadowCopies {
    */
   violationsAdded(document: Y.Doc, update: Uint8Array, blockCheck?: (block: PmNode) => ContentViolation[]): ContentViolation[] {
     const shadow = this.shadowOf(document);
-    const before = contentSnapshot(shadow);
+    let added: ContentViolation[];
     try {
-      Y.applyUpdate(shadow, update);
-      dropPending(shadow);
+      added = this.judged(shadow, update, blockCheck);
     } catch {
-      this.drop(document);
-      return [UNREADABLE];
+      // A crafted update Yjs or the rules' reading cannot take (e.g. a node kind the editor never makes).
+      added = [UNREADABLE];
     }
-    const after = contentSnapshot(shadow);
-    let added = snapshotViolationsBetween(after, before);
-    if (!added.length && blockCheck) {
-      const judged = (snapshot: ContentSnapshot) => snapshot.entries.flatMap((entry) => blockCheck(entry.json));
-      added = violationsBeyond(judged(after), judged(before));
-    }
+    // The copy took an update the document will not: made again when next needed.
     if (added.length) this.drop(document);
     return added;
+  }
+
+  private judged(shadow: Y.Doc, update: Uint8Array, blockCheck?: (block: PmNode) => ContentViolation[]): ContentViolation[] {
+    const before = contentSnapshot(shadow);
+    Y.applyUpdate(shadow, update);
+    dropPending(shadow);
+    const after = contentSnapshot(shadow);
+    const added = snapshotViolationsBetween(after, before);
+    if (added.length || !blockCheck) return added;
+    const judged = (snapshot: ContentSnapshot) => snapshot.entries.flatMap((entry) => blockCheck(entry.json));
+    return violationsBeyond(judged(after), judged(before));
   }
 
   private shadowOf(document: Y.Doc): Y.Doc {

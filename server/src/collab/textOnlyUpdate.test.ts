@@ -36,6 +36,23 @@ describe('the text-only fast path', () => {
     // Nothing outside the note's content fragment is read by a rule.
     expect(fast((doc) => doc.getMap('elsewhere').set('k', new Y.Map()))).toBe(true);
   });
+  it('takes typing into text carrying marks its node allows, not where a mark may not stand', () => {
+    const typedInto = (nodeName: string) => {
+      const server = new Y.Doc();
+      const node = new Y.XmlElement(nodeName);
+      const text = new Y.XmlText('Hello');
+      node.insert(0, [text]);
+      server.getXmlFragment(CONTENT_FIELD).insert(0, [node]);
+      text.format(0, 3, { bold: true });
+      const client = new Y.Doc();
+      Y.applyUpdate(client, Y.encodeStateAsUpdate(server));
+      const vector = Y.encodeStateVector(client);
+      textOf(client).insert(1, 'x');
+      return onlyEditsText(server, Y.encodeStateAsUpdate(client, vector));
+    };
+    expect(typedInto('paragraph')).toBe(true);
+    expect(typedInto('codeBlock')).toBe(false);
+  });
   it('takes adding, splitting and deleting paragraphs at the top of the note (no rule reads them)', () => {
     const paragraph = (text: string, uid = 'p2') => {
       const element = new Y.XmlElement('paragraph');

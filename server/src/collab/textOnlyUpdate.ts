@@ -1,10 +1,12 @@
 import * as Y from 'yjs';
 import { CONTENT_FIELD, NODE } from '@eln/shared';
+import { formatFits, holdsText } from '@eln/shared/editor';
 import * as decoding from 'lib0/decoding';
 
 /**
- * Whether a Yjs update, applied to `doc` as sent, only types text inside existing text or deletes such
- * text: then it cannot break a content rule, since no rule looks at text, and the full check (the
+ * Whether a Yjs update, applied to `doc` as sent, only types text inside existing text of a node that
+ * holds text (with formats it allows) or deletes such text: then it cannot break a content rule, since
+ * no rule looks at text, nor the schema, and the full check (the
  * update tried on a copy of the document) is skipped. This is the update of nearly every keystroke.
  * Changes outside the note's content fragment (the durability marks of DurableTracker, any other shared
  * type) are allowed beside it: no rule reads them. Anything else (new elements, attributes, formats,
@@ -133,11 +135,25 @@ function allowedParagraphPart(context: Context, place: Place & { type: Y.Abstrac
   return item.content instanceof Y.ContentType && item.content.type instanceof Y.XmlText;
 }
 
+/**
+ * Whether any text typed into this text node fits the schema: the node holding it holds text, and allows
+ * every format the text node carries (text takes the formats before it, even one that covers no text yet).
+ */
+function textMayGrow(context: Context, text: Y.AbstractType<unknown>): boolean {
+  const holder = parentTypeOf(context, text);
+  if (!(holder instanceof Y.XmlElement) || !holdsText(holder.nodeName)) return false;
+  for (let item = text._start; item; item = item.right) {
+    if (item.content instanceof Y.ContentFormat && !item.deleted && !formatFits(holder.nodeName, item.content.key, item.content.value)) return false;
+  }
+  return true;
+}
+
 function allowedItem(context: Context, item: Y.Item): boolean {
   const place = placeOf(context, item);
   if (!place) return false;
   if (place.type === 'outside' || !insideContent(context, place.type)) return true;
-  if (place.type instanceof Y.XmlText && !place.mapEntry && isTextContent(item)) return true;
+  const type = place.type;
+  if (type instanceof Y.XmlText && !place.mapEntry && isTextContent(item)) return textMayGrow(context, place.type);
   return allowedParagraphPart(context, place as Place & { type: Y.AbstractType<unknown> }, item);
 }
 

@@ -55,6 +55,27 @@ function attributesProblem(schema: Schema, node: PmNode): string | null {
 }
 
 /**
+ * Whether text of a node named `nodeName` may carry this format (a mark as the live document keeps it:
+ * its name, and its attributes, or null when it is removed): the schema knows the mark, its attributes
+ * fit, and the node allows it (a code block allows none).
+ */
+export function formatFits(nodeName: string, name: string, value: unknown): boolean {
+  const schema = noteSchema();
+  const node = schema.nodes[nodeName];
+  const mark = schema.marks[name];
+  if (!node?.isTextblock || !mark || !node.allowsMarkType(mark)) return false;
+  // null removes the mark; `true` sets one without attributes (y-prosemirror reads both).
+  if (value === null || value === true) return true;
+  if (typeof value !== 'object' || Array.isArray(value)) return false;
+  return attributeProblem((mark.spec.attrs ?? {}) as AttributeSpecs, value as Record<string, unknown>, `mark ${name}`) === null;
+}
+
+/** Whether a node of this name holds text directly (a paragraph, a heading, a code block). */
+export function holdsText(nodeName: string): boolean {
+  return noteSchema().nodes[nodeName]?.isTextblock === true;
+}
+
+/**
  * Why a document does not fit the editor's schema (an unknown node, mark or attribute, content where the
  * schema allows none, an attribute of the wrong kind), or null when it fits. The message is
  * ProseMirror's own where it has one, for the log and the refusal's details.
