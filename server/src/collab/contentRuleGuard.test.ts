@@ -129,13 +129,16 @@ async function offer(doc: GuardDocument, guard: ContentRuleGuard, connection: Fa
   return accepted;
 }
 
-/** What applying the update to a copy of the document makes of the note. */
-function applied(doc: Y.Doc, ...updates: Uint8Array[]): string {
+/** A copy of the document with the updates applied. */
+function copyWith(doc: Y.Doc, ...updates: Uint8Array[]): Y.Doc {
   const copy = new Y.Doc();
   Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
   for (const update of updates) Y.applyUpdate(copy, update);
-  return copy.getXmlFragment(CONTENT_FIELD).toString();
+  return copy;
 }
+/** What applying the updates to a copy of the document makes of the note. */
+const applied = (doc: Y.Doc, ...updates: Uint8Array[]) => copyWith(doc, ...updates).getXmlFragment(CONTENT_FIELD).toString();
+const appliedJson = (doc: Y.Doc, ...updates: Uint8Array[]) => noteJson(copyWith(doc, ...updates));
 
 describe('a crafted update the guard refuses', () => {
   it('a client section given twice, apart: a fake struct reusing a table row’s ID', async () => {
@@ -268,6 +271,56 @@ describe('a crafted update the guard refuses', () => {
     expect(applied(doc, bareMark, typed)).toContain('<bold>evil</bold>');
     await offer(doc, guard, connectionTo(doc), bareMark, typed);
     expect(schemaViolation(noteJson(doc))).toBeNull();
+  });
+
+  it('text typed after marks that cover no text yet and exclude each other (bold and code)', async () => {
+    const { doc, text } = documentWithTable();
+    const lastCharacter = Y.createID(R, text._start!.id.clock + text.length - 1);
+    const bareMarks = encodeSections([[A, 0, [
+      item(Y.createID(A, 0), lastCharacter, null, null, new Y.ContentFormat('bold', true)),
+      item(Y.createID(A, 1), Y.createID(A, 0), null, null, new Y.ContentFormat('code', true)),
+    ]]]);
+    const typed = encodeSections([[A, 2, [item(Y.createID(A, 2), Y.createID(A, 1), null, null, new Y.ContentString('evil'))]]]);
+    expect(schemaViolation(appliedJson(doc, bareMarks, typed))).toContain('Invalid collection of marks');
+    await offer(doc, newGuard(), connectionTo(doc), bareMarks, typed);
+    expect(schemaViolation(noteJson(doc))).toBeNull();
+  });
+
+  it('a live type as an attribute’s value (a paragraph’s blockUid, an image’s title: text typed into it later would escape the rules)', async () => {
+    const { doc } = documentWithTable();
+    const guard = newGuard();
+    const writer = connectionTo(doc);
+    const uid = tabOf(doc);
+    (uid.fragment.get(0) as Y.XmlElement).setAttribute('blockUid', new Y.XmlText('zz') as unknown as string);
+    expect(await offer(doc, guard, writer, uid.sent.at(-1)!)).toEqual([false]);
+    const titled = tabOf(doc);
+    const before = Y.encodeStateVector(titled.tab);
+    const image = new Y.XmlElement('image');
+    titled.fragment.insert(3, [image]);
+    image.setAttribute('blockUid', 'img1');
+    image.setAttribute('fileId', 'f1');
+    const title = new Y.XmlElement('heading');
+    title.insert(0, [new Y.XmlText('a')]);
+    image.setAttribute('title', title as unknown as string);
+    expect(await offer(doc, guard, writer, Y.encodeStateAsUpdate(titled.tab, before))).toEqual([false]);
+    expect(noteJson(doc).content?.[0]?.attrs?.blockUid).toBe('p1');
+    expect(doc.getXmlFragment(CONTENT_FIELD).toString()).not.toContain('image');
+  });
+
+  it('a note that already breaks the schema in one block still may not break it in another', async () => {
+    const { doc, codeText } = documentWithTable();
+    // Stored before the guard knew better: a bold mark in the code block.
+    codeText.format(0, 2, { bold: true });
+    expect(schemaViolation(noteJson(doc))).not.toBeNull();
+    const { tab, fragment } = tabOf(doc);
+    const before = Y.encodeStateVector(tab);
+    fragment.insert(0, [new Y.XmlElement('tableRow')]);
+    expect(await offer(doc, newGuard(), connectionTo(doc), Y.encodeStateAsUpdate(tab, before))).toEqual([false]);
+    // Editing beside the broken block is fine.
+    const typing = tabOf(doc);
+    const vector = Y.encodeStateVector(typing.tab);
+    ((typing.fragment.get(0) as Y.XmlElement).get(0) as Y.XmlText).insert(0, 'ok ');
+    expect(await offer(doc, newGuard(), connectionTo(doc), Y.encodeStateAsUpdate(typing.tab, vector))).toEqual([true]);
   });
 
   it('an update Yjs cannot apply (an origin past its own client’s clock)', async () => {

@@ -1,17 +1,36 @@
 import * as Y from 'yjs';
 import { newContentViolations, tableTransitions, violationsBeyond, type ContentViolation, type PmNode } from '@eln/shared';
-import { schemaViolation } from '@eln/shared/editor';
+import { blocksFitTogether, fittingBlock } from '@eln/shared/editor';
+import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { contentSnapshot, type ContentSnapshot } from './contentSnapshots.js';
 import { dropPending } from './pendingParts.js';
 
 /**
- * The content rules an update broke, and the editor's schema when the document fitted it before (a
- * document that did not stays editable, like one breaking a content rule).
+ * Where a document does not fit the editor's schema, block by block: each top-level block that does not
+ * fit on its own (by its blockUid), and the document (blockUid null) when the blocks that fit do not fit
+ * together. Counted so, a note that already breaks the schema somewhere stays editable, and an update
+ * still may not break it anywhere else.
+ */
+function schemaViolations(blocks: readonly PmNode[]): ContentViolation[] {
+  const found: ContentViolation[] = [];
+  const fitting: ProseMirrorNode[] = [];
+  for (const block of blocks) {
+    const node = fittingBlock(block);
+    if (node) fitting.push(node);
+    else found.push({ rule: 'schema', blockUid: typeof block.attrs?.blockUid === 'string' ? block.attrs.blockUid : null });
+  }
+  if (!blocksFitTogether(fitting)) found.push({ rule: 'schema', blockUid: null });
+  return found;
+}
+
+/**
+ * The content rules an update broke, then where it broke the editor's schema (a document that already
+ * breaks a rule, or the schema somewhere, stays editable: only violations an update adds count).
  */
 export function violationsBetween(after: PmNode, before: PmNode): ContentViolation[] {
   const added = newContentViolations(after, before);
   if (added.length) return added;
-  return schemaViolation(after) !== null && schemaViolation(before) === null ? [{ rule: 'schema', blockUid: null }] : [];
+  return violationsBeyond(schemaViolations(after.content ?? []), schemaViolations(before.content ?? []));
 }
 
 /**
@@ -22,7 +41,7 @@ export function violationsBetween(after: PmNode, before: PmNode): ContentViolati
 export function snapshotViolationsBetween(after: ContentSnapshot, before: ContentSnapshot): ContentViolation[] {
   const added = violationsBeyond([...tableTransitions(after.tables(), before.tables()), ...after.stateViolations()], before.stateViolations());
   if (added.length) return added;
-  return !after.fitsSchema() && before.fitsSchema() ? [{ rule: 'schema', blockUid: null }] : [];
+  return violationsBeyond(schemaViolations(after.json().content ?? []), schemaViolations(before.json().content ?? []));
 }
 
 /** Refusal of an update that cannot be applied or read (a crafted one): nothing of it is applied. */

@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import { CONTENT_FIELD, NODE } from '@eln/shared';
-import { formatFits, holdsText } from '@eln/shared/editor';
+import { formatsFit, holdsText } from '@eln/shared/editor';
 import * as decoding from 'lib0/decoding';
 
 /**
@@ -42,14 +42,14 @@ export function onlyEditsText(doc: Y.Doc, update: Uint8Array): boolean {
  * deletes on every update. So: the document holds nothing pending; each client appears in one section
  * (as many sections as clients), which starts at the document's clock for that client; every struct is
  * an item; and every ID an item refers to (origin, right origin, parent) is in the document or earlier
- * in its own client's section. A crafted update breaking any of this goes to the full check, which
- * applies it as sent.
+ * in its own client's section (and none is empty). A crafted update breaking any of this goes to the
+ * full check, which applies it as sent.
  */
 function appliesAsRead(doc: Y.Doc, update: Uint8Array, structs: Array<Y.Item | Y.GC | Y.Skip>): structs is Y.Item[] {
   if (doc.store.pendingStructs || doc.store.pendingDs) return false;
   const sectionStarts = new Set<number>();
   for (const struct of structs) {
-    if (!(struct instanceof Y.Item)) return false;
+    if (!(struct instanceof Y.Item) || struct.length === 0) return false;
     const { client, clock } = struct.id;
     if (!sectionStarts.has(client)) {
       if (clock !== Y.getState(doc.store, client)) return false;
@@ -137,15 +137,17 @@ function allowedParagraphPart(context: Context, place: Place & { type: Y.Abstrac
 
 /**
  * Whether any text typed into this text node fits the schema: the node holding it holds text, and allows
- * every format the text node carries (text takes the formats before it, even one that covers no text yet).
+ * every format the text node carries, all together (text takes the formats before it, even ones that
+ * cover no text yet).
  */
 function textMayGrow(context: Context, text: Y.AbstractType<unknown>): boolean {
   const holder = parentTypeOf(context, text);
   if (!(holder instanceof Y.XmlElement) || !holdsText(holder.nodeName)) return false;
+  const formats: Array<[string, unknown]> = [];
   for (let item = text._start; item; item = item.right) {
-    if (item.content instanceof Y.ContentFormat && !item.deleted && !formatFits(holder.nodeName, item.content.key, item.content.value)) return false;
+    if (item.content instanceof Y.ContentFormat && !item.deleted) formats.push([item.content.key, item.content.value]);
   }
-  return true;
+  return formatsFit(holder.nodeName, formats);
 }
 
 function allowedItem(context: Context, item: Y.Item): boolean {

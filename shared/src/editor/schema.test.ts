@@ -3,7 +3,7 @@ import StarterKit from '@tiptap/starter-kit';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_NODE_TYPES, BLOCK_NODES, BLOCK_TYPES } from './blockNodes.js';
 import { NOTE_TEXT_EXTENSIONS, noteExtensions } from './extensions.js';
-import { noteSchema, schemaViolation } from './schema.js';
+import { formatsFit, holdsText, noteSchema, schemaViolation } from './schema.js';
 import type { PmNode } from '../blocks/model.js';
 
 const doc = (...content: PmNode[]): PmNode => ({ type: 'doc', content });
@@ -59,6 +59,27 @@ describe('attribute kinds', () => {
     expect(schemaViolation(doc(heading('<script>')))).toMatch(/level/);
     expect(schemaViolation(doc(heading(2)))).toBeNull();
     expect(schemaViolation(doc({ type: 'image', attrs: { blockUid: null, fileId: 'f', title: 42 } }))).toMatch(/title/);
+  });
+  it('takes only JSON data as an attribute, even where the default is null (an ID, a cell reference)', () => {
+    const paragraph = (blockUid: unknown): PmNode => ({ type: 'paragraph', attrs: { blockUid }, content: [{ type: 'text', text: 'p' }] });
+    expect(schemaViolation(doc(paragraph({ nested: ['a', 1, true, null] })))).toBeNull();
+    expect(schemaViolation(doc(paragraph(new Map())))).toMatch(/blockUid.*JSON/);
+    expect(schemaViolation(doc(paragraph({ inner: new Date(0) })))).toMatch(/JSON/);
+    expect(schemaViolation(doc(paragraph(Number.NaN)))).toMatch(/JSON/);
+  });
+});
+
+describe('formats text may carry', () => {
+  it('in a node that holds text, marks the schema knows, with their attributes, not excluding each other', () => {
+    expect(formatsFit('paragraph', [['bold', true], ['italic', {}], ['bold', null]])).toBe(true);
+    expect(formatsFit('paragraph', [['bold', true], ['code', true]])).toBe(false);
+    expect(formatsFit('paragraph', [['bold', null], ['code', true]])).toBe(true);
+    expect(formatsFit('codeBlock', [['bold', true]])).toBe(false);
+    expect(formatsFit('codeBlock', [])).toBe(true);
+    expect(formatsFit('paragraph', [['blink', true]])).toBe(false);
+    expect(formatsFit('paragraph', [['bold', 'yes']])).toBe(false);
+    expect(formatsFit('tableRow', [])).toBe(false);
+    expect(holdsText('heading') && !holdsText('tableCell')).toBe(true);
   });
 });
 

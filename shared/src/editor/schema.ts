@@ -15,14 +15,26 @@ interface AttributeSpecs {
   [name: string]: { default?: unknown };
 }
 
+/** Whether a value is JSON data (what the editor writes as an attribute), not an object of some class (a live Yjs type). */
+function isJsonData(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || depth > 32) return false;
+  if (Array.isArray(value)) return value.every((item) => isJsonData(item, depth + 1));
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && Object.values(value).every((item) => isJsonData(item, depth + 1));
+}
+
 /**
- * An attribute's value must be of the kind its default is (a number for a heading's level, a string for
- * an image's title); attributes whose default is null (IDs, spans' widths, cell references) take any JSON.
+ * An attribute's value must be JSON data of the kind its default is (a number for a heading's level, a
+ * string for an image's title); attributes whose default is null (IDs, spans' widths, cell references)
+ * take any JSON data.
  */
 function attributeProblem(specs: AttributeSpecs, attrs: Record<string, unknown> | undefined, owner: string): string | null {
   for (const [name, value] of Object.entries(attrs ?? {})) {
     const spec = specs[name];
     if (!spec) return `Unsupported attribute ${name} for ${owner}`;
+    if (value !== undefined && !isJsonData(value)) return `Attribute ${name} of ${owner} must be JSON data`;
     const fallback = spec.default;
     if (fallback === null || fallback === undefined || value === undefined) continue;
     if (typeof value !== typeof fallback) return `Attribute ${name} of ${owner} must be a ${typeof fallback}`;
@@ -55,19 +67,32 @@ function attributesProblem(schema: Schema, node: PmNode): string | null {
 }
 
 /**
- * Whether text of a node named `nodeName` may carry this format (a mark as the live document keeps it:
- * its name, and its attributes, or null when it is removed): the schema knows the mark, its attributes
- * fit, and the node allows it (a code block allows none).
+ * Whether text of a node named `nodeName` may carry these formats together (marks as the live document
+ * keeps them: a name, and attributes, or null where the mark ends): the schema knows each mark, its
+ * attributes fit, the node allows it, and no mark excludes another (code excludes every other mark).
  */
-export function formatFits(nodeName: string, name: string, value: unknown): boolean {
+export function formatsFit(nodeName: string, formats: Iterable<readonly [string, unknown]>): boolean {
   const schema = noteSchema();
   const node = schema.nodes[nodeName];
-  const mark = schema.marks[name];
-  if (!node?.isTextblock || !mark || !node.allowsMarkType(mark)) return false;
-  // null removes the mark; `true` sets one without attributes (y-prosemirror reads both).
-  if (value === null || value === true) return true;
-  if (typeof value !== 'object' || Array.isArray(value)) return false;
-  return attributeProblem((mark.spec.attrs ?? {}) as AttributeSpecs, value as Record<string, unknown>, `mark ${name}`) === null;
+  if (!node?.isTextblock) return false;
+  let marks: readonly Mark[] = Mark.none;
+  const names = new Set<string>();
+  for (const [name, value] of formats) {
+    const type = schema.marks[name];
+    if (!type || !node.allowsMarkType(type)) return false;
+    if (value === null) continue;
+    // `true` sets a mark without attributes (y-prosemirror reads both).
+    const attrs = value === true ? {} : value;
+    if (typeof attrs !== 'object' || attrs === null || Array.isArray(attrs)) return false;
+    if (attributeProblem((type.spec.attrs ?? {}) as AttributeSpecs, attrs as Record<string, unknown>, `mark ${name}`) !== null) return false;
+    try {
+      marks = type.create(attrs).addToSet(marks);
+    } catch {
+      return false;
+    }
+    names.add(name);
+  }
+  return marks.length >= names.size;
 }
 
 /** Whether a node of this name holds text directly (a paragraph, a heading, a code block). */
