@@ -114,13 +114,40 @@ function jsonOf(child: Child, known: WeakMap<Child, PmNode>): PmNode {
   if (child instanceof Y.XmlElement) {
     // The library's element case: its name, its attributes when it has any, its children flattened.
     json = { type: child.nodeName };
-    const attrs = child.getAttributes();
+    const attrs = attributesOf(child);
     if (Object.keys(attrs).length) json.attrs = attrs;
     const children = child.toArray();
     if (children.length) json.content = children.map((inner) => jsonOf(inner, known)).flat();
-  } else json = libraryJson(child);
+  } else {
+    json = libraryJson(child);
+    if (child instanceof Y.XmlText && hidesFormats(child)) json = withHiddenFormat(json as unknown as PmNode[]) as unknown as PmNode;
+  }
   known.set(child, json);
   return json;
+}
+
+/**
+ * Yjs reads an element's attributes, and a text's formats, into a plain object key by key, so one named
+ * `__proto__` becomes that object's prototype: unseen by the server's JSON (own keys only), but read by
+ * the browser's editor (which reads inherited keys too). Shown here as what it is: an attribute, or a
+ * mark, the schema does not know.
+ */
+const HIDDEN = '__proto__';
+
+function attributesOf(element: Y.XmlElement): Record<string, unknown> {
+  const attrs = element.getAttributes() as Record<string, unknown>;
+  const prototype: unknown = Object.getPrototypeOf(attrs);
+  // Object.fromEntries writes `__proto__` as an own key.
+  return prototype === Object.prototype ? attrs : Object.fromEntries([...Object.entries(attrs), [HIDDEN, prototype]]);
+}
+
+function hidesFormats(text: Y.XmlText): boolean {
+  return (text.toDelta() as Array<{ attributes?: object }>).some((run) => run.attributes !== undefined && Object.getPrototypeOf(run.attributes) !== Object.prototype);
+}
+
+function withHiddenFormat(runs: PmNode[]): PmNode[] {
+  const marked = runs.map((run) => ({ ...run, marks: [...(run.marks ?? []), { type: HIDDEN }] }));
+  return marked.length ? marked : [{ type: 'text', text: ' ', marks: [{ type: HIDDEN }] }];
 }
 
 /**

@@ -141,7 +141,11 @@ function allowedParagraphPart(context: Context, place: Place & { type: Y.Abstrac
  * cover no text yet).
  */
 function textMayGrow(context: Context, text: Y.AbstractType<unknown>): boolean {
-  const holder = parentTypeOf(context, text);
+  // A child of its element, not one of its attributes.
+  const item = text._item ?? context.holders.get(text);
+  const place = item ? placeOf(context, item) : null;
+  if (!place || place.mapEntry) return false;
+  const holder = place.type;
   if (!(holder instanceof Y.XmlElement) || !holdsText(holder.nodeName)) return false;
   const formats: Array<[string, unknown]> = [];
   for (let item = text._start; item; item = item.right) {

@@ -17,8 +17,8 @@ interface AttributeSpecs {
 
 /** Whether a value is JSON data (what the editor writes as an attribute), not an object of some class (a live Yjs type). */
 function isJsonData(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
+  // Any number and undefined, as JSON writes them (null, or left out): a pasted table's column width can be NaN.
+  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return true;
   if (typeof value !== 'object' || depth > 32) return false;
   if (Array.isArray(value)) return value.every((item) => isJsonData(item, depth + 1));
   const prototype: unknown = Object.getPrototypeOf(value);
@@ -32,7 +32,8 @@ function isJsonData(value: unknown, depth = 0): boolean {
  */
 function attributeProblem(specs: AttributeSpecs, attrs: Record<string, unknown> | undefined, owner: string): string | null {
   for (const [name, value] of Object.entries(attrs ?? {})) {
-    const spec = specs[name];
+    // Own specs only: `specs.__proto__` is Object.prototype.
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (!spec) return `Unsupported attribute ${name} for ${owner}`;
     if (value !== undefined && !isJsonData(value)) return `Attribute ${name} of ${owner} must be JSON data`;
     const fallback = spec.default;
@@ -73,12 +74,12 @@ function attributesProblem(schema: Schema, node: PmNode): string | null {
  */
 export function formatsFit(nodeName: string, formats: Iterable<readonly [string, unknown]>): boolean {
   const schema = noteSchema();
-  const node = schema.nodes[nodeName];
+  const node = Object.hasOwn(schema.nodes, nodeName) ? schema.nodes[nodeName] : undefined;
   if (!node?.isTextblock) return false;
   let marks: readonly Mark[] = Mark.none;
   const names = new Set<string>();
   for (const [name, value] of formats) {
-    const type = schema.marks[name];
+    const type = Object.hasOwn(schema.marks, name) ? schema.marks[name] : undefined;
     if (!type || !node.allowsMarkType(type)) return false;
     if (value === null) continue;
     // `true` sets a mark without attributes (y-prosemirror reads both).
@@ -97,7 +98,8 @@ export function formatsFit(nodeName: string, formats: Iterable<readonly [string,
 
 /** Whether a node of this name holds text directly (a paragraph, a heading, a code block). */
 export function holdsText(nodeName: string): boolean {
-  return noteSchema().nodes[nodeName]?.isTextblock === true;
+  const { nodes } = noteSchema();
+  return Object.hasOwn(nodes, nodeName) && nodes[nodeName]!.isTextblock;
 }
 
 /**
