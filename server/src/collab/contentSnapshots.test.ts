@@ -204,3 +204,25 @@ describe('content snapshots kept per top-level block', () => {
     expect(JSON.parse(second.savedBlocks('LABNOTE')[1]!.content)).toEqual({ type: 'paragraph', content: [{ type: 'text', text: 'Hello!' }] });
   });
 });
+
+describe('an attribute or format named __proto__ (Yjs would read it into the prototype, hidden from own keys)', () => {
+  it('is read as an own, unknown attribute or mark, live and from a stored state', () => {
+    const doc = new Y.Doc();
+    const cell = new Y.XmlElement('paragraph');
+    cell.setAttribute('blockUid', 'p1');
+    cell.setAttribute('__proto__', { blockUid: 'forged' } as unknown as string);
+    const code = new Y.XmlElement('codeBlock');
+    code.setAttribute('blockUid', 'c1');
+    const text = new Y.XmlText('let x');
+    code.insert(0, [text]);
+    doc.getXmlFragment(CONTENT_FIELD).insert(0, [cell, code]);
+    text.insert(5, ' y', JSON.parse('{"__proto__": {"bold": true}}') as Record<string, unknown>);
+    expect(Object.keys(cell.getAttributes())).toEqual(['blockUid']);
+    for (const snapshot of [contentSnapshot(doc), snapshotOfState(Y.encodeStateAsUpdate(doc))]) {
+      const [paragraph, codeBlock] = snapshot.entries.map((entry) => entry.json);
+      expect(Object.hasOwn(paragraph!.attrs!, '__proto__')).toBe(true);
+      expect(codeBlock!.content!.some((run) => run.marks?.some((mark) => mark.type === '__proto__'))).toBe(true);
+      expect(snapshot.fitsSchema()).toBe(false);
+    }
+  });
+});

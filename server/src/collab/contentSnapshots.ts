@@ -129,20 +129,24 @@ function jsonOf(child: Child, known: WeakMap<Child, PmNode>): PmNode {
 /**
  * Yjs reads an element's attributes, and a text's formats, into a plain object key by key, so one named
  * `__proto__` becomes that object's prototype: unseen by the server's JSON (own keys only), but read by
- * the browser's editor (which reads inherited keys too). Shown here as what it is: an attribute, or a
- * mark, the schema does not know.
+ * the browser's editor (which reads inherited keys too). Shown here as what it is, whatever it holds and
+ * whether or not it covers text: an attribute, or a mark, the schema does not know.
  */
 const HIDDEN = '__proto__';
 
 function attributesOf(element: Y.XmlElement): Record<string, unknown> {
   const attrs = element.getAttributes() as Record<string, unknown>;
-  const prototype: unknown = Object.getPrototypeOf(attrs);
+  const hidden = element._map.get(HIDDEN);
+  if (!hidden || hidden.deleted) return attrs;
   // Object.fromEntries writes `__proto__` as an own key.
-  return prototype === Object.prototype ? attrs : Object.fromEntries([...Object.entries(attrs), [HIDDEN, prototype]]);
+  return Object.fromEntries([...Object.entries(attrs), [HIDDEN, hidden.content.getContent().at(-1)]]);
 }
 
 function hidesFormats(text: Y.XmlText): boolean {
-  return (text.toDelta() as Array<{ attributes?: object }>).some((run) => run.attributes !== undefined && Object.getPrototypeOf(run.attributes) !== Object.prototype);
+  for (let item = text._start; item; item = item.right) {
+    if (!item.deleted && item.content instanceof Y.ContentFormat && item.content.key === HIDDEN) return true;
+  }
+  return false;
 }
 
 function withHiddenFormat(runs: PmNode[]): PmNode[] {
@@ -272,7 +276,8 @@ export function contentSnapshot(doc: Y.Doc): ContentSnapshot {
 export function snapshotOfState(state: Uint8Array): ContentSnapshot {
   const doc = new Y.Doc();
   Y.applyUpdate(doc, state);
-  const snapshot = new ContentSnapshot(doc.getXmlFragment(CONTENT_FIELD).toArray().map((child) => new BlockEntry(libraryJson(child))));
+  const known = new WeakMap<Child, PmNode>();
+  const snapshot = new ContentSnapshot(doc.getXmlFragment(CONTENT_FIELD).toArray().map((child) => new BlockEntry(jsonOf(child, known))));
   doc.destroy();
   return snapshot;
 }

@@ -1,7 +1,6 @@
 import type { Connection, Hocuspocus } from '@hocuspocus/server';
-import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
-import { COLLAB_REFUSALS, CONTENT_FIELD, type PmNode } from '@eln/shared';
+import { COLLAB_REFUSALS, type PmNode } from '@eln/shared';
 import type { Db, Tx } from '../db/client.js';
 import type { CollabAuthorization } from './authorization.js';
 import { contentSnapshot, snapshotOfState, type ContentSnapshot } from './contentSnapshots.js';
@@ -164,9 +163,7 @@ export class LiveDocuments {
   }
 }
 
-/** The content of a document state (one Yjs update) as ProseMirror JSON. */
+/** The content of a document state (one Yjs update) as ProseMirror JSON, read as the content guard reads it. */
 export function contentOfState(state: Uint8Array): PmNode {
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, state);
-  return yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
+  return snapshotOfState(state).json();
 }
