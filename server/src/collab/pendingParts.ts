@@ -9,7 +9,8 @@ export function dropPending(doc: Y.Doc): void {
   doc.store.pendingDs = null;
 }
 
-const holdsPending = (doc: Y.Doc) => doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
+/** Whether Yjs keeps structs or deletes of a document pending. */
+export const holdsPending = (doc: Y.Doc) => doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
 
 /**
  * Keeps nothing pending in a live document. Yjs keeps the parts of an update whose predecessors it

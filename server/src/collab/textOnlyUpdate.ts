@@ -2,6 +2,7 @@ import * as Y from 'yjs';
 import { CONTENT_FIELD, NODE } from '@eln/shared';
 import { formatsFit, holdsText } from '@eln/shared/editor';
 import * as decoding from 'lib0/decoding';
+import { holdsPending } from './pendingParts.js';
 
 /**
  * Whether a Yjs update, applied to `doc` as sent, only types text inside existing text of a node that
@@ -46,7 +47,7 @@ export function onlyEditsText(doc: Y.Doc, update: Uint8Array): boolean {
  * full check, which applies it as sent.
  */
 function appliesAsRead(doc: Y.Doc, update: Uint8Array, structs: Array<Y.Item | Y.GC | Y.Skip>): structs is Y.Item[] {
-  if (doc.store.pendingStructs || doc.store.pendingDs) return false;
+  if (holdsPending(doc)) return false;
   const sectionStarts = new Set<number>();
   for (const struct of structs) {
     if (!(struct instanceof Y.Item) || struct.length === 0) return false;
@@ -148,8 +149,8 @@ function textMayGrow(context: Context, text: Y.AbstractType<unknown>): boolean {
   const holder = place.type;
   if (!(holder instanceof Y.XmlElement) || !holdsText(holder.nodeName)) return false;
   const formats: Array<[string, unknown]> = [];
-  for (let item = text._start; item; item = item.right) {
-    if (item.content instanceof Y.ContentFormat && !item.deleted) formats.push([item.content.key, item.content.value]);
+  for (let part = text._start; part; part = part.right) {
+    if (part.content instanceof Y.ContentFormat && !part.deleted) formats.push([part.content.key, part.content.value]);
   }
   return formatsFit(holder.nodeName, formats);
 }
@@ -158,6 +159,7 @@ function allowedItem(context: Context, item: Y.Item): boolean {
   const place = placeOf(context, item);
   if (!place) return false;
   if (place.type === 'outside' || !insideContent(context, place.type)) return true;
+  // `type` is tested and `place.type` passed: narrowed to XmlText, Yjs's typing no longer passes for AbstractType<unknown>.
   const type = place.type;
   if (type instanceof Y.XmlText && !place.mapEntry && isTextContent(item)) return textMayGrow(context, place.type);
   return allowedParagraphPart(context, place as Place & { type: Y.AbstractType<unknown> }, item);
