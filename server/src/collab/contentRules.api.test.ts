@@ -142,9 +142,10 @@ describe('content rules on live updates', () => {
     await expectRefused(
       await newNote('Foreign mark'),
       (doc) => {
-        const text = (fragment(doc).get(0) as Y.XmlElement).get(0) as Y.XmlText;
-        text.format(0, 3, { blink: {} });
-        return null;
+        const paragraph = fragment(doc).get(0) as Y.XmlElement;
+        (paragraph.get(0) as Y.XmlText).format(0, 3, { blink: {} });
+        // The schema is judged block by block: the refusal names the paragraph.
+        return paragraph.getAttribute('blockUid') as string;
       },
       'schema',
     );
