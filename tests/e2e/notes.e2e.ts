@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person, seriousViolations } from './support.js';
+import { api, apiSignIn, caretTakenIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person, seriousViolations } from './support.js';
 import { png } from '../../server/src/files/pngImage.js';
 
 /**
@@ -45,6 +45,22 @@ async function setUp(request: APIRequestContext) {
   const note = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo: project.projectNo, title: `Kinetics ${id}` });
   return { id, chemist, projectNo: project.projectNo, labNoteNo: note.labNoteNo, memberToken, adminToken };
 }
+
+test('a note opens on one connection, which stays open', async ({ browser, request }) => {
+  const { labNoteNo } = await setUp(request);
+  const kim = await newUser(browser, E2E.member);
+  const sockets: string[] = [];
+  kim.on('websocket', (socket) => sockets.push(socket.url()));
+  await kim.goto(`/note/${labNoteNo}`);
+  await expect(prose(kim)).toHaveAttribute('contenteditable', 'true');
+  await prose(kim).click();
+  await kim.keyboard.type('Buffer prepared');
+  await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
+  // Once, the first connection's first status event failed and the socket opened a second one about a
+  // second later (its retry delay, up to two with jitter): long enough to see one.
+  await kim.waitForTimeout(3_000);
+  expect(sockets).toEqual([expect.stringMatching(/\/collab$/)]);
+});
 
 test('a fresh load of a lazy screen and a note that starts with a table warn nothing in the console', async ({ browser, request }) => {
   const { labNoteNo } = await setUp(request);
@@ -114,6 +130,7 @@ test.describe('live lab notes', () => {
     await expect(prose(lee).locator('span:not(.collab-selection)[style*="color"]', { hasText: 'pH 7.4' })).toHaveCSS('color', 'rgb(217, 45, 32)');
     await kim.keyboard.press('End');
     await prose(lee).press('Control+End');
+    await caretTakenIn(lee);
     await lee.keyboard.press('Enter');
     await lee.keyboard.type('Enzyme added at 10:05 by Lee.');
     await expect(prose(kim)).toContainText('Enzyme added at 10:05 by Lee.');

@@ -14,7 +14,7 @@ import {
 } from '@eln/shared';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, otherWriters, sameWriters } from './presence';
-import { AuthenticationRecovery, collabUrl, ConnectionWatch, holdEndedReason, REFUSALS } from './sessionConnection';
+import { AuthenticationRecovery, connectLiveProvider, ConnectionWatch, destroyLiveProvider, holdEndedReason, liveProvider, REFUSALS } from './sessionConnection';
 import { SessionDurability } from './sessionDurability';
 import { clearHoldAfterEdits, SessionSaves } from './sessionSaves';
 import { initialSessionState, readOnlyOf, type NoteSessionState, type SaveOutcome, type SessionUser } from './sessionState';
@@ -78,8 +78,7 @@ export class NoteSession {
       blockList: () => this.blockList(),
       load: () => this.load(),
     });
-    this.provider = new HocuspocusProvider({
-      url: collabUrl(),
+    this.provider = liveProvider({
       name: noteDocumentName(noteNo),
       document: this.doc,
       token: freshAccessToken,
@@ -115,6 +114,7 @@ export class NoteSession {
     this.ticker = setInterval(() => this.updateConnection(), 1000);
     window.addEventListener('online', this.onNetwork);
     window.addEventListener('offline', this.onNetwork);
+    connectLiveProvider(this.provider);
     void this.load();
   }
 
@@ -277,7 +277,7 @@ export class NoteSession {
     window.removeEventListener('offline', this.onNetwork);
     this.doc.off('update', this.onDocUpdate);
     this.durability.destroy();
-    this.provider.destroy();
+    destroyLiveProvider(this.provider);
     this.destroyed = true;
     this.listeners.clear();
     this.doc.destroy();

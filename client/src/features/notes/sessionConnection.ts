@@ -1,4 +1,4 @@
-import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
+import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus, type CompleteHocuspocusProviderConfiguration } from '@hocuspocus/provider';
 import { COLLAB_PATH, COLLAB_REFUSALS, HOLD_ENDED_MESSAGE } from '@eln/shared';
 import { refreshSession } from '../../api';
 import { connectionState, type ConnectionState } from './presence';
@@ -7,6 +7,32 @@ import { connectionState, type ConnectionState } from './presence';
 export function collabUrl(): string {
   const { protocol, host } = window.location;
   return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}${COLLAB_PATH}`;
+}
+
+/** A live session's provider settings: everything but the socket, which `liveProvider` makes. */
+export type LiveProviderSettings = Partial<Omit<CompleteHocuspocusProviderConfiguration, 'websocketProvider'>> & Pick<CompleteHocuspocusProviderConfiguration, 'name'>;
+
+/**
+ * A provider on its own socket that connects only at `connectLiveProvider`. A session's handlers use what
+ * its constructor sets up after making the provider; a socket connecting at once ran them before that:
+ * the first status event threw inside the socket's first attempt, which it retried a second later, so
+ * every note and template dropped its first connection and synced again about a second after opening.
+ */
+export function liveProvider(settings: LiveProviderSettings): HocuspocusProvider {
+  const websocketProvider = new HocuspocusProviderWebsocket({ url: collabUrl(), autoConnect: false });
+  return new HocuspocusProvider({ ...settings, websocketProvider });
+}
+
+/** Attaches the provider to its socket and connects, once the session around it is complete. */
+export function connectLiveProvider(provider: HocuspocusProvider): void {
+  provider.attach();
+  void provider.configuration.websocketProvider.connect();
+}
+
+/** Closes the provider and its socket (a provider given its socket leaves the socket open). */
+export function destroyLiveProvider(provider: HocuspocusProvider): void {
+  provider.destroy();
+  provider.configuration.websocketProvider.destroy();
 }
 
 /** Reasons with which the server refuses or later closes a note's connection, as a refused authentication. */

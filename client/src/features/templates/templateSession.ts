@@ -5,7 +5,7 @@ import { CONTENT_FIELD, docToBlocks, TIMING, templateDocumentName, type Block, t
 import { call } from '../../api';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, otherWriters, sameWriters, type ConnectionState, type PresenceUser } from '../notes/presence';
-import { AuthenticationRecovery, collabUrl, ConnectionWatch, holdEndedReason, REFUSALS } from '../notes/sessionConnection';
+import { AuthenticationRecovery, connectLiveProvider, ConnectionWatch, destroyLiveProvider, holdEndedReason, liveProvider, REFUSALS } from '../notes/sessionConnection';
 import { SessionDurability } from '../notes/sessionDurability';
 import type { SessionUser } from '../notes/sessionState';
 
@@ -58,8 +58,7 @@ export class TemplateSession {
     readonly user: SessionUser,
   ) {
     this.color = colorFor(user.userId);
-    this.provider = new HocuspocusProvider({
-      url: collabUrl(),
+    this.provider = liveProvider({
       name: templateDocumentName(templateNo),
       document: this.doc,
       token: freshAccessToken,
@@ -87,6 +86,7 @@ export class TemplateSession {
     this.provider.setAwarenessField('mode', 'read');
     this.doc.on('update', this.onDocUpdate);
     this.ticker = setInterval(() => this.updateConnection(), 1000);
+    connectLiveProvider(this.provider);
   }
 
   getState = (): TemplateSessionState => this.state;
@@ -190,7 +190,7 @@ export class TemplateSession {
     clearInterval(this.ticker);
     this.doc.off('update', this.onDocUpdate);
     this.durability.destroy();
-    this.provider.destroy();
+    destroyLiveProvider(this.provider);
     this.destroyed = true;
     this.listeners.clear();
     this.doc.destroy();
