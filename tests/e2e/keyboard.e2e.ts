@@ -90,6 +90,8 @@ test('keyboard only: sign in, a project with a participant, a note with text, a 
   // The participant: found by name in the picker, ticked with Space.
   await typeInto(kim, 'picker-search', reviewer.name);
   await expect(kim.getByTestId('picker-results').getByTestId(`picker-user-${reviewer.userId}`)).toBeVisible();
+  // The answer to the whole name, not an earlier one still shown while it is asked.
+  await expect(kim.getByTestId('picker-results')).not.toHaveClass(/is-stale/);
   await tabTo(kim, `picker-user-${reviewer.userId}`);
   await kim.keyboard.press('Space');
   await expect(kim.getByTestId(`picker-chip-${reviewer.userId}`)).toBeVisible();

@@ -56,5 +56,25 @@ test('the participant picker pages a large department as it scrolls and chooses 
   await page.getByTestId('picker-more-results').focus();
   await page.keyboard.press('Enter');
   await expect(results).toHaveCount(size);
+
+  // A narrower search keeps the last answer on screen, marked stale, until its own arrives: the person a
+  // keyboard user reached meanwhile keeps the focus (a "Searching…" in between took it away).
+  const target = people[5]!;
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/server/v1/department/search', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId('picker-search').fill(`Bulk ${id} 05`);
+  await expect(page.getByTestId('picker-results')).toHaveClass(/is-stale/);
+  await page.getByTestId(`picker-user-${target.userId}`).focus();
+  answer();
+  await expect(results).toHaveCount(1);
+  await expect(page.getByTestId('picker-results')).not.toHaveClass(/is-stale/);
+  await expect(page.getByTestId(`picker-user-${target.userId}`)).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId(`picker-chip-${target.userId}`)).toBeVisible();
+  await page.unrouteAll();
   await page.context().close();
 });

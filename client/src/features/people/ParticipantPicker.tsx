@@ -383,8 +383,15 @@ function SearchResults({ term, directory, renderUser }: { term: string; director
     return () => window.clearTimeout(timer);
   }, [term]);
   useEffect(() => more(debounced, {}, debounced), [debounced, more]);
-  const found = pages.get(debounced);
-  const pending = !found || found.phase === 'loading' || debounced !== term;
+  // The last answer stays on screen (marked stale) while the next term is asked: replacing it with
+  // "Searching…" took away the person a keyboard user had just tabbed to, and their focus with it.
+  const [answered, setAnswered] = useState(debounced);
+  const asked = pages.get(debounced);
+  useEffect(() => {
+    if (asked && asked.phase !== 'loading') setAnswered(debounced);
+  }, [asked, debounced]);
+  const found = asked && (asked.users.length > 0 || asked.phase !== 'loading') ? asked : (pages.get(answered) ?? asked);
+  const pending = !found || found !== asked || found.phase === 'loading' || debounced !== term;
 
   if (found?.phase === 'error' && found.users.length === 0) {
     return <ErrorState message={apiErrorText(found.error, language)} onRetry={() => more(debounced, {}, debounced)} testId="picker-search-error" />;
