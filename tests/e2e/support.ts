@@ -86,6 +86,27 @@ export async function openAs(browser: Browser, who: Credentials, { theme = 's', 
 export const prose = (page: Page) => page.getByTestId('editor-content').locator('.ProseMirror');
 
 /**
+ * Waits until the editor has taken in where the browser put the caret. ProseMirror reads a caret placed
+ * by a click or a browser key (Ctrl+End) on the browser's next selectionchange event; a key it handles
+ * itself (Enter, Backspace) pressed before then acts on the earlier caret (on a busy machine, Enter once
+ * split the document's first line instead of adding a line at its end).
+ */
+export async function caretTakenIn(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      prose(page).evaluate((dom) => {
+        // Tiptap hangs the editor on its element; the view answers where a DOM position is in the document.
+        const view = (dom as HTMLElement & { editor?: { view: { posAtDOM(node: Node, offset: number): number; state: { selection: { head: number } } } } }).editor?.view;
+        const selection = document.getSelection();
+        if (!view || !selection?.focusNode || !dom.contains(selection.focusNode)) return 'no caret in the editor';
+        const shown = view.posAtDOM(selection.focusNode, selection.focusOffset);
+        return shown === view.state.selection.head ? 'taken in' : `caret at ${shown}, editor at ${view.state.selection.head}`;
+      }),
+    )
+    .toBe('taken in');
+}
+
+/**
  * Routes the page's live connection through the test, which can then cut it as a lost network would
  * (and keep it cut until `online()`); the browser is told it is offline too.
  */

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
+import { api, apiSignIn, caretTakenIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * Templates in the browser, as the issue walks them: an author creates a template and writes it with a
@@ -17,9 +17,9 @@ async function typeLine(page: Page, text: string) {
   await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
   await expect(page.getByTestId('editor-toolbar')).toBeVisible();
   await prose(page).locator('p').last().click();
-  // The document's end, wherever the click left the caret (once, a caret reset to the start while a draft
-  // was being opened split the first line instead).
+  // The document's end, wherever the click left the caret, and taken in by the editor before Enter.
   await page.keyboard.press('Control+End');
+  await caretTakenIn(page);
   await page.keyboard.press('Enter');
   await page.keyboard.type(text);
   await expect(page.getByTestId('template-save-state')).toHaveAttribute('data-saved', 'yes');
