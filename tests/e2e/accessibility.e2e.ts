@@ -18,7 +18,7 @@ async function visit(page: Page, path: string, ready: string): Promise<void> {
 
 for (const [theme, language] of [['s', 'en'], ['b', 'en'], ['s', 'ko']] as const) {
   test(`screens in theme ${theme}, ${language}, have no serious accessibility violation`, async ({ browser, request }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const token = await apiSignIn(request, E2E.member);
     const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `A11y ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
     const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Scanned note' });

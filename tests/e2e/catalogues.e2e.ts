@@ -78,7 +78,7 @@ async function createDropbox(page: Page, title: string): Promise<number> {
 }
 
 test('a schema block and a dropbox cell keep what was signed when the catalogue changes', async ({ browser, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const id = unique();
   const { curator, writer, reviewer, projectNo } = await people(request, id);
   const dropboxTitle = `Units ${id}`;

@@ -49,7 +49,7 @@ test.describe('exports', () => {
 
     // The note screen prints the saved version on screen as PDF (a short job: downloaded at once).
     await expect(kim.getByTestId('note-version')).toHaveAttribute('data-version', '1');
-    const notePdf = kim.waitForEvent('download', { timeout: 120_000 });
+    const notePdf = kim.waitForEvent('download', { timeout: 240_000 });
     await kim.getByTestId('note-export-pdf').click();
     expect((await notePdf).suggestedFilename()).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
 

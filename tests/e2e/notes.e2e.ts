@@ -91,7 +91,7 @@ test('a fresh load of a lazy screen and a note that starts with a table warn not
 
 test.describe('live lab notes', () => {
   test('two researchers co-edit a note: text, carets, presence, a table with merged cells, a chart, an image, a version', async ({ browser, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const { chemist, projectNo, labNoteNo, id } = await setUp(request);
 
     // --- The leader finds the note in the project's list and opens it.

@@ -6,7 +6,9 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.e2e.ts',
   outputDir: '../../test-results',
-  timeout: 60_000,
+  // Test timeouts catch hangs, not slowness: beside the API suite on a shared 2-core machine, long tests
+  // took twice their quiet time (CI of 2026-11-27), and the longest have their own, larger timeouts.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,

@@ -46,7 +46,7 @@ async function approve(page: Page, version: string, password: string, screenshot
 }
 
 test('a template is written by two authors live, approved by someone else, and notes keep the version they came from', async ({ browser, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const author: Person = { userId: `author.${id.toLowerCase()}@eln.local`, password: 'author-password-1234', name: `Author ${id}` };
