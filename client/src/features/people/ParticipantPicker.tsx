@@ -390,7 +390,8 @@ function SearchResults({ term, directory, renderUser }: { term: string; director
   useEffect(() => {
     if (asked && asked.phase !== 'loading') setAnswered(debounced);
   }, [asked, debounced]);
-  const found = asked && (asked.users.length > 0 || asked.phase !== 'loading') ? asked : (pages.get(answered) ?? asked);
+  const previous = pages.get(answered);
+  const found = asked && (asked.users.length > 0 || asked.phase !== 'loading') ? asked : previous?.users.length ? previous : asked;
   const pending = !found || found !== asked || found.phase === 'loading' || debounced !== term;
 
   if (found?.phase === 'error' && found.users.length === 0) {
