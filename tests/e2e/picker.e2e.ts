@@ -68,10 +68,12 @@ test('the participant picker pages a large department as it scrolls and chooses 
   });
   await page.getByTestId('picker-search').fill(`Bulk ${id} 05`);
   await expect(page.getByTestId('picker-results')).toHaveClass(/is-stale/);
+  await expect(page.getByTestId('picker-results')).toHaveAttribute('aria-busy', 'true');
   await page.getByTestId(`picker-user-${target.userId}`).focus();
   answer();
   await expect(results).toHaveCount(1);
   await expect(page.getByTestId('picker-results')).not.toHaveClass(/is-stale/);
+  await expect(page.getByTestId('picker-results')).not.toHaveAttribute('aria-busy');
   await expect(page.getByTestId(`picker-user-${target.userId}`)).toBeFocused();
   await page.keyboard.press('Space');
   await expect(page.getByTestId(`picker-chip-${target.userId}`)).toBeVisible();

@@ -412,16 +412,25 @@ function SearchResults({ term, directory, renderUser }: { term: string; director
     );
   }
   // The server answers in department order, so each department's people arrive together.
-  const groups: Array<{ code: string | null; name: string | null; users: PickedUser[] }> = [];
+  // Keyed by department (and its run, should one come twice), not by place: a narrower answer that drops
+  // an earlier department keeps the others' rows, and the focus in them.
+  const groups: Array<{ key: string; code: string | null; name: string | null; users: PickedUser[] }> = [];
+  const runs = new Map<string, number>();
   for (const user of found.users) {
     const last = groups.at(-1);
-    if (last && last.code === user.departmentCode) last.users.push(user);
-    else groups.push({ code: user.departmentCode, name: user.departmentName, users: [user] });
+    if (last && last.code === user.departmentCode) {
+      last.users.push(user);
+      continue;
+    }
+    const code = user.departmentCode ?? NONE;
+    const run = runs.get(code) ?? 0;
+    runs.set(code, run + 1);
+    groups.push({ key: `${code}-${run}`, code: user.departmentCode, name: user.departmentName, users: [user] });
   }
   return (
-    <div className={pending ? 'picker-results is-stale' : 'picker-results'} data-testid="picker-results">
-      {groups.map((group, index) => (
-        <section key={`${group.code ?? NONE}-${index}`} className="picker-group">
+    <div className={pending ? 'picker-results is-stale' : 'picker-results'} aria-busy={pending || undefined} data-testid="picker-results">
+      {groups.map((group) => (
+        <section key={group.key} className="picker-group">
           <h3 className="picker-group-title">
             <BuildingIcon size={14} />
             {group.name ?? (group.code ? directory.departments.get(group.code)?.name : null) ?? t('picker.noDepartment')}
@@ -429,7 +438,8 @@ function SearchResults({ term, directory, renderUser }: { term: string; director
           <ul className="tree">{group.users.map((user) => renderUser(user))}</ul>
         </section>
       ))}
-      {found.next !== null || found.phase === 'loading' ? (
+      {/* An earlier answer standing in has no more pages to ask for: the next term's are on their way. */}
+      {found === asked && (found.next !== null || found.phase === 'loading') ? (
         <LoadMore onMore={() => more(debounced, {}, debounced)} loading={found.phase === 'loading'} label={found.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')} testId="picker-more-results" />
       ) : null}
     </div>
