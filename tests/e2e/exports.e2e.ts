@@ -49,9 +49,9 @@ test.describe('exports', () => {
 
     // The note screen prints the saved version on screen as PDF (a short job: downloaded at once).
     await expect(kim.getByTestId('note-version')).toHaveAttribute('data-version', '1');
-    const notePdf = kim.waitForEvent('download', { timeout: 240_000 });
+    const notePdf = kim.waitForEvent('download', { timeout: 30_000 }).catch(() => null);
     await kim.getByTestId('note-export-pdf').click();
-    expect((await notePdf).suggestedFilename()).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
+    let noteFile = await notePdf;
 
     // The project screen offers the export to its leader, with the project's own jobs below.
     await kim.goto(`/project/${projectNo}`);
@@ -60,6 +60,16 @@ test.describe('exports', () => {
     const jobs = kim.getByTestId('project-export-jobs');
     // The note's own export is listed with the project's.
     await expect(jobs.locator('li')).toHaveCount(1);
+    if (!noteFile) {
+      // Longer than the note screen follows a job (the first print on a busy CI machine took more than its
+      // eight seconds, twice): the job stays in the list, whose button fetches it.
+      const noteJob = jobs.locator('li').first();
+      await expect(noteJob).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+      const fetched = kim.waitForEvent('download');
+      await noteJob.getByTestId('export-job-download').click();
+      noteFile = await fetched;
+    }
+    expect(noteFile.suggestedFilename()).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
     const pdf = await exportFile(kim, 'project-export-form', jobs, 'pdf');
     expect(pdf.suggestedFilename()).toMatch(new RegExp(`^Export ${id}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
     await card.scrollIntoViewIfNeeded();
