@@ -33,7 +33,7 @@ async function createUserThroughDialog(page: Page, person: Person, options: { de
 test.describe('people and projects', () => {
   test('an administrator sets up people, a leader runs a project with a participant, the participant sees it', async ({ page }) => {
     // Three people's whole day in one test: about a minute on a quiet machine.
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     const id = unique();
     const department = { code: `LAB-${id}`, name: `Assay Lab ${id}` };
     const leader: Person = { userId: `leader.${id.toLowerCase()}@eln.local`, password: 'leader-password-1234', name: `Seo Leader ${id}` };

@@ -46,7 +46,7 @@ const ZONED = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} GMT\+9/;
 
 test.describe('signatures', () => {
   test('request, sign with the password, the writer’s editor locks at once, the project closes, the audit trail has it all', async ({ browser, request }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     const { id, leader, writer, reviewer, projectNo } = await setUp(request);
     const title = `Assay ${id}`;
 
