@@ -21,7 +21,7 @@ import type { ChildMessage, EditorsJob, EditorsResult, ParentMessage } from './l
  * end every document is loaded from the store and its entries counted: a missing one throws.
  */
 const NOTES = 20;
-/** BENCH_EDITORS=50 runs one count only (profiling). */
+/** BENCH_EDITORS=50 runs one count only (profiling; BENCH_PHASES=1 prints when each run's edits went on). */
 const EDITOR_COUNTS = process.env.BENCH_EDITORS ? process.env.BENCH_EDITORS.split(',').map(Number) : [1, 10, 50];
 const EDITS_PER_WRITER = 4;
 /** Fewer edits than this make a p50 that moves by milliseconds from run to run (80 at 1 writer a note did). */
@@ -91,7 +91,10 @@ async function run(target: Target, editors: number, arrayName: string): Promise<
     );
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
+    const editsStarted = process.hrtime.bigint();
     const [measured, ...sent] = await Promise.all(all.map((child) => child.edit()));
+    // For profiling: the edit phase in this process's monotonic microseconds, the clock of `--cpu-prof`'s samples.
+    if (process.env.BENCH_PHASES) console.log(`edit phase, ${target.durable ? 'ours' : 'bare'} at ${editors} editors: ${editsStarted / 1000n} to ${process.hrtime.bigint() / 1000n} µs`);
     loop.disable();
     await Promise.all(all.map((child) => child.close()));
     return {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
 import { and, eq, inArray } from 'drizzle-orm';
 import { CONTENT_FIELD } from '@eln/shared';
+import { InsertBatches } from '../db/batches.js';
 import type { Db, Queryable } from '../db/client.js';
 import { documentClients, users } from '../db/schema.js';
 import type { CollabContext } from './context.js';
@@ -15,11 +16,18 @@ import type { CollabContext } from './context.js';
  */
 export class ClientAuthors implements Extension {
   private readonly recorded = new WeakSet<Connection>();
+  /** A team opening a note starts writing together: their clients are recorded in a few statements, not one each. */
+  private readonly records: InsertBatches<typeof documentClients.$inferInsert>;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.records = new InsertBatches(
+      (rows) => db.insert(documentClients).values(rows).onConflictDoNothing(),
+      (row) => `${row.documentName}\u0000${row.clientId}`,
+    );
+  }
 
   async onChange({ documentName, update, transactionOrigin }: onChangePayload): Promise<void> {
     if (!isTransactionOrigin(transactionOrigin) || transactionOrigin.source !== 'connection') return;
@@ -30,10 +38,8 @@ export class ClientAuthors implements Extension {
     if (clients.length !== 1) return;
     this.recorded.add(connection);
     // Not awaited: authorship never delays an edit; a failed record is tried again at the next update.
-    void this.db
-      .insert(documentClients)
-      .values({ documentName, clientId: clients[0] as number, userNo: user.userNo })
-      .onConflictDoNothing()
+    this.records
+      .add({ documentName, clientId: clients[0] as number, userNo: user.userNo })
       .catch((error: unknown) => {
         this.recorded.delete(connection);
         this.log.error({ err: error, documentName }, 'could not record the author of a live document client');

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../auth/authUser.js';
 import type { Tx } from '../db/client.js';
+import type { WriteCheck } from './groupCommit.js';
 
 /** What a connection may do with a live document. */
 export type DocumentAccess = 'write' | 'read';
@@ -13,13 +14,14 @@ export interface DocumentKind {
   prefix: string;
   authorize(user: AuthUser, id: string): Promise<DocumentAccess | null>;
   /**
-   * Whether the document may still be written at all (by anyone), asked inside the transaction that
-   * appends its live updates; the updates are stored only on yes. A kind whose documents can be locked
-   * takes a row lock here that its locking change conflicts with (a signature takes the note's row
-   * `for update`), so an update is either stored before the lock commits or refused after it.
-   * Without it, the kind's documents stay writable.
+   * Whether each document (by id, answered in the same order) may still be written at all (by anyone),
+   * asked inside the transaction that appends their live updates; a document's updates are stored only
+   * on yes. A kind whose documents can be locked takes row locks here that its locking change conflicts
+   * with (a signature takes the note's row `for update`), so an update is either stored before the lock
+   * commits or refused after it. Asked once for all of a group commit's documents of the kind, so one
+   * statement can answer them all. Without it, the kind's documents stay writable.
    */
-  writable?(id: string, tx: Tx): Promise<boolean>;
+  writable?(ids: string[], tx: Tx): Promise<boolean[]>;
   /** Records that the user writes in the document (their first accepted update while it is loaded). */
   recordWriter?(user: AuthUser, id: string): Promise<void>;
   /** The documents hold a note's content: every live update must keep the content rules (ContentRuleGuard). */
@@ -41,14 +43,25 @@ export function parseDocumentName(name: string): { prefix: string; id: string } 
   return match ? { prefix: match[1] as string, id: match[2] as string } : null;
 }
 
-/** The store's write check over the registered kinds: a name no kind owns is never written. */
-export function writeCheckOf(kinds: DocumentKind[]): (documentName: string, tx: Tx) => Promise<boolean> {
+/**
+ * The store's write check over the registered kinds, each kind asked once for its documents (in the
+ * order given, one after another on the transaction's connection): a name no kind owns is never written.
+ */
+export function writeCheckOf(kinds: DocumentKind[]): WriteCheck {
   const byPrefix = new Map(kinds.map((kind) => [kind.prefix, kind]));
-  return async (documentName, tx) => {
-    const parsed = parseDocumentName(documentName);
-    const kind = parsed ? byPrefix.get(parsed.prefix) : undefined;
-    if (!parsed || !kind) return false;
-    return kind.writable ? kind.writable(parsed.id, tx) : true;
+  return async (documentNames, tx) => {
+    const allowed: boolean[] = documentNames.map(() => false);
+    const byKind = new Map<DocumentKind, Array<{ index: number; id: string }>>();
+    documentNames.forEach((documentName, index) => {
+      const parsed = parseDocumentName(documentName);
+      const kind = parsed ? byPrefix.get(parsed.prefix) : undefined;
+      if (parsed && kind) byKind.set(kind, [...(byKind.get(kind) ?? []), { index, id: parsed.id }]);
+    });
+    for (const [kind, documents] of byKind) {
+      const answers = kind.writable ? await kind.writable(documents.map(({ id }) => id), tx) : documents.map(() => true);
+      documents.forEach(({ index }, i) => (allowed[index] = answers[i] === true));
+    }
+    return allowed;
   };
 }
 

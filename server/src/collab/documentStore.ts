@@ -46,7 +46,7 @@ export class DatabaseDocumentStore implements DocumentStore {
 
   constructor(
     private readonly db: Db,
-    mayWrite: WriteCheck = async () => true,
+    mayWrite: WriteCheck = async (documentNames) => documentNames.map(() => true),
   ) {
     this.groupCommit = new GroupCommit(db, mayWrite);
   }

@@ -29,9 +29,9 @@ describe('group commit of live updates', () => {
     const { database, dispose } = await createTestDatabase();
     cleanups.push(dispose);
     const checkedIn = new Map<string, Tx>();
-    const store = new DatabaseDocumentStore(database.db, async (name, tx) => {
-      checkedIn.set(name, tx);
-      return name !== 'scratch.locked';
+    const store = new DatabaseDocumentStore(database.db, async (names, tx) => {
+      for (const name of names) checkedIn.set(name, tx);
+      return names.map((name) => name !== 'scratch.locked');
     });
     // The first append commits alone; the three sent meanwhile share the next transaction.
     const outcomes = await Promise.all([
@@ -53,9 +53,9 @@ describe('group commit of live updates', () => {
   it('appends each document alone when the group fails, so one failing document delays only itself', async () => {
     const { database, dispose } = await createTestDatabase();
     cleanups.push(dispose);
-    const store = new DatabaseDocumentStore(database.db, async (name) => {
-      if (name === 'scratch.broken') throw new Error('write check failed');
-      return true;
+    const store = new DatabaseDocumentStore(database.db, async (names) => {
+      if (names.includes('scratch.broken')) throw new Error('write check failed');
+      return names.map(() => true);
     });
     const results = await Promise.allSettled([
       store.append('scratch.first', [updateOf('first')]),

@@ -1,11 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
+import { Batches } from '../db/batches.js';
 import { documentUpdates } from '../db/schema.js';
 
 export type AppendOutcome = 'stored' | 'refused';
 
-/** Asked inside the append's transaction: may the document still be written (see DocumentKind.writable)? */
-export type WriteCheck = (documentName: string, tx: Tx) => Promise<boolean>;
+/**
+ * Asked inside the append's transaction, once for all of its documents: may each still be written
+ * (answered in the order given; see DocumentKind.writable)?
+ */
+export type WriteCheck = (documentNames: string[], tx: Tx) => Promise<boolean[]>;
 
 interface Request {
   documentName: string;
@@ -25,17 +29,16 @@ const INSERT_ROWS = 5000;
 
 /**
  * Group commit of live updates across documents. While one transaction commits, the appends that
- * arrive are collected; the next transaction takes all of them: each document's own write check
- * (its row lock, see DocumentKind.writable), then one insert of every allowed document's updates, then
- * one commit. Under a burst, twenty notes cost one commit instead of twenty transactions queueing for
+ * arrive are collected; the next transaction takes all of them: the documents' write checks (their
+ * row locks, see DocumentKind.writable; one statement or two for all the notes), then one insert of
+ * every allowed document's updates, then one commit. Under a burst, twenty notes cost one commit instead of twenty transactions queueing for
  * the pool's connections. The promise stays the same per document: its updates are stored, or none is
  * because it is locked ('refused'), and an append resolves only once its commit is durable. If the
  * group's transaction fails, each of its documents is appended alone, beside the later groups, so one
  * document's failure or held row delays no other document's confirmation.
  */
 export class GroupCommit {
-  private waiting: Request[] = [];
-  private running: Promise<void> | null = null;
+  private readonly groups = new Batches<Request>((group) => this.commitGroup(group));
 
   constructor(
     private readonly db: Db,
@@ -43,18 +46,7 @@ export class GroupCommit {
   ) {}
 
   append(documentName: string, updates: Uint8Array[]): Promise<AppendOutcome> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ documentName, updates, resolve, reject });
-      this.running ??= this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.waiting.length) await this.commitGroup(this.waiting.splice(0));
-    } finally {
-      this.running = null;
-    }
+    return new Promise((resolve, reject) => this.groups.add({ documentName, updates, resolve, reject }));
   }
 
   private async commitGroup(group: Request[]): Promise<void> {
@@ -90,13 +82,10 @@ export class GroupCommit {
     }
   }
 
-  /**
-   * Checks and inserts inside one transaction. The checks are issued together (the driver pipelines
-   * them on the transaction's connection), in name order, so two groups lock rows in the same order.
-   */
+  /** Checks and inserts inside one transaction (the checks lock rows in one order, see DocumentKind.writable). */
   private async store(tx: Tx, byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
     const names = [...byDocument.keys()].sort();
-    const allowed = await Promise.all(names.map((name) => this.mayWrite(name, tx)));
+    const allowed = await this.mayWrite(names, tx);
     const rows = names.flatMap((documentName, i) => (allowed[i] ? byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update }))) : []));
     // Bounded statements: two parameters a row, far below PostgreSQL's 65,535.
     for (let start = 0; start < rows.length; start += INSERT_ROWS) await tx.insert(documentUpdates).values(rows.slice(start, start + INSERT_ROWS));

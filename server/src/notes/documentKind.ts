@@ -1,12 +1,15 @@
 import type { AuthUser } from '../auth/authUser.js';
 import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js';
+import { InsertBatches } from '../db/batches.js';
 import type { Db, Tx } from '../db/client.js';
 import { noteDocumentAccess, noteOpenForWriting } from './policy.js';
-import { findNoteFor, lockNote, projectOf } from './queries.js';
-import { recordNoteWriter } from './writers.js';
+import { findNoteFor, lockNotes, projectsOf } from './queries.js';
+import { recordNoteWriters } from './writers.js';
 
 /** Live lab notes `labnote.<no>`: opened and written by the note policy's verdicts. */
 export function labNoteDocumentKind(db: Db): DocumentKind {
+  // The writers of a burst (a team starting a note together) are recorded in a few statements, not one each.
+  const writers = new InsertBatches<{ noteNo: number; userNo: number }>((rows) => recordNoteWriters(db, rows), (row) => `${row.noteNo}.${row.userNo}`);
   return {
     prefix: 'labnote',
     noteContent: true,
@@ -15,18 +18,22 @@ export function labNoteDocumentKind(db: Db): DocumentKind {
       if (noteNo === null) return null;
       return noteDocumentAccess(await findNoteFor(db, user, noteNo));
     },
-    // The note's row, locked `share`, is what a signature locks `for update` and a finish or delete
-    // updates; the project is read afresh after the lock, so a finish committed before it is seen.
     async recordWriter(user: AuthUser, id: string) {
       const noteNo = canonicalRecordNo(id);
-      if (noteNo !== null) await recordNoteWriter(db, noteNo, user.userNo);
+      if (noteNo !== null) await writers.add({ noteNo, userNo: user.userNo });
     },
-    async writable(id: string, tx: Tx) {
-      const noteNo = canonicalRecordNo(id);
-      if (noteNo === null) return false;
-      const note = await lockNote(tx, noteNo, 'share');
-      const project = note ? await projectOf(tx, note.projectNo) : undefined;
-      return Boolean(note && project && noteOpenForWriting(note, project));
+    // The notes' rows, locked `share`, are what a signature locks `for update` and a finish or delete
+    // updates; the projects are read afresh after the locks (a statement of their own), so a finish
+    // committed before them is seen. One statement each for a whole group commit's notes.
+    async writable(ids: string[], tx: Tx) {
+      const noteNos = ids.map(canonicalRecordNo);
+      const notes = await lockNotes(tx, noteNos.filter((noteNo) => noteNo !== null), 'share');
+      const projects = await projectsOf(tx, [...new Set([...notes.values()].map((note) => note.projectNo))]);
+      return noteNos.map((noteNo) => {
+        const note = noteNo === null ? undefined : notes.get(noteNo);
+        const project = note && projects.get(note.projectNo);
+        return Boolean(note && project && noteOpenForWriting(note, project));
+      });
     },
   };
 }

@@ -70,6 +70,18 @@ export async function lockNote(tx: Tx, noteNo: number, strength: 'share' | 'upda
   return row;
 }
 
+/** The notes' rows locked together, in note order (so two groups of locks never wait on each other crosswise), by note. */
+export async function lockNotes(tx: Tx, noteNos: number[], strength: 'share' | 'update'): Promise<Map<number, Pick<NoteRecord, 'status' | 'deletedAt' | 'projectNo'>>> {
+  if (!noteNos.length) return new Map();
+  const rows = await tx
+    .select({ noteNo: labNotes.noteNo, status: labNotes.status, deletedAt: labNotes.deletedAt, projectNo: labNotes.projectNo })
+    .from(labNotes)
+    .where(inArray(labNotes.noteNo, noteNos))
+    .orderBy(asc(labNotes.noteNo))
+    .for(strength);
+  return new Map(rows.map(({ noteNo, ...note }) => [noteNo, note]));
+}
+
 export async function modifiersOf(q: Queryable, noteNos: number[]): Promise<Map<number, NoteModifier[]>> {
   const result = new Map<number, NoteModifier[]>();
   if (!noteNos.length) return result;
@@ -180,4 +192,10 @@ export async function savedVersion(q: Queryable, noteNo: number, version: number
 export async function projectOf(q: Queryable, projectNo: number): Promise<ProjectRecord | undefined> {
   const [row] = await q.select().from(projects).where(eq(projects.projectNo, projectNo));
   return row;
+}
+
+export async function projectsOf(q: Queryable, projectNos: number[]): Promise<Map<number, ProjectRecord>> {
+  if (!projectNos.length) return new Map();
+  const rows = await q.select().from(projects).where(inArray(projects.projectNo, projectNos));
+  return new Map(rows.map((row) => [row.projectNo, row]));
 }

@@ -4,7 +4,12 @@ import { noteWriters, users } from '../db/schema.js';
 
 /** Records that a user wrote in a note (idempotent). */
 export async function recordNoteWriter(q: Queryable, noteNo: number, userNo: number): Promise<void> {
-  await q.insert(noteWriters).values({ noteNo, userNo }).onConflictDoNothing();
+  await recordNoteWriters(q, [{ noteNo, userNo }]);
+}
+
+/** Records that users wrote in notes, in one statement (idempotent). */
+export async function recordNoteWriters(q: Queryable, rows: Array<{ noteNo: number; userNo: number }>): Promise<void> {
+  await q.insert(noteWriters).values(rows).onConflictDoNothing();
 }
 
 /** Who has written in each note, as user IDs (the creator is recorded at creation). */

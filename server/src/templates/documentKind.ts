@@ -4,7 +4,7 @@ import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js
 import type { Db, Tx } from '../db/client.js';
 import { templates } from '../db/schema.js';
 import { templateDocumentAccess, templateOpenForWriting } from './policy.js';
-import { lockTemplate } from './queries.js';
+import { lockTemplates } from './queries.js';
 
 /**
  * Live template drafts `template.<no>`: opened by those who manage templates, written only while the
@@ -21,11 +21,13 @@ export function templateDocumentKind(db: Db): DocumentKind {
       const [template] = await db.select().from(templates).where(eq(templates.templateNo, templateNo));
       return templateDocumentAccess(user, template);
     },
-    async writable(id: string, tx: Tx) {
-      const templateNo = canonicalRecordNo(id);
-      if (templateNo === null) return false;
-      const template = await lockTemplate(tx, templateNo, 'share');
-      return Boolean(template && templateOpenForWriting(template));
+    async writable(ids: string[], tx: Tx) {
+      const templateNos = ids.map(canonicalRecordNo);
+      const locked = await lockTemplates(tx, templateNos.filter((templateNo) => templateNo !== null), 'share');
+      return templateNos.map((templateNo) => {
+        const template = templateNo === null ? undefined : locked.get(templateNo);
+        return Boolean(template && templateOpenForWriting(template));
+      });
     },
   };
 }

@@ -135,6 +135,13 @@ export async function lockTemplate(tx: Tx, templateNo: number, strength: 'share'
   return row;
 }
 
+/** The templates' rows locked together, in template order, by template. */
+export async function lockTemplates(tx: Tx, templateNos: number[], strength: 'share' | 'update'): Promise<Map<number, TemplateRecord>> {
+  if (!templateNos.length) return new Map();
+  const rows = await tx.select().from(templates).where(inArray(templates.templateNo, templateNos)).orderBy(asc(templates.templateNo)).for(strength);
+  return new Map(rows.map((row) => [row.templateNo, row]));
+}
+
 export async function revisionOf(q: Queryable, templateNo: number, revision: number): Promise<RevisionRecord | undefined> {
   const [row] = await q.select().from(templateRevisions).where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, revision)));
   return row;

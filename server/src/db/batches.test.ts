@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { InsertBatches } from './batches.js';
+
+/** An insert that holds each statement until released, recording the rows of each. */
+function heldInsert() {
+  const statements: string[][] = [];
+  const releases: Array<(error?: Error) => void> = [];
+  const insert = (rows: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      statements.push(rows);
+      releases.push((error) => (error ? reject(error) : resolve()));
+    });
+  return { statements, releases, insert };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('rows inserted in batches', () => {
+  it('inserts the first row at once and those that arrive meanwhile in one statement, each once, in key order', async () => {
+    const { statements, releases, insert } = heldInsert();
+    const batches = new InsertBatches<string>(insert, (row) => row);
+    const done: string[] = [];
+    const add = (row: string) => batches.add(row).then(() => done.push(row));
+    const first = add('m');
+    expect(statements).toEqual([['m']]);
+    const later = ['z', 'b', 'z', 'a'].map(add);
+    await settle();
+    expect(statements).toEqual([['m']]);
+    releases[0]!();
+    await first;
+    await settle();
+    expect(statements).toEqual([['m'], ['a', 'b', 'z']]);
+    expect(done).toEqual(['m']);
+    releases[1]!();
+    await Promise.all(later);
+    expect(done.sort()).toEqual(['a', 'b', 'm', 'z', 'z']);
+  });
+
+  it('rejects every row of a failed statement, and goes on with the next batch', async () => {
+    const { statements, releases, insert } = heldInsert();
+    const batches = new InsertBatches<string>(insert, (row) => row);
+    void batches.add('first');
+    const failing = [batches.add('x'), batches.add('y')];
+    releases[0]!();
+    await settle();
+    releases[1]!(new Error('no room'));
+    await expect(Promise.all(failing)).rejects.toThrow('no room');
+    await expect(failing[1]).rejects.toThrow('no room');
+    const after = batches.add('again');
+    await settle();
+    expect(statements).toEqual([['first'], ['x', 'y'], ['again']]);
+    releases[2]!();
+    await expect(after).resolves.toBeUndefined();
+  });
+
+  it('splits a batch into statements of at most 1,000 rows', async () => {
+    const statements: number[] = [];
+    const batches = new InsertBatches<string>(async (rows) => void statements.push(rows.length), (row) => row);
+    void batches.add('first');
+    await Promise.all(Array.from({ length: 2500 }, (_, i) => batches.add(`row ${String(i).padStart(4, '0')}`)));
+    expect(statements).toEqual([1, 1000, 1000, 500]);
+  });
+});

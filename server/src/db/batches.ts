@@ -1,0 +1,57 @@
+/**
+ * Work that arrives one item at a time, handled a group at a time: the first item is handled at once,
+ * and the items that arrive while a group is being handled make the next group. Under a burst, a
+ * thousand items cost a few statements instead of a thousand queueing for the pool's connections;
+ * alone, an item waits for nothing.
+ */
+export class Batches<Item> {
+  private waiting: Item[] = [];
+  private running: Promise<void> | null = null;
+
+  /** `handle` settles each of its items itself; what it throws is lost, so it must not throw. */
+  constructor(private readonly handle: (group: Item[]) => Promise<void>) {}
+
+  add(item: Item): void {
+    this.waiting.push(item);
+    this.running ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting.length) await this.handle(this.waiting.splice(0));
+    } finally {
+      this.running = null;
+    }
+  }
+}
+
+/** PostgreSQL takes at most 65,535 parameters a statement; rows of a few columns stay far below it. */
+const ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Rows inserted into one table in batches (see Batches): each `add` resolves once the statement that
+ * carried its row has run, or rejects with its error. A row given twice in one batch is inserted once
+ * (`insert` is expected to skip rows already there, e.g. `on conflict do nothing`), and the rows go in
+ * `key` order, so that two batches (of two server processes) take the table's unique keys in one order.
+ */
+export class InsertBatches<Row> {
+  private readonly batches = new Batches<{ row: Row; resolve: () => void; reject: (error: unknown) => void }>(async (group) => {
+    const rows = [...new Map(group.map(({ row }) => [this.key(row), row])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    try {
+      for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await this.insert(rows.slice(start, start + ROWS_PER_STATEMENT));
+    } catch (error) {
+      for (const { reject } of group) reject(error);
+      return;
+    }
+    for (const { resolve } of group) resolve();
+  });
+
+  constructor(
+    private readonly insert: (rows: Row[]) => Promise<unknown>,
+    private readonly key: (row: Row) => string,
+  ) {}
+
+  add(row: Row): Promise<void> {
+    return new Promise((resolve, reject) => this.batches.add({ row, resolve, reject }));
+  }
+}
