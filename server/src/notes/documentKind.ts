@@ -3,7 +3,7 @@ import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js
 import { InsertBatches } from '../db/batches.js';
 import type { Db, Tx } from '../db/client.js';
 import { noteDocumentAccess, noteOpenForWriting } from './policy.js';
-import { findNoteFor, lockNotes, projectsOf } from './queries.js';
+import { findNoteFor, lockNotes, projectsOfNotes } from './queries.js';
 import { recordNoteWriters } from './writers.js';
 
 /** Live lab notes `labnote.<no>`: opened and written by the note policy's verdicts. */
@@ -23,15 +23,16 @@ export function labNoteDocumentKind(db: Db): DocumentKind {
       if (noteNo !== null) await writers.add({ noteNo, userNo: user.userNo });
     },
     // The notes' rows, locked `share`, are what a signature locks `for update` and a finish or delete
-    // updates; the projects are read afresh after the locks (a statement of their own), so a finish
-    // committed before them is seen. One statement each for a whole group commit's notes.
+    // updates; the projects are read afresh after the locks (a statement of their own, run after the
+    // locking one), so a finish committed before them is seen. Two statements for a whole group's notes.
     async writable(ids: string[], tx: Tx) {
       const noteNos = ids.map(canonicalRecordNo);
-      const notes = await lockNotes(tx, noteNos.filter((noteNo) => noteNo !== null), 'share');
-      const projects = await projectsOf(tx, [...new Set([...notes.values()].map((note) => note.projectNo))]);
+      const known = noteNos.filter((noteNo) => noteNo !== null);
+      // Sent together; PostgreSQL runs the second after the first, on a snapshot of its own.
+      const [notes, projects] = await Promise.all([lockNotes(tx, known, 'share'), projectsOfNotes(tx, known)]);
       return noteNos.map((noteNo) => {
         const note = noteNo === null ? undefined : notes.get(noteNo);
-        const project = note && projects.get(note.projectNo);
+        const project = noteNo === null ? undefined : projects.get(noteNo);
         return Boolean(note && project && noteOpenForWriting(note, project));
       });
     },

@@ -70,7 +70,11 @@ export async function lockNote(tx: Tx, noteNo: number, strength: 'share' | 'upda
   return row;
 }
 
-/** The notes' rows locked together, in note order (so two groups of locks never wait on each other crosswise), by note. */
+/**
+ * The notes' rows locked together, in note order (so two groups of locks never wait on each other
+ * crosswise), by note. Prepared: the live store asks it with every group commit, and a prepared
+ * statement goes out with the queries sent beside it instead of first asking for its types.
+ */
 export async function lockNotes(tx: Tx, noteNos: number[], strength: 'share' | 'update'): Promise<Map<number, Pick<NoteRecord, 'status' | 'deletedAt' | 'projectNo'>>> {
   if (!noteNos.length) return new Map();
   const rows = await tx
@@ -78,8 +82,23 @@ export async function lockNotes(tx: Tx, noteNos: number[], strength: 'share' | '
     .from(labNotes)
     .where(inArray(labNotes.noteNo, noteNos))
     .orderBy(asc(labNotes.noteNo))
-    .for(strength);
+    .for(strength)
+    .prepare('lock_notes')
+    .execute();
   return new Map(rows.map(({ noteNo, ...note }) => [noteNo, note]));
+}
+
+/** The projects of these notes, by note (prepared, as lockNotes, to be sent beside it). */
+export async function projectsOfNotes(q: Queryable, noteNos: number[]): Promise<Map<number, ProjectRecord>> {
+  if (!noteNos.length) return new Map();
+  const rows = await q
+    .select({ noteNo: labNotes.noteNo, project: projects })
+    .from(labNotes)
+    .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+    .where(inArray(labNotes.noteNo, noteNos))
+    .prepare('projects_of_notes')
+    .execute();
+  return new Map(rows.map(({ noteNo, project }) => [noteNo, project]));
 }
 
 export async function modifiersOf(q: Queryable, noteNos: number[]): Promise<Map<number, NoteModifier[]>> {
@@ -192,10 +211,4 @@ export async function savedVersion(q: Queryable, noteNo: number, version: number
 export async function projectOf(q: Queryable, projectNo: number): Promise<ProjectRecord | undefined> {
   const [row] = await q.select().from(projects).where(eq(projects.projectNo, projectNo));
   return row;
-}
-
-export async function projectsOf(q: Queryable, projectNos: number[]): Promise<Map<number, ProjectRecord>> {
-  if (!projectNos.length) return new Map();
-  const rows = await q.select().from(projects).where(inArray(projects.projectNo, projectNos));
-  return new Map(rows.map((row) => [row.projectNo, row]));
 }
