@@ -6,21 +6,24 @@
  */
 export class Batches<Item> {
   private waiting: Item[] = [];
-  private running: Promise<void> | null = null;
+  /** Set before the first group is handled (synchronously, inside `add`), so an `add` made meanwhile waits its turn. */
+  private draining = false;
 
-  /** `handle` settles each of its items itself; what it throws is lost, so it must not throw. */
+  /** `handle` settles each of its items itself, and must not throw. */
   constructor(private readonly handle: (group: Item[]) => Promise<void>) {}
 
   add(item: Item): void {
     this.waiting.push(item);
-    this.running ??= this.drain();
+    if (this.draining) return;
+    this.draining = true;
+    void this.drain();
   }
 
   private async drain(): Promise<void> {
     try {
       while (this.waiting.length) await this.handle(this.waiting.splice(0));
     } finally {
-      this.running = null;
+      this.draining = false;
     }
   }
 }

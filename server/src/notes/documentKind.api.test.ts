@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { NOTE_STATUS, PROJECT_STATUS } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { labNotes, noteWriters, projects } from '../db/schema.js';
@@ -42,9 +42,18 @@ describe('the live note kind, asked for a group of notes', () => {
     await db.update(projects).set({ status: PROJECT_STATUS.completed }).where(eq(projects.projectNo, completed.projectNo));
     const kind = labNoteDocumentKind(db);
     const ids = [writing, deleted, signed, completed.noteNos[0]!, 99_999_999, requested].map(String);
-    const answers = await db.transaction((tx) => kind.writable!([...ids, `0${writing}`, 'x', String(writing)], tx));
+    const { answers, lockedBy, me } = await db.transaction(async (tx) => {
+      const answers = await kind.writable!([...ids, `0${writing}`, 'x', String(writing)], tx);
+      // A row locked `share` by one transaction alone carries its id as xmax: the asked notes are locked by this one.
+      const rows = await tx
+        .select({ noteNo: labNotes.noteNo, xmax: sql<string>`xmax::text`, me: sql<string>`pg_current_xact_id()::text` })
+        .from(labNotes)
+        .where(inArray(labNotes.noteNo, [...open.noteNos, ...completed.noteNos]));
+      return { answers, lockedBy: new Map(rows.map((row) => [row.noteNo, row.xmax])), me: rows[0]?.me };
+    });
     expect(answers).toEqual([true, false, false, false, false, true, false, false, true]);
-    // Nothing to look up: no statement, every answer no.
+    for (const noteNo of [...open.noteNos, ...completed.noteNos]) expect(lockedBy.get(noteNo)).toBe(me);
+    // Only the names that can name a note are looked up; the others are answered no.
     expect(await db.transaction((tx) => kind.writable!(['01', 'x'], tx))).toEqual([false, false]);
   });
 
