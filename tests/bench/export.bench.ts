@@ -76,7 +76,8 @@ export async function exportBench(): Promise<void> {
     const admin = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
     const userId = 'writer@bench.test';
     await call(app, '/v1/admin/user/create', { userId, name: 'Writer', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin);
-    const token = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId, password: PASSWORD })).accessToken;
+    const signIn = async () => (await call<SignInAnswer>(app, '/v1/user/signIn', { userId, password: PASSWORD })).accessToken;
+    const token = await signIn();
     const { projectNo } = await call<{ projectNo: number }>(app, '/v1/project/create', { title: 'Export bench', signatureList: { department: '', user: userId } }, token);
     const built = performance.now();
     for (let index = 0; index < NOTES; index += 1) {
@@ -91,10 +92,11 @@ export async function exportBench(): Promise<void> {
     for (const format of ['eln', 'pdf'] as ExportFormat[]) {
       const started = performance.now();
       const { result: job, peakMb, baseMb } = await peakMemory(async () => {
-        const [queued] = (await call<ExportCreateAnswer>(app, '/v1/export/create', { format, projectNos: [projectNo] }, token)).list;
+        const [queued] = (await call<ExportCreateAnswer>(app, '/v1/export/create', { format, projectNos: [projectNo] }, await signIn())).list;
         for (;;) {
           await app.services.exportJobs.idle();
-          const current = await call<ExportJob>(app, '/v1/export/detail', { jobId: queued!.jobId }, token);
+          // Signed in afresh, as the client refreshes its session: on a slow machine an export outlasts an access token.
+          const current = await call<ExportJob>(app, '/v1/export/detail', { jobId: queued!.jobId }, await signIn());
           if (current.status === 'done' || current.status === 'failed') return current;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
