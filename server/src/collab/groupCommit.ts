@@ -30,9 +30,9 @@ const INSERT_ROWS = 5000;
 /**
  * Group commit of live updates across documents. While one transaction commits, the appends that
  * arrive are collected; the next transaction takes all of them: the documents' write checks (their
- * row locks, see DocumentKind.writable; one statement or two for all the notes), then one insert of
- * every allowed document's updates, then one commit. Under a burst, twenty notes cost one commit instead of twenty transactions queueing for
- * the pool's connections. The promise stays the same per document: its updates are stored, or none is
+ * row locks, see DocumentKind.writable; two statements for all the notes), then one insert of every
+ * allowed document's updates, then one commit. Under a burst, twenty notes cost one commit instead of
+ * twenty transactions queueing for the pool's connections. The promise stays the same per document: its updates are stored, or none is
  * because it is locked ('refused'), and an append resolves only once its commit is durable. If the
  * group's transaction fails, each of its documents is appended alone, beside the later groups, so one
  * document's failure or held row delays no other document's confirmation.
