@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { chartJsBundlePath, type ChartPicture } from './charts.js';
 import { PAGE_MARGIN } from './style.js';
 import { DRAW_CHARTS_SCRIPT, EXPORT_ORIGIN, UNLINK_EXPORT_URLS_SCRIPT } from './pageScripts.js';
@@ -166,6 +166,8 @@ export class PdfPrinter {
     } catch {
       throw new ChromiumMissingError(executablePath);
     }
+    // Loaded on the first print, not at start: playwright-core is the heaviest module of the server to load.
+    const { chromium } = await import('playwright-core');
     return chromium.launch({ executablePath, args: LAUNCH_ARGS });
   }
 
