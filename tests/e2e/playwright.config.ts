@@ -19,6 +19,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: E2E_URL,
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
