@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
 import { api, apiSignIn, openAs, prose, seriousViolations as violations, shot, unique } from './support.js';
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.js';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS, AUDIT_HEAD_LINE_PREFIX } from '../../shared/src/api/audit.js';
 import { E2E } from './fixtures.js';

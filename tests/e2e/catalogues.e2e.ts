@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { APIRequestContext, Page } from '@playwright/test';
 import type { SchemaTypeDetail, SchemaUpdateRequest } from '../../shared/src/api/schemas.js';
 import { png } from '../../server/src/files/pngImage.js';
 import { E2E } from './fixtures.js';

@@ -1,9 +1,9 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.js';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { COLLAB_PATH, CONTENT_FIELD, noteDocumentName } from '@eln/shared';
-import { E2E, E2E_URL } from './fixtures.js';
+import { E2E } from './fixtures.js';
 import { api, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Person } from './support.js';
 
 /**
@@ -21,11 +21,12 @@ function element(name: string, attrs: Record<string, unknown>, children: Array<Y
 }
 
 /** A colleague's raw Yjs client (no editor), synced with the note. */
-async function rawClient(token: string, labNoteNo: number): Promise<{ doc: Y.Doc; stored: () => Promise<void>; close: () => void }> {
+async function rawClient(baseURL: string, token: string, labNoteNo: number): Promise<{ doc: Y.Doc; stored: () => Promise<void>; close: () => void }> {
   const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url: `${E2E_URL.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
-  const provider = await new Promise<HocuspocusProvider>((resolve) => {
-    const created: HocuspocusProvider = new HocuspocusProvider({ websocketProvider: socket, name: noteDocumentName(labNoteNo), document: doc, token, onSynced: () => resolve(created) });
+  const socket = new HocuspocusProviderWebsocket({ url: `${baseURL.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
+  const provider = await new Promise<HocuspocusProvider>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the colleague's client did not sync with ${baseURL} in 15 s`)), 15_000);
+    const created: HocuspocusProvider = new HocuspocusProvider({ websocketProvider: socket, name: noteDocumentName(labNoteNo), document: doc, token, onSynced: () => (clearTimeout(timer), resolve(created)) });
     created.attach();
   });
   return {
@@ -38,7 +39,7 @@ async function rawClient(token: string, labNoteNo: number): Promise<{ doc: Y.Doc
   };
 }
 
-test('a refused live edit: the writer is told why and the note reopens as stored', async ({ browser, request }) => {
+test('a refused live edit: the writer is told why and the note reopens as stored', async ({ browser, request, baseURL }) => {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const colleague: Person = { userId: `colleague.${id.toLowerCase()}@eln.local`, password: 'colleague-password-1234', name: `Colleague ${id}` };
@@ -50,7 +51,7 @@ test('a refused live edit: the writer is told why and the note reopens as stored
   });
   const { labNoteNo } = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo: project.projectNo, title: `Refused ${id}` });
 
-  const other = await rawClient(await apiSignIn(request, colleague), labNoteNo);
+  const other = await rawClient(baseURL!, await apiSignIn(request, colleague), labNoteNo);
   const tableUid = `t${id.toLowerCase()}00000001`;
   const rows = [0, 1, 2].map((r) => element('tableRow', {}, [0, 1].map((c) => element('tableCell', { colspan: 1, rowspan: 1 }, [element('paragraph', {}, [new Y.XmlText(`${r + 1}${c}`)])]))));
   other.doc.getXmlFragment(CONTENT_FIELD).push([element('table', { blockUid: tableUid }, rows), element('paragraph', {}, [new Y.XmlText('After the table')])]);

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.js';
 import { companyDirectory, departmentDn, personDn, startTestDirectory, type TestDirectory } from '../../server/src/testing/ldap.js';
 import { openAs, seriousViolations, shot } from './support.js';

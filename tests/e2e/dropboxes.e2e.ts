@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
 import { openAs, shot, unique, seriousViolations } from './support.js';
 

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Download, Locator, Page } from '@playwright/test';
 import { E2E } from './fixtures';
 import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique } from './support';
 

@@ -1,8 +1,15 @@
-/** Who and where the browser tests sign in. */
+/**
+ * Who and where the browser tests sign in. Each Playwright worker has a server and database of its own,
+ * so that two files running at once never see each other's data: worker i (its `parallelIndex`, stable
+ * across worker restarts) talks to the server on `basePort + i`.
+ */
+export const E2E_WORKERS = 2;
+
 export const E2E = {
-  port: Number(process.env.E2E_PORT ?? 8181),
+  basePort: Number(process.env.E2E_PORT ?? 8181),
   admin: { userId: 'admin@eln.local', password: 'e2e-admin-password', name: 'Admin Park' },
   member: { userId: 'researcher@eln.local', password: 'e2e-member-password', name: 'Kim Jiwoo' },
 } as const;
 
-export const E2E_URL = `http://127.0.0.1:${E2E.port}`;
+/** The address of the server of the worker with this parallel index. */
+export const e2eUrl = (parallelIndex: number): string => `http://127.0.0.1:${E2E.basePort + parallelIndex}`;

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Browser, Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
 import { api, apiSignIn, prose, seriousViolations, shot, unique, type Credentials, type Person } from './support.js';
 

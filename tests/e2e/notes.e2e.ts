@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
 import { api, apiSignIn, caretTakenIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person, seriousViolations } from './support.js';
 import { png } from '../../server/src/files/pngImage.js';

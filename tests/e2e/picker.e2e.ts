@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.js';
 import { DEPARTMENT_SEARCH_PAGE } from '../../shared/src/api/departments.js';
 import { E2E } from './fixtures.js';
 import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';

@@ -1,7 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { E2E, E2E_URL } from './fixtures.js';
+import { E2E, E2E_WORKERS, e2eUrl } from './fixtures.js';
 
-/** Browser tests in Debian's chromium against the built app (npm run test:e2e builds it first). */
+/**
+ * Browser tests in Debian's chromium against the built app (npm run test:e2e builds it first). Two workers,
+ * each with a server and database of its own (tests/e2e/test.ts points each test at its worker's server);
+ * the files of one worker run one after another.
+ */
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.e2e.ts',
@@ -11,14 +15,13 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   // One retry: a rare stall seen only under CI load (a participant search that was never answered, in
   // people-projects; see issue 15's notes) would otherwise sink a whole run. The list reporter still names
   // every test that needed it as "flaky", and each such stall stays a defect to find.
   retries: 1,
   reporter: [['list']],
   use: {
-    baseURL: E2E_URL,
     reducedMotion: 'reduce',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
@@ -27,13 +30,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  webServer: {
+  webServer: Array.from({ length: E2E_WORKERS }, (_, index) => ({
     command: 'node --import tsx tests/e2e/serve.ts',
     cwd: '../..',
-    url: `${E2E_URL}/healthz`,
+    url: `${e2eUrl(index)}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: 'pipe',
-    env: { PORT: String(E2E.port) },
-  },
+    stdout: 'pipe' as const,
+    env: { PORT: String(E2E.basePort + index) },
+  })),
 });

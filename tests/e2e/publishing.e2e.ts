@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Page } from '@playwright/test';
 import { seriousViolations, shot } from './support.js';
 
 /**

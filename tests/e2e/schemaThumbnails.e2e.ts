@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.js';
 import { png } from '../../server/src/files/pngImage.js';
 import { E2E } from './fixtures.js';
 import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';

@@ -20,10 +20,12 @@ function withTestLicenceKey(config: ServerConfig): ServerConfig {
  * The server the browser tests run against: the real built client and API on a fresh embedded database
  * in a temporary folder, with the administrator and one member known to the tests.
  */
+// One such server per Playwright worker (playwright.config.ts starts them), each on the port it is given.
+const port = process.env.PORT ?? String(E2E.basePort);
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eln-e2e-'));
 const config = withTestLicenceKey(loadConfig({
   ...process.env,
-  PORT: String(E2E.port),
+  PORT: port,
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   ELN_ADMIN_EMAIL: E2E.admin.userId,

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { APIRequestContext } from '@playwright/test';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
 import { E2E } from './fixtures.js';

@@ -1,9 +1,9 @@
 import net from 'node:net';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Browser, Page } from '@playwright/test';
 import { SSO } from '@eln/shared';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.js';
 import { startOidcProvider, type ProviderAccount, type TestOidcProvider } from '../../server/src/testing/oidcProvider.js';
-import { E2E_URL } from './fixtures.js';
 import { seriousViolations, shot } from './support.js';
 
 /**
@@ -69,8 +69,8 @@ async function providerSignIn(page: Page, who: ProviderAccount, password = who.p
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-test('without a configured provider the sign-in page offers no SSO button', async ({ browser }) => {
-  const page = await openSignIn(browser, { url: E2E_URL });
+test('without a configured provider the sign-in page offers no SSO button', async ({ browser, baseURL: sharedServer }) => {
+  const page = await openSignIn(browser, { url: sharedServer! });
   await expect(page.getByTestId('signin-submit')).toBeVisible();
   // The configuration call has answered (no SSO) by the time the page is idle.
   await page.waitForLoadState('networkidle');

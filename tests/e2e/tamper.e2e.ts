@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.js';
 import { noteDocumentName } from '../../shared/src/index.js';
 import { auditLog, noteVersions } from '../../server/src/db/schema.js';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
@@ -12,7 +12,8 @@ import { openAs, shot, unique } from './support.js';
  * short signing lock. Nothing is faked: the lock is earned with wrong passwords, the broken signature
  * and the broken audit chain come from rows changed directly in the database.
  */
-const LOCK_SECONDS = 6;
+// Long enough for the checks made while it lasts, with another browser worker busy beside this one.
+const LOCK_SECONDS = 12;
 let server: TestServer;
 let baseURL: string;
 

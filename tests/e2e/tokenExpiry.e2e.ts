@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './test.js';
+import type { Page } from '@playwright/test';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
 import { cuttableNetwork, openAs, prose, sentAccessTokens, shot, signIn } from './support.js';
 
