@@ -25,7 +25,11 @@ async function rawClient(baseURL: string, token: string, labNoteNo: number): Pro
   const doc = new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({ url: `${baseURL.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
   const provider = await new Promise<HocuspocusProvider>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the colleague's client did not sync with ${baseURL} in 15 s`)), 15_000);
+    const timer = setTimeout(() => {
+      created.destroy();
+      socket.destroy();
+      reject(new Error(`the colleague's client did not sync with ${baseURL} in 15 s`));
+    }, 15_000);
     const created: HocuspocusProvider = new HocuspocusProvider({ websocketProvider: socket, name: noteDocumentName(labNoteNo), document: doc, token, onSynced: () => (clearTimeout(timer), resolve(created)) });
     created.attach();
   });

@@ -32,7 +32,10 @@ const config = withTestLicenceKey(loadConfig({
   ELN_ADMIN_PASSWORD: E2E.admin.password,
   ELN_ADMIN_NAME: E2E.admin.name,
   LOG_LEVEL: 'warn',
+  // Each worker's server keeps everything to itself, whatever the developer's environment says.
   DATABASE_URL: '',
+  REDIS_URL: undefined,
+  FILES_DIR: undefined,
 }));
 const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pg') });
 const server = await buildApp(config, database);

@@ -45,7 +45,7 @@ describe('the live template kind, asked for a group of templates', () => {
     });
     expect(answers).toEqual([true, false, false, false, false, false, false, true]);
     for (const templateNo of asked) expect(lockedBy.get(templateNo)).toBe(me);
-    // Names that cannot name a template are answered no without a query.
+    // Names that cannot name a template are answered no.
     expect(await db.transaction((tx) => kind.writable!(['01', 'x'], tx))).toEqual([false, false]);
   });
 });
