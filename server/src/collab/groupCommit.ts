@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { Batches } from '../db/batches.js';
+import { fixedStatement } from '../db/fixedStatement.js';
 
 export type AppendOutcome = 'stored' | 'refused';
 
@@ -23,21 +23,20 @@ interface Request {
  * notes, in its own order, so the two could deadlock: the group yields first (PostgreSQL's deadlock
  * check waits a second), and a signature that holds its note longer only sends that group the slow way.
  */
-const GROUP_LOCK_TIMEOUT = '200ms';
+const setGroupLockTimeout = fixedStatement('group_lock_timeout', `set local lock_timeout = '200ms'`);
 /** Rows a statement carries: a burst's group is one statement, a huge backlog a few bounded ones. */
 const INSERT_ROWS = 5000;
 
 /**
- * Every row of a group in one statement whose text never changes, whatever the number of rows (they go
- * as two arrays; the updates as base64, since postgres.js cannot send `bytea[]`), so that it is prepared
- * once per connection and then sent beside the group's other statements instead of waiting for its own
- * describe round trip. `order by ord` keeps the ids in the order the updates were made.
+ * Every row of a group in one statement of fixed text (see fixedStatement): the rows go as two arrays,
+ * the updates as base64 (postgres.js cannot send `bytea[]`). `order by ord` keeps the ids in the order
+ * the updates were made.
  */
-const APPEND_UPDATES = {
-  name: 'append_updates',
-  sql: `insert into document_updates (document_name, update)
+const appendUpdates = fixedStatement(
+  'append_updates',
+  `insert into document_updates (document_name, update)
     select name, decode(upd, 'base64') from unnest($1::text[], $2::text[]) with ordinality as u(name, upd, ord) order by ord`,
-};
+);
 
 /**
  * Group commit of live updates across documents. While one transaction commits, the appends that
@@ -69,7 +68,7 @@ export class GroupCommit {
     try {
       outcomes = await this.db.transaction(async (tx) => {
         // Sent before the checks but not awaited first: one connection runs its queries in the order sent.
-        const timeout = tx.execute(sql.raw(`set local lock_timeout = '${GROUP_LOCK_TIMEOUT}'`)).then(() => undefined);
+        const timeout = setGroupLockTimeout(tx, []).then(() => undefined);
         const [, stored] = await Promise.all([timeout, this.store(tx, byDocument)]);
         return stored;
       });
@@ -99,13 +98,14 @@ export class GroupCommit {
     const names = [...byDocument.keys()].sort();
     const allowed = await this.mayWrite(names, tx);
     const rows = names.flatMap((documentName, i) => (allowed[i] ? byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update }))) : []));
-    for (let start = 0; start < rows.length; start += INSERT_ROWS) await appendUpdates(tx, rows.slice(start, start + INSERT_ROWS));
+    for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+      const slice = rows.slice(start, start + INSERT_ROWS);
+      await appendUpdates(tx, [slice.map((row) => row.documentName), slice.map((row) => base64(row.update))]);
+    }
     return new Map(names.map((name, i) => [name, allowed[i] ? 'stored' : 'refused']));
   }
 }
 
-async function appendUpdates(tx: Tx, rows: { documentName: string; update: Uint8Array }[]): Promise<void> {
-  const names = rows.map((row) => row.documentName);
-  const updates = rows.map((row) => Buffer.from(row.update.buffer, row.update.byteOffset, row.update.byteLength).toString('base64'));
-  await tx._.session.prepareQuery({ sql: APPEND_UPDATES.sql, params: [names, updates] }, undefined, APPEND_UPDATES.name, false).execute();
+function base64(update: Uint8Array): string {
+  return Buffer.from(update.buffer, update.byteOffset, update.byteLength).toString('base64');
 }

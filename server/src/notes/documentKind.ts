@@ -3,7 +3,7 @@ import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js
 import { InsertBatches } from '../db/batches.js';
 import type { Db, Tx } from '../db/client.js';
 import { noteDocumentAccess, noteOpenForWriting } from './policy.js';
-import { findNoteFor, lockNotes, projectsOfNotes } from './queries.js';
+import { findNoteFor, lockNotesForWriting } from './queries.js';
 import { recordNoteWriters } from './writers.js';
 
 /** Live lab notes `labnote.<no>`: opened and written by the note policy's verdicts. */
@@ -28,12 +28,10 @@ export function labNoteDocumentKind(db: Db): DocumentKind {
     async writable(ids: string[], tx: Tx) {
       const noteNos = ids.map(canonicalRecordNo);
       const known = noteNos.filter((noteNo) => noteNo !== null);
-      // Sent together; PostgreSQL runs the second after the first, on a snapshot of its own.
-      const [notes, projects] = await Promise.all([lockNotes(tx, known, 'share'), projectsOfNotes(tx, known)]);
+      const notes = await lockNotesForWriting(tx, known);
       return noteNos.map((noteNo) => {
         const note = noteNo === null ? undefined : notes.get(noteNo);
-        const project = noteNo === null ? undefined : projects.get(noteNo);
-        return Boolean(note && project && noteOpenForWriting(note, project));
+        return Boolean(note && noteOpenForWriting(note, { status: note.projectStatus }));
       });
     },
   };

@@ -6,6 +6,7 @@ import type { AuthUser } from '../auth/authUser.js';
 import { enforce } from '../http/verdicts.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { builtOnce } from '../db/builtOnce.js';
+import { fixedStatement } from '../db/fixedStatement.js';
 import { labNotes, noteHolds, noteVersions, projectParticipants, projects, templateRevisions, templates, users } from '../db/schema.js';
 import { participantColumn } from '../projects/queries.js';
 import { canReadProject, takesPart } from '../projects/policy.js';
@@ -70,35 +71,38 @@ export async function lockNote(tx: Tx, noteNo: number, strength: 'share' | 'upda
   return row;
 }
 
-/**
- * The notes' rows locked together, in note order (so two groups of locks never wait on each other
- * crosswise), by note. Prepared: the live store asks it with every group commit, and a prepared
- * statement goes out with the queries sent beside it instead of first asking for its types.
- */
-export async function lockNotes(tx: Tx, noteNos: number[], strength: 'share' | 'update'): Promise<Map<number, Pick<NoteRecord, 'status' | 'deletedAt' | 'projectNo'>>> {
-  if (!noteNos.length) return new Map();
-  const rows = await tx
-    .select({ noteNo: labNotes.noteNo, status: labNotes.status, deletedAt: labNotes.deletedAt, projectNo: labNotes.projectNo })
-    .from(labNotes)
-    .where(inArray(labNotes.noteNo, noteNos))
-    .orderBy(asc(labNotes.noteNo))
-    .for(strength)
-    .prepare('lock_notes')
-    .execute();
-  return new Map(rows.map(({ noteNo, ...note }) => [noteNo, note]));
-}
+/** What the live store's write check needs of a note (see noteOpenForWriting). */
+export type NoteWriteFacts = Pick<NoteRecord, 'status' | 'deletedAt'> & { projectStatus: ProjectRecord['status'] };
 
-/** The projects of these notes, by note (prepared, as lockNotes, to be sent beside it). */
-export async function projectsOfNotes(q: Queryable, noteNos: number[]): Promise<Map<number, ProjectRecord>> {
+/**
+ * The notes' rows locked `share` together, in note order (so two groups of locks never wait on each
+ * other crosswise). Of fixed text (see fixedStatement): the live store runs it with every group commit.
+ */
+const lockNotesShared = fixedStatement<{ note_no: number; status: NoteRecord['status']; deleted_at: Date | string | null }>(
+  'lock_notes_shared',
+  'select note_no, status, deleted_at from lab_notes where note_no = any($1::int[]) order by note_no for share',
+);
+/**
+ * The notes' projects' status. A statement of its own, sent right behind the locks: PostgreSQL runs it
+ * once they are taken, on a snapshot of its own, so it sees a project change committed while it waited.
+ */
+const projectStatusOfNotes = fixedStatement<{ note_no: number; status: ProjectRecord['status'] }>(
+  'project_status_of_notes',
+  'select n.note_no, p.status from lab_notes n join projects p on p.project_no = n.project_no where n.note_no = any($1::int[])',
+);
+
+/** The notes locked `share` with what decides whether they may be written (see DocumentKind.writable), by note. */
+export async function lockNotesForWriting(tx: Tx, noteNos: number[]): Promise<Map<number, NoteWriteFacts>> {
   if (!noteNos.length) return new Map();
-  const rows = await q
-    .select({ noteNo: labNotes.noteNo, project: projects })
-    .from(labNotes)
-    .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-    .where(inArray(labNotes.noteNo, noteNos))
-    .prepare('projects_of_notes')
-    .execute();
-  return new Map(rows.map(({ noteNo, project }) => [noteNo, project]));
+  // Sent together, not one after the other's answer (one connection runs them in the order sent).
+  const [notes, projectStatuses] = await Promise.all([lockNotesShared(tx, [noteNos]), projectStatusOfNotes(tx, [noteNos])]);
+  const projectStatus = new Map(projectStatuses.map((row) => [row.note_no, row.status]));
+  return new Map(
+    notes.flatMap((note) => {
+      const status = projectStatus.get(note.note_no);
+      return status === undefined ? [] : [[note.note_no, { status: note.status, deletedAt: note.deleted_at === null ? null : new Date(note.deleted_at), projectStatus: status }] as const];
+    }),
+  );
 }
 
 export async function modifiersOf(q: Queryable, noteNos: number[]): Promise<Map<number, NoteModifier[]>> {

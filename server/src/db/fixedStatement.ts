@@ -1,0 +1,17 @@
+import type { Queryable } from './client.js';
+
+/**
+ * A statement whose text never changes, whatever its values (a list goes as one array parameter:
+ * `= any($1::int[])`), for the statements the live store runs with every group commit. PostgreSQL
+ * parses it once per connection (postgres.js keeps it prepared by its text), so afterwards it goes out
+ * beside the statements sent with it instead of waiting for a describe round trip of its own (which
+ * every unprepared statement with parameters costs), and drizzle builds nothing per call (its builder
+ * cost more of the event loop than the query's answer). Rows come back as PostgreSQL names them.
+ */
+export function fixedStatement<Row>(name: string, text: string): (q: Queryable, params: unknown[]) => Promise<Row[]> {
+  return async (q, params) => {
+    const result: unknown = await q._.session.prepareQuery({ sql: text, params }, undefined, name, false).execute();
+    // The two drivers shape results differently (postgres.js: an array; PGlite: `{ rows }`).
+    return Array.isArray(result) ? (result as Row[]) : (result as { rows: Row[] }).rows;
+  };
+}
