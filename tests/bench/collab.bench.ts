@@ -18,8 +18,9 @@ import type { ChildMessage, EditorsJob, EditorsResult, ParentMessage } from './l
  * apart, one message per entry), through bare Hocuspocus and through this server (auth,
  * holds, size limit, content rules, durable PostgreSQL persistence). The editors run in forked
  * processes, the servers in this one, so the editors' CPU is not counted as server latency. Each count
- * runs RUNS times, bare and ours alternating; the goals are judged on the runs' median. At the end every
- * document is loaded from the store and each run's entries counted: a missing one throws.
+ * runs RUNS times, bare and ours alternating (which goes first changes each run), each run on 20 new
+ * documents on both servers; the goals are judged on the runs' median. At the end every run's documents
+ * are loaded from the store and its entries counted: a missing one throws.
  */
 const NOTES = 20;
 /** BENCH_EDITORS=50 runs one count only (profiling; BENCH_PHASES=1 prints when each run's edits went on). */
@@ -36,9 +37,10 @@ const GOALS = { durableP99Ms: 200, p50Ratio: 1.3, propagationP99Ms: 10 };
 /**
  * Each editor count runs this many times, bare and ours alternating, and the goals are judged on the
  * median of the runs: on a shared 2-core machine one run's figures moved by a factor of two from one
- * run to the next (others' load), which the median of alternating runs evens out.
+ * run to the next (others' load), which the median of alternating runs evens out (with three runs a
+ * single slow one still decided the median too often).
  */
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 
 interface Measured {
   propagation: number[];
@@ -52,7 +54,8 @@ interface Measured {
 
 interface Target {
   url: string;
-  names: string[];
+  /** The documents of one run: fresh ones each run on both servers (see notesOfRun). */
+  names: (run: string) => Promise<string[]>;
   tokens: string[];
   durable: boolean;
 }
@@ -82,18 +85,18 @@ class EditorsProcess extends ForkedHelper<ParentMessage, ChildMessage> {
  * One readers process (the measuring one) and the writers processes, niced so that the writers' CPU
  * (each applies every other writer's entries, as an editor does) yields to the server's and the readers'.
  */
-async function run(target: Target, editors: number, arrayName: string): Promise<Measured> {
+async function run(target: Target, editors: number, arrayName: string, names: string[]): Promise<Measured> {
   const readers = new EditorsProcess();
   const writers = Array.from({ length: WRITER_PROCESSES }, () => new EditorsProcess(WRITER_NICENESS));
   const all = [readers, ...writers];
   try {
     const job = { url: target.url, arrayName, editsPerWriter: editsPerWriter(editors), roundPauseMs: ROUND_PAUSE_MS, durable: target.durable, timeoutMs: 120_000 };
     const writerTokens = Array.from({ length: editors }, (_, i) => target.tokens[(i % (target.tokens.length - 1)) + 1]!);
-    const expected = target.names.length * editors * editsPerWriter(editors);
-    await readers.open({ ...job, role: 'readers', expected, notes: target.names.map((name) => ({ name, tokens: [target.tokens[0]!] })) });
+    const expected = names.length * editors * editsPerWriter(editors);
+    await readers.open({ ...job, role: 'readers', expected, notes: names.map((name) => ({ name, tokens: [target.tokens[0]!] })) });
     await Promise.all(
       writers.map((writer, p) =>
-        writer.open({ ...job, role: 'writers', expected, notes: target.names.filter((_, i) => i % WRITER_PROCESSES === p).map((name) => ({ name, tokens: writerTokens })) }),
+        writer.open({ ...job, role: 'writers', expected, notes: names.filter((_, i) => i % WRITER_PROCESSES === p).map((name) => ({ name, tokens: writerTokens })) }),
       ),
     );
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -121,8 +124,8 @@ const ms = (values: number[], p: number) => (values.length ? Number(percentile([
 const max = (values: number[]) => (values.length ? Number(values.reduce((a, b) => Math.max(a, b)).toFixed(2)) : Number.NaN);
 const round = (value: number) => Number(value.toFixed(2));
 
-/** Our whole server on a fresh PostgreSQL database, with 11 users in one project of 20 notes. */
-export async function ourServer(): Promise<{ app: App; database: Database; url: string; names: string[]; tokens: string[]; drop: () => Promise<void> }> {
+/** Our whole server on a fresh PostgreSQL database, with 11 users in one project; `createNotes` makes 20 new notes in it. */
+export async function ourServer(): Promise<{ app: App; database: Database; url: string; createNotes: (title: string) => Promise<string[]>; tokens: string[]; drop: () => Promise<void> }> {
   const target = await freshPostgres();
   const database = await openDatabase({ kind: 'postgres', url: target.url });
   // Every benchmark editor connects from loopback: up to 50 per note on 20 notes, past the per-address limit.
@@ -144,16 +147,19 @@ export async function ourServer(): Promise<{ app: App; database: Database; url: 
     tokens.push((await call<SignInAnswer>('/v1/user/signIn', { userId, password: 'bench-editor-password' })).accessToken);
   }
   const { projectNo } = await call<{ projectNo: number }>('/v1/project/create', { title: 'Bench', signatureList: { department: '', user: userIds.join(',') } }, tokens[0]);
-  const names: string[] = [];
-  for (let i = 0; i < NOTES; i += 1) {
-    const { labNoteNo } = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `Note ${i}` }, tokens[0]);
-    names.push(noteDocumentName(labNoteNo));
-  }
+  const createNotes = async (title: string) => {
+    const names: string[] = [];
+    for (let i = 0; i < NOTES; i += 1) {
+      const { labNoteNo } = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `${title} ${i}` }, tokens[0]);
+      names.push(noteDocumentName(labNoteNo));
+    }
+    return names;
+  };
   return {
     app,
     database,
     url: `${address.replace('http', 'ws')}${COLLAB_PATH}`,
-    names,
+    createNotes,
     tokens,
     async drop() {
       await app.close();
@@ -170,14 +176,16 @@ async function checkNothingLost(label: string, measured: Measured, durable: bool
 }
 
 /** Loads every note from the store and counts each run's entries: what was sent must all be there. */
-async function countStored(database: Database, names: string[], arrays: Array<{ name: string; expected: number }>): Promise<Array<Record<string, string | number>>> {
+async function countStored(database: Database, arrays: Array<{ name: string; expected: number; notes: string[] }>): Promise<Array<Record<string, string | number>>> {
   const stored = new Map(arrays.map(({ name }) => [name, 0]));
-  for (const documentName of names) {
-    const state = await loadDocumentState(database.db, documentName);
-    const doc = new Y.Doc();
-    if (state) Y.applyUpdate(doc, state);
-    for (const { name } of arrays) stored.set(name, stored.get(name)! + doc.getArray(name).length);
-    doc.destroy();
+  for (const { name, notes } of arrays) {
+    for (const documentName of notes) {
+      const state = await loadDocumentState(database.db, documentName);
+      const doc = new Y.Doc();
+      if (state) Y.applyUpdate(doc, state);
+      stored.set(name, stored.get(name)! + doc.getArray(name).length);
+      doc.destroy();
+    }
   }
   const rows = arrays.map(({ name, expected }) => ({ run: name, sent: expected, stored: stored.get(name)! }));
   const lost = rows.filter((row) => row.stored !== row.sent);
@@ -190,25 +198,42 @@ export async function collabBench(): Promise<void> {
   await bare.listen();
   const bareTarget: Target = {
     url: `ws://127.0.0.1:${(bare.httpServer.address() as { port: number }).port}`,
-    names: Array.from({ length: NOTES }, (_, i) => `bench.${i}`),
+    names: async (runName) => Array.from({ length: NOTES }, (_, i) => `${runName}.${i}`),
     tokens: Array(12).fill('token') as string[],
     durable: false,
   };
   const ours = await ourServer();
-  const ourTarget: Target = { url: ours.url, names: ours.names, tokens: ours.tokens, durable: true };
+  const ourTarget: Target = { url: ours.url, names: ours.createNotes, tokens: ours.tokens, durable: true };
   try {
     const rows: Array<Record<string, string | number>> = [];
     const goals: Array<Record<string, string | number>> = [];
-    const arrays: Array<{ name: string; expected: number }> = [];
+    const arrays: Array<{ name: string; expected: number; notes: string[] }> = [];
     for (const editors of EDITOR_COUNTS) {
       const byRun = { ratio: [] as number[], p99: [] as number[], durableP99: [] as number[] };
       for (let runNo = 1; runNo <= RUNS; runNo += 1) {
         const arrayName = `bench-${editors}-${runNo}`;
-        const plain = await run(bareTarget, editors, arrayName);
-        await checkNothingLost(`bare, ${editors} editors`, plain, false);
-        const full = await run(ourTarget, editors, arrayName);
-        await checkNothingLost(`ours, ${editors} editors`, full, true);
-        arrays.push({ name: arrayName, expected: full.sent });
+        // Which server goes first changes from run to run, so that neither always meets the machine
+        // as the other left it.
+        // Fresh documents for each run on both servers: bare Hocuspocus forgets a document once its last
+        // editor leaves, so reusing ours would have ours carry every earlier run (editors then apply
+        // their updates into ever larger documents, and their slowing down changes the burst).
+        const bareNotes = await bareTarget.names(arrayName);
+        const ourNotes = await ourTarget.names(arrayName);
+        const runBare = async () => {
+          const measured = await run(bareTarget, editors, arrayName, bareNotes);
+          await checkNothingLost(`bare, ${editors} editors`, measured, false);
+          return measured;
+        };
+        const runOurs = async () => {
+          const measured = await run(ourTarget, editors, arrayName, ourNotes);
+          await checkNothingLost(`ours, ${editors} editors`, measured, true);
+          return measured;
+        };
+        const bareFirst = runNo % 2 === 1;
+        const first = await (bareFirst ? runBare() : runOurs());
+        const second = await (bareFirst ? runOurs() : runBare());
+        const [plain, full] = bareFirst ? [first, second] : [second, first];
+        arrays.push({ name: arrayName, expected: full.sent, notes: ourNotes });
         byRun.ratio.push(round(ms(full.propagation, 50) / ms(plain.propagation, 50)));
         byRun.p99.push(ms(full.propagation, 99));
         byRun.durableP99.push(ms(full.durable, 99));
@@ -240,11 +265,11 @@ export async function collabBench(): Promise<void> {
       }
     }
     printTable(
-      `Live editing, ${RUNS} runs of each count (bare and ours alternating), ${NOTES} notes, ${EDITOR_COUNTS.map((editors) => `${editsPerWriter(editors)} (at ${editors})`).join(", ")} edits per writer in rounds ${ROUND_PAUSE_MS} ms apart; writers in ${WRITER_PROCESSES} processes (nice ${WRITER_NICENESS}), readers in another, apart from the servers. prop = writer → reader; durable = writer → confirmed stored (PostgreSQL); edits/s = edits ÷ (first sent → last propagated (bare) or confirmed (ours)); loop delay = the servers' process`,
+      `Live editing, ${RUNS} runs of each count (bare and ours alternating, the first of the two changing each run), ${NOTES} new notes a run, ${EDITOR_COUNTS.map((editors) => `${editsPerWriter(editors)} (at ${editors})`).join(", ")} edits per writer in rounds ${ROUND_PAUSE_MS} ms apart; writers in ${WRITER_PROCESSES} processes (nice ${WRITER_NICENESS}), readers in another, apart from the servers. prop = writer → reader; durable = writer → confirmed stored (PostgreSQL); edits/s = edits ÷ (first sent → last propagated (bare) or confirmed (ours)); loop delay = the servers' process`,
       rows,
     );
     printTable('Live editing goals', goals);
-    printTable('Every entry sent is in the database (each note loaded from the store, entries counted)', await countStored(ours.database, ours.names, arrays));
+    printTable('Every entry sent is in the database (each note loaded from the store, entries counted)', await countStored(ours.database, arrays));
   } finally {
     await bare.destroy();
     await ours.drop();
