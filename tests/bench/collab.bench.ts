@@ -54,7 +54,7 @@ interface Measured {
 
 interface Target {
   url: string;
-  /** The documents of one run: fresh ones each run on both servers (see notesOfRun). */
+  /** New documents for one run, on both servers (see the comment where each run takes them). */
   names: (run: string) => Promise<string[]>;
   tokens: string[];
   durable: boolean;

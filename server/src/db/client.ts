@@ -80,7 +80,10 @@ async function openPglite(dataDir: string | null): Promise<Database> {
  * `{ rows }`), and raw SQL is needed only where the query builder has no word for it.
  */
 export async function rawRows<T>(q: Queryable, query: SQL): Promise<T[]> {
-  const result: unknown = await q.execute(query);
-  if (Array.isArray(result)) return result as T[];
-  return (result as { rows: T[] }).rows;
+  return rowsOf<T>(await q.execute(query));
+}
+
+/** The rows of a result not mapped by drizzle, whichever driver answered (see rawRows). */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
 }

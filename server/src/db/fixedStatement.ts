@@ -1,4 +1,4 @@
-import type { Queryable } from './client.js';
+import { rowsOf, type Queryable } from './client.js';
 
 /**
  * A statement whose text never changes, whatever its values (a list goes as one array parameter:
@@ -10,8 +10,6 @@ import type { Queryable } from './client.js';
  */
 export function fixedStatement<Row>(name: string, text: string): (q: Queryable, params: unknown[]) => Promise<Row[]> {
   return async (q, params) => {
-    const result: unknown = await q._.session.prepareQuery({ sql: text, params }, undefined, name, false).execute();
-    // The two drivers shape results differently (postgres.js: an array; PGlite: `{ rows }`).
-    return Array.isArray(result) ? (result as Row[]) : (result as { rows: Row[] }).rows;
+    return rowsOf<Row>(await q._.session.prepareQuery({ sql: text, params }, undefined, name, false).execute());
   };
 }
