@@ -63,6 +63,8 @@ export class DurablePersistence implements Extension {
   private readonly compaction: CompactionSchedule;
   /** Per connection, the Yjs clients whose updates it sent and this process stored (see audience). */
   private readonly writesAs = new WeakMap<Connection, Set<number>>();
+  /** Set while this process broadcasts its own durable message (see hearPeersConfirm). */
+  private telling = false;
   /** Called when the store refused a document's updates, so that other processes learn it too. */
   onRefused: ((documentName: string) => void) | null = null;
 
@@ -145,7 +147,8 @@ export class DurablePersistence implements Extension {
   private hearPeersConfirm(documentName: string, document: Document): void {
     const relay = document.relayStateless.bind(document);
     document.relayStateless = (payload, filter) => {
-      this.learnDurable(documentName, payload);
+      // This process's own messages (broadcastStateless relays them here too) teach it nothing.
+      if (!this.telling) this.learnDurable(documentName, payload);
       // To every connection here: the writer of what another process stored may be known here by other
       // clients' items only (see tell).
       relay(payload, filter);
@@ -197,9 +200,13 @@ export class DurablePersistence implements Extension {
     const document = this.documents.get(documentName);
     if (!document || !clients.size) return;
     const message = this.durableMessage(documentName, clients);
-    if (senders === 'everyone') return document.broadcastStateless(message);
     const audience = this.audience(clients);
-    document.broadcastStateless(message, (connection) => senders.includes(connection) || audience(connection));
+    this.telling = true;
+    try {
+      document.broadcastStateless(message, senders === 'everyone' ? undefined : (connection) => senders.includes(connection) || audience(connection));
+    } finally {
+      this.telling = false;
+    }
   }
 
   /**

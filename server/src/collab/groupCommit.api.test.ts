@@ -5,6 +5,7 @@ import type { Tx } from '../db/client.js';
 import { documentUpdates } from '../db/schema.js';
 import { createTestDatabase } from '../testing/harness.js';
 import { DatabaseDocumentStore, loadDocumentState } from './documentStore.js';
+import { GROUP_COMMIT_GATHER_MS } from './groupCommit.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -33,19 +34,24 @@ describe('group commit of live updates', () => {
       for (const name of names) checkedIn.set(name, tx);
       return names.map((name) => name !== 'scratch.locked');
     });
-    // The first append commits alone; the three sent meanwhile share the next transaction.
-    const outcomes = await Promise.all([
-      store.append('scratch.first', [updateOf('first')]),
+    // Appends sent together share a transaction; one sent while it commits goes with the next group.
+    const first = store.append('scratch.first', [updateOf('first')]);
+    const together = [
       store.append('scratch.b', [updateOf('b1'), updateOf('b2')]),
       store.append('scratch.locked', [updateOf('refused')]),
       store.append('scratch.c', [updateOf('c1')]),
-    ]);
-    expect(outcomes).toEqual(['stored', 'stored', 'refused', 'stored']);
+    ];
+    await new Promise((resolve) => setTimeout(resolve, GROUP_COMMIT_GATHER_MS + 1));
+    const later = store.append('scratch.later', [updateOf('later')]);
+    const outcomes = await Promise.all([first, ...together, later]);
+    expect(outcomes).toEqual(['stored', 'stored', 'refused', 'stored', 'stored']);
     expect(checkedIn.get('scratch.b')).toBe(checkedIn.get('scratch.c'));
     expect(checkedIn.get('scratch.b')).toBe(checkedIn.get('scratch.locked'));
-    expect(checkedIn.get('scratch.first')).not.toBe(checkedIn.get('scratch.b'));
+    expect(checkedIn.get('scratch.first')).toBe(checkedIn.get('scratch.b'));
+    expect(checkedIn.get('scratch.later')).not.toBe(checkedIn.get('scratch.b'));
     expect(await entries(database.db, 'scratch.b')).toEqual(['b1', 'b2']);
     expect(await entries(database.db, 'scratch.c')).toEqual(['c1']);
+    expect(await entries(database.db, 'scratch.later')).toEqual(['later']);
     // Nothing of a refused document is stored, whatever else its group stored.
     expect(await database.db.select().from(documentUpdates).where(eq(documentUpdates.documentName, 'scratch.locked'))).toEqual([]);
   });

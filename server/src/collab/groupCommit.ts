@@ -24,6 +24,17 @@ interface Request {
  * check waits a second), and a signature that holds its note longer only sends that group the slow way.
  */
 const setGroupLockTimeout = fixedStatement('group_lock_timeout', `set local lock_timeout = '200ms'`);
+/**
+ * How long a group commit waits, once idle, for the appends arriving with the first: edits of several
+ * people reach the server a millisecond or two apart, and each commit costs its round trips, socket
+ * writes and durable messages however few documents it carries. On the live-editing bench (8,000
+ * edits at 1 and 10 editors per note on 20 notes) it took 1,649 commits without a window, 1,424 when
+ * waiting for the socket reads of the same event loop turn (setImmediate), 1,079 with 2 ms and 844
+ * with 5 ms. Confirmations come this much later (p50 4 -> 7 ms at one editor a note; the goal is p99
+ * 200 ms), and nothing is confirmed before it is stored. While a group commits, the appends arriving
+ * gather for the next group as before.
+ */
+export const GROUP_COMMIT_GATHER_MS = 5;
 /** Rows a statement carries: a burst's group is one statement, a huge backlog a few bounded ones. */
 const INSERT_ROWS = 5000;
 
@@ -39,17 +50,18 @@ const appendUpdates = fixedStatement(
 );
 
 /**
- * Group commit of live updates across documents. While one transaction commits, the appends that
- * arrive are collected; the next transaction takes all of them: the documents' write checks (their
- * row locks, see DocumentKind.writable; two statements for all the notes), then one insert of every
- * allowed document's updates, then one commit. Under a burst, twenty notes cost one commit instead of
- * twenty transactions queueing for the pool's connections. The promise stays the same per document: its updates are stored, or none is
- * because it is locked ('refused'), and an append resolves only once its commit is durable. If the
- * group's transaction fails, each of its documents is appended alone, beside the later groups, so one
+ * Group commit of live updates across documents. The appends that arrive within a short window of each
+ * other (GROUP_COMMIT_GATHER_MS), or while a transaction commits, are collected; the next transaction
+ * takes all of them: the documents' write checks (their row locks, see DocumentKind.writable; two
+ * statements for all the notes), then one insert of every allowed document's updates, then one commit.
+ * Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the pool's
+ * connections. The promise stays the same per document: its updates are stored, or none is because it
+ * is locked ('refused'), and an append resolves only once its commit is durable. If the group's
+ * transaction fails, each of its documents is appended alone, beside the later groups, so one
  * document's failure or held row delays no other document's confirmation.
  */
 export class GroupCommit {
-  private readonly groups = new Batches<Request>((group) => this.commitGroup(group));
+  private readonly groups = new Batches<Request>((group) => this.commitGroup(group), GROUP_COMMIT_GATHER_MS);
 
   constructor(
     private readonly db: Db,

@@ -1,8 +1,9 @@
 /**
- * Work that arrives one item at a time, handled a group at a time: the first item is handled at once,
- * and the items that arrive while a group is being handled make the next group. Under a burst, a
- * thousand items cost a few statements instead of a thousand queueing for the pool's connections;
- * alone, an item waits for nothing.
+ * Work that arrives one item at a time, handled a group at a time: the first item is handled at once
+ * (or, given `gatherMs`, once that window has gathered the items arriving with it), and the items that
+ * arrive while a group is being handled make the next group. Under a burst, a thousand items cost a
+ * few statements instead of a thousand queueing for the pool's connections; alone, an item waits for
+ * nothing but the window.
  */
 export class Batches<Item> {
   private waiting: Item[] = [];
@@ -10,7 +11,10 @@ export class Batches<Item> {
   private draining = false;
 
   /** `handle` settles each of its items itself, and must not throw. */
-  constructor(private readonly handle: (group: Item[]) => Promise<void>) {}
+  constructor(
+    private readonly handle: (group: Item[]) => Promise<void>,
+    private readonly gatherMs = 0,
+  ) {}
 
   add(item: Item): void {
     this.waiting.push(item);
@@ -21,6 +25,7 @@ export class Batches<Item> {
 
   private async drain(): Promise<void> {
     try {
+      if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
       while (this.waiting.length) await this.handle(this.waiting.splice(0));
     } finally {
       this.draining = false;
