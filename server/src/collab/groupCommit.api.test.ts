@@ -52,6 +52,10 @@ describe('group commit of live updates', () => {
     expect(await entries(database.db, 'scratch.b')).toEqual(['b1', 'b2']);
     expect(await entries(database.db, 'scratch.c')).toEqual(['c1']);
     expect(await entries(database.db, 'scratch.later')).toEqual(['later']);
+    // The group's first transaction (every document or none) rolled back at the refusal; the one after
+    // it stored each allowed update once.
+    const rows = await database.db.select({ name: documentUpdates.documentName }).from(documentUpdates);
+    expect(rows.map((row) => row.name).sort()).toEqual(['scratch.b', 'scratch.b', 'scratch.c', 'scratch.first', 'scratch.later']);
     // Nothing of a refused document is stored, whatever else its group stored.
     expect(await database.db.select().from(documentUpdates).where(eq(documentUpdates.documentName, 'scratch.locked'))).toEqual([]);
   });

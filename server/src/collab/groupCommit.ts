@@ -78,12 +78,7 @@ export class GroupCommit {
     if (byDocument.size === 1) return this.commitEach(group);
     let outcomes: Map<string, AppendOutcome>;
     try {
-      outcomes = await this.db.transaction(async (tx) => {
-        // Sent before the checks but not awaited first: one connection runs its queries in the order sent.
-        const timeout = setGroupLockTimeout(tx, []).then(() => undefined);
-        const [, stored] = await Promise.all([timeout, this.store(tx, byDocument)]);
-        return stored;
-      });
+      outcomes = await this.store(byDocument, true);
     } catch {
       // Not awaited: a note whose row another transaction holds (a signature, a save) waits alone, and
       // the groups after it go on. Each document has one append in flight at a time (its flush awaits
@@ -98,25 +93,70 @@ export class GroupCommit {
   private async commitEach(requests: Request[]): Promise<void> {
     const byDocument = new Map([[requests[0]!.documentName, requests]]);
     try {
-      const outcomes = await this.db.transaction((tx) => this.store(tx, byDocument));
+      const outcomes = await this.store(byDocument, false);
       for (const request of requests) request.resolve(outcomes.get(request.documentName)!);
     } catch (error) {
       for (const request of requests) request.reject(error);
     }
   }
 
-  /** Checks and inserts inside one transaction (the checks lock rows in one order, see DocumentKind.writable). */
-  private async store(tx: Tx, byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
+  /**
+   * Stores the documents' updates with their checks in one transaction: first all of them, the insert
+   * sent right behind the checks (one round trip fewer than waiting for their answer); when a check
+   * refused, that transaction rolls back and another stores only what its checks allow. Refusals are
+   * rare (a note signed or its project finished while someone types), the round trip is every commit's.
+   */
+  private async store(byDocument: Map<string, Request[]>, lockTimeout: boolean): Promise<Map<string, AppendOutcome>> {
     const names = [...byDocument.keys()].sort();
-    const allowed = await this.mayWrite(names, tx);
-    const rows = names.flatMap((documentName, i) => (allowed[i] ? byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update }))) : []));
-    for (let start = 0; start < rows.length; start += INSERT_ROWS) {
-      const slice = rows.slice(start, start + INSERT_ROWS);
-      await appendUpdates(tx, [slice.map((row) => row.documentName), slice.map((row) => base64(row.update))]);
+    try {
+      return await this.transaction(lockTimeout, (tx) => this.storeAllOrNone(tx, names, byDocument));
+    } catch (error) {
+      if (!(error instanceof CheckRefused)) throw error;
+      return this.transaction(lockTimeout, (tx) => this.storeAllowed(tx, names, byDocument));
     }
+  }
+
+  private transaction<T>(lockTimeout: boolean, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      if (!lockTimeout) return work(tx);
+      // Sent before the checks but not awaited first: one connection runs its queries in the order sent.
+      const timeout = setGroupLockTimeout(tx, []).then(() => undefined);
+      const [, result] = await Promise.all([timeout, work(tx)]);
+      return result;
+    });
+  }
+
+  /**
+   * Every document's updates, or none: the insert goes out beside the checks (the checks lock rows in
+   * one order, see DocumentKind.writable). Where it runs among them does not matter: the transaction
+   * commits only if every check, holding its lock until the commit, allowed its document.
+   */
+  private async storeAllOrNone(tx: Tx, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
+    const [allowed] = await Promise.all([this.mayWrite(names, tx), this.insert(tx, names, byDocument)]);
+    if (!allowed.every(Boolean)) throw new CheckRefused();
+    return new Map(names.map((name) => [name, 'stored']));
+  }
+
+  /** The updates of the documents the checks allow, inserted after their answer. */
+  private async storeAllowed(tx: Tx, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
+    const allowed = await this.mayWrite(names, tx);
+    await this.insert(tx, names.filter((_, i) => allowed[i]), byDocument);
     return new Map(names.map((name, i) => [name, allowed[i] ? 'stored' : 'refused']));
   }
+
+  private async insert(tx: Tx, names: string[], byDocument: Map<string, Request[]>): Promise<void> {
+    const rows = names.flatMap((documentName) => byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update }))));
+    const statements: Array<Promise<unknown>> = [];
+    for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+      const slice = rows.slice(start, start + INSERT_ROWS);
+      statements.push(appendUpdates(tx, [slice.map((row) => row.documentName), slice.map((row) => base64(row.update))]));
+    }
+    await Promise.all(statements);
+  }
 }
+
+/** A check refused a document of a transaction that stores all or none: it rolls back (see GroupCommit.store). */
+class CheckRefused extends Error {}
 
 function base64(update: Uint8Array): string {
   return Buffer.from(update.buffer, update.byteOffset, update.byteLength).toString('base64');
