@@ -13,7 +13,7 @@ import { ForkedHelper } from './forked.js';
 import type { ChildMessage, EditorsJob, EditorsResult, ParentMessage } from './liveEditors.js';
 
 /**
- * Live editing under a burst: 1, 10 and 50 writers per note on 20 notes each push 4 entries (100 at 1
+ * Live editing under a burst: 1, 10 and 50 writers per note on 20 notes each push 8 entries (100 at 1
  * writer a note, 10 at 10, so that every count has at least 2,000 edits to take percentiles of; in
  * rounds 50 ms apart, one message per entry), through bare Hocuspocus and through this server (auth,
  * holds, size limit, content rules, durable PostgreSQL persistence). The editors run in forked
@@ -25,7 +25,8 @@ import type { ChildMessage, EditorsJob, EditorsResult, ParentMessage } from './l
 const NOTES = 20;
 /** BENCH_EDITORS=50 runs one count only (profiling; BENCH_PHASES=1 prints when each run's edits went on). */
 const EDITOR_COUNTS = process.env.BENCH_EDITORS ? process.env.BENCH_EDITORS.split(',').map(Number) : [1, 10, 50];
-const EDITS_PER_WRITER = 4;
+/** Rounds at 50 writers a note: with 4, the runs' p50 ratios ranged from 0.8 to 1.8 within one bench. */
+const EDITS_PER_WRITER = 8;
 /**
  * Fewer edits than this make a p50 that moves from run to run more than the goal's margin: 80 at 1
  * writer a note moved it by milliseconds; 800 at 10 writers a note (4 rounds) still gave ours/bare

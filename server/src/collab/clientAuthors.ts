@@ -5,8 +5,15 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { CONTENT_FIELD } from '@eln/shared';
 import { InsertBatches } from '../db/batches.js';
 import type { Db, Queryable } from '../db/client.js';
+import { fixedStatement } from '../db/fixedStatement.js';
 import { documentClients, users } from '../db/schema.js';
 import type { CollabContext } from './context.js';
+
+/** Of fixed text (see fixedStatement): a batch of a thousand clients, built by drizzle, held the event loop amid the first edits. */
+const insertDocumentClients = fixedStatement(
+  'insert_document_clients',
+  `insert into document_clients (document_name, client_id, user_no) select * from unnest($1::text[], $2::bigint[], $3::int[]) on conflict do nothing`,
+);
 
 /**
  * Records which user each Yjs client of a document belongs to, from the first accepted update of each
@@ -24,7 +31,7 @@ export class ClientAuthors implements Extension {
     private readonly log: FastifyBaseLogger,
   ) {
     this.records = new InsertBatches(
-      (rows) => db.insert(documentClients).values(rows).onConflictDoNothing(),
+      (rows) => insertDocumentClients(db, [rows.map((row) => row.documentName), rows.map((row) => row.clientId), rows.map((row) => row.userNo)]),
       (row) => `${row.documentName}\u0000${row.clientId}`,
     );
   }

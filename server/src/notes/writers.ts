@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
+import { fixedStatement } from '../db/fixedStatement.js';
 import { noteWriters, users } from '../db/schema.js';
 
 /** Records that a user wrote in a note (idempotent). */
@@ -7,9 +8,18 @@ export async function recordNoteWriter(q: Queryable, noteNo: number, userNo: num
   await recordNoteWriters(q, [{ noteNo, userNo }]);
 }
 
+/**
+ * Of fixed text (see fixedStatement): teams opening notes record their writers in batches during
+ * their first burst of edits, where drizzle's building of a many-row insert held the event loop.
+ */
+const insertNoteWriters = fixedStatement(
+  'insert_note_writers',
+  `insert into note_writers (note_no, user_no) select * from unnest($1::int[], $2::int[]) on conflict do nothing`,
+);
+
 /** Records that users wrote in notes, in one statement (idempotent). */
 export async function recordNoteWriters(q: Queryable, rows: Array<{ noteNo: number; userNo: number }>): Promise<void> {
-  await q.insert(noteWriters).values(rows).onConflictDoNothing();
+  await insertNoteWriters(q, [rows.map((row) => row.noteNo), rows.map((row) => row.userNo)]);
 }
 
 /** Who has written in each note, as user IDs (the creator is recorded at creation). */
