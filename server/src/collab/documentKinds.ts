@@ -19,7 +19,9 @@ export interface DocumentKind {
    * on yes. A kind whose documents can be locked takes row locks here that its locking change conflicts
    * with (a signature takes the note's row `for update`), so an update is either stored before the lock
    * commits or refused after it. Asked once for all of a group commit's documents of the kind, so one
-   * statement can answer them all. Without it, the kind's documents stay writable.
+   * statement can answer them all (and once more when a check refused one: the group's all-or-none
+   * transaction rolls back and a second stores what is allowed). Without it, the kind's documents stay
+   * writable.
    */
   writable?(ids: string[], tx: Tx): Promise<boolean[]>;
   /** Records that the user writes in the document (their first accepted update while it is loaded). */

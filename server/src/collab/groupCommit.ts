@@ -5,8 +5,9 @@ import { fixedStatement } from '../db/fixedStatement.js';
 export type AppendOutcome = 'stored' | 'refused';
 
 /**
- * Asked inside the append's transaction, once for all of its documents: may each still be written
- * (answered in the order given; see DocumentKind.writable)?
+ * Asked inside the append's transaction, once for all of its documents (once more, in a second
+ * transaction, when it refused one; see GroupCommit.store): may each still be written (answered in the
+ * order given; see DocumentKind.writable)?
  */
 export type WriteCheck = (documentNames: string[], tx: Tx) => Promise<boolean[]>;
 
@@ -50,11 +51,12 @@ const appendUpdates = fixedStatement(
 );
 
 /**
- * Group commit of live updates across documents. The appends that arrive within a short window of each
- * other (GROUP_COMMIT_GATHER_MS), or while a transaction commits, are collected; the next transaction
- * takes all of them: the documents' write checks (their row locks, see DocumentKind.writable; two
- * statements for all the notes), then one insert of every allowed document's updates, then one commit.
- * Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the pool's
+ * Group commit of live updates across documents. The appends that arrive within GROUP_COMMIT_GATHER_MS
+ * of the first one an idle store gets, or while a transaction commits, are collected; the next
+ * transaction takes all of them: the documents' write checks (their row locks, see
+ * DocumentKind.writable; two statements for all the notes) with one insert of every document's updates
+ * sent behind them, then one commit (when a check refused, a rollback and a second transaction; see
+ * store). Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the pool's
  * connections. The promise stays the same per document: its updates are stored, or none is because it
  * is locked ('refused'), and an append resolves only once its commit is durable. If the group's
  * transaction fails, each of its documents is appended alone, beside the later groups, so one
@@ -89,7 +91,7 @@ export class GroupCommit {
     for (const request of group) request.resolve(outcomes.get(request.documentName)!);
   }
 
-  /** One document's appends in a transaction of their own (the way a failed group is retried). */
+  /** One document's appends apart from any group (the way a failed group is retried). */
   private async commitEach(requests: Request[]): Promise<void> {
     const byDocument = new Map([[requests[0]!.documentName, requests]]);
     try {
@@ -132,8 +134,12 @@ export class GroupCommit {
    * commits only if every check, holding its lock until the commit, allowed its document.
    */
   private async storeAllOrNone(tx: Tx, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
-    const [allowed] = await Promise.all([this.mayWrite(names, tx), this.insert(tx, names, byDocument)]);
-    if (!allowed.every(Boolean)) throw new CheckRefused();
+    // Both settled before the transaction ends: a kind's check sent after another's answer must not
+    // reach the connection after the rollback a failed insert would otherwise start at once.
+    const [checked, inserted] = await Promise.allSettled([this.mayWrite(names, tx), this.insert(tx, names, byDocument)]);
+    if (checked.status === 'rejected') throw checked.reason;
+    if (inserted.status === 'rejected') throw inserted.reason;
+    if (!checked.value.every(Boolean)) throw new CheckRefused();
     return new Map(names.map((name) => [name, 'stored']));
   }
 
