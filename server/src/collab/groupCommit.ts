@@ -56,10 +56,10 @@ const appendUpdates = fixedStatement(
  * transaction takes all of them: the documents' write checks (their row locks, see
  * DocumentKind.writable; two statements for all the notes) with one insert of every document's updates
  * sent behind them, then one commit (when a check refused, a rollback and a second transaction; see
- * store). Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the pool's
- * connections. The promise stays the same per document: its updates are stored, or none is because it
- * is locked ('refused'), and an append resolves only once its commit is durable. If the group's
- * transaction fails, each of its documents is appended alone, beside the later groups, so one
+ * store). Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the
+ * pool's connections. The promise stays the same per document: its updates are stored, or none is
+ * because it is locked ('refused'), and an append resolves only once its commit is durable. If the
+ * group's transaction fails, each of its documents is appended alone, beside the later groups, so one
  * document's failure or held row delays no other document's confirmation.
  */
 export class GroupCommit {
