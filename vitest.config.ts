@@ -11,15 +11,17 @@ const apiTests = ['server/src/**/*.api.test.ts', 'tests/realtime/**/*.test.ts'];
 const redisTests = ['server/src/**/*.redis.api.test.ts', 'tests/realtime/**/*.redis.test.ts'];
 /** Several real server processes share one database: PostgreSQL only (on PGlite alone they fail and say so). */
 const multiProcessTests = ['tests/realtime/**/*.redis.test.ts'];
+/** What only a database server has (connections that can be lost): on PostgreSQL only, never on PGlite. */
+const postgresOnlyTests = ['server/src/**/*.postgres.api.test.ts'];
 
 if (!postgresUrl) {
-  console.warn('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only (set it to also run them on PostgreSQL).');
+  console.warn('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only (set it to also run them on PostgreSQL, and the *.postgres.api tests that need a database server).');
 }
 if (!redisUrl) {
   console.warn('TEST_REDIS_URL is not set: the scale-out tests through Redis do not run (set it, e.g. redis://127.0.0.1:6379).');
 }
 const apiExclude = redisUrl ? [] : redisTests;
-const pgliteExclude = redisUrl && postgresUrl ? multiProcessTests : apiExclude;
+const pgliteExclude = [...(redisUrl && postgresUrl ? multiProcessTests : apiExclude), ...postgresOnlyTests];
 
 export default defineConfig({
   test: {

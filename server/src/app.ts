@@ -105,7 +105,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const catalogueSeals = new CatalogueSeals(secret);
   const kinds = [labNoteDocumentKind(database.db), templateDocumentKind(database.db), ...(options.documentKinds ?? [])];
   // The store asks each document's kind, in the append's transaction, whether it may still be written.
-  const documentStore = options.documentStore ?? new DatabaseDocumentStore(database.db, writeCheckOf(kinds));
+  const documentStore = options.documentStore ?? new DatabaseDocumentStore(database, writeCheckOf(kinds));
   const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
   const holds = new NoteHolds(database.db, app.log, config.port);
   await holds.removeStaleHolds();

@@ -5,6 +5,7 @@ import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase, type Database, type Db } from '../../server/src/db/client.js';
 import * as schema from '../../server/src/db/schema.js';
+import { driverTransactions } from '../../server/src/db/pipelinedTransactions.js';
 import { hashPassword } from '../../server/src/auth/passwords.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { verifyAuditChain } from '../../server/src/audit/audit.js';
@@ -34,7 +35,7 @@ function capturingDatabase(url: string) {
     },
   });
   const listDb = drizzle(client, { schema }) as unknown as Db;
-  const database: Database = { db: listDb, derivedRows: listDb, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+  const database: Database = { db: listDb, derivedRows: listDb, pipelinedTransactions: driverTransactions(listDb), engine: 'postgres', close: () => client.end({ timeout: 5 }) };
   return { database, client, state };
 }
 

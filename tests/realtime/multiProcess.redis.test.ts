@@ -94,7 +94,7 @@ async function stallDatabase(): Promise<() => Promise<void>> {
 }
 
 async function freshTags(name: string): Promise<Set<string>> {
-  return tagsOfState(await new DatabaseDocumentStore(database.db).load(name));
+  return tagsOfState(await new DatabaseDocumentStore(database).load(name));
 }
 
 beforeAll(async () => {
@@ -309,7 +309,7 @@ describe('two server processes under faults', () => {
       const onTwo = await connectLive(two.url, name, bob.token);
       if (onOne.kind !== 'synced' || onTwo.kind !== 'synced') throw new Error(`${name} did not open on both processes`);
       const stored = new Y.Doc();
-      Y.applyUpdate(stored, (await new DatabaseDocumentStore(database.db).load(name)) ?? Y.encodeStateAsUpdate(new Y.Doc()));
+      Y.applyUpdate(stored, (await new DatabaseDocumentStore(database).load(name)) ?? Y.encodeStateAsUpdate(new Y.Doc()));
       expect(contentOf(onOne.client.doc), name).toEqual(contentOf(stored));
       expect(contentOf(onTwo.client.doc), name).toEqual(contentOf(stored));
       onOne.client.destroy();

@@ -38,7 +38,7 @@ describe('loading a stored document with a clock gap', () => {
     await database.db.insert(documentUpdates).values([updates[0]!, updates[2]!].map((update) => ({ documentName, update })));
 
     const { log, records } = recordingLogger();
-    const persistence = new DurablePersistence(new DatabaseDocumentStore(database.db), log);
+    const persistence = new DurablePersistence(new DatabaseDocumentStore(database), log);
     const document = new Document(documentName);
     await persistence.onLoadDocument({ documentName, document, instance: new Hocuspocus({ quiet: true }) } as Parameters<DurablePersistence['onLoadDocument']>[0]);
 

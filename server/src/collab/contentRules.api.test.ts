@@ -63,7 +63,7 @@ const cell = (name = 'tableCell', attrs: Record<string, unknown> = {}, inner: Y.
 
 async function storedContent(name: string): Promise<PmNode> {
   await server.services.live.persistence.flushDocument(name);
-  return contentOfState((await new DatabaseDocumentStore(server.database.db).load(name)) ?? Y.encodeStateAsUpdate(new Y.Doc()));
+  return contentOfState((await new DatabaseDocumentStore(server.database).load(name)) ?? Y.encodeStateAsUpdate(new Y.Doc()));
 }
 
 const refusalOf = (client: LiveClient) => client.stateless().find((m) => (m as { type?: string }).type === CONTENT_REFUSED_MESSAGE);
@@ -326,7 +326,7 @@ describe('content rules on live updates', () => {
     const name = await newNote('Old wide table');
     const old = new Y.Doc();
     appendTable(old, 1, 31);
-    await new DatabaseDocumentStore(server.database.db).append(name, [Y.encodeStateAsUpdate(old)]);
+    await new DatabaseDocumentStore(server.database).append(name, [Y.encodeStateAsUpdate(old)]);
     const writer = track(await connectWriter(url, name, writerToken));
     appendParagraph(writer.doc, 'Still editable');
     await eventually(() => writer.allDurable(), 'the edit next to the old table to be stored');

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../auth/authUser.js';
-import type { Tx } from '../db/client.js';
+import type { Queryable } from '../db/client.js';
 import type { WriteCheck } from './groupCommit.js';
 
 /** What a connection may do with a live document. */
@@ -23,7 +23,7 @@ export interface DocumentKind {
    * transaction rolls back and a second stores what is allowed). Without it, the kind's documents stay
    * writable.
    */
-  writable?(ids: string[], tx: Tx): Promise<boolean[]>;
+  writable?(ids: string[], tx: Queryable): Promise<boolean[]>;
   /** Records that the user writes in the document (their first accepted update while it is loaded). */
   recordWriter?(user: AuthUser, id: string): Promise<void>;
   /** The documents hold a note's content: every live update must keep the content rules (ContentRuleGuard). */

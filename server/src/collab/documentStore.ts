@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import type { Db, Queryable } from '../db/client.js';
+import type { Database, Db, Queryable } from '../db/client.js';
 import { documentSnapshots, documentUpdates } from '../db/schema.js';
 import { GroupCommit, type AppendOutcome, type WriteCheck } from './groupCommit.js';
 
@@ -44,11 +44,11 @@ export async function loadDocumentState(q: Queryable, documentName: string): Pro
 export class DatabaseDocumentStore implements DocumentStore {
   private readonly groupCommit: GroupCommit;
 
-  constructor(
-    private readonly db: Db,
-    mayWrite: WriteCheck = async (documentNames) => documentNames.map(() => true),
-  ) {
-    this.groupCommit = new GroupCommit(db, mayWrite);
+  private readonly db: Db;
+
+  constructor(database: Database, mayWrite: WriteCheck = async (documentNames) => documentNames.map(() => true)) {
+    this.db = database.db;
+    this.groupCommit = new GroupCommit(database.db, database.pipelinedTransactions, mayWrite);
   }
 
   load(documentName: string): Promise<Uint8Array | null> {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import type { Tx } from '../db/client.js';
+import { rawRows } from '../db/client.js';
 import { documentUpdates } from '../db/schema.js';
 import { createTestDatabase } from '../testing/harness.js';
 import { DatabaseDocumentStore, loadDocumentState } from './documentStore.js';
@@ -29,9 +29,11 @@ describe('group commit of live updates', () => {
   it('stores appends that arrive together in one transaction, each document by its own write check', async () => {
     const { database, dispose } = await createTestDatabase();
     cleanups.push(dispose);
-    const checkedIn = new Map<string, Tx>();
-    const store = new DatabaseDocumentStore(database.db, async (names, tx) => {
-      for (const name of names) checkedIn.set(name, tx);
+    // Each document's check by the transaction it ran in.
+    const checkedIn = new Map<string, string>();
+    const store = new DatabaseDocumentStore(database, async (names, tx) => {
+      const [{ transaction }] = (await rawRows<{ transaction: string }>(tx, sql`select txid_current()::text as transaction`)) as [{ transaction: string }];
+      for (const name of names) checkedIn.set(name, transaction);
       return names.map((name) => name !== 'scratch.locked');
     });
     // Appends sent together share a transaction; one sent while it commits goes with the next group.
@@ -63,7 +65,7 @@ describe('group commit of live updates', () => {
   it('appends each document alone when the group fails, so one failing document delays only itself', async () => {
     const { database, dispose } = await createTestDatabase();
     cleanups.push(dispose);
-    const store = new DatabaseDocumentStore(database.db, async (names) => {
+    const store = new DatabaseDocumentStore(database, async (names) => {
       if (names.includes('scratch.broken')) throw new Error('write check failed');
       return names.map(() => true);
     });

@@ -1,4 +1,5 @@
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
+import type { PipelinedTransactions } from '../db/pipelinedTransactions.js';
 import { Batches } from '../db/batches.js';
 import { fixedStatement } from '../db/fixedStatement.js';
 
@@ -9,7 +10,7 @@ export type AppendOutcome = 'stored' | 'refused';
  * transaction, when it refused one; see GroupCommit.store): may each still be written (answered in the
  * order given; see DocumentKind.writable)?
  */
-export type WriteCheck = (documentNames: string[], tx: Tx) => Promise<boolean[]>;
+export type WriteCheck = (documentNames: string[], tx: Queryable) => Promise<boolean[]>;
 
 interface Request {
   documentName: string;
@@ -55,8 +56,8 @@ const appendUpdates = fixedStatement(
  * of the first one an idle store gets, or while a transaction commits, are collected; the next
  * transaction takes all of them: the documents' write checks (their row locks, see
  * DocumentKind.writable; two statements for all the notes) with one insert of every document's updates
- * sent behind them, then one commit (when a check refused, a rollback and a second transaction; see
- * store). Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the
+ * sent behind them, all sent with the transaction's BEGIN (PipelinedTransactions), then one commit: two
+ * round trips (when a check refused, a rollback and a second transaction; see store). Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the
  * pool's connections. The promise stays the same per document: its updates are stored, or none is
  * because it is locked ('refused'), and an append resolves only once its commit is durable. If the
  * group's transaction fails, each of its documents is appended alone, beside the later groups, so one
@@ -64,11 +65,19 @@ const appendUpdates = fixedStatement(
  */
 export class GroupCommit {
   private readonly groups = new Batches<Request>((group) => this.commitGroup(group), GROUP_COMMIT_GATHER_MS);
+  /** The groups' transactions: one at a time, each BEGIN sent with the group's checks (see PipelinedTransactions). */
+  private readonly pipelined: Transactions;
+  /** The pool's transactions, for documents appended alone beside the groups after their group failed. */
+  private readonly pooled: Transactions;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
+    pipelinedTransactions: PipelinedTransactions,
     private readonly mayWrite: WriteCheck,
-  ) {}
+  ) {
+    this.pipelined = (work) => pipelinedTransactions.run(work);
+    this.pooled = (work) => db.transaction(work);
+  }
 
   append(documentName: string, updates: Uint8Array[]): Promise<AppendOutcome> {
     return new Promise((resolve, reject) => this.groups.add({ documentName, updates, resolve, reject }));
@@ -77,25 +86,25 @@ export class GroupCommit {
   private async commitGroup(group: Request[]): Promise<void> {
     const byDocument = new Map<string, Request[]>();
     for (const request of group) byDocument.set(request.documentName, [...(byDocument.get(request.documentName) ?? []), request]);
-    if (byDocument.size === 1) return this.commitEach(group);
+    if (byDocument.size === 1) return this.commitEach(group, this.pipelined);
     let outcomes: Map<string, AppendOutcome>;
     try {
-      outcomes = await this.store(byDocument, true);
+      outcomes = await this.store(byDocument, this.pipelined, true);
     } catch {
       // Not awaited: a note whose row another transaction holds (a signature, a save) waits alone, and
       // the groups after it go on. Each document has one append in flight at a time (its flush awaits
       // it), so no later append of the same document can overtake this one.
-      for (const requests of byDocument.values()) void this.commitEach(requests);
+      for (const requests of byDocument.values()) void this.commitEach(requests, this.pooled);
       return;
     }
     for (const request of group) request.resolve(outcomes.get(request.documentName)!);
   }
 
-  /** One document's appends apart from any group (the way a failed group is retried). */
-  private async commitEach(requests: Request[]): Promise<void> {
+  /** One document's appends apart from any other document (the way a failed group is retried). */
+  private async commitEach(requests: Request[], transactions: Transactions): Promise<void> {
     const byDocument = new Map([[requests[0]!.documentName, requests]]);
     try {
-      const outcomes = await this.store(byDocument, false);
+      const outcomes = await this.store(byDocument, transactions, false);
       for (const request of requests) request.resolve(outcomes.get(request.documentName)!);
     } catch (error) {
       for (const request of requests) request.reject(error);
@@ -108,24 +117,14 @@ export class GroupCommit {
    * refused, that transaction rolls back and another stores only what its checks allow. Refusals are
    * rare (a note signed or its project finished while someone types), the round trip is every commit's.
    */
-  private async store(byDocument: Map<string, Request[]>, lockTimeout: boolean): Promise<Map<string, AppendOutcome>> {
+  private async store(byDocument: Map<string, Request[]>, transactions: Transactions, lockTimeout: boolean): Promise<Map<string, AppendOutcome>> {
     const names = [...byDocument.keys()].sort();
     try {
-      return await this.transaction(lockTimeout, (tx) => this.storeAllOrNone(tx, names, byDocument));
+      return await transactions(withLockTimeout(lockTimeout, (q) => this.storeAllOrNone(q, names, byDocument)));
     } catch (error) {
       if (!(error instanceof CheckRefused)) throw error;
-      return this.transaction(lockTimeout, (tx) => this.storeAllowed(tx, names, byDocument));
+      return transactions(withLockTimeout(lockTimeout, (q) => this.storeAllowed(q, names, byDocument)));
     }
-  }
-
-  private transaction<T>(lockTimeout: boolean, work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      if (!lockTimeout) return work(tx);
-      // Sent before the checks but not awaited first: one connection runs its queries in the order sent.
-      const timeout = setGroupLockTimeout(tx, []).then(() => undefined);
-      const [, result] = await Promise.all([timeout, work(tx)]);
-      return result;
-    });
   }
 
   /**
@@ -133,7 +132,7 @@ export class GroupCommit {
    * one order, see DocumentKind.writable). Where it runs among them does not matter: the transaction
    * commits only if every check, holding its lock until the commit, allowed its document.
    */
-  private async storeAllOrNone(tx: Tx, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
+  private async storeAllOrNone(tx: Queryable, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
     // Both settled before the transaction ends: a kind's check sent after another's answer must not
     // reach the connection after the rollback a failed insert would otherwise start at once.
     const [checked, inserted] = await Promise.allSettled([this.mayWrite(names, tx), this.insert(tx, names, byDocument)]);
@@ -144,13 +143,13 @@ export class GroupCommit {
   }
 
   /** The updates of the documents the checks allow, inserted after their answer. */
-  private async storeAllowed(tx: Tx, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
+  private async storeAllowed(tx: Queryable, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
     const allowed = await this.mayWrite(names, tx);
     await this.insert(tx, names.filter((_, i) => allowed[i]), byDocument);
     return new Map(names.map((name, i) => [name, allowed[i] ? 'stored' : 'refused']));
   }
 
-  private async insert(tx: Tx, names: string[], byDocument: Map<string, Request[]>): Promise<void> {
+  private async insert(tx: Queryable, names: string[], byDocument: Map<string, Request[]>): Promise<void> {
     const rows = names.flatMap((documentName) => byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update }))));
     const statements: Array<Promise<unknown>> = [];
     for (let start = 0; start < rows.length; start += INSERT_ROWS) {
@@ -159,6 +158,20 @@ export class GroupCommit {
     }
     await Promise.all(statements);
   }
+}
+
+type Transactions = <T>(work: (q: Queryable) => Promise<T>) => Promise<T>;
+
+/** The work, preceded by the group's lock timeout when asked (sent ahead of its statements, not awaited first). */
+function withLockTimeout<T>(lockTimeout: boolean, work: (q: Queryable) => Promise<T>): (q: Queryable) => Promise<T> {
+  if (!lockTimeout) return work;
+  return async (q) => {
+    // Both settled before the transaction ends (see storeAllOrNone).
+    const [timeout, done] = await Promise.allSettled([setGroupLockTimeout(q, []), work(q)]);
+    if (timeout.status === 'rejected') throw timeout.reason;
+    if (done.status === 'rejected') throw done.reason;
+    return done.value;
+  };
 }
 
 /** A check refused a document of a transaction that stores all or none: it rolls back (see GroupCommit.store). */

@@ -100,7 +100,7 @@ const memberConnections = (s: Scene) =>
 
 async function storedTexts(name: string): Promise<string[]> {
   const doc = new Y.Doc();
-  const state = await new DatabaseDocumentStore(server.database.db).load(name);
+  const state = await new DatabaseDocumentStore(server.database).load(name);
   if (state) Y.applyUpdate(doc, state);
   return paragraphTexts(doc);
 }

@@ -80,7 +80,7 @@ describe('the document store', () => {
   it('still loads an update that commits after a compaction passed its id (another process was slower)', async () => {
     const { database, dispose } = await createTestDatabase();
     cleanups.push(dispose);
-    const store = new DatabaseDocumentStore(database.db);
+    const store = new DatabaseDocumentStore(database);
     const writer = new Y.Doc();
     const updates: Uint8Array[] = [];
     writer.on('update', (update: Uint8Array) => updates.push(update));
@@ -140,7 +140,7 @@ describe('loading while a compaction commits', () => {
   it('misses no update when the compaction commits between the load’s reads', async () => {
     const { database, dispose } = await createTestDatabase();
     cleanups.push(dispose);
-    const store = new DatabaseDocumentStore(database.db);
+    const store = new DatabaseDocumentStore(database);
     const writer = new Y.Doc();
     writer.on('update', (update: Uint8Array) => void store.append('scratch.race', [update]));
     for (const word of ['one', 'two', 'three']) writer.getArray<string>('a').push([word]);
@@ -162,7 +162,7 @@ describe('loading while a compaction commits', () => {
 
 describe('durable persistence', () => {
   it('confirms an edit only once it is in the database', async () => {
-    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db)) });
     const { server, url, store } = await start();
     cleanups.push(() => server.stop());
     const { token, name } = await noteFor(server);
@@ -236,7 +236,7 @@ describe('durable persistence', () => {
   });
 
   it('confirms edits sent before a reconnect on the new connection, once they are stored', async () => {
-    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db)) });
     const { server, url, store } = await start();
     cleanups.push(() => server.stop());
     const { token, name } = await noteFor(server);
@@ -260,7 +260,7 @@ describe('durable persistence', () => {
   });
 
   it('retries a failed store, keeps the document while it has unstored edits, and loses nothing when all clients left', async () => {
-    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db)) });
     const first = await start();
     const { token, name } = await noteFor(first.server);
     const client = await connectWriter(first.url, name, token);
@@ -286,7 +286,7 @@ describe('durable persistence', () => {
   });
 
   it('stores everything pending when the server stops gracefully (SIGTERM)', async () => {
-    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db.db)) });
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db)) });
     const first = await start();
     const { token, name } = await noteFor(first.server);
     const client = await connectWriter(first.url, name, token);

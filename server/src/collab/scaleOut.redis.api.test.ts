@@ -176,7 +176,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     await two.services.live.persistence.flushDocument(name);
 
     expect(await storedAfterLock(database.db, name)).toBe(0);
-    expect([...tagsOfState(await new DatabaseDocumentStore(database.db).load(name))]).toEqual(['before the lock']);
+    expect([...tagsOfState(await new DatabaseDocumentStore(database).load(name))]).toEqual(['before the lock']);
     expect(b.allDurable()).toBe(false);
     for (const [server, token] of [[one, aliceToken], [two, bobToken]] as const) {
       const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
@@ -187,7 +187,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
   it('races a writer on one process against a signature made on the other: nothing stored after it', async () => {
     const { database, one, two, urlOne, urlTwo, alice, aliceToken, bobToken, projectNo } = await twoProcesses();
     await installAfterLockTrigger(database.db);
-    const store = new DatabaseDocumentStore(database.db);
+    const store = new DatabaseDocumentStore(database);
     const open = async (url: string, name: string, token: string) => {
       const client = await connectWriter(url, name, token);
       cleanups.push(() => client.destroy());

@@ -29,7 +29,7 @@ async function person(name: string): Promise<Person> {
 
 const call = async <T = unknown>(who: Person, path: string, body: unknown) => (await server.call<T>(path, body, { token: who.token })).body;
 
-const storedState = (documentName: string) => new DatabaseDocumentStore(server.database.db).load(documentName);
+const storedState = (documentName: string) => new DatabaseDocumentStore(server.database).load(documentName);
 
 /** The paragraphs the database holds of a note's document. */
 async function storedTexts(documentName: string): Promise<string[]> {

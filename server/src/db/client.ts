@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
+import { driverTransactions, postgresTransactions, type PipelinedTransactions } from './pipelinedTransactions.js';
 
 export type Schema = typeof schema;
 /** The database, whichever engine runs it: PGlite embedded or PostgreSQL through postgres.js. */
@@ -22,6 +23,8 @@ export interface Database {
    * content. On PostgreSQL its own two connections with `synchronous_commit = off`; PGlite: `db`.
    */
   derivedRows: Db;
+  /** Transactions of the live store's group commit, their BEGIN sent with their first statements. */
+  pipelinedTransactions: PipelinedTransactions;
   engine: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
@@ -54,12 +57,18 @@ async function openPostgres(url: string): Promise<Database> {
   const client = postgres(url, { max: 10, onnotice: () => undefined });
   const db = drizzle(client, { schema });
   const relaxed = postgres(url, { max: 2, onnotice: () => undefined, connection: { synchronous_commit: 'off' } });
+  const pipelinedTransactions = postgresTransactions((onclose) => {
+    // No lifetime: a connection ended between a transaction's statements and its COMMIT fails that transaction.
+    const own = postgres(url, { max: 1, max_lifetime: 0, onnotice: () => undefined, onclose });
+    return { client: own, db: drizzle(own, { schema }) as unknown as Db };
+  });
   return {
     db: db as unknown as Db,
     derivedRows: drizzle(relaxed, { schema }) as unknown as Db,
+    pipelinedTransactions,
     engine: 'postgres',
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), relaxed.end({ timeout: 5 })]);
+      await Promise.all([client.end({ timeout: 5 }), relaxed.end({ timeout: 5 }), pipelinedTransactions.close()]);
     },
   };
 }
@@ -72,7 +81,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Db, derivedRows: db as unknown as Db, engine: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Db, derivedRows: db as unknown as Db, pipelinedTransactions: driverTransactions(db as unknown as Db), engine: 'pglite', close: () => client.close() };
 }
 
 /**

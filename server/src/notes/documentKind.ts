@@ -1,7 +1,7 @@
 import type { AuthUser } from '../auth/authUser.js';
 import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js';
 import { InsertBatches } from '../db/batches.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
 import { noteDocumentAccess, noteOpenForWriting } from './policy.js';
 import { findNoteFor, lockNotesForWriting } from './queries.js';
 import { recordNoteWriters } from './writers.js';
@@ -25,7 +25,7 @@ export function labNoteDocumentKind(db: Db): DocumentKind {
     // The notes' rows, locked `share`, are what a signature locks `for update` and a finish or delete
     // updates; the projects are read afresh after the locks (a statement of their own, run after the
     // locking one), so a finish committed before them is seen. Two statements for a whole group's notes.
-    async writable(ids: string[], tx: Tx) {
+    async writable(ids: string[], tx: Queryable) {
       const noteNos = ids.map(canonicalRecordNo);
       const known = noteNos.filter((noteNo) => noteNo !== null);
       const notes = await lockNotesForWriting(tx, known);

@@ -189,7 +189,7 @@ describe('live editing, drafts and versions', () => {
     // before the rules held on live updates, so it goes to the store directly.
     const stored = new Y.Doc();
     appendTable(stored, 31, 2);
-    await new DatabaseDocumentStore(server.database.db).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);
+    await new DatabaseDocumentStore(server.database).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);
     const refused = await writer<{ violations: unknown[] }>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
     expect(refused.http).toBe(422);
     expect(refused.body.status).toBe(ERR.noteContent);
@@ -209,7 +209,7 @@ describe('live editing, drafts and versions', () => {
     heading.setAttribute('level', '<script>' as unknown as string);
     heading.insert(0, [new Y.XmlText('Odd heading')]);
     stored.getXmlFragment(CONTENT_FIELD).insert(0, [script, heading]);
-    await new DatabaseDocumentStore(server.database.db).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);
+    await new DatabaseDocumentStore(server.database).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);
     const refused = await writer<{ violations: unknown[] }>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
     expect(refused.body.status).toBe(ERR.noteContent);
     expect(refused.body.data.violations).toMatchObject([{ rule: 'schema', detail: expect.stringContaining('script') }]);

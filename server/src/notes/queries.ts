@@ -92,7 +92,7 @@ const projectStatusOfNotes = fixedStatement<{ note_no: number; status: ProjectRe
 );
 
 /** The notes locked `share` with what decides whether they may be written (see DocumentKind.writable), by note. */
-export async function lockNotesForWriting(tx: Tx, noteNos: number[]): Promise<Map<number, NoteWriteFacts>> {
+export async function lockNotesForWriting(tx: Queryable, noteNos: number[]): Promise<Map<number, NoteWriteFacts>> {
   if (!noteNos.length) return new Map();
   // Sent together, not one after the other's answer (one connection runs them in the order sent).
   const [notes, projectStatuses] = await Promise.all([lockNotesShared(tx, [noteNos]), projectStatusOfNotes(tx, [noteNos])]);

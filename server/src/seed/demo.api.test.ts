@@ -22,7 +22,7 @@ afterAll(async () => {
 
 async function loadedDoc(documentName: string): Promise<Y.Doc> {
   const doc = new Y.Doc();
-  const state = await new DatabaseDocumentStore(server.database.db).load(documentName);
+  const state = await new DatabaseDocumentStore(server.database).load(documentName);
   if (state) Y.applyUpdate(doc, state);
   return doc;
 }

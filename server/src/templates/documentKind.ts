@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AuthUser } from '../auth/authUser.js';
 import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
 import { templates } from '../db/schema.js';
 import { templateDocumentAccess, templateOpenForWriting } from './policy.js';
 import { lockTemplates } from './queries.js';
@@ -21,7 +21,7 @@ export function templateDocumentKind(db: Db): DocumentKind {
       const [template] = await db.select().from(templates).where(eq(templates.templateNo, templateNo));
       return templateDocumentAccess(user, template);
     },
-    async writable(ids: string[], tx: Tx) {
+    async writable(ids: string[], tx: Queryable) {
       const templateNos = ids.map(canonicalRecordNo);
       const locked = await lockTemplates(tx, templateNos.filter((templateNo) => templateNo !== null), 'share');
       return templateNos.map((templateNo) => {

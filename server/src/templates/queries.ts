@@ -135,8 +135,8 @@ export async function lockTemplate(tx: Tx, templateNo: number, strength: 'share'
   return row;
 }
 
-/** The templates' rows locked together, in template order, by template. */
-export async function lockTemplates(tx: Tx, templateNos: number[], strength: 'share' | 'update'): Promise<Map<number, TemplateRecord>> {
+/** The templates' rows locked together (inside a transaction), in template order, by template. */
+export async function lockTemplates(tx: Queryable, templateNos: number[], strength: 'share' | 'update'): Promise<Map<number, TemplateRecord>> {
   if (!templateNos.length) return new Map();
   const rows = await tx.select().from(templates).where(inArray(templates.templateNo, templateNos)).orderBy(asc(templates.templateNo)).for(strength);
   return new Map(rows.map((row) => [row.templateNo, row]));

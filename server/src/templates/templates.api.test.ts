@@ -98,7 +98,7 @@ async function approvedTemplate(version = '1.1', texts = ['Weigh the reagents', 
 
 const storedTexts = async (documentName: string) => {
   const doc = new Y.Doc();
-  const state = await new DatabaseDocumentStore(server.database.db).load(documentName);
+  const state = await new DatabaseDocumentStore(server.database).load(documentName);
   if (state) Y.applyUpdate(doc, state);
   return paragraphTexts(doc);
 };
@@ -456,7 +456,7 @@ describe('files in templates', () => {
     expect(noteFiles[0]).toMatchObject({ templateNo: null, sha256: templateFile?.sha256, storagePath: templateFile?.storagePath });
     expect(noteFiles[0]?.fileId).not.toBe(fileId);
     const noteDoc = new Y.Doc();
-    Y.applyUpdate(noteDoc, (await new DatabaseDocumentStore(server.database.db).load(noteDocumentName(labNoteNo)))!);
+    Y.applyUpdate(noteDoc, (await new DatabaseDocumentStore(server.database).load(noteDocumentName(labNoteNo)))!);
     const images = noteDoc.getXmlFragment('default').toArray().filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'image');
     expect(images.map((image) => image.getAttribute('fileId'))).toEqual([noteFiles[0]?.fileId]);
     expect((await researcher.call('/v1/common/file/url', { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');

@@ -438,7 +438,7 @@ describe('.eln import', () => {
       }
       expect(await db.select().from(noteSignatures).where(eq(noteSignatures.noteNo, copy.noteNo))).toEqual([]);
       // The live document is the saved version: nothing unsaved, and the importer may write it.
-      const state = await new DatabaseDocumentStore(db).load(noteDocumentName(copy.noteNo));
+      const state = await new DatabaseDocumentStore(server.database).load(noteDocumentName(copy.noteNo));
       expect(state).not.toBeNull();
       expect(contentOfState(state!).content?.length).toBe(copyBlocks.length);
       const listed = await asImporter<BlockListAnswer>('/v1/project/block/list', { labNoteNo: copy.noteNo });
