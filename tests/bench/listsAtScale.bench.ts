@@ -62,6 +62,7 @@ function scenarios(): Scenario[] {
     { call: '/v1/audit/list', name: `page ${auditPages / 2}`, token: 'admin', body: { page: auditPages / 2, pageSize: 20 } },
     { call: '/v1/audit/list', name: `last page ${auditPages}`, token: 'admin', body: { page: auditPages, pageSize: 20 } },
     { call: '/v1/audit/list', name: 'action filter, page 100', token: 'admin', body: { action: 'project.created', page: 100, pageSize: 20 } },
+    { call: '/v1/audit/list', name: 'action filter, last page 10000', token: 'admin', body: { action: 'project.created', page: 10_000, pageSize: 20 } },
     { call: '/v1/audit/list', name: 'actor filter', token: 'admin', body: { actor: 'member42@', page: 1, pageSize: 20 } },
     { call: '/v1/audit/list', name: 'one day', token: 'admin', body: { startDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), endDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), page: 1, pageSize: 20 } },
     { call: '/v1/template/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },

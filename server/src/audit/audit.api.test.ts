@@ -4,7 +4,7 @@ import Papa from 'papaparse';
 import { AUDIT_HEAD_HEADER, AUDIT_HEAD_LINE_PREFIX, AUDIT_VERIFY, ERR, type AuditRecord, type AuditVerifyAnswer, type ValidationErrorData } from '@eln/shared';
 import { auditLog } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
-import { appendAudit, auditChainHead, GENESIS_HASH, insertChecked, verifyAuditChain } from './audit.js';
+import { appendAudit, appendAuditBatch, auditChainHead, GENESIS_HASH, insertChecked, verifyAuditChain } from './audit.js';
 import { AUDIT_HEAD_LOG_MESSAGE, logAuditHead, startAuditHeadLog } from './anchor.js';
 import { auditCsv } from './routes.js';
 
@@ -108,6 +108,7 @@ describe('the audit trail', () => {
     const unnormalised = {
       seq: (head?.seq ?? 0) + 1000,
       rowNo: (head?.seq ?? 0) + 1000,
+      actionRowNo: (head?.seq ?? 0) + 1000,
       at: new Date(),
       actorUserNo: null,
       actorUserId: null,
@@ -208,6 +209,61 @@ describe('the audit list', () => {
     expect((await admin('/v1/admin/user/update', { userNo: member.userNo, name: 'Renamed Member' })).body.status).toBe('0000');
     const again = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: member.userId, pageSize: 100 });
     expect(again.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
+  });
+});
+
+describe('the audit list filtered by an action', () => {
+  type Page = { list: AuditRecord[]; totalCount: number };
+  const seqsOf = async (action: string) =>
+    (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.seq))).map((r) => r.seq);
+
+  it('pages an action’s records by their place among them: no gap after a rolled-back append, a batch numbered in order', async () => {
+    await append(100);
+    await server.database.db
+      .transaction(async (tx) => {
+        await appendAudit(tx, { actor: null, action: 'user.updated', target: { type: 'user', id: 'rolled.back@lab.test' } });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await server.database.db.transaction((tx) =>
+      appendAuditBatch(
+        tx,
+        Array.from({ length: 7 }, (_, n) => ({ actor: null, action: n % 3 ? ('user.updated' as const) : ('user.created' as const), target: { type: 'user', id: `batch${n}@lab.test` } })),
+      ),
+    );
+    for (let n = 0; n < 3; n += 1) {
+      await server.database.db.transaction((tx) => appendAudit(tx, { actor: null, action: 'user.updated', target: { type: 'user', id: `one${n}@lab.test` } }));
+      await append(200 + n);
+    }
+    // Each action's records are numbered 1, 2, 3... in chain order, whatever the other actions did.
+    for (const action of ['user.created', 'user.updated']) {
+      const numbered = await server.database.db.select({ actionRowNo: auditLog.actionRowNo }).from(auditLog).where(eq(auditLog.action, action)).orderBy(asc(auditLog.seq));
+      expect(numbered.map((r) => r.actionRowNo)).toEqual(numbered.map((_, index) => index + 1));
+    }
+
+    const admin = await server.as(server.admin);
+    const expected = await seqsOf('user.updated');
+    expect(expected.length).toBeGreaterThanOrEqual(7);
+    const pageSize = 3;
+    const pages = Math.ceil(expected.length / pageSize);
+    const listed: number[] = [];
+    for (let page = 1; page <= pages; page += 1) {
+      const answer = await admin<Page>('/v1/audit/list', { action: 'user.updated', page, pageSize });
+      expect(answer.body.data.totalCount).toBe(expected.length);
+      expect(answer.body.data.list.every((record) => record.action === 'user.updated' && !('actionRowNo' in record) && !('rowNo' in record))).toBe(true);
+      listed.push(...answer.body.data.list.map((record) => record.seq));
+    }
+    expect(listed).toEqual(expected);
+    const beyond = await admin<Page>('/v1/audit/list', { action: 'user.updated', page: pages + 1, pageSize });
+    expect(beyond.body.data).toEqual({ list: [], totalCount: expected.length });
+    // The same action with another filter is counted and read the general way: the same records.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const general = await admin<Page>('/v1/audit/list', { action: 'user.updated', startDate: day(-1), endDate: day(1), page: 1, pageSize });
+    const first = await admin<Page>('/v1/audit/list', { action: 'user.updated', page: 1, pageSize });
+    expect(general.body.data).toEqual(first.body.data);
+    // An action nothing recorded yet.
+    const none = await admin<Page>('/v1/audit/list', { action: 'template.deleted', page: 1, pageSize });
+    expect(none.body.data).toEqual({ list: [], totalCount: 0 });
   });
 });
 

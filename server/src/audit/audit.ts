@@ -2,6 +2,7 @@ import { asc, desc, gt, sql } from 'drizzle-orm';
 import { asStoredJson, asStoredText, AUDIT_VERIFY, canonicalJson, type AuditAction, type AuditChainHead, type AuditVerifyAnswer } from '@eln/shared';
 import { rawRows, type Db, type Queryable, type Tx } from '../db/client.js';
 import { auditLog } from '../db/schema.js';
+import { fixedStatement } from '../db/fixedStatement.js';
 import { sha256Hex } from '../auth/secrets.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -61,10 +62,30 @@ export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<number> {
 /** appendAudit, answering the new record's place in the chain (its seq and hash). */
 export async function appendAuditRecord(tx: Tx, entry: AuditEntry): Promise<AuditChainHead> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
-  const [last] = await tx.select({ hash: auditLog.hash, rowNo: auditLog.rowNo }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-  const [next] = await rawRows<{ seq: string }>(tx, sql`select nextval(pg_get_serial_sequence('audit_log', 'seq')) as seq`);
-  const record = unhashedRecord(entry, { seq: Number(next?.seq), rowNo: (last?.rowNo ?? 0) + 1, at: new Date(), prevHash: last?.hash ?? GENESIS_HASH });
-  return insertChecked(tx, record);
+  const action = asStoredText(entry.action);
+  const [[last], [next], lastOfAction] = await Promise.all([
+    tx.select({ hash: auditLog.hash, rowNo: auditLog.rowNo }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1),
+    rawRows<{ seq: string }>(tx, sql`select nextval(pg_get_serial_sequence('audit_log', 'seq')) as seq`),
+    lastActionRowNos(tx, [action]),
+  ]);
+  const place = { seq: Number(next?.seq), rowNo: (last?.rowNo ?? 0) + 1, actionRowNo: (lastOfAction.get(action) ?? 0) + 1, at: new Date(), prevHash: last?.hash ?? GENESIS_HASH };
+  return insertChecked(tx, unhashedRecord(entry, place));
+}
+
+/**
+ * Per action, the place of its last record among the action's records. One index lookup per action,
+ * each reading the end of its action's range (a max grouped by action would read the whole ranges).
+ */
+const lastActionRowNosOf = fixedStatement<{ action: string; last: string | number | null }>(
+  'audit_last_action_row_nos',
+  `select a.action, (select l.action_row_no from audit_log l where l.action = a.action order by l.action_row_no desc limit 1) as last
+    from unnest($1::text[]) as a(action)`,
+);
+
+/** Per action, the place of its last record among the action's records (none yet: 0). */
+async function lastActionRowNos(tx: Tx, actions: string[]): Promise<Map<string, number>> {
+  const rows = await lastActionRowNosOf(tx, [actions]);
+  return new Map(rows.map((row) => [row.action, Number(row.last ?? 0)]));
 }
 
 /** Records inserted per statement by appendAuditBatch. */
@@ -86,8 +107,12 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
     .sort((a, b) => a - b);
   const at = new Date();
   let prevHash = last?.hash ?? GENESIS_HASH;
+  const lastOfAction = await lastActionRowNos(tx, [...new Set(entries.map((entry) => asStoredText(entry.action)))]);
   const rows = entries.map((entry, i) => {
-    const record = unhashedRecord(entry, { seq: seqs[i]!, rowNo: (last?.rowNo ?? 0) + i + 1, at, prevHash });
+    const action = asStoredText(entry.action);
+    const actionRowNo = (lastOfAction.get(action) ?? 0) + 1;
+    lastOfAction.set(action, actionRowNo);
+    const record = unhashedRecord(entry, { seq: seqs[i]!, rowNo: (last?.rowNo ?? 0) + i + 1, actionRowNo, at, prevHash });
     prevHash = hashOf(record);
     return { ...record, hash: prevHash };
   });
@@ -101,7 +126,7 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
   }
 }
 
-function unhashedRecord(entry: AuditEntry, place: Pick<UnhashedRecord, 'seq' | 'rowNo' | 'at' | 'prevHash'>): UnhashedRecord {
+function unhashedRecord(entry: AuditEntry, place: Pick<UnhashedRecord, 'seq' | 'rowNo' | 'actionRowNo' | 'at' | 'prevHash'>): UnhashedRecord {
   return {
     ...place,
     actorUserNo: entry.actor?.userNo ?? null,

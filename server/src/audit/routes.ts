@@ -70,8 +70,8 @@ export async function filterOf(db: Db, filter: AuditFilter, timeZone: string): P
 }
 
 export type AuditRow = { record: typeof auditLog.$inferSelect; actorName: string | null };
-/** The record as the API answers it (its row number is the list's own paging key, not part of it). */
-export const toRecord = ({ record: { rowNo: _rowNo, ...record }, actorName }: AuditRow): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
+/** The record as the API answers it (its row numbers are the list's own paging keys, not part of it). */
+export const toRecord = ({ record: { rowNo: _rowNo, actionRowNo: _actionRowNo, ...record }, actorName }: AuditRow): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
 
 /**
  * The audit trail for administrators: list, detail, chain verification and CSV export (itself audited;
@@ -97,6 +97,7 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
     async handler({ body }): Promise<ListAnswer<AuditRecord>> {
       const where = await filterOf(db, body, config.timeZone);
       if (!where) return wholeTrailPage(body);
+      if (body.action && !body.actor && !body.targetType && !body.targetId && !body.startDate && !body.endDate) return actionPage(body.action, body);
       if (body.startDate || body.endDate) {
         // Counted and read the sorted way side by side; a range too large for that (rare, and then its
         // count is the slow part anyway) is read again the general way.
@@ -143,6 +144,25 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
     const totalCount = head?.rowNo ?? 0;
     const top = totalCount - offsetOf(paging);
     const rows = top > 0 ? await select().where(lte(auditLog.rowNo, top)).orderBy(desc(auditLog.rowNo)).limit(paging.pageSize) : [];
+    return { list: rows.map(toRecord), totalCount };
+  }
+
+  /**
+   * A page of one action's records, newest first, read as the whole trail is (see wholeTrailPage) by
+   * their place among the action's records: the last one's is the total, so neither a count of
+   * hundreds of thousands of records nor an OFFSET past them is needed.
+   */
+  async function actionPage(action: string, paging: { page: number; pageSize: number }): Promise<ListAnswer<AuditRecord>> {
+    const [last] = await db.select({ actionRowNo: auditLog.actionRowNo }).from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.actionRowNo)).limit(1);
+    const totalCount = last?.actionRowNo ?? 0;
+    const top = totalCount - offsetOf(paging);
+    const rows =
+      top > 0
+        ? await select()
+            .where(and(eq(auditLog.action, action), lte(auditLog.actionRowNo, top)))
+            .orderBy(desc(auditLog.actionRowNo))
+            .limit(paging.pageSize)
+        : [];
     return { list: rows.map(toRecord), totalCount };
   }
 

@@ -180,6 +180,12 @@ export const auditLog = pgTable(
     actorUserNo: integer('actor_user_no'),
     actorUserId: text('actor_user_id'),
     action: text('action').notNull(),
+    /**
+     * The record's place among the records of its action, counted from 1 with no gaps (appends are
+     * serialised, see appendAudit): the list filtered by an action reads any page by it, and its total
+     * from the last one's, as the whole trail does by rowNo.
+     */
+    actionRowNo: bigint('action_row_no', { mode: 'number' }).notNull(),
     targetType: text('target_type'),
     targetId: text('target_id'),
     before: jsonb('before'),
@@ -191,6 +197,7 @@ export const auditLog = pgTable(
   },
   (t) => [
     uniqueIndex('audit_log_row_no_unique').on(t.rowNo),
+    uniqueIndex('audit_log_action_row_no_unique').on(t.action, t.actionRowNo),
     // Each filter's index ends in seq, so a filtered page is read in list order without sorting.
     index('audit_log_at_idx').on(t.at, t.seq),
     index('audit_log_actor_no_idx').on(t.actorUserNo, t.seq),

@@ -178,8 +178,12 @@ export async function createTestDatabase(): Promise<{ database: Database; dispos
 
 export const isAdminLevel = (level: number) => level === ADMIN_LEVEL;
 
-async function testDatabaseTarget(): Promise<{ target: Parameters<typeof openDatabase>[0]; drop: () => Promise<void> }> {
-  if (process.env.ELN_TEST_DB !== 'postgres') return { target: { kind: 'pglite', dataDir: null }, drop: async () => undefined };
+/**
+ * An empty database of the suite's engine, not yet migrated: on PostgreSQL a new database, on PGlite one
+ * in memory (or in `pgliteDir`, for a test that opens it more than once).
+ */
+export async function testDatabaseTarget(pgliteDir: string | null = null): Promise<{ target: Parameters<typeof openDatabase>[0]; drop: () => Promise<void> }> {
+  if (process.env.ELN_TEST_DB !== 'postgres') return { target: { kind: 'pglite', dataDir: pgliteDir }, drop: async () => undefined };
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('ELN_TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/eln_test)');
   const { default: postgres } = await import('postgres');

@@ -1,0 +1,72 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { asc } from 'drizzle-orm';
+import { testDatabaseTarget } from '../testing/harness.js';
+import { MIGRATIONS_DIR, openDatabase, type DatabaseTarget } from './client.js';
+import { auditLog } from './schema.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A copy of the migrations folder that stops before the migration tagged `tag`. */
+async function migrationsBefore(tag: string): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'eln-migrations-'));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  await cp(MIGRATIONS_DIR, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
+  const stop = journal.entries.findIndex((entry) => entry.tag === tag);
+  expect(stop).toBeGreaterThan(0);
+  await writeFile(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, stop) }));
+  return folder;
+}
+
+/** Runs `statements` on a database migrated with the migrations in `folder` only. */
+async function atMigrations(target: DatabaseTarget, folder: string, statements: string[]): Promise<void> {
+  if (target.kind === 'postgres') {
+    const { default: postgres } = await import('postgres');
+    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+    const client = postgres(target.url, { max: 1, onnotice: () => undefined });
+    await migrate(drizzle(client), { migrationsFolder: folder });
+    for (const statement of statements) await client.unsafe(statement);
+    await client.end();
+    return;
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const client = new PGlite(target.dataDir ?? undefined);
+  await migrate(drizzle(client), { migrationsFolder: folder });
+  for (const statement of statements) await client.exec(statement);
+  await client.close();
+}
+
+describe('migrations of existing data', () => {
+  it('number the audit records already stored within their action, in chain order (0022)', async () => {
+    const pgliteDir = await mkdtemp(path.join(tmpdir(), 'eln-pglite-'));
+    cleanups.push(() => rm(pgliteDir, { recursive: true, force: true }));
+    const { target, drop } = await testDatabaseTarget(pgliteDir);
+    cleanups.push(drop);
+    const actions = ['user.created', 'project.created', 'user.created', 'note.created', 'project.created', 'user.created'];
+    await atMigrations(target, await migrationsBefore('0022_audit_action_row_no'), [
+      `insert into audit_log (seq, row_no, at, action, prev_hash, hash)
+        select n, n, now(), (array['${actions.join("','")}'])[n], 'prev', 'hash' from generate_series(1, ${actions.length}) as n`,
+    ]);
+    const database = await openDatabase(target);
+    cleanups.unshift(() => database.close());
+    const rows = await database.db.select({ action: auditLog.action, actionRowNo: auditLog.actionRowNo }).from(auditLog).orderBy(asc(auditLog.seq));
+    expect(rows).toEqual([
+      { action: 'user.created', actionRowNo: 1 },
+      { action: 'project.created', actionRowNo: 1 },
+      { action: 'user.created', actionRowNo: 2 },
+      { action: 'note.created', actionRowNo: 1 },
+      { action: 'project.created', actionRowNo: 2 },
+      { action: 'user.created', actionRowNo: 3 },
+    ]);
+  });
+});
