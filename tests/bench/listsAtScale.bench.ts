@@ -31,7 +31,9 @@ function capturingDatabase(url: string) {
     max: 10,
     onnotice: () => undefined,
     debug: (_connection, query, params) => {
-      if (state.capturing) state.queries.push({ query, params: params as unknown[] });
+      // A copy: postgres.js serialises the parameters in this same array afterwards (a boolean true
+      // becomes 't', which sent again as a boolean reads as false, and the plan printed was another query's).
+      if (state.capturing) state.queries.push({ query, params: [...(params as unknown[])] });
     },
   });
   const listDb = drizzle(client, { schema }) as unknown as Db;
