@@ -5,7 +5,7 @@ import { rawRows } from '../db/client.js';
 import { documentUpdates } from '../db/schema.js';
 import { createTestDatabase } from '../testing/harness.js';
 import { DatabaseDocumentStore, loadDocumentState } from './documentStore.js';
-import { GROUP_COMMIT_GATHER_MS } from './groupCommit.js';
+import { GROUP_COMMIT_GATHER_MS, insertUpdates } from './groupCommit.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -80,5 +80,16 @@ describe('group commit of live updates', () => {
     expect(stored.map((row) => row.name).sort()).toEqual(['scratch.a', 'scratch.first', 'scratch.z']);
     expect(await entries(database.db, 'scratch.a')).toEqual(['a1']);
     expect(await entries(database.db, 'scratch.z')).toEqual(['z1']);
+  });
+
+  it('stores no update sent outside a group commit’s transaction, and says so', async () => {
+    // As a statement sent behind a BEGIN that a lost connection took with it would run: alone.
+    const { database, dispose } = await createTestDatabase();
+    cleanups.push(dispose);
+    await expect(insertUpdates(database.db, [{ documentName: 'scratch.alone', update: updateOf('alone') }])).rejects.toThrow(/outside their group commit/);
+    await expect(
+      database.db.transaction((tx) => insertUpdates(tx, [{ documentName: 'scratch.unmarked', update: updateOf('unmarked') }])),
+    ).rejects.toThrow(/outside their group commit/);
+    expect(await database.db.select().from(documentUpdates)).toEqual([]);
   });
 });

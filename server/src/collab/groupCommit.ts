@@ -20,12 +20,15 @@ interface Request {
 }
 
 /**
- * How long the group's transaction waits for a note's row lock before it gives up and each document
+ * Opens a group's transaction: marks it (a setting that ends with it), which the insert requires (see
+ * appendUpdates), and sets how long it waits for a note's row lock before it gives up and each document
  * is appended alone. A group holds several notes' rows `share`; a finish updates all of a project's
  * notes, in its own order, so the two could deadlock: the group yields first (PostgreSQL's deadlock
  * check waits a second), and a signature that holds its note longer only sends that group the slow way.
  */
-const setGroupLockTimeout = fixedStatement('group_lock_timeout', `set local lock_timeout = '200ms'`);
+const openGroupWithLockTimeout = fixedStatement('group_open_lock_timeout', `select set_config('eln.group_commit', 'on', true), set_config('lock_timeout', '200ms', true)`);
+/** Opens a document's transaction apart from any group (no lock timeout): the mark only. */
+const openGroup = fixedStatement('group_open', `select set_config('eln.group_commit', 'on', true)`);
 /**
  * How long a group commit waits, once idle, for the appends arriving with the first: edits of several
  * people reach the server a millisecond or two apart, and each commit costs its round trips, socket
@@ -43,12 +46,20 @@ const INSERT_ROWS = 5000;
 /**
  * Every row of a group in one statement of fixed text (see fixedStatement): the rows go as two arrays,
  * the updates as base64 (postgres.js cannot send `bytea[]`). `order by ord` keeps the ids in the order
- * the updates were made.
+ * the updates were made. It stores nothing outside a transaction its opener marked: a statement sent
+ * behind a BEGIN that another connection ran (postgres.js runs what is queued on the next connection
+ * when one closes) runs alone, and must not store updates no check held a lock for. It answers how many
+ * rows it stored, which must be all of them.
  */
-const appendUpdates = fixedStatement(
+const appendUpdates = fixedStatement<{ stored: number }>(
   'append_updates',
-  `insert into document_updates (document_name, update)
-    select name, decode(upd, 'base64') from unnest($1::text[], $2::text[]) with ordinality as u(name, upd, ord) order by ord`,
+  `with stored as (
+    insert into document_updates (document_name, update)
+    select name, decode(upd, 'base64') from unnest($1::text[], $2::text[]) with ordinality as u(name, upd, ord)
+    where current_setting('eln.group_commit', true) = 'on'
+    order by ord
+    returning 1)
+  select count(*)::int as stored from stored`,
 );
 
 /**
@@ -120,10 +131,10 @@ export class GroupCommit {
   private async store(byDocument: Map<string, Request[]>, transactions: Transactions, lockTimeout: boolean): Promise<Map<string, AppendOutcome>> {
     const names = [...byDocument.keys()].sort();
     try {
-      return await transactions(withLockTimeout(lockTimeout, (q) => this.storeAllOrNone(q, names, byDocument)));
+      return await transactions(inGroupTransaction(lockTimeout, (q) => this.storeAllOrNone(q, names, byDocument)));
     } catch (error) {
       if (!(error instanceof CheckRefused)) throw error;
-      return transactions(withLockTimeout(lockTimeout, (q) => this.storeAllowed(q, names, byDocument)));
+      return transactions(inGroupTransaction(lockTimeout, (q) => this.storeAllowed(q, names, byDocument)));
     }
   }
 
@@ -149,26 +160,38 @@ export class GroupCommit {
     return new Map(names.map((name, i) => [name, allowed[i] ? 'stored' : 'refused']));
   }
 
-  private async insert(tx: Queryable, names: string[], byDocument: Map<string, Request[]>): Promise<void> {
-    const rows = names.flatMap((documentName) => byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update }))));
-    const statements: Array<Promise<unknown>> = [];
-    for (let start = 0; start < rows.length; start += INSERT_ROWS) {
-      const slice = rows.slice(start, start + INSERT_ROWS);
-      statements.push(appendUpdates(tx, [slice.map((row) => row.documentName), slice.map((row) => base64(row.update))]));
-    }
-    await Promise.all(statements);
+  private insert(tx: Queryable, names: string[], byDocument: Map<string, Request[]>): Promise<void> {
+    return insertUpdates(tx, names.flatMap((documentName) => byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update })))));
   }
+}
+
+/** Inserts the rows inside a group's transaction (see openGroup); throws when any statement stored fewer than it carried. */
+export async function insertUpdates(tx: Queryable, rows: Array<{ documentName: string; update: Uint8Array }>): Promise<void> {
+  const statements: Array<Promise<void>> = [];
+  for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+    const slice = rows.slice(start, start + INSERT_ROWS);
+    const inserted = appendUpdates(tx, [slice.map((row) => row.documentName), slice.map((row) => base64(row.update))]);
+    statements.push(
+      inserted.then(([answer]) => {
+        if (answer?.stored !== slice.length) throw new Error('live updates were sent outside their group commit’s transaction; none of them was stored');
+      }),
+    );
+  }
+  await Promise.all(statements);
 }
 
 type Transactions = <T>(work: (q: Queryable) => Promise<T>) => Promise<T>;
 
-/** The work, preceded by the group's lock timeout when asked (sent ahead of its statements, not awaited first). */
-function withLockTimeout<T>(lockTimeout: boolean, work: (q: Queryable) => Promise<T>): (q: Queryable) => Promise<T> {
-  if (!lockTimeout) return work;
+/**
+ * The work in a group's transaction: its opener (the mark the insert requires, and the lock timeout when
+ * asked) is sent ahead of the work's statements, not awaited first (one connection runs its statements
+ * in the order sent; were the mark to come late, the insert would store nothing and the group fail).
+ */
+function inGroupTransaction<T>(lockTimeout: boolean, work: (q: Queryable) => Promise<T>): (q: Queryable) => Promise<T> {
   return async (q) => {
     // Both settled before the transaction ends (see storeAllOrNone).
-    const [timeout, done] = await Promise.allSettled([setGroupLockTimeout(q, []), work(q)]);
-    if (timeout.status === 'rejected') throw timeout.reason;
+    const [opened, done] = await Promise.allSettled([(lockTimeout ? openGroupWithLockTimeout : openGroup)(q, []), work(q)]);
+    if (opened.status === 'rejected') throw opened.reason;
     if (done.status === 'rejected') throw done.reason;
     return done.value;
   };
