@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
-import { openDatabase, type Database, type Db } from '../../server/src/db/client.js';
+import { openDatabase, type Database, type Db, type Queryable } from '../../server/src/db/client.js';
 import * as schema from '../../server/src/db/schema.js';
 import { driverTransactions } from '../../server/src/db/pipelinedTransactions.js';
 import { hashPassword } from '../../server/src/auth/passwords.js';
@@ -37,7 +37,7 @@ function capturingDatabase(url: string) {
     },
   });
   const listDb = drizzle(client, { schema }) as unknown as Db;
-  const database: Database = { db: listDb, derivedRows: listDb, pipelinedTransactions: driverTransactions(listDb), engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+  const database: Database = { db: listDb, derivedRows: listDb, pipelinedTransactions: driverTransactions<Queryable>(listDb), engine: 'postgres', close: () => client.end({ timeout: 5 }) };
   return { database, client, state };
 }
 

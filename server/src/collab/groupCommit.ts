@@ -83,7 +83,7 @@ export class GroupCommit {
 
   constructor(
     db: Db,
-    pipelinedTransactions: PipelinedTransactions,
+    pipelinedTransactions: PipelinedTransactions<Queryable>,
     private readonly mayWrite: WriteCheck,
   ) {
     this.pipelined = (work) => pipelinedTransactions.run(work);

@@ -24,7 +24,7 @@ export interface Database {
    */
   derivedRows: Db;
   /** Transactions of the live store's group commit, their BEGIN sent with their first statements. */
-  pipelinedTransactions: PipelinedTransactions;
+  pipelinedTransactions: PipelinedTransactions<Queryable>;
   engine: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
@@ -57,7 +57,7 @@ async function openPostgres(url: string): Promise<Database> {
   const client = postgres(url, { max: 10, onnotice: () => undefined });
   const db = drizzle(client, { schema });
   const relaxed = postgres(url, { max: 2, onnotice: () => undefined, connection: { synchronous_commit: 'off' } });
-  const pipelinedTransactions = postgresTransactions((onclose) => {
+  const pipelinedTransactions = postgresTransactions<Queryable>((onclose) => {
     // No lifetime: a connection ended between a transaction's statements and its COMMIT fails that transaction.
     const own = postgres(url, { max: 1, max_lifetime: 0, onnotice: () => undefined, onclose });
     return { client: own, db: drizzle(own, { schema }) as unknown as Db };
@@ -81,7 +81,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Db, derivedRows: db as unknown as Db, pipelinedTransactions: driverTransactions(db as unknown as Db), engine: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Db, derivedRows: db as unknown as Db, pipelinedTransactions: driverTransactions<Queryable>(db as unknown as Db), engine: 'pglite', close: () => client.close() };
 }
 
 /**

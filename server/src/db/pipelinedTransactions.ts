@@ -1,5 +1,4 @@
 import type { Sql } from 'postgres';
-import type { Db, Queryable } from './client.js';
 
 /**
  * Transactions for a caller that commits often and little (the live store's group commit), run one at
@@ -13,16 +12,21 @@ import type { Db, Queryable } from './client.js';
  * roll back when it throws (the work must let every statement it sent settle first, as with any
  * transaction); a transaction whose connection closed before its COMMIT was answered rejects.
  */
-export interface PipelinedTransactions {
-  run<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+export interface PipelinedTransactions<Q> {
+  run<T>(work: (q: Q) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** What runs the work's statements: the database (its `Queryable`, named by client.ts, which imports this module). */
+interface TransactionalDb<Q> {
+  transaction<T>(work: (tx: Q) => Promise<T>): Promise<T>;
 }
 
 /**
  * The driver's own transactions (BEGIN answered before the work runs): for the embedded database, which
  * runs in this process, where a round trip costs nothing.
  */
-export function driverTransactions(db: Db): PipelinedTransactions {
+export function driverTransactions<Q>(db: TransactionalDb<Q>): PipelinedTransactions<Q> {
   return { run: (work) => db.transaction(work), close: async () => undefined };
 }
 
@@ -37,12 +41,12 @@ export function driverTransactions(db: Db): PipelinedTransactions {
  * its COMMIT answered: its outcome is unknown to the caller, who tries again (the group commit appends
  * each document alone; a repeated live update is harmless, Yjs applies it once).
  */
-export function postgresTransactions(connectionOf: (onclose: () => void) => { client: Sql; db: Db }): PipelinedTransactions {
+export function postgresTransactions<Q>(connectionOf: (onclose: () => void) => { client: Sql; db: Q }): PipelinedTransactions<Q> {
   let closes = 0;
   const { client, db } = connectionOf(() => (closes += 1));
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function runNow<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
+  async function runNow<T>(work: (q: Q) => Promise<T>): Promise<T> {
     const closesAtBegin = closes;
     // Executed before the work runs, so it reaches the connection ahead of the work's first statement;
     // its answer is awaited with theirs.
@@ -62,7 +66,7 @@ export function postgresTransactions(connectionOf: (onclose: () => void) => { cl
   const connectionLost = () => new Error('the transaction’s connection to the database closed before its commit was confirmed');
 
   return {
-    run<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
+    run<T>(work: (q: Q) => Promise<T>): Promise<T> {
       const result = queue.then(() => runNow(work));
       queue = result.catch(() => undefined);
       return result;
