@@ -27,7 +27,7 @@ interface Request {
  * check waits a second), and a signature that holds its note longer only sends that group the slow way.
  */
 const openGroupWithLockTimeout = fixedStatement('group_open_lock_timeout', `select set_config('eln.group_commit', 'on', true), set_config('lock_timeout', '200ms', true)`);
-/** Opens a document's transaction apart from any group (no lock timeout): the mark only. */
+/** Opens a transaction of one document's appends (no lock timeout): the mark only. */
 const openGroup = fixedStatement('group_open', `select set_config('eln.group_commit', 'on', true)`);
 /**
  * How long a group commit waits, once idle, for the appends arriving with the first: edits of several
@@ -68,11 +68,12 @@ const appendUpdates = fixedStatement<{ stored: number }>(
  * transaction takes all of them: the documents' write checks (their row locks, see
  * DocumentKind.writable; two statements for all the notes) with one insert of every document's updates
  * sent behind them, all sent with the transaction's BEGIN (PipelinedTransactions), then one commit: two
- * round trips (when a check refused, a rollback and a second transaction; see store). Under a burst, twenty notes cost one commit instead of twenty transactions queueing for the
- * pool's connections. The promise stays the same per document: its updates are stored, or none is
- * because it is locked ('refused'), and an append resolves only once its commit is durable. If the
- * group's transaction fails, each of its documents is appended alone, beside the later groups, so one
- * document's failure or held row delays no other document's confirmation.
+ * round trips (when a check refused, a rollback and a second transaction; see store). Under a burst,
+ * twenty notes cost one commit instead of twenty transactions queueing for the pool's connections. The
+ * promise stays the same per document: its updates are stored, or none is because it is locked
+ * ('refused'), and an append resolves only once its commit is durable. If the group's transaction
+ * fails, each of its documents is appended alone, beside the later groups, so one document's failure
+ * or held row delays no other document's confirmation.
  */
 export class GroupCommit {
   private readonly groups = new Batches<Request>((group) => this.commitGroup(group), GROUP_COMMIT_GATHER_MS);
