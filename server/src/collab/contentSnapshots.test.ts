@@ -58,6 +58,8 @@ const edit = fc.oneof(
     pick: fc.nat(),
     mark: fc.constantFrom<[string, unknown]>(['bold', true], ['italic', {}], ['textStyle', { color: '#f00' }], ['textStyle', { bogus: 1 }], ['blink', true]),
   }),
+  // Inside a cell: what is judged by the cell alone (a date, a long image title) and what reads the note's tables (a chart).
+  fc.record({ kind: fc.constant('inCell' as const), at: fc.nat(), pick: fc.nat(), what: fc.constantFrom('chart', 'date', 'image') }),
 );
 type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
 
@@ -148,6 +150,12 @@ function apply(doc: Y.Doc, change: Edit): void {
     case 'headerDropbox':
       if (table) cellsOf(table)[0]?.setAttribute('dropbox', 'x');
       return;
+    case 'inCell': {
+      const cells = table ? cellsOf(table) : [];
+      const attrs = { chart: { blockUid: 'c2', name: 'n', label: 'l', dataName: 'd', tableUid: 't1', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } }, date: { value: '2026-01-01' }, image: { src: '/f/1', title: 'x'.repeat(300) } }[change.what];
+      cells[change.pick % Math.max(1, cells.length)]?.insert(0, [element(change.what, attrs)]);
+      return;
+    }
     case 'nestedTable': {
       const cells = table ? cellsOf(table) : [];
       cells[change.pick % Math.max(1, cells.length)]?.insert(0, [tableElement('inner', 1, 1)]);
@@ -180,7 +188,7 @@ describe('content snapshots kept per top-level block', () => {
         const stored = snapshotOfState(Y.encodeStateAsUpdate(doc));
         expect(stored.savedBlocks('LABNOTE')).toEqual(docToSavedBlocks(fullJson(doc), 'LABNOTE'));
       }),
-      { seed: 20261123, numRuns: 200 },
+      { seed: 20261123, numRuns: 400 },
     );
     // The edits reach every kind of verdict, so agreement means something.
     for (const rule of ['tableSize', 'tableInTable', 'cellSpans', 'lastRow', 'lastColumn', 'dropboxHeader', 'datePlacement', 'chartFields', 'chartRange', 'imageTitle', 'schema']) {

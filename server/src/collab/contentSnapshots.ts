@@ -10,6 +10,7 @@ import {
   CONTENT_FIELD,
   placeBlock,
   readsTables,
+  subtreeMemo,
   tableGrid,
   topLevelTables,
   type BlockParts,
@@ -37,7 +38,7 @@ class BlockEntry {
   private readonly tableDependent: boolean;
 
   constructor(readonly json: PmNode) {
-    this.tableDependent = readsTables(json);
+    this.tableDependent = readsTables(json, RULES_MEMO);
   }
 
   blockParts(): BlockParts {
@@ -51,8 +52,8 @@ class BlockEntry {
   /** Its state violations; a block holding a chart reads the note's tables, so it is judged afresh. */
   stateViolations(tables: Map<string, TableGrid>): ContentViolation[] {
     const gridOf = (table: PmNode) => (table === this.json ? this.tableGrid() : tableGrid(table));
-    if (this.tableDependent) return blockStateViolations(this.json, tables, gridOf);
-    return (this.violations ??= blockStateViolations(this.json, tables, gridOf));
+    if (this.tableDependent) return blockStateViolations(this.json, tables, gridOf, RULES_MEMO);
+    return (this.violations ??= blockStateViolations(this.json, tables, gridOf, RULES_MEMO));
   }
 
   fittingNode(): ProseMirrorNode | null {
@@ -94,6 +95,8 @@ function rememberedCell(node: PmNode): TableCell {
   return cell;
 }
 const REMEMBERING: NodeDerivation = { normalize: rememberedNormalize, canonical: rememberedCanonical, cell: rememberedCell };
+/** The content rules' findings per subtree, kept the same way. */
+const RULES_MEMO = subtreeMemo();
 
 type Child = Y.XmlElement | Y.XmlText | Y.XmlHook;
 

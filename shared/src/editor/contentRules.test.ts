@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { PmNode } from '../blocks/model.js';
-import { contentViolations, newContentViolations } from './contentRules.js';
+import { blockStateViolations, contentViolations, newContentViolations, readsTables, subtreeMemo, topLevelTables } from './contentRules.js';
 import { tableGrid } from './tableGrid.js';
 import { LIMITS } from '../limits.js';
 
@@ -221,5 +221,69 @@ describe('new violations', () => {
         expect(contentViolations(valid, valid)).toEqual([]);
       }),
     );
+  });
+});
+
+describe('judging with a memo of unchanged subtrees (the server keeps one for its live snapshots)', () => {
+  const units = { dropboxNo: 3, title: 'Units', code: null, name: null, seal: 's'.repeat(43) };
+  /** A copy of `node` with its cell at (r, c) replaced, every other subtree the same object (as the server's snapshots reuse them). */
+  const withCell = (node: PmNode, r: number, c: number, replacement: PmNode): PmNode => ({
+    ...node,
+    content: node.content!.map((tableRow, i) => (i === r ? { ...tableRow, content: tableRow.content!.map((old, j) => (j === c ? replacement : old)) } : tableRow)),
+  });
+  /** Makes reading a node's children throw from now on (the node keeps its identity, so a memo still knows it). */
+  const sealed = (node: PmNode): void => {
+    Object.defineProperty(node, 'content', {
+      get: () => {
+        throw new Error(`a ${node.type} read again`);
+      },
+    });
+  };
+  const judge = (block: PmNode, memo?: ReturnType<typeof subtreeMemo>) => {
+    const tables = topLevelTables([block]);
+    return blockStateViolations(block, tables, tableGrid, memo);
+  };
+
+  it('answers what judging without one does, as cells change one by one', () => {
+    const memo = subtreeMemo();
+    let block = table('t', [row([cell(), cell({ dropbox: units }, 'tableHeader'), cell()]), row([cell(), cell(), cell()]), row([cell(), cell(), cell()])]);
+    const changes: Array<[number, number, PmNode]> = [
+      [1, 0, cell({ dropbox: 7 })],
+      [1, 1, { type: 'tableCell', content: [table('inner', grid(1, 1))] }],
+      [0, 0, { type: 'tableCell', content: [{ type: 'paragraph', content: [{ type: 'date', attrs: { value: '2026-01-01' } }] }] }],
+      [2, 0, { type: 'tableCell', content: [chart({ tableUid: 't', name: '' })] }],
+      [2, 1, { type: 'tableCell', content: [chart({ tableUid: 't', to: { row: 5, col: 5 } })] }],
+      [0, 1, cell()],
+      [2, 2, cell({ rowspan: 2 })],
+    ];
+    expect(judge(block, memo)).toEqual(judge(block));
+    for (const [r, c, replacement] of changes) {
+      block = withCell(block, r, c, replacement);
+      expect(judge(block, memo)).toEqual(judge(block));
+      expect(readsTables(block, memo)).toBe(readsTables(block));
+    }
+    expect(judge(block).map((v) => v.rule)).toEqual(['tableInTable', 'cellSpans', 'datePlacement', 'dropboxValue', 'chartFields', 'chartRange']);
+  });
+
+  it('judges a chart inside a table afresh when the table it reads changes, the chart unchanged', () => {
+    const memo = subtreeMemo();
+    const holder = table('h', [row([{ type: 'tableCell', content: [chart({ tableUid: 't', to: { row: 2, col: 2 } })] }])]);
+    const judgeBeside = (other: PmNode) => blockStateViolations(holder, topLevelTables([other, holder]), tableGrid, memo);
+    expect(judgeBeside(table('t', grid(3, 3)))).toEqual([]);
+    expect(judgeBeside(table('t', grid(2, 2)))).toEqual([{ rule: 'chartRange', blockUid: 'h' }]);
+    expect(readsTables(holder, memo)).toBe(true);
+  });
+
+  it('walks only the changed path: unchanged cells are not read again', () => {
+    const memo = subtreeMemo();
+    const block = table('t', grid(30, 30));
+    expect(judge(block, memo)).toEqual([]);
+    expect(readsTables(block, memo)).toBe(false);
+    for (const tableRow of block.content!) for (const old of tableRow.content!) sealed(old);
+    const changed = withCell(block, 14, 14, cell({ dropbox: 7 }));
+    expect(judge(changed, memo)).toEqual([{ rule: 'dropboxValue', blockUid: 't' }]);
+    expect(readsTables(changed, memo)).toBe(false);
+    // Without the memo the same judgement reads every cell.
+    expect(() => judge(changed)).toThrow(/read again/);
   });
 });

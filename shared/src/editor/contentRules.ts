@@ -62,15 +62,39 @@ const uidOf = (node: PmNode): string | null => (typeof node.attrs?.blockUid === 
 const children = (node: PmNode): PmNode[] => node.content ?? [];
 const filled = (value: unknown) => typeof value === 'string' && value.trim().length > 0;
 
-function containsTable(node: PmNode): boolean {
-  return children(node).some((child) => child.type === NODE.table || containsTable(child));
+/**
+ * What a caller that reuses the JSON object of every unchanged subtree (the server's live snapshots) keeps
+ * per object, so that judging a block after a keystroke in one cell walks that cell's path and not the
+ * 900 cells of its table. Only for JSON that is never changed once made; callers without one walk it all.
+ */
+export interface SubtreeMemo {
+  readsTables: WeakMap<PmNode, boolean>;
+  containsTable: WeakMap<PmNode, boolean>;
+  /** The violations inside a subtree that lies within a table, below the top level, blockUid left null. */
+  inTable: WeakMap<PmNode, Violation[]>;
 }
 
-function tableViolations(table: PmNode, grid: TableGrid, blockUid: string | null): Violation[] {
+export const subtreeMemo = (): SubtreeMemo => ({ readsTables: new WeakMap(), containsTable: new WeakMap(), inTable: new WeakMap() });
+
+function remembered<T>(memo: WeakMap<PmNode, T> | undefined, node: PmNode, derive: () => T): T {
+  if (!memo) return derive();
+  let value = memo.get(node);
+  if (value === undefined) {
+    value = derive();
+    memo.set(node, value);
+  }
+  return value;
+}
+
+function containsTable(node: PmNode, memo?: SubtreeMemo): boolean {
+  return remembered(memo?.containsTable, node, () => children(node).some((child) => child.type === NODE.table || containsTable(child, memo)));
+}
+
+function tableViolations(table: PmNode, grid: TableGrid, blockUid: string | null, memo?: SubtreeMemo): Violation[] {
   const found: Violation[] = [];
   const { height: rows, width: columns } = grid;
   if (rows < 1 || rows > LIMITS.tableMaxSide || columns < 1 || columns > LIMITS.tableMaxSide) found.push({ rule: 'tableSize', blockUid, rows, columns });
-  if (containsTable(table)) found.push({ rule: 'tableInTable', blockUid });
+  if (containsTable(table, memo)) found.push({ rule: 'tableInTable', blockUid });
   if (grid.spanProblem) found.push({ rule: 'cellSpans', blockUid });
   return found;
 }
@@ -118,12 +142,28 @@ interface BlockWalk {
   tables: Map<string, TableGrid>;
   gridOf: (table: PmNode) => TableGrid;
   found: Violation[];
+  memo?: SubtreeMemo;
 }
 
 /** Everything inside one top-level block, walked once, into `walk.found`. */
 function collectViolations(walk: BlockWalk, node: PmNode, depth: number, inTable: boolean): void {
+  const { memo } = walk;
+  // Inside a table and below the top level, what a subtree breaks depends on it alone unless it holds a chart.
+  if (memo && inTable && depth > 0 && !readsTables(node, memo)) {
+    const inside = remembered(memo.inTable, node, () => {
+      const alone: BlockWalk = { ...walk, blockUid: null, found: [] };
+      collectNodeViolations(alone, node, depth, inTable);
+      return alone.found;
+    });
+    walk.found.push(...inside.map((violation) => ({ ...violation, blockUid: walk.blockUid })));
+    return;
+  }
+  collectNodeViolations(walk, node, depth, inTable);
+}
+
+function collectNodeViolations(walk: BlockWalk, node: PmNode, depth: number, inTable: boolean): void {
   const { blockUid, found } = walk;
-  if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, walk.gridOf(node), blockUid));
+  if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, walk.gridOf(node), blockUid, walk.memo));
   if (node.type === NODE.tableCell || node.type === NODE.tableHeader) found.push(...cellViolations(node, blockUid));
   if (node.type === NODE.date && depth > 0) found.push({ rule: 'datePlacement', blockUid });
   if (node.type === NODE.chart) found.push(...chartViolations(node, blockUid, walk.tables));
@@ -150,15 +190,15 @@ export function topLevelTables(blocks: readonly PmNode[], gridOf: (table: PmNode
  * The state rules one top-level block breaks, given the note's top-level tables (charts read them).
  * `gridOf` gives a table's grid (a caller that already has the block's grid passes one that reuses it).
  */
-export function blockStateViolations(node: PmNode, tables: Map<string, TableGrid>, gridOf: (table: PmNode) => TableGrid = tableGrid): ContentViolation[] {
-  const walk: BlockWalk = { blockUid: uidOf(node), tables, gridOf, found: [] };
+export function blockStateViolations(node: PmNode, tables: Map<string, TableGrid>, gridOf: (table: PmNode) => TableGrid = tableGrid, memo?: SubtreeMemo): ContentViolation[] {
+  const walk: BlockWalk = { blockUid: uidOf(node), tables, gridOf, found: [], memo };
   collectViolations(walk, node, 0, false);
   return walk.found;
 }
 
 /** Whether a block's violations depend on the note's tables (it holds a chart), not on itself alone. */
-export function readsTables(node: PmNode): boolean {
-  return node.type === NODE.chart || children(node).some(readsTables);
+export function readsTables(node: PmNode, memo?: SubtreeMemo): boolean {
+  return remembered(memo?.readsTables, node, () => node.type === NODE.chart || children(node).some((child) => readsTables(child, memo)));
 }
 
 /** The transition rules broken between the tables before and after a change (same blockUid). */
