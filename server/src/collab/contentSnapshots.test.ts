@@ -191,7 +191,7 @@ describe('content snapshots kept per top-level block', () => {
       { seed: 20261123, numRuns: 400 },
     );
     // The edits reach every kind of verdict, so agreement means something.
-    for (const rule of ['tableSize', 'tableInTable', 'cellSpans', 'lastRow', 'lastColumn', 'dropboxHeader', 'datePlacement', 'chartFields', 'chartRange', 'imageTitle', 'schema']) {
+    for (const rule of ['tableSize', 'tableInTable', 'cellSpans', 'lastRow', 'lastColumn', 'dropboxValue', 'dropboxHeader', 'datePlacement', 'chartFields', 'chartRange', 'imageTitle', 'schema']) {
       expect(refusals.get(rule) ?? 0, rule).toBeGreaterThan(0);
     }
   }, 60_000);

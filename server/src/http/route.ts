@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ADMIN_LEVEL, API_BASE, ERR, parseInput, type ErrorCode } from '@eln/shared';
@@ -62,8 +61,8 @@ export function defineRoute<S extends z.ZodType, A extends Access, R>(
   const routes = definedRoutesOf.get(app) ?? [];
   routes.push({ path: definition.path, access: definition.access, body: definition.body });
   definedRoutesOf.set(app, routes);
-  app.post(`${API_BASE}${definition.path}`, { bodyLimit: definition.bodyLimit, onRequest: authenticateWhileBodyArrives(services, definition.access) }, async (request, reply) => {
-    const user = await callerOf(services, request, definition.access);
+  app.post(`${API_BASE}${definition.path}`, { bodyLimit: definition.bodyLimit }, async (request, reply) => {
+    const user = await authenticate(services, request, definition.access);
     const input = request.body ?? {};
     refuseUnstorableText(input, languageOf(request));
     const body = parseInput(definition.body, input);
@@ -83,39 +82,6 @@ export function defineRoute<S extends z.ZodType, A extends Access, R>(
     if (definition.answersItself) return reply;
     return success(request, data ?? null);
   });
-}
-
-/** Each call's authentication, begun as its headers arrived (authenticateWhileBodyArrives), and when. */
-const earlyAuthentication = new WeakMap<FastifyRequest, { startedAt: number; caller: Promise<AuthUser | null> }>();
-
-/**
- * How long before its body has arrived a call's authentication may have begun and still count: a body
- * that took longer (a slow upload) has its caller judged again, so a session ended or a user deactivated
- * meanwhile is refused as it was before authentication began early.
- */
-export const EARLY_AUTHENTICATION_MS = 1000;
-
-/**
- * Begins authenticating a call as soon as its headers have arrived, so the session's lookup in the
- * database runs while the body is received and parsed (a temp save's block list takes a millisecond or
- * more to parse) instead of after. The handler awaits it before anything else, so a refusal still comes
- * before the body is checked; a call whose body is refused by the parser leaves its answer unread.
- */
-function authenticateWhileBodyArrives(services: Services, access: Access) {
-  return (request: FastifyRequest, _reply: FastifyReply, done: () => void): void => {
-    const caller = authenticate(services, request, access);
-    // Read by the handler; a call that never reaches it must not leave an unhandled rejection behind.
-    caller.catch(() => {});
-    earlyAuthentication.set(request, { startedAt: performance.now(), caller });
-    done();
-  };
-}
-
-/** The call's caller: its early authentication while that is recent enough, else judged now. */
-function callerOf(services: Services, request: FastifyRequest, access: Access): Promise<AuthUser | null> {
-  const early = earlyAuthentication.get(request);
-  if (early && performance.now() - early.startedAt <= EARLY_AUTHENTICATION_MS) return early.caller;
-  return authenticate(services, request, access);
 }
 
 /** The caller of a request, checked for the given access; throws 1002 or 1003 refusals. */

@@ -1,11 +1,7 @@
-import { request as httpRequest } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERR } from '@eln/shared';
 import { DEFAULT_BODY_LIMIT } from '../app.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
-import { eventually } from '../testing/live.js';
-import { EARLY_AUTHENTICATION_MS } from './route.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -77,83 +73,6 @@ describe('the API spine', () => {
     for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
       expect(code).toMatch(/^\d{4}$/);
       for (const language of ['ko', 'en', 'ja'] as const) expect(entry.message[language].length, `${code} ${language}`).toBeGreaterThan(3);
-    }
-  });
-});
-
-/**
- * Sends a call whose body arrives in two parts: the headers and `first` now, the rest once `between`
- * has run. Answers the envelope's status.
- */
-async function callInTwoParts(baseUrl: string, path: string, token: string, body: string, between: () => Promise<void>): Promise<string> {
-  const cut = Math.floor(body.length / 2);
-  const answer = new Promise<string>((resolve, reject) => {
-    const call = httpRequest(`${baseUrl}/server${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}` } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve((JSON.parse(text) as { status: string }).status));
-    });
-    call.on('error', reject);
-    call.write(body.slice(0, cut));
-    void between().then(() => call.end(body.slice(cut)), reject);
-  });
-  return answer;
-}
-
-describe('authentication while the body arrives', () => {
-  let baseUrl = '';
-  beforeAll(async () => {
-    baseUrl = await server.listen();
-  });
-
-  /** Runs `body` with every session lookup counted once it has answered. */
-  async function countingLookups(body: (answered: () => number) => Promise<void>): Promise<void> {
-    const tokens = server.services.tokens;
-    const original = tokens.userOfSession.bind(tokens);
-    let answered = 0;
-    tokens.userOfSession = async (sessionId: string) => {
-      const user = await original(sessionId);
-      answered += 1;
-      return user;
-    };
-    try {
-      await body(() => answered);
-    } finally {
-      tokens.userOfSession = original;
-    }
-  }
-
-  it('looks the session up before the body has arrived, and answers the call once it has', async () => {
-    const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
-    await countingLookups(async (answered) => {
-      let beforeBody = 0;
-      const status = await callInTwoParts(baseUrl, '/v1/user/auth/list', accessToken, '{}', async () => {
-        await eventually(() => answered() > 0, 'the session lookup before the rest of the body');
-        beforeBody = answered();
-      });
-      expect(status).toBe('0000');
-      expect([beforeBody, answered()]).toEqual([1, 1]);
-    });
-  });
-
-  it('refuses a caller whose session ended while a slow body arrived (judged again after EARLY_AUTHENTICATION_MS)', async () => {
-    const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
-    await countingLookups(async (answered) => {
-      const status = await callInTwoParts(baseUrl, '/v1/user/auth/list', accessToken, '{}', async () => {
-        // The early lookup found the session live; it ends while the rest of the body is on its way.
-        await eventually(() => answered() > 0, 'the session lookup before the rest of the body');
-        expect((await server.call('/v1/user/signOut', {}, { token: accessToken })).body.status).toBe('0000');
-        await sleep(EARLY_AUTHENTICATION_MS + 200);
-      });
-      expect(status).toBe(ERR.sessionEnded);
-    });
-  });
-
-  it('refuses an unknown caller before the body, and answers a body that does not parse as such, unknown caller or not', async () => {
-    expect((await server.call('/v1/user/auth/list', { unexpected: 1 }, { token: 'not-a-token' })).body.status).toBe(ERR.sessionEnded);
-    for (const token of ['not-a-token', undefined]) {
-      const result = await server.call('/v1/user/auth/list', undefined, { raw: '{"a": ', ...(token ? { token } : {}) });
-      expect(result.body.status).toBe(ERR.malformed);
     }
   });
 });

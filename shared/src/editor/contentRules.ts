@@ -64,8 +64,9 @@ const filled = (value: unknown) => typeof value === 'string' && value.trim().len
 
 /**
  * What a caller that reuses the JSON object of every unchanged subtree (the server's live snapshots) keeps
- * per object, so that judging a block after a keystroke in one cell walks that cell's path and not the
- * 900 cells of its table. Only for JSON that is never changed once made; callers without one walk it all.
+ * per object, so that the rules' walks of a block after a keystroke in one cell go down that cell's path,
+ * not into the 900 cells of its table (the table's grid, which reads every cell's spans, is derived
+ * apart). Only for JSON that is never changed once made; callers without one walk it all.
  */
 export interface SubtreeMemo {
   readsTables: WeakMap<PmNode, boolean>;
