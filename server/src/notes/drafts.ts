@@ -3,7 +3,8 @@ import { promisify } from 'node:util';
 import { constants, deflateRaw, inflateRawSync } from 'node:zlib';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Block, TempAnswer } from '@eln/shared';
-import { rawRows, type Db, type Queryable } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
+import { fixedStatement } from '../db/fixedStatement.js';
 import { builtOnce } from '../db/builtOnce.js';
 import { noteDraftBlocks, noteDrafts } from '../db/schema.js';
 
@@ -95,31 +96,37 @@ type DraftRow = typeof noteDraftBlocks.$inferInsert;
  * whether the stored draft was the one expected.
  */
 async function writeChangedBlocks(db: Db, noteNo: number, previousKey: string, header: DraftHeader, rows: DraftRow[]): Promise<boolean> {
-  const values = rows.map((row) => sql`(${row.position}::integer, ${row.blockDeflated}::bytea)`);
-  const [answer] = await rawRows<{ matched: number }>(
-    db,
-    sql`with header as (
-          update ${noteDrafts}
-          set blocks_key = ${header.blocksKey}, block_count = ${header.blockCount}, saved_by_user_no = ${header.savedByUserNo}, saved_at = ${header.savedAt.toISOString()}::timestamptz
-          where note_no = ${noteNo} and blocks_key = ${previousKey}
-          returning note_no
-        ),
-        trimmed as (
-          delete from ${noteDraftBlocks} where note_no = (select note_no from header) and position >= ${header.blockCount}
-        )${
-          values.length
-            ? sql`,
-        changed as (
-          insert into ${noteDraftBlocks} (note_no, position, block_deflated)
-          select header.note_no, changed.position, changed.block from header, (values ${sql.join(values, sql`, `)}) as changed (position, block)
-          on conflict (note_no, position) do update set block_deflated = excluded.block_deflated
-        )`
-            : sql``
-        }
-        select count(*)::integer as matched from header`,
-  );
+  const positions = rows.map((row) => row.position);
+  const blocks = rows.map((row) => Buffer.from(row.blockDeflated).toString('base64'));
+  const [answer] = await writeChangedDraftBlocks(db, [noteNo, previousKey, header.blocksKey, header.blockCount, header.savedByUserNo, header.savedAt.toISOString(), positions, blocks]);
   return answer!.matched > 0;
 }
+
+/**
+ * writeChangedBlocks' statement, of fixed text (see fixedStatement) whatever the number of changed
+ * blocks: their positions and deflated JSON go as two arrays (the blocks as base64: postgres.js cannot
+ * send `bytea[]`), so it is prepared once per connection, where a statement built per call was described
+ * first, a round trip of its own before every keystroke's temp save.
+ */
+const writeChangedDraftBlocks = fixedStatement<{ matched: number }>(
+  'write_changed_draft_blocks',
+  `with header as (
+     update note_drafts
+     set blocks_key = $3, block_count = $4::integer, saved_by_user_no = $5::integer, saved_at = $6::timestamptz
+     where note_no = $1::integer and blocks_key = $2
+     returning note_no
+   ),
+   trimmed as (
+     delete from note_draft_blocks where note_no = (select note_no from header) and position >= $4::integer
+   ),
+   changed as (
+     insert into note_draft_blocks (note_no, position, block_deflated)
+     select header.note_no, changed.position, decode(changed.block, 'base64')
+     from header, unnest($7::integer[], $8::text[]) as changed (position, block)
+     on conflict (note_no, position) do update set block_deflated = excluded.block_deflated
+   )
+   select count(*)::integer as matched from header`,
+);
 
 /** Moves the time and saver of the stored draft if it is still the one stored under `key`; one statement. */
 async function touchDraft(db: Db, noteNo: number, key: string, savedByUserNo: number, savedAt: Date): Promise<boolean> {
