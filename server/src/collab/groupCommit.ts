@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../db/client.js';
 import type { PipelinedTransactions } from '../db/pipelinedTransactions.js';
 import { Batches } from '../db/batches.js';
-import { fixedStatement } from '../db/fixedStatement.js';
+import { base64, fixedStatement } from '../db/fixedStatement.js';
 
 export type AppendOutcome = 'stored' | 'refused';
 
@@ -200,7 +200,3 @@ function inGroupTransaction<T>(lockTimeout: boolean, work: (q: Queryable) => Pro
 
 /** A check refused a document of a transaction that stores all or none: it rolls back (see GroupCommit.store). */
 class CheckRefused extends Error {}
-
-function base64(update: Uint8Array): string {
-  return Buffer.from(update.buffer, update.byteOffset, update.byteLength).toString('base64');
-}

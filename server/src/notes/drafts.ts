@@ -4,7 +4,7 @@ import { constants, deflateRaw, inflateRawSync } from 'node:zlib';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Block, TempAnswer } from '@eln/shared';
 import type { Db, Queryable } from '../db/client.js';
-import { fixedStatement } from '../db/fixedStatement.js';
+import { base64, fixedStatement } from '../db/fixedStatement.js';
 import { builtOnce } from '../db/builtOnce.js';
 import { noteDraftBlocks, noteDrafts } from '../db/schema.js';
 
@@ -90,14 +90,14 @@ type DraftRow = typeof noteDraftBlocks.$inferInsert;
 
 /**
  * Writes the changed blocks of the draft stored under `previousKey` and renames it to the new key, in
- * one statement (one round trip, its own transaction): the header's update takes the row lock and the
+ * one statement (one round trip once prepared, its own transaction): the header's update takes the row lock and the
  * block writes and the trimming of positions beyond the new count run only when it matched. A second
  * save racing this one waits for the lock, then finds the key changed and writes nothing. Answers
  * whether the stored draft was the one expected.
  */
 async function writeChangedBlocks(db: Db, noteNo: number, previousKey: string, header: DraftHeader, rows: DraftRow[]): Promise<boolean> {
   const positions = rows.map((row) => row.position);
-  const blocks = rows.map((row) => Buffer.from(row.blockDeflated).toString('base64'));
+  const blocks = rows.map((row) => base64(row.blockDeflated));
   const [answer] = await writeChangedDraftBlocks(db, [noteNo, previousKey, header.blocksKey, header.blockCount, header.savedByUserNo, header.savedAt.toISOString(), positions, blocks]);
   return answer!.matched > 0;
 }

@@ -151,10 +151,21 @@ describe('temp save', () => {
     await expectDraft(writer, fromScratch);
     expect((await storedDraft()).blocksKey).not.toBe('written-elsewhere');
 
-    // A shorter note drops the rows past its end.
+    // A shorter note drops the rows past its end, and writes again only the positions whose block changed
+    // (a whole rewrite, after a statement that matched nothing, would write every row anew).
+    const beforeTrim = { rows: await rowVersions(), blocks: fromScratch() };
     fragment(writer.doc).delete(fragment(writer.doc).length - 2, 2);
     await expectDraft(writer, fromScratch);
-    expect((await rowVersions()).length).toBe(fromScratch().length);
+    const unchanged = fromScratch().map((block, i) => JSON.stringify(block) === JSON.stringify(beforeTrim.blocks[i]));
+    expect(unchanged).toContain(true);
+    expect((await rowVersions()).map((row, i) => row.xmin === beforeTrim.rows[i]!.xmin)).toEqual(unchanged);
+    // A list that only lost its last block: nothing to write, the row past the end dropped, the others kept.
+    const list = fromScratch();
+    await storeDraft(server.services.draftsDb, labNoteNo, list, 1, new Date());
+    const whole = await rowVersions();
+    await storeDraft(server.services.draftsDb, labNoteNo, list.slice(0, -1), 1, new Date());
+    expect(await rowVersions()).toEqual(whole.slice(0, -1));
+    expect((await storedDraft()).blocks).toEqual(list.slice(0, -1));
   });
 
   it('two saves racing from the same stored draft leave one of them whole, never a mix of the two', async () => {
