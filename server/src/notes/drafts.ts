@@ -90,10 +90,10 @@ type DraftRow = typeof noteDraftBlocks.$inferInsert;
 
 /**
  * Writes the changed blocks of the draft stored under `previousKey` and renames it to the new key, in
- * one statement (one round trip once prepared, its own transaction): the header's update takes the row lock and the
- * block writes and the trimming of positions beyond the new count run only when it matched. A second
- * save racing this one waits for the lock, then finds the key changed and writes nothing. Answers
- * whether the stored draft was the one expected.
+ * one statement (one round trip once prepared, its own transaction): the header's update takes the row
+ * lock and the block writes and the trimming of positions beyond the new count run only when it
+ * matched. A second save racing this one waits for the lock, then finds the key changed and writes
+ * nothing. Answers whether the stored draft was the one expected.
  */
 async function writeChangedBlocks(db: Db, noteNo: number, previousKey: string, header: DraftHeader, rows: DraftRow[]): Promise<boolean> {
   const positions = rows.map((row) => row.position);

@@ -189,7 +189,8 @@ export function topLevelTables(blocks: readonly PmNode[], gridOf: (table: PmNode
 
 /**
  * The state rules one top-level block breaks, given the note's top-level tables (charts read them).
- * `gridOf` gives a table's grid (a caller that already has the block's grid passes one that reuses it).
+ * `gridOf` gives a table's grid (a caller that already has the block's grid passes one that reuses it);
+ * `memo` keeps what unchanged subtrees break, for JSON never changed once made (see SubtreeMemo).
  */
 export function blockStateViolations(node: PmNode, tables: Map<string, TableGrid>, gridOf: (table: PmNode) => TableGrid = tableGrid, memo?: SubtreeMemo): ContentViolation[] {
   const walk: BlockWalk = { blockUid: uidOf(node), tables, gridOf, found: [], memo };
