@@ -39,9 +39,8 @@ describe('pipelined transactions on PostgreSQL', () => {
       database.pipelinedTransactions.run(async (q) => {
         await q.insert(settings).values({ key: 'pipelined.lost', value: 'lost' });
         const [own] = await rawRows<{ pid: number }>(q, sql`select pg_backend_pid() as pid`);
-        const sleeping = rawRows(q, sql`select pg_sleep(5)`);
-        await rawRows(database.db, sql`select pg_terminate_backend(${own!.pid})`);
-        await sleeping;
+        // Awaited together: the sleeping statement may fail (its connection gone) before the termination answers.
+        await Promise.all([rawRows(q, sql`select pg_sleep(5)`), rawRows(database.db, sql`select pg_terminate_backend(${own!.pid})`)]);
       }),
     ).rejects.toThrow();
     expect(await setting('pipelined.lost')).toBeUndefined();
