@@ -66,6 +66,11 @@ export function defineRoute<S extends z.ZodType, A extends Access, R>(
     const input = request.body ?? {};
     refuseUnstorableText(input, languageOf(request));
     const body = parseInput(definition.body, input);
+    // Handlers get the validated copy; the raw parse is let go now rather than with the request. Held by
+    // the request, a 160 kB block list (every temp save sends one) was copied by each young-generation
+    // collection that met it: twice the survivors per scavenge in the temp save bench, and longer pauses
+    // landing on the slowest saves (docs/decisions.md, "The raw body let go once validated").
+    request.body = undefined;
     const data = await definition
       .handler({
         body,

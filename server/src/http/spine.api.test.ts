@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERR } from '@eln/shared';
+import { z } from 'zod';
 import { DEFAULT_BODY_LIMIT } from '../app.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
+import { defineRoute } from './route.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -9,6 +11,13 @@ beforeAll(async () => {
   // A call that fails the way a broken query would, to prove nothing of it leaks.
   server.app.post('/server/v1/testing/boom', async () => {
     throw new Error('relation "users" does not exist: SELECT password_hash FROM users WHERE user_id = $1');
+  });
+  // A call that shows its handler what it received: the validated body, and what the request still holds.
+  defineRoute(server.app, server.services, {
+    path: '/v1/testing/echo',
+    access: 'public',
+    body: z.strictObject({ name: z.string().trim() }),
+    handler: async ({ body, request }) => ({ body, rawStillHeld: request.body !== undefined }),
   });
 });
 afterAll(async () => {
@@ -21,6 +30,12 @@ describe('the API spine', () => {
     expect(result.http).toBe(500);
     expect(result.body).toEqual({ status: ERR.unexpected, message: 'An unexpected error occurred.', data: null });
     expect(JSON.stringify(result.body)).not.toMatch(/SELECT|relation|stack|at .*\.ts/);
+  });
+
+  it('hands the handler the validated body and lets the raw parse go', async () => {
+    const result = await server.call<{ body: { name: string }; rawStillHeld: boolean }>('/v1/testing/echo', { name: '  Kim  ' });
+    expect(result.body.status).toBe('0000');
+    expect(result.body.data).toEqual({ body: { name: 'Kim' }, rawStillHeld: false });
   });
 
   it('refuses a body over the limit with 413', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, BlockTable } from '@eln/shared';
-import { checkClientList } from './clientList.js';
+import { checkClientList, sameJson } from './clientList.js';
 
 const warnings: unknown[] = [];
 const services = { log: { warn: (data: unknown) => warnings.push(data) } } as unknown as Parameters<typeof checkClientList>[0];
@@ -16,5 +16,28 @@ describe('the client block list check', () => {
     expect(warnings).toHaveLength(0);
     expect(checkClientList(services, 1, [block(table('7.5'))], server)).toBe(false);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('sameJson', () => {
+  it('takes equal values as equal whatever the key order', () => {
+    expect(sameJson({ a: 1, b: [1, { c: null, d: 'x' }] }, { b: [1, { d: 'x', c: null }], a: 1 })).toBe(true);
+    expect(sameJson([], [])).toBe(true);
+    expect(sameJson(null, null)).toBe(true);
+  });
+
+  it('tells every kind of difference apart', () => {
+    expect(sameJson({ a: 1 }, { a: 2 })).toBe(false);
+    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameJson({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+    expect(sameJson({ a: 1, b: 2 }, { a: 1, c: 2 })).toBe(false);
+    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameJson([1, [2]], [1, [3]])).toBe(false);
+    expect(sameJson({ 0: 'x' }, ['x'])).toBe(false);
+    expect(sameJson(['x'], { 0: 'x' })).toBe(false);
+    expect(sameJson({ a: null }, { a: {} })).toBe(false);
+    expect(sameJson({ a: {} }, { a: null })).toBe(false);
+    expect(sameJson(1, '1')).toBe(false);
+    expect(sameJson({ a: undefined }, { b: undefined })).toBe(false);
   });
 });
