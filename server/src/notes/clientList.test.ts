@@ -39,5 +39,7 @@ describe('sameJson', () => {
     expect(sameJson({ a: {} }, { a: null })).toBe(false);
     expect(sameJson(1, '1')).toBe(false);
     expect(sameJson({ a: undefined }, { b: undefined })).toBe(false);
+    // Only own keys count, as in the canonical JSON: an inherited key is no match for an own one.
+    expect(sameJson(Object.create({ k: 1 }) as object, { k: 1 })).toBe(false);
   });
 });

@@ -37,6 +37,7 @@ export function sameJson(x: unknown, y: unknown): boolean {
   const b = y as Record<string, unknown>;
   let unmatched = 0;
   for (const key in a) {
+    if (!Object.hasOwn(a, key)) continue;
     if (!Object.hasOwn(b, key) || !sameJson(a[key], b[key])) return false;
     unmatched += 1;
   }
