@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, openAs, prose, seriousViolations as violations, shot, unique } from './support.js';
 
 /**
@@ -19,7 +19,7 @@ async function visit(page: Page, path: string, ready: string): Promise<void> {
 
 for (const [theme, language] of [['s', 'en'], ['b', 'en'], ['s', 'ko']] as const) {
   test(`screens in theme ${theme}, ${language}, have no serious accessibility violation`, async ({ browser, request }) => {
-    test.setTimeout(360_000);
+    test.setTimeout(hangTimeout(360_000));
     const token = await apiSignIn(request, E2E.member);
     const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `A11y ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
     const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Scanned note' });
@@ -122,7 +122,7 @@ function readFocusIndicator(): FocusIndicator | null {
 
 for (const theme of ['s', 'b'] as const) {
   test(`focus is visible at 3:1 or more on everything the keyboard reaches, theme ${theme}`, async ({ browser }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(hangTimeout(120_000));
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     const page = await context.newPage();
     await page.addInitScript((t) => window.localStorage.setItem('eln.theme', t), theme);
@@ -216,7 +216,7 @@ test('the save state is announced once it settles, not per keystroke, and a fail
 });
 
 test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept, merging works, Escape comes back, Tab never adds rows, the colour popover closes on Escape', async ({ browser, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(hangTimeout(120_000));
   const token = await apiSignIn(request, E2E.member);
   const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `Keys ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
   const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Keyboard note' });

@@ -2,7 +2,7 @@ import { expect, test } from './test.js';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { SchemaTypeDetail, SchemaUpdateRequest } from '../../shared/src/api/schemas.js';
 import { png } from '../../server/src/files/pngImage.js';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
@@ -79,7 +79,7 @@ async function createDropbox(page: Page, title: string): Promise<number> {
 }
 
 test('a schema block and a dropbox cell keep what was signed when the catalogue changes', async ({ browser, request }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(hangTimeout(360_000));
   const id = unique();
   const { curator, writer, reviewer, projectNo } = await people(request, id);
   const dropboxTitle = `Units ${id}`;

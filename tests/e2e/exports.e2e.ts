@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from './test.js';
 import type { Download, Locator, Page } from '@playwright/test';
-import { E2E } from './fixtures';
+import { E2E, hangTimeout } from './fixtures';
 import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique } from './support';
 
 /**
@@ -31,7 +31,7 @@ async function exportFile(page: Page, form: string, jobs: Locator, format: 'pdf'
 }
 
 test.describe('exports', () => {
-  test.setTimeout(420_000);
+  test.setTimeout(hangTimeout(420_000));
 
   test('a leader exports the project as PDF and .eln; an administrator imports the archive as a new project', async ({ browser, request }) => {
     const id = unique();

@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import type { Browser, Page } from '@playwright/test';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, prose, seriousViolations, shot, unique, type Credentials, type Person } from './support.js';
 
 /**
@@ -72,7 +72,7 @@ async function keyboardUser(browser: Browser, who: Credentials): Promise<Page> {
 }
 
 test('keyboard only: sign in, a project with a participant, a note with text, a table with merged cells, a chart, a version, a signature requested and given', async ({ browser, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(hangTimeout(180_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const reviewer: Person = { userId: `keys.${id.toLowerCase()}@eln.local`, password: 'reviewer-password-1234', name: `Yoon Keys ${id}` };

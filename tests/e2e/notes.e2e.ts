@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, caretTakenIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person, seriousViolations } from './support.js';
 import { png } from '../../server/src/files/pngImage.js';
 
@@ -92,7 +92,7 @@ test('a fresh load of a lazy screen and a note that starts with a table warn not
 
 test.describe('live lab notes', () => {
   test('two researchers co-edit a note: text, carets, presence, a table with merged cells, a chart, an image, a version', async ({ browser, request }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(hangTimeout(240_000));
     const { chemist, projectNo, labNoteNo, id } = await setUp(request);
 
     // --- The leader finds the note in the project's list and opens it.

@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { shot, unique, signIn, api, apiSignIn, type Person, seriousViolations } from './support.js';
 
 /**
@@ -34,7 +34,7 @@ async function createUserThroughDialog(page: Page, person: Person, options: { de
 test.describe('people and projects', () => {
   test('an administrator sets up people, a leader runs a project with a participant, the participant sees it', async ({ page }) => {
     // Three people's whole day in one test: about a minute on a quiet machine.
-    test.setTimeout(300_000);
+    test.setTimeout(hangTimeout(300_000));
     const id = unique();
     const department = { code: `LAB-${id}`, name: `Assay Lab ${id}` };
     const leader: Person = { userId: `leader.${id.toLowerCase()}@eln.local`, password: 'leader-password-1234', name: `Seo Leader ${id}` };
@@ -246,6 +246,8 @@ test.describe('people and projects', () => {
   });
 
   test('the screens in the beauty theme, in Korean and Japanese, and on a phone', async ({ page, request }) => {
+    // Two languages' worth of screens and screenshots: 2.2 minutes on session 23's machine, over the default.
+    test.setTimeout(hangTimeout(240_000));
     const id = unique();
     const adminToken = await apiSignIn(request, E2E.admin);
     const research = { code: `RND-${id}`, name: `연구소 ${id}` };
@@ -255,9 +257,10 @@ test.describe('people and projects', () => {
     await api(request, adminToken, '/v1/department/create', { ...chemistry, parentCode: research.code });
     await api(request, adminToken, '/v1/department/create', { ...biology, parentCode: research.code });
     const people = [
-      { userId: `kim.${id.toLowerCase()}@eln.local`, name: `김민준`, departmentCode: chemistry.code, project: 'Y' as const },
-      { userId: `lee.${id.toLowerCase()}@eln.local`, name: `이서연`, departmentCode: chemistry.code, project: 'N' as const },
-      { userId: `park.${id.toLowerCase()}@eln.local`, name: `박지호`, departmentCode: biology.code, project: 'N' as const },
+      // Names of this run only: a retry (or a rerun on the same database) searches for them and must find one.
+      { userId: `kim.${id.toLowerCase()}@eln.local`, name: `김민준 ${id}`, departmentCode: chemistry.code, project: 'Y' as const },
+      { userId: `lee.${id.toLowerCase()}@eln.local`, name: `이서연 ${id}`, departmentCode: chemistry.code, project: 'N' as const },
+      { userId: `park.${id.toLowerCase()}@eln.local`, name: `박지호 ${id}`, departmentCode: biology.code, project: 'N' as const },
     ];
     const userNos: number[] = [];
     for (const [index, person] of people.entries()) {

@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import { DEPARTMENT_SEARCH_PAGE } from '../../shared/src/api/departments.js';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
@@ -9,7 +9,7 @@ import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } 
  * "show more" button), checking the department chooses everyone in it, and a search pages the same way.
  */
 test('the participant picker pages a large department as it scrolls and chooses all of it at once', async ({ browser, request }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(hangTimeout(240_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const code = `BULK-${id}`;

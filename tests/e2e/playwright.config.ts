@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E, E2E_WORKERS, e2eUrl } from './fixtures.js';
+import { E2E, E2E_WORKERS, e2eUrl, hangTimeout } from './fixtures.js';
 
 /**
  * Browser tests in Debian's chromium against the built app (npm run test:e2e builds it first). Two workers,
@@ -11,8 +11,9 @@ export default defineConfig({
   testMatch: '**/*.e2e.ts',
   outputDir: '../../test-results',
   // Test timeouts catch hangs, not slowness: beside the API suite on a shared 2-core machine, long tests
-  // took twice their quiet time (CI of 2026-11-27), and the longest have their own, larger timeouts.
-  timeout: 120_000,
+  // took twice their quiet time (CI of 2026-11-27), and the longest have their own, larger timeouts; all
+  // are stretched by hangTimeout's margin for the slower machines of this kind.
+  timeout: hangTimeout(120_000),
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: E2E_WORKERS,

@@ -1,6 +1,7 @@
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { seriousViolations, shot } from './support.js';
+import { hangTimeout } from './fixtures.js';
 
 /**
  * The living style guide (/publishing): open without signing in, every page drawn from fixed sample data
@@ -44,7 +45,7 @@ async function showsReady(page: Page, ready: string): Promise<void> {
 
 for (const theme of ['s', 'b'] as const) {
   test(`every style guide page in theme ${theme}: the real screens on sample data, no server call, no session stored`, async ({ browser }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(hangTimeout(120_000));
     const { page, apiCalls } = await guest(browser, theme, 'en');
     await page.goto('/publishing');
     await showsReady(page, 'publishing-index');
@@ -81,7 +82,7 @@ for (const theme of ['s', 'b'] as const) {
 
 for (const language of ['ko', 'ja'] as const) {
   test(`the style guide speaks ${language}`, async ({ browser }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(hangTimeout(120_000));
     const { page, apiCalls } = await guest(browser, language === 'ko' ? 'b' : 's', language);
     await page.goto('/publishing');
     await showsReady(page, 'publishing-index');
@@ -97,7 +98,7 @@ for (const language of ['ko', 'ja'] as const) {
 }
 
 test('the component page has no serious accessibility violation in either theme', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(hangTimeout(120_000));
   for (const theme of ['s', 'b'] as const) {
     const { page } = await guest(browser, theme, 'en');
     await page.goto('/publishing/stylePage');

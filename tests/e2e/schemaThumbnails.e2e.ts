@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import { png } from '../../server/src/files/pngImage.js';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
@@ -12,7 +12,7 @@ import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } 
 const PICTURE = png(320, 200, (x, y) => [40 + (x % 180), 90 + (y % 120), 200 - ((x + y) % 160)]);
 
 test('a curator sets a type’s and a schema’s thumbnail through the modal; refusals and cancel change nothing; the list shows them', async ({ browser, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(hangTimeout(120_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const curator: Person = { userId: `thumbs.${id.toLowerCase()}@eln.local`, password: 'curator-password-1234', name: `Thumb Curator ${id}` };

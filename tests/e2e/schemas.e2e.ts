@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
@@ -23,7 +23,7 @@ const entryValues = (page: Page) => page.getByTestId('schema-entry-value');
 const valuesShown = (page: Page) => entryValues(page).evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
 
 test('a curator builds a schema type with two schemas, typed and pasted; the rules refuse a duplicate field; a researcher only reads it', async ({ browser, request }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(hangTimeout(300_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const curator: Person = { userId: `curator.${id.toLowerCase()}@eln.local`, password: 'curator-password-1234', name: `Han Curator ${id}` };

@@ -3,7 +3,7 @@ import { expect, test } from './test.js';
 import type { APIRequestContext } from '@playwright/test';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { shot, unique, api, apiSignIn, prose, openAs, seriousViolations, type Person } from './support.js';
 
 /**
@@ -47,7 +47,7 @@ const ZONED = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} GMT\+9/;
 
 test.describe('signatures', () => {
   test('request, sign with the password, the writer’s editor locks at once, the project closes, the audit trail has it all', async ({ browser, request }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(hangTimeout(300_000));
     const { id, leader, writer, reviewer, projectNo } = await setUp(request);
     const title = `Assay ${id}`;
 

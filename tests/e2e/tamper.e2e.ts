@@ -5,6 +5,7 @@ import { auditLog, noteVersions } from '../../server/src/db/schema.js';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
 import { appendParagraph, connectWriter, eventually } from '../../server/src/testing/live.js';
 import { openAs, shot, unique } from './support.js';
+import { hangTimeout } from './fixtures.js';
 
 /**
  * What an inspector relies on, shown in the browser against a server whose database this test can
@@ -50,7 +51,7 @@ async function noteAwaitingReview(): Promise<{ reviewer: NewUser; labNoteNo: num
 }
 
 test('wrong passwords lock signing with a countdown; after it the reviewer signs; a changed signed version shows as broken', async ({ browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(hangTimeout(90_000));
   const { reviewer, labNoteNo } = await noteAwaitingReview();
 
   // --- The reviewer (Korean, beauty theme) opens the note and the signature dialog.

@@ -1,6 +1,6 @@
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
-import { E2E } from './fixtures.js';
+import { E2E, hangTimeout } from './fixtures.js';
 import { api, apiSignIn, caretTakenIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
@@ -47,7 +47,7 @@ async function approve(page: Page, version: string, password: string, screenshot
 }
 
 test('a template is written by two authors live, approved by someone else, and notes keep the version they came from', async ({ browser, request }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(hangTimeout(300_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const author: Person = { userId: `author.${id.toLowerCase()}@eln.local`, password: 'author-password-1234', name: `Author ${id}` };

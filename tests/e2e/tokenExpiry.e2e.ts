@@ -2,6 +2,7 @@ import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
 import { cuttableNetwork, openAs, prose, sentAccessTokens, shot, signIn } from './support.js';
+import { hangTimeout } from './fixtures.js';
 
 /**
  * Long sessions outlive access tokens. A server of its own issues tokens that live TOKEN_SECONDS (the
@@ -46,7 +47,7 @@ function countRefreshes(page: Page): () => number {
 }
 
 test('an open note keeps writing across several token lives, with no prompt and nothing lost', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(hangTimeout(120_000));
   const writer = await server.createUser({ name: 'Night Owl' });
   const labNoteNo = await noteOf(writer);
   const page = await openAs(browser, writer, { baseURL });
@@ -83,7 +84,7 @@ test('an open note keeps writing across several token lives, with no prompt and 
 });
 
 test('edits made offline until the token expired reach the server when the network returns', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(hangTimeout(120_000));
   const writer = await server.createUser({ name: 'Field Worker' });
   const labNoteNo = await noteOf(writer);
   const page = await openAs(browser, writer, { baseURL, language: 'ko', theme: 'b' });
@@ -113,7 +114,7 @@ test('edits made offline until the token expired reach the server when the netwo
 });
 
 test('a tab whose clock stood still sends an expired token: the server closes the note, the tab refreshes and carries on', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(hangTimeout(120_000));
   const writer = await server.createUser({ name: 'Sleepy Tab' });
   const labNoteNo = await noteOf(writer);
   const context = await browser.newContext({ baseURL, viewport: { width: 1360, height: 900 } });
