@@ -11,7 +11,7 @@ import {
   placeBlock,
   readsTables,
   subtreeMemo,
-  tableGrid,
+  tableShape,
   topLevelTables,
   type BlockParts,
   type ContentViolation,
@@ -21,18 +21,18 @@ import {
   toCell,
   type SavedBlock,
   type TableCell,
-  type TableGrid,
+  type TableShape,
 } from '@eln/shared';
 import { blocksFitTogether, fittingBlock } from '@eln/shared/editor';
 
 /**
  * What the server derives from one top-level block of a live document, each part computed when first
- * asked and kept until the block changes: its JSON, its block, its table's grid, the rules it breaks
+ * asked and kept until the block changes: its JSON, its block, its table's shape, the rules it breaks
  * and whether it fits the schema.
  */
 class BlockEntry {
   private parts?: BlockParts;
-  private grid?: TableGrid;
+  private shape?: TableShape;
   private violations?: ContentViolation[];
   private schemaNode?: ProseMirrorNode | null;
   private readonly tableDependent: boolean;
@@ -45,15 +45,15 @@ class BlockEntry {
     return (this.parts ??= blockPartsOf(this.json, REMEMBERING));
   }
 
-  tableGrid(): TableGrid {
-    return (this.grid ??= tableGrid(this.json));
+  tableShape(): TableShape {
+    return (this.shape ??= tableShape(this.json));
   }
 
   /** Its state violations; a block holding a chart reads the note's tables, so it is judged afresh. */
-  stateViolations(tables: Map<string, TableGrid>): ContentViolation[] {
-    const gridOf = (table: PmNode) => (table === this.json ? this.tableGrid() : tableGrid(table));
-    if (this.tableDependent) return blockStateViolations(this.json, tables, gridOf, RULES_MEMO);
-    return (this.violations ??= blockStateViolations(this.json, tables, gridOf, RULES_MEMO));
+  stateViolations(tables: Map<string, TableShape>): ContentViolation[] {
+    const shapeOf = (table: PmNode) => (table === this.json ? this.tableShape() : tableShape(table));
+    if (this.tableDependent) return blockStateViolations(this.json, tables, shapeOf, RULES_MEMO);
+    return (this.violations ??= blockStateViolations(this.json, tables, shapeOf, RULES_MEMO));
   }
 
   fittingNode(): ProseMirrorNode | null {
@@ -163,7 +163,7 @@ function withHiddenFormat(runs: PmNode[]): PmNode[] {
  * schemaViolation) answer for the document's JSON, from the parts kept per unchanged block.
  */
 export class ContentSnapshot {
-  private tablesByUid?: Map<string, TableGrid>;
+  private tablesByUid?: Map<string, TableShape>;
   private violations?: ContentViolation[];
   private fits?: boolean;
   private readonly saved = new Map<NoteType, SavedBlock[]>();
@@ -178,11 +178,11 @@ export class ContentSnapshot {
     return { type: 'doc', content: this.entries.map((entry) => entry.json) };
   }
 
-  /** The grids of the top-level tables by blockUid, as contentViolations finds them. */
-  tables(): Map<string, TableGrid> {
+  /** The shapes of the top-level tables by blockUid, as contentViolations finds them. */
+  tables(): Map<string, TableShape> {
     return (this.tablesByUid ??= topLevelTables(
       this.entries.map((entry) => entry.json),
-      (table) => this.entryOf.get(table)?.tableGrid() ?? tableGrid(table),
+      (table) => this.entryOf.get(table)?.tableShape() ?? tableShape(table),
     ));
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
@@ -187,6 +188,35 @@ describe('temp save', () => {
       await storeDraft(server.services.draftsDb, labNoteNo, next, 1, new Date());
       expect((await storedDraft()).blocks).toEqual(next);
     }
+  });
+
+  it('keeps each block as its fields, a line break and its content as is, and reads drafts stored as whole blocks', async () => {
+    const cell = (text: string) => ({ type: 'tableCell', attrs: { colspan: 1, rowspan: 1 }, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+    const doc: PmNode = {
+      type: 'doc',
+      content: [
+        { type: 'table', attrs: { blockUid: 'draft-table' }, content: [{ type: 'tableRow', content: [cell('pH "7.4"'), cell('line\nbreak')] }] },
+        { type: 'paragraph', attrs: { blockUid: 'draft-text' }, content: [{ type: 'text', text: 'a "quoted"\nline \\ and {braces}' }] },
+      ],
+    };
+    const blocks = docToBlocks(doc, 'LABNOTE', []);
+    expect(blocks[0]!.blockTable).not.toBeNull();
+    await storeDraft(server.services.draftsDb, labNoteNo, blocks, 1, new Date());
+    const rows = await rawRows<{ position: number; text: string }>(
+      server.database.db,
+      sql`select position, encode(block_deflated, 'base64') as text from note_draft_blocks where note_no = ${labNoteNo} order by position`,
+    );
+    const stored = rows.map((row) => inflateRawSync(Buffer.from(row.text, 'base64')).toString('utf8'));
+    // Its content once, unescaped, after one line of its other fields; its table, derived from the content, not at all.
+    expect(stored).toEqual(blocks.map(({ content, blockTable: _derived, ...fields }) => `${JSON.stringify(fields)}\n${content}`));
+    expect((await storedDraft()).blocks).toEqual(blocks);
+
+    // Rows written before this format, each the whole block's JSON, read back the same.
+    for (const [position, block] of blocks.entries()) {
+      const whole = deflateRawSync(JSON.stringify(block)).toString('base64');
+      await server.database.db.execute(sql`update note_draft_blocks set block_deflated = decode(${whole}, 'base64') where note_no = ${labNoteNo} and position = ${position}`);
+    }
+    expect((await storedDraft()).blocks).toEqual(blocks);
   });
 
   it('writes drafts through connections whose commits do not wait for the disk, and nothing else', async () => {

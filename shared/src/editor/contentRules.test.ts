@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { PmNode } from '../blocks/model.js';
 import { blockStateViolations, contentViolations, newContentViolations, readsTables, subtreeMemo, topLevelTables } from './contentRules.js';
-import { tableGrid } from './tableGrid.js';
+import { tableGrid, tableShape } from './tableGrid.js';
 import { LIMITS } from '../limits.js';
 
 const cell = (attrs: Record<string, unknown> = {}, type = 'tableCell'): PmNode => ({ type, attrs: { colspan: 1, rowspan: 1, ...attrs }, content: [{ type: 'paragraph' }] });
@@ -46,8 +46,29 @@ describe('cell spans (merging needs two or more cells, consistently)', () => {
     // Spans that fit, in rows of unequal width (the editor fills short rows itself).
     expect(rules(doc(table('t', [row([cell({ rowspan: 2 }), cell({ rowspan: 2 })]), row([cell({ colspan: 2 })]), row([cell(), cell(), cell()])])))).toEqual([]);
     const overlapping = table('t', [row([cell(), cell({ rowspan: 2 })]), row([cell({ colspan: 2 })])]);
-    expect(tableGrid(overlapping).spanProblem).toBe(true);
+    expect(tableShape(overlapping).spanProblem).toBe(true);
     expect(rules(doc(overlapping))).toEqual(['cellSpans:t']);
+  });
+});
+
+describe('a table laid out (tableShape, tableGrid)', () => {
+  // 2x1 merged at (0,0), a 1x2 merged at (0,2); the second row's first free slots are 0 and 1.
+  const laidOut = table('t', [row([cell({ colspan: 2 }), cell({ rowspan: 2 })]), row([cell(), cell()])]);
+  it('reads its size, its merged spans in document order and no span problem', () => {
+    expect(tableShape(laidOut)).toEqual({ height: 2, width: 3, spanProblem: false, mergedSpans: '2x1,1x2' });
+    expect(tableShape(table('t', grid(3, 4)))).toEqual({ height: 3, width: 4, spanProblem: false, mergedSpans: '' });
+  });
+  it('keeps nothing per cell in the shape; the grid adds every cell in the slot it starts in', () => {
+    expect(Object.keys(tableShape(table('t', grid(30, 30)))).sort()).toEqual(['height', 'mergedSpans', 'spanProblem', 'width']);
+    const { cells, ...shape } = tableGrid(laidOut);
+    expect(shape).toEqual(tableShape(laidOut));
+    expect(cells.map(({ row, col, colspan, rowspan }) => [row, col, colspan, rowspan])).toEqual([
+      [0, 0, 2, 1],
+      [0, 2, 1, 2],
+      [1, 0, 1, 1],
+      [1, 1, 1, 1],
+    ]);
+    expect(cells[0]!.node).toBe(laidOut.content![0]!.content![0]);
   });
 });
 
@@ -241,7 +262,7 @@ describe('judging with a memo of unchanged subtrees (the server keeps one for it
   };
   const judge = (block: PmNode, memo?: ReturnType<typeof subtreeMemo>) => {
     const tables = topLevelTables([block]);
-    return blockStateViolations(block, tables, tableGrid, memo);
+    return blockStateViolations(block, tables, tableShape, memo);
   };
 
   it('answers what judging without one does, as cells change one by one', () => {
@@ -268,7 +289,7 @@ describe('judging with a memo of unchanged subtrees (the server keeps one for it
   it('judges a chart inside a table afresh when the table it reads changes, the chart unchanged', () => {
     const memo = subtreeMemo();
     const holder = table('h', [row([{ type: 'tableCell', content: [chart({ tableUid: 't', to: { row: 2, col: 2 } })] }])]);
-    const judgeBeside = (other: PmNode) => blockStateViolations(holder, topLevelTables([other, holder]), tableGrid, memo);
+    const judgeBeside = (other: PmNode) => blockStateViolations(holder, topLevelTables([other, holder]), tableShape, memo);
     expect(judgeBeside(table('t', grid(3, 3)))).toEqual([]);
     expect(judgeBeside(table('t', grid(2, 2)))).toEqual([{ rule: 'chartRange', blockUid: 'h' }]);
     expect(readsTables(holder, memo)).toBe(true);

@@ -2,7 +2,7 @@ import { LIMITS } from '../limits.js';
 import { NODE, type PmNode } from '../blocks/model.js';
 import { readCellDropbox } from '../blocks/cellDropbox.js';
 import { readSchemaBlock } from '../blocks/schemaBlock.js';
-import { mergedSignature, tableGrid, type TableGrid } from './tableGrid.js';
+import { tableShape, type TableShape } from './tableGrid.js';
 
 /**
  * The spec's content rules (§5) as pure functions over ProseMirror JSON, the same for the editor (instant
@@ -65,7 +65,7 @@ const filled = (value: unknown) => typeof value === 'string' && value.trim().len
 /**
  * What a caller that reuses the JSON object of every unchanged subtree (the server's live snapshots) keeps
  * per object, so that the rules' walks of a block after a keystroke in one cell go down that cell's path,
- * not into the 900 cells of its table (the table's grid, which reads every cell's spans, is derived
+ * not into the 900 cells of its table (the table's shape, which reads every cell's spans, is derived
  * apart). Only for JSON that is never changed once made; callers without one walk it all.
  */
 export interface SubtreeMemo {
@@ -91,12 +91,12 @@ function containsTable(node: PmNode, memo?: SubtreeMemo): boolean {
   return remembered(memo?.containsTable, node, () => children(node).some((child) => child.type === NODE.table || containsTable(child, memo)));
 }
 
-function tableViolations(table: PmNode, grid: TableGrid, blockUid: string | null, memo?: SubtreeMemo): Violation[] {
+function tableViolations(table: PmNode, shape: TableShape, blockUid: string | null, memo?: SubtreeMemo): Violation[] {
   const found: Violation[] = [];
-  const { height: rows, width: columns } = grid;
+  const { height: rows, width: columns } = shape;
   if (rows < 1 || rows > LIMITS.tableMaxSide || columns < 1 || columns > LIMITS.tableMaxSide) found.push({ rule: 'tableSize', blockUid, rows, columns });
   if (containsTable(table, memo)) found.push({ rule: 'tableInTable', blockUid });
-  if (grid.spanProblem) found.push({ rule: 'cellSpans', blockUid });
+  if (shape.spanProblem) found.push({ rule: 'cellSpans', blockUid });
   return found;
 }
 
@@ -119,29 +119,29 @@ function cellRef(value: unknown): { row: number; col: number } | null {
   return ok(row) && ok(col) ? { row, col } : null;
 }
 
-/** Whether a chart's range is two or more cells lying inside its table's grid. */
-export function rangeFitsTable(range: CellRange, grid: TableGrid | undefined): boolean {
+/** Whether a chart's range is two or more cells lying inside its table's shape. */
+export function rangeFitsTable(range: CellRange, shape: TableShape | undefined): boolean {
   const { from, to } = range;
-  if (!grid || (from.row === to.row && from.col === to.col)) return false;
-  return Math.max(from.row, to.row) < grid.height && Math.max(from.col, to.col) < grid.width;
+  if (!shape || (from.row === to.row && from.col === to.col)) return false;
+  return Math.max(from.row, to.row) < shape.height && Math.max(from.col, to.col) < shape.width;
 }
 
-function chartViolations(chart: PmNode, blockUid: string | null, tables: Map<string, TableGrid>): Violation[] {
+function chartViolations(chart: PmNode, blockUid: string | null, tables: Map<string, TableShape>): Violation[] {
   const attrs = chart.attrs ?? {};
   const found: Violation[] = [];
   if (!filled(attrs.name) || !filled(attrs.label) || !filled(attrs.dataName)) found.push({ rule: 'chartFields', blockUid });
   const from = cellRef(attrs.from);
   const to = cellRef(attrs.to);
-  const grid = typeof attrs.tableUid === 'string' ? tables.get(attrs.tableUid) : undefined;
-  if (!from || !to || !rangeFitsTable({ from, to }, grid)) found.push({ rule: 'chartRange', blockUid });
+  const shape = typeof attrs.tableUid === 'string' ? tables.get(attrs.tableUid) : undefined;
+  if (!from || !to || !rangeFitsTable({ from, to }, shape)) found.push({ rule: 'chartRange', blockUid });
   return found;
 }
 
 /** What a walk of one top-level block carries down: the block, the note's tables, and what it found. */
 interface BlockWalk {
   blockUid: string | null;
-  tables: Map<string, TableGrid>;
-  gridOf: (table: PmNode) => TableGrid;
+  tables: Map<string, TableShape>;
+  shapeOf: (table: PmNode) => TableShape;
   found: Violation[];
   memo?: SubtreeMemo;
 }
@@ -164,7 +164,7 @@ function collectViolations(walk: BlockWalk, node: PmNode, depth: number, inTable
 
 function collectNodeViolations(walk: BlockWalk, node: PmNode, depth: number, inTable: boolean): void {
   const { blockUid, found } = walk;
-  if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, walk.gridOf(node), blockUid, walk.memo));
+  if (node.type === NODE.table && !inTable) found.push(...tableViolations(node, walk.shapeOf(node), blockUid, walk.memo));
   if (node.type === NODE.tableCell || node.type === NODE.tableHeader) found.push(...cellViolations(node, blockUid));
   if (node.type === NODE.date && depth > 0) found.push({ rule: 'datePlacement', blockUid });
   if (node.type === NODE.chart) found.push(...chartViolations(node, blockUid, walk.tables));
@@ -176,24 +176,24 @@ function collectNodeViolations(walk: BlockWalk, node: PmNode, depth: number, inT
 
 /**
  * The grids of the note's top-level tables by blockUid (the first table of each): what charts may refer
- * to. `gridOf` gives a table's grid (a caller keeping unchanged blocks passes one that remembers them).
+ * to. `shapeOf` gives a table's shape (a caller keeping unchanged blocks passes one that remembers them).
  */
-export function topLevelTables(blocks: readonly PmNode[], gridOf: (table: PmNode) => TableGrid = tableGrid): Map<string, TableGrid> {
-  const tables = new Map<string, TableGrid>();
+export function topLevelTables(blocks: readonly PmNode[], shapeOf: (table: PmNode) => TableShape = tableShape): Map<string, TableShape> {
+  const tables = new Map<string, TableShape>();
   for (const node of blocks) {
     const uid = uidOf(node);
-    if (node.type === NODE.table && uid && !tables.has(uid)) tables.set(uid, gridOf(node));
+    if (node.type === NODE.table && uid && !tables.has(uid)) tables.set(uid, shapeOf(node));
   }
   return tables;
 }
 
 /**
  * The state rules one top-level block breaks, given the note's top-level tables (charts read them).
- * `gridOf` gives a table's grid (a caller that already has the block's grid passes one that reuses it);
+ * `shapeOf` gives a table's shape (a caller that already has the block's shape passes one that reuses it);
  * `memo` keeps what unchanged subtrees break, for JSON never changed once made (see SubtreeMemo).
  */
-export function blockStateViolations(node: PmNode, tables: Map<string, TableGrid>, gridOf: (table: PmNode) => TableGrid = tableGrid, memo?: SubtreeMemo): ContentViolation[] {
-  const walk: BlockWalk = { blockUid: uidOf(node), tables, gridOf, found: [], memo };
+export function blockStateViolations(node: PmNode, tables: Map<string, TableShape>, shapeOf: (table: PmNode) => TableShape = tableShape, memo?: SubtreeMemo): ContentViolation[] {
+  const walk: BlockWalk = { blockUid: uidOf(node), tables, shapeOf, found: [], memo };
   collectViolations(walk, node, 0, false);
   return walk.found;
 }
@@ -204,12 +204,12 @@ export function readsTables(node: PmNode, memo?: SubtreeMemo): boolean {
 }
 
 /** The transition rules broken between the tables before and after a change (same blockUid). */
-export function tableTransitions(after: Map<string, TableGrid>, before: Map<string, TableGrid>): ContentViolation[] {
+export function tableTransitions(after: Map<string, TableShape>, before: Map<string, TableShape>): ContentViolation[] {
   const found: Violation[] = [];
-  for (const [blockUid, grid] of after) {
+  for (const [blockUid, shape] of after) {
     const was = before.get(blockUid);
-    // A grid the change left as it was breaks no transition rule.
-    const rule = was && was !== grid ? tableTransitionViolation(was, grid) : null;
+    // A shape the change left as it was breaks no transition rule.
+    const rule = was && was !== shape ? tableTransitionViolation(was, shape) : null;
     if (rule) found.push({ rule, blockUid });
   }
   return found;
@@ -222,11 +222,11 @@ export function tableTransitions(after: Map<string, TableGrid>, before: Map<stri
  * what they were. Deleting rows no merged cell touches leaves every merged cell as it was; deleting
  * one it touches drops it or shrinks its span. The editor asks the same question of its dry run.
  */
-export function tableTransitionViolation(before: TableGrid, after: TableGrid): 'lastRow' | 'lastColumn' | 'mergedCells' | null {
+export function tableTransitionViolation(before: TableShape, after: TableShape): 'lastRow' | 'lastColumn' | 'mergedCells' | null {
   if (before.height > 0 && after.height === 0) return 'lastRow';
   if (before.width > 0 && after.width === 0) return 'lastColumn';
   const shrank = after.height < before.height || after.width < before.width;
-  return shrank && mergedSignature(before) !== mergedSignature(after) ? 'mergedCells' : null;
+  return shrank && before.mergedSpans !== after.mergedSpans ? 'mergedCells' : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Node as PmNode } from '@tiptap/pm/model';
 import type { EditorState } from '@tiptap/pm/state';
 import { CellSelection, deleteColumn, deleteRow, isInTable, selectedRect, type TableRect } from '@tiptap/pm/tables';
-import { LIMITS, tableGrid, tableTransitionViolation, type PmNode as PmJson, type TableGrid } from '@eln/shared';
+import { LIMITS, tableShape, tableTransitionViolation, type PmNode as PmJson, type TableShape } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
 
 /**
@@ -54,21 +54,21 @@ function countCells(selection: CellSelection): number {
 
 export type TableRefusal = 'lastRow' | 'lastColumn' | 'mergedCells' | 'tooBig';
 
-/** The table's grid after deleting the selected rows or columns (none left when all are selected). */
-function gridAfterDeletion(info: TableInfo, axis: 'row' | 'column'): TableGrid {
+/** The table's shape after deleting the selected rows or columns (none left when all are selected). */
+function shapeAfterDeletion(info: TableInfo, axis: 'row' | 'column'): TableShape {
   const { rect } = info;
   const all = axis === 'row' ? rect.bottom - rect.top >= info.rows : rect.right - rect.left >= info.columns;
   // prosemirror-tables refuses to delete every row or column; the rule sees an empty table then.
-  if (all) return tableGrid(axis === 'row' ? { type: 'table', content: [] } : { type: 'table', content: [{ type: 'tableRow', content: [] }] });
+  if (all) return tableShape(axis === 'row' ? { type: 'table', content: [] } : { type: 'table', content: [{ type: 'tableRow', content: [] }] });
   let after: PmNode | null = null;
   (axis === 'row' ? deleteRow : deleteColumn)(info.state, (tr) => {
     after = tr.doc.nodeAt(rect.tableStart - 1);
   });
-  return tableGrid(((after as PmNode | null) ?? rect.table).toJSON() as PmJson);
+  return tableShape(((after as PmNode | null) ?? rect.table).toJSON() as PmJson);
 }
 
 function deletionRefusal(info: TableInfo, axis: 'row' | 'column'): TableRefusal | null {
-  return tableTransitionViolation(tableGrid(info.rect.table.toJSON() as PmJson), gridAfterDeletion(info, axis));
+  return tableTransitionViolation(tableShape(info.rect.table.toJSON() as PmJson), shapeAfterDeletion(info, axis));
 }
 
 /** Why the selected rows cannot be deleted, or null when they can. */
