@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { ADMIN_LEVEL, type ApiResponse, type AuthFlags, type SignInAnswer } from '@eln/shared';
 import { buildApp, type App, type AppOptions } from '../app.js';
@@ -79,7 +82,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const reused = options.database;
   const { target, drop } = reused ? { target: null, drop: async () => undefined } : await testDatabaseTarget();
   const database = reused ?? (await openDatabase(target!));
+  // Its files, thumbnails and anything else it keeps on disk go to a folder of its own, removed when it
+  // stops: never into the checkout's ./data, which `npm start` uses.
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eln-test-data-'));
   const base = loadConfig({
+    DATA_DIR: dataDir,
     LOG_LEVEL: process.env.ELN_TEST_LOG_LEVEL ?? 'silent',
     ELN_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     ...(options.serveClient ? {} : { CLIENT_DIST: '/nonexistent' }),
@@ -155,6 +162,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async stop() {
       await app.close();
+      await rm(dataDir, { recursive: true, force: true });
       if (reused) return;
       await database.close();
       await drop();
