@@ -48,11 +48,13 @@ function rowsOf(noteNo: number, blocks: readonly Block[], positions: number[]) {
  * writes none), then its content as is. The content is JSON text already (a 30 x 30 table's is 150 kB):
  * inside the block's JSON it was escaped, and the table, derived from it, written out beside it, so a
  * keystroke in a cell wrote out and deflated nearly twice the content. As bytes, outside the JavaScript
- * heap, while deflate runs.
+ * heap, while deflate runs. A deleted block keeps its table: it is the saved version's, as stored then
+ * (derived by the code of its day), not derived from the live document now.
  */
 function storedBytes(block: Block): Buffer {
-  const { content, blockTable: _derived, ...fields } = block;
-  return Buffer.from(`${JSON.stringify(fields)}\n${content}`);
+  const { content, blockTable, ...fields } = block;
+  const header = block.blockStatus === 'DELETE' ? { ...fields, blockTable } : fields;
+  return Buffer.from(`${JSON.stringify(header)}\n${content}`);
 }
 
 /** A draft row's block; a row written as the whole block's JSON (before 2026-11-28) is read as such. */
@@ -60,9 +62,10 @@ function storedBlock(deflated: Uint8Array): Block {
   const text = inflateRawSync(deflated).toString('utf8');
   const cut = text.indexOf('\n');
   if (cut < 0) return JSON.parse(text) as Block;
-  const fields = JSON.parse(text.slice(0, cut)) as Omit<Block, 'content' | 'blockTable'>;
+  const header = JSON.parse(text.slice(0, cut)) as Omit<Block, 'content' | 'blockTable'> & { blockTable?: Block['blockTable'] };
   const content = text.slice(cut + 1);
-  return { ...fields, blockTable: blockPartsOf(JSON.parse(content) as PmNode).blockTable, content };
+  const blockTable = 'blockTable' in header ? header.blockTable! : blockPartsOf(JSON.parse(content) as PmNode).blockTable;
+  return { ...header, blockTable, content };
 }
 
 /**
@@ -122,7 +125,7 @@ async function writeChangedBlocks(db: Db, noteNo: number, previousKey: string, h
 
 /**
  * writeChangedBlocks' statement, of fixed text (see fixedStatement) whatever the number of changed
- * blocks: their positions and deflated JSON go as two arrays (the blocks as base64: postgres.js cannot
+ * blocks: their positions and deflated blocks go as two arrays (the blocks as base64: postgres.js cannot
  * send `bytea[]`), so it is prepared once per connection, where a statement built per call was described
  * first, a round trip of its own before every keystroke's temp save.
  */

@@ -175,7 +175,7 @@ function collectNodeViolations(walk: BlockWalk, node: PmNode, depth: number, inT
 }
 
 /**
- * The grids of the note's top-level tables by blockUid (the first table of each): what charts may refer
+ * The shapes of the note's top-level tables by blockUid (the first table of each): what charts may refer
  * to. `shapeOf` gives a table's shape (a caller keeping unchanged blocks passes one that remembers them).
  */
 export function topLevelTables(blocks: readonly PmNode[], shapeOf: (table: PmNode) => TableShape = tableShape): Map<string, TableShape> {

@@ -258,7 +258,9 @@ describe('a project as PDF', () => {
       ['pdf-chart-signature', pageOf(multilingual, TEXT.chartName)],
       ['pdf-broken-signature', pageOf(tampered, PDF_MESSAGES.broken.ko)],
     ] as const;
-    for (const [name, page] of shots) {
+    for (const [shot, page] of shots) {
+      // Named per database: this file runs once on each, and the two runs can overlap (two test files at a time).
+      const name = `${shot}-${server.database.engine}`;
       await run('pdftoppm', ['-png', '-r', '60', '-f', String(page), '-l', String(page), '-singlefile', projectPdfPath, path.join(SCREENSHOTS, name)]);
       const png = await readFile(path.join(SCREENSHOTS, `${name}.png`));
       expect(png.subarray(1, 4).toString()).toBe('PNG');
