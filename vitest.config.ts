@@ -39,7 +39,7 @@ export default defineConfig({
     // Two files at a time at least (vitest's own default is one fewer than the cores: one on two cores).
     // Many API files mostly wait, on server processes they restart, databases and timers: on a 2-core
     // machine the suite took 18.5 min with two against 24.4 with one (2026-11-28, all 1,202 tests passed
-    // both times; the longest tests kept within their timeouts by a factor of four or more).
+    // both times; the slowest test on the default timeout took 12 s with two, a fifth of TEST_TIMEOUT_MS).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
