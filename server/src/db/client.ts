@@ -33,11 +33,14 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 
 const MIGRATION_LOCK_KEY = 7_411_000;
 
-export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string }
+  /** `startFrom`: a dump of a data directory (PGlite's `dumpDataDir`) to begin with instead of an empty one. */
+  | { kind: 'pglite'; dataDir: string | null; startFrom?: Blob };
 
 /** Opens the database and brings its schema up to date with the migrations in `drizzle/`. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const database = target.kind === 'postgres' ? await openPostgres(target.url) : await openPglite(target.dataDir);
+  const database = target.kind === 'postgres' ? await openPostgres(target.url) : await openPglite(target.dataDir, target.startFrom);
   return database;
 }
 
@@ -73,12 +76,12 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, startFrom: Blob | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(startFrom ? { loadDataDir: startFrom } : {}) });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
   return { db: db as unknown as Db, derivedRows: db as unknown as Db, pipelinedTransactions: driverTransactions<Queryable>(db as unknown as Db), engine: 'pglite', close: () => client.close() };

@@ -12,6 +12,7 @@ import { users } from '../db/schema.js';
 import { hashPassword } from '../auth/passwords.js';
 import { bootstrap } from '../system/bootstrap.js';
 import { fromAuthFlags } from '../users/flags.js';
+import { migratedPgliteImage } from './pgliteImage.js';
 
 /**
  * A real server on a real, empty database for one test file: PGlite in memory, or (ELN_TEST_DB=postgres)
@@ -80,7 +81,7 @@ export interface TestServerOptions extends AppOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const reused = options.database;
-  const { target, drop } = reused ? { target: null, drop: async () => undefined } : await testDatabaseTarget();
+  const { target, drop } = reused ? { target: null, drop: async () => undefined } : await migratedTestDatabaseTarget();
   const database = reused ?? (await openDatabase(target!));
   // Its files, thumbnails and anything else it keeps on disk go to a folder of its own, removed when it
   // stops: never into the checkout's ./data, which `npm start` uses.
@@ -173,7 +174,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
 /** A fresh test database on its own, for tests that start several servers on it (restarts). */
 export async function createTestDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
-  const { target, drop } = await testDatabaseTarget();
+  const { target, drop } = await migratedTestDatabaseTarget();
   const database = await openDatabase(target);
   return {
     database,
@@ -185,6 +186,13 @@ export async function createTestDatabase(): Promise<{ database: Database; dispos
 }
 
 export const isAdminLevel = (level: number) => level === ADMIN_LEVEL;
+
+/** testDatabaseTarget's database, on PGlite in memory starting from the migrated image (pgliteImage.ts). */
+async function migratedTestDatabaseTarget(): ReturnType<typeof testDatabaseTarget> {
+  const made = await testDatabaseTarget();
+  if (made.target.kind !== 'pglite' || made.target.dataDir) return made;
+  return { ...made, target: { ...made.target, startFrom: await migratedPgliteImage() } };
+}
 
 /**
  * An empty database of the suite's engine, not yet migrated: on PostgreSQL a new database, on PGlite one
