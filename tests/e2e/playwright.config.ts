@@ -28,7 +28,10 @@ export default defineConfig({
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
     },
-    trace: 'retain-on-failure',
+    // Recorded on a retry only: recording every test (DOM snapshots and a screencast of each step) cost
+    // CPU time the suite, CPU-bound on two cores, does not have (shell.e2e.ts alone: 34 s of CPU with it,
+    // 28 s without, 2026-11-28). A first failure keeps its screenshot; a retry that fails again, its trace.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },
   webServer: Array.from({ length: E2E_WORKERS }, (_, index) => ({
