@@ -30,7 +30,7 @@ export default defineConfig({
     },
     // Recorded on a retry only: recording every test (DOM snapshots and a screencast of each step) cost
     // CPU time the suite, CPU-bound on two cores, does not have (shell.e2e.ts alone: 34 s of CPU with it,
-    // 28 s without, 2026-11-28). A first failure keeps its screenshot; a retry that fails again, its trace.
+    // 28 s without, 2026-11-28). A first failure keeps its screenshot; its retry records a trace (kept whether it passes or not).
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },

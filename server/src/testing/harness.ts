@@ -12,7 +12,7 @@ import { users } from '../db/schema.js';
 import { hashPassword } from '../auth/passwords.js';
 import { bootstrap } from '../system/bootstrap.js';
 import { fromAuthFlags } from '../users/flags.js';
-import { migratedPgliteImage } from './pgliteImage.js';
+import { openMigratedPglite } from './pgliteImage.js';
 
 /**
  * A real server on a real, empty database for one test file: PGlite in memory, or (ELN_TEST_DB=postgres)
@@ -81,8 +81,7 @@ export interface TestServerOptions extends AppOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const reused = options.database;
-  const { target, drop } = reused ? { target: null, drop: async () => undefined } : await migratedTestDatabaseTarget();
-  const database = reused ?? (await openDatabase(target!));
+  const { database, drop } = reused ? { database: reused, drop: async () => undefined } : await openTestDatabase();
   // Its files, thumbnails and anything else it keeps on disk go to a folder of its own, removed when it
   // stops: never into the checkout's ./data, which `npm start` uses.
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eln-test-data-'));
@@ -174,8 +173,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
 /** A fresh test database on its own, for tests that start several servers on it (restarts). */
 export async function createTestDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
-  const { target, drop } = await migratedTestDatabaseTarget();
-  const database = await openDatabase(target);
+  const { database, drop } = await openTestDatabase();
   return {
     database,
     async dispose() {
@@ -187,11 +185,11 @@ export async function createTestDatabase(): Promise<{ database: Database; dispos
 
 export const isAdminLevel = (level: number) => level === ADMIN_LEVEL;
 
-/** testDatabaseTarget's database, on PGlite in memory starting from the migrated image (pgliteImage.ts). */
-async function migratedTestDatabaseTarget(): ReturnType<typeof testDatabaseTarget> {
-  const made = await testDatabaseTarget();
-  if (made.target.kind !== 'pglite' || made.target.dataDir) return made;
-  return { ...made, target: { ...made.target, startFrom: await migratedPgliteImage() } };
+/** testDatabaseTarget's database, opened and migrated (PGlite in memory from the migrated image: pgliteImage.ts). */
+async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const { target, drop } = await testDatabaseTarget();
+  const database = target.kind === 'pglite' ? await openMigratedPglite() : await openDatabase(target);
+  return { database, drop };
 }
 
 /**

@@ -1,29 +1,38 @@
-import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MIGRATIONS_DIR } from '../db/client.js';
+import { MIGRATIONS_DIR, openDatabase, type Database } from '../db/client.js';
 
 /**
- * A dump of an empty PGlite database with every migration applied, for the test servers to start from.
- * Creating PGlite's cluster (initdb inside WebAssembly) and migrating it took 3.4 s a test server on an
+ * A PGlite database in memory, migrated, for a test server: started from a dump of an empty one with every
+ * migration applied (the image). Creating PGlite's cluster (initdb inside WebAssembly) and migrating it took 3.4 s a test server on an
  * idle 2-core machine and 6.5-8.5 s beside the rest of the suite; loading this dump and finding nothing
- * to migrate took 0.75 s (2026-11-28). The first test file that needs it builds it and leaves it in the
- * temporary folder for the others (vitest gives every file fresh modules and runs several at once), named
- * by PGlite's version and the migrations' text: a changed migration or PGlite never starts from an old one.
+ * to migrate took 0.75 s (2026-11-28). A test file that finds none builds it and leaves it in the temporary
+ * folder for the others (vitest gives every file fresh modules and runs several at once; files starting
+ * together may each build one, and the last written stays). Its name hashes what it is made of (below):
+ * a changed migration, PGlite, drizzle or this recipe never starts from an older image.
  */
-export async function migratedPgliteImage(): Promise<Blob> {
-  const file = path.join(os.tmpdir(), `eln-pglite-image-${await imageKey()}.tar`);
+export async function openMigratedPglite(folder = os.tmpdir()): Promise<Database> {
+  const file = path.join(folder, `eln-pglite-image-${await imageKey()}.tar`);
   const stored = await readFile(file).catch(() => null);
-  if (stored) return new Blob([stored]);
+  if (stored?.length) {
+    try {
+      return await openDatabase({ kind: 'pglite', dataDir: null, startFrom: new Blob([stored]) });
+    } catch (error) {
+      // Cut short or damaged (a disk that filled up, a copy from elsewhere): built again, not failing every test.
+      console.warn(`The migrated PGlite image ${file} did not open (${String(error)}): building it again.`);
+      await rm(file, { force: true });
+    }
+  }
   const image = await buildImage();
-  // Written under a name of its own, then renamed: a file starting meanwhile reads a whole image or none.
-  const partial = `${file}.${process.pid}.${Date.now()}.partial`;
-  await writeFile(partial, Buffer.from(await image.arrayBuffer()));
-  await rename(partial, file);
-  return image;
+  await keep(file, image);
+  return openDatabase({ kind: 'pglite', dataDir: null, startFrom: image });
 }
+
+/** The image's recipe: the key changes with it. */
+const IMAGE_RECIPE = 'PGlite(), drizzle migrate, dumpDataDir("none")';
 
 async function buildImage(): Promise<Blob> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -39,10 +48,27 @@ async function buildImage(): Promise<Blob> {
   }
 }
 
-/** What the image depends on: PGlite's version, and every migration with the journal that orders them. */
+/**
+ * Leaves the image for the test files after this one: written under a name of its own, then renamed, so
+ * a file starting meanwhile reads a whole image or none. A folder that cannot take it (full, not ours)
+ * costs the next files the time it saves, not their tests.
+ */
+async function keep(file: string, image: Blob): Promise<void> {
+  const partial = `${file}.${randomUUID()}.partial`;
+  try {
+    await writeFile(partial, Buffer.from(await image.arrayBuffer()));
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true }).catch(() => undefined);
+    console.warn(`The migrated PGlite image could not be kept in ${file} (${String(error)}): the next test servers migrate an empty PGlite.`);
+  }
+}
+
+/** What the image is made of: PGlite, drizzle (it records the migrations applied), the recipe, every migration. */
 async function imageKey(): Promise<string> {
   const hash = createHash('sha256');
-  hash.update(await readFile(await pglitePackageJson()));
+  for (const name of ['@electric-sql/pglite', 'drizzle-orm']) hash.update(await readFile(await packageJsonOf(name))).update('\0');
+  hash.update(IMAGE_RECIPE).update('\0');
   const sql = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
   for (const name of [...sql, path.join('meta', '_journal.json')]) {
     hash.update(name).update('\0').update(await readFile(path.join(MIGRATIONS_DIR, name))).update('\0');
@@ -50,15 +76,15 @@ async function imageKey(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** PGlite's package.json, found upwards from its entry point (its exports do not name the file). */
-async function pglitePackageJson(): Promise<string> {
-  let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+/** A package's package.json, found upwards from its entry point (packages' exports need not name it). */
+async function packageJsonOf(packageName: string): Promise<string> {
+  let dir = path.dirname(fileURLToPath(import.meta.resolve(packageName)));
   for (;;) {
     const candidate = path.join(dir, 'package.json');
     const text = await readFile(candidate, 'utf8').catch(() => null);
-    if (text && (JSON.parse(text) as { name?: string }).name === '@electric-sql/pglite') return candidate;
+    if (text && (JSON.parse(text) as { name?: string }).name === packageName) return candidate;
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('the @electric-sql/pglite package.json was not found');
+    if (parent === dir) throw new Error(`the package.json of ${packageName} was not found`);
     dir = parent;
   }
 }
