@@ -80,7 +80,7 @@ export function useExportJobs(projectNo?: number) {
   /** Starts exports (see startExport); the list shows them at once and follows their progress. */
   const start = useCallback(
     async (request: ExportCreateRequest): Promise<ExportJob[] | null> => {
-      const created = await startExport(request, () => void refresh());
+      const created = await startExport(request, { onCreated: () => void refresh() });
       void refresh();
       return created;
     },
@@ -98,12 +98,19 @@ export function useExportJobs(projectNo?: number) {
   return { jobs, failed, refresh, start, download };
 }
 
+/** A screen that follows its own long export: told each percent while the job runs; `signal` aborts when it closes. */
+export interface LongExportFollower {
+  onProgress(percent: number): void;
+  signal: AbortSignal;
+}
+
 /**
  * Starts exports. One that finishes within a few seconds is downloaded at once under the loading overlay
- * (a single job); longer ones go on in the background, listed with their progress. `onCreated` runs once
- * the jobs exist (a list shows them at once).
+ * (a single job). A longer one goes on in the background: listed with its progress where a list shows it
+ * (`onCreated` runs once the jobs exist), or, given `followLong`, followed by the screen that asked and
+ * downloaded once done (until that screen closes; the job then stays in the project's export list).
  */
-export async function startExport(request: ExportCreateRequest, onCreated?: () => void): Promise<ExportJob[] | null> {
+export async function startExport(request: ExportCreateRequest, options: { onCreated?: () => void; followLong?: LongExportFollower } = {}): Promise<ExportJob[] | null> {
   let created: ExportJob[];
   try {
     created = (await call<ExportCreateAnswer>('/v1/export/create', { ...request, timeZone: localTimeZone() })).list;
@@ -111,10 +118,11 @@ export async function startExport(request: ExportCreateRequest, onCreated?: () =
     reportError(error);
     return null;
   }
-  onCreated?.();
+  options.onCreated?.();
   const [only] = created;
   if (created.length !== 1 || !only) return created;
-  const finished = await waitShortly(only);
+  const seen = await waitShortly(only);
+  const finished = !seen || !isActive(seen) ? seen : options.followLong ? await followToEnd(seen, options.followLong) : null;
   if (finished?.downloadable) {
     try {
       await downloadExport(finished);
@@ -127,18 +135,37 @@ export async function startExport(request: ExportCreateRequest, onCreated?: () =
   return created;
 }
 
-/** Follows one job under the loading overlay for a few seconds; answers it once finished, else null. */
+/** Follows a job past the overlay's few seconds, without blocking the screen; answers it once finished, else null (aborted, or a call failed). */
+async function followToEnd(job: ExportJob, { onProgress, signal }: LongExportFollower): Promise<ExportJob | null> {
+  onProgress(job.progress);
+  while (!signal.aborted) {
+    await new Promise((resolve) => window.setTimeout(resolve, POLL_MS));
+    if (signal.aborted) return null;
+    let current: ExportJob;
+    try {
+      current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId }, { signal });
+    } catch (error) {
+      if (!signal.aborted) reportError(error);
+      return null;
+    }
+    if (!isActive(current)) return current;
+    onProgress(current.progress);
+  }
+  return null;
+}
+
+/** Follows one job under the loading overlay for a few seconds; answers it as last seen (finished, or still running), or null if a call failed. */
 async function waitShortly(job: ExportJob): Promise<ExportJob | null> {
   const until = Date.now() + SHORT_JOB_MS;
   showProgress(job.progress);
   try {
-    for (let current = job; Date.now() < until; ) {
-      if (!isActive(current)) return current;
+    let current = job;
+    while (isActive(current) && Date.now() < until) {
       await new Promise((resolve) => window.setTimeout(resolve, 400));
       current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId });
       showProgress(current.progress);
     }
-    return null;
+    return current;
   } catch {
     return null;
   } finally {

@@ -5,7 +5,7 @@ import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { alert } from '../../modals/store';
 import { InlineAlert } from '../../ui/InlineAlert';
-import { AlertIcon, DownloadIcon, LockIcon, SearchIcon } from '../../ui/icons';
+import { AlertIcon, LockIcon, SearchIcon } from '../../ui/icons';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { apiErrorText, isApiError } from '../../api';
@@ -13,6 +13,7 @@ import { NoteIcon, SaveIcon } from '../editor/icons';
 import { LiveEditor } from '../editor/LiveEditor';
 import { REFUSAL_PARAMS } from '../editor/tableGuard';
 import { SignaturePanel } from '../signatures/SignaturePanel';
+import { NotePdfButton } from '../exports/NotePdfButton';
 import type { NoteSession, NoteSessionState } from './noteSession';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import type { PresenceUser } from './presence';
@@ -92,7 +93,6 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
   const { t: tt } = useTranslation('template');
-  const { t: ta } = useTranslation('audit');
   const language = currentLanguage();
   const state = useSessionState(session);
   const uploadOwner = useMemo(() => ({ labNoteNo: session.noteNo }), [session.noteNo]);
@@ -127,9 +127,6 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
     };
   }, [session, t, ts]);
 
-  // Every hook runs before the early returns below: a note that turns out missing must render the same hooks.
-  const [exporting, setExporting] = useState(false);
-
   useEffect(() => {
     if (justSaved === null) return;
     const timer = setTimeout(() => setJustSaved(null), 4000);
@@ -154,16 +151,6 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
   }
 
   const readOnly = state.readOnly !== null;
-  /** The saved version on screen as PDF; the export code loads when first used (the note screen stays small). */
-  const exportPdf = async () => {
-    setExporting(true);
-    try {
-      const { startExport } = await import('../exports/exportJobs');
-      await startExport({ format: 'pdf', noteNo: session.noteNo, version: state.version });
-    } finally {
-      setExporting(false);
-    }
-  };
   const save = async () => {
     const before = state.version;
     await onSave(session);
@@ -209,20 +196,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
           <div className="note-actions">
             <ConnectionPill state={state} />
             <SaveState state={state} />
-            {note?.abilities.exportPdf && state.version > 0 ? (
-              <button
-                type="button"
-                className="btn btn-secondary btn-md"
-                onClick={() => void exportPdf()}
-                disabled={exporting}
-                aria-busy={exporting || undefined}
-                title={ta('exports.notePdfTitle')}
-                data-testid="note-export-pdf"
-              >
-                {exporting ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={16} />}
-                {ta('exports.notePdf')}
-              </button>
-            ) : null}
+            {note?.abilities.exportPdf && state.version > 0 ? <NotePdfButton noteNo={session.noteNo} version={state.version} /> : null}
             {!readOnly ? (
               <button
                 type="button"

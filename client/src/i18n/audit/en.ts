@@ -222,6 +222,8 @@ const en = {
     noteVersion: '{{number}} version {{version}}',
     notePdf: 'PDF',
     notePdfTitle: 'This version as PDF, with its signatures and history',
+    notePdfRunning: 'PDF · {{progress}} %',
+    notePdfLong: 'The PDF takes longer than usual. It downloads here once ready, and is listed with the project’s exports.',
     eln: '.eln archive',
     elnBody: 'Signed RO-Crate archive: every version as JSON and HTML, PDFs, files, signatures and the project’s audit records. Checkable offline with minisign and sha256sum.',
     auditCsv: 'Audit CSV',

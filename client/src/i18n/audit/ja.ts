@@ -220,6 +220,8 @@ const ja: AuditMessages = {
     noteVersion: '{{number}} 版{{version}}',
     notePdf: 'PDF',
     notePdfTitle: 'この版を署名と履歴付きのPDFで',
+    notePdfRunning: 'PDF · {{progress}} %',
+    notePdfLong: 'PDFの作成に通常より時間がかかっています。準備ができるとここでダウンロードされ、プロジェクトのエクスポート一覧にも表示されます。',
     eln: '.elnアーカイブ',
     elnBody: '署名付きRO-Crateアーカイブ：全版のJSONとHTML、PDF、ファイル、署名、プロジェクトの監査記録。minisignとsha256sumでオフライン検証できます。',
     auditCsv: '監査CSV',

@@ -220,6 +220,8 @@ const ko: AuditMessages = {
     noteVersion: '{{number}} 버전 {{version}}',
     notePdf: 'PDF',
     notePdfTitle: '이 버전을 서명과 이력이 포함된 PDF로',
+    notePdfRunning: 'PDF · {{progress}} %',
+    notePdfLong: 'PDF 생성이 평소보다 오래 걸립니다. 준비되면 여기서 내려받아지며, 프로젝트의 내보내기 목록에도 표시됩니다.',
     eln: '.eln 아카이브',
     elnBody: '서명된 RO-Crate 아카이브: 모든 버전의 JSON과 HTML, PDF, 파일, 서명, 프로젝트 감사 기록. minisign과 sha256sum으로 오프라인에서 검증할 수 있습니다.',
     auditCsv: '감사 CSV',
