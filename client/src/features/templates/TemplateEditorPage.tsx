@@ -155,10 +155,21 @@ function TemplateViewer({ answer }: { answer: TemplateViewerAnswer }) {
 
 function useTemplateSession(templateNo: number): { session: TemplateSession | null; state: TemplateSessionState | null } {
   const account = useSession();
-  const user = account ? { userId: account.user.userId, name: account.user.name } : null;
-  const userId = user?.userId;
-  const session = useMemo(() => (user ? new TemplateSession(templateNo, user) : null), [templateNo, userId]);
-  useEffect(() => () => void session?.release(), [session]);
+  const userId = account?.user.userId;
+  const [session, setSession] = useState<TemplateSession | null>(null);
+  // Opened by an effect, not during rendering: a render React discards (StrictMode renders and mounts
+  // twice in development) would leave a connection nobody releases, and the release of the first mount
+  // would end the session the second one shows.
+  useEffect(() => {
+    // The name as it is when the session opens (a later change of it does not reopen the session).
+    if (!account) return;
+    const opened = new TemplateSession(templateNo, { userId: account.user.userId, name: account.user.name });
+    setSession(opened);
+    return () => {
+      setSession((shown) => (shown === opened ? null : shown));
+      void opened.release();
+    };
+  }, [templateNo, userId]);
   const state = useSyncExternalStore(session?.subscribe ?? noSubscribe, session?.getState ?? noState);
   return { session, state };
 }
