@@ -49,14 +49,14 @@ test.describe('exports', () => {
     await api(request, token, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
 
     // The note screen prints the saved version on screen as PDF. A print that outlasts the loading overlay's
-    // few seconds (held here: the job's first ten seconds are answered as running at 40 %) goes on behind the
-    // screen, its progress on the button, and the file downloads once it is done.
+    // few seconds (held here: the job is answered as running at 40 % until the test lets it go) goes on behind
+    // the screen, its progress on the button, and the file downloads once it is done.
     await expect(kim.getByTestId('note-version')).toHaveAttribute('data-version', '1');
-    const heldUntil = Date.now() + 10_000;
+    let held = true;
     await kim.route('**/v1/export/detail', async (route) => {
       const response = await route.fetch();
       const envelope = (await response.json()) as { data?: Record<string, unknown> };
-      if (envelope.data && Date.now() < heldUntil) envelope.data = { ...envelope.data, status: 'running', progress: 40, downloadable: false };
+      if (envelope.data && held) envelope.data = { ...envelope.data, status: 'running', progress: 40, downloadable: false };
       await route.fulfill({ response, json: envelope });
     });
     const pdfButton = kim.getByTestId('note-export-pdf');
@@ -68,9 +68,19 @@ test.describe('exports', () => {
     await expect(kim.getByTestId('note-export-pdf-status')).toHaveText(/takes longer than usual/);
     await expect(kim.getByTestId('progress-overlay')).toHaveCount(0);
     await shot(kim, 'note-pdf-following-en');
+    // From here on the loading overlay must not come back: it would take the keyboard from whoever is typing.
+    await kim.evaluate(() => {
+      const flag = window as unknown as { overlaySeen: boolean };
+      flag.overlaySeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="progress-overlay"]')) flag.overlaySeen = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    held = false;
     const noteFile = await notePdf;
     await expect(pdfButton).not.toHaveAttribute('data-progress');
     await expect(pdfButton).toBeEnabled();
+    expect(await kim.evaluate(() => (window as unknown as { overlaySeen: boolean }).overlaySeen)).toBe(false);
     await kim.unroute('**/v1/export/detail');
 
     // The project screen offers the export to its leader, with the project's own jobs below.

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DownloadIcon } from '../../ui/icons';
 
@@ -9,8 +9,9 @@ import { DownloadIcon } from '../../ui/icons';
  */
 export function NotePdfButton({ noteNo, version }: { noteNo: number; version: number }) {
   const { t } = useTranslation('audit');
+  const statusId = useId();
   const [exporting, setExporting] = useState(false);
-  /** Percent of a long export followed here; null while none is. */
+  /** Percent of a long export followed here (then of its download); null while none is. */
   const [longProgress, setLongProgress] = useState<number | null>(null);
   const closed = useRef(new AbortController());
 
@@ -21,6 +22,7 @@ export function NotePdfButton({ noteNo, version }: { noteNo: number; version: nu
   }, []);
 
   const exportPdf = async () => {
+    if (exporting) return;
     setExporting(true);
     try {
       const { startExport } = await import('./exportJobs');
@@ -31,14 +33,17 @@ export function NotePdfButton({ noteNo, version }: { noteNo: number; version: nu
     }
   };
 
+  // aria-disabled, not disabled: a long export keeps the button for minutes, and a disabled one would drop
+  // the keyboard's focus and its description with it.
   return (
     <>
       <button
         type="button"
         className="btn btn-secondary btn-md"
         onClick={() => void exportPdf()}
-        disabled={exporting}
+        aria-disabled={exporting || undefined}
         aria-busy={exporting || undefined}
+        aria-describedby={longProgress === null ? undefined : statusId}
         title={longProgress === null ? t('exports.notePdfTitle') : t('exports.notePdfLong')}
         data-testid="note-export-pdf"
         data-progress={longProgress ?? undefined}
@@ -46,7 +51,7 @@ export function NotePdfButton({ noteNo, version }: { noteNo: number; version: nu
         {exporting ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={16} />}
         {longProgress === null ? t('exports.notePdf') : t('exports.notePdfRunning', { progress: longProgress })}
       </button>
-      <span className="visually-hidden" role="status" data-testid="note-export-pdf-status">
+      <span className="visually-hidden" id={statusId} role="status" data-testid="note-export-pdf-status">
         {longProgress === null ? '' : t('exports.notePdfLong')}
       </span>
     </>

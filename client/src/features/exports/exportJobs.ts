@@ -17,15 +17,20 @@ const SHORT_JOB_MS = 8_000;
 export const isActive = (job: ExportJob) => job.status === EXPORT_STATUS.queued || job.status === EXPORT_STATUS.running;
 
 
-/** Fetches a finished export's file (a fresh token, then the file with progress) and saves it. */
-export async function downloadExport(job: ExportJob): Promise<void> {
+/**
+ * Fetches a finished export's file (a fresh token, then the file) and saves it. Its progress goes to the
+ * loading overlay unless `onProgress` takes it (a screen that followed a long export shows it itself: an
+ * overlay appearing minutes later would take the keyboard from whoever is typing there).
+ */
+export async function downloadExport(job: ExportJob, onProgress?: (percent: number) => void): Promise<void> {
   const { token } = await call<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId });
-  showProgress(0);
+  const progress = onProgress ?? showProgress;
+  progress(0);
   try {
-    const file = await downloadFile('/v1/export/download', { token }, (percent) => showProgress(percent ?? 0), browserDeps, () => job.fileName ?? 'export');
+    const file = await downloadFile('/v1/export/download', { token }, (percent) => progress(percent ?? 0), browserDeps, () => job.fileName ?? 'export');
     saveFile(file.blob, file.filename);
   } finally {
-    hideProgress();
+    if (!onProgress) hideProgress();
   }
 }
 
@@ -122,10 +127,11 @@ export async function startExport(request: ExportCreateRequest, options: { onCre
   const [only] = created;
   if (created.length !== 1 || !only) return created;
   const seen = await waitShortly(only);
-  const finished = !seen || !isActive(seen) ? seen : options.followLong ? await followToEnd(seen, options.followLong) : null;
+  const followed = seen && isActive(seen) ? options.followLong : undefined;
+  const finished = followed ? await followToEnd(seen!, followed) : seen && !isActive(seen) ? seen : null;
   if (finished?.downloadable) {
     try {
-      await downloadExport(finished);
+      await downloadExport(finished, followed?.onProgress);
     } catch (error) {
       reportError(error);
     }
@@ -135,9 +141,16 @@ export async function startExport(request: ExportCreateRequest, options: { onCre
   return created;
 }
 
-/** Follows a job past the overlay's few seconds, without blocking the screen; answers it once finished, else null (aborted, or a call failed). */
+/** Failed calls in a row a long follow puts up with (a network blip, a restarting server) before it gives up. */
+const FOLLOW_RETRIES = 3;
+
+/**
+ * Follows a job past the overlay's few seconds, without blocking the screen; answers it once finished,
+ * else null (the screen closed, the session ended, or the server could not be asked several times in a row).
+ */
 async function followToEnd(job: ExportJob, { onProgress, signal }: LongExportFollower): Promise<ExportJob | null> {
   onProgress(job.progress);
+  let failures = 0;
   while (!signal.aborted) {
     await new Promise((resolve) => window.setTimeout(resolve, POLL_MS));
     if (signal.aborted) return null;
@@ -145,9 +158,13 @@ async function followToEnd(job: ExportJob, { onProgress, signal }: LongExportFol
     try {
       current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId }, { signal });
     } catch (error) {
-      if (!signal.aborted) reportError(error);
+      if (signal.aborted) return null;
+      const transient = isApiError(error) && (error.httpStatus === 0 || error.httpStatus >= 500);
+      if (transient && ++failures < FOLLOW_RETRIES) continue;
+      reportError(error);
       return null;
     }
+    failures = 0;
     if (!isActive(current)) return current;
     onProgress(current.progress);
   }

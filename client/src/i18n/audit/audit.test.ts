@@ -20,7 +20,7 @@ describe('audit strings', () => {
     });
 
   }
-  itTranslatesEveryKey(en, { ko, ja }, new Set(['download.auditFormat', 'exports.pdf', 'exports.pdfAShort', 'exports.notePdf', 'exports.notePdfRunning']));
+  itTranslatesEveryKey(en, { ko, ja }, new Set(['download.auditFormat', 'exports.pdf', 'exports.pdfAShort', 'exports.notePdf']));
 
   it('labels no action that does not exist', () => {
     const labelled = [...base.keys()].filter((key) => key.startsWith('actions.')).map((key) => key.slice('actions.'.length));
