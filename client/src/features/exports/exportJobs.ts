@@ -11,11 +11,10 @@ import { localTimeZone } from '../signatures/zonedTime';
 
 /** How often the list is asked again while a job is waiting or running. */
 const POLL_MS = 1_500;
-/** A job done within this time is downloaded at once, under the loading overlay; a longer one stays in the list. */
+/** A job done within this time is downloaded at once, under the loading overlay; a longer one stays in the list, or is followed by the screen that asked (see startExport). */
 const SHORT_JOB_MS = 8_000;
 
 export const isActive = (job: ExportJob) => job.status === EXPORT_STATUS.queued || job.status === EXPORT_STATUS.running;
-
 
 /**
  * Fetches a finished export's file (a fresh token, then the file) and saves it. Its progress goes to the
