@@ -18,6 +18,15 @@ interface PendingUpdate {
 interface Queue {
   pending: PendingUpdate[];
   flushing: Promise<void> | null;
+  /**
+   * Updates put in `pending` so far, and those taken out for good (stored, refused or dropped with a
+   * stale copy), both counted from the queue's start: the first `settled` updates ever enqueued are
+   * done, since the queue stores them in order (see settledUpTo).
+   */
+  enqueued: number;
+  settled: number;
+  /** Callers of flushDocument, each waiting until `settled` reaches the count enqueued at its call. */
+  settledWaiters: Array<{ upTo: number; resolve: () => void }>;
   /** Per Yjs client, the clock up to which its edits are stored with no gap. */
   durableClocks: DurableClocks;
   /** Updates other processes relayed, stored here too unless their origin confirms them first. */
@@ -86,7 +95,7 @@ export class DurablePersistence implements Extension {
   private queueOf(documentName: string): Queue {
     let queue = this.queues.get(documentName);
     if (!queue) {
-      queue = { pending: [], flushing: null, durableClocks: new DurableClocks(), relayed: new RelayedUpdates(), sinceCompaction: 0, stale: false };
+      queue = { pending: [], enqueued: 0, settled: 0, settledWaiters: [], flushing: null, durableClocks: new DurableClocks(), relayed: new RelayedUpdates(), sinceCompaction: 0, stale: false };
       this.queues.set(documentName, queue);
     }
     return queue;
@@ -135,8 +144,7 @@ export class DurablePersistence implements Extension {
       return;
     }
     const sender = isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'connection' ? transactionOrigin.connection : null;
-    queue.pending.push({ update, sender });
-    queue.flushing ??= this.flush(documentName, queue);
+    this.enqueue(documentName, queue, [{ update, sender }]);
   }
 
   /**
@@ -162,8 +170,7 @@ export class DurablePersistence implements Extension {
       void this.unloadIfIdle(documentName);
       return;
     }
-    queue.pending.push(...due.map((update) => ({ update, sender: null })));
-    queue.flushing ??= this.flush(documentName, queue);
+    this.enqueue(documentName, queue, due.map((update) => ({ update, sender: null })));
   }
 
   /**
@@ -237,6 +244,21 @@ export class DurablePersistence implements Extension {
     known.add(clients[0]!);
   }
 
+  private enqueue(documentName: string, queue: Queue, updates: PendingUpdate[]): void {
+    queue.pending.push(...updates);
+    queue.enqueued += updates.length;
+    queue.flushing ??= this.flush(documentName, queue);
+  }
+
+  /** `count` more of the queue's updates are done with; wakes the flushDocument callers that waited for them. */
+  private settle(queue: Queue, count: number): void {
+    queue.settled += count;
+    const due = queue.settledWaiters.filter((waiter) => waiter.upTo <= queue.settled);
+    if (!due.length) return;
+    queue.settledWaiters = queue.settledWaiters.filter((waiter) => waiter.upTo > queue.settled);
+    for (const waiter of due) waiter.resolve();
+  }
+
   private async flush(documentName: string, queue: Queue): Promise<void> {
     let delay = this.retryDelayMs;
     try {
@@ -253,6 +275,7 @@ export class DurablePersistence implements Extension {
           continue;
         }
         delay = this.retryDelayMs;
+        this.settle(queue, batch.length);
         if (outcome === 'refused') {
           this.markStale(documentName);
           this.onRefused?.(documentName);
@@ -340,7 +363,7 @@ export class DurablePersistence implements Extension {
     const queue = this.queues.get(documentName);
     if (!queue) return;
     queue.stale = true;
-    queue.pending.length = 0;
+    this.settle(queue, queue.pending.splice(0).length);
     queue.relayed.clear();
     for (const connection of this.documents.get(documentName)?.getConnections() ?? []) if (!connection.readOnly) endWriting(connection, 'access');
   }
@@ -381,14 +404,20 @@ export class DurablePersistence implements Extension {
     }
   }
 
-  /** Waits until one document's updates are stored. */
+  /**
+   * Waits until the document's updates that reached this process before the call are stored (or
+   * refused, the document being locked). Not until its queue is empty: with someone typing on, and
+   * commits slower than their keystrokes, that moment would never come, and a signature or a save
+   * would wait for as long as the typing went on. Updates arriving later are stored as usual; a caller
+   * that must exclude them locks the note (see DocumentKind.writable).
+   */
   async flushDocument(documentName: string): Promise<void> {
     const queue = this.queues.get(documentName);
+    if (!queue) return;
     // Relayed updates held now are stored now; those relayed later are not waited for (see flushAll).
-    if (queue?.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
-    while (queue && (queue.pending.length || queue.flushing)) {
-      await queue.flushing;
-      await sleep(1);
-    }
+    if (queue.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
+    const upTo = queue.enqueued;
+    if (queue.settled >= upTo) return;
+    await new Promise<void>((resolve) => queue.settledWaiters.push({ upTo, resolve }));
   }
 }

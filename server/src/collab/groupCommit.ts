@@ -22,12 +22,14 @@ interface Request {
 /**
  * Opens a group's transaction: marks it (a setting that ends with it), which the insert requires (see
  * appendUpdates), and sets how long it waits for a note's row lock before it gives up and each document
- * is appended alone. A group holds several notes' rows `share`; a finish updates all of a project's
- * notes, in its own order, so the two could deadlock: the group yields first (PostgreSQL's deadlock
- * check waits a second), and a signature that holds its note longer only sends that group the slow way.
+ * is appended alone. Every group does, even of one note: groups commit one at a time, so a note whose
+ * row a signature or a save holds would otherwise keep every other note's edits unconfirmed for as long
+ * as it is held. A group holds several notes' rows `share`; a finish updates all of a project's notes,
+ * in its own order, so the two could deadlock: the group yields first (PostgreSQL's deadlock check
+ * waits a second), and a signature that holds its note longer only sends that group the slow way.
  */
 const openGroupWithLockTimeout = fixedStatement('group_open_lock_timeout', `select set_config('eln.group_commit', 'on', true), set_config('lock_timeout', '200ms', true)`);
-/** Opens a transaction of one document's appends (no lock timeout): the mark only. */
+/** Opens a transaction of one document's appends alone, after its group gave up (no lock timeout): the mark only. */
 const openGroup = fixedStatement('group_open', `select set_config('eln.group_commit', 'on', true)`);
 /**
  * How long a group commit waits, once idle, for the appends arriving with the first: edits of several
@@ -98,7 +100,6 @@ export class GroupCommit {
   private async commitGroup(group: Request[]): Promise<void> {
     const byDocument = new Map<string, Request[]>();
     for (const request of group) byDocument.set(request.documentName, [...(byDocument.get(request.documentName) ?? []), request]);
-    if (byDocument.size === 1) return this.commitEach(group, this.pipelined);
     let outcomes: Map<string, AppendOutcome>;
     try {
       outcomes = await this.store(byDocument, this.pipelined, true);
@@ -106,17 +107,17 @@ export class GroupCommit {
       // Not awaited: a note whose row another transaction holds (a signature, a save) waits alone, and
       // the groups after it go on. Each document has one append in flight at a time (its flush awaits
       // it), so no later append of the same document can overtake this one.
-      for (const requests of byDocument.values()) void this.commitEach(requests, this.pooled);
+      for (const requests of byDocument.values()) void this.appendAlone(requests);
       return;
     }
     for (const request of group) request.resolve(outcomes.get(request.documentName)!);
   }
 
-  /** One document's appends apart from any other document (the way a failed group is retried). */
-  private async commitEach(requests: Request[], transactions: Transactions): Promise<void> {
+  /** One document's appends apart from any other document, on a pooled connection (the way a failed group is retried). */
+  private async appendAlone(requests: Request[]): Promise<void> {
     const byDocument = new Map([[requests[0]!.documentName, requests]]);
     try {
-      const outcomes = await this.store(byDocument, transactions, false);
+      const outcomes = await this.store(byDocument, this.pooled, false);
       for (const request of requests) request.resolve(outcomes.get(request.documentName)!);
     } catch (error) {
       for (const request of requests) request.reject(error);

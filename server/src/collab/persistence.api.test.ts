@@ -5,13 +5,15 @@ import { DURABLE_MESSAGE, noteDocumentName } from '@eln/shared';
 import { documentSnapshots, documentUpdates } from '../db/schema.js';
 import type { Database, Queryable } from '../db/client.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
 import { DatabaseDocumentStore, loadDocumentState, type DocumentStore } from './documentStore.js';
 
 /** A store that can be held shut or made to fail, wrapped around the real database store. */
 class ControlledStore implements DocumentStore {
   failuresLeft = 0;
   appendAttempts = 0;
+  /** How long each append takes before it reaches the database. */
+  appendDelayMs = 0;
   private gate: Promise<void> | null = null;
   private openGate: (() => void) | null = null;
   constructor(private readonly inner: DocumentStore) {}
@@ -28,6 +30,7 @@ class ControlledStore implements DocumentStore {
   async append(name: string, updates: Uint8Array[]) {
     this.appendAttempts += 1;
     if (this.gate) await this.gate;
+    if (this.appendDelayMs) await new Promise((resolve) => setTimeout(resolve, this.appendDelayMs));
     if (this.failuresLeft > 0) {
       this.failuresLeft -= 1;
       throw new Error('injected store failure');
@@ -233,6 +236,40 @@ describe('durable persistence', () => {
     appendParagraph(first.doc, 'heard by the passing tab');
     await eventually(() => first.allDurable(), 'the first writer confirmed again');
     await eventually(() => named(passing, passingBefore).some((clients) => clients.includes(String(first.doc.clientID))), 'the passing tab told');
+  });
+
+  it('flushes a document up to the edits it holds when asked, while someone types on faster than it stores', async () => {
+    // As a signature or a save asks: a queue that is never empty must not keep the caller waiting.
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db)) });
+    const { server, url, store } = await start();
+    cleanups.push(() => server.stop());
+    const { token, name } = await noteFor(server);
+    const typist = await connectWriter(url, name, token);
+    const observer = await connectWriter(url, name, token);
+    cleanups.push(() => typist.destroy(), () => observer.destroy());
+    // Each commit takes longer than the typist between keystrokes, so edits are always pending.
+    store!.appendDelayMs = 40;
+    const typing = startTyping(typist, 'typed', 'side map');
+    await eventually(() => store!.appendAttempts >= 2, 'typing to be stored');
+    appendParagraph(typist.doc, 'before the flush');
+    await roundTrip(typist, observer);
+    // Typing stops by itself twenty commits later: a flush that waited for an empty queue returns only then.
+    const attemptsAtFlush = store!.appendAttempts;
+    let typingStopped = false;
+    const stopLater = eventually(() => store!.appendAttempts >= attemptsAtFlush + 20, 'twenty more commits').then(() => {
+      typingStopped = true;
+      return typing.stop();
+    });
+    await server.services.live.persistence.flushDocument(name);
+    const storedAtFlush = tagsOfState(await loadDocumentState(server.database.db, name));
+    expect(typingStopped).toBe(false);
+    expect(storedAtFlush.has('before the flush')).toBe(true);
+    await stopLater;
+    // Edits made after the flush was asked were not waited for, and are stored all the same.
+    await eventually(() => typist.allDurable(), 'the typing confirmed');
+    const storedAtEnd = tagsOfState(await loadDocumentState(server.database.db, name));
+    expect(typing.confirmed().filter((tag) => !storedAtEnd.has(tag))).toEqual([]);
+    expect(storedAtEnd.size).toBeGreaterThan(storedAtFlush.size);
   });
 
   it('confirms edits sent before a reconnect on the new connection, once they are stored', async () => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { InsertBatches } from './batches.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Batches, InsertBatches } from './batches.js';
 
 /** An insert that holds each statement until released, recording the rows of each. */
 function heldInsert() {
@@ -13,7 +13,12 @@ function heldInsert() {
   return { statements, releases, insert };
 }
 
-const settle = () => new Promise((resolve) => setImmediate(resolve));
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+/** Past the turn a batch waits after each group (see Batches.drain), and then past ours. */
+const settle = async () => {
+  await nextTurn();
+  await nextTurn();
+};
 
 describe('rows inserted in batches', () => {
   it('inserts the first row at once and those that arrive meanwhile in one statement, each once, in key order', async () => {
@@ -39,9 +44,10 @@ describe('rows inserted in batches', () => {
   it('rejects every row of a failed statement, and goes on with the next batch', async () => {
     const { statements, releases, insert } = heldInsert();
     const batches = new InsertBatches<string>(insert, (row) => row);
-    void batches.add('first');
+    const first = batches.add('first');
     const failing = [batches.add('x'), batches.add('y')];
     releases[0]!();
+    await first;
     await settle();
     releases[1]!(new Error('no room'));
     await expect(Promise.all(failing)).rejects.toThrow('no room');
@@ -59,5 +65,41 @@ describe('rows inserted in batches', () => {
     void batches.add('first');
     await Promise.all(Array.from({ length: 2500 }, (_, i) => batches.add(`row ${String(i).padStart(4, '0')}`)));
     expect(statements).toEqual([1, 1000, 1000, 500]);
+  });
+});
+
+describe('work handled a group at a time', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('takes an item added as the previous group settles into the next group at once, without a new gathering window', async () => {
+    // Only the window's timer is faked: the group after it must start without it ever firing again.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const groups: string[][] = [];
+    const batches = new Batches<{ name: string; done: () => void }>(async (group) => {
+      groups.push(group.map(({ name }) => name));
+      for (const { done } of group) done();
+    }, 50);
+    const add = (name: string) => new Promise<void>((resolve) => batches.add({ name, done: resolve }));
+    // As a document's flush does: its next item is added a few promise steps after the previous one is done.
+    const chain = add('first').then(async () => {
+      await Promise.resolve();
+      await Promise.resolve();
+      return add('next');
+    });
+    expect(groups).toEqual([]);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(groups).toEqual([['first']]);
+    await settle();
+    expect(groups).toEqual([['first'], ['next']]);
+    await chain;
+    // Once idle (a turn after its last group), an item waits for the window again.
+    await nextTurn();
+    void add('later');
+    await settle();
+    expect(groups).toEqual([['first'], ['next']]);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(groups).toEqual([['first'], ['next'], ['later']]);
   });
 });

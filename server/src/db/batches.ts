@@ -1,7 +1,7 @@
 /**
  * Work that arrives one item at a time, handled a group at a time: the first item is handled at once
  * (or, given `gatherMs`, once that window has gathered the items arriving with it), and the items that
- * arrive while a group is being handled make the next group. Under a burst, a thousand items cost a
+ * arrive while a group is being handled, or as it settles, make the next group. Under a burst, a thousand items cost a
  * few statements instead of a thousand queueing for the pool's connections; alone, an item waits for
  * nothing but the window.
  */
@@ -26,7 +26,14 @@ export class Batches<Item> {
   private async drain(): Promise<void> {
     try {
       if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
-      while (this.waiting.length) await this.handle(this.waiting.splice(0));
+      while (this.waiting.length) {
+        await this.handle(this.waiting.splice(0));
+        // The items a group's settlement adds straight away (a queue's next item, sent the moment its
+        // previous one is done) join the next group rather than wait for a new window: the callbacks
+        // of every settled item have run before the next turn of the event loop, however many
+        // promise steps they take.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     } finally {
       this.draining = false;
     }
