@@ -26,13 +26,16 @@ export class Batches<Item> {
   private async drain(): Promise<void> {
     try {
       if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
-      while (this.waiting.length) {
+      for (;;) {
+        if (!this.waiting.length) {
+          // The items a group's settlement adds straight away (a queue's next item, sent the moment its
+          // previous one is done) join the next group rather than wait for a new window: the callbacks
+          // of every settled item have run by the next turn of the event loop, however many promise
+          // steps they take. Under a burst items are waiting already, and the next group starts at once.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (!this.waiting.length) return;
+        }
         await this.handle(this.waiting.splice(0));
-        // The items a group's settlement adds straight away (a queue's next item, sent the moment its
-        // previous one is done) join the next group rather than wait for a new window: the callbacks
-        // of every settled item have run before the next turn of the event loop, however many
-        // promise steps they take.
-        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.draining = false;
