@@ -181,7 +181,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();
-      await persistence.flushAll();
+      await persistence.drainAll();
       await services.live.stop();
       await app.close();
     },

@@ -19,9 +19,11 @@ interface Queue {
   pending: PendingUpdate[];
   flushing: Promise<void> | null;
   /**
-   * Updates put in `pending` so far, and those taken out for good (stored, refused or dropped with a
-   * stale copy), both counted from the queue's start: the first `settled` updates ever enqueued are
-   * done, since the queue stores them in order (see settledUpTo).
+   * Updates put in `pending` so far, and those taken out for good (stored, refused, or dropped when the
+   * copy went stale), both counted from the queue's start. The queue stores them in order, so the first
+   * `settled` updates ever enqueued are done; the one exception, harmless, is a stale copy's dropped
+   * updates, counted while an earlier batch may still be on its way: that batch was sent before a lock
+   * that will refuse it or after which it is read (see markStale).
    */
   enqueued: number;
   settled: number;
@@ -393,8 +395,16 @@ export class DurablePersistence implements Extension {
     }
   }
 
-  /** Waits until every document's updates are stored: on shutdown, before the database closes. */
+  /** Waits until every document's updates that reached this process before the call are stored (see flushDocument). */
   async flushAll(): Promise<void> {
+    await Promise.all([...this.queues.keys()].map((documentName) => this.flushDocument(documentName)));
+  }
+
+  /**
+   * Waits until no document has an update left to store: on shutdown, once the connections are closed
+   * (while editors type on, that moment might never come), before the database closes.
+   */
+  async drainAll(): Promise<void> {
     // Relayed updates not yet confirmed by their origin are stored now rather than after their delay.
     for (const [documentName, queue] of this.queues) if (queue.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
     // Not waiting for relayed updates that arrive later: other processes' editors may type on for good.

@@ -74,8 +74,9 @@ const appendUpdates = fixedStatement<{ stored: number }>(
  * twenty notes cost one commit instead of twenty transactions queueing for the pool's connections. The
  * promise stays the same per document: its updates are stored, or none is because it is locked
  * ('refused'), and an append resolves only once its commit is durable. If the group's transaction
- * fails, each of its documents is appended alone, beside the later groups, so one document's failure
- * or held row delays no other document's confirmation.
+ * fails (a held row makes it give up after the lock timeout), each of its documents is appended alone,
+ * beside the later groups: one document's failure or held row delays the others of its group by that
+ * timeout and a second transaction, and no later group.
  */
 export class GroupCommit {
   private readonly groups = new Batches<Request>((group) => this.commitGroup(group), GROUP_COMMIT_GATHER_MS);

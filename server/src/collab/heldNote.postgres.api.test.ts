@@ -50,15 +50,18 @@ describe('a note whose row another transaction holds', () => {
     });
     await lockTaken;
 
-    appendParagraph(held.doc, 'waits for the lock');
-    // The server has taken the held note's edit, and its commit waits on the lock.
-    await roundTrip(held, heldObserver);
-    appendParagraph(free.doc, 'goes on');
-    await eventually(() => free.allDurable(), 'the other note’s edit confirmed while the lock is held');
-    expect(held.allDurable()).toBe(false);
-
-    release();
-    await holder;
+    try {
+      appendParagraph(held.doc, 'waits for the lock');
+      // The server has taken the held note's edit, and its commit waits on the lock.
+      await roundTrip(held, heldObserver);
+      appendParagraph(free.doc, 'goes on');
+      await eventually(() => free.allDurable(), 'the other note’s edit confirmed while the lock is held');
+      expect(held.allDurable()).toBe(false);
+    } finally {
+      // Else a failure would leave the lock held and the server's stop waiting on it, hiding the failure.
+      release();
+      await holder;
+    }
     await eventually(() => held.allDurable(), 'the held note’s edit confirmed once the lock is gone');
   });
 });

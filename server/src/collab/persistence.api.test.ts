@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { DURABLE_MESSAGE, noteDocumentName } from '@eln/shared';
-import { documentSnapshots, documentUpdates } from '../db/schema.js';
+import { DURABLE_MESSAGE, noteDocumentName, type SaveAnswer } from '@eln/shared';
+import { documentSnapshots, documentUpdates, noteVersions } from '../db/schema.js';
 import type { Database, Queryable } from '../db/client.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
@@ -76,7 +76,7 @@ async function noteFor(server: TestServer) {
   const session = await server.signIn(user.userId, user.password);
   const created = await server.call<{ projectNo: number }>('/v1/project/create', { title: `P ${user.userId}`.slice(0, 25), signatureList: { department: '', user: user.userId } }, { token: session.accessToken });
   const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: created.body.data.projectNo, title: 'Durable' }, { token: session.accessToken });
-  return { token: session.accessToken, name: noteDocumentName(note.body.data.labNoteNo) };
+  return { token: session.accessToken, labNoteNo: note.body.data.labNoteNo, name: noteDocumentName(note.body.data.labNoteNo) };
 }
 
 describe('the document store', () => {
@@ -270,6 +270,31 @@ describe('durable persistence', () => {
     const storedAtEnd = tagsOfState(await loadDocumentState(server.database.db, name));
     expect(typing.confirmed().filter((tag) => !storedAtEnd.has(tag))).toEqual([]);
     expect(storedAtEnd.size).toBeGreaterThan(storedAtFlush.size);
+  });
+
+  it('saves a version holding only edits already stored, while someone types on faster than it stores', async () => {
+    const { start } = await setUp({ store: (db) => new ControlledStore(new DatabaseDocumentStore(db)) });
+    const { server, url, store } = await start();
+    cleanups.push(() => server.stop());
+    const { token, labNoteNo, name } = await noteFor(server);
+    const typist = await connectWriter(url, name, token);
+    cleanups.push(() => typist.destroy());
+    store!.appendDelayMs = 40;
+    const typing = startTyping(typist, 'typed', 'side map');
+    try {
+      await eventually(() => store!.appendAttempts >= 2, 'typing to be stored');
+      const saved = await server.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, { token });
+      expect(saved.body.status).toBe('0000');
+      // Read before anything more can be stored: what the database held when the version was written, or more.
+      const storedAtSave = tagsOfState(await loadDocumentState(server.database.db, name));
+      const [version] = await server.database.db.select({ state: noteVersions.documentState }).from(noteVersions).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+      const inVersion = tagsOfState(version!.state);
+      expect(inVersion.size).toBeGreaterThan(0);
+      // A crash now would lose nothing the version holds.
+      expect([...inVersion].filter((tag) => !storedAtSave.has(tag))).toEqual([]);
+    } finally {
+      await typing.stop();
+    }
   });
 
   it('confirms edits sent before a reconnect on the new connection, once they are stored', async () => {

@@ -22,9 +22,11 @@ export async function saveVersion(services: Services, user: AuthUser, body: z.ou
   const ctx = await requireWritableNote(db, user, body.labNoteNo);
   if (body.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
   const documentName = noteDocumentName(ctx.note.noteNo);
-  await live.persistence.flushDocument(documentName);
-  // One state, read once: the version stores exactly what its blocks were derived from.
+  // One state, read once: the version stores exactly what its blocks were derived from. Stored before
+  // the version is: it may hold edits that arrived a moment ago, and a version must never hold what a
+  // crash could take from the live document.
   const state = await live.state(documentName);
+  await live.persistence.flushDocument(documentName);
   const content = snapshotOfState(state);
   const saved = await savedContent(db, ctx.note.noteNo, ctx.note.version);
   const savedBlocks = content.savedBlocks('LABNOTE');
