@@ -80,10 +80,11 @@ test.describe('app shell', () => {
   test('a session ended on the server shows the session-ended modal, whose close leads to sign-in', async ({ page, request }) => {
     const tokens = sentAccessTokens(page);
     await signIn(page, E2E.member);
-    expect(tokens.last()).toBeTruthy();
     // The dashboard's counts answered first: a count call still on its way when the session ends opens the
-    // modal before the click below, which then waits on a link the modal made inert (seen on CI).
+    // modal before the click below, which then waits on a link the modal made inert (seen on CI). Those
+    // calls carry the access token, which the page may not have sent yet when sign-in lands (seen on CI).
     await expect(page.getByTestId('dashboard')).toHaveAttribute('aria-busy', 'false');
+    expect(tokens.last()).toBeTruthy();
     // End the session from elsewhere: its access and refresh tokens die at once.
     const out = await request.post('/server/v1/user/signOut', { data: {}, headers: { authorization: `Bearer ${tokens.last()}` } });
     expect((await out.json()).status).toBe('0000');
