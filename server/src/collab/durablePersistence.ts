@@ -424,7 +424,7 @@ export class DurablePersistence implements Extension {
   async flushDocument(documentName: string): Promise<void> {
     const queue = this.queues.get(documentName);
     if (!queue) return;
-    // Relayed updates held now are stored now; those relayed later are not waited for (see flushAll).
+    // Relayed updates held now are stored now; those relayed later are not waited for (see drainAll).
     if (queue.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
     const upTo = queue.enqueued;
     if (queue.settled >= upTo) return;

@@ -1,10 +1,10 @@
 /**
  * Work that arrives one item at a time, handled a group at a time: the first item is handled at once
  * (or, given `gatherMs`, once that window has gathered the items arriving with it), and the items that
- * arrive while a group is being handled, or as it settles, make the next group. Under a burst, a thousand items cost a
- * few statements instead of a thousand queueing for the pool's connections; alone, an item waits for
- * nothing but the window. It needs the real `setImmediate` (see drain): a test faking timers must leave
- * it alone (vitest's `useFakeTimers` fakes it unless told `toFake`).
+ * arrive while a group is being handled, or as it settles, make the next group. Under a burst, a
+ * thousand items cost a few statements instead of a thousand queueing for the pool's connections;
+ * alone, an item waits for nothing but the window. It needs the real `setImmediate` (see drain): a test
+ * faking timers must leave it alone (vitest's `useFakeTimers` fakes it unless told `toFake`).
  */
 export class Batches<Item> {
   private waiting: Item[] = [];
