@@ -53,19 +53,21 @@ test.describe('exports', () => {
     // the screen, its progress on the button, and the file downloads once it is done.
     await expect(kim.getByTestId('note-version')).toHaveAttribute('data-version', '1');
     let held = true;
-    // One answer while held, past the overlay's eight seconds, is a server error: a long follow bears a
-    // failed call and goes on.
-    let failedOnce = false;
+    // Two answers while held are a server error, one under the overlay's eight seconds and one after them:
+    // the wait under the overlay and the long follow each bear a failed call and go on.
+    const failAfterMs = [1_500, 9_000];
+    let failed = 0;
     let answeredSinceFailure = 0;
     let clickedAt = Number.POSITIVE_INFINITY;
     await kim.route('**/v1/export/detail', async (route) => {
       const response = await route.fetch();
-      if (held && !failedOnce && Date.now() - clickedAt > 9_000) {
-        failedOnce = true;
+      if (held && failed < failAfterMs.length && Date.now() - clickedAt > failAfterMs[failed]!) {
+        failed += 1;
+        answeredSinceFailure = 0;
         await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: '9999', message: 'Unavailable', data: null }) });
         return;
       }
-      if (failedOnce) answeredSinceFailure += 1;
+      if (failed === failAfterMs.length) answeredSinceFailure += 1;
       const envelope = (await response.json()) as { data?: Record<string, unknown> };
       if (envelope.data && held) envelope.data = { ...envelope.data, status: 'running', progress: 40, downloadable: false };
       await route.fulfill({ response, json: envelope });
@@ -79,7 +81,7 @@ test.describe('exports', () => {
     await expect(pdfButton).toBeDisabled();
     await expect(kim.getByTestId('note-export-pdf-status')).toHaveText(/takes longer than usual/);
     await expect(kim.getByTestId('progress-overlay')).toHaveCount(0);
-    // Asked again after the failure, with no error shown.
+    // Asked again after both failures, with no error shown.
     await expect.poll(() => answeredSinceFailure, { timeout: 30_000 }).toBeGreaterThan(0);
     await expect(kim.getByTestId('alert-message')).toHaveCount(0);
     await expect(pdfButton).toHaveAttribute('data-progress', /^\d+$/);

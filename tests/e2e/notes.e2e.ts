@@ -231,8 +231,14 @@ test.describe('live lab notes', () => {
     // The chart follows its table: Lee changes a reading, both charts redraw.
     await cell(lee, 2, 1).click();
     await lee.keyboard.press('End');
+    // Backspace is the editor's own key: pressed before it took in the clicked caret, it deleted at Lee's
+    // earlier caret (CI once saw the chart keep 0.58).
+    await caretTakenIn(lee);
     await lee.keyboard.press('Backspace');
     await lee.keyboard.type('9');
+    await expect(cell(lee, 2, 1)).toHaveText('0.59');
+    // (Lee's caret, with the name label, sits in Kim's copy of the cell.)
+    await expect(cell(kim, 2, 1)).toHaveText(/^0\.59/);
     await expect(kimChart).toHaveAttribute('data-series', '[[0.42,0.59,0.71,0.66]]');
     await expect(lee.getByTestId('chart-block')).toHaveAttribute('data-series', '[[0.42,0.59,0.71,0.66]]');
 

@@ -24,6 +24,12 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     reducedMotion: 'reduce',
+    // Playwright's default is none: an action waiting for an element that never becomes clickable, or a
+    // wait for a download that never comes, then ran into the test's timeout and the report named no
+    // step (the exports test, CI of 2026-11-29, 14 minutes). A minute (stretched) is far above any
+    // action's time here, and such a hang now fails at the step that waited.
+    actionTimeout: hangTimeout(60_000),
+    navigationTimeout: hangTimeout(60_000),
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],

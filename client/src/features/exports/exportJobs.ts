@@ -140,8 +140,9 @@ export async function startExport(request: ExportCreateRequest, options: { onCre
   return created;
 }
 
-/** Failed calls in a row a long follow puts up with (a network blip, a restarting server) before it gives up. */
+/** Failed calls in a row a follow puts up with (a network blip, a restarting server) before it gives up. */
 const FOLLOW_RETRIES = 3;
+const isTransient = (error: unknown) => isApiError(error) && (error.httpStatus === 0 || error.httpStatus >= 500);
 
 /**
  * Follows a job past the overlay's few seconds, without blocking the screen; answers it once finished,
@@ -158,8 +159,7 @@ async function followToEnd(job: ExportJob, { onProgress, signal }: LongExportFol
       current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId }, { signal });
     } catch (error) {
       if (signal.aborted) return null;
-      const transient = isApiError(error) && (error.httpStatus === 0 || error.httpStatus >= 500);
-      if (transient && ++failures < FOLLOW_RETRIES) continue;
+      if (isTransient(error) && ++failures < FOLLOW_RETRIES) continue;
       reportError(error);
       return null;
     }
@@ -174,16 +174,22 @@ async function followToEnd(job: ExportJob, { onProgress, signal }: LongExportFol
 async function waitShortly(job: ExportJob): Promise<ExportJob | null> {
   const until = Date.now() + SHORT_JOB_MS;
   showProgress(job.progress);
+  let current = job;
+  let failures = 0;
   try {
-    let current = job;
     while (isActive(current) && Date.now() < until) {
       await new Promise((resolve) => window.setTimeout(resolve, 400));
-      current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId });
+      try {
+        current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId });
+      } catch (error) {
+        // A blip is borne as in a long follow; past it, the job is left to the list (or the session's end to its modal).
+        if (isTransient(error) && ++failures < FOLLOW_RETRIES) continue;
+        return null;
+      }
+      failures = 0;
       showProgress(current.progress);
     }
     return current;
-  } catch {
-    return null;
   } finally {
     hideProgress();
   }
