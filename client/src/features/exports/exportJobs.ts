@@ -170,7 +170,7 @@ async function followToEnd(job: ExportJob, { onProgress, signal }: LongExportFol
   return null;
 }
 
-/** Follows one job under the loading overlay for a few seconds; answers it as last seen (finished, or still running), or null if a call failed. */
+/** Follows one job under the loading overlay for a few seconds; answers it as last seen (finished, or still running), or null once the calls failed (said). */
 async function waitShortly(job: ExportJob): Promise<ExportJob | null> {
   const until = Date.now() + SHORT_JOB_MS;
   showProgress(job.progress);
@@ -182,8 +182,10 @@ async function waitShortly(job: ExportJob): Promise<ExportJob | null> {
       try {
         current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId });
       } catch (error) {
-        // A blip is borne as in a long follow; past it, the job is left to the list (or the session's end to its modal).
+        // A blip is borne as in a long follow; past it, said as there (the note screen lists no jobs, so
+        // silence would leave its user with neither the file nor a word).
         if (isTransient(error) && ++failures < FOLLOW_RETRIES) continue;
+        reportError(error);
         return null;
       }
       failures = 0;
