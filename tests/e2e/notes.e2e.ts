@@ -377,10 +377,12 @@ test.describe('live lab notes', () => {
     await kim.goto(`/note/${second.labNoteNo}`);
     await expect(kim.getByTestId('note-title')).toHaveText(`Assay ${id}`);
     await expect(kim.locator('[data-testid^="note-tab-close-"]')).toHaveCount(3);
-    // Edits are saved as a draft about half a second after typing stops.
-    const draft = kim.waitForResponse((response) => response.url().endsWith('/server/v1/project/note/temp') && response.status() === 200);
+    // Edits are saved as a draft about half a second after typing stops. (On a busy machine a pause inside
+    // the typing sends a draft of part of it first: the one awaited holds the whole line.)
+    const typed = 'Plate layout drafted.';
+    const draft = kim.waitForResponse((response) => response.url().endsWith('/server/v1/project/note/temp') && response.status() === 200 && (response.request().postData() ?? '').includes(typed));
     await prose(kim).click();
-    await kim.keyboard.type('Plate layout drafted.');
+    await kim.keyboard.type(typed);
     const draftBody = (await (await draft).request().postDataJSON()) as { labNoteNo: number; blockList: Array<{ blockStatus: string; content: string }> };
     expect(draftBody.labNoteNo).toBe(second.labNoteNo);
     expect(draftBody.blockList.some((block) => block.blockStatus === 'ADD' && block.content.includes('Plate layout'))).toBe(true);
