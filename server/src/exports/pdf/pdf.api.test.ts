@@ -41,9 +41,13 @@ async function assertTools(): Promise<void> {
   if (missing.length) throw new Error(`the PDF tests read PDFs with tools that are not installed: ${missing.join(', ')}`);
 }
 
-/** The PDF's text, page by page (pdftotext ends each page with a form feed). */
-async function pagesOf(file: string): Promise<string[]> {
-  const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', file, '-'], { maxBuffer: 64 << 20 });
+/**
+ * The PDF's text, page by page (pdftotext ends each page with a form feed). In its reading order a label
+ * and its value can be pages of text apart, depending on the fonts' widths; `layout` keeps each printed
+ * line a line, so a label and the value beside it are read together.
+ */
+async function pagesOf(file: string, { layout = false } = {}): Promise<string[]> {
+  const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', ...(layout ? ['-layout'] : []), file, '-'], { maxBuffer: 64 << 20 });
   return stdout.split('\f').slice(0, -1);
 }
 
@@ -108,7 +112,7 @@ describe('a note as PDF', () => {
 
   it('shows every signature as its manifestation: printed name, account, meaning, time with zone, version and hash', async () => {
     const multilingual = await note(fixture.notes.multilingual);
-    const pages = await pagesOf(await saved('note-en.pdf', await renderNotePdf(printer, project, multilingual, optionsIn('en', 'UTC'))));
+    const pages = await pagesOf(await saved('note-en.pdf', await renderNotePdf(printer, project, multilingual, optionsIn('en', 'UTC'))), { layout: true });
     const all = pages.join('\n');
     const [byReviewer, byParticipant] = multilingual.signatures;
     expect(byReviewer).toMatchObject({ status: 'T', type: 'reviewer', intact: true });

@@ -1,5 +1,5 @@
 import type { Language } from '@eln/shared';
-import { PRINT_STYLE } from '../../rendering/printStyle.js';
+import { MONO_FONTS, PRINT_STYLE, TEXT_FONTS } from '../../rendering/printStyle.js';
 
 /**
  * The PDF's page and the styles of what the export adds around a note (facts, signature manifest,
@@ -8,17 +8,6 @@ import { PRINT_STYLE } from '../../rendering/printStyle.js';
 
 /** A4 margins, with room at the top and bottom for the header and footer chromium draws there. */
 export const PAGE_MARGIN = { top: '22mm', bottom: '20mm', left: '16mm', right: '16mm' } as const;
-
-/**
- * The margin boxes' fonts, as the page's own stylesheet picks them: the language's Noto CJK family first
- * (its glyph forms), then the other (each also holds the other's script and the Latin letters).
- */
-const MARGIN_FONTS: Record<Language, string> = {
-  en: '"Noto Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", sans-serif',
-  ko: '"Noto Sans CJK KR", "Noto Sans CJK JP", sans-serif',
-  ja: '"Noto Sans CJK JP", "Noto Sans CJK KR", sans-serif',
-};
-const MONO_FONTS = '"Noto Sans Mono CJK KR", "Noto Sans Mono", "DejaVu Sans Mono", monospace';
 
 const EXPORT_STYLE = `
 @page { size: A4; margin: ${PAGE_MARGIN.top} ${PAGE_MARGIN.right} ${PAGE_MARGIN.bottom} ${PAGE_MARGIN.left}; }
@@ -76,7 +65,7 @@ export const PDF_PAGE_STYLE = `${PRINT_STYLE}\n${EXPORT_STYLE}`;
  */
 export const marginBoxStyle = (lang: Language) =>
   `
-.pdf-margin { width: 100%; margin: 0 ${PAGE_MARGIN.left}; display: flex; justify-content: space-between; gap: 6mm; font-family: ${MARGIN_FONTS[lang]}; font-size: 7.5pt; color: #444; }
+.pdf-margin { width: 100%; margin: 0 ${PAGE_MARGIN.left}; display: flex; justify-content: space-between; gap: 6mm; font-family: ${TEXT_FONTS[lang]}; font-size: 7.5pt; color: #444; }
 .pdf-margin .pdf-left { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .pdf-margin .pdf-right { white-space: nowrap; }
 .pdf-margin strong { color: #111; }
