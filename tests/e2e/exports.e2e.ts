@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from './test.js';
-import type { Download, Locator, Page } from '@playwright/test';
+import type { Download, Locator, Page, Route } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures';
 import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique } from './support';
 
@@ -29,6 +29,10 @@ async function exportFile(page: Page, form: string, jobs: Locator, format: 'pdf'
   }
   return auto;
 }
+
+/** Answers a call as a server that cannot answer now would (the envelope of an unexpected error). */
+const answerUnavailable = (route: Route) =>
+  route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: '9999', message: 'Unavailable', data: null }) });
 
 test.describe('exports', () => {
   test.setTimeout(hangTimeout(420_000));
@@ -64,7 +68,7 @@ test.describe('exports', () => {
       if (held && ((failed === 0 && Date.now() - clickedAt > 1_500) || (failed === 1 && overlayGone))) {
         failed += 1;
         answeredSinceFailure = 0;
-        await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: '9999', message: 'Unavailable', data: null }) });
+        await answerUnavailable(route);
         return;
       }
       if (failed === 2) answeredSinceFailure += 1;
@@ -183,11 +187,10 @@ test.describe('exports', () => {
 
     // The job cannot be asked about under the overlay (every poll fails): said after three in a row, not left
     // in silence; the job goes on and the list shows it done.
-    const unavailable = JSON.stringify({ status: '9999', message: 'Unavailable', data: null });
     let failedPolls = 0;
     await admin.route('**/v1/export/detail', async (route) => {
       failedPolls += 1;
-      await route.fulfill({ status: 503, contentType: 'application/json', body: unavailable });
+      await answerUnavailable(route);
     });
     await admin.getByTestId('download-form-start').click();
     await expect(admin.getByTestId('alert-message')).toHaveText('예상치 못한 오류가 발생했습니다.');

@@ -186,7 +186,7 @@ describe('durability under crashes', () => {
     expect(confirmed.some((entry) => entry.changes.slice(1, entry.confirmed).includes('bold'))).toBe(true);
     // Each round restarts the server process (about 11 s on a quiet 2-core machine, PGlite); in CI, beside
     // the browser suite, rounds took about twice that and 900 s ran out: the budget is generous, since
-    // every wait inside a round is bounded on its own (start 60 s, connect 10 s, convergence 30 s).
+    // every wait inside a round is bounded on its own (start 60 s, each sign-in 30 s, connect 10 s, convergence 30 s).
   }, 1_800_000);
 
   it('loses nothing at all on SIGTERM', async () => {

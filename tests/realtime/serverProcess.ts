@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+/** An API call that has not answered by then fails its test's step rather than its whole timeout. */
+const CALL_TIMEOUT_MS = 30_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,6 +95,7 @@ export class ServerProcess {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
     const answer = (await response.json()) as { status: string; message: string; data: T };
     if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message}`);

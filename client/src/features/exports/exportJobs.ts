@@ -144,51 +144,63 @@ export async function startExport(request: ExportCreateRequest, options: { onCre
 const FOLLOW_RETRIES = 3;
 const isTransient = (error: unknown) => isApiError(error) && (error.httpStatus === 0 || error.httpStatus >= 500);
 
+/** What one look at a followed job found: the job, a failure borne (look again), or the end of the follow. */
+type Look = { job: ExportJob } | 'again' | 'stop';
+
+/**
+ * Asks for one job, bearing a few failed calls in a row; past them (or on a refusal) it says why and stops
+ * the follow: silence would leave the user with neither the file nor a word (the note screen lists no jobs).
+ */
+function jobLooker(jobId: string, signal?: AbortSignal): () => Promise<Look> {
+  let failures = 0;
+  return async () => {
+    try {
+      const job = await call<ExportJob>('/v1/export/detail', { jobId }, { signal });
+      failures = 0;
+      return { job };
+    } catch (error) {
+      if (signal?.aborted) return 'stop';
+      if (isTransient(error) && ++failures < FOLLOW_RETRIES) return 'again';
+      reportError(error);
+      return 'stop';
+    }
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
 /**
  * Follows a job past the overlay's few seconds, without blocking the screen; answers it once finished,
  * else null (the screen closed, the session ended, or the server could not be asked several times in a row).
  */
 async function followToEnd(job: ExportJob, { onProgress, signal }: LongExportFollower): Promise<ExportJob | null> {
   onProgress(job.progress);
-  let failures = 0;
+  const look = jobLooker(job.jobId, signal);
   while (!signal.aborted) {
-    await new Promise((resolve) => window.setTimeout(resolve, POLL_MS));
+    await pause(POLL_MS);
     if (signal.aborted) return null;
-    let current: ExportJob;
-    try {
-      current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId }, { signal });
-    } catch (error) {
-      if (signal.aborted) return null;
-      if (isTransient(error) && ++failures < FOLLOW_RETRIES) continue;
-      reportError(error);
-      return null;
-    }
-    failures = 0;
-    if (!isActive(current)) return current;
-    onProgress(current.progress);
+    const seen = await look();
+    if (seen === 'stop') return null;
+    if (seen === 'again') continue;
+    if (!isActive(seen.job)) return seen.job;
+    onProgress(seen.job.progress);
   }
   return null;
 }
 
-/** Follows one job under the loading overlay for a few seconds; answers it as last seen (finished, or still running), or null once the calls failed (said). */
+/** Follows one job under the loading overlay for a few seconds; answers it as last seen (finished, or still running), or null once the follow stopped (said). */
 async function waitShortly(job: ExportJob): Promise<ExportJob | null> {
   const until = Date.now() + SHORT_JOB_MS;
   showProgress(job.progress);
+  const look = jobLooker(job.jobId);
   let current = job;
-  let failures = 0;
   try {
     while (isActive(current) && Date.now() < until) {
-      await new Promise((resolve) => window.setTimeout(resolve, 400));
-      try {
-        current = await call<ExportJob>('/v1/export/detail', { jobId: job.jobId });
-      } catch (error) {
-        // A blip is borne as in a long follow; past it, said as there (the note screen lists no jobs, so
-        // silence would leave its user with neither the file nor a word).
-        if (isTransient(error) && ++failures < FOLLOW_RETRIES) continue;
-        reportError(error);
-        return null;
-      }
-      failures = 0;
+      await pause(400);
+      const seen = await look();
+      if (seen === 'stop') return null;
+      if (seen === 'again') continue;
+      current = seen.job;
       showProgress(current.progress);
     }
     return current;
