@@ -11,10 +11,11 @@ COPY . .
 RUN npm run build
 
 FROM node:22-bookworm-slim
-# The PDF export prints with Debian's chromium (Korean and Japanese from fonts-noto-cjk); Ghostscript makes
-# PDF/A-2b copies.
+# The PDF export prints with Debian's chromium, English and Korean text in Liberation Sans (fonts-liberation:
+# only a recommendation of chromium's, so named here), Korean and Japanese from fonts-noto-cjk; Ghostscript
+# makes PDF/A-2b copies.
 RUN apt-get update \
-  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk ghostscript \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-cjk ghostscript \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium

@@ -18,6 +18,8 @@ import { freshPostgres, printTable } from './database.js';
  */
 /** BENCH_EXPORT_NOTES (a multiple of 4) exports a smaller project, for measuring a change quickly. */
 const NOTES = Number(process.env.BENCH_EXPORT_NOTES ?? 200);
+if (!Number.isInteger(NOTES) || NOTES < 4 || NOTES % 4) throw new Error(`BENCH_EXPORT_NOTES must be a multiple of 4, at least 4 (is ${process.env.BENCH_EXPORT_NOTES})`);
+/** One note in four holds a file. */
 const FILES = NOTES / 4;
 const FILE_BYTES = 1024 * 1024;
 const PASSWORD = 'bench-writer-password';

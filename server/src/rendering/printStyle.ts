@@ -7,15 +7,21 @@ import type { Language } from '@eln/shared';
  * page, measured 2026-11-29, whether the text is Latin or Hangul), and Hangul and Han fall back to the
  * CJK family named next, in the language's glyph forms. Japanese keeps its CJK family first: its quotes,
  * dashes and ellipses are full-width there, and a Latin font would set them narrow.
- * On Debian, chromium brings Liberation (Arial's metrics) and fonts-noto-cjk the CJK families.
+ * On Debian: fonts-liberation (Arial's metrics; only recommended by chromium, so installed by name) and
+ * fonts-noto-cjk (the CJK families).
  */
 export const TEXT_FONTS: Record<Language, string> = {
   en: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", sans-serif',
   ko: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',
   ja: '"Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Meiryo", sans-serif',
 };
-/** Code and hashes: Latin monospace first for the same reason, the CJK monospace for what it lacks. */
-export const MONO_FONTS = '"Noto Sans Mono", Consolas, "Liberation Mono", "DejaVu Sans Mono", "Noto Sans Mono CJK KR", monospace';
+/**
+ * Code: the CJK monospace first, whose Latin letters are half a Hangul syllable wide, so that code mixing
+ * them keeps its columns (a Latin monospace is 0.6 of one).
+ */
+const CODE_FONTS = '"Noto Sans Mono CJK KR", "Noto Sans Mono", Consolas, monospace';
+/** Hashes and other Latin-only monospace text: a Latin monospace first, for the speed said above. */
+export const LATIN_MONO_FONTS = '"Noto Sans Mono", Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace';
 
 /**
  * The page's own stylesheet: readable on screen, sober on paper (fonts: TEXT_FONTS).
@@ -33,7 +39,7 @@ h1, h2, h3, h4 { line-height: 1.3; break-after: avoid; }
 p { margin: .45rem 0; }
 blockquote { margin: .6rem 0; padding: .1rem 0 .1rem .9rem; border-left: 3px solid #999; color: #444; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; border: 1px solid #ddd; padding: .6rem .8rem; font-size: .9em; }
-code { font-family: ${MONO_FONTS}; }
+code { font-family: ${CODE_FONTS}; }
 hr { border: 0; border-top: 1px solid #999; margin: 1rem 0; }
 table { border-collapse: collapse; margin: .8rem 0; max-width: 100%; }
 th, td { border: 1px solid #888; padding: .25rem .5rem; vertical-align: top; text-align: left; }

@@ -42,7 +42,7 @@ export interface PdfPrinterOptions {
 export class ChromiumMissingError extends Error {
   readonly code = 'CHROMIUM_MISSING';
   constructor(readonly executablePath: string) {
-    super(`chromium was not found at ${executablePath}: install Debian's chromium (apt-get install chromium fonts-noto-cjk) or set CHROMIUM_PATH`);
+    super(`chromium was not found at ${executablePath}: install Debian's chromium (apt-get install chromium fonts-liberation fonts-noto-cjk) or set CHROMIUM_PATH`);
     this.name = 'ChromiumMissingError';
   }
 }

@@ -1,5 +1,5 @@
 import type { Language } from '@eln/shared';
-import { MONO_FONTS, PRINT_STYLE, TEXT_FONTS } from '../../rendering/printStyle.js';
+import { LATIN_MONO_FONTS, PRINT_STYLE, TEXT_FONTS } from '../../rendering/printStyle.js';
 
 /**
  * The PDF's page and the styles of what the export adds around a note (facts, signature manifest,
@@ -16,7 +16,7 @@ body { padding: 0; max-width: none; }
 .pdf-facts { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: 0 0 1.2rem; font-size: .88em; color: #333; }
 .pdf-facts dt { font-weight: 600; color: #555; }
 .pdf-facts dd { margin: 0; overflow-wrap: anywhere; }
-.pdf-hash { font-family: ${MONO_FONTS}; font-size: 7.5pt; letter-spacing: 0; white-space: nowrap; }
+.pdf-hash { font-family: ${LATIN_MONO_FONTS}; font-size: 7.5pt; letter-spacing: 0; white-space: nowrap; }
 .pdf-chart-picture { margin: .4rem 0 .2rem; }
 .pdf-chart-picture img { max-width: 100%; }
 .pdf-never-saved { border: 1px dashed #999; padding: .8rem; color: #555; }
