@@ -13,8 +13,9 @@ import { buildPdfFixture, tamperWithVersion, TEXT, type PdfFixture } from './pdf
 
 const run = promisify(execFile);
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../../tests/e2e/screenshots');
-/** The tools the checks read PDFs with (poppler-utils, qpdf); missing ones fail the file, saying which. */
+/** The fonts the export sets its pages in, which the order pdftotext reads them in depends on; missing ones fail the file, saying which. */
 const FONTS = { 'Liberation Sans': 'fonts-liberation', 'Noto Sans CJK KR': 'fonts-noto-cjk', 'Noto Sans CJK JP': 'fonts-noto-cjk' } as const;
+/** The tools the checks read PDFs with (poppler-utils, qpdf); missing ones fail the file, saying which. */
 const TOOLS = { pdftotext: 'poppler-utils', pdftoppm: 'poppler-utils', pdfimages: 'poppler-utils', pdfinfo: 'poppler-utils', qpdf: 'qpdf', gs: 'ghostscript' } as const;
 
 let server: TestServer;
@@ -40,7 +41,6 @@ async function assertTools(): Promise<void> {
     }
   }
   if (missing.length) throw new Error(`the PDF tests read PDFs with tools that are not installed: ${missing.join(', ')}`);
-  // What the tests read depends on the fonts the pages are set in (pdftotext orders text by its place).
   const { stdout: families } = await run('fc-list', [':', 'family']);
   const absent = Object.entries(FONTS).filter(([family]) => !families.includes(family));
   if (absent.length) throw new Error(`the PDF tests expect the fonts the export is set in: ${absent.map(([family, pkg]) => `${family} (Debian package ${pkg})`).join(', ')}`);
