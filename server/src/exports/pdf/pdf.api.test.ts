@@ -16,7 +16,7 @@ const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../../tests/e2e/scr
 /** The fonts the export sets its pages in, which the order pdftotext reads them in depends on; missing ones fail the file, saying which. */
 const FONTS = { 'Liberation Sans': 'fonts-liberation', 'Noto Sans CJK KR': 'fonts-noto-cjk', 'Noto Sans CJK JP': 'fonts-noto-cjk' } as const;
 /** The tools the checks read PDFs with (poppler-utils, qpdf); missing ones fail the file, saying which. */
-const TOOLS = { pdftotext: 'poppler-utils', pdftoppm: 'poppler-utils', pdfimages: 'poppler-utils', pdfinfo: 'poppler-utils', qpdf: 'qpdf', gs: 'ghostscript' } as const;
+const TOOLS = { pdftotext: 'poppler-utils', pdffonts: 'poppler-utils', pdftoppm: 'poppler-utils', pdfimages: 'poppler-utils', pdfinfo: 'poppler-utils', qpdf: 'qpdf', gs: 'ghostscript' } as const;
 
 let server: TestServer;
 let printer: PdfPrinter;
@@ -113,6 +113,23 @@ describe('a note as PDF', () => {
     // Japanese labels throughout, and the version history with both versions' hashes.
     expect(all).toContain(PDF_MESSAGES.history.ja);
     for (const entry of multilingual.history) expect(all).toContain(entry.blocksHash);
+  });
+
+  it('sets English and Korean text in a Latin font first, Japanese in its CJK font (a CJK first font prints 2-3x slower)', async () => {
+    const multilingual = await note(fixture.notes.multilingual);
+    const fontsIn = async (lang: PdfOptions['lang']) => {
+      const file = await saved(`fonts-${lang}.pdf`, await renderNotePdf(printer, project, multilingual, optionsIn(lang, 'UTC')));
+      return (await run('pdffonts', [file])).stdout;
+    };
+    for (const lang of ['en', 'ko'] as const) {
+      const fonts = await fontsIn(lang);
+      expect(fonts, lang).toMatch(/\+LiberationSans-/);
+      // The note's Korean and Japanese still come from the CJK family, by fallback (chromium embeds it as Type 3).
+      expect(fonts, lang).toContain('Type 3');
+    }
+    const japanese = await fontsIn('ja');
+    expect(japanese).toContain('Type 3');
+    expect(japanese).not.toMatch(/\+LiberationSans-/);
   });
 
   it('shows every signature as its manifestation: printed name, account, meaning, time with zone, version and hash', async () => {
