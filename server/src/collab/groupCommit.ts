@@ -42,6 +42,19 @@ const openGroup = fixedStatement('group_open', `select set_config('eln.group_com
  * gather for the next group as before.
  */
 export const GROUP_COMMIT_GATHER_MS = 5;
+/**
+ * The least time from one group commit's start to the next one's. Under a long burst the groups used
+ * to follow each other at once, each carrying what arrived during the one before (a few notes' edits):
+ * about 24 commits a round of the bench's 10 editors on 20 notes, each costing PostgreSQL about 1 ms
+ * of CPU and this process its postgres.js work and durable messages, on the same two cores as the
+ * editing itself. Spaced 20 ms apart (alternating bench runs of 7 pairs, session 30): commits 218-306
+ * -> 74-126 a run, PostgreSQL's CPU in the edit phase 0.32 -> 0.16-0.21 s, what ours costs beyond bare
+ * Hocuspocus (this process and PostgreSQL) 0.78-0.80 -> 0.42-0.52 s, and the propagation ratio 1.57 /
+ * 1.86 -> 1.30 / 1.21; durable p50 26 -> 40 ms, p99 per pair 53-397 -> 65-242 (goal 200). At 50 editors
+ * commits about halved (1,000 -> 550 a run). 40 ms saved little more CPU and doubled the durable p50. A
+ * lone typist's keystrokes 15 ms or more apart never wait for it (each has its gathering window first).
+ */
+export const GROUP_COMMIT_SPACING_MS = 20;
 /** Rows a statement carries: a burst's group is one statement, a huge backlog a few bounded ones. */
 const INSERT_ROWS = 5000;
 
@@ -66,8 +79,8 @@ const appendUpdates = fixedStatement<{ stored: number }>(
 
 /**
  * Group commit of live updates across documents. The appends that arrive within GROUP_COMMIT_GATHER_MS
- * of the first one an idle store gets, or while a transaction commits, are collected; the next
- * transaction takes all of them: the documents' write checks (their row locks, see
+ * of the first one an idle store gets, or while a transaction commits and until GROUP_COMMIT_SPACING_MS
+ * after it started, are collected; the next transaction takes all of them: the documents' write checks (their row locks, see
  * DocumentKind.writable; two statements for all the notes) with one insert of every document's updates
  * sent behind them, all sent with the transaction's BEGIN (PipelinedTransactions), then one commit: two
  * round trips (when a check refused, a rollback and a second transaction; see store). Under a burst,
@@ -79,7 +92,7 @@ const appendUpdates = fixedStatement<{ stored: number }>(
  * timeout and a second transaction, and no later group.
  */
 export class GroupCommit {
-  private readonly groups = new Batches<Request>((group) => this.commitGroup(group), GROUP_COMMIT_GATHER_MS);
+  private readonly groups = new Batches<Request>((group) => this.commitGroup(group), { gatherMs: GROUP_COMMIT_GATHER_MS, spacingMs: GROUP_COMMIT_SPACING_MS });
   /** The groups' transactions: one at a time, each BEGIN sent with the group's checks (see PipelinedTransactions). */
   private readonly pipelined: Transactions;
   /** The pool's transactions, for documents appended alone beside the groups after their group failed. */

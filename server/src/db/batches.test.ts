@@ -80,7 +80,7 @@ describe('work handled a group at a time', () => {
     const batches = new Batches<{ name: string; done: () => void }>(async (group) => {
       groups.push(group.map(({ name }) => name));
       for (const { done } of group) done();
-    }, 50);
+    }, { gatherMs: 50 });
     const add = (name: string) => new Promise<void>((resolve) => batches.add({ name, done: resolve }));
     // As a document's flush does: its next item is added a few promise steps after the previous one is done.
     const chain = add('first').then(async () => {
@@ -101,5 +101,37 @@ describe('work handled a group at a time', () => {
     expect(groups).toEqual([['first'], ['next']]);
     await vi.advanceTimersByTimeAsync(50);
     expect(groups).toEqual([['first'], ['next'], ['later']]);
+  });
+
+  it('starts a group no sooner than the spacing after the one before it, gathering what arrives meanwhile', async () => {
+    // The window's timer and the clock are faked; setImmediate stays real (see Batches).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    const groups: Array<{ names: string[]; at: number }> = [];
+    const batches = new Batches<{ name: string; done: () => void }>(async (group) => {
+      groups.push({ names: group.map(({ name }) => name), at: performance.now() });
+      for (const { done } of group) done();
+    }, { spacingMs: 20 });
+    const add = (name: string) => new Promise<void>((resolve) => batches.add({ name, done: resolve }));
+    const started = performance.now();
+    const first = add('first');
+    // Nothing to gather and no group before it: handled at once.
+    expect(groups.map(({ names }) => names)).toEqual([['first']]);
+    await first;
+    await vi.advanceTimersByTimeAsync(5);
+    const burst = [add('a'), add('b')];
+    await settle();
+    await vi.advanceTimersByTimeAsync(10);
+    burst.push(add('c'));
+    await vi.advanceTimersByTimeAsync(4);
+    expect(groups.map(({ names }) => names)).toEqual([['first']]);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(burst);
+    expect(groups.map(({ names }) => names)).toEqual([['first'], ['a', 'b', 'c']]);
+    expect(groups[1]!.at - started).toBe(20);
+    // Long after the last group, an item waits for nothing.
+    await vi.advanceTimersByTimeAsync(100);
+    const alone = add('alone');
+    expect(groups.map(({ names }) => names)).toEqual([['first'], ['a', 'b', 'c'], ['alone']]);
+    await alone;
   });
 });

@@ -1,20 +1,37 @@
+/** When a batch's groups are handled (see Batches); both default to 0, every group at once. */
+export interface BatchTiming {
+  /** How long an idle batch waits, after its first item, for the items arriving with it. */
+  gatherMs?: number;
+  /**
+   * The least time from one group's start to the next one's: under a steady stream, the items that
+   * arrive meanwhile wait for it and go as one larger group. Alone, an item never waits for it (the
+   * group before it started long ago).
+   */
+  spacingMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Work that arrives one item at a time, handled a group at a time: the first item is handled at once
  * (or, given `gatherMs`, once that window has gathered the items arriving with it), and the items that
- * arrive while a group is being handled, or as it settles, make the next group. Under a burst, a
- * thousand items cost a few statements instead of a thousand queueing for the pool's connections;
- * alone, an item waits for nothing but the window. It needs the real `setImmediate` (see drain): a test
- * faking timers must leave it alone (vitest's `useFakeTimers` fakes it unless told `toFake`).
+ * arrive while a group is being handled, or as it settles, make the next group (started no sooner than
+ * `spacingMs` after the one before it). Under a burst, a thousand items cost a few statements instead of
+ * a thousand queueing for the pool's connections; alone, an item waits for nothing but the window. It
+ * needs the real `setImmediate` (see drain): a test faking timers must leave it alone (vitest's
+ * `useFakeTimers` fakes it unless told `toFake`).
  */
 export class Batches<Item> {
   private waiting: Item[] = [];
   /** Set before the first group is handled (synchronously, inside `add`), so an `add` made meanwhile waits its turn. */
   private draining = false;
+  /** When the last group started (`performance.now()`), for `spacingMs`. */
+  private lastGroupAt = Number.NEGATIVE_INFINITY;
 
   /** `handle` settles each of its items itself, and must not throw. */
   constructor(
     private readonly handle: (group: Item[]) => Promise<void>,
-    private readonly gatherMs = 0,
+    private readonly timing: BatchTiming = {},
   ) {}
 
   add(item: Item): void {
@@ -26,16 +43,19 @@ export class Batches<Item> {
 
   private async drain(): Promise<void> {
     try {
-      if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
+      if (this.timing.gatherMs) await sleep(this.timing.gatherMs);
       for (;;) {
         if (!this.waiting.length) {
           // The items a group's settlement adds straight away (a queue's next item, sent the moment its
           // previous one is done) join the next group rather than wait for a new window: the callbacks
           // of every settled item have run by the next turn of the event loop, however many promise
-          // steps they take. Under a burst items are waiting already, and the next group starts at once.
+          // steps they take. Under a burst items are waiting already.
           await new Promise((resolve) => setImmediate(resolve));
           if (!this.waiting.length) return;
         }
+        const untilSpaced = this.lastGroupAt + (this.timing.spacingMs ?? 0) - performance.now();
+        if (untilSpaced > 0) await sleep(untilSpaced);
+        this.lastGroupAt = performance.now();
         await this.handle(this.waiting.splice(0));
       }
     } finally {
