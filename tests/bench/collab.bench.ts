@@ -8,7 +8,7 @@ import { loadConfig } from '../../server/src/config.js';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
 import { loadDocumentState } from '../../server/src/collab/documentStore.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
-import { freshPostgres, percentile, printTable } from './database.js';
+import { freshPostgres, percentile, postgresCpuMs, printTable } from './database.js';
 import { ForkedHelper } from './forked.js';
 import type { ChildMessage, EditorsJob, EditorsResult, ParentMessage } from './liveEditors.js';
 
@@ -55,6 +55,9 @@ interface Measured {
   /** This server process's event-loop delay during the run, p99 and max in ms. */
   loopP99: number;
   loopMax: number;
+  /** CPU ms in the edit phase: this process (the servers'), and every PostgreSQL process (null: none to read). */
+  serverCpuMs: number;
+  postgresCpuMs: number | null;
 }
 
 interface Target {
@@ -107,7 +110,11 @@ async function run(target: Target, editors: number, arrayName: string, names: st
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
     const editsStarted = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
+    const postgresBefore = postgresCpuMs();
     const [measured, ...sent] = await Promise.all(all.map((child) => child.edit()));
+    const cpu = process.cpuUsage(cpuBefore);
+    const postgresAfter = postgresCpuMs();
     // For profiling: the edit phase in this process's monotonic microseconds, the clock of `--cpu-prof`'s samples.
     if (process.env.BENCH_PHASES) console.log(`edit phase, ${target.durable ? 'ours' : 'bare'} at ${editors} editors: ${editsStarted / 1000n} to ${process.hrtime.bigint() / 1000n} µs`);
     loop.disable();
@@ -119,6 +126,8 @@ async function run(target: Target, editors: number, arrayName: string, names: st
       seconds: (measured!.lastDoneAt - Math.min(...sent.map((r) => r.firstSentAt))) / 1000,
       loopP99: loop.percentile(99) / 1e6,
       loopMax: loop.max / 1e6,
+      serverCpuMs: (cpu.user + cpu.system) / 1000,
+      postgresCpuMs: postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore,
     };
   } finally {
     for (const child of all) child.kill();
@@ -212,9 +221,10 @@ export async function collabBench(): Promise<void> {
   try {
     const rows: Array<Record<string, string | number>> = [];
     const goals: Array<Record<string, string | number>> = [];
+    const cpu: Array<Record<string, string | number>> = [];
     const arrays: Array<{ name: string; expected: number; notes: string[] }> = [];
     for (const editors of EDITOR_COUNTS) {
-      const byRun = { ratio: [] as number[], p99: [] as number[], durableP99: [] as number[] };
+      const byRun = { ratio: [] as number[], p99: [] as number[], durableP99: [] as number[], bareCpu: [] as number[], ourCpu: [] as number[], ourPostgresCpu: [] as number[] };
       for (let runNo = 1; runNo <= RUNS; runNo += 1) {
         const arrayName = `bench-${editors}-${runNo}`;
         // Which server goes first changes from run to run, so that neither always meets the machine
@@ -242,6 +252,9 @@ export async function collabBench(): Promise<void> {
         byRun.ratio.push(round(ms(full.propagation, 50) / ms(plain.propagation, 50)));
         byRun.p99.push(ms(full.propagation, 99));
         byRun.durableP99.push(ms(full.durable, 99));
+        byRun.bareCpu.push(plain.serverCpuMs + (plain.postgresCpuMs ?? 0));
+        byRun.ourCpu.push(full.serverCpuMs + (full.postgresCpuMs ?? 0));
+        byRun.ourPostgresCpu.push(full.postgresCpuMs ?? Number.NaN);
         for (const [server, measured] of [['bare', plain], ['ours', full]] as const) {
           rows.push({
             'editors/note': editors,
@@ -256,6 +269,7 @@ export async function collabBench(): Promise<void> {
             'durable max ms': server === 'ours' ? max(measured.durable) : '-',
             'edits/s': Math.round(measured.sent / measured.seconds),
             'loop delay p99/max ms': `${round(measured.loopP99)}/${round(measured.loopMax)}`,
+            'CPU ms server/PostgreSQL': `${Math.round(measured.serverCpuMs)}/${measured.postgresCpuMs ?? '-'}`,
           });
         }
       }
@@ -264,6 +278,13 @@ export async function collabBench(): Promise<void> {
         goals.push({ 'editors/note': editors, measure, goal: `<= ${goal}`, [`median of ${RUNS}`]: median, runs: values.join(' / '), met: median <= goal ? 'yes' : 'NO' });
       };
       judged('propagation p50 ours/bare', GOALS.p50Ratio, byRun.ratio);
+      cpu.push({
+        'editors/note': editors,
+        [`bare, median of ${RUNS}`]: Math.round(ms(byRun.bareCpu, 50)),
+        [`ours, median of ${RUNS}`]: Math.round(ms(byRun.ourCpu, 50)),
+        'of which PostgreSQL': byRun.ourPostgresCpu.some(Number.isNaN) ? '-' : Math.round(ms(byRun.ourPostgresCpu, 50)),
+        'ours/bare per run': byRun.ourCpu.map((ours, i) => round(ours / byRun.bareCpu[i]!)).join(' / '),
+      });
       if (editors === 50) {
         judged('propagation p99 ours, ms', GOALS.propagationP99Ms, byRun.p99);
         judged('durable p99 ours, ms', GOALS.durableP99Ms, byRun.durableP99);
@@ -274,6 +295,10 @@ export async function collabBench(): Promise<void> {
       rows,
     );
     printTable('Live editing goals', goals);
+    printTable(
+      "CPU ms in the edit phase (no goal): the servers' process (every thread, process.cpuUsage) and PostgreSQL's (every postgres process on this machine, from /proc; '-' where none can be read), i.e. what durability, checks and confirmations cost beyond relaying",
+      cpu,
+    );
     printTable('Every entry sent is in the database (each note loaded from the store, entries counted)', await countStored(ours.database, arrays));
   } finally {
     await bare.destroy();

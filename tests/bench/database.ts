@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 
 /** A fresh PostgreSQL database for one benchmark run, dropped afterwards. */
@@ -34,4 +35,38 @@ export function percentile(sorted: number[], p: number): number {
 export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
   console.log(`\n${title}`);
   console.table(rows);
+}
+
+/** Linux's clock ticks per second for /proc's CPU times (`getconf CLK_TCK`; 100 on every kernel built for x86-64 and arm64). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time every PostgreSQL process on this machine has used so far, in ms (user and system, from
+ * /proc/<pid>/stat; 10 ms steps), or null where there is none to read (PostgreSQL on another host, or
+ * no /proc). Differences between two readings are what PostgreSQL spent in between, on whatever
+ * database: meaningful only when nothing else uses it meanwhile.
+ */
+export function postgresCpuMs(): number | null {
+  let ticks = 0;
+  let found = false;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+    // After the name: state, ppid, ... utime and stime are the 12th and 13th fields.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+    found = true;
+  }
+  return found ? (ticks * 1000) / TICKS_PER_SECOND : null;
 }

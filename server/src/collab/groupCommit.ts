@@ -52,7 +52,7 @@ export const GROUP_COMMIT_GATHER_MS = 5;
  * Hocuspocus (this process and PostgreSQL) 0.78-0.80 -> 0.42-0.52 s, and the propagation ratio 1.57 /
  * 1.86 -> 1.30 / 1.21; durable p50 26 -> 40 ms, p99 per pair 53-397 -> 65-242 (goal 200). At 50 editors
  * commits about halved (1,000 -> 550 a run). 40 ms saved little more CPU and doubled the durable p50. A
- * lone typist's keystrokes 15 ms or more apart never wait for it (each has its gathering window first).
+ * lone typist's keystrokes 20 ms or more apart never wait for it (closer ones wait at most the difference).
  */
 export const GROUP_COMMIT_SPACING_MS = 20;
 /** Rows a statement carries: a burst's group is one statement, a huge backlog a few bounded ones. */

@@ -128,10 +128,40 @@ describe('work handled a group at a time', () => {
     await Promise.all(burst);
     expect(groups.map(({ names }) => names)).toEqual([['first'], ['a', 'b', 'c']]);
     expect(groups[1]!.at - started).toBe(20);
-    // Long after the last group, an item waits for nothing.
+    // Long after the last group (and once the batch is idle, a turn after it), an item waits for nothing.
     await vi.advanceTimersByTimeAsync(100);
+    await settle();
     const alone = add('alone');
     expect(groups.map(({ names }) => names)).toEqual([['first'], ['a', 'b', 'c'], ['alone']]);
     await alone;
+  });
+
+  it('with a gathering window too, keeps items 20 ms apart from waiting for the spacing, and closer ones wait the difference', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    const started = performance.now();
+    const advanceTo = (ms: number) => vi.advanceTimersByTimeAsync(started + ms - performance.now());
+    const groupsAt: number[] = [];
+    const batches = new Batches<() => void>(async (group) => {
+      groupsAt.push(performance.now() - started);
+      for (const done of group) done();
+    }, { gatherMs: 5, spacingMs: 20 });
+    // One item at a time, as a lone typist's keystrokes, each handled and the batch idle before the next.
+    const add = () => new Promise<void>((resolve) => batches.add(resolve));
+    for (const at of [0, 20, 40]) {
+      await advanceTo(at);
+      const handled = add();
+      await advanceTo(at + 5);
+      await handled;
+      await settle();
+    }
+    expect(groupsAt).toEqual([5, 25, 45]);
+    // 15 ms after the one before: its window ends 5 ms short of the spacing, and it waits that long.
+    await advanceTo(55);
+    const close = add();
+    await advanceTo(64);
+    expect(groupsAt).toEqual([5, 25, 45]);
+    await advanceTo(65);
+    await close;
+    expect(groupsAt).toEqual([5, 25, 45, 65]);
   });
 });

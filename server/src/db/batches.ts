@@ -17,9 +17,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (or, given `gatherMs`, once that window has gathered the items arriving with it), and the items that
  * arrive while a group is being handled, or as it settles, make the next group (started no sooner than
  * `spacingMs` after the one before it). Under a burst, a thousand items cost a few statements instead of
- * a thousand queueing for the pool's connections; alone, an item waits for nothing but the window. It
- * needs the real `setImmediate` (see drain): a test faking timers must leave it alone (vitest's
- * `useFakeTimers` fakes it unless told `toFake`).
+ * a thousand queueing for the pool's connections; alone, an item waits for nothing but the window (and
+ * the spacing, if the group before it started less than `spacingMs` ago). It needs the real
+ * `setImmediate` (see drain): a test faking timers must leave it alone (vitest's `useFakeTimers` fakes
+ * it unless told `toFake`).
  */
 export class Batches<Item> {
   private waiting: Item[] = [];
