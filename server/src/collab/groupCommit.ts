@@ -80,9 +80,10 @@ const appendUpdates = fixedStatement<{ stored: number }>(
 /**
  * Group commit of live updates across documents. The appends that arrive within GROUP_COMMIT_GATHER_MS
  * of the first one an idle store gets, or while a transaction commits and until GROUP_COMMIT_SPACING_MS
- * after it started, are collected; the next transaction takes all of them: the documents' write checks (their row locks, see
- * DocumentKind.writable; two statements for all the notes) with one insert of every document's updates
- * sent behind them, all sent with the transaction's BEGIN (PipelinedTransactions), then one commit: two
+ * after it started, are collected; the next transaction takes all of them: the documents' write checks
+ * (their row locks, see DocumentKind.writable; two statements for all the notes) with one insert of
+ * every document's updates sent behind them, all sent with the transaction's BEGIN
+ * (PipelinedTransactions), then one commit: two
  * round trips (when a check refused, a rollback and a second transaction; see store). Under a burst,
  * twenty notes cost one commit instead of twenty transactions queueing for the pool's connections. The
  * promise stays the same per document: its updates are stored, or none is because it is locked

@@ -4,8 +4,8 @@ export interface BatchTiming {
   gatherMs?: number;
   /**
    * The least time from one group's start to the next one's: under a steady stream, the items that
-   * arrive meanwhile wait for it and go as one larger group. Alone, an item never waits for it (the
-   * group before it started long ago).
+   * arrive meanwhile wait for it and go as one larger group. An item alone waits for it only if the group
+   * before it started less than this long ago.
    */
   spacingMs?: number;
 }
