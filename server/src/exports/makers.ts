@@ -103,25 +103,28 @@ function projectElnMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
   return async ({ job, outPath, progress, signal }) => {
     const context = await projectJobContext(db, job);
     const pdfOptions = { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy };
+    // Every note's PDF is printed in one session: one warm tab for the whole archive.
     const written = await printing(() =>
-      writeElnArchive(
-        db,
-        {
-          projectNo: context.project.projectNo,
-          noteNos: context.noteNos,
-          filesDir: config.filesDir,
-          exportedAt: context.exportedAt,
-          exportedBy: context.exportedBy,
-          lang: context.lang,
-          timeZone: job.timeZone,
-          organization: config.company.name,
-          notePdf: (project, note) => {
-            signal.throwIfAborted();
-            return renderNotePdf(printer, project, note, pdfOptions);
+      printer.session((session) =>
+        writeElnArchive(
+          db,
+          {
+            projectNo: context.project.projectNo,
+            noteNos: context.noteNos,
+            filesDir: config.filesDir,
+            exportedAt: context.exportedAt,
+            exportedBy: context.exportedBy,
+            lang: context.lang,
+            timeZone: job.timeZone,
+            organization: config.company.name,
+            notePdf: (project, note) => {
+              signal.throwIfAborted();
+              return renderNotePdf(session, project, note, pdfOptions);
+            },
           },
-        },
-        createWriteStream(outPath),
-        (done, total) => progress(done / total),
+          createWriteStream(outPath),
+          (done, total) => progress(done / total),
+        ),
       ),
     );
     return { fileName: written.fileName };

@@ -2,24 +2,31 @@ import type { Language } from '@eln/shared';
 
 /**
  * The text fonts of a rendered note, by the reader's language; nothing is fetched, so each stack names
- * fonts a reader's system may have. Latin fonts come first for English and Korean: chromium prints a page
- * whose first font is a Noto CJK collection two to three times slower (0.4-0.6 s against 0.2-0.3 s a
- * page, measured 2026-11-29, whether the text is Latin or Hangul), and Hangul and Han fall back to the
- * CJK family named next, in the language's glyph forms. Japanese keeps its CJK family first: its quotes,
- * dashes and ellipses are full-width there, and a Latin font would set them narrow.
- * On Debian: fonts-liberation (Arial's metrics; only recommended by chromium, so installed by name) and
- * fonts-noto-cjk (the CJK families).
+ * fonts a reader's system may have. On the server (Debian) the Korean and Japanese glyphs come from
+ * TrueType fonts, named before the Noto CJK collections: chromium 156 prints a page that uses a Noto CJK
+ * collection (OpenType CFF, embedded as Type 3 glyphs) in 1.0-1.3 s, against 0.45-0.55 s for the same page
+ * in NanumGothic or IPAexGothic and 0.3-0.4 s for Latin text alone (measured 2026-12-02); the Noto CJK
+ * families stay as the fallback for characters those lack. English and Korean name Latin fonts first
+ * (Hangul and Han reach the CJK fonts by fallback). Japanese keeps a Japanese font first: its quotes,
+ * dashes and ellipses are full-width there, and a Latin font would set them narrow (IPAexGothic has Noto
+ * Sans CJK JP's widths: full-width kana and punctuation, proportional Latin; it has no bold, which
+ * chromium draws, embedded as Type 3 glyphs that print as fast). Hangul in Japanese text comes from
+ * NanumGothic.
+ * On Debian: fonts-liberation (Arial's metrics; only recommended by chromium, so installed by name),
+ * fonts-nanum (Korean), fonts-ipaexfont-gothic (Japanese) and fonts-noto-cjk (the fallback).
  */
 export const TEXT_FONTS: Record<Language, string> = {
-  en: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", sans-serif',
-  ko: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',
-  ja: '"Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Meiryo", sans-serif',
+  en: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", NanumGothic, IPAexGothic, "Noto Sans CJK KR", "Noto Sans CJK JP", sans-serif',
+  ko: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", NanumGothic, IPAexGothic, "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',
+  ja: 'IPAexGothic, NanumGothic, "Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Meiryo", sans-serif',
 };
 /**
- * Code: the CJK monospace first, whose Latin letters are half a Hangul syllable wide, so that code mixing
- * them keeps its columns (a Latin monospace is 0.6 of one).
+ * Code: a monospace whose Latin letters are half a Hangul syllable wide first, so that code mixing them
+ * keeps its columns (a Latin monospace is 0.6 of one); NanumGothicCoding is TrueType, printed in a third of
+ * the time of Noto Sans Mono CJK (0.4 against 1.1-1.3 s a page, which any code block cost before), and
+ * IPAexGothic gives the kanji it lacks (Japanese forms), a syllable wide too.
  */
-const CODE_FONTS = '"Noto Sans Mono CJK KR", "Noto Sans Mono", Consolas, monospace';
+const CODE_FONTS = 'NanumGothicCoding, IPAexGothic, "Noto Sans Mono CJK KR", "Noto Sans Mono", Consolas, monospace';
 /** Hashes and other Latin-only monospace text: a Latin monospace first, for the speed said above. */
 export const LATIN_MONO_FONTS = '"Noto Sans Mono", Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace';
 

@@ -5,7 +5,7 @@ import { chartPictures } from './charts.js';
 import { noteMarginBoxes } from './marginBoxes.js';
 import { notePageHtml, type PrintedVersion } from './noteHtml.js';
 import type { PdfOptions } from './options.js';
-import { exportFileUrl, type PdfPrinter, type PrintFile, type PrintJob } from './printer.js';
+import { exportFileUrl, type Printer, type PrintFile, type PrintJob } from './printer.js';
 
 /**
  * A note's PDF: one saved version (the latest by default) with the note's signature manifest and version
@@ -13,7 +13,7 @@ import { exportFileUrl, type PdfPrinter, type PrintFile, type PrintJob } from '.
  * page x / y of this note. Tagged (accessible) unless it is a part of a larger file.
  */
 export async function renderNotePdf(
-  printer: PdfPrinter,
+  printer: Printer,
   project: ExportProject,
   note: ExportNote,
   options: PdfOptions,

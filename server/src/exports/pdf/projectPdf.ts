@@ -9,7 +9,7 @@ import { notePrintJob } from './notePdf.js';
 import type { ProjectPdfOptions } from './options.js';
 import { PdfFileWriter, type PdfSection } from './pdfFileWriter.js';
 import { convertToPdfA } from './pdfA.js';
-import type { PdfPrinter } from './printer.js';
+import type { PdfPrinter, Printer } from './printer.js';
 
 export interface ProjectPdfResult {
   /** Pages of the file, the cover's included. */
@@ -48,14 +48,17 @@ export async function writeProjectPdf(
   const pdfAPartial = `${outPath}.pdfa.partial`;
   const writer = await PdfFileWriter.create(partial);
   try {
-    const notes: PrintedNote[] = [];
-    for await (const { note, pdf } of printedAhead(printer, project, exportNotes(db, noteNos, options.filesDir), options)) {
-      const pages = await writer.append(pdf);
-      notes.push({ labNoteNumber: note.labNoteNumber, title: note.title, version: note.latest?.version ?? null, status: note.status, pages });
-      onProgress(notes.length, total);
-    }
-    options.signal?.throwIfAborted();
-    const coverPages = await writer.append(await printCover(printer, project, notes, options));
+    const { notes, cover } = await printer.session(async (session) => {
+      const printed: PrintedNote[] = [];
+      for await (const { note, pdf } of printedAhead(session, project, exportNotes(db, noteNos, options.filesDir), options)) {
+        const pages = await writer.append(pdf);
+        printed.push({ labNoteNumber: note.labNoteNumber, title: note.title, version: note.latest?.version ?? null, status: note.status, pages });
+        onProgress(printed.length, total);
+      }
+      options.signal?.throwIfAborted();
+      return { notes: printed, cover: await printCover(session, project, printed, options) };
+    });
+    const coverPages = await writer.append(cover);
     const result = await writer.finish(
       [{ title: project.title, pages: coverPages }, ...notes.map((note): PdfSection => ({ title: `${note.labNoteNumber} · ${note.title}`, pages: note.pages }))],
       { title: project.title, author: options.exportedBy.name, subject: pdfMessage('coverKind', options.lang), createdAt: options.exportedAt, lang: options.lang },
@@ -86,7 +89,7 @@ type PrintedNote = Omit<ContentsEntry, 'firstPage' | 'lastPage'> & { pages: read
  * this one (at most two printed notes in memory at once).
  */
 async function* printedAhead(
-  printer: PdfPrinter,
+  printer: Printer,
   project: ExportProject,
   notes: AsyncGenerator<ExportNote>,
   options: ProjectPdfOptions,
@@ -114,7 +117,7 @@ async function* printedAhead(
 }
 
 /** The cover, its contents numbered for the pages it takes itself (printed again until that guess holds). */
-async function printCover(printer: PdfPrinter, project: ExportProject, notes: readonly PrintedNote[], options: ProjectPdfOptions): Promise<Buffer> {
+async function printCover(printer: Printer, project: ExportProject, notes: readonly PrintedNote[], options: ProjectPdfOptions): Promise<Buffer> {
   let coverPages = 1;
   let pdf: Buffer | null = null;
   for (let attempt = 0; attempt < COVER_ATTEMPTS; attempt += 1) {
