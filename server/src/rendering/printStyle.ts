@@ -11,22 +11,23 @@ import type { Language } from '@eln/shared';
  * dashes and ellipses are full-width there, and a Latin font would set them narrow (IPAexGothic has Noto
  * Sans CJK JP's widths: full-width kana and punctuation, proportional Latin; it has no bold, which
  * chromium draws, embedded as Type 3 glyphs that print as fast). Hangul in Japanese text comes from
- * NanumGothic.
+ * NanumGothic, and what neither has (µ, accented Latin letters) from Liberation Sans, not from Noto CJK.
  * On Debian: fonts-liberation (Arial's metrics; only recommended by chromium, so installed by name),
  * fonts-nanum (Korean), fonts-ipaexfont-gothic (Japanese) and fonts-noto-cjk (the fallback).
  */
 export const TEXT_FONTS: Record<Language, string> = {
   en: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", NanumGothic, IPAexGothic, "Noto Sans CJK KR", "Noto Sans CJK JP", sans-serif',
   ko: '"Noto Sans", "Segoe UI", Arial, "Liberation Sans", NanumGothic, IPAexGothic, "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',
-  ja: 'IPAexGothic, NanumGothic, "Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Meiryo", sans-serif',
+  ja: 'IPAexGothic, NanumGothic, "Liberation Sans", "Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Meiryo", sans-serif',
 };
 /**
  * Code: a monospace whose Latin letters are half a Hangul syllable wide first, so that code mixing them
  * keeps its columns (a Latin monospace is 0.6 of one); NanumGothicCoding is TrueType, printed in a third of
- * the time of Noto Sans Mono CJK (0.4 against 1.1-1.3 s a page, which any code block cost before), and
- * IPAexGothic gives the kanji it lacks (Japanese forms), a syllable wide too.
+ * the time of Noto Sans Mono CJK (0.4 against 1.1-1.3 s a page, which any code block cost before).
+ * What it lacks: Latin letters and signs (µ, é, −) from Liberation Mono, kanji (Japanese forms) from
+ * IPAexGothic, a syllable wide too.
  */
-const CODE_FONTS = 'NanumGothicCoding, IPAexGothic, "Noto Sans Mono CJK KR", "Noto Sans Mono", Consolas, monospace';
+const CODE_FONTS = 'NanumGothicCoding, "Liberation Mono", IPAexGothic, "Noto Sans Mono CJK KR", "Noto Sans Mono", Consolas, monospace';
 /** Hashes and other Latin-only monospace text: a Latin monospace first, for the speed said above. */
 export const LATIN_MONO_FONTS = '"Noto Sans Mono", Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace';
 

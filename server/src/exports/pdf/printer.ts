@@ -13,7 +13,8 @@ import { DRAW_CHARTS_SCRIPT, EXPORT_ORIGIN, UNLINK_EXPORT_URLS_SCRIPT } from './
  * Prints happen in sessions: a session is one browser context with one tab, opened at its first print and
  * closed with it, so no cookie, cache, storage or script of one session reaches another. An export prints
  * all its notes in one session (`printer.session(...)`); `printer.print(job)` is a session of one print.
- * Within a session each print is a new page load in the same tab (a fresh window and document), which
+ * Within a session each print is a new page load in the same tab (a fresh window and document; cookies
+ * and storage are the session's, i.e. one export's, and the printed pages run none of their own), which
  * keeps the tab's renderer warm: on chromium 156 a print in a new context took 1.5-2 s, a print in the
  * warm tab 0.5 s (a new context and tab alone 0.4-0.5 s, and the first print in a renderer twice as long
  * as the later ones; measured 2026-12-02).
@@ -46,7 +47,10 @@ export interface Printer {
 
 export interface PdfPrinterOptions {
   executablePath: string;
-  /** Prints running at once; the others wait (each holds a page and its PDF in memory). */
+  /**
+   * Prints running at once; the others wait (each holds a page and its PDF in memory). An idle session
+   * keeps its tab outside these slots: the export queue, one job at a time a process, bounds those.
+   */
   maxConcurrentPrints?: number;
 }
 
@@ -60,8 +64,8 @@ export class ChromiumMissingError extends Error {
 }
 
 export class PrinterClosedError extends Error {
-  constructor() {
-    super('the PDF printer has been closed (the server is stopping)');
+  constructor(message = 'the PDF printer has been closed (the server is stopping)') {
+    super(message);
     this.name = 'PrinterClosedError';
   }
 }
@@ -164,6 +168,10 @@ export class PdfPrinter implements Printer {
       return;
     }
     await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.closed) {
+      this.release();
+      throw new PrinterClosedError();
+    }
   }
 
   /** Hands the slot straight to the next waiting print, or frees it. */
@@ -175,6 +183,7 @@ export class PdfPrinter implements Printer {
 }
 
 interface Tab {
+  browser: Browser;
   context: BrowserContext;
   page: Page;
 }
@@ -207,14 +216,19 @@ export class PrintSession implements Printer {
   }
 
   private async printInTurn(job: PrintJob): Promise<Buffer> {
-    if (this.closed) throw new PrinterClosedError();
+    if (this.closed) throw new PrinterClosedError('the print session has ended');
     await this.host.acquire();
     try {
       try {
         return await this.printOnce(job);
       } catch (error) {
+        // The tab's own browser, not the printer's current one: another session may have started a new
+        // browser after this tab's died.
+        const browserDied = await this.tabBrowserDied();
         await this.closeTab();
-        if (this.host.isClosed() || error instanceof ChromiumMissingError || (await this.host.browserAlive())) throw error;
+        if (this.host.isClosed() || error instanceof ChromiumMissingError || !browserDied) throw error;
+        // The printer forgets a dead browser now rather than at its 'disconnected' event: the retry starts another.
+        await this.host.browserAlive();
         return await this.printOnce(job);
       }
     } catch (error) {
@@ -245,18 +259,29 @@ export class PrintSession implements Printer {
     });
   }
 
-  private openTab(): Promise<Tab> {
-    this.tab ??= this.newTab();
+  /** The session's tab, or a new one when there is none or its browser died (prints take turns, so one at a time). */
+  private async openTab(): Promise<Tab> {
+    const open = await this.tab?.catch(() => null);
+    if (open?.browser.isConnected()) return open;
+    await this.closeTab();
+    this.tab = this.newTab();
     return this.tab;
   }
 
+  /** Whether the failed print's browser is gone (a tab that could not even be opened counts as such). */
+  private async tabBrowserDied(): Promise<boolean> {
+    const tab = await this.tab?.catch(() => null);
+    return !tab?.browser.isConnected();
+  }
+
   private async newTab(): Promise<Tab> {
-    const context = await (await this.host.browser()).newContext();
+    const browser = await this.host.browser();
+    const context = await browser.newContext();
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(PRINT_TIMEOUT_MS);
       await this.routeRequests(page);
-      return { context, page };
+      return { browser, context, page };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
