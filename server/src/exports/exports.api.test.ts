@@ -5,12 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, count, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
+import type { Browser } from 'playwright-core';
 import { AUDIT_HEAD_LINE_PREFIX, ELN_IMPORT_PATH, ERR, EXPORT_LIMITS, noteDocumentName, type ElnImportAnswer, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
 import { auditLog, documentUpdates, exportJobs, labNotes, noteSignatures, projects } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
 import { initialUpdate } from '../seed/demoTemplates.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { ExportLinks } from './links.js';
+import { exportMakers } from './makers.js';
+import { PdfPrinter } from './pdf/index.js';
 
 let server: TestServer;
 type Caller = Awaited<ReturnType<TestServer['as']>> & { token: string };
@@ -56,6 +59,19 @@ async function finished(caller: Caller, jobId: string): Promise<ExportJob> {
   const answer = await caller<ExportJob>('/v1/export/detail', { jobId });
   expect(answer.body.status).toBe('0000');
   return answer.body.data;
+}
+
+/** Starts the printer's browser and counts the contexts it opens from then on (each print session opens one). */
+async function countingContexts(printer: PdfPrinter): Promise<() => number> {
+  await printer.print({ html: '<!doctype html><p>start</p>', files: new Map(), charts: [], headerTemplate: '<span></span>', footerTemplate: '<span></span>', tagged: false });
+  const browser = await (printer as unknown as { browser: Promise<Browser> }).browser;
+  const newContext = browser.newContext.bind(browser);
+  let opened = 0;
+  browser.newContext = (...options) => {
+    opened += 1;
+    return newContext(...options);
+  };
+  return () => opened;
 }
 
 async function download(caller: Caller, token: string) {
@@ -363,6 +379,31 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   it('hands out the public key that checks the archives, in minisign format', async () => {
     const answer = await participant<{ keyId: string; minisignPub: string }>('/v1/export/publicKey', {});
     expect(answer.body.data.minisignPub).toMatch(/^untrusted comment: .+\nRW[A-Za-z0-9+/=]{54}\n?$/);
+  });
+
+  // Last in this block: it adds a second note to the project, which the import above counts.
+  it('prints all the notes of a project export in one browser tab, the PDF and the .eln alike', async () => {
+    const second = (await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Second note' })).body.data.labNoteNo;
+    expect((await leader('/v1/project/note/save', { labNoteNo: second, version: 0, blockList: [] })).body.status).toBe('0000');
+    const printer = new PdfPrinter({ executablePath: server.config.chromiumPath });
+    const makers = exportMakers(server.database.db, server.config, printer);
+    const folder = mkdtempSync(path.join(tmpdir(), 'export-tabs-'));
+    try {
+      const contextsOpened = await countingContexts(printer);
+      for (const format of ['pdf', 'eln'] as const) {
+        const { job } = await fetched(leader, format);
+        const [row] = await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId));
+        const before = contextsOpened();
+        const outPath = path.join(folder, `project.${format}`);
+        await makers[format]({ job: row!, language: 'en', outPath, progress: () => undefined, signal: new AbortController().signal });
+        // The project PDF prints two notes and its cover, the archive each note's PDF: one context (and tab) for all.
+        expect([format, contextsOpened() - before]).toEqual([format, 1]);
+        if (format === 'pdf') expect(execFileSync('pdftotext', [outPath, '-'], { encoding: 'utf8' })).toContain('Second note');
+      }
+    } finally {
+      await printer.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 
