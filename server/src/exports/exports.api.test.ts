@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, count, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Browser } from 'playwright-core';
-import { AUDIT_HEAD_LINE_PREFIX, ELN_IMPORT_PATH, ERR, EXPORT_LIMITS, noteDocumentName, type ElnImportAnswer, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
+import { AUDIT_HEAD_LINE_PREFIX, ELN_IMPORT_PATH, ERR, EXPORT_LIMITS, noteDocumentName, type ElnImportAnswer, type Language, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
 import { auditLog, documentUpdates, exportJobs, labNotes, noteSignatures, projects } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
 import { initialUpdate } from '../seed/demoTemplates.js';
@@ -381,7 +381,9 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     expect(answer.body.data.minisignPub).toMatch(/^untrusted comment: .+\nRW[A-Za-z0-9+/=]{54}\n?$/);
   });
 
-  // Last in this block: it adds a second note to the project, which the import above counts.
+  // Last in this block: it adds a second note to the project, which the import above counts. Its own
+  // timeout: four project exports (the server's jobs, then the makers again on their rows) and a browser
+  // start took 6-7 s with both databases' files at once; a slow machine under CI's load is 3-6 times that.
   it('prints all the notes of a project export in one browser tab, the PDF and the .eln alike', async () => {
     const second = (await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Second note' })).body.data.labNoteNo;
     expect((await leader('/v1/project/note/save', { labNoteNo: second, version: 0, blockList: [] })).body.status).toBe('0000');
@@ -395,16 +397,18 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
         const [row] = await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId));
         const before = contextsOpened();
         const outPath = path.join(folder, `project.${format}`);
-        await makers[format]({ job: row!, language: 'en', outPath, progress: () => undefined, signal: new AbortController().signal });
+        await makers[format]({ job: row!, language: row!.language as Language, outPath, progress: () => undefined, signal: new AbortController().signal });
         // The project PDF prints two notes and its cover, the archive each note's PDF: one context (and tab) for all.
         expect([format, contextsOpened() - before]).toEqual([format, 1]);
+        // Both notes were printed (one print alone would open one context whatever the session).
         if (format === 'pdf') expect(execFileSync('pdftotext', [outPath, '-'], { encoding: 'utf8' })).toContain('Second note');
+        else expect(execFileSync('unzip', ['-Z1', outPath], { encoding: 'utf8' }).split('\n').filter((name) => name.endsWith('.pdf'))).toHaveLength(2);
       }
     } finally {
       await printer.close();
       rmSync(folder, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });
 
 describe('export jobs: someone removed from the project', () => {
