@@ -18,7 +18,9 @@ const multiProcessTests = ['tests/realtime/**/*.redis.test.ts'];
 const postgresOnlyTests = ['server/src/**/*.postgres.api.test.ts'];
 
 if (!postgresUrl) {
-  console.warn('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only (set it to also run them on PostgreSQL, and the *.postgres.api tests that need a database server).');
+  console.warn(
+    'TEST_DATABASE_URL is not set: API tests run on embedded PGlite only (set it to also run them on PostgreSQL, and the *.postgres.api tests that need a database server).',
+  );
 }
 if (!redisUrl) {
   console.warn('TEST_REDIS_URL is not set: the scale-out tests through Redis do not run (set it, e.g. redis://127.0.0.1:6379).');
@@ -50,7 +52,13 @@ const processTests = /^tests\/realtime\//;
 class ProcessTestsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const first = (spec: TestSpecification) => processTests.test(path.relative(import.meta.dirname, spec.moduleId).split(path.sep).join('/'));
+    const first = (spec: TestSpecification) =>
+      processTests.test(
+        path
+          .relative(import.meta.dirname, spec.moduleId)
+          .split(path.sep)
+          .join('/'),
+      );
     return [...sorted.filter(first), ...sorted.filter((spec) => !first(spec))];
   }
 }
@@ -75,7 +83,14 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'api:pglite', include: apiTests, exclude: pgliteExclude, env: { ELN_TEST_DB: 'pglite', ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) }, testTimeout: TEST_TIMEOUT_MS, hookTimeout: HOOK_TIMEOUT_MS },
+        test: {
+          name: 'api:pglite',
+          include: apiTests,
+          exclude: pgliteExclude,
+          env: { ELN_TEST_DB: 'pglite', ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) },
+          testTimeout: TEST_TIMEOUT_MS,
+          hookTimeout: HOOK_TIMEOUT_MS,
+        },
       },
       ...(postgresUrl
         ? [

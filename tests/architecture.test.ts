@@ -55,7 +55,10 @@ function forbiddenImports(tree: DependencyTree): string[] {
 /** A tree written by hand, for checking the checks. */
 function treeOf(edges: Record<string, string[]>): DependencyTree {
   return Object.fromEntries(
-    Object.entries(edges).map(([issuer, targets]) => [issuer, targets.map((id) => ({ issuer, request: id, kind: 'StaticImport' as never, id }))]),
+    Object.entries(edges).map(([issuer, targets]) => [
+      issuer,
+      targets.map((id) => ({ issuer, request: id, kind: 'StaticImport' as never, id })),
+    ]),
   );
 }
 
@@ -97,7 +100,9 @@ describe('the tree', () => {
     expect(unresolved).toEqual([]);
     // A `.js`-suffixed import and the workspace package both land on the TypeScript sources.
     expect(tree['server/src/app.ts']?.map((dependency) => dependency.id)).toEqual(expect.arrayContaining(['server/src/config.ts']));
-    expect(tree['server/src/http/errorHandler.ts']?.map((dependency) => dependency.id)).toEqual(expect.arrayContaining(['shared/src/index.ts']));
+    expect(tree['server/src/http/errorHandler.ts']?.map((dependency) => dependency.id)).toEqual(
+      expect.arrayContaining(['shared/src/index.ts']),
+    );
   });
 
   it('has no import cycle other than the known ones, and each known one still exists', () => {

@@ -113,7 +113,16 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const collab = createCollab({
     authorization,
     // The size limit and the content rules come first: they refuse an update before anything else sees it applied.
-    extensions: [new DocumentSizeLimit(), new ContentRuleGuard(noteContentCheckOf(kinds), catalogueSeals), new WriterRecord(kinds, app.log), new ClientAuthors(database.db, app.log), persistence, holds, ...(await redisExtension(config.redisUrl, config.redisPrefix)), ...(options.collabExtensions ?? [])],
+    extensions: [
+      new DocumentSizeLimit(),
+      new ContentRuleGuard(noteContentCheckOf(kinds), catalogueSeals),
+      new WriterRecord(kinds, app.log),
+      new ClientAuthors(database.db, app.log),
+      persistence,
+      holds,
+      ...(await redisExtension(config.redisUrl, config.redisPrefix)),
+      ...(options.collabExtensions ?? []),
+    ],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);

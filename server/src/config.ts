@@ -122,7 +122,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
       code: e.COMPANY_CODE,
       name: e.COMPANY_NAME,
       otherCode: e.OTHER_COMPANY_CODE ?? e.COMPANY_CODE,
-      mainHosts: e.MAIN_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      mainHosts: e.MAIN_HOSTS.split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
     },
     timeZone: e.TIME_ZONE,
     auditHeadLogMs: e.AUDIT_HEAD_LOG_MINUTES * 60_000,
@@ -145,7 +147,9 @@ export function parseTrustProxy(value: string | undefined): boolean | string {
   if (!text || text === 'false') return false;
   if (text === 'true') return true;
   if (/^\d+$/.test(text)) {
-    throw new Error(`TRUST_PROXY=${text}: a hop count is not supported; name the proxy's address or subnet (e.g. 172.30.0.10 or 10.0.0.0/8)`);
+    throw new Error(
+      `TRUST_PROXY=${text}: a hop count is not supported; name the proxy's address or subnet (e.g. 172.30.0.10 or 10.0.0.0/8)`,
+    );
   }
   return text;
 }

@@ -35,7 +35,9 @@ export function asStoredText(value: string): string {
  */
 export function asStoredJson(value: unknown): unknown {
   if (value === undefined) return null;
-  return JSON.parse(JSON.stringify(value), (_key, inner: unknown) => (typeof inner === 'string' ? asStoredText(inner) : storedKeys(inner))) as unknown;
+  return JSON.parse(JSON.stringify(value), (_key, inner: unknown) =>
+    typeof inner === 'string' ? asStoredText(inner) : storedKeys(inner),
+  ) as unknown;
 }
 
 function storedKeys(value: unknown): unknown {

@@ -26,9 +26,12 @@ export function formatIsoDate(value: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone: 'UTC' }).format(date);
 }
 
-
 const WAIT_UNITS = {
-  en: { minutes: (n: number) => `${n} ${n === 1 ? 'minute' : 'minutes'}`, seconds: (n: number) => `${n} ${n === 1 ? 'second' : 'seconds'}`, join: ' ' },
+  en: {
+    minutes: (n: number) => `${n} ${n === 1 ? 'minute' : 'minutes'}`,
+    seconds: (n: number) => `${n} ${n === 1 ? 'second' : 'seconds'}`,
+    join: ' ',
+  },
   ko: { minutes: (n: number) => `${n}분`, seconds: (n: number) => `${n}초`, join: ' ' },
   ja: { minutes: (n: number) => `${n}分`, seconds: (n: number) => `${n}秒`, join: '' },
 } as const;
@@ -70,7 +73,11 @@ function zonedParts(date: Date, zone: string, language: string): Intl.DateTimeFo
  * zone falls back to UTC, said so in `zone`, rather than a wrong local time. Null for a missing or
  * unreadable moment. The exports write signing and saving times with it.
  */
-export function formatZonedTime(moment: string | Date | null | undefined, timeZone: string | null | undefined, language: string): ZonedTime | null {
+export function formatZonedTime(
+  moment: string | Date | null | undefined,
+  timeZone: string | null | undefined,
+  language: string,
+): ZonedTime | null {
   if (!moment) return null;
   const date = moment instanceof Date ? moment : new Date(moment);
   if (Number.isNaN(date.getTime())) return null;
@@ -83,5 +90,9 @@ export function formatZonedTime(moment: string | Date | null | undefined, timeZo
     parts = zonedParts(date, zone, language);
   }
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return { text: `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`.trim(), zone, iso: date.toISOString() };
+  return {
+    text: `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`.trim(),
+    zone,
+    iso: date.toISOString(),
+  };
 }

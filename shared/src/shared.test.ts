@@ -54,7 +54,11 @@ describe('field errors', () => {
   });
   it('refuses paging with the dates in the wrong order or a page below 1', () => {
     const result = safeParseInput(pagingRequest, { startDate: '2026-05-02', endDate: '2026-05-01', page: 0 });
-    expect(toFieldErrors(result.error?.issues ?? []).map((f) => f.reason).sort()).toEqual(['dateOrder', 'tooSmall']);
+    expect(
+      toFieldErrors(result.error?.issues ?? [])
+        .map((f) => f.reason)
+        .sort(),
+    ).toEqual(['dateOrder', 'tooSmall']);
   });
 });
 

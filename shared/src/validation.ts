@@ -12,21 +12,41 @@ export const FIELD_REASONS = {
   tooFew: { en: 'Add at least {min}.', ko: '최소 {min}개 이상 추가해 주세요.', ja: '{min}件以上追加してください。' },
   tooSmall: { en: 'Use a value of at least {min}.', ko: '{min} 이상의 값을 입력해 주세요.', ja: '{min}以上の値を入力してください。' },
   tooBig: { en: 'Use a value of at most {max}.', ko: '{max} 이하의 값을 입력해 주세요.', ja: '{max}以下の値を入力してください。' },
-  invalidEmail: { en: 'Enter an email address such as name@company.com.', ko: 'name@company.com 형식의 이메일을 입력해 주세요.', ja: 'name@company.com の形式でメールアドレスを入力してください。' },
-  invalidPhone: { en: 'Enter a phone number such as 010-1234-5678.', ko: '010-1234-5678 형식의 전화번호를 입력해 주세요.', ja: '010-1234-5678 の形式で電話番号を入力してください。' },
+  invalidEmail: {
+    en: 'Enter an email address such as name@company.com.',
+    ko: 'name@company.com 형식의 이메일을 입력해 주세요.',
+    ja: 'name@company.com の形式でメールアドレスを入力してください。',
+  },
+  invalidPhone: {
+    en: 'Enter a phone number such as 010-1234-5678.',
+    ko: '010-1234-5678 형식의 전화번호를 입력해 주세요.',
+    ja: '010-1234-5678 の形式で電話番号を入力してください。',
+  },
   invalidFormat: { en: 'This value has the wrong format.', ko: '형식이 올바르지 않습니다.', ja: '形式が正しくありません。' },
   invalidType: { en: 'This value has the wrong type.', ko: '값의 형식이 올바르지 않습니다.', ja: '値の型が正しくありません。' },
   invalidValue: { en: 'This value is not allowed.', ko: '허용되지 않는 값입니다.', ja: '許可されていない値です。' },
   unknownField: { en: 'This field is not accepted here.', ko: '허용되지 않는 항목입니다.', ja: 'この項目は受け付けられません。' },
   passwordMismatch: { en: 'The passwords do not match.', ko: '비밀번호가 일치하지 않습니다.', ja: 'パスワードが一致しません。' },
-  dateOrder: { en: 'The start date must not be after the end date.', ko: '시작일은 종료일보다 늦을 수 없습니다.', ja: '開始日は終了日より後にできません。' },
+  dateOrder: {
+    en: 'The start date must not be after the end date.',
+    ko: '시작일은 종료일보다 늦을 수 없습니다.',
+    ja: '開始日は終了日より後にできません。',
+  },
   invalidCharacters: {
     en: 'This text contains characters that cannot be stored (a NUL or a broken character).',
     ko: '저장할 수 없는 문자(NUL 또는 깨진 문자)가 포함되어 있습니다.',
     ja: '保存できない文字（NULまたは壊れた文字）が含まれています。',
   },
-  duplicateName: { en: 'This name is already used here.', ko: '이 안에서 이미 사용 중인 이름입니다.', ja: 'この中で既に使われている名前です。' },
-  invalidDate: { en: 'Enter a date that exists, as YYYY-MM-DD.', ko: '존재하는 날짜를 YYYY-MM-DD 형식으로 입력해 주세요.', ja: '存在する日付をYYYY-MM-DDの形式で入力してください。' },
+  duplicateName: {
+    en: 'This name is already used here.',
+    ko: '이 안에서 이미 사용 중인 이름입니다.',
+    ja: 'この中で既に使われている名前です。',
+  },
+  invalidDate: {
+    en: 'Enter a date that exists, as YYYY-MM-DD.',
+    ko: '존재하는 날짜를 YYYY-MM-DD 형식으로 입력해 주세요.',
+    ja: '存在する日付をYYYY-MM-DDの形式で入力してください。',
+  },
 } as const satisfies Record<string, Localised>;
 
 export type FieldReason = keyof typeof FIELD_REASONS;
@@ -127,9 +147,7 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /** THE date rule: a calendar date as `YYYY-MM-DD` that exists. */
-export const isoDate = text()
-  .regex(ISO_DATE, { error: 'invalidFormat' })
-  .refine(isCalendarDate, { error: 'invalidDate' });
+export const isoDate = text().regex(ISO_DATE, { error: 'invalidFormat' }).refine(isCalendarDate, { error: 'invalidDate' });
 /** A date filter of a list: a date, or empty (or absent) for no bound. */
 export const dateFilter = isoDate.optional().or(z.literal(''));
 

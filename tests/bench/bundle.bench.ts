@@ -38,9 +38,11 @@ export function goalStatus(gzipKb: number, goalKb: number): string {
  * less what the first route and the signed-in frame (Layout) already loaded. Run `npm run build` first.
  */
 export async function bundleSizes(): Promise<void> {
-  const manifest = JSON.parse(await readFile(path.join(dist, '.vite/manifest.json'), 'utf8').catch(() => {
-    throw new Error('client/dist/.vite/manifest.json is missing: run `npm run build` before the bundle bench');
-  })) as Manifest;
+  const manifest = JSON.parse(
+    await readFile(path.join(dist, '.vite/manifest.json'), 'utf8').catch(() => {
+      throw new Error('client/dist/.vite/manifest.json is missing: run `npm run build` before the bundle bench');
+    }),
+  ) as Manifest;
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entry) throw new Error('the client build manifest has no entry');
   const firstRoute = chunksOf(manifest, entry);
@@ -50,22 +52,42 @@ export async function bundleSizes(): Promise<void> {
   if (!editor.size) throw new Error('the note screen adds no chunk: the editor must not ship with the first route');
 
   const sizes = new Map<string, { raw: number; gzip: number }>();
-  for (const file of new Set(Object.values(manifest).map((chunk) => chunk.file).filter((file) => file.endsWith('.js')))) {
+  for (const file of new Set(
+    Object.values(manifest)
+      .map((chunk) => chunk.file)
+      .filter((file) => file.endsWith('.js')),
+  )) {
     const content = await readFile(path.join(dist, file));
     sizes.set(file, { raw: content.length, gzip: gzipSync(content).length });
   }
   const total = (files: Set<string>) =>
-    [...files].reduce((sum, file) => ({ raw: sum.raw + (sizes.get(file)?.raw ?? 0), gzip: sum.gzip + (sizes.get(file)?.gzip ?? 0) }), { raw: 0, gzip: 0 });
+    [...files].reduce((sum, file) => ({ raw: sum.raw + (sizes.get(file)?.raw ?? 0), gzip: sum.gzip + (sizes.get(file)?.gzip ?? 0) }), {
+      raw: 0,
+      gzip: 0,
+    });
   const first = total(firstRoute);
   const opened = total(editor);
-  const where = (file: string) => (firstRoute.has(file) ? 'first route' : editor.has(file) ? 'note screen' : frame.has(file) ? 'signed-in frame' : 'lazy');
+  const where = (file: string) =>
+    firstRoute.has(file) ? 'first route' : editor.has(file) ? 'note screen' : frame.has(file) ? 'signed-in frame' : 'lazy';
   const chunkRows = [...sizes]
     .sort((a, b) => b[1].gzip - a[1].gzip)
     .slice(0, 14)
     .map(([file, size]) => ({ chunk: path.basename(file), loaded: where(file), kB: kB(size.raw), 'gzip kB': kB(size.gzip), goal: '' }));
   printTable('Client JavaScript (client/dist; gzip of each chunk)', [
-    { chunk: 'FIRST ROUTE (sign-in page)', loaded: `${firstRoute.size} chunks`, kB: kB(first.raw), 'gzip kB': kB(first.gzip), goal: `≤ ${BUNDLE_GOALS.firstRoute}: ${goalStatus(kB(first.gzip), BUNDLE_GOALS.firstRoute)}` },
-    { chunk: 'NOTE SCREEN adds (editor)', loaded: `${editor.size} chunks`, kB: kB(opened.raw), 'gzip kB': kB(opened.gzip), goal: `≤ ${BUNDLE_GOALS.editor}: ${goalStatus(kB(opened.gzip), BUNDLE_GOALS.editor)}` },
+    {
+      chunk: 'FIRST ROUTE (sign-in page)',
+      loaded: `${firstRoute.size} chunks`,
+      kB: kB(first.raw),
+      'gzip kB': kB(first.gzip),
+      goal: `≤ ${BUNDLE_GOALS.firstRoute}: ${goalStatus(kB(first.gzip), BUNDLE_GOALS.firstRoute)}`,
+    },
+    {
+      chunk: 'NOTE SCREEN adds (editor)',
+      loaded: `${editor.size} chunks`,
+      kB: kB(opened.raw),
+      'gzip kB': kB(opened.gzip),
+      goal: `≤ ${BUNDLE_GOALS.editor}: ${goalStatus(kB(opened.gzip), BUNDLE_GOALS.editor)}`,
+    },
     ...chunkRows,
   ]);
 }

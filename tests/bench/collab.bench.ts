@@ -98,13 +98,25 @@ async function run(target: Target, editors: number, arrayName: string, names: st
   const writers = Array.from({ length: WRITER_PROCESSES }, () => new EditorsProcess(WRITER_NICENESS));
   const all = [readers, ...writers];
   try {
-    const job = { url: target.url, arrayName, editsPerWriter: editsPerWriter(editors), roundPauseMs: ROUND_PAUSE_MS, durable: target.durable, timeoutMs: 120_000 };
+    const job = {
+      url: target.url,
+      arrayName,
+      editsPerWriter: editsPerWriter(editors),
+      roundPauseMs: ROUND_PAUSE_MS,
+      durable: target.durable,
+      timeoutMs: 120_000,
+    };
     const writerTokens = Array.from({ length: editors }, (_, i) => target.tokens[(i % (target.tokens.length - 1)) + 1]!);
     const expected = names.length * editors * editsPerWriter(editors);
     await readers.open({ ...job, role: 'readers', expected, notes: names.map((name) => ({ name, tokens: [target.tokens[0]!] })) });
     await Promise.all(
       writers.map((writer, p) =>
-        writer.open({ ...job, role: 'writers', expected, notes: names.filter((_, i) => i % WRITER_PROCESSES === p).map((name) => ({ name, tokens: writerTokens })) }),
+        writer.open({
+          ...job,
+          role: 'writers',
+          expected,
+          notes: names.filter((_, i) => i % WRITER_PROCESSES === p).map((name) => ({ name, tokens: writerTokens })),
+        }),
       ),
     );
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -116,7 +128,10 @@ async function run(target: Target, editors: number, arrayName: string, names: st
     const cpu = process.cpuUsage(cpuBefore);
     const postgresAfter = postgresCpuMs();
     // For profiling: the edit phase in this process's monotonic microseconds, the clock of `--cpu-prof`'s samples.
-    if (process.env.BENCH_PHASES) console.log(`edit phase, ${target.durable ? 'ours' : 'bare'} at ${editors} editors: ${editsStarted / 1000n} to ${process.hrtime.bigint() / 1000n} µs`);
+    if (process.env.BENCH_PHASES)
+      console.log(
+        `edit phase, ${target.durable ? 'ours' : 'bare'} at ${editors} editors: ${editsStarted / 1000n} to ${process.hrtime.bigint() / 1000n} µs`,
+      );
     loop.disable();
     await Promise.all(all.map((child) => child.close()));
     return {
@@ -134,21 +149,46 @@ async function run(target: Target, editors: number, arrayName: string, names: st
   }
 }
 
-const ms = (values: number[], p: number) => (values.length ? Number(percentile([...values].sort((a, b) => a - b), p).toFixed(2)) : Number.NaN);
+const ms = (values: number[], p: number) =>
+  values.length
+    ? Number(
+        percentile(
+          [...values].sort((a, b) => a - b),
+          p,
+        ).toFixed(2),
+      )
+    : Number.NaN;
 const max = (values: number[]) => (values.length ? Number(values.reduce((a, b) => Math.max(a, b)).toFixed(2)) : Number.NaN);
 const round = (value: number) => Number(value.toFixed(2));
 
 /** Our whole server on a fresh PostgreSQL database, with 11 users in one project; `createNotes` makes 20 new notes in it. */
-export async function ourServer(): Promise<{ app: App; database: Database; url: string; createNotes: (title: string) => Promise<string[]>; tokens: string[]; drop: () => Promise<void> }> {
+export async function ourServer(): Promise<{
+  app: App;
+  database: Database;
+  url: string;
+  createNotes: (title: string) => Promise<string[]>;
+  tokens: string[];
+  drop: () => Promise<void>;
+}> {
   const target = await freshPostgres();
   const database = await openDatabase({ kind: 'postgres', url: target.url });
   // Every benchmark editor connects from loopback: up to 50 per note on 20 notes, past the per-address limit.
-  const config = loadConfig({ LOG_LEVEL: 'silent', ELN_ADMIN_PASSWORD: 'bench-admin-password', CLIENT_DIST: '/nonexistent', COLLAB_SOCKETS_PER_ADDRESS: '10000' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ELN_ADMIN_PASSWORD: 'bench-admin-password',
+    CLIENT_DIST: '/nonexistent',
+    COLLAB_SOCKETS_PER_ADDRESS: '10000',
+  });
   const app = await buildApp(config, database);
   await bootstrap(database.db, config);
   const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
   const call = async <T>(path: string, body: unknown, token?: string) => {
-    const response = await app.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const response = await app.app.inject({
+      method: 'POST',
+      url: `/server${path}`,
+      payload: body as object,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     return response.json<{ status: string; data: T }>().data;
   };
   const admin = (await call<SignInAnswer>('/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
@@ -156,11 +196,19 @@ export async function ourServer(): Promise<{ app: App; database: Database; url: 
   const userIds: string[] = [];
   for (let i = 0; i < 11; i += 1) {
     const userId = `editor${i}@bench.test`;
-    await call('/v1/admin/user/create', { userId, name: `Editor ${i}`, password: 'bench-editor-password', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin);
+    await call(
+      '/v1/admin/user/create',
+      { userId, name: `Editor ${i}`, password: 'bench-editor-password', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
+      admin,
+    );
     userIds.push(userId);
     tokens.push((await call<SignInAnswer>('/v1/user/signIn', { userId, password: 'bench-editor-password' })).accessToken);
   }
-  const { projectNo } = await call<{ projectNo: number }>('/v1/project/create', { title: 'Bench', signatureList: { department: '', user: userIds.join(',') } }, tokens[0]);
+  const { projectNo } = await call<{ projectNo: number }>(
+    '/v1/project/create',
+    { title: 'Bench', signatureList: { department: '', user: userIds.join(',') } },
+    tokens[0],
+  );
   const createNotes = async (title: string) => {
     const names: string[] = [];
     for (let i = 0; i < NOTES; i += 1) {
@@ -185,12 +233,17 @@ export async function ourServer(): Promise<{ app: App; database: Database; url: 
 
 /** Throws unless every entry sent reached its reader and, for our server, was confirmed and is stored. */
 async function checkNothingLost(label: string, measured: Measured, durable: boolean): Promise<void> {
-  if (measured.propagation.length !== measured.sent) throw new Error(`${label}: ${measured.sent} entries sent, ${measured.propagation.length} reached their readers`);
-  if (durable && measured.durable.length !== measured.sent) throw new Error(`${label}: ${measured.sent} entries sent, ${measured.durable.length} confirmed stored`);
+  if (measured.propagation.length !== measured.sent)
+    throw new Error(`${label}: ${measured.sent} entries sent, ${measured.propagation.length} reached their readers`);
+  if (durable && measured.durable.length !== measured.sent)
+    throw new Error(`${label}: ${measured.sent} entries sent, ${measured.durable.length} confirmed stored`);
 }
 
 /** Loads every note from the store and counts each run's entries: what was sent must all be there. */
-async function countStored(database: Database, arrays: Array<{ name: string; expected: number; notes: string[] }>): Promise<Array<Record<string, string | number>>> {
+async function countStored(
+  database: Database,
+  arrays: Array<{ name: string; expected: number; notes: string[] }>,
+): Promise<Array<Record<string, string | number>>> {
   const stored = new Map(arrays.map(({ name }) => [name, 0]));
   for (const { name, notes } of arrays) {
     for (const documentName of notes) {
@@ -224,7 +277,14 @@ export async function collabBench(): Promise<void> {
     const cpu: Array<Record<string, string | number>> = [];
     const arrays: Array<{ name: string; expected: number; notes: string[] }> = [];
     for (const editors of EDITOR_COUNTS) {
-      const byRun = { ratio: [] as number[], p99: [] as number[], durableP99: [] as number[], bareCpu: [] as number[], ourCpu: [] as number[], ourPostgresCpu: [] as number[] };
+      const byRun = {
+        ratio: [] as number[],
+        p99: [] as number[],
+        durableP99: [] as number[],
+        bareCpu: [] as number[],
+        ourCpu: [] as number[],
+        ourPostgresCpu: [] as number[],
+      };
       for (let runNo = 1; runNo <= RUNS; runNo += 1) {
         const arrayName = `bench-${editors}-${runNo}`;
         // Which server goes first changes from run to run, so that neither always meets the machine
@@ -255,7 +315,10 @@ export async function collabBench(): Promise<void> {
         byRun.bareCpu.push(plain.serverCpuMs + (plain.postgresCpuMs ?? 0));
         byRun.ourCpu.push(full.serverCpuMs + (full.postgresCpuMs ?? 0));
         byRun.ourPostgresCpu.push(full.postgresCpuMs ?? Number.NaN);
-        for (const [server, measured] of [['bare', plain], ['ours', full]] as const) {
+        for (const [server, measured] of [
+          ['bare', plain],
+          ['ours', full],
+        ] as const) {
           rows.push({
             'editors/note': editors,
             run: runNo,
@@ -275,7 +338,14 @@ export async function collabBench(): Promise<void> {
       }
       const judged = (measure: string, goal: number, values: number[]) => {
         const median = ms(values, 50);
-        goals.push({ 'editors/note': editors, measure, goal: `<= ${goal}`, [`median of ${RUNS}`]: median, runs: values.join(' / '), met: median <= goal ? 'yes' : 'NO' });
+        goals.push({
+          'editors/note': editors,
+          measure,
+          goal: `<= ${goal}`,
+          [`median of ${RUNS}`]: median,
+          runs: values.join(' / '),
+          met: median <= goal ? 'yes' : 'NO',
+        });
       };
       judged('propagation p50 ours/bare', GOALS.p50Ratio, byRun.ratio);
       cpu.push({
@@ -291,7 +361,7 @@ export async function collabBench(): Promise<void> {
       }
     }
     printTable(
-      `Live editing, ${RUNS} runs of each count (bare and ours alternating, the first of the two changing each run), ${NOTES} new notes a run, ${EDITOR_COUNTS.map((editors) => `${editsPerWriter(editors)} (at ${editors})`).join(", ")} edits per writer in rounds ${ROUND_PAUSE_MS} ms apart; writers in ${WRITER_PROCESSES} processes (nice ${WRITER_NICENESS}), readers in another, apart from the servers. prop = writer → reader; durable = writer → confirmed stored (PostgreSQL); edits/s = edits ÷ (first sent → last propagated (bare) or confirmed (ours)); loop delay = the servers' process`,
+      `Live editing, ${RUNS} runs of each count (bare and ours alternating, the first of the two changing each run), ${NOTES} new notes a run, ${EDITOR_COUNTS.map((editors) => `${editsPerWriter(editors)} (at ${editors})`).join(', ')} edits per writer in rounds ${ROUND_PAUSE_MS} ms apart; writers in ${WRITER_PROCESSES} processes (nice ${WRITER_NICENESS}), readers in another, apart from the servers. prop = writer → reader; durable = writer → confirmed stored (PostgreSQL); edits/s = edits ÷ (first sent → last propagated (bare) or confirmed (ours)); loop delay = the servers' process`,
       rows,
     );
     printTable('Live editing goals', goals);
@@ -299,7 +369,10 @@ export async function collabBench(): Promise<void> {
       "CPU ms in the edit phase (no goal): the servers' process (every thread, process.cpuUsage) and PostgreSQL's (every postgres process on this machine, from /proc; '-' where none can be read), i.e. what durability, checks and confirmations cost beyond relaying",
       cpu,
     );
-    printTable('Every entry sent is in the database (each note loaded from the store, entries counted)', await countStored(ours.database, arrays));
+    printTable(
+      'Every entry sent is in the database (each note loaded from the store, entries counted)',
+      await countStored(ours.database, arrays),
+    );
   } finally {
     await bare.destroy();
     await ours.drop();

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { FILE_UPLOAD_PATH, noteDocumentName, type ExportCreateAnswer, type ExportJob, type ExportFormat, type PmNode, type SignInAnswer, type UploadAnswer } from '@eln/shared';
+import {
+  FILE_UPLOAD_PATH,
+  noteDocumentName,
+  type ExportCreateAnswer,
+  type ExportJob,
+  type ExportFormat,
+  type PmNode,
+  type SignInAnswer,
+  type UploadAnswer,
+} from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
@@ -18,14 +27,20 @@ import { freshPostgres, printTable } from './database.js';
  */
 /** BENCH_EXPORT_NOTES (a multiple of 4) exports a smaller project, for measuring a change quickly. */
 const NOTES = Number(process.env.BENCH_EXPORT_NOTES ?? 200);
-if (!Number.isInteger(NOTES) || NOTES < 4 || NOTES % 4) throw new Error(`BENCH_EXPORT_NOTES must be a multiple of 4, at least 4 (is ${process.env.BENCH_EXPORT_NOTES})`);
+if (!Number.isInteger(NOTES) || NOTES < 4 || NOTES % 4)
+  throw new Error(`BENCH_EXPORT_NOTES must be a multiple of 4, at least 4 (is ${process.env.BENCH_EXPORT_NOTES})`);
 /** One note in four holds a file. */
 const FILES = NOTES / 4;
 const FILE_BYTES = 1024 * 1024;
 const PASSWORD = 'bench-writer-password';
 
 async function call<T>(app: App, path: string, body: unknown, token?: string): Promise<T> {
-  const response = await app.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await app.app.inject({
+    method: 'POST',
+    url: `/server${path}`,
+    payload: body as object,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const answer = response.json<{ status: string; data: T }>();
   if (answer.status !== '0000') throw new Error(`${path}: ${response.body}`);
   return answer.data;
@@ -33,7 +48,12 @@ async function call<T>(app: App, path: string, body: unknown, token?: string): P
 
 async function upload(app: App, token: string, labNoteNo: number, name: string, content: Buffer): Promise<string> {
   const { payload, contentType } = multipartBody({ labNoteNo: String(labNoteNo) }, { name, content });
-  const response = await app.app.inject({ method: 'POST', url: `/server${FILE_UPLOAD_PATH}`, payload, headers: { 'content-type': contentType, authorization: `Bearer ${token}` } });
+  const response = await app.app.inject({
+    method: 'POST',
+    url: `/server${FILE_UPLOAD_PATH}`,
+    payload,
+    headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+  });
   const answer = response.json<{ status: string; data: UploadAnswer }>();
   if (answer.status !== '0000') throw new Error(`upload: ${response.body}`);
   return answer.data.fileId;
@@ -44,13 +64,24 @@ const blockUid = (prefix: string) => `${prefix}bench${String((uid += 1)).padStar
 const text = (value: string) => ({ type: 'text', text: value });
 function noteContent(index: number, fileId: string | null): PmNode {
   const cells = (row: number) =>
-    Array.from({ length: 10 }, (_, column) => ({ type: row === 0 ? 'tableHeader' : 'tableCell', content: [{ type: 'paragraph', content: [text(row === 0 ? `C${column}` : `${row * column}.${index}`)] }] }));
+    Array.from({ length: 10 }, (_, column) => ({
+      type: row === 0 ? 'tableHeader' : 'tableCell',
+      content: [{ type: 'paragraph', content: [text(row === 0 ? `C${column}` : `${row * column}.${index}`)] }],
+    }));
   return {
     type: 'doc',
     content: [
       { type: 'heading', attrs: { blockUid: blockUid('h'), level: 2 }, content: [text(`Run ${index}`)] },
-      ...Array.from({ length: 5 }, (_, p) => ({ type: 'paragraph', attrs: { blockUid: blockUid('p') }, content: [text(`Observation ${p} of run ${index}: 시료 ${p} 관찰, 試料 ${p} 観察. `.repeat(4))] })),
-      { type: 'table', attrs: { blockUid: blockUid('t') }, content: Array.from({ length: 10 }, (_, row) => ({ type: 'tableRow', content: cells(row) })) },
+      ...Array.from({ length: 5 }, (_, p) => ({
+        type: 'paragraph',
+        attrs: { blockUid: blockUid('p') },
+        content: [text(`Observation ${p} of run ${index}: 시료 ${p} 관찰, 試料 ${p} 観察. `.repeat(4))],
+      })),
+      {
+        type: 'table',
+        attrs: { blockUid: blockUid('t') },
+        content: Array.from({ length: 10 }, (_, row) => ({ type: 'tableRow', content: cells(row) })),
+      },
       ...(fileId ? [{ type: 'fileAttachment', attrs: { blockUid: blockUid('f'), fileId, name: `data-${index}.txt` } }] : []),
     ],
   } as PmNode;
@@ -72,30 +103,58 @@ async function peakMemory<T>(work: () => Promise<T>): Promise<{ result: T; peakM
 export async function exportBench(): Promise<void> {
   const target = await freshPostgres();
   const database = await openDatabase({ kind: 'postgres', url: target.url });
-  const config = loadConfig({ LOG_LEVEL: 'silent', ELN_ADMIN_PASSWORD: 'bench-admin-password', CLIENT_DIST: '/nonexistent', DATA_DIR: `/tmp/eln-export-bench-${randomBytes(4).toString('hex')}` });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ELN_ADMIN_PASSWORD: 'bench-admin-password',
+    CLIENT_DIST: '/nonexistent',
+    DATA_DIR: `/tmp/eln-export-bench-${randomBytes(4).toString('hex')}`,
+  });
   const app = await buildApp(config, database);
   try {
     await bootstrap(database.db, config);
-    const admin = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
+    const admin = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' }))
+      .accessToken;
     const userId = 'writer@bench.test';
-    await call(app, '/v1/admin/user/create', { userId, name: 'Writer', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin);
+    await call(
+      app,
+      '/v1/admin/user/create',
+      { userId, name: 'Writer', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
+      admin,
+    );
     const signIn = async () => (await call<SignInAnswer>(app, '/v1/user/signIn', { userId, password: PASSWORD })).accessToken;
     const token = await signIn();
-    const { projectNo } = await call<{ projectNo: number }>(app, '/v1/project/create', { title: 'Export bench', signatureList: { department: '', user: userId } }, token);
+    const { projectNo } = await call<{ projectNo: number }>(
+      app,
+      '/v1/project/create',
+      { title: 'Export bench', signatureList: { department: '', user: userId } },
+      token,
+    );
     const built = performance.now();
     for (let index = 0; index < NOTES; index += 1) {
       const { labNoteNo } = await call<{ labNoteNo: number }>(app, '/v1/project/note/create', { projectNo, title: `Run ${index}` }, token);
-      const fileId = index % (NOTES / FILES) === 0 ? await upload(app, token, labNoteNo, `data-${index}.txt`, Buffer.alloc(FILE_BYTES, `run ${index} `)) : null;
-      await database.db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(noteContent(index, fileId)) });
+      const fileId =
+        index % (NOTES / FILES) === 0
+          ? await upload(app, token, labNoteNo, `data-${index}.txt`, Buffer.alloc(FILE_BYTES, `run ${index} `))
+          : null;
+      await database.db
+        .insert(documentUpdates)
+        .values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(noteContent(index, fileId)) });
       await call(app, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, token);
     }
-    console.log(`dataset: ${NOTES} saved notes, ${FILES} files of ${FILE_BYTES / 2 ** 20} MB, built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
+    console.log(
+      `dataset: ${NOTES} saved notes, ${FILES} files of ${FILE_BYTES / 2 ** 20} MB, built in ${((performance.now() - built) / 1000).toFixed(1)} s`,
+    );
 
     const rows: Array<Record<string, string | number>> = [];
     for (const format of ['eln', 'pdf'] as ExportFormat[]) {
       const started = performance.now();
-      const { result: job, peakMb, baseMb } = await peakMemory(async () => {
-        const [queued] = (await call<ExportCreateAnswer>(app, '/v1/export/create', { format, projectNos: [projectNo] }, await signIn())).list;
+      const {
+        result: job,
+        peakMb,
+        baseMb,
+      } = await peakMemory(async () => {
+        const [queued] = (await call<ExportCreateAnswer>(app, '/v1/export/create', { format, projectNos: [projectNo] }, await signIn()))
+          .list;
         for (;;) {
           await app.services.exportJobs.idle();
           // Signed in afresh, as the client refreshes its session: on a slow machine an export outlasts an access token.
@@ -115,7 +174,10 @@ export async function exportBench(): Promise<void> {
         verdict: peakMb - baseMb < (FILES * FILE_BYTES) / 2 ** 20 ? 'ok' : 'OVER GOAL',
       });
     }
-    printTable(`Export of a project of ${NOTES} notes and ${FILES} MB of files (PostgreSQL, job queue, chromium for the PDF outside this process)`, rows);
+    printTable(
+      `Export of a project of ${NOTES} notes and ${FILES} MB of files (PostgreSQL, job queue, chromium for the PDF outside this process)`,
+      rows,
+    );
   } finally {
     await app.close();
     await database.close();

@@ -70,7 +70,10 @@ export class ForkedHelper<Request extends { type: string }, Reply extends Answer
  * The child's side: answers each request with what `handle` returns, a failure with `error`; the
  * `closing` request runs `handle` too, then `closed` is sent and the process lets go of its parent.
  */
-export function answerParent<Request extends { type: string }, Reply extends Answer>(closing: Request['type'], handle: (request: Request) => Promise<Reply | null>): void {
+export function answerParent<Request extends { type: string }, Reply extends Answer>(
+  closing: Request['type'],
+  handle: (request: Request) => Promise<Reply | null>,
+): void {
   const send = (message: Answer) => process.send?.(message);
   process.on('message', (request: Request) => {
     void (async () => {

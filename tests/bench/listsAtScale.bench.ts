@@ -37,7 +37,13 @@ function capturingDatabase(url: string) {
     },
   });
   const listDb = drizzle(client, { schema }) as unknown as Db;
-  const database: Database = { db: listDb, derivedRows: listDb, pipelinedTransactions: driverTransactions<Queryable>(listDb), engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+  const database: Database = {
+    db: listDb,
+    derivedRows: listDb,
+    pipelinedTransactions: driverTransactions<Queryable>(listDb),
+    engine: 'postgres',
+    close: () => client.end({ timeout: 5 }),
+  };
   return { database, client, state };
 }
 
@@ -50,32 +56,102 @@ function scenarios(): Scenario[] {
     { call: '/v1/project/list', name: `admin, page ${projectPages / 2}`, token: 'admin', body: { page: projectPages / 2, pageSize: 10 } },
     { call: '/v1/project/list', name: `admin, last page ${projectPages}`, token: 'admin', body: { page: projectPages, pageSize: 10 } },
     { call: '/v1/project/list', name: 'member, page 1', token: 'member', body: { page: 1, pageSize: 10 } },
-    { call: '/v1/project/list', name: 'admin, title search', token: 'admin', body: { type: 'title', value: 'Project 12', page: 1, pageSize: 10 } },
-    { call: '/v1/project/list', name: 'admin, leader search, page 2', token: 'admin', body: { type: 'leader', value: 'Member 1', page: 2, pageSize: 10 } },
-    { call: '/v1/project/list', name: 'admin, date range, last page', token: 'admin', body: { startDate: '2000-01-01', endDate: '2100-01-01', page: projectPages, pageSize: 10 } },
+    {
+      call: '/v1/project/list',
+      name: 'admin, title search',
+      token: 'admin',
+      body: { type: 'title', value: 'Project 12', page: 1, pageSize: 10 },
+    },
+    {
+      call: '/v1/project/list',
+      name: 'admin, leader search, page 2',
+      token: 'admin',
+      body: { type: 'leader', value: 'Member 1', page: 2, pageSize: 10 },
+    },
+    {
+      call: '/v1/project/list',
+      name: 'admin, date range, last page',
+      token: 'admin',
+      body: { startDate: '2000-01-01', endDate: '2100-01-01', page: projectPages, pageSize: 10 },
+    },
     { call: '/v1/project/editor', name: 'notes of a project', token: 'admin', body: { projectNo: 5000 } },
     { call: '/v1/user/list', name: 'picker, page 1', token: 'member', body: { page: 1, pageSize: 10 } },
     { call: '/v1/user/list', name: `picker, last page ${userPages}`, token: 'member', body: { page: userPages, pageSize: 10 } },
     { call: '/v1/user/list', name: 'picker, name search', token: 'member', body: { value: 'Member 42', page: 1, pageSize: 10 } },
     { call: '/v1/admin/user/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
     { call: '/v1/admin/user/list', name: `last page ${userPages}`, token: 'admin', body: { page: userPages, pageSize: 10 } },
-    { call: '/v1/admin/user/list', name: 'department search', token: 'admin', body: { type: 'department', value: 'department 7', page: 1, pageSize: 10 } },
+    {
+      call: '/v1/admin/user/list',
+      name: 'department search',
+      token: 'admin',
+      body: { type: 'department', value: 'department 7', page: 1, pageSize: 10 },
+    },
     { call: '/v1/audit/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 20 } },
     { call: '/v1/audit/list', name: `page ${auditPages / 2}`, token: 'admin', body: { page: auditPages / 2, pageSize: 20 } },
     { call: '/v1/audit/list', name: `last page ${auditPages}`, token: 'admin', body: { page: auditPages, pageSize: 20 } },
-    { call: '/v1/audit/list', name: 'action filter, page 100', token: 'admin', body: { action: 'project.created', page: 100, pageSize: 20 } },
-    { call: '/v1/audit/list', name: 'action filter, last page 10000', token: 'admin', body: { action: 'project.created', page: 10_000, pageSize: 20 } },
+    {
+      call: '/v1/audit/list',
+      name: 'action filter, page 100',
+      token: 'admin',
+      body: { action: 'project.created', page: 100, pageSize: 20 },
+    },
+    {
+      call: '/v1/audit/list',
+      name: 'action filter, last page 10000',
+      token: 'admin',
+      body: { action: 'project.created', page: 10_000, pageSize: 20 },
+    },
     { call: '/v1/audit/list', name: 'actor filter', token: 'admin', body: { actor: 'member42@', page: 1, pageSize: 20 } },
-    { call: '/v1/audit/list', name: 'one day', token: 'admin', body: { startDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), endDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), page: 1, pageSize: 20 } },
+    {
+      call: '/v1/audit/list',
+      name: 'one day',
+      token: 'admin',
+      body: {
+        startDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10),
+        endDate: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10),
+        page: 1,
+        pageSize: 20,
+      },
+    },
     { call: '/v1/template/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
-    { call: '/v1/template/list', name: `last page ${SCALE.templates / 10}`, token: 'admin', body: { page: SCALE.templates / 10, pageSize: 10 } },
-    { call: '/v1/template/list', name: 'approved, title search', token: 'member', body: { type: 'title', value: 'Template 12', state: 'A', page: 1, pageSize: 10 } },
+    {
+      call: '/v1/template/list',
+      name: `last page ${SCALE.templates / 10}`,
+      token: 'admin',
+      body: { page: SCALE.templates / 10, pageSize: 10 },
+    },
+    {
+      call: '/v1/template/list',
+      name: 'approved, title search',
+      token: 'member',
+      body: { type: 'title', value: 'Template 12', state: 'A', page: 1, pageSize: 10 },
+    },
     { call: '/v1/dropbox/list', name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
-    { call: '/v1/dropbox/list', name: `last page ${SCALE.dropboxes / 10}`, token: 'admin', body: { page: SCALE.dropboxes / 10, pageSize: 10 } },
-    { call: '/v1/dropbox/list', name: 'used, title search', token: 'member', body: { type: 'title', value: 'Dropbox 12', status: 'Y', page: 1, pageSize: 10 } },
+    {
+      call: '/v1/dropbox/list',
+      name: `last page ${SCALE.dropboxes / 10}`,
+      token: 'admin',
+      body: { page: SCALE.dropboxes / 10, pageSize: 10 },
+    },
+    {
+      call: '/v1/dropbox/list',
+      name: 'used, title search',
+      token: 'member',
+      body: { type: 'title', value: 'Dropbox 12', status: 'Y', page: 1, pageSize: 10 },
+    },
     { call: '/v1/schema/list', name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
-    { call: '/v1/schema/list', name: `last page ${SCALE.schemaTypes / 10}`, token: 'admin', body: { page: SCALE.schemaTypes / 10, pageSize: 10 } },
-    { call: '/v1/schema/list', name: 'used, title search', token: 'member', body: { type: 'title', value: 'Schema type 12', status: 'Y', page: 1, pageSize: 10 } },
+    {
+      call: '/v1/schema/list',
+      name: `last page ${SCALE.schemaTypes / 10}`,
+      token: 'admin',
+      body: { page: SCALE.schemaTypes / 10, pageSize: 10 },
+    },
+    {
+      call: '/v1/schema/list',
+      name: 'used, title search',
+      token: 'member',
+      body: { type: 'title', value: 'Schema type 12', status: 'Y', page: 1, pageSize: 10 },
+    },
     { call: '/v1/department/list', name: `${SCALE.departments} departments`, token: 'member', body: {} },
     { call: '/v1/department/search', name: 'name search', token: 'member', body: { type: 'user', value: 'Member 4' } },
     { call: '/v1/user/auth/list', name: 'own flags', token: 'member', body: {} },
@@ -98,19 +174,29 @@ export async function listsAtScaleBench(): Promise<void> {
     await bootstrap(database.db, config);
     const started = performance.now();
     await buildScaleDataset(target.url, config.company.code, await hashPassword(MEMBER_PASSWORD));
-    console.log(`Dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users in ${SCALE.departments} departments, ${SCALE.templates} templates, ${SCALE.dropboxes} dropboxes, ${SCALE.schemaTypes} schema types (${SCALE.schemaTypes * SCALE.schemasPerType} schemas, ${SCALE.schemaTypes * SCALE.schemasPerType * SCALE.entriesPerSchema} entries), ${SCALE.auditRecords} audit records`);
+    console.log(
+      `Dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users in ${SCALE.departments} departments, ${SCALE.templates} templates, ${SCALE.dropboxes} dropboxes, ${SCALE.schemaTypes} schema types (${SCALE.schemaTypes * SCALE.schemasPerType} schemas, ${SCALE.schemaTypes * SCALE.schemasPerType * SCALE.entriesPerSchema} entries), ${SCALE.auditRecords} audit records`,
+    );
 
     const signIn = async (userId: string, password: string) => {
       const response = await server.app.inject({ method: 'POST', url: '/server/v1/user/signIn', payload: { userId, password } });
       return response.json<{ data: SignInAnswer }>().data.accessToken;
     };
-    const tokens = { admin: await signIn(config.admin.email, 'bench-admin-password'), member: await signIn('member7@bench.test', MEMBER_PASSWORD) };
+    const tokens = {
+      admin: await signIn(config.admin.email, 'bench-admin-password'),
+      member: await signIn('member7@bench.test', MEMBER_PASSWORD),
+    };
 
     const rows: Array<Record<string, string | number>> = [];
     const plans: string[] = [];
     for (const scenario of scenarios()) {
       const call = () =>
-        server.app.inject({ method: 'POST', url: `/server${scenario.call}`, payload: scenario.body, headers: { authorization: `Bearer ${tokens[scenario.token]}` } });
+        server.app.inject({
+          method: 'POST',
+          url: `/server${scenario.call}`,
+          payload: scenario.body,
+          headers: { authorization: `Bearer ${tokens[scenario.token]}` },
+        });
       state.queries = [];
       state.capturing = true;
       const first = await call();
@@ -149,11 +235,18 @@ export async function listsAtScaleBench(): Promise<void> {
 }
 
 /** EXPLAIN ANALYZE of the statements that read the listed tables (not the caller's session check). */
-async function explainQueries(client: postgres.Sql, title: string, queries: Array<{ query: string; params: unknown[] }>): Promise<string[]> {
+async function explainQueries(
+  client: postgres.Sql,
+  title: string,
+  queries: Array<{ query: string; params: unknown[] }>,
+): Promise<string[]> {
   const lines = [`\n-- ${title}`];
   for (const { query, params } of queries) {
     if (!/^\s*select/i.test(query) || /from "sessions"|"users"\."user_no" = \$1\s*(limit \$2)?$/i.test(query)) continue;
-    const plan = await client.unsafe<Array<{ 'QUERY PLAN': string }>>(`explain (analyze, costs off, buffers off) ${query}`, params as never[]);
+    const plan = await client.unsafe<Array<{ 'QUERY PLAN': string }>>(
+      `explain (analyze, costs off, buffers off) ${query}`,
+      params as never[],
+    );
     lines.push(`   ${query.slice(0, 160).replace(/\s+/g, ' ')}${query.length > 160 ? '…' : ''}`);
     for (const row of plan) lines.push(`     ${row['QUERY PLAN']}`);
   }
@@ -184,7 +277,7 @@ async function verifyBench(db: Db): Promise<void> {
       'records/s': Math.round(answer.checked / seconds),
       'heap peak above start MiB': mib(peakHeap - baseline.heapUsed),
       'rss peak above start MiB': mib(peakRss - baseline.rss),
-      'goal': 'bounded memory (batches), ok = true',
+      goal: 'bounded memory (batches), ok = true',
     },
   ]);
   if (!answer.ok || answer.checked < SCALE.auditRecords) throw new Error(`verify over the bench chain: ${JSON.stringify(answer)}`);

@@ -45,7 +45,8 @@ export interface EditorsResult {
 }
 
 export type ParentMessage = { type: 'job'; job: EditorsJob } | { type: 'go' } | { type: 'close' };
-export type ChildMessage = { type: 'ready' } | { type: 'result'; result: EditorsResult } | { type: 'error'; message: string } | { type: 'closed' };
+export type ChildMessage =
+  { type: 'ready' } | { type: 'result'; result: EditorsResult } | { type: 'error'; message: string } | { type: 'closed' };
 
 export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -138,7 +139,8 @@ class Readers {
   async measure(): Promise<EditorsResult> {
     const { job, result } = this;
     const until = Date.now() + job.timeoutMs;
-    while ((result.propagation.length < job.expected || (job.durable && result.durable.length < job.expected)) && Date.now() < until) await sleep(10);
+    while ((result.propagation.length < job.expected || (job.durable && result.durable.length < job.expected)) && Date.now() < until)
+      await sleep(10);
     return result;
   }
 

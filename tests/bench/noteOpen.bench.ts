@@ -54,12 +54,25 @@ function timedOpen(page: Page, note: BenchNote): Promise<number> {
   })(${JSON.stringify(note)})`);
 }
 
-async function seed(baseUrl: string, call: <T>(path: string, body: unknown, token?: string) => Promise<T>, adminPassword: string, adminEmail: string) {
+async function seed(
+  baseUrl: string,
+  call: <T>(path: string, body: unknown, token?: string) => Promise<T>,
+  adminPassword: string,
+  adminEmail: string,
+) {
   const admin = (await call<SignInAnswer>('/v1/user/signIn', { userId: adminEmail, password: adminPassword })).accessToken;
   const userId = 'researcher@bench.test';
-  await call('/v1/admin/user/create', { userId, name: 'Bench Researcher', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin);
+  await call(
+    '/v1/admin/user/create',
+    { userId, name: 'Bench Researcher', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
+    admin,
+  );
   const token = (await call<SignInAnswer>('/v1/user/signIn', { userId, password: PASSWORD })).accessToken;
-  const { projectNo } = await call<{ projectNo: number }>('/v1/project/create', { title: 'Note open bench', signatureList: { department: '', user: userId } }, token);
+  const { projectNo } = await call<{ projectNo: number }>(
+    '/v1/project/create',
+    { title: 'Note open bench', signatureList: { department: '', user: userId } },
+    token,
+  );
   const create = (title: string) => call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title }, token);
   const small = await create('Small note');
   const table = await create('Table note');
@@ -100,12 +113,20 @@ export async function noteOpenBench(): Promise<void> {
   const database = await openDatabase({ kind: 'postgres', url: target.url });
   const config = loadConfig({ LOG_LEVEL: 'silent', ELN_ADMIN_PASSWORD: 'bench-admin-password', CLIENT_DIST: dist });
   const app = await buildApp(config, database);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   try {
     await bootstrap(database.db, config);
     const baseUrl = await app.app.listen({ port: 0, host: '127.0.0.1' });
     const call = async <T>(url: string, body: unknown, token?: string) => {
-      const response = await app.app.inject({ method: 'POST', url: `/server${url}`, payload: body as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const response = await app.app.inject({
+        method: 'POST',
+        url: `/server${url}`,
+        payload: body as object,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
       const envelope = response.json<{ status: string; message: string; data: T }>();
       if (envelope.status !== '0000') throw new Error(`${url}: ${envelope.message}`);
       return envelope.data;
@@ -129,7 +150,15 @@ export async function noteOpenBench(): Promise<void> {
         await page.getByTestId(`note-open-${note.labNoteNo}`).waitFor();
         const elapsed = await timedOpen(page, note);
         if (i > 0) times.push(elapsed);
-        else rows.push({ note: note.label, opens: 1, 'p50 ms': Number(elapsed.toFixed(1)), 'p99 ms': '', 'max ms': '', measure: 'first open (chunks not cached)' });
+        else
+          rows.push({
+            note: note.label,
+            opens: 1,
+            'p50 ms': Number(elapsed.toFixed(1)),
+            'p99 ms': '',
+            'max ms': '',
+            measure: 'first open (chunks not cached)',
+          });
       }
       const sorted = times.sort((a, b) => a - b);
       rows.push({

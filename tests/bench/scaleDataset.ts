@@ -1,7 +1,19 @@
 import postgres from 'postgres';
 import { GENESIS_HASH, hashOf, type UnhashedRecord } from '../../server/src/audit/audit.js';
 
-export const SCALE = { departments: 50, users: 5_000, projects: 10_000, notesPerProject: 10, auditRecords: 1_000_000, templates: 2_000, dropboxes: 2_000, dropboxRows: 20, schemaTypes: 2_000, schemasPerType: 5, entriesPerSchema: 10 } as const;
+export const SCALE = {
+  departments: 50,
+  users: 5_000,
+  projects: 10_000,
+  notesPerProject: 10,
+  auditRecords: 1_000_000,
+  templates: 2_000,
+  dropboxes: 2_000,
+  dropboxRows: 20,
+  schemaTypes: 2_000,
+  schemasPerType: 5,
+  entriesPerSchema: 10,
+} as const;
 const AUDIT_BATCH = 20_000;
 const AUDIT_ACTIONS = ['note.saved', 'note.created', 'project.created', 'user.signedIn', 'signature.signed'] as const;
 
@@ -21,7 +33,9 @@ export async function buildScaleDataset(url: string, companyCode: string, passwo
               select 'member' || i || '@bench.test', 'Member ' || i, ${passwordHash}, true,
                      'BD' || (1 + i % ${SCALE.departments}), 'E' || lpad(i::text, 6, '0'), '010-' || lpad(i::text, 8, '0')
               from generate_series(1, ${SCALE.users}) i`;
-    const [{ first }] = await sql<[{ first: number }]>`select min(user_no)::int as first from users where user_id like 'member%@bench.test'`;
+    const [{ first }] = await sql<
+      [{ first: number }]
+    >`select min(user_no)::int as first from users where user_id like 'member%@bench.test'`;
     await sql`insert into projects (title, description, leader_user_no, status, created_at)
               select 'Project ' || i, 'Benchmark project ' || i, ${first} + (i % ${SCALE.users}),
                      case when i % 7 = 0 then 'C' else 'ING' end, now() - (i || ' minutes')::interval
@@ -60,16 +74,35 @@ export async function buildScaleDataset(url: string, companyCode: string, passwo
 
 /** A million records after the chain's current head, each naming its predecessor's hash. */
 async function appendAuditRecords(sql: postgres.Sql, firstUserNo: number): Promise<void> {
-  const [head] = await sql<Array<{ seq: string; row_no: string; hash: string }>>`select seq, row_no, hash from audit_log order by seq desc limit 1`;
+  const [head] = await sql<
+    Array<{ seq: string; row_no: string; hash: string }>
+  >`select seq, row_no, hash from audit_log order by seq desc limit 1`;
   // Each record's place among its action's records, after those the server made (see auditLog.actionRowNo).
-  const actionRowNos = new Map((await sql<Array<{ action: string; last: string }>>`select action, max(action_row_no) as last from audit_log group by action`).map((row) => [row.action, Number(row.last)]));
+  const actionRowNos = new Map(
+    (await sql<Array<{ action: string; last: string }>>`select action, max(action_row_no) as last from audit_log group by action`).map(
+      (row) => [row.action, Number(row.last)],
+    ),
+  );
   let seq = Number(head?.seq ?? 0);
   let rowNo = Number(head?.row_no ?? 0);
   let prevHash = head?.hash ?? GENESIS_HASH;
   // Spread over the last ~1,000,000 seconds (11 days), milliseconds only, as the column stores them.
   const start = Date.now() - SCALE.auditRecords * 1000;
   for (let done = 0; done < SCALE.auditRecords; done += AUDIT_BATCH) {
-    const columns = { seq: [] as number[], rowNo: [] as number[], actionRowNo: [] as number[], at: [] as string[], actorNo: [] as number[], actorId: [] as string[], action: [] as string[], targetId: [] as string[], after: [] as string[], address: [] as string[], prev: [] as string[], hash: [] as string[] };
+    const columns = {
+      seq: [] as number[],
+      rowNo: [] as number[],
+      actionRowNo: [] as number[],
+      at: [] as string[],
+      actorNo: [] as number[],
+      actorId: [] as string[],
+      action: [] as string[],
+      targetId: [] as string[],
+      after: [] as string[],
+      address: [] as string[],
+      prev: [] as string[],
+      hash: [] as string[],
+    };
     for (let i = 0; i < AUDIT_BATCH && done + i < SCALE.auditRecords; i += 1) {
       seq += 1;
       rowNo += 1;

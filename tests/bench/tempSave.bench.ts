@@ -27,7 +27,12 @@ const WRITER_NICENESS = 10;
 const WRITER_MODULE = fileURLToPath(new URL('./tempSaveWriter.ts', import.meta.url));
 
 async function call<T>(app: App, path: string, body: unknown, token?: string): Promise<T> {
-  const response = await app.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await app.app.inject({
+    method: 'POST',
+    url: `/server${path}`,
+    payload: body as object,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const answer = response.json<{ status: string; data: T }>();
   if (answer.status !== '0000') throw new Error(`${path}: ${response.body}`);
   return answer.data;
@@ -70,12 +75,20 @@ function recordCollections(): { pauses: Span[]; stop(): void } {
 /** How many of the slowest 1% of `spans` a collection paused in, and those pauses' time in them. */
 function collectionsInSlowest(spans: Span[], pauses: Span[]): string {
   const slowest = [...spans].sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, Math.max(1, Math.ceil(spans.length / 100)));
-  const pausedMs = slowest.map((span) => pauses.reduce((sum, pause) => sum + Math.max(0, Math.min(span.end, pause.end) - Math.max(span.start, pause.start)), 0));
+  const pausedMs = slowest.map((span) =>
+    pauses.reduce((sum, pause) => sum + Math.max(0, Math.min(span.end, pause.end) - Math.max(span.start, pause.start)), 0),
+  );
   const paused = pausedMs.filter((ms) => ms > 0);
   return `${paused.length} of ${slowest.length} (${paused.reduce((a, b) => a + b, 0).toFixed(1)} ms)`;
 }
 
-const ms = (values: number[], p: number) => Number(percentile([...values].sort((a, b) => a - b), p).toFixed(2));
+const ms = (values: number[], p: number) =>
+  Number(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    ).toFixed(2),
+  );
 
 export async function tempSaveBench(): Promise<void> {
   const target = await freshPostgres();
@@ -88,11 +101,22 @@ export async function tempSaveBench(): Promise<void> {
     await bootstrap(database.db, config);
     const url = await app.app.listen({ port: 0, host: '127.0.0.1' });
     const spans = timeTempSaves(app);
-    const admin = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
+    const admin = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' }))
+      .accessToken;
     const userId = 'writer@bench.test';
-    await call(app, '/v1/admin/user/create', { userId, name: 'Writer', password: 'bench-writer-password', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin);
+    await call(
+      app,
+      '/v1/admin/user/create',
+      { userId, name: 'Writer', password: 'bench-writer-password', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
+      admin,
+    );
     const token = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId, password: 'bench-writer-password' })).accessToken;
-    const { projectNo } = await call<{ projectNo: number }>(app, '/v1/project/create', { title: 'Bench', signatureList: { department: '', user: userId } }, token);
+    const { projectNo } = await call<{ projectNo: number }>(
+      app,
+      '/v1/project/create',
+      { title: 'Bench', signatureList: { department: '', user: userId } },
+      token,
+    );
     const { labNoteNo } = await call<{ labNoteNo: number }>(app, '/v1/project/note/create', { projectNo, title: 'Big note' }, token);
     await writer.ask({ type: 'open', url, labNoteNo, token }, 'ready');
 
@@ -121,7 +145,10 @@ export async function tempSaveBench(): Promise<void> {
         'GC paused in the slowest 1%': collectionsInSlowest(timedSpans, collections.pauses),
       });
     }
-    printTable(`Temp save server time (/note/temp), 30x30 table + 20 text blocks, saved once, PostgreSQL, ${CALLS} calls after ${WARM_UP} warm-up; the writer in its own process, sending its block list`, rows);
+    printTable(
+      `Temp save server time (/note/temp), 30x30 table + 20 text blocks, saved once, PostgreSQL, ${CALLS} calls after ${WARM_UP} warm-up; the writer in its own process, sending its block list`,
+      rows,
+    );
   } finally {
     collections.stop();
     await writer.close({ type: 'close' }).catch(() => writer.kill());

@@ -12,9 +12,7 @@ import { answerParent } from './forked.js';
 
 export type EditKind = 'none' | 'text' | 'cell';
 export type ParentMessage =
-  | { type: 'open'; url: string; labNoteNo: number; token: string }
-  | { type: 'run'; edit: EditKind; calls: number }
-  | { type: 'close' };
+  { type: 'open'; url: string; labNoteNo: number; token: string } | { type: 'run'; edit: EditKind; calls: number } | { type: 'close' };
 export type ChildMessage = { type: 'ready' } | { type: 'done' } | { type: 'error'; message: string } | { type: 'closed' };
 
 /** Where each kind of keystroke goes: the second block (a paragraph), and the middle cell of the table. */
@@ -50,7 +48,8 @@ answerParent<ParentMessage, ChildMessage>('close', async (message) => {
     access = message;
     writer = await connectWriter(message.url, noteDocumentName(message.labNoteNo), message.token);
     appendTable(writer.doc, 30, 30);
-    for (let i = 0; i < 20; i += 1) appendParagraph(writer.doc, `Observation ${i}: the solution turned pale yellow after ${i} minutes at 37 °C.`);
+    for (let i = 0; i < 20; i += 1)
+      appendParagraph(writer.doc, `Observation ${i}: the solution turned pale yellow after ${i} minutes at 37 °C.`);
     await eventually(() => writer!.allDurable(), 'the note to be stored', 30_000);
     await post('/v1/project/note/save', { labNoteNo: message.labNoteNo, version: 0, blockList: docToBlocks(content(), 'LABNOTE', []) });
     savedBlocks = docToSavedBlocks(content(), 'LABNOTE');

@@ -17,19 +17,29 @@ async function visit(page: Page, path: string, ready: string): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
-for (const [theme, language] of [['s', 'en'], ['b', 'en'], ['s', 'ko']] as const) {
+for (const [theme, language] of [
+  ['s', 'en'],
+  ['b', 'en'],
+  ['s', 'ko'],
+] as const) {
   test(`screens in theme ${theme}, ${language}, have no serious accessibility violation`, async ({ browser, request }) => {
     test.setTimeout(hangTimeout(360_000));
     const token = await apiSignIn(request, E2E.member);
-    const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `A11y ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
+    const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+      title: `A11y ${unique()}`,
+      signatureList: { department: '', user: E2E.member.userId },
+    });
     const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Scanned note' });
     const found: string[] = [];
 
     const guest = await (await browser.newContext({ locale: language })).newPage();
-    await guest.addInitScript(([t, l]) => {
-      window.localStorage.setItem('eln.theme', t);
-      window.localStorage.setItem('eln.language', l);
-    }, [theme, language] as const);
+    await guest.addInitScript(
+      ([t, l]) => {
+        window.localStorage.setItem('eln.theme', t);
+        window.localStorage.setItem('eln.language', l);
+      },
+      [theme, language] as const,
+    );
     await visit(guest, '/signin', 'signin-submit');
     found.push(...(await violations(guest, 'sign-in')));
 
@@ -115,9 +125,14 @@ function readFocusIndicator(): FocusIndicator | null {
     return { what, visible: shadow !== 'none', contrast: best };
   }
   const style = getComputedStyle(element);
-  if (element.matches('.input')) return { what, visible: style.boxShadow !== 'none', contrast: contrastOf(rgb(style.borderTopColor), backdrop(element.parentElement)) };
+  if (element.matches('.input'))
+    return { what, visible: style.boxShadow !== 'none', contrast: contrastOf(rgb(style.borderTopColor), backdrop(element.parentElement)) };
   const width = Number.parseFloat(style.outlineWidth);
-  return { what, visible: style.outlineStyle !== 'none' && width >= 2, contrast: contrastOf(rgb(style.outlineColor), backdrop(element.parentElement)) };
+  return {
+    what,
+    visible: style.outlineStyle !== 'none' && width >= 2,
+    contrast: contrastOf(rgb(style.outlineColor), backdrop(element.parentElement)),
+  };
 }
 
 for (const theme of ['s', 'b'] as const) {
@@ -143,7 +158,8 @@ for (const theme of ['s', 'b'] as const) {
         if (!indicator || seen.has(indicator.what)) continue;
         seen.add(indicator.what);
         reached += 1;
-        if (!indicator.visible || indicator.contrast < 3) weak.push(`${path} ${indicator.what}: ${indicator.visible ? `contrast ${indicator.contrast.toFixed(2)}` : 'no indicator'}`);
+        if (!indicator.visible || indicator.contrast < 3)
+          weak.push(`${path} ${indicator.what}: ${indicator.visible ? `contrast ${indicator.contrast.toFixed(2)}` : 'no indicator'}`);
       }
       if (path === '/publishing/stylePage') {
         // A secondary button, the kind whose own shadow used to hide the ring.
@@ -161,7 +177,8 @@ test('dialogs give focus back to what opened them: the New user button, and the 
   const admin = await openAs(browser, E2E.admin);
   await admin.goto('/admin');
   await expect(admin.getByTestId('user-create-button')).toBeVisible();
-  const focusedTestId = () => admin.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.tagName ?? null);
+  const focusedTestId = () =>
+    admin.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.tagName ?? null);
 
   await admin.getByTestId('user-create-button').focus();
   await admin.keyboard.press('Enter');
@@ -188,7 +205,10 @@ test('dialogs give focus back to what opened them: the New user button, and the 
 
 test('the save state is announced once it settles, not per keystroke, and a failed draft at once', async ({ browser, request }) => {
   const token = await apiSignIn(request, E2E.member);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `Calm ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
+  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+    title: `Calm ${unique()}`,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
   const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Announced note' });
   const member = await openAs(browser, E2E.member);
   await member.goto(`/note/${labNoteNo}`);
@@ -199,7 +219,11 @@ test('the save state is announced once it settles, not per keystroke, and a fail
     const region = document.querySelector('[data-testid="save-announcement"]')!;
     const heard: string[] = [];
     (window as unknown as { heard: string[] }).heard = heard;
-    new MutationObserver(() => heard.push(region.textContent ?? '')).observe(region, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => heard.push(region.textContent ?? '')).observe(region, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
   });
   const heard = () => member.evaluate(() => (window as unknown as { heard: string[] }).heard);
   await prose(member).click();
@@ -209,21 +233,34 @@ test('the save state is announced once it settles, not per keystroke, and a fail
   expect(await heard()).toEqual([]);
 
   // A draft the server refuses: said at once, in the region.
-  await member.route('**/server/v1/project/note/temp', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '2011', message: 'failed', data: null }) }));
+  await member.route('**/server/v1/project/note/temp', (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: '2011', message: 'failed', data: null }),
+    }),
+  );
   await member.keyboard.type(' Stable.');
   await expect(member.getByTestId('draft-failed')).toBeVisible();
   await expect(member.getByTestId('save-announcement')).toHaveText('Draft not saved');
 });
 
-test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept, merging works, Escape comes back, Tab never adds rows, the colour popover closes on Escape', async ({ browser, request }) => {
+test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept, merging works, Escape comes back, Tab never adds rows, the colour popover closes on Escape', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(hangTimeout(120_000));
   const token = await apiSignIn(request, E2E.member);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `Keys ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
+  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+    title: `Keys ${unique()}`,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
   const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Keyboard note' });
   const page = await openAs(browser, E2E.member);
   await page.goto(`/note/${labNoteNo}`);
   await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
-  const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.className ?? '');
+  const focused = () =>
+    page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.className ?? '');
 
   // Text, then a table through the toolbar: Alt+F10, Tab to the table button, Enter, Enter on the dialog.
   await prose(page).focus();

@@ -121,7 +121,13 @@ test.describe('audit trail', () => {
     expect(parsed.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
     expect(parsed.data).toHaveLength(2);
     const record = Object.fromEntries(AUDIT_CSV_COLUMNS.map((column, index) => [column, parsed.data[1]![index]]));
-    expect(record).toMatchObject({ seq: String(updateSeq), action: 'project.updated', targetType: 'project', targetId: String(projectNo), actorUserId: E2E.member.userId });
+    expect(record).toMatchObject({
+      seq: String(updateSeq),
+      action: 'project.updated',
+      targetType: 'project',
+      targetId: String(projectNo),
+      actorUserId: E2E.member.userId,
+    });
     expect(JSON.parse(record.after!)).toMatchObject({ description: 'Revised plan' });
     await expect(page.getByTestId('audit-export-saved')).toContainText(download.suggestedFilename());
     await expect(page.getByTestId('progress-overlay')).toBeHidden();
@@ -143,7 +149,10 @@ test.describe('audit trail', () => {
     await page.getByTestId('download-form-format-auditCsv').click();
     const whole = page.waitForEvent('download');
     await page.getByTestId('download-form-start').click();
-    const all = Papa.parse<string[]>((await readFile((await (await whole).path())!, 'utf8')).slice(1).trim(), { skipEmptyLines: true, comments: '#' });
+    const all = Papa.parse<string[]>((await readFile((await (await whole).path())!, 'utf8')).slice(1).trim(), {
+      skipEmptyLines: true,
+      comments: '#',
+    });
     expect(all.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
     expect(all.data.length - 1).toBeGreaterThanOrEqual(updateSeq);
     const job = page.getByTestId('download-job-list').locator('li').first();
@@ -162,8 +171,17 @@ test.describe('audit trail', () => {
     const id = unique();
     const memberToken = await apiSignIn(request, E2E.member);
     const list = { department: '', user: E2E.member.userId };
-    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', { title: `효소 ${id}`, description: '1차 계획', signatureList: list });
-    await api(request, memberToken, '/v1/project/update', { projectNo, title: `효소 분석 ${id}`, description: '2차 계획: 온도 조건 추가', signatureList: list });
+    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+      title: `효소 ${id}`,
+      description: '1차 계획',
+      signatureList: list,
+    });
+    await api(request, memberToken, '/v1/project/update', {
+      projectNo,
+      title: `효소 분석 ${id}`,
+      description: '2차 계획: 온도 조건 추가',
+      signatureList: list,
+    });
     await page.addInitScript(() => {
       localStorage.setItem('eln.theme', 'b');
       if (!localStorage.getItem('eln.language')) localStorage.setItem('eln.language', 'ko');
@@ -210,7 +228,11 @@ test.describe('audit trail', () => {
     const memberToken = await apiSignIn(request, E2E.member);
     // The note is written by a colleague: a reviewer must not have written what they review.
     const colleague = { userId: `writer-${id.toLowerCase()}@eln.local`, name: `Writer ${id}`, password: `colleague-password-${id}` };
-    await api(request, await apiSignIn(request, E2E.admin), '/v1/admin/user/create', { ...colleague, level: 1, auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } });
+    await api(request, await apiSignIn(request, E2E.admin), '/v1/admin/user/create', {
+      ...colleague,
+      level: 1,
+      auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
+    });
     const colleagueToken = await apiSignIn(request, colleague);
     const title = `Closing ${id}`;
     const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
@@ -231,18 +253,35 @@ test.describe('audit trail', () => {
     await page.goto(`/project/${projectNo}`);
     // The gate shows before anyone asks: the close is there but disabled, saying why.
     await expect(page.getByTestId('project-finish')).toBeDisabled();
-    await expect(page.getByTestId('project-finish-reason')).toHaveText('A project can be closed only after at least one reviewer has signed a note.');
+    await expect(page.getByTestId('project-finish-reason')).toHaveText(
+      'A project can be closed only after at least one reviewer has signed a note.',
+    );
     await expect(page.getByTestId('project-finish')).toHaveAttribute('aria-describedby', 'project-finish-reason');
     await shot(page, 'project-finish-blocked-s-en', false);
     // The server refuses it too, whatever a client sends.
-    const refused = await request.post('/server/v1/project/finish', { data: { projectNo }, headers: { authorization: `Bearer ${memberToken}` } });
+    const refused = await request.post('/server/v1/project/finish', {
+      data: { projectNo },
+      headers: { authorization: `Bearer ${memberToken}` },
+    });
     expect(((await refused.json()) as { status: string }).status).toBe('2022');
 
     // A reviewer (the leader here, a participant too) signs the colleague's saved note; the dashboard counts it as closable.
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, colleagueToken, '/v1/project/note/create', { projectNo, title: `Result ${id}` });
+    const { labNoteNo } = await api<{ labNoteNo: number }>(request, colleagueToken, '/v1/project/note/create', {
+      projectNo,
+      title: `Result ${id}`,
+    });
     await api(request, colleagueToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
-    await api(request, colleagueToken, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: E2E.member.userId, type: 'reviewer' }] });
-    await api(request, memberToken, '/v1/project/signature/status', { labNoteNo, status: 'T', password: E2E.member.password, name: E2E.member.name, timeZone: 'Asia/Seoul' });
+    await api(request, colleagueToken, '/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: E2E.member.userId, type: 'reviewer' }],
+    });
+    await api(request, memberToken, '/v1/project/signature/status', {
+      labNoteNo,
+      status: 'T',
+      password: E2E.member.password,
+      name: E2E.member.name,
+      timeZone: 'Asia/Seoul',
+    });
     await page.goto('/');
     const closable = Number(await page.getByTestId('count-closable-value').textContent());
     const closed = Number(await page.getByTestId('count-closed-value').textContent());

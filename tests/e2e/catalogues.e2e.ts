@@ -17,7 +17,11 @@ const CP949_UNITS = 'server/src/dropboxes/fixtures/units-cp949.csv';
 
 async function people(request: APIRequestContext, id: string) {
   const adminToken = await apiSignIn(request, E2E.admin);
-  const person = async (role: string, name: string, flags: { project: 'Y' | 'N'; schema: 'Y' | 'N'; dropbox: 'Y' | 'N' }): Promise<Person> => {
+  const person = async (
+    role: string,
+    name: string,
+    flags: { project: 'Y' | 'N'; schema: 'Y' | 'N'; dropbox: 'Y' | 'N' },
+  ): Promise<Person> => {
     const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
     await api(request, adminToken, '/v1/admin/user/create', { ...who, level: 1, auth: { ...flags, template: 'N' } });
     return who;
@@ -59,7 +63,9 @@ async function createSchemaType(page: Page, id: string): Promise<number> {
   await expect(page.getByTestId('page-schema-detail')).toBeVisible();
   // Its picture: chosen, previewed, applied; the server keeps a small copy for lists.
   await page.getByTestId('schema-type-thumbnail-change').click();
-  await page.getByTestId('thumbnail-input').setInputFiles({ name: 'reagents.png', mimeType: 'image/png', buffer: png(400, 300, (x, y) => [40, 90 + (x % 120), 160 + (y % 90)]) });
+  await page
+    .getByTestId('thumbnail-input')
+    .setInputFiles({ name: 'reagents.png', mimeType: 'image/png', buffer: png(400, 300, (x, y) => [40, 90 + (x % 120), 160 + (y % 90)]) });
   await expect(page.getByTestId('thumbnail-preview')).toBeVisible();
   await page.getByTestId('thumbnail-apply').click();
   await expect(page.getByTestId('schema-type-thumbnail-image')).toHaveAttribute('data-thumbnail', 'set');
@@ -111,7 +117,13 @@ test('a schema block and a dropbox cell keep what was signed when the catalogue 
   const dialog = woo.getByTestId('dropbox-dialog');
   await dialog.getByTestId('dropbox-list').selectOption({ label: dropboxTitle });
   await expect(dialog.getByTestId('dropbox-value')).toBeEnabled();
-  await expect(dialog.getByTestId('dropbox-value').locator('option')).toHaveText(['Nothing chosen yet', '밀리그램 (mg)', '밀리리터 (mL)', '섭씨 온도 ℃ (C)', '실온 (상온) (RT)']);
+  await expect(dialog.getByTestId('dropbox-value').locator('option')).toHaveText([
+    'Nothing chosen yet',
+    '밀리그램 (mg)',
+    '밀리리터 (mL)',
+    '섭씨 온도 ℃ (C)',
+    '실온 (상온) (RT)',
+  ]);
   await dialog.getByTestId('dropbox-value').selectOption({ label: '밀리그램 (mg)' });
   await shot(woo, 'dropbox-cell-dialog-s-en', false);
   expect(await seriousViolations(woo, 'dropbox cell dialog')).toEqual([]);
@@ -146,8 +158,17 @@ test('a schema block and a dropbox cell keep what was signed when the catalogue 
   await shot(woo, 'catalogues-note-s-en');
 
   // --- Requested and signed (through the API: the signing screens have their own test).
-  await api(request, await apiSignIn(request, writer), '/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.userId, type: 'reviewer' }] });
-  await api(request, await apiSignIn(request, reviewer), '/v1/project/signature/status', { labNoteNo, status: 'T', password: reviewer.password, name: reviewer.name, version: 1 });
+  await api(request, await apiSignIn(request, writer), '/v1/project/signature/create', {
+    labNoteNo,
+    signers: [{ userId: reviewer.userId, type: 'reviewer' }],
+  });
+  await api(request, await apiSignIn(request, reviewer), '/v1/project/signature/status', {
+    labNoteNo,
+    status: 'T',
+    password: reviewer.password,
+    name: reviewer.name,
+    version: 1,
+  });
   await expect(woo.getByTestId('readonly-banner')).toHaveAttribute('data-reason', 'signed', { timeout: 15_000 });
 
   // --- The curator renames the chosen row and changes the schema.
@@ -167,7 +188,11 @@ test('a schema block and a dropbox cell keep what was signed when the catalogue 
       title: schema.title,
       description: schema.description,
       status: schema.status,
-      entries: schema.entries.map((entry) => ({ field: entry.field, value: index === 0 && entry.field === 'MW' ? '58.443 g/mol' : entry.value, status: entry.status })),
+      entries: schema.entries.map((entry) => ({
+        field: entry.field,
+        value: index === 0 && entry.field === 'MW' ? '58.443 g/mol' : entry.value,
+        status: entry.status,
+      })),
     })),
   };
   await api(request, curatorToken, '/v1/schema/update', update);

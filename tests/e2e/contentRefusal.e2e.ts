@@ -21,7 +21,11 @@ function element(name: string, attrs: Record<string, unknown>, children: Array<Y
 }
 
 /** A colleague's raw Yjs client (no editor), synced with the note. */
-async function rawClient(baseURL: string, token: string, labNoteNo: number): Promise<{ doc: Y.Doc; stored: () => Promise<void>; close: () => void }> {
+async function rawClient(
+  baseURL: string,
+  token: string,
+  labNoteNo: number,
+): Promise<{ doc: Y.Doc; stored: () => Promise<void>; close: () => void }> {
   const doc = new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({ url: `${baseURL.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
   const provider = await new Promise<HocuspocusProvider>((resolve, reject) => {
@@ -30,7 +34,13 @@ async function rawClient(baseURL: string, token: string, labNoteNo: number): Pro
       socket.destroy();
       reject(new Error(`the colleague's client did not sync with ${baseURL} in 15 s`));
     }, 15_000);
-    const created: HocuspocusProvider = new HocuspocusProvider({ websocketProvider: socket, name: noteDocumentName(labNoteNo), document: doc, token, onSynced: () => (clearTimeout(timer), resolve(created)) });
+    const created: HocuspocusProvider = new HocuspocusProvider({
+      websocketProvider: socket,
+      name: noteDocumentName(labNoteNo),
+      document: doc,
+      token,
+      onSynced: () => (clearTimeout(timer), resolve(created)),
+    });
     created.attach();
   });
   return {
@@ -46,19 +56,38 @@ async function rawClient(baseURL: string, token: string, labNoteNo: number): Pro
 test('a refused live edit: the writer is told why and the note reopens as stored', async ({ browser, request, baseURL }) => {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
-  const colleague: Person = { userId: `colleague.${id.toLowerCase()}@eln.local`, password: 'colleague-password-1234', name: `Colleague ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', { ...colleague, level: 1, auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } });
+  const colleague: Person = {
+    userId: `colleague.${id.toLowerCase()}@eln.local`,
+    password: 'colleague-password-1234',
+    name: `Colleague ${id}`,
+  };
+  await api(request, adminToken, '/v1/admin/user/create', {
+    ...colleague,
+    level: 1,
+    auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
+  });
   const memberToken = await apiSignIn(request, E2E.member);
   const project = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
     title: `Rules ${id}`,
     signatureList: { department: '', user: `${E2E.member.userId},${colleague.userId}` },
   });
-  const { labNoteNo } = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo: project.projectNo, title: `Refused ${id}` });
+  const { labNoteNo } = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', {
+    projectNo: project.projectNo,
+    title: `Refused ${id}`,
+  });
 
   const other = await rawClient(baseURL!, await apiSignIn(request, colleague), labNoteNo);
   const tableUid = `t${id.toLowerCase()}00000001`;
-  const rows = [0, 1, 2].map((r) => element('tableRow', {}, [0, 1].map((c) => element('tableCell', { colspan: 1, rowspan: 1 }, [element('paragraph', {}, [new Y.XmlText(`${r + 1}${c}`)])]))));
-  other.doc.getXmlFragment(CONTENT_FIELD).push([element('table', { blockUid: tableUid }, rows), element('paragraph', {}, [new Y.XmlText('After the table')])]);
+  const rows = [0, 1, 2].map((r) =>
+    element(
+      'tableRow',
+      {},
+      [0, 1].map((c) => element('tableCell', { colspan: 1, rowspan: 1 }, [element('paragraph', {}, [new Y.XmlText(`${r + 1}${c}`)])])),
+    ),
+  );
+  other.doc
+    .getXmlFragment(CONTENT_FIELD)
+    .push([element('table', { blockUid: tableUid }, rows), element('paragraph', {}, [new Y.XmlText('After the table')])]);
   await other.stored();
 
   const kim = await openAs(browser, E2E.member);
@@ -72,7 +101,16 @@ test('a refused live edit: the writer is told why and the note reopens as stored
   await kim.getByTestId('table-delete-row').click();
   await expect(prose(kim).locator('table tr')).toHaveCount(2);
 
-  const chart = { blockUid: `c${id.toLowerCase()}00000001`, chartType: 'bar', name: 'Rate', label: 'Fig. 1', dataName: 'A', tableUid, from: { row: 0, col: 0 }, to: { row: 2, col: 1 } };
+  const chart = {
+    blockUid: `c${id.toLowerCase()}00000001`,
+    chartType: 'bar',
+    name: 'Rate',
+    label: 'Fig. 1',
+    dataName: 'A',
+    tableUid,
+    from: { row: 0, col: 0 },
+    to: { row: 2, col: 1 },
+  };
   other.doc.getXmlFragment(CONTENT_FIELD).insert(1, [element('chart', chart)]);
   await other.stored();
 

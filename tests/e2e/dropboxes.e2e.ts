@@ -12,7 +12,9 @@ async function chooseCsv(page: Page, file: string | { name: string; mimeType: st
 }
 
 test.describe('dropboxes', () => {
-  test('a manager imports a CP949 CSV with a preview, fixes a refused file, creates, exports and retires a dropbox', async ({ browser }) => {
+  test('a manager imports a CP949 CSV with a preview, fixes a refused file, creates, exports and retires a dropbox', async ({
+    browser,
+  }) => {
     const title = `Units ${unique()}`;
     const page = await openAs(browser, E2E.admin);
     await page.getByRole('link', { name: 'Dropbox', exact: true }).first().click();
@@ -26,7 +28,9 @@ test.describe('dropboxes', () => {
     await expect(page.getByTestId('dropbox-refusal')).toHaveText('Choose a CSV file whose rows can all be stored.');
 
     await chooseCsv(page, csvFile('broken.csv', 'code,name\n,no code first\nmg,milligram\nmg,again\n'));
-    await expect(page.getByTestId('dropbox-import-summary')).toHaveText('broken.csv: 2 rows have problems. Fix them in the file and choose it again.');
+    await expect(page.getByTestId('dropbox-import-summary')).toHaveText(
+      'broken.csv: 2 rows have problems. Fix them in the file and choose it again.',
+    );
     await expect(page.getByTestId('dropbox-preview-problems').nth(0)).toHaveText('The first row needs a code.');
     await expect(page.getByTestId('dropbox-preview-problems').nth(2)).toHaveText('This code is already used in an earlier row.');
     await shot(page, 'dropbox-preview-problems-s-en');
@@ -35,7 +39,9 @@ test.describe('dropboxes', () => {
     await expect(page.getByTestId('dropbox-import-error')).toContainText('This file is not a CSV text file.');
 
     await chooseCsv(page, CP949_UNITS);
-    await expect(page.getByTestId('dropbox-import-summary')).toHaveText('units-cp949.csv: 4 rows read as CP949 (Korean Excel), all can be stored.');
+    await expect(page.getByTestId('dropbox-import-summary')).toHaveText(
+      'units-cp949.csv: 4 rows read as CP949 (Korean Excel), all can be stored.',
+    );
     await expect(page.getByTestId('dropbox-preview-row').nth(0)).toContainText('밀리그램');
     await shot(page, 'dropbox-create-preview-s-en');
     await page.getByTestId('dropbox-submit').click();

@@ -32,16 +32,27 @@ async function exportFile(page: Page, form: string, jobs: Locator, format: 'pdf'
 
 /** Answers a call as a server that cannot answer now would (the envelope of an unexpected error). */
 const answerUnavailable = (route: Route) =>
-  route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: '9999', message: 'Unavailable', data: null }) });
+  route.fulfill({
+    status: 503,
+    contentType: 'application/json',
+    body: JSON.stringify({ status: '9999', message: 'Unavailable', data: null }),
+  });
 
 test.describe('exports', () => {
   test.setTimeout(hangTimeout(420_000));
 
-  test('a leader exports the project as PDF and .eln; an administrator imports the archive as a new project', async ({ browser, request }) => {
+  test('a leader exports the project as PDF and .eln; an administrator imports the archive as a new project', async ({
+    browser,
+    request,
+  }) => {
     const id = unique();
     const token = await apiSignIn(request, E2E.member);
     const title = `Export ${id}`;
-    const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title, description: 'Buffers', signatureList: { department: '', user: E2E.member.userId } });
+    const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+      title,
+      description: 'Buffers',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
     const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: `Buffer ${id}` });
 
     const kim = await openAs(browser, E2E.member);
@@ -128,15 +139,21 @@ test.describe('exports', () => {
       const pdfPath = path.join(folder, 'project.pdf');
       await pdf.saveAs(pdfPath);
       const text = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' });
-      for (const expected of [title, `Buffer ${id}`, 'Buffer prepared at pH 7.4.', '완충액 준비.', '緩衝液を調製。', E2E.member.name]) expect(text).toContain(expected);
+      for (const expected of [title, `Buffer ${id}`, 'Buffer prepared at pH 7.4.', '완충액 준비.', '緩衝液を調製。', E2E.member.name])
+        expect(text).toContain(expected);
       execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '2', pdfPath, path.join(folder, 'page')]);
       const pages = (await readdir(folder)).filter((name) => name.endsWith('.png')).sort();
       expect(pages).toHaveLength(2);
       const viewer = await kim.context().newPage();
-      const images = await Promise.all(pages.map(async (name) => `data:image/png;base64,${(await readFile(path.join(folder, name))).toString('base64')}`));
-      await viewer.setContent(`<body style="margin:0;background:#666;display:flex;gap:16px;padding:16px">${images.map((src) => `<img src="${src}" style="width:600px;box-shadow:0 2px 8px #0008">`).join('')}</body>`);
+      const images = await Promise.all(
+        pages.map(async (name) => `data:image/png;base64,${(await readFile(path.join(folder, name))).toString('base64')}`),
+      );
+      await viewer.setContent(
+        `<body style="margin:0;background:#666;display:flex;gap:16px;padding:16px">${images.map((src) => `<img src="${src}" style="width:600px;box-shadow:0 2px 8px #0008">`).join('')}</body>`,
+      );
       await expect(viewer.locator('img')).toHaveCount(2);
-      for (const image of await viewer.locator('img').all()) expect(await image.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(300);
+      for (const image of await viewer.locator('img').all())
+        expect(await image.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(300);
       await shot(viewer, 'export-pdf-pages');
       await viewer.close();
 
@@ -204,7 +221,9 @@ test.describe('exports', () => {
     const pub = await readFile((await (await key).path())!, 'utf8');
     expect(pub).toMatch(/^untrusted comment: /);
 
-    await admin.getByTestId('eln-import-file').setInputFiles({ name: 'notes.eln', mimeType: 'application/zip', buffer: Buffer.from('not a zip archive at all') });
+    await admin
+      .getByTestId('eln-import-file')
+      .setInputFiles({ name: 'notes.eln', mimeType: 'application/zip', buffer: Buffer.from('not a zip archive at all') });
     await expect(admin.getByTestId('eln-import-refused')).toContainText('.eln 아카이브가 아닙니다');
     await shot(admin, 'download-s-ko');
     expect(await seriousViolations(admin, 'download page, Korean')).toEqual([]);

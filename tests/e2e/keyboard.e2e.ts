@@ -62,21 +62,35 @@ async function keyboardUser(browser: Browser, who: Credentials): Promise<Page> {
     Object.assign(window, { __mouseUsed: used });
     for (const type of ['pointerdown', 'mousedown', 'click', 'dblclick']) {
       // A click the keyboard makes (Enter, Space) has detail 0.
-      window.addEventListener(type, (event) => {
-        if (type !== 'click' || (event as MouseEvent).detail > 0) used.push(`${type} on ${(event.target as HTMLElement | null)?.dataset?.testid ?? (event.target as Element | null)?.tagName}`);
-      }, true);
+      window.addEventListener(
+        type,
+        (event) => {
+          if (type !== 'click' || (event as MouseEvent).detail > 0)
+            used.push(`${type} on ${(event.target as HTMLElement | null)?.dataset?.testid ?? (event.target as Element | null)?.tagName}`);
+        },
+        true,
+      );
     }
   });
   await signInByKeyboard(page, who);
   return page;
 }
 
-test('keyboard only: sign in, a project with a participant, a note with text, a table with merged cells, a chart, a version, a signature requested and given', async ({ browser, request }) => {
+test('keyboard only: sign in, a project with a participant, a note with text, a table with merged cells, a chart, a version, a signature requested and given', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(hangTimeout(180_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const reviewer: Person = { userId: `keys.${id.toLowerCase()}@eln.local`, password: 'reviewer-password-1234', name: `Yoon Keys ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', { userId: reviewer.userId, name: reviewer.name, password: reviewer.password, level: 1, auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } });
+  await api(request, adminToken, '/v1/admin/user/create', {
+    userId: reviewer.userId,
+    name: reviewer.name,
+    password: reviewer.password,
+    level: 1,
+    auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
+  });
 
   // --- Sign in, then by the main menu to the project list and a new project.
   const kim = await keyboardUser(browser, E2E.member);
@@ -221,9 +235,15 @@ test('keyboard only: sign in, a project with a participant, a note with text, a 
   await yoon.context().close();
 });
 
-test('the editor toolbar is one Tab stop: arrows, Home and End move along it, Tab leaves it, and it remembers the last item', async ({ browser, request }) => {
+test('the editor toolbar is one Tab stop: arrows, Home and End move along it, Tab leaves it, and it remembers the last item', async ({
+  browser,
+  request,
+}) => {
   const token = await apiSignIn(request, E2E.member);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title: `Roving ${unique()}`, signatureList: { department: '', user: E2E.member.userId } });
+  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+    title: `Roving ${unique()}`,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
   const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Toolbar note' });
   const page = await keyboardUser(browser, E2E.member);
   await page.goto(`/note/${labNoteNo}`);
@@ -233,7 +253,11 @@ test('the editor toolbar is one Tab stop: arrows, Home and End move along it, Ta
   await page.keyboard.press('Alt+F10');
   await expect.poll(() => focused(page)).toBe('toolbar-block');
   // Exactly one item of the toolbar is in the Tab order.
-  const tabStops = () => page.getByTestId('editor-toolbar').locator('button:not([disabled]), select').evaluateAll((items) => items.filter((item) => (item as HTMLElement).tabIndex === 0).length);
+  const tabStops = () =>
+    page
+      .getByTestId('editor-toolbar')
+      .locator('button:not([disabled]), select')
+      .evaluateAll((items) => items.filter((item) => (item as HTMLElement).tabIndex === 0).length);
   expect(await tabStops()).toBe(1);
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => focused(page)).toBe('toolbar-bold');

@@ -21,7 +21,12 @@ test.describe('licence registration', () => {
     await openLicenceDialog(page);
     await expect(page.getByTestId('licence-none')).toBeVisible();
 
-    const genuine = testLicenceKey({ serial: 'ELN-E2E-0001', company: 'Hanbit Bio Labs', seats: 1000, expires: '2099-12-31T00:00:00.000Z' });
+    const genuine = testLicenceKey({
+      serial: 'ELN-E2E-0001',
+      company: 'Hanbit Bio Labs',
+      seats: 1000,
+      expires: '2099-12-31T00:00:00.000Z',
+    });
     const [payload, signature] = genuine.split('.');
     const forged = `${Buffer.from(Buffer.from(payload!, 'base64url').toString('utf8').replace('"seats":1000', '"seats":5000')).toString('base64url')}.${signature}`;
     await registerKey(page, forged);
@@ -53,7 +58,9 @@ test.describe('licence registration', () => {
   ] as const) {
     test(`the licence dialog reads well in theme ${theme}, ${language}`, async ({ browser, request }) => {
       const token = await apiSignIn(request, E2E.admin);
-      await api(request, token, '/v1/licence/register', { licenceKey: testLicenceKey({ serial: 'ELN-E2E-0002', company: '한빛 바이오 연구소', seats: 1000 }) });
+      await api(request, token, '/v1/licence/register', {
+        licenceKey: testLicenceKey({ serial: 'ELN-E2E-0002', company: '한빛 바이오 연구소', seats: 1000 }),
+      });
       const page = await openAs(browser, E2E.admin, { theme, language });
       await openLicenceDialog(page);
       await expect(page.getByTestId('licence-status')).toHaveText(status);

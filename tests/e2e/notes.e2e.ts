@@ -1,7 +1,19 @@
 import { expect, test } from './test.js';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, caretTakenIn, cuttableNetwork, openAs, prose, shot, unique, type Credentials, type Person, seriousViolations } from './support.js';
+import {
+  api,
+  apiSignIn,
+  caretTakenIn,
+  cuttableNetwork,
+  openAs,
+  prose,
+  shot,
+  unique,
+  type Credentials,
+  type Person,
+  seriousViolations,
+} from './support.js';
 import { png } from '../../server/src/files/pngImage.js';
 
 /**
@@ -12,14 +24,19 @@ import { png } from '../../server/src/files/pngImage.js';
  * the run.
  */
 
-const newUser = (browser: Browser, who: Credentials, theme: 's' | 'b' = 's', language: 'en' | 'ko' | 'ja' = 'en'): Promise<Page> => openAs(browser, who, { theme, language });
+const newUser = (browser: Browser, who: Credentials, theme: 's' | 'b' = 's', language: 'en' | 'ko' | 'ja' = 'en'): Promise<Page> =>
+  openAs(browser, who, { theme, language });
 
 /** A PNG of noise (so that it does not compress): big enough for the upload to take a moment. */
 function noisePng(width: number, height: number): Buffer {
   let seed = 7;
   return png(width, height, (x, y) => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return [40 + Math.floor((x * 200) / width) + (seed & 15), 60 + Math.floor((y * 160) / height) + ((seed >> 4) & 15), 200 - Math.floor((x * 120) / width) + ((seed >> 8) & 15)];
+    return [
+      40 + Math.floor((x * 200) / width) + (seed & 15),
+      60 + Math.floor((y * 160) / height) + ((seed >> 4) & 15),
+      200 - Math.floor((x * 120) / width) + ((seed >> 8) & 15),
+    ];
   });
 }
 
@@ -43,7 +60,10 @@ async function setUp(request: APIRequestContext) {
     description: 'Kinetics of the new enzyme batch',
     signatureList: { department: '', user: `${E2E.member.userId},${chemist.userId}` },
   });
-  const note = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo: project.projectNo, title: `Kinetics ${id}` });
+  const note = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', {
+    projectNo: project.projectNo,
+    title: `Kinetics ${id}`,
+  });
   return { id, chemist, projectNo: project.projectNo, labNoteNo: note.labNoteNo, memberToken, adminToken };
 }
 
@@ -76,7 +96,9 @@ test('a fresh load of a lazy screen and a note that starts with a table warn not
   await kim.getByTestId('toolbar-table').click();
   await kim.getByTestId('table-submit').click();
   await expect(prose(kim).locator('table')).toHaveCount(1);
-  const firstBlock = await prose(kim).evaluate((root) => root.firstElementChild?.querySelector('table') !== null || root.firstElementChild?.tagName === 'TABLE');
+  const firstBlock = await prose(kim).evaluate(
+    (root) => root.firstElementChild?.querySelector('table') !== null || root.firstElementChild?.tagName === 'TABLE',
+  );
   expect(firstBlock).toBe(true);
   await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
   // Fresh loads: the note (starting with its table), then a lazy list screen.
@@ -91,7 +113,10 @@ test('a fresh load of a lazy screen and a note that starts with a table warn not
 });
 
 test.describe('live lab notes', () => {
-  test('two researchers co-edit a note: text, carets, presence, a table with merged cells, a chart, an image, a version', async ({ browser, request }) => {
+  test('two researchers co-edit a note: text, carets, presence, a table with merged cells, a chart, an image, a version', async ({
+    browser,
+    request,
+  }) => {
     test.setTimeout(hangTimeout(240_000));
     const { chemist, projectNo, labNoteNo, id } = await setUp(request);
 
@@ -128,7 +153,10 @@ test.describe('live lab notes', () => {
     await kim.getByTestId('toolbar-color').click();
     await kim.getByTestId('color-d92d20').click();
     await expect(prose(lee).locator('strong', { hasText: 'pH 7.4' })).toBeVisible();
-    await expect(prose(lee).locator('span:not(.collab-selection)[style*="color"]', { hasText: 'pH 7.4' })).toHaveCSS('color', 'rgb(217, 45, 32)');
+    await expect(prose(lee).locator('span:not(.collab-selection)[style*="color"]', { hasText: 'pH 7.4' })).toHaveCSS(
+      'color',
+      'rgb(217, 45, 32)',
+    );
     await kim.keyboard.press('End');
     await prose(lee).press('Control+End');
     await caretTakenIn(lee);
@@ -246,7 +274,12 @@ test.describe('live lab notes', () => {
     await prose(kim).press('Control+End');
     const cdp = await kim.context().newCDPSession(kim);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 160 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 160 * 1024,
+    });
     const png = noisePng(220, 160);
     expect(png.length).toBeGreaterThan(90_000);
     // The overlay is recorded as it comes and goes: on a busy machine the upload can end before a check polls.
@@ -262,24 +295,38 @@ test.describe('live lab notes', () => {
     await expect.poll(() => kim.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen.length)).toBeGreaterThan(0);
     await expect(kim.getByTestId('progress-overlay')).toBeHidden({ timeout: 20_000 });
     const progressSeen = await kim.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
-    expect(progressSeen.every((percent) => /^\d+%$/.test(percent)), progressSeen.join(' ')).toBe(true);
+    expect(
+      progressSeen.every((percent) => /^\d+%$/.test(percent)),
+      progressSeen.join(' '),
+    ).toBe(true);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     const kimImage = kim.getByTestId('image-block').getByTestId('image-element');
     await expect(kimImage).toBeVisible();
     await expect.poll(() => kimImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(220);
     await expect(kim.getByTestId('image-title')).toHaveValue('plate-photo');
-    await expect.poll(() => lee.getByTestId('image-block').getByTestId('image-element').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(220);
+    await expect
+      .poll(() =>
+        lee
+          .getByTestId('image-block')
+          .getByTestId('image-element')
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBe(220);
 
     // A file: name, size and a download through a signed link.
     await prose(kim).press('Control+End');
-    await kim.getByTestId('file-input').setInputFiles({ name: 'readings.txt', mimeType: 'text/plain', buffer: Buffer.from('time,od\n0,0.1\n1,0.2\n') });
+    await kim
+      .getByTestId('file-input')
+      .setInputFiles({ name: 'readings.txt', mimeType: 'text/plain', buffer: Buffer.from('time,od\n0,0.1\n1,0.2\n') });
     await expect(kim.getByTestId('file-block')).toContainText('readings.txt');
     await expect(lee.getByTestId('file-block')).toContainText('readings.txt');
     const download = kim.waitForEvent('download');
     await kim.getByTestId('file-download').click();
     expect((await download).suggestedFilename()).toBe('readings.txt');
     // A file type that is not accepted is refused before sending.
-    await kim.getByTestId('file-input').setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
+    await kim
+      .getByTestId('file-input')
+      .setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
     await expect(kim.getByTestId('alert-message')).toContainText('This kind of file is not accepted');
     await kim.getByTestId('alert-ok').click();
 
@@ -333,7 +380,10 @@ test.describe('live lab notes', () => {
   test('tabs: opening adds or activates, closing releases and activates the last, leaving asks to save', async ({ browser, request }) => {
     const { projectNo, labNoteNo, memberToken, id } = await setUp(request);
     const second = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo, title: `Assay ${id}` });
-    const scratch = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo, title: `Scratch ${id}` });
+    const scratch = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', {
+      projectNo,
+      title: `Scratch ${id}`,
+    });
     const kim = await newUser(browser, E2E.member);
 
     // The writer deletes a note from the project's list, after confirming.
@@ -380,10 +430,18 @@ test.describe('live lab notes', () => {
     // Edits are saved as a draft about half a second after typing stops. (On a busy machine a pause inside
     // the typing sends a draft of part of it first: the one awaited holds the whole line.)
     const typed = 'Plate layout drafted.';
-    const draft = kim.waitForResponse((response) => response.url().endsWith('/server/v1/project/note/temp') && response.status() === 200 && (response.request().postData() ?? '').includes(typed));
+    const draft = kim.waitForResponse(
+      (response) =>
+        response.url().endsWith('/server/v1/project/note/temp') &&
+        response.status() === 200 &&
+        (response.request().postData() ?? '').includes(typed),
+    );
     await prose(kim).click();
     await kim.keyboard.type(typed);
-    const draftBody = (await (await draft).request().postDataJSON()) as { labNoteNo: number; blockList: Array<{ blockStatus: string; content: string }> };
+    const draftBody = (await (await draft).request().postDataJSON()) as {
+      labNoteNo: number;
+      blockList: Array<{ blockStatus: string; content: string }>;
+    };
     expect(draftBody.labNoteNo).toBe(second.labNoteNo);
     expect(draftBody.blockList.some((block) => block.blockStatus === 'ADD' && block.content.includes('Plate layout'))).toBe(true);
     await expect(kim.getByTestId(`note-tab-${second.labNoteNo}`)).toHaveAttribute('data-changed', 'yes');
@@ -415,7 +473,12 @@ test.describe('live lab notes', () => {
     await kim.getByTestId('leave-discard').click();
     await expect(kim).toHaveURL(/\/project$/);
     await expect
-      .poll(async () => (await api<{ list: Array<{ no: number; modifiers: unknown[] }> }>(request, memberToken, '/v1/project/editor', { projectNo })).list.find((n) => n.no === labNoteNo)?.modifiers.length)
+      .poll(
+        async () =>
+          (
+            await api<{ list: Array<{ no: number; modifiers: unknown[] }> }>(request, memberToken, '/v1/project/editor', { projectNo })
+          ).list.find((n) => n.no === labNoteNo)?.modifiers.length,
+      )
       .toBe(0);
 
     // Back on the screen the tabs are still there; closing them all leaves an empty editor area.
@@ -466,7 +529,10 @@ test.describe('live lab notes', () => {
     await lee.context().close();
   });
 
-  test('read-only: a non-participant reads without editing; an ended hold turns the editor read-only at once', async ({ browser, request }) => {
+  test('read-only: a non-participant reads without editing; an ended hold turns the editor read-only at once', async ({
+    browser,
+    request,
+  }) => {
     const { labNoteNo, projectNo, adminToken } = await setUp(request);
     const kim = await newUser(browser, E2E.member);
     await kim.goto(`/note/${labNoteNo}`);

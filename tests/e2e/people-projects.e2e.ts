@@ -15,7 +15,11 @@ async function signOut(page: Page) {
 }
 
 /** The admin's user dialog: fills and sends it. */
-async function createUserThroughDialog(page: Page, person: Person, options: { departmentCode: string; employeeNo: string; phone: string; projectFlag: boolean }) {
+async function createUserThroughDialog(
+  page: Page,
+  person: Person,
+  options: { departmentCode: string; employeeNo: string; phone: string; projectFlag: boolean },
+) {
   await page.getByTestId('user-create-button').click();
   const dialog = page.getByTestId('user-create-dialog');
   await expect(dialog).toBeVisible();
@@ -69,8 +73,18 @@ test.describe('people and projects', () => {
     await expect(page.getByTestId('user-password-input-error')).toHaveText('Use at least 12 characters.');
     await page.getByTestId('user-create-cancel').click();
 
-    await createUserThroughDialog(page, leader, { departmentCode: department.code, employeeNo: `L-${id}`, phone: '010-1234-5678', projectFlag: true });
-    await createUserThroughDialog(page, member, { departmentCode: department.code, employeeNo: `M-${id}`, phone: '02-123-4567', projectFlag: false });
+    await createUserThroughDialog(page, leader, {
+      departmentCode: department.code,
+      employeeNo: `L-${id}`,
+      phone: '010-1234-5678',
+      projectFlag: true,
+    });
+    await createUserThroughDialog(page, member, {
+      departmentCode: department.code,
+      employeeNo: `M-${id}`,
+      phone: '02-123-4567',
+      projectFlag: false,
+    });
 
     // Search by department: the URL holds the search.
     await page.getByTestId('user-search-type').selectOption('department');
@@ -81,7 +95,10 @@ test.describe('people and projects', () => {
     await expect(page.getByTestId('user-total')).toHaveAttribute('data-count', '2');
     const leaderRow = page.locator(`[data-testid="user-row"][data-user-id="${leader.userId}"]`);
     await expect(leaderRow.getByTestId('user-flags')).toHaveAttribute('data-flags', 'P');
-    await expect(page.locator(`[data-testid="user-row"][data-user-id="${member.userId}"]`).getByTestId('user-flags')).toHaveAttribute('data-flags', '');
+    await expect(page.locator(`[data-testid="user-row"][data-user-id="${member.userId}"]`).getByTestId('user-flags')).toHaveAttribute(
+      'data-flags',
+      '',
+    );
     await shot(page, 'admin-users-s-en');
 
     // Edit the participant: a wrong phone is refused beside the field, a right one saved.
@@ -110,7 +127,9 @@ test.describe('people and projects', () => {
     await expect(page.getByTestId('user-detail-name')).toContainText(E2E.admin.name);
     await page.getByTestId('user-active').uncheck();
     await page.getByTestId('user-save').click();
-    await expect(page.getByTestId('user-self-refusal')).toHaveText('You cannot remove your own administrator rights or deactivate yourself.');
+    await expect(page.getByTestId('user-self-refusal')).toHaveText(
+      'You cannot remove your own administrator rights or deactivate yourself.',
+    );
     await page.screenshot({ path: 'tests/e2e/screenshots/admin-user-self-refusal-s-en.png' });
     await signOut(page);
 
@@ -191,7 +210,10 @@ test.describe('people and projects', () => {
     await expect(page.getByTestId('project-create-forbidden')).toBeVisible();
   });
 
-  test('the project list keeps its search in the URL: paging, back and forward, a new search starts at page 1', async ({ page, request }) => {
+  test('the project list keeps its search in the URL: paging, back and forward, a new search starts at page 1', async ({
+    page,
+    request,
+  }) => {
     const id = unique();
     const token = await apiSignIn(request, E2E.member);
     for (let n = 1; n <= 12; n++) {
@@ -356,7 +378,13 @@ test('a list whose first load fails with a server error shows the error page; tr
   await signIn(page, E2E.member);
   let failing = true;
   await page.route('**/server/v1/project/list', (route) =>
-    failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '9999', message: 'An unexpected error occurred.', data: null }) }) : route.continue(),
+    failing
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ status: '9999', message: 'An unexpected error occurred.', data: null }),
+        })
+      : route.continue(),
   );
   await page.goto('/project?t=title&w=Catalyst');
   await expect(page.getByTestId('page-error')).toBeVisible();
@@ -370,11 +398,20 @@ test('a list whose first load fails with a server error shows the error page; tr
 test('a project whose first load fails with a server error shows the error page; trying again opens it', async ({ page, request }) => {
   const token = await apiSignIn(request, E2E.member);
   const title = `Retry ${unique()}`.slice(0, 25);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', { title, signatureList: { department: '', user: E2E.member.userId } });
+  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+    title,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
   await signIn(page, E2E.member);
   let failing = true;
   await page.route('**/server/v1/project/check', (route) =>
-    failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '3005', message: 'Participants could not be loaded.', data: null }) }) : route.continue(),
+    failing
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ status: '3005', message: 'Participants could not be loaded.', data: null }),
+        })
+      : route.continue(),
   );
   await page.goto(`/project/${projectNo}`);
   await expect(page.getByTestId('page-error')).toBeVisible();

@@ -17,8 +17,17 @@ test('the participant picker pages a large department as it scrolls and chooses 
   const size = DEPARTMENT_SEARCH_PAGE + 12;
   const people: Person[] = [];
   for (let i = 0; i < size; i += 1) {
-    const who = { userId: `bulk${String(i).padStart(2, '0')}.${id.toLowerCase()}@eln.local`, password: 'bulk-password-1234', name: `Bulk ${id} ${String(i).padStart(2, '0')}` };
-    await api(request, adminToken, '/v1/admin/user/create', { ...who, departmentCode: code, level: 1, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
+    const who = {
+      userId: `bulk${String(i).padStart(2, '0')}.${id.toLowerCase()}@eln.local`,
+      password: 'bulk-password-1234',
+      name: `Bulk ${id} ${String(i).padStart(2, '0')}`,
+    };
+    await api(request, adminToken, '/v1/admin/user/create', {
+      ...who,
+      departmentCode: code,
+      level: 1,
+      auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' },
+    });
     people.push(who);
   }
   const leader = people[0]!;

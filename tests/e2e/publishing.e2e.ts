@@ -26,10 +26,13 @@ const PAGES: Array<[string, string]> = [
 async function guest(browser: import('@playwright/test').Browser, theme: 's' | 'b', language: 'en' | 'ko' | 'ja') {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: language });
   const page = await context.newPage();
-  await page.addInitScript(([t, l]) => {
-    window.localStorage.setItem('eln.theme', t);
-    window.localStorage.setItem('eln.language', l);
-  }, [theme, language] as const);
+  await page.addInitScript(
+    ([t, l]) => {
+      window.localStorage.setItem('eln.theme', t);
+      window.localStorage.setItem('eln.language', l);
+    },
+    [theme, language] as const,
+  );
   const apiCalls: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/server/')) apiCalls.push(request.url());
@@ -44,7 +47,9 @@ async function showsReady(page: Page, ready: string): Promise<void> {
 }
 
 for (const theme of ['s', 'b'] as const) {
-  test(`every style guide page in theme ${theme}: the real screens on sample data, no server call, no session stored`, async ({ browser }) => {
+  test(`every style guide page in theme ${theme}: the real screens on sample data, no server call, no session stored`, async ({
+    browser,
+  }) => {
     test.setTimeout(hangTimeout(120_000));
     const { page, apiCalls } = await guest(browser, theme, 'en');
     await page.goto('/publishing');

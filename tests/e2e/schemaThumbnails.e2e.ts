@@ -11,19 +11,37 @@ import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } 
 
 const PICTURE = png(320, 200, (x, y) => [40 + (x % 180), 90 + (y % 120), 200 - ((x + y) % 160)]);
 
-test('a curator sets a type’s and a schema’s thumbnail through the modal; refusals and cancel change nothing; the list shows them', async ({ browser, request }) => {
+test('a curator sets a type’s and a schema’s thumbnail through the modal; refusals and cancel change nothing; the list shows them', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(hangTimeout(120_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
-  const curator: Person = { userId: `thumbs.${id.toLowerCase()}@eln.local`, password: 'curator-password-1234', name: `Thumb Curator ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', { ...curator, level: 1, auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' } });
+  const curator: Person = {
+    userId: `thumbs.${id.toLowerCase()}@eln.local`,
+    password: 'curator-password-1234',
+    name: `Thumb Curator ${id}`,
+  };
+  await api(request, adminToken, '/v1/admin/user/create', {
+    ...curator,
+    level: 1,
+    auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' },
+  });
   const token = await apiSignIn(request, curator);
   const created = await api<{ schemasTypeNo: number }>(request, token, '/v1/schema/create', {
     code: `EQUIP-${id}`,
     title: `Equipment ${id}`,
-    schemas: [{ title: 'Centrifuge', entries: [{ field: 'Model', value: '5430 R' }] }, { title: 'Balance', entries: [{ field: 'Readability', value: '0.1 mg' }] }],
+    schemas: [
+      { title: 'Centrifuge', entries: [{ field: 'Model', value: '5430 R' }] },
+      { title: 'Balance', entries: [{ field: 'Readability', value: '0.1 mg' }] },
+    ],
   });
-  const plain = await api<{ schemasTypeNo: number }>(request, token, '/v1/schema/create', { code: `PLAIN-${id}`, title: `Plain ${id}`, schemas: [] });
+  const plain = await api<{ schemasTypeNo: number }>(request, token, '/v1/schema/create', {
+    code: `PLAIN-${id}`,
+    title: `Plain ${id}`,
+    schemas: [],
+  });
 
   const page = await openAs(browser, curator, { theme: 'b', language: 'ko' });
   await page.goto(`/schema/${created.schemasTypeNo}`);
@@ -42,7 +60,9 @@ test('a curator sets a type’s and a schema’s thumbnail through the modal; re
   expect(await seriousViolations(page, 'thumbnail modal with a refusal')).toEqual([]);
 
   // A file that is not an image is refused before it is sent.
-  await page.getByTestId('thumbnail-input').setInputFiles({ name: 'manual.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7') });
+  await page
+    .getByTestId('thumbnail-input')
+    .setInputFiles({ name: 'manual.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7') });
   await expect(page.getByTestId('thumbnail-error')).toBeVisible();
   await expect(page.getByTestId('thumbnail-preview')).toHaveCount(0);
 
@@ -64,12 +84,21 @@ test('a curator sets a type’s and a schema’s thumbnail through the modal; re
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('schema-type-thumbnail-image')).toHaveAttribute('data-thumbnail', 'set');
   await expect(page.getByTestId('schema-notice')).toHaveText('썸네일을 변경했습니다.');
-  await expect.poll(() => page.getByTestId('schema-type-thumbnail-image').locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(256);
+  await expect
+    .poll(() =>
+      page
+        .getByTestId('schema-type-thumbnail-image')
+        .locator('img')
+        .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+    )
+    .toBe(256);
 
   // The second schema's own thumbnail, from its editor.
   await page.getByTestId('schema-child-1').click();
   await page.getByTestId('schema-child-thumbnail-change').click();
-  await page.getByTestId('thumbnail-input').setInputFiles({ name: 'balance.png', mimeType: 'image/png', buffer: png(120, 160, (x) => [x * 2, 150, 90]) });
+  await page
+    .getByTestId('thumbnail-input')
+    .setInputFiles({ name: 'balance.png', mimeType: 'image/png', buffer: png(120, 160, (x) => [x * 2, 150, 90]) });
   await expect(page.getByTestId('thumbnail-preview')).toBeVisible();
   await shot(page, 'schema-thumbnail-preview-b-ko');
   await page.getByTestId('thumbnail-apply').click();

@@ -22,12 +22,19 @@ const entryFields = (page: Page) => page.getByTestId('schema-entry-field');
 const entryValues = (page: Page) => page.getByTestId('schema-entry-value');
 const valuesShown = (page: Page) => entryValues(page).evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
 
-test('a curator builds a schema type with two schemas, typed and pasted; the rules refuse a duplicate field; a researcher only reads it', async ({ browser, request }) => {
+test('a curator builds a schema type with two schemas, typed and pasted; the rules refuse a duplicate field; a researcher only reads it', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(hangTimeout(300_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const curator: Person = { userId: `curator.${id.toLowerCase()}@eln.local`, password: 'curator-password-1234', name: `Han Curator ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', { ...curator, level: 1, auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' } });
+  await api(request, adminToken, '/v1/admin/user/create', {
+    ...curator,
+    level: 1,
+    auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' },
+  });
 
   const page = await openAs(browser, curator);
   await page.getByTestId('nav-schema').click();
@@ -100,7 +107,12 @@ test('a curator builds a schema type with two schemas, typed and pasted; the rul
   await expect(page.getByTestId('schema-row')).toContainText(`Reagents ${id}`);
 
   // A researcher without the schema right reads the type but cannot change it.
-  const unused = await api<{ schemasTypeNo: number }>(request, adminToken, '/v1/schema/create', { code: `OLD-${id}`, title: `Old stock ${id}`, status: 'N', schemas: [] });
+  const unused = await api<{ schemasTypeNo: number }>(request, adminToken, '/v1/schema/create', {
+    code: `OLD-${id}`,
+    title: `Old stock ${id}`,
+    status: 'N',
+    schemas: [],
+  });
   const member = await openAs(browser, E2E.member, { theme: 'b', language: 'ko' });
   await member.goto(`/schema/${schemasTypeNo}`);
   await expect(member.getByTestId('schema-readonly')).toBeVisible();
@@ -117,7 +129,10 @@ test('a curator builds a schema type with two schemas, typed and pasted; the rul
   await member.context().close();
 });
 
-for (const [theme, language] of [['b', 'ja'], ['s', 'ko']] as const) {
+for (const [theme, language] of [
+  ['b', 'ja'],
+  ['s', 'ko'],
+] as const) {
   test(`the schema list and editor read well in theme ${theme}, ${language}`, async ({ browser, request }) => {
     const adminToken = await apiSignIn(request, E2E.admin);
     const id = unique();
@@ -126,7 +141,13 @@ for (const [theme, language] of [['b', 'ja'], ['s', 'ko']] as const) {
       title: `Equipment ${id}`,
       description: 'Instruments of lab 2',
       schemas: [
-        { title: 'Centrifuge 5430R', entries: [{ field: 'Serial', value: '5428-1234' }, { field: 'Location', value: 'Room 204' }] },
+        {
+          title: 'Centrifuge 5430R',
+          entries: [
+            { field: 'Serial', value: '5428-1234' },
+            { field: 'Location', value: 'Room 204' },
+          ],
+        },
         { title: 'pH meter', entries: [{ field: 'Calibrated', value: '2026-11-02' }] },
       ],
     });

@@ -23,20 +23,22 @@ function withTestLicenceKey(config: ServerConfig): ServerConfig {
 // One such server per Playwright worker (playwright.config.ts starts them), each on the port it is given.
 const port = process.env.PORT ?? String(E2E.basePort);
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eln-e2e-'));
-const config = withTestLicenceKey(loadConfig({
-  ...process.env,
-  PORT: port,
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  ELN_ADMIN_EMAIL: E2E.admin.userId,
-  ELN_ADMIN_PASSWORD: E2E.admin.password,
-  ELN_ADMIN_NAME: E2E.admin.name,
-  LOG_LEVEL: 'warn',
-  // Each worker's server keeps everything to itself, whatever the developer's environment says.
-  DATABASE_URL: '',
-  REDIS_URL: undefined,
-  FILES_DIR: undefined,
-}));
+const config = withTestLicenceKey(
+  loadConfig({
+    ...process.env,
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ELN_ADMIN_EMAIL: E2E.admin.userId,
+    ELN_ADMIN_PASSWORD: E2E.admin.password,
+    ELN_ADMIN_NAME: E2E.admin.name,
+    LOG_LEVEL: 'warn',
+    // Each worker's server keeps everything to itself, whatever the developer's environment says.
+    DATABASE_URL: '',
+    REDIS_URL: undefined,
+    FILES_DIR: undefined,
+  }),
+);
 const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pg') });
 const server = await buildApp(config, database);
 await bootstrap(database.db, config);

@@ -139,7 +139,9 @@ test.describe('app shell', () => {
     expect(await storedProfile(page)).toContain(E2E.member.userId);
   });
 
-  test('every tab of the browser stays signed in: reloads and new tabs get their own token from the cookie, one refresh at a time', async ({ page }) => {
+  test('every tab of the browser stays signed in: reloads and new tabs get their own token from the cookie, one refresh at a time', async ({
+    page,
+  }) => {
     await signIn(page, E2E.member);
     const context = page.context();
     const refreshes: string[] = [];

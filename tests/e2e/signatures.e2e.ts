@@ -46,7 +46,10 @@ async function setUp(request: APIRequestContext) {
 const ZONED = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} GMT\+9/;
 
 test.describe('signatures', () => {
-  test('request, sign with the password, the writer’s editor locks at once, the project closes, the audit trail has it all', async ({ browser, request }) => {
+  test('request, sign with the password, the writer’s editor locks at once, the project closes, the audit trail has it all', async ({
+    browser,
+    request,
+  }) => {
     test.setTimeout(hangTimeout(300_000));
     const { id, leader, writer, reviewer, projectNo } = await setUp(request);
     const title = `Assay ${id}`;
@@ -81,7 +84,9 @@ test.describe('signatures', () => {
     await expect(requestDialog.getByTestId(`signature-request-signer-${reviewer.userId}`)).toBeVisible();
     await expect(requestDialog.getByTestId(`signature-request-type-${reviewer.userId}`)).toBeDisabled();
     // The writer wrote the note, so they are offered only as participant (the server refuses them as reviewer).
-    await expect(requestDialog.getByTestId(`signature-request-wrote-${writer.userId}`)).toHaveText('Wrote in this note, so signs only as participant');
+    await expect(requestDialog.getByTestId(`signature-request-wrote-${writer.userId}`)).toHaveText(
+      'Wrote in this note, so signs only as participant',
+    );
     await requestDialog.getByTestId(`signature-request-signer-${writer.userId}`).check();
     await expect(requestDialog.getByTestId(`signature-request-type-${writer.userId}`)).toHaveValue('participant');
     await expect(requestDialog.getByTestId(`signature-request-type-${writer.userId}`).locator('option[value="reviewer"]')).toBeDisabled();
@@ -262,20 +267,38 @@ test.describe('signatures', () => {
     expect(parsed.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
     const actionColumn = AUDIT_CSV_COLUMNS.indexOf('action');
     const exported = parsed.data.slice(1).map((record) => record[actionColumn]);
-    expect(exported).toEqual(expect.arrayContaining(['note.created', 'note.saved', 'signature.requested', 'signature.failed', 'signature.signed']));
+    expect(exported).toEqual(
+      expect.arrayContaining(['note.created', 'note.saved', 'signature.requested', 'signature.failed', 'signature.signed']),
+    );
     await expect(admin.getByTestId('audit-export-saved')).toContainText(download.suggestedFilename());
 
     for (const page of [woo, ryu, han, admin]) await page.context().close();
   });
 
-  test('the leader removes a signature with a reason; all signed but no reviewer shows a warning (Japanese)', async ({ browser, request }) => {
+  test('the leader removes a signature with a reason; all signed but no reviewer shows a warning (Japanese)', async ({
+    browser,
+    request,
+  }) => {
     const { id, leader, writer, reviewer, projectNo, leaderToken } = await setUp(request);
     const writerToken = await apiSignIn(request, writer);
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, writerToken, '/v1/project/note/create', { projectNo, title: `Batch ${id}` });
+    const { labNoteNo } = await api<{ labNoteNo: number }>(request, writerToken, '/v1/project/note/create', {
+      projectNo,
+      title: `Batch ${id}`,
+    });
     await api(request, writerToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
     // The writer asks only themself, as participant, and signs (from Tokyo).
-    await api(request, writerToken, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.userId, type: 'participant' }] });
-    await api(request, writerToken, '/v1/project/signature/status', { labNoteNo, status: 'T', password: writer.password, name: writer.name, timeZone: 'Asia/Tokyo', version: 1 });
+    await api(request, writerToken, '/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: writer.userId, type: 'participant' }],
+    });
+    await api(request, writerToken, '/v1/project/signature/status', {
+      labNoteNo,
+      status: 'T',
+      password: writer.password,
+      name: writer.name,
+      timeZone: 'Asia/Tokyo',
+      version: 1,
+    });
 
     const han = await openAs(browser, leader, { theme: 'b', language: 'ja' });
     await han.goto(`/note/${labNoteNo}`);
@@ -323,15 +346,28 @@ test.describe('signatures', () => {
     await han.context().close();
 
     const adminToken = await apiSignIn(request, E2E.admin);
-    const removed = await api<{ list: Array<{ reason: string | null }> }>(request, adminToken, '/v1/audit/list', { action: 'signature.removed', targetType: 'note', targetId: String(labNoteNo) });
+    const removed = await api<{ list: Array<{ reason: string | null }> }>(request, adminToken, '/v1/audit/list', {
+      action: 'signature.removed',
+      targetType: 'note',
+      targetId: String(labNoteNo),
+    });
     expect(removed.list.map((record) => record.reason)).toEqual(['レビュアーの署名が必要なため']);
   });
-  test('only a saved version can be signed: unsaved changes block signing until a new version reaches the open dialog; declining', async ({ browser, request }) => {
+  test('only a saved version can be signed: unsaved changes block signing until a new version reaches the open dialog; declining', async ({
+    browser,
+    request,
+  }) => {
     const { id, writer, reviewer, projectNo } = await setUp(request);
     const writerToken = await apiSignIn(request, writer);
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, writerToken, '/v1/project/note/create', { projectNo, title: `Titration ${id}` });
+    const { labNoteNo } = await api<{ labNoteNo: number }>(request, writerToken, '/v1/project/note/create', {
+      projectNo,
+      title: `Titration ${id}`,
+    });
     await api(request, writerToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
-    await api(request, writerToken, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.userId, type: 'participant' }] });
+    await api(request, writerToken, '/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: reviewer.userId, type: 'participant' }],
+    });
 
     const woo = await openAs(browser, writer);
     await woo.goto(`/note/${labNoteNo}`);

@@ -31,8 +31,20 @@ test.beforeAll(async () => {
   const port = await freePort();
   baseURL = `http://127.0.0.1:${port}`;
   // A public client (PKCE alone), as the API tests use a confidential one.
-  idp = await startOidcProvider({ accounts: [KIM, PARK], redirectUri: `${baseURL}${SSO.callbackRoute}`, postSignOutUri: `${baseURL}/signin`, clientSecret: null, hostname: 'localhost' });
-  server = await startTestServer({ serveClient: true, config: { publicUrl: baseURL, sso: idp.ssoConfig({ redirectUrl: `${baseURL}${SSO.callbackRoute}`, postSignOutUrl: `${baseURL}/signin` }) } });
+  idp = await startOidcProvider({
+    accounts: [KIM, PARK],
+    redirectUri: `${baseURL}${SSO.callbackRoute}`,
+    postSignOutUri: `${baseURL}/signin`,
+    clientSecret: null,
+    hostname: 'localhost',
+  });
+  server = await startTestServer({
+    serveClient: true,
+    config: {
+      publicUrl: baseURL,
+      sso: idp.ssoConfig({ redirectUrl: `${baseURL}${SSO.callbackRoute}`, postSignOutUrl: `${baseURL}/signin` }),
+    },
+  });
   await server.app.listen({ port, host: '127.0.0.1' });
   await server.createUser({ userId: KIM.email, name: KIM.name, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
 });
@@ -118,8 +130,16 @@ test('a wrong password stays at the provider with its error; the right one then 
 });
 
 for (const [theme, language, text] of [
-  ['b', 'ko', '통합 로그인(SSO)으로 로그인한 계정(park.newcomer@lab.test)과 일치하는 연구노트 계정이 없습니다. 관리자에게 계정 추가를 요청해 주세요.'],
-  ['s', 'ja', 'シングルサインオン（SSO）でサインインしたアカウント（park.newcomer@lab.test）に一致する研究ノートのアカウントがありません。管理者に追加を依頼してください。'],
+  [
+    'b',
+    'ko',
+    '통합 로그인(SSO)으로 로그인한 계정(park.newcomer@lab.test)과 일치하는 연구노트 계정이 없습니다. 관리자에게 계정 추가를 요청해 주세요.',
+  ],
+  [
+    's',
+    'ja',
+    'シングルサインオン（SSO）でサインインしたアカウント（park.newcomer@lab.test）に一致する研究ノートのアカウントがありません。管理者に追加を依頼してください。',
+  ],
 ] as const) {
   test(`a provider user the notebook does not know comes back to a clear refusal (theme ${theme}, ${language})`, async ({ browser }) => {
     const page = await openSignIn(browser, { theme, language });
@@ -154,7 +174,9 @@ test('the provider going down before the code exchange gives a clear message at 
   try {
     await providerSignIn(page, KIM);
     const started = Date.now();
-    await expect(page.getByTestId('sso-error')).toHaveText('Your organisation’s single sign-on cannot be reached right now. Try again shortly, or sign in with your ID and password.');
+    await expect(page.getByTestId('sso-error')).toHaveText(
+      'Your organisation’s single sign-on cannot be reached right now. Try again shortly, or sign in with your ID and password.',
+    );
     // At once: before the provider's timeout, which a notebook waiting on the stopped provider would have
     // run out (a fixed 5 s was overrun under CI load, 8.7 s, with nothing waiting on the provider).
     expect(Date.now() - started).toBeLessThan(SSO.providerTimeoutMs);

@@ -67,8 +67,17 @@ export interface BrowserOptions {
 }
 
 /** A browser of its own for one person, signed in. */
-export async function openAs(browser: Browser, who: Credentials, { theme = 's', language = 'en', timezoneId = 'Asia/Seoul', baseURL }: BrowserOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId, acceptDownloads: true, ...(baseURL ? { baseURL } : {}) });
+export async function openAs(
+  browser: Browser,
+  who: Credentials,
+  { theme = 's', language = 'en', timezoneId = 'Asia/Seoul', baseURL }: BrowserOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 900 },
+    timezoneId,
+    acceptDownloads: true,
+    ...(baseURL ? { baseURL } : {}),
+  });
   await context.addInitScript(
     ([themeValue, languageValue]) => {
       // Only the first time: a test may switch later, and a reload keeps the switch.
@@ -96,7 +105,11 @@ export async function caretTakenIn(page: Page): Promise<void> {
     .poll(() =>
       prose(page).evaluate((dom) => {
         // Tiptap hangs the editor on its element; the view answers where a DOM position is in the document.
-        const view = (dom as HTMLElement & { editor?: { view: { posAtDOM(node: Node, offset: number): number; state: { selection: { head: number } } } } }).editor?.view;
+        const view = (
+          dom as HTMLElement & {
+            editor?: { view: { posAtDOM(node: Node, offset: number): number; state: { selection: { head: number } } } };
+          }
+        ).editor?.view;
         const selection = document.getSelection();
         if (!view || !selection?.focusNode || !dom.contains(selection.focusNode)) return 'no caret in the editor';
         const shown = view.posAtDOM(selection.focusNode, selection.focusOffset);
@@ -148,5 +161,11 @@ export async function seriousViolations(page: Page, where: string): Promise<stri
   const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return result.violations
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${where}: ${v.impact} ${v.id} on ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')} (${v.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? v.help})`);
+    .map(
+      (v) =>
+        `${where}: ${v.impact} ${v.id} on ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(', ')} (${v.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? v.help})`,
+    );
 }

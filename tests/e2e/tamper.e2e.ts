@@ -35,7 +35,12 @@ async function noteAwaitingReview(): Promise<{ reviewer: NewUser; labNoteNo: num
   const asLeader = await server.as(leader);
   const writerToken = (await server.signIn(writer.userId, writer.password)).accessToken;
   const asWriter = (path: string, body: unknown) => server.call<{ labNoteNo: number }>(path, body, { token: writerToken });
-  const { projectNo } = (await asLeader<{ projectNo: number }>('/v1/project/create', { title: 'Stability 7', signatureList: { department: '', user: `${writer.userId},${reviewer.userId}` } })).body.data;
+  const { projectNo } = (
+    await asLeader<{ projectNo: number }>('/v1/project/create', {
+      title: 'Stability 7',
+      signatureList: { department: '', user: `${writer.userId},${reviewer.userId}` },
+    })
+  ).body.data;
   const { labNoteNo } = (await asWriter('/v1/project/note/create', { projectNo, title: 'Assay of batch 7' })).body.data;
   const editor = await connectWriter(baseURL, noteDocumentName(labNoteNo), writerToken);
   try {
@@ -50,7 +55,9 @@ async function noteAwaitingReview(): Promise<{ reviewer: NewUser; labNoteNo: num
   return { reviewer, labNoteNo, writerToken };
 }
 
-test('wrong passwords lock signing with a countdown; after it the reviewer signs; a changed signed version shows as broken', async ({ browser }) => {
+test('wrong passwords lock signing with a countdown; after it the reviewer signs; a changed signed version shows as broken', async ({
+  browser,
+}) => {
   test.setTimeout(hangTimeout(90_000));
   const { reviewer, labNoteNo } = await noteAwaitingReview();
 
@@ -80,7 +87,11 @@ test('wrong passwords lock signing with a countdown; after it the reviewer signs
   await shot(ryu, 'signature-locked-b-ko', false);
   // The countdown runs, and the server really refuses meanwhile (even the right password).
   await expect.poll(secondsShown).toBeLessThan(first);
-  const refused = await server.call('/v1/project/signature/status', { labNoteNo, status: 'T', password: reviewer.password, name: reviewer.name }, { token: (await server.signIn(reviewer.userId, reviewer.password)).accessToken });
+  const refused = await server.call(
+    '/v1/project/signature/status',
+    { labNoteNo, status: 'T', password: reviewer.password, name: reviewer.name },
+    { token: (await server.signIn(reviewer.userId, reviewer.password)).accessToken },
+  );
   expect(refused.body.status).toBe('1004');
 
   // When the lock ends the dialog opens up again, and the right password signs.
@@ -94,10 +105,16 @@ test('wrong passwords lock signing with a countdown; after it the reviewer signs
   await expect(entry).toHaveAttribute('data-intact', 'true');
 
   // --- Someone edits the signed version's stored blocks directly in the database.
-  const [version] = await server.database.db.select().from(noteVersions).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+  const [version] = await server.database.db
+    .select()
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
   const blocks = version!.blocks as Array<{ content: string }>;
   blocks[0]!.content = blocks[0]!.content.replace('stable', 'unstable');
-  await server.database.db.update(noteVersions).set({ blocks }).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+  await server.database.db
+    .update(noteVersions)
+    .set({ blocks })
+    .where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
   await ryu.reload();
   await expect(entry).toHaveAttribute('data-intact', 'false');
   await expect(entry.getByTestId('signature-entry-broken')).toHaveText('손상됨');
@@ -109,8 +126,16 @@ test('audit records changed behind the triggers are each named by verify on the 
   const db = server.database.db;
   const leader = await server.createUser({ name: 'Oh Leader' });
   const createProject = async (title: string) => {
-    const { projectNo } = (await (await server.as(leader))<{ projectNo: number }>('/v1/project/create', { title, signatureList: { department: '', user: leader.userId } })).body.data;
-    const [record] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'project.created'), eq(auditLog.targetId, String(projectNo)))).orderBy(asc(auditLog.seq));
+    const { projectNo } = (
+      await (
+        await server.as(leader)
+      )<{ projectNo: number }>('/v1/project/create', { title, signatureList: { department: '', user: leader.userId } })
+    ).body.data;
+    const [record] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'project.created'), eq(auditLog.targetId, String(projectNo))))
+      .orderBy(asc(auditLog.seq));
     if (!record) throw new Error('the project’s creation was not audited');
     return record;
   };
@@ -124,7 +149,11 @@ test('audit records changed behind the triggers are each named by verify on the 
     await tx.execute(sql`update audit_log set after = '{"title":"Another title"}'::jsonb where seq in (${victim.seq}, ${laterVictim.seq})`);
   });
 
-  for (const [language, theme] of [['ja', 's'], ['ko', 'b'], ['en', 'b']] as const) {
+  for (const [language, theme] of [
+    ['ja', 's'],
+    ['ko', 'b'],
+    ['en', 'b'],
+  ] as const) {
     const admin = await openAs(browser, server.admin, { language, theme, baseURL });
     await admin.goto('/admin/audit');
     await expect(admin.getByTestId('audit-row').first()).toBeVisible();

@@ -12,7 +12,10 @@ import { api, apiSignIn, caretTakenIn, openAs, prose, seriousViolations, shot, u
 
 const TEMPLATE_FLAGS = { project: 'N', schema: 'N', dropbox: 'N', template: 'Y' } as const;
 /** A real 1x1 PNG. */
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082',
+  'hex',
+);
 
 async function typeLine(page: Page, text: string) {
   await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
@@ -46,13 +49,17 @@ async function approve(page: Page, version: string, password: string, screenshot
   await expect(page.getByTestId('template-notice')).toHaveText(`Version ${version} is approved and offered for new notes.`);
 }
 
-test('a template is written by two authors live, approved by someone else, and notes keep the version they came from', async ({ browser, request }) => {
+test('a template is written by two authors live, approved by someone else, and notes keep the version they came from', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(hangTimeout(300_000));
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const author: Person = { userId: `author.${id.toLowerCase()}@eln.local`, password: 'author-password-1234', name: `Author ${id}` };
   const coAuthor: Person = { userId: `coauthor.${id.toLowerCase()}@eln.local`, password: 'coauthor-password-1234', name: `Coauthor ${id}` };
-  for (const person of [author, coAuthor]) await api(request, adminToken, '/v1/admin/user/create', { ...person, level: 1, auth: TEMPLATE_FLAGS });
+  for (const person of [author, coAuthor])
+    await api(request, adminToken, '/v1/admin/user/create', { ...person, level: 1, auth: TEMPLATE_FLAGS });
   const memberToken = await apiSignIn(request, E2E.member);
   const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
     title: `Synthesis ${id}`,
@@ -111,7 +118,9 @@ test('a template is written by two authors live, approved by someone else, and n
   await approver.getByTestId('template-approve-version').fill('1');
   await approver.getByTestId('template-approve-password').fill(E2E.admin.password);
   await approver.getByTestId('template-approve-submit').click();
-  await expect(approver.getByTestId('template-approve-version-error')).toHaveText('Use a version such as 1.1: a number that is not 0 and not a whole number.');
+  await expect(approver.getByTestId('template-approve-version-error')).toHaveText(
+    'Use a version such as 1.1: a number that is not 0 and not a whole number.',
+  );
   await approver.getByTestId('template-approve-version').fill('1.1');
   await approver.getByTestId('template-approve-password').fill('not the password');
   await approver.getByTestId('template-approve-submit').click();
@@ -179,7 +188,9 @@ test('a template is written by two authors live, approved by someone else, and n
   await expect(prose(researcher)).not.toContainText('Waste: neutralise');
   // Without template permission the template reads as its approved version, with no actions.
   await researcher.goto(`/template/note/${templateNo}`);
-  await expect(researcher.getByTestId('template-readonly-reason')).toHaveText('You can read this template. Writing templates needs template permission.');
+  await expect(researcher.getByTestId('template-readonly-reason')).toHaveText(
+    'You can read this template. Writing templates needs template permission.',
+  );
   await expect(researcher.getByTestId('template-static')).toContainText('Waste: neutralise before disposal');
   await expect(researcher.getByTestId('template-header-version')).toHaveText('v1.2');
 
@@ -199,7 +210,11 @@ test('a template is written by two authors live, approved by someone else, and n
   await writer.goto(`/template/note/${templateNo}`);
   await writer.getByTestId(`template-tab-close-${templateNo}`).click();
   await expect(writer).toHaveURL(/\/template$/);
-  const openTabs = await writer.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('eln.templateTabs.')).map((key) => (JSON.parse(sessionStorage.getItem(key) ?? '[]') as unknown[]).length));
+  const openTabs = await writer.evaluate(() =>
+    Object.keys(sessionStorage)
+      .filter((key) => key.startsWith('eln.templateTabs.'))
+      .map((key) => (JSON.parse(sessionStorage.getItem(key) ?? '[]') as unknown[]).length),
+  );
   expect(openTabs).toEqual([0]);
 
   // In Korean and Japanese: the editor and the list speak the reader's language.
@@ -225,7 +240,13 @@ test('a template whose first load fails with a server error shows the error page
   const page = await openAs(browser, author);
   let failing = true;
   await page.route('**/server/v1/template/editor', (route) =>
-    failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: '3007', message: 'Templates could not be loaded.', data: null }) }) : route.continue(),
+    failing
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ status: '3007', message: 'Templates could not be loaded.', data: null }),
+        })
+      : route.continue(),
   );
   await page.goto(`/template/note/${templateNo}`);
   await expect(page.getByTestId('page-error')).toBeVisible();

@@ -8,7 +8,8 @@ import { E2E_WORKERS, e2eUrl } from './fixtures.js';
 export const test = base.extend({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use, testInfo) => {
-    if (testInfo.parallelIndex >= E2E_WORKERS) throw new Error(`only ${E2E_WORKERS} browser-test servers run (tests/e2e/fixtures.ts): run with --workers ${E2E_WORKERS} or fewer`);
+    if (testInfo.parallelIndex >= E2E_WORKERS)
+      throw new Error(`only ${E2E_WORKERS} browser-test servers run (tests/e2e/fixtures.ts): run with --workers ${E2E_WORKERS} or fewer`);
     await use(e2eUrl(testInfo.parallelIndex));
   },
 });

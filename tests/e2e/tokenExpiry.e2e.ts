@@ -26,7 +26,12 @@ test.afterAll(async () => {
 
 async function noteOf(writer: NewUser & { userNo: number }): Promise<number> {
   const call = await server.as(writer);
-  const { projectNo } = (await call<{ projectNo: number }>('/v1/project/create', { title: `Long run ${writer.userNo}`, signatureList: { department: '', user: writer.userId } })).body.data;
+  const { projectNo } = (
+    await call<{ projectNo: number }>('/v1/project/create', {
+      title: `Long run ${writer.userNo}`,
+      signatureList: { department: '', user: writer.userId },
+    })
+  ).body.data;
   return (await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Overnight kinetics' })).body.data.labNoteNo;
 }
 
@@ -113,7 +118,9 @@ test('edits made offline until the token expired reach the server when the netwo
   await page.context().close();
 });
 
-test('a tab whose clock stood still sends an expired token: the server closes the note, the tab refreshes and carries on', async ({ browser }) => {
+test('a tab whose clock stood still sends an expired token: the server closes the note, the tab refreshes and carries on', async ({
+  browser,
+}) => {
   test.setTimeout(hangTimeout(120_000));
   const writer = await server.createUser({ name: 'Sleepy Tab' });
   const labNoteNo = await noteOf(writer);

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { CONTENT_FIELD, noteDocumentName, type SignInAnswer } from '@eln/shared';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, plainText, roundTrip, type LiveClient } from '../../server/src/testing/live.js';
+import {
+  appendParagraph,
+  connectWriter,
+  eventually,
+  paragraphTexts,
+  plainText,
+  roundTrip,
+  type LiveClient,
+} from '../../server/src/testing/live.js';
 import { ServerProcess } from './serverProcess.js';
 
 /**
@@ -26,11 +34,19 @@ beforeAll(async () => {
   userIds = [];
   for (let i = 0; i < 10; i += 1) {
     const userId = `typist${i}@durability.test`;
-    await call('/v1/admin/user/create', { userId, name: `Typist ${i}`, password: 'typist-password-1', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin.accessToken);
+    await call(
+      '/v1/admin/user/create',
+      { userId, name: `Typist ${i}`, password: 'typist-password-1', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
+      admin.accessToken,
+    );
     userIds.push(userId);
   }
   const tokens = await signInTypists(1);
-  const { projectNo } = await call<{ projectNo: number }>('/v1/project/create', { title: 'Durability', signatureList: { department: '', user: userIds.join(',') } }, tokens[0]);
+  const { projectNo } = await call<{ projectNo: number }>(
+    '/v1/project/create',
+    { title: 'Durability', signatureList: { department: '', user: userIds.join(',') } },
+    tokens[0],
+  );
   const { labNoteNo } = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Crash test' }, tokens[0]);
   documentName = noteDocumentName(labNoteNo);
 }, 120_000);
@@ -42,7 +58,8 @@ beforeAll(async () => {
  */
 async function signInTypists(count = userIds.length): Promise<string[]> {
   const tokens: string[] = [];
-  for (const userId of userIds.slice(0, count)) tokens.push((await call<SignInAnswer>('/v1/user/signIn', { userId, password: 'typist-password-1' })).accessToken);
+  for (const userId of userIds.slice(0, count))
+    tokens.push((await call<SignInAnswer>('/v1/user/signIn', { userId, password: 'typist-password-1' })).accessToken);
   return tokens;
 }
 
@@ -81,7 +98,9 @@ function paragraphs(doc: Y.Doc): Y.XmlElement[] {
 const textOf = (paragraph: Y.XmlElement) => paragraph.toArray().find((node): node is Y.XmlText => node instanceof Y.XmlText);
 
 function stateOf(doc: Y.Doc, tag: string): ParagraphState {
-  const text = paragraphs(doc).map(textOf).find((t) => t && plainText(t) === tag);
+  const text = paragraphs(doc)
+    .map(textOf)
+    .find((t) => t && plainText(t) === tag);
   if (!text) return 'gone';
   const ops = text.toDelta() as Array<{ attributes?: { bold?: unknown } }>;
   return ops.length > 0 && ops.every((op) => op.attributes?.bold) ? 'bold' : 'plain';
@@ -100,7 +119,9 @@ function change(typist: Typist, tag: string): void {
   } else {
     const [ownTag, state] = target;
     const fragment = doc.getXmlFragment(CONTENT_FIELD);
-    const index = fragment.toArray().findIndex((node) => node instanceof Y.XmlElement && textOf(node) && plainText(textOf(node)!) === ownTag);
+    const index = fragment
+      .toArray()
+      .findIndex((node) => node instanceof Y.XmlElement && textOf(node) && plainText(textOf(node)!) === ownTag);
     const text = textOf(fragment.get(index) as Y.XmlElement)!;
     if (roll < 0.75) {
       fragment.delete(index, 1);
@@ -149,7 +170,8 @@ describe('durability under crashes', () => {
       const count = random(2, 10);
       const tokens = await signInTypists(count);
       const typists: Typist[] = [];
-      for (let i = 0; i < count; i += 1) typists.push({ client: await connectWriter(server.url, documentName, tokens[i]!), changes: [], mine: new Map() });
+      for (let i = 0; i < count; i += 1)
+        typists.push({ client: await connectWriter(server.url, documentName, tokens[i]!), changes: [], mine: new Map() });
       let typing = true;
       const loops = typists.map(async (typist, index) => {
         for (let seq = 0; typing; seq += 1) {
@@ -191,7 +213,9 @@ describe('durability under crashes', () => {
 
   it('loses nothing at all on SIGTERM', async () => {
     const tokens = await signInTypists(4);
-    const typists = await Promise.all([0, 1, 2].map(async (i) => ({ client: await connectWriter(server.url, documentName, tokens[i]!), tags: [] as string[] })));
+    const typists = await Promise.all(
+      [0, 1, 2].map(async (i) => ({ client: await connectWriter(server.url, documentName, tokens[i]!), tags: [] as string[] })),
+    );
     for (let n = 0; n < 40; n += 1) {
       for (const [index, typist] of typists.entries()) {
         const tag = `term-c${index}-s${n}`;
@@ -200,7 +224,8 @@ describe('durability under crashes', () => {
       }
     }
     // Everything has reached the server (not necessarily stored) before the signal.
-    for (const typist of typists) await roundTrip(typist.client, typists[0]!.client === typist.client ? typists[1]!.client : typists[0]!.client);
+    for (const typist of typists)
+      await roundTrip(typist.client, typists[0]!.client === typist.client ? typists[1]!.client : typists[0]!.client);
     await server.stop('SIGTERM');
     // The writers go away with their local copies, so only what the server stored can come back.
     for (const typist of typists) typist.client.destroy();

@@ -6,7 +6,17 @@ import { HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/sh
 import { openDatabase, type Database } from '../../server/src/db/client.js';
 import { DatabaseDocumentStore } from '../../server/src/collab/documentStore.js';
 import { installAfterLockTrigger, storedAfterLock } from '../../server/src/testing/afterLock.js';
-import { SIDE_MAP, appendParagraph, connectLive, connectWriter, eventually, paragraphTexts, startTyping, tagsOfState, type LiveClient } from '../../server/src/testing/live.js';
+import {
+  SIDE_MAP,
+  appendParagraph,
+  connectLive,
+  connectWriter,
+  eventually,
+  paragraphTexts,
+  startTyping,
+  tagsOfState,
+  type LiveClient,
+} from '../../server/src/testing/live.js';
 import { requireRedis } from '../../server/src/testing/redis.js';
 import { FaultProxy } from './faultProxy.js';
 import { ServerProcess } from './serverProcess.js';
@@ -99,7 +109,9 @@ async function freshTags(name: string): Promise<Set<string>> {
 
 beforeAll(async () => {
   if (process.env.ELN_TEST_DB !== 'postgres' || !process.env.TEST_DATABASE_URL) {
-    throw new Error('The multi-process fault suite needs PostgreSQL shared by two processes: set TEST_DATABASE_URL (it runs in the api:postgres project)');
+    throw new Error(
+      'The multi-process fault suite needs PostgreSQL shared by two processes: set TEST_DATABASE_URL (it runs in the api:postgres project)',
+    );
   }
   if (!REDIS_URL) throw new Error('The multi-process fault suite needs Redis: set TEST_REDIS_URL');
   await requireRedis(REDIS_URL);
@@ -122,8 +134,12 @@ beforeAll(async () => {
   const via = (url: URL, port: number) => Object.assign(new URL(url.toString()), { hostname: '127.0.0.1', port: String(port) }).toString();
   const prefix = `eln-mp-${randomBytes(4).toString('hex')}`;
   // Process one reaches the database through the latency proxy; each reaches Redis through its own proxy.
-  one = await ServerProcess.create({ env: { DATABASE_URL: via(dbUrl, dbProxyOne.port), REDIS_URL: via(redisUrl, redisProxyOne.port), REDIS_PREFIX: prefix } });
-  two = await ServerProcess.create({ env: { DATABASE_URL: dbUrl.toString(), REDIS_URL: via(redisUrl, redisProxyTwo.port), REDIS_PREFIX: prefix } });
+  one = await ServerProcess.create({
+    env: { DATABASE_URL: via(dbUrl, dbProxyOne.port), REDIS_URL: via(redisUrl, redisProxyOne.port), REDIS_PREFIX: prefix },
+  });
+  two = await ServerProcess.create({
+    env: { DATABASE_URL: dbUrl.toString(), REDIS_URL: via(redisUrl, redisProxyTwo.port), REDIS_PREFIX: prefix },
+  });
   await one.start();
   await two.start();
   database = await openDatabase({ kind: 'postgres', url: dbUrl.toString() });
@@ -133,11 +149,21 @@ beforeAll(async () => {
   const people: Person[] = [];
   for (const name of ['Alice', 'Bob']) {
     const userId = `${name.toLowerCase()}@multi.test`;
-    await call(one, '/v1/admin/user/create', { userId, name, password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } }, admin.accessToken);
+    await call(
+      one,
+      '/v1/admin/user/create',
+      { userId, name, password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
+      admin.accessToken,
+    );
     people.push({ userId, name, token: (await call<SignInAnswer>(one, '/v1/user/signIn', { userId, password: PASSWORD })).accessToken });
   }
   [alice, bob] = people as [Person, Person];
-  ({ projectNo } = await call<{ projectNo: number }>(one, '/v1/project/create', { title: 'Faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, alice.token));
+  ({ projectNo } = await call<{ projectNo: number }>(
+    one,
+    '/v1/project/create',
+    { title: 'Faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } },
+    alice.token,
+  ));
 }, 120_000);
 
 afterAll(async () => {
@@ -174,7 +200,10 @@ describe('two server processes under faults', () => {
       // victim dies before it could store it.
       const release = await stallDatabase();
       for (let i = 0; i < 5; i += 1) typed.type(`k${round}-stalled-${i}`);
-      await eventually(() => paragraphTexts(observer.doc).includes(`k${round}-stalled-4`), `round ${round}: the stalled edits relayed to the survivor`);
+      await eventually(
+        () => paragraphTexts(observer.doc).includes(`k${round}-stalled-4`),
+        `round ${round}: the stalled edits relayed to the survivor`,
+      );
       typed.note(writer);
       await victim.stop('SIGKILL');
       await release();
@@ -225,17 +254,42 @@ describe('two server processes under faults', () => {
 
   it('ends writing on a process cut off from Redis when the project is finished through the other, and stores nothing after it', async () => {
     // A project of its own: finishing closes every note in it.
-    const { projectNo: finishing } = await call<{ projectNo: number }>(one, '/v1/project/create', { title: 'Finished under faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, alice.token);
-    const reviewed = await call<{ labNoteNo: number }>(one, '/v1/project/note/create', { projectNo: finishing, title: 'Reviewed' }, alice.token);
+    const { projectNo: finishing } = await call<{ projectNo: number }>(
+      one,
+      '/v1/project/create',
+      { title: 'Finished under faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } },
+      alice.token,
+    );
+    const reviewed = await call<{ labNoteNo: number }>(
+      one,
+      '/v1/project/note/create',
+      { projectNo: finishing, title: 'Reviewed' },
+      alice.token,
+    );
     const reviewedWriter = await connect(one, noteDocumentName(reviewed.labNoteNo), alice);
     appendParagraph(reviewedWriter.doc, 'Result');
     await eventually(() => reviewedWriter.allDurable(), 'the reviewed note stored');
     await call(one, '/v1/project/note/save', { labNoteNo: reviewed.labNoteNo, version: 0, blockList: [] }, alice.token);
-    await call(one, '/v1/project/signature/create', { labNoteNo: reviewed.labNoteNo, signers: [{ userId: bob.userId, type: 'reviewer' }] }, alice.token);
-    await call(one, '/v1/project/signature/status', { labNoteNo: reviewed.labNoteNo, status: 'T', password: PASSWORD, name: bob.name }, bob.token);
+    await call(
+      one,
+      '/v1/project/signature/create',
+      { labNoteNo: reviewed.labNoteNo, signers: [{ userId: bob.userId, type: 'reviewer' }] },
+      alice.token,
+    );
+    await call(
+      one,
+      '/v1/project/signature/status',
+      { labNoteNo: reviewed.labNoteNo, status: 'T', password: PASSWORD, name: bob.name },
+      bob.token,
+    );
     reviewedWriter.destroy();
 
-    const { labNoteNo } = await call<{ labNoteNo: number }>(one, '/v1/project/note/create', { projectNo: finishing, title: 'Still being written' }, alice.token);
+    const { labNoteNo } = await call<{ labNoteNo: number }>(
+      one,
+      '/v1/project/note/create',
+      { projectNo: finishing, title: 'Still being written' },
+      alice.token,
+    );
     const name = noteDocumentName(labNoteNo);
     notes.push(name);
     const writer = await connect(two, name, bob);
@@ -289,7 +343,11 @@ describe('two server processes under faults', () => {
     await sleep(100);
     appendParagraph(writer.doc, 'during the blip');
     await eventually(() => writer.allDurable(), 'the edit during the blip stored');
-    await eventually(() => paragraphTexts(reader.doc).includes('during the blip'), 'the edit during the blip on the reader, with nobody typing', 15_000);
+    await eventually(
+      () => paragraphTexts(reader.doc).includes('during the blip'),
+      'the edit during the blip on the reader, with nobody typing',
+      15_000,
+    );
     writer.destroy();
     reader.destroy();
   }, 60_000);

@@ -41,7 +41,13 @@ export class ServerProcess {
    */
   static async create(shared?: { env: NodeJS.ProcessEnv & { DATABASE_URL: string } }): Promise<ServerProcess> {
     const port = await freePort();
-    const base = { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ELN_ADMIN_PASSWORD: ServerProcess.adminPassword, CLIENT_DIST: '/nonexistent' };
+    const base = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      ELN_ADMIN_PASSWORD: ServerProcess.adminPassword,
+      CLIENT_DIST: '/nonexistent',
+    };
     if (shared) return new ServerProcess(port, { ...base, ...shared.env }, async () => undefined);
     if (process.env.ELN_TEST_DB === 'postgres') {
       const url = process.env.TEST_DATABASE_URL;

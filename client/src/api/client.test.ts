@@ -48,20 +48,30 @@ function client(route: (sent: Sent) => Reply, session: Session | null) {
     language: () => 'ko',
     now: () => NOW,
   });
-  const refresh = createRefresher({ read: store.read, write: store.write, post: () => api.postRefresh(), withLock: fakeLocks(), now: () => NOW });
+  const refresh = createRefresher({
+    read: store.read,
+    write: store.write,
+    post: () => api.postRefresh(),
+    withLock: fakeLocks(),
+    now: () => NOW,
+  });
   return { api, sent, store, onSessionEnded };
 }
 
 /** The server's refresh call: from the cookie (the body asks for it, and names no token), rotating once; or refused. */
 function refreshRoute(sent: Sent, cookieValid = true): Reply {
   const fromCookie = JSON.stringify(sent.body) === JSON.stringify({ refreshIn: 'cookie' });
-  return fromCookie && cookieValid ? ok({ ...fakeAnswer(2), refreshToken: '' }) : { status: 401, json: { status: '1005', message: 'expired', data: null } };
+  return fromCookie && cookieValid
+    ? ok({ ...fakeAnswer(2), refreshToken: '' })
+    : { status: 401, json: { status: '1005', message: 'expired', data: null } };
 }
 
 describe('the API client', () => {
   it('POSTs JSON to /server + path with the bearer token and the interface language, and resolves to data', async () => {
     const { api, sent } = client(() => ok({ maskedUserId: 'ki***@l***.example' }), fakeSession(1, NOW + 600_000));
-    await expect(api.call('/v1/user/find/id', { name: 'Kim', phone: '010-1234-5678' })).resolves.toEqual({ maskedUserId: 'ki***@l***.example' });
+    await expect(api.call('/v1/user/find/id', { name: 'Kim', phone: '010-1234-5678' })).resolves.toEqual({
+      maskedUserId: 'ki***@l***.example',
+    });
     expect(sent[0]?.url).toBe('/server/v1/user/find/id');
     expect(sent[0]?.headers.Authorization).toBe('Bearer access-1');
     expect(sent[0]?.headers['Accept-Language']).toBe('ko');
@@ -136,27 +146,36 @@ describe('the API client', () => {
 
   it('retries a 401 with a token this tab got meanwhile (another call refreshed)', async () => {
     let store: ReturnType<typeof tabStore> | null = null;
-    const setup = client((s) => {
-      if (s.headers.Authorization === 'Bearer access-1') {
-        store?.write(fakeSession(5, NOW + 600_000)); // another call of this tab refreshed while this one was under way
-        return unauthorized;
-      }
-      return s.headers.Authorization === 'Bearer access-5' ? ok('second try') : unauthorized;
-    }, fakeSession(1, NOW + 600_000));
+    const setup = client(
+      (s) => {
+        if (s.headers.Authorization === 'Bearer access-1') {
+          store?.write(fakeSession(5, NOW + 600_000)); // another call of this tab refreshed while this one was under way
+          return unauthorized;
+        }
+        return s.headers.Authorization === 'Bearer access-5' ? ok('second try') : unauthorized;
+      },
+      fakeSession(1, NOW + 600_000),
+    );
     store = setup.store;
     await expect(setup.api.call('/v1/x')).resolves.toBe('second try');
     expect(setup.onSessionEnded).not.toHaveBeenCalled();
   });
 
   it('ends the session only when the refresh is refused', async () => {
-    const { api, onSessionEnded, sent } = client((s) => (s.url.endsWith('/refresh') ? refreshRoute(s, false) : unauthorized), fakeSession(1, NOW + 5_000));
+    const { api, onSessionEnded, sent } = client(
+      (s) => (s.url.endsWith('/refresh') ? refreshRoute(s, false) : unauthorized),
+      fakeSession(1, NOW + 5_000),
+    );
     await expect(api.call('/v1/x')).rejects.toMatchObject({ httpStatus: 401 });
     expect(onSessionEnded).toHaveBeenCalledTimes(1);
     expect(sent.filter((s) => s.url.endsWith('/refresh'))).toHaveLength(1);
   });
 
   it('keeps the session when the refresh fails for a transient reason (server down)', async () => {
-    const { api, onSessionEnded } = client((s) => (s.url.endsWith('/refresh') ? { status: 503, text: 'busy' } : ok('with old token')), fakeSession(1, NOW + 5_000));
+    const { api, onSessionEnded } = client(
+      (s) => (s.url.endsWith('/refresh') ? { status: 503, text: 'busy' } : ok('with old token')),
+      fakeSession(1, NOW + 5_000),
+    );
     await expect(api.call('/v1/x')).resolves.toBe('with old token');
     expect(onSessionEnded).not.toHaveBeenCalled();
   });

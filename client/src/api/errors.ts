@@ -1,11 +1,4 @@
-import {
-  ERR,
-  errorMessage,
-  isErrorCode,
-  type FieldError,
-  type Language,
-  type StatusCode,
-} from '@eln/shared';
+import { ERR, errorMessage, isErrorCode, type FieldError, type Language, type StatusCode } from '@eln/shared';
 
 /** A call that did not answer "0000". `status` is the four-character code, `message` the server's text. */
 export class ApiError extends Error {

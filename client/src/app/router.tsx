@@ -13,34 +13,141 @@ import { Root } from './Root';
  * page downloads none of them (the note editor, the largest, loads lazily inside NoteRoute).
  * tests/architecture.test.ts keeps the first route's static imports free of the signed-in side.
  */
-const page = <M,>(load: () => Promise<M>, pick: (module: M) => React.ComponentType) => async () => ({ Component: pick(await load()) });
+const page =
+  <M,>(load: () => Promise<M>, pick: (module: M) => React.ComponentType) =>
+  async () => ({ Component: pick(await load()) });
 
-const noteRoute = page(() => import('../features/notes/NoteRoute'), (m) => m.NoteRoute);
+const noteRoute = page(
+  () => import('../features/notes/NoteRoute'),
+  (m) => m.NoteRoute,
+);
 
 /** The signed-in screens, inside the header frame. */
 const signedIn: RouteObject[] = [
-  { index: true, lazy: page(() => import('../features/dashboard/DashboardPage'), (m) => m.DashboardPage) },
-  { path: '/project', lazy: page(() => import('../features/projects/ProjectListPage'), (m) => m.ProjectListPage) },
-  { path: '/project/create', lazy: page(() => import('../features/projects/ProjectCreatePage'), (m) => m.ProjectCreatePage) },
-  { path: '/project/:id', lazy: page(() => import('../features/projects/ProjectDetailPage'), (m) => m.ProjectDetailPage) },
-  { path: '/schema', lazy: page(() => import('../features/schemas/SchemaListPage'), (m) => m.SchemaListPage) },
-  { path: '/schema/create', lazy: page(() => import('../features/schemas/SchemaEditorPage'), (m) => m.SchemaEditorPage) },
-  { path: '/schema/:id', lazy: page(() => import('../features/schemas/SchemaEditorPage'), (m) => m.SchemaEditorPage) },
-  { path: '/dropbox', lazy: page(() => import('../features/dropboxes/DropboxListPage'), (m) => m.DropboxListPage) },
-  { path: '/dropbox/create', lazy: page(() => import('../features/dropboxes/DropboxCreatePage'), (m) => m.DropboxCreatePage) },
-  { path: '/dropbox/:id', lazy: page(() => import('../features/dropboxes/DropboxDetailPage'), (m) => m.DropboxDetailPage) },
-  { path: '/template', lazy: page(() => import('../features/templates/TemplateListPage'), (m) => m.TemplateListPage) },
-  { path: '/template/note/:id', lazy: page(() => import('../features/templates/TemplateEditorPage'), (m) => m.TemplateEditorPage) },
+  {
+    index: true,
+    lazy: page(
+      () => import('../features/dashboard/DashboardPage'),
+      (m) => m.DashboardPage,
+    ),
+  },
+  {
+    path: '/project',
+    lazy: page(
+      () => import('../features/projects/ProjectListPage'),
+      (m) => m.ProjectListPage,
+    ),
+  },
+  {
+    path: '/project/create',
+    lazy: page(
+      () => import('../features/projects/ProjectCreatePage'),
+      (m) => m.ProjectCreatePage,
+    ),
+  },
+  {
+    path: '/project/:id',
+    lazy: page(
+      () => import('../features/projects/ProjectDetailPage'),
+      (m) => m.ProjectDetailPage,
+    ),
+  },
+  {
+    path: '/schema',
+    lazy: page(
+      () => import('../features/schemas/SchemaListPage'),
+      (m) => m.SchemaListPage,
+    ),
+  },
+  {
+    path: '/schema/create',
+    lazy: page(
+      () => import('../features/schemas/SchemaEditorPage'),
+      (m) => m.SchemaEditorPage,
+    ),
+  },
+  {
+    path: '/schema/:id',
+    lazy: page(
+      () => import('../features/schemas/SchemaEditorPage'),
+      (m) => m.SchemaEditorPage,
+    ),
+  },
+  {
+    path: '/dropbox',
+    lazy: page(
+      () => import('../features/dropboxes/DropboxListPage'),
+      (m) => m.DropboxListPage,
+    ),
+  },
+  {
+    path: '/dropbox/create',
+    lazy: page(
+      () => import('../features/dropboxes/DropboxCreatePage'),
+      (m) => m.DropboxCreatePage,
+    ),
+  },
+  {
+    path: '/dropbox/:id',
+    lazy: page(
+      () => import('../features/dropboxes/DropboxDetailPage'),
+      (m) => m.DropboxDetailPage,
+    ),
+  },
+  {
+    path: '/template',
+    lazy: page(
+      () => import('../features/templates/TemplateListPage'),
+      (m) => m.TemplateListPage,
+    ),
+  },
+  {
+    path: '/template/note/:id',
+    lazy: page(
+      () => import('../features/templates/TemplateEditorPage'),
+      (m) => m.TemplateEditorPage,
+    ),
+  },
   { path: '/note/:id', lazy: noteRoute },
   { path: '/editor/:id', lazy: noteRoute },
   {
     element: <RequireAdmin />,
     children: [
-      { path: '/admin', lazy: page(() => import('../features/admin/UserListPage'), (m) => m.UserListPage) },
-      { path: '/admin/audit', lazy: page(() => import('../features/audit/AuditPage'), (m) => m.AuditPage) },
-      { path: '/admin/department', lazy: page(() => import('../features/admin/DepartmentPage'), (m) => m.DepartmentPage) },
-      { path: '/admin/download', lazy: page(() => import('../features/exports/DownloadPage'), (m) => m.DownloadPage) },
-      { path: '/admin/:id', lazy: page(() => import('../features/admin/UserEditPage'), (m) => m.UserEditPage) },
+      {
+        path: '/admin',
+        lazy: page(
+          () => import('../features/admin/UserListPage'),
+          (m) => m.UserListPage,
+        ),
+      },
+      {
+        path: '/admin/audit',
+        lazy: page(
+          () => import('../features/audit/AuditPage'),
+          (m) => m.AuditPage,
+        ),
+      },
+      {
+        path: '/admin/department',
+        lazy: page(
+          () => import('../features/admin/DepartmentPage'),
+          (m) => m.DepartmentPage,
+        ),
+      },
+      {
+        path: '/admin/download',
+        lazy: page(
+          () => import('../features/exports/DownloadPage'),
+          (m) => m.DownloadPage,
+        ),
+      },
+      {
+        path: '/admin/:id',
+        lazy: page(
+          () => import('../features/admin/UserEditPage'),
+          (m) => m.UserEditPage,
+        ),
+      },
     ],
   },
 ];
@@ -56,15 +163,36 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     HydrateFallback: FirstLoad,
     children: [
-      { path: '/signin', element: <RequireGuest><SignInPage /></RequireGuest> },
+      {
+        path: '/signin',
+        element: (
+          <RequireGuest>
+            <SignInPage />
+          </RequireGuest>
+        ),
+      },
       { path: '/login/okta/auth/callback', element: <SsoCallbackPage /> },
       { path: '/notFound', element: <NotFoundPage /> },
       { path: '/error', element: <ServerErrorPage /> },
       // The living style guide: the real screens on fixed sample data, open without signing in.
-      { path: '/publishing/:page?', lazy: page(() => import('../features/publishing/PublishingRoute'), (m) => m.PublishingRoute) },
+      {
+        path: '/publishing/:page?',
+        lazy: page(
+          () => import('../features/publishing/PublishingRoute'),
+          (m) => m.PublishingRoute,
+        ),
+      },
       {
         element: <RequireAuth />,
-        children: [{ lazy: page(() => import('./Layout'), (m) => m.Layout), children: signedIn }],
+        children: [
+          {
+            lazy: page(
+              () => import('./Layout'),
+              (m) => m.Layout,
+            ),
+            children: signedIn,
+          },
+        ],
       },
       { path: '*', element: <Navigate to="/notFound" replace /> },
     ],

@@ -81,8 +81,10 @@ const en = {
     statusHint: {
       expired: 'Members cannot sign in. Register a renewed licence.',
       notYetValid: 'Members cannot sign in until the licence starts.',
-      seatsExceeded: 'More users are active than the licence allows, so members cannot sign in. Deactivate users or register a licence with more seats.',
-      notGenuine: 'The stored licence no longer matches its signature (it was changed outside the notebook). Members cannot sign in. Register the licence key again.',
+      seatsExceeded:
+        'More users are active than the licence allows, so members cannot sign in. Deactivate users or register a licence with more seats.',
+      notGenuine:
+        'The stored licence no longer matches its signature (it was changed outside the notebook). Members cannot sign in. Register the licence key again.',
       otherProduct: 'This licence does not cover the running version. Members cannot sign in.',
       clockSetBack: 'The server clock is earlier than a time it has already seen. Members cannot sign in until the clock is right.',
     },
@@ -511,7 +513,8 @@ const en = {
       missingHint: 'The directory no longer lists this department since {{date}}. It is kept because people and projects may refer to it.',
       sync: {
         title: 'Directory synchronisation',
-        notConfigured: 'Directory synchronisation is not set up on this server, so departments are kept here by hand. The server’s operator can connect your company directory (LDAP) with the LDAP_* settings described in the configuration guide.',
+        notConfigured:
+          'Directory synchronisation is not set up on this server, so departments are kept here by hand. The server’s operator can connect your company directory (LDAP) with the LDAP_* settings described in the configuration guide.',
         source: 'From {{url}}',
         interval: 'Also runs by itself every {{minutes}} minutes.',
         syncNow: 'Sync now',
@@ -583,7 +586,8 @@ const en = {
   },
   publishing: {
     title: 'Style guide',
-    description: 'The notebook’s screens and parts on fixed sample data, in the current theme and language. Nothing here reaches the server or changes anything.',
+    description:
+      'The notebook’s screens and parts on fixed sample data, in the current theme and language. Nothing here reaches the server or changes anything.',
     sampleNotice: 'Style guide: sample data, nothing is saved',
     back: 'All pages',
     pages: {

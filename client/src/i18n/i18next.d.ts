@@ -8,7 +8,13 @@ import type template from './template/en';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en; editor: typeof editor; audit: typeof audit; signature: typeof signature; template: typeof template };
+    resources: {
+      translation: typeof en;
+      editor: typeof editor;
+      audit: typeof audit;
+      signature: typeof signature;
+      template: typeof template;
+    };
     returnNull: false;
   }
 }

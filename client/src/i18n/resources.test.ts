@@ -6,7 +6,11 @@ import ja from './ja';
 import ko from './ko';
 
 describe('interface strings', () => {
-  itTranslatesEveryKey(en, { ko, ja }, new Set(['common.ok', 'signin.userIdPlaceholder', 'findId.phonePlaceholder', 'dropbox.import.encodings.utf-8']));
+  itTranslatesEveryKey(
+    en,
+    { ko, ja },
+    new Set(['common.ok', 'signin.userIdPlaceholder', 'findId.phonePlaceholder', 'dropbox.import.encodings.utf-8']),
+  );
 
   it('picks the stored language, else the browser language, else English', () => {
     expect(detectLanguage('ja', ['ko-KR'])).toBe('ja');

@@ -26,7 +26,7 @@ function initials(name: string): string {
   const first = parts[0] ?? '';
   const last = parts.length > 1 ? (parts[parts.length - 1] ?? '') : '';
   // Latin names: first letters of first and last word; Korean and Japanese names: the first character.
-  return /^[A-Za-z]/.test(first) ? (first.charAt(0) + last.charAt(0)).toUpperCase() : Array.from(trimmed)[0] ?? '?';
+  return /^[A-Za-z]/.test(first) ? (first.charAt(0) + last.charAt(0)).toUpperCase() : (Array.from(trimmed)[0] ?? '?');
 }
 
 /**
@@ -98,7 +98,12 @@ export function Header() {
         <div className="header-panel" id="header-panel">
           <nav className="header-nav" aria-label={t('nav.main')}>
             {NAV.map(({ to, key, Icon }) => (
-              <NavLink key={to} to={to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')} data-testid={`nav-${key}`}>
+              <NavLink
+                key={to}
+                to={to}
+                className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
+                data-testid={`nav-${key}`}
+              >
                 <Icon size={17} />
                 <span>{t(`nav.${key}`)}</span>
               </NavLink>

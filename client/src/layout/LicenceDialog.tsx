@@ -65,7 +65,11 @@ export function LicenceDialog({ onClose, returnFocus }: { onClose: () => void; r
             <span className="detail-muted">({t('licence.released', { date: PRODUCT.releaseDate })})</span>
           </dd>
         </div>
-        {state.phase === 'loading' ? <LoadingRows /> : state.licence ? <LicenceTerms licence={state.licence} activeUsers={state.activeUsers} /> : null}
+        {state.phase === 'loading' ? (
+          <LoadingRows />
+        ) : state.licence ? (
+          <LicenceTerms licence={state.licence} activeUsers={state.activeUsers} />
+        ) : null}
       </dl>
       {state.phase === 'done' && state.licence ? <StatusHint status={state.licence.status} /> : null}
       {state.phase === 'done' && !state.licence ? (
@@ -125,12 +129,16 @@ function LicenceTerms({ licence, activeUsers }: { licence: LicenceInfo; activeUs
       <div className="detail-row">
         <dt>{t('licence.seats')}</dt>
         <dd data-testid="licence-seats">
-          {activeUsers === null ? t('licence.seatsValue', { count: licence.seats }) : t('licence.seatsUsed', { used: activeUsers, total: licence.seats })}
+          {activeUsers === null
+            ? t('licence.seatsValue', { count: licence.seats })
+            : t('licence.seatsUsed', { used: activeUsers, total: licence.seats })}
         </dd>
       </div>
       <div className="detail-row">
         <dt>{t('licence.period')}</dt>
-        <dd data-testid="licence-period">{t('licence.periodValue', { from: formatLicenceDate(licence.startsAt), until: formatLicenceDate(licence.expiresAt) })}</dd>
+        <dd data-testid="licence-period">
+          {t('licence.periodValue', { from: formatLicenceDate(licence.startsAt), until: formatLicenceDate(licence.expiresAt) })}
+        </dd>
       </div>
       <div className="detail-row">
         <dt>{t('licence.maxVersion')}</dt>

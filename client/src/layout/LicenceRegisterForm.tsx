@@ -13,7 +13,11 @@ import { formatLicenceDate, parseLicenceAnswer } from './licence';
 type Outcome = { kind: 'none' } | { kind: 'refused'; message: string } | { kind: 'registered'; expiresAt: string };
 
 /** Paste (or load from a file) a licence key; the server checks it and answers the new licence. */
-export function LicenceRegisterForm({ onRegistered }: { onRegistered: (answer: { licence: LicenceInfo | null; activeUsers: number | null }) => void }) {
+export function LicenceRegisterForm({
+  onRegistered,
+}: {
+  onRegistered: (answer: { licence: LicenceInfo | null; activeUsers: number | null }) => void;
+}) {
   const { t } = useTranslation();
   const [licenceKey, setLicenceKey] = useState('');
   const [errors, setErrors] = useState<FieldErrorMap>({});

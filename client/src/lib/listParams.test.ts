@@ -48,7 +48,9 @@ describe('list URL parameters', () => {
     expect(listSearchParams(base, 'title').toString()).toBe('');
     expect(listSearchParams({ ...base, type: 'leader' }, 'title').toString()).toBe('');
     expect(listSearchParams({ ...base, type: 'leader', word: ' Park ', page: 2 }, 'title').toString()).toBe('t=leader&w=Park&p=2');
-    expect(listSearchParams({ ...base, startDate: '2025-01-01', endDate: '2025-01-31' }, 'title').toString()).toBe('sd=2025-01-01&ed=2025-01-31');
+    expect(listSearchParams({ ...base, startDate: '2025-01-01', endDate: '2025-01-31' }, 'title').toString()).toBe(
+      'sd=2025-01-01&ed=2025-01-31',
+    );
     expect(listSearchParams({ ...base, word: 'assay' }, 'title').toString()).toBe('w=assay');
   });
 
@@ -76,7 +78,10 @@ describe('list URL parameters', () => {
       page: 1,
       pageSize: 20,
     });
-    expect(toPagingBody<Type>({ type: 'title', startDate: '2025-01-01', endDate: '2025-02-01', word: '', page: 1 }, 10, false)).toEqual({ page: 1, pageSize: 10 });
+    expect(toPagingBody<Type>({ type: 'title', startDate: '2025-01-01', endDate: '2025-02-01', word: '', page: 1 }, 10, false)).toEqual({
+      page: 1,
+      pageSize: 10,
+    });
   });
 
   it('tells a filtered list from an unfiltered one', () => {

@@ -93,7 +93,11 @@ export interface PagingBody<T extends string> {
 }
 
 /** The list call's body (`pagingRequest` in shared), without empty members. */
-export function toPagingBody<T extends string>(query: ListQuery<T>, pageSize: number = PAGING.defaultPageSize, withDates = true): PagingBody<T> {
+export function toPagingBody<T extends string>(
+  query: ListQuery<T>,
+  pageSize: number = PAGING.defaultPageSize,
+  withDates = true,
+): PagingBody<T> {
   const body: PagingBody<T> = { page: query.page, pageSize };
   const word = query.word.trim();
   if (word) {

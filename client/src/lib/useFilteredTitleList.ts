@@ -30,7 +30,12 @@ export interface FilteredTitleList<Filter extends string, Answer> {
  * A library list (templates, schemas, dropboxes): searched by title and narrowed by one more filter (a
  * status, a state), everything in the URL so that back, forward and a shared link show the same page.
  */
-export function useFilteredTitleList<Filter extends string, Answer>(options: { path: string; filterField: string; filterValues: readonly Filter[]; pageSize?: number }): FilteredTitleList<Filter, Answer> {
+export function useFilteredTitleList<Filter extends string, Answer>(options: {
+  path: string;
+  filterField: string;
+  filterValues: readonly Filter[];
+  pageSize?: number;
+}): FilteredTitleList<Filter, Answer> {
   const { path, filterField, filterValues, pageSize = PAGING.defaultPageSize } = options;
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseListQuery(params, TITLE_SEARCH, 'title'), [params]);
@@ -41,7 +46,10 @@ export function useFilteredTitleList<Filter extends string, Answer>(options: { p
     return search;
   };
   const key = paramsFor(query).toString();
-  const list = useLoad((signal) => call<Answer>(path, { ...toPagingBody(query, pageSize), ...(filter ? { [filterField]: filter } : {}) }, { signal }), key);
+  const list = useLoad(
+    (signal) => call<Answer>(path, { ...toPagingBody(query, pageSize), ...(filter ? { [filterField]: filter } : {}) }, { signal }),
+    key,
+  );
 
   return {
     query,

@@ -40,7 +40,14 @@ export interface FormSubmit extends FormControls {
  * A form's submit: check the values (invalid: show why beside the fields and focus the first), send them
  * once at a time, and show why a send failed.
  */
-export function useFormSubmit<T>({ blocked = false, reset, check, send, onError, leavesOnSuccess = false }: FormSubmitOptions<T>): FormSubmit {
+export function useFormSubmit<T>({
+  blocked = false,
+  reset,
+  check,
+  send,
+  onError,
+  leavesOnSuccess = false,
+}: FormSubmitOptions<T>): FormSubmit {
   const language = currentLanguage();
   const ref = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<FieldErrorMap>({});

@@ -40,7 +40,12 @@ export function useRovingToolbar<T extends HTMLElement>() {
     const at = items.indexOf(event.target as HTMLElement);
     if (at < 0) return;
     event.preventDefault();
-    const next = event.key === 'Home' ? 0 : event.key === 'End' ? items.length - 1 : (at + (event.key === 'ArrowRight' ? 1 : -1) + items.length) % items.length;
+    const next =
+      event.key === 'Home'
+        ? 0
+        : event.key === 'End'
+          ? items.length - 1
+          : (at + (event.key === 'ArrowRight' ? 1 : -1) + items.length) % items.length;
     items[next]?.focus();
   };
 

@@ -29,7 +29,15 @@ function MessageModal({ entry }: { entry: MessageEntry }) {
   const isConfirm = entry.kind === 'confirm';
   const tone = isConfirm ? 'info' : (entry.tone ?? 'info');
   const title = entry.title ?? (isConfirm ? t('modal.confirmTitle') : tone === 'error' ? t('modal.error') : t('modal.notice'));
-  const icon = isConfirm ? <QuestionIcon size={20} /> : tone === 'error' ? <AlertIcon size={20} /> : tone === 'success' ? <CheckCircleIcon size={20} /> : <InfoIcon size={20} />;
+  const icon = isConfirm ? (
+    <QuestionIcon size={20} />
+  ) : tone === 'error' ? (
+    <AlertIcon size={20} />
+  ) : tone === 'success' ? (
+    <CheckCircleIcon size={20} />
+  ) : (
+    <InfoIcon size={20} />
+  );
   const cancel = () => settleMessage(entry.id, false);
   return (
     <Dialog
@@ -69,11 +77,26 @@ function ProgressOverlay({ percent }: { percent: number }) {
   useModalLayer(ref);
   return (
     <div className="progress-overlay" data-testid="progress-overlay">
-      <div ref={ref} className="progress-card" role="dialog" aria-modal="true" aria-label={t('modal.progress')} aria-busy="true" tabIndex={-1}>
+      <div
+        ref={ref}
+        className="progress-card"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('modal.progress')}
+        aria-busy="true"
+        tabIndex={-1}
+      >
         <div className="progress-ring" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
           <svg viewBox="0 0 60 60" width="72" height="72" aria-hidden="true">
             <circle className="progress-track" cx="30" cy="30" r="26" />
-            <circle className="progress-value" cx="30" cy="30" r="26" strokeDasharray={RING} strokeDashoffset={RING * (1 - percent / 100)} />
+            <circle
+              className="progress-value"
+              cx="30"
+              cy="30"
+              r="26"
+              strokeDasharray={RING}
+              strokeDashoffset={RING * (1 - percent / 100)}
+            />
           </svg>
           <span className="progress-percent" data-testid="progress-percent">
             {percent}%

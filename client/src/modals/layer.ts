@@ -23,7 +23,9 @@ const FOCUSABLE = [
 ].join(',');
 
 function focusables(container: HTMLElement): HTMLElement[] {
-  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
+  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => el.offsetParent !== null || el === document.activeElement,
+  );
 }
 
 interface LayerOptions {
@@ -52,7 +54,9 @@ export function useModalLayer(container: RefObject<HTMLElement | null>, options:
     stack.push(id);
     syncBackground();
     const box = container.current;
-    const preferred = (options.focusFirstIn ?? []).map((selector) => box?.querySelector<HTMLElement>(selector)).flatMap((part) => (part ? focusables(part).slice(0, 1) : []));
+    const preferred = (options.focusFirstIn ?? [])
+      .map((selector) => box?.querySelector<HTMLElement>(selector))
+      .flatMap((part) => (part ? focusables(part).slice(0, 1) : []));
     const target = initialFocus?.current ?? preferred[0] ?? (box ? focusables(box)[0] : undefined) ?? box;
     target?.focus({ preventScroll: true });
 

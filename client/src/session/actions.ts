@@ -1,4 +1,11 @@
-import { authFlags, type SignInAnswer, type SignInRequest, type SignOutAnswer, type SsoFinishRequest, type SsoStartAnswer } from '@eln/shared';
+import {
+  authFlags,
+  type SignInAnswer,
+  type SignInRequest,
+  type SignOutAnswer,
+  type SsoFinishRequest,
+  type SsoStartAnswer,
+} from '@eln/shared';
 import { call } from '../api';
 import { sessionFromAnswer, type Session } from './model';
 import { clearSession, getSession, setSession, updateAuthFlags } from './store';

@@ -43,17 +43,25 @@ describe('session model', () => {
   });
 
   it('treats a malformed profile as signed out, and ignores what a profile should not hold', () => {
-    const profile = { user: { userId: 'kim@lab.example', name: 'Kim', level: 1 }, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } };
+    const profile = {
+      user: { userId: 'kim@lab.example', name: 'Kim', level: 1 },
+      auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' },
+    };
     expect(parseProfile(null)).toBeNull();
     expect(parseProfile('not json')).toBeNull();
     expect(parseProfile('[]')).toBeNull();
     expect(parseProfile(JSON.stringify({ ...profile, auth: { project: 'maybe' } }))).toBeNull();
     expect(parseProfile(JSON.stringify({ ...profile, user: { userId: 'x' } }))).toBeNull();
-    expect(parseProfile(JSON.stringify({ ...profile, accessToken: 'planted', user: { ...profile.user, level: 1, extra: true } }))).toEqual(profile);
+    expect(parseProfile(JSON.stringify({ ...profile, accessToken: 'planted', user: { ...profile.user, level: 1, extra: true } }))).toEqual(
+      profile,
+    );
   });
 
   it('makes a tab without a token need a refresh at once', () => {
-    const session = sessionWithoutToken({ user: { userId: 'a@b.co', name: 'A', level: 1 }, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
+    const session = sessionWithoutToken({
+      user: { userId: 'a@b.co', name: 'A', level: 1 },
+      auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' },
+    });
     expect(session.accessToken).toBe('');
     expect(needsRefresh(session, NOW)).toBe(true);
     expect(refreshDelayMs(session, NOW)).toBe(0);

@@ -30,12 +30,20 @@ export function sessionFromAnswer(answer: SignInAnswer, now: number): Session {
 }
 
 /** True when the access token has expired or will within the refresh margin. */
-export function needsRefresh(session: Pick<Session, 'expiresAt' | 'refreshEarlyMs'>, now: number, earlyMs: number = session.refreshEarlyMs ?? EARLY_MS): boolean {
+export function needsRefresh(
+  session: Pick<Session, 'expiresAt' | 'refreshEarlyMs'>,
+  now: number,
+  earlyMs: number = session.refreshEarlyMs ?? EARLY_MS,
+): boolean {
   return session.expiresAt - now <= earlyMs;
 }
 
 /** How long to wait before refreshing proactively (0 = now). */
-export function refreshDelayMs(session: Pick<Session, 'expiresAt' | 'refreshEarlyMs'>, now: number, earlyMs: number = session.refreshEarlyMs ?? EARLY_MS): number {
+export function refreshDelayMs(
+  session: Pick<Session, 'expiresAt' | 'refreshEarlyMs'>,
+  now: number,
+  earlyMs: number = session.refreshEarlyMs ?? EARLY_MS,
+): number {
   return Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt - earlyMs - now));
 }
 

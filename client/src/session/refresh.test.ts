@@ -40,7 +40,10 @@ describe('token refresh', () => {
   it('without the lock two tabs would send the same cookie and the second be refused (why the lock is there)', async () => {
     const server = fakeCookieServer();
     const unlocked = <T>(_name: string, task: () => Promise<T>) => task();
-    const tabs = [tabStore(fakeSession(1, NOW)), tabStore(fakeSession(1, NOW))].map((store) => ({ store, refresh: createRefresher({ read: store.read, write: store.write, post: server.post, withLock: unlocked, now: () => NOW }) }));
+    const tabs = [tabStore(fakeSession(1, NOW)), tabStore(fakeSession(1, NOW))].map((store) => ({
+      store,
+      refresh: createRefresher({ read: store.read, write: store.write, post: server.post, withLock: unlocked, now: () => NOW }),
+    }));
     const results = await Promise.all(tabs.map(({ store, refresh }) => refresh(store.read()!)));
     expect(results.filter((s) => s === null)).toHaveLength(1);
   });
@@ -67,7 +70,13 @@ describe('token refresh', () => {
 
   it('resolves to null when the server refuses, and leaves the session alone', async () => {
     const store = tabStore(fakeSession(1, NOW));
-    const refresh = createRefresher({ read: store.read, write: store.write, post: async () => ({ kind: 'refused' }), withLock: fakeLocks(), now: () => NOW });
+    const refresh = createRefresher({
+      read: store.read,
+      write: store.write,
+      post: async () => ({ kind: 'refused' }),
+      withLock: fakeLocks(),
+      now: () => NOW,
+    });
     expect(await refresh(store.read()!)).toBeNull();
     expect(store.read()?.accessToken).toBe('access-1');
   });

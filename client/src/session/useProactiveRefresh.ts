@@ -13,11 +13,14 @@ export function useProactiveRefresh(): void {
   const refreshEarlyMs = session?.refreshEarlyMs;
   useEffect(() => {
     if (expiresAt === null) return;
-    const timer = window.setTimeout(() => {
-      refreshSession().catch(() => {
-        /* server unreachable: the next call tries again */
-      });
-    }, refreshDelayMs({ expiresAt, refreshEarlyMs }, Date.now()));
+    const timer = window.setTimeout(
+      () => {
+        refreshSession().catch(() => {
+          /* server unreachable: the next call tries again */
+        });
+      },
+      refreshDelayMs({ expiresAt, refreshEarlyMs }, Date.now()),
+    );
     return () => window.clearTimeout(timer);
   }, [expiresAt, refreshEarlyMs]);
 }

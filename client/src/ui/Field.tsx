@@ -20,7 +20,17 @@ function describedByOf(id: string, error: string | undefined, hint: ReactNode): 
   return [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
 }
 
-function FieldLabel({ id, label, counter, required }: { id: string; label: string; counter?: FieldFrameProps['counter']; required?: boolean | undefined }) {
+function FieldLabel({
+  id,
+  label,
+  counter,
+  required,
+}: {
+  id: string;
+  label: string;
+  counter?: FieldFrameProps['counter'];
+  required?: boolean | undefined;
+}) {
   const over = counter ? counter.length > counter.max : false;
   return (
     <div className="field-label-row">
@@ -41,7 +51,17 @@ function FieldLabel({ id, label, counter, required }: { id: string; label: strin
   );
 }
 
-function FieldMessage({ id, error, hint, testId }: { id: string; error?: string | undefined; hint?: ReactNode; testId?: string | undefined }) {
+function FieldMessage({
+  id,
+  error,
+  hint,
+  testId,
+}: {
+  id: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  testId?: string | undefined;
+}) {
   if (error) {
     return (
       <p className="field-error" id={`${id}-error`} data-testid={testId ? `${testId}-error` : undefined}>
@@ -171,7 +191,14 @@ export function Switch({ label, description, testId, className, ...input }: Swit
   const id = useId();
   return (
     <label className={['switch', className ?? ''].filter(Boolean).join(' ')} htmlFor={id}>
-      <input id={id} type="checkbox" role="switch" data-testid={testId} aria-describedby={description ? `${id}-desc` : undefined} {...input} />
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        data-testid={testId}
+        aria-describedby={description ? `${id}-desc` : undefined}
+        {...input}
+      />
       <span className="switch-track" aria-hidden="true">
         <span className="switch-thumb" />
       </span>

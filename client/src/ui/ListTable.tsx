@@ -63,7 +63,11 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
         {toolbar}
       </div>
       {list.phase === 'error' && list.data ? <ListError list={list} testId={errorTestId} /> : null}
-      {list.phase === 'error' && !list.data ? <ListError list={list} testId={errorTestId} /> : <ListBody {...props} totalCount={totalCount} rows={rows} />}
+      {list.phase === 'error' && !list.data ? (
+        <ListError list={list} testId={errorTestId} />
+      ) : (
+        <ListBody {...props} totalCount={totalCount} rows={rows} />
+      )}
       {rows.length > 0 && pageCount(totalCount, pageSize) > 1 ? (
         <div className="table-footer">
           <Pagination page={page} pageSize={pageSize} totalCount={totalCount} searchFor={searchFor} testId={`${testId}-pagination`} />
@@ -79,7 +83,20 @@ function ListError({ list, testId }: { list: Loaded<unknown>; testId: string }) 
 
 type ListBodyProps<Row> = ListTableProps<Row> & { totalCount: number; rows: readonly Row[] };
 
-function ListBody<Row>({ list, page, pageSize, searchFor, testId, tableClassName, columns, skeleton, empty, renderRow, totalCount, rows }: ListBodyProps<Row>) {
+function ListBody<Row>({
+  list,
+  page,
+  pageSize,
+  searchFor,
+  testId,
+  tableClassName,
+  columns,
+  skeleton,
+  empty,
+  renderRow,
+  totalCount,
+  rows,
+}: ListBodyProps<Row>) {
   const loading = list.phase === 'loading';
   if (!loading && rows.length === 0) {
     // A page past the end (the list shrank since the link was made) is not the same as an empty list.

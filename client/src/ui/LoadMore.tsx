@@ -26,7 +26,15 @@ export function LoadMore({ onMore, loading, label, testId }: { onMore(): void; l
   }, [loading]);
 
   return (
-    <button ref={button} type="button" className="link-btn load-more" onClick={onMore} disabled={loading} aria-busy={loading} data-testid={testId}>
+    <button
+      ref={button}
+      type="button"
+      className="link-btn load-more"
+      onClick={onMore}
+      disabled={loading}
+      aria-busy={loading}
+      data-testid={testId}
+    >
       {label}
     </button>
   );

@@ -26,7 +26,13 @@ export function Pagination({ page, pageSize, totalCount, searchFor, testId = 'pa
         <span className="visually-hidden">{label}</span>
       </span>
     ) : (
-      <Link className="pager-item pager-arrow" to={{ search: searchFor(target) }} aria-label={label} title={label} data-testid={`${testId}-${id}`}>
+      <Link
+        className="pager-item pager-arrow"
+        to={{ search: searchFor(target) }}
+        aria-label={label}
+        title={label}
+        data-testid={`${testId}-${id}`}
+      >
         <span aria-hidden="true">{glyph}</span>
       </Link>
     );

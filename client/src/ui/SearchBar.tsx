@@ -31,7 +31,8 @@ export function SearchBar<T extends string>({ query, types, withDates = false, o
     searched: query,
     // The page is left out: paging keeps what is typed but not yet searched.
     searchKey: JSON.stringify([query.type, query.startDate, query.endDate, query.word]),
-    check: (next) => validateForm(pagingRequest, { value: next.word, ...(withDates ? { startDate: next.startDate, endDate: next.endDate } : {}) }),
+    check: (next) =>
+      validateForm(pagingRequest, { value: next.word, ...(withDates ? { startDate: next.startDate, endDate: next.endDate } : {}) }),
     onSearch: (next) => onSearch(newSearch(next)),
   });
 

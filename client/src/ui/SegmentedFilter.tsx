@@ -18,9 +18,21 @@ export function SegmentedFilter<Value extends string>({
   className?: string;
 }) {
   return (
-    <div className={['segmented', 'list-filter', className ?? ''].filter(Boolean).join(' ')} role="group" aria-label={label} data-testid={testId}>
+    <div
+      className={['segmented', 'list-filter', className ?? ''].filter(Boolean).join(' ')}
+      role="group"
+      aria-label={label}
+      data-testid={testId}
+    >
       {options.map((option) => (
-        <button key={option.value || 'all'} type="button" className="segmented-item" aria-pressed={option.value === value} onClick={() => onChange(option.value)} data-value={option.value}>
+        <button
+          key={option.value || 'all'}
+          type="button"
+          className="segmented-item"
+          aria-pressed={option.value === value}
+          onClick={() => onChange(option.value)}
+          data-value={option.value}
+        >
           {option.label}
         </button>
       ))}

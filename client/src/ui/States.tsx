@@ -29,7 +29,10 @@ export function SkeletonRows({ rows, columns }: { rows: number; columns: readonl
         <tr key={row} className="skeleton-row" aria-hidden="true">
           {columns.map((width, column) => (
             <td key={column}>
-              <span className="skeleton skeleton-text" style={{ width: `${Math.max(20, Math.min(100, width - ((row * 7 + column * 13) % 25)))}%` }} />
+              <span
+                className="skeleton skeleton-text"
+                style={{ width: `${Math.max(20, Math.min(100, width - ((row * 7 + column * 13) % 25)))}%` }}
+              />
             </td>
           ))}
         </tr>

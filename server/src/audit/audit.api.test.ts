@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, count, desc, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
-import { AUDIT_HEAD_HEADER, AUDIT_HEAD_LINE_PREFIX, AUDIT_VERIFY, ERR, type AuditRecord, type AuditVerifyAnswer, type ValidationErrorData } from '@eln/shared';
+import {
+  AUDIT_HEAD_HEADER,
+  AUDIT_HEAD_LINE_PREFIX,
+  AUDIT_VERIFY,
+  ERR,
+  type AuditRecord,
+  type AuditVerifyAnswer,
+  type ValidationErrorData,
+} from '@eln/shared';
 import { auditLog } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { appendAudit, appendAuditBatch, auditChainHead, GENESIS_HASH, insertChecked, verifyAuditChain } from './audit.js';
@@ -146,7 +154,11 @@ describe('the audit trail', () => {
     let resolveSecond: () => void = () => undefined;
     const secondLine = new Promise<void>((resolve) => (resolveSecond = resolve));
     const timed: unknown[] = [];
-    const stop = startAuditHeadLog(server.database.db, { info: (data: unknown) => timed.push(data) === 2 && resolveSecond(), error: () => undefined }, 20);
+    const stop = startAuditHeadLog(
+      server.database.db,
+      { info: (data: unknown) => timed.push(data) === 2 && resolveSecond(), error: () => undefined },
+      20,
+    );
     await secondLine;
     stop();
     expect(timed[0]).toEqual({ auditChainHead: head });
@@ -154,7 +166,12 @@ describe('the audit trail', () => {
 
   it('exports CSV whose last line and header name the chain head, the export’s own record', async () => {
     const admin = await server.signIn(server.admin.userId, server.admin.password);
-    const exported = await server.app.inject({ method: 'POST', url: '/server/v1/audit/export', payload: {}, headers: { authorization: `Bearer ${admin.accessToken}` } });
+    const exported = await server.app.inject({
+      method: 'POST',
+      url: '/server/v1/audit/export',
+      payload: {},
+      headers: { authorization: `Bearer ${admin.accessToken}` },
+    });
     expect(exported.statusCode).toBe(200);
     const [own] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
     expect(own?.action).toBe('audit.exported');
@@ -182,7 +199,21 @@ describe('the audit trail', () => {
     expect(rows.every((row) => Object.values(row).every((cell) => !/^[=+\-@\t\r]/.test(cell)))).toBe(true);
 
     // Every formula start, also when a line break follows (papaparse's default pattern misses that).
-    const record = (reason: string): AuditRecord => ({ seq: 1, at: 'x', actorUserId: '+1', actorName: '@a', action: '-b', targetType: '\tc', targetId: '\rd', before: null, after: null, reason, clientAddress: null, prevHash: 'p', hash: 'h' });
+    const record = (reason: string): AuditRecord => ({
+      seq: 1,
+      at: 'x',
+      actorUserId: '+1',
+      actorName: '@a',
+      action: '-b',
+      targetType: '\tc',
+      targetId: '\rd',
+      before: null,
+      after: null,
+      reason,
+      clientAddress: null,
+      prevHash: 'p',
+      hash: 'h',
+    });
     const csv = Papa.parse<string[]>(auditCsv([record('=1+1\nsecond line')])).data[1];
     expect(csv).toEqual(['1', 'x', "'+1", "'@a", "'-b", "'\tc", "'\rd", '', '', "'=1+1\nsecond line", '', 'p', 'h']);
   });
@@ -215,7 +246,9 @@ describe('the audit list', () => {
 describe('the audit list filtered by an action', () => {
   type Page = { list: AuditRecord[]; totalCount: number };
   const seqsOf = async (action: string) =>
-    (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.seq))).map((r) => r.seq);
+    (
+      await server.database.db.select({ seq: auditLog.seq }).from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.seq))
+    ).map((r) => r.seq);
 
   it('pages an action’s records by their place among them: no gap after a rolled-back append, a batch numbered in order', async () => {
     await append(100);
@@ -228,16 +261,26 @@ describe('the audit list filtered by an action', () => {
     await server.database.db.transaction((tx) =>
       appendAuditBatch(
         tx,
-        Array.from({ length: 7 }, (_, n) => ({ actor: null, action: n % 3 ? ('user.updated' as const) : ('user.created' as const), target: { type: 'user', id: `batch${n}@lab.test` } })),
+        Array.from({ length: 7 }, (_, n) => ({
+          actor: null,
+          action: n % 3 ? ('user.updated' as const) : ('user.created' as const),
+          target: { type: 'user', id: `batch${n}@lab.test` },
+        })),
       ),
     );
     for (let n = 0; n < 3; n += 1) {
-      await server.database.db.transaction((tx) => appendAudit(tx, { actor: null, action: 'user.updated', target: { type: 'user', id: `one${n}@lab.test` } }));
+      await server.database.db.transaction((tx) =>
+        appendAudit(tx, { actor: null, action: 'user.updated', target: { type: 'user', id: `one${n}@lab.test` } }),
+      );
       await append(200 + n);
     }
     // Each action's records are numbered 1, 2, 3... in chain order, whatever the other actions did.
     for (const action of ['user.created', 'user.updated']) {
-      const numbered = await server.database.db.select({ actionRowNo: auditLog.actionRowNo }).from(auditLog).where(eq(auditLog.action, action)).orderBy(asc(auditLog.seq));
+      const numbered = await server.database.db
+        .select({ actionRowNo: auditLog.actionRowNo })
+        .from(auditLog)
+        .where(eq(auditLog.action, action))
+        .orderBy(asc(auditLog.seq));
       expect(numbered.map((r) => r.actionRowNo)).toEqual(numbered.map((_, index) => index + 1));
     }
 
@@ -250,7 +293,9 @@ describe('the audit list filtered by an action', () => {
     for (let page = 1; page <= pages; page += 1) {
       const answer = await admin<Page>('/v1/audit/list', { action: 'user.updated', page, pageSize });
       expect(answer.body.data.totalCount).toBe(expected.length);
-      expect(answer.body.data.list.every((record) => record.action === 'user.updated' && !('actionRowNo' in record) && !('rowNo' in record))).toBe(true);
+      expect(
+        answer.body.data.list.every((record) => record.action === 'user.updated' && !('actionRowNo' in record) && !('rowNo' in record)),
+      ).toBe(true);
       listed.push(...answer.body.data.list.map((record) => record.seq));
     }
     expect(listed).toEqual(expected);
@@ -269,7 +314,8 @@ describe('the audit list filtered by an action', () => {
 
 describe('the unfiltered audit list', () => {
   type Page = { list: AuditRecord[]; totalCount: number };
-  const allBySeq = async () => (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq))).map((r) => r.seq);
+  const allBySeq = async () =>
+    (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq))).map((r) => r.seq);
 
   it('pages the whole trail by row number: a gap in seq (a rolled-back append) shifts nothing', async () => {
     await append(1);
@@ -284,7 +330,10 @@ describe('the unfiltered audit list', () => {
     const expected = await allBySeq();
     // The rolled-back append took a sequence number: seq has a gap, the row numbers do not.
     expect(expected[0]! - expected.at(-1)! + 1).toBeGreaterThan(expected.length);
-    const rowNumbers = await server.database.db.select({ seq: auditLog.seq, rowNo: auditLog.rowNo }).from(auditLog).orderBy(asc(auditLog.seq));
+    const rowNumbers = await server.database.db
+      .select({ seq: auditLog.seq, rowNo: auditLog.rowNo })
+      .from(auditLog)
+      .orderBy(asc(auditLog.seq));
     expect(rowNumbers.map((r) => r.rowNo)).toEqual(rowNumbers.map((_, index) => index + 1));
 
     const pageSize = 4;
@@ -324,7 +373,10 @@ describe('the unfiltered audit list', () => {
   it('finds a user’s records by their name as well as by their ID', async () => {
     const member = await server.createUser({ name: `Marie Curie ${Date.now()}` });
     const own = await server.as(member);
-    expect((await own('/v1/project/create', { title: `Radium ${Date.now() % 100000}`, signatureList: { department: '', user: member.userId } })).body.status).toBe('0000');
+    expect(
+      (await own('/v1/project/create', { title: `Radium ${Date.now() % 100000}`, signatureList: { department: '', user: member.userId } }))
+        .body.status,
+    ).toBe('0000');
     const admin = await server.as(server.admin);
     const byName = await admin<Page>('/v1/audit/list', { actor: member.name.slice(6), pageSize: 100 });
     const byId = await admin<Page>('/v1/audit/list', { actor: member.userId.toUpperCase(), pageSize: 100 });
@@ -338,8 +390,15 @@ describe('the unfiltered audit list', () => {
 describe('verify after tampering', () => {
   it('cannot be changed or removed: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
     const db = server.database.db;
-    for (const statement of [sql`update audit_log set reason = 'edited' where seq = 1`, sql`delete from audit_log where seq = 1`, sql`truncate audit_log`]) {
-      const error = await db.execute(statement).then(() => null, (e: unknown) => e);
+    for (const statement of [
+      sql`update audit_log set reason = 'edited' where seq = 1`,
+      sql`delete from audit_log where seq = 1`,
+      sql`truncate audit_log`,
+    ]) {
+      const error = await db.execute(statement).then(
+        () => null,
+        (e: unknown) => e,
+      );
       // Drizzle wraps the driver's error; the database's own refusal is its cause.
       expect(String((error as { cause?: Error } | null)?.cause?.message)).toMatch(/audit_log is append-only/);
     }
@@ -358,7 +417,13 @@ describe('verify after tampering', () => {
     expect(answer).toEqual({ ok: false, checked: rows.length, firstBroken: early.seq, broken: [early.seq, late.seq], brokenCount: 2 });
     const admin = await server.as(server.admin);
     // Signing in appended one more record, which is intact.
-    expect((await admin('/v1/audit/verify', {})).body.data).toEqual({ ok: false, checked: rows.length + 1, firstBroken: early.seq, broken: [early.seq, late.seq], brokenCount: 2 });
+    expect((await admin('/v1/audit/verify', {})).body.data).toEqual({
+      ok: false,
+      checked: rows.length + 1,
+      firstBroken: early.seq,
+      broken: [early.seq, late.seq],
+      brokenCount: 2,
+    });
   });
 
   it('reports the record after one removed, and the record after one re-hashed to fit its change', async () => {

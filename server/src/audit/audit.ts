@@ -1,5 +1,13 @@
 import { asc, desc, gt, sql } from 'drizzle-orm';
-import { asStoredJson, asStoredText, AUDIT_VERIFY, canonicalJson, type AuditAction, type AuditChainHead, type AuditVerifyAnswer } from '@eln/shared';
+import {
+  asStoredJson,
+  asStoredText,
+  AUDIT_VERIFY,
+  canonicalJson,
+  type AuditAction,
+  type AuditChainHead,
+  type AuditVerifyAnswer,
+} from '@eln/shared';
 import { rawRows, type Db, type Queryable, type Tx } from '../db/client.js';
 import { auditLog } from '../db/schema.js';
 import { fixedStatement } from '../db/fixedStatement.js';
@@ -68,7 +76,13 @@ export async function appendAuditRecord(tx: Tx, entry: AuditEntry): Promise<Audi
     rawRows<{ seq: string }>(tx, sql`select nextval(pg_get_serial_sequence('audit_log', 'seq')) as seq`),
     lastActionRowNos(tx, [action]),
   ]);
-  const place = { seq: Number(next?.seq), rowNo: (last?.rowNo ?? 0) + 1, actionRowNo: (lastOfAction.get(action) ?? 0) + 1, at: new Date(), prevHash: last?.hash ?? GENESIS_HASH };
+  const place = {
+    seq: Number(next?.seq),
+    rowNo: (last?.rowNo ?? 0) + 1,
+    actionRowNo: (lastOfAction.get(action) ?? 0) + 1,
+    at: new Date(),
+    prevHash: last?.hash ?? GENESIS_HASH,
+  };
   return insertChecked(tx, unhashedRecord(entry, place));
 }
 
@@ -101,7 +115,10 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
   const [last] = await tx.select({ hash: auditLog.hash, rowNo: auditLog.rowNo }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
   const seqs = (
-    await rawRows<{ seq: string }>(tx, sql`select nextval(pg_get_serial_sequence('audit_log', 'seq')) as seq from generate_series(1, ${entries.length})`)
+    await rawRows<{ seq: string }>(
+      tx,
+      sql`select nextval(pg_get_serial_sequence('audit_log', 'seq')) as seq from generate_series(1, ${entries.length})`,
+    )
   )
     .map((row) => Number(row.seq))
     .sort((a, b) => a - b);
@@ -126,7 +143,10 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
   }
 }
 
-function unhashedRecord(entry: AuditEntry, place: Pick<UnhashedRecord, 'seq' | 'rowNo' | 'actionRowNo' | 'at' | 'prevHash'>): UnhashedRecord {
+function unhashedRecord(
+  entry: AuditEntry,
+  place: Pick<UnhashedRecord, 'seq' | 'rowNo' | 'actionRowNo' | 'at' | 'prevHash'>,
+): UnhashedRecord {
   return {
     ...place,
     actorUserNo: entry.actor?.userNo ?? null,

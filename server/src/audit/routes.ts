@@ -54,7 +54,12 @@ async function actorMatches(db: Db, pattern: string): Promise<SQL | undefined> {
       auditLog.actorUserNo,
       actors.map((actor) => actor.userNo),
     ),
-    and(isNull(auditLog.actorUserNo), inArray(auditLog.action, SIGN_IN_ATTEMPTS), eq(auditLog.targetType, 'user'), ilike(auditLog.targetId, pattern)),
+    and(
+      isNull(auditLog.actorUserNo),
+      inArray(auditLog.action, SIGN_IN_ATTEMPTS),
+      eq(auditLog.targetType, 'user'),
+      ilike(auditLog.targetId, pattern),
+    ),
   );
 }
 
@@ -71,7 +76,11 @@ export async function filterOf(db: Db, filter: AuditFilter, timeZone: string): P
 
 export type AuditRow = { record: typeof auditLog.$inferSelect; actorName: string | null };
 /** The record as the API answers it (its row numbers are the list's own paging keys, not part of it). */
-export const toRecord = ({ record: { rowNo: _rowNo, actionRowNo: _actionRowNo, ...record }, actorName }: AuditRow): AuditRecord => ({ ...record, at: record.at.toISOString(), actorName });
+export const toRecord = ({ record: { rowNo: _rowNo, actionRowNo: _actionRowNo, ...record }, actorName }: AuditRow): AuditRecord => ({
+  ...record,
+  at: record.at.toISOString(),
+  actorName,
+});
 
 /**
  * The audit trail for administrators: list, detail, chain verification and CSV export (itself audited;
@@ -97,7 +106,8 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
     async handler({ body }): Promise<ListAnswer<AuditRecord>> {
       const where = await filterOf(db, body, config.timeZone);
       if (!where) return wholeTrailPage(body);
-      if (body.action && !body.actor && !body.targetType && !body.targetId && !body.startDate && !body.endDate) return actionPage(body.action, body);
+      if (body.action && !body.actor && !body.targetType && !body.targetId && !body.startDate && !body.endDate)
+        return actionPage(body.action, body);
       if (body.startDate || body.endDate) {
         // Counted and read the sorted way side by side; a range too large for that (rare, and then its
         // count is the slow part anyway) is read again the general way.
@@ -118,7 +128,14 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
 
   /** Whole records (and actor names) of a filtered page, newest first, read from the filter's index. */
   function pageRows(where: SQL, paging: { page: number; pageSize: number }) {
-    const page = db.select({ seq: auditLog.seq }).from(auditLog).where(where).orderBy(desc(auditLog.seq)).limit(paging.pageSize).offset(offsetOf(paging)).as('page');
+    const page = db
+      .select({ seq: auditLog.seq })
+      .from(auditLog)
+      .where(where)
+      .orderBy(desc(auditLog.seq))
+      .limit(paging.pageSize)
+      .offset(offsetOf(paging))
+      .as('page');
     return select().innerJoin(page, eq(page.seq, auditLog.seq)).orderBy(desc(auditLog.seq));
   }
 
@@ -130,8 +147,19 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
    * statement with a window function measured slower: the window materialises every record of the range.)
    */
   function dateRangePageRows(where: SQL, paging: { page: number; pageSize: number }) {
-    const matches = db.select({ seq: auditLog.seq }).from(auditLog).where(where).limit(DATE_RANGE_SORTED_MAX * 2).as('matches');
-    const page = db.select({ seq: matches.seq }).from(matches).orderBy(desc(matches.seq)).limit(paging.pageSize).offset(offsetOf(paging)).as('page');
+    const matches = db
+      .select({ seq: auditLog.seq })
+      .from(auditLog)
+      .where(where)
+      .limit(DATE_RANGE_SORTED_MAX * 2)
+      .as('matches');
+    const page = db
+      .select({ seq: matches.seq })
+      .from(matches)
+      .orderBy(desc(matches.seq))
+      .limit(paging.pageSize)
+      .offset(offsetOf(paging))
+      .as('page');
     return select().innerJoin(page, eq(page.seq, auditLog.seq)).orderBy(desc(auditLog.seq));
   }
 
@@ -153,7 +181,12 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
    * hundreds of thousands of records nor an OFFSET past them is needed.
    */
   async function actionPage(action: string, paging: { page: number; pageSize: number }): Promise<ListAnswer<AuditRecord>> {
-    const [last] = await db.select({ actionRowNo: auditLog.actionRowNo }).from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.actionRowNo)).limit(1);
+    const [last] = await db
+      .select({ actionRowNo: auditLog.actionRowNo })
+      .from(auditLog)
+      .where(eq(auditLog.action, action))
+      .orderBy(desc(auditLog.actionRowNo))
+      .limit(1);
     const totalCount = last?.actionRowNo ?? 0;
     const top = totalCount - offsetOf(paging);
     const rows =
@@ -185,7 +218,9 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
     body: auditExportRequest,
     answersItself: true,
     async handler({ body: filter, user: admin, reply, clientAddress }) {
-      const rows = await select().where(await filterOf(db, filter, config.timeZone)).orderBy(auditLog.seq);
+      const rows = await select()
+        .where(await filterOf(db, filter, config.timeZone))
+        .orderBy(auditLog.seq);
       const head = await db.transaction((tx) =>
         appendAuditRecord(tx, {
           actor: admin,

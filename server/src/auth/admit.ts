@@ -52,7 +52,14 @@ export async function admitSignIn(services: Services, admission: Admission): Pro
   const actor = { userNo: user.userNo, userId: user.userId };
   const target = { type: 'user', id: user.userId };
   if (!user.active) {
-    await auditAlone(db, { actor, action: 'user.signInRefused', target, after: method, reason: AUDIT_SYSTEM_REASONS.deactivated, clientAddress });
+    await auditAlone(db, {
+      actor,
+      action: 'user.signInRefused',
+      target,
+      after: method,
+      reason: AUDIT_SYSTEM_REASONS.deactivated,
+      clientAddress,
+    });
     throw new AppError(ERR.accountDisabled);
   }
   const problem = user.level === ADMIN_LEVEL ? null : await licenceProblem(db, services.config.trustedLicenceKeys);

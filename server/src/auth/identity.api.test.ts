@@ -70,7 +70,11 @@ describe('sign-in', () => {
       ['userId', 'required'],
       ['password', 'required'],
     ]);
-    const badEmail = await server.call<ValidationErrorData>('/v1/user/signIn', { userId: 'not an email', password: 'x' }, { language: 'ko' });
+    const badEmail = await server.call<ValidationErrorData>(
+      '/v1/user/signIn',
+      { userId: 'not an email', password: 'x' },
+      { language: 'ko' },
+    );
     expect(badEmail.body.data.fields).toEqual([
       { field: 'userId', reason: 'invalidEmail', message: 'name@company.com 형식의 이메일을 입력해 주세요.' },
     ]);
@@ -218,12 +222,21 @@ describe('the refresh token in a cookie (the browser client)', () => {
 
   it('is set httpOnly, SameSite=Strict, for the refresh call only, and never put in the answer', async () => {
     const researcher = await server.createUser();
-    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', {
+      userId: researcher.userId,
+      password: researcher.password,
+      refreshIn: 'cookie',
+    });
     expect(signedIn.body.status).toBe('0000');
     expect(signedIn.body.data.refreshToken).toBe('');
     expect(signedIn.body.data.accessToken).not.toBe('');
     const cookie = refreshCookieOf(signedIn);
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/server/v1/user/refresh', maxAge: TIMING.refreshTokenSeconds });
+    expect(cookie).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/server/v1/user/refresh',
+      maxAge: TIMING.refreshTokenSeconds,
+    });
     // Served over plain http (this test, a laptop): not Secure, or the browser would drop it.
     expect(cookie?.secure).toBeFalsy();
     expect(cookie?.value.length).toBeGreaterThan(20);
@@ -231,7 +244,11 @@ describe('the refresh token in a cookie (the browser client)', () => {
     const behindTls = await startTestServer({ config: { trustProxy: true } });
     try {
       const other = await behindTls.createUser();
-      const overTls = await behindTls.call('/v1/user/signIn', { userId: other.userId, password: other.password, refreshIn: 'cookie' }, { headers: { 'x-forwarded-proto': 'https' } });
+      const overTls = await behindTls.call(
+        '/v1/user/signIn',
+        { userId: other.userId, password: other.password, refreshIn: 'cookie' },
+        { headers: { 'x-forwarded-proto': 'https' } },
+      );
       expect(refreshCookieOf(overTls)?.secure).toBe(true);
     } finally {
       await behindTls.stop();
@@ -240,7 +257,11 @@ describe('the refresh token in a cookie (the browser client)', () => {
 
   it('rotates from the cookie: a new cookie each time, an empty token in the answer, the spent one refused with the session', async () => {
     const researcher = await server.createUser();
-    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', {
+      userId: researcher.userId,
+      password: researcher.password,
+      refreshIn: 'cookie',
+    });
     const first = refreshCookieOf(signedIn)!.value;
     const refreshed = await server.call<SignInAnswer>('/v1/user/refresh', { refreshIn: 'cookie' }, withCookie(first));
     expect(refreshed.body.status).toBe('0000');
@@ -267,7 +288,11 @@ describe('the refresh token in a cookie (the browser client)', () => {
     expect(noToken.body.data).toMatchObject({ fields: [{ field: 'refreshToken', reason: 'required' }] });
     // A cookie does not stand in for the token of a body refresh.
     const researcher = await server.createUser();
-    const signedIn = await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    const signedIn = await server.call('/v1/user/signIn', {
+      userId: researcher.userId,
+      password: researcher.password,
+      refreshIn: 'cookie',
+    });
     expect((await server.call('/v1/user/refresh', {}, withCookie(refreshCookieOf(signedIn)!.value))).body.status).toBe(ERR.validation);
     expect((await server.call('/v1/user/refresh', { refreshIn: 'jar' })).body.status).toBe(ERR.validation);
     expect((await server.database.db.select().from(refreshTokens)).length).toBe(before.length + 1);
@@ -275,11 +300,17 @@ describe('the refresh token in a cookie (the browser client)', () => {
 
   it('is removed at sign-out, and the token it held is dead', async () => {
     const researcher = await server.createUser();
-    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', { userId: researcher.userId, password: researcher.password, refreshIn: 'cookie' });
+    const signedIn = await server.call<SignInAnswer>('/v1/user/signIn', {
+      userId: researcher.userId,
+      password: researcher.password,
+      refreshIn: 'cookie',
+    });
     const out = await server.call('/v1/user/signOut', {}, { token: signedIn.body.data.accessToken });
     expect(out.body.status).toBe('0000');
     expect(refreshCookieOf(out)).toMatchObject({ value: '', path: '/server/v1/user/refresh', httpOnly: true, sameSite: 'Strict' });
-    expect((await server.call('/v1/user/refresh', { refreshIn: 'cookie' }, withCookie(refreshCookieOf(signedIn)!.value))).body.status).toBe(ERR.refreshInvalid);
+    expect((await server.call('/v1/user/refresh', { refreshIn: 'cookie' }, withCookie(refreshCookieOf(signedIn)!.value))).body.status).toBe(
+      ERR.refreshInvalid,
+    );
   });
 });
 
@@ -292,7 +323,10 @@ describe('sign-out', () => {
     expect(await lastAudit()).toMatchObject({ action: 'user.signOut', actorUserId: researcher.userId });
     expect((await server.call('/v1/user/auth/list', {}, { token: answer.accessToken })).http).toBe(401);
     expect((await server.call('/v1/user/refresh', { refreshToken: answer.refreshToken })).http).toBe(401);
-    const [session] = await server.database.db.select().from(sessions).where(eq(sessions.sessionId, String(claimsOf(answer.accessToken).sid)));
+    const [session] = await server.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.sessionId, String(claimsOf(answer.accessToken).sid)));
     expect(session?.revokedReason).toBe('signed out');
   });
 
@@ -366,7 +400,11 @@ describe('find password and reset', () => {
       expect(answer.body).toEqual({ status: '0000', message: expect.any(String), data: null });
       expect(sent).toEqual([]);
       // The work goes on behind the answer: the link is stored and its mail waits on the mail server.
-      await eventually(async () => (await server.database.db.select().from(passwordResets).where(eq(passwordResets.userNo, researcher.userNo))).length === 1, 'the reset link to be stored');
+      await eventually(
+        async () =>
+          (await server.database.db.select().from(passwordResets).where(eq(passwordResets.userNo, researcher.userNo))).length === 1,
+        'the reset link to be stored',
+      );
       release();
       await eventually(() => sent.includes(researcher.userId), 'the mail to go out once the mail server answers');
     } finally {
@@ -386,7 +424,9 @@ describe('find password and reset', () => {
     expect(reset.body.status).toBe('0000');
     expect(await lastAudit()).toMatchObject({ action: 'user.passwordReset', actorUserId: researcher.userId });
     expect((await server.call('/v1/user/auth/list', {}, { token: before.accessToken })).http).toBe(401);
-    expect((await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password })).body.status).toBe(ERR.badCredentials);
+    expect((await server.call('/v1/user/signIn', { userId: researcher.userId, password: researcher.password })).body.status).toBe(
+      ERR.badCredentials,
+    );
     await expect(server.signIn(researcher.userId, 'a brand new password')).resolves.toBeTruthy();
 
     const again = await server.call('/v1/user/password/reset', { token, password: 'another new password' });
@@ -400,9 +440,16 @@ describe('find password and reset', () => {
     const weak = await server.call<ValidationErrorData>('/v1/user/password/reset', { token, password: 'short' });
     expect(weak.http).toBe(400);
     expect(weak.body.data.fields).toMatchObject([{ field: 'password', reason: 'tooShort', params: { min: 12 } }]);
-    await server.database.db.update(passwordResets).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(passwordResets.tokenHash, sha256Hex(token)));
-    expect((await server.call('/v1/user/password/reset', { token, password: 'a long enough password' })).body.status).toBe(ERR.resetInvalid);
-    expect((await server.call('/v1/user/password/reset', { token: 'made-up', password: 'a long enough password' })).body.status).toBe(ERR.resetInvalid);
+    await server.database.db
+      .update(passwordResets)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(eq(passwordResets.tokenHash, sha256Hex(token)));
+    expect((await server.call('/v1/user/password/reset', { token, password: 'a long enough password' })).body.status).toBe(
+      ERR.resetInvalid,
+    );
+    expect((await server.call('/v1/user/password/reset', { token: 'made-up', password: 'a long enough password' })).body.status).toBe(
+      ERR.resetInvalid,
+    );
     await expect(server.signIn(researcher.userId, researcher.password)).resolves.toBeTruthy();
   });
 
@@ -413,7 +460,9 @@ describe('find password and reset', () => {
     const guesser = fromNewAddress();
     const statuses: string[] = [];
     for (let i = 0; i < server.config.throttle.addressLockAfter; i += 1) {
-      statuses.push((await server.call('/v1/user/password/reset', { token: `guess-${i}`, password: 'a long enough password' }, guesser)).body.status);
+      statuses.push(
+        (await server.call('/v1/user/password/reset', { token: `guess-${i}`, password: 'a long enough password' }, guesser)).body.status,
+      );
     }
     // Each guess is refused as a bad link; the one that reaches the limit locks the address.
     expect(statuses.slice(0, -1).every((status) => status === ERR.resetInvalid)).toBe(true);
@@ -422,7 +471,9 @@ describe('find password and reset', () => {
     expect(locked.body.status).toBe(ERR.tooManyAttempts);
     await expect(server.signIn(researcher.userId, researcher.password)).resolves.toBeTruthy();
     // Another address is not affected, and the link still works there.
-    expect((await server.call('/v1/user/password/reset', { token, password: 'a long enough password' }, fromNewAddress())).body.status).toBe('0000');
+    expect(
+      (await server.call('/v1/user/password/reset', { token, password: 'a long enough password' }, fromNewAddress())).body.status,
+    ).toBe('0000');
   });
 });
 

@@ -12,7 +12,13 @@ import { verifyPassword } from './passwords.js';
  * approval). Guessing it is limited like sign-in, per account and per kind of act (`throttleKey`); each
  * wrong password is recorded by `recordFailure`, in the transaction that counts it.
  */
-export async function confirmPassword(services: Services, user: AuthUser, password: string, throttleKey: string, recordFailure: (tx: Tx) => Promise<void>): Promise<void> {
+export async function confirmPassword(
+  services: Services,
+  user: AuthUser,
+  password: string,
+  throttleKey: string,
+  recordFailure: (tx: Tx) => Promise<void>,
+): Promise<void> {
   const { db, throttle } = services;
   await throttle.assertNotLocked(db, [throttleKey]);
   const [account] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.userNo, user.userNo));

@@ -6,7 +6,12 @@ import { REFRESH_COOKIE, TIMING, type RefreshTransport, type SignInAnswer } from
  * (SameSite=Strict, path /server/v1/user/refresh, Secure when served over https), so no script on the
  * page can read a credential that outlives the tab; the access token stays in the tab's memory.
  */
-const attributes = (request: FastifyRequest) => ({ httpOnly: true, sameSite: 'strict' as const, secure: request.protocol === 'https', path: REFRESH_COOKIE.path });
+const attributes = (request: FastifyRequest) => ({
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  secure: request.protocol === 'https',
+  path: REFRESH_COOKIE.path,
+});
 
 /** The refresh token the browser sent in its cookie, if any. */
 export function refreshTokenFromCookie(request: FastifyRequest): string | undefined {
@@ -17,7 +22,12 @@ export function refreshTokenFromCookie(request: FastifyRequest): string | undefi
  * Hands a new session's tokens over the chosen transport: with `cookie`, the refresh token goes into the
  * cookie and the answer carries an empty one.
  */
-export function deliverTokens(request: FastifyRequest, reply: FastifyReply, transport: RefreshTransport | undefined, answer: SignInAnswer): SignInAnswer {
+export function deliverTokens(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  transport: RefreshTransport | undefined,
+  answer: SignInAnswer,
+): SignInAnswer {
   if (transport !== 'cookie') return answer;
   reply.setCookie(REFRESH_COOKIE.name, answer.refreshToken, { ...attributes(request), maxAge: TIMING.refreshTokenSeconds });
   return { ...answer, refreshToken: '' };

@@ -57,7 +57,13 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
           await appendAudit(tx, { actor: null, action: 'user.signInFailed', target: { type: 'user', id: body.userId }, clientAddress });
           // 0 failures means this one started a lock (of the account, the address or both): audited once.
           if (accountFailures === 0 || addressFailures === 0) {
-            await appendAudit(tx, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: body.userId }, reason: AUDIT_SYSTEM_REASONS.locked, clientAddress });
+            await appendAudit(tx, {
+              actor: null,
+              action: 'user.signInRefused',
+              target: { type: 'user', id: body.userId },
+              reason: AUDIT_SYSTEM_REASONS.locked,
+              clientAddress,
+            });
           }
           return accountFailures;
         });
@@ -175,7 +181,9 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       // The answer goes before the account is even looked up: known and unknown IDs take the same path,
       // so neither the answer nor its timing says whether the account exists. The link is made and
       // mailed afterwards.
-      void issuePasswordReset(services, body.userId, clientAddress).catch((error: unknown) => request.log.error({ err: error }, 'password reset request failed'));
+      void issuePasswordReset(services, body.userId, clientAddress).catch((error: unknown) =>
+        request.log.error({ err: error }, 'password reset request failed'),
+      );
       return null;
     },
   });
@@ -197,11 +205,7 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
       const passwordHash = await hashPassword(body.password);
       const resetUserNo = await services.live.transaction(db, async (tx, commands) => {
         // Spent here and not before: of two uses of one link racing, only one finds it unused.
-        const [reset] = await tx
-          .update(passwordResets)
-          .set({ usedAt: new Date() })
-          .where(liveReset(tokenHash))
-          .returning();
+        const [reset] = await tx.update(passwordResets).set({ usedAt: new Date() }).where(liveReset(tokenHash)).returning();
         if (!reset) return null;
         const [user] = await tx
           .update(users)
@@ -211,7 +215,12 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
         if (!user) return null;
         await revokeAllSessions(tx, user.userNo, 'password reset');
         await throttle.clear(tx, throttleKeys.account(user.userId));
-        await appendAudit(tx, { actor: { userNo: user.userNo, userId: user.userId }, action: 'user.passwordReset', target: { type: 'user', id: user.userId }, clientAddress });
+        await appendAudit(tx, {
+          actor: { userNo: user.userNo, userId: user.userId },
+          action: 'user.passwordReset',
+          target: { type: 'user', id: user.userId },
+          clientAddress,
+        });
         // Every session ended: so do the user's open live connections, at once.
         commands.recheckUsers([user.userNo]);
         return user.userNo;
@@ -223,7 +232,8 @@ export function registerIdentityRoutes(app: FastifyInstance, services: Services)
 }
 
 /** The reset link with this token hash while it is unused and unexpired. */
-const liveReset = (tokenHash: string) => and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
+const liveReset = (tokenHash: string) =>
+  and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
 
 /** The unused, unexpired reset with this token hash, if any. */
 async function findLiveReset(q: Queryable, tokenHash: string): Promise<typeof passwordResets.$inferSelect | undefined> {

@@ -18,7 +18,10 @@ export function sha256Hex(text: string): string {
  */
 export async function loadSigningSecret(db: Db, configured: string | null): Promise<string> {
   if (configured) return configured;
-  await db.insert(settings).values({ key: 'jwt_secret', value: randomBytes(48).toString('base64url') }).onConflictDoNothing();
+  await db
+    .insert(settings)
+    .values({ key: 'jwt_secret', value: randomBytes(48).toString('base64url') })
+    .onConflictDoNothing();
   const [row] = await db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
   if (!row) throw new Error('signing secret missing after insert');
   return row.value;

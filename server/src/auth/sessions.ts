@@ -16,7 +16,9 @@ export async function createSession(
   meta: { clientAddress: string; userAgent: string | undefined },
 ): Promise<NewSession> {
   const sessionId = randomUUID();
-  await q.insert(sessions).values({ sessionId, userNo, clientAddress: meta.clientAddress, userAgent: meta.userAgent?.slice(0, 300) ?? null });
+  await q
+    .insert(sessions)
+    .values({ sessionId, userNo, clientAddress: meta.clientAddress, userAgent: meta.userAgent?.slice(0, 300) ?? null });
   const refreshToken = await issueRefreshToken(q, sessionId);
   return { sessionId, refreshToken };
 }
@@ -67,9 +69,15 @@ export async function rotateRefreshToken(q: Queryable, presented: string): Promi
 }
 
 export async function revokeSession(q: Queryable, sessionId: string, reason: string): Promise<void> {
-  await q.update(sessions).set({ revokedAt: new Date(), revokedReason: reason }).where(and(eq(sessions.sessionId, sessionId), isNull(sessions.revokedAt)));
+  await q
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.revokedAt)));
 }
 
 export async function revokeAllSessions(q: Queryable, userNo: number, reason: string): Promise<void> {
-  await q.update(sessions).set({ revokedAt: new Date(), revokedReason: reason }).where(and(eq(sessions.userNo, userNo), isNull(sessions.revokedAt)));
+  await q
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.userNo, userNo), isNull(sessions.revokedAt)));
 }

@@ -28,7 +28,13 @@ import { startOidcProvider, visitProvider, type ProviderAccount, type TestOidcPr
 const REDIRECT_URI = `http://localhost:8080${SSO.callbackRoute}`;
 const SIGNED_OUT_URI = 'http://localhost:8080/signin';
 
-const account = (sub: string, email: string, name: string, extra: Partial<ProviderAccount> = {}): ProviderAccount => ({ sub, email, name, password: `idp-password-of-${sub}`, ...extra });
+const account = (sub: string, email: string, name: string, extra: Partial<ProviderAccount> = {}): ProviderAccount => ({
+  sub,
+  email,
+  name,
+  password: `idp-password-of-${sub}`,
+  ...extra,
+});
 const KIM = account('00u-kim', 'Kim.Jiwoo@Lab.test', 'Kim Jiwoo');
 const LEE = account('00u-lee', 'lee.former@lab.test', 'Lee Former');
 const PARK = account('00u-park', 'park.newcomer@lab.test', 'Park Newcomer');
@@ -41,9 +47,19 @@ let server: TestServer;
 let kimUserNo: number;
 
 beforeAll(async () => {
-  idp = await startOidcProvider({ accounts: [KIM, LEE, PARK, CHOI, ADMIN, SEAT_TAKER], redirectUri: REDIRECT_URI, postSignOutUri: SIGNED_OUT_URI });
+  idp = await startOidcProvider({
+    accounts: [KIM, LEE, PARK, CHOI, ADMIN, SEAT_TAKER],
+    redirectUri: REDIRECT_URI,
+    postSignOutUri: SIGNED_OUT_URI,
+  });
   server = await startTestServer({ config: { sso: idp.ssoConfig() } });
-  kimUserNo = (await server.createUser({ userId: 'kim.jiwoo@lab.test', name: 'Kim Jiwoo', auth: { project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' } })).userNo;
+  kimUserNo = (
+    await server.createUser({
+      userId: 'kim.jiwoo@lab.test',
+      name: 'Kim Jiwoo',
+      auth: { project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' },
+    })
+  ).userNo;
   await server.createUser({ userId: LEE.email, name: LEE.name, active: false });
   await server.createUser({ userId: CHOI.email, name: CHOI.name });
 });
@@ -72,11 +88,20 @@ async function startFlow(language?: string): Promise<Flow> {
 function finish(callback: URL, flowCookie: string | null, extra: Record<string, unknown> = {}, language?: string) {
   const query = callback.searchParams;
   const body: Record<string, unknown> = { ...extra };
-  for (const [name, field] of [['code', 'code'], ['state', 'state'], ['iss', 'iss'], ['error', 'error'], ['error_description', 'errorDescription']] as const) {
+  for (const [name, field] of [
+    ['code', 'code'],
+    ['state', 'state'],
+    ['iss', 'iss'],
+    ['error', 'error'],
+    ['error_description', 'errorDescription'],
+  ] as const) {
     const value = query.get(name);
     if (value !== null) body[field] = value;
   }
-  return server.call<SignInAnswer>('/v1/user/login/okta', body, { headers: flowCookie ? { cookie: `${SSO_FLOW_COOKIE.name}=${flowCookie}` } : {}, language });
+  return server.call<SignInAnswer>('/v1/user/login/okta', body, {
+    headers: flowCookie ? { cookie: `${SSO_FLOW_COOKIE.name}=${flowCookie}` } : {},
+    language,
+  });
 }
 
 /** Signs in at the provider and answers the callback address it sends the browser to. */
@@ -106,7 +131,14 @@ describe('single sign-on: configuration and start', () => {
     const url = new URL(started.body.data.authorizationUrl);
     expect(url.origin).toBe(idp.issuer);
     const query = Object.fromEntries(url.searchParams);
-    expect(query).toMatchObject({ client_id: idp.clientId, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid email profile', code_challenge_method: 'S256', ui_locales: 'ko' });
+    expect(query).toMatchObject({
+      client_id: idp.clientId,
+      response_type: 'code',
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid email profile',
+      code_challenge_method: 'S256',
+      ui_locales: 'ko',
+    });
     expect(query.state!.length).toBeGreaterThanOrEqual(32);
     expect(query.nonce!.length).toBeGreaterThanOrEqual(32);
     expect(query.code_challenge).toMatch(/^[\w-]{43}$/);
@@ -137,7 +169,11 @@ describe('single sign-on: signing in', () => {
     const kim = await server.database.db.select().from(users).where(eq(users.userNo, kimUserNo));
     expect(kim).toHaveLength(1);
     const password = await server.createUser({ userId: 'pw.compare@lab.test' });
-    const signIn = await server.call<SignInAnswer>('/v1/user/signIn', { userId: password.userId, password: password.password, refreshIn: 'cookie' });
+    const signIn = await server.call<SignInAnswer>('/v1/user/signIn', {
+      userId: password.userId,
+      password: password.password,
+      refreshIn: 'cookie',
+    });
     expect(Object.keys(answer).sort()).toEqual(Object.keys(signIn.body.data).sort());
     expect(answer.expiresIn).toBe(signIn.body.data.expiresIn);
     const { value: ssoRefresh, expires: _a, ...ssoAttributes } = cookieOf(result, REFRESH_COOKIE.name)!;
@@ -148,11 +184,21 @@ describe('single sign-on: signing in', () => {
     expect(cookieOf(result, SSO_FLOW_COOKIE.name)).toMatchObject({ value: '', path: SSO_FLOW_COOKIE.path });
     // The session is real: the token works, the refresh cookie rotates.
     expect((await server.call('/v1/user/auth/list', {}, { token: answer.accessToken })).body.status).toBe('0000');
-    const refreshed = await server.call<SignInAnswer>('/v1/user/refresh', { refreshIn: 'cookie' }, { headers: { cookie: `${REFRESH_COOKIE.name}=${ssoRefresh}` } });
+    const refreshed = await server.call<SignInAnswer>(
+      '/v1/user/refresh',
+      { refreshIn: 'cookie' },
+      { headers: { cookie: `${REFRESH_COOKIE.name}=${ssoRefresh}` } },
+    );
     expect(refreshed.body.data.user.userId).toBe('kim.jiwoo@lab.test');
 
-    const signInRecord = (await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'user.signIn')).orderBy(desc(auditLog.seq)).limit(2)).find((r) => r.actorUserId === 'kim.jiwoo@lab.test');
-    expect(signInRecord).toMatchObject({ targetType: 'session', targetId: String(claimsOf(answer.accessToken).sid), after: { method: 'sso', issuer: idp.issuer } });
+    const signInRecord = (
+      await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'user.signIn')).orderBy(desc(auditLog.seq)).limit(2)
+    ).find((r) => r.actorUserId === 'kim.jiwoo@lab.test');
+    expect(signInRecord).toMatchObject({
+      targetType: 'session',
+      targetId: String(claimsOf(answer.accessToken).sid),
+      after: { method: 'sso', issuer: idp.issuer },
+    });
   });
 
   it('stops at the provider on a wrong password: its own error, no way back to the notebook, nothing recorded', async () => {
@@ -175,7 +221,9 @@ describe('single sign-on: signing in', () => {
     const refused = await finish(visit.url, flow.cookie, {}, 'ja');
     expect(refused.http).toBe(422);
     expect(refused.body.status).toBe(ERR.ssoProviderRefused);
-    expect(refused.body.message).toBe('組織のシングルサインオン（SSO）がサインインを許可しませんでした（応答:「access_denied」）。やり直すか、IDとパスワードでサインインしてください。');
+    expect(refused.body.message).toBe(
+      '組織のシングルサインオン（SSO）がサインインを許可しませんでした（応答:「access_denied」）。やり直すか、IDとパスワードでサインインしてください。',
+    );
     expect(cookieOf(refused, SSO_FLOW_COOKIE.name)?.value).toBe('');
   });
 });
@@ -184,7 +232,13 @@ describe('single sign-on: answers that do not belong to this browser’s flow', 
   async function expectSuspect(result: CallResult<unknown>, code: string, reason: string) {
     expect(result.http).toBe(422);
     expect(result.body.status).toBe(code);
-    expect(await lastAudit()).toMatchObject({ action: 'user.signInFailed', actorUserId: null, targetType: 'sso', targetId: idp.issuer, reason });
+    expect(await lastAudit()).toMatchObject({
+      action: 'user.signInFailed',
+      actorUserId: null,
+      targetType: 'sso',
+      targetId: idp.issuer,
+      reason,
+    });
   }
 
   it('refuses a state that is not the flow’s, a missing flow, another flow’s cookie and a forged cookie, before the code is spent', async () => {
@@ -195,14 +249,20 @@ describe('single sign-on: answers that do not belong to this browser’s flow', 
     await expectSuspect(await finish(tampered, flow.cookie), ERR.ssoStateMismatch, AUDIT_SYSTEM_REASONS.ssoStateMismatch);
     // Another browser (an attacker's code planted in a victim's browser, or the reverse): no flow, or another one.
     const mismatch = await finish(callback, null, {}, 'ko');
-    expect(mismatch.body.message).toBe('이 통합 로그인(SSO)은 이 브라우저에서 시작되지 않았거나 2분을 넘겨 거부되었습니다. 로그인 화면에서 다시 시작해 주세요.');
+    expect(mismatch.body.message).toBe(
+      '이 통합 로그인(SSO)은 이 브라우저에서 시작되지 않았거나 2분을 넘겨 거부되었습니다. 로그인 화면에서 다시 시작해 주세요.',
+    );
     await expectSuspect(mismatch, ERR.ssoStateMismatch, AUDIT_SYSTEM_REASONS.ssoStateMismatch);
     const otherFlow = await startFlow();
     await expectSuspect(await finish(callback, otherFlow.cookie), ERR.ssoStateMismatch, AUDIT_SYSTEM_REASONS.ssoStateMismatch);
     // A cookie whose content was changed (its signature no longer matches) is no flow at all.
     const [header, payload, signature] = flow.cookie.split('.');
     const altered = Buffer.from(JSON.stringify({ ...claimsOf(flow.cookie), state: 'chosen-by-attacker' })).toString('base64url');
-    await expectSuspect(await finish(callback, `${header}.${altered}.${signature}`, {}), ERR.ssoStateMismatch, AUDIT_SYSTEM_REASONS.ssoStateMismatch);
+    await expectSuspect(
+      await finish(callback, `${header}.${altered}.${signature}`, {}),
+      ERR.ssoStateMismatch,
+      AUDIT_SYSTEM_REASONS.ssoStateMismatch,
+    );
     expect(payload).not.toBe(altered);
     // None of these reached the provider: the code is still good for the browser that started the flow.
     expect((await finish(callback, flow.cookie)).body.status).toBe('0000');
@@ -222,7 +282,10 @@ describe('single sign-on: answers that do not belong to this browser’s flow', 
   it('refuses a code whose PKCE challenge is not the flow’s (a code intercepted from another request)', async () => {
     const flow = await startFlow();
     const tampered = new URL(flow.authorizationUrl);
-    tampered.searchParams.set('code_challenge', createHash('sha256').update('a verifier the attacker chose, at least 43 characters long').digest('base64url'));
+    tampered.searchParams.set(
+      'code_challenge',
+      createHash('sha256').update('a verifier the attacker chose, at least 43 characters long').digest('base64url'),
+    );
     const callback = await authorize(flow, KIM, tampered);
     await expectSuspect(await finish(callback, flow.cookie), ERR.ssoCodeSpent, AUDIT_SYSTEM_REASONS.ssoCodeSpent);
   });
@@ -232,7 +295,9 @@ describe('single sign-on: answers that do not belong to this browser’s flow', 
     expect(result.body.status).toBe('0000');
     const replayed = await finish(callback, flow.cookie);
     await expectSuspect(replayed, ERR.ssoCodeSpent, AUDIT_SYSTEM_REASONS.ssoCodeSpent);
-    expect(replayed.body.message).toBe('This single sign-on answer has already been used or has expired. Start again from the sign-in page.');
+    expect(replayed.body.message).toBe(
+      'This single sign-on answer has already been used or has expired. Start again from the sign-in page.',
+    );
   });
 });
 
@@ -248,7 +313,14 @@ describe('single sign-on: who may enter', () => {
     expect(result.http).toBe(422);
     expect(result.body.status).toBe(ERR.ssoUnknownUser);
     expect(result.body.message).toContain('park.newcomer@lab.test');
-    expect(await lastAudit()).toMatchObject({ action: 'user.signInRefused', actorUserId: null, targetType: 'user', targetId: 'park.newcomer@lab.test', reason: AUDIT_SYSTEM_REASONS.ssoUnknownUser, after: { method: 'sso' } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'user.signInRefused',
+      actorUserId: null,
+      targetType: 'user',
+      targetId: 'park.newcomer@lab.test',
+      reason: AUDIT_SYSTEM_REASONS.ssoUnknownUser,
+      after: { method: 'sso' },
+    });
     expect(await server.database.db.select().from(users).where(eq(users.userId, 'park.newcomer@lab.test'))).toEqual([]);
   });
 
@@ -262,8 +334,14 @@ describe('single sign-on: who may enter', () => {
     expect(result.body.data.auth).toEqual({ project: 'N', schema: 'N', dropbox: 'N', template: 'N' });
     const [row] = await server.database.db.select().from(users).where(eq(users.userId, 'park.newcomer@lab.test'));
     expect(row).toMatchObject({ departmentCode: 'NEWCOMERS', active: true, level: 1 });
-    const created = (await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'user.created')).orderBy(desc(auditLog.seq)).limit(1))[0];
-    expect(created).toMatchObject({ targetId: 'park.newcomer@lab.test', reason: AUDIT_SYSTEM_REASONS.ssoCreated, after: { method: 'sso', departmentCode: 'NEWCOMERS' } });
+    const created = (
+      await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'user.created')).orderBy(desc(auditLog.seq)).limit(1)
+    )[0];
+    expect(created).toMatchObject({
+      targetId: 'park.newcomer@lab.test',
+      reason: AUDIT_SYSTEM_REASONS.ssoCreated,
+      after: { method: 'sso', departmentCode: 'NEWCOMERS' },
+    });
     // The next sign-in finds the account made the first time.
     expect((await ssoSignIn(PARK)).result.body.data.user.userId).toBe('park.newcomer@lab.test');
     expect(await server.database.db.select().from(users).where(eq(users.userId, 'park.newcomer@lab.test'))).toHaveLength(1);
@@ -273,13 +351,22 @@ describe('single sign-on: who may enter', () => {
   it('refuses a deactivated account (1008), audited with the method', async () => {
     const { result } = await ssoSignIn(LEE);
     expect(result.body.status).toBe(ERR.accountDisabled);
-    expect(await lastAudit()).toMatchObject({ action: 'user.signInRefused', actorUserId: LEE.email, reason: AUDIT_SYSTEM_REASONS.deactivated, after: { method: 'sso', issuer: idp.issuer } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'user.signInRefused',
+      actorUserId: LEE.email,
+      reason: AUDIT_SYSTEM_REASONS.deactivated,
+      after: { method: 'sso', issuer: idp.issuer },
+    });
   });
 
   it('does not believe an address the provider says is unverified', async () => {
     const { result } = await ssoSignIn(CHOI);
     expect(result.body.status).toBe(ERR.ssoAnswerRefused);
-    expect(await lastAudit()).toMatchObject({ action: 'user.signInFailed', reason: AUDIT_SYSTEM_REASONS.ssoAnswerInvalid, after: { claim: 'email', problem: 'emailNotVerified' } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'user.signInFailed',
+      reason: AUDIT_SYSTEM_REASONS.ssoAnswerInvalid,
+      after: { claim: 'email', problem: 'emailNotVerified' },
+    });
   });
 
   it('applies the licence as sign-in does: members refused (1007), administrators let in, no account created past the seats', async () => {
@@ -287,7 +374,12 @@ describe('single sign-on: who may enter', () => {
     expect((await admin('/v1/licence/register', { licenceKey: testLicenceKey({ seats: 1 }) })).body.status).toBe('0000');
     const member = await ssoSignIn(KIM);
     expect(member.result.body.status).toBe(ERR.licence);
-    expect(await lastAudit()).toMatchObject({ action: 'user.signInRefused', actorUserId: 'kim.jiwoo@lab.test', reason: 'licence seatsExceeded', after: { method: 'sso' } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'user.signInRefused',
+      actorUserId: 'kim.jiwoo@lab.test',
+      reason: 'licence seatsExceeded',
+      after: { method: 'sso' },
+    });
     expect((await ssoSignIn(ADMIN)).result.body.data.user).toMatchObject({ userId: 'admin@eln.local', level: 10 });
 
     Object.assign(server.config.sso!, { createUsers: true });
@@ -303,7 +395,11 @@ describe('single sign-on: signing out', () => {
     const { result } = await ssoSignIn(KIM);
     const endCookie = cookieOf(result, SSO_SIGN_OUT_COOKIE.name)!;
     expect(endCookie).toMatchObject({ path: SSO_SIGN_OUT_COOKIE.path, httpOnly: true, sameSite: 'Strict' });
-    const out = await server.call<SignOutAnswer>('/v1/user/signOut', {}, { token: result.body.data.accessToken, headers: { cookie: `${SSO_SIGN_OUT_COOKIE.name}=${endCookie.value}` } });
+    const out = await server.call<SignOutAnswer>(
+      '/v1/user/signOut',
+      {},
+      { token: result.body.data.accessToken, headers: { cookie: `${SSO_SIGN_OUT_COOKIE.name}=${endCookie.value}` } },
+    );
     expect(out.body.status).toBe('0000');
     const endSession = new URL(out.body.data.endSessionUrl!);
     expect(`${endSession.origin}${endSession.pathname}`).toBe(`${idp.issuer}/session/end`);
@@ -316,7 +412,11 @@ describe('single sign-on: signing out', () => {
     const again = await ssoSignIn(KIM);
     const other = await server.signIn(server.admin.userId, server.admin.password);
     const stale = cookieOf(again.result, SSO_SIGN_OUT_COOKIE.name)!.value;
-    const otherOut = await server.call<SignOutAnswer>('/v1/user/signOut', {}, { token: other.accessToken, headers: { cookie: `${SSO_SIGN_OUT_COOKIE.name}=${stale}` } });
+    const otherOut = await server.call<SignOutAnswer>(
+      '/v1/user/signOut',
+      {},
+      { token: other.accessToken, headers: { cookie: `${SSO_SIGN_OUT_COOKIE.name}=${stale}` } },
+    );
     expect(otherOut.body.data).toEqual({ endSessionUrl: null });
   });
 });
@@ -332,7 +432,9 @@ describe('single sign-on: the provider down', () => {
       expect(Date.now() - started).toBeLessThan(3000);
       expect(down.http).toBe(503);
       expect(down.body.status).toBe(ERR.ssoProviderDown);
-      expect(down.body.message).toBe('Your organisation’s single sign-on cannot be reached right now. Try again shortly, or sign in with your ID and password.');
+      expect(down.body.message).toBe(
+        'Your organisation’s single sign-on cannot be reached right now. Try again shortly, or sign in with your ID and password.',
+      );
     } finally {
       await idp.start();
     }

@@ -39,8 +39,16 @@ describe('repeated failed sign-ins', () => {
     for (let i = 0; i < 5; i += 1) await attempt(researcher.userId, `wrong-${i}`, from);
     const auditRows = async () => (await server.database.db.select().from(auditLog)).length;
     const atLock = await auditRows();
-    const lockRecords = await server.database.db.select().from(auditLog).where(eq(auditLog.targetId, researcher.userId)).orderBy(desc(auditLog.seq)).limit(2);
-    expect(lockRecords.map((r) => [r.action, r.reason])).toEqual([['user.signInRefused', 'locked'], ['user.signInFailed', null]]);
+    const lockRecords = await server.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.targetId, researcher.userId))
+      .orderBy(desc(auditLog.seq))
+      .limit(2);
+    expect(lockRecords.map((r) => [r.action, r.reason])).toEqual([
+      ['user.signInRefused', 'locked'],
+      ['user.signInFailed', null],
+    ]);
 
     // 50 refused attempts, wrong and right passwords, from the same and another address: nothing audited.
     for (let i = 0; i < 50; i += 1) {
@@ -48,10 +56,16 @@ describe('repeated failed sign-ins', () => {
       expect(refused.http).toBe(429);
     }
     expect(await auditRows()).toBe(atLock);
-    const [row] = await server.database.db.select().from(signInThrottle).where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
+    const [row] = await server.database.db
+      .select()
+      .from(signInThrottle)
+      .where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
     expect(row?.refusedWhileLocked).toBe(50);
 
-    await server.database.db.update(signInThrottle).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
+    await server.database.db
+      .update(signInThrottle)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
     expect((await attempt(researcher.userId, researcher.password, from)).body.status).toBe('0000');
     const [signIn] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
     expect(signIn).toMatchObject({ action: 'user.signIn', after: { refusedWhileLocked: 50 } });
@@ -76,7 +90,10 @@ describe('repeated failed sign-ins', () => {
       .set({ lockedUntil: new Date(Date.now() - 1000) })
       .where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
     expect((await attempt(researcher.userId, researcher.password, '203.0.113.4')).body.status).toBe('0000');
-    const [row] = await server.database.db.select().from(signInThrottle).where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
+    const [row] = await server.database.db
+      .select()
+      .from(signInThrottle)
+      .where(eq(signInThrottle.key, throttleKeys.account(researcher.userId)));
     expect(row).toBeUndefined();
   });
 

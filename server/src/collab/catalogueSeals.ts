@@ -1,5 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { NODE, readCellDropbox, readSchemaBlock, sealedText, type CatalogueCopyKind, type ContentViolation, type PmNode } from '@eln/shared';
+import {
+  NODE,
+  readCellDropbox,
+  readSchemaBlock,
+  sealedText,
+  type CatalogueCopyKind,
+  type ContentViolation,
+  type PmNode,
+} from '@eln/shared';
 
 /**
  * The seals on catalogue copies in notes (`shared/src/blocks/catalogueCopies.ts`): made when the server
@@ -45,7 +53,8 @@ export class CatalogueSeals {
       }
       if (node.type === NODE.tableCell || node.type === NODE.tableHeader) {
         const copy = readCellDropbox(node.attrs?.dropbox);
-        if (copy !== null && copy !== 'invalid' && (copy.dropboxNo === null || !this.isSealed('dropboxCell', copy))) found.push({ rule: 'catalogueCopy', blockUid });
+        if (copy !== null && copy !== 'invalid' && (copy.dropboxNo === null || !this.isSealed('dropboxCell', copy)))
+          found.push({ rule: 'catalogueCopy', blockUid });
       }
       for (const child of node.content ?? []) visit(child);
     };

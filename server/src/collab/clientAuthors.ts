@@ -31,7 +31,8 @@ export class ClientAuthors implements Extension {
     private readonly log: FastifyBaseLogger,
   ) {
     this.records = new InsertBatches(
-      (rows) => insertDocumentClients(db, [rows.map((row) => row.documentName), rows.map((row) => row.clientId), rows.map((row) => row.userNo)]),
+      (rows) =>
+        insertDocumentClients(db, [rows.map((row) => row.documentName), rows.map((row) => row.clientId), rows.map((row) => row.userNo)]),
       (row) => `${row.documentName}\u0000${row.clientId}`,
     );
   }
@@ -45,12 +46,10 @@ export class ClientAuthors implements Extension {
     if (clients.length !== 1) return;
     this.recorded.add(connection);
     // Not awaited: authorship never delays an edit; a failed record is tried again at the next update.
-    this.records
-      .add({ documentName, clientId: clients[0] as number, userNo: user.userNo })
-      .catch((error: unknown) => {
-        this.recorded.delete(connection);
-        this.log.error({ err: error, documentName }, 'could not record the author of a live document client');
-      });
+    this.records.add({ documentName, clientId: clients[0] as number, userNo: user.userNo }).catch((error: unknown) => {
+      this.recorded.delete(connection);
+      this.log.error({ err: error, documentName }, 'could not record the author of a live document client');
+    });
   }
 }
 

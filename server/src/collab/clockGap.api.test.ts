@@ -40,14 +40,20 @@ describe('loading a stored document with a clock gap', () => {
     const { log, records } = recordingLogger();
     const persistence = new DurablePersistence(new DatabaseDocumentStore(database), log);
     const document = new Document(documentName);
-    await persistence.onLoadDocument({ documentName, document, instance: new Hocuspocus({ quiet: true }) } as Parameters<DurablePersistence['onLoadDocument']>[0]);
+    await persistence.onLoadDocument({ documentName, document, instance: new Hocuspocus({ quiet: true }) } as Parameters<
+      DurablePersistence['onLoadDocument']
+    >[0]);
 
     const errors = records.filter((r) => r.level >= 50);
     expect(errors.map((r) => r.msg)).toEqual(['stored document has a clock gap: edits after it cannot be applied and are missing']);
     expect(document.getText('t').toString()).toBe('a');
     // The durable clock the editor is told stops at the gap: the third edit is not shown saved.
     const sent: string[] = [];
-    await persistence.connected({ documentName, connection: { sendStateless: (m: string) => sent.push(m), readOnly: true }, connectionConfig: {} } as unknown as Parameters<DurablePersistence['connected']>[0]);
+    await persistence.connected({
+      documentName,
+      connection: { sendStateless: (m: string) => sent.push(m), readOnly: true },
+      connectionConfig: {},
+    } as unknown as Parameters<DurablePersistence['connected']>[0]);
     expect(JSON.parse(sent[0]!).clocks).toEqual({ [writer.clientID]: 1 });
   });
 });

@@ -163,7 +163,10 @@ describe('long-lived connections', () => {
 
     // An expired token for the same session ends the connection at the next check.
     const now = Math.floor(Date.now() / 1000);
-    current = forgeJwt({ ...claimsOf(session.accessToken), iat: now - 3600, exp: now - 5 }, { secret: await serverSecret(server.database.db) });
+    current = forgeJwt(
+      { ...claimsOf(session.accessToken), iat: now - 3600, exp: now - 5 },
+      { secret: await serverSecret(server.database.db) },
+    );
     recheckSessions(server.collab);
     await eventually(() => writer.events.includes('close'), 'the connection to close');
   });

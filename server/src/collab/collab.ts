@@ -60,7 +60,11 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
  * limits: an address past its count of open sockets is answered 429 before the upgrade; a socket must
  * authenticate a document within the time and byte budget, or it is closed.
  */
-export function mountCollab(app: FastifyInstance, hocuspocus: Hocuspocus<CollabContext>, limits: SocketLimits = DEFAULT_SOCKET_LIMITS): void {
+export function mountCollab(
+  app: FastifyInstance,
+  hocuspocus: Hocuspocus<CollabContext>,
+  limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
+): void {
   const slots = new AddressSlots(limits.perAddress);
   const preHandler = async (request: FastifyRequest) => {
     // Only upgrades hold a slot (a plain GET here is answered 404 and holds nothing).

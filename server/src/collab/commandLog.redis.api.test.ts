@@ -45,7 +45,10 @@ describe('live commands through the log in the database', () => {
 
   it('reach a process that never heard the doorbell (cut off from Redis) through its read of the log', async () => {
     // Different prefixes: the second process never hears the first one's doorbell, as if disconnected.
-    const { one, received } = await channels([`eln-test-${randomBytes(4).toString('hex')}`, `eln-test-${randomBytes(4).toString('hex')}`], 200);
+    const { one, received } = await channels(
+      [`eln-test-${randomBytes(4).toString('hex')}`, `eln-test-${randomBytes(4).toString('hex')}`],
+      200,
+    );
     await one.publish(lock);
     await eventually(() => received[1].length === 1, 'the command read from the log', 5000);
     // Read again and again (the window is re-read): still applied once.
@@ -54,7 +57,10 @@ describe('live commands through the log in the database', () => {
   });
 
   it('recorded with its change, reach another process even if the sender dies before ringing (a poll finds them)', async () => {
-    const { one, received, db } = await channels([`eln-test-${randomBytes(4).toString('hex')}`, `eln-test-${randomBytes(4).toString('hex')}`], 200);
+    const { one, received, db } = await channels(
+      [`eln-test-${randomBytes(4).toString('hex')}`, `eln-test-${randomBytes(4).toString('hex')}`],
+      200,
+    );
     // Committed, and no doorbell rung: as if the process died right after the commit.
     await db.transaction(async (tx) => one.record(tx, lock));
     await eventually(() => received[1].length === 1, 'the recorded command read from the log', 5000);

@@ -27,7 +27,13 @@ const LOG_ATTEMPTS = 3;
  * reads the rows it has not seen on every doorbell, when its subscription is (re)established and every
  * `pollMs`, so a command sent while it was cut off from Redis still reaches it within a poll.
  */
-export async function loggedControlChannel(db: Db, redisUrl: string, prefix: string, log: FastifyBaseLogger, options: CommandLogOptions = {}): Promise<LiveControlChannel & { onResubscribed(listener: () => void): void }> {
+export async function loggedControlChannel(
+  db: Db,
+  redisUrl: string,
+  prefix: string,
+  log: FastifyBaseLogger,
+  options: CommandLogOptions = {},
+): Promise<LiveControlChannel & { onResubscribed(listener: () => void): void }> {
   const { Redis } = await import('ioredis');
   const pollMs = options.pollMs ?? 1000;
   const keepMs = options.keepMs ?? 10 * 60_000;
@@ -35,7 +41,8 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
   const origin = randomBytes(8).toString('hex');
   const publisher = new Redis(redisUrl, { lazyConnect: true });
   const subscriber = new Redis(redisUrl, { lazyConnect: true });
-  for (const connection of [publisher, subscriber]) connection.on('error', (error: Error) => log.warn({ err: error }, 'live control: redis error'));
+  for (const connection of [publisher, subscriber])
+    connection.on('error', (error: Error) => log.warn({ err: error }, 'live control: redis error'));
   /** Ids applied (or sent) here, with when, to skip them when the window is read again. */
   const applied = new Map<number, number>();
   let lastSeen = 0;
@@ -57,7 +64,9 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
       if (row.origin === origin) continue;
       // Not awaited: ending writing waits for the note's pending edits to be stored, which a stalled
       // database can make long; a sign-out or another note's lock read after it must not wait for that.
-      void apply(row.command as LiveCommand).catch((error: unknown) => log.error({ err: error, command: row.command }, 'live control: applying a command failed'));
+      void apply(row.command as LiveCommand).catch((error: unknown) =>
+        log.error({ err: error, command: row.command }, 'live control: applying a command failed'),
+      );
     }
   }
 
@@ -96,7 +105,10 @@ export async function loggedControlChannel(db: Db, redisUrl: string, prefix: str
         return true;
       } catch (error) {
         if (attempt >= LOG_ATTEMPTS) {
-          log.error({ err: error, command }, 'live control: logging a command failed; other processes apply it at their next session check');
+          log.error(
+            { err: error, command },
+            'live control: logging a command failed; other processes apply it at their next session check',
+          );
           return false;
         }
         await new Promise((resolve) => setTimeout(resolve, 100 * attempt));

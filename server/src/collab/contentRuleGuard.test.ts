@@ -58,7 +58,10 @@ function tabOf(doc: Y.Doc) {
 const noteJson = (doc: Y.Doc) => yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
 
 /** Sections in order: [client, first clock, structs], and deleted ranges [client, clock, length]; written as Yjs writes an update (V1). */
-function encodeSections(sections: Array<[number, number, Array<Y.Item | Y.GC>]>, deleted: Array<[number, number, number]> = []): Uint8Array {
+function encodeSections(
+  sections: Array<[number, number, Array<Y.Item | Y.GC>]>,
+  deleted: Array<[number, number, number]> = [],
+): Uint8Array {
   const encoder = new Y.UpdateEncoderV1();
   // writeClient and writeLen both write a variable-length unsigned integer.
   encoder.writeLen(sections.length);
@@ -107,7 +110,12 @@ type FakeConnection = ReturnType<typeof connectionTo>;
 
 const newGuard = () => new ContentRuleGuard(() => true, { violations: () => [] } as unknown as CatalogueSeals);
 
-async function guardAccepts(doc: GuardDocument, update: Uint8Array, guard = newGuard(), connection: FakeConnection = connectionTo(doc)): Promise<boolean> {
+async function guardAccepts(
+  doc: GuardDocument,
+  update: Uint8Array,
+  guard = newGuard(),
+  connection: FakeConnection = connectionTo(doc),
+): Promise<boolean> {
   const message = new OutgoingMessage(doc.name).createSyncMessage().writeUpdate(update).toUint8Array();
   const payload = { connection, document: doc, update: message };
   try {
@@ -119,7 +127,12 @@ async function guardAccepts(doc: GuardDocument, update: Uint8Array, guard = newG
 }
 
 /** Offers updates in turn on one connection: each one the guard accepts is applied as Hocuspocus applies it. Answers what was accepted. */
-async function offer(doc: GuardDocument, guard: ContentRuleGuard, connection: FakeConnection, ...updates: Uint8Array[]): Promise<boolean[]> {
+async function offer(
+  doc: GuardDocument,
+  guard: ContentRuleGuard,
+  connection: FakeConnection,
+  ...updates: Uint8Array[]
+): Promise<boolean[]> {
   const accepted: boolean[] = [];
   for (const update of updates) {
     const ok = await guardAccepts(doc, update, guard, connection);
@@ -137,7 +150,10 @@ function copyWith(doc: Y.Doc, ...updates: Uint8Array[]): Y.Doc {
   return copy;
 }
 /** What applying the updates to a copy of the document makes of the note. */
-const applied = (doc: Y.Doc, ...updates: Uint8Array[]) => copyWith(doc, ...updates).getXmlFragment(CONTENT_FIELD).toString();
+const applied = (doc: Y.Doc, ...updates: Uint8Array[]) =>
+  copyWith(doc, ...updates)
+    .getXmlFragment(CONTENT_FIELD)
+    .toString();
 const appliedJson = (doc: Y.Doc, ...updates: Uint8Array[]) => noteJson(copyWith(doc, ...updates));
 
 describe('a crafted update the guard refuses', () => {
@@ -148,7 +164,14 @@ describe('a crafted update the guard refuses', () => {
     const crafted = encodeSections([
       [R, rowId.clock, [item(rowId, null, CONTENT_FIELD, null, element('paragraph'))]],
       [200, 0, [item(Y.createID(200, 0), null, 'durableMarks', '200', new Y.ContentAny([1]))]],
-      [R, next, [item(Y.createID(R, next), null, rowId, null, new Y.ContentType(new Y.XmlText())), item(Y.createID(R, next + 1), Y.createID(R, next), null, null, new Y.ContentString('evil'))]],
+      [
+        R,
+        next,
+        [
+          item(Y.createID(R, next), null, rowId, null, new Y.ContentType(new Y.XmlText())),
+          item(Y.createID(R, next + 1), Y.createID(R, next), null, null, new Y.ContentString('evil')),
+        ],
+      ],
     ]);
     expect(applied(doc, crafted)).toContain('<tablerow>evil');
     expect(await guardAccepts(doc, crafted)).toBe(false);
@@ -159,7 +182,14 @@ describe('a crafted update the guard refuses', () => {
     const crafted = encodeSections([
       [R, 0, [new Y.GC(Y.createID(R, 0), 1)]],
       [A, 0, [item(Y.createID(A, 0), null, 'elsewhere', null, element('paragraph'))]],
-      [A, 0, [item(Y.createID(A, 0), null, CONTENT_FIELD, null, element('paragraph')), item(Y.createID(A, 1), Y.createID(A, 0), null, null, element('tableRow'))]],
+      [
+        A,
+        0,
+        [
+          item(Y.createID(A, 0), null, CONTENT_FIELD, null, element('paragraph')),
+          item(Y.createID(A, 1), Y.createID(A, 0), null, null, element('tableRow')),
+        ],
+      ],
     ]);
     expect(applied(doc, crafted)).toContain('</paragraph><tablerow>');
     expect(await guardAccepts(doc, crafted)).toBe(false);
@@ -171,7 +201,16 @@ describe('a crafted update the guard refuses', () => {
       [Q, 1, [item(Y.createID(Q, 1), null, 'elsewhere', null, element('paragraph'))]],
       [A, 0, [item(Y.createID(A, 0), Y.createID(Q, 1), null, null, element('tableRow'))]],
     ]);
-    const filling = encodeSections([[Q, 0, [item(Y.createID(Q, 0), null, CONTENT_FIELD, null, element('paragraph')), item(Y.createID(Q, 1), Y.createID(Q, 0), null, null, element('paragraph'))]]]);
+    const filling = encodeSections([
+      [
+        Q,
+        0,
+        [
+          item(Y.createID(Q, 0), null, CONTENT_FIELD, null, element('paragraph')),
+          item(Y.createID(Q, 1), Y.createID(Q, 0), null, null, element('paragraph')),
+        ],
+      ],
+    ]);
     expect(applied(documentWithTable().doc, waiting, filling)).toContain('</paragraph><tablerow>');
 
     const { doc } = documentWithTable();
@@ -206,7 +245,12 @@ describe('a crafted update the guard refuses', () => {
     cell.insert(0, [new Y.XmlElement('paragraph')]);
     honestRow.insert(1, [cell]);
     const addCell = sent.at(-1)!;
-    const paragraphId = Y.decodeUpdate(addCell).structs.find((struct) => struct instanceof Y.Item && struct.content instanceof Y.ContentType && (struct.content.type as Y.XmlElement).nodeName === 'paragraph')!.id;
+    const paragraphId = Y.decodeUpdate(addCell).structs.find(
+      (struct) =>
+        struct instanceof Y.Item &&
+        struct.content instanceof Y.ContentType &&
+        (struct.content.type as Y.XmlElement).nodeName === 'paragraph',
+    )!.id;
     const deleteAhead = encodeSections([], [[tab.clientID, paragraphId.clock, 1]]);
     expect(applied(doc, deleteAhead, addCell)).toContain('<tablecell></tablecell>');
     // The guard holds its copy of the document (an honest format takes the full check).
@@ -233,10 +277,16 @@ describe('a crafted update the guard refuses', () => {
     const guard = newGuard();
     const writer = connectionTo(doc);
     // Refused: no note can hold a hook. The copy of the document must not keep the paragraph it brought into the cell.
-    const poison = encodeSections([[A, 0, [
-      item(Y.createID(A, 0), null, paragraph._item!.id, null, new Y.ContentType(new Y.XmlHook('h'))),
-      item(Y.createID(A, 1), null, cell._item!.id, null, element('paragraph')),
-    ]]]);
+    const poison = encodeSections([
+      [
+        A,
+        0,
+        [
+          item(Y.createID(A, 0), null, paragraph._item!.id, null, new Y.ContentType(new Y.XmlHook('h'))),
+          item(Y.createID(A, 1), null, cell._item!.id, null, element('paragraph')),
+        ],
+      ],
+    ]);
     expect(await offer(doc, guard, writer, poison)).toEqual([false]);
     const deleteParagraph = encodeSections([], [[R, paragraph._item!.id.clock, 1]]);
     const emptyCell = encodeSections([], [[R, inCell._item!.id.clock, 1]]);
@@ -253,7 +303,9 @@ describe('a crafted update the guard refuses', () => {
       const parts = documentWithTable();
       const guard = newGuard();
       const writer = connectionTo(parts.doc);
-      const emptyText = encodeSections([[A, 0, [item(Y.createID(A, 0), null, parts[where]._item!.id, null, new Y.ContentType(new Y.XmlText()))]]]);
+      const emptyText = encodeSections([
+        [A, 0, [item(Y.createID(A, 0), null, parts[where]._item!.id, null, new Y.ContentType(new Y.XmlText()))]],
+      ]);
       const typed = encodeSections([[A, 1, [item(Y.createID(A, 1), null, Y.createID(A, 0), null, new Y.ContentString('evil'))]]]);
       expect(applied(parts.doc, emptyText, typed)).toContain('evil');
       expect(onlyEditsText(parts.doc, typed)).toBe(false);
@@ -276,10 +328,16 @@ describe('a crafted update the guard refuses', () => {
   it('text typed after marks that cover no text yet and exclude each other (bold and code)', async () => {
     const { doc, text } = documentWithTable();
     const lastCharacter = Y.createID(R, text._start!.id.clock + text.length - 1);
-    const bareMarks = encodeSections([[A, 0, [
-      item(Y.createID(A, 0), lastCharacter, null, null, new Y.ContentFormat('bold', true)),
-      item(Y.createID(A, 1), Y.createID(A, 0), null, null, new Y.ContentFormat('code', true)),
-    ]]]);
+    const bareMarks = encodeSections([
+      [
+        A,
+        0,
+        [
+          item(Y.createID(A, 0), lastCharacter, null, null, new Y.ContentFormat('bold', true)),
+          item(Y.createID(A, 1), Y.createID(A, 0), null, null, new Y.ContentFormat('code', true)),
+        ],
+      ],
+    ]);
     const typed = encodeSections([[A, 2, [item(Y.createID(A, 2), Y.createID(A, 1), null, null, new Y.ContentString('evil'))]]]);
     expect(schemaViolation(appliedJson(doc, bareMarks, typed))).toContain('Invalid collection of marks');
     await offer(doc, newGuard(), connectionTo(doc), bareMarks, typed);
@@ -312,7 +370,7 @@ describe('a crafted update the guard refuses', () => {
     const guard = newGuard();
     const writer = connectionTo(doc);
     const forged = tabOf(doc);
-    const cell = (((forged.fragment.get(1) as Y.XmlElement).get(0) as Y.XmlElement).get(0) as Y.XmlElement);
+    const cell = ((forged.fragment.get(1) as Y.XmlElement).get(0) as Y.XmlElement).get(0) as Y.XmlElement;
     cell.setAttribute('__proto__', { colspan: 7, dropbox: { dropboxNo: 1, code: 'x', name: 'Forged', seal: 'none' } } as unknown as string);
     expect(await offer(doc, guard, writer, forged.sent.at(-1)!)).toEqual([false]);
     const formatted = tabOf(doc);
@@ -320,16 +378,29 @@ describe('a crafted update the guard refuses', () => {
     codeText.insert(codeText.length, ' evil', JSON.parse('{"__proto__": {"bold": true, "code": true}}') as Record<string, unknown>);
     expect(await offer(doc, guard, writer, formatted.sent.at(-1)!)).toEqual([false]);
     expect(doc.getXmlFragment(CONTENT_FIELD).toString()).not.toContain('evil');
-    expect(Object.getPrototypeOf((((doc.getXmlFragment(CONTENT_FIELD).get(1) as Y.XmlElement).get(0) as Y.XmlElement).get(0) as Y.XmlElement).getAttributes())).toBe(Object.prototype);
+    expect(
+      Object.getPrototypeOf(
+        (((doc.getXmlFragment(CONTENT_FIELD).get(1) as Y.XmlElement).get(0) as Y.XmlElement).get(0) as Y.XmlElement).getAttributes(),
+      ),
+    ).toBe(Object.prototype);
     // One covering no text, with a value no reader takes for a prototype: refused by its name all the same.
     const lastCharacter = Y.createID(R, text._start!.id.clock + text.length - 1);
-    expect(await offer(doc, guard, writer, encodeSections([[A, 0, [item(Y.createID(A, 0), lastCharacter, null, null, new Y.ContentFormat('__proto__', true))]]]))).toEqual([false]);
+    expect(
+      await offer(
+        doc,
+        guard,
+        writer,
+        encodeSections([[A, 0, [item(Y.createID(A, 0), lastCharacter, null, null, new Y.ContentFormat('__proto__', true))]]]),
+      ),
+    ).toEqual([false]);
   });
 
   it('a pasted table whose column widths read as NaN (not JSON, written as null) is accepted', async () => {
     const { doc } = documentWithTable();
     const pasted = tabOf(doc);
-    (((pasted.fragment.get(1) as Y.XmlElement).get(0) as Y.XmlElement).get(0) as Y.XmlElement).setAttribute('colwidth', [Number.NaN] as unknown as string);
+    (((pasted.fragment.get(1) as Y.XmlElement).get(0) as Y.XmlElement).get(0) as Y.XmlElement).setAttribute('colwidth', [
+      Number.NaN,
+    ] as unknown as string);
     expect(await offer(doc, newGuard(), connectionTo(doc), pasted.sent.at(-1)!)).toEqual([true]);
   });
 
@@ -354,7 +425,6 @@ describe('a crafted update the guard refuses', () => {
     const crafted = encodeSections([[A, 0, [item(Y.createID(A, 0), Y.createID(A, 5), null, null, new Y.ContentString('x'))]]]);
     expect(await guardAccepts(doc, crafted)).toBe(false);
   });
-
 });
 
 describe('honest updates', () => {

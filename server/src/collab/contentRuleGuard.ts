@@ -70,7 +70,9 @@ export class ContentRuleGuard implements Extension {
     if (connection.readOnly) return;
     const update = updateCarriedBy(message);
     if (!update) return;
-    const violation = onlyEditsText(document, update) ? undefined : this.shadows.violationsAdded(document, update, (block) => this.seals.violations(block))[0];
+    const violation = onlyEditsText(document, update)
+      ? undefined
+      : this.shadows.violationsAdded(document, update, (block) => this.seals.violations(block))[0];
     if (!violation) return;
     const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
     connection.sendStateless(JSON.stringify(refusal));

@@ -1,7 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import { COLLAB_REFUSALS, CONTENT_FIELD, CONTENT_REFUSED_MESSAGE, newBlockUid, noteDocumentName, type ContentRule, type PmNode } from '@eln/shared';
+import {
+  COLLAB_REFUSALS,
+  CONTENT_FIELD,
+  CONTENT_REFUSED_MESSAGE,
+  newBlockUid,
+  noteDocumentName,
+  type ContentRule,
+  type PmNode,
+} from '@eln/shared';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectWriter, eventually, plainText, type LiveClient } from '../testing/live.js';
 import { OutgoingMessage } from '@hocuspocus/server';
@@ -33,7 +41,10 @@ beforeAll(async () => {
   writerToken = (await server.signIn(writer.userId, writer.password)).accessToken;
   colleagueToken = (await server.signIn(colleague.userId, colleague.password)).accessToken;
   caller = await server.as(writer);
-  const project = await caller<{ projectNo: number }>('/v1/project/create', { title: 'Content rules', signatureList: { department: '', user: `${writer.userId},${colleague.userId}` } });
+  const project = await caller<{ projectNo: number }>('/v1/project/create', {
+    title: 'Content rules',
+    signatureList: { department: '', user: `${writer.userId},${colleague.userId}` },
+  });
   projectNo = project.body.data.projectNo;
 });
 afterEach(() => {
@@ -58,8 +69,11 @@ function element(name: string, attrs: Record<string, unknown>, children: Array<Y
   node.insert(0, children);
   return node;
 }
-const cell = (name = 'tableCell', attrs: Record<string, unknown> = {}, inner: Y.XmlElement = element('paragraph', {}, [new Y.XmlText('x')])) =>
-  element(name, { colspan: 1, rowspan: 1, ...attrs }, [inner]);
+const cell = (
+  name = 'tableCell',
+  attrs: Record<string, unknown> = {},
+  inner: Y.XmlElement = element('paragraph', {}, [new Y.XmlText('x')]),
+) => element(name, { colspan: 1, rowspan: 1, ...attrs }, [inner]);
 
 async function storedContent(name: string): Promise<PmNode> {
   await server.services.live.persistence.flushDocument(name);
@@ -154,7 +168,14 @@ describe('content rules on live updates', () => {
   const unitsCopy = { dropboxNo: 7, title: 'Units', code: 'mg', name: 'milligram' };
   /** A copy as the server hands it out (`/v1/dropbox/cell`, `/v1/schema/block`): sealed with its key. */
   const sealed = (copy: object, kind: 'dropboxCell' | 'schemaBlock' = 'dropboxCell') => server.services.catalogueSeals.seal(kind, copy);
-  const reagent = { schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagents', title: 'Sodium chloride', revision: 1, entries: [{ field: 'CAS', value: '7647-14-5' }] };
+  const reagent = {
+    schemasTypeNo: 1,
+    schemaNo: 2,
+    typeTitle: 'Reagents',
+    title: 'Sodium chloride',
+    revision: 1,
+    entries: [{ field: 'CAS', value: '7647-14-5' }],
+  };
 
   it('refuses a dropbox in a header cell, chosen row or not', async () => {
     const units = sealed(unitsCopy);
@@ -207,7 +228,12 @@ describe('content rules on live updates', () => {
       );
     }
     const block = sealed(reagent, 'schemaBlock');
-    const forgedBlocks = [{ ...block, entries: [{ field: 'CAS', value: '0000-00-0' }] }, { ...block, revision: 2 }, { ...reagent, seal: 'A'.repeat(43) }, sealed(reagent)];
+    const forgedBlocks = [
+      { ...block, entries: [{ field: 'CAS', value: '0000-00-0' }] },
+      { ...block, revision: 2 },
+      { ...reagent, seal: 'A'.repeat(43) },
+      sealed(reagent),
+    ];
     for (const [index, attrs] of forgedBlocks.entries()) {
       await expectRefused(
         await newNote(`Forged schema ${index}`),
@@ -226,7 +252,11 @@ describe('content rules on live updates', () => {
       await newNote('Nested schema'),
       (doc) => {
         const uid = newBlockUid();
-        fragment(doc).push([element('table', { blockUid: uid }, [element('tableRow', {}, [cell('tableCell', {}, element('schemaBlock', sealed(reagent, 'schemaBlock')))])])]);
+        fragment(doc).push([
+          element('table', { blockUid: uid }, [
+            element('tableRow', {}, [cell('tableCell', {}, element('schemaBlock', sealed(reagent, 'schemaBlock')))]),
+          ]),
+        ]);
         return uid;
       },
       'schemaBlock',
@@ -235,7 +265,12 @@ describe('content rules on live updates', () => {
       await newNote('Too long a value'),
       (doc) => {
         const uid = newBlockUid();
-        fragment(doc).push([element('schemaBlock', { blockUid: uid, ...sealed({ ...reagent, entries: [{ field: 'CAS', value: 'x'.repeat(1001) }] }, 'schemaBlock') })]);
+        fragment(doc).push([
+          element('schemaBlock', {
+            blockUid: uid,
+            ...sealed({ ...reagent, entries: [{ field: 'CAS', value: 'x'.repeat(1001) }] }, 'schemaBlock'),
+          }),
+        ]);
         return uid;
       },
       'schemaBlock',
@@ -247,7 +282,16 @@ describe('content rules on live updates', () => {
     const author = track(await connectWriter(url, name, writerToken));
     const tableUid = appendTable(author.doc, 3, 3);
     const chartUid = newBlockUid();
-    const chartAttrs = { blockUid: chartUid, chartType: 'bar', name: 'Rate', label: 'Fig. 1', dataName: 'A', tableUid, from: { row: 0, col: 0 }, to: { row: 2, col: 1 } };
+    const chartAttrs = {
+      blockUid: chartUid,
+      chartType: 'bar',
+      name: 'Rate',
+      label: 'Fig. 1',
+      dataName: 'A',
+      tableUid,
+      from: { row: 0, col: 0 },
+      to: { row: 2, col: 1 },
+    };
     fragment(author.doc).push([element('chart', chartAttrs)]);
     await eventually(() => author.allDurable(), 'the table and its chart to be stored');
     expect(author.closeReasons()).toEqual([]);
@@ -308,7 +352,17 @@ describe('content rules on live updates', () => {
     for (const ch of ' more') text.insert(text.length, ch);
     text.format(0, 5, { bold: true });
     text.delete(0, 1);
-    fragment(writer.doc).push([element('chart', { blockUid: newBlockUid(), name: 'n', label: 'l', dataName: 'd', tableUid, from: { row: 0, col: 0 }, to: { row: 29, col: 29 } })]);
+    fragment(writer.doc).push([
+      element('chart', {
+        blockUid: newBlockUid(),
+        name: 'n',
+        label: 'l',
+        dataName: 'd',
+        tableUid,
+        from: { row: 0, col: 0 },
+        to: { row: 29, col: 29 },
+      }),
+    ]);
     // A body cell's dropbox, then its chosen row, and a schema block: each the server's sealed copy.
     const bodyCell = ((fragment(writer.doc).get(0) as Y.XmlElement).get(1) as Y.XmlElement).get(0) as Y.XmlElement;
     bodyCell.setAttribute('dropbox', sealed({ ...unitsCopy, code: null, name: null }) as unknown as string);
@@ -359,7 +413,9 @@ describe('content rules on live updates', () => {
     writer.doc.transact(() => appendParagraph(writer.doc, 'Overtaken'), writer.provider);
     writer.doc.transact(() => appendParagraph(writer.doc, 'Overtaking'), writer.provider);
     writer.doc.off('update', keep);
-    writer.provider.configuration.websocketProvider.send(new OutgoingMessage(name).createSyncMessage().writeUpdate(updates[1]!).toUint8Array());
+    writer.provider.configuration.websocketProvider.send(
+      new OutgoingMessage(name).createSyncMessage().writeUpdate(updates[1]!).toUint8Array(),
+    );
     await eventually(() => fragment(other.doc).length === 3 && writer.allDurable(), 'both edits stored and seen');
     expect(parked).toBeGreaterThan(0);
     expect(live.store.pendingStructs).toBeNull();

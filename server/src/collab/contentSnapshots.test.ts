@@ -23,7 +23,10 @@ function tableElement(uid: string, rows: number, columns: number): Y.XmlElement 
   table.setAttribute('blockUid', uid);
   for (let r = 0; r < rows; r += 1) {
     const row = new Y.XmlElement('tableRow');
-    row.insert(0, Array.from({ length: columns }, (_, c) => cellElement(r === 0 ? 'tableHeader' : 'tableCell', `${r},${c}`, {})));
+    row.insert(
+      0,
+      Array.from({ length: columns }, (_, c) => cellElement(r === 0 ? 'tableHeader' : 'tableCell', `${r},${c}`, {})),
+    );
     table.insert(r, [row]);
   }
   return table;
@@ -31,9 +34,20 @@ function tableElement(uid: string, rows: number, columns: number): Y.XmlElement 
 
 /** One random edit of a note, as a client speaking Yjs directly could make it (valid or not). */
 const edit = fc.oneof(
-  fc.record({ kind: fc.constant('paragraph' as const), at: fc.nat(), text: fc.string({ maxLength: 6 }), uid: fc.constantFrom('p1', 'p2', 'p3') }),
+  fc.record({
+    kind: fc.constant('paragraph' as const),
+    at: fc.nat(),
+    text: fc.string({ maxLength: 6 }),
+    uid: fc.constantFrom('p1', 'p2', 'p3'),
+  }),
   fc.record({ kind: fc.constant('heading' as const), at: fc.nat(), level: fc.constantFrom(1, 2, 7, '2') }),
-  fc.record({ kind: fc.constant('table' as const), at: fc.nat(), uid: fc.constantFrom('t1', 't2'), rows: fc.integer({ min: 0, max: 3 }), columns: fc.integer({ min: 0, max: 3 }) }),
+  fc.record({
+    kind: fc.constant('table' as const),
+    at: fc.nat(),
+    uid: fc.constantFrom('t1', 't2'),
+    rows: fc.integer({ min: 0, max: 3 }),
+    columns: fc.integer({ min: 0, max: 3 }),
+  }),
   fc.record({
     kind: fc.constant('chart' as const),
     at: fc.nat(),
@@ -45,7 +59,13 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant('image' as const), at: fc.nat(), title: fc.string({ maxLength: 3 }), long: fc.boolean() }),
   fc.record({ kind: fc.constant('unknown' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('cell' as const), at: fc.nat(), pick: fc.nat(), attr: fc.constantFrom('colspan', 'rowspan', 'dropbox', 'onclick'), value: fc.constantFrom(1, 2, 0, 'x', '', null) }),
+  fc.record({
+    kind: fc.constant('cell' as const),
+    at: fc.nat(),
+    pick: fc.nat(),
+    attr: fc.constantFrom('colspan', 'rowspan', 'dropbox', 'onclick'),
+    value: fc.constantFrom(1, 2, 0, 'x', '', null),
+  }),
   fc.record({ kind: fc.constant('type' as const), at: fc.nat(), pick: fc.nat(), text: fc.string({ minLength: 1, maxLength: 3 }) }),
   fc.record({ kind: fc.constant('row' as const), at: fc.nat(), remove: fc.boolean() }),
   fc.record({ kind: fc.constant('column' as const), at: fc.nat() }),
@@ -56,7 +76,13 @@ const edit = fc.oneof(
     kind: fc.constant('mark' as const),
     at: fc.nat(),
     pick: fc.nat(),
-    mark: fc.constantFrom<[string, unknown]>(['bold', true], ['italic', {}], ['textStyle', { color: '#f00' }], ['textStyle', { bogus: 1 }], ['blink', true]),
+    mark: fc.constantFrom<[string, unknown]>(
+      ['bold', true],
+      ['italic', {}],
+      ['textStyle', { color: '#f00' }],
+      ['textStyle', { bogus: 1 }],
+      ['blink', true],
+    ),
   }),
   // Inside a cell: what is judged by the cell alone (a date, a long image title) and what reads the note's tables (a chart).
   fc.record({ kind: fc.constant('inCell' as const), at: fc.nat(), pick: fc.nat(), what: fc.constantFrom('chart', 'date', 'image') }),
@@ -64,8 +90,15 @@ const edit = fc.oneof(
 type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
 
 const blocksOf = (doc: Y.Doc) => doc.getXmlFragment(CONTENT_FIELD);
-const tables = (doc: Y.Doc) => blocksOf(doc).toArray().filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'table');
-const cellsOf = (table: Y.XmlElement) => table.toArray().flatMap((row) => (row instanceof Y.XmlElement ? row.toArray() : [])).filter((c): c is Y.XmlElement => c instanceof Y.XmlElement);
+const tables = (doc: Y.Doc) =>
+  blocksOf(doc)
+    .toArray()
+    .filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'table');
+const cellsOf = (table: Y.XmlElement) =>
+  table
+    .toArray()
+    .flatMap((row) => (row instanceof Y.XmlElement ? row.toArray() : []))
+    .filter((c): c is Y.XmlElement => c instanceof Y.XmlElement);
 
 function apply(doc: Y.Doc, change: Edit): void {
   const fragment = blocksOf(doc);
@@ -94,7 +127,15 @@ function apply(doc: Y.Doc, change: Edit): void {
       return;
     case 'chart': {
       const names = change.named ? { name: 'n', label: 'l', dataName: 'd' } : {};
-      fragment.insert(at, [element('chart', { blockUid: 'c1', tableUid: change.tableUid, from: { row: 0, col: 0 }, to: { row: change.to.row, col: change.to.col }, ...names })]);
+      fragment.insert(at, [
+        element('chart', {
+          blockUid: 'c1',
+          tableUid: change.tableUid,
+          from: { row: 0, col: 0 },
+          to: { row: change.to.row, col: change.to.col },
+          ...names,
+        }),
+      ]);
       return;
     }
     case 'date':
@@ -152,7 +193,11 @@ function apply(doc: Y.Doc, change: Edit): void {
       return;
     case 'inCell': {
       const cells = table ? cellsOf(table) : [];
-      const attrs = { chart: { blockUid: 'c2', name: 'n', label: 'l', dataName: 'd', tableUid: 't1', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } }, date: { value: '2026-01-01' }, image: { src: '/f/1', title: 'x'.repeat(300) } }[change.what];
+      const attrs = {
+        chart: { blockUid: 'c2', name: 'n', label: 'l', dataName: 'd', tableUid: 't1', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } },
+        date: { value: '2026-01-01' },
+        image: { src: '/f/1', title: 'x'.repeat(300) },
+      }[change.what];
       cells[change.pick % Math.max(1, cells.length)]?.insert(0, [element(change.what, attrs)]);
       return;
     }
@@ -191,7 +236,20 @@ describe('content snapshots kept per top-level block', () => {
       { seed: 20261123, numRuns: 400 },
     );
     // The edits reach every kind of verdict, so agreement means something.
-    for (const rule of ['tableSize', 'tableInTable', 'cellSpans', 'lastRow', 'lastColumn', 'dropboxValue', 'dropboxHeader', 'datePlacement', 'chartFields', 'chartRange', 'imageTitle', 'schema']) {
+    for (const rule of [
+      'tableSize',
+      'tableInTable',
+      'cellSpans',
+      'lastRow',
+      'lastColumn',
+      'dropboxValue',
+      'dropboxHeader',
+      'datePlacement',
+      'chartFields',
+      'chartRange',
+      'imageTitle',
+      'schema',
+    ]) {
       expect(refusals.get(rule) ?? 0, rule).toBeGreaterThan(0);
     }
   }, 60_000);
@@ -209,7 +267,10 @@ describe('content snapshots kept per top-level block', () => {
     expect(second).not.toBe(first);
     expect(second.entries[0]).toBe(first.entries[0]);
     expect(second.entries[1]).not.toBe(first.entries[1]);
-    expect(JSON.parse(second.savedBlocks('LABNOTE')[1]!.content)).toEqual({ type: 'paragraph', content: [{ type: 'text', text: 'Hello!' }] });
+    expect(JSON.parse(second.savedBlocks('LABNOTE')[1]!.content)).toEqual({
+      type: 'paragraph',
+      content: [{ type: 'text', text: 'Hello!' }],
+    });
   });
 });
 

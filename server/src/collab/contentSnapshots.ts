@@ -227,7 +227,8 @@ const tracked = new WeakMap<Y.Doc, Tracked>();
 /** The top-level child of the content fragment that holds `type` (null for the fragment itself). */
 function topLevelChildOf(fragment: Y.XmlFragment, type: Y.AbstractType<unknown>): Y.AbstractType<unknown> | null {
   let current: Y.AbstractType<unknown> = type;
-  while (current._item && current._item.parent !== (fragment as unknown as Y.AbstractType<unknown>)) current = current._item.parent as Y.AbstractType<unknown>;
+  while (current._item && current._item.parent !== (fragment as unknown as Y.AbstractType<unknown>))
+    current = current._item.parent as Y.AbstractType<unknown>;
   return current._item ? current : null;
 }
 
@@ -243,7 +244,11 @@ function track(doc: Y.Doc): Tracked {
     for (const event of events) {
       const child = topLevelChildOf(fragment, event.target as Y.AbstractType<unknown>);
       if (child) state.entries.delete(child);
-      for (let type: Y.AbstractType<unknown> | null = event.target as Y.AbstractType<unknown>; type?._item; type = type._item.parent as Y.AbstractType<unknown>) {
+      for (
+        let type: Y.AbstractType<unknown> | null = event.target as Y.AbstractType<unknown>;
+        type?._item;
+        type = type._item.parent as Y.AbstractType<unknown>
+      ) {
         state.json.delete(type as unknown as Child);
       }
     }
@@ -280,7 +285,12 @@ export function snapshotOfState(state: Uint8Array): ContentSnapshot {
   const doc = new Y.Doc();
   Y.applyUpdate(doc, state);
   const known = new WeakMap<Child, PmNode>();
-  const snapshot = new ContentSnapshot(doc.getXmlFragment(CONTENT_FIELD).toArray().map((child) => new BlockEntry(jsonOf(child, known))));
+  const snapshot = new ContentSnapshot(
+    doc
+      .getXmlFragment(CONTENT_FIELD)
+      .toArray()
+      .map((child) => new BlockEntry(jsonOf(child, known))),
+  );
   doc.destroy();
   return snapshot;
 }

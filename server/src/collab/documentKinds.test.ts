@@ -3,7 +3,11 @@ import type { Tx } from '../db/client.js';
 import { noteContentCheckOf, writeCheckOf, type DocumentKind } from './documentKinds.js';
 
 const open: DocumentKind = { prefix: 'open', authorize: async () => 'write' };
-const lockable: DocumentKind = { prefix: 'lockable', authorize: async () => 'write', writable: async (ids) => ids.map((id) => id !== 'locked') };
+const lockable: DocumentKind = {
+  prefix: 'lockable',
+  authorize: async () => 'write',
+  writable: async (ids) => ids.map((id) => id !== 'locked'),
+};
 const tx = {} as Tx;
 
 describe('the store’s write check over document kinds', () => {
@@ -21,7 +25,13 @@ describe('the store’s write check over document kinds', () => {
     const asked: string[][] = [];
     const counting: DocumentKind = { ...lockable, writable: async (ids) => (asked.push(ids), ids.map((id) => id !== 'locked')) };
     const mayWrite = writeCheckOf([open, counting]);
-    expect(await mayWrite(['lockable.1', 'open.1', 'lockable.locked', 'unknown.1', 'lockable.2'], tx)).toEqual([true, true, false, false, true]);
+    expect(await mayWrite(['lockable.1', 'open.1', 'lockable.locked', 'unknown.1', 'lockable.2'], tx)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      true,
+    ]);
     expect(asked).toEqual([['1', 'locked', '2']]);
   });
 });

@@ -60,7 +60,12 @@ export function writeCheckOf(kinds: DocumentKind[]): WriteCheck {
       if (parsed && kind) byKind.set(kind, [...(byKind.get(kind) ?? []), { index, id: parsed.id }]);
     });
     for (const [kind, documents] of byKind) {
-      const answers = kind.writable ? await kind.writable(documents.map(({ id }) => id), tx) : documents.map(() => true);
+      const answers = kind.writable
+        ? await kind.writable(
+            documents.map(({ id }) => id),
+            tx,
+          )
+        : documents.map(() => true);
       documents.forEach(({ index }, i) => (allowed[index] = answers[i] === true));
     }
     return allowed;

@@ -77,13 +77,21 @@ export class DatabaseDocumentStore implements DocumentStore {
         .limit(COMPACTION_BATCH);
       const last = updates.at(-1);
       if (!last) return 0;
-      const state = Y.mergeUpdates([...(snapshot ? [new Uint8Array(snapshot.state)] : []), ...updates.map((u) => new Uint8Array(u.update))]);
+      const state = Y.mergeUpdates([
+        ...(snapshot ? [new Uint8Array(snapshot.state)] : []),
+        ...updates.map((u) => new Uint8Array(u.update)),
+      ]);
       await tx
         .insert(documentSnapshots)
         .values({ documentName, state, lastUpdateId: last.id })
         .onConflictDoUpdate({ target: documentSnapshots.documentName, set: { state, lastUpdateId: last.id, updatedAt: new Date() } });
       // Exactly the folded rows go; one that commits later stays and is read at the next load.
-      await tx.delete(documentUpdates).where(inArray(documentUpdates.id, updates.map((u) => u.id)));
+      await tx.delete(documentUpdates).where(
+        inArray(
+          documentUpdates.id,
+          updates.map((u) => u.id),
+        ),
+      );
       return updates.length;
     });
   }

@@ -1,4 +1,14 @@
-import type { Connection, Extension, Document, Hocuspocus, onChangePayload, onLoadDocumentPayload, beforeUnloadDocumentPayload, connectedPayload, onDisconnectPayload } from '@hocuspocus/server';
+import type {
+  Connection,
+  Extension,
+  Document,
+  Hocuspocus,
+  onChangePayload,
+  onLoadDocumentPayload,
+  beforeUnloadDocumentPayload,
+  connectedPayload,
+  onDisconnectPayload,
+} from '@hocuspocus/server';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
@@ -97,7 +107,17 @@ export class DurablePersistence implements Extension {
   private queueOf(documentName: string): Queue {
     let queue = this.queues.get(documentName);
     if (!queue) {
-      queue = { pending: [], enqueued: 0, settled: 0, settledWaiters: [], flushing: null, durableClocks: new DurableClocks(), relayed: new RelayedUpdates(), sinceCompaction: 0, stale: false };
+      queue = {
+        pending: [],
+        enqueued: 0,
+        settled: 0,
+        settledWaiters: [],
+        flushing: null,
+        durableClocks: new DurableClocks(),
+        relayed: new RelayedUpdates(),
+        sinceCompaction: 0,
+        stale: false,
+      };
       this.queues.set(documentName, queue);
     }
     return queue;
@@ -145,7 +165,8 @@ export class DurablePersistence implements Extension {
       queue.relayed.hold(update, () => this.storeRelayed(documentName, queue));
       return;
     }
-    const sender = isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'connection' ? transactionOrigin.connection : null;
+    const sender =
+      isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'connection' ? transactionOrigin.connection : null;
     this.enqueue(documentName, queue, [{ update, sender }]);
   }
 
@@ -172,7 +193,11 @@ export class DurablePersistence implements Extension {
       void this.unloadIfIdle(documentName);
       return;
     }
-    this.enqueue(documentName, queue, due.map((update) => ({ update, sender: null })));
+    this.enqueue(
+      documentName,
+      queue,
+      due.map((update) => ({ update, sender: null })),
+    );
   }
 
   /**
@@ -190,7 +215,8 @@ export class DurablePersistence implements Extension {
     }
     if (message.type !== DURABLE_MESSAGE || !message.clocks || typeof message.clocks !== 'object') return;
     const joined = new Set<number>();
-    for (const [client, clock] of Object.entries(message.clocks)) if (Number.isFinite(clock) && queue.durableClocks.claim(Number(client), clock)) joined.add(Number(client));
+    for (const [client, clock] of Object.entries(message.clocks))
+      if (Number.isFinite(clock) && queue.durableClocks.claim(Number(client), clock)) joined.add(Number(client));
     // Updates stored here behind a gap that the claim filled now count: their writer learns it now, not
     // at its next stored edit (it may make none, waiting for its "saved" mark). Claims only raise
     // clocks, so the processes' answers to each other end.
@@ -212,7 +238,10 @@ export class DurablePersistence implements Extension {
     const audience = this.audience(clients);
     this.telling = true;
     try {
-      document.broadcastStateless(message, senders === 'everyone' ? undefined : (connection) => senders.includes(connection) || audience(connection));
+      document.broadcastStateless(
+        message,
+        senders === 'everyone' ? undefined : (connection) => senders.includes(connection) || audience(connection),
+      );
     } finally {
       this.telling = false;
     }
@@ -268,7 +297,10 @@ export class DurablePersistence implements Extension {
         const batch = queue.pending.splice(0);
         let outcome: AppendOutcome;
         try {
-          outcome = await this.store.append(documentName, batch.map((pending) => pending.update));
+          outcome = await this.store.append(
+            documentName,
+            batch.map((pending) => pending.update),
+          );
         } catch (error) {
           queue.pending.unshift(...batch);
           this.log.error({ err: error, documentName, updates: batch.length }, 'storing document updates failed; retrying');
@@ -352,7 +384,9 @@ export class DurablePersistence implements Extension {
    */
   private durableMessage(documentName: string, clients?: ReadonlySet<number>): string {
     const clocks = this.queueOf(documentName).durableClocks.entries();
-    const named = clients ? [...clients].flatMap((client) => (clocks.has(client) ? [[client, clocks.get(client)!] as const] : [])) : [...clocks];
+    const named = clients
+      ? [...clients].flatMap((client) => (clocks.has(client) ? [[client, clocks.get(client)!] as const] : []))
+      : [...clocks];
     const message: DurableMessage = { type: DURABLE_MESSAGE, clocks: Object.fromEntries(named) };
     return JSON.stringify(message);
   }
@@ -367,7 +401,8 @@ export class DurablePersistence implements Extension {
     queue.stale = true;
     this.settle(queue, queue.pending.splice(0).length);
     queue.relayed.clear();
-    for (const connection of this.documents.get(documentName)?.getConnections() ?? []) if (!connection.readOnly) endWriting(connection, 'access');
+    for (const connection of this.documents.get(documentName)?.getConnections() ?? [])
+      if (!connection.readOnly) endWriting(connection, 'access');
   }
 
   /** Whether the document's copy in memory may hold refused updates: read it from the store instead. */
@@ -406,7 +441,8 @@ export class DurablePersistence implements Extension {
    */
   async drainAll(): Promise<void> {
     // Relayed updates not yet confirmed by their origin are stored now rather than after their delay.
-    for (const [documentName, queue] of this.queues) if (queue.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
+    for (const [documentName, queue] of this.queues)
+      if (queue.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
     // Not waiting for relayed updates that arrive later: other processes' editors may type on for good.
     while ([...this.queues.values()].some((q) => q.pending.length || q.flushing)) {
       await Promise.all([...this.queues.values()].map((q) => q.flushing));

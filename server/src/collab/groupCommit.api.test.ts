@@ -32,7 +32,9 @@ describe('group commit of live updates', () => {
     // Each document's check by the transaction it ran in.
     const checkedIn = new Map<string, string>();
     const store = new DatabaseDocumentStore(database, async (names, tx) => {
-      const [{ transaction }] = (await rawRows<{ transaction: string }>(tx, sql`select txid_current()::text as transaction`)) as [{ transaction: string }];
+      const [{ transaction }] = (await rawRows<{ transaction: string }>(tx, sql`select txid_current()::text as transaction`)) as [
+        { transaction: string },
+      ];
       for (const name of names) checkedIn.set(name, transaction);
       return names.map((name) => name !== 'scratch.locked');
     });
@@ -86,7 +88,9 @@ describe('group commit of live updates', () => {
     // As a statement sent behind a BEGIN that a lost connection took with it would run: alone.
     const { database, dispose } = await createTestDatabase();
     cleanups.push(dispose);
-    await expect(insertUpdates(database.db, [{ documentName: 'scratch.alone', update: updateOf('alone') }])).rejects.toThrow(/outside their group commit/);
+    await expect(insertUpdates(database.db, [{ documentName: 'scratch.alone', update: updateOf('alone') }])).rejects.toThrow(
+      /outside their group commit/,
+    );
     await expect(
       database.db.transaction((tx) => insertUpdates(tx, [{ documentName: 'scratch.unmarked', update: updateOf('unmarked') }])),
     ).rejects.toThrow(/outside their group commit/);

@@ -28,7 +28,10 @@ interface Request {
  * in its own order, so the two could deadlock: the group yields first (PostgreSQL's deadlock check
  * waits a second), and a signature that holds its note longer only sends that group the slow way.
  */
-const openGroupWithLockTimeout = fixedStatement('group_open_lock_timeout', `select set_config('eln.group_commit', 'on', true), set_config('lock_timeout', '200ms', true)`);
+const openGroupWithLockTimeout = fixedStatement(
+  'group_open_lock_timeout',
+  `select set_config('eln.group_commit', 'on', true), set_config('lock_timeout', '200ms', true)`,
+);
 /** Opens a transaction of one document's appends alone, after its group gave up (no lock timeout): the mark only. */
 const openGroup = fixedStatement('group_open', `select set_config('eln.group_commit', 'on', true)`);
 /**
@@ -93,7 +96,10 @@ const appendUpdates = fixedStatement<{ stored: number }>(
  * timeout and a second transaction, and no later group.
  */
 export class GroupCommit {
-  private readonly groups = new Batches<Request>((group) => this.commitGroup(group), { gatherMs: GROUP_COMMIT_GATHER_MS, spacingMs: GROUP_COMMIT_SPACING_MS });
+  private readonly groups = new Batches<Request>((group) => this.commitGroup(group), {
+    gatherMs: GROUP_COMMIT_GATHER_MS,
+    spacingMs: GROUP_COMMIT_SPACING_MS,
+  });
   /** The groups' transactions: one at a time, each BEGIN sent with the group's checks (see PipelinedTransactions). */
   private readonly pipelined: Transactions;
   /** The pool's transactions, for documents appended alone beside the groups after their group failed. */
@@ -145,7 +151,11 @@ export class GroupCommit {
    * refused, that transaction rolls back and another stores only what its checks allow. Refusals are
    * rare (a note signed or its project finished while someone types), the round trip is every commit's.
    */
-  private async store(byDocument: Map<string, Request[]>, transactions: Transactions, lockTimeout: boolean): Promise<Map<string, AppendOutcome>> {
+  private async store(
+    byDocument: Map<string, Request[]>,
+    transactions: Transactions,
+    lockTimeout: boolean,
+  ): Promise<Map<string, AppendOutcome>> {
     const names = [...byDocument.keys()].sort();
     try {
       return await transactions(inGroupTransaction(lockTimeout, (q) => this.storeAllOrNone(q, names, byDocument)));
@@ -173,12 +183,21 @@ export class GroupCommit {
   /** The updates of the documents the checks allow, inserted after their answer. */
   private async storeAllowed(tx: Queryable, names: string[], byDocument: Map<string, Request[]>): Promise<Map<string, AppendOutcome>> {
     const allowed = await this.mayWrite(names, tx);
-    await this.insert(tx, names.filter((_, i) => allowed[i]), byDocument);
+    await this.insert(
+      tx,
+      names.filter((_, i) => allowed[i]),
+      byDocument,
+    );
     return new Map(names.map((name, i) => [name, allowed[i] ? 'stored' : 'refused']));
   }
 
   private insert(tx: Queryable, names: string[], byDocument: Map<string, Request[]>): Promise<void> {
-    return insertUpdates(tx, names.flatMap((documentName) => byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update })))));
+    return insertUpdates(
+      tx,
+      names.flatMap((documentName) =>
+        byDocument.get(documentName)!.flatMap((request) => request.updates.map((update) => ({ documentName, update }))),
+      ),
+    );
   }
 }
 
@@ -190,7 +209,8 @@ export async function insertUpdates(tx: Queryable, rows: Array<{ documentName: s
     const inserted = appendUpdates(tx, [slice.map((row) => row.documentName), slice.map((row) => base64(row.update))]);
     statements.push(
       inserted.then(([answer]) => {
-        if (answer?.stored !== slice.length) throw new Error('live updates were sent outside their group commit’s transaction; none of them was stored');
+        if (answer?.stored !== slice.length)
+          throw new Error('live updates were sent outside their group commit’s transaction; none of them was stored');
       }),
     );
   }

@@ -28,9 +28,14 @@ describe('a note whose row another transaction holds', () => {
   it('keeps its own edits unconfirmed until the lock goes, while another note’s edits are confirmed meanwhile', async () => {
     const user = await server.createUser();
     const { accessToken: token } = await server.signIn(user.userId, user.password);
-    const project = await server.call<{ projectNo: number }>('/v1/project/create', { title: 'Held rows', signatureList: { department: '', user: user.userId } }, { token });
+    const project = await server.call<{ projectNo: number }>(
+      '/v1/project/create',
+      { title: 'Held rows', signatureList: { department: '', user: user.userId } },
+      { token },
+    );
     const noteNo = async (title: string) =>
-      (await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title }, { token })).body.data.labNoteNo;
+      (await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title }, { token }))
+        .body.data.labNoteNo;
     const [heldNo, freeNo] = [await noteNo('Held'), await noteNo('Free')];
     const open = async (labNoteNo: number) => {
       const client = await connectWriter(url, noteDocumentName(labNoteNo), token);

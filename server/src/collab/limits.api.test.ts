@@ -15,7 +15,9 @@ interface RawSocket {
 
 function openRaw(baseUrl: string): Promise<RawSocket | { refusedWith: number; body: string }> {
   const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}${COLLAB_PATH}`);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   return new Promise((resolve, reject) => {
     socket.on('open', () => resolve({ socket, closed }));
     socket.on('unexpected-response', (_request, response) => {
@@ -36,7 +38,8 @@ async function mustOpen(baseUrl: string): Promise<RawSocket> {
 }
 
 /** A sync update for `documentName` carrying `bytes` of payload, framed as a provider frames one. */
-const updateFrame = (documentName: string, bytes: number) => new OutgoingMessage(documentName).createSyncMessage().writeUpdate(new Uint8Array(bytes)).toUint8Array();
+const updateFrame = (documentName: string, bytes: number) =>
+  new OutgoingMessage(documentName).createSyncMessage().writeUpdate(new Uint8Array(bytes)).toUint8Array();
 
 describe('the websocket before authentication', () => {
   let server: TestServer;
@@ -109,8 +112,13 @@ describe('the size of a live document', () => {
     const writer = await server.createUser({ name: 'Writer Size' });
     const caller = await server.as(writer);
     token = (await server.signIn(writer.userId, writer.password)).accessToken;
-    const project = await caller<{ projectNo: number }>('/v1/project/create', { title: 'Size limits', signatureList: { department: '', user: writer.userId } });
-    labNoteNo = (await caller<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title: 'Big note' })).body.data.labNoteNo;
+    const project = await caller<{ projectNo: number }>('/v1/project/create', {
+      title: 'Size limits',
+      signatureList: { department: '', user: writer.userId },
+    });
+    labNoteNo = (
+      await caller<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title: 'Big note' })
+    ).body.data.labNoteNo;
   });
   afterEach(() => {
     for (const client of clients.splice(0)) client.destroy();
@@ -120,7 +128,12 @@ describe('the size of a live document', () => {
   });
 
   const tooLarge = (client: LiveClient) =>
-    client.stateless().some((m) => (m as { type?: string; reason?: string }).type === HOLD_ENDED_MESSAGE && (m as { reason?: string }).reason === DOCUMENT_TOO_LARGE);
+    client
+      .stateless()
+      .some(
+        (m) =>
+          (m as { type?: string; reason?: string }).type === HOLD_ENDED_MESSAGE && (m as { reason?: string }).reason === DOCUMENT_TOO_LARGE,
+      );
 
   it('accepts updates up to the limit, refuses the one past it (not applied, not stored) and says why', async () => {
     const name = noteDocumentName(labNoteNo);

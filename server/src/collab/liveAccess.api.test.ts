@@ -78,9 +78,17 @@ async function scene(): Promise<Scene> {
   const leaderSession = await server.signIn(leader.userId, leader.password);
   const memberSession = await server.signIn(member.userId, member.password);
   const signatureList = { department: '', user: `${leader.userId},${member.userId}` };
-  const created = await server.call<{ projectNo: number }>('/v1/project/create', { title: `Access ${scenes}`, signatureList }, { token: leaderSession.accessToken });
+  const created = await server.call<{ projectNo: number }>(
+    '/v1/project/create',
+    { title: `Access ${scenes}`, signatureList },
+    { token: leaderSession.accessToken },
+  );
   const { projectNo } = created.body.data;
-  const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Live' }, { token: memberSession.accessToken });
+  const note = await server.call<{ labNoteNo: number }>(
+    '/v1/project/note/create',
+    { projectNo, title: 'Live' },
+    { token: memberSession.accessToken },
+  );
   const name = noteDocumentName(note.body.data.labNoteNo);
   const observer = track(await connectWriter(url, name, leaderSession.accessToken));
   const editor = track(await connectWriter(url, name, memberSession.accessToken));
@@ -156,7 +164,9 @@ describe('open live connections when access ends', () => {
   it('leaves the connections of a user whose name an administrator changes', async () => {
     const s = await scene();
     const admin = await server.signIn(server.admin.userId, server.admin.password);
-    expect((await server.call('/v1/admin/user/update', { userNo: s.member.userNo, name: 'Renamed' }, { token: admin.accessToken })).body.status).toBe('0000');
+    expect(
+      (await server.call('/v1/admin/user/update', { userNo: s.member.userNo, name: 'Renamed' }, { token: admin.accessToken })).body.status,
+    ).toBe('0000');
     expect(memberConnections(s).map((c) => c.readOnly)).toEqual([false]);
     appendParagraph(s.editor.doc, 'still writing');
     await eventually(() => s.editor.allDurable(), 'the edit after the rename to be stored');
@@ -185,7 +195,10 @@ describe('open live connections when access ends', () => {
   it('closes the connections of a participant removed from the project, who can no longer see it', async () => {
     const s = await scene();
     const signatureList = { department: '', user: s.leader.userId };
-    expect((await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body.status).toBe('0000');
+    expect(
+      (await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
+        .status,
+    ).toBe('0000');
     await expectClosed(s, COLLAB_REFUSALS.forbidden);
   });
 
@@ -194,7 +207,10 @@ describe('open live connections when access ends', () => {
     // Here the leader's connection is the one watched; the member's is the witness.
     const leader = { ...s, member: s.leader, memberSession: s.leaderSession, editor: s.observer, observer: s.editor };
     const signatureList = { department: '', user: s.member.userId };
-    expect((await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body.status).toBe('0000');
+    expect(
+      (await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
+        .status,
+    ).toBe('0000');
     expect(memberConnections(leader).map((c) => c.readOnly)).toEqual([false]);
     appendParagraph(leader.editor.doc, 'the leader writes on');
     await eventually(() => leader.editor.allDurable(), 'the leader’s edit after the update to be stored');
@@ -206,7 +222,10 @@ describe('open live connections when access ends', () => {
     const s = await scene();
     const newcomer = await server.createUser();
     const signatureList = { department: '', user: `${s.leader.userId},${s.member.userId},${newcomer.userId}` };
-    expect((await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body.status).toBe('0000');
+    expect(
+      (await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
+        .status,
+    ).toBe('0000');
     expect(memberConnections(s).map((c) => c.readOnly)).toEqual([false]);
     appendParagraph(s.editor.doc, 'still writing');
     await eventually(() => s.editor.allDurable(), 'the edit after the update to be stored');
@@ -217,8 +236,16 @@ describe('open live connections when access ends', () => {
     const member = await server.createUser();
     const session = await server.signIn(member.userId, member.password);
     const signatureList = { department: '', user: `${member.userId},${server.admin.userId}` };
-    const created = await server.call<{ projectNo: number }>('/v1/project/create', { title: 'Access race', signatureList }, { token: session.accessToken });
-    const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: created.body.data.projectNo, title: 'Live' }, { token: session.accessToken });
+    const created = await server.call<{ projectNo: number }>(
+      '/v1/project/create',
+      { title: 'Access race', signatureList },
+      { token: session.accessToken },
+    );
+    const note = await server.call<{ labNoteNo: number }>(
+      '/v1/project/note/create',
+      { projectNo: created.body.data.projectNo, title: 'Live' },
+      { token: session.accessToken },
+    );
     const name = noteDocumentName(note.body.data.labNoteNo);
 
     let release = () => undefined as void;

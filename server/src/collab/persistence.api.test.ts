@@ -5,7 +5,16 @@ import { DURABLE_MESSAGE, noteDocumentName, type SaveAnswer } from '@eln/shared'
 import { documentSnapshots, documentUpdates, noteVersions } from '../db/schema.js';
 import type { Database, Queryable } from '../db/client.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
+import {
+  appendParagraph,
+  connectWriter,
+  eventually,
+  paragraphTexts,
+  roundTrip,
+  startTyping,
+  tagsOfState,
+  type LiveClient,
+} from '../testing/live.js';
 import { DatabaseDocumentStore, loadDocumentState, type DocumentStore } from './documentStore.js';
 
 /** A store that can be held shut or made to fail, wrapped around the real database store. */
@@ -67,15 +76,26 @@ async function setUp(options: { store?: (db: Database) => ControlledStore; compa
 
 /** The clients a durable message names, or none for any other message. */
 function clocksIn(message: unknown): string[] {
-  const clocks = (message as { type?: string; clocks?: Record<string, number> }).type === DURABLE_MESSAGE ? (message as { clocks: Record<string, number> }).clocks : {};
+  const clocks =
+    (message as { type?: string; clocks?: Record<string, number> }).type === DURABLE_MESSAGE
+      ? (message as { clocks: Record<string, number> }).clocks
+      : {};
   return Object.keys(clocks);
 }
 
 async function noteFor(server: TestServer) {
   const user = await server.createUser();
   const session = await server.signIn(user.userId, user.password);
-  const created = await server.call<{ projectNo: number }>('/v1/project/create', { title: `P ${user.userId}`.slice(0, 25), signatureList: { department: '', user: user.userId } }, { token: session.accessToken });
-  const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: created.body.data.projectNo, title: 'Durable' }, { token: session.accessToken });
+  const created = await server.call<{ projectNo: number }>(
+    '/v1/project/create',
+    { title: `P ${user.userId}`.slice(0, 25), signatureList: { department: '', user: user.userId } },
+    { token: session.accessToken },
+  );
+  const note = await server.call<{ labNoteNo: number }>(
+    '/v1/project/note/create',
+    { projectNo: created.body.data.projectNo, title: 'Durable' },
+    { token: session.accessToken },
+  );
   return { token: session.accessToken, labNoteNo: note.body.data.labNoteNo, name: noteDocumentName(note.body.data.labNoteNo) };
 }
 
@@ -147,7 +167,10 @@ describe('loading while a compaction commits', () => {
     const writer = new Y.Doc();
     writer.on('update', (update: Uint8Array) => void store.append('scratch.race', [update]));
     for (const word of ['one', 'two', 'three']) writer.getArray<string>('a').push([word]);
-    await eventually(async () => (await database.db.select({ n: count() }).from(documentUpdates)).at(0)?.n === 3, 'the three updates stored');
+    await eventually(
+      async () => (await database.db.select({ n: count() }).from(documentUpdates)).at(0)?.n === 3,
+      'the three updates stored',
+    );
 
     const stepped = steppedQueries(database.db);
     const loading = loadDocumentState(stepped.q, 'scratch.race');
@@ -175,7 +198,8 @@ describe('durable persistence', () => {
     store!.hold();
     appendParagraph(client.doc, 'waiting for the database');
     await eventually(() => store!.appendAttempts > 0, 'the append to start');
-    const stored = async () => Number((await server.database.db.select({ n: count() }).from(documentUpdates).where(eq(documentUpdates.documentName, name)))[0]?.n);
+    const stored = async () =>
+      Number((await server.database.db.select({ n: count() }).from(documentUpdates).where(eq(documentUpdates.documentName, name)))[0]?.n);
     expect(client.allDurable()).toBe(false);
     expect(await stored()).toBe(0);
     store!.release();
@@ -190,14 +214,25 @@ describe('durable persistence', () => {
     const { token, name } = await noteFor(server);
     const first = await connectWriter(url, name, token);
     const second = await connectWriter(url, name, token);
-    cleanups.push(() => first.destroy(), () => second.destroy());
-    const named = (client: LiveClient, from: number) => client.stateless().slice(from).map(clocksIn).filter((clients) => clients.length);
+    cleanups.push(
+      () => first.destroy(),
+      () => second.destroy(),
+    );
+    const named = (client: LiveClient, from: number) =>
+      client
+        .stateless()
+        .slice(from)
+        .map(clocksIn)
+        .filter((clients) => clients.length);
 
     // Neither has written yet: each hears the other's first commit (a writer not yet known hears everything).
     const secondBefore = second.stateless().length;
     appendParagraph(first.doc, 'from the first');
     await eventually(() => first.allDurable(), 'the first writer confirmed');
-    await eventually(() => named(second, secondBefore).some((clients) => clients.includes(String(first.doc.clientID))), 'the second writer told');
+    await eventually(
+      () => named(second, secondBefore).some((clients) => clients.includes(String(first.doc.clientID))),
+      'the second writer told',
+    );
     appendParagraph(second.doc, 'from the second');
     await eventually(() => second.allDurable(), 'the second writer confirmed');
 
@@ -220,7 +255,13 @@ describe('durable persistence', () => {
     const newcomer = await connectWriter(url, name, token);
     cleanups.push(() => newcomer.destroy());
     await eventually(() => newcomer.stateless().some((m) => clocksIn(m).length === 2), 'the newcomer told every clock');
-    expect(newcomer.stateless().map(clocksIn).find((clients) => clients.length)?.sort()).toEqual([String(first.doc.clientID), String(second.doc.clientID)].sort());
+    expect(
+      newcomer
+        .stateless()
+        .map(clocksIn)
+        .find((clients) => clients.length)
+        ?.sort(),
+    ).toEqual([String(first.doc.clientID), String(second.doc.clientID)].sort());
 
     // A tab whose first stored update passes on another client's items with its own (a reconnect's sync
     // to a server that lacked them) is not known by them: it goes on hearing every commit.
@@ -235,7 +276,10 @@ describe('durable persistence', () => {
     const passingBefore = passing.stateless().length;
     appendParagraph(first.doc, 'heard by the passing tab');
     await eventually(() => first.allDurable(), 'the first writer confirmed again');
-    await eventually(() => named(passing, passingBefore).some((clients) => clients.includes(String(first.doc.clientID))), 'the passing tab told');
+    await eventually(
+      () => named(passing, passingBefore).some((clients) => clients.includes(String(first.doc.clientID))),
+      'the passing tab told',
+    );
   });
 
   it('flushes a document up to the edits it holds when asked, while someone types on faster than it stores', async () => {
@@ -246,7 +290,10 @@ describe('durable persistence', () => {
     const { token, name } = await noteFor(server);
     const typist = await connectWriter(url, name, token);
     const observer = await connectWriter(url, name, token);
-    cleanups.push(() => typist.destroy(), () => observer.destroy());
+    cleanups.push(
+      () => typist.destroy(),
+      () => observer.destroy(),
+    );
     // Each commit takes longer than the typist between keystrokes, so edits are always pending.
     store!.appendDelayMs = 40;
     const typing = startTyping(typist, 'typed', 'side map');
@@ -287,7 +334,10 @@ describe('durable persistence', () => {
       expect(saved.body.status).toBe('0000');
       // Read before anything more can be stored: what the database held when the version was written, or more.
       const storedAtSave = tagsOfState(await loadDocumentState(server.database.db, name));
-      const [version] = await server.database.db.select({ state: noteVersions.documentState }).from(noteVersions).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+      const [version] = await server.database.db
+        .select({ state: noteVersions.documentState })
+        .from(noteVersions)
+        .where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
       const inVersion = tagsOfState(version!.state);
       expect(inVersion.size).toBeGreaterThan(0);
       // A crash now would lose nothing the version holds.
@@ -378,7 +428,10 @@ describe('durable persistence', () => {
     }
     await eventually(() => client.allDurable(), 'all durable');
     const db = first.server.database.db;
-    await eventually(async () => (await db.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, name))).length === 1, 'a snapshot');
+    await eventually(
+      async () => (await db.select().from(documentSnapshots).where(eq(documentSnapshots.documentName, name))).length === 1,
+      'a snapshot',
+    );
     const left = Number((await db.select({ n: count() }).from(documentUpdates).where(eq(documentUpdates.documentName, name)))[0]?.n);
     expect(left).toBeLessThan(60);
     client.destroy();

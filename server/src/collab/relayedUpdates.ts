@@ -30,12 +30,15 @@ export class RelayedUpdates {
   private schedule(onDue: () => void): void {
     const first = this.held[0];
     if (this.timer || !first) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      onDue();
-      // Later updates still held get their own turn.
-      this.schedule(onDue);
-    }, Math.max(0, first.dueAt - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        onDue();
+        // Later updates still held get their own turn.
+        this.schedule(onDue);
+      },
+      Math.max(0, first.dueAt - Date.now()),
+    );
     this.timer.unref();
   }
 

@@ -6,7 +6,16 @@ import { labNotes } from '../db/schema.js';
 import { installAfterLockTrigger, storedAfterLock } from '../testing/afterLock.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
 import { requireRedis } from '../testing/redis.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
+import {
+  appendParagraph,
+  connectWriter,
+  eventually,
+  paragraphTexts,
+  roundTrip,
+  startTyping,
+  tagsOfState,
+  type LiveClient,
+} from '../testing/live.js';
 import { DatabaseDocumentStore } from './documentStore.js';
 
 /**
@@ -39,8 +48,16 @@ async function twoProcesses() {
   const bob = await one.createUser({ name: 'Bob on two' });
   const aliceToken = (await one.signIn(alice.userId, alice.password)).accessToken;
   const bobToken = (await two.signIn(bob.userId, bob.password)).accessToken;
-  const { projectNo } = (await one.call<{ projectNo: number }>('/v1/project/create', { title: 'Shared', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } }, { token: aliceToken })).body.data;
-  const { labNoteNo } = (await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Across processes' }, { token: bobToken })).body.data;
+  const { projectNo } = (
+    await one.call<{ projectNo: number }>(
+      '/v1/project/create',
+      { title: 'Shared', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } },
+      { token: aliceToken },
+    )
+  ).body.data;
+  const { labNoteNo } = (
+    await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Across processes' }, { token: bobToken })
+  ).body.data;
   const name = noteDocumentName(labNoteNo);
   const connect = async (url: string, token: string) => {
     const client = await connectWriter(url, name, token);
@@ -65,7 +82,8 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     expect(paragraphTexts(a.doc)).toEqual(paragraphTexts(b.doc));
     await eventually(() => a.allDurable() && b.allDurable(), 'durable confirmations from either process');
 
-    const modifiers = (await two.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo }, { token: bobToken })).body.data.list[0]?.modifiers;
+    const modifiers = (await two.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo }, { token: bobToken })).body.data.list[0]
+      ?.modifiers;
     expect(modifiers?.map((m) => m.name).sort()).toEqual(['Alice on one', 'Bob on two']);
 
     // Each update was stored once, by the process that received it: a fresh client sees each edit once.
@@ -85,8 +103,13 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     appendParagraph(b.doc, 'after the clear');
     await roundTrip(b, a);
 
-    for (const [server, token] of [[one, aliceToken], [two, bobToken]] as const) {
-      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+    for (const [server, token] of [
+      [one, aliceToken],
+      [two, bobToken],
+    ] as const) {
+      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map(
+        (blk) => JSON.parse(blk.content).content[0].text,
+      );
       expect(texts).toEqual(['before the clear']);
     }
     expect(paragraphTexts(a.doc)).toEqual(['before the clear']);
@@ -112,7 +135,10 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
         closedWith = event.reason;
       });
       appendParagraph(scene.b.doc, 'before the change');
-      await eventually(() => scene.b.allDurable() && paragraphTexts(scene.a.doc).includes('before the change'), 'Bob’s first edit to be stored');
+      await eventually(
+        () => scene.b.allDurable() && paragraphTexts(scene.a.doc).includes('before the change'),
+        'Bob’s first edit to be stored',
+      );
       return { ...scene, closedWith: () => closedWith };
     }
 
@@ -125,12 +151,18 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       const { one, two, aliceToken, labNoteNo, name, a, b, bob } = scene;
       await eventually(() => scene.closedWith() === reason, `Bob's editor on process two to be closed with ${reason}`);
       // The client sees its socket close before process two has forgotten the connection: wait for both.
-      await eventually(() => two.services.live.connections(name).every((c) => c.context.user.userNo !== bob.userNo), 'process two to drop Bob’s connection');
+      await eventually(
+        () => two.services.live.connections(name).every((c) => c.context.user.userNo !== bob.userNo),
+        'process two to drop Bob’s connection',
+      );
       appendParagraph(b.doc, 'written after the change');
       appendParagraph(a.doc, 'Alice writes on');
       await eventually(() => a.allDurable(), 'Alice’s edit to be stored');
       for (const server of [one, two]) {
-        const texts = async () => (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token: aliceToken })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+        const texts = async () =>
+          (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token: aliceToken })).body.data.blockList.map(
+            (blk) => JSON.parse(blk.content).content[0].text,
+          );
         // Process two learns Alice's stored edit through Redis a moment later (seen lagging under CI load).
         await eventually(async () => (await texts()).includes('Alice writes on'), 'each process to have Alice’s edit');
         expect(await texts()).toEqual(['before the change', 'Alice writes on']);
@@ -148,14 +180,20 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     it('closes Bob’s editor on two when an administrator deactivates him through one', async () => {
       const scene = await bobWritingOnTwo();
       const admin = await scene.one.signIn(scene.one.admin.userId, scene.one.admin.password);
-      expect((await scene.one.call('/v1/admin/user/update', { userNo: scene.bob.userNo, active: false }, { token: admin.accessToken })).body.status).toBe('0000');
+      expect(
+        (await scene.one.call('/v1/admin/user/update', { userNo: scene.bob.userNo, active: false }, { token: admin.accessToken })).body
+          .status,
+      ).toBe('0000');
       await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session);
     });
 
     it('closes Bob’s editor on two when Alice removes him from the project through one', async () => {
       const scene = await bobWritingOnTwo();
       const signatureList = { department: '', user: scene.alice.userId };
-      expect((await scene.one.call('/v1/project/update', { projectNo: scene.projectNo, signatureList }, { token: scene.aliceToken })).body.status).toBe('0000');
+      expect(
+        (await scene.one.call('/v1/project/update', { projectNo: scene.projectNo, signatureList }, { token: scene.aliceToken })).body
+          .status,
+      ).toBe('0000');
       await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.forbidden);
     });
   });
@@ -178,8 +216,13 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     expect(await storedAfterLock(database.db, name)).toBe(0);
     expect([...tagsOfState(await new DatabaseDocumentStore(database).load(name))]).toEqual(['before the lock']);
     expect(b.allDurable()).toBe(false);
-    for (const [server, token] of [[one, aliceToken], [two, bobToken]] as const) {
-      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+    for (const [server, token] of [
+      [one, aliceToken],
+      [two, bobToken],
+    ] as const) {
+      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map(
+        (blk) => JSON.parse(blk.content).content[0].text,
+      );
       expect(texts).toEqual(['before the lock']);
     }
   });
@@ -194,19 +237,31 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       return client;
     };
     for (let round = 0; round < 8; round += 1) {
-      const { labNoteNo } = (await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `Race ${round}` }, { token: bobToken })).body.data;
+      const { labNoteNo } = (
+        await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `Race ${round}` }, { token: bobToken })
+      ).body.data;
       const name = noteDocumentName(labNoteNo);
       const writer = await open(urlTwo, name, bobToken);
       const watcher = await open(urlOne, name, aliceToken);
       appendParagraph(writer.doc, 'Result');
       await eventually(() => writer.allDurable(), 'the first paragraph stored');
-      expect((await two.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, { token: bobToken })).body.status).toBe('0000');
-      await two.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: alice.userId, type: 'reviewer' }] }, { token: bobToken });
+      expect((await two.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, { token: bobToken })).body.status).toBe(
+        '0000',
+      );
+      await two.call(
+        '/v1/project/signature/create',
+        { labNoteNo, signers: [{ userId: alice.userId, type: 'reviewer' }] },
+        { token: bobToken },
+      );
 
       // Side-map edits leave the blocks as saved: the signature goes through while they keep coming,
       // and process two hears of it only through Redis.
       const typing = startTyping(writer, `r${round}`, 'side map');
-      const answer = await one.call('/v1/project/signature/status', { labNoteNo, status: 'T', password: alice.password, name: alice.name }, { token: aliceToken });
+      const answer = await one.call(
+        '/v1/project/signature/status',
+        { labNoteNo, status: 'T', password: alice.password, name: alice.name },
+        { token: aliceToken },
+      );
       expect(answer.body.status).toBe('0000');
       await eventually(() => holdEnded(writer), 'the writer on process two to be turned read-only');
       await typing.stop();
@@ -215,7 +270,10 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
 
       expect(await storedAfterLock(database.db, name), `round ${round}: updates stored after the signature`).toBe(0);
       const present = tagsOfState(await store.load(name));
-      expect(typing.confirmed().filter((tag) => !present.has(tag)), `round ${round}: confirmed but not stored`).toEqual([]);
+      expect(
+        typing.confirmed().filter((tag) => !present.has(tag)),
+        `round ${round}: confirmed but not stored`,
+      ).toEqual([]);
     }
   }, 120_000);
 });

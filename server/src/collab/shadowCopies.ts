@@ -39,7 +39,10 @@ export function violationsBetween(after: PmNode, before: PmNode): ContentViolati
  * tables, and the transition rules of tables whose grid changed).
  */
 export function snapshotViolationsBetween(after: ContentSnapshot, before: ContentSnapshot): ContentViolation[] {
-  const added = violationsBeyond([...tableTransitions(after.tables(), before.tables()), ...after.stateViolations()], before.stateViolations());
+  const added = violationsBeyond(
+    [...tableTransitions(after.tables(), before.tables()), ...after.stateViolations()],
+    before.stateViolations(),
+  );
   if (added.length) return added;
   return violationsBeyond(schemaViolations(after.json().content ?? []), schemaViolations(before.json().content ?? []));
 }

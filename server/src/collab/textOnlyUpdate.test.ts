@@ -28,10 +28,14 @@ describe('the text-only fast path', () => {
     expect(fast((doc) => textOf(doc).insert(5, ' world'))).toBe(true);
     expect(fast((doc) => [...'abc'].forEach((ch, i) => textOf(doc).insert(i, ch)))).toBe(true);
     expect(fast((doc) => textOf(doc).delete(1, 2))).toBe(true);
-    expect(fast((doc) => doc.transact(() => {
-      textOf(doc).delete(0, 1);
-      doc.getMap(DELETION_MARKS_FIELD).set(String(doc.clientID), 1);
-    }))).toBe(true);
+    expect(
+      fast((doc) =>
+        doc.transact(() => {
+          textOf(doc).delete(0, 1);
+          doc.getMap(DELETION_MARKS_FIELD).set(String(doc.clientID), 1);
+        }),
+      ),
+    ).toBe(true);
     expect(fast(() => undefined)).toBe(true);
     // Nothing outside the note's content fragment is read by a rule.
     expect(fast((doc) => doc.getMap('elsewhere').set('k', new Y.Map()))).toBe(true);
@@ -63,10 +67,14 @@ describe('the text-only fast path', () => {
     expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).push([paragraph('Second')]))).toBe(true);
     expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).insert(0, [paragraph('First'), paragraph('', 'p3')]))).toBe(true);
     // Enter in the middle: the tail moves into a new paragraph.
-    expect(fast((doc) => doc.transact(() => {
-      textOf(doc).delete(3, 2);
-      doc.getXmlFragment(CONTENT_FIELD).insert(1, [paragraph('lo')]);
-    }))).toBe(true);
+    expect(
+      fast((doc) =>
+        doc.transact(() => {
+          textOf(doc).delete(3, 2);
+          doc.getXmlFragment(CONTENT_FIELD).insert(1, [paragraph('lo')]);
+        }),
+      ),
+    ).toBe(true);
     expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).delete(0, 1))).toBe(true);
     expect(fast((doc) => paragraphOf(doc).setAttribute('blockUid', 'other'))).toBe(true);
   });
@@ -77,18 +85,22 @@ describe('the text-only fast path', () => {
     expect(fast((doc) => paragraphOf(doc).setAttribute('blockUid', 42 as unknown as string))).toBe(false);
     expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).push([new Y.XmlElement('table')]))).toBe(false);
     expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).push([new Y.XmlElement('heading')]))).toBe(false);
-    expect(fast((doc) => {
-      const withImage = new Y.XmlElement('paragraph');
-      withImage.insert(0, [new Y.XmlElement('image')]);
-      doc.getXmlFragment(CONTENT_FIELD).push([withImage]);
-    })).toBe(false);
-    expect(fast((doc) => {
-      const cell = new Y.XmlElement('tableCell');
-      const inner = new Y.XmlElement('paragraph');
-      inner.insert(0, [new Y.XmlText('in a cell')]);
-      cell.insert(0, [inner]);
-      doc.getXmlFragment(CONTENT_FIELD).push([cell]);
-    })).toBe(false);
+    expect(
+      fast((doc) => {
+        const withImage = new Y.XmlElement('paragraph');
+        withImage.insert(0, [new Y.XmlElement('image')]);
+        doc.getXmlFragment(CONTENT_FIELD).push([withImage]);
+      }),
+    ).toBe(false);
+    expect(
+      fast((doc) => {
+        const cell = new Y.XmlElement('tableCell');
+        const inner = new Y.XmlElement('paragraph');
+        inner.insert(0, [new Y.XmlText('in a cell')]);
+        cell.insert(0, [inner]);
+        doc.getXmlFragment(CONTENT_FIELD).push([cell]);
+      }),
+    ).toBe(false);
     expect(fast((doc) => paragraphOf(doc).insert(1, [new Y.XmlText('second text')]))).toBe(true);
     expect(fast((doc) => paragraphOf(doc).delete(0, 1))).toBe(true); // an empty paragraph breaks nothing
     expect(fast((doc) => doc.getXmlFragment(CONTENT_FIELD).insert(0, [new Y.XmlText('bare text at the top')]))).toBe(false);

@@ -57,7 +57,8 @@ function appliesAsRead(doc: Y.Doc, update: Uint8Array, structs: Array<Y.Item | Y
       sectionStarts.add(client);
     }
     const references = [struct.origin, struct.rightOrigin, struct.parent instanceof Y.ID ? struct.parent : null];
-    if (!references.every((id) => id === null || id.clock < Y.getState(doc.store, id.client) || (id.client === client && id.clock < clock))) return false;
+    if (!references.every((id) => id === null || id.clock < Y.getState(doc.store, id.client) || (id.client === client && id.clock < clock)))
+      return false;
   }
   // The update's first number is its count of client sections.
   return decoding.readVarUint(decoding.createDecoder(update)) === sectionStarts.size;
@@ -84,7 +85,8 @@ const isTextContent = (item: Y.Item) => item.content instanceof Y.ContentString;
 function placeOf(context: Context, item: Y.Item, depth = 0): Place | null {
   const sub = item.parentSub;
   const mapEntry = sub !== null;
-  if (typeof item.parent === 'string') return item.parent === CONTENT_FIELD ? { type: context.root, mapEntry, sub } : { type: 'outside', mapEntry, sub };
+  if (typeof item.parent === 'string')
+    return item.parent === CONTENT_FIELD ? { type: context.root, mapEntry, sub } : { type: 'outside', mapEntry, sub };
   if (item.parent instanceof Y.ID) {
     const parent = context.added.get(key(item.parent)) ?? existing(context.doc, item.parent);
     return parent?.content instanceof Y.ContentType ? { type: parent.content.type, mapEntry, sub } : null;
@@ -122,7 +124,8 @@ function insideContent(context: Context, type: Y.AbstractType<unknown>): boolean
 }
 
 const isParagraph = (type: Y.AbstractType<unknown>) => type instanceof Y.XmlElement && type.nodeName === NODE.paragraph;
-const isTopParagraph = (context: Context, type: Y.AbstractType<unknown>) => isParagraph(type) && parentTypeOf(context, type) === context.root;
+const isTopParagraph = (context: Context, type: Y.AbstractType<unknown>) =>
+  isParagraph(type) && parentTypeOf(context, type) === context.root;
 
 /**
  * What a paragraph at the top of the note may take without the full check: a new paragraph there, its
@@ -132,7 +135,8 @@ const isTopParagraph = (context: Context, type: Y.AbstractType<unknown>) => isPa
 function allowedParagraphPart(context: Context, place: Place & { type: Y.AbstractType<unknown> }, item: Y.Item): boolean {
   if (place.type === context.root) return !place.mapEntry && item.content instanceof Y.ContentType && isParagraph(item.content.type);
   if (!isTopParagraph(context, place.type)) return false;
-  if (place.mapEntry) return place.sub === 'blockUid' && item.content instanceof Y.ContentAny && item.content.arr.every((value) => typeof value === 'string');
+  if (place.mapEntry)
+    return place.sub === 'blockUid' && item.content instanceof Y.ContentAny && item.content.arr.every((value) => typeof value === 'string');
   return item.content instanceof Y.ContentType && item.content.type instanceof Y.XmlText;
 }
 
@@ -182,7 +186,9 @@ function deletesOnlyText(context: Context, client: number, clock: number, len: n
   }
   // The rest must be items this update adds.
   while (at < end) {
-    const item = [...added.values()].find((candidate) => candidate.id.client === client && candidate.id.clock <= at && at < candidate.id.clock + candidate.length);
+    const item = [...added.values()].find(
+      (candidate) => candidate.id.client === client && candidate.id.clock <= at && at < candidate.id.clock + candidate.length,
+    );
     if (!item) return false;
     at = item.id.clock + item.length;
   }

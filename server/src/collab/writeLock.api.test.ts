@@ -5,7 +5,16 @@ import { ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type S
 import { labNotes, projects } from '../db/schema.js';
 import { installAfterLockTrigger, storedAfterLock } from '../testing/afterLock.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, startTyping, tagsOfState, type LiveClient } from '../testing/live.js';
+import {
+  appendParagraph,
+  connectWriter,
+  eventually,
+  paragraphTexts,
+  roundTrip,
+  startTyping,
+  tagsOfState,
+  type LiveClient,
+} from '../testing/live.js';
 import { DatabaseDocumentStore } from './documentStore.js';
 
 /**
@@ -105,7 +114,8 @@ describe('a locked note takes no more live updates', () => {
       await server.database.db.update(projects).set({ status: 'C' }).where(eq(projects.projectNo, projectNo));
       await server.database.db.update(labNotes).set({ status: 'F' }).where(eq(labNotes.noteNo, labNoteNo));
     },
-    deleted: (labNoteNo: number) => server.database.db.update(labNotes).set({ deletedAt: new Date() }).where(eq(labNotes.noteNo, labNoteNo)),
+    deleted: (labNoteNo: number) =>
+      server.database.db.update(labNotes).set({ deletedAt: new Date() }).where(eq(labNotes.noteNo, labNoteNo)),
   };
 
   for (const [lock, apply] of Object.entries(locks)) {
@@ -144,7 +154,10 @@ describe('a locked note takes no more live updates', () => {
     const outcomes: Record<string, number> = {};
     for (let round = 0; round < 20; round += 1) {
       const { labNoteNo, documentName, editor, observer } = await savedNote(projectNo, `Sign race ${round}`);
-      expect((await call(writer, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] })).status).toBe('0000');
+      expect(
+        (await call(writer, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] }))
+          .status,
+      ).toBe('0000');
 
       // Even rounds: paragraphs from a random moment of the signature's work (password, lock, commit),
       // so it either sees them (2021) or they come after. Odd rounds: side-map edits all along, which
@@ -161,7 +174,8 @@ describe('a locked note takes no more live updates', () => {
 
       outcomes[`${into} ${answer.status}`] = (outcomes[`${into} ${answer.status}`] ?? 0) + 1;
       expect([ERR.unsavedChanges, '0000']).toContain(answer.status);
-      if (answer.status === '0000') expect(await storedTexts(documentName), `round ${round}: the signed note holds only its signed version`).toEqual(['Result']);
+      if (answer.status === '0000')
+        expect(await storedTexts(documentName), `round ${round}: the signed note holds only its signed version`).toEqual(['Result']);
       expect(await storedAfterLock(server.database.db, documentName), `round ${round}: updates stored after the lock`).toBe(0);
       expect(await confirmedButLost(documentName, typing.confirmed()), `round ${round}: confirmed but not stored`).toEqual([]);
       for (const client of clients.splice(0)) client.destroy();
@@ -173,7 +187,10 @@ describe('a locked note takes no more live updates', () => {
     for (let round = 0; round < 12; round += 1) {
       const projectNo = await newProject(`Finish race ${round}`);
       const signed = await savedNote(projectNo, 'Reviewed');
-      await call(writer, '/v1/project/signature/create', { labNoteNo: signed.labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+      await call(writer, '/v1/project/signature/create', {
+        labNoteNo: signed.labNoteNo,
+        signers: [{ userId: reviewer.user.userId, type: 'reviewer' }],
+      });
       expect((await sign(signed.labNoteNo)).status).toBe('0000');
       const { documentName, editor, observer } = await savedNote(projectNo, 'Still being written');
 

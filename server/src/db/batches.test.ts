@@ -61,7 +61,10 @@ describe('rows inserted in batches', () => {
 
   it('splits a batch into statements of at most 1,000 rows', async () => {
     const statements: number[] = [];
-    const batches = new InsertBatches<string>(async (rows) => void statements.push(rows.length), (row) => row);
+    const batches = new InsertBatches<string>(
+      async (rows) => void statements.push(rows.length),
+      (row) => row,
+    );
     void batches.add('first');
     await Promise.all(Array.from({ length: 2500 }, (_, i) => batches.add(`row ${String(i).padStart(4, '0')}`)));
     expect(statements).toEqual([1, 1000, 1000, 500]);
@@ -77,10 +80,13 @@ describe('work handled a group at a time', () => {
     // Only the window's timer is faked: the group after it must start without it ever firing again.
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     const groups: string[][] = [];
-    const batches = new Batches<{ name: string; done: () => void }>(async (group) => {
-      groups.push(group.map(({ name }) => name));
-      for (const { done } of group) done();
-    }, { gatherMs: 50 });
+    const batches = new Batches<{ name: string; done: () => void }>(
+      async (group) => {
+        groups.push(group.map(({ name }) => name));
+        for (const { done } of group) done();
+      },
+      { gatherMs: 50 },
+    );
     const add = (name: string) => new Promise<void>((resolve) => batches.add({ name, done: resolve }));
     // As a document's flush does: its next item is added a few promise steps after the previous one is done.
     const chain = add('first').then(async () => {
@@ -107,10 +113,13 @@ describe('work handled a group at a time', () => {
     // The window's timer and the clock are faked; setImmediate stays real (see Batches).
     vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
     const groups: Array<{ names: string[]; at: number }> = [];
-    const batches = new Batches<{ name: string; done: () => void }>(async (group) => {
-      groups.push({ names: group.map(({ name }) => name), at: performance.now() });
-      for (const { done } of group) done();
-    }, { spacingMs: 20 });
+    const batches = new Batches<{ name: string; done: () => void }>(
+      async (group) => {
+        groups.push({ names: group.map(({ name }) => name), at: performance.now() });
+        for (const { done } of group) done();
+      },
+      { spacingMs: 20 },
+    );
     const add = (name: string) => new Promise<void>((resolve) => batches.add({ name, done: resolve }));
     const started = performance.now();
     const first = add('first');
@@ -141,10 +150,13 @@ describe('work handled a group at a time', () => {
     const started = performance.now();
     const advanceTo = (ms: number) => vi.advanceTimersByTimeAsync(started + ms - performance.now());
     const groupsAt: number[] = [];
-    const batches = new Batches<() => void>(async (group) => {
-      groupsAt.push(performance.now() - started);
-      for (const done of group) done();
-    }, { gatherMs: 5, spacingMs: 20 });
+    const batches = new Batches<() => void>(
+      async (group) => {
+        groupsAt.push(performance.now() - started);
+        for (const done of group) done();
+      },
+      { gatherMs: 5, spacingMs: 20 },
+    );
     // One item at a time, as a lone typist's keystrokes, each handled and the batch idle before the next.
     const add = () => new Promise<void>((resolve) => batches.add(resolve));
     for (const at of [0, 20, 40]) {

@@ -76,9 +76,12 @@ const ROWS_PER_STATEMENT = 1000;
  */
 export class InsertBatches<Row> {
   private readonly batches = new Batches<{ row: Row; resolve: () => void; reject: (error: unknown) => void }>(async (group) => {
-    const rows = [...new Map(group.map(({ row }) => [this.key(row), row])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    const rows = [...new Map(group.map(({ row }) => [this.key(row), row])).entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, row]) => row);
     try {
-      for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await this.insert(rows.slice(start, start + ROWS_PER_STATEMENT));
+      for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT)
+        await this.insert(rows.slice(start, start + ROWS_PER_STATEMENT));
     } catch (error) {
       for (const { reject } of group) reject(error);
       return;

@@ -20,7 +20,11 @@ function counted() {
   let builds = 0;
   const build = (q: Queryable) => {
     builds += 1;
-    return q.select({ key: settings.key }).from(settings).where(eq(settings.key, sql.placeholder('key'))).prepare('setting_by_key');
+    return q
+      .select({ key: settings.key })
+      .from(settings)
+      .where(eq(settings.key, sql.placeholder('key')))
+      .prepare('setting_by_key');
   };
   return { build, builds: () => builds };
 }
@@ -28,7 +32,10 @@ function counted() {
 describe('queries built once', () => {
   it('are built once per database and bound with each call’s own values', async () => {
     const { build, builds } = counted();
-    await database.db.insert(settings).values([{ key: 'built.one', value: '1' }, { key: 'built.two', value: '2' }]);
+    await database.db.insert(settings).values([
+      { key: 'built.one', value: '1' },
+      { key: 'built.two', value: '2' },
+    ]);
     const first = await builtOnce(database.db, 'settingByKey', build).execute({ key: 'built.one' });
     const second = await builtOnce(database.db, 'settingByKey', build).execute({ key: 'built.two' });
     expect(first).toEqual([{ key: 'built.one' }]);

@@ -84,7 +84,13 @@ async function openPglite(dataDir: string | null, startFrom: Blob | undefined): 
   const client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(startFrom ? { loadDataDir: startFrom } : {}) });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Db, derivedRows: db as unknown as Db, pipelinedTransactions: driverTransactions<Queryable>(db as unknown as Db), engine: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    derivedRows: db as unknown as Db,
+    pipelinedTransactions: driverTransactions<Queryable>(db as unknown as Db),
+    engine: 'pglite',
+    close: () => client.close(),
+  };
 }
 
 /**

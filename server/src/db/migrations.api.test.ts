@@ -59,7 +59,10 @@ describe('migrations of existing data', () => {
     ]);
     const database = await openDatabase(target);
     cleanups.unshift(() => database.close());
-    const rows = await database.db.select({ action: auditLog.action, actionRowNo: auditLog.actionRowNo }).from(auditLog).orderBy(asc(auditLog.seq));
+    const rows = await database.db
+      .select({ action: auditLog.action, actionRowNo: auditLog.actionRowNo })
+      .from(auditLog)
+      .orderBy(asc(auditLog.seq));
     expect(rows).toEqual([
       { action: 'user.created', actionRowNo: 1 },
       { action: 'project.created', actionRowNo: 1 },

@@ -1,5 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
 
@@ -27,7 +43,9 @@ export const departments = pgTable(
     name: text('name').notNull(),
     parentCode: text('parent_code').references((): AnyPgColumn => departments.code),
     sortOrder: integer('sort_order').notNull().default(0),
-    source: text('source', { enum: ['local', 'directory'] }).notNull().default('local'),
+    source: text('source', { enum: ['local', 'directory'] })
+      .notNull()
+      .default('local'),
     /** The directory entry this department mirrors (LDAP DN), for synchronisation. */
     directoryId: text('directory_id'),
     /** When a directory department stopped being listed by the directory: kept (people and projects refer to it), marked. */
@@ -56,7 +74,9 @@ export const users = pgTable(
     authTemplate: boolean('auth_template').notNull().default(false),
     active: boolean('active').notNull().default(true),
     /** `directory`: kept by directory synchronisation (created or matched by email), deactivated when it leaves the directory. */
-    source: text('source', { enum: ['local', 'directory'] }).notNull().default('local'),
+    source: text('source', { enum: ['local', 'directory'] })
+      .notNull()
+      .default('local'),
     /** When synchronisation deactivated the user for leaving the directory (it reactivates them on return; an administrator's deactivation it leaves alone). */
     directoryMissingAt: timestamp('directory_missing_at', { withTimezone: true, precision: 3 }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, precision: 3 }),
@@ -83,7 +103,9 @@ export const directorySyncRuns = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
     /** `interrupted`: its process stopped beating before it ended (it changed nothing: the apply is one transaction). */
-    status: text('status', { enum: ['running', 'succeeded', 'failed', 'interrupted'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'succeeded', 'failed', 'interrupted'] })
+      .notNull()
+      .default('running'),
     phase: text('phase', { enum: ['connecting', 'departments', 'users', 'applying'] }),
     entriesRead: integer('entries_read').notNull().default(0),
     /** Last sign of life of the process working on it: a run left by a dead process is told from a live one by it. */
@@ -101,7 +123,9 @@ export const sessions = pgTable(
   'sessions',
   {
     sessionId: uuid('session_id').primaryKey(),
-    userNo: integer('user_no').notNull().references(() => users.userNo),
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
     createdAt: createdAt(),
     lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true, precision: 3 }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
@@ -117,7 +141,9 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    sessionId: uuid('session_id').notNull().references(() => sessions.sessionId),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.sessionId),
     issuedAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
@@ -137,7 +163,9 @@ export const signInThrottle = pgTable('sign_in_throttle', {
 
 export const passwordResets = pgTable('password_resets', {
   tokenHash: text('token_hash').primaryKey(),
-  userNo: integer('user_no').notNull().references(() => users.userNo),
+  userNo: integer('user_no')
+    .notNull()
+    .references(() => users.userNo),
   createdAt: createdAt(),
   expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
@@ -213,7 +241,9 @@ export const projects = pgTable(
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
     /** ING in progress, C completed. */
-    status: text('status', { enum: ['ING', 'C'] }).notNull().default('ING'),
+    status: text('status', { enum: ['ING', 'C'] })
+      .notNull()
+      .default('ING'),
     leaderUserNo: integer('leader_user_no')
       .notNull()
       .references(() => users.userNo),
@@ -286,7 +316,9 @@ export const labNotes = pgTable(
       .notNull()
       .references(() => users.userNo),
     /** W writing, R signatures requested, T signed (locked), F finished (project closed). */
-    status: text('status', { enum: ['W', 'R', 'T', 'F'] }).notNull().default('W'),
+    status: text('status', { enum: ['W', 'R', 'T', 'F'] })
+      .notNull()
+      .default('W'),
     /** The last saved version; 0 until the first save. */
     version: integer('version').notNull().default(0),
     /** The template (and its approved revision) the note was made from: its content was copied at creation. */
@@ -298,7 +330,9 @@ export const labNotes = pgTable(
   },
   (t) => [
     uniqueIndex('lab_notes_number_unique').on(t.labNoteNumber),
-    uniqueIndex('lab_notes_project_title_unique').on(t.projectNo, t.title).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('lab_notes_project_title_unique')
+      .on(t.projectNo, t.title)
+      .where(sql`${t.deletedAt} is null`),
     index('lab_notes_project_idx').on(t.projectNo, t.noteNo),
     // How many notes each template made (the template list), without reading every note.
     index('lab_notes_template_idx').on(t.templateNo),
@@ -461,7 +495,11 @@ export const files = pgTable(
       .references(() => users.userNo),
     createdAt: createdAt(),
   },
-  (t) => [index('files_note_idx').on(t.noteNo), index('files_template_idx').on(t.templateNo), index('files_schema_type_idx').on(t.schemasTypeNo)],
+  (t) => [
+    index('files_note_idx').on(t.noteNo),
+    index('files_template_idx').on(t.templateNo),
+    index('files_schema_type_idx').on(t.schemasTypeNo),
+  ],
 );
 
 /**
@@ -480,7 +518,9 @@ export const noteSignatures = pgTable(
       .references(() => users.userNo),
     type: text('type', { enum: ['reviewer', 'participant'] }).notNull(),
     /** R pending, T signed, F declined. */
-    status: text('status', { enum: ['R', 'T', 'F'] }).notNull().default('R'),
+    status: text('status', { enum: ['R', 'T', 'F'] })
+      .notNull()
+      .default('R'),
     requestedByUserNo: integer('requested_by_user_no')
       .notNull()
       .references(() => users.userNo),
@@ -496,7 +536,9 @@ export const noteSignatures = pgTable(
     removedReason: text('removed_reason'),
   },
   (t) => [
-    uniqueIndex('note_signatures_live_unique').on(t.noteNo, t.userNo).where(sql`${t.removedAt} is null`),
+    uniqueIndex('note_signatures_live_unique')
+      .on(t.noteNo, t.userNo)
+      .where(sql`${t.removedAt} is null`),
     index('note_signatures_note_idx').on(t.noteNo),
   ],
 );
@@ -510,7 +552,9 @@ export const dropboxes = pgTable(
     dropboxNo: serial('dropbox_no').primaryKey(),
     title: text('title').notNull(),
     /** Y used (offered in notes, readable by everyone), N unused. */
-    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+    status: text('status', { enum: ['Y', 'N'] })
+      .notNull()
+      .default('Y'),
     createdByUserNo: integer('created_by_user_no')
       .notNull()
       .references(() => users.userNo),
@@ -549,7 +593,9 @@ export const schemaTypes = pgTable(
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
     /** Y used (offered in notes, readable by everyone), N unused. */
-    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+    status: text('status', { enum: ['Y', 'N'] })
+      .notNull()
+      .default('Y'),
     revision: integer('revision').notNull().default(1),
     /** The thumbnail (an uploaded image) and the server-made small copy lists show; display only, no revision. */
     thumbnailFileId: uuid('thumbnail_file_id').references((): AnyPgColumn => files.fileId),
@@ -581,7 +627,9 @@ export const schemas = pgTable(
     position: integer('position').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
-    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+    status: text('status', { enum: ['Y', 'N'] })
+      .notNull()
+      .default('Y'),
     revision: integer('revision').notNull().default(1),
     /** As the type's: display only, so setting it leaves the revision notes record alone. */
     thumbnailFileId: uuid('thumbnail_file_id').references((): AnyPgColumn => files.fileId),
@@ -601,7 +649,9 @@ export const schemaEntries = pgTable(
     position: integer('position').notNull(),
     field: text('field').notNull(),
     value: text('value').notNull(),
-    status: text('status', { enum: ['Y', 'N'] }).notNull().default('Y'),
+    status: text('status', { enum: ['Y', 'N'] })
+      .notNull()
+      .default('Y'),
   },
   (t) => [primaryKey({ columns: [t.schemaNo, t.position] })],
 );
@@ -619,7 +669,9 @@ export const templates = pgTable(
     authorUserNo: integer('author_user_no')
       .notNull()
       .references(() => users.userNo),
-    state: text('state', { enum: ['D', 'C', 'A'] }).notNull().default('D'),
+    state: text('state', { enum: ['D', 'C', 'A'] })
+      .notNull()
+      .default('D'),
     /** How many times a draft was checked in: the revision a check-in names, for one winner among racers. */
     revision: integer('revision').notNull().default(0),
     /** The latest approved revision, or null before the first approval. */
@@ -629,7 +681,12 @@ export const templates = pgTable(
     /** A deleted template disappears from lists; notes made from it keep pointing at its versions. */
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
-  (t) => [uniqueIndex('templates_title_unique').on(t.title).where(sql`${t.deletedAt} is null`), index('templates_state_idx').on(t.state, t.templateNo)],
+  (t) => [
+    uniqueIndex('templates_title_unique')
+      .on(t.title)
+      .where(sql`${t.deletedAt} is null`),
+    index('templates_state_idx').on(t.state, t.templateNo),
+  ],
 );
 
 /**
@@ -661,7 +718,9 @@ export const templateRevisions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.templateNo, t.revision] }),
-    uniqueIndex('template_revisions_version_unique').on(t.templateNo, t.versionMajor, t.versionMinor).where(sql`${t.approvedAt} is not null`),
+    uniqueIndex('template_revisions_version_unique')
+      .on(t.templateNo, t.versionMajor, t.versionMinor)
+      .where(sql`${t.approvedAt} is not null`),
   ],
 );
 
@@ -718,7 +777,9 @@ export const exportJobs = pgTable(
     timeZone: text('time_zone').notNull(),
     /** A PDF made PDF/A-2b (archival) by Ghostscript. */
     pdfA: boolean('pdf_a').notNull().default(false),
-    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('queued'),
     progress: integer('progress').notNull().default(0),
     fileName: text('file_name'),
     storagePath: text('storage_path'),

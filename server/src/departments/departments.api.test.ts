@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc } from 'drizzle-orm';
-import { ERR, type CompanyDepartments, type DepartmentRow, type DepartmentSearchAnswer, type DepartmentSearchGroup, type ValidationErrorData } from '@eln/shared';
+import {
+  ERR,
+  type CompanyDepartments,
+  type DepartmentRow,
+  type DepartmentSearchAnswer,
+  type DepartmentSearchGroup,
+  type ValidationErrorData,
+} from '@eln/shared';
 import { auditLog, users } from '../db/schema.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { eq } from 'drizzle-orm';
@@ -28,9 +35,20 @@ describe('departments', () => {
     await server.database.db.update(users).set({ departmentCode: 'RND-CHEM' }).where(eq(users.userNo, chemist.userNo));
 
     const rows = await list();
-    expect(rows.find((d) => d.code === 'RND-CHEM')).toEqual({ code: 'RND-CHEM', name: 'Chemistry', parentCode: 'RND', userCount: 1, source: 'local', missingSince: null });
+    expect(rows.find((d) => d.code === 'RND-CHEM')).toEqual({
+      code: 'RND-CHEM',
+      name: 'Chemistry',
+      parentCode: 'RND',
+      userCount: 1,
+      source: 'local',
+      missingSince: null,
+    });
     const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-    expect(audit).toMatchObject({ action: 'department.created', targetId: 'RND-CHEM', after: { code: 'RND-CHEM', name: 'Chemistry', parentCode: 'RND' } });
+    expect(audit).toMatchObject({
+      action: 'department.created',
+      targetId: 'RND-CHEM',
+      after: { code: 'RND-CHEM', name: 'Chemistry', parentCode: 'RND' },
+    });
   });
 
   it('answer the company tree to join, and refuse an unknown company', async () => {
@@ -52,7 +70,9 @@ describe('departments', () => {
     expect(cycle.body.status).toBe(ERR.departmentCycle);
     expect((await admin('/v1/department/update', { code: 'RND', parentCode: 'RND' })).body.status).toBe(ERR.departmentCycle);
 
-    expect((await admin('/v1/department/update', { code: 'RND-CHEM-ORG', name: 'Organic chemistry', parentCode: 'RND' })).body.status).toBe('0000');
+    expect((await admin('/v1/department/update', { code: 'RND-CHEM-ORG', name: 'Organic chemistry', parentCode: 'RND' })).body.status).toBe(
+      '0000',
+    );
     const moved = (await list()).find((d) => d.code === 'RND-CHEM-ORG');
     expect(moved).toMatchObject({ name: 'Organic chemistry', parentCode: 'RND' });
     const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
@@ -68,7 +88,9 @@ describe('departments', () => {
   it('refuse duplicates, unknown parents, bad codes and long names, changing nothing', async () => {
     const before = await list();
     expect((await admin('/v1/department/create', { code: 'RND', name: 'Again' })).body.status).toBe(ERR.departmentDuplicate);
-    expect((await admin('/v1/department/create', { code: 'QA', name: 'Quality', parentCode: 'NOPE' })).body.status).toBe(ERR.departmentMissing);
+    expect((await admin('/v1/department/create', { code: 'QA', name: 'Quality', parentCode: 'NOPE' })).body.status).toBe(
+      ERR.departmentMissing,
+    );
     const bad = await admin<ValidationErrorData>('/v1/department/create', { code: 'has space', name: 'x'.repeat(51) });
     expect(bad.http).toBe(400);
     expect(bad.body.data.fields.map((f) => [f.field, f.reason])).toEqual([
@@ -94,7 +116,18 @@ describe('departments', () => {
       {
         code: 'RND',
         name: 'Research',
-        children: [{ departmentCode: 'RND', userNo: lee.userNo, userId: lee.userId, name: 'Lee Seoyeon', project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' }],
+        children: [
+          {
+            departmentCode: 'RND',
+            userNo: lee.userNo,
+            userId: lee.userId,
+            name: 'Lee Seoyeon',
+            project: 'Y',
+            schema: 'Y',
+            dropbox: 'N',
+            template: 'N',
+          },
+        ],
       },
     ]);
     const everyLee = await member<{ list: DepartmentSearchGroup[] }>('/v1/department/search', { type: 'user', value: 'Lee' });
@@ -110,27 +143,39 @@ describe('departments', () => {
     const made: number[] = [];
     for (let i = 0; i < 23; i += 1) {
       const user = await server.createUser({ name: `Pager ${String(i % 5)}` });
-      await db.update(users).set({ departmentCode: i < 20 ? 'BIG' : 'BIG-SUB' }).where(eq(users.userNo, user.userNo));
+      await db
+        .update(users)
+        .set({ departmentCode: i < 20 ? 'BIG' : 'BIG-SUB' })
+        .where(eq(users.userNo, user.userNo));
       made.push(user.userNo);
     }
     const pages: number[][] = [];
     let after: DepartmentSearchAnswer['next'] = null;
     do {
-      const page: DepartmentSearchAnswer = (await member<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', departmentCodes: ['BIG'], pageSize: 6, ...(after ? { after } : {}) })).body.data;
+      const page: DepartmentSearchAnswer = (
+        await member<DepartmentSearchAnswer>('/v1/department/search', {
+          type: 'user',
+          departmentCodes: ['BIG'],
+          pageSize: 6,
+          ...(after ? { after } : {}),
+        })
+      ).body.data;
       pages.push(page.list.flatMap((g) => g.children.map((u) => u.userNo)));
       after = page.next;
     } while (after && pages.length < 10);
     expect(pages.map((p) => p.length)).toEqual([6, 6, 6, 2]);
     expect(pages.flat().sort((a, b) => a - b)).toEqual(made.slice(0, 20).sort((a, b) => a - b));
     // A subtree is asked for by its codes; the answer keeps departments together.
-    const subtree = (await member<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', departmentCodes: ['BIG', 'BIG-SUB'] })).body.data;
+    const subtree = (await member<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', departmentCodes: ['BIG', 'BIG-SUB'] }))
+      .body.data;
     expect(subtree.list.map((g) => [g.code, g.children.length])).toEqual([
       ['BIG', 20],
       ['BIG-SUB', 3],
     ]);
     expect(subtree.next).toBeNull();
     // The tree carries each department's head count, and how many people are in none.
-    const company = (await member<{ list: CompanyDepartments[] }>('/v1/department/join', { companyCode: server.config.company.code })).body.data.list[0]!;
+    const company = (await member<{ list: CompanyDepartments[] }>('/v1/department/join', { companyCode: server.config.company.code })).body
+      .data.list[0]!;
     const big = company.children.find((d) => d.code === 'BIG');
     expect(big).toMatchObject({ userCount: 20, children: [{ code: 'BIG-SUB', userCount: 3, children: [] }] });
     const none = (await member<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', noDepartment: true })).body.data;
@@ -151,7 +196,10 @@ describe('departments', () => {
     for (const [body, field] of refusals) {
       const refused = await member<ValidationErrorData>('/v1/department/search', { type: 'user', ...body });
       expect(refused.http, JSON.stringify(body)).toBe(400);
-      expect(refused.body.data.fields.map((f) => f.field), JSON.stringify(body)).toContain(field);
+      expect(
+        refused.body.data.fields.map((f) => f.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
   });
 });

@@ -36,7 +36,13 @@ export function emptyCounts(): DirectorySyncCounts {
  * directory-kept records are deactivated or marked; the notebook's own departments and people stay.
  * Running it again with nothing changed in the directory changes nothing.
  */
-export async function applySnapshot(tx: Tx, commands: QueuedLiveCommands, snapshot: DirectorySnapshot, counts: DirectorySyncCounts, context: ApplyContext): Promise<void> {
+export async function applySnapshot(
+  tx: Tx,
+  commands: QueuedLiveCommands,
+  snapshot: DirectorySnapshot,
+  counts: DirectorySyncCounts,
+  context: ApplyContext,
+): Promise<void> {
   const ctx: Work = { ...context, trail: [] };
   const knownCodes = await applyDepartments(tx, snapshot.departments, counts, ctx);
   await applyUsers(tx, commands, snapshot.users, knownCodes, snapshot.notes, counts, ctx);
@@ -49,15 +55,30 @@ interface Work extends ApplyContext {
   trail: AuditEntry[];
 }
 
-async function applyDepartments(tx: Tx, listed: readonly SnapshotDepartment[], counts: DirectorySyncCounts, ctx: Work): Promise<Set<string>> {
+async function applyDepartments(
+  tx: Tx,
+  listed: readonly SnapshotDepartment[],
+  counts: DirectorySyncCounts,
+  ctx: Work,
+): Promise<Set<string>> {
   const existing = new Map((await tx.select().from(departments)).map((row) => [row.code, row]));
   const fresh = parentsFirst(listed.filter((d) => !existing.has(d.code)));
   if (fresh.length > 0) {
-    await tx.insert(departments).values(
-      fresh.map((d) => ({ code: d.code, name: d.name, parentCode: d.parentCode, companyCode: ctx.companyCode, source: 'directory' as const, directoryId: d.dn })),
-    );
+    await tx
+      .insert(departments)
+      .values(
+        fresh.map((d) => ({
+          code: d.code,
+          name: d.name,
+          parentCode: d.parentCode,
+          companyCode: ctx.companyCode,
+          source: 'directory' as const,
+          directoryId: d.dn,
+        })),
+      );
     counts.departments.created = fresh.length;
-    for (const d of fresh) audit(ctx, 'department.created', 'department', d.code, undefined, { code: d.code, name: d.name, parentCode: d.parentCode });
+    for (const d of fresh)
+      audit(ctx, 'department.created', 'department', d.code, undefined, { code: d.code, name: d.name, parentCode: d.parentCode });
   }
   for (const d of listed) {
     const current = existing.get(d.code);
@@ -69,18 +90,43 @@ async function applyDepartments(tx: Tx, listed: readonly SnapshotDepartment[], c
     // Kept, not dropped: people and projects may refer to it. The screen shows it as missing.
     await tx.update(departments).set({ directoryMissingAt: ctx.now, updatedAt: ctx.now }).where(eq(departments.code, current.code));
     counts.departments.missing += 1;
-    audit(ctx, 'department.updated', 'department', current.code, { missingSince: null }, { missingSince: ctx.now.toISOString() }, AUDIT_SYSTEM_REASONS.leftDirectory);
+    audit(
+      ctx,
+      'department.updated',
+      'department',
+      current.code,
+      { missingSince: null },
+      { missingSince: ctx.now.toISOString() },
+      AUDIT_SYSTEM_REASONS.leftDirectory,
+    );
   }
   return new Set([...existing.keys(), ...listedCodes]);
 }
 
-async function updateDepartment(tx: Tx, current: DepartmentRecord, listed: SnapshotDepartment, counts: DirectorySyncCounts, ctx: Work): Promise<void> {
+async function updateDepartment(
+  tx: Tx,
+  current: DepartmentRecord,
+  listed: SnapshotDepartment,
+  counts: DirectorySyncCounts,
+  ctx: Work,
+): Promise<void> {
   const restored = current.directoryMissingAt !== null;
-  const changed = current.name !== listed.name || current.parentCode !== listed.parentCode || current.source !== 'directory' || current.directoryId !== listed.dn;
+  const changed =
+    current.name !== listed.name ||
+    current.parentCode !== listed.parentCode ||
+    current.source !== 'directory' ||
+    current.directoryId !== listed.dn;
   if (!changed && !restored) return;
   await tx
     .update(departments)
-    .set({ name: listed.name, parentCode: listed.parentCode, source: 'directory', directoryId: listed.dn, directoryMissingAt: null, updatedAt: ctx.now })
+    .set({
+      name: listed.name,
+      parentCode: listed.parentCode,
+      source: 'directory',
+      directoryId: listed.dn,
+      directoryMissingAt: null,
+      updatedAt: ctx.now,
+    })
     .where(eq(departments.code, current.code));
   if (changed) counts.departments.updated += 1;
   if (restored) counts.departments.restored += 1;
@@ -89,7 +135,12 @@ async function updateDepartment(tx: Tx, current: DepartmentRecord, listed: Snaps
     'department.updated',
     'department',
     current.code,
-    { name: current.name, parentCode: current.parentCode, source: current.source, missingSince: current.directoryMissingAt?.toISOString() ?? null },
+    {
+      name: current.name,
+      parentCode: current.parentCode,
+      source: current.source,
+      missingSince: current.directoryMissingAt?.toISOString() ?? null,
+    },
     { name: listed.name, parentCode: listed.parentCode, source: 'directory', missingSince: null },
   );
 }
@@ -138,7 +189,12 @@ async function applyUsers(
   commands.recheckUsers(deactivated);
 }
 
-async function createUsers(tx: Tx, fresh: ReadonlyArray<SnapshotUser & { departmentCode: string | null }>, counts: DirectorySyncCounts, ctx: Work): Promise<void> {
+async function createUsers(
+  tx: Tx,
+  fresh: ReadonlyArray<SnapshotUser & { departmentCode: string | null }>,
+  counts: DirectorySyncCounts,
+  ctx: Work,
+): Promise<void> {
   for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
     const chunk = fresh.slice(start, start + INSERT_CHUNK);
     await tx.insert(users).values(
@@ -153,7 +209,13 @@ async function createUsers(tx: Tx, fresh: ReadonlyArray<SnapshotUser & { departm
       })),
     );
     for (const u of chunk) {
-      audit(ctx, 'user.created', 'user', u.userId, undefined, { userId: u.userId, name: u.name, employeeNo: u.employeeNo, phone: u.phone, departmentCode: u.departmentCode });
+      audit(ctx, 'user.created', 'user', u.userId, undefined, {
+        userId: u.userId,
+        name: u.name,
+        employeeNo: u.employeeNo,
+        phone: u.phone,
+        departmentCode: u.departmentCode,
+      });
     }
   }
   counts.users.created = fresh.length;

@@ -98,14 +98,18 @@ export function loadDirectoryConfig(source: NodeJS.ProcessEnv): DirectoryConfig 
   const e = env.parse(source);
   if (!e.LDAP_URL) return null;
   if (!e.LDAP_DEPARTMENT_BASE_DN || !e.LDAP_USER_BASE_DN) {
-    throw new Error('LDAP_URL is set: LDAP_DEPARTMENT_BASE_DN and LDAP_USER_BASE_DN must be set too (where the departments and the people are)');
+    throw new Error(
+      'LDAP_URL is set: LDAP_DEPARTMENT_BASE_DN and LDAP_USER_BASE_DN must be set too (where the departments and the people are)',
+    );
   }
   if (e.LDAP_BIND_PASSWORD !== undefined && e.LDAP_BIND_PASSWORD_FILE) {
     throw new Error('Set LDAP_BIND_PASSWORD or LDAP_BIND_PASSWORD_FILE, not both');
   }
   checkFilter('LDAP_DEPARTMENT_FILTER', e.LDAP_DEPARTMENT_FILTER);
   checkFilter('LDAP_USER_FILTER', e.LDAP_USER_FILTER);
-  const bindPassword = e.LDAP_BIND_PASSWORD_FILE ? readFileSync(e.LDAP_BIND_PASSWORD_FILE, 'utf8').replace(/\r?\n$/, '') : (e.LDAP_BIND_PASSWORD ?? null);
+  const bindPassword = e.LDAP_BIND_PASSWORD_FILE
+    ? readFileSync(e.LDAP_BIND_PASSWORD_FILE, 'utf8').replace(/\r?\n$/, '')
+    : (e.LDAP_BIND_PASSWORD ?? null);
   return {
     url: e.LDAP_URL,
     bindDn: e.LDAP_BIND_DN,
@@ -113,7 +117,11 @@ export function loadDirectoryConfig(source: NodeJS.ProcessEnv): DirectoryConfig 
     departments: {
       baseDn: e.LDAP_DEPARTMENT_BASE_DN,
       filter: e.LDAP_DEPARTMENT_FILTER,
-      attributes: { code: e.LDAP_DEPARTMENT_CODE_ATTRIBUTE, name: e.LDAP_DEPARTMENT_NAME_ATTRIBUTE, parent: e.LDAP_DEPARTMENT_PARENT_ATTRIBUTE },
+      attributes: {
+        code: e.LDAP_DEPARTMENT_CODE_ATTRIBUTE,
+        name: e.LDAP_DEPARTMENT_NAME_ATTRIBUTE,
+        parent: e.LDAP_DEPARTMENT_PARENT_ATTRIBUTE,
+      },
     },
     users: {
       baseDn: e.LDAP_USER_BASE_DN,

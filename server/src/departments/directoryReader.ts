@@ -58,12 +58,19 @@ export async function readDirectory(config: DirectoryConfig, onProgress: Progres
     }
     stage = 'departments';
     const { code, name, parent } = config.departments.attributes;
-    const departments = await searchAll(client, config, config.departments.baseDn, config.departments.filter, [code, name, ...(parent ? [parent] : [])], (n) =>
-      onProgress('departments', n),
+    const departments = await searchAll(
+      client,
+      config,
+      config.departments.baseDn,
+      config.departments.filter,
+      [code, name, ...(parent ? [parent] : [])],
+      (n) => onProgress('departments', n),
     );
     stage = 'users';
     const attributes = Object.values(config.users.attributes).filter((a): a is string => a !== null);
-    const users = await searchAll(client, config, config.users.baseDn, config.users.filter, attributes, (n) => onProgress('users', departments.length + n));
+    const users = await searchAll(client, config, config.users.baseDn, config.users.filter, attributes, (n) =>
+      onProgress('users', departments.length + n),
+    );
     return { departments, users };
   } catch (error) {
     throw asSyncError(error, stage);
@@ -82,7 +89,8 @@ function connect(config: DirectoryConfig): Client {
   if ((url.protocol !== 'ldap:' && url.protocol !== 'ldaps:') || !url.hostname || (url.pathname && url.pathname !== '/')) {
     throw new DirectorySyncError(ERR.directoryUrl, `${config.url}: use ldap://host[:port] or ldaps://host[:port]`);
   }
-  if (url.protocol === 'ldaps:' && config.tls.startTls) throw new DirectorySyncError(ERR.directoryUrl, 'StartTLS is for ldap:// URLs; ldaps:// is TLS already');
+  if (url.protocol === 'ldaps:' && config.tls.startTls)
+    throw new DirectorySyncError(ERR.directoryUrl, 'StartTLS is for ldap:// URLs; ldaps:// is TLS already');
   try {
     return new Client({
       url: config.url,
@@ -131,8 +139,10 @@ function toDirectoryEntry(entry: Entry): DirectoryEntry {
 function asSyncError(error: unknown, stage: 'connect' | 'bind' | 'departments' | 'users'): DirectorySyncError {
   if (error instanceof DirectorySyncError) return error;
   const detail = messageOf(error);
-  const refusedBind = error instanceof InvalidCredentialsError || error instanceof InappropriateAuthError || error instanceof UnwillingToPerformError;
-  if (stage === 'bind' && (refusedBind || error instanceof InsufficientAccessError)) return new DirectorySyncError(ERR.directoryBindRefused, detail);
+  const refusedBind =
+    error instanceof InvalidCredentialsError || error instanceof InappropriateAuthError || error instanceof UnwillingToPerformError;
+  if (stage === 'bind' && (refusedBind || error instanceof InsufficientAccessError))
+    return new DirectorySyncError(ERR.directoryBindRefused, detail);
   if (error instanceof NoSuchObjectError && stage === 'departments') return new DirectorySyncError(ERR.noDepartment, detail);
   if (error instanceof NoSuchObjectError && stage === 'users') return new DirectorySyncError(ERR.noUsers, detail);
   return new DirectorySyncError(ERR.departmentSync, detail);

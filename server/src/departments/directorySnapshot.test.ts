@@ -21,14 +21,19 @@ describe('directory settings', () => {
       bindDn: null,
       bindPassword: null,
       departments: { filter: '(objectClass=organizationalUnit)', attributes: { code: 'ou', name: 'description', parent: null } },
-      users: { filter: '(objectClass=inetOrgPerson)', attributes: { userId: 'mail', name: 'cn', employeeNo: 'employeeNumber', phone: 'telephoneNumber', department: 'departmentNumber' } },
+      users: {
+        filter: '(objectClass=inetOrgPerson)',
+        attributes: { userId: 'mail', name: 'cn', employeeNo: 'employeeNumber', phone: 'telephoneNumber', department: 'departmentNumber' },
+      },
       pageSize: 250,
       connectTimeoutMs: 5_000,
       operationTimeoutMs: 30_000,
       intervalMs: null,
       tls: { startTls: false, ca: null, rejectUnauthorized: true },
     });
-    expect(config({ LDAP_USER_DEPARTMENT_ATTRIBUTE: '', LDAP_DEPARTMENT_PARENT_ATTRIBUTE: 'parentCode', LDAP_SYNC_INTERVAL_MINUTES: '15' })).toMatchObject({
+    expect(
+      config({ LDAP_USER_DEPARTMENT_ATTRIBUTE: '', LDAP_DEPARTMENT_PARENT_ATTRIBUTE: 'parentCode', LDAP_SYNC_INTERVAL_MINUTES: '15' }),
+    ).toMatchObject({
       users: { attributes: { department: null } },
       departments: { attributes: { parent: 'parentCode' } },
       intervalMs: 900_000,
@@ -91,8 +96,19 @@ describe('what the directory says, shaped for the notebook', () => {
 
   it('maps people: email lower-case, phone only in the notebook’s format, department by code, DN or tree', () => {
     const people = [
-      entry('uid=p1,ou=people,dc=x', { mail: 'P1@lab.example', cn: 'Kim Minji', employeeNumber: 'E1', telephoneNumber: '010-1234-5678', departmentNumber: 'CHEM' }),
-      entry('uid=p2,ou=people,dc=x', { mail: 'p2@lab.example', cn: 'Sato Ren', telephoneNumber: '+82 2 555 1234', departmentNumber: 'ou=rnd,ou=groups,dc=x' }),
+      entry('uid=p1,ou=people,dc=x', {
+        mail: 'P1@lab.example',
+        cn: 'Kim Minji',
+        employeeNumber: 'E1',
+        telephoneNumber: '010-1234-5678',
+        departmentNumber: 'CHEM',
+      }),
+      entry('uid=p2,ou=people,dc=x', {
+        mail: 'p2@lab.example',
+        cn: 'Sato Ren',
+        telephoneNumber: '+82 2 555 1234',
+        departmentNumber: 'ou=rnd,ou=groups,dc=x',
+      }),
       entry('uid=p3,ou=people,dc=x', { mail: 'p3@lab.example', cn: 'Lee', departmentNumber: 'LOCAL-ONLY' }),
       entry('uid=p4,ou=people,dc=x', { mail: 'not an email', cn: 'Nobody' }),
       entry('uid=p5,ou=people,dc=x', { mail: 'p1@LAB.example', cn: 'Twin' }),

@@ -1,4 +1,13 @@
-import { departmentCode, EMAIL_PATTERN, LIMITS, PHONE_PATTERN, UNSTORABLE_CHARACTER, DIRECTORY_NOTES_KEPT, type DirectoryNote, type DirectoryNoteReason } from '@eln/shared';
+import {
+  departmentCode,
+  EMAIL_PATTERN,
+  LIMITS,
+  PHONE_PATTERN,
+  UNSTORABLE_CHARACTER,
+  DIRECTORY_NOTES_KEPT,
+  type DirectoryNote,
+  type DirectoryNoteReason,
+} from '@eln/shared';
 import type { DirectoryConfig } from './directoryConfig.js';
 import type { DirectoryEntry, DirectoryRead } from './directoryReader.js';
 
@@ -98,7 +107,13 @@ function departmentsOf(entries: readonly DirectoryEntry[], config: DirectoryConf
   return { departments, skipped, codeByDn };
 }
 
-function usersOf(entries: readonly DirectoryEntry[], config: DirectoryConfig, codeByDn: ReadonlyMap<string, string>, codes: ReadonlySet<string>, notes: NoteBook) {
+function usersOf(
+  entries: readonly DirectoryEntry[],
+  config: DirectoryConfig,
+  codeByDn: ReadonlyMap<string, string>,
+  codes: ReadonlySet<string>,
+  notes: NoteBook,
+) {
   const { attributes } = config.users;
   const users: SnapshotUser[] = [];
   const seen = new Set<string>();
@@ -120,7 +135,9 @@ function usersOf(entries: readonly DirectoryEntry[], config: DirectoryConfig, co
     // The notebook's phone format is what find-ID matches on; another form is left out rather than stored unmatched.
     const phone = phoneValue && PHONE_PATTERN.test(phoneValue) ? phoneValue : null;
     if (phoneValue && !phone) notes.add(userId, 'phoneFormat');
-    const departmentRef = attributes.department ? userDepartmentOf(firstValue(entry, attributes.department), codes, codeByDn) : nearestAncestor(entry.dn, codeByDn);
+    const departmentRef = attributes.department
+      ? userDepartmentOf(firstValue(entry, attributes.department), codes, codeByDn)
+      : nearestAncestor(entry.dn, codeByDn);
     users.push({
       userId,
       name: clip(firstValue(entry, attributes.name) ?? '', LIMITS.userName) || userId.slice(0, LIMITS.userName),
@@ -187,7 +204,12 @@ function clip(value: string, max: number): string {
 /** DNs compare case-insensitively, without the spaces around separators (`OU=Lab, DC=x` = `ou=lab,dc=x`). */
 export function normalisedDn(dn: string): string {
   return splitDn(dn)
-    .map((rdn) => rdn.replace(/\s*=\s*/, '=').trim().toLowerCase())
+    .map((rdn) =>
+      rdn
+        .replace(/\s*=\s*/, '=')
+        .trim()
+        .toLowerCase(),
+    )
     .join(',');
 }
 

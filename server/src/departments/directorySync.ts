@@ -133,10 +133,18 @@ export class DirectorySync {
     return this.deps.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${SYNC_LOCK_KEY})`);
       await this.endAbandonedRuns(tx);
-      const [running] = await tx.select({ runNo: directorySyncRuns.runNo }).from(directorySyncRuns).where(eq(directorySyncRuns.status, 'running')).limit(1);
+      const [running] = await tx
+        .select({ runNo: directorySyncRuns.runNo })
+        .from(directorySyncRuns)
+        .where(eq(directorySyncRuns.status, 'running'))
+        .limit(1);
       if (running) return null;
       if (minGapMs !== null) {
-        const [latest] = await tx.select({ startedAt: directorySyncRuns.startedAt }).from(directorySyncRuns).orderBy(desc(directorySyncRuns.startedAt)).limit(1);
+        const [latest] = await tx
+          .select({ startedAt: directorySyncRuns.startedAt })
+          .from(directorySyncRuns)
+          .orderBy(desc(directorySyncRuns.startedAt))
+          .limit(1);
         if (latest && Date.now() - latest.startedAt.getTime() < minGapMs) return null;
       }
       const [run] = await tx
@@ -166,16 +174,35 @@ export class DirectorySync {
       counts.departments = { ...counts.departments, read: snapshot.read.departments, skipped: snapshot.skipped.departments };
       counts.users = { ...counts.users, read: snapshot.read.users, skipped: snapshot.skipped.users };
       // Nothing usable must never read as "everyone left": no departments or no people refuse the run.
-      if (snapshot.departments.length === 0) throw new DirectorySyncError(ERR.noDepartment, `${directory.departments.baseDn} ${directory.departments.filter}: ${snapshot.read.departments} entries, none usable`);
-      if (snapshot.users.length === 0) throw new DirectorySyncError(ERR.noUsers, `${directory.users.baseDn} ${directory.users.filter}: ${read.users.length} entries, none usable`);
+      if (snapshot.departments.length === 0)
+        throw new DirectorySyncError(
+          ERR.noDepartment,
+          `${directory.departments.baseDn} ${directory.departments.filter}: ${snapshot.read.departments} entries, none usable`,
+        );
+      if (snapshot.users.length === 0)
+        throw new DirectorySyncError(
+          ERR.noUsers,
+          `${directory.users.baseDn} ${directory.users.filter}: ${read.users.length} entries, none usable`,
+        );
       await this.progress(runNo, 'applying', read.departments.length + read.users.length);
       await live.transaction(db, async (tx, commands) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${SYNC_LOCK_KEY})`);
         const now = new Date();
-        await applySnapshot(tx, commands, snapshot, counts, { companyCode: config.company.code, actor: starter.actor, clientAddress: starter.clientAddress, now });
+        await applySnapshot(tx, commands, snapshot, counts, {
+          companyCode: config.company.code,
+          actor: starter.actor,
+          clientAddress: starter.clientAddress,
+          now,
+        });
         await tx
           .update(directorySyncRuns)
-          .set({ status: 'succeeded', finishedAt: new Date(), phase: null, counts, notes: { total: snapshot.notes.total, kept: snapshot.notes.kept } })
+          .set({
+            status: 'succeeded',
+            finishedAt: new Date(),
+            phase: null,
+            counts,
+            notes: { total: snapshot.notes.total, kept: snapshot.notes.kept },
+          })
           .where(eq(directorySyncRuns.runNo, runNo));
         // The interval's runs that change nothing leave no record in the trail (the runs table keeps them).
         if (starter.trigger === 'manual' || changedAnything(counts)) {
@@ -192,7 +219,9 @@ export class DirectorySync {
     } catch (error) {
       const failure = error instanceof DirectorySyncError ? error : new DirectorySyncError(ERR.departmentSync, null);
       if (!(error instanceof DirectorySyncError)) this.deps.log.error({ err: error, runNo }, 'directory sync failed');
-      await this.recordFailure(runNo, failure, counts, starter).catch((recordError: unknown) => this.deps.log.error({ err: recordError, runNo }, 'directory sync failure not recorded'));
+      await this.recordFailure(runNo, failure, counts, starter).catch((recordError: unknown) =>
+        this.deps.log.error({ err: recordError, runNo }, 'directory sync failure not recorded'),
+      );
       return failure;
     } finally {
       clearInterval(heartbeat);

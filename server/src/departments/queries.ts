@@ -97,6 +97,9 @@ export async function searchActiveUsers(q: Queryable, filter: DepartmentSearchFi
     groups.set(key, group);
   }
   const last = page.at(-1);
-  const next = rows.length > filter.pageSize && last ? { departmentName: last.department?.name ?? null, name: last.user.name, userNo: last.user.userNo } : null;
+  const next =
+    rows.length > filter.pageSize && last
+      ? { departmentName: last.department?.name ?? null, name: last.user.name, userNo: last.user.userNo }
+      : null;
   return { list: [...groups.values()], next };
 }

@@ -41,7 +41,11 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
       const [company] = await db.select().from(companies).where(eq(companies.code, body.companyCode));
       if (!company) throw new AppError(ERR.noDepartment);
       const [rows, unassigned] = await Promise.all([listDepartments(db, company.code), unassignedUserCount(db)]);
-      return { list: [{ companyCode: company.code, companyName: company.name, children: buildDepartmentTree(rows), unassignedUserCount: unassigned }] };
+      return {
+        list: [
+          { companyCode: company.code, companyName: company.name, children: buildDepartmentTree(rows), unassignedUserCount: unassigned },
+        ],
+      };
     },
   });
 
@@ -59,7 +63,9 @@ export function registerDepartmentRoutes(app: FastifyInstance, services: Service
     access: 'admin',
     failure: ERR.departmentSync,
     body: emptyRequest,
-    handler: async ({ user, clientAddress }): Promise<DirectorySyncAnswer> => ({ run: await services.directorySync.runNow(user, clientAddress) }),
+    handler: async ({ user, clientAddress }): Promise<DirectorySyncAnswer> => ({
+      run: await services.directorySync.runNow(user, clientAddress),
+    }),
   });
 
   defineRoute(app, services, {

@@ -56,7 +56,8 @@ const sync = () => admin<DirectorySyncAnswer>('/v1/department/sync');
 const status = async () => (await admin<DirectorySyncStatus>('/v1/department/sync/status')).body.data;
 const listDepartments = async () => (await admin<{ list: DepartmentRow[] }>('/v1/department/list')).body.data.list;
 const userRow = async (userId: string) => (await server.database.db.select().from(users).where(eq(users.userId, userId)))[0];
-const lastAuditSeq = async () => (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0]?.seq ?? 0;
+const lastAuditSeq = async () =>
+  (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0]?.seq ?? 0;
 const auditSince = (seq: number) => server.database.db.select().from(auditLog).where(gt(auditLog.seq, seq)).orderBy(auditLog.seq);
 const runCount = async () => (await server.database.db.select({ n: count() }).from(directorySyncRuns))[0]!.n;
 
@@ -70,8 +71,19 @@ async function notebookState() {
 }
 
 const changesOf = (counts: DirectorySyncCounts | null) => ({
-  departments: { created: counts?.departments.created, updated: counts?.departments.updated, missing: counts?.departments.missing, restored: counts?.departments.restored },
-  users: { created: counts?.users.created, updated: counts?.users.updated, moved: counts?.users.moved, deactivated: counts?.users.deactivated, reactivated: counts?.users.reactivated },
+  departments: {
+    created: counts?.departments.created,
+    updated: counts?.departments.updated,
+    missing: counts?.departments.missing,
+    restored: counts?.departments.restored,
+  },
+  users: {
+    created: counts?.users.created,
+    updated: counts?.users.updated,
+    moved: counts?.users.moved,
+    deactivated: counts?.users.deactivated,
+    reactivated: counts?.users.reactivated,
+  },
 });
 const noChanges = {
   departments: { created: 0, updated: 0, missing: 0, restored: 0 },
@@ -83,7 +95,9 @@ describe('the test directory', () => {
     const client = new Client({ url: directory.url, timeout: 5_000 });
     try {
       await client.bind(DIRECTORY_READER.dn, DIRECTORY_READER.password);
-      await expect(client.search(PEOPLE_BASE, { filter: '(objectClass=inetOrgPerson)', attributes: ['mail'] })).rejects.toBeInstanceOf(SizeLimitExceededError);
+      await expect(client.search(PEOPLE_BASE, { filter: '(objectClass=inetOrgPerson)', attributes: ['mail'] })).rejects.toBeInstanceOf(
+        SizeLimitExceededError,
+      );
     } finally {
       await client.unbind();
     }
@@ -100,7 +114,12 @@ describe('directory synchronisation', () => {
     expect((await server.call('/v1/department/sync')).http).toBe(401);
     expect(await runCount()).toBe(0);
     const before = await status();
-    expect(before).toMatchObject({ configured: true, running: null, last: null, directory: { url: directory.url, departmentBaseDn: DEPARTMENT_BASE, userBaseDn: PEOPLE_BASE } });
+    expect(before).toMatchObject({
+      configured: true,
+      running: null,
+      last: null,
+      directory: { url: directory.url, departmentBaseDn: DEPARTMENT_BASE, userBaseDn: PEOPLE_BASE },
+    });
   });
 
   it('first reads every department and person through paged searches and creates them in one run', async () => {
@@ -123,7 +142,12 @@ describe('directory synchronisation', () => {
     // The tree is the directory's, nested as its OUs are, marked as synchronised.
     const listed = await listDepartments();
     for (const d of seed.departments) {
-      expect(listed.find((row) => row.code === d.code)).toMatchObject({ name: d.name, parentCode: d.parentCode, source: 'directory', missingSince: null });
+      expect(listed.find((row) => row.code === d.code)).toMatchObject({
+        name: d.name,
+        parentCode: d.parentCode,
+        source: 'directory',
+        missingSince: null,
+      });
     }
     const [stored] = await server.database.db.select().from(departments).where(eq(departments.code, 'RND-CHEM-ORG'));
     expect(stored?.directoryId).toBe(departmentDn('RND-CHEM-ORG', seed.departments));
@@ -148,8 +172,15 @@ describe('directory synchronisation', () => {
     const records = await auditSince(startSeq);
     expect(records.filter((r) => r.action === 'user.created')).toHaveLength(PEOPLE);
     expect(records.filter((r) => r.action === 'department.created')).toHaveLength(seed.departments.length);
-    expect(records.find((r) => r.action === 'user.created')).toMatchObject({ reason: AUDIT_SYSTEM_REASONS.directorySync, actorUserId: server.admin.userId });
-    expect(records.find((r) => r.action === 'department.synced')).toMatchObject({ action: 'department.synced', actorUserId: server.admin.userId, after: { runNo: run.runNo, trigger: 'manual', counts: run.counts } });
+    expect(records.find((r) => r.action === 'user.created')).toMatchObject({
+      reason: AUDIT_SYSTEM_REASONS.directorySync,
+      actorUserId: server.admin.userId,
+    });
+    expect(records.find((r) => r.action === 'department.synced')).toMatchObject({
+      action: 'department.synced',
+      actorUserId: server.admin.userId,
+      after: { runNo: run.runNo, trigger: 'manual', counts: run.counts },
+    });
 
     expect((await status()).last).toEqual(run);
     // The records made in bulk are one unbroken chain with the rest.
@@ -199,7 +230,9 @@ describe('directory synchronisation', () => {
     // Deactivated, never deleted: the token stops working and signing in is refused.
     const refused = await server.call('/v1/user/auth/list', {}, { token: accessToken });
     expect(refused.http).toBe(401);
-    expect((await server.call('/v1/user/signIn', { userId: leaver.mail, password: 'a-password-for-the-leaver' })).body.status).toBe(ERR.accountDisabled);
+    expect((await server.call('/v1/user/signIn', { userId: leaver.mail, password: 'a-password-for-the-leaver' })).body.status).toBe(
+      ERR.accountDisabled,
+    );
     expect((await auditSince(startSeq)).find((r) => r.action === 'user.updated')).toMatchObject({
       targetId: leaver.mail,
       before: { active: true },
@@ -216,11 +249,23 @@ describe('directory synchronisation', () => {
   });
 
   it('never deactivates someone an administrator deactivated back into activity, nor an administrator who left', async () => {
-    const adminPerson: SeedPerson = { uid: 'admin', mail: server.admin.userId, name: 'Directory Admin', employeeNo: 'E0000', phone: '02-555-0001', departmentCode: 'ADM' };
+    const adminPerson: SeedPerson = {
+      uid: 'admin',
+      mail: server.admin.userId,
+      name: 'Directory Admin',
+      employeeNo: 'E0000',
+      phone: '02-555-0001',
+      departmentCode: 'ADM',
+    };
     await directory.modify(personLdif(adminPerson).replace(/\n(?=objectClass)/, '\nchangetype: add\n'));
     const adopted = (await sync()).body.data.run;
     expect(changesOf(adopted.counts)).toEqual({ ...noChanges, users: { ...noChanges.users, updated: 1, moved: 1 } });
-    expect(await userRow(server.admin.userId)).toMatchObject({ source: 'directory', name: 'Directory Admin', departmentCode: 'ADM', level: 10 });
+    expect(await userRow(server.admin.userId)).toMatchObject({
+      source: 'directory',
+      name: 'Directory Admin',
+      departmentCode: 'ADM',
+      level: 10,
+    });
 
     const benched = withMail[20]!;
     const { userNo } = (await userRow(benched.mail))!;
@@ -247,7 +292,10 @@ describe('directory synchronisation', () => {
     const marked = (await listDepartments()).find((d) => d.code === 'RND-CHEM-ANA');
     expect(marked).toMatchObject({ name: 'Analytical Chemistry', parentCode: 'RND-CHEM', source: 'directory', userCount: stayers });
     expect(marked?.missingSince).not.toBeNull();
-    expect((await auditSince(startSeq)).find((r) => r.action === 'department.updated')).toMatchObject({ targetId: 'RND-CHEM-ANA', reason: AUDIT_SYSTEM_REASONS.leftDirectory });
+    expect((await auditSince(startSeq)).find((r) => r.action === 'department.updated')).toMatchObject({
+      targetId: 'RND-CHEM-ANA',
+      reason: AUDIT_SYSTEM_REASONS.leftDirectory,
+    });
     expect(changesOf((await sync()).body.data.run.counts)).toEqual(noChanges);
   });
 
@@ -270,7 +318,9 @@ describe('directory synchronisation', () => {
       expect(await notebookState()).toEqual(before);
       const last = (await status()).last;
       expect(last).toMatchObject({ outcome: 'failed', errorCode: code });
-      expect((await auditSince(startSeq)).map((r) => [r.action, (r.after as { errorCode?: string }).errorCode])).toEqual([['department.syncFailed', code]]);
+      expect((await auditSince(startSeq)).map((r) => [r.action, (r.after as { errorCode?: string }).errorCode])).toEqual([
+        ['department.syncFailed', code],
+      ]);
       return { took, last: last! };
     }
 
@@ -293,7 +343,9 @@ describe('directory synchronisation', () => {
     });
 
     it('no departments or no people under the base DNs: 6003, 6004', async () => {
-      server.config.directory = directory.config({ departments: { ...directory.config().departments, baseDn: `ou=nowhere,${DEPARTMENT_BASE}` } });
+      server.config.directory = directory.config({
+        departments: { ...directory.config().departments, baseDn: `ou=nowhere,${DEPARTMENT_BASE}` },
+      });
       await expectRefusal(ERR.noDepartment, 404);
       server.config.directory = directory.config({ users: { ...directory.config().users, filter: '(employeeNumber=nobody)' } });
       await expectRefusal(ERR.noUsers, 404);
@@ -362,7 +414,9 @@ describe('directory synchronisation', () => {
   it('by the interval: one run at a time even with two processes, each run audited only when it changed something', async () => {
     const intervalMs = 1_200;
     const config = { ...server.config, directory: directory.config({ intervalMs }) };
-    const processes = [1, 2].map(() => new DirectorySync({ db: server.database.db, config, live: server.services.live, log: server.services.log }));
+    const processes = [1, 2].map(
+      () => new DirectorySync({ db: server.database.db, config, live: server.services.live, log: server.services.log }),
+    );
     const startSeq = await lastAuditSeq();
     const since = new Date();
     processes.forEach((p) => p.start());
@@ -403,4 +457,3 @@ describe('directory synchronisation', () => {
     }
   });
 });
-

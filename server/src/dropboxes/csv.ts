@@ -1,7 +1,8 @@
 import Papa from 'papaparse';
 import { DROPBOX_CSV_HEADER, ERR, type DropboxCsvEncoding, type DropboxRow, type ErrorCode } from '@eln/shared';
 
-export type CsvReading = { ok: true; encoding: Exclude<DropboxCsvEncoding, 'auto'>; rows: DropboxRow[]; lines: number[] } | { ok: false; code: ErrorCode };
+export type CsvReading =
+  { ok: true; encoding: Exclude<DropboxCsvEncoding, 'auto'>; rows: DropboxRow[]; lines: number[] } | { ok: false; code: ErrorCode };
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** Control characters a text file does not hold (tab, CR and LF are fine). */

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import { ERR, type CellDropbox, type DashboardCounts, type DropboxDetail, type DropboxImportAnswer, type DropboxListAnswer, type DropboxRow, type ValidationErrorData } from '@eln/shared';
+import {
+  ERR,
+  type CellDropbox,
+  type DashboardCounts,
+  type DropboxDetail,
+  type DropboxImportAnswer,
+  type DropboxListAnswer,
+  type DropboxRow,
+  type ValidationErrorData,
+} from '@eln/shared';
 import { auditLog, dropboxes, dropboxRows } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
@@ -13,7 +22,9 @@ let admin: Caller;
 
 beforeAll(async () => {
   server = await startTestServer();
-  manager = await server.as(await server.createUser({ name: 'Lee Manager', auth: { project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' } }));
+  manager = await server.as(
+    await server.createUser({ name: 'Lee Manager', auth: { project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' } }),
+  );
   researcher = await server.as(await server.createUser());
   admin = await server.as(server.admin);
 });
@@ -23,7 +34,8 @@ afterAll(async () => {
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const csv = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-const rowsOf = (n: number, make = (i: number): DropboxRow => ({ code: `C${i}`, name: `Name ${i}` })) => Array.from({ length: n }, (_, i) => make(i));
+const rowsOf = (n: number, make = (i: number): DropboxRow => ({ code: `C${i}`, name: `Name ${i}` })) =>
+  Array.from({ length: n }, (_, i) => make(i));
 let titleCounter = 0;
 const uniqueTitle = () => `Units ${++titleCounter}`;
 
@@ -32,7 +44,11 @@ async function create(caller: Caller, rows: DropboxRow[], title = uniqueTitle(),
 }
 
 async function storedRows(dropboxNo: number) {
-  return server.database.db.select({ code: dropboxRows.code, name: dropboxRows.name }).from(dropboxRows).where(eq(dropboxRows.dropboxNo, dropboxNo)).orderBy(dropboxRows.position);
+  return server.database.db
+    .select({ code: dropboxRows.code, name: dropboxRows.name })
+    .from(dropboxRows)
+    .where(eq(dropboxRows.dropboxNo, dropboxNo))
+    .orderBy(dropboxRows.position);
 }
 
 async function lastAudit() {
@@ -71,7 +87,9 @@ describe('/v1/dropbox/import reads CSV files', () => {
 
   it('reads CP949 when told so, and refuses it read as UTF-8 (4501)', async () => {
     const file = fixture('units-cp949.csv').toString('base64');
-    expect((await manager<DropboxImportAnswer>('/v1/dropbox/import', { file, encoding: 'euc-kr' })).body.data.rows[0]?.name).toBe('밀리그램');
+    expect((await manager<DropboxImportAnswer>('/v1/dropbox/import', { file, encoding: 'euc-kr' })).body.data.rows[0]?.name).toBe(
+      '밀리그램',
+    );
     expect((await manager('/v1/dropbox/import', { file, encoding: 'utf-8' })).body.status).toBe(ERR.dropboxNotCsv);
   });
 
@@ -85,7 +103,16 @@ describe('/v1/dropbox/import reads CSV files', () => {
   });
 
   it('marks each row with its problems: duplicate code, empty first code, too long, empty name, over 200 rows', async () => {
-    const lines = ['code,name', ',first has no code', 'a,A', 'a,again', `${'x'.repeat(101)},long code`, `b,${'n'.repeat(101)}`, 'c,', ...rowsOf(196).map((r) => `${r.code},${r.name}`)];
+    const lines = [
+      'code,name',
+      ',first has no code',
+      'a,A',
+      'a,again',
+      `${'x'.repeat(101)},long code`,
+      `b,${'n'.repeat(101)}`,
+      'c,',
+      ...rowsOf(196).map((r) => `${r.code},${r.name}`),
+    ];
     const answer = await manager<DropboxImportAnswer>('/v1/dropbox/import', { file: csv(lines.join('\n')) });
     expect(answer.body.data.ok).toBe(false);
     const problems = answer.body.data.rows.map((r) => [r.line, r.problems]);
@@ -106,14 +133,25 @@ describe('/v1/dropbox/import reads CSV files', () => {
     const dropboxNo = body.data.dropboxNo;
     const refused = await manager('/v1/dropbox/import', { dropboxNo, file: csv('code,name\nmg,milligram\nmg,again\n') });
     expect(refused.body.status).toBe(ERR.dropboxRows);
-    expect(refused.body.data).toMatchObject({ rows: [{ code: 'mg', problems: [] }, { code: 'mg', problems: ['duplicateCode'] }] });
+    expect(refused.body.data).toMatchObject({
+      rows: [
+        { code: 'mg', problems: [] },
+        { code: 'mg', problems: ['duplicateCode'] },
+      ],
+    });
     expect(await storedRows(dropboxNo)).toEqual([{ code: 'old', name: 'Old row' }]);
 
-    const tooMany = await manager('/v1/dropbox/import', { dropboxNo, file: csv(['code,name', ...rowsOf(201).map((r) => `${r.code},${r.name}`)].join('\n')) });
+    const tooMany = await manager('/v1/dropbox/import', {
+      dropboxNo,
+      file: csv(['code,name', ...rowsOf(201).map((r) => `${r.code},${r.name}`)].join('\n')),
+    });
     expect(tooMany.body.status).toBe(ERR.dropboxRows);
     expect(await storedRows(dropboxNo)).toEqual([{ code: 'old', name: 'Old row' }]);
 
-    const stored = await manager<DropboxImportAnswer>('/v1/dropbox/import', { dropboxNo, file: fixture('units-cp949.csv').toString('base64') });
+    const stored = await manager<DropboxImportAnswer>('/v1/dropbox/import', {
+      dropboxNo,
+      file: fixture('units-cp949.csv').toString('base64'),
+    });
     expect(stored.body.data).toMatchObject({ ok: true, stored: true, encoding: 'euc-kr' });
     expect((await storedRows(dropboxNo)).map((r) => r.code)).toEqual(['mg', 'mL', 'C', 'RT']);
     expect(await lastAudit()).toMatchObject({
@@ -135,14 +173,31 @@ describe('/v1/dropbox/import reads CSV files', () => {
 describe('creating and changing dropboxes', () => {
   it('creates with trimmed rows, answers the detail, and audits the creation', async () => {
     const title = uniqueTitle();
-    const { body } = await create(manager, [
-      { code: ' mg ', name: ' milligram ' },
-      { code: '', name: 'no code (allowed after the first row)' },
-    ], `  ${title}  `);
+    const { body } = await create(
+      manager,
+      [
+        { code: ' mg ', name: ' milligram ' },
+        { code: '', name: 'no code (allowed after the first row)' },
+      ],
+      `  ${title}  `,
+    );
     expect(body.status).toBe('0000');
     const detail = await researcher<DropboxDetail>('/v1/dropbox/check', { dropboxNo: body.data.dropboxNo });
-    expect(detail.body.data).toMatchObject({ title, status: 'Y', rowCount: 2, updatedByName: 'Lee Manager', rows: [{ code: 'mg', name: 'milligram' }, { code: '', name: 'no code (allowed after the first row)' }], abilities: { update: false } });
-    expect(await lastAudit()).toMatchObject({ action: 'dropbox.created', after: { title, status: 'Y', rows: [{ code: 'mg', name: 'milligram' }, { code: '' }] } });
+    expect(detail.body.data).toMatchObject({
+      title,
+      status: 'Y',
+      rowCount: 2,
+      updatedByName: 'Lee Manager',
+      rows: [
+        { code: 'mg', name: 'milligram' },
+        { code: '', name: 'no code (allowed after the first row)' },
+      ],
+      abilities: { update: false },
+    });
+    expect(await lastAudit()).toMatchObject({
+      action: 'dropbox.created',
+      after: { title, status: 'Y', rows: [{ code: 'mg', name: 'milligram' }, { code: '' }] },
+    });
   });
 
   it('refuses bad rows with each row’s problems, and a title empty, too long or taken, storing nothing', async () => {
@@ -150,7 +205,14 @@ describe('creating and changing dropboxes', () => {
     const firstEmpty = await create(manager, [{ code: '', name: 'x' }]);
     expect(firstEmpty.body.status).toBe(ERR.dropboxRows);
     expect(firstEmpty.body.data).toMatchObject({ rows: [{ problems: ['firstCodeEmpty'] }] });
-    expect((await create(manager, [{ code: 'a', name: 'A' }, { code: 'a', name: 'B' }])).body.status).toBe(ERR.dropboxRows);
+    expect(
+      (
+        await create(manager, [
+          { code: 'a', name: 'A' },
+          { code: 'a', name: 'B' },
+        ])
+      ).body.status,
+    ).toBe(ERR.dropboxRows);
     expect((await create(manager, [{ code: 'x'.repeat(101), name: 'A' }])).body.status).toBe(ERR.dropboxRows);
     const tooMany = await create(manager, rowsOf(201));
     expect(tooMany.body.status).toBe(ERR.validation);
@@ -190,14 +252,31 @@ describe('creating and changing dropboxes', () => {
 describe('/v1/dropbox/cell', () => {
   it('hands a table cell the sealed copy of a used dropbox and one of its rows, or of the list alone', async () => {
     const title = uniqueTitle();
-    const { dropboxNo } = (await create(manager, [{ code: 'mg', name: 'milligram' }, { code: '', name: 'other' }], title)).body.data;
+    const { dropboxNo } = (
+      await create(
+        manager,
+        [
+          { code: 'mg', name: 'milligram' },
+          { code: '', name: 'other' },
+        ],
+        title,
+      )
+    ).body.data;
     const chosen = (await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: 'mg' })).body.data;
     const { seal, ...copied } = chosen;
     expect(copied).toEqual({ dropboxNo, title, code: 'mg', name: 'milligram' });
     expect(seal).toBe(server.services.catalogueSeals.seal('dropboxCell', copied).seal);
     // A later row may have an empty code: it is still a row to choose.
-    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: '' })).body.data).toMatchObject({ code: '', name: 'other' });
-    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: null })).body.data).toMatchObject({ dropboxNo, title, code: null, name: null });
+    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: '' })).body.data).toMatchObject({
+      code: '',
+      name: 'other',
+    });
+    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: null })).body.data).toMatchObject({
+      dropboxNo,
+      title,
+      code: null,
+      name: null,
+    });
     const notARow = await researcher<ValidationErrorData>('/v1/dropbox/cell', { dropboxNo, code: 'kg' });
     expect(notARow.http).toBe(400);
     expect(notARow.body.data.fields).toEqual([{ field: 'code', reason: 'invalidValue' }]);
@@ -240,7 +319,11 @@ describe('who may do what', () => {
     const researcherList = await researcher<DropboxListAnswer>('/v1/dropbox/list', { value: unusedTitle });
     expect(researcherList.body.data).toMatchObject({ totalCount: 0, list: [], abilities: { create: false } });
     const managerList = await manager<DropboxListAnswer>('/v1/dropbox/list', { value: unusedTitle });
-    expect(managerList.body.data).toMatchObject({ totalCount: 1, list: [{ title: unusedTitle, status: 'N', rowCount: 1 }], abilities: { create: true } });
+    expect(managerList.body.data).toMatchObject({
+      totalCount: 1,
+      list: [{ title: unusedTitle, status: 'N', rowCount: 1 }],
+      abilities: { create: true },
+    });
     const all = await server.database.db.select().from(dropboxes);
     const counts = async (caller: Caller) => (await caller<DashboardCounts>('/v1/dashboard/count', {})).body.data.dropboxes;
     expect(await counts(manager)).toBe(all.length);
@@ -255,6 +338,8 @@ describe('who may do what', () => {
     expect(page2.body.data.list.map((d) => d.title)).toEqual([6, 5, 4, 3, 2].map((i) => `${prefix} ${i}`));
     const unused = await manager<DropboxListAnswer>('/v1/dropbox/list', { value: prefix, status: 'N' });
     expect(unused.body.data.list.map((d) => d.title)).toEqual([9, 6, 3, 0].map((i) => `${prefix} ${i}`));
-    expect((await manager<DropboxListAnswer>('/v1/dropbox/list', { value: '%' })).body.data.list.every((d) => d.title.includes('%'))).toBe(true);
+    expect((await manager<DropboxListAnswer>('/v1/dropbox/list', { value: '%' })).body.data.list.every((d) => d.title.includes('%'))).toBe(
+      true,
+    );
   });
 });

@@ -33,7 +33,14 @@ export async function listDropboxes(q: Queryable, user: AuthUser, filter: Dropbo
   );
   const [total] = await q.select({ n: count() }).from(dropboxes).where(where);
   // The page's numbers first; row counts and names for those rows only.
-  const page = q.select({ dropboxNo: dropboxes.dropboxNo }).from(dropboxes).where(where).orderBy(desc(dropboxes.dropboxNo)).limit(filter.pageSize).offset(offsetOf(filter)).as('page');
+  const page = q
+    .select({ dropboxNo: dropboxes.dropboxNo })
+    .from(dropboxes)
+    .where(where)
+    .orderBy(desc(dropboxes.dropboxNo))
+    .limit(filter.pageSize)
+    .offset(offsetOf(filter))
+    .as('page');
   const rows = await q
     .select({ dropbox: dropboxes, rows: rowCount, updatedByName: users.name })
     .from(page)
@@ -61,13 +68,21 @@ export async function requireReadableDropbox(q: Queryable, user: AuthUser, dropb
 }
 
 export async function rowsOf(q: Queryable, dropboxNo: number): Promise<DropboxRow[]> {
-  return q.select({ code: dropboxRows.code, name: dropboxRows.name }).from(dropboxRows).where(eq(dropboxRows.dropboxNo, dropboxNo)).orderBy(asc(dropboxRows.position));
+  return q
+    .select({ code: dropboxRows.code, name: dropboxRows.name })
+    .from(dropboxRows)
+    .where(eq(dropboxRows.dropboxNo, dropboxNo))
+    .orderBy(asc(dropboxRows.position));
 }
 
 export async function dropboxDetail(q: Queryable, user: AuthUser, dropbox: DropboxRecord): Promise<DropboxDetail> {
   const rows = await rowsOf(q, dropbox.dropboxNo);
   const [updatedBy] = await q.select({ name: users.name }).from(users).where(eq(users.userNo, dropbox.updatedByUserNo));
-  return { ...summaryOf(dropbox, rows.length, updatedBy?.name ?? null), rows, abilities: { update: canManageDropboxes(user) === 'allowed' } };
+  return {
+    ...summaryOf(dropbox, rows.length, updatedBy?.name ?? null),
+    rows,
+    abilities: { update: canManageDropboxes(user) === 'allowed' },
+  };
 }
 
 export async function titleTaken(q: Queryable, title: string, exceptDropboxNo?: number): Promise<boolean> {

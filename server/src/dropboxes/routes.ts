@@ -81,7 +81,12 @@ export function registerDropboxRoutes(app: FastifyInstance, services: Services):
       enforce(canOfferDropbox(dropbox), OFFER_REFUSALS);
       const row = body.code === null ? null : (await rowsOf(db, dropbox.dropboxNo)).find((each) => each.code === body.code);
       if (row === undefined) throw new AppError(ERR.validation, { data: { fields: [{ field: 'code', reason: 'invalidValue' }] } });
-      return services.catalogueSeals.seal('dropboxCell', { dropboxNo: dropbox.dropboxNo, title: dropbox.title, code: row?.code ?? null, name: row?.name ?? null });
+      return services.catalogueSeals.seal('dropboxCell', {
+        dropboxNo: dropbox.dropboxNo,
+        title: dropbox.title,
+        code: row?.code ?? null,
+        name: row?.name ?? null,
+      });
     },
   });
 
@@ -95,10 +100,19 @@ export function registerDropboxRoutes(app: FastifyInstance, services: Services):
       const rows = requireStorable(checkDropboxRows(body.rows));
       return db
         .transaction(async (tx) => {
-          const [created] = await tx.insert(dropboxes).values({ title: body.title, status: body.status, createdByUserNo: user.userNo, updatedByUserNo: user.userNo }).returning();
+          const [created] = await tx
+            .insert(dropboxes)
+            .values({ title: body.title, status: body.status, createdByUserNo: user.userNo, updatedByUserNo: user.userNo })
+            .returning();
           if (!created) throw new Error('dropbox insert returned nothing');
           await replaceRows(tx, created.dropboxNo, rows);
-          await appendAudit(tx, { actor: user, action: 'dropbox.created', target: { type: 'dropbox', id: created.dropboxNo }, after: { title: created.title, status: created.status, rows }, clientAddress });
+          await appendAudit(tx, {
+            actor: user,
+            action: 'dropbox.created',
+            target: { type: 'dropbox', id: created.dropboxNo },
+            after: { title: created.title, status: created.status, rows },
+            clientAddress,
+          });
           return { dropboxNo: created.dropboxNo };
         })
         .catch(refuseDuplicateTitle);
@@ -116,7 +130,10 @@ export function registerDropboxRoutes(app: FastifyInstance, services: Services):
         .transaction(async (tx) => {
           const before = await lockDropbox(tx, body.dropboxNo);
           if (before.title === body.title && before.status === body.status) return;
-          await tx.update(dropboxes).set({ title: body.title, status: body.status, updatedByUserNo: user.userNo, updatedAt: new Date() }).where(eq(dropboxes.dropboxNo, body.dropboxNo));
+          await tx
+            .update(dropboxes)
+            .set({ title: body.title, status: body.status, updatedByUserNo: user.userNo, updatedAt: new Date() })
+            .where(eq(dropboxes.dropboxNo, body.dropboxNo));
           await appendAudit(tx, {
             actor: user,
             action: 'dropbox.updated',
@@ -150,7 +167,14 @@ export function registerDropboxRoutes(app: FastifyInstance, services: Services):
         const before = await rowsOf(tx, dropboxNo);
         await replaceRows(tx, dropboxNo, stored);
         await tx.update(dropboxes).set({ updatedByUserNo: user.userNo, updatedAt: new Date() }).where(eq(dropboxes.dropboxNo, dropboxNo));
-        await appendAudit(tx, { actor: user, action: 'dropbox.imported', target: { type: 'dropbox', id: dropboxNo }, before: { rows: before }, after: { rows: stored, encoding: reading.encoding }, clientAddress });
+        await appendAudit(tx, {
+          actor: user,
+          action: 'dropbox.imported',
+          target: { type: 'dropbox', id: dropboxNo },
+          before: { rows: before },
+          after: { rows: stored, encoding: reading.encoding },
+          clientAddress,
+        });
       });
       return { encoding: reading.encoding, rows, ok: true, stored: true };
     },

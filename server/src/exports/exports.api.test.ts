@@ -6,7 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, count, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Browser } from 'playwright-core';
-import { AUDIT_HEAD_LINE_PREFIX, ELN_IMPORT_PATH, ERR, EXPORT_LIMITS, noteDocumentName, type ElnImportAnswer, type Language, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
+import {
+  AUDIT_HEAD_LINE_PREFIX,
+  ELN_IMPORT_PATH,
+  ERR,
+  EXPORT_LIMITS,
+  noteDocumentName,
+  type ElnImportAnswer,
+  type Language,
+  type ExportCreateAnswer,
+  type ExportJob,
+  type ExportLinkAnswer,
+  type ListAnswer,
+} from '@eln/shared';
 import { auditLog, documentUpdates, exportJobs, labNotes, noteSignatures, projects } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
 import { initialUpdate } from '../seed/demoTemplates.js';
@@ -27,7 +39,8 @@ let projectNo: number;
 /** A caller that also shows its access token (the download answers a file, which `call` does not parse). */
 async function signedIn(user: { userId: string; password: string }): Promise<Caller> {
   const { accessToken } = await server.signIn(user.userId, user.password);
-  const call: Awaited<ReturnType<TestServer['as']>> = (route, body, options) => server.call(route, body, { ...options, token: accessToken });
+  const call: Awaited<ReturnType<TestServer['as']>> = (route, body, options) =>
+    server.call(route, body, { ...options, token: accessToken });
   return Object.assign(call, { token: accessToken });
 }
 
@@ -63,7 +76,14 @@ async function finished(caller: Caller, jobId: string): Promise<ExportJob> {
 
 /** Starts the printer's browser and counts the contexts it opens from then on (each print session opens one). */
 async function countingContexts(printer: PdfPrinter): Promise<() => number> {
-  await printer.print({ html: '<!doctype html><p>start</p>', files: new Map(), charts: [], headerTemplate: '<span></span>', footerTemplate: '<span></span>', tagged: false });
+  await printer.print({
+    html: '<!doctype html><p>start</p>',
+    files: new Map(),
+    charts: [],
+    headerTemplate: '<span></span>',
+    footerTemplate: '<span></span>',
+    tagged: false,
+  });
   const browser = await (printer as unknown as { browser: Promise<Browser> }).browser;
   const newContext = browser.newContext.bind(browser);
   let opened = 0;
@@ -75,7 +95,12 @@ async function countingContexts(printer: PdfPrinter): Promise<() => number> {
 }
 
 async function download(caller: Caller, token: string) {
-  return server.app.inject({ method: 'POST', url: '/server/v1/export/download', payload: { token }, headers: { authorization: `Bearer ${caller.token}` } });
+  return server.app.inject({
+    method: 'POST',
+    url: '/server/v1/export/download',
+    payload: { token },
+    headers: { authorization: `Bearer ${caller.token}` },
+  });
 }
 
 describe('export jobs: the audit trail as CSV', () => {
@@ -103,26 +128,41 @@ describe('export jobs: the audit trail as CSV', () => {
     const seqs = parsed.data.map((row) => Number(row.seq));
     expect(seqs.length).toBeGreaterThan(3);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    const last = await server.database.db.select().from(auditLog).where(eq(auditLog.seq, seqs.at(-1)!));
+    const last = await server.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.seq, seqs.at(-1)!));
     expect(headLine).toBe(`${AUDIT_HEAD_LINE_PREFIX} seq=${last[0]!.seq} hash=${last[0]!.hash}`);
 
-    const actions = (await server.database.db.select().from(auditLog).where(eq(auditLog.targetId, job.jobId)).orderBy(asc(auditLog.seq))).map((r) => r.action);
+    const actions = (
+      await server.database.db.select().from(auditLog).where(eq(auditLog.targetId, job.jobId)).orderBy(asc(auditLog.seq))
+    ).map((r) => r.action);
     expect(actions).toEqual(['export.requested', 'export.completed', 'export.downloaded']);
   });
 
   it('takes only the days asked for, read in the requester zone', async () => {
     const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Seoul' });
-    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv', startDate: '2020-01-01', endDate: '2020-01-02', timeZone: 'Asia/Seoul' });
+    const started = await admin<ExportCreateAnswer>('/v1/export/create', {
+      format: 'auditCsv',
+      startDate: '2020-01-01',
+      endDate: '2020-01-02',
+      timeZone: 'Asia/Seoul',
+    });
     const empty = await finished(admin, started.body.data.list[0]!.jobId);
     const token = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: empty.jobId })).body.data.token;
     const body = (await download(admin, token)).rawPayload.toString('utf8');
     expect(body.split('\r\n').filter(Boolean)).toHaveLength(2); // header and the chain line: no record of 2020
-    const todays = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv', startDate: today, endDate: today, timeZone: 'Asia/Seoul' });
+    const todays = await admin<ExportCreateAnswer>('/v1/export/create', {
+      format: 'auditCsv',
+      startDate: today,
+      endDate: today,
+      timeZone: 'Asia/Seoul',
+    });
     const done = await finished(admin, todays.body.data.list[0]!.jobId);
     expect(done.size).toBeGreaterThan(empty.size!);
   });
 
-  it('is the administrators\': others are refused and nothing is written', async () => {
+  it("is the administrators': others are refused and nothing is written", async () => {
     const [jobs, records] = [await jobCount(), await auditCount()];
     const refused = await leader('/v1/export/create', { format: 'auditCsv' });
     expect([refused.http, refused.body.status]).toEqual([403, ERR.forbidden]);
@@ -167,12 +207,16 @@ describe('export jobs: who may export a project', () => {
       for (const caller of [leader, participant, admin]) {
         const answer = await caller<ExportCreateAnswer>('/v1/export/create', { format: 'eln', projectNos: [projectNo] });
         expect(answer.body.status).toBe('0000');
-        expect(answer.body.data.list).toMatchObject([{ format: 'eln', projectNo, projectTitle: 'Export project', status: 'queued', downloadable: false }]);
+        expect(answer.body.data.list).toMatchObject([
+          { format: 'eln', projectNo, projectTitle: 'Export project', status: 'queued', downloadable: false },
+        ]);
       }
       const mine = await participant<ListAnswer<ExportJob>>('/v1/export/list', {});
       expect(mine.body.data.list.every((job) => job.requestedBy.name === 'Oh Participant')).toBe(true);
       const everyone = await otherAdmin<ListAnswer<ExportJob>>('/v1/export/list', { projectNo });
-      expect(new Set(everyone.body.data.list.map((job) => job.requestedBy.name))).toEqual(new Set(['Han Leader', 'Oh Participant', 'Administrator']));
+      expect(new Set(everyone.body.data.list.map((job) => job.requestedBy.name))).toEqual(
+        new Set(['Han Leader', 'Oh Participant', 'Administrator']),
+      );
       const notReady = await leader('/v1/export/link', { jobId: mine.body.data.list[0]!.jobId });
       expect(notReady.body.status).toBe(ERR.notFound);
       const waiting = (await leader<ListAnswer<ExportJob>>('/v1/export/list', {})).body.data.list[0]!;
@@ -180,7 +224,10 @@ describe('export jobs: who may export a project', () => {
       const hidden = await outsider('/v1/export/list', { projectNo });
       expect(hidden.body.status).toBe(ERR.notFound);
     } finally {
-      await server.database.db.update(exportJobs).set({ status: 'failed', errorCode: ERR.exportInterrupted }).where(eq(exportJobs.status, 'queued'));
+      await server.database.db
+        .update(exportJobs)
+        .set({ status: 'failed', errorCode: ERR.exportInterrupted })
+        .where(eq(exportJobs.status, 'queued'));
     }
   });
 
@@ -199,7 +246,10 @@ describe('export jobs: who may export a project', () => {
       expect(full.body.message).toContain(String(EXPORT_LIMITS.openJobsPerUser));
       expect(await jobCount()).toBe(jobs);
     } finally {
-      await server.database.db.update(exportJobs).set({ status: 'failed', errorCode: ERR.exportInterrupted }).where(eq(exportJobs.status, 'queued'));
+      await server.database.db
+        .update(exportJobs)
+        .set({ status: 'failed', errorCode: ERR.exportInterrupted })
+        .where(eq(exportJobs.status, 'queued'));
     }
   });
 });
@@ -212,7 +262,7 @@ describe('export jobs: download tokens', () => {
     job = await finished(admin, started.body.data.list[0]!.jobId);
   });
 
-  it('are the requester\'s alone: another administrator sees the job but gets no link, and a copied token is refused', async () => {
+  it("are the requester's alone: another administrator sees the job but gets no link, and a copied token is refused", async () => {
     const seen = await otherAdmin<ExportJob>('/v1/export/detail', { jobId: job.jobId });
     expect(seen.body.data).toMatchObject({ jobId: job.jobId, downloadable: false });
     const link = await otherAdmin('/v1/export/link', { jobId: job.jobId });
@@ -231,7 +281,11 @@ describe('export jobs: download tokens', () => {
     const real = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
     const altered = real.replace(/\.(\d+)\./, (_, expires: string) => `.${Number(expires) + 3600}.`);
     expect(JSON.parse((await download(admin, altered)).payload).status).toBe(ERR.forbidden);
-    const old = server.services.exportLinks.make(job.jobId, (await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId)))[0]!.requestedByUserNo, Date.now() - (EXPORT_LIMITS.linkSeconds + 1) * 1000);
+    const old = server.services.exportLinks.make(
+      job.jobId,
+      (await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId)))[0]!.requestedByUserNo,
+      Date.now() - (EXPORT_LIMITS.linkSeconds + 1) * 1000,
+    );
     const expired = await download(admin, old.token);
     expect([expired.statusCode, JSON.parse(expired.payload).status]).toEqual([410, ERR.exportLinkExpired]);
   });
@@ -249,7 +303,10 @@ describe('export jobs: a server that stopped', () => {
     await server.services.exportJobs.stop();
     const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv' });
     const jobId = started.body.data.list[0]!.jobId;
-    await server.database.db.update(exportJobs).set({ status: 'running', heartbeatAt: new Date(Date.now() - 5 * 60_000) }).where(eq(exportJobs.jobId, jobId));
+    await server.database.db
+      .update(exportJobs)
+      .set({ status: 'running', heartbeatAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(exportJobs.jobId, jobId));
     const leftover = path.join(server.config.filesDir, 'exports', `${jobId}.csv.partial`);
     mkdirSync(path.dirname(leftover), { recursive: true });
     writeFileSync(leftover, 'half a file');
@@ -273,15 +330,26 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
       type: 'doc',
       content: [
         { type: 'heading', attrs: { blockUid: 'hexport000000000001', level: 2 }, content: [{ type: 'text', text: 'Buffer preparation' }] },
-        { type: 'paragraph', attrs: { blockUid: 'pexport000000000002' }, content: [{ type: 'text', text: '완충액 준비 緩衝液の調製 pH 7.4' }] },
+        {
+          type: 'paragraph',
+          attrs: { blockUid: 'pexport000000000002' },
+          content: [{ type: 'text', text: '완충액 준비 緩衝液の調製 pH 7.4' }],
+        },
       ],
     };
-    await server.database.db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content as never) });
+    await server.database.db
+      .insert(documentUpdates)
+      .values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content as never) });
     expect((await leader('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
   });
 
   async function fetched(caller: Caller, format: 'pdf' | 'eln', pdfA = false) {
-    const started = await caller<ExportCreateAnswer>('/v1/export/create', { format, projectNos: [projectNo], timeZone: 'Asia/Tokyo', pdfA });
+    const started = await caller<ExportCreateAnswer>('/v1/export/create', {
+      format,
+      projectNos: [projectNo],
+      timeZone: 'Asia/Tokyo',
+      pdfA,
+    });
     expect(started.body.status).toBe('0000');
     const job = await finished(caller, started.body.data.list[0]!.jobId);
     expect(job).toMatchObject({ status: 'done', downloadable: true });
@@ -300,7 +368,8 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     try {
       writeFileSync(path.join(folder, 'project.pdf'), bytes);
       const text = execFileSync('pdftotext', ['-layout', path.join(folder, 'project.pdf'), '-'], { encoding: 'utf8' });
-      for (const expected of ['Export project', 'Buffer preparation', '완충액 준비', '緩衝液の調製', 'Asia/Tokyo']) expect(text).toContain(expected);
+      for (const expected of ['Export project', 'Buffer preparation', '완충액 준비', '緩衝液の調製', 'Asia/Tokyo'])
+        expect(text).toContain(expected);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -309,7 +378,9 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   it('prints one saved version of one note, for those who may read it, and refuses a version never saved', async () => {
     const started = await participant<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', noteNo: labNoteNo });
     expect(started.body.status).toBe('0000');
-    expect(started.body.data.list).toMatchObject([{ noteNo: labNoteNo, version: 1, labNoteNumber: expect.stringMatching(/^LN-\d{4}-\d{6}$/) }]);
+    expect(started.body.data.list).toMatchObject([
+      { noteNo: labNoteNo, version: 1, labNoteNumber: expect.stringMatching(/^LN-\d{4}-\d{6}$/) },
+    ]);
     const job = await finished(participant, started.body.data.list[0]!.jobId);
     expect(job.fileName).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
     const token = (await participant<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
@@ -327,7 +398,9 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     const hidden = await outsider('/v1/export/create', { format: 'pdf', noteNo: labNoteNo });
     expect([hidden.http, hidden.body.status]).toEqual([404, ERR.notFound]);
     expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
-    const abilities = async (caller: Caller) => (await caller<{ note: { abilities: { exportPdf: boolean } } }>('/v1/project/block/list', { labNoteNo })).body.data.note.abilities.exportPdf;
+    const abilities = async (caller: Caller) =>
+      (await caller<{ note: { abilities: { exportPdf: boolean } } }>('/v1/project/block/list', { labNoteNo })).body.data.note.abilities
+        .exportPdf;
     expect(await abilities(participant)).toBe(true);
     expect(await abilities(admin)).toBe(true);
   });
@@ -351,16 +424,26 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     const { bytes } = await fetched(leader, 'eln');
     const upload = (name: string, content: Buffer, caller: Caller = leader) => {
       const { payload, contentType } = multipartBody({}, { name, content });
-      return server.app.inject({ method: 'POST', url: `/server${ELN_IMPORT_PATH}`, payload, headers: { 'content-type': contentType, authorization: `Bearer ${caller.token}` } });
+      return server.app.inject({
+        method: 'POST',
+        url: `/server${ELN_IMPORT_PATH}`,
+        payload,
+        headers: { 'content-type': contentType, authorization: `Bearer ${caller.token}` },
+      });
     };
     const projectCount = async () => (await server.database.db.select({ n: count() }).from(projects))[0]!.n;
     const before = await projectCount();
     // Six bytes changed in the middle of the archive (inside the note's PDF, stored uncompressed).
     const middle = Math.floor(bytes.length / 2);
-    const refused = await upload('export.eln', Buffer.concat([bytes.subarray(0, middle), Buffer.from('damage'), bytes.subarray(middle + 6)]));
+    const refused = await upload(
+      'export.eln',
+      Buffer.concat([bytes.subarray(0, middle), Buffer.from('damage'), bytes.subarray(middle + 6)]),
+    );
     expect(JSON.parse(refused.payload).status).toBe(ERR.elnChecksum);
     expect(await projectCount()).toBe(before);
-    const withoutProjectFlag = await signedIn(await server.createUser({ name: 'No Flag', auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } }));
+    const withoutProjectFlag = await signedIn(
+      await server.createUser({ name: 'No Flag', auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } }),
+    );
     const noFlag = await upload('export.eln', bytes, withoutProjectFlag);
     expect(JSON.parse(noFlag.payload).status).toBe(ERR.forbidden);
     expect(await projectCount()).toBe(before);
@@ -385,7 +468,8 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   // timeout: four project exports (the server's jobs, then the makers again on their rows) and a browser
   // start took 6-7 s with both databases' files at once; a slow machine under CI's load is 3-6 times that.
   it('prints all the notes of a project export in one browser tab, the PDF and the .eln alike', async () => {
-    const second = (await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Second note' })).body.data.labNoteNo;
+    const second = (await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Second note' })).body.data
+      .labNoteNo;
     expect((await leader('/v1/project/note/save', { labNoteNo: second, version: 0, blockList: [] })).body.status).toBe('0000');
     const printer = new PdfPrinter({ executablePath: server.config.chromiumPath });
     const makers = exportMakers(server.database.db, server.config, printer);
@@ -397,12 +481,23 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
         const [row] = await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId));
         const before = contextsOpened();
         const outPath = path.join(folder, `project.${format}`);
-        await makers[format]({ job: row!, language: row!.language as Language, outPath, progress: () => undefined, signal: new AbortController().signal });
+        await makers[format]({
+          job: row!,
+          language: row!.language as Language,
+          outPath,
+          progress: () => undefined,
+          signal: new AbortController().signal,
+        });
         // The project PDF prints two notes and its cover, the archive each note's PDF: one context (and tab) for all.
         expect([format, contextsOpened() - before]).toEqual([format, 1]);
         // Both notes were printed (one print alone would open one context whatever the session).
         if (format === 'pdf') expect(execFileSync('pdftotext', [outPath, '-'], { encoding: 'utf8' })).toContain('Second note');
-        else expect(execFileSync('unzip', ['-Z1', outPath], { encoding: 'utf8' }).split('\n').filter((name) => name.endsWith('.pdf'))).toHaveLength(2);
+        else
+          expect(
+            execFileSync('unzip', ['-Z1', outPath], { encoding: 'utf8' })
+              .split('\n')
+              .filter((name) => name.endsWith('.pdf')),
+          ).toHaveLength(2);
       }
     } finally {
       await printer.close();
@@ -416,7 +511,11 @@ describe('export jobs: someone removed from the project', () => {
     server.services.exportJobs.start();
     const removedUser = await server.createUser({ name: 'Leaving Soon' });
     const leaving = await signedIn(removedUser);
-    const other = await leader<{ projectNo: number }>('/v1/project/create', { title: 'Leaving project', description: '', signatureList: { department: '', user: removedUser.userId } });
+    const other = await leader<{ projectNo: number }>('/v1/project/create', {
+      title: 'Leaving project',
+      description: '',
+      signatureList: { department: '', user: removedUser.userId },
+    });
     const otherNo = other.body.data.projectNo;
     const made = await leaving<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [otherNo] });
     const done = await finished(leaving, made.body.data.list[0]!.jobId);
@@ -426,7 +525,16 @@ describe('export jobs: someone removed from the project', () => {
     const waiting = (await leaving<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [otherNo] })).body.data.list[0]!;
 
     const staying = await server.createUser({ name: 'Staying On' });
-    expect((await leader('/v1/project/update', { projectNo: otherNo, title: 'Leaving project', description: '', signatureList: { department: '', user: staying.userId } })).body.status).toBe('0000');
+    expect(
+      (
+        await leader('/v1/project/update', {
+          projectNo: otherNo,
+          title: 'Leaving project',
+          description: '',
+          signatureList: { department: '', user: staying.userId },
+        })
+      ).body.status,
+    ).toBe('0000');
     const link = await leaving('/v1/export/link', { jobId: done.jobId });
     expect([link.http, link.body.status]).toEqual([404, ERR.notFound]);
     const file = await download(leaving, token);

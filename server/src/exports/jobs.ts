@@ -156,13 +156,20 @@ export class ExportJobs {
     } catch (error) {
       await reporter.stop();
       await rm(outPath, { force: true });
-      const errorCode: ErrorCode = this.aborter.signal.aborted ? ERR.exportInterrupted : isAppError(error) && isErrorCode(error.code) ? error.code : ERR.exportFailed;
+      const errorCode: ErrorCode = this.aborter.signal.aborted
+        ? ERR.exportInterrupted
+        : isAppError(error) && isErrorCode(error.code)
+          ? error.code
+          : ERR.exportFailed;
       if (errorCode === ERR.exportFailed) this.log.error({ err: error, jobId: job.jobId }, 'export failed');
       await this.fail([job], errorCode);
     }
   }
 
-  private async fail(jobs: Pick<ExportJobRow, 'jobId' | 'requestedByUserNo' | 'format' | 'projectNo'>[], errorCode: ErrorCode): Promise<void> {
+  private async fail(
+    jobs: Pick<ExportJobRow, 'jobId' | 'requestedByUserNo' | 'format' | 'projectNo'>[],
+    errorCode: ErrorCode,
+  ): Promise<void> {
     for (const job of jobs) {
       await this.db.transaction(async (tx) => {
         const [failed] = await tx
@@ -192,7 +199,8 @@ export class ExportJobs {
     // What their processes had written (whole or partial files) goes too: nothing will ever fetch it.
     const names = await readdir(exportsDir(this.filesDir)).catch(() => [] as string[]);
     for (const job of stale) {
-      for (const name of names.filter((file) => file.startsWith(`${job.jobId}.`))) await rm(path.join(exportsDir(this.filesDir), name), { force: true });
+      for (const name of names.filter((file) => file.startsWith(`${job.jobId}.`)))
+        await rm(path.join(exportsDir(this.filesDir), name), { force: true });
     }
   }
 
@@ -205,7 +213,10 @@ export class ExportJobs {
       .where(and(eq(exportJobs.status, EXPORT_STATUS.done), isNull(exportJobs.removedAt), lt(exportJobs.finishedAt, cutoff)));
     for (const job of expired) {
       if (job.storagePath) await rm(path.join(this.filesDir, job.storagePath), { force: true });
-      await this.db.update(exportJobs).set({ removedAt: sql`now()` }).where(eq(exportJobs.jobId, job.jobId));
+      await this.db
+        .update(exportJobs)
+        .set({ removedAt: sql`now()` })
+        .where(eq(exportJobs.jobId, job.jobId));
     }
   }
 }
@@ -238,7 +249,10 @@ class ProgressReporter {
     this.lastWrite = Date.now();
     this.writing = this.writing
       .then(async () => {
-        await this.db.update(exportJobs).set({ progress: percent, heartbeatAt: sql`now()` }).where(and(eq(exportJobs.jobId, this.jobId), eq(exportJobs.status, EXPORT_STATUS.running)));
+        await this.db
+          .update(exportJobs)
+          .set({ progress: percent, heartbeatAt: sql`now()` })
+          .where(and(eq(exportJobs.jobId, this.jobId), eq(exportJobs.status, EXPORT_STATUS.running)));
         this.stored = percent;
       })
       .catch(() => undefined);

@@ -12,7 +12,15 @@ import { auditCsvMaker } from './auditCsvExport.js';
 import type { ExportJobRow, ExportMaker, ExportMakers, ExportWork } from './jobs.js';
 import { dayInZone } from './eln/crate.js';
 import { writeElnArchive } from './eln/index.js';
-import { ChromiumMissingError, convertToPdfA, pdfASupport, renderNotePdf, writeProjectPdf, type PdfASupport, type PdfPrinter } from './pdf/index.js';
+import {
+  ChromiumMissingError,
+  convertToPdfA,
+  pdfASupport,
+  renderNotePdf,
+  writeProjectPdf,
+  type PdfASupport,
+  type PdfPrinter,
+} from './pdf/index.js';
 import { exportNoteNos, findVersionBlocks, loadExportNote, loadExportProject, type ExportRange } from './projectContent.js';
 
 /** How each export format makes its file. */
@@ -31,7 +39,10 @@ export async function projectJobContext(db: Db, job: ExportJobRow) {
   if (!project) throw new AppError(ERR.notFound);
   const range: ExportRange = { startDate: job.startDate, endDate: job.endDate, timeZone: job.timeZone };
   const noteNos = await exportNoteNos(db, job.projectNo, range);
-  const [requester] = await db.select({ userNo: users.userNo, level: users.level, active: users.active, userId: users.userId, name: users.name }).from(users).where(eq(users.userNo, job.requestedByUserNo));
+  const [requester] = await db
+    .select({ userNo: users.userNo, level: users.level, active: users.active, userId: users.userId, name: users.name })
+    .from(users)
+    .where(eq(users.userNo, job.requestedByUserNo));
   // Asked again when the job runs: someone removed from the project (or deactivated) since asking gets nothing.
   if (!requester?.active || !(await mayExportProject(db, requester, job.projectNo))) throw new AppError(ERR.forbidden);
   const exportedBy = { userId: requester.userId, name: requester.name };
@@ -39,7 +50,8 @@ export async function projectJobContext(db: Db, job: ExportJobRow) {
 }
 
 /** `<project title>-<yyyy-mm-dd>.<ext>` (the day in the requester's zone), readable and safe as a file name anywhere. */
-export const exportFileName = (title: string, at: Date, timeZone: string, extension: string) => cleanFileName(`${title}-${dayInZone(at, timeZone)}.${extension}`);
+export const exportFileName = (title: string, at: Date, timeZone: string, extension: string) =>
+  cleanFileName(`${title}-${dayInZone(at, timeZone)}.${extension}`);
 
 /** Chromium missing is the server's state, not the job's fault: said as such. */
 async function printing<T>(work: () => Promise<T>): Promise<T> {
@@ -64,7 +76,16 @@ function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
         db,
         context.project.projectNo,
         context.noteNos,
-        { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy, filesDir: config.filesDir, range: context.range, signal, pdfA },
+        {
+          lang: context.lang,
+          timeZone: job.timeZone,
+          exportedAt: context.exportedAt,
+          exportedBy: context.exportedBy,
+          filesDir: config.filesDir,
+          range: context.range,
+          signal,
+          pdfA,
+        },
         outPath,
         (done, total) => progress(done / total),
       ),
@@ -74,14 +95,28 @@ function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
 }
 
 /** One saved version of one note, with its signature manifest and history: `LN-2026-000042-v3.pdf`. */
-async function notePdf(db: Db, config: ServerConfig, printer: PdfPrinter, { job, outPath, progress }: ExportWork, pdfA: PdfASupport | null): Promise<{ fileName: string }> {
+async function notePdf(
+  db: Db,
+  config: ServerConfig,
+  printer: PdfPrinter,
+  { job, outPath, progress }: ExportWork,
+  pdfA: PdfASupport | null,
+): Promise<{ fileName: string }> {
   const context = await projectJobContext(db, job);
   const note = await loadExportNote(db, job.noteNo!, config.filesDir);
   const entry = note?.history.find((saved) => saved.version === job.version);
   const blocks = entry ? await findVersionBlocks(db, job.noteNo!, entry.version) : null;
   if (!note || !entry || !blocks) throw new AppError(ERR.exportNoVersion);
   progress(0.2);
-  const bytes = await printing(() => renderNotePdf(printer, context.project, note, { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy }, { ...entry, blocks }));
+  const bytes = await printing(() =>
+    renderNotePdf(
+      printer,
+      context.project,
+      note,
+      { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy },
+      { ...entry, blocks },
+    ),
+  );
   progress(0.8);
   if (pdfA) {
     const printed = `${outPath}.printed`;
@@ -95,7 +130,9 @@ async function notePdf(db: Db, config: ServerConfig, printer: PdfPrinter, { job,
     await writeFile(`${outPath}.partial`, bytes);
     await rename(`${outPath}.partial`, outPath);
   }
-  return { fileName: exportFileName(`${note.labNoteNumber}-v${entry.version}${pdfA ? '-PDFA' : ''}`, context.exportedAt, job.timeZone, 'pdf') };
+  return {
+    fileName: exportFileName(`${note.labNoteNumber}-v${entry.version}${pdfA ? '-PDFA' : ''}`, context.exportedAt, job.timeZone, 'pdf'),
+  };
 }
 
 /** A signed .eln archive of the project, each note's latest version also as the same PDF the PDF export prints. */

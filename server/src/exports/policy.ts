@@ -17,7 +17,13 @@ export type DownloadVerdict = 'allowed' | 'hidden' | 'notRequester' | 'notReady'
 export type AuditExportVerdict = 'allowed' | 'notAdmin';
 
 export const SEE_JOB_REFUSALS: Refusals<SeeJobVerdict> = { hidden: ERR.notFound };
-export const DOWNLOAD_REFUSALS: Refusals<DownloadVerdict> = { hidden: ERR.notFound, notRequester: ERR.forbidden, notReady: ERR.exportNotReady, failed: ERR.exportFailed, gone: ERR.exportGone };
+export const DOWNLOAD_REFUSALS: Refusals<DownloadVerdict> = {
+  hidden: ERR.notFound,
+  notRequester: ERR.forbidden,
+  notReady: ERR.exportNotReady,
+  failed: ERR.exportFailed,
+  gone: ERR.exportGone,
+};
 export const AUDIT_EXPORT_REFUSALS: Refusals<AuditExportVerdict> = { notAdmin: ERR.forbidden };
 
 /** The requester sees their jobs; administrators see everyone's (who exported what, and when). */

@@ -3,7 +3,18 @@ import { and, asc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { NoteStatus, ProjectStatus, SavedBlock, SignatureStatus, SignatureType } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
-import { auditLog, files, labNotes, noteSignatures, noteVersions, projectParticipants, projects, templateRevisions, templates, users } from '../db/schema.js';
+import {
+  auditLog,
+  files,
+  labNotes,
+  noteSignatures,
+  noteVersions,
+  projectParticipants,
+  projects,
+  templateRevisions,
+  templates,
+  users,
+} from '../db/schema.js';
 import { withinDates } from '../db/paging.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
 
@@ -99,7 +110,11 @@ export interface ExportRange {
   timeZone: string;
 }
 
-const person = (row: { userNo: number; userId: string; name: string }): ExportPerson => ({ userNo: row.userNo, userId: row.userId, name: row.name });
+const person = (row: { userNo: number; userId: string; name: string }): ExportPerson => ({
+  userNo: row.userNo,
+  userId: row.userId,
+  name: row.name,
+});
 
 export async function loadExportProject(q: Queryable, projectNo: number): Promise<ExportProject | undefined> {
   const [row] = await q
@@ -153,7 +168,9 @@ export async function loadExportNote(q: Queryable, noteNo: number, filesDir: str
   const { note } = row;
   const history = await versionHistory(q, noteNo);
   const latestEntry = history.at(-1);
-  const latest: ExportNote['latest'] = latestEntry ? { ...latestEntry, blocks: await loadVersionBlocks(q, noteNo, latestEntry.version) } : null;
+  const latest: ExportNote['latest'] = latestEntry
+    ? { ...latestEntry, blocks: await loadVersionBlocks(q, noteNo, latestEntry.version) }
+    : null;
   return {
     noteNo,
     labNoteNumber: note.labNoteNumber,
@@ -162,7 +179,15 @@ export async function loadExportNote(q: Queryable, noteNo: number, filesDir: str
     writer: person(row.writer),
     createdAt: note.createdAt,
     updatedAt: note.updatedAt,
-    template: note.templateNo !== null ? { templateNo: note.templateNo, title: row.templateTitle ?? '', revision: note.templateRevision, version: await templateVersion(q, note.templateNo, note.templateRevision) } : null,
+    template:
+      note.templateNo !== null
+        ? {
+            templateNo: note.templateNo,
+            title: row.templateTitle ?? '',
+            revision: note.templateRevision,
+            version: await templateVersion(q, note.templateNo, note.templateRevision),
+          }
+        : null,
     latest,
     history,
     signatures: await exportSignatures(q, noteNo, latest),
@@ -172,16 +197,25 @@ export async function loadExportNote(q: Queryable, noteNo: number, filesDir: str
 
 /** A saved version's blocks as stored, or null when there is no such version. */
 export async function findVersionBlocks(q: Queryable, noteNo: number, version: number): Promise<SavedBlock[] | null> {
-  const [row] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  const [row] = await q
+    .select({ blocks: noteVersions.blocks })
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
   return row ? (row.blocks as SavedBlock[]) : null;
 }
 
 /** A saved version's blocks as stored (none when there is no such version). */
-export const loadVersionBlocks = async (q: Queryable, noteNo: number, version: number): Promise<SavedBlock[]> => (await findVersionBlocks(q, noteNo, version)) ?? [];
+export const loadVersionBlocks = async (q: Queryable, noteNo: number, version: number): Promise<SavedBlock[]> =>
+  (await findVersionBlocks(q, noteNo, version)) ?? [];
 
 async function versionHistory(q: Queryable, noteNo: number): Promise<ExportVersion[]> {
   const rows = await q
-    .select({ version: noteVersions.version, savedAt: noteVersions.savedAt, blocksHash: noteVersions.blocksHash, savedBy: { userNo: users.userNo, userId: users.userId, name: users.name } })
+    .select({
+      version: noteVersions.version,
+      savedAt: noteVersions.savedAt,
+      blocksHash: noteVersions.blocksHash,
+      savedBy: { userNo: users.userNo, userId: users.userId, name: users.name },
+    })
     .from(noteVersions)
     .innerJoin(users, eq(users.userNo, noteVersions.savedByUserNo))
     .where(eq(noteVersions.noteNo, noteNo))
@@ -264,7 +298,12 @@ export async function* exportNotes(q: Queryable, noteNos: readonly number[], fil
 export type ExportAuditEntry = typeof auditLog.$inferSelect;
 
 /** The audit records about the project, its notes and their files, in chain order. */
-export async function projectAuditEntries(q: Queryable, projectNo: number, noteNos: readonly number[], fileIds: readonly string[]): Promise<ExportAuditEntry[]> {
+export async function projectAuditEntries(
+  q: Queryable,
+  projectNo: number,
+  noteNos: readonly number[],
+  fileIds: readonly string[],
+): Promise<ExportAuditEntry[]> {
   const about = (type: string, ids: readonly (string | number)[]) =>
     ids.length ? and(eq(auditLog.targetType, type), inArray(auditLog.targetId, ids.map(String))) : undefined;
   return q

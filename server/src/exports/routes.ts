@@ -70,7 +70,13 @@ const toJob = (user: AuthUser, { job, projectTitle, labNoteNumber, userId, name 
 
 function selectJobs(q: Queryable) {
   return q
-    .select({ job: exportJobs, projectTitle: projects.title, labNoteNumber: labNotes.labNoteNumber, userId: users.userId, name: users.name })
+    .select({
+      job: exportJobs,
+      projectTitle: projects.title,
+      labNoteNumber: labNotes.labNoteNumber,
+      userId: users.userId,
+      name: users.name,
+    })
     .from(exportJobs)
     .innerJoin(users, eq(users.userNo, exportJobs.requestedByUserNo))
     .leftJoin(projects, eq(projects.projectNo, exportJobs.projectNo))
@@ -111,7 +117,9 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
         const [open] = await tx
           .select({ n: count() })
           .from(exportJobs)
-          .where(and(eq(exportJobs.requestedByUserNo, user.userNo), inArray(exportJobs.status, [EXPORT_STATUS.queued, EXPORT_STATUS.running])));
+          .where(
+            and(eq(exportJobs.requestedByUserNo, user.userNo), inArray(exportJobs.status, [EXPORT_STATUS.queued, EXPORT_STATUS.running])),
+          );
         if (Number(open?.n ?? 0) + targets.length > EXPORT_LIMITS.openJobsPerUser) {
           throw new AppError(ERR.exportQueueFull, { params: { max: EXPORT_LIMITS.openJobsPerUser } });
         }
@@ -136,7 +144,16 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
             actor: user,
             action: 'export.requested',
             target: { type: 'export', id: jobId },
-            after: { format: job.format, projectNo, noteNo: job.noteNo, version: job.version, startDate: job.startDate, endDate: job.endDate, timeZone: job.timeZone, pdfA: job.pdfA },
+            after: {
+              format: job.format,
+              projectNo,
+              noteNo: job.noteNo,
+              version: job.version,
+              startDate: job.startDate,
+              endDate: job.endDate,
+              timeZone: job.timeZone,
+              pdfA: job.pdfA,
+            },
             clientAddress,
           });
           ids.push(jobId);
@@ -216,7 +233,14 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
       await requireStillExportable(user, row.job);
       const { job } = row;
       const filePath = path.join(config.filesDir, job.storagePath ?? '');
-      if (!job.storagePath || !(await access(filePath).then(() => true, () => false))) throw new AppError(ERR.exportGone);
+      if (
+        !job.storagePath ||
+        !(await access(filePath).then(
+          () => true,
+          () => false,
+        ))
+      )
+        throw new AppError(ERR.exportGone);
       await db.transaction((tx) =>
         appendAudit(tx, {
           actor: user,
@@ -268,7 +292,11 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
       const archive = path.join(folder, 'archive.eln');
       await pipeline(part.file, createWriteStream(archive));
       if (part.file.truncated) throw new AppError(ERR.tooLarge);
-      const imported = await importElnArchive(db, config, user, archive, { lang: languageOf(request), archiveName: path.basename(part.filename || 'archive.eln'), clientAddress: request.ip });
+      const imported = await importElnArchive(db, config, user, archive, {
+        lang: languageOf(request),
+        archiveName: path.basename(part.filename || 'archive.eln'),
+        clientAddress: request.ip,
+      });
       return { projectNo: imported.projectNo, title: imported.title, noteCount: imported.noteCount, signed: imported.signed };
     } finally {
       await rm(folder, { recursive: true, force: true });

@@ -18,7 +18,10 @@ let labNoteNo: number;
 let baseUrl: string;
 
 /** A real 1x1 PNG. */
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082',
+  'hex',
+);
 
 async function upload(token: string, name: string, content: Buffer, noteNo: number | null = labNoteNo) {
   const { payload, contentType } = multipartBody(noteNo === null ? {} : { labNoteNo: String(noteNo) }, { name, content });
@@ -42,8 +45,16 @@ beforeAll(async () => {
   writerToken = (await server.signIn(writer.userId, writer.password)).accessToken;
   readerToken = (await server.signIn(reader.userId, reader.password)).accessToken;
   outsiderToken = (await server.signIn(outsider.userId, outsider.password)).accessToken;
-  const project = await server.call<{ projectNo: number }>('/v1/project/create', { title: 'Uploads', signatureList: { department: '', user: `${writer.userId},${reader.userId}` } }, { token: writerToken });
-  const note = await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title: 'With pictures' }, { token: writerToken });
+  const project = await server.call<{ projectNo: number }>(
+    '/v1/project/create',
+    { title: 'Uploads', signatureList: { department: '', user: `${writer.userId},${reader.userId}` } },
+    { token: writerToken },
+  );
+  const note = await server.call<{ labNoteNo: number }>(
+    '/v1/project/note/create',
+    { projectNo: project.body.data.projectNo, title: 'With pictures' },
+    { token: writerToken },
+  );
   labNoteNo = note.body.data.labNoteNo;
   baseUrl = await server.listen();
 });
@@ -132,7 +143,12 @@ describe('uploads', () => {
     expect((await upload(outsiderToken, 'a.png', PNG)).body.status).toBe(ERR.noteMissing);
     expect((await upload(writerToken, 'a.png', PNG, 999_999)).body.status).toBe(ERR.noteMissing);
     const body = multipartBody({ labNoteNo: String(labNoteNo) }, { name: 'a.png', content: PNG });
-    const noToken = await server.app.inject({ method: 'POST', url: '/server/v1/common/file/add', payload: body.payload, headers: { 'content-type': body.contentType } });
+    const noToken = await server.app.inject({
+      method: 'POST',
+      url: '/server/v1/common/file/add',
+      payload: body.payload,
+      headers: { 'content-type': body.contentType },
+    });
     expect(noToken.statusCode).toBe(401);
   });
 
@@ -155,7 +171,10 @@ function startUpload(name: string, head: Buffer, options: { declaredBytes: numbe
     `--${boundary}\r\nContent-Disposition: form-data; name="labNoteNo"\r\n\r\n${labNoteNo}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
-  const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${writerToken}` };
+  const headers: Record<string, string> = {
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+    authorization: `Bearer ${writerToken}`,
+  };
   if (options.declaredBytes !== null) headers['content-length'] = String(options.declaredBytes);
   return new Promise<{ status: number; body: ApiResponse<unknown>; sent: number }>((resolve, reject) => {
     let sent = 0;
@@ -237,8 +256,12 @@ describe('upload limits and names', () => {
   it('removes the stored file when its database row cannot be written', async () => {
     const [filesBefore, rowsBefore] = [(await storedFiles()).length, await rowCount()];
     // A real failure of the insert, raised by the database itself.
-    await server.database.db.execute(sql`CREATE FUNCTION refuse_file_rows() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
-    await server.database.db.execute(sql`CREATE TRIGGER refuse_file_rows BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_file_rows()`);
+    await server.database.db.execute(
+      sql`CREATE FUNCTION refuse_file_rows() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`,
+    );
+    await server.database.db.execute(
+      sql`CREATE TRIGGER refuse_file_rows BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_file_rows()`,
+    );
     try {
       const result = await upload(writerToken, 'doomed.png', PNG);
       expect(result.body.status).not.toBe('0000');

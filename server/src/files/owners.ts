@@ -7,7 +7,12 @@ import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
 import { canReadNote, canWriteNote, WRITE_REFUSALS } from '../notes/policy.js';
 import { findNoteFor } from '../notes/queries.js';
-import { canManageSchemas, canReadSchemaItem, MANAGE_REFUSALS as SCHEMA_MANAGE_REFUSALS, READ_REFUSALS as SCHEMA_READ_REFUSALS } from '../schemas/policy.js';
+import {
+  canManageSchemas,
+  canReadSchemaItem,
+  MANAGE_REFUSALS as SCHEMA_MANAGE_REFUSALS,
+  READ_REFUSALS as SCHEMA_READ_REFUSALS,
+} from '../schemas/policy.js';
 import { canReadTemplate, canWriteTemplate, WRITE_REFUSALS as TEMPLATE_WRITE_REFUSALS } from '../templates/policy.js';
 import { requireReadableTemplate } from '../templates/queries.js';
 
@@ -42,7 +47,10 @@ async function requireSchemaOwner(db: Db, user: AuthUser, schemasTypeNo: number,
   const [type] = await db.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schemasTypeNo));
   if (!type) throw new AppError(SCHEMA_READ_REFUSALS.hidden);
   if (schemaNo !== null) {
-    const [schema] = await db.select({ no: schemas.schemaNo }).from(schemas).where(and(eq(schemas.schemaNo, schemaNo), eq(schemas.schemasTypeNo, schemasTypeNo)));
+    const [schema] = await db
+      .select({ no: schemas.schemaNo })
+      .from(schemas)
+      .where(and(eq(schemas.schemaNo, schemaNo), eq(schemas.schemasTypeNo, schemasTypeNo)));
     if (!schema) throw new AppError(ERR.schemaForeign);
   }
   return { noteNo: null, templateNo: null, schemasTypeNo, schemaNo };
@@ -57,8 +65,14 @@ export async function requireWritableOwner(db: Db, user: AuthUser, fields: Named
   if (fields.schemasTypeNo !== null || fields.schemaNo !== null) {
     const { schemasTypeNo, schemaNo } = fields;
     // One owner only, a type always, and a schema's number when one is named.
-    const field = !positive(schemasTypeNo) || fields.labNoteNo !== null || fields.templateNo !== null ? 'schemasTypeNo' : schemaNo !== null && !positive(schemaNo) ? 'schemaNo' : null;
-    if (field !== null || !positive(schemasTypeNo)) throw new AppError(ERR.validation, { data: { fields: [{ field: field ?? 'schemasTypeNo', reason: 'invalidValue' }] } });
+    const field =
+      !positive(schemasTypeNo) || fields.labNoteNo !== null || fields.templateNo !== null
+        ? 'schemasTypeNo'
+        : schemaNo !== null && !positive(schemaNo)
+          ? 'schemaNo'
+          : null;
+    if (field !== null || !positive(schemasTypeNo))
+      throw new AppError(ERR.validation, { data: { fields: [{ field: field ?? 'schemasTypeNo', reason: 'invalidValue' }] } });
     return requireSchemaOwner(db, user, schemasTypeNo, schemaNo);
   }
   if (positive(fields.templateNo) && fields.labNoteNo === null) {
@@ -89,7 +103,11 @@ async function schemaOwnerReadable(db: Db, user: AuthUser, schemasTypeNo: number
 }
 
 /** Whether the caller may read what the file is attached to (and so the file). */
-export async function ownerReadable(db: Db, user: AuthUser, file: Pick<typeof files.$inferSelect, 'noteNo' | 'templateNo' | 'schemasTypeNo' | 'schemaNo'>): Promise<boolean> {
+export async function ownerReadable(
+  db: Db,
+  user: AuthUser,
+  file: Pick<typeof files.$inferSelect, 'noteNo' | 'templateNo' | 'schemasTypeNo' | 'schemaNo'>,
+): Promise<boolean> {
   if (file.noteNo !== null) return (await findNoteFor(db, user, file.noteNo)) !== undefined;
   if (file.schemasTypeNo !== null) return schemaOwnerReadable(db, user, file.schemasTypeNo, file.schemaNo);
   if (file.templateNo === null) return false;

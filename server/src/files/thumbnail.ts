@@ -77,13 +77,22 @@ interface WorkerAnswer {
 }
 
 /** Decoding takes seconds for a large picture, so it runs in a worker thread (smallCopyWorker.mjs), one per image. */
-function inWorker(input: { bytes: Buffer; jpeg: boolean; width: number; height: number }): Promise<{ content: Buffer; width: number; height: number }> {
+function inWorker(input: {
+  bytes: Buffer;
+  jpeg: boolean;
+  width: number;
+  height: number;
+}): Promise<{ content: Buffer; width: number; height: number }> {
   return new Promise((resolve, reject) => {
     // The bytes decode to width x height x 4 in memory: room for that, and a cap for anything claiming more.
-    const worker = new Worker(new URL('./smallCopyWorker.mjs', import.meta.url), { workerData: input, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    const worker = new Worker(new URL('./smallCopyWorker.mjs', import.meta.url), {
+      workerData: input,
+      resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    });
     worker.once('message', (answer: WorkerAnswer) => {
       void worker.terminate();
-      if (answer.ok && answer.content && answer.width && answer.height) resolve({ content: Buffer.from(answer.content), width: answer.width, height: answer.height });
+      if (answer.ok && answer.content && answer.width && answer.height)
+        resolve({ content: Buffer.from(answer.content), width: answer.width, height: answer.height });
       else reject(new Error(answer.message ?? 'no small copy'));
     });
     worker.once('error', reject);

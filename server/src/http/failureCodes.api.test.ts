@@ -55,7 +55,9 @@ describe('failure codes of the product', () => {
   });
 
   it('answers 1010 when a sign-in cannot issue its tokens, 1012 when a sign-out cannot be recorded', async () => {
-    const issued = await withTableAway('refresh_tokens', () => server.call('/v1/user/signIn', { userId: server.admin.userId, password: server.admin.password }));
+    const issued = await withTableAway('refresh_tokens', () =>
+      server.call('/v1/user/signIn', { userId: server.admin.userId, password: server.admin.password }),
+    );
     expect(issued.body.status).toBe(ERR.tokenIssue);
     const member = await server.createUser();
     const own = await server.as(member);

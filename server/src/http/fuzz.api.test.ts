@@ -43,7 +43,10 @@ beforeAll(async () => {
   member = await server.createUser({ name: 'Fuzz Member', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
   await signInAgain('admin');
   await signInAgain('user');
-  const rows = await rawRows<{ name: string }>(server.database.db, sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`);
+  const rows = await rawRows<{ name: string }>(
+    server.database.db,
+    sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  );
   tables = rows.map((r) => r.name).filter((name) => !BOOKKEEPING_TABLES.has(name) && !name.startsWith('__drizzle'));
 }, 60_000);
 
@@ -52,7 +55,10 @@ afterAll(async () => {
 });
 
 async function signInAgain(who: Exclude<Access, 'public'>): Promise<void> {
-  const answer: SignInAnswer = await server.signIn(who === 'admin' ? server.admin.userId : member.userId, who === 'admin' ? server.admin.password : member.password);
+  const answer: SignInAnswer = await server.signIn(
+    who === 'admin' ? server.admin.userId : member.userId,
+    who === 'admin' ? server.admin.password : member.password,
+  );
   tokens[who] = answer.accessToken;
 }
 
@@ -74,7 +80,19 @@ interface ZodDefinition {
 const definitionOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: ZodDefinition } })._zod.def;
 
 /** Text a real client sends in some field somewhere, so that derived bodies often get past the first check. */
-const PLAUSIBLE_TEXT = ['', 'x', 'admin@eln.local', 'fuzz@lab.test', '010-1234-5678', '2026-01-01', 'a-long-enough-password', 'D1', 'user', 'title', 'T'];
+const PLAUSIBLE_TEXT = [
+  '',
+  'x',
+  'admin@eln.local',
+  'fuzz@lab.test',
+  '010-1234-5678',
+  '2026-01-01',
+  'a-long-enough-password',
+  'D1',
+  'user',
+  'title',
+  'T',
+];
 
 /** A plausible value for a schema: the right shape, not necessarily valid. */
 function plausible(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
@@ -83,7 +101,9 @@ function plausible(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
   switch (def.type) {
     case 'object': {
       const shape = def.shape ?? {};
-      return fc.record(Object.fromEntries(Object.entries(shape).map(([key, inner]) => [key, plausible(inner, depth + 1)])), { requiredKeys: [] });
+      return fc.record(Object.fromEntries(Object.entries(shape).map(([key, inner]) => [key, plausible(inner, depth + 1)])), {
+        requiredKeys: [],
+      });
     }
     case 'string':
       return fc.oneof(fc.constantFrom(...PLAUSIBLE_TEXT), fc.string({ maxLength: 40 }));
@@ -126,7 +146,21 @@ const deepNesting = (levels: number): unknown => {
 /** Values no call should accept where it expects something else, and none should answer with a 500. */
 const badValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, 0, -1, -0, 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, Number.MAX_VALUE, -Number.MAX_VALUE, 1e-300),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\uD800', 'x\uDC00y', '\uDBFF\uDBFF', '\uFFFD', '😀', 'e\u0301', '\u202Eevil', '<script>x</script>', "'; drop table users; --"),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\uD800',
+    'x\uDC00y',
+    '\uDBFF\uDBFF',
+    '\uFFFD',
+    '😀',
+    'e\u0301',
+    '\u202Eevil',
+    '<script>x</script>',
+    "'; drop table users; --",
+  ),
   fc.constantFrom('2026-02-30', '9999-99-99', '0000-01-01', '2026-13-01', '2026-1-1', '-2026-01-01', '20260101', '2026-02-29T00:00:00Z'),
   fc.constantFrom('%', '_', '\\', '%_\\', '=HYPERLINK("http://x")', '@x.yz', 'a@b', 'labnote.01'),
   fc.constantFrom('x'.repeat(70_000), '가'.repeat(30_000)),
@@ -139,7 +173,10 @@ const badValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.object({ maxDepth: 2 }),
 );
 
-const badKey: fc.Arbitrary<string> = fc.oneof(fc.constantFrom('unknown', 'k\u0000', '\uD800', '', 'constructor', 'toString', 'level', 'userNo'), fc.string({ maxLength: 10 }));
+const badKey: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('unknown', 'k\u0000', '\uD800', '', 'constructor', 'toString', 'level', 'userNo'),
+  fc.string({ maxLength: 10 }),
+);
 
 type Mutation =
   | { kind: 'replace'; at: number; value: unknown }
@@ -174,7 +211,10 @@ function applyMutation(body: unknown, change: Mutation): unknown {
   const places = placesOf(copy);
   if (places.length === 0) return change.kind === 'replace' ? change.value : copy;
   const path = places[change.at % places.length]!;
-  const parent = path.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], copy) as Record<string | number, unknown>;
+  const parent = path.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], copy) as Record<
+    string | number,
+    unknown
+  >;
   const last = path.at(-1)!;
   if (change.kind === 'replace') parent[last] = change.value;
   else if (Array.isArray(parent)) parent.splice(Number(last), 1);
@@ -186,7 +226,9 @@ function applyMutation(body: unknown, change: Mutation): unknown {
 
 /** A fingerprint of every table but the bookkeeping ones, in one query: equal before and after means nothing was written. */
 async function fingerprint(): Promise<string> {
-  const parts = tables.map((name) => sql`(select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') from ${sql.identifier(name)} t)`);
+  const parts = tables.map(
+    (name) => sql`(select coalesce(md5(string_agg(t::text, ',' order by t::text)), '') from ${sql.identifier(name)} t)`,
+  );
   const [row] = await rawRows<{ f: string }>(server.database.db, sql`select concat_ws('|', ${sql.join(parts, sql`, `)}) as f`);
   return row?.f ?? '';
 }
@@ -233,7 +275,9 @@ function checkAnswer(answer: Answer, context: string): { status: string } {
 type Caller = Access;
 
 async function fuzzCall(route: Pick<DefinedRoute, 'path' | 'body'> | { path: string; body: null }, caller: Caller): Promise<void> {
-  const bodies = route.body ? fc.tuple(plausible(route.body), mutation).map(([body, change]) => applyMutation(body, change)) : fc.tuple(fc.object({ maxDepth: 2 }), mutation).map(([body, change]) => applyMutation(body, change));
+  const bodies = route.body
+    ? fc.tuple(plausible(route.body), mutation).map(([body, change]) => applyMutation(body, change))
+    : fc.tuple(fc.object({ maxDepth: 2 }), mutation).map(([body, change]) => applyMutation(body, change));
   await fc.assert(
     fc.asyncProperty(bodies, async (body) => {
       const payload = JSON.stringify(body) ?? 'null';
@@ -250,14 +294,18 @@ async function fuzzCall(route: Pick<DefinedRoute, 'path' | 'body'> | { path: str
       if (status === SUCCESS) return;
       expect(await fingerprint(), `refused call changed a table: ${context}`).toBe(beforeTables);
       const audited = await auditActionsAfter(beforeSeq);
-      expect(audited.filter((action) => !REFUSAL_AUDITS.has(action)), `refused call audited: ${context}`).toEqual([]);
+      expect(
+        audited.filter((action) => !REFUSAL_AUDITS.has(action)),
+        `refused call audited: ${context}`,
+      ).toEqual([]);
     }),
     { seed: SEED, numRuns: RUNS_PER_CALLER, endOnFailure: true },
   );
 }
 
 /** Who calls a route: anyone for public calls; a member and an administrator for the others. */
-const callersOf = (access: Access): Caller[] => (access === 'public' ? ['public', 'user'] : access === 'user' ? ['user', 'admin'] : ['user', 'admin']);
+const callersOf = (access: Access): Caller[] =>
+  access === 'public' ? ['public', 'user'] : access === 'user' ? ['user', 'admin'] : ['user', 'admin'];
 
 describe('every API call, fuzzed with bad input', () => {
   it('knows every call the server answers: each is declared with defineRoute or named here as not JSON', () => {

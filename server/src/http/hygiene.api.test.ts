@@ -21,7 +21,9 @@ beforeAll(async () => {
   fail('nul-jsonb', () => db.execute(sql`select ${'{"a":"\\u0000"}'}::jsonb`));
   fail('no-such-date', () => db.execute(sql`select ${'2026-02-30'}::date`));
   fail('number-out-of-range', () => db.execute(sql`select ${'99999999999'}::int4`));
-  fail('foreign-key', () => db.insert(users).values({ userId: 'fk@lab.test', name: 'FK', passwordHash: 'x', departmentCode: 'NO-SUCH-DEPT' }));
+  fail('foreign-key', () =>
+    db.insert(users).values({ userId: 'fk@lab.test', name: 'FK', passwordHash: 'x', departmentCode: 'NO-SUCH-DEPT' }),
+  );
   fail('unique', () => db.insert(users).values({ userId: server.admin.userId, name: 'Twin', passwordHash: 'x' }));
   admin = await server.as(server.admin);
   member = await server.createUser({ name: 'Member Min' });
@@ -50,25 +52,59 @@ describe('text that cannot be stored', () => {
     await expectFieldRefusal(() => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: nul }), ['password:invalidCharacters']);
     await expectFieldRefusal(() => server.call('/v1/user/find/id', { name: nul, phone: '010-1234-5678' }), ['name:invalidCharacters']);
     await expectFieldRefusal(() => server.call('/v1/user/find/password', { userId: `${lone}@b.cd` }), ['userId:invalidCharacters']);
-    await expectFieldRefusal(() => admin('/v1/project/create', { title: nul, signatureList: { department: '', user: server.admin.userId } }), ['title:invalidCharacters']);
+    await expectFieldRefusal(
+      () => admin('/v1/project/create', { title: nul, signatureList: { department: '', user: server.admin.userId } }),
+      ['title:invalidCharacters'],
+    );
     await expectFieldRefusal(() => admin('/v1/project/note/create', { projectNo: 1, title: nul }), ['title:invalidCharacters']);
     await expectFieldRefusal(
-      () => admin('/v1/project/signature/status', { labNoteNo: 1, status: 'T', password: 'p', name: nul, description: lone, timeZone: `Asia/Seoul${nul}` }),
+      () =>
+        admin('/v1/project/signature/status', {
+          labNoteNo: 1,
+          status: 'T',
+          password: 'p',
+          name: nul,
+          description: lone,
+          timeZone: `Asia/Seoul${nul}`,
+        }),
       ['name:invalidCharacters', 'description:invalidCharacters', 'timeZone:invalidCharacters'],
     );
-    await expectFieldRefusal(() => admin('/v1/audit/list', { actor: nul, targetId: lone }), ['actor:invalidCharacters', 'targetId:invalidCharacters']);
-    await expectFieldRefusal(() => admin('/v1/department/create', { code: `D${nul}`, name: nul }), ['code:invalidCharacters', 'name:invalidCharacters']);
+    await expectFieldRefusal(
+      () => admin('/v1/audit/list', { actor: nul, targetId: lone }),
+      ['actor:invalidCharacters', 'targetId:invalidCharacters'],
+    );
+    await expectFieldRefusal(
+      () => admin('/v1/department/create', { code: `D${nul}`, name: nul }),
+      ['code:invalidCharacters', 'name:invalidCharacters'],
+    );
     await expectFieldRefusal(() => admin('/v1/department/update', { code: 'D1', name: lone }), ['name:invalidCharacters']);
     await expectFieldRefusal(() => admin('/v1/department/search', { type: 'user', value: nul }), ['value:invalidCharacters']);
-    await expectFieldRefusal(() => admin('/v1/admin/user/update', { userNo: member.userNo, employeeNo: nul, departmentCode: lone }), ['employeeNo:invalidCharacters', 'departmentCode:invalidCharacters']);
+    await expectFieldRefusal(
+      () => admin('/v1/admin/user/update', { userNo: member.userNo, employeeNo: nul, departmentCode: lone }),
+      ['employeeNo:invalidCharacters', 'departmentCode:invalidCharacters'],
+    );
   });
 
   it('is found anywhere in the body: nested fields, unknown fields and keys', async () => {
-    await expectFieldRefusal(() => admin('/v1/project/signature/create', { labNoteNo: 1, signers: [{ userId: 'ok@lab.test', type: 'reviewer' }, { userId: 'a\u0000@b.cd', type: 'reviewer' }] }), [
-      'signers.1.userId:invalidCharacters',
-    ]);
-    await expectFieldRefusal(() => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: 'x', extra: { deep: ['\uDC00'] } }), ['extra.deep.0:invalidCharacters']);
-    await expectFieldRefusal(() => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: 'x', ['k\u0000']: 1 }), ['k\uFFFD:invalidCharacters']);
+    await expectFieldRefusal(
+      () =>
+        admin('/v1/project/signature/create', {
+          labNoteNo: 1,
+          signers: [
+            { userId: 'ok@lab.test', type: 'reviewer' },
+            { userId: 'a\u0000@b.cd', type: 'reviewer' },
+          ],
+        }),
+      ['signers.1.userId:invalidCharacters'],
+    );
+    await expectFieldRefusal(
+      () => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: 'x', extra: { deep: ['\uDC00'] } }),
+      ['extra.deep.0:invalidCharacters'],
+    );
+    await expectFieldRefusal(
+      () => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: 'x', ['k\u0000']: 1 }),
+      ['k\uFFFD:invalidCharacters'],
+    );
   });
 
   it('answers the reason in the caller’s language', async () => {
@@ -95,12 +131,20 @@ describe('dates and numbers', () => {
   it('refuses dates that do not exist on list and audit filters', async () => {
     for (const date of ['2026-02-30', '9999-99-99', '2025-02-29', '0000-01-01', '2026-13-01']) {
       for (const path of ['/v1/project/list', '/v1/admin/user/list', '/v1/user/list', '/v1/audit/list']) {
-        await expectFieldRefusal(() => admin(path, { startDate: date }), [`startDate:${/^\d{4}-\d{2}-\d{2}$/.test(date) ? 'invalidDate' : 'invalidFormat'}`]);
+        await expectFieldRefusal(
+          () => admin(path, { startDate: date }),
+          [`startDate:${/^\d{4}-\d{2}-\d{2}$/.test(date) ? 'invalidDate' : 'invalidFormat'}`],
+        );
         await expectFieldRefusal(() => admin(path, { endDate: date }), ['endDate:invalidDate']);
       }
     }
     const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
-    const exported = await server.app.inject({ method: 'POST', url: '/server/v1/audit/export', headers: { authorization: `Bearer ${accessToken}` }, payload: { startDate: '2026-02-30' } });
+    const exported = await server.app.inject({
+      method: 'POST',
+      url: '/server/v1/audit/export',
+      headers: { authorization: `Bearer ${accessToken}` },
+      payload: { startDate: '2026-02-30' },
+    });
     expect(exported.statusCode).toBe(400);
   });
 
@@ -161,7 +205,12 @@ describe('database refusals that reach the one error handler', () => {
     const first = await admin('/v1/department/create', { code: 'TWIN', name: 'Twin' });
     expect(first.body.status).toBe('0000');
     expect((await admin('/v1/department/create', { code: 'TWIN', name: 'Twin again' })).body.status).toBe(ERR.departmentDuplicate);
-    const user = { userId: 'twin@lab.test', name: 'Twin', password: 'a-long-enough-password', auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } };
+    const user = {
+      userId: 'twin@lab.test',
+      name: 'Twin',
+      password: 'a-long-enough-password',
+      auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
+    };
     expect((await admin('/v1/admin/user/create', user)).body.status).toBe('0000');
     expect((await admin('/v1/admin/user/create', user)).body.status).toBe(ERR.userDuplicate);
     const project = { title: 'Twin project', signatureList: { department: '', user: server.admin.userId } };

@@ -39,7 +39,9 @@ describe('the API spine', () => {
   });
 
   it('refuses a body over the limit with 413', async () => {
-    const result = await server.call('/v1/user/signIn', undefined, { raw: JSON.stringify({ userId: 'a@b.cd', password: 'x'.repeat(DEFAULT_BODY_LIMIT) }) });
+    const result = await server.call('/v1/user/signIn', undefined, {
+      raw: JSON.stringify({ userId: 'a@b.cd', password: 'x'.repeat(DEFAULT_BODY_LIMIT) }),
+    });
     expect(result.http).toBe(413);
     expect(result.body.status).toBe(ERR.tooLarge);
   });
@@ -53,7 +55,10 @@ describe('the API spine', () => {
   });
 
   it('refuses bodies that are not JSON with 415', async () => {
-    const result = await server.call('/v1/user/signIn', undefined, { raw: 'userId=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const result = await server.call('/v1/user/signIn', undefined, {
+      raw: 'userId=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(result.http).toBe(415);
     expect(result.body.status).toBe(ERR.unsupportedMediaType);
   });

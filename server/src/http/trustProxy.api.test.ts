@@ -44,10 +44,14 @@ describe('TRUST_PROXY', () => {
     expect(await auditedAddressThroughLoopback('127.0.0.1')).toBe(APPENDED_BY_PROXY);
   });
 
-  it("believes no X-Forwarded-For from a client that is not the proxy", async () => {
+  it('believes no X-Forwarded-For from a client that is not the proxy', async () => {
     server = await startTestServer({ config: { trustProxy: '127.0.0.1' } });
     const userId = 'direct.client@lab.test';
-    const result = await server.call('/v1/user/signIn', { userId, password: 'wrong-password-1' }, { remoteAddress: '192.0.2.9', headers: { 'x-forwarded-for': FORWARDED } });
+    const result = await server.call(
+      '/v1/user/signIn',
+      { userId, password: 'wrong-password-1' },
+      { remoteAddress: '192.0.2.9', headers: { 'x-forwarded-for': FORWARDED } },
+    );
     expect(result.http).toBe(422);
     expect(await auditedAddressOf(userId)).toBe('192.0.2.9');
   });

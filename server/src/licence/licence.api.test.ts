@@ -45,10 +45,23 @@ describe('/v1/licence/register', () => {
   it('registers a genuine key, answers its terms and status, and audits the registration', async () => {
     const answer = await register(testLicenceKey({ serial: 'ELN-0001', company: 'Lab Co', seats: 40 }));
     expect(answer.body.status).toBe('0000');
-    expect(answer.body.data.licence).toMatchObject({ status: 'valid', companyName: 'Lab Co', serialNumber: 'ELN-0001', seats: 40, keyId: 'eln-test-1', maxVersion: '1.9' });
+    expect(answer.body.data.licence).toMatchObject({
+      status: 'valid',
+      companyName: 'Lab Co',
+      serialNumber: 'ELN-0001',
+      seats: 40,
+      keyId: 'eln-test-1',
+      maxVersion: '1.9',
+    });
     expect(answer.body.data.activeUsers).toBe(await activeUserCount(server.database.db));
     const [record] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-    expect(record).toMatchObject({ action: 'licence.registered', targetType: 'licence', targetId: 'ELN-0001', before: null, after: { serial: 'ELN-0001', seats: 40 } });
+    expect(record).toMatchObject({
+      action: 'licence.registered',
+      targetType: 'licence',
+      targetId: 'ELN-0001',
+      before: null,
+      after: { serial: 'ELN-0001', seats: 40 },
+    });
   });
 
   it('replaces the registered licence: exactly one row, the audit record keeps the old terms', async () => {
@@ -57,14 +70,21 @@ describe('/v1/licence/register', () => {
     expect(answer.body.data.licence).toMatchObject({ serialNumber: 'ELN-NEW', seats: 20 });
     expect((await licenceRows()).map((r) => r.serialNumber)).toEqual(['ELN-NEW']);
     const [record] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-    expect(record).toMatchObject({ action: 'licence.registered', before: { serial: 'ELN-OLD', seats: 10 }, after: { serial: 'ELN-NEW', seats: 20 } });
+    expect(record).toMatchObject({
+      action: 'licence.registered',
+      before: { serial: 'ELN-OLD', seats: 10 },
+      after: { serial: 'ELN-NEW', seats: 20 },
+    });
   });
 
   it('refuses keys that are not genuine (1013) and keeps the registered one', async () => {
     await register(testLicenceKey({ serial: 'ELN-KEPT' }));
     const genuine = testLicenceKey({ seats: 5 });
     const unknownKeyId = testLicenceKey({ keyId: 'eln-unknown-9' });
-    const otherSigner = signLicenceKey(testLicencePayload(), (await import('node:crypto')).generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    const otherSigner = signLicenceKey(
+      testLicencePayload(),
+      (await import('node:crypto')).generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    );
     for (const key of [withForgedSeats(genuine, 5000), unknownKeyId, otherSigner, 'not-a-key', `${genuine}x`, genuine.split('.')[0]!]) {
       const refused = await register(key);
       expect(refused.http).toBe(422);
@@ -88,7 +108,11 @@ describe('/v1/licence/register', () => {
     expect(expired.body.status).toBe(ERR.licenceExpired);
     expect(expired.body.message).toContain('2026-01-31');
     const admin = await server.as(server.admin);
-    const early = await admin('/v1/licence/register', { licenceKey: testLicenceKey({ starts: '2099-03-01T00:00:00.000Z', expires: '2100-03-01T00:00:00.000Z' }) }, { language: 'ko' });
+    const early = await admin(
+      '/v1/licence/register',
+      { licenceKey: testLicenceKey({ starts: '2099-03-01T00:00:00.000Z', expires: '2100-03-01T00:00:00.000Z' }) },
+      { language: 'ko' },
+    );
     expect(early.body.status).toBe(ERR.licenceNotYetValid);
     expect(early.body.message).toBe('이 라이선스는 2099-03-01부터 유효합니다. 그날 이후에 등록해 주세요.');
     expect(await licenceRows()).toEqual([]);
@@ -170,7 +194,10 @@ describe('sign-in under the licence', () => {
     const error = await server.database.db
       .insert(licences)
       .values({ ...row!, singleton: false })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(String((error as { cause?: Error })?.cause?.message)).toMatch(/licences_only_one/);
   });
 });

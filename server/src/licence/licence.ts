@@ -84,7 +84,11 @@ export async function activeUserCount(q: Queryable): Promise<number> {
  * they can register a new one. Each check moves the licence's last-seen time forward, which is what
  * reveals a clock set back later.
  */
-export async function licenceProblem(q: Queryable, trusted: readonly VendorKey[], now = new Date()): Promise<Exclude<LicenceStatus, 'valid'> | null> {
+export async function licenceProblem(
+  q: Queryable,
+  trusted: readonly VendorKey[],
+  now = new Date(),
+): Promise<Exclude<LicenceStatus, 'valid'> | null> {
   const [row] = await q.select().from(licences);
   if (!row) return null;
   const status = licenceStatus(row, await activeUserCount(q), trusted, now);

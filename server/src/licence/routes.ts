@@ -68,7 +68,15 @@ export function registerLicenceRoutes(app: FastifyInstance, services: Services):
   }
 }
 
-function auditedTerms(row: { serialNumber: string; companyName: string; seats: number; keyId: string; maxVersion: string; startsAt: Date; expiresAt: Date }) {
+function auditedTerms(row: {
+  serialNumber: string;
+  companyName: string;
+  seats: number;
+  keyId: string;
+  maxVersion: string;
+  startsAt: Date;
+  expiresAt: Date;
+}) {
   return {
     serial: row.serialNumber,
     company: row.companyName,

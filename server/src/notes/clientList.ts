@@ -3,10 +3,16 @@ import { tableText } from '../collab/contentSnapshots.js';
 import type { Services } from '../services.js';
 
 /** Compares the client's list with the server's and logs a mismatch: the server's list is the record. */
-export function checkClientList(services: Pick<Services, 'log'>, noteNo: number, client: readonly Block[], server: readonly Block[]): boolean {
+export function checkClientList(
+  services: Pick<Services, 'log'>,
+  noteNo: number,
+  client: readonly Block[],
+  server: readonly Block[],
+): boolean {
   const strip = (list: readonly Block[]) => list.filter((b) => b.blockStatus !== 'DELETE');
   const matches = !blockListsDiffer(strip(client), strip(server), tableText, sameTable);
-  if (!matches) services.log.warn({ noteNo, client: client.length, server: server.length }, 'client block list differs from the server document');
+  if (!matches)
+    services.log.warn({ noteNo, client: client.length, server: server.length }, 'client block list differs from the server document');
   return matches;
 }
 
@@ -49,7 +55,12 @@ export function sameJson(x: unknown, y: unknown): boolean {
  * checkClientList once the answer has gone out: the comparison only feeds the log (the server's list is
  * the record), and a 30 x 30 table's comparison would otherwise add to every temp save the writer waits on.
  */
-export function checkClientListAfterAnswer(services: Pick<Services, 'log'>, noteNo: number, client: readonly Block[], server: readonly Block[]): void {
+export function checkClientListAfterAnswer(
+  services: Pick<Services, 'log'>,
+  noteNo: number,
+  client: readonly Block[],
+  server: readonly Block[],
+): void {
   setImmediate(() => {
     try {
       checkClientList(services, noteNo, client, server);

@@ -1,5 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import { blocksToDoc, contentViolations, ERR, UNSTORABLE_CHARACTER, violationsBeyond, type ContentViolation, type PmNode, type SavedBlock } from '@eln/shared';
+import {
+  blocksToDoc,
+  contentViolations,
+  ERR,
+  UNSTORABLE_CHARACTER,
+  violationsBeyond,
+  type ContentViolation,
+  type PmNode,
+  type SavedBlock,
+} from '@eln/shared';
 import { schemaViolation } from '@eln/shared/editor';
 import type { ContentSnapshot } from '../collab/contentSnapshots.js';
 import type { Queryable } from '../db/client.js';
@@ -29,7 +38,10 @@ export async function savedContent(q: Queryable, noteNo: number, version: number
   const key = `${noteNo}:${version}`;
   const known = kept.get(key);
   if (known) return known;
-  const [row] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  const [row] = await q
+    .select({ blocks: noteVersions.blocks })
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
   if (!row) return NOTHING_SAVED;
   const blocks = row.blocks as SavedBlock[];
   const content: SavedContent = { blocks, violations: contentViolations(blocksToDoc(blocks)) };

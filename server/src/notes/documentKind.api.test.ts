@@ -24,9 +24,13 @@ afterAll(async () => {
 const call = async <T>(path: string, body: unknown) => (await server.call<T>(path, body, { token })).body.data;
 
 async function projectWithNotes(title: string, count: number): Promise<{ projectNo: number; noteNos: number[] }> {
-  const { projectNo } = await call<{ projectNo: number }>('/v1/project/create', { title, signatureList: { department: '', user: leader.userId } });
+  const { projectNo } = await call<{ projectNo: number }>('/v1/project/create', {
+    title,
+    signatureList: { department: '', user: leader.userId },
+  });
   const noteNos: number[] = [];
-  for (let i = 0; i < count; i += 1) noteNos.push((await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `${title} ${i}` })).labNoteNo);
+  for (let i = 0; i < count; i += 1)
+    noteNos.push((await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `${title} ${i}` })).labNoteNo);
   return { projectNo, noteNos };
 }
 
@@ -66,7 +70,17 @@ describe('the live note kind, asked for a group of notes', () => {
     const rows = await server.database.db
       .select({ noteNo: noteWriters.noteNo, userNo: noteWriters.userNo })
       .from(noteWriters)
-      .where(and(inArray(noteWriters.noteNo, noteNos), inArray(noteWriters.userNo, people.map((user) => user.userNo))));
-    expect(rows.map((row) => `${row.noteNo}.${row.userNo}`).sort()).toEqual(noteNos.flatMap((noteNo) => people.map((user) => `${noteNo}.${user.userNo}`)).sort());
+      .where(
+        and(
+          inArray(noteWriters.noteNo, noteNos),
+          inArray(
+            noteWriters.userNo,
+            people.map((user) => user.userNo),
+          ),
+        ),
+      );
+    expect(rows.map((row) => `${row.noteNo}.${row.userNo}`).sort()).toEqual(
+      noteNos.flatMap((noteNo) => people.map((user) => `${noteNo}.${user.userNo}`)).sort(),
+    );
   });
 });

@@ -9,7 +9,10 @@ import { recordNoteWriters } from './writers.js';
 /** Live lab notes `labnote.<no>`: opened and written by the note policy's verdicts. */
 export function labNoteDocumentKind(db: Db): DocumentKind {
   // The writers of a burst (a team starting a note together) are recorded in a few statements, not one each.
-  const writers = new InsertBatches<{ noteNo: number; userNo: number }>((rows) => recordNoteWriters(db, rows), (row) => `${row.noteNo}.${row.userNo}`);
+  const writers = new InsertBatches<{ noteNo: number; userNo: number }>(
+    (rows) => recordNoteWriters(db, rows),
+    (row) => `${row.noteNo}.${row.userNo}`,
+  );
   return {
     prefix: 'labnote',
     noteContent: true,

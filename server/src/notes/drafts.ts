@@ -29,7 +29,14 @@ function remember(noteNo: number, entry: Written): void {
  * so the content decides; an unchanged block keeps its content string, which makes this cheap.
  */
 function sameBlock(a: Block, b: Block): boolean {
-  return a.content === b.content && a.blockUid === b.blockUid && a.blockStatus === b.blockStatus && a.blockOdr === b.blockOdr && a.type === b.type && a.blockClass === b.blockClass;
+  return (
+    a.content === b.content &&
+    a.blockUid === b.blockUid &&
+    a.blockStatus === b.blockStatus &&
+    a.blockOdr === b.blockOdr &&
+    a.type === b.type &&
+    a.blockClass === b.blockClass
+  );
 }
 
 const deflate = promisify(deflateRaw);
@@ -40,7 +47,13 @@ const deflate = promisify(deflateRaw);
  * a tenth larger, and a temp save waits for it.
  */
 function rowsOf(noteNo: number, blocks: readonly Block[], positions: number[]) {
-  return Promise.all(positions.map(async (position) => ({ noteNo, position, blockDeflated: await deflate(storedBytes(blocks[position]!), { level: constants.Z_BEST_SPEED }) })));
+  return Promise.all(
+    positions.map(async (position) => ({
+      noteNo,
+      position,
+      blockDeflated: await deflate(storedBytes(blocks[position]!), { level: constants.Z_BEST_SPEED }),
+    })),
+  );
 }
 
 /**
@@ -84,17 +97,27 @@ export async function storeDraft(db: Db, noteNo: number, blocks: readonly Block[
   const key = randomUUID();
   const header = { blocksKey: key, blockCount: blocks.length, savedByUserNo, savedAt };
   if (previous) {
-    const changed = blocks.flatMap((block, position) => (previous.blocks[position] && sameBlock(previous.blocks[position], block) ? [] : [position]));
-    if (!changed.length && previous.blocks.length === blocks.length && (await touchDraft(db, noteNo, previous.key, savedByUserNo, savedAt))) return;
+    const changed = blocks.flatMap((block, position) =>
+      previous.blocks[position] && sameBlock(previous.blocks[position], block) ? [] : [position],
+    );
+    if (!changed.length && previous.blocks.length === blocks.length && (await touchDraft(db, noteNo, previous.key, savedByUserNo, savedAt)))
+      return;
     if (await writeChangedBlocks(db, noteNo, previous.key, header, await rowsOf(noteNo, blocks, changed))) {
       remember(noteNo, { key, blocks });
       return;
     }
   }
   // Deflated before the transaction, so the draft row is held for the writes only.
-  const rows = await rowsOf(noteNo, blocks, blocks.map((_, position) => position));
+  const rows = await rowsOf(
+    noteNo,
+    blocks,
+    blocks.map((_, position) => position),
+  );
   await db.transaction(async (tx) => {
-    await tx.insert(noteDrafts).values({ noteNo, ...header }).onConflictDoUpdate({ target: noteDrafts.noteNo, set: header });
+    await tx
+      .insert(noteDrafts)
+      .values({ noteNo, ...header })
+      .onConflictDoUpdate({ target: noteDrafts.noteNo, set: header });
     await tx.delete(noteDraftBlocks).where(eq(noteDraftBlocks.noteNo, noteNo));
     if (rows.length) await tx.insert(noteDraftBlocks).values(rows);
   });
@@ -119,7 +142,16 @@ type DraftRow = typeof noteDraftBlocks.$inferInsert;
 async function writeChangedBlocks(db: Db, noteNo: number, previousKey: string, header: DraftHeader, rows: DraftRow[]): Promise<boolean> {
   const positions = rows.map((row) => row.position);
   const blocks = rows.map((row) => base64(row.blockDeflated));
-  const [answer] = await writeChangedDraftBlocks(db, [noteNo, previousKey, header.blocksKey, header.blockCount, header.savedByUserNo, header.savedAt.toISOString(), positions, blocks]);
+  const [answer] = await writeChangedDraftBlocks(db, [
+    noteNo,
+    previousKey,
+    header.blocksKey,
+    header.blockCount,
+    header.savedByUserNo,
+    header.savedAt.toISOString(),
+    positions,
+    blocks,
+  ]);
   return answer!.matched > 0;
 }
 
@@ -151,7 +183,12 @@ const writeChangedDraftBlocks = fixedStatement<{ matched: number }>(
 
 /** Moves the time and saver of the stored draft if it is still the one stored under `key`; one statement. */
 async function touchDraft(db: Db, noteNo: number, key: string, savedByUserNo: number, savedAt: Date): Promise<boolean> {
-  const touched = await builtOnce(db, 'touchDraft', touchDraftQuery).execute({ noteNo, key, savedByUserNo, savedAt: savedAt.toISOString() });
+  const touched = await builtOnce(db, 'touchDraft', touchDraftQuery).execute({
+    noteNo,
+    key,
+    savedByUserNo,
+    savedAt: savedAt.toISOString(),
+  });
   return touched.length > 0;
 }
 
@@ -179,8 +216,17 @@ export function readDraft(db: Db, noteNo: number): Promise<StoredDraft | null> {
     async (tx) => {
       const [header] = await tx.select().from(noteDrafts).where(eq(noteDrafts.noteNo, noteNo));
       if (!header) return null;
-      const rows = await tx.select({ deflated: noteDraftBlocks.blockDeflated }).from(noteDraftBlocks).where(eq(noteDraftBlocks.noteNo, noteNo)).orderBy(asc(noteDraftBlocks.position));
-      return { blocks: rows.map((row) => storedBlock(row.deflated)), blocksKey: header.blocksKey, savedByUserNo: header.savedByUserNo, savedAt: header.savedAt };
+      const rows = await tx
+        .select({ deflated: noteDraftBlocks.blockDeflated })
+        .from(noteDraftBlocks)
+        .where(eq(noteDraftBlocks.noteNo, noteNo))
+        .orderBy(asc(noteDraftBlocks.position));
+      return {
+        blocks: rows.map((row) => storedBlock(row.deflated)),
+        blocksKey: header.blocksKey,
+        savedByUserNo: header.savedByUserNo,
+        savedAt: header.savedAt,
+      };
     },
     { isolationLevel: 'repeatable read' },
   );

@@ -28,7 +28,9 @@ export class NoteHolds implements Extension {
   }
 
   async removeStaleHolds(): Promise<void> {
-    await this.db.delete(noteHolds).where(and(like(noteHolds.instanceId, `${this.instancePrefix}%`), ne(noteHolds.instanceId, this.instanceId)));
+    await this.db
+      .delete(noteHolds)
+      .where(and(like(noteHolds.instanceId, `${this.instancePrefix}%`), ne(noteHolds.instanceId, this.instanceId)));
   }
 
   static holdId(socketId: string, documentName: string): string {

@@ -48,9 +48,20 @@ beforeAll(async () => {
   writerUser = await server.createUser({ name: 'Writer Woo' });
   colleagueUser = await server.createUser({ name: 'Colleague Cho' });
   const outsider = await server.createUser({ name: 'Outsider Oh' });
-  const sessions = await Promise.all([leaderUser, writerUser, colleagueUser, outsider, server.admin].map((u) => server.signIn(u.userId, u.password)));
-  [leaderToken, writerToken, colleagueToken, outsiderToken, adminToken] = sessions.map((s) => s.accessToken) as [string, string, string, string, string];
-  const bind = (token: string): Caller => (path, body, options) => server.call(path, body, { ...options, token });
+  const sessions = await Promise.all(
+    [leaderUser, writerUser, colleagueUser, outsider, server.admin].map((u) => server.signIn(u.userId, u.password)),
+  );
+  [leaderToken, writerToken, colleagueToken, outsiderToken, adminToken] = sessions.map((s) => s.accessToken) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const bind =
+    (token: string): Caller =>
+    (path, body, options) =>
+      server.call(path, body, { ...options, token });
   [leader, writer, colleague, admin] = [bind(leaderToken), bind(writerToken), bind(colleagueToken), bind(adminToken)];
   const created = await leader<{ projectNo: number }>('/v1/project/create', {
     title: 'Live notes project',
@@ -86,7 +97,9 @@ describe('creating notes', () => {
     expect(duplicate.body.status).toBe(ERR.noteDuplicate);
     const invalid = await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: 'x'.repeat(26) });
     expect(invalid.body.data.fields).toMatchObject([{ field: 'title', reason: 'tooLong', params: { max: 25 } }]);
-    expect((await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: '  ' })).body.data.fields[0]?.reason).toBe('required');
+    expect((await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: '  ' })).body.data.fields[0]?.reason).toBe(
+      'required',
+    );
     // An administrator sees the project but takes no part in it; an outsider does not even see it.
     expect((await admin('/v1/project/note/create', { projectNo, title: 'By the administrator' })).http).toBe(403);
     expect((await server.call('/v1/project/note/create', { projectNo, title: 'By an outsider' }, { token: outsiderToken })).http).toBe(404);
@@ -100,7 +113,9 @@ describe('creating notes', () => {
     expect(detail.info.abilities.createNote).toBe(true);
     const created = await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'By the leader' });
     expect(created.body.status).toBe('0000');
-    const listed = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === created.body.data.labNoteNo);
+    const listed = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find(
+      (n) => n.no === created.body.data.labNoteNo,
+    );
     expect(listed?.abilities.write).toBe(true);
     expect((await leader('/v1/project/note/delete', { labNoteNo: created.body.data.labNoteNo })).body.status).toBe('0000');
   });
@@ -145,7 +160,10 @@ describe('live editing, drafts and versions', () => {
     const b = track(await connectWriter(url, name, colleagueToken));
     const first = appendParagraph(a.doc, 'Prepared 50 mM Tris.');
     appendParagraph(b.doc, 'Checked pH 7.4.');
-    await eventually(() => a.doc.getXmlFragment('default').length === 2 && b.doc.getXmlFragment('default').length === 2, 'both paragraphs everywhere');
+    await eventually(
+      () => a.doc.getXmlFragment('default').length === 2 && b.doc.getXmlFragment('default').length === 2,
+      'both paragraphs everywhere',
+    );
     await eventually(() => a.allDurable() && b.allDurable(), 'durable confirmations');
 
     const listed = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
@@ -180,7 +198,13 @@ describe('live editing, drafts and versions', () => {
     expect(stale.body.status).toBe(ERR.conflict);
 
     appendParagraph(b.doc, 'Added after saving.');
-    await eventually(async () => (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.some((blk) => blk.blockStatus === 'ADD'), 'the new block');
+    await eventually(
+      async () =>
+        (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.some(
+          (blk) => blk.blockStatus === 'ADD',
+        ),
+      'the new block',
+    );
   });
 
   it('refuses to save content that breaks the table rules (2012), saving nothing', async () => {
@@ -265,9 +289,13 @@ describe('who may write', () => {
   });
 
   it('makes every note of a completed project read-only, live and over REST', async () => {
-    const other = await leader<{ projectNo: number }>('/v1/project/create', { title: 'Soon completed', signatureList: { department: '', user: writerUser.userId } });
+    const other = await leader<{ projectNo: number }>('/v1/project/create', {
+      title: 'Soon completed',
+      signatureList: { department: '', user: writerUser.userId },
+    });
     const otherNo = other.body.data.projectNo;
-    const { labNoteNo } = (await writer<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: otherNo, title: 'Last note' })).body.data;
+    const { labNoteNo } = (await writer<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: otherNo, title: 'Last note' })).body
+      .data;
     await server.database.db.update(projects).set({ status: 'C' }).where(eq(projects.projectNo, otherNo));
     const reader = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
     const observer = track(await connectWriter(url, noteDocumentName(labNoteNo), adminToken));
@@ -289,7 +317,8 @@ describe('holds: who is modifying a note', () => {
   it('shows writers in the project’s note list while connected, and not after', async () => {
     const { labNoteNo } = (await createNote('Held note')).data;
     const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
-    const modifiers = async () => (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers;
+    const modifiers = async () =>
+      (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers;
     await eventually(async () => (await modifiers())?.length === 1, 'the hold to show');
     expect(await modifiers()).toEqual([{ userId: writerUser.userId, name: 'Writer Woo' }]);
     client.destroy();
@@ -310,7 +339,9 @@ describe('holds: who is modifying a note', () => {
     await roundTrip(client, other);
     appendParagraph(other.doc, 'colleague still writes');
     await eventually(() => other.allDurable(), 'colleague durable');
-    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map(
+      (blk) => JSON.parse(blk.content).content[0].text,
+    );
     expect(texts).toContain('kept');
     expect(texts).toContain('colleague still writes');
     expect(texts).not.toContain('refused');
@@ -319,7 +350,12 @@ describe('holds: who is modifying a note', () => {
   it('/clear/all is the leader’s (or an administrator’s) and ends everyone’s holds on the project', async () => {
     const { labNoteNo } = (await createNote('Everyone out')).data;
     const client = track(await connectWriter(url, noteDocumentName(labNoteNo), colleagueToken));
-    await eventually(async () => (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers.length === 1, 'hold');
+    await eventually(
+      async () =>
+        (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers
+          .length === 1,
+      'hold',
+    );
     expect((await writer('/v1/project/clear/all', { projectNo })).http).toBe(403);
     expect((await leader('/v1/project/clear/all', { projectNo })).body.status).toBe('0000');
     await eventually(() => client.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'hold-ended');
@@ -347,7 +383,9 @@ describe('deleting notes', () => {
       const result = await writer(path, { labNoteNo });
       expect(result.body.status, path).toBe(ERR.noteDeleted);
     }
-    expect((await writer<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.some((n) => n.no === labNoteNo)).toBe(false);
+    expect((await writer<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.some((n) => n.no === labNoteNo)).toBe(
+      false,
+    );
     // The title is free again.
     expect((await createNote('To delete')).status).toBe('0000');
   });
@@ -395,7 +433,9 @@ describe('failures the caller is told about, by their own code', () => {
     // With the tables back, the same calls succeed and nothing was lost.
     expect((await writer('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
     expect((await writer('/v1/project/viewer', { labNoteNo })).body.status).toBe('0000');
-    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map((blk) => JSON.parse(blk.content).content[0].text);
+    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map(
+      (blk) => JSON.parse(blk.content).content[0].text,
+    );
     expect(texts).toContain('typed before the failures');
   });
 

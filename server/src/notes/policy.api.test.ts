@@ -39,10 +39,16 @@ async function person(user: NewUser & { userNo: number }): Promise<Person> {
 beforeAll(async () => {
   server = await startTestServer();
   url = await server.listen();
-  const users = await Promise.all(['Leader Lee', 'Writer Woo', 'Colleague Cho', 'Reviewer Ryu', 'Outsider Oh'].map((name) => server.createUser({ name })));
+  const users = await Promise.all(
+    ['Leader Lee', 'Writer Woo', 'Colleague Cho', 'Reviewer Ryu', 'Outsider Oh'].map((name) => server.createUser({ name })),
+  );
   [leader, writer, colleague, reviewer, outsider] = (await Promise.all(users.map(person))) as [Person, Person, Person, Person, Person];
   const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
-  admin = { user: { ...server.admin, userNo: 0 } as Person['user'], token: accessToken, call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }) };
+  admin = {
+    user: { ...server.admin, userNo: 0 } as Person['user'],
+    token: accessToken,
+    call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }),
+  };
   // The leader is not listed as a participant: they read the notes and sign nothing.
   const created = await leader.call<{ projectNo: number }>('/v1/project/create', {
     title: 'Abilities',
@@ -80,27 +86,45 @@ const listedAbilitiesOf = async (who: Person, labNoteNo: number): Promise<NoteAb
 const projectAbilitiesOf = async (who: Person): Promise<ProjectAbilities> => {
   const check = (await who.call<ProjectDetail>('/v1/project/check', { projectNo })).body.data;
   expect(check.canModify).toBe(check.abilities.modify);
-  const row = (await who.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.find((p) => p.no === projectNo);
+  const row = (await who.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.find(
+    (p) => p.no === projectNo,
+  );
   expect(row?.abilities).toEqual(check.abilities);
   return check.abilities;
 };
 
 const sign = (who: Person, labNoteNo: number) =>
-  who.call('/v1/project/signature/status', { labNoteNo, status: 'T', password: who.user.password, name: who.user.name, timeZone: 'Asia/Seoul' });
+  who.call('/v1/project/signature/status', {
+    labNoteNo,
+    status: 'T',
+    password: who.user.password,
+    name: who.user.name,
+    timeZone: 'Asia/Seoul',
+  });
 
 describe('note abilities and the routes', () => {
   it('says what each caller may do, and the routes refuse exactly what it denies', async () => {
     const labNoteNo = await savedNote('Who may');
-    const request = (who: Person) => who.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const request = (who: Person) =>
+      who.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
 
     // A participant who is not the writer: writes, but neither deletes nor requests nor removes.
     const colleagueMay = await noteAbilitiesOf(colleague, labNoteNo);
-    expect(colleagueMay).toEqual({ write: true, delete: false, requestSignatures: false, sign: false, removeSignatures: false, exportPdf: true });
+    expect(colleagueMay).toEqual({
+      write: true,
+      delete: false,
+      requestSignatures: false,
+      sign: false,
+      removeSignatures: false,
+      exportPdf: true,
+    });
     expect(await listedAbilitiesOf(colleague, labNoteNo)).toEqual(colleagueMay);
     expect((await colleague.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
     expect((await colleague.call('/v1/project/note/delete', { labNoteNo })).body.status).toBe(ERR.forbidden);
     expect((await request(colleague)).body.status).toBe(ERR.forbidden);
-    expect((await colleague.call('/v1/project/signature/remove', { labNoteNo, signatureId: 1, reason: 'x' })).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call('/v1/project/signature/remove', { labNoteNo, signatureId: 1, reason: 'x' })).body.status).toBe(
+      ERR.forbidden,
+    );
     expect((await sign(colleague, labNoteNo)).body.status).toBe(ERR.noPendingSignature);
 
     // The leader, not listed as a participant, takes part all the same: writes, deletes, requests and removes.
@@ -110,7 +134,14 @@ describe('note abilities and the routes', () => {
     expect((await leader.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
 
     // An administrator deletes, and nothing else.
-    expect(await noteAbilitiesOf(admin, labNoteNo)).toEqual({ write: false, delete: true, requestSignatures: false, sign: false, removeSignatures: false, exportPdf: true });
+    expect(await noteAbilitiesOf(admin, labNoteNo)).toEqual({
+      write: false,
+      delete: true,
+      requestSignatures: false,
+      sign: false,
+      removeSignatures: false,
+      exportPdf: true,
+    });
     expect((await request(admin)).body.status).toBe(ERR.forbidden);
     expect((await admin.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe(ERR.forbidden);
 
@@ -119,7 +150,14 @@ describe('note abilities and the routes', () => {
     expect((await request(outsider)).body.status).toBe(ERR.noteMissing);
 
     // The writer may request; once requested, the signer may sign.
-    expect(await noteAbilitiesOf(writer, labNoteNo)).toEqual({ write: true, delete: true, requestSignatures: true, sign: false, removeSignatures: false, exportPdf: true });
+    expect(await noteAbilitiesOf(writer, labNoteNo)).toEqual({
+      write: true,
+      delete: true,
+      requestSignatures: true,
+      sign: false,
+      removeSignatures: false,
+      exportPdf: true,
+    });
     expect((await request(writer)).body.status).toBe('0000');
     expect((await noteAbilitiesOf(reviewer, labNoteNo)).sign).toBe(true);
   });
@@ -146,7 +184,11 @@ describe('project abilities and the routes', () => {
     expect((await admin.call('/v1/project/update', { projectNo, signatureList: members })).body.status).toBe('0000');
 
     expect((await outsider.call('/v1/project/check', { projectNo })).body.status).toBe(ERR.notFound);
-    expect((await outsider.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.some((p) => p.no === projectNo)).toBe(false);
+    expect(
+      (await outsider.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.some(
+        (p) => p.no === projectNo,
+      ),
+    ).toBe(false);
   });
 });
 
@@ -166,9 +208,15 @@ describe('requesting signatures on a signed note (docs/decisions.md, 2026-11-23)
 
     for (const who of [writer, leader]) {
       expect((await noteAbilitiesOf(who, labNoteNo)).requestSignatures, who.user.name).toBe(false);
-      const more = await who.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }] });
+      const more = await who.call('/v1/project/signature/create', {
+        labNoteNo,
+        signers: [{ userId: writer.user.userId, type: 'participant' }],
+      });
       expect(more.body.status, who.user.name).toBe(ERR.signerModify);
-      const withdraw = await who.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+      const withdraw = await who.call('/v1/project/signature/update', {
+        labNoteNo,
+        signers: [{ userId: reviewer.user.userId, type: 'reviewer' }],
+      });
       expect(withdraw.body.status, who.user.name).toBe(ERR.signerModify);
     }
     // Nothing changed: the colleague's request made before the signature stands, and may be answered.
@@ -180,9 +228,15 @@ describe('requesting signatures on a signed note (docs/decisions.md, 2026-11-23)
     // The leader removes the signatures, with reasons; the note is W again and takes requests.
     expect((await noteAbilitiesOf(leader, labNoteNo)).removeSignatures).toBe(true);
     for (const entry of after.signatureList) {
-      expect((await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId: entry.signatureId, reason: 'signers to be changed' })).body.status).toBe('0000');
+      expect(
+        (await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId: entry.signatureId, reason: 'signers to be changed' }))
+          .body.status,
+      ).toBe('0000');
     }
     expect(await noteAbilitiesOf(writer, labNoteNo)).toMatchObject({ requestSignatures: true, write: true });
-    expect((await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }] })).body.status).toBe('0000');
+    expect(
+      (await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }] }))
+        .body.status,
+    ).toBe('0000');
   });
 });

@@ -102,7 +102,12 @@ describe('the reasons of each refusal', () => {
   it('deleting: a signed or finished note first (2014), then who asks, then the project', () => {
     expect(canDeleteNote(userOf('participant'), caseOf('participant', 'signed'))).toBe('locked');
     expect(canDeleteNote(userOf('participant'), caseOf('participant', 'writing'))).toBe('notAllowed');
-    expect(canDeleteNote(userOf('writer'), { ...caseOf('writer', 'writing'), project: { leaderUserNo: USER_NO.leader, status: PROJECT_STATUS.completed } })).toBe('completed');
+    expect(
+      canDeleteNote(userOf('writer'), {
+        ...caseOf('writer', 'writing'),
+        project: { leaderUserNo: USER_NO.leader, status: PROJECT_STATUS.completed },
+      }),
+    ).toBe('completed');
   });
 
   it('requesting: the writer or the leader, not an administrator; not on a finished note; not on a signed one', () => {

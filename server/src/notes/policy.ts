@@ -31,7 +31,11 @@ export const READ_REFUSALS: Refusals<ReadNoteVerdict> = { missing: ERR.noteMissi
 export const WRITE_REFUSALS: Refusals<WriteVerdict> = { notParticipant: ERR.forbidden, locked: ERR.forbidden };
 /** 2014 says "deleted or can no longer be deleted": a signed or finished note. */
 export const DELETE_REFUSALS: Refusals<DeleteVerdict> = { locked: ERR.noteDeleted, notAllowed: ERR.forbidden, completed: ERR.forbidden };
-export const REQUEST_REFUSALS: Refusals<RequestVerdict> = { notAllowed: ERR.forbidden, closed: ERR.projectModify, signed: ERR.signerModify };
+export const REQUEST_REFUSALS: Refusals<RequestVerdict> = {
+  notAllowed: ERR.forbidden,
+  closed: ERR.projectModify,
+  signed: ERR.signerModify,
+};
 export const SIGN_REFUSALS: Refusals<SignVerdict> = { closed: ERR.projectModify, noPending: ERR.noPendingSignature };
 export const REMOVE_SIGNATURE_REFUSALS: Refusals<RemoveSignatureVerdict> = { notLeader: ERR.forbidden, closed: ERR.projectModify };
 

@@ -1,5 +1,12 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { SIGNATURE_STATUS, type NoteModifier, type NoteTemplateOrigin, type NoteSummary, type SavedBlock, type SignatureEntry } from '@eln/shared';
+import {
+  SIGNATURE_STATUS,
+  type NoteModifier,
+  type NoteTemplateOrigin,
+  type NoteSummary,
+  type SavedBlock,
+  type SignatureEntry,
+} from '@eln/shared';
 import { signaturesOf } from '../signatures/queries.js';
 import { writersOf } from './writers.js';
 import type { AuthUser } from '../auth/authUser.js';
@@ -62,7 +69,11 @@ export async function requireWritableNote(q: Queryable, user: AuthUser, noteNo: 
  * side by side); changes that end writing take it `update` (signing) or update the row (finishing,
  * deleting), which waits for the appends in flight and makes later ones wait and then see the change.
  */
-export async function lockNote(tx: Tx, noteNo: number, strength: 'share' | 'update'): Promise<Pick<NoteRecord, 'status' | 'deletedAt' | 'projectNo'> | undefined> {
+export async function lockNote(
+  tx: Tx,
+  noteNo: number,
+  strength: 'share' | 'update',
+): Promise<Pick<NoteRecord, 'status' | 'deletedAt' | 'projectNo'> | undefined> {
   const [row] = await tx
     .select({ status: labNotes.status, deletedAt: labNotes.deletedAt, projectNo: labNotes.projectNo })
     .from(labNotes)
@@ -100,7 +111,14 @@ export async function lockNotesForWriting(tx: Queryable, noteNos: number[]): Pro
   return new Map(
     notes.flatMap((note) => {
       const status = projectStatus.get(note.note_no);
-      return status === undefined ? [] : [[note.note_no, { status: note.status, deletedAt: note.deleted_at === null ? null : new Date(note.deleted_at), projectStatus: status }] as const];
+      return status === undefined
+        ? []
+        : [
+            [
+              note.note_no,
+              { status: note.status, deletedAt: note.deleted_at === null ? null : new Date(note.deleted_at), projectStatus: status },
+            ] as const,
+          ];
     }),
   );
 }
@@ -124,22 +142,47 @@ export async function summarize(q: Queryable, ctx: NoteContext, user: AuthUser):
   const signatures = (await signaturesOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
   const writers = (await writersOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
   const origins = await templateOriginsOf(q, [ctx.note]);
-  return toSummary(ctx, user, writer?.userId ?? '', writer?.name ?? '', modifiers, signatures, writers, origins.get(ctx.note.noteNo) ?? null);
+  return toSummary(
+    ctx,
+    user,
+    writer?.userId ?? '',
+    writer?.name ?? '',
+    modifiers,
+    signatures,
+    writers,
+    origins.get(ctx.note.noteNo) ?? null,
+  );
 }
 
 /** The template version each note was made from (notes made blank have none). */
-async function templateOriginsOf(q: Queryable, notes: readonly Pick<NoteRecord, 'noteNo' | 'templateNo' | 'templateRevision'>[]): Promise<Map<number, NoteTemplateOrigin>> {
+async function templateOriginsOf(
+  q: Queryable,
+  notes: readonly Pick<NoteRecord, 'noteNo' | 'templateNo' | 'templateRevision'>[],
+): Promise<Map<number, NoteTemplateOrigin>> {
   const fromTemplates = notes.filter((n) => n.templateNo !== null && n.templateRevision !== null);
   const origins = new Map<number, NoteTemplateOrigin>();
   if (!fromTemplates.length) return origins;
   const rows = await q
-    .select({ templateNo: templates.templateNo, title: templates.title, revision: templateRevisions.revision, major: templateRevisions.versionMajor, minor: templateRevisions.versionMinor, blocksHash: templateRevisions.blocksHash })
+    .select({
+      templateNo: templates.templateNo,
+      title: templates.title,
+      revision: templateRevisions.revision,
+      major: templateRevisions.versionMajor,
+      minor: templateRevisions.versionMinor,
+      blocksHash: templateRevisions.blocksHash,
+    })
     .from(templateRevisions)
     .innerJoin(templates, eq(templates.templateNo, templateRevisions.templateNo))
     .where(inArray(templateRevisions.templateNo, [...new Set(fromTemplates.map((n) => n.templateNo as number))]));
   for (const note of fromTemplates) {
     const row = rows.find((r) => r.templateNo === note.templateNo && r.revision === note.templateRevision);
-    if (row) origins.set(note.noteNo, { templateNo: row.templateNo, title: row.title, version: `${row.major}.${row.minor}`, blocksHash: row.blocksHash });
+    if (row)
+      origins.set(note.noteNo, {
+        templateNo: row.templateNo,
+        title: row.title,
+        version: `${row.major}.${row.minor}`,
+        blocksHash: row.blocksHash,
+      });
   }
   return origins;
 }
@@ -191,7 +234,10 @@ export async function listProjectNotes(q: Queryable, project: ProjectRecord, use
   const modifiers = await modifiersOf(q, noteNos);
   const signatures = await signaturesOf(q, noteNos);
   const writers = await writersOf(q, noteNos);
-  const origins = await templateOriginsOf(q, rows.map((r) => r.note));
+  const origins = await templateOriginsOf(
+    q,
+    rows.map((r) => r.note),
+  );
   return rows.map((r) =>
     toSummary(
       { note: r.note, project, participant },
@@ -208,7 +254,10 @@ export async function listProjectNotes(q: Queryable, project: ProjectRecord, use
 
 export async function savedVersion(q: Queryable, noteNo: number, version: number) {
   if (version === 0) return undefined;
-  const [row] = await q.select().from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  const [row] = await q
+    .select()
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
   return row ? { ...row, blocks: row.blocks as SavedBlock[] } : undefined;
 }
 

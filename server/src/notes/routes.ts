@@ -90,7 +90,10 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
           if (!note) throw new Error('note insert returned nothing');
           await recordNoteWriter(tx, note.noteNo, user.userNo);
           // The template's approved content becomes the note's first live state; later template versions do not touch it.
-          if (origin) await tx.insert(documentUpdates).values({ documentName: noteDocumentName(note.noteNo), update: await initialNoteState(tx, origin, note.noteNo) });
+          if (origin)
+            await tx
+              .insert(documentUpdates)
+              .values({ documentName: noteDocumentName(note.noteNo), update: await initialNoteState(tx, origin, note.noteNo) });
           await appendAudit(tx, {
             actor: user,
             action: 'note.created',
@@ -99,7 +102,16 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
               projectNo: project.projectNo,
               title: note.title,
               labNoteNumber: note.labNoteNumber,
-              ...(origin ? { template: { templateNo: origin.templateNo, version: origin.version, revision: origin.revision, blocksHash: origin.blocksHash } } : {}),
+              ...(origin
+                ? {
+                    template: {
+                      templateNo: origin.templateNo,
+                      version: origin.version,
+                      revision: origin.revision,
+                      blocksHash: origin.blocksHash,
+                    },
+                  }
+                : {}),
             },
             clientAddress,
           });
@@ -215,7 +227,9 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
       await db.transaction(async (tx) => {
         const removed = await tx
           .delete(noteHolds)
-          .where(and(inArray(noteHolds.noteNo, noteNos.length ? noteNos : [-1]), onlyCaller ? eq(noteHolds.userNo, user.userNo) : undefined))
+          .where(
+            and(inArray(noteHolds.noteNo, noteNos.length ? noteNos : [-1]), onlyCaller ? eq(noteHolds.userNo, user.userNo) : undefined),
+          )
           .returning();
         if (!onlyCaller && removed.length) {
           await appendAudit(tx, {
@@ -250,7 +264,12 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
     body: emptyRequest,
     async handler({ user, clientAddress }) {
       const held = await db.selectDistinct({ noteNo: noteHolds.noteNo }).from(noteHolds).where(eq(noteHolds.userNo, user.userNo));
-      await clearHolds(user, held.map((h) => h.noteNo), true, clientAddress);
+      await clearHolds(
+        user,
+        held.map((h) => h.noteNo),
+        true,
+        clientAddress,
+      );
       return null;
     },
   });
@@ -263,7 +282,12 @@ export function registerNoteRoutes(app: FastifyInstance, services: Services): vo
       const { project } = await requireReadableProject(db, user, body.projectNo);
       enforce(canClearAllHolds(user, project), CLEAR_HOLDS_REFUSALS);
       const notes = await db.select({ noteNo: labNotes.noteNo }).from(labNotes).where(eq(labNotes.projectNo, project.projectNo));
-      await clearHolds(user, notes.map((n) => n.noteNo), false, clientAddress);
+      await clearHolds(
+        user,
+        notes.map((n) => n.noteNo),
+        false,
+        clientAddress,
+      );
       return null;
     },
   });

@@ -17,7 +17,12 @@ import { versionFingerprint } from './versionFingerprint.js';
  * the note and name its current version; what is stored is the server's copy, read once, with its
  * fingerprint. Two racing saves of one version make one winner (9006 for the other).
  */
-export async function saveVersion(services: Services, user: AuthUser, body: z.output<typeof noteSaveRequest>, clientAddress: string): Promise<SaveAnswer> {
+export async function saveVersion(
+  services: Services,
+  user: AuthUser,
+  body: z.output<typeof noteSaveRequest>,
+  clientAddress: string,
+): Promise<SaveAnswer> {
   const { db, live } = services;
   const ctx = await requireWritableNote(db, user, body.labNoteNo);
   if (body.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
@@ -42,7 +47,9 @@ export async function saveVersion(services: Services, user: AuthUser, body: z.ou
       .where(and(eq(labNotes.noteNo, ctx.note.noteNo), eq(labNotes.version, ctx.note.version), isNull(labNotes.deletedAt)))
       .returning();
     if (!updated) throw new AppError(ERR.conflict);
-    await tx.insert(noteVersions).values({ noteNo: ctx.note.noteNo, version, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
+    await tx
+      .insert(noteVersions)
+      .values({ noteNo: ctx.note.noteNo, version, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
     await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
     await appendAudit(tx, {
       actor: user,

@@ -3,7 +3,17 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import { CONTENT_FIELD, docToBlocks, docToSavedBlocks, noteDocumentName, type Block, type PmNode, type SaveAnswer, type SavedBlock, type TempAnswer } from '@eln/shared';
+import {
+  CONTENT_FIELD,
+  docToBlocks,
+  docToSavedBlocks,
+  noteDocumentName,
+  type Block,
+  type PmNode,
+  type SaveAnswer,
+  type SavedBlock,
+  type TempAnswer,
+} from '@eln/shared';
 import { rawRows } from '../db/client.js';
 import { readDraft, storeDraft } from './drafts.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
@@ -28,8 +38,14 @@ beforeAll(async () => {
   const writer = await server.createUser({ name: 'Writer Temp' });
   token = (await server.signIn(writer.userId, writer.password)).accessToken;
   caller = await server.as(writer);
-  const project = await caller<{ projectNo: number }>('/v1/project/create', { title: 'Temp saves', signatureList: { department: '', user: writer.userId } });
-  const created = await caller<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title: 'Drafted' });
+  const project = await caller<{ projectNo: number }>('/v1/project/create', {
+    title: 'Temp saves',
+    signatureList: { department: '', user: writer.userId },
+  });
+  const created = await caller<{ labNoteNo: number }>('/v1/project/note/create', {
+    projectNo: project.body.data.projectNo,
+    title: 'Drafted',
+  });
   labNoteNo = created.body.data.labNoteNo;
   name = noteDocumentName(labNoteNo);
 });
@@ -42,7 +58,10 @@ afterAll(async () => {
 
 const json = (doc: Y.Doc) => yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
 const fragment = (doc: Y.Doc) => doc.getXmlFragment(CONTENT_FIELD);
-const tableOf = (doc: Y.Doc) => fragment(doc).toArray().find((node) => node instanceof Y.XmlElement && node.nodeName === 'table') as Y.XmlElement;
+const tableOf = (doc: Y.Doc) =>
+  fragment(doc)
+    .toArray()
+    .find((node) => node instanceof Y.XmlElement && node.nodeName === 'table') as Y.XmlElement;
 const cellOf = (doc: Y.Doc, row: number, column: number) => (tableOf(doc).get(row) as Y.XmlElement).get(column) as Y.XmlElement;
 const cellText = (doc: Y.Doc, row: number, column: number) => (cellOf(doc, row, column).get(0) as Y.XmlElement).get(0) as Y.XmlText;
 
@@ -114,7 +133,11 @@ describe('temp save', () => {
     appendParagraph(writer.doc, 'After the version');
     fragment(writer.doc).delete(fragment(writer.doc).length - 3, 1);
     await expectDraft(writer, fromScratch);
-    expect(fromScratch().map((block) => block.blockStatus).sort()).toEqual(['ADD', 'DELETE', 'EDIT', 'NORMAL', 'NORMAL', 'NORMAL', 'NORMAL'].sort());
+    expect(
+      fromScratch()
+        .map((block) => block.blockStatus)
+        .sort(),
+    ).toEqual(['ADD', 'DELETE', 'EDIT', 'NORMAL', 'NORMAL', 'NORMAL', 'NORMAL'].sort());
 
     // Reload: every editor gone, the server unloads the document; the draft comes from the stored state.
     const expectedAfterReload = fromScratch();
@@ -134,7 +157,10 @@ describe('temp save', () => {
     const writer = await open();
     const fromScratch = () => docToBlocks(json(writer.doc), 'LABNOTE', savedBlocks);
     const rowVersions = async () =>
-      rawRows<{ position: number; xmin: string }>(server.database.db, sql`select position, xmin::text as xmin from note_draft_blocks where note_no = ${labNoteNo} order by position`);
+      rawRows<{ position: number; xmin: string }>(
+        server.database.db,
+        sql`select position, xmin::text as xmin from note_draft_blocks where note_no = ${labNoteNo} order by position`,
+      );
     await expectDraft(writer, fromScratch);
     const before = await rowVersions();
     expect(before.length).toBe(fromScratch().length);
@@ -175,32 +201,53 @@ describe('temp save', () => {
     const stored = docToBlocks(json(writer.doc), 'LABNOTE', savedBlocks);
     expect(stored.length).toBeGreaterThan(2);
     // Each changes a different block; one also grows the list, so the two cannot both be partly applied unseen.
-    const edited = (position: number, text: string): Block[] => stored.map((block, i) => (i === position ? { ...block, content: JSON.stringify({ type: 'paragraph', content: [{ type: 'text', text }] }) } : block));
+    const edited = (position: number, text: string): Block[] =>
+      stored.map((block, i) =>
+        i === position ? { ...block, content: JSON.stringify({ type: 'paragraph', content: [{ type: 'text', text }] }) } : block,
+      );
     const first = edited(0, 'first racer');
     const second = [...edited(stored.length - 1, 'second racer'), { ...stored[stored.length - 1]!, blockUid: 'racer-added' }];
     for (let round = 0; round < 5; round += 1) {
       await storeDraft(server.services.draftsDb, labNoteNo, stored, 1, new Date());
-      await Promise.all([storeDraft(server.services.draftsDb, labNoteNo, first, 1, new Date()), storeDraft(server.services.draftsDb, labNoteNo, second, 1, new Date())]);
+      await Promise.all([
+        storeDraft(server.services.draftsDb, labNoteNo, first, 1, new Date()),
+        storeDraft(server.services.draftsDb, labNoteNo, second, 1, new Date()),
+      ]);
       const draft = await storedDraft();
       expect([first, second]).toContainEqual(draft.blocks);
       // The list is written under its key: the next change from here is written as changed blocks and still reads back whole.
-      const next = draft.blocks.map((block, i) => (i === 1 ? { ...block, content: JSON.stringify({ type: 'paragraph', content: [{ type: 'text', text: `round ${round}` }] }) } : block));
+      const next = draft.blocks.map((block, i) =>
+        i === 1 ? { ...block, content: JSON.stringify({ type: 'paragraph', content: [{ type: 'text', text: `round ${round}` }] }) } : block,
+      );
       await storeDraft(server.services.draftsDb, labNoteNo, next, 1, new Date());
       expect((await storedDraft()).blocks).toEqual(next);
     }
   });
 
   it('keeps each block as its fields, a line break and its content as is, and reads drafts stored as whole blocks', async () => {
-    const cell = (text: string) => ({ type: 'tableCell', attrs: { colspan: 1, rowspan: 1 }, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+    const cell = (text: string) => ({
+      type: 'tableCell',
+      attrs: { colspan: 1, rowspan: 1 },
+      content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
+    });
     const doc: PmNode = {
       type: 'doc',
       content: [
-        { type: 'table', attrs: { blockUid: 'draft-table' }, content: [{ type: 'tableRow', content: [cell('pH "7.4"'), cell('line\nbreak')] }] },
+        {
+          type: 'table',
+          attrs: { blockUid: 'draft-table' },
+          content: [{ type: 'tableRow', content: [cell('pH "7.4"'), cell('line\nbreak')] }],
+        },
         { type: 'paragraph', attrs: { blockUid: 'draft-text' }, content: [{ type: 'text', text: 'a "quoted"\nline \\ and {braces}' }] },
       ],
     };
     // A deleted block is the saved version's, its table as that version stored it (here not what its content derives).
-    const deleted: Block = { ...docToBlocks(doc, 'LABNOTE', [])[0]!, blockUid: 'draft-deleted', blockStatus: 'DELETE', blockTable: { header: [], body: [[{ text: 'as stored then', colspan: 1, rowspan: 1, dropbox: null }]] } };
+    const deleted: Block = {
+      ...docToBlocks(doc, 'LABNOTE', [])[0]!,
+      blockUid: 'draft-deleted',
+      blockStatus: 'DELETE',
+      blockTable: { header: [], body: [[{ text: 'as stored then', colspan: 1, rowspan: 1, dropbox: null }]] },
+    };
     const blocks = [...docToBlocks(doc, 'LABNOTE', []), deleted];
     expect(blocks[0]!.blockTable).not.toBeNull();
     await storeDraft(server.services.draftsDb, labNoteNo, blocks, 1, new Date());
@@ -211,20 +258,24 @@ describe('temp save', () => {
     const stored = rows.map((row) => inflateRawSync(Buffer.from(row.text, 'base64')).toString('utf8'));
     // Its content once, unescaped, after one line of its other fields; its table, derived from the content, not at all
     // (but a deleted block's).
-    const header = ({ content: _content, blockTable, ...fields }: Block) => (fields.blockStatus === 'DELETE' ? { ...fields, blockTable } : fields);
+    const header = ({ content: _content, blockTable, ...fields }: Block) =>
+      fields.blockStatus === 'DELETE' ? { ...fields, blockTable } : fields;
     expect(stored).toEqual(blocks.map((block) => `${JSON.stringify(header(block))}\n${block.content}`));
     expect((await storedDraft()).blocks).toEqual(blocks);
 
     // Rows written before this format, each the whole block's JSON, read back the same.
     for (const [position, block] of blocks.entries()) {
       const whole = deflateRawSync(JSON.stringify(block)).toString('base64');
-      await server.database.db.execute(sql`update note_draft_blocks set block_deflated = decode(${whole}, 'base64') where note_no = ${labNoteNo} and position = ${position}`);
+      await server.database.db.execute(
+        sql`update note_draft_blocks set block_deflated = decode(${whole}, 'base64') where note_no = ${labNoteNo} and position = ${position}`,
+      );
     }
     expect((await storedDraft()).blocks).toEqual(blocks);
   });
 
   it('writes drafts through connections whose commits do not wait for the disk, and nothing else', async () => {
-    const setting = async (db: typeof server.database.db) => (await rawRows<{ synchronous_commit: string }>(db, sql`show synchronous_commit`))[0]!.synchronous_commit;
+    const setting = async (db: typeof server.database.db) =>
+      (await rawRows<{ synchronous_commit: string }>(db, sql`show synchronous_commit`))[0]!.synchronous_commit;
     if (server.database.engine === 'pglite') {
       // Embedded: one connection, whose commits are PGlite's own.
       expect(server.database.derivedRows).toBe(server.database.db);

@@ -26,7 +26,11 @@ export async function recordNoteWriters(q: Queryable, rows: Array<{ noteNo: numb
 export async function writersOf(q: Queryable, noteNos: number[]): Promise<Map<number, string[]>> {
   const result = new Map<number, string[]>();
   if (!noteNos.length) return result;
-  const rows = await q.select({ noteNo: noteWriters.noteNo, userId: users.userId }).from(noteWriters).innerJoin(users, eq(users.userNo, noteWriters.userNo)).where(inArray(noteWriters.noteNo, noteNos));
+  const rows = await q
+    .select({ noteNo: noteWriters.noteNo, userId: users.userId })
+    .from(noteWriters)
+    .innerJoin(users, eq(users.userNo, noteWriters.userNo))
+    .where(inArray(noteWriters.noteNo, noteNos));
   for (const row of rows) result.set(row.noteNo, [...(result.get(row.noteNo) ?? []), row.userId]);
   return result;
 }
@@ -34,6 +38,9 @@ export async function writersOf(q: Queryable, noteNos: number[]): Promise<Map<nu
 /** Which of these users have written in the note. */
 export async function writersAmong(q: Queryable, noteNo: number, userNos: number[]): Promise<number[]> {
   if (!userNos.length) return [];
-  const rows = await q.select({ userNo: noteWriters.userNo }).from(noteWriters).where(and(eq(noteWriters.noteNo, noteNo), inArray(noteWriters.userNo, userNos)));
+  const rows = await q
+    .select({ userNo: noteWriters.userNo })
+    .from(noteWriters)
+    .where(and(eq(noteWriters.noteNo, noteNo), inArray(noteWriters.userNo, userNos)));
   return rows.map((r) => r.userNo);
 }

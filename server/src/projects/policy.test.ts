@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_LEVEL, PROJECT_STATUS, type ProjectStatus } from '@eln/shared';
-import { canClearAllHolds, canCreateNote, canCreateProject, canFinishProject, canModifyProject, canReadProject, projectAbilities } from './policy.js';
+import {
+  canClearAllHolds,
+  canCreateNote,
+  canCreateProject,
+  canFinishProject,
+  canModifyProject,
+  canReadProject,
+  projectAbilities,
+} from './policy.js';
 
 const LEADER = 4;
 const project = (status: ProjectStatus = PROJECT_STATUS.inProgress) => ({ leaderUserNo: LEADER, status });
@@ -47,10 +55,40 @@ describe('the project policy', () => {
   });
 
   it('answers the same verdicts as abilities', () => {
-    expect(projectAbilities(leader, project(), false)).toEqual({ modify: true, finish: true, createNote: false, clearHolds: true, export: true });
-    expect(projectAbilities(admin, project(), false)).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true, export: true });
-    expect(projectAbilities(member, project(), true)).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false, export: true });
-    expect(projectAbilities(member, project(), false)).toEqual({ modify: false, finish: false, createNote: false, clearHolds: false, export: false });
-    expect(projectAbilities(leader, project(PROJECT_STATUS.completed), true)).toEqual({ modify: false, finish: false, createNote: false, clearHolds: true, export: true });
+    expect(projectAbilities(leader, project(), false)).toEqual({
+      modify: true,
+      finish: true,
+      createNote: false,
+      clearHolds: true,
+      export: true,
+    });
+    expect(projectAbilities(admin, project(), false)).toEqual({
+      modify: true,
+      finish: false,
+      createNote: false,
+      clearHolds: true,
+      export: true,
+    });
+    expect(projectAbilities(member, project(), true)).toEqual({
+      modify: false,
+      finish: false,
+      createNote: true,
+      clearHolds: false,
+      export: true,
+    });
+    expect(projectAbilities(member, project(), false)).toEqual({
+      modify: false,
+      finish: false,
+      createNote: false,
+      clearHolds: false,
+      export: false,
+    });
+    expect(projectAbilities(leader, project(PROJECT_STATUS.completed), true)).toEqual({
+      modify: false,
+      finish: false,
+      createNote: false,
+      clearHolds: true,
+      export: true,
+    });
   });
 });

@@ -58,7 +58,8 @@ export function takesPartSql(userNo: number | Placeholder): SQL {
 }
 
 /** `takesPartSql` for a project already read: the leader, or a listed participant. */
-export const takesPart = (user: Pick<Caller, 'userNo'>, project: Pick<ProjectFacts, 'leaderUserNo'>, listed: boolean) => leads(user, project) || listed;
+export const takesPart = (user: Pick<Caller, 'userNo'>, project: Pick<ProjectFacts, 'leaderUserNo'>, listed: boolean) =>
+  leads(user, project) || listed;
 
 /** `canReadProject` as the condition that lists and look-ups filter by (undefined: every project). */
 export function visibleProjectsSql(user: Caller): SQL | undefined {

@@ -38,7 +38,11 @@ afterAll(async () => {
 });
 
 const create = (caller: Caller, title: string, users = [participantUser.userId], department = '') =>
-  caller<{ projectNo: number }>('/v1/project/create', { title, description: `About ${title}`, signatureList: { department, user: users.join(',') } });
+  caller<{ projectNo: number }>('/v1/project/create', {
+    title,
+    description: `About ${title}`,
+    signatureList: { department, user: users.join(',') },
+  });
 
 const lastAudit = async () => (await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0];
 
@@ -61,7 +65,11 @@ describe('creating projects', () => {
     expect(detail.body.data.participants.map((p) => p.name)).toEqual(['Jung Participant', 'Park Leader']);
     expect(detail.body.data.signatureList.department).toBe('BIO');
     expect(detail.body.data.signatureList.user.split(',').sort()).toEqual([leaderUser.userId, participantUser.userId].sort());
-    expect(await lastAudit()).toMatchObject({ action: 'project.created', targetId: String(projectNo), after: { title: 'Enzyme kinetics', status: 'ING' } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'project.created',
+      targetId: String(projectNo),
+      after: { title: 'Enzyme kinetics', status: 'ING' },
+    });
   });
 
   it('trims the title and enforces the lengths of the spec (25 and 100)', async () => {
@@ -77,14 +85,22 @@ describe('creating projects', () => {
       ['title', 'tooLong', { max: 25 }],
       ['description', 'tooLong', { max: 100 }],
     ]);
-    const blank = await leader<ValidationErrorData>('/v1/project/create', { title: '   ', signatureList: { department: '', user: participantUser.userId } });
+    const blank = await leader<ValidationErrorData>('/v1/project/create', {
+      title: '   ',
+      signatureList: { department: '', user: participantUser.userId },
+    });
     expect(blank.body.data.fields).toMatchObject([{ field: 'title', reason: 'required' }]);
   });
 
   it('needs at least one participant user, all of them existing and active', async () => {
-    const none = await leader<ValidationErrorData>('/v1/project/create', { title: 'Lonely', signatureList: { department: 'BIO', user: ' , ' } });
+    const none = await leader<ValidationErrorData>('/v1/project/create', {
+      title: 'Lonely',
+      signatureList: { department: 'BIO', user: ' , ' },
+    });
     expect(none.http).toBe(400);
-    expect(none.body.data.fields).toMatchObject([{ field: 'signatureList.user', reason: 'tooFew', params: { min: 1 }, message: 'Add at least 1.' }]);
+    expect(none.body.data.fields).toMatchObject([
+      { field: 'signatureList.user', reason: 'tooFew', params: { min: 1 }, message: 'Add at least 1.' },
+    ]);
     const ghost = await create(leader, 'Ghostly', ['ghost@lab.test']);
     expect(ghost.http).toBe(422);
     expect(ghost.body).toMatchObject({ status: ERR.participantMissing, data: { missing: ['ghost@lab.test'] } });
@@ -165,7 +181,13 @@ describe('seeing projects', () => {
     expect(page1.body.data.totalCount).toBe(12);
     expect(typeof page1.body.data.totalCount).toBe('number');
     expect(page1.body.data.list.map((p) => p.title)).toEqual(['Batch 12', 'Batch 11', 'Batch 10', 'Batch 09', 'Batch 08']);
-    expect(page1.body.data.list[0]).toMatchObject({ userId: leaderUser.userId, leaderName: 'Park Leader', department: 'Biology', participantCount: 1, status: 'ING' });
+    expect(page1.body.data.list[0]).toMatchObject({
+      userId: leaderUser.userId,
+      leaderName: 'Park Leader',
+      department: 'Biology',
+      participantCount: 1,
+      status: 'ING',
+    });
     const page3 = await leader<ListAnswer<ProjectRow>>('/v1/project/list', { type: 'title', value: 'batch', page: 3, pageSize: 5 });
     expect(page3.body.data.list.map((p) => p.title)).toEqual(['Batch 02', 'Batch 01']);
     const beyond = await leader<ListAnswer<ProjectRow>>('/v1/project/list', { type: 'title', value: 'batch', page: 10_000, pageSize: 5 });
@@ -178,7 +200,11 @@ describe('seeing projects', () => {
     const today = new Date().toISOString().slice(0, 10);
     const inRange = await leader<ListAnswer<ProjectRow>>('/v1/project/list', { value: 'batch', startDate: today, endDate: today });
     expect(inRange.body.data.totalCount).toBe(12);
-    const past = await leader<ListAnswer<ProjectRow>>('/v1/project/list', { value: 'batch', startDate: '2020-01-01', endDate: '2020-12-31' });
+    const past = await leader<ListAnswer<ProjectRow>>('/v1/project/list', {
+      value: 'batch',
+      startDate: '2020-01-01',
+      endDate: '2020-12-31',
+    });
     expect(past.body.data.totalCount).toBe(0);
   });
 
@@ -224,17 +250,29 @@ describe('changing projects', () => {
 
   it('a participant who is not the leader cannot change it; an administrator can', async () => {
     const projectNo = (await create(leader, 'Leader only')).body.data.projectNo;
-    const refused = await participant('/v1/project/update', { projectNo, title: 'Hijacked', signatureList: { department: '', user: participantUser.userId } });
+    const refused = await participant('/v1/project/update', {
+      projectNo,
+      title: 'Hijacked',
+      signatureList: { department: '', user: participantUser.userId },
+    });
     expect(refused.http).toBe(403);
     expect((await leader<ProjectDetail>('/v1/project/check', { projectNo })).body.data.title).toBe('Leader only');
-    const byAdmin = await admin('/v1/project/update', { projectNo, description: 'Admin note', signatureList: { department: '', user: participantUser.userId } });
+    const byAdmin = await admin('/v1/project/update', {
+      projectNo,
+      description: 'Admin note',
+      signatureList: { department: '', user: participantUser.userId },
+    });
     expect(byAdmin.body.status).toBe('0000');
   });
 
   it('refuses a rename onto another project’s title and an update with no participant', async () => {
     await create(leader, 'Taken name');
     const projectNo = (await create(leader, 'Free name')).body.data.projectNo;
-    const taken = await leader('/v1/project/update', { projectNo, title: 'Taken name', signatureList: { department: '', user: participantUser.userId } });
+    const taken = await leader('/v1/project/update', {
+      projectNo,
+      title: 'Taken name',
+      signatureList: { department: '', user: participantUser.userId },
+    });
     expect(taken.body.status).toBe(ERR.projectDuplicate);
     const empty = await leader('/v1/project/update', { projectNo, signatureList: { department: '', user: '' } });
     expect(empty.http).toBe(400);
@@ -247,7 +285,11 @@ describe('changing projects', () => {
     const before = (await leader<ProjectDetail>('/v1/project/check', { projectNo })).body.data;
     expect(before.canModify).toBe(false);
     for (const caller of [leader, admin]) {
-      const refused = await caller('/v1/project/update', { projectNo, title: 'Reopened', signatureList: { department: '', user: leaderUser.userId } });
+      const refused = await caller('/v1/project/update', {
+        projectNo,
+        title: 'Reopened',
+        signatureList: { department: '', user: leaderUser.userId },
+      });
       expect(refused.http).toBe(422);
       expect(refused.body.status).toBe(ERR.projectModify);
     }

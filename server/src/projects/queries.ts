@@ -12,7 +12,8 @@ import type { ProjectRecord } from './record.js';
 export type { ProjectRecord } from './record.js';
 
 /** Whether the caller takes part in the row's project (leads it or is listed), read with the row. */
-export const participantColumn = (user: Pick<AuthUser, 'userNo'> | { userNo: Placeholder }) => sql<boolean>`${takesPartSql(user.userNo)}`.mapWith(Boolean);
+export const participantColumn = (user: Pick<AuthUser, 'userNo'> | { userNo: Placeholder }) =>
+  sql<boolean>`${takesPartSql(user.userNo)}`.mapWith(Boolean);
 
 export interface ProjectFilter {
   type?: 'title' | 'leader';
@@ -30,7 +31,12 @@ function statusSql(status: ProjectListStatus | undefined): SQL | undefined {
   return status ? eq(projects.status, status) : undefined;
 }
 
-export async function listProjects(q: Queryable, user: AuthUser, filter: ProjectFilter, timeZone: string): Promise<{ list: ProjectRow[]; totalCount: number }> {
+export async function listProjects(
+  q: Queryable,
+  user: AuthUser,
+  filter: ProjectFilter,
+  timeZone: string,
+): Promise<{ list: ProjectRow[]; totalCount: number }> {
   const pattern = filter.value ? `%${escapeLike(filter.value)}%` : null;
   const search = !pattern
     ? undefined
@@ -38,7 +44,10 @@ export async function listProjects(q: Queryable, user: AuthUser, filter: Project
       ? or(ilike(users.name, pattern), ilike(users.userId, pattern))
       : ilike(projects.title, pattern);
   const where = and(visibleProjectsSql(user), search, withinDates(projects.createdAt, filter, timeZone), statusSql(filter.status));
-  const participantCount = sql<number>`(select count(*) from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo})`.mapWith(Number);
+  const participantCount =
+    sql<number>`(select count(*) from ${projectParticipants} where ${projectParticipants.projectNo} = ${projects.projectNo})`.mapWith(
+      Number,
+    );
   const [total] = await q.select({ n: count() }).from(projects).innerJoin(users, eq(users.userNo, projects.leaderUserNo)).where(where);
   // The page's project numbers first, the rest for those rows only: skipped rows of a deep page then
   // cost an index entry each, not their leader, department and participant subqueries.
@@ -77,13 +86,24 @@ export async function listProjects(q: Queryable, user: AuthUser, filter: Project
 }
 
 /** The project with whether the caller takes part in it, if the caller may see it (`canReadProject`). */
-export async function findReadableProject(q: Queryable, user: AuthUser, projectNo: number): Promise<{ project: ProjectRecord; participant: boolean } | undefined> {
-  const [row] = await q.select({ project: projects, participant: participantColumn(user) }).from(projects).where(eq(projects.projectNo, projectNo));
+export async function findReadableProject(
+  q: Queryable,
+  user: AuthUser,
+  projectNo: number,
+): Promise<{ project: ProjectRecord; participant: boolean } | undefined> {
+  const [row] = await q
+    .select({ project: projects, participant: participantColumn(user) })
+    .from(projects)
+    .where(eq(projects.projectNo, projectNo));
   return row && canReadProject(user, row.project, row.participant) === 'allowed' ? row : undefined;
 }
 
 /** The project with the caller's part in it if the caller may see it, else 9002 (`READ_REFUSALS`). */
-export async function requireReadableProject(q: Queryable, user: AuthUser, projectNo: number): Promise<{ project: ProjectRecord; participant: boolean }> {
+export async function requireReadableProject(
+  q: Queryable,
+  user: AuthUser,
+  projectNo: number,
+): Promise<{ project: ProjectRecord; participant: boolean }> {
   const found = await findReadableProject(q, user, projectNo);
   if (!found) throw new AppError(READ_REFUSALS.hidden);
   return found;
@@ -97,7 +117,13 @@ export async function findVisibleProject(q: Queryable, user: AuthUser, projectNo
 export async function projectDetail(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<ProjectDetail> {
   const [leader] = await q.select().from(users).where(eq(users.userNo, project.leaderUserNo));
   const participants = await q
-    .select({ userNo: users.userNo, userId: users.userId, name: users.name, departmentCode: departments.code, departmentName: departments.name })
+    .select({
+      userNo: users.userNo,
+      userId: users.userId,
+      name: users.name,
+      departmentCode: departments.code,
+      departmentName: departments.name,
+    })
     .from(projectParticipants)
     .innerJoin(users, eq(users.userNo, projectParticipants.userNo))
     .leftJoin(departments, eq(departments.code, users.departmentCode))
@@ -109,9 +135,27 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     .innerJoin(departments, eq(departments.code, projectDepartments.departmentCode))
     .where(eq(projectDepartments.projectNo, project.projectNo))
     .orderBy(asc(departments.name));
-  const abilities = projectAbilities(user, project, takesPart(user, project, participants.some((p) => p.userNo === user.userNo)));
+  const abilities = projectAbilities(
+    user,
+    project,
+    takesPart(
+      user,
+      project,
+      participants.some((p) => p.userNo === user.userNo),
+    ),
+  );
   const leaderDepartmentName = leader ? await departmentName(q, leader.departmentCode) : null;
-  const leaderMember = leader ? [{ userNo: leader.userNo, userId: leader.userId, name: leader.name, departmentCode: leaderDepartmentName === null ? null : leader.departmentCode, departmentName: leaderDepartmentName }] : [];
+  const leaderMember = leader
+    ? [
+        {
+          userNo: leader.userNo,
+          userId: leader.userId,
+          name: leader.name,
+          departmentCode: leaderDepartmentName === null ? null : leader.departmentCode,
+          departmentName: leaderDepartmentName,
+        },
+      ]
+    : [];
   const reviewed = abilities.finish ? await hasReviewerSignature(q, project.projectNo) : true;
   return {
     finishBlockedBy: reviewed ? null : 'noReviewerSignature',
@@ -138,7 +182,15 @@ export async function resolveSignatureList(q: Queryable, userIds: string[], depa
     ? await q
         .select({ userNo: users.userNo, userId: users.userId })
         .from(users)
-        .where(and(inArray(users.userId, userIds.map((id) => id.toLowerCase())), eq(users.active, true)))
+        .where(
+          and(
+            inArray(
+              users.userId,
+              userIds.map((id) => id.toLowerCase()),
+            ),
+            eq(users.active, true),
+          ),
+        )
     : [];
   const foundDepartments = departmentCodes.length
     ? await q.select({ code: departments.code }).from(departments).where(inArray(departments.code, departmentCodes))
@@ -156,7 +208,8 @@ export async function replaceMembers(q: Queryable, projectNo: number, userNos: n
   await q.delete(projectParticipants).where(eq(projectParticipants.projectNo, projectNo));
   await q.delete(projectDepartments).where(eq(projectDepartments.projectNo, projectNo));
   if (userNos.length) await q.insert(projectParticipants).values(userNos.map((userNo) => ({ projectNo, userNo })));
-  if (departmentCodes.length) await q.insert(projectDepartments).values(departmentCodes.map((departmentCode) => ({ projectNo, departmentCode })));
+  if (departmentCodes.length)
+    await q.insert(projectDepartments).values(departmentCodes.map((departmentCode) => ({ projectNo, departmentCode })));
 }
 
 /** A signed reviewer signature on a live note of the project: the condition for closing it. */
@@ -167,7 +220,10 @@ export function reviewerSignedSql(projectNo: SQLWrapper | number): SQL {
 }
 
 export async function hasReviewerSignature(q: Queryable, projectNo: number): Promise<boolean> {
-  const [row] = await q.select({ yes: sql<boolean>`${reviewerSignedSql(projectNo)}` }).from(projects).where(eq(projects.projectNo, projectNo));
+  const [row] = await q
+    .select({ yes: sql<boolean>`${reviewerSignedSql(projectNo)}` })
+    .from(projects)
+    .where(eq(projects.projectNo, projectNo));
   return Boolean(row?.yes);
 }
 

@@ -24,7 +24,14 @@ import type { Services } from '../services.js';
 import { enforce } from '../http/verdicts.js';
 import { canCreateProject, canFinishProject, canModifyProject, CREATE_REFUSALS, MODIFY_REFUSALS } from './policy.js';
 import { listProjectNotes } from '../notes/queries.js';
-import { hasReviewerSignature, requireReadableProject, listProjects, projectDetail, replaceMembers, resolveSignatureList } from './queries.js';
+import {
+  hasReviewerSignature,
+  requireReadableProject,
+  listProjects,
+  projectDetail,
+  replaceMembers,
+  resolveSignatureList,
+} from './queries.js';
 
 /** What the audit trail keeps of a project. */
 const auditView = (detail: ProjectDetail) => ({
@@ -75,11 +82,20 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
       const members = await resolveMembers(db, body.signatureList);
       try {
         return await db.transaction(async (tx) => {
-          const [created] = await tx.insert(projects).values({ title: body.title, description: body.description, leaderUserNo: user.userNo }).returning();
+          const [created] = await tx
+            .insert(projects)
+            .values({ title: body.title, description: body.description, leaderUserNo: user.userNo })
+            .returning();
           if (!created) throw new Error('project insert returned nothing');
           await replaceMembers(tx, created.projectNo, members.userNos, members.departmentCodes);
           const detail = await projectDetail(tx, created, user);
-          await appendAudit(tx, { actor: user, action: 'project.created', target: { type: 'project', id: created.projectNo }, after: auditView(detail), clientAddress });
+          await appendAudit(tx, {
+            actor: user,
+            action: 'project.created',
+            target: { type: 'project', id: created.projectNo },
+            after: auditView(detail),
+            clientAddress,
+          });
           return { projectNo: created.projectNo };
         });
       } catch (error) {
@@ -96,7 +112,8 @@ export function registerProjectRoutes(app: FastifyInstance, services: Services):
     async handler({ body, user, clientAddress }) {
       const project = await visibleOrMissing(db, user, body.projectNo);
       enforce(canModifyProject(user, project), MODIFY_REFUSALS);
-      if (body.title && body.title !== project.title && (await titleTaken(db, body.title, project.projectNo))) throw new AppError(ERR.projectDuplicate);
+      if (body.title && body.title !== project.title && (await titleTaken(db, body.title, project.projectNo)))
+        throw new AppError(ERR.projectDuplicate);
       const members = await resolveMembers(db, body.signatureList);
       try {
         // Former participants may write no more (and may no longer see the project): their open editors

@@ -1,5 +1,15 @@
 import type { Node as PmNodeInstance } from '@tiptap/pm/model';
-import { cellDropboxOf, readSchemaBlock, formatBytes, formatIsoDate, interpolate, isCalendarDate, type CellDropbox, type Language, type PmNode } from '@eln/shared';
+import {
+  cellDropboxOf,
+  readSchemaBlock,
+  formatBytes,
+  formatIsoDate,
+  interpolate,
+  isCalendarDate,
+  type CellDropbox,
+  type Language,
+  type PmNode,
+} from '@eln/shared';
 import { chartAttrsOf, chartCells, findTable, type ChartAttrs } from '@eln/shared/editor';
 import { el, text } from './html.js';
 import { CHART_TYPE_NAMES, message } from './messages.js';
@@ -31,7 +41,12 @@ export function renderChart(node: PmNodeInstance, ctx: BlockContext): string {
     el('span', { class: 'eln-chart-name' }, text(attrs.name)),
     attrs.label ? el('span', { class: 'eln-chart-label' }, text(attrs.label)) : '',
   );
-  return el('figure', { class: 'eln-chart', 'data-block-uid': attrs.blockUid, 'data-chart-type': attrs.chartType }, caption, chartTable(attrs, ctx));
+  return el(
+    'figure',
+    { class: 'eln-chart', 'data-block-uid': attrs.blockUid, 'data-chart-type': attrs.chartType },
+    caption,
+    chartTable(attrs, ctx),
+  );
 }
 
 function chartTable(attrs: ChartAttrs, ctx: BlockContext): string {
@@ -40,7 +55,12 @@ function chartTable(attrs: ChartAttrs, ctx: BlockContext): string {
   if (!data) return el('p', { class: 'eln-missing' }, text(message('chartMissing', ctx.lang)));
   const type = CHART_TYPE_NAMES[attrs.chartType][ctx.lang];
   const caption = interpolate(message('chartData', ctx.lang), { type }) + (attrs.yLabel ? ` · ${attrs.yLabel}` : '');
-  const head = el('tr', {}, el('th', { scope: 'col' }, text(attrs.xLabel)), ...data.series.map((s) => el('th', { scope: 'col' }, text(s.name))));
+  const head = el(
+    'tr',
+    {},
+    el('th', { scope: 'col' }, text(attrs.xLabel)),
+    ...data.series.map((s) => el('th', { scope: 'col' }, text(s.name))),
+  );
   const rows = data.labels.map((label, i) =>
     el('tr', {}, el('th', { scope: 'row' }, text(label)), ...data.series.map((s) => el('td', {}, text(s.texts[i] ?? '')))),
   );
@@ -73,10 +93,21 @@ export function renderFile(node: PmNodeInstance, ctx: BlockContext): string {
 export function renderSchemaBlock(node: PmNodeInstance, ctx: BlockContext): string {
   const block = readSchemaBlock(node.attrs);
   if (!block) return el('p', { class: 'eln-missing', 'data-block-uid': uidOf(node) }, text(message('schemaInvalid', ctx.lang)));
-  const caption = interpolate(message('schemaCaption', ctx.lang), { type: block.typeTitle, title: block.title, revision: String(block.revision) });
-  const head = el('tr', {}, el('th', { scope: 'col' }, text(message('schemaField', ctx.lang))), el('th', { scope: 'col' }, text(message('schemaValue', ctx.lang))));
+  const caption = interpolate(message('schemaCaption', ctx.lang), {
+    type: block.typeTitle,
+    title: block.title,
+    revision: String(block.revision),
+  });
+  const head = el(
+    'tr',
+    {},
+    el('th', { scope: 'col' }, text(message('schemaField', ctx.lang))),
+    el('th', { scope: 'col' }, text(message('schemaValue', ctx.lang))),
+  );
   const rows = block.entries.map((entry) => el('tr', {}, el('th', { scope: 'row' }, text(entry.field)), el('td', {}, text(entry.value))));
-  const body = rows.length ? el('tbody', {}, ...rows) : el('tbody', {}, el('tr', {}, el('td', { colspan: 2 }, text(message('schemaEmpty', ctx.lang)))));
+  const body = rows.length
+    ? el('tbody', {}, ...rows)
+    : el('tbody', {}, el('tr', {}, el('td', { colspan: 2 }, text(message('schemaEmpty', ctx.lang)))));
   return el('table', { class: 'eln-schema', 'data-block-uid': uidOf(node) }, el('caption', {}, text(caption)), el('thead', {}, head), body);
 }
 
@@ -84,7 +115,11 @@ export function renderSchemaBlock(node: PmNodeInstance, ctx: BlockContext): stri
 export function renderDate(node: PmNodeInstance, ctx: BlockContext): string {
   const value = str(node.attrs.value);
   const shown = text(formatIsoDate(value, ctx.lang));
-  return el('p', { class: 'eln-date', 'data-block-uid': uidOf(node) }, isCalendarDate(value) ? el('time', { datetime: value }, shown) : shown);
+  return el(
+    'p',
+    { class: 'eln-date', 'data-block-uid': uidOf(node) },
+    isCalendarDate(value) ? el('time', { datetime: value }, shown) : shown,
+  );
 }
 
 /**
@@ -114,7 +149,8 @@ function isHeaderRow(row: PmNodeInstance): boolean {
 /** A cell's dropbox: the chosen name as the cell's value, then which list and code it came from. */
 function dropboxNote(dropbox: CellDropbox | null, lang: Language): string {
   if (!dropbox) return '';
-  const caption = (key: 'dropbox' | 'dropboxChoice' | 'dropboxUnchosen') => el('p', { class: 'eln-dropbox' }, text(interpolate(message(key, lang), { title: dropbox.title, code: dropbox.code ?? '' })));
+  const caption = (key: 'dropbox' | 'dropboxChoice' | 'dropboxUnchosen') =>
+    el('p', { class: 'eln-dropbox' }, text(interpolate(message(key, lang), { title: dropbox.title, code: dropbox.code ?? '' })));
   if (dropbox.dropboxNo === null) return caption('dropbox');
   if (dropbox.code === null || dropbox.name === null) return caption('dropboxUnchosen');
   // Only the first row's code must be filled in (spec §5): a row without one prints without it.

@@ -14,11 +14,19 @@ export const RENDER_MESSAGES = {
   dropbox: words('Dropbox: {title}', '드롭박스: {title}', 'ドロップボックス: {title}'),
   dropboxChoice: words('Dropbox: {title} · code {code}', '드롭박스: {title} · 코드 {code}', 'ドロップボックス: {title}・コード {code}'),
   dropboxUnchosen: words('Dropbox: {title} · nothing chosen', '드롭박스: {title} · 선택 안 함', 'ドロップボックス: {title}・未選択'),
-  schemaCaption: words('{type} › {title} · revision {revision}', '{type} › {title} · 리비전 {revision}', '{type} › {title}・リビジョン {revision}'),
+  schemaCaption: words(
+    '{type} › {title} · revision {revision}',
+    '{type} › {title} · 리비전 {revision}',
+    '{type} › {title}・リビジョン {revision}',
+  ),
   schemaField: words('Field', '필드', 'フィールド'),
   schemaValue: words('Value', '값', '値'),
   schemaEmpty: words('This schema had no entries.', '이 스키마에는 항목이 없었습니다.', 'このスキーマには項目がありませんでした。'),
-  schemaInvalid: words('This schema block cannot be shown.', '이 스키마 블록은 표시할 수 없습니다.', 'このスキーマブロックは表示できません。'),
+  schemaInvalid: words(
+    'This schema block cannot be shown.',
+    '이 스키마 블록은 표시할 수 없습니다.',
+    'このスキーマブロックは表示できません。',
+  ),
   chartData: words('Data of the {type} chart', '{type} 차트의 데이터', '{type}のデータ'),
   chartMissing: words(
     'The table this chart was made from is gone, or the range is no longer inside it.',

@@ -25,7 +25,10 @@ beforeAll(async () => {
   writerToken = (await server.signIn(user.userId, user.password)).accessToken;
   writer = (path, body, options) => server.call(path, body, { ...options, token: writerToken });
   const leader = await server.as(await server.createUser({ name: 'Leader Lim' }));
-  const created = await leader<{ projectNo: number }>('/v1/project/create', { title: 'Rendering', signatureList: { department: '', user: user.userId } });
+  const created = await leader<{ projectNo: number }>('/v1/project/create', {
+    title: 'Rendering',
+    signatureList: { department: '', user: user.userId },
+  });
   projectNo = created.body.data.projectNo;
 });
 afterAll(async () => {
@@ -52,8 +55,17 @@ describe('rendering a version saved through the API', () => {
     appendParagraph(client.doc, '완충액 <b>조제</b> / 緩衝液');
     const tableUid = appendTable(client.doc, 3, 3);
     appendAtom(client.doc, 'chart', {
-      blockUid: 'kapichart0000001', chartType: 'line', name: 'Run "A"', label: 'Figure 1', dataName: 'OD', xLabel: '', yLabel: '',
-      direction: 'vertical', tableUid, from: { row: 0, col: 0 }, to: { row: 2, col: 1 },
+      blockUid: 'kapichart0000001',
+      chartType: 'line',
+      name: 'Run "A"',
+      label: 'Figure 1',
+      dataName: 'OD',
+      xLabel: '',
+      yLabel: '',
+      direction: 'vertical',
+      tableUid,
+      from: { row: 0, col: 0 },
+      to: { row: 2, col: 1 },
     });
     appendAtom(client.doc, 'date', { blockUid: 'dapidate00000001', value: '2026-11-23' });
     await eventually(() => client?.allDurable() ?? false, 'the edits stored');
@@ -62,7 +74,10 @@ describe('rendering a version saved through the API', () => {
     const saved = await writer<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: listed.blockList });
     expect(saved.body.data.version).toBe(1);
 
-    const [row] = await server.database.db.select().from(noteVersions).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+    const [row] = await server.database.db
+      .select()
+      .from(noteVersions)
+      .where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
     const stored = row?.blocks as SavedBlock[];
     expect(stored).toHaveLength(4);
     const html = renderVersionHtml(stored, { lang: 'en', title });
@@ -73,7 +88,9 @@ describe('rendering a version saved through the API', () => {
     // appendTable writes "r,c" in every cell; the chart reads rows 0-2 of columns 0-1: labels, then one series.
     expect(html).toContain(`<table class="eln-table" data-block-uid="${tableUid}"><tbody><tr><td><p>0,0</p></td>`);
     expect(html).toContain('<span class="eln-chart-name">Run "A"</span>');
-    expect(html).toContain('<thead><tr><th scope="col"></th><th scope="col">OD</th></tr></thead><tbody><tr><th scope="row">0,0</th><td>0,1</td></tr><tr><th scope="row">1,0</th><td>1,1</td></tr>');
+    expect(html).toContain(
+      '<thead><tr><th scope="col"></th><th scope="col">OD</th></tr></thead><tbody><tr><th scope="row">0,0</th><td>0,1</td></tr><tr><th scope="row">1,0</th><td>1,1</td></tr>',
+    );
     expect(html).toContain('<time datetime="2026-11-23">Monday, November 23, 2026</time>');
 
     // What a reader is shown as the version renders to the same bytes as what is stored.

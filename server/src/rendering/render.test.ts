@@ -32,13 +32,34 @@ const files: FileSource = (fileId) => (fileId.startsWith('known') ? `files/${fil
 
 const textNote = doc(
   { type: 'heading', attrs: { blockUid: uid('h'), level: 1 }, content: [t('Buffer preparation')] },
-  p(t('Plain, '), t('bold', [{ type: 'bold' }]), t(', '), t('italic', [{ type: 'italic' }]), t(', '), t('underlined', [{ type: 'underline' }]), t(', '), t('struck', [{ type: 'strike' }]), t(', '), t('code', [{ type: 'code' }]), t(' and '), t('red', [{ type: 'textStyle', attrs: { color: '#dc2626' } }]), t('.')),
+  p(
+    t('Plain, '),
+    t('bold', [{ type: 'bold' }]),
+    t(', '),
+    t('italic', [{ type: 'italic' }]),
+    t(', '),
+    t('underlined', [{ type: 'underline' }]),
+    t(', '),
+    t('struck', [{ type: 'strike' }]),
+    t(', '),
+    t('code', [{ type: 'code' }]),
+    t(' and '),
+    t('red', [{ type: 'textStyle', attrs: { color: '#dc2626' } }]),
+    t('.'),
+  ),
   p(t('First line'), { type: 'hardBreak' }, t('second line')),
   { type: 'heading', attrs: { blockUid: uid('h'), level: 3 }, content: [t('Steps')] },
-  { type: 'orderedList', attrs: { blockUid: uid('o'), start: 1, type: null }, content: [
-    { type: 'listItem', content: [inner(t('Weigh 6.06 g Tris'))] },
-    { type: 'listItem', content: [inner(t('Adjust pH')), { type: 'bulletList', content: [{ type: 'listItem', content: [inner(t('with HCl'))] }] }] },
-  ] },
+  {
+    type: 'orderedList',
+    attrs: { blockUid: uid('o'), start: 1, type: null },
+    content: [
+      { type: 'listItem', content: [inner(t('Weigh 6.06 g Tris'))] },
+      {
+        type: 'listItem',
+        content: [inner(t('Adjust pH')), { type: 'bulletList', content: [{ type: 'listItem', content: [inner(t('with HCl'))] }] }],
+      },
+    ],
+  },
   { type: 'bulletList', attrs: { blockUid: uid('b') }, content: [{ type: 'listItem', content: [inner(t('Keep at 4 °C'))] }] },
   { type: 'blockquote', attrs: { blockUid: uid('q') }, content: [inner(t('Check the balance first.'))] },
   { type: 'codeBlock', attrs: { blockUid: uid('c'), language: 'python' }, content: [t('if ph < 7.4:\n    add(base)')] },
@@ -60,17 +81,17 @@ const mergedTable = table(
     cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: 'MEOH', name: 'Methanol', seal: SEAL } }),
     cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: null, name: null, seal: SEAL } }),
   ),
-  row(cell('tableCell', 'C'), cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: '', name: 'Other (see text)', seal: SEAL } }), cell('tableCell', '')),
+  row(
+    cell('tableCell', 'C'),
+    cell('tableCell', '', { dropbox: { dropboxNo: 2, title: 'Solvents', code: '', name: 'Other (see text)', seal: SEAL } }),
+    cell('tableCell', ''),
+  ),
 );
 
 const tableNote = doc(
   mergedTable,
   // A header column, and a cell merged over two rows.
-  table(
-    uid('t'),
-    row(cell('tableHeader', 'Day 1'), cell('tableCell', 'Seeded', { rowspan: 2 })),
-    row(cell('tableHeader', 'Day 2')),
-  ),
+  table(uid('t'), row(cell('tableHeader', 'Day 1'), cell('tableCell', 'Seeded', { rowspan: 2 })), row(cell('tableHeader', 'Day 2'))),
 );
 
 const chartTable = table(
@@ -82,42 +103,114 @@ const chartTable = table(
 );
 const chart = (attrs: Record<string, unknown>): PmNode => ({
   type: 'chart',
-  attrs: { blockUid: uid('k'), chartType: 'bar', name: 'Absorbance', xLabel: 'Sample', yLabel: 'OD 600', dataName: 'Run', label: 'Figure 1 · absorbance by sample', direction: 'vertical', tableUid: 'tchart0000000001', from: { row: 1, col: 0 }, to: { row: 3, col: 2 }, ...attrs },
+  attrs: {
+    blockUid: uid('k'),
+    chartType: 'bar',
+    name: 'Absorbance',
+    xLabel: 'Sample',
+    yLabel: 'OD 600',
+    dataName: 'Run',
+    label: 'Figure 1 · absorbance by sample',
+    direction: 'vertical',
+    tableUid: 'tchart0000000001',
+    from: { row: 1, col: 0 },
+    to: { row: 3, col: 2 },
+    ...attrs,
+  },
 });
 const chartNote = doc(
   chartTable,
   chart({}),
-  chart({ chartType: 'line', name: 'Rows as series', label: '', xLabel: '', yLabel: '', dataName: 'OD', direction: 'horizontal', from: { row: 0, col: 0 }, to: { row: 1, col: 2 } }),
+  chart({
+    chartType: 'line',
+    name: 'Rows as series',
+    label: '',
+    xLabel: '',
+    yLabel: '',
+    dataName: 'OD',
+    direction: 'horizontal',
+    from: { row: 0, col: 0 },
+    to: { row: 1, col: 2 },
+  }),
   chart({ name: 'Orphan', tableUid: 'tgone00000000001' }),
 );
 
 const mediaNote = doc(
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'known-gel', title: 'Gel, lane 3' } },
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'unknown-gel', title: '' } },
-  { type: 'fileAttachment', attrs: { blockUid: uid('f'), fileId: 'known-raw', name: 'plate-reader.xlsx', size: 2_516_582, extension: 'xlsx' } },
+  {
+    type: 'fileAttachment',
+    attrs: { blockUid: uid('f'), fileId: 'known-raw', name: 'plate-reader.xlsx', size: 2_516_582, extension: 'xlsx' },
+  },
   { type: 'fileAttachment', attrs: { blockUid: uid('f'), fileId: 'unknown-raw', name: 'protocol.pdf', size: 812, extension: 'pdf' } },
   { type: 'date', attrs: { blockUid: uid('d'), value: '2026-11-23' } },
   { type: 'date', attrs: { blockUid: uid('d'), value: 'next Tuesday' } },
 );
 
-const schemaBlock = (attrs: Record<string, unknown>) => ({ type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, seal: SEAL, ...attrs } });
+const schemaBlock = (attrs: Record<string, unknown>) => ({
+  type: 'schemaBlock',
+  attrs: {
+    blockUid: uid('s'),
+    schemasTypeNo: 1,
+    schemaNo: 2,
+    typeTitle: 'Reagent',
+    title: 'Sodium chloride',
+    revision: 3,
+    seal: SEAL,
+    ...attrs,
+  },
+});
 const schemaNote = doc(
-  schemaBlock({ entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'MW', value: '58.44 g/mol' }, { field: 'Supplier', value: 'Sigma-Aldrich' }] }),
+  schemaBlock({
+    entries: [
+      { field: 'CAS', value: '7647-14-5' },
+      { field: 'MW', value: '58.44 g/mol' },
+      { field: 'Supplier', value: 'Sigma-Aldrich' },
+    ],
+  }),
   schemaBlock({ title: 'Empty', entries: [] }),
   schemaBlock({ revision: 0, entries: [] }),
 );
 
-const hostile = '<script>alert(1)</script> "onload=alert(2) \'x\' & </p>';
+const hostile = "<script>alert(1)</script> \"onload=alert(2) 'x' & </p>";
 const hostileNote = doc(
   p(t(hostile), t('colour', [{ type: 'textStyle', attrs: { color: 'red; background: url(https://evil.example/x)' } }])),
   { type: 'codeBlock', attrs: { blockUid: uid('c'), language: '"onmouseover=alert(3)' }, content: [t('</code><script>')] },
-  table('tevil00000000001', row(cell('tableHeader', hostile), cell('tableHeader', '1')), row(cell('tableCell', '2', { dropbox: { dropboxNo: 1, title: '<b>"x</b>&', code: hostile, name: hostile, seal: SEAL } }), cell('tableCell', '3', { dropbox: '<i onload=x>' }))),
-  chart({ name: hostile, label: hostile, xLabel: hostile, yLabel: hostile, dataName: hostile, tableUid: 'tevil00000000001', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } }),
+  table(
+    'tevil00000000001',
+    row(cell('tableHeader', hostile), cell('tableHeader', '1')),
+    row(
+      cell('tableCell', '2', { dropbox: { dropboxNo: 1, title: '<b>"x</b>&', code: hostile, name: hostile, seal: SEAL } }),
+      cell('tableCell', '3', { dropbox: '<i onload=x>' }),
+    ),
+  ),
+  chart({
+    name: hostile,
+    label: hostile,
+    xLabel: hostile,
+    yLabel: hostile,
+    dataName: hostile,
+    tableUid: 'tevil00000000001',
+    from: { row: 0, col: 0 },
+    to: { row: 1, col: 1 },
+  }),
   { type: 'image', attrs: { blockUid: uid('i'), fileId: '" onerror="alert(4)', title: '"onload=alert(5)' } },
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'known-x', title: '"><script>' } },
   { type: 'fileAttachment', attrs: { blockUid: uid('f'), fileId: 'known-y', name: hostile, size: 1, extension: '"><b>' } },
   { type: 'date', attrs: { blockUid: uid('d'), value: hostile } },
-  { type: 'schemaBlock', attrs: { blockUid: uid('s'), schemasTypeNo: 1, schemaNo: 1, typeTitle: '<b>T</b>', title: '"x" & y', revision: 1, entries: [{ field: '<i>f</i>', value: hostile }], seal: SEAL } },
+  {
+    type: 'schemaBlock',
+    attrs: {
+      blockUid: uid('s'),
+      schemasTypeNo: 1,
+      schemaNo: 1,
+      typeTitle: '<b>T</b>',
+      title: '"x" & y',
+      revision: 1,
+      entries: [{ field: '<i>f</i>', value: hostile }],
+      seal: SEAL,
+    },
+  },
 );
 
 const cjkNote = doc(
@@ -128,16 +221,31 @@ const cjkNote = doc(
     'tcjk000000000001',
     row(cell('tableHeader', '시료'), cell('tableHeader', '흡광도'), cell('tableHeader', '吸光度')),
     row(cell('tableCell', '대조군 (병합)', { colspan: 2 }), cell('tableCell', '0.10')),
-    row(cell('tableCell', '가'), cell('tableCell', '0.42'), cell('tableCell', '0.40', { dropbox: { dropboxNo: 7, title: '측정기', code: 'UV-1', name: '분광광도계', seal: SEAL } })),
+    row(
+      cell('tableCell', '가'),
+      cell('tableCell', '0.42'),
+      cell('tableCell', '0.40', { dropbox: { dropboxNo: 7, title: '측정기', code: 'UV-1', name: '분광광도계', seal: SEAL } }),
+    ),
   ),
-  chart({ name: '흡광도 비교', label: '그림 1 · 시료별 흡광도', xLabel: '시료', yLabel: 'OD', dataName: '측정', tableUid: 'tcjk000000000001', from: { row: 1, col: 0 }, to: { row: 2, col: 2 } }),
+  chart({
+    name: '흡광도 비교',
+    label: '그림 1 · 시료별 흡광도',
+    xLabel: '시료',
+    yLabel: 'OD',
+    dataName: '측정',
+    tableUid: 'tcjk000000000001',
+    from: { row: 1, col: 0 },
+    to: { row: 2, col: 2 },
+  }),
   { type: 'image', attrs: { blockUid: uid('i'), fileId: 'unknown', title: '전기영동 사진' } },
   { type: 'fileAttachment', attrs: { blockUid: uid('f'), fileId: 'known-k', name: '측정결果.xlsx', size: 48_213, extension: 'xlsx' } },
   { type: 'date', attrs: { blockUid: uid('d'), value: '2026-11-23' } },
 );
 
 const ALLOWED_TAGS = new Set(
-  'html head meta title style body article div h1 h2 h3 p strong em u s code span br pre hr ul ol li blockquote table caption thead tbody tr th td figure figcaption img a time'.split(' '),
+  'html head meta title style body article div h1 h2 h3 p strong em u s code span br pre hr ul ol li blockquote table caption thead tbody tr th td figure figcaption img a time'.split(
+    ' ',
+  ),
 );
 
 const fixture = (name: string) => `./fixtures/${name}`;
@@ -207,7 +315,11 @@ describe('rendering a saved version to HTML', () => {
   });
 
   it('keeps the text of a node or mark the schema no longer knows, instead of failing the whole note', () => {
-    const old: PmNode = doc({ type: 'taskList', attrs: { blockUid: 'x000000000000001' }, content: [inner(t('<done>', [{ type: 'blink' }]))] });
+    const old: PmNode = doc({
+      type: 'taskList',
+      attrs: { blockUid: 'x000000000000001' },
+      content: [inner(t('<done>', [{ type: 'blink' }]))],
+    });
     const html = renderVersionFragment(docToSavedBlocks(old, 'LABNOTE'), { lang: 'en' });
     expect(html).toBe('<div class="eln-note-body">\n<p>&lt;done&gt;</p>\n</div>\n');
   });
@@ -228,7 +340,9 @@ describe('rendering a saved version to HTML', () => {
   });
 
   it('has a fixture for every block node of the schema', () => {
-    const rendered = new Set([textNote, tableNote, chartNote, mediaNote, schemaNote].flatMap((note) => (note.content ?? []).map((node) => node.type)));
+    const rendered = new Set(
+      [textNote, tableNote, chartNote, mediaNote, schemaNote].flatMap((note) => (note.content ?? []).map((node) => node.type)),
+    );
     // A new block node fails here until a fixture shows how it prints.
     expect(BLOCK_NODE_TYPES.filter((type) => !rendered.has(type))).toEqual([]);
   });

@@ -4,7 +4,17 @@ import type { MarkProps as StaticMarkProps, NodeProps as StaticNodeProps } from 
 import { renderToHTMLString } from '@tiptap/static-renderer/pm/html-string';
 import { blocksToDoc, type Language, type PmNode, type SavedBlock } from '@eln/shared';
 import { noteExtensions } from '@eln/shared/editor';
-import { renderCell, renderChart, renderDate, renderFile, renderImage, renderSchemaBlock, renderTable, type BlockContext, type FileSource } from './blocks.js';
+import {
+  renderCell,
+  renderChart,
+  renderDate,
+  renderFile,
+  renderImage,
+  renderSchemaBlock,
+  renderTable,
+  type BlockContext,
+  type FileSource,
+} from './blocks.js';
 import { el, openTag, text } from './html.js';
 import { message } from './messages.js';
 import { PRINT_STYLE } from './printStyle.js';
@@ -104,7 +114,14 @@ export function renderVersionHtml(blocks: readonly SavedBlock[], options: Docume
     el('style', {}, PRINT_STYLE),
     '</head>',
     '<body>',
-    el('article', { class: 'eln-note' }, '\n', el('h1', { class: 'eln-note-title' }, text(options.title)), '\n', renderVersionFragment(blocks, options)),
+    el(
+      'article',
+      { class: 'eln-note' },
+      '\n',
+      el('h1', { class: 'eln-note-title' }, text(options.title)),
+      '\n',
+      renderVersionFragment(blocks, options),
+    ),
     '</body>',
     '</html>',
     '',

@@ -26,10 +26,15 @@ export type SchemaRecord = typeof schemas.$inferSelect;
 const schemaCountFor = (user: Caller) =>
   canManageSchemas(user) === 'allowed'
     ? sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo})`.mapWith(Number)
-    : sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo} and ${schemas.status} = ${SCHEMA_STATUS.used})`.mapWith(Number);
+    : sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo} and ${schemas.status} = ${SCHEMA_STATUS.used})`.mapWith(
+        Number,
+      );
 
 /** A type's or schema's thumbnail as answers carry it: signed links to the image and its small copy. */
-export function thumbnailOf(row: { thumbnailFileId: string | null; thumbnailSmallFileId: string | null }, links: FileLinks): SchemaThumbnail | null {
+export function thumbnailOf(
+  row: { thumbnailFileId: string | null; thumbnailSmallFileId: string | null },
+  links: FileLinks,
+): SchemaThumbnail | null {
   if (row.thumbnailFileId === null) return null;
   const small = row.thumbnailSmallFileId ?? row.thumbnailFileId;
   return { fileId: row.thumbnailFileId, url: links.make(row.thumbnailFileId), smallUrl: links.make(small) };
@@ -64,7 +69,13 @@ function basicOf(schema: SchemaRecord, entryCount: number, links: FileLinks): Sc
 }
 
 /** The schema types the caller may see, newest first, filtered by a substring of the title and by status. */
-export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: SchemaListFilter, timeZone: string, links: FileLinks): Promise<SchemaListAnswer> {
+export async function listSchemaTypes(
+  q: Queryable,
+  user: AuthUser,
+  filter: SchemaListFilter,
+  timeZone: string,
+  links: FileLinks,
+): Promise<SchemaListAnswer> {
   const where = and(
     visibleSchemaTypesSql(user),
     filter.value ? ilike(schemaTypes.title, `%${escapeLike(filter.value)}%`) : undefined,
@@ -73,7 +84,14 @@ export async function listSchemaTypes(q: Queryable, user: AuthUser, filter: Sche
   );
   const [total] = await q.select({ n: count() }).from(schemaTypes).where(where);
   // The page's numbers first; counts and names for those rows only.
-  const page = q.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(where).orderBy(desc(schemaTypes.schemasTypeNo)).limit(filter.pageSize).offset(offsetOf(filter)).as('page');
+  const page = q
+    .select({ no: schemaTypes.schemasTypeNo })
+    .from(schemaTypes)
+    .where(where)
+    .orderBy(desc(schemaTypes.schemasTypeNo))
+    .limit(filter.pageSize)
+    .offset(offsetOf(filter))
+    .as('page');
   const rows = await q
     .select({ type: schemaTypes, schemas: schemaCountFor(user), updatedByName: users.name })
     .from(page)
@@ -113,8 +131,13 @@ export async function requireReadableSchemaType(q: Queryable, user: Caller, sche
 
 /** A child schema if the caller may read it and its type, else 4003. */
 export async function requireReadableSchema(q: Queryable, user: Caller, schemaNo: number): Promise<SchemaRecord> {
-  const [row] = await q.select({ schema: schemas, type: schemaTypes }).from(schemas).innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, schemas.schemasTypeNo)).where(eq(schemas.schemaNo, schemaNo));
-  if (!row || canReadSchemaItem(user, row.type) !== 'allowed' || canReadSchemaItem(user, row.schema) !== 'allowed') throw new AppError(READ_REFUSALS.hidden);
+  const [row] = await q
+    .select({ schema: schemas, type: schemaTypes })
+    .from(schemas)
+    .innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, schemas.schemasTypeNo))
+    .where(eq(schemas.schemaNo, schemaNo));
+  if (!row || canReadSchemaItem(user, row.type) !== 'allowed' || canReadSchemaItem(user, row.schema) !== 'allowed')
+    throw new AppError(READ_REFUSALS.hidden);
   return row.schema;
 }
 
@@ -144,13 +167,21 @@ export function childOf(schema: SchemaRecord, entries: SchemaEntry[], links: Fil
 /** The schemas of a type without their entries, each with how many entries the caller may read. */
 export async function basicSchemasOf(q: Queryable, user: Caller, schemasTypeNo: number, links: FileLinks): Promise<SchemaBasic[]> {
   const list = await schemasOf(q, user, schemasTypeNo);
-  const entries = await entriesOf(q, user, list.map((schema) => schema.schemaNo));
+  const entries = await entriesOf(
+    q,
+    user,
+    list.map((schema) => schema.schemaNo),
+  );
   return list.map((schema) => basicOf(schema, entries.get(schema.schemaNo)?.length ?? 0, links));
 }
 
 export async function schemaTypeDetail(q: Queryable, user: Caller, type: SchemaTypeRecord, links: FileLinks): Promise<SchemaTypeDetail> {
   const list = await schemasOf(q, user, type.schemasTypeNo);
-  const entries = await entriesOf(q, user, list.map((schema) => schema.schemaNo));
+  const entries = await entriesOf(
+    q,
+    user,
+    list.map((schema) => schema.schemaNo),
+  );
   const [updatedBy] = await q.select({ name: users.name }).from(users).where(eq(users.userNo, type.updatedByUserNo));
   return {
     ...summaryOf(type, list.length, updatedBy?.name ?? null, links),
@@ -161,10 +192,20 @@ export async function schemaTypeDetail(q: Queryable, user: Caller, type: SchemaT
 }
 
 /** Whether another type already has this code or title (compared without case, as the unique indexes do). */
-export async function schemaTypeClash(q: Queryable, fields: { code: string; title: string }, exceptNo?: number): Promise<'code' | 'title' | null> {
+export async function schemaTypeClash(
+  q: Queryable,
+  fields: { code: string; title: string },
+  exceptNo?: number,
+): Promise<'code' | 'title' | null> {
   const others = exceptNo ? ne(schemaTypes.schemasTypeNo, exceptNo) : undefined;
-  const [code] = await q.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(and(sql`lower(${schemaTypes.code}) = lower(${fields.code})`, others));
+  const [code] = await q
+    .select({ no: schemaTypes.schemasTypeNo })
+    .from(schemaTypes)
+    .where(and(sql`lower(${schemaTypes.code}) = lower(${fields.code})`, others));
   if (code) return 'code';
-  const [title] = await q.select({ no: schemaTypes.schemasTypeNo }).from(schemaTypes).where(and(sql`lower(${schemaTypes.title}) = lower(${fields.title})`, others));
+  const [title] = await q
+    .select({ no: schemaTypes.schemasTypeNo })
+    .from(schemaTypes)
+    .where(and(sql`lower(${schemaTypes.title}) = lower(${fields.title})`, others));
   return title ? 'title' : null;
 }

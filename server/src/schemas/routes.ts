@@ -63,7 +63,12 @@ async function lockSchemaType(tx: Queryable, schemasTypeNo: number) {
   return locked;
 }
 
-const basicInfo = (type: { code: string; title: string; description: string; status: 'Y' | 'N' }) => ({ code: type.code, title: type.title, description: type.description, status: type.status });
+const basicInfo = (type: { code: string; title: string; description: string; status: 'Y' | 'N' }) => ({
+  code: type.code,
+  title: type.title,
+  description: type.description,
+  status: type.status,
+});
 
 /** Schemas: the lab's catalogues, managed by users with the schema flag, read by everyone when used. */
 export function registerSchemaRoutes(app: FastifyInstance, services: Services): void {
@@ -151,10 +156,14 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
       await refuseClash(db, body);
       return db
         .transaction(async (tx) => {
-          const [created] = await tx.insert(schemaTypes).values({ ...basicInfo(body), createdByUserNo: user.userNo, updatedByUserNo: user.userNo }).returning();
+          const [created] = await tx
+            .insert(schemaTypes)
+            .values({ ...basicInfo(body), createdByUserNo: user.userNo, updatedByUserNo: user.userNo })
+            .returning();
           if (!created) throw new Error('schema type insert returned nothing');
           const added = [];
-          for (const [position, child] of body.schemas.entries()) added.push(await insertSchema(tx, created.schemasTypeNo, position, child));
+          for (const [position, child] of body.schemas.entries())
+            added.push(await insertSchema(tx, created.schemasTypeNo, position, child));
           await appendAudit(tx, {
             actor: user,
             action: 'schema.created',
@@ -184,9 +193,13 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
           const changes = await replaceSchemas(tx, before.schemasTypeNo, existing, body.schemas);
           const infoChanged = JSON.stringify(basicInfo(before)) !== JSON.stringify(basicInfo(body));
           const orderChanged = existing.map((s) => s.schemaNo).join() !== body.schemas.map((s) => s.schemaNo ?? 'new').join();
-          if (!infoChanged && !orderChanged && changes.before.length === 0 && changes.after.length === 0) return { revision: before.revision };
+          if (!infoChanged && !orderChanged && changes.before.length === 0 && changes.after.length === 0)
+            return { revision: before.revision };
           const revision = before.revision + 1;
-          await tx.update(schemaTypes).set({ ...basicInfo(body), revision, updatedByUserNo: user.userNo, updatedAt: new Date() }).where(eq(schemaTypes.schemasTypeNo, before.schemasTypeNo));
+          await tx
+            .update(schemaTypes)
+            .set({ ...basicInfo(body), revision, updatedByUserNo: user.userNo, updatedAt: new Date() })
+            .where(eq(schemaTypes.schemasTypeNo, before.schemasTypeNo));
           await appendAudit(tx, {
             actor: user,
             action: 'schema.updated',
@@ -214,21 +227,40 @@ export function registerSchemaRoutes(app: FastifyInstance, services: Services): 
       await requireReadableSchemaType(db, user, body.schemasTypeNo);
       return db.transaction(async (tx) => {
         const type = await lockSchemaType(tx, body.schemasTypeNo);
-        const [schema] = body.schemaNo === null ? [] : await tx.select().from(schemas).where(and(eq(schemas.schemaNo, body.schemaNo), eq(schemas.schemasTypeNo, type.schemasTypeNo)));
+        const [schema] =
+          body.schemaNo === null
+            ? []
+            : await tx
+                .select()
+                .from(schemas)
+                .where(and(eq(schemas.schemaNo, body.schemaNo), eq(schemas.schemasTypeNo, type.schemasTypeNo)));
         if (body.schemaNo !== null && !schema) throw new AppError(ERR.schemaForeign);
         const owner = schema ?? type;
         let next = { thumbnailFileId: null as string | null, thumbnailSmallFileId: null as string | null };
         if (body.fileId !== null) {
           const [file] = await tx.select().from(files).where(eq(files.fileId, body.fileId));
           // Only an original image uploaded for this very type or schema (its small copy is the server's).
-          const fits = file && file.kind === 'image' && file.smallFileId !== null && file.schemasTypeNo === type.schemasTypeNo && file.schemaNo === body.schemaNo;
+          const fits =
+            file &&
+            file.kind === 'image' &&
+            file.smallFileId !== null &&
+            file.schemasTypeNo === type.schemasTypeNo &&
+            file.schemaNo === body.schemaNo;
           if (!fits) throw new AppError(ERR.validation, { data: { fields: [{ field: 'fileId', reason: 'invalidValue' }] } });
           next = { thumbnailFileId: file.fileId, thumbnailSmallFileId: file.smallFileId };
         }
         if (owner.thumbnailFileId === next.thumbnailFileId) return { thumbnail: thumbnailOf(owner, fileLinks) };
         const now = new Date();
-        if (schema) await tx.update(schemas).set({ ...next, updatedAt: now }).where(eq(schemas.schemaNo, schema.schemaNo));
-        else await tx.update(schemaTypes).set({ ...next, updatedByUserNo: user.userNo, updatedAt: now }).where(eq(schemaTypes.schemasTypeNo, type.schemasTypeNo));
+        if (schema)
+          await tx
+            .update(schemas)
+            .set({ ...next, updatedAt: now })
+            .where(eq(schemas.schemaNo, schema.schemaNo));
+        else
+          await tx
+            .update(schemaTypes)
+            .set({ ...next, updatedByUserNo: user.userNo, updatedAt: now })
+            .where(eq(schemaTypes.schemasTypeNo, type.schemasTypeNo));
         await appendAudit(tx, {
           actor: user,
           action: 'schema.thumbnail',

@@ -25,7 +25,9 @@ let admin: Caller;
 
 beforeAll(async () => {
   server = await startTestServer();
-  curator = await server.as(await server.createUser({ name: 'Han Curator', auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' } }));
+  curator = await server.as(
+    await server.createUser({ name: 'Han Curator', auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' } }),
+  );
   researcher = await server.as(await server.createUser());
   admin = await server.as(server.admin);
 });
@@ -45,11 +47,23 @@ const sodiumChloride = (): SchemaChildInput => ({
     { field: 'Supplier', value: 'Daejung' },
   ],
 });
-const ethanol = (): SchemaChildInput => ({ title: 'Ethanol', entries: [{ field: 'CAS', value: '64-17-5' }, { field: 'Purity', value: '99.5 %' }] });
+const ethanol = (): SchemaChildInput => ({
+  title: 'Ethanol',
+  entries: [
+    { field: 'CAS', value: '64-17-5' },
+    { field: 'Purity', value: '99.5 %' },
+  ],
+});
 
 function reagentType(overrides: Partial<SchemaCreateRequest> = {}): SchemaCreateRequest {
   const id = unique();
-  return { code: `REAGENT-${id}`, title: `Reagents ${id}`, description: 'Chemicals in stock', schemas: [sodiumChloride(), ethanol()], ...overrides };
+  return {
+    code: `REAGENT-${id}`,
+    title: `Reagents ${id}`,
+    description: 'Chemicals in stock',
+    schemas: [sodiumChloride(), ethanol()],
+    ...overrides,
+  };
 }
 
 async function create(caller: Caller, body: SchemaCreateRequest = reagentType()) {
@@ -69,7 +83,13 @@ function asUpdate(type: SchemaTypeDetail) {
     title: type.title,
     description: type.description,
     status: type.status,
-    schemas: type.schemas.map((s) => ({ schemaNo: s.schemaNo, title: s.title, description: s.description, status: s.status, entries: s.entries.map(({ field, value, status }) => ({ field, value, status })) })),
+    schemas: type.schemas.map((s) => ({
+      schemaNo: s.schemaNo,
+      title: s.title,
+      description: s.description,
+      status: s.status,
+      entries: s.entries.map(({ field, value, status }) => ({ field, value, status })),
+    })),
   };
 }
 
@@ -95,7 +115,16 @@ describe('/v1/schema/create', () => {
     expect(created.body.status).toBe('0000');
     const { schemasTypeNo } = created.body.data;
     const type = (await detail(curator, schemasTypeNo)).body.data;
-    expect(type).toMatchObject({ code: body.code, title: body.title, description: 'Chemicals in stock', status: 'Y', revision: 1, schemaCount: 2, updatedByName: 'Han Curator', abilities: { update: true } });
+    expect(type).toMatchObject({
+      code: body.code,
+      title: body.title,
+      description: 'Chemicals in stock',
+      status: 'Y',
+      revision: 1,
+      schemaCount: 2,
+      updatedByName: 'Han Curator',
+      abilities: { update: true },
+    });
     expect(type.schemas.map((s) => [s.title, s.revision, s.entryCount])).toEqual([
       ['Sodium chloride', 1, 3],
       ['Ethanol', 1, 2],
@@ -117,7 +146,13 @@ describe('/v1/schema/create', () => {
       title: `T${id}`.padEnd(LIMITS.schemaTypeName, 'y'),
       schemas: Array.from({ length: LIMITS.schemas }, (_, i) => ({
         title: `Schema ${i}`.padEnd(LIMITS.schemaName, '.'),
-        entries: i === 0 ? Array.from({ length: LIMITS.schemaEntriesPerSchema }, (_, j) => ({ field: `F${j}`.padEnd(LIMITS.schemaField, '-'), value: 'v'.repeat(LIMITS.schemaValue) })) : [{ field: 'only', value: 'one' }],
+        entries:
+          i === 0
+            ? Array.from({ length: LIMITS.schemaEntriesPerSchema }, (_, j) => ({
+                field: `F${j}`.padEnd(LIMITS.schemaField, '-'),
+                value: 'v'.repeat(LIMITS.schemaValue),
+              }))
+            : [{ field: 'only', value: 'one' }],
       })),
     };
     const created = await create(curator, big);
@@ -133,26 +168,88 @@ describe('/v1/schema/create', () => {
       ['a 51-character code', reagentType({ code: 'c'.repeat(LIMITS.schemaCode + 1) }), 'code', 'tooLong'],
       ['an empty code', reagentType({ code: '  ' }), 'code', 'required'],
       ['a 51-character type name', reagentType({ title: 't'.repeat(LIMITS.schemaTypeName + 1) }), 'title', 'tooLong'],
-      ['a 51-character schema name', reagentType({ schemas: [{ title: 's'.repeat(LIMITS.schemaName + 1), entries: [] }] }), 'schemas.0.title', 'tooLong'],
-      ['a 26-character field', reagentType({ schemas: [{ title: 'A', entries: [{ field: 'f'.repeat(LIMITS.schemaField + 1), value: 'v' }] }] }), 'schemas.0.entries.0.field', 'tooLong'],
-      ['a 1001-character value', reagentType({ schemas: [{ title: 'A', entries: [{ field: 'f', value: 'v'.repeat(LIMITS.schemaValue + 1) }] }] }), 'schemas.0.entries.0.value', 'tooLong'],
-      ['an empty value', reagentType({ schemas: [{ title: 'A', entries: [{ field: 'f', value: ' ' }] }] }), 'schemas.0.entries.0.value', 'required'],
-      ['an empty field', reagentType({ schemas: [{ title: 'A', entries: [{ field: '', value: 'v' }] }] }), 'schemas.0.entries.0.field', 'required'],
+      [
+        'a 51-character schema name',
+        reagentType({ schemas: [{ title: 's'.repeat(LIMITS.schemaName + 1), entries: [] }] }),
+        'schemas.0.title',
+        'tooLong',
+      ],
+      [
+        'a 26-character field',
+        reagentType({ schemas: [{ title: 'A', entries: [{ field: 'f'.repeat(LIMITS.schemaField + 1), value: 'v' }] }] }),
+        'schemas.0.entries.0.field',
+        'tooLong',
+      ],
+      [
+        'a 1001-character value',
+        reagentType({ schemas: [{ title: 'A', entries: [{ field: 'f', value: 'v'.repeat(LIMITS.schemaValue + 1) }] }] }),
+        'schemas.0.entries.0.value',
+        'tooLong',
+      ],
+      [
+        'an empty value',
+        reagentType({ schemas: [{ title: 'A', entries: [{ field: 'f', value: ' ' }] }] }),
+        'schemas.0.entries.0.value',
+        'required',
+      ],
+      [
+        'an empty field',
+        reagentType({ schemas: [{ title: 'A', entries: [{ field: '', value: 'v' }] }] }),
+        'schemas.0.entries.0.field',
+        'required',
+      ],
       [
         '201 entries',
-        reagentType({ schemas: [{ title: 'A', entries: Array.from({ length: LIMITS.schemaEntriesPerSchema + 1 }, (_, i) => ({ field: `f${i}`, value: 'v' })) }] }),
+        reagentType({
+          schemas: [
+            { title: 'A', entries: Array.from({ length: LIMITS.schemaEntriesPerSchema + 1 }, (_, i) => ({ field: `f${i}`, value: 'v' })) },
+          ],
+        }),
         'schemas.0.entries',
         'tooMany',
       ],
-      ['101 schemas', reagentType({ schemas: Array.from({ length: LIMITS.schemas + 1 }, (_, i) => ({ title: `S${i}`, entries: [] })) }), 'schemas', 'tooMany'],
-      ['two schemas of one name (case aside)', reagentType({ schemas: [{ title: 'Buffer', entries: [] }, { title: ' buffer ', entries: [] }] }), 'schemas.1.title', 'duplicateName'],
-      ['two entries of one field', reagentType({ schemas: [{ title: 'A', entries: [{ field: 'CAS', value: '1' }, { field: 'cas', value: '2' }] }] }), 'schemas.0.entries.1.field', 'duplicateName'],
+      [
+        '101 schemas',
+        reagentType({ schemas: Array.from({ length: LIMITS.schemas + 1 }, (_, i) => ({ title: `S${i}`, entries: [] })) }),
+        'schemas',
+        'tooMany',
+      ],
+      [
+        'two schemas of one name (case aside)',
+        reagentType({
+          schemas: [
+            { title: 'Buffer', entries: [] },
+            { title: ' buffer ', entries: [] },
+          ],
+        }),
+        'schemas.1.title',
+        'duplicateName',
+      ],
+      [
+        'two entries of one field',
+        reagentType({
+          schemas: [
+            {
+              title: 'A',
+              entries: [
+                { field: 'CAS', value: '1' },
+                { field: 'cas', value: '2' },
+              ],
+            },
+          ],
+        }),
+        'schemas.0.entries.1.field',
+        'duplicateName',
+      ],
     ];
     for (const [what, body, field, reason] of refusals) {
       const answer = await create(curator, body);
       expect(answer.body.status, what).toBe(ERR.validation);
       const fields = (answer.body.data as unknown as { fields: Array<{ field: string; reason: string; message: string }> }).fields;
-      expect(fields.find((f) => f.field === field), `${what}: ${JSON.stringify(fields)}`).toMatchObject({ reason });
+      expect(
+        fields.find((f) => f.field === field),
+        `${what}: ${JSON.stringify(fields)}`,
+      ).toMatchObject({ reason });
     }
     expect(await snapshot()).toEqual(before);
   });
@@ -201,7 +298,10 @@ describe('/v1/schema/update', () => {
     expect(await server.database.db.select().from(schemaEntries).where(eq(schemaEntries.schemaNo, alcohol!.schemaNo))).toEqual([]);
     const audit = await lastAudit();
     expect(audit).toMatchObject({ action: 'schema.updated', targetId: String(schemasTypeNo) });
-    const sides = { before: audit?.before as { schemas: Array<{ title: string; revision: number }> }, after: audit?.after as { title: string; schemas: Array<{ title: string; revision: number }> } };
+    const sides = {
+      before: audit?.before as { schemas: Array<{ title: string; revision: number }> },
+      after: audit?.after as { title: string; schemas: Array<{ title: string; revision: number }> },
+    };
     expect(sides.before.schemas.map((s) => [s.title, s.revision])).toEqual([
       ['Ethanol', 1],
       ['Sodium chloride', 1],
@@ -243,7 +343,13 @@ describe('/v1/schema/update', () => {
     expect((await curator('/v1/schema/update', stale)).body.status).toBe(ERR.conflict);
 
     const fresh = asUpdate((await detail(curator, schemasTypeNo)).body.data);
-    const foreign = { ...fresh, schemas: [...fresh.schemas, { schemaNo: otherType.schemas[0]!.schemaNo, title: 'Stolen', description: '', status: 'Y' as const, entries: [] }] };
+    const foreign = {
+      ...fresh,
+      schemas: [
+        ...fresh.schemas,
+        { schemaNo: otherType.schemas[0]!.schemaNo, title: 'Stolen', description: '', status: 'Y' as const, entries: [] },
+      ],
+    };
     expect((await curator('/v1/schema/update', foreign)).body.status).toBe(ERR.schemaForeign);
     expect((await curator('/v1/schema/update', { ...fresh, code: otherType.code })).body.status).toBe(ERR.schemaCodeDuplicate);
     expect((await curator('/v1/schema/update', { ...fresh, title: otherType.title })).body.status).toBe(ERR.schemaTitleDuplicate);
@@ -251,7 +357,19 @@ describe('/v1/schema/update', () => {
     const sentTwice = await curator('/v1/schema/update', twice);
     expect(sentTwice.body.status).toBe(ERR.validation);
     expect(JSON.stringify(sentTwice.body.data)).toContain('schemas.1.schemaNo');
-    const tooMany = { ...fresh, schemas: [{ ...fresh.schemas[0]!, entries: Array.from({ length: LIMITS.schemaEntriesPerSchema + 1 }, (_, i) => ({ field: `f${i}`, value: 'v', status: 'Y' as const })) }] };
+    const tooMany = {
+      ...fresh,
+      schemas: [
+        {
+          ...fresh.schemas[0]!,
+          entries: Array.from({ length: LIMITS.schemaEntriesPerSchema + 1 }, (_, i) => ({
+            field: `f${i}`,
+            value: 'v',
+            status: 'Y' as const,
+          })),
+        },
+      ],
+    };
     expect((await curator('/v1/schema/update', tooMany)).body.status).toBe(ERR.validation);
     expect((await researcher('/v1/schema/update', fresh)).body.status).toBe(ERR.forbidden);
     expect((await curator('/v1/schema/update', { ...fresh, schemasTypeNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
@@ -270,7 +388,9 @@ describe('reading schemas', () => {
     expect(list.list[1]).toMatchObject({ schemaCount: 2, status: 'Y', updatedByName: 'Han Curator' });
     const paged = (await curator<SchemaListAnswer>('/v1/schema/list', { value: marker, pageSize: 1, page: 2 })).body.data;
     expect(paged.list.map((t) => t.schemasTypeNo)).toEqual([used]);
-    expect((await curator<SchemaListAnswer>('/v1/schema/list', { value: marker, status: 'N' })).body.data.list.map((t) => t.schemasTypeNo)).toEqual([unused]);
+    expect(
+      (await curator<SchemaListAnswer>('/v1/schema/list', { value: marker, status: 'N' })).body.data.list.map((t) => t.schemasTypeNo),
+    ).toEqual([unused]);
     const seen = (await researcher<SchemaListAnswer>('/v1/schema/list', { value: marker })).body.data;
     expect(seen).toMatchObject({ totalCount: 1, abilities: { create: false } });
     expect(seen.list.map((t) => t.schemasTypeNo)).toEqual([used]);
@@ -285,7 +405,23 @@ describe('reading schemas', () => {
   });
 
   it('/basic/all lists a type’s schemas without entries and /attr/all one schema’s entries, unused ones only for managers', async () => {
-    const { schemasTypeNo } = (await create(curator, reagentType({ schemas: [{ ...sodiumChloride(), entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'Old lot', value: 'X-1', status: 'N' }] }, { ...ethanol(), status: 'N' }] }))).body.data;
+    const { schemasTypeNo } = (
+      await create(
+        curator,
+        reagentType({
+          schemas: [
+            {
+              ...sodiumChloride(),
+              entries: [
+                { field: 'CAS', value: '7647-14-5' },
+                { field: 'Old lot', value: 'X-1', status: 'N' },
+              ],
+            },
+            { ...ethanol(), status: 'N' },
+          ],
+        }),
+      )
+    ).body.data;
     const forCurator = (await curator<{ list: SchemaBasic[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;
     expect(forCurator.map((s) => [s.title, s.entryCount, s.status])).toEqual([
       ['Sodium chloride', 2, 'Y'],
@@ -294,10 +430,16 @@ describe('reading schemas', () => {
     const forResearcher = (await researcher<{ list: SchemaBasic[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;
     // The list's count of schemas is what each may read: the unused Ethanol is not counted for a researcher.
     const typeTitle = (await detail(curator, schemasTypeNo)).body.data.title;
-    const countIn = async (caller: Caller) => (await caller<SchemaListAnswer>('/v1/schema/list', { value: typeTitle })).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)?.schemaCount;
+    const countIn = async (caller: Caller) =>
+      (await caller<SchemaListAnswer>('/v1/schema/list', { value: typeTitle })).body.data.list.find(
+        (t) => t.schemasTypeNo === schemasTypeNo,
+      )?.schemaCount;
     expect(await countIn(curator)).toBe(2);
     expect(await countIn(researcher)).toBe(1);
-    expect((await researcher<{ list: SchemaTypeSummary[] }>('/v1/schema/all')).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)?.schemaCount).toBe(1);
+    expect(
+      (await researcher<{ list: SchemaTypeSummary[] }>('/v1/schema/all')).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)
+        ?.schemaCount,
+    ).toBe(1);
     expect(forResearcher.map((s) => [s.title, s.entryCount])).toEqual([['Sodium chloride', 1]]);
     const salt = forCurator[0]!;
     const entries = (await researcher<SchemaChild>('/v1/schema/attr/all', { schemaNo: salt.schemaNo })).body.data;
@@ -309,12 +451,35 @@ describe('reading schemas', () => {
   });
 
   it('/block hands a note the sealed copy of a used schema of a used type, its used entries only; nothing else, for anyone', async () => {
-    const { schemasTypeNo } = (await create(curator, reagentType({ schemas: [{ ...sodiumChloride(), entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'Old lot', value: 'X-1', status: 'N' }] }, { ...ethanol(), status: 'N' }] }))).body.data;
+    const { schemasTypeNo } = (
+      await create(
+        curator,
+        reagentType({
+          schemas: [
+            {
+              ...sodiumChloride(),
+              entries: [
+                { field: 'CAS', value: '7647-14-5' },
+                { field: 'Old lot', value: 'X-1', status: 'N' },
+              ],
+            },
+            { ...ethanol(), status: 'N' },
+          ],
+        }),
+      )
+    ).body.data;
     const type = (await detail(curator, schemasTypeNo)).body.data;
     const [salt, spirit] = type.schemas;
     const copy = (await researcher<SchemaBlockAttrs>('/v1/schema/block', { schemaNo: salt!.schemaNo })).body.data;
     const { seal, ...copied } = copy;
-    expect(copied).toEqual({ schemasTypeNo, schemaNo: salt!.schemaNo, typeTitle: type.title, title: 'Sodium chloride', revision: 1, entries: [{ field: 'CAS', value: '7647-14-5' }] });
+    expect(copied).toEqual({
+      schemasTypeNo,
+      schemaNo: salt!.schemaNo,
+      typeTitle: type.title,
+      title: 'Sodium chloride',
+      revision: 1,
+      entries: [{ field: 'CAS', value: '7647-14-5' }],
+    });
     expect(seal).toBe(server.services.catalogueSeals.seal('schemaBlock', copied).seal);
     // /basic/all says which schemas a note may copy; an unused schema is refused even to its curator.
     const offers = (await curator<{ list: SchemaBasicOffer[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;

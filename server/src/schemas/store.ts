@@ -38,12 +38,17 @@ const audited = (schemaNo: number, revision: number, child: Omit<AuditedSchema, 
 
 async function insertEntries(tx: Queryable, schemaNo: number, entries: ChildInput['entries']): Promise<void> {
   if (entries.length === 0) return;
-  await tx.insert(schemaEntries).values(entries.map((entry, position) => ({ schemaNo, position, field: entry.field, value: entry.value, status: entry.status })));
+  await tx
+    .insert(schemaEntries)
+    .values(entries.map((entry, position) => ({ schemaNo, position, field: entry.field, value: entry.value, status: entry.status })));
 }
 
 /** Adds a type's schemas, in order (a new type, or the new ones of an update). */
 export async function insertSchema(tx: Queryable, schemasTypeNo: number, position: number, child: ChildInput): Promise<AuditedSchema> {
-  const [row] = await tx.insert(schemas).values({ schemasTypeNo, position, title: child.title, description: child.description, status: child.status }).returning();
+  const [row] = await tx
+    .insert(schemas)
+    .values({ schemasTypeNo, position, title: child.title, description: child.description, status: child.status })
+    .returning();
   if (!row) throw new Error('schema insert returned nothing');
   await insertEntries(tx, row.schemaNo, child.entries);
   return audited(row.schemaNo, row.revision, child);
@@ -54,7 +59,12 @@ export async function insertSchema(tx: Queryable, schemasTypeNo: number, positio
  * changed (their revision goes up only when their content changed), those without are added, those not
  * sent are removed (notes keep their own copies). A number of another type's schema refuses it all (4006).
  */
-export async function replaceSchemas(tx: Queryable, schemasTypeNo: number, existing: readonly SchemaChild[], incoming: readonly ChildInput[]): Promise<SchemaChanges> {
+export async function replaceSchemas(
+  tx: Queryable,
+  schemasTypeNo: number,
+  existing: readonly SchemaChild[],
+  incoming: readonly ChildInput[],
+): Promise<SchemaChanges> {
   const byNo = new Map(existing.map((schema) => [schema.schemaNo, schema]));
   if (incoming.some((child) => child.schemaNo !== undefined && !byNo.has(child.schemaNo))) throw new AppError(ERR.schemaForeign);
   const changes: SchemaChanges = { before: [], after: [] };
@@ -79,7 +89,10 @@ export async function replaceSchemas(tx: Queryable, schemasTypeNo: number, exist
       continue;
     }
     const revision = current.revision + 1;
-    await tx.update(schemas).set({ position, title: child.title, description: child.description, status: child.status, revision, updatedAt: new Date() }).where(eq(schemas.schemaNo, current.schemaNo));
+    await tx
+      .update(schemas)
+      .set({ position, title: child.title, description: child.description, status: child.status, revision, updatedAt: new Date() })
+      .where(eq(schemas.schemaNo, current.schemaNo));
     await tx.delete(schemaEntries).where(eq(schemaEntries.schemaNo, current.schemaNo));
     await insertEntries(tx, current.schemaNo, child.entries);
     changes.before.push(audited(current.schemaNo, current.revision, current));

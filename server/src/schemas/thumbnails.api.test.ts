@@ -2,7 +2,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { Jimp } from 'jimp';
-import { ERR, LIMITS, type ApiResponse, type FileUrlAnswer, type SchemaListAnswer, type SchemaThumbnailAnswer, type SchemaTypeDetail, type SchemaTypeSummary, type UploadAnswer } from '@eln/shared';
+import {
+  ERR,
+  LIMITS,
+  type ApiResponse,
+  type FileUrlAnswer,
+  type SchemaListAnswer,
+  type SchemaThumbnailAnswer,
+  type SchemaTypeDetail,
+  type SchemaTypeSummary,
+  type UploadAnswer,
+} from '@eln/shared';
 import { auditLog, files, schemas, schemaTypes } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
 import { png } from '../files/pngImage.js';
@@ -51,11 +61,17 @@ async function upload(token: string, owner: { schemasTypeNo: number; schemaNo?: 
   const fields: Record<string, string> = { schemasTypeNo: String(owner.schemasTypeNo) };
   if (owner.schemaNo !== undefined) fields.schemaNo = String(owner.schemaNo);
   const { payload, contentType } = multipartBody(fields, { name, content });
-  const response = await server.app.inject({ method: 'POST', url: '/server/v1/common/file/add', payload, headers: { 'content-type': contentType, authorization: `Bearer ${token}` } });
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/server/v1/common/file/add',
+    payload,
+    headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+  });
   return { http: response.statusCode, body: response.json<ApiResponse<UploadAnswer>>() };
 }
 
-const setThumbnail = (token: string, body: { schemasTypeNo: number; schemaNo?: number | null; fileId: string | null }) => call<SchemaThumbnailAnswer>(token, '/v1/schema/thumbnail', body);
+const setThumbnail = (token: string, body: { schemasTypeNo: number; schemaNo?: number | null; fileId: string | null }) =>
+  call<SchemaThumbnailAnswer>(token, '/v1/schema/thumbnail', body);
 
 const fetchFile = async (url: string) => {
   const response = await server.app.inject({ method: 'GET', url });
@@ -95,18 +111,29 @@ describe('schema thumbnails', () => {
     const listed = (await call<SchemaListAnswer>(memberToken, '/v1/schema/list', { value: type.title })).body.data.list[0];
     expect(listed?.thumbnail?.fileId).toBe(uploaded.body.data.fileId);
     expect((await fetchFile(listed?.thumbnail?.smallUrl ?? '')).status).toBe(200);
-    const all = (await call<{ list: SchemaTypeSummary[] }>(memberToken, '/v1/schema/all', {})).body.data.list.find((t) => t.schemasTypeNo === type.schemasTypeNo);
+    const all = (await call<{ list: SchemaTypeSummary[] }>(memberToken, '/v1/schema/all', {})).body.data.list.find(
+      (t) => t.schemasTypeNo === type.schemasTypeNo,
+    );
     expect(all?.thumbnail?.fileId).toBe(uploaded.body.data.fileId);
     expect((await call<FileUrlAnswer>(memberToken, '/v1/common/file/url', { fileId: uploaded.body.data.fileId })).body.status).toBe('0000');
 
     const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-    expect(audit).toMatchObject({ action: 'schema.thumbnail', targetType: 'schemaType', before: { schemaNo: null, fileId: null }, after: { schemaNo: null, fileId: uploaded.body.data.fileId } });
+    expect(audit).toMatchObject({
+      action: 'schema.thumbnail',
+      targetType: 'schemaType',
+      before: { schemaNo: null, fileId: null },
+      after: { schemaNo: null, fileId: uploaded.body.data.fileId },
+    });
 
     // An update of the type keeps its thumbnail; clearing it is audited too.
     const cleared = await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, fileId: null });
     expect(cleared.body.data.thumbnail).toBeNull();
     const [clearAudit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-    expect(clearAudit).toMatchObject({ action: 'schema.thumbnail', before: { fileId: uploaded.body.data.fileId }, after: { fileId: null } });
+    expect(clearAudit).toMatchObject({
+      action: 'schema.thumbnail',
+      before: { fileId: uploaded.body.data.fileId },
+      after: { fileId: null },
+    });
     const [stored] = await server.database.db.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, type.schemasTypeNo));
     expect([stored?.thumbnailFileId, stored?.thumbnailSmallFileId, stored?.revision]).toEqual([null, null, type.revision]);
   });
@@ -118,7 +145,11 @@ describe('schema thumbnails', () => {
     const jpeg = await new Jimp({ width: 900, height: 300, color: 0x3366ccff }).getBuffer('image/jpeg');
     const jpgUpload = await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo }, 'salt.jpg', jpeg);
     expect(jpgUpload.body.status).toBe('0000');
-    const set = await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo, fileId: jpgUpload.body.data.fileId });
+    const set = await setThumbnail(curatorToken, {
+      schemasTypeNo: type.schemasTypeNo,
+      schemaNo: child.schemaNo,
+      fileId: jpgUpload.body.data.fileId,
+    });
     expect(set.body.status).toBe('0000');
     const small = await fetchFile(set.body.data.thumbnail?.smallUrl ?? '');
     expect(small.type).toBe('image/jpeg');
@@ -127,7 +158,11 @@ describe('schema thumbnails', () => {
     const gif = await new Jimp({ width: 40, height: 30, color: 0xff0000ff }).getBuffer('image/gif');
     const gifUpload = await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo }, 'salt.gif', gif);
     expect(gifUpload.body.status).toBe('0000');
-    const gifSet = await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo, fileId: gifUpload.body.data.fileId });
+    const gifSet = await setThumbnail(curatorToken, {
+      schemasTypeNo: type.schemasTypeNo,
+      schemaNo: child.schemaNo,
+      fileId: gifUpload.body.data.fileId,
+    });
     const gifSmall = await fetchFile(gifSet.body.data.thumbnail?.smallUrl ?? '');
     expect(gifSmall.type).toBe('image/png');
     const frame = await Jimp.read(gifSmall.bytes);
@@ -144,16 +179,27 @@ describe('schema thumbnails', () => {
       title: detail.title,
       description: 'Changed',
       status: detail.status,
-      schemas: detail.schemas.map((s) => ({ schemaNo: s.schemaNo, title: s.title, description: s.description, status: s.status, entries: s.entries })),
+      schemas: detail.schemas.map((s) => ({
+        schemaNo: s.schemaNo,
+        title: s.title,
+        description: s.description,
+        status: s.status,
+        entries: s.entries,
+      })),
     };
     expect((await call(curatorToken, '/v1/schema/update', update)).body.status).toBe('0000');
     const after = (await call<SchemaTypeDetail>(curatorToken, '/v1/schema/check', { schemasTypeNo: type.schemasTypeNo })).body.data;
     expect(after.schemas[0]?.thumbnail?.fileId).toBe(gifUpload.body.data.fileId);
     // A schema removed by an update takes its thumbnail with it; the type's update still works.
-    expect((await call(curatorToken, '/v1/schema/update', { ...update, revision: after.revision, schemas: update.schemas.slice(1) })).body.status).toBe('0000');
+    expect(
+      (await call(curatorToken, '/v1/schema/update', { ...update, revision: after.revision, schemas: update.schemas.slice(1) })).body
+        .status,
+    ).toBe('0000');
     // Its pictures belong to nobody now: no longer readable, and not to be taken for the type's own.
     const orphan = gifUpload.body.data.fileId;
-    expect((await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, fileId: orphan })).body.data).toMatchObject({ fields: [{ field: 'fileId' }] });
+    expect((await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, fileId: orphan })).body.data).toMatchObject({
+      fields: [{ field: 'fileId' }],
+    });
     expect((await call(curatorToken, '/v1/common/file/url', { fileId: orphan })).body.status).toBe(ERR.notFound);
   });
 
@@ -190,8 +236,16 @@ describe('schema thumbnails', () => {
       expect([name, result.http, result.body.status]).toEqual([name, http, status]);
     }
     // The message is the catalogue's, in the caller's language.
-    const { payload, contentType } = multipartBody({ schemasTypeNo: String(type.schemasTypeNo) }, { name: 'disguised.gif', content: PICTURE });
-    const korean = await server.app.inject({ method: 'POST', url: '/server/v1/common/file/add', payload, headers: { 'content-type': contentType, authorization: `Bearer ${curatorToken}`, 'accept-language': 'ko' } });
+    const { payload, contentType } = multipartBody(
+      { schemasTypeNo: String(type.schemasTypeNo) },
+      { name: 'disguised.gif', content: PICTURE },
+    );
+    const korean = await server.app.inject({
+      method: 'POST',
+      url: '/server/v1/common/file/add',
+      payload,
+      headers: { 'content-type': contentType, authorization: `Bearer ${curatorToken}`, 'accept-language': 'ko' },
+    });
     expect(korean.json<ApiResponse<unknown>>().message).toContain('썸네일');
     expect((await storedFiles()).length).toBe(before);
     expect(await fileRows()).toBe(rows);
@@ -203,18 +257,28 @@ describe('schema thumbnails', () => {
     const child = type.schemas[0];
     const otherChild = other.schemas[0];
     if (!child || !otherChild) throw new Error('no child');
-    const forChild = (await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo }, 'c.png', PICTURE)).body.data;
+    const forChild = (await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo }, 'c.png', PICTURE)).body
+      .data;
     // Uploaded for the child: not the type's, nor another type's.
     const wrong = await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, fileId: forChild.fileId });
     expect([wrong.http, wrong.body.status]).toEqual([400, ERR.validation]);
     expect((wrong.body.data as unknown as { fields: Array<{ field: string }> }).fields[0]?.field).toBe('fileId');
-    expect((await setThumbnail(curatorToken, { schemasTypeNo: other.schemasTypeNo, fileId: forChild.fileId })).body.status).toBe(ERR.validation);
-    expect((await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: otherChild.schemaNo, fileId: null })).body.status).toBe(ERR.schemaForeign);
-    expect((await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: otherChild.schemaNo }, 'x.png', PICTURE)).body.status).toBe(ERR.schemaForeign);
+    expect((await setThumbnail(curatorToken, { schemasTypeNo: other.schemasTypeNo, fileId: forChild.fileId })).body.status).toBe(
+      ERR.validation,
+    );
+    expect(
+      (await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: otherChild.schemaNo, fileId: null })).body.status,
+    ).toBe(ERR.schemaForeign);
+    expect(
+      (await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: otherChild.schemaNo }, 'x.png', PICTURE)).body.status,
+    ).toBe(ERR.schemaForeign);
     expect((await upload(curatorToken, { schemasTypeNo: 999_999 }, 'x.png', PICTURE)).body.status).toBe(ERR.schemaCheck);
     // The small copy is the server's own: it cannot be set itself.
     const [row] = await server.database.db.select().from(files).where(eq(files.fileId, forChild.fileId));
-    expect((await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo, fileId: row?.smallFileId ?? '' })).body.status).toBe(ERR.validation);
+    expect(
+      (await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: child.schemaNo, fileId: row?.smallFileId ?? '' }))
+        .body.status,
+    ).toBe(ERR.validation);
     const [stored] = await server.database.db.select().from(schemas).where(eq(schemas.schemaNo, child.schemaNo));
     expect(stored?.thumbnailFileId).toBeNull();
   });
@@ -223,8 +287,12 @@ describe('schema thumbnails', () => {
     const type = await createType();
     const retired = type.schemas[1];
     if (!retired) throw new Error('no child');
-    const forRetired = (await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: retired.schemaNo }, 'r.png', PICTURE)).body.data;
-    expect((await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: retired.schemaNo, fileId: forRetired.fileId })).body.status).toBe('0000');
+    const forRetired = (await upload(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: retired.schemaNo }, 'r.png', PICTURE))
+      .body.data;
+    expect(
+      (await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: retired.schemaNo, fileId: forRetired.fileId })).body
+        .status,
+    ).toBe('0000');
     expect((await call(memberToken, '/v1/common/file/url', { fileId: forRetired.fileId })).http).toBe(404);
     expect((await call<FileUrlAnswer>(curatorToken, '/v1/common/file/url', { fileId: forRetired.fileId })).body.status).toBe('0000');
     // A member's view of the type leaves the unused schema out, its thumbnail with it.

@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { noteDocumentName, type BlockTable, type PmNode } from '@eln/shared';
-import { departments, dropboxes, files, labNotes, noteSignatures, noteVersions, projects, schemas, schemaTypes, templates, users } from '../db/schema.js';
+import {
+  departments,
+  dropboxes,
+  files,
+  labNotes,
+  noteSignatures,
+  noteVersions,
+  projects,
+  schemas,
+  schemaTypes,
+  templates,
+  users,
+} from '../db/schema.js';
 import { DEMO_NOTES } from './demoNotes.js';
 import { DatabaseDocumentStore } from '../collab/documentStore.js';
 import { paragraphTexts } from '../testing/live.js';
@@ -31,7 +43,16 @@ describe('seed:demo', () => {
   it('builds the demo company through the API, and adds nothing the second time', async () => {
     const added = await seedDemo(server, server.database.db);
     const demoNotes = DEMO_TEMPLATES.flatMap((t) => t.notes).length;
-    expect(added).toBe(DEMO_DEPARTMENTS.length + DEMO_USERS.length + DEMO_PROJECTS.length + DEMO_SCHEMAS.length + DEMO_DROPBOXES.length + DEMO_TEMPLATES.length + demoNotes + DEMO_NOTES.length);
+    expect(added).toBe(
+      DEMO_DEPARTMENTS.length +
+        DEMO_USERS.length +
+        DEMO_PROJECTS.length +
+        DEMO_SCHEMAS.length +
+        DEMO_DROPBOXES.length +
+        DEMO_TEMPLATES.length +
+        demoNotes +
+        DEMO_NOTES.length,
+    );
     expect(await seedDemo(server, server.database.db)).toBe(0);
 
     const db = server.database.db;
@@ -74,7 +95,9 @@ describe('seed:demo', () => {
     expect((await db.select().from(schemaTypes)).map((t) => t.code).sort()).toEqual(DEMO_SCHEMAS.map((s) => s.type.code).sort());
     expect(await db.select().from(schemas)).toHaveLength(DEMO_SCHEMAS.reduce((n, s) => n + (s.type.schemas?.length ?? 0), 0));
     // Each catalogue shows a picture, with the server's small copy beside it.
-    expect((await db.select().from(schemaTypes)).map((t) => [t.thumbnailFileId !== null, t.thumbnailSmallFileId !== null])).toEqual(DEMO_SCHEMAS.map(() => [true, true]));
+    expect((await db.select().from(schemaTypes)).map((t) => [t.thumbnailFileId !== null, t.thumbnailSmallFileId !== null])).toEqual(
+      DEMO_SCHEMAS.map(() => [true, true]),
+    );
     expect((await db.select().from(dropboxes)).map((d) => d.title).sort()).toEqual(DEMO_DROPBOXES.map((d) => d.dropbox.title).sort());
     // Used in a saved note: a schema block copied from the reagent catalogue, and dropbox cells with their rows.
     const ligands = await byTitle('Ligand screen round 1');
@@ -85,7 +108,9 @@ describe('seed:demo', () => {
     expect(schemaBlock.attrs?.entries).toContainEqual({ field: 'CAS', value: '3375-31-3' });
     const cells = blocks.flatMap((b) => b.blockTable?.body.flat() ?? []);
     const [units] = await db.select().from(dropboxes).where(eq(dropboxes.title, 'Units'));
-    expect(cells.map((c) => c.dropbox).filter(Boolean)).toContainEqual(expect.objectContaining({ dropboxNo: units!.dropboxNo, title: 'Units', code: 'mg', name: 'milligram' }));
+    expect(cells.map((c) => c.dropbox).filter(Boolean)).toContainEqual(
+      expect.objectContaining({ dropboxNo: units!.dropboxNo, title: 'Units', code: 'mg', name: 'milligram' }),
+    );
 
     const member = await server.signIn(DEMO_USERS[1]!.userId, DEMO_PASSWORD);
     expect(member.user.name).toBe(DEMO_USERS[1]!.name);

@@ -1,5 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { AUDIT_SYSTEM_REASONS, FILE_UPLOAD_PATH, noteDocumentName, templateDocumentName, type AdminUserCreate, type PmNode, type ProjectCreate, type UploadAnswer } from '@eln/shared';
+import {
+  AUDIT_SYSTEM_REASONS,
+  FILE_UPLOAD_PATH,
+  noteDocumentName,
+  templateDocumentName,
+  type AdminUserCreate,
+  type PmNode,
+  type ProjectCreate,
+  type UploadAnswer,
+} from '@eln/shared';
 import type { App } from '../app.js';
 import { appendAudit } from '../audit/audit.js';
 import { createSession, revokeSession } from '../auth/sessions.js';
@@ -28,35 +37,175 @@ export const DEMO_DEPARTMENTS = [
   { code: 'PROD', name: 'Production' },
 ];
 
-const flags = (project: boolean, schema = false, dropbox = false, template = false) => ({
-  project: project ? 'Y' : 'N',
-  schema: schema ? 'Y' : 'N',
-  dropbox: dropbox ? 'Y' : 'N',
-  template: template ? 'Y' : 'N',
-}) as const;
+const flags = (project: boolean, schema = false, dropbox = false, template = false) =>
+  ({
+    project: project ? 'Y' : 'N',
+    schema: schema ? 'Y' : 'N',
+    dropbox: dropbox ? 'Y' : 'N',
+    template: template ? 'Y' : 'N',
+  }) as const;
 
 export const DEMO_USERS: Array<Omit<AdminUserCreate, 'password'>> = [
-  { userId: 'jiwoo.kim@demo.eln', name: '김지우 Kim Jiwoo', employeeNo: 'E-1001', phone: '010-1001-2001', departmentCode: 'RND-CHEM', level: 5, auth: flags(true, true, true, true) },
-  { userId: 'seoyeon.lee@demo.eln', name: '이서연 Lee Seoyeon', employeeNo: 'E-1002', phone: '010-1002-2002', departmentCode: 'RND-CHEM', level: 1, auth: flags(false) },
-  { userId: 'minho.park@demo.eln', name: '박민호 Park Minho', employeeNo: 'E-1003', phone: '010-1003-2003', departmentCode: 'RND-CHEM', level: 1, auth: flags(false, false, true) },
-  { userId: 'hana.choi@demo.eln', name: '최하나 Choi Hana', employeeNo: 'E-1004', phone: '010-1004-2004', departmentCode: 'RND-BIO', level: 5, auth: flags(true, false, false, true) },
-  { userId: 'junho.jung@demo.eln', name: '정준호 Jung Junho', employeeNo: 'E-1005', phone: '010-1005-2005', departmentCode: 'RND-BIO', level: 1, auth: flags(false) },
-  { userId: 'yuna.kang@demo.eln', name: '강유나 Kang Yuna', employeeNo: 'E-1006', phone: '010-1006-2006', departmentCode: 'RND-BIO', level: 1, auth: flags(false) },
-  { userId: 'haruto.sato@demo.eln', name: '佐藤陽翔 Sato Haruto', employeeNo: 'E-1007', phone: '02-1007-2007', departmentCode: 'RND-ANA', level: 5, auth: flags(true, true, false, false) },
-  { userId: 'yui.tanaka@demo.eln', name: '田中結衣 Tanaka Yui', employeeNo: 'E-1008', phone: '02-1008-2008', departmentCode: 'RND-ANA', level: 1, auth: flags(false) },
-  { userId: 'emma.wilson@demo.eln', name: 'Emma Wilson', employeeNo: 'E-1009', phone: '031-109-2009', departmentCode: 'QA', level: 5, auth: flags(false, true, true, true) },
-  { userId: 'dohyun.yoon@demo.eln', name: '윤도현 Yoon Dohyun', employeeNo: 'E-1010', phone: '031-110-2010', departmentCode: 'QA', level: 1, auth: flags(false) },
-  { userId: 'sora.han@demo.eln', name: '한소라 Han Sora', employeeNo: 'E-1011', phone: '032-111-2011', departmentCode: 'PROD', level: 1, auth: flags(false) },
-  { userId: 'taeyang.oh@demo.eln', name: '오태양 Oh Taeyang', employeeNo: 'E-1012', phone: '032-112-2012', departmentCode: 'PROD', level: 1, auth: flags(true) },
+  {
+    userId: 'jiwoo.kim@demo.eln',
+    name: '김지우 Kim Jiwoo',
+    employeeNo: 'E-1001',
+    phone: '010-1001-2001',
+    departmentCode: 'RND-CHEM',
+    level: 5,
+    auth: flags(true, true, true, true),
+  },
+  {
+    userId: 'seoyeon.lee@demo.eln',
+    name: '이서연 Lee Seoyeon',
+    employeeNo: 'E-1002',
+    phone: '010-1002-2002',
+    departmentCode: 'RND-CHEM',
+    level: 1,
+    auth: flags(false),
+  },
+  {
+    userId: 'minho.park@demo.eln',
+    name: '박민호 Park Minho',
+    employeeNo: 'E-1003',
+    phone: '010-1003-2003',
+    departmentCode: 'RND-CHEM',
+    level: 1,
+    auth: flags(false, false, true),
+  },
+  {
+    userId: 'hana.choi@demo.eln',
+    name: '최하나 Choi Hana',
+    employeeNo: 'E-1004',
+    phone: '010-1004-2004',
+    departmentCode: 'RND-BIO',
+    level: 5,
+    auth: flags(true, false, false, true),
+  },
+  {
+    userId: 'junho.jung@demo.eln',
+    name: '정준호 Jung Junho',
+    employeeNo: 'E-1005',
+    phone: '010-1005-2005',
+    departmentCode: 'RND-BIO',
+    level: 1,
+    auth: flags(false),
+  },
+  {
+    userId: 'yuna.kang@demo.eln',
+    name: '강유나 Kang Yuna',
+    employeeNo: 'E-1006',
+    phone: '010-1006-2006',
+    departmentCode: 'RND-BIO',
+    level: 1,
+    auth: flags(false),
+  },
+  {
+    userId: 'haruto.sato@demo.eln',
+    name: '佐藤陽翔 Sato Haruto',
+    employeeNo: 'E-1007',
+    phone: '02-1007-2007',
+    departmentCode: 'RND-ANA',
+    level: 5,
+    auth: flags(true, true, false, false),
+  },
+  {
+    userId: 'yui.tanaka@demo.eln',
+    name: '田中結衣 Tanaka Yui',
+    employeeNo: 'E-1008',
+    phone: '02-1008-2008',
+    departmentCode: 'RND-ANA',
+    level: 1,
+    auth: flags(false),
+  },
+  {
+    userId: 'emma.wilson@demo.eln',
+    name: 'Emma Wilson',
+    employeeNo: 'E-1009',
+    phone: '031-109-2009',
+    departmentCode: 'QA',
+    level: 5,
+    auth: flags(false, true, true, true),
+  },
+  {
+    userId: 'dohyun.yoon@demo.eln',
+    name: '윤도현 Yoon Dohyun',
+    employeeNo: 'E-1010',
+    phone: '031-110-2010',
+    departmentCode: 'QA',
+    level: 1,
+    auth: flags(false),
+  },
+  {
+    userId: 'sora.han@demo.eln',
+    name: '한소라 Han Sora',
+    employeeNo: 'E-1011',
+    phone: '032-111-2011',
+    departmentCode: 'PROD',
+    level: 1,
+    auth: flags(false),
+  },
+  {
+    userId: 'taeyang.oh@demo.eln',
+    name: '오태양 Oh Taeyang',
+    employeeNo: 'E-1012',
+    phone: '032-112-2012',
+    departmentCode: 'PROD',
+    level: 1,
+    auth: flags(true),
+  },
 ];
 
 export const DEMO_PROJECTS: Array<{ leader: string; project: ProjectCreate; completed?: boolean }> = [
-  { leader: 'jiwoo.kim@demo.eln', project: { title: 'Catalyst screening 2026', description: 'Pd-catalysed cross-coupling: ligand and base screening', signatureList: { department: 'RND-CHEM', user: 'seoyeon.lee@demo.eln,minho.park@demo.eln' } } },
-  { leader: 'jiwoo.kim@demo.eln', project: { title: 'Polymer stability', description: 'Accelerated ageing of PET films at 60 °C', signatureList: { department: 'RND-CHEM,QA', user: 'minho.park@demo.eln,emma.wilson@demo.eln' } } },
-  { leader: 'hana.choi@demo.eln', project: { title: 'CRISPR knock-out line B7', description: 'Guide design, transfection and clone validation', signatureList: { department: 'RND-BIO', user: 'junho.jung@demo.eln,yuna.kang@demo.eln' } } },
-  { leader: 'hana.choi@demo.eln', project: { title: 'Cell viability assays', description: 'MTT assays for compound series 12', signatureList: { department: 'RND-BIO', user: 'yuna.kang@demo.eln' } } },
-  { leader: 'haruto.sato@demo.eln', project: { title: 'HPLC method validation', description: 'ICH Q2 validation of the assay method', signatureList: { department: 'RND-ANA,QA', user: 'yui.tanaka@demo.eln,dohyun.yoon@demo.eln,emma.wilson@demo.eln' } } },
-  { leader: 'taeyang.oh@demo.eln', project: { title: 'Scale-up batch 42', description: 'Transfer of the lab process to the 50 L reactor', signatureList: { department: 'PROD', user: 'sora.han@demo.eln,jiwoo.kim@demo.eln' } }, completed: true },
+  {
+    leader: 'jiwoo.kim@demo.eln',
+    project: {
+      title: 'Catalyst screening 2026',
+      description: 'Pd-catalysed cross-coupling: ligand and base screening',
+      signatureList: { department: 'RND-CHEM', user: 'seoyeon.lee@demo.eln,minho.park@demo.eln' },
+    },
+  },
+  {
+    leader: 'jiwoo.kim@demo.eln',
+    project: {
+      title: 'Polymer stability',
+      description: 'Accelerated ageing of PET films at 60 °C',
+      signatureList: { department: 'RND-CHEM,QA', user: 'minho.park@demo.eln,emma.wilson@demo.eln' },
+    },
+  },
+  {
+    leader: 'hana.choi@demo.eln',
+    project: {
+      title: 'CRISPR knock-out line B7',
+      description: 'Guide design, transfection and clone validation',
+      signatureList: { department: 'RND-BIO', user: 'junho.jung@demo.eln,yuna.kang@demo.eln' },
+    },
+  },
+  {
+    leader: 'hana.choi@demo.eln',
+    project: {
+      title: 'Cell viability assays',
+      description: 'MTT assays for compound series 12',
+      signatureList: { department: 'RND-BIO', user: 'yuna.kang@demo.eln' },
+    },
+  },
+  {
+    leader: 'haruto.sato@demo.eln',
+    project: {
+      title: 'HPLC method validation',
+      description: 'ICH Q2 validation of the assay method',
+      signatureList: { department: 'RND-ANA,QA', user: 'yui.tanaka@demo.eln,dohyun.yoon@demo.eln,emma.wilson@demo.eln' },
+    },
+  },
+  {
+    leader: 'taeyang.oh@demo.eln',
+    project: {
+      title: 'Scale-up batch 42',
+      description: 'Transfer of the lab process to the 50 L reactor',
+      signatureList: { department: 'PROD', user: 'sora.han@demo.eln,jiwoo.kim@demo.eln' },
+    },
+    completed: true,
+  },
 ];
 
 /** The content with the demo picture's placeholder replaced by the file `upload` stores (uploaded only if used). */
@@ -75,21 +224,36 @@ async function withDemoImage(content: PmNode, upload: () => Promise<string>): Pr
 async function seedTemplates(db: Db, as: CallAs): Promise<number> {
   let added = 0;
   for (const template of DEMO_TEMPLATES) {
-    let [row] = await db.select().from(templates).where(and(eq(templates.title, template.title), isNull(templates.deletedAt)));
+    let [row] = await db
+      .select()
+      .from(templates)
+      .where(and(eq(templates.title, template.title), isNull(templates.deletedAt)));
     if (!row) {
       const asAuthor = await as(await userNoOf(db, template.author));
-      const created = (await asAuthor('/v1/template/create', { title: template.title, description: template.description })).data as { templateNo: number };
-      await db.insert(documentUpdates).values({ documentName: templateDocumentName(created.templateNo), update: initialUpdate(template.content) });
+      const created = (await asAuthor('/v1/template/create', { title: template.title, description: template.description })).data as {
+        templateNo: number;
+      };
+      await db
+        .insert(documentUpdates)
+        .values({ documentName: templateDocumentName(created.templateNo), update: initialUpdate(template.content) });
       await asAuthor('/v1/template/save', { templateNo: created.templateNo, version: 0, blockList: [] });
       const asApprover = await as(await userNoOf(db, template.approver));
-      await asApprover('/v1/template/approve', { templateNo: created.templateNo, version: template.version, revision: 1, password: DEMO_PASSWORD });
+      await asApprover('/v1/template/approve', {
+        templateNo: created.templateNo,
+        version: template.version,
+        revision: 1,
+        password: DEMO_PASSWORD,
+      });
       [row] = await db.select().from(templates).where(eq(templates.templateNo, created.templateNo));
       added += 1;
     }
     for (const note of template.notes) {
       const [project] = await db.select().from(projects).where(eq(projects.title, note.project));
       if (!project || !row) continue;
-      const [exists] = await db.select().from(labNotes).where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
+      const [exists] = await db
+        .select()
+        .from(labNotes)
+        .where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
       if (exists) continue;
       const asWriter = await as(await userNoOf(db, note.writer));
       await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title, templateNo: row.templateNo });
@@ -108,12 +272,19 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
   for (const note of DEMO_NOTES) {
     const [project] = await db.select().from(projects).where(eq(projects.title, note.project));
     if (!project) continue;
-    const [exists] = await db.select().from(labNotes).where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
+    const [exists] = await db
+      .select()
+      .from(labNotes)
+      .where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
     if (exists) continue;
     const asWriter = await as(await userNoOf(db, note.writer));
-    const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as { labNoteNo: number };
+    const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as {
+      labNoteNo: number;
+    };
     const { labNoteNo } = created;
-    const content = await withDemoImage(await withDemoCatalogues(db, asWriter, note.content), () => asWriter.upload({ labNoteNo }, 'gel.png', demoGelPng()));
+    const content = await withDemoImage(await withDemoCatalogues(db, asWriter, note.content), () =>
+      asWriter.upload({ labNoteNo }, 'gel.png', demoGelPng()),
+    );
     await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     added += 1;
     if (!note.saved) continue;
@@ -124,7 +295,14 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
       const [signer] = await db.select().from(users).where(eq(users.userId, signature.signer));
       if (!signer) throw new Error(`demo signer ${signature.signer} missing`);
       const asSigner = await as(signer.userNo);
-      await asSigner('/v1/project/signature/status', { labNoteNo, status: signature.answer, password: DEMO_PASSWORD, name: signer.name.slice(0, 50), description: signature.comment ?? '', timeZone: 'Asia/Seoul' });
+      await asSigner('/v1/project/signature/status', {
+        labNoteNo,
+        status: signature.answer,
+        password: DEMO_PASSWORD,
+        name: signer.name.slice(0, 50),
+        description: signature.comment ?? '',
+        timeZone: 'Asia/Seoul',
+      });
     }
     if (note.finishesProject) await (await as(project.leaderUserNo))('/v1/project/finish', { projectNo: project.projectNo });
   }
@@ -148,11 +326,24 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
         return answer;
       };
       const call = async (path: string, body: unknown) =>
-        answered(path, await server.app.inject({ method: 'POST', url: `/server${path}`, payload: body as object, headers: { authorization: `Bearer ${token}` } }));
+        answered(
+          path,
+          await server.app.inject({
+            method: 'POST',
+            url: `/server${path}`,
+            payload: body as object,
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
       const upload = async (owner: Record<string, number>, name: string, content: Buffer) => {
         const fields = Object.fromEntries(Object.entries(owner).map(([key, value]) => [key, String(value)]));
         const { payload, contentType } = multipartBody(fields, { name, content });
-        const response = await server.app.inject({ method: 'POST', url: `/server${FILE_UPLOAD_PATH}`, payload, headers: { 'content-type': contentType, authorization: `Bearer ${token}` } });
+        const response = await server.app.inject({
+          method: 'POST',
+          url: `/server${FILE_UPLOAD_PATH}`,
+          payload,
+          headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+        });
         return (answered(FILE_UPLOAD_PATH, response).data as UploadAnswer).fileId;
       };
       return Object.assign(call, { upload });

@@ -2,9 +2,18 @@ import { png } from '../files/pngImage.js';
 
 /** Where each lane of the demo plate read shows a band (fraction of the height) and how strong it is. */
 const LANES: Array<Array<[number, number]>> = [
-  [[0.2, 1], [0.35, 0.9], [0.5, 0.8], [0.65, 0.7], [0.8, 0.6]],
+  [
+    [0.2, 1],
+    [0.35, 0.9],
+    [0.5, 0.8],
+    [0.65, 0.7],
+    [0.8, 0.6],
+  ],
   [[0.42, 0.95]],
-  [[0.42, 0.7], [0.6, 0.3]],
+  [
+    [0.42, 0.7],
+    [0.6, 0.3],
+  ],
   [[0.42, 0.45]],
   [[0.42, 0.2]],
   [[0.6, 0.5]],

@@ -17,10 +17,43 @@ export const DEMO_SCHEMAS: Array<{ author: string; type: SchemaCreateRequest }> 
       title: 'Reagents 시약',
       description: 'Chemicals in stock, one schema per substance',
       schemas: [
-        { title: 'Sodium chloride', description: 'Reagent grade', entries: [{ field: 'CAS', value: '7647-14-5' }, { field: 'Molar mass', value: '58.44 g/mol' }, { field: 'Supplier', value: 'Daejung Chemicals' }, { field: 'Storage', value: 'Room temperature, dry' }] },
-        { title: 'Ethanol (absolute)', entries: [{ field: 'CAS', value: '64-17-5' }, { field: 'Purity', value: '≥ 99.5 %' }, { field: 'Hazard', value: 'Flammable liquid (H225)' }, { field: 'Storage', value: 'Flammables cabinet' }] },
-        { title: 'Palladium(II) acetate', description: 'Catalyst precursor', entries: [{ field: 'CAS', value: '3375-31-3' }, { field: 'Molar mass', value: '224.51 g/mol' }, { field: 'Supplier', value: 'Sigma-Aldrich' }, { field: 'Storage', value: '2-8 °C, under argon' }] },
-        { title: 'Dimethyl sulfoxide', entries: [{ field: 'CAS', value: '67-68-5' }, { field: 'Grade', value: 'Cell culture' }, { field: 'Storage', value: 'Room temperature' }] },
+        {
+          title: 'Sodium chloride',
+          description: 'Reagent grade',
+          entries: [
+            { field: 'CAS', value: '7647-14-5' },
+            { field: 'Molar mass', value: '58.44 g/mol' },
+            { field: 'Supplier', value: 'Daejung Chemicals' },
+            { field: 'Storage', value: 'Room temperature, dry' },
+          ],
+        },
+        {
+          title: 'Ethanol (absolute)',
+          entries: [
+            { field: 'CAS', value: '64-17-5' },
+            { field: 'Purity', value: '≥ 99.5 %' },
+            { field: 'Hazard', value: 'Flammable liquid (H225)' },
+            { field: 'Storage', value: 'Flammables cabinet' },
+          ],
+        },
+        {
+          title: 'Palladium(II) acetate',
+          description: 'Catalyst precursor',
+          entries: [
+            { field: 'CAS', value: '3375-31-3' },
+            { field: 'Molar mass', value: '224.51 g/mol' },
+            { field: 'Supplier', value: 'Sigma-Aldrich' },
+            { field: 'Storage', value: '2-8 °C, under argon' },
+          ],
+        },
+        {
+          title: 'Dimethyl sulfoxide',
+          entries: [
+            { field: 'CAS', value: '67-68-5' },
+            { field: 'Grade', value: 'Cell culture' },
+            { field: 'Storage', value: 'Room temperature' },
+          ],
+        },
       ],
     },
   },
@@ -31,18 +64,76 @@ export const DEMO_SCHEMAS: Array<{ author: string; type: SchemaCreateRequest }> 
       title: 'Equipment 장비',
       description: 'Instruments with their calibration state',
       schemas: [
-        { title: 'HPLC Agilent 1260', entries: [{ field: 'Asset no.', value: 'EQ-0142' }, { field: 'Location', value: 'Analytics lab, room 204' }, { field: 'Last qualification', value: '2026-09-14 (OQ/PQ)' }] },
-        { title: 'Centrifuge 5430R', entries: [{ field: 'Asset no.', value: 'EQ-0088' }, { field: 'Location', value: 'Biology lab, room 110' }, { field: 'Max speed', value: '17,500 rpm' }] },
-        { title: 'pH meter SevenCompact', entries: [{ field: 'Asset no.', value: 'EQ-0203' }, { field: 'Calibration', value: 'Daily, 3-point (4.01 / 7.00 / 10.01)' }] },
+        {
+          title: 'HPLC Agilent 1260',
+          entries: [
+            { field: 'Asset no.', value: 'EQ-0142' },
+            { field: 'Location', value: 'Analytics lab, room 204' },
+            { field: 'Last qualification', value: '2026-09-14 (OQ/PQ)' },
+          ],
+        },
+        {
+          title: 'Centrifuge 5430R',
+          entries: [
+            { field: 'Asset no.', value: 'EQ-0088' },
+            { field: 'Location', value: 'Biology lab, room 110' },
+            { field: 'Max speed', value: '17,500 rpm' },
+          ],
+        },
+        {
+          title: 'pH meter SevenCompact',
+          entries: [
+            { field: 'Asset no.', value: 'EQ-0203' },
+            { field: 'Calibration', value: 'Daily, 3-point (4.01 / 7.00 / 10.01)' },
+          ],
+        },
       ],
     },
   },
 ];
 
 export const DEMO_DROPBOXES: Array<{ author: string; dropbox: DropboxCreateRequest }> = [
-  { author: 'minho.park@demo.eln', dropbox: { title: 'Units', status: 'Y', rows: [{ code: 'mg', name: 'milligram' }, { code: 'mL', name: 'millilitre' }, { code: 'mM', name: 'millimolar' }, { code: 'C', name: 'degree Celsius' }, { code: 'rpm', name: 'revolutions per minute' }] } },
-  { author: 'minho.park@demo.eln', dropbox: { title: 'Solvents', status: 'Y', rows: [{ code: 'EtOH', name: 'Ethanol' }, { code: 'MeOH', name: 'Methanol' }, { code: 'DMSO', name: 'Dimethyl sulfoxide' }, { code: 'THF', name: 'Tetrahydrofuran' }, { code: 'H2O', name: 'Water (deionised)' }] } },
-  { author: 'emma.wilson@demo.eln', dropbox: { title: 'Sample states', status: 'Y', rows: [{ code: 'S', name: 'Solid' }, { code: 'L', name: 'Liquid' }, { code: 'G', name: 'Gel' }, { code: 'F', name: 'Frozen (-80 °C)' }] } },
+  {
+    author: 'minho.park@demo.eln',
+    dropbox: {
+      title: 'Units',
+      status: 'Y',
+      rows: [
+        { code: 'mg', name: 'milligram' },
+        { code: 'mL', name: 'millilitre' },
+        { code: 'mM', name: 'millimolar' },
+        { code: 'C', name: 'degree Celsius' },
+        { code: 'rpm', name: 'revolutions per minute' },
+      ],
+    },
+  },
+  {
+    author: 'minho.park@demo.eln',
+    dropbox: {
+      title: 'Solvents',
+      status: 'Y',
+      rows: [
+        { code: 'EtOH', name: 'Ethanol' },
+        { code: 'MeOH', name: 'Methanol' },
+        { code: 'DMSO', name: 'Dimethyl sulfoxide' },
+        { code: 'THF', name: 'Tetrahydrofuran' },
+        { code: 'H2O', name: 'Water (deionised)' },
+      ],
+    },
+  },
+  {
+    author: 'emma.wilson@demo.eln',
+    dropbox: {
+      title: 'Sample states',
+      status: 'Y',
+      rows: [
+        { code: 'S', name: 'Solid' },
+        { code: 'L', name: 'Liquid' },
+        { code: 'G', name: 'Gel' },
+        { code: 'F', name: 'Frozen (-80 °C)' },
+      ],
+    },
+  },
 ];
 
 /** Calls the API as one user: a call by path and body, and a file upload for an owner (answering the file's ID). */
@@ -61,10 +152,14 @@ export async function userNoOf(db: Db, userId: string): Promise<number> {
 export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
   let added = 0;
   for (const { author, type } of DEMO_SCHEMAS) {
-    const [exists] = await db.select().from(schemaTypes).where(sql`lower(${schemaTypes.code}) = lower(${type.code})`);
+    const [exists] = await db
+      .select()
+      .from(schemaTypes)
+      .where(sql`lower(${schemaTypes.code}) = lower(${type.code})`);
     if (exists?.thumbnailFileId) continue;
     const asAuthor = await as(await userNoOf(db, author));
-    const schemasTypeNo = exists?.schemasTypeNo ?? ((await asAuthor('/v1/schema/create', type)).data as { schemasTypeNo: number }).schemasTypeNo;
+    const schemasTypeNo =
+      exists?.schemasTypeNo ?? ((await asAuthor('/v1/schema/create', type)).data as { schemasTypeNo: number }).schemasTypeNo;
     // A run stopped between the two leaves a type without its picture: the next run adds it.
     const fileId = await asAuthor.upload({ schemasTypeNo }, `${type.code.toLowerCase()}.png`, demoThumbnailPng(type.code));
     await asAuthor('/v1/schema/thumbnail', { schemasTypeNo, fileId });
@@ -73,7 +168,9 @@ export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
   for (const { author, dropbox } of DEMO_DROPBOXES) {
     const [exists] = await db.select({ no: dropboxes.dropboxNo }).from(dropboxes).where(eq(dropboxes.title, dropbox.title));
     if (exists) continue;
-    await (await as(await userNoOf(db, author)))('/v1/dropbox/create', dropbox);
+    await (
+      await as(await userNoOf(db, author))
+    )('/v1/dropbox/create', dropbox);
     added += 1;
   }
   return added;
@@ -82,7 +179,11 @@ export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
 type Call = (path: string, body: unknown) => Promise<{ data?: unknown }>;
 
 /** The server's sealed copy of a demo schema (by type code and schema title), as a writer's dialog gets it. */
-async function demoSchemaBlock(db: Db, call: Call, { typeCode, schemaTitle }: { typeCode: string; schemaTitle: string }): Promise<SchemaBlockAttrs> {
+async function demoSchemaBlock(
+  db: Db,
+  call: Call,
+  { typeCode, schemaTitle }: { typeCode: string; schemaTitle: string },
+): Promise<SchemaBlockAttrs> {
   const [row] = await db
     .select({ schemaNo: schemas.schemaNo })
     .from(schemas)
@@ -110,6 +211,7 @@ export async function withDemoCatalogues(db: Db, call: Call, node: PmNode): Prom
     const { demoSchema, ...rest } = attrs;
     attrs = { ...rest, ...(await demoSchemaBlock(db, call, demoSchema as { typeCode: string; schemaTitle: string })) };
   }
-  if (node.type === 'tableCell' && isPlaceholder(attrs?.dropbox, 'demoDropbox')) attrs = { ...attrs, dropbox: await demoCellDropbox(db, call, attrs.dropbox as DemoDropboxChoice) };
+  if (node.type === 'tableCell' && isPlaceholder(attrs?.dropbox, 'demoDropbox'))
+    attrs = { ...attrs, dropbox: await demoCellDropbox(db, call, attrs.dropbox as DemoDropboxChoice) };
   return { ...node, ...(attrs ? { attrs } : {}), ...(content ? { content } : {}) };
 }

@@ -1,12 +1,23 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { needsReviewerWarning, NOTE_STATUS, SIGNATURE_STATUS, type NoteStatus, type SavedBlock, type SignatureEntry, type SignatureSummary } from '@eln/shared';
+import {
+  needsReviewerWarning,
+  NOTE_STATUS,
+  SIGNATURE_STATUS,
+  type NoteStatus,
+  type SavedBlock,
+  type SignatureEntry,
+  type SignatureSummary,
+} from '@eln/shared';
 import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteSignatures, noteVersions, users } from '../db/schema.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
 
 /** The SHA-256 of a saved version's stored blocks, recomputed now: what an intact signature must match. */
 export async function versionHash(q: Queryable, noteNo: number, version: number): Promise<string | null> {
-  const [row] = await q.select({ blocks: noteVersions.blocks }).from(noteVersions).where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  const [row] = await q
+    .select({ blocks: noteVersions.blocks })
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
   return row ? versionFingerprint(row.blocks as SavedBlock[]) : null;
 }
 
@@ -56,9 +67,19 @@ export function summarizeSignatures(list: SignatureEntry[], callerUserId: string
 
 /** A note's status follows its live signatures: any signed locks it, any pending means requested. */
 export async function settleNoteStatus(tx: Tx, noteNo: number): Promise<NoteStatus> {
-  const live = await tx.select({ status: noteSignatures.status }).from(noteSignatures).where(and(eq(noteSignatures.noteNo, noteNo), isNull(noteSignatures.removedAt)));
+  const live = await tx
+    .select({ status: noteSignatures.status })
+    .from(noteSignatures)
+    .where(and(eq(noteSignatures.noteNo, noteNo), isNull(noteSignatures.removedAt)));
   const has = (status: string) => live.some((s) => s.status === status);
-  const status: NoteStatus = has(SIGNATURE_STATUS.signed) ? NOTE_STATUS.signed : has(SIGNATURE_STATUS.pending) ? NOTE_STATUS.requested : NOTE_STATUS.writing;
-  await tx.update(labNotes).set({ status, updatedAt: new Date() }).where(and(eq(labNotes.noteNo, noteNo), isNull(labNotes.deletedAt)));
+  const status: NoteStatus = has(SIGNATURE_STATUS.signed)
+    ? NOTE_STATUS.signed
+    : has(SIGNATURE_STATUS.pending)
+      ? NOTE_STATUS.requested
+      : NOTE_STATUS.writing;
+  await tx
+    .update(labNotes)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(labNotes.noteNo, noteNo), isNull(labNotes.deletedAt)));
   return status;
 }

@@ -1,6 +1,13 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { ERR, signatureCreateRequest, signatureRemoveRequest, signatureStatusRequest, signatureUpdateRequest, type SignatureType } from '@eln/shared';
+import {
+  ERR,
+  signatureCreateRequest,
+  signatureRemoveRequest,
+  signatureStatusRequest,
+  signatureUpdateRequest,
+  type SignatureType,
+} from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable, Tx } from '../db/client.js';
@@ -19,11 +26,16 @@ import { answerSignatureRequest } from './sign.js';
 /** Signers must take part in the note's project (its leader or a participant), and be active; answers their user numbers. */
 async function resolveSigners(q: Queryable, project: ProjectRecord, signers: Array<{ userId: string; type: SignatureType }>) {
   const ids = signers.map((s) => s.userId);
-  const listed = q.select({ userNo: projectParticipants.userNo }).from(projectParticipants).where(eq(projectParticipants.projectNo, project.projectNo));
+  const listed = q
+    .select({ userNo: projectParticipants.userNo })
+    .from(projectParticipants)
+    .where(eq(projectParticipants.projectNo, project.projectNo));
   const rows = await q
     .select({ userNo: users.userNo, userId: users.userId })
     .from(users)
-    .where(and(inArray(users.userId, ids), eq(users.active, true), or(eq(users.userNo, project.leaderUserNo), inArray(users.userNo, listed))));
+    .where(
+      and(inArray(users.userId, ids), eq(users.active, true), or(eq(users.userNo, project.leaderUserNo), inArray(users.userNo, listed))),
+    );
   const byId = new Map(rows.map((r) => [r.userId, r.userNo]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length) throw new AppError(ERR.signerModify, { data: { notParticipants: missing } });
@@ -31,13 +43,32 @@ async function resolveSigners(q: Queryable, project: ProjectRecord, signers: Arr
 }
 
 /** Refuses reviewers who wrote in the note (`mayReview`), naming them (2025). */
-async function refuseWritersAsReviewers(q: Queryable, noteNo: number, signers: Array<{ userNo: number; userId: string; type: SignatureType }>): Promise<void> {
+async function refuseWritersAsReviewers(
+  q: Queryable,
+  noteNo: number,
+  signers: Array<{ userNo: number; userId: string; type: SignatureType }>,
+): Promise<void> {
   const reviewers = signers.filter((s) => s.type === 'reviewer');
-  const writers = await writersAmong(q, noteNo, reviewers.map((s) => s.userNo));
+  const writers = await writersAmong(
+    q,
+    noteNo,
+    reviewers.map((s) => s.userNo),
+  );
   const refused = reviewers.filter((s) => !mayReview(s.userNo, writers));
   if (!refused.length) return;
-  const names = await q.select({ userId: users.userId, name: users.name }).from(users).where(inArray(users.userNo, refused.map((s) => s.userNo)));
-  throw new AppError(ERR.reviewerWrote, { params: { names: names.map((n) => n.name).join(', ') }, data: { writers: refused.map((s) => s.userId) } });
+  const names = await q
+    .select({ userId: users.userId, name: users.name })
+    .from(users)
+    .where(
+      inArray(
+        users.userNo,
+        refused.map((s) => s.userNo),
+      ),
+    );
+  throw new AppError(ERR.reviewerWrote, {
+    params: { names: names.map((n) => n.name).join(', ') },
+    data: { writers: refused.map((s) => s.userId) },
+  });
 }
 
 /** The note if the caller may request its signatures or change its pending signers (`canRequestSignatures`). */
@@ -77,7 +108,9 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
         const already = new Set(present.map((p) => p.userNo));
         const added = signers.filter((s) => !already.has(s.userNo));
         if (added.length) {
-          await tx.insert(noteSignatures).values(added.map((s) => ({ noteNo: ctx.note.noteNo, userNo: s.userNo, type: s.type, requestedByUserNo: user.userNo })));
+          await tx
+            .insert(noteSignatures)
+            .values(added.map((s) => ({ noteNo: ctx.note.noteNo, userNo: s.userNo, type: s.type, requestedByUserNo: user.userNo })));
         }
         const status = await settleNoteStatus(tx, ctx.note.noteNo);
         await appendAudit(tx, {
@@ -103,7 +136,10 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
       await db.transaction(async (tx) => {
         await stillRequestable(tx, user, ctx);
         await refuseWritersAsReviewers(tx, ctx.note.noteNo, wanted);
-        const current = await tx.select().from(noteSignatures).where(and(eq(noteSignatures.noteNo, ctx.note.noteNo), isNull(noteSignatures.removedAt)));
+        const current = await tx
+          .select()
+          .from(noteSignatures)
+          .where(and(eq(noteSignatures.noteNo, ctx.note.noteNo), isNull(noteSignatures.removedAt)));
         const wantedByUser = new Map(wanted.map((w) => [w.userNo, w]));
         // Only pending requests change; answered signatures stay as they are.
         for (const signature of current.filter((s) => s.status === 'R')) {
@@ -120,14 +156,19 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
         const known = new Set(current.map((s) => s.userNo));
         const added = wanted.filter((w) => !known.has(w.userNo));
         if (added.length) {
-          await tx.insert(noteSignatures).values(added.map((s) => ({ noteNo: ctx.note.noteNo, userNo: s.userNo, type: s.type, requestedByUserNo: user.userNo })));
+          await tx
+            .insert(noteSignatures)
+            .values(added.map((s) => ({ noteNo: ctx.note.noteNo, userNo: s.userNo, type: s.type, requestedByUserNo: user.userNo })));
         }
         const status = await settleNoteStatus(tx, ctx.note.noteNo);
         await appendAudit(tx, {
           actor: user,
           action: 'signature.updated',
           target: { type: 'note', id: ctx.note.noteNo },
-          before: { status: ctx.note.status, pending: current.filter((s) => s.status === 'R').map((s) => ({ userNo: s.userNo, type: s.type })) },
+          before: {
+            status: ctx.note.status,
+            pending: current.filter((s) => s.status === 'R').map((s) => ({ userNo: s.userNo, type: s.type })),
+          },
           after: { status, signers: wanted.map(({ userId, type }) => ({ userId, type })) },
           clientAddress,
         });
@@ -155,7 +196,13 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
         const [removed] = await tx
           .update(noteSignatures)
           .set({ removedAt: new Date(), removedByUserNo: user.userNo, removedReason: body.reason })
-          .where(and(eq(noteSignatures.signatureId, body.signatureId), eq(noteSignatures.noteNo, ctx.note.noteNo), isNull(noteSignatures.removedAt)))
+          .where(
+            and(
+              eq(noteSignatures.signatureId, body.signatureId),
+              eq(noteSignatures.noteNo, ctx.note.noteNo),
+              isNull(noteSignatures.removedAt),
+            ),
+          )
           .returning();
         if (!removed) throw new AppError(ERR.signerModify);
         const status = await settleNoteStatus(tx, ctx.note.noteNo);
@@ -164,7 +211,13 @@ export function registerSignatureRoutes(app: FastifyInstance, services: Services
           actor: user,
           action: 'signature.removed',
           target: { type: 'note', id: ctx.note.noteNo },
-          before: { signer: signer?.userId, meaning: removed.type, status: removed.status, version: removed.signedVersion, noteStatus: ctx.note.status },
+          before: {
+            signer: signer?.userId,
+            meaning: removed.type,
+            status: removed.status,
+            version: removed.signedVersion,
+            noteStatus: ctx.note.status,
+          },
           after: { noteStatus: status },
           reason: body.reason,
           clientAddress,

@@ -1,6 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
-import { AUDIT_SYSTEM_REASONS, differsFromSaved, docToSavedBlocks, ERR, noteDocumentName, SIGNATURE_STATUS, type signatureStatusRequest } from '@eln/shared';
+import {
+  AUDIT_SYSTEM_REASONS,
+  differsFromSaved,
+  docToSavedBlocks,
+  ERR,
+  noteDocumentName,
+  SIGNATURE_STATUS,
+  type signatureStatusRequest,
+} from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { confirmPassword } from '../auth/passwordConfirmation.js';
@@ -34,14 +42,27 @@ async function pendingRequestOf(q: Queryable, noteNo: number, userNo: number): P
   const [pending] = await q
     .select()
     .from(noteSignatures)
-    .where(and(eq(noteSignatures.noteNo, noteNo), eq(noteSignatures.userNo, userNo), isNull(noteSignatures.removedAt), eq(noteSignatures.status, SIGNATURE_STATUS.pending)));
+    .where(
+      and(
+        eq(noteSignatures.noteNo, noteNo),
+        eq(noteSignatures.userNo, userNo),
+        isNull(noteSignatures.removedAt),
+        eq(noteSignatures.status, SIGNATURE_STATUS.pending),
+      ),
+    );
   return pending;
 }
 
 /** The password is asked at every signature, and guessing it is limited like sign-in (per account). */
 async function checkSignerPassword(services: Services, { ctx, user, body, clientAddress }: Answering): Promise<void> {
   await confirmPassword(services, user, body.password, `sign:${user.userId}`, async (tx) => {
-    await appendAudit(tx, { actor: user, action: 'signature.failed', target: { type: 'note', id: ctx.note.noteNo }, reason: AUDIT_SYSTEM_REASONS.wrongPassword, clientAddress });
+    await appendAudit(tx, {
+      actor: user,
+      action: 'signature.failed',
+      target: { type: 'note', id: ctx.note.noteNo },
+      reason: AUDIT_SYSTEM_REASONS.wrongPassword,
+      clientAddress,
+    });
   });
 }
 
@@ -49,7 +70,13 @@ async function decline(services: Services, { ctx, pending, user, body, clientAdd
   await services.db.transaction(async (tx) => {
     await tx
       .update(noteSignatures)
-      .set({ status: SIGNATURE_STATUS.declined, signedAt: at, timeZone: body.timeZone ?? null, signatureName: body.name, description: body.description || null })
+      .set({
+        status: SIGNATURE_STATUS.declined,
+        signedAt: at,
+        timeZone: body.timeZone ?? null,
+        signatureName: body.name,
+        description: body.description || null,
+      })
       .where(and(eq(noteSignatures.signatureId, pending.signatureId), eq(noteSignatures.status, SIGNATURE_STATUS.pending)));
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     await appendAudit(tx, {
@@ -67,7 +94,8 @@ async function decline(services: Services, { ctx, pending, user, body, clientAdd
 async function signableVersion(services: Services, { ctx, body }: Answering) {
   const version = await savedVersion(services.db, ctx.note.noteNo, ctx.note.version);
   if (!version) throw new AppError(ERR.unsavedChanges);
-  if (body.version !== undefined && body.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
+  if (body.version !== undefined && body.version !== ctx.note.version)
+    throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
   if ((await versionHash(services.db, ctx.note.noteNo, ctx.note.version)) !== version.blocksHash) throw new AppError(ERR.versionTampered);
   return version;
 }
@@ -135,7 +163,12 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
  * Answers the caller's pending signature request (`/signature/status`): signs (T) the current saved
  * version, binding its fingerprint, or declines (F); the password is checked either way.
  */
-export async function answerSignatureRequest(services: Services, user: AuthUser, body: SignatureAnswer, clientAddress: string): Promise<null> {
+export async function answerSignatureRequest(
+  services: Services,
+  user: AuthUser,
+  body: SignatureAnswer,
+  clientAddress: string,
+): Promise<null> {
   const ctx = await requireVisibleNote(services.db, user, body.labNoteNo);
   const pending = await pendingRequestOf(services.db, ctx.note.noteNo, user.userNo);
   enforce(canSign(ctx, pending !== undefined), SIGN_REFUSALS);

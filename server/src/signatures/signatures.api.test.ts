@@ -38,7 +38,9 @@ async function person(name: string): Promise<Person> {
 beforeAll(async () => {
   server = await startTestServer();
   url = await server.listen();
-  [leader, writer, reviewer, colleague, outsider] = await Promise.all(['Leader Lee', 'Writer Woo', 'Reviewer Ryu', 'Colleague Cho', 'Outsider Oh'].map(person)) as [Person, Person, Person, Person, Person];
+  [leader, writer, reviewer, colleague, outsider] = (await Promise.all(
+    ['Leader Lee', 'Writer Woo', 'Reviewer Ryu', 'Colleague Cho', 'Outsider Oh'].map(person),
+  )) as [Person, Person, Person, Person, Person];
   admin = await server.as(server.admin);
   projectNo = (
     await leader.call<{ projectNo: number }>('/v1/project/create', {
@@ -67,7 +69,14 @@ async function savedNote(title: string, inProject = projectNo) {
 }
 
 const sign = (who: Person, labNoteNo: number, extra: Record<string, unknown> = {}) =>
-  who.call('/v1/project/signature/status', { labNoteNo, status: 'T', password: who.user.password, name: who.user.name, timeZone: 'Asia/Seoul', ...extra });
+  who.call('/v1/project/signature/status', {
+    labNoteNo,
+    status: 'T',
+    password: who.user.password,
+    name: who.user.name,
+    timeZone: 'Asia/Seoul',
+    ...extra,
+  });
 
 const noteOf = async (labNoteNo: number) => (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.note;
 const lastAudit = async () => (await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0];
@@ -94,10 +103,19 @@ describe('requesting signatures', () => {
 
   it('refuses signers who are not participants (2019), and requests by others than the writer or leader', async () => {
     const { labNoteNo } = await savedNote('Wrong signers');
-    const refused = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: outsider.user.userId, type: 'reviewer' }] });
+    const refused = await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: outsider.user.userId, type: 'reviewer' }],
+    });
     expect(refused.body).toMatchObject({ status: ERR.signerModify, data: { notParticipants: [outsider.user.userId] } });
-    expect((await colleague.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] })).http).toBe(403);
-    const badType = await writer.call<ValidationErrorData>('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'approver' }] });
+    expect(
+      (await colleague.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] }))
+        .http,
+    ).toBe(403);
+    const badType = await writer.call<ValidationErrorData>('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: reviewer.user.userId, type: 'approver' }],
+    });
     expect(badType.http).toBe(400);
     expect((await noteOf(labNoteNo)).signatureList).toEqual([]);
   });
@@ -105,7 +123,13 @@ describe('requesting signatures', () => {
   it('updates pending signers: withdrawn ones go, types change, the note returns to W with none left', async () => {
     const { labNoteNo } = await savedNote('Updated signers');
     await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
-    await writer.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }, { userId: colleague.user.userId, type: 'participant' }] });
+    await writer.call('/v1/project/signature/update', {
+      labNoteNo,
+      signers: [
+        { userId: reviewer.user.userId, type: 'reviewer' },
+        { userId: colleague.user.userId, type: 'participant' },
+      ],
+    });
     expect((await noteOf(labNoteNo)).signatureList.map((s) => [s.userId, s.type])).toEqual([
       [reviewer.user.userId, 'reviewer'],
       [colleague.user.userId, 'participant'],
@@ -118,16 +142,28 @@ describe('requesting signatures', () => {
 describe('a reviewer did not write the note', () => {
   it('refuses the writer as their own reviewer (2025), names them, stores nothing, and lets them sign as participant', async () => {
     const { labNoteNo } = await savedNote('Own review');
-    const refused = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'reviewer' }] });
+    const refused = await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: writer.user.userId, type: 'reviewer' }],
+    });
     expect(refused.http).toBe(422);
     expect(refused.body).toMatchObject({ status: ERR.reviewerWrote, data: { writers: [writer.user.userId] } });
     expect(refused.body.message).toContain('Writer Woo');
     expect((await noteOf(labNoteNo)).signatureList).toEqual([]);
     expect((await noteOf(labNoteNo)).reviewersExcluded).toEqual([writer.user.userId]);
-    const asParticipant = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }, { userId: reviewer.user.userId, type: 'reviewer' }] });
+    const asParticipant = await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [
+        { userId: writer.user.userId, type: 'participant' },
+        { userId: reviewer.user.userId, type: 'reviewer' },
+      ],
+    });
     expect(asParticipant.body.status).toBe('0000');
     // Nor can the writer be switched to reviewer by an update.
-    const switched = await writer.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'reviewer' }] });
+    const switched = await writer.call('/v1/project/signature/update', {
+      labNoteNo,
+      signers: [{ userId: writer.user.userId, type: 'reviewer' }],
+    });
     expect(switched.body.status).toBe(ERR.reviewerWrote);
     expect((await noteOf(labNoteNo)).signatureList.map((s) => [s.userId, s.type])).toEqual([
       [writer.user.userId, 'participant'],
@@ -141,8 +177,14 @@ describe('a reviewer did not write the note', () => {
     clients.push(coEditor);
     appendParagraph(coEditor.doc, 'A line by the colleague');
     await eventually(() => coEditor.allDurable(), 'durable');
-    await eventually(async () => (await noteOf(labNoteNo)).reviewersExcluded.includes(colleague.user.userId), 'the colleague recorded as a writer');
-    const refused = await leader.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'reviewer' }] });
+    await eventually(
+      async () => (await noteOf(labNoteNo)).reviewersExcluded.includes(colleague.user.userId),
+      'the colleague recorded as a writer',
+    );
+    const refused = await leader.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: colleague.user.userId, type: 'reviewer' }],
+    });
     expect(refused.body).toMatchObject({ status: ERR.reviewerWrote, data: { writers: [colleague.user.userId] } });
     // Reading the note live writes nothing, so a reader remains a possible reviewer.
     const reader = await connectWriter(url, noteDocumentName(labNoteNo), reviewer.token);
@@ -158,7 +200,10 @@ describe('a reviewer did not write the note', () => {
     clients.push(edit);
     appendParagraph(edit.doc, 'The reviewer adds a line');
     await eventually(() => edit.allDurable(), 'durable');
-    await eventually(async () => (await noteOf(labNoteNo)).reviewersExcluded.includes(reviewer.user.userId), 'the reviewer recorded as a writer');
+    await eventually(
+      async () => (await noteOf(labNoteNo)).reviewersExcluded.includes(reviewer.user.userId),
+      'the reviewer recorded as a writer',
+    );
     // Their line is saved, so the only reason left to refuse is that they wrote in it.
     expect((await writer.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 1, blockList: [] })).body.status).toBe('0000');
     edit.destroy();
@@ -174,7 +219,12 @@ describe('signing', () => {
     await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     const noPassword = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', { labNoteNo, status: 'T', name: 'Ryu' });
     expect(noPassword.body.data.fields).toMatchObject([{ field: 'password', reason: 'required' }]);
-    const noName = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', { labNoteNo, status: 'T', password: reviewer.user.password, name: ' ' });
+    const noName = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', {
+      labNoteNo,
+      status: 'T',
+      password: reviewer.user.password,
+      name: ' ',
+    });
     expect(noName.body.data.fields).toMatchObject([{ field: 'name', reason: 'required' }]);
     const wrong = await sign(reviewer, labNoteNo, { password: 'not my password' });
     expect(wrong.body.status).toBe(ERR.badCredentials);
@@ -194,7 +244,8 @@ describe('signing', () => {
     const { labNoteNo } = await savedNote('Guessing');
     await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: guesser.user.userId, type: 'participant' }] });
     const statuses: string[] = [];
-    for (let i = 0; i < server.config.throttle.accountLockAfter; i += 1) statuses.push((await sign(guesser, labNoteNo, { password: `guess ${i}` })).body.status);
+    for (let i = 0; i < server.config.throttle.accountLockAfter; i += 1)
+      statuses.push((await sign(guesser, labNoteNo, { password: `guess ${i}` })).body.status);
     expect(statuses.slice(0, -1).every((s) => s === ERR.badCredentials)).toBe(true);
     expect(statuses.at(-1)).toBe(ERR.tooManyAttempts);
     expect((await sign(guesser, labNoteNo)).body.status).toBe(ERR.tooManyAttempts);
@@ -206,7 +257,8 @@ describe('signing', () => {
     appendParagraph(editor.doc, 'typed after saving');
     await eventually(() => editor.allDurable(), 'durable');
     expect((await sign(reviewer, labNoteNo)).body.status).toBe(ERR.unsavedChanges);
-    const { labNoteNo: empty } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Never saved' })).body.data;
+    const { labNoteNo: empty } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Never saved' }))
+      .body.data;
     await writer.call('/v1/project/signature/create', { labNoteNo: empty, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     expect((await sign(reviewer, empty)).body.status).toBe(ERR.unsavedChanges);
   });
@@ -216,7 +268,10 @@ describe('signing', () => {
     const colleagueEditor = await connectWriter(url, noteDocumentName(labNoteNo), colleague.token);
     clients.push(colleagueEditor);
     await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
-    const [version] = await server.database.db.select().from(noteVersions).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+    const [version] = await server.database.db
+      .select()
+      .from(noteVersions)
+      .where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
 
     const signed = await sign(reviewer, labNoteNo, { description: 'Reviewed the raw data.' });
     expect(signed.body.status).toBe('0000');
@@ -224,14 +279,32 @@ describe('signing', () => {
     expect(note.status).toBe('T');
     expect(note.write).toBe('N');
     expect(note.signatureList).toMatchObject([
-      { name: 'Reviewer Ryu', type: 'reviewer', status: 'T', signatureName: 'Reviewer Ryu', description: 'Reviewed the raw data.', timeZone: 'Asia/Seoul', signedVersion: 1, intact: true },
+      {
+        name: 'Reviewer Ryu',
+        type: 'reviewer',
+        status: 'T',
+        signatureName: 'Reviewer Ryu',
+        description: 'Reviewed the raw data.',
+        timeZone: 'Asia/Seoul',
+        signedVersion: 1,
+        intact: true,
+      },
     ]);
     expect(Date.parse(note.signatureList[0]!.signedAt!)).toBeGreaterThan(Date.now() - 60_000);
-    expect(await lastAudit()).toMatchObject({ action: 'signature.signed', after: { meaning: 'reviewer', version: 1, blocksHash: version?.blocksHash } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'signature.signed',
+      after: { meaning: 'reviewer', version: 1, blocksHash: version?.blocksHash },
+    });
 
     // Both open editors are told at once, and their edits no longer land.
-    await eventually(() => editor.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'the writer’s editor to turn read-only');
-    await eventually(() => colleagueEditor.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'the colleague’s editor to turn read-only');
+    await eventually(
+      () => editor.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'),
+      'the writer’s editor to turn read-only',
+    );
+    await eventually(
+      () => colleagueEditor.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'),
+      'the colleague’s editor to turn read-only',
+    );
     appendParagraph(editor.doc, 'after signing');
     await roundTrip(editor, colleagueEditor);
     const blocks = (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
@@ -258,7 +331,10 @@ describe('signing', () => {
     const [version] = await server.database.db.select().from(noteVersions).where(eq(noteVersions.noteNo, labNoteNo));
     const blocks = version!.blocks as Array<{ content: string }>;
     blocks[0]!.content = blocks[0]!.content.replace('Result', 'Forged result');
-    await server.database.db.update(noteVersions).set({ blocks }).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
+    await server.database.db
+      .update(noteVersions)
+      .set({ blocks })
+      .where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, 1)));
     const note = await noteOf(labNoteNo);
     expect(note.signatureList.find((s) => s.type === 'reviewer')?.intact).toBe(false);
     expect((await sign(colleague, labNoteNo)).body.status).toBe(ERR.versionTampered);
@@ -273,7 +349,13 @@ describe('signing', () => {
 
     const { labNoteNo: other } = await savedNote('Declined');
     await writer.call('/v1/project/signature/create', { labNoteNo: other, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
-    const declined = await reviewer.call('/v1/project/signature/status', { labNoteNo: other, status: 'F', password: reviewer.user.password, name: 'Ryu', description: 'Data incomplete' });
+    const declined = await reviewer.call('/v1/project/signature/status', {
+      labNoteNo: other,
+      status: 'F',
+      password: reviewer.user.password,
+      name: 'Ryu',
+      description: 'Data incomplete',
+    });
     expect(declined.body.status).toBe('0000');
     const note = await noteOf(other);
     expect(note.signatureList[0]).toMatchObject({ status: 'F', description: 'Data incomplete' });
@@ -294,12 +376,18 @@ describe('removing signatures', () => {
     expect(noReason.body.data.fields).toMatchObject([{ field: 'reason', reason: 'required' }]);
     expect((await noteOf(labNoteNo)).status).toBe('T');
 
-    expect((await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'Signed the wrong version' })).body.status).toBe('0000');
+    expect(
+      (await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'Signed the wrong version' })).body.status,
+    ).toBe('0000');
     const note = await noteOf(labNoteNo);
     expect(note.status).toBe('W');
     expect(note.signatureList).toEqual([]);
     expect(note.write).toBe('Y');
-    expect(await lastAudit()).toMatchObject({ action: 'signature.removed', reason: 'Signed the wrong version', before: { signer: reviewer.user.userId, status: 'T' } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'signature.removed',
+      reason: 'Signed the wrong version',
+      before: { signer: reviewer.user.userId, status: 'T' },
+    });
   });
 });
 
@@ -310,7 +398,9 @@ describe('closing the project', () => {
       signatureList: { department: '', user: [writer, reviewer].map((p) => p.user.userId).join(',') },
     });
     const closingNo = own.body.data.projectNo;
-    const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: closingNo, title: 'Final note' })).body.data;
+    const { labNoteNo } = (
+      await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: closingNo, title: 'Final note' })
+    ).body.data;
     const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
     clients.push(editor);
     appendParagraph(editor.doc, 'Conclusion');
@@ -318,7 +408,8 @@ describe('closing the project', () => {
     await writer.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
     await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
 
-    const blockedBy = async (who: Person) => (await who.call<ProjectDetail>('/v1/project/check', { projectNo: closingNo })).body.data.finishBlockedBy;
+    const blockedBy = async (who: Person) =>
+      (await who.call<ProjectDetail>('/v1/project/check', { projectNo: closingNo })).body.data.finishBlockedBy;
     expect(await blockedBy(leader)).toBe('noReviewerSignature');
     // Only the one who may close is told what stands in the way.
     expect(await blockedBy(writer)).toBeNull();
@@ -345,13 +436,24 @@ describe('closing the project', () => {
     expect(editorAnswer.list.map((n) => [n.status, n.write])).toEqual([['F', 'N']]);
     const refusals = await Promise.all([
       leader.call('/v1/project/finish', { projectNo: closingNo }),
-      leader.call('/v1/project/update', { projectNo: closingNo, title: 'Reopen', signatureList: { department: '', user: writer.user.userId } }),
+      leader.call('/v1/project/update', {
+        projectNo: closingNo,
+        title: 'Reopen',
+        signatureList: { department: '', user: writer.user.userId },
+      }),
       writer.call('/v1/project/note/create', { projectNo: closingNo, title: 'Late note' }),
       writer.call('/v1/project/note/temp', { labNoteNo, blockList: [] }),
       writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] }),
       leader.call('/v1/project/signature/remove', { labNoteNo, signatureId: 1, reason: 'x' }),
     ]);
-    expect(refusals.map((r) => r.body.status)).toEqual([ERR.projectModify, ERR.projectModify, ERR.projectModify, ERR.forbidden, ERR.projectModify, ERR.projectModify]);
+    expect(refusals.map((r) => r.body.status)).toEqual([
+      ERR.projectModify,
+      ERR.projectModify,
+      ERR.projectModify,
+      ERR.forbidden,
+      ERR.projectModify,
+      ERR.projectModify,
+    ]);
   });
 });
 
@@ -371,7 +473,12 @@ describe('the audit trail for administrators', () => {
     expect((await admin<ValidationErrorData>('/v1/audit/list', { startDate: '2026-02-02', endDate: '2026-02-01' })).http).toBe(400);
 
     const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
-    const exported = await server.app.inject({ method: 'POST', url: '/server/v1/audit/export', payload: { action: 'signature.signed' }, headers: { authorization: `Bearer ${accessToken}` } });
+    const exported = await server.app.inject({
+      method: 'POST',
+      url: '/server/v1/audit/export',
+      payload: { action: 'signature.signed' },
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-type']).toContain('text/csv');
     const parsed = Papa.parse<Record<string, string>>(exported.body.replace(/^\uFEFF/, '').trim(), { header: true, comments: '#' });
@@ -392,9 +499,15 @@ describe('the leader takes part in their own project', () => {
     expect(detail.participants.map((p) => p.userId)).toEqual([writer.user.userId]);
     expect(detail.members.map((p) => p.userId)).toEqual([leader.user.userId, writer.user.userId]);
     const { labNoteNo } = await savedNote('Leader reviews', ownProject);
-    const notListedHere = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const notListedHere = await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: reviewer.user.userId, type: 'reviewer' }],
+    });
     expect(notListedHere.body).toMatchObject({ status: ERR.signerModify, data: { notParticipants: [reviewer.user.userId] } });
-    const requested = await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: leader.user.userId, type: 'reviewer' }] });
+    const requested = await writer.call('/v1/project/signature/create', {
+      labNoteNo,
+      signers: [{ userId: leader.user.userId, type: 'reviewer' }],
+    });
     expect(requested.body.status).toBe('0000');
     expect((await sign(leader, labNoteNo)).body.status).toBe('0000');
     expect((await noteOf(labNoteNo)).signatureList).toMatchObject([{ userId: leader.user.userId, type: 'reviewer', status: 'T' }]);

@@ -4,7 +4,9 @@ import { startTestServer, type TestServer } from '../testing/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ config: { company: { code: 'MAIN', name: 'Main Labs', otherCode: 'PARTNER', mainHosts: ['eln.example.test'] } } });
+  server = await startTestServer({
+    config: { company: { code: 'MAIN', name: 'Main Labs', otherCode: 'PARTNER', mainHosts: ['eln.example.test'] } },
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -15,7 +17,11 @@ describe('/v1/system/info', () => {
     const answer = await server.call<SystemInfo>('/v1/system/info', {});
     expect(answer.body.status).toBe('0000');
     const info = answer.body.data;
-    expect(info).toEqual({ mainHosts: server.config.company.mainHosts, mainCompanyCode: server.config.company.code, otherCompanyCode: server.config.company.otherCode });
+    expect(info).toEqual({
+      mainHosts: server.config.company.mainHosts,
+      mainCompanyCode: server.config.company.code,
+      otherCompanyCode: server.config.company.otherCode,
+    });
     expect(info.mainHosts).toEqual(['eln.example.test']);
     expect(companyCodeForHost('localhost:8080', info)).toBe(server.config.company.code);
     expect(companyCodeForHost('ELN.example.test:443', info)).toBe(server.config.company.code);

@@ -27,7 +27,9 @@ async function createTemplate(title: string): Promise<number> {
 
 describe('the live template kind, asked for a group of templates', () => {
   it('answers each template in the order asked: drafts only, and locks every asked row', async () => {
-    const [draft, checking, approved, deleted] = await Promise.all(['Draft', 'Checked in', 'Approved', 'Deleted'].map((title) => createTemplate(`${title} template`)));
+    const [draft, checking, approved, deleted] = await Promise.all(
+      ['Draft', 'Checked in', 'Approved', 'Deleted'].map((title) => createTemplate(`${title} template`)),
+    );
     const { db } = server.database;
     await db.update(templates).set({ state: TEMPLATE_STATE.checking }).where(eq(templates.templateNo, checking!));
     await db.update(templates).set({ state: TEMPLATE_STATE.approved }).where(eq(templates.templateNo, approved!));

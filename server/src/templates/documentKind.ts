@@ -23,7 +23,11 @@ export function templateDocumentKind(db: Db): DocumentKind {
     },
     async writable(ids: string[], tx: Queryable) {
       const templateNos = ids.map(canonicalRecordNo);
-      const locked = await lockTemplates(tx, templateNos.filter((templateNo) => templateNo !== null), 'share');
+      const locked = await lockTemplates(
+        tx,
+        templateNos.filter((templateNo) => templateNo !== null),
+        'share',
+      );
       return templateNos.map((templateNo) => {
         const template = templateNo === null ? undefined : locked.get(templateNo);
         return Boolean(template && templateOpenForWriting(template));

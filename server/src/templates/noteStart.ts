@@ -46,7 +46,12 @@ function withFileIds(node: PmNode, renamed: ReadonlyMap<string, string>): PmNode
  */
 export async function initialNoteState(tx: Tx, start: TemplateStart, noteNo: number): Promise<Uint8Array> {
   const ids = [...new Set(fileIdsOf(start.content))];
-  const owned = ids.length ? await tx.select().from(files).where(and(inArray(files.fileId, ids), eq(files.templateNo, start.templateNo))) : [];
+  const owned = ids.length
+    ? await tx
+        .select()
+        .from(files)
+        .where(and(inArray(files.fileId, ids), eq(files.templateNo, start.templateNo)))
+    : [];
   const renamed = new Map<string, string>();
   for (const file of owned) {
     const fileId = randomUUID();

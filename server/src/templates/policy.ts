@@ -27,7 +27,11 @@ export const READ_REFUSALS: Refusals<ReadVerdict> = { missing: ERR.notFound };
 export const WRITE_REFUSALS: Refusals<WriteVerdict> = { noTemplateFlag: ERR.forbidden, notDraft: ERR.templateNotDraft };
 /** Opening a checked-in template for editing answers 7003: the client offers the approval instead. */
 export const EDIT_REFUSALS: Refusals<EditVerdict> = { noTemplateFlag: ERR.forbidden, checking: ERR.templateReady };
-export const APPROVE_REFUSALS: Refusals<ApproveVerdict> = { noTemplateFlag: ERR.forbidden, notChecking: ERR.templateNotChecking, ownTemplate: ERR.templateOwnApproval };
+export const APPROVE_REFUSALS: Refusals<ApproveVerdict> = {
+  noTemplateFlag: ERR.forbidden,
+  notChecking: ERR.templateNotChecking,
+  ownTemplate: ERR.templateOwnApproval,
+};
 export const DELETE_REFUSALS: Refusals<DeleteVerdict> = { notAuthor: ERR.templateDelete };
 export const USE_REFUSALS: Refusals<UseVerdict> = { notApproved: ERR.templateNotApproved };
 
@@ -107,4 +111,3 @@ export function templateAbilities(user: Caller, template: TemplateFacts, checked
 export function templateOpenForWriting(template: Pick<TemplateFacts, 'state' | 'deletedAt'>): boolean {
   return template.state === TEMPLATE_STATE.draft && template.deletedAt === null;
 }
-

@@ -34,7 +34,9 @@ const noteCount = sql<number>`(select count(*) from ${labNotes} where ${labNotes
 const waitingChecker = sql<number | null>`(select ${templateRevisions.checkedByUserNo} from ${templateRevisions}
   where ${templateRevisions.templateNo} = ${templates.templateNo} and ${templateRevisions.revision} = ${templates.revision}
   and ${templates.state} = ${TEMPLATE_STATE.checking})`;
-const approvedVersion = sql<string | null>`(select ${templateRevisions.versionMajor} || '.' || ${templateRevisions.versionMinor} from ${templateRevisions}
+const approvedVersion = sql<
+  string | null
+>`(select ${templateRevisions.versionMajor} || '.' || ${templateRevisions.versionMinor} from ${templateRevisions}
   where ${templateRevisions.templateNo} = ${templates.templateNo} and ${templateRevisions.revision} = ${templates.approvedRevision})`;
 
 export const versionOf = (revision: Pick<RevisionRecord, 'versionMajor' | 'versionMinor'>): TemplateVersion | null =>
@@ -77,7 +79,12 @@ const summaryColumns = {
 };
 
 /** The templates the caller may see, newest first, filtered by title, state and creation date. */
-export async function listTemplates(q: Queryable, user: AuthUser, filter: TemplateListFilter, timeZone: string): Promise<TemplateListAnswer> {
+export async function listTemplates(
+  q: Queryable,
+  user: AuthUser,
+  filter: TemplateListFilter,
+  timeZone: string,
+): Promise<TemplateListAnswer> {
   const where = and(
     visibleTemplatesSql(user),
     filter.value ? ilike(templates.title, `%${escapeLike(filter.value)}%`) : undefined,
@@ -86,14 +93,25 @@ export async function listTemplates(q: Queryable, user: AuthUser, filter: Templa
   );
   const [total] = await q.select({ n: count() }).from(templates).where(where);
   // The page's numbers first; author, version and note count for those rows only.
-  const page = q.select({ templateNo: templates.templateNo }).from(templates).where(where).orderBy(desc(templates.templateNo)).limit(filter.pageSize).offset(offsetOf(filter)).as('page');
+  const page = q
+    .select({ templateNo: templates.templateNo })
+    .from(templates)
+    .where(where)
+    .orderBy(desc(templates.templateNo))
+    .limit(filter.pageSize)
+    .offset(offsetOf(filter))
+    .as('page');
   const rows = await q
     .select(summaryColumns)
     .from(page)
     .innerJoin(templates, eq(templates.templateNo, page.templateNo))
     .innerJoin(author, eq(author.userNo, templates.authorUserNo))
     .orderBy(desc(templates.templateNo));
-  return { totalCount: Number(total?.n ?? 0), list: rows.map((row) => summaryOf(user, row)), abilities: { create: canManageTemplates(user) === 'allowed' } };
+  return {
+    totalCount: Number(total?.n ?? 0),
+    list: rows.map((row) => summaryOf(user, row)),
+    abilities: { create: canManageTemplates(user) === 'allowed' },
+  };
 }
 
 /** Every approved template, by title: what the note-create picker offers. */
@@ -101,7 +119,10 @@ export async function approvedTemplates(q: Queryable): Promise<TemplateChoice[]>
   const rows = await q
     .select({ template: templates, revision: templateRevisions })
     .from(templates)
-    .innerJoin(templateRevisions, and(eq(templateRevisions.templateNo, templates.templateNo), eq(templateRevisions.revision, templates.approvedRevision)))
+    .innerJoin(
+      templateRevisions,
+      and(eq(templateRevisions.templateNo, templates.templateNo), eq(templateRevisions.revision, templates.approvedRevision)),
+    )
     .where(and(sql`${templates.deletedAt} is null`, isNotNull(templates.approvedRevision)))
     .orderBy(asc(templates.title));
   return rows.map(({ template, revision }) => ({
@@ -136,14 +157,26 @@ export async function lockTemplate(tx: Tx, templateNo: number, strength: 'share'
 }
 
 /** The templates' rows locked together (inside a transaction), in template order, by template. */
-export async function lockTemplates(tx: Queryable, templateNos: number[], strength: 'share' | 'update'): Promise<Map<number, TemplateRecord>> {
+export async function lockTemplates(
+  tx: Queryable,
+  templateNos: number[],
+  strength: 'share' | 'update',
+): Promise<Map<number, TemplateRecord>> {
   if (!templateNos.length) return new Map();
-  const rows = await tx.select().from(templates).where(inArray(templates.templateNo, templateNos)).orderBy(asc(templates.templateNo)).for(strength);
+  const rows = await tx
+    .select()
+    .from(templates)
+    .where(inArray(templates.templateNo, templateNos))
+    .orderBy(asc(templates.templateNo))
+    .for(strength);
   return new Map(rows.map((row) => [row.templateNo, row]));
 }
 
 export async function revisionOf(q: Queryable, templateNo: number, revision: number): Promise<RevisionRecord | undefined> {
-  const [row] = await q.select().from(templateRevisions).where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, revision)));
+  const [row] = await q
+    .select()
+    .from(templateRevisions)
+    .where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, revision)));
   return row;
 }
 
@@ -186,7 +219,11 @@ async function revisionsOf(q: Queryable, templateNo: number): Promise<TemplateRe
 
 /** The template with its revisions, who may not approve it, and the version an approval would suggest. */
 export async function templateDetail(q: Queryable, user: AuthUser, templateNo: number): Promise<TemplateDetail> {
-  const [row] = await q.select(summaryColumns).from(templates).innerJoin(author, eq(author.userNo, templates.authorUserNo)).where(eq(templates.templateNo, templateNo));
+  const [row] = await q
+    .select(summaryColumns)
+    .from(templates)
+    .innerJoin(author, eq(author.userNo, templates.authorUserNo))
+    .where(eq(templates.templateNo, templateNo));
   if (!row) throw new AppError(READ_REFUSALS.missing);
   const revisions = await revisionsOf(q, templateNo);
   const excludedNos = [row.template.authorUserNo, ...(row.checkedBy === null ? [] : [row.checkedBy])];
@@ -205,12 +242,21 @@ export async function titleTaken(q: Queryable, title: string, exceptTemplateNo?:
   const [row] = await q
     .select({ no: templates.templateNo })
     .from(templates)
-    .where(and(eq(templates.title, title), sql`${templates.deletedAt} is null`, exceptTemplateNo ? ne(templates.templateNo, exceptTemplateNo) : undefined));
+    .where(
+      and(
+        eq(templates.title, title),
+        sql`${templates.deletedAt} is null`,
+        exceptTemplateNo ? ne(templates.templateNo, exceptTemplateNo) : undefined,
+      ),
+    );
   return row !== undefined;
 }
 
 /** The approved content a note starts from: the template's latest approved revision. */
-export async function approvedContent(q: Queryable, template: TemplateRecord): Promise<{ revision: RevisionRecord; blocks: SavedBlock[] } | null> {
+export async function approvedContent(
+  q: Queryable,
+  template: TemplateRecord,
+): Promise<{ revision: RevisionRecord; blocks: SavedBlock[] } | null> {
   if (template.approvedRevision === null) return null;
   const revision = await revisionOf(q, template.templateNo, template.approvedRevision);
   return revision ? { revision, blocks: revision.blocks as SavedBlock[] } : null;

@@ -126,9 +126,18 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
       if (await titleTaken(db, body.title)) throw new AppError(ERR.templateDuplicate);
       return db
         .transaction(async (tx) => {
-          const [created] = await tx.insert(templates).values({ title: body.title, description: body.description, authorUserNo: user.userNo }).returning();
+          const [created] = await tx
+            .insert(templates)
+            .values({ title: body.title, description: body.description, authorUserNo: user.userNo })
+            .returning();
           if (!created) throw new Error('template insert returned nothing');
-          await appendAudit(tx, { actor: user, action: 'template.created', target: { type: 'template', id: created.templateNo }, after: { title: created.title, description: created.description }, clientAddress });
+          await appendAudit(tx, {
+            actor: user,
+            action: 'template.created',
+            target: { type: 'template', id: created.templateNo },
+            after: { title: created.title, description: created.description },
+            clientAddress,
+          });
           return { templateNo: created.templateNo };
         })
         .catch(refuseDuplicateTitle);
@@ -147,7 +156,10 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
       if (template.title === body.title && template.description === description) return null;
       await db
         .transaction(async (tx) => {
-          await tx.update(templates).set({ title: body.title, description, updatedAt: new Date() }).where(eq(templates.templateNo, template.templateNo));
+          await tx
+            .update(templates)
+            .set({ title: body.title, description, updatedAt: new Date() })
+            .where(eq(templates.templateNo, template.templateNo));
           await appendAudit(tx, {
             actor: user,
             action: 'template.renamed',
@@ -174,7 +186,10 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
         await db.transaction(async (tx) => {
           const locked = await lockTemplate(tx, template.templateNo, 'update');
           if (locked?.state !== TEMPLATE_STATE.approved) return;
-          await tx.update(templates).set({ state: TEMPLATE_STATE.draft, updatedAt: new Date() }).where(eq(templates.templateNo, template.templateNo));
+          await tx
+            .update(templates)
+            .set({ state: TEMPLATE_STATE.draft, updatedAt: new Date() })
+            .where(eq(templates.templateNo, template.templateNo));
           const version = await lastApprovedVersion(tx, locked);
           await appendAudit(tx, {
             actor: user,
@@ -212,7 +227,8 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
       const wanted = body.revision ?? template.approvedRevision ?? (template.revision > 0 ? template.revision : null);
       const row = wanted === null ? undefined : await revisionOf(db, template.templateNo, wanted);
       // Those who cannot manage templates see approved versions only.
-      if (!row || (!row.approvedAt && canManageTemplates(user) !== 'allowed')) throw new AppError(row || wanted === null ? ERR.templateNotApproved : ERR.notFound);
+      if (!row || (!row.approvedAt && canManageTemplates(user) !== 'allowed'))
+        throw new AppError(row || wanted === null ? ERR.templateNotApproved : ERR.notFound);
       const detail = await templateDetail(db, user, template.templateNo);
       const revision = detail.revisions.find((r) => r.revision === row.revision);
       if (!revision) throw new AppError(ERR.notFound);
@@ -281,7 +297,10 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
           .update(templateRevisions)
           .set({ returnedAt: new Date(), returnReason: body.reason })
           .where(and(eq(templateRevisions.templateNo, template.templateNo), eq(templateRevisions.revision, body.revision)));
-        await tx.update(templates).set({ state: TEMPLATE_STATE.draft, updatedAt: new Date() }).where(eq(templates.templateNo, template.templateNo));
+        await tx
+          .update(templates)
+          .set({ state: TEMPLATE_STATE.draft, updatedAt: new Date() })
+          .where(eq(templates.templateNo, template.templateNo));
         await appendAudit(tx, {
           actor: user,
           action: 'template.returned',
@@ -304,7 +323,9 @@ export function registerTemplateRoutes(app: FastifyInstance, services: Services)
       const template = await requireReadableTemplate(db, user, body.templateNo);
       // Leaving without checking in: the caller's temporary save is discarded and their editor released.
       await live.endWriting(templateDocumentName(template.templateNo), user.userNo, 'cleared');
-      await db.delete(templateDrafts).where(and(eq(templateDrafts.templateNo, template.templateNo), eq(templateDrafts.savedByUserNo, user.userNo)));
+      await db
+        .delete(templateDrafts)
+        .where(and(eq(templateDrafts.templateNo, template.templateNo), eq(templateDrafts.savedByUserNo, user.userNo)));
       return null;
     },
   });
@@ -363,8 +384,13 @@ async function checkIn(services: Services, user: AuthUser, template: TemplateRec
     checkClientList(services, template.templateNo, clientList, withStatuses(blocks, baseline.blocks));
     const blocksHash = versionFingerprint(blocks);
     const revision = locked.revision + 1;
-    await tx.insert(templateRevisions).values({ templateNo: template.templateNo, revision, blocks, blocksHash, documentState: state, checkedByUserNo: user.userNo });
-    await tx.update(templates).set({ state: TEMPLATE_STATE.checking, revision, updatedAt: new Date() }).where(eq(templates.templateNo, template.templateNo));
+    await tx
+      .insert(templateRevisions)
+      .values({ templateNo: template.templateNo, revision, blocks, blocksHash, documentState: state, checkedByUserNo: user.userNo });
+    await tx
+      .update(templates)
+      .set({ state: TEMPLATE_STATE.checking, revision, updatedAt: new Date() })
+      .where(eq(templates.templateNo, template.templateNo));
     await tx.delete(templateDrafts).where(eq(templateDrafts.templateNo, template.templateNo));
     await appendAudit(tx, {
       actor: user,
@@ -395,18 +421,32 @@ async function approve(services: Services, user: AuthUser, body: ApproveBody, cl
   const version = parseTemplateVersion(body.version);
   if (!version) throw new AppError(ERR.templateVersionInvalid);
   const last = await lastApprovedVersion(db, template);
-  if (last && compareTemplateVersions(version, last) <= 0) throw new AppError(ERR.templateVersionNotGreater, { params: { last: formatTemplateVersion(last) } });
+  if (last && compareTemplateVersions(version, last) <= 0)
+    throw new AppError(ERR.templateVersionNotGreater, { params: { last: formatTemplateVersion(last) } });
   await confirmPassword(services, user, body.password, `approve:${user.userId}`, async (tx) => {
-    await appendAudit(tx, { actor: user, action: 'template.approvalFailed', target: { type: 'template', id: template.templateNo }, reason: AUDIT_SYSTEM_REASONS.wrongPassword, clientAddress });
+    await appendAudit(tx, {
+      actor: user,
+      action: 'template.approvalFailed',
+      target: { type: 'template', id: template.templateNo },
+      reason: AUDIT_SYSTEM_REASONS.wrongPassword,
+      clientAddress,
+    });
   });
   return db.transaction(async (tx) => {
     const locked = await lockTemplate(tx, template.templateNo, 'update');
-    if (locked?.state !== TEMPLATE_STATE.checking || locked.revision !== body.revision || locked.deletedAt) throw new AppError(ERR.templateNotChecking);
+    if (locked?.state !== TEMPLATE_STATE.checking || locked.revision !== body.revision || locked.deletedAt)
+      throw new AppError(ERR.templateNotChecking);
     const at = new Date();
     const [approved] = await tx
       .update(templateRevisions)
       .set({ versionMajor: version.major, versionMinor: version.minor, approvedByUserNo: user.userNo, approvedAt: at })
-      .where(and(eq(templateRevisions.templateNo, template.templateNo), eq(templateRevisions.revision, body.revision), isNull(templateRevisions.approvedAt)))
+      .where(
+        and(
+          eq(templateRevisions.templateNo, template.templateNo),
+          eq(templateRevisions.revision, body.revision),
+          isNull(templateRevisions.approvedAt),
+        ),
+      )
       .returning();
     if (!approved) throw new AppError(ERR.templateNotChecking);
     if (locked.approvedRevision !== null) {
@@ -415,7 +455,10 @@ async function approve(services: Services, user: AuthUser, body: ApproveBody, cl
         .set({ supersededAt: at })
         .where(and(eq(templateRevisions.templateNo, template.templateNo), eq(templateRevisions.revision, locked.approvedRevision)));
     }
-    await tx.update(templates).set({ state: TEMPLATE_STATE.approved, approvedRevision: body.revision, updatedAt: at }).where(eq(templates.templateNo, template.templateNo));
+    await tx
+      .update(templates)
+      .set({ state: TEMPLATE_STATE.approved, approvedRevision: body.revision, updatedAt: at })
+      .where(eq(templates.templateNo, template.templateNo));
     await tx.delete(templateDrafts).where(eq(templateDrafts.templateNo, template.templateNo));
     const label = formatTemplateVersion(version);
     await appendAudit(tx, {
@@ -423,7 +466,14 @@ async function approve(services: Services, user: AuthUser, body: ApproveBody, cl
       action: 'template.approved',
       target: { type: 'template', id: template.templateNo },
       before: { state: TEMPLATE_STATE.checking, version: last && formatTemplateVersion(last) },
-      after: { state: TEMPLATE_STATE.approved, version: label, revision: body.revision, blocksHash: approved.blocksHash, superseded: last && formatTemplateVersion(last), at: at.toISOString() },
+      after: {
+        state: TEMPLATE_STATE.approved,
+        version: label,
+        revision: body.revision,
+        blocksHash: approved.blocksHash,
+        superseded: last && formatTemplateVersion(last),
+        at: at.toISOString(),
+      },
       clientAddress,
     });
     return { version: label, blocksHash: approved.blocksHash };

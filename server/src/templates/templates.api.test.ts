@@ -81,8 +81,10 @@ async function write(who: Person, templateNo: number, ...texts: string[]) {
   return client;
 }
 
-const detail = async (who: Person, templateNo: number) => (await who.call<TemplateEditorAnswer>('/v1/template/editor', { templateNo })).body.data.template;
-const checkIn = (who: Person, templateNo: number, version: number) => who.call<{ revision: number; blocksHash: string }>('/v1/template/save', { templateNo, version, blockList: [] });
+const detail = async (who: Person, templateNo: number) =>
+  (await who.call<TemplateEditorAnswer>('/v1/template/editor', { templateNo })).body.data.template;
+const checkIn = (who: Person, templateNo: number, version: number) =>
+  who.call<{ revision: number; blocksHash: string }>('/v1/template/save', { templateNo, version, blockList: [] });
 const approve = (who: Person, templateNo: number, version: string, revision: number, password = who.user.password) =>
   who.call<{ version: string; blocksHash: string }>('/v1/template/approve', { templateNo, version, revision, password });
 
@@ -103,10 +105,14 @@ const storedTexts = async (documentName: string) => {
   return paragraphTexts(doc);
 };
 const updateCount = async (documentName: string) =>
-  Number((await server.database.db.select({ n: count() }).from(documentUpdates).where(eq(documentUpdates.documentName, documentName)))[0]?.n ?? 0);
+  Number(
+    (await server.database.db.select({ n: count() }).from(documentUpdates).where(eq(documentUpdates.documentName, documentName)))[0]?.n ??
+      0,
+  );
 /** The text of each block (a block's content is its ProseMirror JSON). */
 const textsOf = (blocks: ReadonlyArray<{ content: string }>) => blocks.map((b) => textOf(JSON.parse(b.content) as PmNode));
-const lastAudit = async (action: string) => (await server.database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.seq)).limit(1))[0];
+const lastAudit = async (action: string) =>
+  (await server.database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.seq)).limit(1))[0];
 
 async function newProject(): Promise<number> {
   const answer = await author.call<{ projectNo: number }>('/v1/project/create', {
@@ -145,7 +151,9 @@ describe('/v1/template/create and /update/title', () => {
     await create(author, taken);
     expect((await author.call('/v1/template/update/title', { templateNo, title: taken })).body.status).toBe(ERR.templateDuplicate);
     expect((await researcher.call('/v1/template/update/title', { templateNo, title: 'Mine now' })).body.status).toBe(ERR.forbidden);
-    expect((await author.call('/v1/template/update/title', { templateNo, title: 'Renamed log', description: 'For HEK293 cells' })).body.status).toBe('0000');
+    expect(
+      (await author.call('/v1/template/update/title', { templateNo, title: 'Renamed log', description: 'For HEK293 cells' })).body.status,
+    ).toBe('0000');
     expect(await detail(author, templateNo)).toMatchObject({ title: 'Renamed log', description: 'For HEK293 cells' });
     const record = await lastAudit('template.renamed');
     expect(record?.after).toMatchObject({ title: 'Renamed log' });
@@ -210,8 +218,18 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     expect(approved.body).toMatchObject({ status: '0000', data: { version: '1.1' } });
     const template = await detail(author, templateNo);
     expect(template).toMatchObject({ state: 'A', version: '1.1', suggestedVersion: '1.2' });
-    expect(template.revisions[0]).toMatchObject({ revision: 1, version: '1.1', approvedBy: approver.user.name, checkedBy: coAuthor.user.name, supersededAt: null });
-    expect((await lastAudit('template.approved'))?.after).toMatchObject({ version: '1.1', revision: 1, blocksHash: approved.body.data.blocksHash });
+    expect(template.revisions[0]).toMatchObject({
+      revision: 1,
+      version: '1.1',
+      approvedBy: approver.user.name,
+      checkedBy: coAuthor.user.name,
+      supersededAt: null,
+    });
+    expect((await lastAudit('template.approved'))?.after).toMatchObject({
+      version: '1.1',
+      revision: 1,
+      blocksHash: approved.body.data.blocksHash,
+    });
     expect((await approve(secondApprover, templateNo, '1.2', 1)).body.status).toBe(ERR.templateNotChecking);
   });
 
@@ -254,9 +272,13 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     const templateNo = await create();
     (await write(author, templateNo, 'Incomplete')).destroy();
     await checkIn(author, templateNo, 0);
-    expect((await author.call('/v1/template/return', { templateNo, revision: 1, reason: 'Mine' })).body.status).toBe(ERR.templateOwnApproval);
+    expect((await author.call('/v1/template/return', { templateNo, revision: 1, reason: 'Mine' })).body.status).toBe(
+      ERR.templateOwnApproval,
+    );
     expect((await approver.call('/v1/template/return', { templateNo, revision: 1, reason: '' })).body.status).toBe(ERR.validation);
-    expect((await approver.call('/v1/template/return', { templateNo, revision: 1, reason: 'Add the safety step' })).body.status).toBe('0000');
+    expect((await approver.call('/v1/template/return', { templateNo, revision: 1, reason: 'Add the safety step' })).body.status).toBe(
+      '0000',
+    );
     const template = await detail(author, templateNo);
     expect(template).toMatchObject({ state: 'D', revision: 1 });
     expect(template.revisions[0]).toMatchObject({ returnReason: 'Add the safety step' });
@@ -297,7 +319,9 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     expect(saved.body.data.blockStatuses.map((b) => b.blockStatus)).toEqual(['ADD']);
     const [draft] = await server.database.db.select().from(templateDrafts).where(eq(templateDrafts.templateNo, templateNo));
     expect(textsOf(draft?.blocks as Array<{ content: string }>)).toEqual(['Draft line']);
-    expect(saved.body.data.blockStatuses.map((b) => b.blockUid)).toEqual((draft?.blocks as Array<{ blockUid: string }>).map((b) => b.blockUid));
+    expect(saved.body.data.blockStatuses.map((b) => b.blockUid)).toEqual(
+      (draft?.blocks as Array<{ blockUid: string }>).map((b) => b.blockUid),
+    );
     expect((await detail(author, templateNo)).tempSavedAt).not.toBeNull();
     expect((await researcher.call('/v1/template/temp', { templateNo, blockList: [] })).body.status).toBe(ERR.notFound);
     expect((await author.call('/v1/template/clear', { templateNo })).body.status).toBe('0000');
@@ -335,7 +359,9 @@ describe('who sees what', () => {
   it('filters the list by title and pages it', async () => {
     const stem = `Paged ${Date.now()}`;
     for (let i = 0; i < 3; i++) await create(author, `${stem} ${i}`.slice(0, 25));
-    const page = (await author.call<TemplateListAnswer>('/v1/template/list', { type: 'title', value: stem.slice(0, 20), pageSize: 2, page: 2 })).body.data;
+    const page = (
+      await author.call<TemplateListAnswer>('/v1/template/list', { type: 'title', value: stem.slice(0, 20), pageSize: 2, page: 2 })
+    ).body.data;
     expect(page.totalCount).toBe(3);
     expect(page.list).toHaveLength(1);
   });
@@ -345,7 +371,11 @@ describe('notes made from templates', () => {
   it('copy the latest approved version, record it, and keep it when the template changes later', async () => {
     const projectNo = await newProject();
     const templateNo = await approvedTemplate('1.1', ['Objective', 'Procedure']);
-    const first = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'From template', templateNo });
+    const first = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', {
+      projectNo,
+      title: 'From template',
+      templateNo,
+    });
     expect(first.body.status).toBe('0000');
     const firstNo = first.body.data.labNoteNo;
     expect(await storedTexts(noteDocumentName(firstNo))).toEqual(['Objective', 'Procedure']);
@@ -359,7 +389,11 @@ describe('notes made from templates', () => {
     (await write(author, templateNo, 'Waste disposal')).destroy();
     await checkIn(author, templateNo, 1);
     await approve(approver, templateNo, '1.2', 2);
-    const second = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'From template 2', templateNo });
+    const second = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', {
+      projectNo,
+      title: 'From template 2',
+      templateNo,
+    });
     expect(await storedTexts(noteDocumentName(second.body.data.labNoteNo))).toEqual(['Objective', 'Procedure', 'Waste disposal']);
     const again = (await researcher.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo: firstNo })).body.data;
     expect(again.note.template).toMatchObject({ version: '1.1' });
@@ -370,12 +404,18 @@ describe('notes made from templates', () => {
   it('refuse a draft that was never approved (7008), a deleted template (9002), and give no note number for it', async () => {
     const projectNo = await newProject();
     const draftNo = await create();
-    expect((await author.call('/v1/project/note/create', { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(ERR.templateNotApproved);
+    expect((await author.call('/v1/project/note/create', { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(
+      ERR.templateNotApproved,
+    );
     // A researcher cannot see the draft at all.
-    expect((await researcher.call('/v1/project/note/create', { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(ERR.notFound);
+    expect((await researcher.call('/v1/project/note/create', { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(
+      ERR.notFound,
+    );
     const deletedNo = await approvedTemplate();
     expect((await author.call('/v1/template/delete', { templateNo: deletedNo })).body.status).toBe('0000');
-    expect((await author.call('/v1/project/note/create', { projectNo, title: 'From deleted', templateNo: deletedNo })).body.status).toBe(ERR.notFound);
+    expect((await author.call('/v1/project/note/create', { projectNo, title: 'From deleted', templateNo: deletedNo })).body.status).toBe(
+      ERR.notFound,
+    );
     expect((await author.call('/v1/project/note/create', { projectNo, title: 'Blank' })).body.status).toBe('0000');
   });
 });
@@ -402,18 +442,30 @@ describe('/v1/template/delete', () => {
 
 describe('files in templates', () => {
   /** A real 1x1 PNG. */
-  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
+  const PNG = Buffer.from(
+    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf00000301010018dd8db40000000049454e44ae426082',
+    'hex',
+  );
 
   async function upload(who: Person, fields: Record<string, string>) {
     const boundary = `----eln${Math.random().toString(16).slice(2)}`;
-    const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    const parts = Object.entries(fields).map(([name, value]) =>
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
     const payload = Buffer.concat([
       ...parts,
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gel.png"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gel.png"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       PNG,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const response = await server.app.inject({ method: 'POST', url: '/server/v1/common/file/add', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${who.token}` } });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/server/v1/common/file/add',
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${who.token}` },
+    });
     return response.json<{ status: string; data: { fileId: string } }>();
   }
 
@@ -457,7 +509,10 @@ describe('files in templates', () => {
     expect(noteFiles[0]?.fileId).not.toBe(fileId);
     const noteDoc = new Y.Doc();
     Y.applyUpdate(noteDoc, (await new DatabaseDocumentStore(server.database).load(noteDocumentName(labNoteNo)))!);
-    const images = noteDoc.getXmlFragment('default').toArray().filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'image');
+    const images = noteDoc
+      .getXmlFragment('default')
+      .toArray()
+      .filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'image');
     expect(images.map((image) => image.getAttribute('fileId'))).toEqual([noteFiles[0]?.fileId]);
     expect((await researcher.call('/v1/common/file/url', { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');
 
@@ -467,4 +522,3 @@ describe('files in templates', () => {
     expect((await researcher.call('/v1/common/file/url', { fileId })).body.status).toBe(ERR.notFound);
   });
 });
-

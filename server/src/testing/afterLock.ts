@@ -19,10 +19,14 @@ begin
   return new;
 end $$`),
   );
-  await db.execute(sql.raw('create trigger test_after_lock after insert on document_updates for each row execute function test_record_after_lock()'));
+  await db.execute(
+    sql.raw('create trigger test_after_lock after insert on document_updates for each row execute function test_record_after_lock()'),
+  );
 }
 
 /** How many of the document's updates were stored after its note was locked. */
 export async function storedAfterLock(db: Db, documentName: string): Promise<number> {
-  return (await rawRows<{ update_id: string }>(db, sql`select update_id from test_updates_after_lock where document_name = ${documentName}`)).length;
+  return (
+    await rawRows<{ update_id: string }>(db, sql`select update_id from test_updates_after_lock where document_name = ${documentName}`)
+  ).length;
 }

@@ -196,7 +196,9 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
  * An empty database of the suite's engine, not yet migrated: on PostgreSQL a new database, on PGlite one
  * in memory (or in `pgliteDir`, for a test that opens it more than once).
  */
-export async function testDatabaseTarget(pgliteDir: string | null = null): Promise<{ target: Parameters<typeof openDatabase>[0]; drop: () => Promise<void> }> {
+export async function testDatabaseTarget(
+  pgliteDir: string | null = null,
+): Promise<{ target: Parameters<typeof openDatabase>[0]; drop: () => Promise<void> }> {
   if (process.env.ELN_TEST_DB !== 'postgres') return { target: { kind: 'pglite', dataDir: pgliteDir }, drop: async () => undefined };
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('ELN_TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/eln_test)');
@@ -214,7 +216,9 @@ export async function testDatabaseTarget(pgliteDir: string | null = null): Promi
       // A closed pool's backends end a moment after its sockets do; forcing the drop while one is still
       // starting up resets it under its first query, which surfaces as a stray ECONNRESET in the test run.
       for (let waited = 0; waited < 5000; waited += 50) {
-        const [row] = await client.unsafe<Array<{ n: number }>>(`select count(*)::int as n from pg_stat_activity where datname = '${name}'`);
+        const [row] = await client.unsafe<Array<{ n: number }>>(
+          `select count(*)::int as n from pg_stat_activity where datname = '${name}'`,
+        );
         if (!row?.n) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -10,7 +10,9 @@ export function forgeJwt(payload: Record<string, unknown>, options: { secret?: s
   const alg = options.alg ?? 'HS256';
   const head = `${b64({ alg, typ: 'JWT' })}.${b64(payload)}`;
   if (alg === 'none') return `${head}.`;
-  return `${head}.${createHmac('sha256', options.secret ?? 'not-the-server-secret').update(head).digest('base64url')}`;
+  return `${head}.${createHmac('sha256', options.secret ?? 'not-the-server-secret')
+    .update(head)
+    .digest('base64url')}`;
 }
 
 export async function serverSecret(db: Db): Promise<string> {

@@ -111,16 +111,32 @@ export function personLdif(person: SeedPerson): string {
 function seedLdif(seed: DirectorySeed): string {
   const entries = [
     [`dn: ${DIRECTORY_SUFFIX}`, 'objectClass: dcObject', 'objectClass: organization', 'o: ELN Test Company', 'dc: eln', ''].join('\n'),
-    [`dn: ${DIRECTORY_READER.dn}`, 'objectClass: organizationalRole', 'objectClass: simpleSecurityObject', 'cn: notebook', `userPassword: ${DIRECTORY_READER.password}`, ''].join('\n'),
+    [
+      `dn: ${DIRECTORY_READER.dn}`,
+      'objectClass: organizationalRole',
+      'objectClass: simpleSecurityObject',
+      'cn: notebook',
+      `userPassword: ${DIRECTORY_READER.password}`,
+      '',
+    ].join('\n'),
     [`dn: ${DEPARTMENT_BASE}`, 'objectClass: organizationalUnit', 'ou: departments', ''].join('\n'),
     [`dn: ${PEOPLE_BASE}`, 'objectClass: organizationalUnit', 'ou: people', ''].join('\n'),
   ];
   // Parents before children: slapadd checks that each entry's parent exists.
   const depth = (d: SeedDepartment) => departmentDn(d.code, seed.departments).split(',').length;
   for (const d of [...seed.departments].sort((a, b) => depth(a) - depth(b))) {
-    entries.push([`dn: ${departmentDn(d.code, seed.departments)}`, 'objectClass: organizationalUnit', `ou: ${d.code}`, `description: ${d.name}`, ''].join('\n'));
+    entries.push(
+      [
+        `dn: ${departmentDn(d.code, seed.departments)}`,
+        'objectClass: organizationalUnit',
+        `ou: ${d.code}`,
+        `description: ${d.name}`,
+        '',
+      ].join('\n'),
+    );
   }
-  for (const name of seed.unusableDepartments) entries.push([`dn: ou=${name},${DEPARTMENT_BASE}`, 'objectClass: organizationalUnit', `ou: ${name}`, ''].join('\n'));
+  for (const name of seed.unusableDepartments)
+    entries.push([`dn: ou=${name},${DEPARTMENT_BASE}`, 'objectClass: organizationalUnit', `ou: ${name}`, ''].join('\n'));
   for (const person of seed.people) entries.push(personLdif(person));
   return `${entries.join('\n')}\n`;
 }
@@ -191,7 +207,11 @@ export async function startTestDirectory(seed: DirectorySeed): Promise<TestDirec
       url,
       bindDn: DIRECTORY_READER.dn,
       bindPassword: DIRECTORY_READER.password,
-      departments: { baseDn: DEPARTMENT_BASE, filter: '(objectClass=organizationalUnit)', attributes: { code: 'ou', name: 'description', parent: null } },
+      departments: {
+        baseDn: DEPARTMENT_BASE,
+        filter: '(objectClass=organizationalUnit)',
+        attributes: { code: 'ou', name: 'description', parent: null },
+      },
       users: {
         baseDn: PEOPLE_BASE,
         filter: '(objectClass=inetOrgPerson)',
@@ -253,7 +273,9 @@ function run(command: string, args: string[], input?: string): Promise<void> {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}: ${output.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}: ${output.trim()}`)),
+    );
     child.stdin.end(input ?? '');
   });
 }
@@ -289,15 +311,17 @@ async function waitForPid(pidFile: string): Promise<number> {
 }
 
 function waitForPort(port: number): Promise<void> {
-  return waitFor(`listening on port ${port}`, () =>
-    new Promise((resolve) => {
-      const socket = createConnection({ port, host: '127.0.0.1' });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    }),
+  return waitFor(
+    `listening on port ${port}`,
+    () =>
+      new Promise((resolve) => {
+        const socket = createConnection({ port, host: '127.0.0.1' });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }),
   );
 }
 

@@ -6,7 +6,8 @@ import { TEST_LICENCE_KEY } from '../licence/vendorKeys.js';
  * The private half of the test vendor key. It is public by being here, which is why only test servers
  * trust `TEST_LICENCE_KEY` (see vendorKeys.ts).
  */
-const TEST_LICENCE_PRIVATE_KEY = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIBVpX1kZfC0Shnq1JSWPe8iXxn6u+7kExq3DbrRLlSfg\n-----END PRIVATE KEY-----\n';
+const TEST_LICENCE_PRIVATE_KEY =
+  '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIBVpX1kZfC0Shnq1JSWPe8iXxn6u+7kExq3DbrRLlSfg\n-----END PRIVATE KEY-----\n';
 
 const DAY_MS = 86_400_000;
 

@@ -21,7 +21,13 @@ export interface LiveClient {
 export type ConnectOutcome = { kind: 'synced'; client: LiveClient } | { kind: 'refused'; reason: string };
 
 /** `doc`: an editor's document reconnecting (to another process), with everything it already holds. */
-export async function connectLive(baseUrl: string, name: string, token: string, timeoutMs = 10_000, doc: Y.Doc = new Y.Doc()): Promise<ConnectOutcome> {
+export async function connectLive(
+  baseUrl: string,
+  name: string,
+  token: string,
+  timeoutMs = 10_000,
+  doc: Y.Doc = new Y.Doc(),
+): Promise<ConnectOutcome> {
   const socket = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
   const durable = new DurableTracker(doc);
   let seenDurable = false;
@@ -116,7 +122,12 @@ export function paragraphTexts(doc: Y.Doc): string[] {
     .getXmlFragment(CONTENT_FIELD)
     .toArray()
     .filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'paragraph')
-    .map((p) => p.toArray().map((t) => (t instanceof Y.XmlText ? plainText(t) : '')).join(''));
+    .map((p) =>
+      p
+        .toArray()
+        .map((t) => (t instanceof Y.XmlText ? plainText(t) : ''))
+        .join(''),
+    );
 }
 
 /** A text's characters without its marks (XmlText.toString would wrap marked runs in tags). */

@@ -101,23 +101,31 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
 
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => send(res, 503, 'starting');
   const server = http.createServer((req, res) => handle(req, res));
-  const listen = (port: number) => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
   await listen(0);
   const { port } = server.address() as AddressInfo;
   const issuer = `http://${hostname}:${port}`;
 
-  const signingKey = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'loopback-1', use: 'sig', alg: 'RS256' };
+  const signingKey = {
+    ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+    kid: 'loopback-1',
+    use: 'sig',
+    alg: 'RS256',
+  };
   const provider = new Provider(issuer, {
     clients: [
       {
         client_id: TEST_CLIENT_ID,
-        ...(clientSecret ? { client_secret: clientSecret, token_endpoint_auth_method: 'client_secret_basic' as const } : { token_endpoint_auth_method: 'none' as const }),
+        ...(clientSecret
+          ? { client_secret: clientSecret, token_endpoint_auth_method: 'client_secret_basic' as const }
+          : { token_endpoint_auth_method: 'none' as const }),
         redirect_uris: [options.redirectUri],
         post_logout_redirect_uris: [options.postSignOutUri],
         grant_types: ['authorization_code'],
@@ -127,7 +135,10 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
     async findAccount(_ctx, sub) {
       const account = accountsBySub.get(sub);
       if (!account) return undefined;
-      return { accountId: sub, claims: () => ({ sub, email: account.email, email_verified: account.emailVerified ?? true, name: account.name }) };
+      return {
+        accountId: sub,
+        claims: () => ({ sub, email: account.email, email_verified: account.emailVerified ?? true, name: account.name }),
+      };
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     jwks: { keys: [signingKey] },
@@ -143,7 +154,10 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
     renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = page('Error · Loopback Identity Provider', `<h1>Something went wrong</h1><p class="error" role="alert">${html(out.error ?? 'error')}: ${html(out.error_description ?? '')}</p>`);
+      ctx.body = page(
+        'Error · Loopback Identity Provider',
+        `<h1>Something went wrong</h1><p class="error" role="alert">${html(out.error ?? 'error')}: ${html(out.error_description ?? '')}</p>`,
+      );
     },
   });
   const oidcHandler = provider.callback();
@@ -152,15 +166,22 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) return send(res, 400, page('Error', '<p class="error">This sign-in page is out of date.</p>'));
     if (step === '/abort') {
-      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'End-User aborted interaction' },
+        { mergeWithLastSubmission: false },
+      );
     }
-    if (details.prompt.name !== 'login') return send(res, 501, page('Error', `<p class="error">Unexpected prompt ${html(details.prompt.name)}</p>`));
+    if (details.prompt.name !== 'login')
+      return send(res, 501, page('Error', `<p class="error">Unexpected prompt ${html(details.prompt.name)}</p>`));
     const clientId = details.params.client_id ?? '';
     if (req.method !== 'POST' || step !== '/login') return send(res, 200, loginPage(uid, clientId, null));
     const form = await readForm(req);
     const email = form.get('email') ?? '';
     const account = accountByEmail(email);
-    if (!account || account.password !== form.get('password')) return send(res, 200, loginPage(uid, clientId, 'Invalid email or password.', email));
+    if (!account || account.password !== form.get('password'))
+      return send(res, 200, loginPage(uid, clientId, 'Invalid email or password.', email));
     return provider.interactionFinished(req, res, { login: { accountId: account.sub } }, { mergeWithLastSubmission: false });
   }
 
@@ -168,7 +189,9 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
     const path = new URL(req.url ?? '/', issuer).pathname;
     const match = /^\/interaction\/([\w-]+)(\/login|\/abort)?$/.exec(path);
     if (!match) return oidcHandler(req, res);
-    interaction(req, res, match[1]!, match[2]).catch((error: unknown) => send(res, 500, page('Error', `<p class="error">${html(String(error))}</p>`)));
+    interaction(req, res, match[1]!, match[2]).catch((error: unknown) =>
+      send(res, 500, page('Error', `<p class="error">${html(String(error))}</p>`)),
+    );
   };
 
   return {
@@ -237,7 +260,11 @@ export type ProviderVisit =
  * provider's cookies, fills its login form once (or presses Cancel), and stops at the notebook's
  * callback address (not followed: the test posts it to the notebook itself) or at a page of the provider.
  */
-export async function visitProvider(authorizationUrl: string, redirectUri: string, action: { email: string; password: string } | 'cancel'): Promise<ProviderVisit> {
+export async function visitProvider(
+  authorizationUrl: string,
+  redirectUri: string,
+  action: { email: string; password: string } | 'cancel',
+): Promise<ProviderVisit> {
   const jar = new Map<string, string>();
   let request: { url: string; form?: URLSearchParams } = { url: authorizationUrl };
   let submitted = false;
@@ -266,7 +293,10 @@ export async function visitProvider(authorizationUrl: string, redirectUri: strin
     const cancel = /<a class="cancel" href="([^"]+)"/.exec(text)?.[1];
     if (submitted || !formAction || !cancel) return { kind: 'page', status: response.status, html: text };
     submitted = true;
-    request = action === 'cancel' ? { url: new URL(cancel, request.url).href } : { url: new URL(formAction, request.url).href, form: new URLSearchParams(action) };
+    request =
+      action === 'cancel'
+        ? { url: new URL(cancel, request.url).href }
+        : { url: new URL(formAction, request.url).href, form: new URLSearchParams(action) };
   }
   throw new Error(`the provider did not come back to ${redirectUri} within 15 steps`);
 }

@@ -60,7 +60,9 @@ async function keep(file: string, image: Blob): Promise<void> {
     await rename(partial, file);
   } catch (error) {
     await rm(partial, { force: true }).catch(() => undefined);
-    console.warn(`The migrated PGlite image could not be kept in ${file} (${String(error)}): the next test servers migrate an empty PGlite.`);
+    console.warn(
+      `The migrated PGlite image could not be kept in ${file} (${String(error)}): the next test servers migrate an empty PGlite.`,
+    );
   }
 }
 
@@ -71,7 +73,11 @@ async function imageKey(): Promise<string> {
   hash.update(IMAGE_RECIPE).update('\0');
   const sql = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
   for (const name of [...sql, path.join('meta', '_journal.json')]) {
-    hash.update(name).update('\0').update(await readFile(path.join(MIGRATIONS_DIR, name))).update('\0');
+    hash
+      .update(name)
+      .update('\0')
+      .update(await readFile(path.join(MIGRATIONS_DIR, name)))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

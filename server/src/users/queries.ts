@@ -64,11 +64,21 @@ export async function listUsersForPicker(
   filter: { type?: 'name' | 'userId'; value?: string; page: number; pageSize: number },
 ): Promise<{ list: UserPick[]; totalCount: number }> {
   const pattern = filter.value ? `%${escapeLike(filter.value)}%` : null;
-  const match = pattern ? (filter.type === 'userId' ? ilike(users.userId, pattern) : or(ilike(users.name, pattern), ilike(users.userId, pattern))) : undefined;
+  const match = pattern
+    ? filter.type === 'userId'
+      ? ilike(users.userId, pattern)
+      : or(ilike(users.name, pattern), ilike(users.userId, pattern))
+    : undefined;
   const where = and(eq(users.active, true), match);
   const [total] = await q.select({ n: count() }).from(users).where(where);
   const rows = await q
-    .select({ userNo: users.userNo, userId: users.userId, name: users.name, departmentCode: users.departmentCode, departmentName: departments.name })
+    .select({
+      userNo: users.userNo,
+      userId: users.userId,
+      name: users.name,
+      departmentCode: users.departmentCode,
+      departmentName: departments.name,
+    })
     .from(users)
     .leftJoin(departments, eq(departments.code, users.departmentCode))
     .where(where)

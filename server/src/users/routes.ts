@@ -95,7 +95,13 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
           .returning();
         if (!created) throw new AppError(ERR.userDuplicate);
         const row = toAdminUserRow(created, null);
-        await appendAudit(tx, { actor: admin, action: 'user.created', target: { type: 'user', id: created.userId }, after: auditView(row), clientAddress });
+        await appendAudit(tx, {
+          actor: admin,
+          action: 'user.created',
+          target: { type: 'user', id: created.userId },
+          after: auditView(row),
+          clientAddress,
+        });
         return { userNo: created.userNo };
       });
     },

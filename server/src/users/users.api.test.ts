@@ -89,10 +89,19 @@ describe('administrators manage users', () => {
   it('update level, flags and department, with before and after in the audit trail', async () => {
     const created = await admin<{ userNo: number }>('/v1/admin/user/create', newUser());
     const userNo = created.body.data.userNo;
-    const update = await admin('/v1/admin/user/update', { userNo, level: 5, departmentCode: null, auth: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' } });
+    const update = await admin('/v1/admin/user/update', {
+      userNo,
+      level: 5,
+      departmentCode: null,
+      auth: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' },
+    });
     expect(update.body.status).toBe('0000');
     const detail = await admin<AdminUserRow>('/v1/admin/user/detail', { userNo });
-    expect(detail.body.data).toMatchObject({ level: 5, departmentCode: null, auth: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' } });
+    expect(detail.body.data).toMatchObject({
+      level: 5,
+      departmentCode: null,
+      auth: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' },
+    });
     expect(await lastAudit()).toMatchObject({
       action: 'user.updated',
       before: { level: 1, departmentCode: 'QA', auth: { project: 'Y', template: 'N' } },
@@ -110,7 +119,9 @@ describe('administrators manage users', () => {
     const again = await server.signIn(fields.userId, 'another long password');
     await admin('/v1/admin/user/update', { userNo, active: false });
     expect((await server.call('/v1/user/auth/list', {}, { token: again.accessToken })).http).toBe(401);
-    expect((await server.call('/v1/user/signIn', { userId: fields.userId, password: 'another long password' })).body.status).toBe(ERR.accountDisabled);
+    expect((await server.call('/v1/user/signIn', { userId: fields.userId, password: 'another long password' })).body.status).toBe(
+      ERR.accountDisabled,
+    );
   });
 
   it('an administrator cannot take away their own level 10 or deactivate themselves', async () => {
@@ -127,24 +138,51 @@ describe('administrators manage users', () => {
 
   it('list with search and paging, the total a number', async () => {
     for (let i = 0; i < 12; i += 1) await admin('/v1/admin/user/create', newUser({ name: `Paging Person ${i}`, employeeNo: `P-${i}` }));
-    const first = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: 'Paging Person', page: 1, pageSize: 5 });
+    const first = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+      type: 'name',
+      value: 'Paging Person',
+      page: 1,
+      pageSize: 5,
+    });
     expect(first.body.data.totalCount).toBe(12);
     expect(first.body.data.list.map((u) => u.name)).toEqual([11, 10, 9, 8, 7].map((i) => `Paging Person ${i}`));
-    const last = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: 'Paging Person', page: 3, pageSize: 5 });
+    const last = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+      type: 'name',
+      value: 'Paging Person',
+      page: 3,
+      pageSize: 5,
+    });
     expect(last.body.data.list).toHaveLength(2);
     const byEmployee = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'employeeNo', value: 'P-1' });
     expect(byEmployee.body.data.list.map((u) => u.employeeNo).sort()).toEqual(['P-1', 'P-10', 'P-11']);
-    const byDepartment = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'department', value: 'quality', pageSize: 100 });
+    const byDepartment = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+      type: 'department',
+      value: 'quality',
+      pageSize: 100,
+    });
     expect(byDepartment.body.data.list.every((u) => u.departmentCode === 'QA')).toBe(true);
     const literal = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: '%' });
     expect(literal.body.data.totalCount).toBe(0);
 
     // A range of creation dates (in the company's time zone): one of them is moved into last year.
     const [moved] = await server.database.db.select().from(users).where(eq(users.name, 'Paging Person 0'));
-    await server.database.db.update(users).set({ createdAt: new Date('2025-03-10T03:00:00Z') }).where(eq(users.userNo, moved!.userNo));
-    const inRange = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: 'Paging Person', startDate: '2025-03-10', endDate: '2025-03-10' });
+    await server.database.db
+      .update(users)
+      .set({ createdAt: new Date('2025-03-10T03:00:00Z') })
+      .where(eq(users.userNo, moved!.userNo));
+    const inRange = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+      type: 'name',
+      value: 'Paging Person',
+      startDate: '2025-03-10',
+      endDate: '2025-03-10',
+    });
     expect(inRange.body.data.list.map((u) => u.name)).toEqual(['Paging Person 0']);
-    const since = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: 'Paging Person', startDate: '2025-03-11', pageSize: 100 });
+    const since = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+      type: 'name',
+      value: 'Paging Person',
+      startDate: '2025-03-11',
+      pageSize: 100,
+    });
     expect(since.body.data.totalCount).toBe(11);
     expect((await admin('/v1/admin/user/list', { startDate: '2025-03-12', endDate: '2025-03-11' })).body.status).toBe(ERR.validation);
   });
@@ -158,6 +196,8 @@ describe('administrators manage users', () => {
       expect((await member(path, {})).http, path).toBe(403);
     }
     const picks = await member<ListAnswer<UserPick>>('/v1/user/list', { value: 'Picker' });
-    expect(picks.body.data.list).toEqual([{ userNo: expect.any(Number), userId: fields.userId, name: 'Picker Person', departmentCode: 'QA', departmentName: 'Quality' }]);
+    expect(picks.body.data.list).toEqual([
+      { userNo: expect.any(Number), userId: fields.userId, name: 'Picker Person', departmentCode: 'QA', departmentName: 'Quality' },
+    ]);
   });
 });

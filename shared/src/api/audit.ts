@@ -154,4 +154,18 @@ export interface AuditRecord {
 }
 
 /** Columns of the audit CSV export, in order. */
-export const AUDIT_CSV_COLUMNS = ['seq', 'at', 'actorUserId', 'actorName', 'action', 'targetType', 'targetId', 'before', 'after', 'reason', 'clientAddress', 'prevHash', 'hash'] as const;
+export const AUDIT_CSV_COLUMNS = [
+  'seq',
+  'at',
+  'actorUserId',
+  'actorName',
+  'action',
+  'targetType',
+  'targetId',
+  'before',
+  'after',
+  'reason',
+  'clientAddress',
+  'prevHash',
+  'hash',
+] as const;

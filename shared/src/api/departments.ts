@@ -23,7 +23,9 @@ export const departmentUpdateRequest = z.strictObject({
   parentCode: departmentCode.nullish(),
 });
 
-export const departmentJoinRequest = z.strictObject({ companyCode: text().trim().min(1, { error: 'required' }).max(LIMITS.departmentCode) });
+export const departmentJoinRequest = z.strictObject({
+  companyCode: text().trim().min(1, { error: 'required' }).max(LIMITS.departmentCode),
+});
 /** Where a search result stands in the search's order: the next page starts after it. */
 export const departmentSearchCursor = z.strictObject({
   departmentName: text().max(LIMITS.departmentName).nullable(),
@@ -100,8 +102,12 @@ export interface DepartmentSearchAnswer {
 }
 
 /** Builds the tree from flat rows; rows whose parent is missing become roots. Children keep the rows' order. */
-export function buildDepartmentTree(rows: ReadonlyArray<Pick<DepartmentRow, 'code' | 'name' | 'parentCode' | 'userCount'>>): DepartmentNode[] {
-  const nodes = new Map(rows.map((row) => [row.code, { code: row.code, name: row.name, userCount: row.userCount, children: [] as DepartmentNode[] }]));
+export function buildDepartmentTree(
+  rows: ReadonlyArray<Pick<DepartmentRow, 'code' | 'name' | 'parentCode' | 'userCount'>>,
+): DepartmentNode[] {
+  const nodes = new Map(
+    rows.map((row) => [row.code, { code: row.code, name: row.name, userCount: row.userCount, children: [] as DepartmentNode[] }]),
+  );
   const roots: DepartmentNode[] = [];
   for (const row of rows) {
     const node = nodes.get(row.code)!;
@@ -112,7 +118,10 @@ export function buildDepartmentTree(rows: ReadonlyArray<Pick<DepartmentRow, 'cod
 }
 
 /** The company code for department look-ups: one for local or the main hosts, another otherwise. */
-export function companyCodeForHost(host: string, settings: { mainHosts: readonly string[]; mainCompanyCode: string; otherCompanyCode: string }): string {
+export function companyCodeForHost(
+  host: string,
+  settings: { mainHosts: readonly string[]; mainCompanyCode: string; otherCompanyCode: string },
+): string {
   const hostname = host.replace(/:\d+$/, '').toLowerCase();
   const local = hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
   return local || settings.mainHosts.includes(hostname) ? settings.mainCompanyCode : settings.otherCompanyCode;

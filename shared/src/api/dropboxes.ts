@@ -28,18 +28,46 @@ export interface DropboxRow {
 }
 
 /** Why one row cannot be stored. */
-export const DROPBOX_ROW_PROBLEMS = ['firstCodeEmpty', 'duplicateCode', 'codeTooLong', 'nameEmpty', 'nameTooLong', 'invalidCharacters', 'tooManyRows'] as const;
+export const DROPBOX_ROW_PROBLEMS = [
+  'firstCodeEmpty',
+  'duplicateCode',
+  'codeTooLong',
+  'nameEmpty',
+  'nameTooLong',
+  'invalidCharacters',
+  'tooManyRows',
+] as const;
 export type DropboxRowProblem = (typeof DROPBOX_ROW_PROBLEMS)[number];
 
 /** Each problem in the reader's language, shown beside its row in the import preview. */
 export const DROPBOX_ROW_PROBLEM_TEXT: Record<DropboxRowProblem, Localised> = {
   firstCodeEmpty: { en: 'The first row needs a code.', ko: '첫 번째 행에는 코드가 있어야 합니다.', ja: '最初の行にはコードが必要です。' },
-  duplicateCode: { en: 'This code is already used in an earlier row.', ko: '앞의 행에서 이미 사용한 코드입니다.', ja: 'このコードは前の行で既に使われています。' },
-  codeTooLong: { en: `A code has at most ${LIMITS.dropboxCode} characters.`, ko: `코드는 최대 ${LIMITS.dropboxCode}자입니다.`, ja: `コードは${LIMITS.dropboxCode}文字以内です。` },
+  duplicateCode: {
+    en: 'This code is already used in an earlier row.',
+    ko: '앞의 행에서 이미 사용한 코드입니다.',
+    ja: 'このコードは前の行で既に使われています。',
+  },
+  codeTooLong: {
+    en: `A code has at most ${LIMITS.dropboxCode} characters.`,
+    ko: `코드는 최대 ${LIMITS.dropboxCode}자입니다.`,
+    ja: `コードは${LIMITS.dropboxCode}文字以内です。`,
+  },
   nameEmpty: { en: 'The name is empty.', ko: '이름이 비어 있습니다.', ja: '名前が空です。' },
-  nameTooLong: { en: `A name has at most ${LIMITS.dropboxRowName} characters.`, ko: `이름은 최대 ${LIMITS.dropboxRowName}자입니다.`, ja: `名前は${LIMITS.dropboxRowName}文字以内です。` },
-  invalidCharacters: { en: 'This row has characters that cannot be stored (a NUL or a broken character).', ko: '저장할 수 없는 문자(NUL 또는 깨진 문자)가 있습니다.', ja: '保存できない文字（NULまたは壊れた文字）があります。' },
-  tooManyRows: { en: `A dropbox has at most ${LIMITS.dropboxRows} rows.`, ko: `드롭박스는 최대 ${LIMITS.dropboxRows}행입니다.`, ja: `ドロップボックスは最大${LIMITS.dropboxRows}行です。` },
+  nameTooLong: {
+    en: `A name has at most ${LIMITS.dropboxRowName} characters.`,
+    ko: `이름은 최대 ${LIMITS.dropboxRowName}자입니다.`,
+    ja: `名前は${LIMITS.dropboxRowName}文字以内です。`,
+  },
+  invalidCharacters: {
+    en: 'This row has characters that cannot be stored (a NUL or a broken character).',
+    ko: '저장할 수 없는 문자(NUL 또는 깨진 문자)가 있습니다.',
+    ja: '保存できない文字（NULまたは壊れた文字）があります。',
+  },
+  tooManyRows: {
+    en: `A dropbox has at most ${LIMITS.dropboxRows} rows.`,
+    ko: `드롭박스는 최대 ${LIMITS.dropboxRows}행입니다.`,
+    ja: `ドロップボックスは最大${LIMITS.dropboxRows}行です。`,
+  },
 };
 
 export interface CheckedDropboxRow extends DropboxRow {

@@ -62,10 +62,7 @@ export const exportCreateRequest = z
     /** A PDF made PDF/A-2b for long-term archiving (needs Ghostscript on the server). */
     pdfA: z.boolean().optional().default(false),
     /** The requester's zone (IANA): the days are read in it and the files show times in it. */
-    timeZone: text()
-      .max(64)
-      .refine(isTimeZone, { error: 'invalidValue' })
-      .optional(),
+    timeZone: text().max(64).refine(isTimeZone, { error: 'invalidValue' }).optional(),
   })
   .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { error: 'dateOrder', path: ['endDate'] })
   .refine((p) => p.format === 'auditCsv' || p.noteNo !== undefined || p.projectNos.length > 0, { error: 'required', path: ['projectNos'] })

@@ -13,7 +13,14 @@ export const MAX_PROJECT_PARTICIPANTS = 500;
 
 /** Splits the spec's comma-separated list into distinct, trimmed entries. */
 export function splitList(value: string): string[] {
-  return [...new Set(value.split(',').map((entry) => entry.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export function joinList(values: readonly string[]): string {
@@ -29,7 +36,8 @@ export const signatureList = z.strictObject({
       const users = splitList(value);
       // Reported as list-size issues so that the reasons carry their numbers ("at least 1", "at most 500").
       if (users.length < 1) ctx.addIssue({ code: 'too_small', origin: 'array', minimum: 1, input: value });
-      else if (users.length > MAX_PROJECT_PARTICIPANTS) ctx.addIssue({ code: 'too_big', origin: 'array', maximum: MAX_PROJECT_PARTICIPANTS, input: value });
+      else if (users.length > MAX_PROJECT_PARTICIPANTS)
+        ctx.addIssue({ code: 'too_big', origin: 'array', maximum: MAX_PROJECT_PARTICIPANTS, input: value });
       else if (!users.every((entry) => EMAIL_PATTERN.test(entry))) ctx.addIssue({ code: 'custom', message: 'invalidEmail', input: value });
     }),
 });
@@ -54,7 +62,10 @@ export const PROJECT_SEARCH_TYPES = ['title', 'leader'] as const;
 /** The project list's status filter: in progress, ready to close (in progress with a reviewer signature), closed. */
 export const PROJECT_LIST_STATUSES = ['ING', 'closable', 'C'] as const;
 export type ProjectListStatus = (typeof PROJECT_LIST_STATUSES)[number];
-export const projectListRequest = pagingRequest.safeExtend({ type: z.enum(PROJECT_SEARCH_TYPES).optional(), status: z.enum(PROJECT_LIST_STATUSES).optional() });
+export const projectListRequest = pagingRequest.safeExtend({
+  type: z.enum(PROJECT_SEARCH_TYPES).optional(),
+  status: z.enum(PROJECT_LIST_STATUSES).optional(),
+});
 
 export type ProjectCreate = z.input<typeof projectCreateRequest>;
 export type ProjectUpdate = z.input<typeof projectUpdateRequest>;

@@ -15,7 +15,12 @@ export const SCHEMA_STATUS = { used: 'Y', unused: 'N' } as const;
 export const schemaNameKey = (name: string) => name.trim().toLocaleLowerCase('en');
 
 /** Adds a `duplicateName` issue at each later item whose key an earlier item already has. */
-function refuseDuplicates<T>(items: readonly T[], keyOf: (item: T) => string, path: (index: number) => (string | number)[], ctx: z.RefinementCtx): void {
+function refuseDuplicates<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  path: (index: number) => (string | number)[],
+  ctx: z.RefinementCtx,
+): void {
   const seen = new Set<string>();
   items.forEach((item, index) => {
     const key = keyOf(item);
@@ -39,7 +44,14 @@ export const schemaChildInput = z
     status: yesNo.default('Y'),
     entries: z.array(schemaEntryInput).max(LIMITS.schemaEntriesPerSchema).default([]),
   })
-  .superRefine((schema, ctx) => refuseDuplicates(schema.entries, (entry) => schemaNameKey(entry.field), (i) => ['entries', i, 'field'], ctx));
+  .superRefine((schema, ctx) =>
+    refuseDuplicates(
+      schema.entries,
+      (entry) => schemaNameKey(entry.field),
+      (i) => ['entries', i, 'field'],
+      ctx,
+    ),
+  );
 
 /** A schema type with all its schemas: what create and update send, stored all or nothing. */
 const schemaTypeFields = {
@@ -52,7 +64,12 @@ const schemaTypeFields = {
 
 /** Names unique among a type's schemas, and each existing schema sent once (twice would drop one copy's content). */
 function uniqueChildTitles(type: { schemas: ReadonlyArray<{ title: string; schemaNo?: number | undefined }> }, ctx: z.RefinementCtx): void {
-  refuseDuplicates(type.schemas, (schema) => schemaNameKey(schema.title), (i) => ['schemas', i, 'title'], ctx);
+  refuseDuplicates(
+    type.schemas,
+    (schema) => schemaNameKey(schema.title),
+    (i) => ['schemas', i, 'title'],
+    ctx,
+  );
   const seen = new Set<number>();
   type.schemas.forEach((schema, index) => {
     if (schema.schemaNo === undefined) return;

@@ -6,7 +6,24 @@ describe('template versions', () => {
     expect(parseTemplateVersion('1.1')).toEqual({ major: 1, minor: 1 });
     expect(parseTemplateVersion(' 0.1 ')).toEqual({ major: 0, minor: 1 });
     expect(parseTemplateVersion('12.10')).toEqual({ major: 12, minor: 10 });
-    for (const refused of ['0', '1', '1.0', '0.0', '1.00', '1.01', '01.1', '1.', '.1', '-1.1', '1.1.1', 'abc', '1e1', '', '1,1', '99999.1']) {
+    for (const refused of [
+      '0',
+      '1',
+      '1.0',
+      '0.0',
+      '1.00',
+      '1.01',
+      '01.1',
+      '1.',
+      '.1',
+      '-1.1',
+      '1.1.1',
+      'abc',
+      '1e1',
+      '',
+      '1,1',
+      '99999.1',
+    ]) {
       expect(parseTemplateVersion(refused), refused).toBeNull();
     }
   });

@@ -56,7 +56,11 @@ export const templateListRequest = pagingRequest.safeExtend({
 });
 export const templateNoRequest = z.strictObject({ templateNo: recordNo });
 export const templateCreateRequest = z.strictObject({ title: templateTitle, description: templateDescription.default('') });
-export const templateRenameRequest = z.strictObject({ templateNo: recordNo, title: templateTitle, description: templateDescription.optional() });
+export const templateRenameRequest = z.strictObject({
+  templateNo: recordNo,
+  title: templateTitle,
+  description: templateDescription.optional(),
+});
 /** An approved version's blocks; without `revision`, the latest approved one. */
 export const templateViewerRequest = z.strictObject({ templateNo: recordNo, revision: recordNo.optional() });
 export const templateTempRequest = z.strictObject({ templateNo: recordNo, blockList: z.array(blockSchema).max(5000) });

@@ -16,7 +16,11 @@ const cell = (text: string, attrs: Record<string, unknown> = {}, type = 'tableCe
   attrs: { colspan: 1, rowspan: 1, colwidth: null, ...attrs },
   content: [{ type: 'paragraph', content: text ? [{ type: 'text', text }] : [] }],
 });
-const table = (uid: string, rows: PmNode[][]): PmNode => ({ type: 'table', attrs: { blockUid: uid }, content: rows.map((cells) => ({ type: 'tableRow', content: cells })) });
+const table = (uid: string, rows: PmNode[][]): PmNode => ({
+  type: 'table',
+  attrs: { blockUid: uid },
+  content: rows.map((cells) => ({ type: 'tableRow', content: cells })),
+});
 const doc = (...content: PmNode[]): PmNode => ({ type: 'doc', content });
 
 describe('block ids', () => {
@@ -44,12 +48,20 @@ describe('docToBlocks', () => {
       ['p1', 'text', 'paragraph', 2],
       ['p2', 'text', 'paragraph', 3],
     ]);
-    expect(JSON.parse(saved[1]!.content)).toEqual({ type: 'paragraph', attrs: { blockUid: 'p1' }, content: [{ type: 'text', text: 'Measure the rate.' }] });
+    expect(JSON.parse(saved[1]!.content)).toEqual({
+      type: 'paragraph',
+      attrs: { blockUid: 'p1' },
+      content: [{ type: 'text', text: 'Measure the rate.' }],
+    });
   });
 
   it('marks new, edited, unchanged and deleted blocks against the saved version', () => {
     const blocks = docToBlocks(
-      doc(p('p0', 'New first line.'), { type: 'heading', attrs: { blockUid: 'h1', level: 2 }, content: [{ type: 'text', text: 'Aim' }] }, p('p1', 'Measure the rate.', [{ type: 'bold' }])),
+      doc(
+        p('p0', 'New first line.'),
+        { type: 'heading', attrs: { blockUid: 'h1', level: 2 }, content: [{ type: 'text', text: 'Aim' }] },
+        p('p1', 'Measure the rate.', [{ type: 'bold' }]),
+      ),
       'LABNOTE',
       saved,
     );
@@ -62,14 +74,34 @@ describe('docToBlocks', () => {
   });
 
   it('ignores noise: null attributes, empty marks and key order', () => {
-    const noisy: PmNode = { type: 'paragraph', content: [{ text: 'Measure the rate.', type: 'text', marks: [] }], attrs: { textAlign: null, blockUid: 'p1' } };
-    const blocks = docToBlocks(doc(saved[0] ? JSON.parse(saved[0].content) : p('x', ''), noisy, p('p2', 'To be removed.')), 'LABNOTE', saved);
+    const noisy: PmNode = {
+      type: 'paragraph',
+      content: [{ text: 'Measure the rate.', type: 'text', marks: [] }],
+      attrs: { textAlign: null, blockUid: 'p1' },
+    };
+    const blocks = docToBlocks(
+      doc(saved[0] ? JSON.parse(saved[0].content) : p('x', ''), noisy, p('p2', 'To be removed.')),
+      'LABNOTE',
+      saved,
+    );
     expect(blocks.every((b) => b.blockStatus === 'NORMAL')).toBe(true);
-    expect(differsFromSaved(docToSavedBlocks(doc(saved[0] ? JSON.parse(saved[0].content) : p('x', ''), noisy, p('p2', 'To be removed.')), 'LABNOTE'), saved)).toBe(false);
+    expect(
+      differsFromSaved(
+        docToSavedBlocks(doc(saved[0] ? JSON.parse(saved[0].content) : p('x', ''), noisy, p('p2', 'To be removed.')), 'LABNOTE'),
+        saved,
+      ),
+    ).toBe(false);
   });
 
   it('notices a reorder even though no block changed', () => {
-    const reordered = docToSavedBlocks(doc(p('p1', 'Measure the rate.'), { type: 'heading', attrs: { blockUid: 'h1', level: 2 }, content: [{ type: 'text', text: 'Aim' }] }, p('p2', 'To be removed.')), 'LABNOTE');
+    const reordered = docToSavedBlocks(
+      doc(
+        p('p1', 'Measure the rate.'),
+        { type: 'heading', attrs: { blockUid: 'h1', level: 2 }, content: [{ type: 'text', text: 'Aim' }] },
+        p('p2', 'To be removed.'),
+      ),
+      'LABNOTE',
+    );
     expect(differsFromSaved(reordered, saved)).toBe(true);
   });
 
@@ -86,10 +118,18 @@ describe('docToBlocks', () => {
     );
     expect(block).toMatchObject({ type: 'table', blockClass: 'table', noteType: 'TEMPLATE' });
     expect(block?.blockTable).toEqual({
-      header: [[{ text: 'Sample', colspan: 1, rowspan: 1, dropbox: null }, { text: 'pH', colspan: 1, rowspan: 1, dropbox: null }]],
+      header: [
+        [
+          { text: 'Sample', colspan: 1, rowspan: 1, dropbox: null },
+          { text: 'pH', colspan: 1, rowspan: 1, dropbox: null },
+        ],
+      ],
       body: [
         [{ text: 'A', colspan: 2, rowspan: 1, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum', seal: SEAL } }],
-        [{ text: 'B', colspan: 1, rowspan: 1, dropbox: { dropboxNo: null, title: 'SAMPLES', code: null, name: null, seal: '' } }, { text: '7.2', colspan: 1, rowspan: 1, dropbox: null }],
+        [
+          { text: 'B', colspan: 1, rowspan: 1, dropbox: { dropboxNo: null, title: 'SAMPLES', code: null, name: null, seal: '' } },
+          { text: '7.2', colspan: 1, rowspan: 1, dropbox: null },
+        ],
       ],
     });
   });
@@ -124,24 +164,48 @@ describe('docToBlocks', () => {
   });
 
   it('normalizes nested content', () => {
-    expect(normalizeNode({ type: 'bulletList', attrs: {}, content: [{ type: 'listItem', marks: [], content: [p('z', 'item')] }] })).toEqual({
-      type: 'bulletList',
-      content: [{ type: 'listItem', content: [{ type: 'paragraph', attrs: { blockUid: 'z' }, content: [{ type: 'text', text: 'item' }] }] }],
-    });
+    expect(normalizeNode({ type: 'bulletList', attrs: {}, content: [{ type: 'listItem', marks: [], content: [p('z', 'item')] }] })).toEqual(
+      {
+        type: 'bulletList',
+        content: [
+          { type: 'listItem', content: [{ type: 'paragraph', attrs: { blockUid: 'z' }, content: [{ type: 'text', text: 'item' }] }] },
+        ],
+      },
+    );
   });
 });
 
 describe('content rules', () => {
   const row = (n: number) => Array.from({ length: n }, () => cell('x'));
   it('allow tables of 1 to 30 per side and refuse larger or nested ones', () => {
-    expect(contentViolations(doc(table('ok', Array.from({ length: 30 }, () => row(30)))))).toEqual([]);
-    expect(contentViolations(doc(table('big', Array.from({ length: 31 }, () => row(2)))))).toEqual([{ rule: 'tableSize', blockUid: 'big', rows: 31, columns: 2 }]);
+    expect(
+      contentViolations(
+        doc(
+          table(
+            'ok',
+            Array.from({ length: 30 }, () => row(30)),
+          ),
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      contentViolations(
+        doc(
+          table(
+            'big',
+            Array.from({ length: 31 }, () => row(2)),
+          ),
+        ),
+      ),
+    ).toEqual([{ rule: 'tableSize', blockUid: 'big', rows: 31, columns: 2 }]);
     expect(contentViolations(doc(table('wide', [row(31)])))[0]).toMatchObject({ rule: 'tableSize', columns: 31 });
     const nested = table('outer', [[{ type: 'tableCell', content: [table('inner', [row(1)])] }]]);
     expect(contentViolations(doc(nested))).toEqual([{ rule: 'tableInTable', blockUid: 'outer' }]);
   });
   it('limit image titles to 30 characters', () => {
-    expect(contentViolations(doc({ type: 'image', attrs: { blockUid: 'i', title: 'x'.repeat(31) } }))).toEqual([{ rule: 'imageTitle', blockUid: 'i' }]);
+    expect(contentViolations(doc({ type: 'image', attrs: { blockUid: 'i', title: 'x'.repeat(31) } }))).toEqual([
+      { rule: 'imageTitle', blockUid: 'i' },
+    ]);
     expect(contentViolations(doc({ type: 'image', attrs: { blockUid: 'i', title: 'x'.repeat(30) } }))).toEqual([]);
   });
 });
@@ -150,18 +214,66 @@ describe('round trips: document → blocks → document, for every kind of block
   const everyKind = doc(
     { type: 'heading', attrs: { blockUid: 'rt-h', level: 1 }, content: [{ type: 'text', text: 'Kinetics' }] },
     p('rt-p', 'Bold and red', [{ type: 'bold' }, { type: 'textStyle', attrs: { color: '#d00000' } }]),
-    { type: 'bulletList', attrs: { blockUid: 'rt-l' }, content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'item', marks: [{ type: 'underline' }, { type: 'strike' }, { type: 'italic' }] }] }] }] },
-    { type: 'orderedList', attrs: { blockUid: 'rt-o', start: 1 }, content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'first' }] }] }] },
+    {
+      type: 'bulletList',
+      attrs: { blockUid: 'rt-l' },
+      content: [
+        {
+          type: 'listItem',
+          content: [
+            {
+              type: 'paragraph',
+              content: [{ type: 'text', text: 'item', marks: [{ type: 'underline' }, { type: 'strike' }, { type: 'italic' }] }],
+            },
+          ],
+        },
+      ],
+    },
+    {
+      type: 'orderedList',
+      attrs: { blockUid: 'rt-o', start: 1 },
+      content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'first' }] }] }],
+    },
     table('rt-t', [
       [cell('Sample', {}, 'tableHeader'), cell('pH', {}, 'tableHeader')],
       [cell('A', { colspan: 2, dropbox: { dropboxNo: 4, title: 'Samples', code: 'S1', name: 'Serum', seal: SEAL } })],
       [cell('B', { dropbox: 'SAMPLES' }), cell('C', { dropbox: { dropboxNo: 4, title: 'Samples', code: null, name: null, seal: SEAL } })],
     ]),
-    { type: 'chart', attrs: { blockUid: 'rt-c', chartType: 'scatter', name: 'Rate', xLabel: 't', yLabel: 'c', dataName: 'run 1', label: 'Fig. 1', direction: 'vertical', tableUid: 'rt-t', from: { row: 1, col: 0 }, to: { row: 1, col: 1 } } },
+    {
+      type: 'chart',
+      attrs: {
+        blockUid: 'rt-c',
+        chartType: 'scatter',
+        name: 'Rate',
+        xLabel: 't',
+        yLabel: 'c',
+        dataName: 'run 1',
+        label: 'Fig. 1',
+        direction: 'vertical',
+        tableUid: 'rt-t',
+        from: { row: 1, col: 0 },
+        to: { row: 1, col: 1 },
+      },
+    },
     { type: 'image', attrs: { blockUid: 'rt-i', fileId: '00000000-0000-4000-8000-000000000000', title: 'Gel' } },
-    { type: 'fileAttachment', attrs: { blockUid: 'rt-f', fileId: '00000000-0000-4000-8000-000000000001', name: 'raw.xlsx', size: 2048, extension: 'xlsx' } },
+    {
+      type: 'fileAttachment',
+      attrs: { blockUid: 'rt-f', fileId: '00000000-0000-4000-8000-000000000001', name: 'raw.xlsx', size: 2048, extension: 'xlsx' },
+    },
     { type: 'date', attrs: { blockUid: 'rt-d', value: '2026-11-22' } },
-    { type: 'schemaBlock', attrs: { blockUid: 'rt-s', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'NaCl', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }], seal: SEAL } },
+    {
+      type: 'schemaBlock',
+      attrs: {
+        blockUid: 'rt-s',
+        schemasTypeNo: 1,
+        schemaNo: 2,
+        typeTitle: 'Reagent',
+        title: 'NaCl',
+        revision: 3,
+        entries: [{ field: 'CAS', value: '7647-14-5' }],
+        seal: SEAL,
+      },
+    },
   );
 
   it('rebuilds the same document from its blocks', () => {

@@ -28,10 +28,12 @@ const within = (value: unknown, max: number): value is string => typeof value ==
  */
 export function readCellDropbox(value: unknown): CellDropbox | null | 'invalid' {
   if (value === undefined || value === null || value === '') return null;
-  if (typeof value === 'string') return within(value, LIMITS.dropboxName) ? { dropboxNo: null, title: value, code: null, name: null, seal: '' } : 'invalid';
+  if (typeof value === 'string')
+    return within(value, LIMITS.dropboxName) ? { dropboxNo: null, title: value, code: null, name: null, seal: '' } : 'invalid';
   if (typeof value !== 'object' || Array.isArray(value)) return 'invalid';
   const { dropboxNo, title, code, name, seal, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || !isRecordNo(dropboxNo) || !within(title, LIMITS.dropboxName) || title.trim() === '' || !isSeal(seal)) return 'invalid';
+  if (Object.keys(rest).length > 0 || !isRecordNo(dropboxNo) || !within(title, LIMITS.dropboxName) || title.trim() === '' || !isSeal(seal))
+    return 'invalid';
   const nothingChosen = code === null && name === null;
   const chosen = within(code, LIMITS.dropboxCode) && within(name, LIMITS.dropboxRowName);
   return nothingChosen || chosen ? { dropboxNo, title, code: code as string | null, name: name as string | null, seal } : 'invalid';

@@ -1,6 +1,16 @@
 import { canonicalJson } from '../canonical.js';
 import { cellDropboxOf } from './cellDropbox.js';
-import { BLOCK_TYPE_OF_NODE, NODE, type Block, type BlockStatus, type BlockTable, type NoteType, type PmNode, type SavedBlock, type TableCell } from './model.js';
+import {
+  BLOCK_TYPE_OF_NODE,
+  NODE,
+  type Block,
+  type BlockStatus,
+  type BlockTable,
+  type NoteType,
+  type PmNode,
+  type SavedBlock,
+  type TableCell,
+} from './model.js';
 
 /**
  * Drops what carries no meaning (null attributes, empty attrs and marks, undefined) so that two
@@ -45,7 +55,10 @@ const DIRECT: NodeDerivation = { normalize: (node) => normalizeNode(node), canon
 
 export function textOf(node: PmNode): string {
   if (node.text !== undefined) return node.text;
-  return (node.content ?? []).map(textOf).join(node.type === NODE.paragraph || node.type === NODE.text ? '' : '\n').replace(/\n+$/, '');
+  return (node.content ?? [])
+    .map(textOf)
+    .join(node.type === NODE.paragraph || node.type === NODE.text ? '' : '\n')
+    .replace(/\n+$/, '');
 }
 
 const spanOf = (value: unknown) => (typeof value === 'number' && value > 0 ? value : 1);
@@ -165,7 +178,11 @@ export function withStatuses(current: readonly SavedBlock[], saved: readonly Sav
  * undefined, as canonicalJson does); a caller that keeps
  * unchanged tables between calls passes one that remembers it.
  */
-export function differsFromSaved(current: readonly SavedBlock[], saved: readonly SavedBlock[], tableText: (table: unknown) => string = canonicalJson): boolean {
+export function differsFromSaved(
+  current: readonly SavedBlock[],
+  saved: readonly SavedBlock[],
+  tableText: (table: unknown) => string = canonicalJson,
+): boolean {
   return blockListsDiffer(current, saved, tableText);
 }
 
@@ -197,7 +214,17 @@ function sameSavedBlock(a: SavedBlock, b: SavedBlock, sameTable: (x: unknown, y:
 
 /** The text a signature's hash covers: the saved blocks as canonical JSON. */
 export function canonicalBlockList(blocks: readonly SavedBlock[]): string {
-  return canonicalJson(blocks.map(({ type, blockUid, noteType, blockClass, blockTable, content, blockOdr }) => ({ type, blockUid, noteType, blockClass, blockTable, content, blockOdr })));
+  return canonicalJson(
+    blocks.map(({ type, blockUid, noteType, blockClass, blockTable, content, blockOdr }) => ({
+      type,
+      blockUid,
+      noteType,
+      blockClass,
+      blockTable,
+      content,
+      blockOdr,
+    })),
+  );
 }
 
 /** The document a block list describes: each block's content is its node, in block order. */

@@ -40,7 +40,12 @@ function client() {
 }
 
 const text = (doc: Y.Doc) => doc.getText('t');
-const bold = (doc: Y.Doc) => text(doc).toDelta().filter((d: { attributes?: { bold?: unknown } }) => d.attributes?.bold).map((d: { insert: string }) => d.insert).join('');
+const bold = (doc: Y.Doc) =>
+  text(doc)
+    .toDelta()
+    .filter((d: { attributes?: { bold?: unknown } }) => d.attributes?.bold)
+    .map((d: { insert: string }) => d.insert)
+    .join('');
 
 describe('DurableTracker', () => {
   it('counts a change that only deletes as saved only once the update holding it is stored', () => {

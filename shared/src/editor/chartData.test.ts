@@ -76,7 +76,7 @@ describe('chart data', () => {
     expect(chartData(table, { row: 9, col: 9 }, { row: 12, col: 12 }, 'vertical', 'OD')).toBeNull();
   });
 
-  it('keeps the text of each value\'s cell as written, for a printed data table', () => {
+  it("keeps the text of each value's cell as written, for a printed data table", () => {
     expect(chartCells(table, { row: 1, col: 0 }, { row: 3, col: 2 }, 'vertical', 'Run')?.series.map((s) => s.texts)).toEqual([
       ['0.42', '1,058.5', '0.71'],
       ['7.1', 'n/a', '7.3'],

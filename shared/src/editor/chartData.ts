@@ -48,7 +48,11 @@ export function cellNumber(text: string): number | null {
 }
 
 /** The rectangle between two cells, in either order, clipped to the grid; null when nothing is left. */
-export function clipRange(grid: string[][], from: CellRef, to: CellRef): { top: number; left: number; bottom: number; right: number } | null {
+export function clipRange(
+  grid: string[][],
+  from: CellRef,
+  to: CellRef,
+): { top: number; left: number; bottom: number; right: number } | null {
   const height = grid.length;
   const width = grid[0]?.length ?? 0;
   const top = Math.min(from.row, to.row);
@@ -65,7 +69,13 @@ export interface ChartSeriesCells extends ChartSeries {
 }
 
 /** The chart's labels and series, each value with its cell's text, or null when the range is no longer inside the table. */
-export function chartCells(table: PmNode, from: CellRef, to: CellRef, direction: ChartDirection, dataName: string): { labels: string[]; series: ChartSeriesCells[] } | null {
+export function chartCells(
+  table: PmNode,
+  from: CellRef,
+  to: CellRef,
+  direction: ChartDirection,
+  dataName: string,
+): { labels: string[]; series: ChartSeriesCells[] } | null {
   const grid = textGrid(table);
   const range = clipRange(grid, from, to);
   if (!range) return null;

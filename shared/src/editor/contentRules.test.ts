@@ -5,14 +5,27 @@ import { blockStateViolations, contentViolations, newContentViolations, readsTab
 import { tableGrid, tableShape } from './tableGrid.js';
 import { LIMITS } from '../limits.js';
 
-const cell = (attrs: Record<string, unknown> = {}, type = 'tableCell'): PmNode => ({ type, attrs: { colspan: 1, rowspan: 1, ...attrs }, content: [{ type: 'paragraph' }] });
+const cell = (attrs: Record<string, unknown> = {}, type = 'tableCell'): PmNode => ({
+  type,
+  attrs: { colspan: 1, rowspan: 1, ...attrs },
+  content: [{ type: 'paragraph' }],
+});
 const row = (cells: PmNode[]): PmNode => ({ type: 'tableRow', content: cells });
 const grid = (rows: number, columns: number) => Array.from({ length: rows }, () => row(Array.from({ length: columns }, () => cell())));
 const table = (uid: string, rows: PmNode[]): PmNode => ({ type: 'table', attrs: { blockUid: uid }, content: rows });
 const doc = (...content: PmNode[]): PmNode => ({ type: 'doc', content });
 const chart = (attrs: Record<string, unknown> = {}): PmNode => ({
   type: 'chart',
-  attrs: { blockUid: 'c', name: 'Rate', label: 'Fig. 1', dataName: 'A', tableUid: 't', from: { row: 0, col: 0 }, to: { row: 1, col: 1 }, ...attrs },
+  attrs: {
+    blockUid: 'c',
+    name: 'Rate',
+    label: 'Fig. 1',
+    dataName: 'A',
+    tableUid: 't',
+    from: { row: 0, col: 0 },
+    to: { row: 1, col: 1 },
+    ...attrs,
+  },
 });
 const rules = (after: PmNode, before?: PmNode) => contentViolations(after, before).map((v) => `${v.rule}:${v.blockUid}`);
 
@@ -30,7 +43,9 @@ describe('table size and nesting', () => {
   it('refuses a table in a table, also inside a list, naming the top-level block', () => {
     const nested = table('outer', [row([{ type: 'tableCell', content: [table('inner', grid(1, 1))] }])]);
     expect(rules(doc(nested))).toEqual(['tableInTable:outer']);
-    expect(rules(doc({ type: 'bulletList', attrs: { blockUid: 'l' }, content: [{ type: 'listItem', content: [nested] }] }))).toEqual(['tableInTable:l']);
+    expect(rules(doc({ type: 'bulletList', attrs: { blockUid: 'l' }, content: [{ type: 'listItem', content: [nested] }] }))).toEqual([
+      'tableInTable:l',
+    ]);
   });
 });
 
@@ -39,12 +54,17 @@ describe('cell spans (merging needs two or more cells, consistently)', () => {
     expect(rules(doc(table('t', [row([cell({ colspan: 2, rowspan: 2 }), cell()]), row([cell()])])))).toEqual([]);
   });
   it('refuses spans that are not positive integers', () => {
-    for (const bad of [0, -1, 1.5, '2', true]) expect(rules(doc(table('t', [row([cell({ colspan: bad }), cell()])])))).toEqual(['cellSpans:t']);
+    for (const bad of [0, -1, 1.5, '2', true])
+      expect(rules(doc(table('t', [row([cell({ colspan: bad }), cell()])])))).toEqual(['cellSpans:t']);
   });
   it('refuses a rowspan past the last row and overlapping cells', () => {
     expect(rules(doc(table('t', [row([cell({ rowspan: 2 }), cell()])])))).toEqual(['cellSpans:t']);
     // Spans that fit, in rows of unequal width (the editor fills short rows itself).
-    expect(rules(doc(table('t', [row([cell({ rowspan: 2 }), cell({ rowspan: 2 })]), row([cell({ colspan: 2 })]), row([cell(), cell(), cell()])])))).toEqual([]);
+    expect(
+      rules(
+        doc(table('t', [row([cell({ rowspan: 2 }), cell({ rowspan: 2 })]), row([cell({ colspan: 2 })]), row([cell(), cell(), cell()])])),
+      ),
+    ).toEqual([]);
     const overlapping = table('t', [row([cell(), cell({ rowspan: 2 })]), row([cell({ colspan: 2 })])]);
     expect(tableShape(overlapping).spanProblem).toBe(true);
     expect(rules(doc(overlapping))).toEqual(['cellSpans:t']);
@@ -93,22 +113,34 @@ describe('deleting rows and columns (transition rules)', () => {
     // A grid of single cells with one two-column merged cell at (top, 0) spanning `rowspan` rows.
     const build = (height: number, width: number, merged: { top: number; rowspan: number } | null) =>
       Array.from({ length: height }, (_, r) => {
-        if (merged && r === merged.top) return row([cell({ colspan: 2, rowspan: merged.rowspan }), ...Array.from({ length: width - 2 }, () => cell())]);
+        if (merged && r === merged.top)
+          return row([cell({ colspan: 2, rowspan: merged.rowspan }), ...Array.from({ length: width - 2 }, () => cell())]);
         const covered = merged !== null && r > merged.top && r < merged.top + merged.rowspan;
         return row(Array.from({ length: covered ? width - 2 : width }, () => cell()));
       });
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 2, max: 6 }), fc.nat(), fc.nat(), fc.nat(), (height, width, seedTop, seedSpan, seedDel) => {
-        const top = seedTop % (height - 1);
-        const rowspan = 1 + (seedSpan % (height - top));
-        const deleted = seedDel % height;
-        const touched = deleted >= top && deleted < top + rowspan;
-        // What prosemirror-tables' removeRow leaves: a touched merged cell shrinks by a row or goes.
-        const remaining = touched ? (rowspan > 1 ? { top, rowspan: rowspan - 1 } : null) : { top: deleted < top ? top - 1 : top, rowspan };
-        const before = doc(table('t', build(height, width, { top, rowspan })));
-        const after = doc(table('t', build(height - 1, width, remaining)));
-        expect(rules(after, before).includes('mergedCells:t')).toBe(touched);
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 6 }),
+        fc.integer({ min: 2, max: 6 }),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        (height, width, seedTop, seedSpan, seedDel) => {
+          const top = seedTop % (height - 1);
+          const rowspan = 1 + (seedSpan % (height - top));
+          const deleted = seedDel % height;
+          const touched = deleted >= top && deleted < top + rowspan;
+          // What prosemirror-tables' removeRow leaves: a touched merged cell shrinks by a row or goes.
+          const remaining = touched
+            ? rowspan > 1
+              ? { top, rowspan: rowspan - 1 }
+              : null
+            : { top: deleted < top ? top - 1 : top, rowspan };
+          const before = doc(table('t', build(height, width, { top, rowspan })));
+          const after = doc(table('t', build(height - 1, width, remaining)));
+          expect(rules(after, before).includes('mergedCells:t')).toBe(touched);
+        },
+      ),
     );
   });
 });
@@ -146,18 +178,31 @@ describe('dropboxes', () => {
       { ...chosen, seal: 's'.repeat(42) + '=' },
       'x'.repeat(LIMITS.dropboxName + 1),
     ];
-    for (const dropbox of invalid) expect(rules(doc(table('t', [row([cell({ dropbox })])]))), JSON.stringify(dropbox)).toEqual(['dropboxValue:t']);
+    for (const dropbox of invalid)
+      expect(rules(doc(table('t', [row([cell({ dropbox })])]))), JSON.stringify(dropbox)).toEqual(['dropboxValue:t']);
   });
 });
 
 describe('schema blocks', () => {
-  const attrs = { blockUid: 's', schemasTypeNo: 1, schemaNo: 2, typeTitle: 'Reagent', title: 'Sodium chloride', revision: 3, entries: [{ field: 'CAS', value: '7647-14-5' }], seal: 'S'.repeat(43) };
+  const attrs = {
+    blockUid: 's',
+    schemasTypeNo: 1,
+    schemaNo: 2,
+    typeTitle: 'Reagent',
+    title: 'Sodium chloride',
+    revision: 3,
+    entries: [{ field: 'CAS', value: '7647-14-5' }],
+    seal: 'S'.repeat(43),
+  };
   const block = (changes: Record<string, unknown>) => doc({ type: 'schemaBlock', attrs: { ...attrs, ...changes } });
 
   it('accept a copy of up to the entries a schema may hold, empty too', () => {
     expect(rules(block({}))).toEqual([]);
     expect(rules(block({ entries: [] }))).toEqual([]);
-    const full = Array.from({ length: LIMITS.schemaEntriesPerSchema }, (_, i) => ({ field: `f${i}`, value: 'v'.repeat(LIMITS.schemaValue) }));
+    const full = Array.from({ length: LIMITS.schemaEntriesPerSchema }, (_, i) => ({
+      field: `f${i}`,
+      value: 'v'.repeat(LIMITS.schemaValue),
+    }));
     expect(rules(block({ entries: full }))).toEqual([]);
   });
 
@@ -250,7 +295,9 @@ describe('judging with a memo of unchanged subtrees (the server keeps one for it
   /** A copy of `node` with its cell at (r, c) replaced, every other subtree the same object (as the server's snapshots reuse them). */
   const withCell = (node: PmNode, r: number, c: number, replacement: PmNode): PmNode => ({
     ...node,
-    content: node.content!.map((tableRow, i) => (i === r ? { ...tableRow, content: tableRow.content!.map((old, j) => (j === c ? replacement : old)) } : tableRow)),
+    content: node.content!.map((tableRow, i) =>
+      i === r ? { ...tableRow, content: tableRow.content!.map((old, j) => (j === c ? replacement : old)) } : tableRow,
+    ),
   });
   /** Makes reading a node's children throw from now on (the node keeps its identity, so a memo still knows it). */
   const sealed = (node: PmNode): void => {
@@ -267,7 +314,11 @@ describe('judging with a memo of unchanged subtrees (the server keeps one for it
 
   it('answers what judging without one does, as cells change one by one', () => {
     const memo = subtreeMemo();
-    let block = table('t', [row([cell(), cell({ dropbox: units }, 'tableHeader'), cell()]), row([cell(), cell(), cell()]), row([cell(), cell(), cell()])]);
+    let block = table('t', [
+      row([cell(), cell({ dropbox: units }, 'tableHeader'), cell()]),
+      row([cell(), cell(), cell()]),
+      row([cell(), cell(), cell()]),
+    ]);
     const changes: Array<[number, number, PmNode]> = [
       [1, 0, cell({ dropbox: 7 })],
       [1, 1, { type: 'tableCell', content: [table('inner', grid(1, 1))] }],
@@ -283,7 +334,14 @@ describe('judging with a memo of unchanged subtrees (the server keeps one for it
       expect(judge(block, memo)).toEqual(judge(block));
       expect(readsTables(block, memo)).toBe(readsTables(block));
     }
-    expect(judge(block).map((v) => v.rule)).toEqual(['tableInTable', 'cellSpans', 'datePlacement', 'dropboxValue', 'chartFields', 'chartRange']);
+    expect(judge(block).map((v) => v.rule)).toEqual([
+      'tableInTable',
+      'cellSpans',
+      'datePlacement',
+      'dropboxValue',
+      'chartFields',
+      'chartRange',
+    ]);
   });
 
   it('judges a chart inside a table afresh when the table it reads changes, the chart unchanged', () => {

@@ -88,13 +88,16 @@ function remembered<T>(memo: WeakMap<PmNode, T> | undefined, node: PmNode, deriv
 }
 
 function containsTable(node: PmNode, memo?: SubtreeMemo): boolean {
-  return remembered(memo?.containsTable, node, () => children(node).some((child) => child.type === NODE.table || containsTable(child, memo)));
+  return remembered(memo?.containsTable, node, () =>
+    children(node).some((child) => child.type === NODE.table || containsTable(child, memo)),
+  );
 }
 
 function tableViolations(table: PmNode, shape: TableShape, blockUid: string | null, memo?: SubtreeMemo): Violation[] {
   const found: Violation[] = [];
   const { height: rows, width: columns } = shape;
-  if (rows < 1 || rows > LIMITS.tableMaxSide || columns < 1 || columns > LIMITS.tableMaxSide) found.push({ rule: 'tableSize', blockUid, rows, columns });
+  if (rows < 1 || rows > LIMITS.tableMaxSide || columns < 1 || columns > LIMITS.tableMaxSide)
+    found.push({ rule: 'tableSize', blockUid, rows, columns });
   if (containsTable(table, memo)) found.push({ rule: 'tableInTable', blockUid });
   if (shape.spanProblem) found.push({ rule: 'cellSpans', blockUid });
   return found;
@@ -192,7 +195,12 @@ export function topLevelTables(blocks: readonly PmNode[], shapeOf: (table: PmNod
  * `shapeOf` gives a table's shape (a caller that already has the block's shape passes one that reuses it);
  * `memo` keeps what unchanged subtrees break, for JSON never changed once made (see SubtreeMemo).
  */
-export function blockStateViolations(node: PmNode, tables: Map<string, TableShape>, shapeOf: (table: PmNode) => TableShape = tableShape, memo?: SubtreeMemo): ContentViolation[] {
+export function blockStateViolations(
+  node: PmNode,
+  tables: Map<string, TableShape>,
+  shapeOf: (table: PmNode) => TableShape = tableShape,
+  memo?: SubtreeMemo,
+): ContentViolation[] {
   const walk: BlockWalk = { blockUid: uidOf(node), tables, shapeOf, found: [], memo };
   collectViolations(walk, node, 0, false);
   return walk.found;

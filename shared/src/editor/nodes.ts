@@ -242,7 +242,9 @@ export const SchemaBlockNode = Node.create({
             return [];
           }
         },
-        renderHTML: (attributes: Record<string, unknown>) => ({ 'data-entries': JSON.stringify(Array.isArray(attributes.entries) ? attributes.entries : []) }),
+        renderHTML: (attributes: Record<string, unknown>) => ({
+          'data-entries': JSON.stringify(Array.isArray(attributes.entries) ? attributes.entries : []),
+        }),
       },
     };
   },

@@ -7,7 +7,11 @@ import { formatsFit, holdsText, noteSchema, schemaViolation } from './schema.js'
 import type { PmNode } from '../blocks/model.js';
 
 const doc = (...content: PmNode[]): PmNode => ({ type: 'doc', content });
-const paragraph = (text: string): PmNode => ({ type: 'paragraph', attrs: { blockUid: 'p000000000000001' }, content: [{ type: 'text', text }] });
+const paragraph = (text: string): PmNode => ({
+  type: 'paragraph',
+  attrs: { blockUid: 'p000000000000001' },
+  content: [{ type: 'text', text }],
+});
 
 describe('the one list of block nodes against the built schema', () => {
   const schema = noteSchema();
@@ -35,7 +39,12 @@ describe('schema conformance', () => {
     const table: PmNode = {
       type: 'table',
       attrs: { blockUid: 't000000000000001' },
-      content: [{ type: 'tableRow', content: [{ type: 'tableHeader', attrs: { colspan: 1, rowspan: 1, colwidth: null, dropbox: null }, content: [paragraph('A')] }] }],
+      content: [
+        {
+          type: 'tableRow',
+          content: [{ type: 'tableHeader', attrs: { colspan: 1, rowspan: 1, colwidth: null, dropbox: null }, content: [paragraph('A')] }],
+        },
+      ],
     };
     const image: PmNode = { type: 'image', attrs: { blockUid: 'i000000000000001', fileId: 'f', title: 'Gel' } };
     expect(schemaViolation(doc(paragraph('Hello'), table, image))).toBeNull();
@@ -46,7 +55,9 @@ describe('schema conformance', () => {
 
   it('refuses unknown nodes, unknown marks, unknown attributes and misplaced content', () => {
     expect(schemaViolation(doc({ type: 'script', content: [{ type: 'text', text: 'alert(1)' }] }))).toMatch(/script/);
-    expect(schemaViolation(doc({ type: 'paragraph', content: [{ type: 'text', text: 'x', marks: [{ type: 'blink' }] }] }))).toMatch(/blink/);
+    expect(schemaViolation(doc({ type: 'paragraph', content: [{ type: 'text', text: 'x', marks: [{ type: 'blink' }] }] }))).toMatch(
+      /blink/,
+    );
     expect(schemaViolation(doc({ type: 'paragraph', attrs: { onclick: 'steal()' } }))).toMatch(/onclick/);
     expect(schemaViolation(doc({ type: 'text', text: 'loose text at the top' }))).not.toBeNull();
     expect(schemaViolation({ type: 'paragraph' })).not.toBeNull();
@@ -73,9 +84,25 @@ describe('attribute kinds', () => {
 
 describe('formats text may carry', () => {
   it('in a node that holds text, marks the schema knows, with their attributes, not excluding each other', () => {
-    expect(formatsFit('paragraph', [['bold', true], ['italic', {}], ['bold', null]])).toBe(true);
-    expect(formatsFit('paragraph', [['bold', true], ['code', true]])).toBe(false);
-    expect(formatsFit('paragraph', [['bold', null], ['code', true]])).toBe(true);
+    expect(
+      formatsFit('paragraph', [
+        ['bold', true],
+        ['italic', {}],
+        ['bold', null],
+      ]),
+    ).toBe(true);
+    expect(
+      formatsFit('paragraph', [
+        ['bold', true],
+        ['code', true],
+      ]),
+    ).toBe(false);
+    expect(
+      formatsFit('paragraph', [
+        ['bold', null],
+        ['code', true],
+      ]),
+    ).toBe(true);
     expect(formatsFit('codeBlock', [['bold', true]])).toBe(false);
     expect(formatsFit('codeBlock', [])).toBe(true);
     expect(formatsFit('paragraph', [['blink', true]])).toBe(false);
@@ -106,14 +133,19 @@ describe('the text extensions listed one by one', () => {
     expect(Object.keys(ours.nodes)).toEqual(Object.keys(theirs.nodes));
     expect(Object.keys(ours.marks)).toEqual(Object.keys(theirs.marks));
     // Attributes, content expressions, groups, parse rules and rendering of every node and mark.
-    expect(comparable(Object.values(ours.nodes).map((type) => type.spec))).toEqual(comparable(Object.values(theirs.nodes).map((type) => type.spec)));
-    expect(comparable(Object.values(ours.marks).map((type) => type.spec))).toEqual(comparable(Object.values(theirs.marks).map((type) => type.spec)));
+    expect(comparable(Object.values(ours.nodes).map((type) => type.spec))).toEqual(
+      comparable(Object.values(theirs.nodes).map((type) => type.spec)),
+    );
+    expect(comparable(Object.values(ours.marks).map((type) => type.spec))).toEqual(
+      comparable(Object.values(theirs.marks).map((type) => type.spec)),
+    );
   });
 
   it('resolve to the same extensions, in the same order, with the same options and attributes', () => {
     const ours = resolveExtensions(listed);
     const theirs = resolveExtensions(starterKit).filter((extension) => extension.name !== 'starterKit');
-    const described = (extensions: AnyExtension[]) => extensions.map((extension) => comparable({ name: extension.name, type: extension.type, options: extension.options }));
+    const described = (extensions: AnyExtension[]) =>
+      extensions.map((extension) => comparable({ name: extension.name, type: extension.type, options: extension.options }));
     expect(described(ours)).toEqual(described(theirs));
     expect(comparable(getAttributesFromExtensions(ours))).toEqual(comparable(getAttributesFromExtensions(theirs)));
     // No undo/redo of its own, no trailing node and no links, as with StarterKit so configured.

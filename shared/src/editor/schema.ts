@@ -18,7 +18,8 @@ interface AttributeSpecs {
 /** Whether a value is JSON data (what the editor writes as an attribute), not an object of some class (a live Yjs type). */
 function isJsonData(value: unknown, depth = 0): boolean {
   // Any number and undefined, as JSON writes them (null, or left out): a pasted table's column width can be NaN.
-  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return true;
+  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number')
+    return true;
   if (typeof value !== 'object' || depth > 32) return false;
   if (Array.isArray(value)) return value.every((item) => isJsonData(item, depth + 1));
   const prototype: unknown = Object.getPrototypeOf(value);
@@ -85,7 +86,8 @@ export function formatsFit(nodeName: string, formats: Iterable<readonly [string,
     // `true` sets a mark without attributes (y-prosemirror reads both).
     const attrs = value === true ? {} : value;
     if (typeof attrs !== 'object' || attrs === null || Array.isArray(attrs)) return false;
-    if (attributeProblem((type.spec.attrs ?? {}) as AttributeSpecs, attrs as Record<string, unknown>, `mark ${name}`) !== null) return false;
+    if (attributeProblem((type.spec.attrs ?? {}) as AttributeSpecs, attrs as Record<string, unknown>, `mark ${name}`) !== null)
+      return false;
     try {
       marks = type.create(attrs).addToSet(marks);
     } catch {

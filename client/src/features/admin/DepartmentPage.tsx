@@ -23,9 +23,7 @@ import { DepartmentSelect, loadDepartmentRows } from './DepartmentSelect';
 import { DirectorySyncPanel } from './DirectorySyncPanel';
 
 type Editing =
-  | { kind: 'add'; parentCode: string | null }
-  | { kind: 'rename'; row: DepartmentTreeRow }
-  | { kind: 'move'; row: DepartmentTreeRow };
+  { kind: 'add'; parentCode: string | null } | { kind: 'rename'; row: DepartmentTreeRow } | { kind: 'move'; row: DepartmentTreeRow };
 
 type Notice = { kind: 'added' | 'renamed' | 'moved'; code: string; name: string };
 
@@ -72,7 +70,13 @@ export function DepartmentPage() {
   };
 
   const addButton = (
-    <Button variant="primary" icon={<PlusIcon size={16} />} onClick={() => setEditing({ kind: 'add', parentCode: null })} data-testid="dept-add" disabled={!rows}>
+    <Button
+      variant="primary"
+      icon={<PlusIcon size={16} />}
+      onClick={() => setEditing({ kind: 'add', parentCode: null })}
+      data-testid="dept-add"
+      disabled={!rows}
+    >
       {t('admin.departments.add')}
     </Button>
   );
@@ -140,7 +144,11 @@ export function DepartmentPage() {
                   </Badge>
                 ) : null}
                 {row.missingSince ? (
-                  <Badge tone="warning" title={t('admin.departments.missingHint', { date: formatDate(row.missingSince, language) })} testId={`dept-missing-${row.code}`}>
+                  <Badge
+                    tone="warning"
+                    title={t('admin.departments.missingHint', { date: formatDate(row.missingSince, language) })}
+                    testId={`dept-missing-${row.code}`}
+                  >
                     {t('admin.departments.missing')}
                   </Badge>
                 ) : null}
@@ -153,16 +161,36 @@ export function DepartmentPage() {
               >
                 <UsersIcon size={14} />
                 {formatNumber(row.userCount, language)}
-                {row.totalUsers !== row.userCount ? <span className="dept-users-total">/ {formatNumber(row.totalUsers, language)}</span> : null}
+                {row.totalUsers !== row.userCount ? (
+                  <span className="dept-users-total">/ {formatNumber(row.totalUsers, language)}</span>
+                ) : null}
               </Link>
               <div className="dept-actions">
-                <Button size="sm" variant="ghost" icon={<PlusIcon size={15} />} onClick={() => setEditing({ kind: 'add', parentCode: row.code })} data-testid={`dept-add-child-${row.code}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon={<PlusIcon size={15} />}
+                  onClick={() => setEditing({ kind: 'add', parentCode: row.code })}
+                  data-testid={`dept-add-child-${row.code}`}
+                >
                   <span className="dept-action-label">{t('admin.departments.addChild')}</span>
                 </Button>
-                <Button size="sm" variant="ghost" icon={<PencilIcon size={15} />} onClick={() => setEditing({ kind: 'rename', row })} data-testid={`dept-rename-${row.code}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon={<PencilIcon size={15} />}
+                  onClick={() => setEditing({ kind: 'rename', row })}
+                  data-testid={`dept-rename-${row.code}`}
+                >
                   <span className="dept-action-label">{t('admin.departments.rename')}</span>
                 </Button>
-                <Button size="sm" variant="ghost" icon={<MoveIcon size={15} />} onClick={() => setEditing({ kind: 'move', row })} data-testid={`dept-move-${row.code}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon={<MoveIcon size={15} />}
+                  onClick={() => setEditing({ kind: 'move', row })}
+                  data-testid={`dept-move-${row.code}`}
+                >
                   <span className="dept-action-label">{t('admin.departments.move')}</span>
                 </Button>
               </div>
@@ -174,7 +202,13 @@ export function DepartmentPage() {
   };
 
   return (
-    <PageFrame testId="page-admin-department" title={t('pages.adminDepartment.title')} description={t('admin.departments.description')} icon={<BuildingIcon size={20} />} actions={addButton}>
+    <PageFrame
+      testId="page-admin-department"
+      title={t('pages.adminDepartment.title')}
+      description={t('admin.departments.description')}
+      icon={<BuildingIcon size={20} />}
+      actions={addButton}
+    >
       {notice ? (
         <InlineAlert tone="success" testId="dept-notice">
           {t(`admin.departments.${notice.kind}`, { name: notice.name })}
@@ -194,7 +228,9 @@ export function DepartmentPage() {
             <UsersIcon size={14} /> {t('admin.departments.usersLegend')}
           </p>
         </div>
-        {departments.phase === 'error' && rows ? <ErrorState message={apiErrorText(departments.error, language)} onRetry={departments.reload} /> : null}
+        {departments.phase === 'error' && rows ? (
+          <ErrorState message={apiErrorText(departments.error, language)} onRetry={departments.reload} />
+        ) : null}
         {renderBody()}
       </div>
       {editing && rows ? <DepartmentDialog editing={editing} rows={rows} onClose={() => setEditing(null)} onDone={done} /> : null}
@@ -230,7 +266,8 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
 
   const showRefusal = (error: unknown) => {
     if (isApiError(error) && error.status === ERR.departmentDuplicate) setExtra({ code: errorMessage(ERR.departmentDuplicate, language) });
-    else if (isApiError(error) && error.status === ERR.departmentMissing) setExtra({ parentCode: errorMessage(ERR.departmentMissing, language) });
+    else if (isApiError(error) && error.status === ERR.departmentMissing)
+      setExtra({ parentCode: errorMessage(ERR.departmentMissing, language) });
     else if (isApiError(error) && error.status === ERR.departmentCycle) setRefusal(errorMessage(ERR.departmentCycle, language));
     else if (!(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);
   };
@@ -253,7 +290,11 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
       await call(editing.kind === 'add' ? '/v1/department/create' : '/v1/department/update', data);
       const finalCode = editing.kind === 'add' ? data.code : editing.row.code;
       const finalName = editing.kind === 'move' ? editing.row.name : (data.name ?? name);
-      onDone({ kind: editing.kind === 'add' ? 'added' : editing.kind === 'rename' ? 'renamed' : 'moved', code: finalCode, name: finalName });
+      onDone({
+        kind: editing.kind === 'add' ? 'added' : editing.kind === 'rename' ? 'renamed' : 'moved',
+        code: finalCode,
+        name: finalName,
+      });
     },
     onError: (error, controls) => {
       if (!controls.showFieldErrors(error)) showRefusal(error);
@@ -267,7 +308,9 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
   return (
     <Dialog
       title={title}
-      icon={editing.kind === 'move' ? <MoveIcon size={20} /> : editing.kind === 'rename' ? <PencilIcon size={20} /> : <BuildingIcon size={20} />}
+      icon={
+        editing.kind === 'move' ? <MoveIcon size={20} /> : editing.kind === 'rename' ? <PencilIcon size={20} /> : <BuildingIcon size={20} />
+      }
       size="md"
       onClose={form.busy ? undefined : onClose}
       testId="dept-dialog"
@@ -277,7 +320,11 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
             {t('common.cancel')}
           </Button>
           <Button variant="primary" type="submit" form="dept-form" loading={form.busy} data-testid="dept-save">
-            {editing.kind === 'add' ? t('admin.departments.add') : editing.kind === 'rename' ? t('admin.departments.rename') : t('admin.departments.move')}
+            {editing.kind === 'add'
+              ? t('admin.departments.add')
+              : editing.kind === 'rename'
+                ? t('admin.departments.rename')
+                : t('admin.departments.move')}
           </Button>
         </>
       }

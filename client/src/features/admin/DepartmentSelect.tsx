@@ -27,11 +27,31 @@ interface DepartmentSelectProps {
 }
 
 /** A department chooser: a native select whose options are indented to show the tree. */
-export function DepartmentSelect({ label, value, onChange, rows, emptyLabel, disabledCodes, disabledSuffix, error, hint, testId, disabled }: DepartmentSelectProps) {
+export function DepartmentSelect({
+  label,
+  value,
+  onChange,
+  rows,
+  emptyLabel,
+  disabledCodes,
+  disabledSuffix,
+  error,
+  hint,
+  testId,
+  disabled,
+}: DepartmentSelectProps) {
   const { t } = useTranslation();
   const known = rows?.some((row) => row.code === value) ?? false;
   return (
-    <SelectField label={label} value={value} onChange={(event) => onChange(event.target.value)} error={error} hint={hint} testId={testId} disabled={disabled || !rows}>
+    <SelectField
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      error={error}
+      hint={hint}
+      testId={testId}
+      disabled={disabled || !rows}
+    >
       <option value="">{rows ? emptyLabel : t('common.loading')}</option>
       {value && rows && !known ? <option value={value}>{value}</option> : null}
       {(rows ?? []).map((row) => {

@@ -24,7 +24,15 @@ import { ErrorState, SkeletonBlock } from '../../ui/States';
 const PROGRESS_POLL_MS = 1_000;
 
 /** Failures the panel itself shows from the run's record; anything else is alerted. */
-const SHOWN_IN_PANEL = new Set<string>([ERR.departmentSync, ERR.directoryUrl, ERR.noDepartment, ERR.noUsers, ERR.directoryBindRefused, ERR.directorySyncRunning, ERR.directoryNotConfigured]);
+const SHOWN_IN_PANEL = new Set<string>([
+  ERR.departmentSync,
+  ERR.directoryUrl,
+  ERR.noDepartment,
+  ERR.noUsers,
+  ERR.directoryBindRefused,
+  ERR.directorySyncRunning,
+  ERR.directoryNotConfigured,
+]);
 
 const SyncIcon = (p: IconProps) => (
   <Icon {...p}>
@@ -35,7 +43,12 @@ const SyncIcon = (p: IconProps) => (
   </Icon>
 );
 
-const OUTCOME_TONES: Record<DirectorySyncRun['outcome'], BadgeTone> = { running: 'info', succeeded: 'success', failed: 'danger', interrupted: 'warning' };
+const OUTCOME_TONES: Record<DirectorySyncRun['outcome'], BadgeTone> = {
+  running: 'info',
+  succeeded: 'success',
+  failed: 'danger',
+  interrupted: 'warning',
+};
 
 /**
  * The department screen's directory panel: where the directory is, the last synchronisation (when, by
@@ -86,7 +99,8 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
       setFinished(true);
     } catch (error) {
       // A refused run is recorded with its reason, which the panel shows once it reloads.
-      if (!(isApiError(error) && SHOWN_IN_PANEL.has(error.status)) && !(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);
+      if (!(isApiError(error) && SHOWN_IN_PANEL.has(error.status)) && !(isApiError(error) && error.httpStatus === 401))
+        void alertApiError(error);
     } finally {
       setSyncing(false);
       setProgress(null);
@@ -106,12 +120,21 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
         {data?.directory ? (
           <p className="sync-source" data-testid="sync-source">
             <span>{t('admin.departments.sync.source', { url: data.directory.url })}</span>
-            {data.directory.intervalMinutes ? <span> · {t('admin.departments.sync.interval', { minutes: formatNumber(data.directory.intervalMinutes, language) })}</span> : null}
+            {data.directory.intervalMinutes ? (
+              <span> · {t('admin.departments.sync.interval', { minutes: formatNumber(data.directory.intervalMinutes, language) })}</span>
+            ) : null}
           </p>
         ) : null}
       </div>
       {data?.configured ? (
-        <Button variant="secondary" icon={<SyncIcon size={16} />} loading={syncing} disabled={running !== null} onClick={() => void syncNow()} data-testid="sync-now">
+        <Button
+          variant="secondary"
+          icon={<SyncIcon size={16} />}
+          loading={syncing}
+          disabled={running !== null}
+          onClick={() => void syncNow()}
+          data-testid="sync-now"
+        >
           {t('admin.departments.sync.syncNow')}
         </Button>
       ) : null}
@@ -119,7 +142,8 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
   );
 
   const renderBody = () => {
-    if (status.phase === 'error' && !data) return <ErrorState message={apiErrorText(status.error, language)} onRetry={status.reload} testId="sync-load-error" />;
+    if (status.phase === 'error' && !data)
+      return <ErrorState message={apiErrorText(status.error, language)} onRetry={status.reload} testId="sync-load-error" />;
     if (!data) return <SkeletonBlock lines={3} />;
     if (!data.configured) {
       return (
@@ -135,7 +159,13 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
             {t('admin.departments.sync.done')}
           </InlineAlert>
         ) : null}
-        {data.last ? <LastRun run={data.last} /> : <p className="sync-muted" data-testid="sync-never">{t('admin.departments.sync.never')}</p>}
+        {data.last ? (
+          <LastRun run={data.last} />
+        ) : (
+          <p className="sync-muted" data-testid="sync-never">
+            {t('admin.departments.sync.never')}
+          </p>
+        )}
       </>
     );
   };
@@ -162,7 +192,9 @@ function ProgressOverlay({ run, ours }: { run: DirectorySyncRun | null; ours: bo
       <div role="status" aria-live="polite">
         <p className="sync-phase">{t(`admin.departments.sync.phase.${phase}`, { n: formatNumber(run?.entriesRead ?? 0, language) })}</p>
         <p className="sync-muted">
-          {ours || !run ? t('admin.departments.sync.busyHint') : t('admin.departments.sync.otherRunning', { when: formatDateTime(run.startedAt, language) })}
+          {ours || !run
+            ? t('admin.departments.sync.busyHint')
+            : t('admin.departments.sync.otherRunning', { when: formatDateTime(run.startedAt, language) })}
         </p>
       </div>
     </div>
@@ -181,8 +213,12 @@ function LastRun({ run }: { run: DirectorySyncRun }) {
         </Badge>
         <span>{t('admin.departments.sync.lastRun', { when: formatDateTime(run.startedAt, language) })}</span>
         <span className="sync-muted">
-          {run.actor ? t('admin.departments.sync.byPerson', { name: run.actor.name ?? run.actor.userId }) : t('admin.departments.sync.bySchedule')}
-          {seconds !== null ? ` · ${t('admin.departments.sync.duration', { seconds: formatNumber(Math.round(seconds * 10) / 10, language) })}` : null}
+          {run.actor
+            ? t('admin.departments.sync.byPerson', { name: run.actor.name ?? run.actor.userId })
+            : t('admin.departments.sync.bySchedule')}
+          {seconds !== null
+            ? ` · ${t('admin.departments.sync.duration', { seconds: formatNumber(Math.round(seconds * 10) / 10, language) })}`
+            : null}
         </span>
       </p>
       {run.outcome === 'failed' && run.errorCode ? <FailureAlert code={run.errorCode} detail={run.errorDetail} /> : null}
@@ -217,19 +253,40 @@ const ALWAYS_SHOWN = new Set(['read', 'created', 'updated', 'moved', 'deactivate
 
 function CountsView({ counts }: { counts: DirectorySyncCounts }) {
   const { t } = useTranslation();
-  const changed = DEPARTMENT_COUNTS.some((k) => k !== 'read' && k !== 'skipped' && counts.departments[k] > 0) || PEOPLE_COUNTS.some((k) => k !== 'read' && k !== 'skipped' && counts.users[k] > 0);
+  const changed =
+    DEPARTMENT_COUNTS.some((k) => k !== 'read' && k !== 'skipped' && counts.departments[k] > 0) ||
+    PEOPLE_COUNTS.some((k) => k !== 'read' && k !== 'skipped' && counts.users[k] > 0);
   return (
     <>
       <div className="sync-counts">
-        <CountGroup title={t('admin.departments.sync.departments')} keys={DEPARTMENT_COUNTS} values={counts.departments} testId="sync-counts-departments" />
+        <CountGroup
+          title={t('admin.departments.sync.departments')}
+          keys={DEPARTMENT_COUNTS}
+          values={counts.departments}
+          testId="sync-counts-departments"
+        />
         <CountGroup title={t('admin.departments.sync.people')} keys={PEOPLE_COUNTS} values={counts.users} testId="sync-counts-people" />
       </div>
-      {!changed ? <p className="sync-muted" data-testid="sync-no-changes">{t('admin.departments.sync.noChanges')}</p> : null}
+      {!changed ? (
+        <p className="sync-muted" data-testid="sync-no-changes">
+          {t('admin.departments.sync.noChanges')}
+        </p>
+      ) : null}
     </>
   );
 }
 
-function CountGroup<K extends string>({ title, keys, values, testId }: { title: string; keys: readonly K[]; values: Record<K, number>; testId: string }) {
+function CountGroup<K extends string>({
+  title,
+  keys,
+  values,
+  testId,
+}: {
+  title: string;
+  keys: readonly K[];
+  values: Record<K, number>;
+  testId: string;
+}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   return (
@@ -271,7 +328,9 @@ function NotesView({ run }: { run: DirectorySyncRun }) {
           </li>
         ))}
       </ul>
-      {total > run.notes.length ? <p className="sync-muted">{t('admin.departments.sync.notesMore', { n: total - run.notes.length, kept: run.notes.length })}</p> : null}
+      {total > run.notes.length ? (
+        <p className="sync-muted">{t('admin.departments.sync.notesMore', { n: total - run.notes.length, kept: run.notes.length })}</p>
+      ) : null}
     </details>
   );
 }

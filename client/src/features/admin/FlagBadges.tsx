@@ -10,7 +10,14 @@ export function FlagBadges({ auth, testId }: { auth: AuthFlags; testId?: string 
   const granted = AUTH_FLAG_NAMES.filter((flag) => auth[flag] === 'Y');
   const summary = granted.length ? granted.map((flag) => t(`admin.flags.${flag}`)).join(', ') : t('admin.flags.none');
   return (
-    <span className="flag-badges" role="img" aria-label={summary} title={summary} data-testid={testId} data-flags={granted.map((flag) => FLAG_LETTERS[flag]).join('')}>
+    <span
+      className="flag-badges"
+      role="img"
+      aria-label={summary}
+      title={summary}
+      data-testid={testId}
+      data-flags={granted.map((flag) => FLAG_LETTERS[flag]).join('')}
+    >
       {AUTH_FLAG_NAMES.map((flag) => (
         <span key={flag} className={auth[flag] === 'Y' ? 'flag-badge on' : 'flag-badge'} aria-hidden="true">
           {FLAG_LETTERS[flag]}

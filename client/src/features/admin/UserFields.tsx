@@ -151,7 +151,14 @@ export function UserFields({ mode, values, onChange, errors, extraErrors = {}, d
               autoFocus
             />
           ) : (
-            <TextField label={t('admin.userForm.userId')} value={values.userId} readOnly disabled hint={t('admin.userForm.userIdFixed')} testId="user-id-input" />
+            <TextField
+              label={t('admin.userForm.userId')}
+              value={values.userId}
+              readOnly
+              disabled
+              hint={t('admin.userForm.userIdFixed')}
+              testId="user-id-input"
+            />
           )}
           <TextField
             label={t('admin.userForm.name')}

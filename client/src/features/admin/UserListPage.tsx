@@ -39,7 +39,10 @@ export function UserListPage() {
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseListQuery(params, USER_SEARCH_TYPES, DEFAULT_TYPE), [params]);
   const key = listSearchParams(query, DEFAULT_TYPE).toString();
-  const list = useLoad((signal) => call<ListAnswer<AdminUserRow>>('/v1/admin/user/list', toPagingBody(query, PAGE_SIZE, false), { signal }), key);
+  const list = useLoad(
+    (signal) => call<ListAnswer<AdminUserRow>>('/v1/admin/user/list', toPagingBody(query, PAGE_SIZE, false), { signal }),
+    key,
+  );
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ userNo: number; name: string } | null>(null);
 
@@ -144,7 +147,15 @@ export function UserListPage() {
           </Link>
         </InlineAlert>
       ) : null}
-      <SearchBar query={query} types={types} withDates onSearch={onSearch} onReset={() => setParams(new URLSearchParams())} filtered={filtered} testId="user" />
+      <SearchBar
+        query={query}
+        types={types}
+        withDates
+        onSearch={onSearch}
+        onReset={() => setParams(new URLSearchParams())}
+        filtered={filtered}
+        testId="user"
+      />
       <ListTable
         list={list}
         page={query.page}

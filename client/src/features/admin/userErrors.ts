@@ -21,7 +21,8 @@ export function classifyUserError(error: unknown, language: Language): UserSaveP
   if (!isApiError(error)) return { kind: 'other' };
   if (error.httpStatus === 401) return { kind: 'silent' };
   if (error.status === ERR.userDuplicate) return { kind: 'extra', field: 'userId', message: errorMessage(ERR.userDuplicate, language) };
-  if (error.status === ERR.departmentMissing) return { kind: 'extra', field: 'departmentCode', message: errorMessage(ERR.departmentMissing, language) };
+  if (error.status === ERR.departmentMissing)
+    return { kind: 'extra', field: 'departmentCode', message: errorMessage(ERR.departmentMissing, language) };
   if (error.status === ERR.selfDemotion) return { kind: 'access', message: errorMessage(ERR.selfDemotion, language) };
   return { kind: 'other' };
 }

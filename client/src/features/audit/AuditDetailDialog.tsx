@@ -44,7 +44,13 @@ export function AuditDetailDialog({ seq, initial, onClose, onShowTarget }: Audit
       footer={
         <>
           {onShowTarget && targetType && targetId ? (
-            <Button variant="ghost" icon={<FilterIcon size={16} />} onClick={() => onShowTarget(targetType, targetId)} className="audit-detail-target" data-testid="audit-detail-show-target">
+            <Button
+              variant="ghost"
+              icon={<FilterIcon size={16} />}
+              onClick={() => onShowTarget(targetType, targetId)}
+              className="audit-detail-target"
+              data-testid="audit-detail-show-target"
+            >
               {t('detail.showTarget')}
             </Button>
           ) : null}
@@ -58,7 +64,11 @@ export function AuditDetailDialog({ seq, initial, onClose, onShowTarget }: Audit
         {data ? (
           <RecordView record={data} />
         ) : record.phase === 'error' ? (
-          <ErrorState message={record.error ? apiErrorText(record.error, language) : t('detail.loadFailed')} onRetry={record.reload} testId="audit-detail-error" />
+          <ErrorState
+            message={record.error ? apiErrorText(record.error, language) : t('detail.loadFailed')}
+            onRetry={record.reload}
+            testId="audit-detail-error"
+          />
         ) : (
           <SkeletonBlock lines={8} />
         )}
@@ -155,7 +165,12 @@ function RecordView({ record }: { record: AuditRecord }) {
           </h3>
         </header>
         <dl className="audit-hashes">
-          <HashRow label={t('detail.prevHash')} value={record.prevHash} note={genesis ? t('detail.genesis') : undefined} testId="audit-prev-hash" />
+          <HashRow
+            label={t('detail.prevHash')}
+            value={record.prevHash}
+            note={genesis ? t('detail.genesis') : undefined}
+            testId="audit-prev-hash"
+          />
           <HashRow label={t('detail.hash')} value={record.hash} testId="audit-hash" />
         </dl>
       </section>
@@ -163,7 +178,10 @@ function RecordView({ record }: { record: AuditRecord }) {
   );
 }
 
-const LEGEND = { added: 'detail.legendAdded', removed: 'detail.legendRemoved', changed: 'detail.legendChanged' } as const satisfies Record<Change, string>;
+const LEGEND = { added: 'detail.legendAdded', removed: 'detail.legendRemoved', changed: 'detail.legendChanged' } as const satisfies Record<
+  Change,
+  string
+>;
 
 function Field({ label, children, testId, wide }: { label: string; children: ReactNode; testId?: string; wide?: boolean }) {
   return (
@@ -189,7 +207,19 @@ function HashRow({ label, value, note, testId }: { label: string; value: string;
   );
 }
 
-function JsonPane({ side, lines, has, value, testId }: { side: 'before' | 'after'; lines: JsonLine[]; has: boolean; value: unknown; testId: string }) {
+function JsonPane({
+  side,
+  lines,
+  has,
+  value,
+  testId,
+}: {
+  side: 'before' | 'after';
+  lines: JsonLine[];
+  has: boolean;
+  value: unknown;
+  testId: string;
+}) {
   const { t } = useTranslation('audit');
   const title = side === 'before' ? t('detail.before') : t('detail.after');
   const marked = side === 'before' ? (['removed', 'changed'] as const) : (['added', 'changed'] as const);

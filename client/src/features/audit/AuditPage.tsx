@@ -147,7 +147,13 @@ export function AuditPage() {
       icon={<AuditIcon size={20} />}
       actions={
         <>
-          <Button variant="secondary" icon={<ShieldCheckIcon size={16} />} onClick={() => void verify.run()} loading={verify.running} data-testid="audit-verify">
+          <Button
+            variant="secondary"
+            icon={<ShieldCheckIcon size={16} />}
+            onClick={() => void verify.run()}
+            loading={verify.running}
+            data-testid="audit-verify"
+          >
             {t('verify.action')}
           </Button>
           <Button
@@ -193,7 +199,9 @@ export function AuditPage() {
         }
         renderRow={renderRow}
       />
-      {opened ? <AuditDetailDialog seq={opened.seq} initial={opened.initial} onClose={() => setOpened(null)} onShowTarget={showTarget} /> : null}
+      {opened ? (
+        <AuditDetailDialog seq={opened.seq} initial={opened.initial} onClose={() => setOpened(null)} onShowTarget={showTarget} />
+      ) : null}
     </PageFrame>
   );
 }

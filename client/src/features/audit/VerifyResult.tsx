@@ -61,7 +61,9 @@ export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOu
       <span className="verify-icon">{broken ? <ShieldAlertIcon size={24} /> : <ShieldCheckIcon size={24} />}</span>
       <div className="verify-text">
         <p className="verify-title">
-          {broken ? t('verify.broken', { count: answer.brokenCount, seq: answer.firstBroken ?? '?' }) : t('verify.intact', { count: answer.checked })}
+          {broken
+            ? t('verify.broken', { count: answer.brokenCount, seq: answer.firstBroken ?? '?' })
+            : t('verify.intact', { count: answer.checked })}
         </p>
         <p className="verify-hint">{broken ? t('verify.brokenHint', { count: answer.checked, time }) : t('verify.intactHint', { time })}</p>
         {broken ? <BrokenList answer={answer} onOpen={onOpen} /> : null}
@@ -72,7 +74,14 @@ export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOu
             {t('openRecord', { seq: answer.firstBroken })}
           </Button>
         ) : null}
-        <button type="button" className="icon-btn icon-btn-sm" onClick={onDismiss} aria-label={tc('common.close')} title={tc('common.close')} data-testid="audit-verify-dismiss">
+        <button
+          type="button"
+          className="icon-btn icon-btn-sm"
+          onClick={onDismiss}
+          aria-label={tc('common.close')}
+          title={tc('common.close')}
+          data-testid="audit-verify-dismiss"
+        >
           <CloseIcon size={16} />
         </button>
       </div>
@@ -89,7 +98,13 @@ function BrokenList({ answer, onOpen }: { answer: AuditVerifyAnswer; onOpen(seq:
     <ul className="verify-broken-list" aria-label={t('verify.brokenList')} data-testid="audit-verify-broken-list">
       {answer.broken.map((seq) => (
         <li key={seq}>
-          <button type="button" className="verify-broken-seq" onClick={() => onOpen(seq)} title={t('openRecord', { seq })} data-testid="audit-verify-broken-item">
+          <button
+            type="button"
+            className="verify-broken-seq"
+            onClick={() => onOpen(seq)}
+            title={t('openRecord', { seq })}
+            data-testid="audit-verify-broken-item"
+          >
             #{seq}
           </button>
         </li>

@@ -67,7 +67,15 @@ describe('audit filters in the URL', () => {
   });
 
   it('round-trips: what is written reads back the same', () => {
-    const query: AuditQuery = { actor: 'a@b.c', action: 'note.saved', targetType: 'note', targetId: '3', startDate: '2026-05-01', endDate: '2026-05-02', page: 4 };
+    const query: AuditQuery = {
+      actor: 'a@b.c',
+      action: 'note.saved',
+      targetType: 'note',
+      targetId: '3',
+      startDate: '2026-05-01',
+      endDate: '2026-05-02',
+      page: 4,
+    };
     expect(parseAuditQuery(auditSearchParams(query))).toEqual(query);
   });
 

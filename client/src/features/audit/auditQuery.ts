@@ -40,7 +40,15 @@ export const AUDIT_LIMITS = { actor: 254, targetType: 30, targetId: 100 } as con
 /** Ten records a page, as every list (spec §9). */
 export const AUDIT_PAGE_SIZE = PAGING.defaultPageSize;
 
-export const EMPTY_AUDIT_QUERY: AuditQuery = { actor: '', action: '', targetType: '', targetId: '', startDate: '', endDate: '', page: PAGING.startPage };
+export const EMPTY_AUDIT_QUERY: AuditQuery = {
+  actor: '',
+  action: '',
+  targetType: '',
+  targetId: '',
+  startDate: '',
+  endDate: '',
+  page: PAGING.startPage,
+};
 
 export function isAuditAction(value: string): value is AuditAction {
   return (AUDIT_ACTIONS as readonly string[]).includes(value);
@@ -79,7 +87,8 @@ export function parseAuditQuery(params: URLSearchParams): AuditQuery {
     actor: text(params, AUDIT_PARAM.actor, AUDIT_LIMITS.actor) || (wordType === 'actor' ? word : ''),
     action: isAuditAction(action) ? action : '',
     targetType: TARGET_TYPE.test(targetType) ? targetType : '',
-    targetId: text(params, AUDIT_PARAM.targetId, AUDIT_LIMITS.targetId) || (wordType === 'targetId' ? word.slice(0, AUDIT_LIMITS.targetId) : ''),
+    targetId:
+      text(params, AUDIT_PARAM.targetId, AUDIT_LIMITS.targetId) || (wordType === 'targetId' ? word.slice(0, AUDIT_LIMITS.targetId) : ''),
     startDate,
     endDate,
     page: page(params),
@@ -124,7 +133,9 @@ export function newAuditSearch(filter: AuditFilter): AuditQuery {
 
 /** Whether any filter is set (to tell "no matches" from "no records yet"). */
 export function isAuditFiltered(filter: AuditFilter): boolean {
-  return Boolean(filter.actor.trim() || filter.action || filter.targetType.trim() || filter.targetId.trim() || filter.startDate || filter.endDate);
+  return Boolean(
+    filter.actor.trim() || filter.action || filter.targetType.trim() || filter.targetId.trim() || filter.startDate || filter.endDate,
+  );
 }
 
 export interface AuditExportBody {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors';
-import { downloadAuditCsv, exportError, fallbackFilename, filenameFromDisposition, formatSize, progressPercent, type ExportDeps, type XhrLike } from './csvExport';
+import {
+  downloadAuditCsv,
+  exportError,
+  fallbackFilename,
+  filenameFromDisposition,
+  formatSize,
+  progressPercent,
+  type ExportDeps,
+  type XhrLike,
+} from './csvExport';
 
 describe('CSV download helpers', () => {
   it('turns progress events into a percent, or null when the size is unknown', () => {
@@ -13,7 +22,7 @@ describe('CSV download helpers', () => {
 
   it('reads the file name from Content-Disposition, safely', () => {
     expect(filenameFromDisposition('attachment; filename="audit-trail-2026-11-22.csv"')).toBe('audit-trail-2026-11-22.csv');
-    expect(filenameFromDisposition("attachment; filename=\"x.csv\"; filename*=UTF-8''%EA%B0%90%EC%82%AC.csv")).toBe('감사.csv');
+    expect(filenameFromDisposition('attachment; filename="x.csv"; filename*=UTF-8\'\'%EA%B0%90%EC%82%AC.csv')).toBe('감사.csv');
     expect(filenameFromDisposition('attachment; filename=plain.csv')).toBe('plain.csv');
     expect(filenameFromDisposition('attachment; filename="../../etc/passwd"')).toBe('.._.._etc_passwd');
     expect(filenameFromDisposition('attachment')).toBeNull();
@@ -117,7 +126,9 @@ const CSV = '\uFEFFseq,at\r\n1,2026-11-22T00:00:00.000Z\r\n';
 
 describe('downloading the audit CSV', () => {
   it('posts the filters with the token and reports progress up to 100', async () => {
-    const { deps: d, sent } = deps([{ status: 200, body: CSV, headers: { 'content-disposition': 'attachment; filename="audit-trail-2026-11-22.csv"' } }]);
+    const { deps: d, sent } = deps([
+      { status: 200, body: CSV, headers: { 'content-disposition': 'attachment; filename="audit-trail-2026-11-22.csv"' } },
+    ]);
     const progress: Array<number | null> = [];
     const file = await downloadAuditCsv({ action: 'user.signIn' }, (p) => progress.push(p), d);
     expect(file.filename).toBe('audit-trail-2026-11-22.csv');
@@ -140,17 +151,32 @@ describe('downloading the audit CSV', () => {
   });
 
   it('retries once with rotated tokens after a 401', async () => {
-    const { deps: d, sent } = deps([{ status: 401, body: '{"status":"1002","message":"expired","data":null}' }, { status: 200, body: CSV }], { refresh: true });
+    const { deps: d, sent } = deps(
+      [
+        { status: 401, body: '{"status":"1002","message":"expired","data":null}' },
+        { status: 200, body: CSV },
+      ],
+      { refresh: true },
+    );
     await downloadAuditCsv({}, () => undefined, d);
     expect(sent.map((s) => s.headers.Authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
   });
 
   it('rejects with the envelope of a refusal', async () => {
     const { deps: d, sent } = deps([{ status: 401, body: '{"status":"1002","message":"Session ended.","data":null}' }]);
-    await expect(downloadAuditCsv({}, () => undefined, d)).rejects.toMatchObject({ status: '1002', httpStatus: 401, message: 'Session ended.' });
+    await expect(downloadAuditCsv({}, () => undefined, d)).rejects.toMatchObject({
+      status: '1002',
+      httpStatus: 401,
+      message: 'Session ended.',
+    });
     expect(sent).toHaveLength(1);
-    const bad = deps([{ status: 400, body: '{"status":"9001","message":"Invalid.","data":{"fields":[{"field":"startDate","reason":"invalidFormat"}]}}' }]);
-    await expect(downloadAuditCsv({ startDate: 'x' }, () => undefined, bad.deps)).rejects.toMatchObject({ status: '9001', httpStatus: 400 });
+    const bad = deps([
+      { status: 400, body: '{"status":"9001","message":"Invalid.","data":{"fields":[{"field":"startDate","reason":"invalidFormat"}]}}' },
+    ]);
+    await expect(downloadAuditCsv({ startDate: 'x' }, () => undefined, bad.deps)).rejects.toMatchObject({
+      status: '9001',
+      httpStatus: 400,
+    });
   });
 
   it('rejects as unavailable when the network fails', async () => {
@@ -167,15 +193,23 @@ describe('downloading the audit CSV', () => {
 
     const late = deps([{ status: 200, body: CSV }]);
     const during = new AbortController();
-    const pending = downloadAuditCsv({}, () => undefined, { ...late.deps, createXhr: () => {
-      const xhr = late.deps.createXhr();
-      const send = xhr.send.bind(xhr);
-      xhr.send = (body) => {
-        send(body);
-        during.abort();
-      };
-      return xhr;
-    } }, during.signal);
+    const pending = downloadAuditCsv(
+      {},
+      () => undefined,
+      {
+        ...late.deps,
+        createXhr: () => {
+          const xhr = late.deps.createXhr();
+          const send = xhr.send.bind(xhr);
+          xhr.send = (body) => {
+            send(body);
+            during.abort();
+          };
+          return xhr;
+        },
+      },
+      during.signal,
+    );
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(late.sent).toHaveLength(1);
   });

@@ -92,7 +92,13 @@ export function exportError(httpStatus: number, body: string, language: Language
   } catch {
     parsed = null;
   }
-  if (isEnvelope(parsed)) return new ApiError(parsed.status, parsed.message || errorMessage(statusForHttp(httpStatus), language), httpStatus, parsed.data ?? null);
+  if (isEnvelope(parsed))
+    return new ApiError(
+      parsed.status,
+      parsed.message || errorMessage(statusForHttp(httpStatus), language),
+      httpStatus,
+      parsed.data ?? null,
+    );
   const status = statusForHttp(httpStatus);
   return new ApiError(status, errorMessage(status, language), httpStatus);
 }
@@ -103,7 +109,14 @@ interface Answer {
   disposition: string | null;
 }
 
-function send(deps: ExportDeps, path: string, body: unknown, token: string | null, onProgress: (percent: number | null) => void, signal?: AbortSignal): Promise<Answer> {
+function send(
+  deps: ExportDeps,
+  path: string,
+  body: unknown,
+  token: string | null,
+  onProgress: (percent: number | null) => void,
+  signal?: AbortSignal,
+): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('The download was cancelled.', 'AbortError'));
@@ -166,7 +179,12 @@ export async function downloadFile(
 }
 
 /** Downloads the audit CSV for `filter` (see downloadFile). */
-export function downloadAuditCsv(filter: AuditExportBody, onProgress: (percent: number | null) => void, deps: ExportDeps, signal?: AbortSignal): Promise<DownloadedFile> {
+export function downloadAuditCsv(
+  filter: AuditExportBody,
+  onProgress: (percent: number | null) => void,
+  deps: ExportDeps,
+  signal?: AbortSignal,
+): Promise<DownloadedFile> {
   return downloadFile(AUDIT_EXPORT_PATH, filter, onProgress, deps, fallbackFilename, signal);
 }
 

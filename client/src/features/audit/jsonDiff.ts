@@ -46,11 +46,7 @@ export function childPath(path: JsonPath, key: string | number): JsonPath {
 /** A path for people: `/auth/project` → `auth.project`, the whole value → `(value)`. */
 export function pathLabel(path: JsonPath): string {
   if (path === '') return '(value)';
-  return path
-    .slice(1)
-    .split('/')
-    .map(unescapeSegment)
-    .join('.');
+  return path.slice(1).split('/').map(unescapeSegment).join('.');
 }
 
 /** Deep equality of JSON values (object member order does not matter). */
@@ -72,7 +68,12 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * The changed paths between two values: members only in `after` are added, only in `before` removed, and
  * any other differing value changed (at the deepest object member where they differ).
  */
-export function diffPaths(before: unknown, after: unknown, path: JsonPath = '', out: Map<JsonPath, Change> = new Map()): Map<JsonPath, Change> {
+export function diffPaths(
+  before: unknown,
+  after: unknown,
+  path: JsonPath = '',
+  out: Map<JsonPath, Change> = new Map(),
+): Map<JsonPath, Change> {
   if (isPlainObject(before) && isPlainObject(after)) {
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
     for (const key of keys) {
@@ -152,7 +153,9 @@ export function jsonLines(value: unknown, changes: ReadonlyMap<JsonPath, Change>
       const keys = Object.keys(node);
       if (keys.length === 0) return line('{}', 'punct', key, comma);
       line('{', 'punct', key, false);
-      keys.forEach((member, index) => walk(node[member], childPath(path, member), depth + 1, JSON.stringify(member), index < keys.length - 1, change));
+      keys.forEach((member, index) =>
+        walk(node[member], childPath(path, member), depth + 1, JSON.stringify(member), index < keys.length - 1, change),
+      );
       return line('}', 'punct', null, comma);
     }
     // JSON has no undefined, functions or symbols; anything odd shows as null, as JSON.stringify would.

@@ -9,11 +9,40 @@ export function reasonText(reason: string, t: TFunction<'audit'>): string {
 }
 
 /** The groups of actions, by their code's prefix (`user.signIn` is in `user`), in the order the filter lists them. */
-export const ACTION_GROUPS = ['user', 'department', 'project', 'note', 'file', 'signature', 'template', 'schema', 'dropbox', 'export', 'audit', 'licence', 'system'] as const;
+export const ACTION_GROUPS = [
+  'user',
+  'department',
+  'project',
+  'note',
+  'file',
+  'signature',
+  'template',
+  'schema',
+  'dropbox',
+  'export',
+  'audit',
+  'licence',
+  'system',
+] as const;
 export type ActionGroup = (typeof ACTION_GROUPS)[number];
 
 /** The target types the server records, each with a label in the `audit` namespace. */
-export const TARGET_TYPES = ['user', 'session', 'department', 'project', 'note', 'notes', 'file', 'audit', 'licence', 'dropbox', 'schemaType', 'template', 'export', 'sso'] as const;
+export const TARGET_TYPES = [
+  'user',
+  'session',
+  'department',
+  'project',
+  'note',
+  'notes',
+  'file',
+  'audit',
+  'licence',
+  'dropbox',
+  'schemaType',
+  'template',
+  'export',
+  'sso',
+] as const;
 export type KnownTargetType = (typeof TARGET_TYPES)[number];
 
 export function isKnownTargetType(value: string | null | undefined): value is KnownTargetType {
@@ -27,7 +56,9 @@ export function groupOf(action: AuditAction): ActionGroup {
 
 /** Every action in AUDIT_ACTIONS, grouped for the filter's option groups (empty groups left out). */
 export function groupedActions(actions: readonly AuditAction[] = AUDIT_ACTIONS): Array<{ group: ActionGroup; actions: AuditAction[] }> {
-  return ACTION_GROUPS.map((group) => ({ group, actions: actions.filter((action) => groupOf(action) === group) })).filter((entry) => entry.actions.length > 0);
+  return ACTION_GROUPS.map((group) => ({ group, actions: actions.filter((action) => groupOf(action) === group) })).filter(
+    (entry) => entry.actions.length > 0,
+  );
 }
 
 const DANGER = new Set<string>(['user.signInFailed', 'user.signInRefused', 'user.refreshReuse', 'signature.failed']);

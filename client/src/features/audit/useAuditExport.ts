@@ -60,7 +60,12 @@ export function useAuditExport() {
     setSaved(null);
     showProgress(0);
     try {
-      const file = await downloadAuditCsv(toAuditExportBody(filter), (percent) => showProgress(percent ?? 0), browserDeps, controller.signal);
+      const file = await downloadAuditCsv(
+        toAuditExportBody(filter),
+        (percent) => showProgress(percent ?? 0),
+        browserDeps,
+        controller.signal,
+      );
       showProgress(100);
       saveFile(file.blob, file.filename);
       const result = { filename: file.filename, size: file.blob.size };

@@ -41,7 +41,13 @@ export function AuthScreen({ testId, children }: { testId: string; children: Rea
               <span className="art-line w70" />
               <span className="art-sign">
                 <svg viewBox="0 0 80 24" width="80" height="24">
-                  <path d="M2 18c6-10 10-14 13-12s-4 12 0 12 8-14 12-14-2 12 2 12 6-8 10-8 3 6 7 6 8-4 12-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                  <path
+                    d="M2 18c6-10 10-14 13-12s-4 12 0 12 8-14 12-14-2 12 2 12 6-8 10-8 3 6 7 6 8-4 12-6"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                  />
                 </svg>
               </span>
             </div>

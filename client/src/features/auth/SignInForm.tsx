@@ -169,7 +169,12 @@ export function SignInForm() {
           trailing={<PasswordToggle shown={showPassword} onToggle={() => setShowPassword((shown) => !shown)} />}
         />
         <div className="form-row-between">
-          <Checkbox label={t('signin.saveId')} checked={saveId} onChange={(event) => setSaveId(event.target.checked)} testId="signin-saveId" />
+          <Checkbox
+            label={t('signin.saveId')}
+            checked={saveId}
+            onChange={(event) => setSaveId(event.target.checked)}
+            testId="signin-saveId"
+          />
           <div className="link-group">
             <button type="button" className="link-btn" onClick={() => setDialog('findId')} data-testid="signin-find-id">
               {t('signin.findId')}
@@ -190,7 +195,15 @@ export function SignInForm() {
           <div className="divider">
             <span>{t('signin.or')}</span>
           </div>
-          <Button variant="secondary" size="lg" block icon={<KeyIcon size={17} />} loading={ssoStarting} onClick={onSso} data-testid="signin-sso">
+          <Button
+            variant="secondary"
+            size="lg"
+            block
+            icon={<KeyIcon size={17} />}
+            loading={ssoStarting}
+            onClick={onSso}
+            data-testid="signin-sso"
+          >
             {ssoStarting ? t('signin.ssoStarting') : t('signin.sso')}
           </Button>
         </>

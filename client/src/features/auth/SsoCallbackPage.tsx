@@ -16,7 +16,13 @@ import { AuthScreen } from './AuthScreen';
 function providerAnswer(search: string): SsoFinishRequest | null {
   const query = new URLSearchParams(search);
   const value = (name: string) => query.get(name) ?? undefined;
-  const answer: SsoFinishRequest = { code: value('code'), state: value('state'), iss: value('iss'), error: value('error'), errorDescription: value('error_description') };
+  const answer: SsoFinishRequest = {
+    code: value('code'),
+    state: value('state'),
+    iss: value('iss'),
+    error: value('error'),
+    errorDescription: value('error_description'),
+  };
   return answer.code || answer.error ? answer : null;
 }
 
@@ -58,7 +64,8 @@ export function SsoCallbackPage() {
     let live = true;
     exchangeOnce(answer).then(
       () => live && navigate('/', { replace: true }),
-      (error: unknown) => live && setOutcome(isApiError(error) && error.status === ERR.unknownCall ? { kind: 'notConfigured' } : { kind: 'failed', error }),
+      (error: unknown) =>
+        live && setOutcome(isApiError(error) && error.status === ERR.unknownCall ? { kind: 'notConfigured' } : { kind: 'failed', error }),
     );
     return () => {
       live = false;
@@ -74,7 +81,14 @@ export function SsoCallbackPage() {
   };
 
   const back = (
-    <ButtonLink to="/signin" variant={outcome.kind === 'failed' ? 'secondary' : 'primary'} size="lg" block icon={<ArrowLeftIcon size={16} />} data-testid="sso-back">
+    <ButtonLink
+      to="/signin"
+      variant={outcome.kind === 'failed' ? 'secondary' : 'primary'}
+      size="lg"
+      block
+      icon={<ArrowLeftIcon size={16} />}
+      data-testid="sso-back"
+    >
       {t('sso.back')}
     </ButtonLink>
   );
@@ -106,7 +120,15 @@ export function SsoCallbackPage() {
             {isApiError(outcome.error) && outcome.error.message ? outcome.error.message : apiErrorText(outcome.error, language)}
           </InlineAlert>
           <div className="form">
-            <Button variant="primary" size="lg" block icon={<KeyIcon size={17} />} loading={restarting} onClick={restart} data-testid="sso-retry">
+            <Button
+              variant="primary"
+              size="lg"
+              block
+              icon={<KeyIcon size={17} />}
+              loading={restarting}
+              onClick={restart}
+              data-testid="sso-retry"
+            >
               {t('sso.retry')}
             </Button>
             {back}

@@ -3,7 +3,14 @@ import type { DashboardCounts } from '@eln/shared';
 export type DashboardCountKey = keyof DashboardCounts;
 
 /** The six counts, in the order the cards show them. */
-export const COUNT_KEYS = ['ongoing', 'closable', 'closed', 'templates', 'schemas', 'dropboxes'] as const satisfies readonly DashboardCountKey[];
+export const COUNT_KEYS = [
+  'ongoing',
+  'closable',
+  'closed',
+  'templates',
+  'schemas',
+  'dropboxes',
+] as const satisfies readonly DashboardCountKey[];
 
 export type Counts = Record<DashboardCountKey, number | null>;
 

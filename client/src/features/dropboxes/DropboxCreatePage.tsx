@@ -47,7 +47,8 @@ export function DropboxCreatePage() {
       const answer = await call<{ dropboxNo: number }>('/v1/dropbox/create', { ...basics, rows });
       navigate(`/dropbox/${answer.dropboxNo}`, { replace: true });
     } catch (error) {
-      if (isApiError(error) && error.status === ERR.dropboxDuplicate) setErrors({ title: { field: 'title', reason: 'invalidValue', message: errorMessage(ERR.dropboxDuplicate, language) } });
+      if (isApiError(error) && error.status === ERR.dropboxDuplicate)
+        setErrors({ title: { field: 'title', reason: 'invalidValue', message: errorMessage(ERR.dropboxDuplicate, language) } });
       else setRefusal(apiErrorText(error, language));
       setPreview((current) => withRowsFromRefusal(current, error));
     } finally {
@@ -75,7 +76,13 @@ export function DropboxCreatePage() {
           </EmptyState>
         </div>
       ) : (
-        <DropboxFormFrame onSubmit={() => void create()} busy={busy} submitLabel={t('dropbox.createSubmit')} submitDisabled={!abilities.data} onCancel={() => navigate('/dropbox')}>
+        <DropboxFormFrame
+          onSubmit={() => void create()}
+          busy={busy}
+          submitLabel={t('dropbox.createSubmit')}
+          submitDisabled={!abilities.data}
+          onCancel={() => navigate('/dropbox')}
+        >
           <DropboxBasicsFields value={basics} onChange={setBasics} titleError={titleError} />
           <div className="form-section">
             <h2 className="form-section-title">{t('dropbox.import.heading')}</h2>

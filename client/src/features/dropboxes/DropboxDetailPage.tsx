@@ -41,7 +41,11 @@ export function DropboxDetailPage() {
       actions={
         <>
           {data ? (
-            <Button icon={<DownloadIcon size={16} />} onClick={() => downloadText(dropboxCsv(data.rows), `${data.title}.csv`)} data-testid="dropbox-export">
+            <Button
+              icon={<DownloadIcon size={16} />}
+              onClick={() => downloadText(dropboxCsv(data.rows), `${data.title}.csv`)}
+              data-testid="dropbox-export"
+            >
               {t('dropbox.export')}
             </Button>
           ) : null}
@@ -51,7 +55,9 @@ export function DropboxDetailPage() {
         </>
       }
     >
-      {detail.phase === 'error' && !data ? <ErrorState message={apiErrorText(detail.error, language)} onRetry={detail.reload} testId="dropbox-load-error" /> : null}
+      {detail.phase === 'error' && !data ? (
+        <ErrorState message={apiErrorText(detail.error, language)} onRetry={detail.reload} testId="dropbox-load-error" />
+      ) : null}
       {data ? (
         <>
           <p className="dropbox-meta" data-testid="dropbox-meta">
@@ -91,7 +97,10 @@ function ManageDropbox({ detail, onChanged }: { detail: DropboxDetail; onChanged
   async function replaceRows() {
     if (!preview?.answer.ok) return;
     const file = preview;
-    await run(() => call('/v1/dropbox/import', { dropboxNo: detail.dropboxNo, file: file.file, encoding: file.encoding }), t('dropbox.import.stored', { count: file.answer.rows.length }));
+    await run(
+      () => call('/v1/dropbox/import', { dropboxNo: detail.dropboxNo, file: file.file, encoding: file.encoding }),
+      t('dropbox.import.stored', { count: file.answer.rows.length }),
+    );
     setPreview((current) => (current === file ? null : current));
   }
 
@@ -103,7 +112,8 @@ function ManageDropbox({ detail, onChanged }: { detail: DropboxDetail; onChanged
       setNotice({ tone: 'success', text: done });
       onChanged();
     } catch (error) {
-      if (isApiError(error) && error.status === ERR.dropboxDuplicate) setErrors({ title: { field: 'title', reason: 'invalidValue', message: errorMessage(ERR.dropboxDuplicate, language) } });
+      if (isApiError(error) && error.status === ERR.dropboxDuplicate)
+        setErrors({ title: { field: 'title', reason: 'invalidValue', message: errorMessage(ERR.dropboxDuplicate, language) } });
       else setNotice({ tone: 'error', text: apiErrorText(error, language) });
       setPreview((current) => withRowsFromRefusal(current, error));
     } finally {
@@ -112,7 +122,12 @@ function ManageDropbox({ detail, onChanged }: { detail: DropboxDetail; onChanged
   }
 
   return (
-    <DropboxFormFrame onSubmit={() => void save()} busy={busy} submitLabel={t('dropbox.save')} onCancel={() => setBasics({ title: detail.title, status: detail.status })}>
+    <DropboxFormFrame
+      onSubmit={() => void save()}
+      busy={busy}
+      submitLabel={t('dropbox.save')}
+      onCancel={() => setBasics({ title: detail.title, status: detail.status })}
+    >
       <DropboxBasicsFields value={basics} onChange={setBasics} titleError={errors.title?.message ?? fieldText(errors, 'title', language)} />
       <div className="form-section">
         <h2 className="form-section-title">{t('dropbox.import.replaceHeading')}</h2>

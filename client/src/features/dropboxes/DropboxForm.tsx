@@ -10,7 +10,15 @@ export interface DropboxBasics {
 }
 
 /** A dropbox's title and status; `children` go between the fields and the actions (the import). */
-export function DropboxBasicsFields({ value, onChange, titleError }: { value: DropboxBasics; onChange: (next: DropboxBasics) => void; titleError: string | undefined }) {
+export function DropboxBasicsFields({
+  value,
+  onChange,
+  titleError,
+}: {
+  value: DropboxBasics;
+  onChange: (next: DropboxBasics) => void;
+  titleError: string | undefined;
+}) {
   const { t } = useTranslation();
   return (
     <div className="form-section dropbox-basics">
@@ -24,7 +32,12 @@ export function DropboxBasicsFields({ value, onChange, titleError }: { value: Dr
         onChange={(e) => onChange({ ...value, title: e.target.value })}
         testId="dropbox-title"
       />
-      <SelectField label={t('dropbox.fields.status')} value={value.status} onChange={(e) => onChange({ ...value, status: e.target.value === 'N' ? 'N' : 'Y' })} testId="dropbox-status-select">
+      <SelectField
+        label={t('dropbox.fields.status')}
+        value={value.status}
+        onChange={(e) => onChange({ ...value, status: e.target.value === 'N' ? 'N' : 'Y' })}
+        testId="dropbox-status-select"
+      >
         <option value="Y">{t('dropbox.status.used')}</option>
         <option value="N">{t('dropbox.status.unused')}</option>
       </SelectField>
@@ -33,7 +46,21 @@ export function DropboxBasicsFields({ value, onChange, titleError }: { value: Dr
 }
 
 /** The form frame: a submit that shows its progress, and cancel. */
-export function DropboxFormFrame({ onSubmit, busy, submitLabel, submitDisabled, onCancel, children }: { onSubmit: () => void; busy: boolean; submitLabel: string; submitDisabled?: boolean; onCancel: () => void; children: ReactNode }) {
+export function DropboxFormFrame({
+  onSubmit,
+  busy,
+  submitLabel,
+  submitDisabled,
+  onCancel,
+  children,
+}: {
+  onSubmit: () => void;
+  busy: boolean;
+  submitLabel: string;
+  submitDisabled?: boolean;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();

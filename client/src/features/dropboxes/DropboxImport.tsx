@@ -1,6 +1,14 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DROPBOX_CSV_ENCODINGS, DROPBOX_CSV_MAX_BYTES, ERR, errorMessage, LIMITS, type DropboxCsvEncoding, type DropboxImportAnswer } from '@eln/shared';
+import {
+  DROPBOX_CSV_ENCODINGS,
+  DROPBOX_CSV_MAX_BYTES,
+  ERR,
+  errorMessage,
+  LIMITS,
+  type DropboxCsvEncoding,
+  type DropboxImportAnswer,
+} from '@eln/shared';
 import { call } from '../../api';
 import { apiErrorText } from '../../api/errors';
 import { currentLanguage } from '../../i18n';
@@ -25,7 +33,13 @@ type Phase = { kind: 'idle' } | { kind: 'reading'; fileName: string } | { kind: 
  * Choose a CSV file; the server reads it (UTF-8 or CP949, detected or chosen) and checks every row, and
  * the preview shows each row with its problems before anything is stored.
  */
-export function DropboxImport({ preview, onPreview }: { preview: ImportPreview | null; onPreview: (preview: ImportPreview | null) => void }) {
+export function DropboxImport({
+  preview,
+  onPreview,
+}: {
+  preview: ImportPreview | null;
+  onPreview: (preview: ImportPreview | null) => void;
+}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const input = useRef<HTMLInputElement>(null);
@@ -66,7 +80,12 @@ export function DropboxImport({ preview, onPreview }: { preview: ImportPreview |
     <div className="dropbox-import" data-testid="dropbox-import">
       <div className="dropbox-import-bar">
         <input ref={input} type="file" accept=".csv,text/csv" hidden onChange={choose} data-testid="dropbox-import-file" />
-        <Button icon={<UploadIcon size={16} />} onClick={() => input.current?.click()} loading={phase.kind === 'reading'} data-testid="dropbox-import-choose">
+        <Button
+          icon={<UploadIcon size={16} />}
+          onClick={() => input.current?.click()}
+          loading={phase.kind === 'reading'}
+          data-testid="dropbox-import-choose"
+        >
           {phase.kind === 'reading' ? t('dropbox.import.reading', { file: phase.fileName }) : t('dropbox.import.choose')}
         </Button>
         <SelectField
@@ -95,7 +114,11 @@ export function DropboxImport({ preview, onPreview }: { preview: ImportPreview |
             {preview.answer.rows.length === 0
               ? t('dropbox.import.noRows', { file: preview.fileName })
               : preview.answer.ok
-                ? t('dropbox.import.ready', { file: preview.fileName, count: preview.answer.rows.length, encoding: t(`dropbox.import.encodings.${preview.answer.encoding}`) })
+                ? t('dropbox.import.ready', {
+                    file: preview.fileName,
+                    count: preview.answer.rows.length,
+                    encoding: t(`dropbox.import.encodings.${preview.answer.encoding}`),
+                  })
                 : t('dropbox.import.problems', { file: preview.fileName, count: problems })}
           </InlineAlert>
           {preview.answer.rows.length > 0 ? <DropboxRowsTable rows={preview.answer.rows} testId="dropbox-preview" /> : null}

@@ -16,13 +16,21 @@ import { DropboxStatusBadge } from './DropboxStatus';
 const STATUS_FILTERS = ['', 'Y', 'N'] as const;
 const STATUSES = ['Y', 'N'] as const;
 
-
 /** `/dropbox`: the lab's dropboxes, searched by title and filtered by status; managers see unused ones too. */
 export function DropboxListPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
-  const { query, filter: status, list, filtered, onSearch, searchFor, setFilter, reset } = useFilteredTitleList<'Y' | 'N', DropboxListAnswer>({
+  const {
+    query,
+    filter: status,
+    list,
+    filtered,
+    onSearch,
+    searchFor,
+    setFilter,
+    reset,
+  } = useFilteredTitleList<'Y' | 'N', DropboxListAnswer>({
     path: '/v1/dropbox/list',
     filterField: 'status',
     filterValues: STATUSES,
@@ -44,7 +52,12 @@ export function DropboxListPage() {
     ) : null;
 
   const renderRow = (row: DropboxSummary, number: number) => (
-    <tr key={row.dropboxNo} className="row-link" data-testid="dropbox-row" onClick={openRowUnlessOn('a', () => navigate(`/dropbox/${row.dropboxNo}`))}>
+    <tr
+      key={row.dropboxNo}
+      className="row-link"
+      data-testid="dropbox-row"
+      onClick={openRowUnlessOn('a', () => navigate(`/dropbox/${row.dropboxNo}`))}
+    >
       <td className="col-num" data-label={t('list.number')}>
         {number}
       </td>
@@ -67,7 +80,13 @@ export function DropboxListPage() {
   );
 
   return (
-    <PageFrame testId="page-dropbox" title={t('pages.dropbox.title')} description={t('pages.dropbox.description')} icon={<DropboxIcon size={20} />} actions={createButton('dropbox-create-button')}>
+    <PageFrame
+      testId="page-dropbox"
+      title={t('pages.dropbox.title')}
+      description={t('pages.dropbox.description')}
+      icon={<DropboxIcon size={20} />}
+      actions={createButton('dropbox-create-button')}
+    >
       <SearchBar
         query={query}
         types={[{ value: 'title', label: t('dropbox.columns.title') }]}
@@ -78,7 +97,10 @@ export function DropboxListPage() {
         testId="dropbox"
       />
       <SegmentedFilter
-        options={STATUS_FILTERS.map((value) => ({ value, label: value === '' ? t('dropbox.status.all') : value === 'Y' ? t('dropbox.status.used') : t('dropbox.status.unused') }))}
+        options={STATUS_FILTERS.map((value) => ({
+          value,
+          label: value === '' ? t('dropbox.status.all') : value === 'Y' ? t('dropbox.status.used') : t('dropbox.status.unused'),
+        }))}
         value={status}
         onChange={setFilter}
         label={t('dropbox.columns.status')}

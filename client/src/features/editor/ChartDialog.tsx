@@ -45,11 +45,24 @@ export function ChartDialog({
     event.preventDefault();
     setTried(true);
     if (!fields.name.trim() || !fields.label.trim() || !fields.dataName.trim()) return;
-    onSubmit({ ...fields, name: fields.name.trim(), label: fields.label.trim(), dataName: fields.dataName.trim(), xLabel: fields.xLabel.trim(), yLabel: fields.yLabel.trim() });
+    onSubmit({
+      ...fields,
+      name: fields.name.trim(),
+      label: fields.label.trim(),
+      dataName: fields.dataName.trim(),
+      xLabel: fields.xLabel.trim(),
+      yLabel: fields.yLabel.trim(),
+    });
   };
 
   return (
-    <Dialog title={editing ? t('chart.editTitle') : t('chart.dialogTitle')} onClose={onClose} size="md" testId="chart-dialog" initialFocus={nameRef}>
+    <Dialog
+      title={editing ? t('chart.editTitle') : t('chart.dialogTitle')}
+      onClose={onClose}
+      size="md"
+      testId="chart-dialog"
+      initialFocus={nameRef}
+    >
       <form className="form chart-form" onSubmit={submit} noValidate>
         <p className="chart-form-range" data-testid="chart-range">
           <span className="chart-form-range-label">{t('chart.range')}</span>
@@ -66,7 +79,12 @@ export function ChartDialog({
             error={missing(fields.name)}
             testId="chart-name"
           />
-          <SelectField label={t('chart.type')} value={fields.chartType} onChange={(event) => set('chartType', event.target.value as ChartType)} testId="chart-type">
+          <SelectField
+            label={t('chart.type')}
+            value={fields.chartType}
+            onChange={(event) => set('chartType', event.target.value as ChartType)}
+            testId="chart-type"
+          >
             {CHART_TYPES.map((type) => (
               <option key={type} value={type}>
                 {t(`chart.types.${type}`)}
@@ -93,8 +111,20 @@ export function ChartDialog({
             hint={t('chart.dataNameHint')}
             testId="chart-data-name"
           />
-          <TextField label={t('chart.xLabel')} value={fields.xLabel} onChange={(event) => set('xLabel', event.target.value)} maxLength={FIELD_MAX} testId="chart-x-label" />
-          <TextField label={t('chart.yLabel')} value={fields.yLabel} onChange={(event) => set('yLabel', event.target.value)} maxLength={FIELD_MAX} testId="chart-y-label" />
+          <TextField
+            label={t('chart.xLabel')}
+            value={fields.xLabel}
+            onChange={(event) => set('xLabel', event.target.value)}
+            maxLength={FIELD_MAX}
+            testId="chart-x-label"
+          />
+          <TextField
+            label={t('chart.yLabel')}
+            value={fields.yLabel}
+            onChange={(event) => set('yLabel', event.target.value)}
+            maxLength={FIELD_MAX}
+            testId="chart-y-label"
+          />
           <SelectField
             label={t('chart.direction')}
             value={fields.direction}

@@ -35,7 +35,6 @@ export interface LiveEditorProps {
   statuses: BlockStatuses;
 }
 
-
 /** How long a rule notice stays beside the toolbar. */
 const RULE_NOTICE_MS = 8000;
 
@@ -51,7 +50,13 @@ function RuleNotice({ message, onDismiss }: { message: string; onDismiss(): void
       <span className="editor-rule-notice-text" data-testid="editor-notice-text">
         {message}
       </span>
-      <button type="button" className="editor-rule-notice-close" onClick={onDismiss} aria-label={t('notice.dismiss')} data-testid="editor-notice-dismiss">
+      <button
+        type="button"
+        className="editor-rule-notice-close"
+        onClick={onDismiss}
+        aria-label={t('notice.dismiss')}
+        data-testid="editor-notice-dismiss"
+      >
         ×
       </button>
     </div>
@@ -108,7 +113,14 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
       content: firstContent,
       editable,
       editorProps: {
-        attributes: { class: 'note-prose', role: 'textbox', 'aria-multiline': 'true', 'aria-label': t('content.label'), 'aria-describedby': `${editorId}-keys`, spellcheck: 'true' },
+        attributes: {
+          class: 'note-prose',
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-label': t('content.label'),
+          'aria-describedby': `${editorId}-keys`,
+          spellcheck: 'true',
+        },
       },
     },
     [doc, provider],
@@ -116,21 +128,21 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
 
   function editorExtensions() {
     return [
-        ...browserExtensions(VIEWS, onTableRefused),
-        KeyboardPath,
-        BlockStatusMarks,
-        Placeholder.configure({ placeholder: t('content.empty') }),
-        Collaboration.configure({ document: doc, field: 'default', provider }),
-        CollaborationCaret.configure({
-          provider,
-          user,
-          render: renderCaret,
-          selectionRender: (u: Record<string, unknown>) => ({
-            nodeName: 'span',
-            class: 'collab-selection',
-            style: `background-color: ${typeof u.color === 'string' ? u.color : '#4f46e5'}2e`,
-          }),
+      ...browserExtensions(VIEWS, onTableRefused),
+      KeyboardPath,
+      BlockStatusMarks,
+      Placeholder.configure({ placeholder: t('content.empty') }),
+      Collaboration.configure({ document: doc, field: 'default', provider }),
+      CollaborationCaret.configure({
+        provider,
+        user,
+        render: renderCaret,
+        selectionRender: (u: Record<string, unknown>) => ({
+          nodeName: 'span',
+          class: 'collab-selection',
+          style: `background-color: ${typeof u.color === 'string' ? u.color : '#4f46e5'}2e`,
         }),
+      }),
     ];
   }
 

@@ -17,7 +17,15 @@ export function StaticDocument({ blocks, testId, label }: { blocks: readonly Sav
       extensions: browserExtensions(NODE_VIEWS),
       content: blocks.length ? (blocksToDoc(blocks) as JSONContent) : undefined,
       editable: false,
-      editorProps: { attributes: { class: 'note-prose', role: 'textbox', 'aria-multiline': 'true', 'aria-label': label ?? t('content.label'), 'aria-readonly': 'true' } },
+      editorProps: {
+        attributes: {
+          class: 'note-prose',
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-label': label ?? t('content.label'),
+          'aria-readonly': 'true',
+        },
+      },
     },
     [blocks],
   );

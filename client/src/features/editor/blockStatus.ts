@@ -16,7 +16,12 @@ function decorate(doc: PmNode, statuses: BlockStatuses): DecorationSet {
     const uid = node.attrs.blockUid;
     const status = typeof uid === 'string' ? statuses.get(uid) : undefined;
     if (status === 'ADD' || status === 'EDIT') {
-      decorations.push(Decoration.node(offset, offset + node.nodeSize, { class: `block-status block-status-${status.toLowerCase()}`, 'data-block-status': status }));
+      decorations.push(
+        Decoration.node(offset, offset + node.nodeSize, {
+          class: `block-status block-status-${status.toLowerCase()}`,
+          'data-block-status': status,
+        }),
+      );
     }
   });
   return DecorationSet.create(doc, decorations);

@@ -61,7 +61,9 @@ export function chartConfig(
   const datasets = data.series.map((series, i) => ({
     label: series.name,
     data: series.values,
-    backgroundColor: radial ? data.labels.map((_, j) => alpha(color(j), 0.8)) : alpha(color(i), type === 'line' || type === 'radar' ? 0.18 : 0.75),
+    backgroundColor: radial
+      ? data.labels.map((_, j) => alpha(color(j), 0.8))
+      : alpha(color(i), type === 'line' || type === 'radar' ? 0.18 : 0.75),
     borderColor: radial ? '#ffffff' : color(i),
     borderWidth: radial ? 2 : type === 'line' || type === 'radar' ? 2 : 1,
     fill: type === 'radar',
@@ -81,7 +83,17 @@ export function chartConfig(
     return {
       type: 'radar',
       data: { labels: data.labels, datasets },
-      options: { ...base, scales: { r: { ticks: { color: theme.text, backdropColor: 'transparent', font }, grid: { color: theme.grid }, angleLines: { color: theme.grid }, pointLabels: { color: theme.text, font } } } },
+      options: {
+        ...base,
+        scales: {
+          r: {
+            ticks: { color: theme.text, backdropColor: 'transparent', font },
+            grid: { color: theme.grid },
+            angleLines: { color: theme.grid },
+            pointLabels: { color: theme.text, font },
+          },
+        },
+      },
     } as ChartConfiguration;
   }
   return {

@@ -88,7 +88,11 @@ export function insertTable(editor: Editor, rows: number, columns: number, colum
   const at = insertBlocks(editor, [table]);
   // Into the first cell: table > row > cell > paragraph.
   const firstLabel = columnLabel ? columnLabel(1).length : 0;
-  editor.chain().focus().setTextSelection({ from: at + 4, to: at + 4 + firstLabel }).run();
+  editor
+    .chain()
+    .focus()
+    .setTextSelection({ from: at + 4, to: at + 4 + firstLabel })
+    .run();
   return null;
 }
 

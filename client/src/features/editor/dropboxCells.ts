@@ -15,13 +15,17 @@ export function onDropboxChoose(editor: Editor, open: () => void): () => void {
   return () => dom.removeEventListener(CHOOSE_EVENT, open);
 }
 
-
 /** What a dropbox cell shows before its text: the chosen name, or which list to choose from. */
 export function chipOf(dropbox: CellDropbox): { text: string; title: string; chosen: boolean } {
   const t = i18n.getFixedT(null, 'editor');
   const { title } = dropbox;
-  if (dropbox.code !== null && dropbox.name !== null) return { text: dropbox.name, title: t('dropbox.chipChosen', { title, code: dropbox.code }), chosen: true };
-  return { text: dropbox.dropboxNo === null ? title : t('dropbox.chipChoose', { title }), title: t('dropbox.chipTitle', { title }), chosen: false };
+  if (dropbox.code !== null && dropbox.name !== null)
+    return { text: dropbox.name, title: t('dropbox.chipChosen', { title, code: dropbox.code }), chosen: true };
+  return {
+    text: dropbox.dropboxNo === null ? title : t('dropbox.chipChoose', { title }),
+    title: t('dropbox.chipTitle', { title }),
+    chosen: false,
+  };
 }
 
 function chip(dropbox: CellDropbox, cellPos: number) {
@@ -55,7 +59,13 @@ function decorationsOf(doc: PmNode): DecorationSet {
       const { text } = chipOf(dropbox);
       decorations.push(Decoration.node(pos, pos + node.nodeSize, { class: 'cell-dropbox' }));
       // The key names what the chip shows, so a changed choice draws a new chip.
-      decorations.push(Decoration.widget(pos + 1, chip(dropbox, pos), { side: -1, key: `dropbox:${dropbox.dropboxNo}:${dropbox.code}:${text}`, ignoreSelection: true }));
+      decorations.push(
+        Decoration.widget(pos + 1, chip(dropbox, pos), {
+          side: -1,
+          key: `dropbox:${dropbox.dropboxNo}:${dropbox.code}:${text}`,
+          ignoreSelection: true,
+        }),
+      );
     }
     return false;
   });

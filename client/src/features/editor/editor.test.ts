@@ -5,7 +5,19 @@ import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, type PmNode } f
 import { cellAddress } from './cellAddress';
 import { chartConfig } from './chartConfig';
 import { chipOf, dropboxCellDecorations } from './dropboxCells';
-import { addColumn, addRow, chartSource, deleteColumn, deleteRow, insertDate, insertTable, mergeCells, selectedCellDropbox, setCellDropbox, todayIso } from './commands';
+import {
+  addColumn,
+  addRow,
+  chartSource,
+  deleteColumn,
+  deleteRow,
+  insertDate,
+  insertTable,
+  mergeCells,
+  selectedCellDropbox,
+  setCellDropbox,
+  todayIso,
+} from './commands';
 import { chartAttrsOf, planBlockUids } from '@eln/shared/editor';
 import { browserExtensions } from './schema';
 import { tableInfo } from './tableRules';
@@ -186,9 +198,28 @@ describe('table rules', () => {
 
   it('refuses through the guard what the server refuses: a date in a cell, the table under a chart', () => {
     const refused: string[] = [];
-    const chart = { type: 'chart', attrs: { blockUid: 'cchart0000000001', name: 'n', label: 'l', dataName: 'd', tableUid: 'ttable0000000001', from: { row: 0, col: 0 }, to: { row: 1, col: 1 } } };
-    const table = tableJson([['a', 'b', 'c'], ['d', 'e', 'f'], ['g', 'h', 'i']]) as JSONContent;
-    const editor = new Editor({ element: null, extensions: browserExtensions({}, (violation) => refused.push(violation)), content: { type: 'doc', content: [table, chart, paragraph('end')] } });
+    const chart = {
+      type: 'chart',
+      attrs: {
+        blockUid: 'cchart0000000001',
+        name: 'n',
+        label: 'l',
+        dataName: 'd',
+        tableUid: 'ttable0000000001',
+        from: { row: 0, col: 0 },
+        to: { row: 1, col: 1 },
+      },
+    };
+    const table = tableJson([
+      ['a', 'b', 'c'],
+      ['d', 'e', 'f'],
+      ['g', 'h', 'i'],
+    ]) as JSONContent;
+    const editor = new Editor({
+      element: null,
+      extensions: browserExtensions({}, (violation) => refused.push(violation)),
+      content: { type: 'doc', content: [table, chart, paragraph('end')] },
+    });
     for (const plugin of editor.extensionManager.plugins) editor.registerPlugin(plugin);
     const tableNode = editor.state.doc.child(0);
     // Deleting the whole table a chart refers to: refused (the chart's range would leave its table).
@@ -265,16 +296,25 @@ describe('chart data', () => {
   it('builds chart.js configurations for every chart type', () => {
     const data = { labels: ['1', '2'], series: [{ name: 'OD', values: [1, 2] }] };
     const theme = { text: '#333', grid: '#eee', font: 'sans-serif', palette: ['#4f46e5'] };
-    expect(chartConfig('horizontal', data, { xLabel: 'x', yLabel: 'y' }, theme)).toMatchObject({ type: 'bar', options: { indexAxis: 'y' } });
+    expect(chartConfig('horizontal', data, { xLabel: 'x', yLabel: 'y' }, theme)).toMatchObject({
+      type: 'bar',
+      options: { indexAxis: 'y' },
+    });
     expect(chartConfig('scatter', data, { xLabel: '', yLabel: '' }, theme).data.datasets[0]?.data).toEqual([
       { x: 1, y: 1 },
       { x: 2, y: 2 },
     ]);
-    for (const type of ['bar', 'line', 'doughnut', 'pie', 'radar'] as const) expect(chartConfig(type, data, { xLabel: '', yLabel: '' }, theme).type).toBe(type);
+    for (const type of ['bar', 'line', 'doughnut', 'pie', 'radar'] as const)
+      expect(chartConfig(type, data, { xLabel: '', yLabel: '' }, theme).type).toBe(type);
   });
 
   it('reads chart attributes defensively and names ranges like a spreadsheet', () => {
-    expect(chartAttrsOf({ chartType: 'nope', direction: 'sideways', from: { row: '2', col: 1 } })).toMatchObject({ chartType: 'bar', direction: 'vertical', from: { row: 2, col: 1 }, to: { row: 0, col: 0 } });
+    expect(chartAttrsOf({ chartType: 'nope', direction: 'sideways', from: { row: '2', col: 1 } })).toMatchObject({
+      chartType: 'bar',
+      direction: 'vertical',
+      from: { row: 2, col: 1 },
+      to: { row: 0, col: 0 },
+    });
     expect(cellAddress({ row: 0, col: 0 })).toBe('A1');
     expect(cellAddress({ row: 11, col: 27 })).toBe('AB12');
   });

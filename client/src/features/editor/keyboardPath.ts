@@ -11,7 +11,9 @@ export const TOOLBAR_SHORTCUT = 'Alt+F10';
  */
 export function focusToolbar(editor: Editor): boolean {
   const frame = editor.view.dom.closest('[data-testid="editor"]');
-  const row = (isInTable(editor.state) && frame?.querySelector('[data-testid="table-toolbar"]')) || frame?.querySelector('[data-testid="editor-toolbar"]');
+  const row =
+    (isInTable(editor.state) && frame?.querySelector('[data-testid="table-toolbar"]')) ||
+    frame?.querySelector('[data-testid="editor-toolbar"]');
   const first = row?.querySelector<HTMLElement>('button:not([disabled]), select:not([disabled])');
   first?.focus();
   return Boolean(first);
@@ -36,7 +38,8 @@ export const KeyboardPath = Extension.create({
         const table = findTable(state.selection.$from);
         if (!table) return true;
         const after = table.pos + table.node.nodeSize;
-        if (after < state.doc.content.size) view.dispatch(state.tr.setSelection(TextSelection.near(state.doc.resolve(after), 1)).scrollIntoView());
+        if (after < state.doc.content.size)
+          view.dispatch(state.tr.setSelection(TextSelection.near(state.doc.resolve(after), 1)).scrollIntoView());
         return true;
       },
     };

@@ -16,6 +16,9 @@ export type NodeViews = Omit<BrowserAdditions, 'blockUid'>;
  * The browser's editor: the shared schema (`@eln/shared/editor`) with the node views, the plugin that
  * assigns block IDs, a guard on the table rules for instant feedback, and the dropbox cells' values.
  */
-export function browserExtensions(views: NodeViews = {}, onTableRefused: (violation: TableViolation) => void = () => undefined): AnyExtension[] {
+export function browserExtensions(
+  views: NodeViews = {},
+  onTableRefused: (violation: TableViolation) => void = () => undefined,
+): AnyExtension[] {
   return [...noteExtensions({ ...views, blockUid: () => BlockUid }), TableGuard.configure({ onRefuse: onTableRefused }), DropboxCells];
 }

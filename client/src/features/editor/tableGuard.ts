@@ -2,7 +2,14 @@ import { Extension } from '@tiptap/core';
 import { isChangeOrigin } from '@tiptap/extension-collaboration';
 import type { Node as PmNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
-import { contentViolations, LIMITS, newContentViolations, type ContentRule, type ContentViolation, type PmNode as PmJson } from '@eln/shared';
+import {
+  contentViolations,
+  LIMITS,
+  newContentViolations,
+  type ContentRule,
+  type ContentViolation,
+  type PmNode as PmJson,
+} from '@eln/shared';
 
 /** Why a change was refused: a key of the `refusal` strings (a table too large says which side). */
 export type TableViolation = 'maxRows' | 'maxColumns' | Exclude<ContentRule, 'tableSize'> | 'tableSize';
@@ -50,8 +57,12 @@ export function changedContentViolation(before: PmNode, after: PmNode): TableVio
   const changed = new Set<PmNode>([...was].filter((node) => !is.has(node)).concat([...is].filter((node) => !was.has(node))));
   if (changed.size === 0) return null;
   const chartTables = new Set<string>();
-  for (const doc of [before, after]) doc.forEach((node) => void (node.type.name === 'chart' && chartTables.add(String(node.attrs.tableUid))));
-  const first = newContentViolations(asDoc(blocksToCheck(after, changed, chartTables)), asDoc(blocksToCheck(before, changed, chartTables)))[0];
+  for (const doc of [before, after])
+    doc.forEach((node) => void (node.type.name === 'chart' && chartTables.add(String(node.attrs.tableUid))));
+  const first = newContentViolations(
+    asDoc(blocksToCheck(after, changed, chartTables)),
+    asDoc(blocksToCheck(before, changed, chartTables)),
+  )[0];
   return first ? refusalOf(first) : null;
 }
 

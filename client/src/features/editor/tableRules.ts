@@ -59,7 +59,8 @@ function shapeAfterDeletion(info: TableInfo, axis: 'row' | 'column'): TableShape
   const { rect } = info;
   const all = axis === 'row' ? rect.bottom - rect.top >= info.rows : rect.right - rect.left >= info.columns;
   // prosemirror-tables refuses to delete every row or column; the rule sees an empty table then.
-  if (all) return tableShape(axis === 'row' ? { type: 'table', content: [] } : { type: 'table', content: [{ type: 'tableRow', content: [] }] });
+  if (all)
+    return tableShape(axis === 'row' ? { type: 'table', content: [] } : { type: 'table', content: [{ type: 'tableRow', content: [] }] });
   let after: PmNode | null = null;
   (axis === 'row' ? deleteRow : deleteColumn)(info.state, (tr) => {
     after = tr.doc.nodeAt(rect.tableStart - 1);

@@ -18,7 +18,8 @@ import {
 export const UPLOAD_TYPE_REFUSED = ERR.fileType;
 export const UPLOAD_TOO_LARGE = ERR.fileTooLarge;
 
-export type UploadCheck = { ok: true; kind: UploadKind; extension: string } | { ok: false; code: typeof UPLOAD_TYPE_REFUSED | typeof UPLOAD_TOO_LARGE };
+export type UploadCheck =
+  { ok: true; kind: UploadKind; extension: string } | { ok: false; code: typeof UPLOAD_TYPE_REFUSED | typeof UPLOAD_TOO_LARGE };
 
 /**
  * The client's check before sending (the server checks the content's magic bytes and has the last word):
@@ -93,7 +94,8 @@ export function uploadFile({ owner, file, token, language, onProgress, signal }:
         resolve(envelope.data as UploadAnswer);
         return;
       }
-      const status = envelope?.status ?? (xhr.status === 413 ? UPLOAD_TOO_LARGE : xhr.status === 415 ? UPLOAD_TYPE_REFUSED : ERR.unexpected);
+      const status =
+        envelope?.status ?? (xhr.status === 413 ? UPLOAD_TOO_LARGE : xhr.status === 415 ? UPLOAD_TYPE_REFUSED : ERR.unexpected);
       fail(status, xhr.status, envelope?.message);
     };
     signal?.addEventListener('abort', () => xhr.abort());

@@ -21,7 +21,11 @@ export function ServerErrorPage({ testId = 'page-error' }: { testId?: string }) 
           <ButtonLink to="/" variant="primary" icon={<ArrowLeftIcon size={16} />} data-testid="error-home">
             {t('common.goHome')}
           </ButtonLink>
-          <Button variant="secondary" onClick={() => (typeof from === 'string' ? navigate(from, { replace: true }) : window.location.reload())} data-testid="error-retry">
+          <Button
+            variant="secondary"
+            onClick={() => (typeof from === 'string' ? navigate(from, { replace: true }) : window.location.reload())}
+            data-testid="error-retry"
+          >
             {t('errors.reload')}
           </Button>
         </>

@@ -22,7 +22,12 @@ export function DownloadPage() {
   const exports = useExportJobs();
 
   return (
-    <PageFrame testId="page-admin-download" title={tc('pages.adminDownload.title')} description={t('download.description')} icon={<DownloadIcon size={20} />}>
+    <PageFrame
+      testId="page-admin-download"
+      title={tc('pages.adminDownload.title')}
+      description={t('download.description')}
+      icon={<DownloadIcon size={20} />}
+    >
       <div className="export-layout">
         <section className="card export-card" aria-labelledby="export-new-title" data-testid="download-new">
           <header className="card-header">
@@ -50,7 +55,13 @@ export function DownloadPage() {
               {t('exports.jobsTitle')}
             </h2>
           </header>
-          <ExportJobList jobs={exports.jobs} failed={exports.failed} onRetry={() => void exports.refresh()} onDownload={(job) => void exports.download(job)} testId="download-job-list" />
+          <ExportJobList
+            jobs={exports.jobs}
+            failed={exports.failed}
+            onRetry={() => void exports.refresh()}
+            onDownload={(job) => void exports.download(job)}
+            testId="download-job-list"
+          />
         </section>
         <ElnImportCard />
       </div>

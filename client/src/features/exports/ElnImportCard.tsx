@@ -1,6 +1,16 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { API_BASE, ELN_IMPORT_LIMITS, ELN_IMPORT_PATH, ERR, errorMessage, formatBytes, SUCCESS, type ApiResponse, type ElnImportAnswer } from '@eln/shared';
+import {
+  API_BASE,
+  ELN_IMPORT_LIMITS,
+  ELN_IMPORT_PATH,
+  ERR,
+  errorMessage,
+  formatBytes,
+  SUCCESS,
+  type ApiResponse,
+  type ElnImportAnswer,
+} from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { hideProgress, showProgress } from '../../modals/store';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -109,7 +119,13 @@ export function ElnImportCard() {
         data-testid="eln-import-file"
       />
       <div className="download-actions">
-        <Button variant="secondary" icon={<UploadIcon size={16} />} loading={busy} onClick={() => input.current?.click()} data-testid="eln-import-choose">
+        <Button
+          variant="secondary"
+          icon={<UploadIcon size={16} />}
+          loading={busy}
+          onClick={() => input.current?.click()}
+          data-testid="eln-import-choose"
+        >
           {t('exports.importAction')}
         </Button>
       </div>

@@ -32,7 +32,10 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
   const [busy, setBusy] = useState(false);
   const [missingProject, setMissingProject] = useState(false);
   const needsProjects = format !== 'auditCsv' && projectNo === undefined;
-  const rangeError = range.startDate && range.endDate && range.startDate > range.endDate ? fieldMessage({ reason: 'dateOrder' }, currentLanguage()) : undefined;
+  const rangeError =
+    range.startDate && range.endDate && range.startDate > range.endDate
+      ? fieldMessage({ reason: 'dateOrder' }, currentLanguage())
+      : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,7 +65,11 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
         {formats.map((option) => {
           const Icon = FORMAT_ICONS[option];
           return (
-            <label key={option} className={`export-format${format === option ? ' export-format-on' : ''}`} data-testid={`${testId}-format-${option}`}>
+            <label
+              key={option}
+              className={`export-format${format === option ? ' export-format-on' : ''}`}
+              data-testid={`${testId}-format-${option}`}
+            >
               <input type="radio" name={`${testId}-format`} value={option} checked={format === option} onChange={() => setFormat(option)} />
               <span className="export-format-icon" aria-hidden="true">
                 <Icon size={20} />
@@ -76,7 +83,13 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
         })}
       </fieldset>
       {format === 'pdf' ? (
-        <Checkbox label={t('exports.pdfA')} checked={pdfA} onChange={(event) => setPdfA(event.target.checked)} className="export-pdfa" testId={`${testId}-pdfa`} />
+        <Checkbox
+          label={t('exports.pdfA')}
+          checked={pdfA}
+          onChange={(event) => setPdfA(event.target.checked)}
+          className="export-pdfa"
+          testId={`${testId}-pdfa`}
+        />
       ) : null}
       {needsProjects ? (
         <ProjectChooser
@@ -93,7 +106,11 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
         {...range}
         onChange={(patch) => setRange((current) => ({ ...current, ...patch }))}
         error={rangeError}
-        labels={{ legend: format === 'auditCsv' ? t('exports.rangeRecords') : t('exports.rangeNotes'), start: t('exports.from'), end: t('exports.to') }}
+        labels={{
+          legend: format === 'auditCsv' ? t('exports.rangeRecords') : t('exports.rangeNotes'),
+          start: t('exports.from'),
+          end: t('exports.to'),
+        }}
         className="export-range"
         testId={`${testId}-range`}
       />
@@ -131,7 +148,11 @@ function ProjectChooser({ chosen, onChange, error, testId }: ProjectChooserProps
     }
   };
   const toggle = (project: Chosen) =>
-    onChange(chosen.some((p) => p.no === project.no) ? chosen.filter((p) => p.no !== project.no) : [...chosen, { no: project.no, title: project.title }].slice(0, EXPORT_LIMITS.projectsPerRequest));
+    onChange(
+      chosen.some((p) => p.no === project.no)
+        ? chosen.filter((p) => p.no !== project.no)
+        : [...chosen, { no: project.no, title: project.title }].slice(0, EXPORT_LIMITS.projectsPerRequest),
+    );
 
   return (
     <fieldset className={`export-projects${error ? ' field-invalid' : ''}`} data-testid={testId}>
@@ -163,7 +184,12 @@ function ProjectChooser({ chosen, onChange, error, testId }: ProjectChooserProps
             {found.map((project) => (
               <li key={project.no}>
                 <label className="export-project-option">
-                  <input type="checkbox" checked={chosen.some((p) => p.no === project.no)} onChange={() => toggle(project)} data-testid={`${testId}-option-${project.no}`} />
+                  <input
+                    type="checkbox"
+                    checked={chosen.some((p) => p.no === project.no)}
+                    onChange={() => toggle(project)}
+                    data-testid={`${testId}-option-${project.no}`}
+                  />
                   <span>{project.title}</span>
                   <span className="cell-muted">{project.leaderName}</span>
                 </label>
@@ -183,7 +209,12 @@ function ProjectChooser({ chosen, onChange, error, testId }: ProjectChooserProps
             {chosen.map((project) => (
               <li key={project.no} className="chip">
                 <span className="chip-name">{project.title}</span>
-                <button type="button" className="chip-remove" aria-label={t('exports.remove', { title: project.title })} onClick={() => toggle(project)}>
+                <button
+                  type="button"
+                  className="chip-remove"
+                  aria-label={t('exports.remove', { title: project.title })}
+                  onClick={() => toggle(project)}
+                >
                   <CloseIcon size={12} />
                 </button>
               </li>

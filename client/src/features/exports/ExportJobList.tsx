@@ -26,7 +26,11 @@ export function ExportJobList({ jobs, failed, onRetry, onDownload, testId }: Exp
   const { t } = useTranslation('audit');
   const language = currentLanguage();
   if (!jobs) {
-    return failed ? <ErrorState message={apiErrorText(failed, language)} onRetry={onRetry} testId={`${testId}-error`} /> : <SkeletonBlock lines={3} />;
+    return failed ? (
+      <ErrorState message={apiErrorText(failed, language)} onRetry={onRetry} testId={`${testId}-error`} />
+    ) : (
+      <SkeletonBlock lines={3} />
+    );
   }
   if (!jobs.length) {
     return (
@@ -36,15 +40,27 @@ export function ExportJobList({ jobs, failed, onRetry, onDownload, testId }: Exp
     );
   }
   const days = (job: ExportJob) =>
-    job.startDate || job.endDate ? `${job.startDate ? formatDate(job.startDate, language) : '…'} ~ ${job.endDate ? formatDate(job.endDate, language) : '…'}` : t('exports.allDays');
+    job.startDate || job.endDate
+      ? `${job.startDate ? formatDate(job.startDate, language) : '…'} ~ ${job.endDate ? formatDate(job.endDate, language) : '…'}`
+      : t('exports.allDays');
   return (
     <ul className="export-jobs" data-testid={testId}>
       {jobs.map((job) => {
         const Icon = FORMAT_ICONS[job.format];
         const project = job.projectTitle ?? `#${job.projectNo}`;
-        const what = job.format === 'auditCsv' ? t('exports.wholeTrail') : job.labNoteNumber ? `${project} · ${t('exports.noteVersion', { number: job.labNoteNumber, version: job.version })}` : project;
+        const what =
+          job.format === 'auditCsv'
+            ? t('exports.wholeTrail')
+            : job.labNoteNumber
+              ? `${project} · ${t('exports.noteVersion', { number: job.labNoteNumber, version: job.version })}`
+              : project;
         return (
-          <li key={job.jobId} className={`export-job export-job-${job.status}`} data-testid={`export-job-${job.jobId}`} data-status={job.status}>
+          <li
+            key={job.jobId}
+            className={`export-job export-job-${job.status}`}
+            data-testid={`export-job-${job.jobId}`}
+            data-status={job.status}
+          >
             <span className="export-job-icon" aria-hidden="true">
               <Icon size={20} />
             </span>
@@ -54,9 +70,17 @@ export function ExportJobList({ jobs, failed, onRetry, onDownload, testId }: Exp
                 <span className="export-job-format">{job.pdfA ? t('exports.pdfAShort') : t(`exports.${job.format}`)}</span>
                 {job.noteNo === null ? <span className="export-job-days">{days(job)}</span> : null}
               </p>
-              <p className="export-job-meta">{t('exports.requestedBy', { name: job.requestedBy.name, time: formatDateTime(job.createdAt, language) })}</p>
+              <p className="export-job-meta">
+                {t('exports.requestedBy', { name: job.requestedBy.name, time: formatDateTime(job.createdAt, language) })}
+              </p>
               {job.status === 'running' || job.status === 'queued' ? (
-                <progress className="export-progress" max={100} value={job.progress} aria-label={t('exports.progressLabel', { what })} data-testid="export-job-progress" />
+                <progress
+                  className="export-progress"
+                  max={100}
+                  value={job.progress}
+                  aria-label={t('exports.progressLabel', { what })}
+                  data-testid="export-job-progress"
+                />
               ) : null}
               {job.status === 'failed' && job.errorCode ? (
                 <p className="export-job-error" role="status">

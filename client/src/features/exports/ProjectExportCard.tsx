@@ -24,7 +24,13 @@ export function ProjectExportCard({ projectNo }: { projectNo: number }) {
         <span>{t('exports.background', { days: EXPORT_LIMITS.keepDays })}</span>
       </p>
       <h3 className="export-jobs-title">{t('exports.projectJobsTitle')}</h3>
-      <ExportJobList jobs={exports.jobs} failed={exports.failed} onRetry={() => void exports.refresh()} onDownload={(job) => void exports.download(job)} testId="project-export-jobs" />
+      <ExportJobList
+        jobs={exports.jobs}
+        failed={exports.failed}
+        onRetry={() => void exports.refresh()}
+        onDownload={(job) => void exports.download(job)}
+        testId="project-export-jobs"
+      />
     </section>
   );
 }

@@ -26,7 +26,14 @@ export function PublicKeyButton({ testId }: { testId: string }) {
     }
   };
   return (
-    <Button variant="ghost" icon={<KeyIcon size={15} />} loading={busy} onClick={() => void save()} title={t('exports.publicKeyHint')} data-testid={testId}>
+    <Button
+      variant="ghost"
+      icon={<KeyIcon size={15} />}
+      loading={busy}
+      onClick={() => void save()}
+      title={t('exports.publicKeyHint')}
+      data-testid={testId}
+    >
       {t('exports.publicKey')}
     </Button>
   );

@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorMessage, EXPORT_STATUS, type ExportCreateRequest, type ExportCreateAnswer, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
+import {
+  errorMessage,
+  EXPORT_STATUS,
+  type ExportCreateRequest,
+  type ExportCreateAnswer,
+  type ExportJob,
+  type ExportLinkAnswer,
+  type ListAnswer,
+} from '@eln/shared';
 import { call, isApiError } from '../../api';
 import { alert, alertApiError, hideProgress, showProgress } from '../../modals/store';
 import { currentLanguage } from '../../i18n';
@@ -26,7 +34,13 @@ export async function downloadExport(job: ExportJob, onProgress?: (percent: numb
   const progress = onProgress ?? showProgress;
   progress(0);
   try {
-    const file = await downloadFile('/v1/export/download', { token }, (percent) => progress(percent ?? 0), browserDeps, () => job.fileName ?? 'export');
+    const file = await downloadFile(
+      '/v1/export/download',
+      { token },
+      (percent) => progress(percent ?? 0),
+      browserDeps,
+      () => job.fileName ?? 'export',
+    );
     saveFile(file.blob, file.filename);
   } finally {
     if (!onProgress) hideProgress();
@@ -114,7 +128,10 @@ export interface LongExportFollower {
  * (`onCreated` runs once the jobs exist), or, given `followLong`, followed by the screen that asked and
  * downloaded once done (until that screen closes; the job then stays in the project's export list).
  */
-export async function startExport(request: ExportCreateRequest, options: { onCreated?: () => void; followLong?: LongExportFollower } = {}): Promise<ExportJob[] | null> {
+export async function startExport(
+  request: ExportCreateRequest,
+  options: { onCreated?: () => void; followLong?: LongExportFollower } = {},
+): Promise<ExportJob[] | null> {
   let created: ExportJob[];
   try {
     created = (await call<ExportCreateAnswer>('/v1/export/create', { ...request, timeZone: localTimeZone() })).list;

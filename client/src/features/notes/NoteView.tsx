@@ -29,7 +29,13 @@ function ConnectionPill({ state }: { state: NoteSessionState }) {
   const { connection, durable } = state;
   const unsynced = connection !== 'connected' && !durable;
   return (
-    <span className={`conn-pill conn-${connection}`} data-testid="connection-state" data-state={connection} role="status" aria-live="polite">
+    <span
+      className={`conn-pill conn-${connection}`}
+      data-testid="connection-state"
+      data-state={connection}
+      role="status"
+      aria-live="polite"
+    >
       <span className="conn-dot" aria-hidden="true" />
       {t(`notes.connection.${connection}`)}
       {unsynced ? <span className="conn-unsynced"> · {t('notes.connection.unsynced')}</span> : null}
@@ -145,7 +151,11 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
   if (state.phase === 'error' && !note) {
     return (
       <div className="card note-card">
-        <ErrorState message={isApiError(state.error) ? apiErrorText(state.error, language) : t('notes.loadFailed')} onRetry={() => void session.load()} testId="note-load-error" />
+        <ErrorState
+          message={isApiError(state.error) ? apiErrorText(state.error, language) : t('notes.loadFailed')}
+          onRetry={() => void session.load()}
+          testId="note-load-error"
+        />
       </div>
     );
   }
@@ -179,11 +189,29 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
                     {t('notes.writer')} · {note.name}
                   </span>
                   <NoteStatusBadge status={note.status} testId="note-status" />
-                  <span className="note-version" data-testid="note-version" data-version={state.version} title={state.savedAt && state.savedBy ? t('notes.savedBy', { version: state.version, name: state.savedBy, when: new Date(state.savedAt).toLocaleString(language) }) : t('notes.versionTitle')}>
+                  <span
+                    className="note-version"
+                    data-testid="note-version"
+                    data-version={state.version}
+                    title={
+                      state.savedAt && state.savedBy
+                        ? t('notes.savedBy', {
+                            version: state.version,
+                            name: state.savedBy,
+                            when: new Date(state.savedAt).toLocaleString(language),
+                          })
+                        : t('notes.versionTitle')
+                    }
+                  >
                     {state.version > 0 ? t('notes.version', { version: state.version }) : t('notes.versionNone')}
                   </span>
                   {note.template ? (
-                    <Link to={`/template/note/${note.template.templateNo}`} className="note-meta-item note-template-origin" data-testid="note-template-origin" title={note.template.blocksHash}>
+                    <Link
+                      to={`/template/note/${note.template.templateNo}`}
+                      className="note-meta-item note-template-origin"
+                      data-testid="note-template-origin"
+                      title={note.template.blocksHash}
+                    >
                       {tt('origin.from', { title: note.template.title, version: note.template.version })}
                     </Link>
                   ) : null}

@@ -13,7 +13,17 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { NoteIcon, SaveIcon } from '../editor/icons';
 import type { NoteSession } from './noteSession';
 import { NoteView } from './NoteView';
-import { anyUnstored, cancelReleaseAll, closeSession, existingSession, openSessions, scheduleReleaseAll, sessionFor, sessionsReopened, subscribeReopened } from './sessions';
+import {
+  anyUnstored,
+  cancelReleaseAll,
+  closeSession,
+  existingSession,
+  openSessions,
+  scheduleReleaseAll,
+  sessionFor,
+  sessionsReopened,
+  subscribeReopened,
+} from './sessions';
 import { activeTab, parseNoteNo, type NoteTab } from './tabs';
 import { dispatchTabs, useTabs } from './tabStore';
 import '../editor/editor.css';
@@ -204,7 +214,14 @@ export default function NoteWorkspace() {
                   >
                     <NoteIcon size={15} className="note-tab-icon" />
                     <span className="note-tab-title">{title}</span>
-                    {tab.hasChange ? <span className="note-tab-dot" title={t('notes.unsavedDot')} aria-label={t('notes.unsavedDot')} data-testid={`note-tab-dot-${tab.no}`} /> : null}
+                    {tab.hasChange ? (
+                      <span
+                        className="note-tab-dot"
+                        title={t('notes.unsavedDot')}
+                        aria-label={t('notes.unsavedDot')}
+                        data-testid={`note-tab-dot-${tab.no}`}
+                      />
+                    ) : null}
                   </button>
                   <button
                     type="button"

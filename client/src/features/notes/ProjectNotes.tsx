@@ -23,7 +23,17 @@ const SKELETON = [40, 90, 50, 20, 40, 90, 60, 30];
 
 function NoteGlyph() {
   return (
-    <svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width="26"
+      height="26"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.75"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M6.5 3.5h8l4 4v12a1.5 1.5 0 0 1-1.5 1.5H6.5A1.5 1.5 0 0 1 5 19.5v-14.5a1.5 1.5 0 0 1 1.5-1.5z" />
       <path d="M14.5 3.5v4h4M8.5 12h7M8.5 15.5h7" />
     </svg>
@@ -101,12 +111,17 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
     setCreating(true);
     setTitleError(null);
     try {
-      const created = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: trimmed, ...(templateNo ? { templateNo } : {}) });
+      const created = await call<{ labNoteNo: number }>('/v1/project/note/create', {
+        projectNo,
+        title: trimmed,
+        ...(templateNo ? { templateNo } : {}),
+      });
       setTitle('');
       setTemplateNo(null);
       navigate(`/note/${created.labNoteNo}`);
     } catch (failure) {
-      if (isApiError(failure) && (failure.status === ERR.noteDuplicate || failure.status === ERR.validation)) setTitleError(apiErrorText(failure, language));
+      if (isApiError(failure) && (failure.status === ERR.noteDuplicate || failure.status === ERR.validation))
+        setTitleError(apiErrorText(failure, language));
       else await alertApiError(failure);
     } finally {
       if (alive.current) setCreating(false);
@@ -163,7 +178,11 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
               }}
               data-testid="new-note-title"
             />
-            <span className={`field-counter${title.trim().length > LIMITS.noteTitle ? ' field-counter-over' : ''}`} aria-hidden="true" data-testid="new-note-title-counter">
+            <span
+              className={`field-counter${title.trim().length > LIMITS.noteTitle ? ' field-counter-over' : ''}`}
+              aria-hidden="true"
+              data-testid="new-note-title-counter"
+            >
               {title.trim().length}/{LIMITS.noteTitle}
             </span>
           </div>
@@ -190,7 +209,11 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
       ) : null}
 
       {error && !answer ? (
-        <ErrorState message={apiErrorText(error, language) || t('projectNotes.loadFailed')} onRetry={() => void load()} testId="project-notes-error" />
+        <ErrorState
+          message={apiErrorText(error, language) || t('projectNotes.loadFailed')}
+          onRetry={() => void load()}
+          testId="project-notes-error"
+        />
       ) : answer && notes.length === 0 ? (
         <EmptyState icon={<NoteGlyph />} title={t('projectNotes.empty')}>
           <p>{canCreate ? t('projectNotes.emptyBody') : t('projectNotes.emptyReadOnly')}</p>
@@ -250,7 +273,11 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
                         <span className="note-row-modifiers">
                           {note.modifiers.map((modifier) => (
                             <span key={modifier.userId} className="note-row-modifier" title={modifier.userId}>
-                              <span className="avatar avatar-sm" style={{ background: colorFor(modifier.userId), color: '#fff' }} aria-hidden="true">
+                              <span
+                                className="avatar avatar-sm"
+                                style={{ background: colorFor(modifier.userId), color: '#fff' }}
+                                aria-hidden="true"
+                              >
                                 {initialsOf(modifier.name)}
                               </span>
                               {modifier.name}

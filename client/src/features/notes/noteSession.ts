@@ -14,7 +14,15 @@ import {
 } from '@eln/shared';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, otherWriters, sameWriters } from './presence';
-import { AuthenticationRecovery, connectLiveProvider, ConnectionWatch, destroyLiveProvider, holdEndedReason, liveProvider, REFUSALS } from './sessionConnection';
+import {
+  AuthenticationRecovery,
+  connectLiveProvider,
+  ConnectionWatch,
+  destroyLiveProvider,
+  holdEndedReason,
+  liveProvider,
+  REFUSALS,
+} from './sessionConnection';
 import { SessionDurability } from './sessionDurability';
 import { clearHoldAfterEdits, SessionSaves } from './sessionSaves';
 import { initialSessionState, readOnlyOf, type NoteSessionState, type SaveOutcome, type SessionUser } from './sessionState';
@@ -62,7 +70,12 @@ export class NoteSession {
     readonly noteType: NoteType = 'LABNOTE',
   ) {
     this.color = colorFor(user.userId);
-    const host = { noteNo, destroyed: () => this.destroyed, getState: () => this.state, set: (patch: Partial<NoteSessionState>) => this.set(patch) };
+    const host = {
+      noteNo,
+      destroyed: () => this.destroyed,
+      getState: () => this.state,
+      set: (patch: Partial<NoteSessionState>) => this.set(patch),
+    };
     this.summary = new SummaryReads({
       ...host,
       applied: (full) => {

@@ -11,7 +11,18 @@ export interface PresenceUser {
 export type PresenceMode = 'write' | 'read';
 
 /** Caret colours that read on white and on the beauty theme's pastel canvas alike. */
-export const PRESENCE_COLORS = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#dc2626', '#0891b2', '#65a30d', '#c026d3', '#0f766e'] as const;
+export const PRESENCE_COLORS = [
+  '#2563eb',
+  '#db2777',
+  '#059669',
+  '#d97706',
+  '#7c3aed',
+  '#dc2626',
+  '#0891b2',
+  '#65a30d',
+  '#c026d3',
+  '#0f766e',
+] as const;
 
 /** A stable colour for a user (the same in every tab and on every machine). */
 export function colorFor(userId: string): string {
@@ -36,7 +47,11 @@ export function otherWriters(states: Iterable<[number, unknown]>, selfClientId: 
     const user = state.user;
     if (!isRecord(user) || typeof user.userId !== 'string' || typeof user.name !== 'string') continue;
     if (user.userId === selfUserId || byUser.has(user.userId)) continue;
-    byUser.set(user.userId, { userId: user.userId, name: user.name, color: typeof user.color === 'string' ? user.color : colorFor(user.userId) });
+    byUser.set(user.userId, {
+      userId: user.userId,
+      name: user.name,
+      color: typeof user.color === 'string' ? user.color : colorFor(user.userId),
+    });
   }
   return [...byUser.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

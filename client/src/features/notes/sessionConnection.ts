@@ -1,4 +1,9 @@
-import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus, type CompleteHocuspocusProviderConfiguration } from '@hocuspocus/provider';
+import {
+  HocuspocusProvider,
+  HocuspocusProviderWebsocket,
+  WebSocketStatus,
+  type CompleteHocuspocusProviderConfiguration,
+} from '@hocuspocus/provider';
 import { COLLAB_PATH, COLLAB_REFUSALS, HOLD_ENDED_MESSAGE } from '@eln/shared';
 import { refreshSession } from '../../api';
 import { connectionState, type ConnectionState } from './presence';
@@ -10,7 +15,8 @@ export function collabUrl(): string {
 }
 
 /** A live session's provider settings: everything but the socket, which `liveProvider` makes. */
-export type LiveProviderSettings = Partial<Omit<CompleteHocuspocusProviderConfiguration, 'websocketProvider'>> & Pick<CompleteHocuspocusProviderConfiguration, 'name'>;
+export type LiveProviderSettings = Partial<Omit<CompleteHocuspocusProviderConfiguration, 'websocketProvider'>> &
+  Pick<CompleteHocuspocusProviderConfiguration, 'name'>;
 
 /**
  * A provider on its own socket that connects only at `connectLiveProvider`. A session's handlers use what
@@ -36,7 +42,9 @@ export function destroyLiveProvider(provider: HocuspocusProvider): void {
 }
 
 /** Reasons with which the server refuses or later closes a note's connection, as a refused authentication. */
-export const REFUSALS: ReadonlySet<string> = new Set(Object.values(COLLAB_REFUSALS).filter((reason) => reason !== COLLAB_REFUSALS.contentRefused));
+export const REFUSALS: ReadonlySet<string> = new Set(
+  Object.values(COLLAB_REFUSALS).filter((reason) => reason !== COLLAB_REFUSALS.contentRefused),
+);
 
 /** How a note's connection stands, from the provider and how long it has been down. */
 export class ConnectionWatch {

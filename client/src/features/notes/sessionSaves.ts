@@ -72,7 +72,11 @@ export class SessionSaves {
     try {
       if (!(await host.waitDurable(10_000))) return 'notStored';
       this.cancelTempSave();
-      await call<SaveAnswer>('/v1/project/note/save', { labNoteNo: host.noteNo, version: host.getState().version, blockList: host.blockList() });
+      await call<SaveAnswer>('/v1/project/note/save', {
+        labNoteNo: host.noteNo,
+        version: host.getState().version,
+        blockList: host.blockList(),
+      });
       await host.load();
       host.set({ draft: 'idle' });
       return 'saved';

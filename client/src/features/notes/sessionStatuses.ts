@@ -1,8 +1,20 @@
-import { differsFromSaved, docToBlocks, docToSavedBlocks, type BlockStatus, type NoteType, type PmNode, type SavedBlock } from '@eln/shared';
+import {
+  differsFromSaved,
+  docToBlocks,
+  docToSavedBlocks,
+  type BlockStatus,
+  type NoteType,
+  type PmNode,
+  type SavedBlock,
+} from '@eln/shared';
 import type { NoteSessionState } from './sessionState';
 
 /** Block statuses against the saved version (ADD and EDIT only, by blockUid) and whether anything changed. */
-export function blockStatusesOf(content: PmNode, noteType: NoteType, saved: SavedBlock[]): { statuses: Map<string, BlockStatus>; hasChange: boolean } {
+export function blockStatusesOf(
+  content: PmNode,
+  noteType: NoteType,
+  saved: SavedBlock[],
+): { statuses: Map<string, BlockStatus>; hasChange: boolean } {
   const statuses = new Map<string, BlockStatus>();
   for (const block of docToBlocks(content, noteType, saved)) {
     if (block.blockStatus === 'ADD' || block.blockStatus === 'EDIT') statuses.set(block.blockUid, block.blockStatus);
@@ -10,7 +22,8 @@ export function blockStatusesOf(content: PmNode, noteType: NoteType, saved: Save
   return { statuses, hasChange: differsFromSaved(docToSavedBlocks(content, noteType), saved) };
 }
 
-const sameStatuses = (a: ReadonlyMap<string, BlockStatus>, b: ReadonlyMap<string, BlockStatus>) => a.size === b.size && [...b].every(([uid, status]) => a.get(uid) === status);
+const sameStatuses = (a: ReadonlyMap<string, BlockStatus>, b: ReadonlyMap<string, BlockStatus>) =>
+  a.size === b.size && [...b].every(([uid, status]) => a.get(uid) === status);
 
 /** What the block statuses need of their session. */
 export interface StatusHost {

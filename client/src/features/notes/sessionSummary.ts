@@ -54,7 +54,8 @@ export class SummaryReads {
       });
       host.applied(true);
     } catch (error) {
-      const missing = isApiError(error) && (error.status === ERR.noteMissing || error.status === ERR.noteDeleted || error.status === ERR.notFound);
+      const missing =
+        isApiError(error) && (error.status === ERR.noteMissing || error.status === ERR.noteDeleted || error.status === ERR.notFound);
       if (host.getState().phase === 'ready' && !missing) return;
       host.set({ phase: missing ? 'missing' : 'error', error });
     }

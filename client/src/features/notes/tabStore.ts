@@ -43,7 +43,9 @@ export function createTabStore(storagePrefix: string): TabStore {
       next.length === current.length &&
       next.every((tab, i) => {
         const before = current[i];
-        return before && before.no === tab.no && before.title === tab.title && before.active === tab.active && before.hasChange === tab.hasChange;
+        return (
+          before && before.no === tab.no && before.title === tab.title && before.active === tab.active && before.hasChange === tab.hasChange
+        );
       });
     if (same || owner === null) return current;
     tabs = next;

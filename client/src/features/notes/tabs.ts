@@ -25,9 +25,16 @@ export function tabsReducer(tabs: readonly NoteTab[], action: TabAction): NoteTa
       const existing = tabs.find((tab) => tab.no === action.no);
       if (existing) {
         if (existing.active && (!action.title || action.title === existing.title)) return [...tabs];
-        return tabs.map((tab) => ({ ...tab, active: tab.no === action.no, title: tab.no === action.no && action.title ? action.title : tab.title }));
+        return tabs.map((tab) => ({
+          ...tab,
+          active: tab.no === action.no,
+          title: tab.no === action.no && action.title ? action.title : tab.title,
+        }));
       }
-      let next = [...tabs.map((tab) => ({ ...tab, active: false })), { no: action.no, title: action.title ?? '', active: true, hasChange: false }];
+      let next = [
+        ...tabs.map((tab) => ({ ...tab, active: false })),
+        { no: action.no, title: action.title ?? '', active: true, hasChange: false },
+      ];
       while (next.length > MAX_TABS) {
         const drop = next.findIndex((tab) => !tab.active);
         if (drop < 0) break;

@@ -106,10 +106,20 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
   const onUser = (user: PickedUser, on: boolean) => onChange(setUser(value, directory, user, on));
   const onDepartment = (code: string, on: boolean) => {
     if (!on) return onChange(setDepartment(value, directory, code, false));
-    chooseAll(code, { departmentCodes: subtreeCodes(directory, code) }, (selection, people) => setDepartment(selection, directory, code, true, people));
+    chooseAll(code, { departmentCodes: subtreeCodes(directory, code) }, (selection, people) =>
+      setDepartment(selection, directory, code, true, people),
+    );
   };
   const onUnassigned = (on: boolean) => {
-    if (!on) return onChange(setUsers(value, directory, value.users.filter((user) => homeOf(directory, user) === null), false));
+    if (!on)
+      return onChange(
+        setUsers(
+          value,
+          directory,
+          value.users.filter((user) => homeOf(directory, user) === null),
+          false,
+        ),
+      );
     chooseAll(NONE, { noDepartment: true }, (selection, people) => setUsers(selection, directory, people, true));
   };
 
@@ -123,11 +133,20 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
       {(page?.users ?? []).map((user) => userRow(user, depth))}
       {page?.phase === 'error' ? (
         <li className="tree-user" style={{ '--depth': depth } as CSSProperties}>
-          <ErrorState message={apiErrorText(page.error, language)} onRetry={() => more(key, scopeOf(key))} testId={`picker-people-error-${key}`} />
+          <ErrorState
+            message={apiErrorText(page.error, language)}
+            onRetry={() => more(key, scopeOf(key))}
+            testId={`picker-people-error-${key}`}
+          />
         </li>
       ) : (page ? page.next !== null || page.phase === 'loading' : count > 0) ? (
         <li className="tree-user tree-more" style={{ '--depth': depth } as CSSProperties}>
-          <LoadMore onMore={() => more(key, scopeOf(key))} loading={page?.phase === 'loading'} label={page?.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')} testId={`picker-more-${key === NONE ? 'none' : key}`} />
+          <LoadMore
+            onMore={() => more(key, scopeOf(key))}
+            loading={page?.phase === 'loading'}
+            label={page?.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')}
+            testId={`picker-more-${key === NONE ? 'none' : key}`}
+          />
         </li>
       ) : null}
     </>
@@ -222,7 +241,11 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
                 className="tree-toggle"
                 onClick={() => toggleExpanded(NONE)}
                 aria-expanded={unassignedOpen}
-                aria-label={unassignedOpen ? t('picker.collapse', { name: t('picker.noDepartment') }) : t('picker.expand', { name: t('picker.noDepartment') })}
+                aria-label={
+                  unassignedOpen
+                    ? t('picker.collapse', { name: t('picker.noDepartment') })
+                    : t('picker.expand', { name: t('picker.noDepartment') })
+                }
               >
                 <ChevronRightIcon size={15} className={unassignedOpen ? 'tree-chevron open' : 'tree-chevron'} />
               </button>
@@ -252,7 +275,11 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
   const count = value.users.length;
 
   return (
-    <fieldset className={error ? 'field picker-field field-invalid' : 'field picker-field'} aria-describedby={error ? `${id}-error` : `${id}-hint`} disabled={disabled}>
+    <fieldset
+      className={error ? 'field picker-field field-invalid' : 'field picker-field'}
+      aria-describedby={error ? `${id}-error` : `${id}-hint`}
+      disabled={disabled}
+    >
       <legend className="field-label">
         {label}
         <span className="field-required" aria-hidden="true">
@@ -284,7 +311,11 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
                 ))}
               </div>
             ) : loaded.phase === 'error' ? (
-              <ErrorState message={`${t('picker.loadFailed')} ${apiErrorText(loaded.error, language)}`} onRetry={loaded.reload} testId="picker-load-error" />
+              <ErrorState
+                message={`${t('picker.loadFailed')} ${apiErrorText(loaded.error, language)}`}
+                onRetry={loaded.reload}
+                testId="picker-load-error"
+              />
             ) : (
               renderTree()
             )}
@@ -303,7 +334,12 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
               {t('picker.people', { count })}
             </span>
             {count > 0 || chosenDepartments.length > 0 ? (
-              <button type="button" className="link-btn picker-clear" onClick={() => onChange({ users: [], departments: [] })} data-testid="picker-clear">
+              <button
+                type="button"
+                className="link-btn picker-clear"
+                onClick={() => onChange({ users: [], departments: [] })}
+                data-testid="picker-clear"
+              >
                 {t('picker.clear')}
               </button>
             ) : null}
@@ -332,7 +368,12 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
               {value.users.map((user) => {
                 const bad = invalid.has(user.userId.toLowerCase());
                 return (
-                  <li key={user.userId} className={bad ? 'chip chip-person chip-invalid' : 'chip chip-person'} data-testid={`picker-chip-${user.userId}`} title={user.userId}>
+                  <li
+                    key={user.userId}
+                    className={bad ? 'chip chip-person chip-invalid' : 'chip chip-person'}
+                    data-testid={`picker-chip-${user.userId}`}
+                    title={user.userId}
+                  >
                     <span className="avatar avatar-sm" aria-hidden="true">
                       {initials(user.name)}
                     </span>
@@ -395,7 +436,13 @@ function SearchResults({ term, directory, renderUser }: { term: string; director
   const pending = !found || found !== asked || found.phase === 'loading' || debounced !== term;
 
   if (found?.phase === 'error' && found.users.length === 0) {
-    return <ErrorState message={apiErrorText(found.error, language)} onRetry={() => more(debounced, {}, debounced)} testId="picker-search-error" />;
+    return (
+      <ErrorState
+        message={apiErrorText(found.error, language)}
+        onRetry={() => more(debounced, {}, debounced)}
+        testId="picker-search-error"
+      />
+    );
   }
   if (!found || (pending && found.users.length === 0)) {
     return (
@@ -440,7 +487,12 @@ function SearchResults({ term, directory, renderUser }: { term: string; director
       ))}
       {/* An earlier answer standing in has no more pages to ask for: the next term's are on their way. */}
       {found === asked && (found.next !== null || found.phase === 'loading') ? (
-        <LoadMore onMore={() => more(debounced, {}, debounced)} loading={found.phase === 'loading'} label={found.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')} testId="picker-more-results" />
+        <LoadMore
+          onMore={() => more(debounced, {}, debounced)}
+          loading={found.phase === 'loading'}
+          label={found.phase === 'loading' ? t('picker.loadingPeople') : t('picker.morePeople')}
+          testId="picker-more-results"
+        />
       ) : null}
     </div>
   );

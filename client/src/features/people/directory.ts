@@ -42,8 +42,18 @@ export interface PeoplePage {
 }
 
 /** One page of active people whose name or ID contains `value`, within a scope, after a cursor. */
-export async function searchPeople(value: string, scope: PeopleScope, after: DepartmentSearchCursor | null, signal?: AbortSignal, pageSize = DEPARTMENT_SEARCH_PAGE): Promise<PeoplePage> {
-  const answer = await call<DepartmentSearchAnswer>('/v1/department/search', { type: 'user', value, ...scope, pageSize, ...(after ? { after } : {}) }, { signal });
+export async function searchPeople(
+  value: string,
+  scope: PeopleScope,
+  after: DepartmentSearchCursor | null,
+  signal?: AbortSignal,
+  pageSize = DEPARTMENT_SEARCH_PAGE,
+): Promise<PeoplePage> {
+  const answer = await call<DepartmentSearchAnswer>(
+    '/v1/department/search',
+    { type: 'user', value, ...scope, pageSize, ...(after ? { after } : {}) },
+    { signal },
+  );
   return { users: usersOfGroups(answer.list), next: answer.next };
 }
 

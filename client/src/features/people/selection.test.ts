@@ -32,7 +32,12 @@ const tree: DepartmentNode[] = [
   { code: 'QA', name: 'Quality', userCount: 1, children: [] },
 ];
 const directory = buildDirectory(tree, 2);
-const person = (userId: string, name: string, departmentCode: string | null): PickedUser => ({ userId, name, departmentCode, departmentName: null });
+const person = (userId: string, name: string, departmentCode: string | null): PickedUser => ({
+  userId,
+  name,
+  departmentCode,
+  departmentName: null,
+});
 const kim = person('kim@lab.com', 'Kim', 'CHEM');
 const lee = person('lee@lab.com', 'Lee', 'ORG');
 const park = person('park@lab.com', 'Park', 'BIO');
@@ -119,7 +124,13 @@ describe('choosing participants', () => {
   });
 
   it('people match case-insensitively, and a department code unknown to the directory can still be removed', () => {
-    const chosen = { users: [{ userId: 'KIM@lab.com', name: 'Kim', departmentCode: 'CHEM', departmentName: 'Chemistry' }], departments: [{ code: 'CHEM', name: 'Chemistry' }, { code: 'OLD', name: 'Old' }] };
+    const chosen = {
+      users: [{ userId: 'KIM@lab.com', name: 'Kim', departmentCode: 'CHEM', departmentName: 'Chemistry' }],
+      departments: [
+        { code: 'CHEM', name: 'Chemistry' },
+        { code: 'OLD', name: 'Old' },
+      ],
+    };
     expect(ids(setUser(chosen, directory, kim, false))).toEqual([]);
     expect(codes(setUser(chosen, directory, kim, false))).toEqual(['OLD']);
     expect(codes(setDepartment(chosen, directory, 'OLD', false))).toEqual(['CHEM']);
@@ -138,8 +149,21 @@ describe('choosing participants', () => {
 });
 
 describe('the department tree for administrators', () => {
-  const row = (code: string, name: string, parentCode: string | null, userCount = 0): DepartmentRow => ({ code, name, parentCode, userCount, source: 'local', missingSince: null });
-  const rows = [row('QA', 'Quality', null, 1), row('ORG', 'Organic', 'CHEM', 2), row('RND', 'Research', null, 1), row('CHEM', 'Chemistry', 'RND', 3), row('LOST', 'Lost', 'NOPE')];
+  const row = (code: string, name: string, parentCode: string | null, userCount = 0): DepartmentRow => ({
+    code,
+    name,
+    parentCode,
+    userCount,
+    source: 'local',
+    missingSince: null,
+  });
+  const rows = [
+    row('QA', 'Quality', null, 1),
+    row('ORG', 'Organic', 'CHEM', 2),
+    row('RND', 'Research', null, 1),
+    row('CHEM', 'Chemistry', 'RND', 3),
+    row('LOST', 'Lost', 'NOPE'),
+  ];
 
   it('orders rows as a tree with depths and totals', () => {
     const flat = flattenDepartments(rows);

@@ -67,7 +67,14 @@ export function buildDirectory(tree: readonly DepartmentNode[], unassignedCount 
   const departments = new Map<string, DirectoryDepartment>();
   const visit = (node: DepartmentNode, parentCode: string | null, depth: number) => {
     if (departments.has(node.code)) return;
-    departments.set(node.code, { code: node.code, name: node.name, parentCode, depth, childCodes: node.children.map((child) => child.code), userCount: node.userCount });
+    departments.set(node.code, {
+      code: node.code,
+      name: node.name,
+      parentCode,
+      depth,
+      childCodes: node.children.map((child) => child.code),
+      userCount: node.userCount,
+    });
     for (const child of node.children) visit(child, node.code, depth + 1);
   };
   for (const root of tree) visit(root, null, 0);
@@ -151,7 +158,13 @@ function addUsers(existing: readonly PickedUser[], more: readonly PickedUser[]):
  * everyone of the subtree, loaded by the caller). Unchecking removes them, and the departments above it
  * stop counting as chosen whole.
  */
-export function setDepartment(selection: Selection, directory: Directory, code: string, on: boolean, people: readonly PickedUser[] = []): Selection {
+export function setDepartment(
+  selection: Selection,
+  directory: Directory,
+  code: string,
+  on: boolean,
+  people: readonly PickedUser[] = [],
+): Selection {
   const codes = directory.departments.has(code) ? subtreeCodes(directory, code) : [code];
   if (on) {
     const known = new Set(selection.departments.map((department) => department.code));

@@ -79,7 +79,8 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
       project.reload();
     } catch (error) {
       // 2022 (no reviewer signature yet) and any other refusal, in the user's language.
-      if (!(isApiError(error) && error.httpStatus === 401)) void alert(apiErrorText(error, language), { tone: 'error', title: ta('projectFinish.refusedTitle') });
+      if (!(isApiError(error) && error.httpStatus === 401))
+        void alert(apiErrorText(error, language), { tone: 'error', title: ta('projectFinish.refusedTitle') });
     } finally {
       setFinishing(false);
     }
@@ -209,7 +210,11 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
                   <span className="detail-strong">{detail.title}</span>
                 </DetailRow>
                 <DetailRow label={t('project.fields.description')} testId="project-detail-description">
-                  {detail.description ? <span className="pre-line">{detail.description}</span> : <span className="cell-muted">{t('project.noDescription')}</span>}
+                  {detail.description ? (
+                    <span className="pre-line">{detail.description}</span>
+                  ) : (
+                    <span className="cell-muted">{t('project.noDescription')}</span>
+                  )}
                 </DetailRow>
                 <DetailRow label={t('project.columns.leader')} testId="project-detail-leader">
                   <span className="person">

@@ -66,9 +66,13 @@ export function ProjectForm({ initial, submit, onCancel, submitLabel }: ProjectF
       controls.focusFirstInvalid();
     } else if (isApiError(error) && error.status === ERR.participantMissing) {
       const missing = missingOf(error);
-      const names = missing.map((userId) => selection.users.find((user) => user.userId.toLowerCase() === userId.toLowerCase())?.name ?? userId);
+      const names = missing.map(
+        (userId) => selection.users.find((user) => user.userId.toLowerCase() === userId.toLowerCase())?.name ?? userId,
+      );
       setInvalidUserIds(missing);
-      setPickerProblem(names.length ? t('project.missingParticipants', { list: names.join(', ') }) : errorMessage(ERR.participantMissing, language));
+      setPickerProblem(
+        names.length ? t('project.missingParticipants', { list: names.join(', ') }) : errorMessage(ERR.participantMissing, language),
+      );
     } else if (isApiError(error) && error.status === ERR.departmentMissing) {
       setPickerProblem(errorMessage(ERR.departmentMissing, language));
     } else if (!(isApiError(error) && error.httpStatus === 401)) {
@@ -110,7 +114,11 @@ export function ProjectForm({ initial, submit, onCancel, submitLabel }: ProjectF
       ? t('picker.atLeastOne')
       : fieldMessage({ reason: userError.reason, params: { min: 1, max: MAX_PROJECT_PARTICIPANTS, ...userError.params } }, language)
     : undefined;
-  const pickerError = pickerProblem ?? userErrorText ?? fieldText(errors, 'signatureList.department', language) ?? fieldText(errors, 'signatureList', language);
+  const pickerError =
+    pickerProblem ??
+    userErrorText ??
+    fieldText(errors, 'signatureList.department', language) ??
+    fieldText(errors, 'signatureList', language);
 
   return (
     <form ref={form.ref} className="form project-form" onSubmit={form.onSubmit} noValidate data-testid="project-form">
@@ -152,13 +160,18 @@ export function ProjectForm({ initial, submit, onCancel, submitLabel }: ProjectF
         </div>
       </div>
       <div className="card form-card">
-        <ParticipantPicker label={t('project.fields.participants')} value={selection}
+        <ParticipantPicker
+          label={t('project.fields.participants')}
+          value={selection}
           onChange={(next) => {
             setSelection(next);
             setPickerProblem(null);
             forget('signatureList', 'signatureList.user', 'signatureList.department');
           }}
-          error={pickerError} invalidUserIds={invalidUserIds} disabled={busy} />
+          error={pickerError}
+          invalidUserIds={invalidUserIds}
+          disabled={busy}
+        />
       </div>
       <div className="form-actions">
         <Button variant="secondary" onClick={() => void cancel()} disabled={busy} data-testid="project-cancel">

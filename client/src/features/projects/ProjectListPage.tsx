@@ -43,7 +43,11 @@ export function ProjectListPage() {
     return search;
   };
   const key = paramsFor(query).toString();
-  const list = useLoad((signal) => call<ListAnswer<ProjectRow>>('/v1/project/list', { ...toPagingBody(query, PAGE_SIZE), ...(status ? { status } : {}) }, { signal }), key);
+  const list = useLoad(
+    (signal) =>
+      call<ListAnswer<ProjectRow>>('/v1/project/list', { ...toPagingBody(query, PAGE_SIZE), ...(status ? { status } : {}) }, { signal }),
+    key,
+  );
 
   const searchFor = (next: ListQuery<SearchType>) => {
     const search = paramsFor(next).toString();
@@ -91,7 +95,13 @@ export function ProjectListPage() {
   );
 
   const renderRow = (row: ProjectRow, number: number) => (
-    <tr key={row.no} className="row-link" data-testid="project-row" data-project-no={row.no} onClick={openRowUnlessOn('a', () => navigate(`/project/${row.no}`))}>
+    <tr
+      key={row.no}
+      className="row-link"
+      data-testid="project-row"
+      data-project-no={row.no}
+      onClick={openRowUnlessOn('a', () => navigate(`/project/${row.no}`))}
+    >
       <td className="col-num" data-label={t('list.number')}>
         {number}
       </td>

@@ -24,12 +24,22 @@ export function ChartsPage() {
   const { t: te } = useTranslation('editor');
   const dataOf = (type: ChartType) => (type === 'pie' || type === 'doughnut' ? oneSeries(READINGS) : READINGS);
   return (
-    <PageFrame testId="chart-page" title={t('publishing.pages.chart')} description={t('publishing.chart.description')} icon={<SparkleIcon size={20} />}>
+    <PageFrame
+      testId="chart-page"
+      title={t('publishing.pages.chart')}
+      description={t('publishing.chart.description')}
+      icon={<SparkleIcon size={20} />}
+    >
       <div className="style-charts">
         {CHART_TYPES.map((type) => (
           <figure key={type} className="card note-chart style-chart" data-testid={`style-chart-${type}`}>
             <p className="note-chart-name">{te(`chart.types.${type}`)}</p>
-            <ChartCanvas type={type} data={dataOf(type)} axes={{ xLabel: t('publishing.chart.xLabel'), yLabel: t('publishing.chart.yLabel') }} label={te('chart.aria', { type: te(`chart.types.${type}`), name: t('publishing.chart.name') })} />
+            <ChartCanvas
+              type={type}
+              data={dataOf(type)}
+              axes={{ xLabel: t('publishing.chart.xLabel'), yLabel: t('publishing.chart.yLabel') }}
+              label={te('chart.aria', { type: te(`chart.types.${type}`), name: t('publishing.chart.name') })}
+            />
           </figure>
         ))}
       </div>

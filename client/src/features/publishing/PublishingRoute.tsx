@@ -21,7 +21,18 @@ import './publishing.css';
 // The chunk of the guide brings its samples: from here on, calls made under /publishing answer from them.
 installStyleGuideSamples(STYLE_GUIDE_SAMPLES);
 
-export const PUBLISHED_PAGES = ['dashboard', 'project', 'projectList', 'projectCreate', 'schemaCreate', 'userList', 'userEdit', 'error', 'stylePage', 'chart'] as const;
+export const PUBLISHED_PAGES = [
+  'dashboard',
+  'project',
+  'projectList',
+  'projectCreate',
+  'schemaCreate',
+  'userList',
+  'userEdit',
+  'error',
+  'stylePage',
+  'chart',
+] as const;
 export type PublishedPage = (typeof PUBLISHED_PAGES)[number];
 
 /** Each page of the guide: the real screen (with the guide's sample records), or the guide's own pages. */
@@ -47,7 +58,12 @@ const isPublished = (name: string | undefined): name is PublishedPage => (PUBLIS
 function PublishingIndex() {
   const { t } = useTranslation();
   return (
-    <PageFrame testId="publishing-index" title={t('publishing.title')} description={t('publishing.description')} icon={<SparkleIcon size={20} />}>
+    <PageFrame
+      testId="publishing-index"
+      title={t('publishing.title')}
+      description={t('publishing.description')}
+      icon={<SparkleIcon size={20} />}
+    >
       <ul className="publishing-index" data-testid="publishing-pages">
         {PUBLISHED_PAGES.map((name) => (
           <li key={name}>

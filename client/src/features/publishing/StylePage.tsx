@@ -54,7 +54,12 @@ export function StylePage() {
   const [status, setStatus] = useState<'' | 'ING' | 'C'>('');
   const [notify, setNotify] = useState(true);
   return (
-    <PageFrame testId="style-page" title={t('publishing.pages.stylePage')} description={t('publishing.style.description')} icon={<SparkleIcon size={20} />}>
+    <PageFrame
+      testId="style-page"
+      title={t('publishing.pages.stylePage')}
+      description={t('publishing.style.description')}
+      icon={<SparkleIcon size={20} />}
+    >
       <div className="style-grid">
         <Section id="colours" title={t('publishing.style.colours')}>
           <ul className="style-swatches">
@@ -105,9 +110,19 @@ export function StylePage() {
         </Section>
 
         <Section id="fields" title={t('publishing.style.fields')}>
-          <TextField label={t('publishing.style.fieldTitle')} value={title} onChange={(event) => setTitle(event.target.value)} counter={{ length: title.length, max: LIMITS.projectTitle }} required />
+          <TextField
+            label={t('publishing.style.fieldTitle')}
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+            counter={{ length: title.length, max: LIMITS.projectTitle }}
+            required
+          />
           <TextField label={t('publishing.style.fieldInvalid')} defaultValue="not-an-email" error={t('publishing.style.fieldError')} />
-          <TextAreaField label={t('publishing.style.fieldDescription')} defaultValue={t('publishing.style.body')} hint={t('publishing.style.fieldHint')} />
+          <TextAreaField
+            label={t('publishing.style.fieldDescription')}
+            defaultValue={t('publishing.style.body')}
+            hint={t('publishing.style.fieldHint')}
+          />
           <SelectField label={t('publishing.style.fieldSelect')} defaultValue="CHEM">
             <option value="CHEM">Chemistry</option>
             <option value="BIO">Cell Biology</option>
@@ -116,7 +131,12 @@ export function StylePage() {
             <Checkbox label={t('publishing.style.checkbox')} defaultChecked />
             <Checkbox label={t('publishing.style.indeterminate')} indeterminate />
           </div>
-          <Switch label={t('publishing.style.switch')} description={t('publishing.style.switchHint')} checked={notify} onChange={(event) => setNotify(event.target.checked)} />
+          <Switch
+            label={t('publishing.style.switch')}
+            description={t('publishing.style.switchHint')}
+            checked={notify}
+            onChange={(event) => setNotify(event.target.checked)}
+          />
           <SegmentedFilter<'' | 'ING' | 'C'>
             label={t('publishing.style.filter')}
             testId="style-filter"

@@ -93,7 +93,13 @@ const PROJECTS: ProjectRow[] = PROJECT_TITLES.map(([title, description], i) => {
   };
 });
 
-const participants = [2, 3, 4].map((n) => ({ userNo: n, userId: person(n).userId, name: person(n).name, departmentCode: person(n).department, departmentName: departmentName(person(n).department) }));
+const participants = [2, 3, 4].map((n) => ({
+  userNo: n,
+  userId: person(n).userId,
+  name: person(n).name,
+  departmentCode: person(n).department,
+  departmentName: departmentName(person(n).department),
+}));
 
 const PROJECT: ProjectDetail = {
   finishBlockedBy: null,
@@ -105,7 +111,10 @@ const PROJECT: ProjectDetail = {
   leaderName: PEOPLE[0].name,
   signatureList: { department: 'CHEM', user: participants.map((p) => p.userId).join(',') },
   participants,
-  members: [{ userNo: 1, userId: PEOPLE[0].userId, name: PEOPLE[0].name, departmentCode: 'RND', departmentName: departmentName('RND') }, ...participants],
+  members: [
+    { userNo: 1, userId: PEOPLE[0].userId, name: PEOPLE[0].name, departmentCode: 'RND', departmentName: departmentName('RND') },
+    ...participants,
+  ],
   departments: [{ code: 'CHEM', name: 'Chemistry' }],
   canModify: true,
   createdAt: at(2),
@@ -127,7 +136,14 @@ const signature = (id: number, userNo: number, type: SignatureEntry['type'], sig
   intact: signed ? true : null,
 });
 
-const note = (no: number, title: string, status: NoteSummary['status'], writerNo: number, signatures: SignatureEntry[], day: number): NoteSummary => ({
+const note = (
+  no: number,
+  title: string,
+  status: NoteSummary['status'],
+  writerNo: number,
+  signatures: SignatureEntry[],
+  day: number,
+): NoteSummary => ({
   no,
   projectNo: 108,
   title,
@@ -143,7 +159,14 @@ const note = (no: number, title: string, status: NoteSummary['status'], writerNo
   signatureList: signatures,
   reviewersExcluded: [person(writerNo).userId],
   template: null,
-  abilities: { write: status === 'W', delete: status === 'W', requestSignatures: status !== 'T', sign: false, removeSignatures: status === 'T', exportPdf: true },
+  abilities: {
+    write: status === 'W',
+    delete: status === 'W',
+    requestSignatures: status !== 'T',
+    sign: false,
+    removeSignatures: status === 'T',
+    exportPdf: true,
+  },
 });
 
 const NOTES: NoteSummary[] = [
@@ -168,7 +191,12 @@ const ADMIN_USERS: AdminUserRow[] = PEOPLE.map((p, i) => ({
 }));
 
 const tree = (parent: string | null): CompanyDepartments['children'] =>
-  DEPARTMENTS.filter((d) => d.parentCode === parent).map((d) => ({ code: d.code, name: d.name, userCount: PEOPLE.filter((p) => p.department === d.code).length, children: tree(d.code) }));
+  DEPARTMENTS.filter((d) => d.parentCode === parent).map((d) => ({
+    code: d.code,
+    name: d.name,
+    userCount: PEOPLE.filter((p) => p.department === d.code).length,
+    children: tree(d.code),
+  }));
 
 /** The sample people a search asks for: by word, and by departments (or none) when it names them; one page. */
 function searchGroups(body: Record<string, unknown>): DepartmentSearchGroup[] {
@@ -261,7 +289,14 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/project/editor': (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
   '/v1/system/info': () => SYSTEM,
   '/v1/department/join': (): { list: CompanyDepartments[] } => ({
-    list: [{ companyCode: 'LAB', companyName: 'Hanbit Life Sciences', children: tree(null), unassignedUserCount: PEOPLE.filter((p) => p.department === null).length }],
+    list: [
+      {
+        companyCode: 'LAB',
+        companyName: 'Hanbit Life Sciences',
+        children: tree(null),
+        unassignedUserCount: PEOPLE.filter((p) => p.department === null).length,
+      },
+    ],
   }),
   '/v1/department/search': (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
   '/v1/department/list': () => ({ list: DEPARTMENTS }),

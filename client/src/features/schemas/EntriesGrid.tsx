@@ -29,7 +29,8 @@ export function EntriesGrid({ entries, onChange, readOnly, errors, onNotice }: E
   const focusRow = (index: number, column: 'field' | 'value' = 'field') =>
     requestAnimationFrame(() => grid.current?.querySelector<HTMLInputElement>(`[data-row="${index}"][data-column="${column}"]`)?.focus());
 
-  const update = (key: number, patch: Partial<EntryDraft>) => onChange(entries.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
+  const update = (key: number, patch: Partial<EntryDraft>) =>
+    onChange(entries.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
   const addRow = (after = entries.length - 1) => {
     if (full) return;
     onChange([...entries.slice(0, after + 1), emptyEntry(), ...entries.slice(after + 1)]);
@@ -43,7 +44,11 @@ export function EntriesGrid({ entries, onChange, readOnly, errors, onNotice }: E
     // Only what fits beside the entries already there: a paste never pushes an entry out.
     const pasted = read.slice(0, roomFor(entries));
     onChange(pasteEntries(entries, key, pasted));
-    onNotice(pasted.length < read.length ? t('schema.entries.pastedSome', { count: pasted.length, total: read.length, max: LIMITS.schemaEntriesPerSchema }) : t('schema.entries.pasted', { count: pasted.length }));
+    onNotice(
+      pasted.length < read.length
+        ? t('schema.entries.pastedSome', { count: pasted.length, total: read.length, max: LIMITS.schemaEntriesPerSchema })
+        : t('schema.entries.pasted', { count: pasted.length }),
+    );
   };
 
   const onValueKey = (event: KeyboardEvent<HTMLInputElement>, index: number) => {
@@ -130,13 +135,34 @@ export function EntriesGrid({ entries, onChange, readOnly, errors, onNotice }: E
                 </td>
                 {readOnly ? null : (
                   <td className="col-actions">
-                    <button type="button" className="icon-btn icon-btn-sm" disabled={index === 0} onClick={() => onChange(moveItem(entries, index, index - 1))} aria-label={t('schema.entries.up', { n: index + 1 })} title={t('schema.entries.up', { n: index + 1 })}>
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn-sm"
+                      disabled={index === 0}
+                      onClick={() => onChange(moveItem(entries, index, index - 1))}
+                      aria-label={t('schema.entries.up', { n: index + 1 })}
+                      title={t('schema.entries.up', { n: index + 1 })}
+                    >
                       <ArrowUpIcon size={15} />
                     </button>
-                    <button type="button" className="icon-btn icon-btn-sm" disabled={index === entries.length - 1} onClick={() => onChange(moveItem(entries, index, index + 1))} aria-label={t('schema.entries.down', { n: index + 1 })} title={t('schema.entries.down', { n: index + 1 })}>
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn-sm"
+                      disabled={index === entries.length - 1}
+                      onClick={() => onChange(moveItem(entries, index, index + 1))}
+                      aria-label={t('schema.entries.down', { n: index + 1 })}
+                      title={t('schema.entries.down', { n: index + 1 })}
+                    >
                       <ArrowDownIcon size={15} />
                     </button>
-                    <button type="button" className="icon-btn icon-btn-sm" onClick={() => onChange(entries.filter((each) => each.key !== entry.key))} aria-label={t('schema.entries.remove', { n: index + 1 })} title={t('schema.entries.remove', { n: index + 1 })} data-testid="schema-entry-remove">
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn-sm"
+                      onClick={() => onChange(entries.filter((each) => each.key !== entry.key))}
+                      aria-label={t('schema.entries.remove', { n: index + 1 })}
+                      title={t('schema.entries.remove', { n: index + 1 })}
+                      data-testid="schema-entry-remove"
+                    >
                       <TrashIcon size={15} />
                     </button>
                   </td>
@@ -151,7 +177,9 @@ export function EntriesGrid({ entries, onChange, readOnly, errors, onNotice }: E
           <Button size="sm" icon={<PlusIcon size={15} />} onClick={() => addRow()} disabled={full} data-testid="schema-entry-add">
             {t('schema.entries.add')}
           </Button>
-          <span className="field-hint">{full ? t('schema.entries.full', { max: LIMITS.schemaEntriesPerSchema }) : t('schema.entries.pasteHint')}</span>
+          <span className="field-hint">
+            {full ? t('schema.entries.full', { max: LIMITS.schemaEntriesPerSchema }) : t('schema.entries.pasteHint')}
+          </span>
         </div>
       )}
     </div>

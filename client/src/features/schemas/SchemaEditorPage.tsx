@@ -27,7 +27,17 @@ import { EmptyState, PageFrame } from '../../ui/PageFrame';
 import { ErrorState } from '../../ui/States';
 import { EntriesGrid } from './EntriesGrid';
 import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from './icons';
-import { draftOf, emptySchema, emptyType, moveItem, placeError, toCreateRequest, toUpdateRequest, type SchemaDraft, type TypeDraft } from './schemaDraft';
+import {
+  draftOf,
+  emptySchema,
+  emptyType,
+  moveItem,
+  placeError,
+  toCreateRequest,
+  toUpdateRequest,
+  type SchemaDraft,
+  type TypeDraft,
+} from './schemaDraft';
 import { SchemaStatusBadge } from './SchemaStatus';
 import { SchemaThumb } from './SchemaThumb';
 import { thumbnailsOf, type ThumbnailKey } from './thumbnail';
@@ -47,7 +57,10 @@ export function SchemaEditorPage() {
     (signal) => (schemasTypeNo ? call<SchemaTypeDetail>('/v1/schema/check', { schemasTypeNo }, { signal }) : Promise.resolve(null)),
     String(schemasTypeNo),
   );
-  const abilities = useLoad((signal) => (schemasTypeNo ? Promise.resolve(null) : call<SchemaListAnswer>('/v1/schema/list', { pageSize: 1 }, { signal })), 'abilities');
+  const abilities = useLoad(
+    (signal) => (schemasTypeNo ? Promise.resolve(null) : call<SchemaListAnswer>('/v1/schema/list', { pageSize: 1 }, { signal })),
+    'abilities',
+  );
 
   // Spec §8: a schema that cannot be opened says the server's message and goes back to the list.
   useEffect(() => {
@@ -94,13 +107,19 @@ export function SchemaEditorPage() {
           {savedAt !== null ? t('schema.saved') : t('schema.created')}
         </InlineAlert>
       ) : null}
-      {schemasTypeNo === null && abilities.data && !forbidden ? <SchemaForm key="new" initial={null} onSaved={(no) => navigate(`/schema/${no}`, { replace: true, state: { created: true } })} /> : null}
-      {loaded ? <SchemaForm key={`${loaded.schemasTypeNo}:${loaded.revision}`} initial={loaded}
+      {schemasTypeNo === null && abilities.data && !forbidden ? (
+        <SchemaForm key="new" initial={null} onSaved={(no) => navigate(`/schema/${no}`, { replace: true, state: { created: true } })} />
+      ) : null}
+      {loaded ? (
+        <SchemaForm
+          key={`${loaded.schemasTypeNo}:${loaded.revision}`}
+          initial={loaded}
           onSaved={() => {
             setSavedAt(Date.now());
             detail.reload();
           }}
-        /> : null}
+        />
+      ) : null}
     </PageFrame>
   );
 }
@@ -133,12 +152,17 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
   }, [draft]);
   useLeaveGuard(dirty, saved);
 
-  const placed = useMemo(() => Object.values(errors).flatMap((error) => (error ? [{ error, at: placeError(draft, error) }] : [])), [errors, draft]);
+  const placed = useMemo(
+    () => Object.values(errors).flatMap((error) => (error ? [{ error, at: placeError(draft, error) }] : [])),
+    [errors, draft],
+  );
   const typeError = (field: string) => errors[field]?.message ?? fieldText(errors, field, language);
   const schemaErrors = (index: number) => placed.filter((p) => p.at.schema === index);
   const entryErrors = useMemo(() => {
     const map = new Map<number, { field: string; message: string }>();
-    for (const { error, at } of placed) if (at.schema === selected && at.entryKey !== null && !map.has(at.entryKey)) map.set(at.entryKey, { field: at.field, message: error.message ?? fieldText(errors, error.field, language) ?? '' });
+    for (const { error, at } of placed)
+      if (at.schema === selected && at.entryKey !== null && !map.has(at.entryKey))
+        map.set(at.entryKey, { field: at.field, message: error.message ?? fieldText(errors, error.field, language) ?? '' });
     return map;
   }, [placed, selected, errors, language]);
   const selectedError = (field: string) => {
@@ -147,7 +171,8 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
   };
 
   const setType = (patch: Partial<TypeDraft>) => setDraft((current) => ({ ...current, ...patch }));
-  const setSchema = (index: number, patch: Partial<SchemaDraft>) => setDraft((current) => ({ ...current, schemas: current.schemas.map((each, i) => (i === index ? { ...each, ...patch } : each)) }));
+  const setSchema = (index: number, patch: Partial<SchemaDraft>) =>
+    setDraft((current) => ({ ...current, schemas: current.schemas.map((each, i) => (i === index ? { ...each, ...patch } : each)) }));
   const addSchema = () => {
     if (draft.schemas.length >= LIMITS.schemas) return;
     setDraft((current) => ({ ...current, schemas: [...current.schemas, emptySchema()] }));
@@ -181,7 +206,13 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
       <div className="schema-thumb-row" data-testid={testId}>
         <SchemaThumb thumbnail={current} name={name} size="lg" testId={`${testId}-image`} />
         {readOnly ? null : canChange ? (
-          <Button size="sm" icon={<PencilIcon size={15} />} onClick={() => setThumbnailFor({ schemasTypeNo: initial.schemasTypeNo, schemaNo, name, current })} aria-label={t('schema.thumbnail.changeOf', { name })} data-testid={`${testId}-change`}>
+          <Button
+            size="sm"
+            icon={<PencilIcon size={15} />}
+            onClick={() => setThumbnailFor({ schemasTypeNo: initial.schemasTypeNo, schemaNo, name, current })}
+            aria-label={t('schema.thumbnail.changeOf', { name })}
+            data-testid={`${testId}-change`}
+          >
             {t('schema.thumbnail.change')}
           </Button>
         ) : (
@@ -204,7 +235,9 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
     event.preventDefault();
     if (busy || readOnly) return;
     setNotice(null);
-    const checked = initial ? validateForm(schemaUpdateRequest, toUpdateRequest(draft, initial.schemasTypeNo, initial.revision)) : validateForm(schemaCreateRequest, toCreateRequest(draft));
+    const checked = initial
+      ? validateForm(schemaUpdateRequest, toUpdateRequest(draft, initial.schemasTypeNo, initial.revision))
+      : validateForm(schemaCreateRequest, toCreateRequest(draft));
     if (!checked.ok) {
       showErrors(Object.values(checked.errors).flatMap((error) => (error ? [error] : [])));
       return;
@@ -224,8 +257,10 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
     } catch (error) {
       const fields = fieldErrorsOf(error);
       if (fields.length > 0) showErrors(fields);
-      else if (isApiError(error) && error.status === ERR.schemaCodeDuplicate) setErrors({ code: { field: 'code', reason: 'invalidValue', message: errorMessage(ERR.schemaCodeDuplicate, language) } });
-      else if (isApiError(error) && error.status === ERR.schemaTitleDuplicate) setErrors({ title: { field: 'title', reason: 'invalidValue', message: errorMessage(ERR.schemaTitleDuplicate, language) } });
+      else if (isApiError(error) && error.status === ERR.schemaCodeDuplicate)
+        setErrors({ code: { field: 'code', reason: 'invalidValue', message: errorMessage(ERR.schemaCodeDuplicate, language) } });
+      else if (isApiError(error) && error.status === ERR.schemaTitleDuplicate)
+        setErrors({ title: { field: 'title', reason: 'invalidValue', message: errorMessage(ERR.schemaTitleDuplicate, language) } });
       else setNotice({ tone: 'error', text: apiErrorText(error, language) });
     } finally {
       setBusy(false);
@@ -245,11 +280,49 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
         </h2>
         {thumbnailControl(null, true, initial?.title ?? (draft.title.trim() || t('schema.typeHeading')), 'schema-type-thumbnail')}
         <div className="form-grid form-grid-2">
-          <TextField label={t('schema.fields.code')} value={draft.code} readOnly={readOnly} required maxLength={LIMITS.schemaCode} counter={{ length: draft.code.length, max: LIMITS.schemaCode }} error={typeError('code')} onChange={(e) => setType({ code: e.target.value })} testId="schema-code" autoComplete="off" />
-          <TextField label={t('schema.fields.title')} value={draft.title} readOnly={readOnly} required maxLength={LIMITS.schemaTypeName} counter={{ length: draft.title.length, max: LIMITS.schemaTypeName }} error={typeError('title')} onChange={(e) => setType({ title: e.target.value })} testId="schema-title" autoComplete="off" />
+          <TextField
+            label={t('schema.fields.code')}
+            value={draft.code}
+            readOnly={readOnly}
+            required
+            maxLength={LIMITS.schemaCode}
+            counter={{ length: draft.code.length, max: LIMITS.schemaCode }}
+            error={typeError('code')}
+            onChange={(e) => setType({ code: e.target.value })}
+            testId="schema-code"
+            autoComplete="off"
+          />
+          <TextField
+            label={t('schema.fields.title')}
+            value={draft.title}
+            readOnly={readOnly}
+            required
+            maxLength={LIMITS.schemaTypeName}
+            counter={{ length: draft.title.length, max: LIMITS.schemaTypeName }}
+            error={typeError('title')}
+            onChange={(e) => setType({ title: e.target.value })}
+            testId="schema-title"
+            autoComplete="off"
+          />
         </div>
-        <TextAreaField label={t('schema.fields.description')} value={draft.description} readOnly={readOnly} rows={2} maxLength={LIMITS.schemaDescription} counter={{ length: draft.description.length, max: LIMITS.schemaDescription }} error={typeError('description')} onChange={(e) => setType({ description: e.target.value })} testId="schema-description" />
-        <SelectField label={t('schema.fields.status')} value={draft.status} disabled={readOnly} onChange={(e) => setType({ status: e.target.value === 'N' ? 'N' : 'Y' })} testId="schema-status-select">
+        <TextAreaField
+          label={t('schema.fields.description')}
+          value={draft.description}
+          readOnly={readOnly}
+          rows={2}
+          maxLength={LIMITS.schemaDescription}
+          counter={{ length: draft.description.length, max: LIMITS.schemaDescription }}
+          error={typeError('description')}
+          onChange={(e) => setType({ description: e.target.value })}
+          testId="schema-description"
+        />
+        <SelectField
+          label={t('schema.fields.status')}
+          value={draft.status}
+          disabled={readOnly}
+          onChange={(e) => setType({ status: e.target.value === 'N' ? 'N' : 'Y' })}
+          testId="schema-status-select"
+        >
           <option value="Y">{t('schema.status.used')}</option>
           <option value="N">{t('schema.status.unused')}</option>
         </SelectField>
@@ -269,8 +342,19 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
             <ol>
               {draft.schemas.map((each, index) => (
                 <li key={each.key} className={index === selected ? 'is-selected' : undefined}>
-                  <button type="button" className={`schema-list-item${schemaErrors(index).length ? ' has-error' : ''}`} onClick={() => setSelected(index)} aria-current={index === selected ? 'true' : undefined} data-testid={`schema-child-${index}`}>
-                    <SchemaThumb thumbnail={each.schemaNo ? (thumbnails.get(each.schemaNo) ?? null) : null} name={each.title} size="sm" decorative />
+                  <button
+                    type="button"
+                    className={`schema-list-item${schemaErrors(index).length ? ' has-error' : ''}`}
+                    onClick={() => setSelected(index)}
+                    aria-current={index === selected ? 'true' : undefined}
+                    data-testid={`schema-child-${index}`}
+                  >
+                    <SchemaThumb
+                      thumbnail={each.schemaNo ? (thumbnails.get(each.schemaNo) ?? null) : null}
+                      name={each.title}
+                      size="sm"
+                      decorative
+                    />
                     <span className="schema-list-text">
                       <span className="schema-list-title">{each.title.trim() || t('schema.untitled')}</span>
                       <span className="schema-list-sub">
@@ -283,7 +367,13 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
               ))}
             </ol>
             {readOnly ? null : (
-              <Button size="sm" icon={<PlusIcon size={15} />} onClick={addSchema} disabled={draft.schemas.length >= LIMITS.schemas} data-testid="schema-child-add">
+              <Button
+                size="sm"
+                icon={<PlusIcon size={15} />}
+                onClick={addSchema}
+                disabled={draft.schemas.length >= LIMITS.schemas}
+                data-testid="schema-child-add"
+              >
                 {t('schema.addChild')}
               </Button>
             )}
@@ -294,13 +384,34 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
                 <h3 className="schema-child-title">{schema.title.trim() || t('schema.untitled')}</h3>
                 {readOnly ? null : (
                   <div className="schema-child-actions">
-                    <button type="button" className="icon-btn icon-btn-sm" disabled={selected === 0} onClick={() => moveSchema(selected, selected - 1)} aria-label={t('schema.moveUp')} title={t('schema.moveUp')}>
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn-sm"
+                      disabled={selected === 0}
+                      onClick={() => moveSchema(selected, selected - 1)}
+                      aria-label={t('schema.moveUp')}
+                      title={t('schema.moveUp')}
+                    >
                       <ArrowUpIcon size={15} />
                     </button>
-                    <button type="button" className="icon-btn icon-btn-sm" disabled={selected === draft.schemas.length - 1} onClick={() => moveSchema(selected, selected + 1)} aria-label={t('schema.moveDown')} title={t('schema.moveDown')}>
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn-sm"
+                      disabled={selected === draft.schemas.length - 1}
+                      onClick={() => moveSchema(selected, selected + 1)}
+                      aria-label={t('schema.moveDown')}
+                      title={t('schema.moveDown')}
+                    >
                       <ArrowDownIcon size={15} />
                     </button>
-                    <button type="button" className="icon-btn icon-btn-sm" onClick={() => removeSchema(selected)} aria-label={t('schema.removeChild')} title={t('schema.removeChild')} data-testid="schema-child-remove">
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn-sm"
+                      onClick={() => removeSchema(selected)}
+                      aria-label={t('schema.removeChild')}
+                      title={t('schema.removeChild')}
+                      data-testid="schema-child-remove"
+                    >
                       <TrashIcon size={15} />
                     </button>
                   </div>
@@ -308,19 +419,51 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
               </div>
               {thumbnailControl(schema.schemaNo ?? null, false, schema.title.trim() || t('schema.untitled'), 'schema-child-thumbnail')}
               <div className="form-grid form-grid-2">
-                <TextField label={t('schema.fields.childTitle')} value={schema.title} readOnly={readOnly} required maxLength={LIMITS.schemaName} counter={{ length: schema.title.length, max: LIMITS.schemaName }} error={selectedError('title')} onChange={(e) => setSchema(selected, { title: e.target.value })} testId="schema-child-title" autoComplete="off" />
-                <SelectField label={t('schema.fields.status')} value={schema.status} disabled={readOnly} onChange={(e) => setSchema(selected, { status: e.target.value === 'N' ? 'N' : 'Y' })} testId="schema-child-status">
+                <TextField
+                  label={t('schema.fields.childTitle')}
+                  value={schema.title}
+                  readOnly={readOnly}
+                  required
+                  maxLength={LIMITS.schemaName}
+                  counter={{ length: schema.title.length, max: LIMITS.schemaName }}
+                  error={selectedError('title')}
+                  onChange={(e) => setSchema(selected, { title: e.target.value })}
+                  testId="schema-child-title"
+                  autoComplete="off"
+                />
+                <SelectField
+                  label={t('schema.fields.status')}
+                  value={schema.status}
+                  disabled={readOnly}
+                  onChange={(e) => setSchema(selected, { status: e.target.value === 'N' ? 'N' : 'Y' })}
+                  testId="schema-child-status"
+                >
                   <option value="Y">{t('schema.status.used')}</option>
                   <option value="N">{t('schema.status.unused')}</option>
                 </SelectField>
               </div>
-              <TextAreaField label={t('schema.fields.description')} value={schema.description} readOnly={readOnly} rows={2} maxLength={LIMITS.schemaDescription} error={selectedError('description')} onChange={(e) => setSchema(selected, { description: e.target.value })} testId="schema-child-description" />
+              <TextAreaField
+                label={t('schema.fields.description')}
+                value={schema.description}
+                readOnly={readOnly}
+                rows={2}
+                maxLength={LIMITS.schemaDescription}
+                error={selectedError('description')}
+                onChange={(e) => setSchema(selected, { description: e.target.value })}
+                testId="schema-child-description"
+              />
               {selectedError('entries') ? (
                 <p className="field-error" role="alert" data-testid="schema-entries-error">
                   {selectedError('entries')}
                 </p>
               ) : null}
-              <EntriesGrid entries={schema.entries} readOnly={readOnly} errors={entryErrors} onChange={(entries) => setSchema(selected, { entries })} onNotice={(text) => setNotice({ tone: 'info', text })} />
+              <EntriesGrid
+                entries={schema.entries}
+                readOnly={readOnly}
+                errors={entryErrors}
+                onChange={(entries) => setSchema(selected, { entries })}
+                onNotice={(text) => setNotice({ tone: 'info', text })}
+              />
             </div>
           ) : (
             <p className="schema-none" data-testid="schema-child-none">
@@ -369,7 +512,9 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
  */
 function useLeaveGuard(dirty: boolean, saved: { current: boolean }) {
   const { t } = useTranslation();
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !saved.current && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !saved.current && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     void confirm(t('schema.leaveUnsaved')).then((leave) => (leave ? blocker.proceed() : blocker.reset()));

@@ -18,13 +18,21 @@ import './schemas.css';
 const STATUS_FILTERS = ['', 'Y', 'N'] as const;
 const STATUSES = ['Y', 'N'] as const;
 
-
 /** `/schema`: the lab's schema types, searched by a part of their name and filtered by status; managers see unused ones too. */
 export function SchemaListPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
-  const { query, filter: status, list, filtered, onSearch, searchFor, setFilter, reset } = useFilteredTitleList<'Y' | 'N', SchemaListAnswer>({
+  const {
+    query,
+    filter: status,
+    list,
+    filtered,
+    onSearch,
+    searchFor,
+    setFilter,
+    reset,
+  } = useFilteredTitleList<'Y' | 'N', SchemaListAnswer>({
     path: '/v1/schema/list',
     filterField: 'status',
     filterValues: STATUSES,
@@ -48,7 +56,12 @@ export function SchemaListPage() {
     ) : null;
 
   const renderRow = (row: SchemaTypeSummary, number: number) => (
-    <tr key={row.schemasTypeNo} className="row-link" data-testid="schema-row" onClick={openRowUnlessOn('a', () => navigate(`/schema/${row.schemasTypeNo}`))}>
+    <tr
+      key={row.schemasTypeNo}
+      className="row-link"
+      data-testid="schema-row"
+      onClick={openRowUnlessOn('a', () => navigate(`/schema/${row.schemasTypeNo}`))}
+    >
       <td className="col-num" data-label={t('list.number')}>
         {number}
       </td>
@@ -78,7 +91,13 @@ export function SchemaListPage() {
   );
 
   return (
-    <PageFrame testId="page-schema" title={t('pages.schema.title')} description={t('pages.schema.description')} icon={<SchemaIcon size={20} />} actions={createButton('schema-create-button')}>
+    <PageFrame
+      testId="page-schema"
+      title={t('pages.schema.title')}
+      description={t('pages.schema.description')}
+      icon={<SchemaIcon size={20} />}
+      actions={createButton('schema-create-button')}
+    >
       <SearchBar
         query={query}
         types={[{ value: 'title', label: t('schema.columns.title') }]}
@@ -89,7 +108,10 @@ export function SchemaListPage() {
         testId="schema"
       />
       <SegmentedFilter
-        options={STATUS_FILTERS.map((value) => ({ value, label: value === '' ? t('schema.status.all') : value === 'Y' ? t('schema.status.used') : t('schema.status.unused') }))}
+        options={STATUS_FILTERS.map((value) => ({
+          value,
+          label: value === '' ? t('schema.status.all') : value === 'Y' ? t('schema.status.used') : t('schema.status.unused'),
+        }))}
         value={status}
         onChange={setFilter}
         label={t('schema.columns.status')}

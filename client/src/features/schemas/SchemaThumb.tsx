@@ -7,10 +7,26 @@ import { SchemaIcon } from '../../ui/icons';
  * (the schema icon on a quiet tile) when there is none. `decorative` where the name is said beside it
  * (a button's label): then it says nothing itself.
  */
-export function SchemaThumb({ thumbnail, name, size = 'md', decorative = false, testId }: { thumbnail: SchemaThumbnail | null; name: string; size?: 'sm' | 'md' | 'lg'; decorative?: boolean; testId?: string }) {
+export function SchemaThumb({
+  thumbnail,
+  name,
+  size = 'md',
+  decorative = false,
+  testId,
+}: {
+  thumbnail: SchemaThumbnail | null;
+  name: string;
+  size?: 'sm' | 'md' | 'lg';
+  decorative?: boolean;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   return (
-    <span className={`schema-thumb schema-thumb-${size}${thumbnail ? '' : ' is-empty'}`} data-testid={testId} data-thumbnail={thumbnail ? 'set' : 'none'}>
+    <span
+      className={`schema-thumb schema-thumb-${size}${thumbnail ? '' : ' is-empty'}`}
+      data-testid={testId}
+      data-thumbnail={thumbnail ? 'set' : 'none'}
+    >
       {thumbnail ? (
         <img src={thumbnail.smallUrl} alt={decorative ? '' : t('schema.thumbnail.alt', { name })} loading="lazy" decoding="async" />
       ) : (

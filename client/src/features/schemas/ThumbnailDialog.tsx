@@ -25,7 +25,15 @@ export interface ThumbnailTarget {
  * and apply it (uploaded with progress, then set) or remove the current one. Cancel changes nothing: the
  * image is sent only on Apply. A refusal (the client's check or the server's) is shown in the dialog.
  */
-export function ThumbnailDialog({ target, onClose, onChanged }: { target: ThumbnailTarget; onClose(): void; onChanged(thumbnail: SchemaThumbnail | null): void }) {
+export function ThumbnailDialog({
+  target,
+  onClose,
+  onChanged,
+}: {
+  target: ThumbnailTarget;
+  onClose(): void;
+  onChanged(thumbnail: SchemaThumbnail | null): void;
+}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const input = useRef<HTMLInputElement>(null);
@@ -58,7 +66,8 @@ export function ThumbnailDialog({ target, onClose, onChanged }: { target: Thumbn
     setPreview(URL.createObjectURL(picked));
   };
 
-  const setThumbnail = (fileId: string | null) => call<SchemaThumbnailAnswer>('/v1/schema/thumbnail', { schemasTypeNo: target.schemasTypeNo, schemaNo: target.schemaNo, fileId });
+  const setThumbnail = (fileId: string | null) =>
+    call<SchemaThumbnailAnswer>('/v1/schema/thumbnail', { schemasTypeNo: target.schemasTypeNo, schemaNo: target.schemaNo, fileId });
 
   async function apply() {
     if (!file || busy) return;
@@ -114,14 +123,27 @@ export function ThumbnailDialog({ target, onClose, onChanged }: { target: Thumbn
       footer={
         <>
           {target.current && !file ? (
-            <Button variant="danger" onClick={() => void remove()} loading={busy === 'remove'} disabled={busy !== null} className="thumb-remove" data-testid="thumbnail-remove">
+            <Button
+              variant="danger"
+              onClick={() => void remove()}
+              loading={busy === 'remove'}
+              disabled={busy !== null}
+              className="thumb-remove"
+              data-testid="thumbnail-remove"
+            >
               {t('schema.thumbnail.remove')}
             </Button>
           ) : null}
           <Button variant="ghost" onClick={cancel} data-testid="thumbnail-cancel">
             {t('common.cancel')}
           </Button>
-          <Button variant="primary" onClick={() => void apply()} loading={busy === 'apply'} disabled={!file || busy !== null} data-testid="thumbnail-apply">
+          <Button
+            variant="primary"
+            onClick={() => void apply()}
+            loading={busy === 'apply'}
+            disabled={!file || busy !== null}
+            data-testid="thumbnail-apply"
+          >
             {t('schema.thumbnail.apply')}
           </Button>
         </>
@@ -142,9 +164,24 @@ export function ThumbnailDialog({ target, onClose, onChanged }: { target: Thumbn
             </figure>
           ) : null}
         </div>
-        <input ref={input} type="file" accept={THUMBNAIL_ACCEPT} className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={pick} data-testid="thumbnail-input" />
+        <input
+          ref={input}
+          type="file"
+          accept={THUMBNAIL_ACCEPT}
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={pick}
+          data-testid="thumbnail-input"
+        />
         <div className="thumb-pick">
-          <Button ref={pickButton} icon={<UploadIcon size={16} />} onClick={() => input.current?.click()} disabled={busy !== null} data-testid="thumbnail-pick">
+          <Button
+            ref={pickButton}
+            icon={<UploadIcon size={16} />}
+            onClick={() => input.current?.click()}
+            disabled={busy !== null}
+            data-testid="thumbnail-pick"
+          >
             {file ? t('schema.thumbnail.pickAnother') : t('schema.thumbnail.pick')}
           </Button>
           <p className="field-hint">{t('schema.thumbnail.hint', { max: THUMBNAIL_MAX_MB })}</p>

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, schemaCreateRequest } from '@eln/shared';
-import { emptyEntry, emptySchema, emptyType, entriesFromPaste, moveItem, pasteEntries, placeError, roomFor, toCreateRequest, type TypeDraft } from './schemaDraft';
+import {
+  emptyEntry,
+  emptySchema,
+  emptyType,
+  entriesFromPaste,
+  moveItem,
+  pasteEntries,
+  placeError,
+  roomFor,
+  toCreateRequest,
+  type TypeDraft,
+} from './schemaDraft';
 
 const pairs = (entries: Array<{ field: string; value: string }>) => entries.map((e) => [e.field, e.value]);
 
@@ -31,7 +42,11 @@ describe('the schema editor’s draft', () => {
       ['CAS', '1'],
       ['MW', '2'],
     ]);
-    const many = entriesFromPaste(Array.from({ length: LIMITS.schemaEntriesPerSchema + 5 }, (_, i) => `f${i}\tv${i}`).join('\n'), LIMITS.schemaEntriesPerSchema) ?? [];
+    const many =
+      entriesFromPaste(
+        Array.from({ length: LIMITS.schemaEntriesPerSchema + 5 }, (_, i) => `f${i}\tv${i}`).join('\n'),
+        LIMITS.schemaEntriesPerSchema,
+      ) ?? [];
     expect(many).toHaveLength(LIMITS.schemaEntriesPerSchema);
     expect(pasteEntries([filled, blank], blank.key, many)).toHaveLength(LIMITS.schemaEntriesPerSchema);
   });
@@ -50,7 +65,10 @@ describe('the schema editor’s draft', () => {
   });
 
   it('sends no blank spare rows, and places a refusal on the right schema and entry despite them', () => {
-    const salt = { ...emptySchema('Salt'), entries: [{ ...emptyEntry(), field: 'CAS', value: '7647-14-5' }, emptyEntry(), { ...emptyEntry(), field: 'MW', value: '' }] };
+    const salt = {
+      ...emptySchema('Salt'),
+      entries: [{ ...emptyEntry(), field: 'CAS', value: '7647-14-5' }, emptyEntry(), { ...emptyEntry(), field: 'MW', value: '' }],
+    };
     const draft: TypeDraft = { ...emptyType(), code: 'R', title: 'Reagents', schemas: [emptySchema('Water'), salt] };
     const request = toCreateRequest(draft);
     expect(request.schemas?.[1]?.entries).toEqual([

@@ -94,7 +94,8 @@ export function placeError(draft: TypeDraft, error: Pick<FieldError, 'field'>): 
   if (parts[0] !== 'schemas' || parts.length < 2) return { schema: null, entryKey: null, field: error.field };
   const schemaIndex = Number(parts[1]);
   if (!Number.isInteger(schemaIndex)) return { schema: null, entryKey: null, field: 'schemas' };
-  if (parts[2] !== 'entries' || parts.length < 4) return { schema: schemaIndex, entryKey: null, field: parts.slice(2).join('.') || 'schema' };
+  if (parts[2] !== 'entries' || parts.length < 4)
+    return { schema: schemaIndex, entryKey: null, field: parts.slice(2).join('.') || 'schema' };
   const sent = (draft.schemas[schemaIndex]?.entries ?? []).filter((entry) => !isBlank(entry));
   return { schema: schemaIndex, entryKey: sent[Number(parts[3])]?.key ?? null, field: parts.slice(4).join('.') || 'entry' };
 }
@@ -122,7 +123,10 @@ export function entriesFromPaste(text: string, room: number): EntryDraft[] | nul
 
 /** Puts pasted entries in place of the row pasted into (and its blank successors), within the limit. */
 export function pasteEntries(entries: readonly EntryDraft[], atKey: number, pasted: readonly EntryDraft[]): EntryDraft[] {
-  const at = Math.max(0, entries.findIndex((entry) => entry.key === atKey));
+  const at = Math.max(
+    0,
+    entries.findIndex((entry) => entry.key === atKey),
+  );
   const before = entries.slice(0, at);
   let after = entries.slice(at);
   while (after[0] && isBlank(after[0])) after = after.slice(1);
@@ -136,7 +140,8 @@ export function pasteEntries(entries: readonly EntryDraft[], atKey: number, past
 }
 
 /** How many pasted rows still fit beside the entries a schema has (its blank spare rows do not count). */
-export const roomFor = (entries: readonly EntryDraft[]) => Math.max(0, LIMITS.schemaEntriesPerSchema - entries.filter((entry) => !isBlank(entry)).length);
+export const roomFor = (entries: readonly EntryDraft[]) =>
+  Math.max(0, LIMITS.schemaEntriesPerSchema - entries.filter((entry) => !isBlank(entry)).length);
 
 export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
   if (to < 0 || to >= items.length || from === to) return [...items];

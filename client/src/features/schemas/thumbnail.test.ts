@@ -20,7 +20,13 @@ describe('the thumbnail picker’s own check', () => {
 
   it('keys a loaded type’s thumbnails by type and schema number', () => {
     const thumbnail = { fileId: 'f', url: '/files/f', smallUrl: '/files/s' };
-    const detail = { thumbnail, schemas: [{ schemaNo: 7, thumbnail: null }, { schemaNo: 9, thumbnail }] } as unknown as SchemaTypeDetail;
+    const detail = {
+      thumbnail,
+      schemas: [
+        { schemaNo: 7, thumbnail: null },
+        { schemaNo: 9, thumbnail },
+      ],
+    } as unknown as SchemaTypeDetail;
     expect([...thumbnailsOf(detail)]).toEqual([
       ['type', thumbnail],
       [7, null],

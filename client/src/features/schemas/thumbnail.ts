@@ -22,5 +22,8 @@ export type ThumbnailKey = 'type' | number;
 
 /** The thumbnails a loaded type shows, the type's and each of its schemas', by key. */
 export function thumbnailsOf(detail: SchemaTypeDetail): Map<ThumbnailKey, SchemaThumbnail | null> {
-  return new Map<ThumbnailKey, SchemaThumbnail | null>([['type', detail.thumbnail], ...detail.schemas.map((schema) => [schema.schemaNo, schema.thumbnail] as const)]);
+  return new Map<ThumbnailKey, SchemaThumbnail | null>([
+    ['type', detail.thumbnail],
+    ...detail.schemas.map((schema) => [schema.schemaNo, schema.thumbnail] as const),
+  ]);
 }

@@ -14,7 +14,17 @@ import { printedName, SignatureLines } from './SignatureManifest';
 const REASON_MAX = 500;
 
 /** The leader removes a signature (answered or pending), giving a reason that the audit trail keeps. */
-export function RemoveDialog({ labNoteNo, entry, onClose, onRemoved }: { labNoteNo: number; entry: SignatureEntry; onClose(): void; onRemoved(): void }) {
+export function RemoveDialog({
+  labNoteNo,
+  entry,
+  onClose,
+  onRemoved,
+}: {
+  labNoteNo: number;
+  entry: SignatureEntry;
+  onClose(): void;
+  onRemoved(): void;
+}) {
   const { t } = useTranslation('signature');
   const language = currentLanguage();
   const [reason, setReason] = useState('');
@@ -52,7 +62,15 @@ export function RemoveDialog({ labNoteNo, entry, onClose, onRemoved }: { labNote
   };
 
   return (
-    <Dialog title={t('remove.title')} icon={<TrashIcon size={20} />} tone="error" onClose={busy ? undefined : onClose} size="md" testId="signature-remove-dialog" initialFocus={reasonRef}>
+    <Dialog
+      title={t('remove.title')}
+      icon={<TrashIcon size={20} />}
+      tone="error"
+      onClose={busy ? undefined : onClose}
+      size="md"
+      testId="signature-remove-dialog"
+      initialFocus={reasonRef}
+    >
       <form className="form sig-remove-form" onSubmit={(event) => void submit(event)} noValidate>
         <p className="modal-message">
           {t('remove.intro', { name: printedName(entry), meaning: t(`meaning.${entry.type}`), status: t(`status.${entry.status}`) })}

@@ -56,7 +56,15 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
   const toggle = (userId: string, on: boolean) => {
     setFailure(null);
     setRows((previous) =>
-      previous.map((r) => (r.userId === userId ? { ...r, chosen: on, type: on && !r.chosen && !note.signatureList.some((s) => s.userId === userId) ? defaultMeaning(previous, r) : r.type } : r)),
+      previous.map((r) =>
+        r.userId === userId
+          ? {
+              ...r,
+              chosen: on,
+              type: on && !r.chosen && !note.signatureList.some((s) => s.userId === userId) ? defaultMeaning(previous, r) : r.type,
+            }
+          : r,
+      ),
     );
   };
   const setType = (userId: string, type: SignatureType) => {
@@ -89,7 +97,13 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
   const name = (row: SignerChoice) => (row.answered ? printedName(row.answered) : row.name);
 
   return (
-    <Dialog title={updating ? t('request.changeTitle') : t('request.title')} icon={<RequestIcon size={20} />} onClose={busy ? undefined : onClose} size="lg" testId="signature-request-dialog">
+    <Dialog
+      title={updating ? t('request.changeTitle') : t('request.title')}
+      icon={<RequestIcon size={20} />}
+      onClose={busy ? undefined : onClose}
+      size="lg"
+      testId="signature-request-dialog"
+    >
       <form className="form sig-request-form" onSubmit={(event) => void submit(event)} noValidate>
         <p className="dialog-intro sig-request-intro">
           {t('request.intro', { title: note.title })} <span className="sig-request-hint">{t('request.reviewerHint')}</span>
@@ -98,7 +112,9 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
         {failure ? (
           <InlineAlert tone="error" testId="signature-request-error">
             <strong className="sig-error-title">{failure.text}</strong>
-            {failure.names.length > 0 ? <span className="sig-error-detail"> {t('request.notParticipants', { names: failure.names.join(', ') })}</span> : null}
+            {failure.names.length > 0 ? (
+              <span className="sig-error-detail"> {t('request.notParticipants', { names: failure.names.join(', ') })}</span>
+            ) : null}
           </InlineAlert>
         ) : null}
 
@@ -107,7 +123,11 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
             <SkeletonBlock lines={4} />
           </div>
         ) : load.phase === 'error' ? (
-          <ErrorState message={`${t('request.loadFailed')} ${apiErrorText(load.error, language)}`} onRetry={() => setAttempt((n) => n + 1)} testId="signature-request-load-error" />
+          <ErrorState
+            message={`${t('request.loadFailed')} ${apiErrorText(load.error, language)}`}
+            onRetry={() => setAttempt((n) => n + 1)}
+            testId="signature-request-load-error"
+          />
         ) : rows.length === 0 ? (
           <p className="cell-muted">{t('request.noParticipants')}</p>
         ) : (
@@ -157,8 +177,12 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
                     <div className="sig-request-meaning">
                       {fixed && row.answered ? (
                         <span className="sig-request-fixed" data-testid={`signature-request-fixed-${row.userId}`}>
-                          <span className={`badge ${row.answered.type === 'reviewer' ? 'badge-accent' : 'badge-neutral'}`}>{t(`meaning.${row.answered.type}`)}</span>
-                          <span className={`badge ${row.answered.status === 'T' ? 'badge-success' : 'badge-danger'}`}>{t(`status.${row.answered.status}`)}</span>
+                          <span className={`badge ${row.answered.type === 'reviewer' ? 'badge-accent' : 'badge-neutral'}`}>
+                            {t(`meaning.${row.answered.type}`)}
+                          </span>
+                          <span className={`badge ${row.answered.status === 'T' ? 'badge-success' : 'badge-danger'}`}>
+                            {t(`status.${row.answered.status}`)}
+                          </span>
                         </span>
                       ) : (
                         <div className="select-wrap sig-request-select">
@@ -201,7 +225,14 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
           <Button variant="secondary" onClick={onClose} disabled={busy}>
             {t('dialog.cancel')}
           </Button>
-          <Button type="submit" variant="primary" icon={<RequestIcon size={16} />} loading={busy} disabled={load.phase !== 'ready'} data-testid="signature-request-submit">
+          <Button
+            type="submit"
+            variant="primary"
+            icon={<RequestIcon size={16} />}
+            loading={busy}
+            disabled={load.phase !== 'ready'}
+            data-testid="signature-request-submit"
+          >
             {updating ? t('request.update') : t('request.submit')}
           </Button>
         </div>

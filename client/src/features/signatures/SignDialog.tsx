@@ -82,7 +82,13 @@ export function SignDialog({
 
   /** Focuses the first field in error at once (not a frame later, when the user may be typing elsewhere). */
   const focusInvalid = (invalid: FieldErrorMap) => {
-    const first = invalid.name ? nameRef.current : invalid.password ? passwordRef.current : invalid.description ? descriptionRef.current : null;
+    const first = invalid.name
+      ? nameRef.current
+      : invalid.password
+        ? passwordRef.current
+        : invalid.description
+          ? descriptionRef.current
+          : null;
     first?.focus();
   };
 
@@ -151,7 +157,14 @@ export function SignDialog({
   const saved = state.savedAt ? formatDateTime(state.savedAt, language) : null;
 
   return (
-    <Dialog title={t('dialog.title')} icon={<SignatureIcon size={20} />} onClose={busy ? undefined : onClose} size="md" testId="signature-dialog" initialFocus={passwordRef}>
+    <Dialog
+      title={t('dialog.title')}
+      icon={<SignatureIcon size={20} />}
+      onClose={busy ? undefined : onClose}
+      size="md"
+      testId="signature-dialog"
+      initialFocus={passwordRef}
+    >
       <form className="form sig-form" onSubmit={submit} noValidate>
         <section className="sig-subject" aria-labelledby={subjectId}>
           <h3 className="sig-subject-title" id={subjectId}>
@@ -178,7 +191,13 @@ export function SignDialog({
                 ) : (
                   <>
                     <span className="sig-version sig-version-lg">{t('dialog.versionValue', { version: state.version })}</span>{' '}
-                    <span className="sig-subject-sub">{saved ? (state.savedBy ? t('dialog.savedBy', { when: saved, name: state.savedBy }) : t('dialog.savedAt', { when: saved })) : null}</span>
+                    <span className="sig-subject-sub">
+                      {saved
+                        ? state.savedBy
+                          ? t('dialog.savedBy', { when: saved, name: state.savedBy })
+                          : t('dialog.savedAt', { when: saved })
+                        : null}
+                    </span>
                   </>
                 )}
               </dd>
@@ -281,10 +300,25 @@ export function SignDialog({
             {t('dialog.cancel')}
           </Button>
           <span className="sig-footer-spacer" />
-          <Button variant="secondary" className="sig-decline" icon={<DeclinedIcon size={16} />} onClick={() => void answer('F')} loading={busy === 'F'} disabled={busy === 'T' || remaining > 0} data-testid="signature-decline">
+          <Button
+            variant="secondary"
+            className="sig-decline"
+            icon={<DeclinedIcon size={16} />}
+            onClick={() => void answer('F')}
+            loading={busy === 'F'}
+            disabled={busy === 'T' || remaining > 0}
+            data-testid="signature-decline"
+          >
             {t('dialog.decline')}
           </Button>
-          <Button type="submit" variant="primary" icon={<SignatureIcon size={16} />} loading={busy === 'T'} disabled={cannotSign || busy === 'F' || remaining > 0} data-testid="signature-submit">
+          <Button
+            type="submit"
+            variant="primary"
+            icon={<SignatureIcon size={16} />}
+            loading={busy === 'T'}
+            disabled={cannotSign || busy === 'F' || remaining > 0}
+            data-testid="signature-submit"
+          >
             {t('dialog.sign')}
           </Button>
         </div>

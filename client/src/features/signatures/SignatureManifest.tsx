@@ -33,7 +33,11 @@ export const printedName = (entry: SignatureEntry) => entry.signatureName?.trim(
 function BrokenFlag({ entry }: { entry: SignatureEntry }) {
   const { t } = useTranslation('signature');
   return (
-    <span className="sig-broken" title={t('entry.brokenTitle', { version: entry.signedVersion ?? '' })} data-testid="signature-entry-broken">
+    <span
+      className="sig-broken"
+      title={t('entry.brokenTitle', { version: entry.signedVersion ?? '' })}
+      data-testid="signature-entry-broken"
+    >
       <BrokenIcon size={13} />
       {t('entry.broken')}
     </span>
@@ -56,7 +60,12 @@ function VersionPill({ entry }: { entry: SignatureEntry }) {
   const { t } = useTranslation('signature');
   if (entry.signedVersion === null || entry.status !== 'T') return null;
   return (
-    <span className="sig-version" title={t('entry.versionTitle', { version: entry.signedVersion })} data-testid="signature-entry-version" data-version={entry.signedVersion}>
+    <span
+      className="sig-version"
+      title={t('entry.versionTitle', { version: entry.signedVersion })}
+      data-testid="signature-entry-version"
+      data-version={entry.signedVersion}
+    >
       {t('entry.version', { version: entry.signedVersion })}
     </span>
   );
@@ -118,7 +127,11 @@ export function SignatureLines({ list, testId, entryTestId }: { list: readonly S
   return (
     <ul className="sig-lines" data-testid={testId}>
       {list.map((entry) => (
-        <li key={entry.signatureId} className={`sig-line-item sig-status-${entry.status}${entry.intact === false ? ' is-broken' : ''}`} {...entryData(entry, entryTestId)}>
+        <li
+          key={entry.signatureId}
+          className={`sig-line-item sig-status-${entry.status}${entry.intact === false ? ' is-broken' : ''}`}
+          {...entryData(entry, entryTestId)}
+        >
           <span className="sig-mark sig-mark-sm" title={t(`status.${entry.status}`)}>
             {STATUS_ICONS[entry.status]}
             <span className="visually-hidden">{t(`status.${entry.status}`)}</span>

@@ -68,7 +68,12 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
   const warning = needsReviewerWarning(list);
 
   return (
-    <section className="note-signatures" data-testid="signatures" data-count={list.length} aria-labelledby={`note-signatures-${session.noteNo}`}>
+    <section
+      className="note-signatures"
+      data-testid="signatures"
+      data-count={list.length}
+      aria-labelledby={`note-signatures-${session.noteNo}`}
+    >
       <div className="note-signatures-head">
         <h2 className="note-signatures-title" id={`note-signatures-${session.noteNo}`}>
           <SignatureIcon size={16} />
@@ -78,12 +83,25 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
         {list.length === 0 ? <span className="note-signatures-none">{t('area.none')}</span> : null}
         <div className="note-signatures-actions">
           {canRequest ? (
-            <Button variant="secondary" size="sm" icon={<RequestIcon size={15} />} onClick={() => setDialog({ kind: 'request' })} disabled={state.phase !== 'ready'} data-testid="signature-request">
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<RequestIcon size={15} />}
+              onClick={() => setDialog({ kind: 'request' })}
+              disabled={state.phase !== 'ready'}
+              data-testid="signature-request"
+            >
               {list.length > 0 ? t('area.changeSigners') : t('area.request')}
             </Button>
           ) : null}
           {pending ? (
-            <Button variant="primary" size="sm" icon={<SignatureIcon size={15} />} onClick={() => setDialog({ kind: 'sign', entry: pending })} data-testid="signature-sign">
+            <Button
+              variant="primary"
+              size="sm"
+              icon={<SignatureIcon size={15} />}
+              onClick={() => setDialog({ kind: 'sign', entry: pending })}
+              data-testid="signature-sign"
+            >
               {t('area.sign')}
             </Button>
           ) : null}
@@ -164,7 +182,9 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
             onAnswered={() => void reload()}
           />
         ) : null}
-        {dialog?.kind === 'remove' ? <RemoveDialog labNoteNo={session.noteNo} entry={dialog.entry} onClose={() => setDialog(null)} onRemoved={() => void reload()} /> : null}
+        {dialog?.kind === 'remove' ? (
+          <RemoveDialog labNoteNo={session.noteNo} entry={dialog.entry} onClose={() => setDialog(null)} onRemoved={() => void reload()} />
+        ) : null}
       </Suspense>
     </section>
   );

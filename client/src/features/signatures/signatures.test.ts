@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { NoteAbilities, NoteSummary, ProjectParticipant, SignatureEntry } from '@eln/shared';
-import { chosenSigners, defaultMeaning, notParticipantsOf, ownAnswerOf, panelActions, pendingSignatureOf, requestPathFor, signerChoices } from './signerChoices';
+import {
+  chosenSigners,
+  defaultMeaning,
+  notParticipantsOf,
+  ownAnswerOf,
+  panelActions,
+  pendingSignatureOf,
+  requestPathFor,
+  signerChoices,
+} from './signerChoices';
 import { formatZonedTime } from './zonedTime';
 
 const entry = (over: Partial<SignatureEntry>): SignatureEntry => ({
@@ -18,8 +27,18 @@ const entry = (over: Partial<SignatureEntry>): SignatureEntry => ({
   ...over,
 });
 
-const none: NoteAbilities = { write: false, delete: false, requestSignatures: false, sign: false, removeSignatures: false, exportPdf: false };
-const note = (abilities: Partial<NoteAbilities>, signatureList: SignatureEntry[] = []): Pick<NoteSummary, 'abilities' | 'signatureList'> => ({
+const none: NoteAbilities = {
+  write: false,
+  delete: false,
+  requestSignatures: false,
+  sign: false,
+  removeSignatures: false,
+  exportPdf: false,
+};
+const note = (
+  abilities: Partial<NoteAbilities>,
+  signatureList: SignatureEntry[] = [],
+): Pick<NoteSummary, 'abilities' | 'signatureList'> => ({
   abilities: { ...none, ...abilities },
   signatureList,
 });
@@ -48,7 +67,10 @@ describe('time with zone', () => {
 });
 
 describe('what the signatures panel offers', () => {
-  const list = [entry({ signatureId: 1, userId: 'ryu@lab.test' }), entry({ signatureId: 2, userId: 'cho@lab.test', status: 'T', type: 'participant' })];
+  const list = [
+    entry({ signatureId: 1, userId: 'ryu@lab.test' }),
+    entry({ signatureId: 2, userId: 'cho@lab.test', status: 'T', type: 'participant' }),
+  ];
 
   it('offers requesting and removing exactly when the note’s abilities say so', () => {
     expect(panelActions(note({}), 'woo@lab.test')).toEqual({ request: false, remove: false, pending: null });
@@ -131,7 +153,12 @@ describe('the request dialog', () => {
     ]);
     const writer = rows.find((r) => r.userId === 'woo@lab.test')!;
     expect(defaultMeaning(rows, writer)).toBe('participant');
-    expect(defaultMeaning(rows, rows.find((r) => r.userId === 'ryu@lab.test'))).toBe('reviewer');
+    expect(
+      defaultMeaning(
+        rows,
+        rows.find((r) => r.userId === 'ryu@lab.test'),
+      ),
+    ).toBe('reviewer');
   });
 
   it('reads the user IDs a 2019 refusal names', () => {

@@ -60,13 +60,26 @@ export interface SignerChoice {
  * One row per participant, in the project's order, then any signer of the note who is no longer a
  * participant. Pending signers start chosen with their meaning; answered ones are fixed.
  */
-export function signerChoices(participants: readonly ProjectParticipant[], list: readonly SignatureEntry[], reviewersExcluded: readonly string[] = []): SignerChoice[] {
+export function signerChoices(
+  participants: readonly ProjectParticipant[],
+  list: readonly SignatureEntry[],
+  reviewersExcluded: readonly string[] = [],
+): SignerChoice[] {
   const byUser = new Map(list.map((s) => [s.userId, s]));
   const excluded = new Set(reviewersExcluded);
   const row = (userId: string, name: string, departmentName: string | null, notParticipant: boolean): SignerChoice => {
     const entry = byUser.get(userId) ?? null;
     const answered = entry && entry.status !== SIGNATURE_STATUS.pending ? entry : null;
-    return { userId, name, departmentName, answered, chosen: entry !== null && answered === null, type: entry?.type ?? 'participant', notParticipant, reviewerExcluded: excluded.has(userId) };
+    return {
+      userId,
+      name,
+      departmentName,
+      answered,
+      chosen: entry !== null && answered === null,
+      type: entry?.type ?? 'participant',
+      notParticipant,
+      reviewerExcluded: excluded.has(userId),
+    };
   };
   const rows = participants.map((p) => row(p.userId, p.name, p.departmentName, false));
   const listed = new Set(participants.map((p) => p.userId));
@@ -80,7 +93,9 @@ export function signerChoices(participants: readonly ProjectParticipant[], list:
  */
 export function defaultMeaning(rows: readonly SignerChoice[], signer?: Pick<SignerChoice, 'reviewerExcluded'>): SignatureType {
   if (signer?.reviewerExcluded) return 'participant';
-  const reviewerAsked = rows.some((r) => r.type === 'reviewer' && (r.chosen || (r.answered !== null && r.answered.status === SIGNATURE_STATUS.signed)));
+  const reviewerAsked = rows.some(
+    (r) => r.type === 'reviewer' && (r.chosen || (r.answered !== null && r.answered.status === SIGNATURE_STATUS.signed)),
+  );
   return reviewerAsked ? 'participant' : 'reviewer';
 }
 

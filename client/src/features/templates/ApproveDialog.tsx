@@ -21,7 +21,14 @@ function RevisionSubject({ template, revision }: Omit<RevisionDialogProps, 'onCl
   const { t } = useTranslation('template');
   return (
     <div className="template-subject">
-      <p>{t('approve.what', { title: template.title, revision: revision.revision, name: revision.checkedBy, time: formatDateTime(revision.checkedAt, currentLanguage()) })}</p>
+      <p>
+        {t('approve.what', {
+          title: template.title,
+          revision: revision.revision,
+          name: revision.checkedBy,
+          time: formatDateTime(revision.checkedAt, currentLanguage()),
+        })}
+      </p>
       <p className="template-fingerprint">
         <span>{t('approve.fingerprint')}</span> <code data-testid="template-approve-hash">{revision.blocksHash}</code>
       </p>
@@ -63,7 +70,12 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
     }
     setBusy(true);
     try {
-      const answer = await call<{ version: string }>('/v1/template/approve', { templateNo: template.templateNo, version: version.trim(), password, revision: revision.revision });
+      const answer = await call<{ version: string }>('/v1/template/approve', {
+        templateNo: template.templateNo,
+        version: version.trim(),
+        password,
+        revision: revision.revision,
+      });
       onApproved(answer.version);
     } catch (error) {
       setPassword('');

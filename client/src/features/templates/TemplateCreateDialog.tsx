@@ -53,7 +53,8 @@ export function TemplateCreateDialog({
     } catch (error) {
       const fields = fieldErrorsOf(error);
       if (fields.length) setErrors(toErrorMap(fields));
-      else if (isApiError(error) && error.status === ERR.templateDuplicate) setErrors({ title: { field: 'title', reason: 'invalidValue', message: apiErrorText(error, language) } });
+      else if (isApiError(error) && error.status === ERR.templateDuplicate)
+        setErrors({ title: { field: 'title', reason: 'invalidValue', message: apiErrorText(error, language) } });
       else setFailure(apiErrorText(error, language));
       titleRef.current?.focus();
     } finally {
@@ -63,7 +64,13 @@ export function TemplateCreateDialog({
 
   const titleError = errors.title?.message ?? fieldText(errors, 'title', language);
   return (
-    <Dialog title={initial ? t('editor.rename') : t('create.title')} onClose={onClose} testId="template-create-dialog" initialFocus={titleRef} size="md">
+    <Dialog
+      title={initial ? t('editor.rename') : t('create.title')}
+      onClose={onClose}
+      testId="template-create-dialog"
+      initialFocus={titleRef}
+      size="md"
+    >
       <form onSubmit={(event) => void submit(event)} noValidate className="form">
         {failure ? <InlineAlert tone="error">{failure}</InlineAlert> : null}
         <TextField

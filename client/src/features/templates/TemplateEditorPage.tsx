@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ERR, TEMPLATE_STATE, type TemplateDetail, type TemplateEditorAnswer, type TemplateState, type TemplateViewerAnswer } from '@eln/shared';
+import {
+  ERR,
+  TEMPLATE_STATE,
+  type TemplateDetail,
+  type TemplateEditorAnswer,
+  type TemplateState,
+  type TemplateViewerAnswer,
+} from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
@@ -201,7 +208,11 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
     setBusy(true);
     try {
       await session.waitDurable(10_000);
-      const answer = await call<{ revision: number }>('/v1/template/save', { templateNo: template.templateNo, version: template.revision, blockList: session.blockList() });
+      const answer = await call<{ revision: number }>('/v1/template/save', {
+        templateNo: template.templateNo,
+        version: template.revision,
+        blockList: session.blockList(),
+      });
       await afterChange(t('editor.checkedIn', { revision: answer.revision }));
     } catch (error) {
       await alertApiError(error);
@@ -263,7 +274,14 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
           <TemplatePresence state={state} />
           <div className="template-actions">
             {template.abilities.checkIn ? (
-              <Button variant="primary" icon={<CheckCircleIcon size={16} />} onClick={() => void checkIn()} loading={busy} disabled={!state?.writable} data-testid="template-check-in">
+              <Button
+                variant="primary"
+                icon={<CheckCircleIcon size={16} />}
+                onClick={() => void checkIn()}
+                loading={busy}
+                disabled={!state?.writable}
+                data-testid="template-check-in"
+              >
                 {t('editor.checkIn')}
               </Button>
             ) : null}
@@ -272,13 +290,24 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
                 <Button variant="secondary" onClick={() => setDialog('sendBack')} data-testid="template-send-back">
                   {t('editor.sendBack')}
                 </Button>
-                <Button variant="primary" icon={<CheckCircleIcon size={16} />} onClick={() => setDialog('approve')} data-testid="template-approve">
+                <Button
+                  variant="primary"
+                  icon={<CheckCircleIcon size={16} />}
+                  onClick={() => setDialog('approve')}
+                  data-testid="template-approve"
+                >
                   {t('editor.approve')}
                 </Button>
               </>
             ) : null}
             {template.abilities.edit ? (
-              <Button variant="primary" icon={<PencilIcon size={16} />} onClick={() => void startDraft()} loading={busy} data-testid="template-start-draft">
+              <Button
+                variant="primary"
+                icon={<PencilIcon size={16} />}
+                onClick={() => void startDraft()}
+                loading={busy}
+                data-testid="template-start-draft"
+              >
                 {t('editor.startDraft')}
               </Button>
             ) : null}
@@ -320,7 +349,14 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
       <div className="template-body">
         <div className="card template-document">
           {session && state?.synced ? (
-            <LiveEditor doc={session.doc} provider={session.provider} user={{ userId: session.user.userId, name: session.user.name, color: session.color }} editable={state.writable} uploadOwner={uploadOwner} statuses={NO_STATUSES} />
+            <LiveEditor
+              doc={session.doc}
+              provider={session.provider}
+              user={{ userId: session.user.userId, name: session.user.name, color: session.color }}
+              editable={state.writable}
+              uploadOwner={uploadOwner}
+              statuses={NO_STATUSES}
+            />
           ) : state?.refused ? (
             <ErrorState message={t('editor.missing')} />
           ) : (
@@ -396,7 +432,11 @@ function SaveLine({ state }: { state: TemplateSessionState }) {
   const language = currentLanguage();
   return (
     <p className="template-save-line" aria-live="polite">
-      <span className={`save-state ${state.durable ? 'is-saved' : 'is-saving'}`} data-testid="template-save-state" data-saved={state.durable ? 'yes' : 'no'}>
+      <span
+        className={`save-state ${state.durable ? 'is-saved' : 'is-saving'}`}
+        data-testid="template-save-state"
+        data-saved={state.durable ? 'yes' : 'no'}
+      >
         {state.durable ? t('editor.saved') : t('editor.saving')}
       </span>
       {state.tempFailed ? (

@@ -35,7 +35,13 @@ export function TemplateHistory({ template }: { template: TemplateDetail }) {
       {revisions.length === 0 ? <p className="cell-muted">{t('history.empty')}</p> : null}
       {revisions.length >= 2 ? (
         <div className="template-compare-pick">
-          <RevisionSelect revisions={revisions} value={from} onChange={setFrom} label={t('compare.before')} testId="template-compare-from" />
+          <RevisionSelect
+            revisions={revisions}
+            value={from}
+            onChange={setFrom}
+            label={t('compare.before')}
+            testId="template-compare-from"
+          />
           <span aria-hidden="true">→</span>
           <RevisionSelect revisions={revisions} value={to} onChange={setTo} label={t('compare.after')} testId="template-compare-to" />
           <Button variant="secondary" size="sm" onClick={() => setComparing(true)} disabled={from === to} data-testid="template-compare">
@@ -45,7 +51,13 @@ export function TemplateHistory({ template }: { template: TemplateDetail }) {
       ) : null}
       <ol className="template-revisions">
         {revisions.map((revision) => (
-          <li key={revision.revision} className="template-revision" data-testid="template-revision" data-revision={revision.revision} data-version={revision.version ?? ''}>
+          <li
+            key={revision.revision}
+            className="template-revision"
+            data-testid="template-revision"
+            data-revision={revision.revision}
+            data-version={revision.version ?? ''}
+          >
             <div className="template-revision-head">
               <strong>{label(revision)}</strong>
               <RevisionBadge revision={revision} />
@@ -53,24 +65,61 @@ export function TemplateHistory({ template }: { template: TemplateDetail }) {
                 {t('history.view')}
               </Button>
             </div>
-            <p className="template-revision-line">{t('history.checked', { name: revision.checkedBy, time: formatDateTime(revision.checkedAt, language) })}</p>
-            {revision.approvedAt ? <p className="template-revision-line">{t('history.approved', { name: revision.approvedBy ?? '', time: formatDateTime(revision.approvedAt, language) })}</p> : null}
+            <p className="template-revision-line">
+              {t('history.checked', { name: revision.checkedBy, time: formatDateTime(revision.checkedAt, language) })}
+            </p>
+            {revision.approvedAt ? (
+              <p className="template-revision-line">
+                {t('history.approved', { name: revision.approvedBy ?? '', time: formatDateTime(revision.approvedAt, language) })}
+              </p>
+            ) : null}
             {revision.returnReason ? <p className="template-revision-line template-revision-reason">“{revision.returnReason}”</p> : null}
           </li>
         ))}
       </ol>
-      {viewing ? <RevisionPreview templateNo={template.templateNo} title={`${template.title} — ${label(viewing)}`} revision={viewing.revision} onClose={() => setViewing(null)} /> : null}
+      {viewing ? (
+        <RevisionPreview
+          templateNo={template.templateNo}
+          title={`${template.title} — ${label(viewing)}`}
+          revision={viewing.revision}
+          onClose={() => setViewing(null)}
+        />
+      ) : null}
       {comparing && byNo(from) && byNo(to) ? (
-        <CompareDialog templateNo={template.templateNo} from={byNo(from)!} to={byNo(to)!} label={label} onClose={() => setComparing(false)} />
+        <CompareDialog
+          templateNo={template.templateNo}
+          from={byNo(from)!}
+          to={byNo(to)!}
+          label={label}
+          onClose={() => setComparing(false)}
+        />
       ) : null}
     </aside>
   );
 }
 
-function RevisionSelect({ revisions, value, onChange, label, testId }: { revisions: TemplateRevision[]; value: number; onChange(revision: number): void; label: string; testId: string }) {
+function RevisionSelect({
+  revisions,
+  value,
+  onChange,
+  label,
+  testId,
+}: {
+  revisions: TemplateRevision[];
+  value: number;
+  onChange(revision: number): void;
+  label: string;
+  testId: string;
+}) {
   const { t } = useTranslation('template');
   return (
-    <select className="input" value={value} onChange={(event) => onChange(Number(event.target.value))} data-testid={testId} aria-label={label}>
+    <select
+      className="input"
+      value={value}
+      onChange={(event) => onChange(Number(event.target.value))}
+      data-testid={testId}
+      aria-label={label}
+    >
       {revisions.map((r) => (
         <option key={r.revision} value={r.revision}>
           {revisionLabel(r, t)}
@@ -80,7 +129,10 @@ function RevisionSelect({ revisions, value, onChange, label, testId }: { revisio
   );
 }
 
-function useRevisionBlocks(templateNo: number, revisions: readonly number[]): { blocks: SavedBlock[][] | null; authors: Array<Record<string, string[]>>; error: unknown } {
+function useRevisionBlocks(
+  templateNo: number,
+  revisions: readonly number[],
+): { blocks: SavedBlock[][] | null; authors: Array<Record<string, string[]>>; error: unknown } {
   const [answers, setAnswers] = useState<TemplateViewerAnswer[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const key = revisions.join(',');
@@ -98,7 +150,17 @@ function useRevisionBlocks(templateNo: number, revisions: readonly number[]): { 
 }
 
 /** One revision's content, read-only (also what the note-create picker previews). */
-export function RevisionPreview({ templateNo, revision, title, onClose }: { templateNo: number; revision?: number; title: string; onClose(): void }) {
+export function RevisionPreview({
+  templateNo,
+  revision,
+  title,
+  onClose,
+}: {
+  templateNo: number;
+  revision?: number;
+  title: string;
+  onClose(): void;
+}) {
   const { t } = useTranslation('template');
   const { blocks, error } = useRevisionBlocks(templateNo, revision === undefined ? [] : [revision]);
   const [latest, setLatest] = useState<SavedBlock[] | null>(null);
@@ -109,7 +171,13 @@ export function RevisionPreview({ templateNo, revision, title, onClose }: { temp
   const shown = revision === undefined ? latest : (blocks?.[0] ?? null);
   return (
     <Dialog title={title} onClose={onClose} closeOnBackdrop size="lg" testId="template-preview">
-      {error ? <ErrorState message={apiErrorText(error, currentLanguage())} /> : shown ? <StaticDocument blocks={shown} testId="template-preview-document" /> : <SkeletonBlock lines={5} />}
+      {error ? (
+        <ErrorState message={apiErrorText(error, currentLanguage())} />
+      ) : shown ? (
+        <StaticDocument blocks={shown} testId="template-preview-document" />
+      ) : (
+        <SkeletonBlock lines={5} />
+      )}
       <div className="modal-footer modal-footer-inline">
         <Button variant="secondary" onClick={onClose}>
           {t('compare.close')}
@@ -119,21 +187,45 @@ export function RevisionPreview({ templateNo, revision, title, onClose }: { temp
   );
 }
 
-function CompareDialog({ templateNo, from, to, label, onClose }: { templateNo: number; from: TemplateRevision; to: TemplateRevision; label(r: TemplateRevision): string; onClose(): void }) {
+function CompareDialog({
+  templateNo,
+  from,
+  to,
+  label,
+  onClose,
+}: {
+  templateNo: number;
+  from: TemplateRevision;
+  to: TemplateRevision;
+  label(r: TemplateRevision): string;
+  onClose(): void;
+}) {
   const { t } = useTranslation('template');
   const { blocks, authors, error } = useRevisionBlocks(templateNo, [from.revision, to.revision]);
   const changes = blocks ? diffBlocks(blocks[0]!, blocks[1]!) : null;
   const unchanged = changes?.filter((c) => c.kind === 'unchanged').length ?? 0;
   return (
-    <Dialog title={t('compare.title', { from: label(from), to: label(to) })} onClose={onClose} closeOnBackdrop size="lg" testId="template-compare-dialog">
+    <Dialog
+      title={t('compare.title', { from: label(from), to: label(to) })}
+      onClose={onClose}
+      closeOnBackdrop
+      size="lg"
+      testId="template-compare-dialog"
+    >
       {error ? <ErrorState message={apiErrorText(error, currentLanguage())} /> : null}
       {!changes && !error ? <SkeletonBlock lines={5} /> : null}
       {changes && unchanged === changes.length ? <p data-testid="template-compare-none">{t('compare.noChanges')}</p> : null}
       {changes ? (
         <ol className="template-changes">
-          {changes.filter((c) => c.kind !== 'unchanged').map((change) => (
-            <ChangeRow key={`${change.kind}:${(change.after ?? change.before)!.blockUid}`} change={change} authors={change.after ? authors[1] : authors[0]} />
-          ))}
+          {changes
+            .filter((c) => c.kind !== 'unchanged')
+            .map((change) => (
+              <ChangeRow
+                key={`${change.kind}:${(change.after ?? change.before)!.blockUid}`}
+                change={change}
+                authors={change.after ? authors[1] : authors[0]}
+              />
+            ))}
         </ol>
       ) : null}
       {changes && unchanged > 0 ? <p className="cell-muted">{t('compare.unchanged', { n: unchanged })}</p> : null}

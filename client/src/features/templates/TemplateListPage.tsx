@@ -18,14 +18,22 @@ import './templates.css';
 const STATE_FILTERS = ['', TEMPLATE_STATE.draft, TEMPLATE_STATE.checking, TEMPLATE_STATE.approved] as const;
 const STATES = [TEMPLATE_STATE.draft, TEMPLATE_STATE.checking, TEMPLATE_STATE.approved] as const;
 
-
 /** `/template`: the template library, searched by title and filtered by state; drafts only for those who write templates. */
 export function TemplateListPage() {
   const { t } = useTranslation('template');
   const { t: tc } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
-  const { query, filter: state, list, filtered, onSearch, searchFor, setFilter, reset } = useFilteredTitleList<TemplateState, TemplateListAnswer>({
+  const {
+    query,
+    filter: state,
+    list,
+    filtered,
+    onSearch,
+    searchFor,
+    setFilter,
+    reset,
+  } = useFilteredTitleList<TemplateState, TemplateListAnswer>({
     path: '/v1/template/list',
     filterField: 'state',
     filterValues: STATES,
@@ -50,7 +58,13 @@ export function TemplateListPage() {
     ) : null;
 
   const renderRow = (row: TemplateSummary, number: number) => (
-    <tr key={row.templateNo} className="row-link" data-testid="template-row" data-state={row.state} onClick={openRowUnlessOn('a', () => navigate(`/template/note/${row.templateNo}`))}>
+    <tr
+      key={row.templateNo}
+      className="row-link"
+      data-testid="template-row"
+      data-state={row.state}
+      onClick={openRowUnlessOn('a', () => navigate(`/template/note/${row.templateNo}`))}
+    >
       <td className="col-num" data-label={tc('list.number')}>
         {number}
       </td>
@@ -77,7 +91,13 @@ export function TemplateListPage() {
   );
 
   return (
-    <PageFrame testId="page-template" title={tc('pages.template.title')} description={tc('pages.template.description')} icon={<TemplateIcon size={20} />} actions={createButton('template-create-button')}>
+    <PageFrame
+      testId="page-template"
+      title={tc('pages.template.title')}
+      description={tc('pages.template.description')}
+      icon={<TemplateIcon size={20} />}
+      actions={createButton('template-create-button')}
+    >
       <SearchBar
         query={query}
         types={[{ value: 'title', label: t('list.columns.title') }]}
@@ -117,7 +137,9 @@ export function TemplateListPage() {
         }
         renderRow={renderRow}
       />
-      {creating ? <TemplateCreateDialog onClose={() => setCreating(false)} onCreated={(templateNo) => navigate(`/template/note/${templateNo}`)} /> : null}
+      {creating ? (
+        <TemplateCreateDialog onClose={() => setCreating(false)} onCreated={(templateNo) => navigate(`/template/note/${templateNo}`)} />
+      ) : null}
     </PageFrame>
   );
 }

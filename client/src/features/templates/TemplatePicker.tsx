@@ -49,12 +49,22 @@ export function TemplatePicker({ value, onChange }: { value: number | null; onCh
         ))}
       </select>
       {chosen ? (
-        <Button variant="ghost" size="sm" icon={<EyeIcon size={14} />} onClick={() => setPreviewing(true)} data-testid="new-note-template-preview">
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={<EyeIcon size={14} />}
+          onClick={() => setPreviewing(true)}
+          data-testid="new-note-template-preview"
+        >
           {t('picker.preview')}
         </Button>
       ) : null}
       {previewing && chosen ? (
-        <RevisionPreview templateNo={chosen.templateNo} title={t('picker.previewTitle', { title: chosen.title, version: chosen.version })} onClose={() => setPreviewing(false)} />
+        <RevisionPreview
+          templateNo={chosen.templateNo}
+          title={t('picker.previewTitle', { title: chosen.title, version: chosen.version })}
+          onClose={() => setPreviewing(false)}
+        />
       ) : null}
     </div>
   );

@@ -2,7 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { TEMPLATE_STATE, type TemplateRevision, type TemplateState } from '@eln/shared';
 import { Badge, type BadgeTone } from '../../ui/Badge';
 
-const TONES: Record<TemplateState, BadgeTone> = { [TEMPLATE_STATE.draft]: 'neutral', [TEMPLATE_STATE.checking]: 'warning', [TEMPLATE_STATE.approved]: 'success' };
+const TONES: Record<TemplateState, BadgeTone> = {
+  [TEMPLATE_STATE.draft]: 'neutral',
+  [TEMPLATE_STATE.checking]: 'warning',
+  [TEMPLATE_STATE.approved]: 'success',
+};
 
 export function TemplateStateBadge({ state }: { state: TemplateState }) {
   const { t } = useTranslation('template');

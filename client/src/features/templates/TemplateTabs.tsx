@@ -36,11 +36,24 @@ export function TemplateTabs({ templateNo, title }: { templateNo: number; title:
           const label = tab.title || t('tabs.untitled', { no: tab.no });
           return (
             <li key={tab.no} className={`note-tab${current ? ' is-active' : ''}`}>
-              <Link to={`/template/note/${tab.no}`} className="note-tab-main" aria-current={current ? 'page' : undefined} title={label} data-testid={`template-tab-${tab.no}`}>
+              <Link
+                to={`/template/note/${tab.no}`}
+                className="note-tab-main"
+                aria-current={current ? 'page' : undefined}
+                title={label}
+                data-testid={`template-tab-${tab.no}`}
+              >
                 <TemplateIcon size={15} className="note-tab-icon" />
                 <span className="note-tab-title">{label}</span>
               </Link>
-              <button type="button" className="note-tab-close" onClick={() => close(tab.no)} aria-label={t('tabs.close', { title: label })} title={t('tabs.close', { title: label })} data-testid={`template-tab-close-${tab.no}`}>
+              <button
+                type="button"
+                className="note-tab-close"
+                onClick={() => close(tab.no)}
+                aria-label={t('tabs.close', { title: label })}
+                title={t('tabs.close', { title: label })}
+                data-testid={`template-tab-close-${tab.no}`}
+              >
                 ×
               </button>
             </li>

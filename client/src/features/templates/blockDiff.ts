@@ -8,7 +8,8 @@ export interface BlockChange {
   after: SavedBlock | null;
 }
 
-const sameContent = (a: SavedBlock, b: SavedBlock) => a.content === b.content && canonicalJson(a.blockTable) === canonicalJson(b.blockTable);
+const sameContent = (a: SavedBlock, b: SavedBlock) =>
+  a.content === b.content && canonicalJson(a.blockTable) === canonicalJson(b.blockTable);
 
 /**
  * What changed between two versions, block by block: blocks are matched by their blockUid (kept across

@@ -5,7 +5,15 @@ import { CONTENT_FIELD, docToBlocks, TIMING, templateDocumentName, type Block, t
 import { call } from '../../api';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, otherWriters, sameWriters, type ConnectionState, type PresenceUser } from '../notes/presence';
-import { AuthenticationRecovery, connectLiveProvider, ConnectionWatch, destroyLiveProvider, holdEndedReason, liveProvider, REFUSALS } from '../notes/sessionConnection';
+import {
+  AuthenticationRecovery,
+  connectLiveProvider,
+  ConnectionWatch,
+  destroyLiveProvider,
+  holdEndedReason,
+  liveProvider,
+  REFUSALS,
+} from '../notes/sessionConnection';
 import { SessionDurability } from '../notes/sessionDurability';
 import type { SessionUser } from '../notes/sessionState';
 

@@ -9,7 +9,11 @@ import ko from './ko';
 describe('audit strings', () => {
   const base = flatten(en);
 
-  for (const [name, resource] of [['en', en], ['ko', ko], ['ja', ja]] as const) {
+  for (const [name, resource] of [
+    ['en', en],
+    ['ko', ko],
+    ['ja', ja],
+  ] as const) {
     const strings = flatten(resource);
 
     it(`${name} names every audit action, action group and target type`, () => {
@@ -18,7 +22,6 @@ describe('audit strings', () => {
       for (const type of TARGET_TYPES) expect(strings.get(`targetTypes.${type}`)?.trim(), type).toBeTruthy();
       for (const reason of Object.keys(AUDIT_SYSTEM_REASONS)) expect(strings.get(`systemReasons.${reason}`)?.trim(), reason).toBeTruthy();
     });
-
   }
   itTranslatesEveryKey(en, { ko, ja }, new Set(['download.auditFormat', 'exports.pdf', 'exports.pdfAShort', 'exports.notePdf']));
 

@@ -225,7 +225,8 @@ const en = {
     notePdfRunning: 'PDF · {{progress}} %',
     notePdfLong: 'The PDF takes longer than usual. It downloads here once ready, and is listed with the project’s exports.',
     eln: '.eln archive',
-    elnBody: 'Signed RO-Crate archive: every version as JSON and HTML, PDFs, files, signatures and the project’s audit records. Checkable offline with minisign and sha256sum.',
+    elnBody:
+      'Signed RO-Crate archive: every version as JSON and HTML, PDFs, files, signatures and the project’s audit records. Checkable offline with minisign and sha256sum.',
     auditCsv: 'Audit CSV',
     auditCsvBody: 'The audit trail with both hashes of every record and the chain head of the last one.',
     rangeNotes: 'Notes changed between',
@@ -242,7 +243,8 @@ const en = {
     remove: 'Remove {{title}}',
     start: 'Start export',
     startProject: 'Export this project',
-    background: 'Exports run in the background: you can leave and come back. Files are kept for {{days}} days and only the person who asked can download them.',
+    background:
+      'Exports run in the background: you can leave and come back. Files are kept for {{days}} days and only the person who asked can download them.',
     jobsTitle: 'Export jobs',
     projectJobsTitle: 'Exports of this project',
     jobsEmpty: 'No exports yet.',
@@ -261,7 +263,8 @@ const en = {
     publicKeyHint: 'Check a .eln archive offline: minisign -Vm ro-crate-metadata.json -p eln-export.pub',
     importTitle: 'Import a .eln archive',
     importFormat: '.eln (RO-Crate) · up to {{size}}',
-    importBody: 'Brings an archive from this or another notebook in as a new project that you lead. Every file is checked against its SHA-256 and the signature against its key; a changed archive is refused whole. Signatures come in as history written into each note, never as live signatures.',
+    importBody:
+      'Brings an archive from this or another notebook in as a new project that you lead. Every file is checked against its SHA-256 and the signature against its key; a changed archive is refused whole. Signatures come in as history written into each note, never as live signatures.',
     importAction: 'Choose an archive…',
     openProject: 'Open the project',
     imported: {

@@ -221,9 +221,11 @@ const ja: AuditMessages = {
     notePdf: 'PDF',
     notePdfTitle: 'この版を署名と履歴付きのPDFで',
     notePdfRunning: 'PDF · {{progress}}%',
-    notePdfLong: 'PDFの作成に通常より時間がかかっています。準備ができ次第この画面でダウンロードされ、プロジェクトのエクスポート一覧にも表示されます。',
+    notePdfLong:
+      'PDFの作成に通常より時間がかかっています。準備ができ次第この画面でダウンロードされ、プロジェクトのエクスポート一覧にも表示されます。',
     eln: '.elnアーカイブ',
-    elnBody: '署名付きRO-Crateアーカイブ：全版のJSONとHTML、PDF、ファイル、署名、プロジェクトの監査記録。minisignとsha256sumでオフライン検証できます。',
+    elnBody:
+      '署名付きRO-Crateアーカイブ：全版のJSONとHTML、PDF、ファイル、署名、プロジェクトの監査記録。minisignとsha256sumでオフライン検証できます。',
     auditCsv: '監査CSV',
     auditCsvBody: '全記録の2つのハッシュと最後の記録のチェーンヘッドを含む監査証跡。',
     rangeNotes: 'ノートの変更期間',
@@ -240,7 +242,8 @@ const ja: AuditMessages = {
     remove: '{{title}}を外す',
     start: 'エクスポート開始',
     startProject: 'このプロジェクトをエクスポート',
-    background: 'エクスポートはバックグラウンドで進むため、ページを離れて戻ってきても大丈夫です。ファイルは{{days}}日間保管され、要求した本人だけがダウンロードできます。',
+    background:
+      'エクスポートはバックグラウンドで進むため、ページを離れて戻ってきても大丈夫です。ファイルは{{days}}日間保管され、要求した本人だけがダウンロードできます。',
     jobsTitle: 'エクスポートジョブ',
     projectJobsTitle: 'このプロジェクトのエクスポート',
     jobsEmpty: 'まだエクスポートはありません。',
@@ -259,7 +262,8 @@ const ja: AuditMessages = {
     publicKeyHint: '.elnアーカイブのオフライン検証：minisign -Vm ro-crate-metadata.json -p eln-export.pub',
     importTitle: '.elnアーカイブの取り込み',
     importFormat: '.eln（RO-Crate）· 最大{{size}}',
-    importBody: 'このノートまたは他のノートのアーカイブを、自分が責任者の新しいプロジェクトとして取り込みます。全ファイルをSHA-256で、署名を鍵で検証し、変更されたアーカイブは丸ごと拒否します。署名は有効な署名ではなく、各ノートに書かれた履歴として入ります。',
+    importBody:
+      'このノートまたは他のノートのアーカイブを、自分が責任者の新しいプロジェクトとして取り込みます。全ファイルをSHA-256で、署名を鍵で検証し、変更されたアーカイブは丸ごと拒否します。署名は有効な署名ではなく、各ノートに書かれた履歴として入ります。',
     importAction: 'アーカイブを選ぶ…',
     openProject: 'プロジェクトを開く',
     imported: {

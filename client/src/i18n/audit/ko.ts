@@ -221,9 +221,11 @@ const ko: AuditMessages = {
     notePdf: 'PDF',
     notePdfTitle: '이 버전을 서명과 이력이 포함된 PDF로',
     notePdfRunning: 'PDF · {{progress}}%',
-    notePdfLong: 'PDF 생성이 평소보다 오래 걸리고 있습니다. 준비되면 이 화면에서 자동으로 다운로드되며, 프로젝트의 내보내기 목록에서도 확인할 수 있습니다.',
+    notePdfLong:
+      'PDF 생성이 평소보다 오래 걸리고 있습니다. 준비되면 이 화면에서 자동으로 다운로드되며, 프로젝트의 내보내기 목록에서도 확인할 수 있습니다.',
     eln: '.eln 아카이브',
-    elnBody: '서명된 RO-Crate 아카이브: 모든 버전의 JSON과 HTML, PDF, 파일, 서명, 프로젝트 감사 기록. minisign과 sha256sum으로 오프라인에서 검증할 수 있습니다.',
+    elnBody:
+      '서명된 RO-Crate 아카이브: 모든 버전의 JSON과 HTML, PDF, 파일, 서명, 프로젝트 감사 기록. minisign과 sha256sum으로 오프라인에서 검증할 수 있습니다.',
     auditCsv: '감사 CSV',
     auditCsvBody: '모든 기록의 두 해시와 마지막 기록의 체인 헤드가 포함된 감사 추적.',
     rangeNotes: '노트 변경 기간',
@@ -240,7 +242,8 @@ const ko: AuditMessages = {
     remove: '{{title}} 빼기',
     start: '내보내기 시작',
     startProject: '이 프로젝트 내보내기',
-    background: '내보내기는 백그라운드에서 진행되므로 페이지를 떠났다가 돌아와도 됩니다. 파일은 {{days}}일 동안 보관되며 요청한 사람만 다운로드할 수 있습니다.',
+    background:
+      '내보내기는 백그라운드에서 진행되므로 페이지를 떠났다가 돌아와도 됩니다. 파일은 {{days}}일 동안 보관되며 요청한 사람만 다운로드할 수 있습니다.',
     jobsTitle: '내보내기 작업',
     projectJobsTitle: '이 프로젝트의 내보내기',
     jobsEmpty: '아직 내보내기가 없습니다.',
@@ -259,7 +262,8 @@ const ko: AuditMessages = {
     publicKeyHint: '.eln 아카이브 오프라인 검증: minisign -Vm ro-crate-metadata.json -p eln-export.pub',
     importTitle: '.eln 아카이브 가져오기',
     importFormat: '.eln (RO-Crate) · 최대 {{size}}',
-    importBody: '이 노트 또는 다른 노트의 아카이브를 내가 책임자인 새 프로젝트로 가져옵니다. 모든 파일은 SHA-256으로, 서명은 키로 검증하며 변경된 아카이브는 전부 거부됩니다. 서명은 실제 서명이 아니라 각 노트에 기록된 이력으로 들어옵니다.',
+    importBody:
+      '이 노트 또는 다른 노트의 아카이브를 내가 책임자인 새 프로젝트로 가져옵니다. 모든 파일은 SHA-256으로, 서명은 키로 검증하며 변경된 아카이브는 전부 거부됩니다. 서명은 실제 서명이 아니라 각 노트에 기록된 이력으로 들어옵니다.',
     importAction: '아카이브 선택…',
     openProject: '프로젝트 열기',
     imported: {

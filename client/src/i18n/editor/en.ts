@@ -18,7 +18,15 @@ const en = {
     colorDefault: 'Default colour',
     colorNamed: 'Colour {{color}}',
     shortcutHint: 'Press {{keys}} to reach the toolbar, and Escape to come back to the text.',
-    colorNames: { d92d20: 'Red', dc6803: 'Orange', '079455': 'Green', '1570ef': 'Blue', '6941c6': 'Purple', c11574: 'Magenta', '475467': 'Grey' },
+    colorNames: {
+      d92d20: 'Red',
+      dc6803: 'Orange',
+      '079455': 'Green',
+      '1570ef': 'Blue',
+      '6941c6': 'Purple',
+      c11574: 'Magenta',
+      '475467': 'Grey',
+    },
     bulletList: 'Bulleted list',
     orderedList: 'Numbered list',
     undo: 'Undo',
@@ -71,9 +79,11 @@ const en = {
     dropboxValue: 'A cell holds at most one dropbox, with at most one chosen row from it.',
     datePlacement: 'A date is its own block in the note; it cannot go inside a table, list or quote.',
     chartFields: 'A chart needs a name, a label and a data name.',
-    chartRange: 'A chart needs a range of two or more cells inside its table. Delete or change the chart before shrinking or removing the table.',
+    chartRange:
+      'A chart needs a range of two or more cells inside its table. Delete or change the chart before shrinking or removing the table.',
     imageTitle: 'An image title has at most {{imageTitle}} characters.',
-    catalogueCopy: 'A schema block or dropbox value must come from the catalogue itself: insert it again with the Schema or Dropbox button.',
+    catalogueCopy:
+      'A schema block or dropbox value must come from the catalogue itself: insert it again with the Schema or Dropbox button.',
     schemaBlock: 'A schema block is a copy of a schema’s entries and stands on its own in the note.',
     schema: 'This change contains content the editor does not know (an unknown block, format or attribute), so it was not kept.',
   },
@@ -210,7 +220,8 @@ const en = {
       saved: 'Saved',
       saving: 'Saving…',
       draftFailed: 'Draft not saved',
-      draftFailedTitle: 'The draft could not be saved (2011). Your edits are safe in the live note; it will be tried again with your next edit.',
+      draftFailedTitle:
+        'The draft could not be saved (2011). Your edits are safe in the live note; it will be tried again with your next edit.',
     },
     save: 'Save version',
     saveTitle: 'Save the note as a new version',
@@ -218,7 +229,8 @@ const en = {
     stale: 'Someone saved this note first. It has been reloaded with their version; check it and save again.',
     notStored: 'Your latest edits have not reached the server yet, so no version was made. Check the connection and try again.',
     leaveTitle: 'Save before leaving?',
-    leaveBody: '"{{title}}" has changes that are not saved as a version. Save a version now? If you don’t, the changes stay in the live note as a draft and your hold on the note is released.',
+    leaveBody:
+      '"{{title}}" has changes that are not saved as a version. Save a version now? If you don’t, the changes stay in the live note as a draft and your hold on the note is released.',
     leaveYes: 'Save version',
     leaveNo: 'Don’t save',
     modifiers: 'Being modified by',
@@ -231,11 +243,13 @@ const en = {
       finished: 'The project is completed, so its notes are read-only.',
       notWritable: 'You can read this note but not edit it: only participants of a project in progress can edit its notes.',
       holdEnded: 'Your editing of this note was ended (the note was released or locked). It is read-only now; reopen it to edit again.',
-      tooLarge: 'This note has reached its size limit, so your last change was not saved. Reopen the note to keep working, and split large content into another note.',
+      tooLarge:
+        'This note has reached its size limit, so your last change was not saved. Reopen the note to keep working, and split large content into another note.',
     },
     contentRefusedAlert: 'Your last change to "{{title}}" was not kept: {{reason}} The note was reopened as it is stored.',
     holdEndedAlert: 'Editing of "{{title}}" was ended by the server. The note is read-only now.',
-    tooLargeAlert: 'The change was not saved: "{{title}}" would exceed the size limit of a note ({{megabytes}} MB). The note is read-only now; reopen it to continue.',
+    tooLargeAlert:
+      'The change was not saved: "{{title}}" would exceed the size limit of a note ({{megabytes}} MB). The note is read-only now; reopen it to continue.',
   },
   projectNotes: {
     title: 'Lab notes',

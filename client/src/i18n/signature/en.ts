@@ -96,7 +96,8 @@ const en = {
   },
   remove: {
     title: 'Remove signature',
-    intro: 'Remove the signature of {{name}} ({{meaning}}, {{status}})? The removal and your reason are kept in the audit trail. The note unlocks when no signature is left.',
+    intro:
+      'Remove the signature of {{name}} ({{meaning}}, {{status}})? The removal and your reason are kept in the audit trail. The note unlocks when no signature is left.',
     reason: 'Reason',
     reasonHint: 'Why this signature is removed, for example “signed the wrong version”.',
     submit: 'Remove signature',

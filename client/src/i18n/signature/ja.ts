@@ -94,7 +94,8 @@ const ja: SignatureMessages = {
   },
   remove: {
     title: '署名を削除',
-    intro: '{{name}}さんの署名（{{meaning}}、{{status}}）を削除しますか？削除と理由は監査証跡に記録されます。署名がすべてなくなるとノートのロックが解除されます。',
+    intro:
+      '{{name}}さんの署名（{{meaning}}、{{status}}）を削除しますか？削除と理由は監査証跡に記録されます。署名がすべてなくなるとノートのロックが解除されます。',
     reason: '理由',
     reasonHint: '署名を削除する理由。例:「誤ったバージョンに署名した」。',
     submit: '署名を削除',

@@ -22,7 +22,8 @@ const ko: SignatureMessages = {
     pendingForMe: '{{meaning}}(으)로 서명이 요청되었습니다. 저장된 버전을 확인한 뒤 서명하거나 거절해 주세요.',
     done: '{{when}}에 {{meaning}}(으)로 이 노트에 서명했습니다 (버전 {{version}}).',
     declined: '{{when}}에 이 노트의 서명을 거절했습니다.',
-    noReviewer: '요청된 모든 서명자가 서명했지만 검토자의 서명이 없습니다. 검토자가 노트에 서명해야 프로젝트를 종료할 수 있으므로 검토자의 서명이 필요합니다.',
+    noReviewer:
+      '요청된 모든 서명자가 서명했지만 검토자의 서명이 없습니다. 검토자가 노트에 서명해야 프로젝트를 종료할 수 있으므로 검토자의 서명이 필요합니다.',
     lockedSigned: '“{{title}}” 노트가 서명되어 잠겼습니다. 이제 편집기는 읽기 전용입니다.',
     lockedFinished: '“{{title}}” 노트의 프로젝트가 종료되었습니다. 이제 노트는 읽기 전용입니다.',
   },
@@ -84,7 +85,8 @@ const ko: SignatureMessages = {
     locked: '비밀번호를 여러 번 잘못 입력했습니다. {{seconds}}초 후에 다시 시도할 수 있습니다.',
     description: '의견 (선택)',
     descriptionHint: '예: 확인한 내용 또는 거절하는 이유.',
-    statement: '서명하면 버전 {{version}}에 전자서명이 적용됩니다. 서명 시각, 시간대({{zone}}), 서명의 의미가 함께 기록되며 노트는 잠깁니다.',
+    statement:
+      '서명하면 버전 {{version}}에 전자서명이 적용됩니다. 서명 시각, 시간대({{zone}}), 서명의 의미가 함께 기록되며 노트는 잠깁니다.',
     sign: '서명',
     decline: '거절',
     cancel: '취소',
@@ -92,7 +94,8 @@ const ko: SignatureMessages = {
   },
   remove: {
     title: '서명 삭제',
-    intro: '{{name}}의 서명({{meaning}}, {{status}})을 삭제할까요? 삭제 기록과 사유는 감사 추적에 남습니다. 남은 서명이 없으면 노트의 잠금이 해제됩니다.',
+    intro:
+      '{{name}}의 서명({{meaning}}, {{status}})을 삭제할까요? 삭제 기록과 사유는 감사 추적에 남습니다. 남은 서명이 없으면 노트의 잠금이 해제됩니다.',
     reason: '사유',
     reasonHint: '서명을 삭제하는 이유. 예: “잘못된 버전에 서명함”.',
     submit: '서명 삭제',

@@ -36,7 +36,8 @@ const ja: TemplateMessages = {
     tempSaved: '{{time}}に下書きを保管',
     tempFailed: '下書きを保管できませんでした。編集内容はリアルタイムで保存され続けます。',
     readOnlyChecking: '承認依頼中：承認または差し戻しまで誰も変更できません。',
-    readOnlyApproved: '承認済みのテンプレートは変わりません。編集するには新しい下書きを開始してください。バージョン{{version}}はそのまま残ります。',
+    readOnlyApproved:
+      '承認済みのテンプレートは変わりません。編集するには新しい下書きを開始してください。バージョン{{version}}はそのまま残ります。',
     readOnlyNoFlag: 'このテンプレートは閲覧できます。テンプレートの作成にはテンプレート権限が必要です。',
     checkedEnded: 'テンプレートが承認依頼されたため、読み取り専用になりました。',
     accessEnded: 'このテンプレートはもう編集できません。',
@@ -55,7 +56,8 @@ const ja: TemplateMessages = {
     startedDraft: 'バージョン{{version}}から新しい下書きを開始しました。',
     rename: '名前を変更',
     delete: '削除',
-    deleteConfirm: 'テンプレート「{{title}}」を削除しますか？このテンプレートから作成したノートの内容は残り、新しいノートには提供されなくなります。',
+    deleteConfirm:
+      'テンプレート「{{title}}」を削除しますか？このテンプレートから作成したノートの内容は残り、新しいノートには提供されなくなります。',
     deleted: 'テンプレート「{{title}}」を削除しました。',
     history: 'バージョン',
     preview: 'プレビュー',

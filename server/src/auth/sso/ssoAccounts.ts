@@ -29,7 +29,8 @@ export function userIdFromClaims(claims: Record<string, unknown>, claim: string)
 /** A display name from the standard profile claims, else the address's local part. */
 function nameFromClaims(claims: Record<string, unknown>, userId: string): string {
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-  const name = text(claims.name) || [text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' ') || userId.split('@')[0] || userId;
+  const name =
+    text(claims.name) || [text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' ') || userId.split('@')[0] || userId;
   return name.slice(0, LIMITS.userName);
 }
 
@@ -61,7 +62,13 @@ export async function createSsoUser(db: Db, user: NewSsoUser): Promise<{ row: Us
     const department = user.departmentCode ? await findDepartment(tx, user.departmentCode) : undefined;
     const [created] = await tx
       .insert(users)
-      .values({ userId: user.userId, name: nameFromClaims(user.claims, user.userId), passwordHash, departmentCode: department?.code ?? null, level: MEMBER_LEVEL })
+      .values({
+        userId: user.userId,
+        name: nameFromClaims(user.claims, user.userId),
+        passwordHash,
+        departmentCode: department?.code ?? null,
+        level: MEMBER_LEVEL,
+      })
       .onConflictDoNothing()
       .returning();
     if (!created) {

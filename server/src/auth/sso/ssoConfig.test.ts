@@ -39,7 +39,14 @@ describe('single sign-on settings', () => {
       },
       'http://localhost:8080',
     );
-    expect(sso).toMatchObject({ clientSecret: 's3cret', scopes: 'openid email', userClaim: 'preferred_username', redirectUrl: 'https://eln.example/login/okta/auth/callback', createUsers: true, newUserDepartment: 'NEW' });
+    expect(sso).toMatchObject({
+      clientSecret: 's3cret',
+      scopes: 'openid email',
+      userClaim: 'preferred_username',
+      redirectUrl: 'https://eln.example/login/okta/auth/callback',
+      createUsers: true,
+      newUserDepartment: 'NEW',
+    });
   });
 
   it('refuse half a configuration, plain http, scopes without openid and a flag that is not one', () => {

@@ -8,7 +8,12 @@ import type { SsoFlow } from './oidcClient.js';
  * them), each with its own `typ` so that neither passes for an access token or for the other. httpOnly,
  * SameSite=Strict and scoped to the calls that read them; Secure when served over https.
  */
-const attributes = (request: FastifyRequest, path: string) => ({ httpOnly: true, sameSite: 'strict' as const, secure: request.protocol === 'https', path });
+const attributes = (request: FastifyRequest, path: string) => ({
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  secure: request.protocol === 'https',
+  path,
+});
 
 interface FlowClaims extends SsoFlow {
   typ: 'ssoFlow';
@@ -36,7 +41,10 @@ function verified(jwt: JWT, token: string | undefined): Record<string, unknown> 
 /** Keeps the flow's state, nonce and verifier in the browser for the flow timeout. */
 export function setFlowCookie(jwt: JWT, request: FastifyRequest, reply: FastifyReply, flow: SsoFlow): void {
   const claims: FlowClaims = { typ: 'ssoFlow', ...flow };
-  reply.setCookie(SSO_FLOW_COOKIE.name, jwt.sign(claims, { expiresIn: SSO.flowSeconds }), { ...attributes(request, SSO_FLOW_COOKIE.path), maxAge: SSO.flowSeconds });
+  reply.setCookie(SSO_FLOW_COOKIE.name, jwt.sign(claims, { expiresIn: SSO.flowSeconds }), {
+    ...attributes(request, SSO_FLOW_COOKIE.path),
+    maxAge: SSO.flowSeconds,
+  });
 }
 
 /**

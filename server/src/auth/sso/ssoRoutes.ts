@@ -77,7 +77,14 @@ export function registerSsoRoutes(app: FastifyInstance, services: Services): voi
       if (body.error !== undefined) throw refusalOfProvider(services, new SsoFailure('providerRefused', body.error));
       const { userId, identity } = await identify(services, settings, provider, flow, body, clientAddress);
       const user = (await findUserById(services.db, userId)) ?? (await newAccount(services, settings, userId, identity, clientAddress));
-      const admitted = await admitSignIn(services, { user, request, reply, clientAddress, refreshIn: body.refreshIn, method: ssoMethod(settings) });
+      const admitted = await admitSignIn(services, {
+        user,
+        request,
+        reply,
+        clientAddress,
+        refreshIn: body.refreshIn,
+        method: ssoMethod(settings),
+      });
       setSignOutCookie(app.jwt, request, reply, admitted.sessionId, identity.endSessionUrl);
       return admitted.answer;
     },
@@ -109,26 +116,42 @@ async function identify(
   callback: { code?: string; state?: string; iss?: string },
   clientAddress: string,
 ): Promise<{ userId: string; identity: ProviderIdentity }> {
-  const suspect = (refusal: SuspectRefusal, after?: Record<string, unknown>) => refuseSuspect(services, settings, clientAddress, refusal, after);
+  const suspect = (refusal: SuspectRefusal, after?: Record<string, unknown>) =>
+    refuseSuspect(services, settings, clientAddress, refusal, after);
   if (!flow || callback.code === undefined || callback.state !== flow.state) {
     throw await suspect('state', { flow: flow ? 'another' : 'none' });
   }
-  const identity = await provider.complete(flow, { code: callback.code, state: callback.state, iss: callback.iss }).catch(async (error: unknown) => {
-    if (!(error instanceof SsoFailure)) throw error;
-    if (error.kind === 'providerDown' || error.kind === 'providerRefused') throw refusalOfProvider(services, error);
-    services.log.warn({ err: error }, 'single sign-on answer refused');
-    throw await suspect(error.kind, { detail: error.detail });
-  });
+  const identity = await provider
+    .complete(flow, { code: callback.code, state: callback.state, iss: callback.iss })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof SsoFailure)) throw error;
+      if (error.kind === 'providerDown' || error.kind === 'providerRefused') throw refusalOfProvider(services, error);
+      services.log.warn({ err: error }, 'single sign-on answer refused');
+      throw await suspect(error.kind, { detail: error.detail });
+    });
   const named = userIdFromClaims(identity.claims, settings.userClaim);
   if ('problem' in named) throw await suspect('answerInvalid', { claim: settings.userClaim, problem: named.problem });
   return { userId: named.userId, identity };
 }
 
 /** The account of a provider user the notebook does not know: refused (1017), or made when the settings say so. */
-async function newAccount(services: Services, settings: SsoConfig, userId: string, identity: ProviderIdentity, clientAddress: string): Promise<UserRow> {
+async function newAccount(
+  services: Services,
+  settings: SsoConfig,
+  userId: string,
+  identity: ProviderIdentity,
+  clientAddress: string,
+): Promise<UserRow> {
   const method = ssoMethod(settings);
   if (!settings.createUsers) {
-    await auditAlone(services.db, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: userId }, after: method, reason: AUDIT_SYSTEM_REASONS.ssoUnknownUser, clientAddress });
+    await auditAlone(services.db, {
+      actor: null,
+      action: 'user.signInRefused',
+      target: { type: 'user', id: userId },
+      after: method,
+      reason: AUDIT_SYSTEM_REASONS.ssoUnknownUser,
+      clientAddress,
+    });
     throw new AppError(ERR.ssoUnknownUser, { params: { userId } });
   }
   try {
@@ -139,11 +162,22 @@ async function newAccount(services: Services, settings: SsoConfig, userId: strin
       trustedLicenceKeys: services.config.trustedLicenceKeys,
       clientAddress,
     });
-    if (!created.departmentFound) services.log.warn({ department: settings.newUserDepartment, userId }, 'OIDC_NEW_USER_DEPARTMENT names no department: the new account has none');
+    if (!created.departmentFound)
+      services.log.warn(
+        { department: settings.newUserDepartment, userId },
+        'OIDC_NEW_USER_DEPARTMENT names no department: the new account has none',
+      );
     return created.row;
   } catch (error) {
     if (!(error instanceof LicenceRefusal)) throw error;
-    await auditAlone(services.db, { actor: null, action: 'user.signInRefused', target: { type: 'user', id: userId }, after: method, reason: error.message, clientAddress });
+    await auditAlone(services.db, {
+      actor: null,
+      action: 'user.signInRefused',
+      target: { type: 'user', id: userId },
+      after: method,
+      reason: error.message,
+      clientAddress,
+    });
     throw new AppError(ERR.licence);
   }
 }
@@ -153,7 +187,13 @@ async function newAccount(services: Services, settings: SsoConfig, userId: strin
  * failed sign-in and counted against the client address like a wrong password, so that it cannot be
  * tried endlessly.
  */
-async function refuseSuspect(services: Services, settings: SsoConfig, clientAddress: string, refusal: SuspectRefusal, after?: Record<string, unknown>): Promise<AppError> {
+async function refuseSuspect(
+  services: Services,
+  settings: SsoConfig,
+  clientAddress: string,
+  refusal: SuspectRefusal,
+  after?: Record<string, unknown>,
+): Promise<AppError> {
   const { code, reason } = SUSPECT_REFUSALS[refusal];
   const failures = await services.db.transaction(async (tx) => {
     await appendAudit(tx, {

@@ -28,134 +28,134 @@
  * SOFTWARE.
  */
 export const CONSORTIUM_SCHEMA = {
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "type": "object",
-  "properties": {
-    "@context": {
-      "type": ["string", "array"],
-      "format": "uri"
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  properties: {
+    '@context': {
+      type: ['string', 'array'],
+      format: 'uri',
     },
-    "@graph": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "@id": {
-            "type": "string"
+    '@graph': {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          '@id': {
+            type: 'string',
           },
-          "@type": {
-            "type": ["string", "array"]
+          '@type': {
+            type: ['string', 'array'],
           },
-          "about": {
-            "type": "object",
-            "properties": {
-              "@id": {
-                "type": "string"
-              }
-            }
+          about: {
+            type: 'object',
+            properties: {
+              '@id': {
+                type: 'string',
+              },
+            },
           },
-          "conformsTo": {
-            "type": "object",
-            "properties": {
-              "@id": {
-                "type": "string",
-                "format": "uri"
-              }
-            }
+          conformsTo: {
+            type: 'object',
+            properties: {
+              '@id': {
+                type: 'string',
+                format: 'uri',
+              },
+            },
           },
-          "dateCreated": {
-            "type": "string",
-            "format": "date-time"
+          dateCreated: {
+            type: 'string',
+            format: 'date-time',
           },
-          "sdPublisher": {
-            "type": "object",
-            "properties": {
-              "@id": {
-                "type": "string"
-              }
-            }
+          sdPublisher: {
+            type: 'object',
+            properties: {
+              '@id': {
+                type: 'string',
+              },
+            },
           },
-          "version": {
-            "type": "string"
+          version: {
+            type: 'string',
           },
-          "author": {
-            "type": "object",
-            "properties": {
-              "@id": {
-                "type": "string"
-              }
-            }
+          author: {
+            type: 'object',
+            properties: {
+              '@id': {
+                type: 'string',
+              },
+            },
           },
-          "dateModified": {
-            "type": "string",
-            "format": "date-time"
+          dateModified: {
+            type: 'string',
+            format: 'date-time',
           },
-          "name": {
-            "type": "string"
+          name: {
+            type: 'string',
           },
-          "encodingFormat": {
-            "type": "string"
+          encodingFormat: {
+            type: 'string',
           },
-          "url": {
-            "type": "string",
-            "format": "uri"
+          url: {
+            type: 'string',
+            format: 'uri',
           },
-          "genre": {
-            "type": "string"
+          genre: {
+            type: 'string',
           },
-          "creativeWorkStatus": {
-            "type": "string"
+          creativeWorkStatus: {
+            type: 'string',
           },
-          "identifier": {
-            "type": "string"
+          identifier: {
+            type: 'string',
           },
-          "keywords": {
-            "type": "string"
+          keywords: {
+            type: 'string',
           },
-          "hasPart": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "@id": {
-                  "type": "string"
-                }
-              }
-            }
-          },
-          "comment": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "@id": {
-                  "type": "string"
+          hasPart: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                '@id': {
+                  type: 'string',
                 },
-                "@type": {
-                  "type": ["string", "array"]
+              },
+            },
+          },
+          comment: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                '@id': {
+                  type: 'string',
                 },
-                "dateCreated": {
-                  "type": "string",
-                  "format": "date-time"
+                '@type': {
+                  type: ['string', 'array'],
                 },
-                "text": {
-                  "type": "string"
+                dateCreated: {
+                  type: 'string',
+                  format: 'date-time',
                 },
-                "author": {
-                  "type": "object",
-                  "properties": {
-                    "@id": {
-                      "type": "string"
-                    }
-                  }
-                }
-              }
-            }
-          }
+                text: {
+                  type: 'string',
+                },
+                author: {
+                  type: 'object',
+                  properties: {
+                    '@id': {
+                      type: 'string',
+                    },
+                  },
+                },
+              },
+            },
+          },
         },
-        "required": ["@id", "@type"]
-      }
-    }
+        required: ['@id', '@type'],
+      },
+    },
   },
-  "required": ["@context", "@graph"]
+  required: ['@context', '@graph'],
 } as const;

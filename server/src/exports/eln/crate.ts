@@ -37,7 +37,12 @@ export const PROJECT_GENRE = 'project';
 /** A signature's Comment says what it is in `genre`; the import reads the meaning back from it. */
 export const SIGNATURE_GENRES: Record<SignatureType, string> = { reviewer: 'reviewer signature', participant: 'participant signature' };
 /** A signature Comment's `creativeWorkStatus`. */
-export const SIGNATURE_STATES = { intact: 'signed, intact', broken: 'signed, broken', requested: 'requested', declined: 'declined' } as const;
+export const SIGNATURE_STATES = {
+  intact: 'signed, intact',
+  broken: 'signed, broken',
+  requested: 'requested',
+  declined: 'declined',
+} as const;
 
 export interface Ref {
   '@id': string;

@@ -25,7 +25,14 @@ import { storedFilesUnder } from '../../testing/storedFiles.js';
 import { toAuthFlags } from '../../users/flags.js';
 import { exportNoteNos, type ExportNote, type ExportProject } from '../projectContent.js';
 import { CONSORTIUM_SCHEMA } from './consortiumSchema.js';
-import { exportPublicKey, importElnArchive, writeElnArchive, type ElnExportOptions, type ElnExportResult, type ElnImportUser } from './index.js';
+import {
+  exportPublicKey,
+  importElnArchive,
+  writeElnArchive,
+  type ElnExportOptions,
+  type ElnExportResult,
+  type ElnImportUser,
+} from './index.js';
 import { generateSigningKey, minisignPublicKeyFile, minisignSignature } from './minisign.js';
 
 const run = promisify(execFile);
@@ -85,7 +92,12 @@ async function fakePdf(project: ExportProject, note: ExportNote): Promise<Buffer
   return Buffer.from(`%PDF-1.7\n% ${note.labNoteNumber} v${note.latest?.version}\n%%EOF\n`);
 }
 
-async function exportProject(projectNo: number, name: string, extra: Partial<ElnExportOptions> = {}, progress: Array<[number, number]> = []) {
+async function exportProject(
+  projectNo: number,
+  name: string,
+  extra: Partial<ElnExportOptions> = {},
+  progress: Array<[number, number]> = [],
+) {
   const archive = path.join(work, `${name}.eln`);
   const admin = await userNamed(server.admin.userId);
   const result = await writeElnArchive(
@@ -136,7 +148,8 @@ async function copyOfExport(name: string): Promise<{ parent: string; rootDir: st
 
 /** What an import could have written: counted before and after a refusal. */
 async function state() {
-  const counted = async (table: typeof projects | typeof labNotes | typeof files | typeof auditLog | typeof noteVersions) => (await db.select({ n: count() }).from(table))[0]!.n;
+  const counted = async (table: typeof projects | typeof labNotes | typeof files | typeof auditLog | typeof noteVersions) =>
+    (await db.select({ n: count() }).from(table))[0]!.n;
   return {
     projects: await counted(projects),
     notes: await counted(labNotes),
@@ -163,7 +176,8 @@ function consortiumProblems(crate: CrateJson): string[] {
   const graph = crate['@graph'];
   const descriptors = graph.filter((e) => e['@id'] === 'ro-crate-metadata.json');
   if (descriptors.length !== 1) problems.push('descriptor not unique');
-  for (const key of ['version', 'sdPublisher', 'conformsTo']) if (!(key in (descriptors[0] ?? {}))) problems.push(`descriptor lacks ${key}`);
+  for (const key of ['version', 'sdPublisher', 'conformsTo'])
+    if (!(key in (descriptors[0] ?? {}))) problems.push(`descriptor lacks ${key}`);
   const visit = (id: string, depth: number) => {
     const nodes = graph.filter((e) => e['@id'] === id);
     if (nodes.length !== 1) return problems.push(`${id} occurs ${nodes.length} times`);
@@ -182,7 +196,13 @@ function consortiumProblems(crate: CrateJson): string[] {
 
 async function minisignVerify(rootDir: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(MINISIGN, ['-V', '-p', path.join(rootDir, 'eln-export-key.pub'), '-m', path.join(rootDir, 'ro-crate-metadata.json')]);
+    const { stdout, stderr } = await run(MINISIGN, [
+      '-V',
+      '-p',
+      path.join(rootDir, 'eln-export-key.pub'),
+      '-m',
+      path.join(rootDir, 'ro-crate-metadata.json'),
+    ]);
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -201,7 +221,8 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  for (const tool of [MINISIGN, '/usr/bin/unzip', '/usr/bin/zip', '/usr/bin/sha256sum']) expect(existsSync(tool), `${tool} is missing (apt-get install minisign unzip zip coreutils)`).toBe(true);
+  for (const tool of [MINISIGN, '/usr/bin/unzip', '/usr/bin/zip', '/usr/bin/sha256sum'])
+    expect(existsSync(tool), `${tool} is missing (apt-get install minisign unzip zip coreutils)`).toBe(true);
   work = await mkdtemp(path.join(os.tmpdir(), 'eln-archive-'));
   server = await startTestServer();
   db = server.database.db;
@@ -248,7 +269,8 @@ describe('.eln export', () => {
     expect(names.every((n) => n.startsWith(`${crispr.root}/`) && !n.includes('..'))).toBe(true);
     expect(crispr.root).toBe('CRISPR-knock-out-line-B7-2026-05-04');
     expect(crispr.result.fileName).toBe(`${crispr.root}.eln`);
-    for (const file of ['ro-crate-metadata.json', 'ro-crate-metadata.json.minisig', 'eln-export-key.pub', 'SHA256SUMS']) expect(names).toContain(`${crispr.root}/${file}`);
+    for (const file of ['ro-crate-metadata.json', 'ro-crate-metadata.json.minisig', 'eln-export-key.pub', 'SHA256SUMS'])
+      expect(names).toContain(`${crispr.root}/${file}`);
     // The archive's own size and hash, as measured while writing.
     const bytes = await readFile(crispr.archive);
     expect(crispr.result.bytes).toBe(bytes.length);
@@ -266,9 +288,20 @@ describe('.eln export', () => {
 
     expect(crate['@context']).toBe('https://w3id.org/ro/crate/1.2/context');
     const graph = new Map(crate['@graph'].map((e) => [e['@id'], e]));
-    expect(graph.get('ro-crate-metadata.json')).toMatchObject({ '@type': 'CreativeWork', about: { '@id': './' }, conformsTo: { '@id': 'https://w3id.org/ro/crate/1.2' }, version: '1.0', sdPublisher: { '@id': '#publisher' } });
+    expect(graph.get('ro-crate-metadata.json')).toMatchObject({
+      '@type': 'CreativeWork',
+      about: { '@id': './' },
+      conformsTo: { '@id': 'https://w3id.org/ro/crate/1.2' },
+      version: '1.0',
+      sdPublisher: { '@id': '#publisher' },
+    });
     const rootEntity = graph.get('./')!;
-    expect(rootEntity).toMatchObject({ '@type': 'Dataset', datePublished: '2026-05-04T01:30:00.000Z', license: { '@id': '#license' }, version: '1' });
+    expect(rootEntity).toMatchObject({
+      '@type': 'Dataset',
+      datePublished: '2026-05-04T01:30:00.000Z',
+      license: { '@id': '#license' },
+      version: '1',
+    });
     expect(graph.get('#publisher')).toMatchObject({ '@type': 'Organization', name: 'ELN Laboratories' });
 
     const rocrate = new ROCrate(crate as unknown as Record<string, unknown>, { array: true, link: true });
@@ -276,12 +309,16 @@ describe('.eln export', () => {
     expect(rocrate.resolveTerm('sha256')).toBe('http://schema.org/sha256');
     const validator = new Validator(rocrate);
     validator.rootDataEntity();
-    const onDisk = Object.fromEntries((await listFiles(path.join(dir, root))).map((f) => [f, { exists: true, inCrate: false, isDir: f.endsWith('/') }]));
+    const onDisk = Object.fromEntries(
+      (await listFiles(path.join(dir, root))).map((f) => [f, { exists: true, inCrate: false, isDir: f.endsWith('/') }]),
+    );
     validator.checkFiles(onDisk);
     expect(validator.results.filter((r) => r.status === 'error')).toEqual([]);
     // Every file on disk is described, but the signature (what it signs cannot list it); the notes' `files/`
     // folders are only folders (a warning).
-    const undescribed = validator.results.filter((r) => r.id === 'validCrateDataEntityInCrateDir').map((r) => (r as ValidatorResult & { entity: string }).entity);
+    const undescribed = validator.results
+      .filter((r) => r.id === 'validCrateDataEntityInCrateDir')
+      .map((r) => (r as ValidatorResult & { entity: string }).entity);
     expect(undescribed.filter((entry) => !/(^|\/)files\/$/.test(entry))).toEqual(['ro-crate-metadata.json.minisig']);
   });
 
@@ -290,7 +327,12 @@ describe('.eln export', () => {
     const fileEntities = crispr.crate['@graph'].filter((e) => types(e).includes('File'));
     expect(fileEntities.length).toBeGreaterThan(8);
     for (const entity of fileEntities) {
-      expect(entity).toMatchObject({ name: expect.any(String), encodingFormat: expect.any(String), contentSize: expect.any(String), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(entity).toMatchObject({
+        name: expect.any(String),
+        encodingFormat: expect.any(String),
+        contentSize: expect.any(String),
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
       const bytes = await readFile(path.join(rootDir, entity['@id'].replace(/^\.\//, '')));
       expect(entity.contentSize, entity['@id']).toBe(String(bytes.length));
       expect(entity.sha256, entity['@id']).toBe(sha256(bytes));
@@ -328,7 +370,8 @@ describe('.eln export', () => {
     for (const note of notes) expect(note).toMatchObject({ '@type': 'Dataset', identifier: expect.stringMatching(/^LN-\d{4}-\d{6}$/) });
     // People are top-level Person entities, referred to by @id.
     for (const entity of crispr.crate['@graph']) {
-      for (const key of ['author', 'agent']) for (const id of refIds(entity[key])) expect(types(graph.get(id)!), `${entity['@id']} ${key}`).toContain('Person');
+      for (const key of ['author', 'agent'])
+        for (const id of refIds(entity[key])) expect(types(graph.get(id)!), `${entity['@id']} ${key}`).toContain('Person');
     }
 
     // The twice-saved note: both versions as JSON and HTML, the latest as PDF; its template origin.
@@ -338,29 +381,55 @@ describe('.eln export', () => {
     expect(parts.map((p) => p.name).sort()).toEqual([`${b7Row!.labNoteNumber}-v2.pdf`, 'v1.html', 'v1.json', 'v2.html', 'v2.json']);
     const rootDir = path.join(crispr.dir, crispr.root);
     for (const version of [1, 2]) {
-      const file = JSON.parse(await readFile(path.join(rootDir, 'project', b7Row!.labNoteNumber, `v${version}.json`), 'utf8')) as { blocks: SavedBlock[]; blocksHash: string };
-      const [stored] = await db.select().from(noteVersions).where(and(eq(noteVersions.noteNo, b7Row!.noteNo), eq(noteVersions.version, version)));
+      const file = JSON.parse(await readFile(path.join(rootDir, 'project', b7Row!.labNoteNumber, `v${version}.json`), 'utf8')) as {
+        blocks: SavedBlock[];
+        blocksHash: string;
+      };
+      const [stored] = await db
+        .select()
+        .from(noteVersions)
+        .where(and(eq(noteVersions.noteNo, b7Row!.noteNo), eq(noteVersions.version, version)));
       expect(file.blocks).toEqual(stored!.blocks);
       expect(file.blocksHash).toBe(stored!.blocksHash);
     }
     const v2Html = await readFile(path.join(rootDir, 'project', b7Row!.labNoteNumber, 'v2.html'), 'utf8');
     expect(v2Html).toContain('Day 4: split 1:3 into T75 flasks. 계대 배양 完了.');
     expect(v2Html).toContain('<table');
-    expect(pdfCalls.filter((c) => c.note.noteNo === b7Row!.noteNo).map((c) => [c.project.projectNo, c.note.latest?.version])).toEqual([[crispr.projectNo, 2]]);
-    expect(await readFile(path.join(rootDir, 'project', b7Row!.labNoteNumber, `${b7Row!.labNoteNumber}-v2.pdf`), 'utf8')).toContain('%PDF-');
+    expect(pdfCalls.filter((c) => c.note.noteNo === b7Row!.noteNo).map((c) => [c.project.projectNo, c.note.latest?.version])).toEqual([
+      [crispr.projectNo, 2],
+    ]);
+    expect(await readFile(path.join(rootDir, 'project', b7Row!.labNoteNumber, `${b7Row!.labNoteNumber}-v2.pdf`), 'utf8')).toContain(
+      '%PDF-',
+    );
     const template = graph.get(refIds(b7.isBasedOn)[0]!)!;
     expect(template).toMatchObject({ '@type': 'CreativeWork', name: expect.any(String), version: expect.stringMatching(/^\d+\.\d+$/) });
-    expect(crispr.crate['@graph'].find((e) => types(e).includes('CreateAction') && refIds(e.result)[0] === b7['@id'])).toMatchObject({ instrument: { '@id': template['@id'] } });
+    expect(crispr.crate['@graph'].find((e) => types(e).includes('CreateAction') && refIds(e.result)[0] === b7['@id'])).toMatchObject({
+      instrument: { '@id': template['@id'] },
+    });
 
     // The signed note: its photographed gel (linked from the HTML by its place in the archive) and its signature.
     const pcr = notes.find((n) => n.name === 'Clone genotyping PCR')!;
     const [pcrRow] = await db.select().from(labNotes).where(eq(labNotes.title, 'Clone genotyping PCR'));
     const [gel] = await db.select().from(files).where(eq(files.noteNo, pcrRow!.noteNo));
     const gelEntity = graph.get(`project/${pcrRow!.labNoteNumber}/files/${gel!.fileId}.png`)!;
-    expect(gelEntity).toMatchObject({ '@type': 'File', name: gel!.originName, encodingFormat: 'image/png', sha256: gel!.sha256, contentSize: String(gel!.size), identifier: gel!.fileId });
-    expect(await readFile(path.join(rootDir, 'project', pcrRow!.labNoteNumber, 'v1.html'), 'utf8')).toContain(`src="files/${gel!.fileId}.png"`);
-    const [signature] = await db.select().from(noteSignatures).where(and(eq(noteSignatures.noteNo, pcrRow!.noteNo), eq(noteSignatures.status, 'T')));
-    const comment = refIds(pcr.comment).map((id) => graph.get(id)!).find((c) => c.creativeWorkStatus === 'signed, intact')!;
+    expect(gelEntity).toMatchObject({
+      '@type': 'File',
+      name: gel!.originName,
+      encodingFormat: 'image/png',
+      sha256: gel!.sha256,
+      contentSize: String(gel!.size),
+      identifier: gel!.fileId,
+    });
+    expect(await readFile(path.join(rootDir, 'project', pcrRow!.labNoteNumber, 'v1.html'), 'utf8')).toContain(
+      `src="files/${gel!.fileId}.png"`,
+    );
+    const [signature] = await db
+      .select()
+      .from(noteSignatures)
+      .where(and(eq(noteSignatures.noteNo, pcrRow!.noteNo), eq(noteSignatures.status, 'T')));
+    const comment = refIds(pcr.comment)
+      .map((id) => graph.get(id)!)
+      .find((c) => c.creativeWorkStatus === 'signed, intact')!;
     expect(comment).toMatchObject({
       '@type': 'Comment',
       genre: 'reviewer signature',
@@ -376,7 +445,10 @@ describe('.eln export', () => {
 
     // The project's audit records as Actions, each with its hash and the fields the hash covers.
     const actions = crispr.crate['@graph'].filter((e) => e['@id'].startsWith('#audit-'));
-    const records = await db.select().from(auditLog).where(and(eq(auditLog.targetType, 'note'), eq(auditLog.targetId, String(pcrRow!.noteNo))));
+    const records = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetType, 'note'), eq(auditLog.targetId, String(pcrRow!.noteNo))));
     expect(records.length).toBeGreaterThan(2);
     for (const record of records) {
       const action = actions.find((a) => a['@id'] === `#audit-${record.seq}`)!;
@@ -413,15 +485,25 @@ describe('.eln import', () => {
       // Files: the same bytes, in new rows of the new note, stored anew.
       const originalFiles = await db.select().from(files).where(eq(files.noteNo, original.noteNo));
       const copyFiles = await db.select().from(files).where(eq(files.noteNo, copy.noteNo));
-      expect(copyFiles.map((f) => [f.originName, f.sha256, f.size]).sort()).toEqual(originalFiles.map((f) => [f.originName, f.sha256, f.size]).sort());
+      expect(copyFiles.map((f) => [f.originName, f.sha256, f.size]).sort()).toEqual(
+        originalFiles.map((f) => [f.originName, f.sha256, f.size]).sort(),
+      );
       for (const file of copyFiles) expect(sha256(await readFile(path.join(server.config.filesDir, file.storagePath)))).toBe(file.sha256);
       const oldIdOf = new Map(copyFiles.map((f) => [f.fileId, originalFiles.find((o) => o.sha256 === f.sha256)!.fileId]));
       // Blocks: the original latest version's, in order and with their IDs, then the history section.
       const [copyVersion] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, copy.noteNo));
       const copyBlocks = copyVersion!.blocks as SavedBlock[];
-      const [originalVersion] = original.version ? await db.select().from(noteVersions).where(and(eq(noteVersions.noteNo, original.noteNo), eq(noteVersions.version, original.version))) : [];
+      const [originalVersion] = original.version
+        ? await db
+            .select()
+            .from(noteVersions)
+            .where(and(eq(noteVersions.noteNo, original.noteNo), eq(noteVersions.version, original.version)))
+        : [];
       const originalBlocks = (originalVersion?.blocks ?? []) as SavedBlock[];
-      const withOldFileIds = (block: SavedBlock) => ({ ...block, content: [...oldIdOf].reduce((text, [id, old]) => text.replaceAll(id, old), block.content) });
+      const withOldFileIds = (block: SavedBlock) => ({
+        ...block,
+        content: [...oldIdOf].reduce((text, [id, old]) => text.replaceAll(id, old), block.content),
+      });
       expect(copyBlocks.slice(0, originalBlocks.length).map(withOldFileIds)).toEqual(originalBlocks);
       const history = copyBlocks.slice(originalBlocks.length);
       expect(history[0]?.blockClass).toBe('horizontalRule');
@@ -430,7 +512,10 @@ describe('.eln import', () => {
       expect(historyText).toContain(original.labNoteNumber);
       expect(historyText).toContain("verified with this server's key");
       // Signatures: history only, never live.
-      const signed = await db.select().from(noteSignatures).where(and(eq(noteSignatures.noteNo, original.noteNo), eq(noteSignatures.status, 'T')));
+      const signed = await db
+        .select()
+        .from(noteSignatures)
+        .where(and(eq(noteSignatures.noteNo, original.noteNo), eq(noteSignatures.status, 'T')));
       for (const signature of signed) {
         expect(historyText).toContain(signature.blocksHash!);
         expect(historyText).toContain(`printed name “${signature.signatureName}”`);
@@ -443,7 +528,10 @@ describe('.eln import', () => {
       expect(contentOfState(state!).content?.length).toBe(copyBlocks.length);
       const listed = await asImporter<BlockListAnswer>('/v1/project/block/list', { labNoteNo: copy.noteNo });
       expect(listed.body.status).toBe('0000');
-      expect(listed.body.data).toMatchObject({ changed: false, note: { version: 1, status: 'W', signatureList: [], abilities: { write: true } } });
+      expect(listed.body.data).toMatchObject({
+        changed: false,
+        note: { version: 1, status: 'W', signatureList: [], abilities: { write: true } },
+      });
     }
     return imported;
   }
@@ -455,11 +543,18 @@ describe('.eln import', () => {
   }, 120_000);
 
   it('audits the import with the original signatures, and makes a taken title unique', async () => {
-    const first = await importElnArchive(db, server.config, importer, crispr.archive, { lang: 'en', archiveName: 'crispr.eln', clientAddress: '203.0.113.7' });
+    const first = await importElnArchive(db, server.config, importer, crispr.archive, {
+      lang: 'en',
+      archiveName: 'crispr.eln',
+      clientAddress: '203.0.113.7',
+    });
     const second = await importElnArchive(db, server.config, importer, crispr.archive, { lang: 'ko' });
     expect(second.title).not.toBe(first.title);
     expect(second.title).toMatch(/^CRISPR knock-out line \(\d+\)$/);
-    const [record] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'export.imported'), eq(auditLog.targetId, String(first.projectNo))));
+    const [record] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'export.imported'), eq(auditLog.targetId, String(first.projectNo))));
     const [signature] = await db
       .select()
       .from(noteSignatures)
@@ -469,11 +564,25 @@ describe('.eln import', () => {
     expect(record!.after).toMatchObject({ archive: 'crispr.eln', signed: 'thisServer' });
     expect(JSON.stringify(record!.after)).toContain(signature!.note_signatures.blocksHash!);
     // The Korean import writes its history section in Korean.
-    const [koNote] = await db.select().from(labNotes).where(and(eq(labNotes.projectNo, second.projectNo), eq(labNotes.title, 'Clone genotyping PCR')));
+    const [koNote] = await db
+      .select()
+      .from(labNotes)
+      .where(and(eq(labNotes.projectNo, second.projectNo), eq(labNotes.title, 'Clone genotyping PCR')));
     const [koVersion] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, koNote!.noteNo));
     expect(JSON.stringify(koVersion!.blocks)).toContain('가져온 기록 (이력 전용)');
     const notes = await db.select().from(labNotes).where(eq(labNotes.projectNo, first.projectNo));
-    const created = await db.select().from(auditLog).where(and(eq(auditLog.action, 'note.created'), inArray(auditLog.targetId, notes.map((n) => String(n.noteNo)))));
+    const created = await db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.action, 'note.created'),
+          inArray(
+            auditLog.targetId,
+            notes.map((n) => String(n.noteNo)),
+          ),
+        ),
+      );
     expect(created).toHaveLength(notes.length);
   });
 
@@ -484,20 +593,28 @@ describe('.eln import', () => {
     const pub = Buffer.from(minisignPublicKeyFile(other));
     await writeFile(path.join(rootDir, 'eln-export-key.pub'), pub);
     const crate = JSON.parse(await readFile(path.join(rootDir, 'ro-crate-metadata.json'), 'utf8')) as CrateJson;
-    Object.assign(crate['@graph'].find((e) => e['@id'] === 'eln-export-key.pub')!, { sha256: sha256(pub), contentSize: String(pub.length) });
+    Object.assign(
+      crate['@graph'].find((e) => e['@id'] === 'eln-export-key.pub')!,
+      { sha256: sha256(pub), contentSize: String(pub.length) },
+    );
     const metadata = Buffer.from(JSON.stringify(crate));
     await writeFile(path.join(rootDir, 'ro-crate-metadata.json'), metadata);
-    await writeFile(path.join(rootDir, 'ro-crate-metadata.json.minisig'), minisignSignature(other, metadata, { untrusted: 'other', trusted: 'another notebook' }));
+    await writeFile(
+      path.join(rootDir, 'ro-crate-metadata.json.minisig'),
+      minisignSignature(other, metadata, { untrusted: 'other', trusted: 'another notebook' }),
+    );
     const otherKey = await importElnArchive(db, server.config, importer, await rezip(parent, [crispr.root], 'other-key'), { lang: 'en' });
     expect(otherKey).toMatchObject({ signed: 'otherKey', keyId: other.keyId, noteCount: 3 });
 
     const unsignedCopy = await copyOfExport('unsigned');
     await rm(path.join(unsignedCopy.rootDir, 'ro-crate-metadata.json.minisig'));
-    const unsigned = await importElnArchive(db, server.config, importer, await rezip(unsignedCopy.parent, [crispr.root], 'unsigned'), { lang: 'en' });
+    const unsigned = await importElnArchive(db, server.config, importer, await rezip(unsignedCopy.parent, [crispr.root], 'unsigned'), {
+      lang: 'en',
+    });
     expect(unsigned).toMatchObject({ signed: 'unsigned', keyId: null, noteCount: 3 });
   });
 
-  it("accepts an eLabFTW archive: experiments become notes with their text, image and comments; a type it refuses is left out", async () => {
+  it('accepts an eLabFTW archive: experiments become notes with their text, image and comments; a type it refuses is left out', async () => {
     const archive = path.join(FIXTURES, 'elabftw-export.eln');
     const result = await importElnArchive(db, server.config, importer, archive, { lang: 'en' });
     expect(result).toMatchObject({ signed: 'unsigned', noteCount: 12, fileCount: 1, title: 'eLabFTW export' });
@@ -514,8 +631,21 @@ describe('.eln import', () => {
     expect(JSON.parse(aspirin[0]!.content)).toMatchObject({ type: 'heading', content: [{ text: 'Introduction' }] });
     expect(aspirin.some((b) => b.content.includes('The yield of aspirin was 80%'))).toBe(true);
     const gold = await blocksOf('Gold master experiment');
-    const [image] = await db.select().from(files).where(inArray(files.noteNo, notes.map((n) => n.noteNo)));
-    expect(image).toMatchObject({ originName: 'example.jpg', kind: 'image', mimeType: 'image/jpeg', sha256: 'b73626c9a9ed8561ed6126df2493bc0d84fb8feedc9fe34aed94f7d2d5f4f60f' });
+    const [image] = await db
+      .select()
+      .from(files)
+      .where(
+        inArray(
+          files.noteNo,
+          notes.map((n) => n.noteNo),
+        ),
+      );
+    expect(image).toMatchObject({
+      originName: 'example.jpg',
+      kind: 'image',
+      mimeType: 'image/jpeg',
+      sha256: 'b73626c9a9ed8561ed6126df2493bc0d84fb8feedc9fe34aed94f7d2d5f4f60f',
+    });
     expect(gold.some((b) => b.type === 'image' && b.content.includes(image!.fileId))).toBe(true);
     expect(gold.map((b) => b.content).join()).toContain('Great results on the DNA extraction');
     const skipped = await blocksOf('Facilis illum sed reprehe');
@@ -527,7 +657,10 @@ describe('.eln import', () => {
 describe('.eln import refusals (nothing written)', () => {
   it('refuses a changed file (sha256 mismatch): 8005', async () => {
     const { parent, rootDir } = await copyOfExport('bad-file');
-    const [pcr] = await db.select().from(labNotes).where(and(eq(labNotes.projectNo, crispr.projectNo), eq(labNotes.title, 'Clone genotyping PCR')));
+    const [pcr] = await db
+      .select()
+      .from(labNotes)
+      .where(and(eq(labNotes.projectNo, crispr.projectNo), eq(labNotes.title, 'Clone genotyping PCR')));
     const [gel] = await db.select().from(files).where(eq(files.noteNo, pcr!.noteNo));
     const gelPath = path.join(rootDir, 'project', pcr!.labNoteNumber, 'files', `${gel!.fileId}.png`);
     const bytes = await readFile(gelPath);
@@ -547,13 +680,19 @@ describe('.eln import refusals (nothing written)', () => {
     const { parent, rootDir } = await copyOfExport('unknown-key');
     await rm(path.join(rootDir, 'eln-export-key.pub'));
     const metadata = await readFile(path.join(rootDir, 'ro-crate-metadata.json'));
-    await writeFile(path.join(rootDir, 'ro-crate-metadata.json.minisig'), minisignSignature(generateSigningKey(), metadata, { untrusted: 'x', trusted: 'y' }));
+    await writeFile(
+      path.join(rootDir, 'ro-crate-metadata.json.minisig'),
+      minisignSignature(generateSigningKey(), metadata, { untrusted: 'x', trusted: 'y' }),
+    );
     await expectRefused(await rezip(parent, [crispr.root], 'unknown-key'), '8009');
   });
 
   it('refuses a note whose blocks do not fit the editor, even with matching checksums: 8008', async () => {
     const { parent, rootDir } = await copyOfExport('bad-blocks');
-    const [b7] = await db.select().from(labNotes).where(and(eq(labNotes.projectNo, crispr.projectNo), eq(labNotes.title, 'B7 passage 3')));
+    const [b7] = await db
+      .select()
+      .from(labNotes)
+      .where(and(eq(labNotes.projectNo, crispr.projectNo), eq(labNotes.title, 'B7 passage 3')));
     const versionPath = path.join(rootDir, 'project', b7!.labNoteNumber, 'v2.json');
     const version = JSON.parse(await readFile(versionPath, 'utf8')) as { blocks: SavedBlock[] };
     version.blocks[0]!.content = JSON.stringify({ type: 'iframe', attrs: { src: 'https://example.com' } });
@@ -562,7 +701,10 @@ describe('.eln import refusals (nothing written)', () => {
     // The crate is brought in line (and left unsigned), so only the content itself is wrong.
     const metadataPath = path.join(rootDir, 'ro-crate-metadata.json');
     const crate = JSON.parse(await readFile(metadataPath, 'utf8')) as CrateJson;
-    Object.assign(crate['@graph'].find((e) => e['@id'] === `project/${b7!.labNoteNumber}/v2.json`)!, { sha256: sha256(bytes), contentSize: String(bytes.length) });
+    Object.assign(
+      crate['@graph'].find((e) => e['@id'] === `project/${b7!.labNoteNumber}/v2.json`)!,
+      { sha256: sha256(bytes), contentSize: String(bytes.length) },
+    );
     await writeFile(metadataPath, JSON.stringify(crate));
     await rm(path.join(rootDir, 'ro-crate-metadata.json.minisig'));
     await expectRefused(await rezip(parent, [crispr.root], 'bad-blocks'), '8008');
@@ -609,10 +751,21 @@ describe('.eln import refusals (nothing written)', () => {
     const shared = await copyOfExport('shared-file');
     await rm(path.join(shared.rootDir, 'ro-crate-metadata.json.minisig'));
     const sharedCrate = JSON.parse(await readFile(path.join(shared.rootDir, 'ro-crate-metadata.json'), 'utf8')) as CrateJson;
-    const notes = sharedCrate['@graph'].filter((e) => e['@type'] === 'Dataset' && Array.isArray(e.hasPart) && (e.hasPart as Array<{ '@id': string }>).some((part) => part['@id'].includes('/files/')));
+    const notes = sharedCrate['@graph'].filter(
+      (e) =>
+        e['@type'] === 'Dataset' &&
+        Array.isArray(e.hasPart) &&
+        (e.hasPart as Array<{ '@id': string }>).some((part) => part['@id'].includes('/files/')),
+    );
     const [withFile] = notes;
     const attachment = (withFile!.hasPart as Array<{ '@id': string }>).find((part) => part['@id'].includes('/files/'))!;
-    const other = sharedCrate['@graph'].find((e) => e['@type'] === 'Dataset' && e !== withFile && Array.isArray(e.hasPart) && (e.hasPart as Array<{ '@id': string }>).some((part) => /v\d+\.json$/.test(part['@id'])))!;
+    const other = sharedCrate['@graph'].find(
+      (e) =>
+        e['@type'] === 'Dataset' &&
+        e !== withFile &&
+        Array.isArray(e.hasPart) &&
+        (e.hasPart as Array<{ '@id': string }>).some((part) => /v\d+\.json$/.test(part['@id'])),
+    )!;
     (other.hasPart as Array<{ '@id': string }>).push({ '@id': attachment['@id'] });
     await writeFile(path.join(shared.rootDir, 'ro-crate-metadata.json'), JSON.stringify(sharedCrate));
     await expectRefused(await rezip(shared.parent, [crispr.root], 'shared-file'), '8003');
@@ -623,7 +776,9 @@ describe('.eln import refusals (nothing written)', () => {
     for (let i = 0; i <= ELN_IMPORT_LIMITS.entries; i += 1) many.addBuffer(Buffer.alloc(0), `root/f${i}.txt`, { compress: false });
     many.end();
     const manyPath = path.join(work, 'many.eln');
-    await new Promise<void>((resolve, reject) => many.outputStream.pipe(createWriteStream(manyPath)).on('close', resolve).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      many.outputStream.pipe(createWriteStream(manyPath)).on('close', resolve).on('error', reject),
+    );
     await expectRefused(manyPath, '8007');
 
     // 64 MB of zeros packs into about 64 kB: more than ELN_IMPORT_LIMITS.compressionRatio allows.
@@ -632,7 +787,9 @@ describe('.eln import refusals (nothing written)', () => {
     bomb.addBuffer(Buffer.alloc(64 * 1024 * 1024), 'root/zeros.bin', { compressionLevel: 9 });
     bomb.end();
     const bombPath = path.join(work, 'bomb.eln');
-    await new Promise<void>((resolve, reject) => bomb.outputStream.pipe(createWriteStream(bombPath)).on('close', resolve).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      bomb.outputStream.pipe(createWriteStream(bombPath)).on('close', resolve).on('error', reject),
+    );
     expect((await stat(bombPath)).size).toBeLessThan(1024 * 1024);
     await expectRefused(bombPath, '8007');
   });

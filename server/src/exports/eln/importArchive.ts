@@ -4,7 +4,18 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ELN_IMPORT_LIMITS, ERR, extensionOf, formatZonedTime, LIMITS, maxBytesOf, noteDocumentName, uploadKindOf, type Language, type PmNode } from '@eln/shared';
+import {
+  ELN_IMPORT_LIMITS,
+  ERR,
+  extensionOf,
+  formatZonedTime,
+  LIMITS,
+  maxBytesOf,
+  noteDocumentName,
+  uploadKindOf,
+  type Language,
+  type PmNode,
+} from '@eln/shared';
 import type { AuthUser } from '../../auth/authUser.js';
 import { appendAudit, type AuditEntry } from '../../audit/audit.js';
 import type { ServerConfig } from '../../config.js';
@@ -137,10 +148,26 @@ export async function importElnArchive(
     const skippedFiles = await verifyFiles(reader, crate, keep, config.filesDir, staged);
     const byEntity = new Map(staged.map((file) => [file.entityId, file]));
     const now = new Date();
-    const context: NoteContext = { reader, crate, byEntity, lang: options.lang, zone: config.timeZone, intro: importIntro(options.lang, archiveName, now, config.timeZone, user, signature), skippedFiles };
+    const context: NoteContext = {
+      reader,
+      crate,
+      byEntity,
+      lang: options.lang,
+      zone: config.timeZone,
+      intro: importIntro(options.lang, archiveName, now, config.timeZone, user, signature),
+      skippedFiles,
+    };
     // Every note's content is judged before the transaction, so a refusal writes nothing and holds no lock.
     for (const note of plan.notes) await noteContent(context, note);
-    const created = await db.transaction(async (tx) => createProject(tx, config, user, plan, context, { archiveName, signature, staged, skippedFiles, clientAddress: options.clientAddress ?? null }));
+    const created = await db.transaction(async (tx) =>
+      createProject(tx, config, user, plan, context, {
+        archiveName,
+        signature,
+        staged,
+        skippedFiles,
+        clientAddress: options.clientAddress ?? null,
+      }),
+    );
     return { ...created, fileCount: staged.length, signed: signature.signed, keyId: signature.keyId, skippedFiles };
   } catch (error) {
     await Promise.all(staged.flatMap((file) => [rm(file.partialPath, { force: true }), rm(file.finalPath, { force: true })]));
@@ -187,7 +214,13 @@ async function checkSignature(db: Db, reader: ArchiveReader, metadata: Buffer): 
  * the notebook would not accept as an upload (type, size, content not matching its name) is left out and
  * named in the answer.
  */
-async function verifyFiles(reader: ArchiveReader, crate: Crate, keep: ReadonlySet<string>, filesDir: string, staged: StagedFile[]): Promise<string[]> {
+async function verifyFiles(
+  reader: ArchiveReader,
+  crate: Crate,
+  keep: ReadonlySet<string>,
+  filesDir: string,
+  staged: StagedFile[],
+): Promise<string[]> {
   const skipped: string[] = [];
   const now = new Date();
   for (const { entity, path: filePath } of crate.localFiles()) {
@@ -195,7 +228,8 @@ async function verifyFiles(reader: ArchiveReader, crate: Crate, keep: ReadonlySe
     if (!entry) throw new AppError(ERR.elnMissingFile, { params: { file: filePath } });
     const expected = text(entity, 'sha256')?.toLowerCase();
     const declaredSize = text(entity, 'contentSize');
-    if (!expected || !/^[0-9a-f]{64}$/.test(expected)) throw new AppError(ERR.elnChecksum, { params: { file: filePath }, data: { detail: 'no sha256' } });
+    if (!expected || !/^[0-9a-f]{64}$/.test(expected))
+      throw new AppError(ERR.elnChecksum, { params: { file: filePath }, data: { detail: 'no sha256' } });
     const name = cleanFileName(text(entity, 'name') ?? filePath.split('/').at(-1) ?? 'file');
     const kind = uploadKindOf(name);
     // An attachment larger than an upload of its kind may be is only hashed, never unpacked into storage.
@@ -218,7 +252,13 @@ async function verifyFiles(reader: ArchiveReader, crate: Crate, keep: ReadonlySe
       throw new AppError(ERR.elnChecksum, { params: { file: filePath } });
     }
     if (keep.has(entity['@id'])) {
-      const refusal = !kind ? 'fileTypeRefused' : inspector.size > maxBytesOf(kind) ? 'fileTooLarge' : inspector.size === 0 || !contentMatchesExtension(extensionOf(name), inspector.head()) ? 'fileTypeRefused' : null;
+      const refusal = !kind
+        ? 'fileTypeRefused'
+        : inspector.size > maxBytesOf(kind)
+          ? 'fileTooLarge'
+          : inspector.size === 0 || !contentMatchesExtension(extensionOf(name), inspector.head())
+            ? 'fileTypeRefused'
+            : null;
       if (refusal || !target) {
         if (target) {
           staged.splice(staged.indexOf(target), 1);
@@ -272,13 +312,22 @@ function importIntro(lang: Language, archive: string, now: Date, zone: string, u
       : signature.signed === 'otherKey'
         ? elnMessage('archiveOtherKey', lang, { keyId: signature.keyId ?? '' })
         : elnMessage('archiveUnsigned', lang);
-  return elnMessage('importIntro', lang, { archive, time: formatZonedTime(now, zone, lang)?.text ?? now.toISOString(), user: user.name, signature: signatureSentence });
+  return elnMessage('importIntro', lang, {
+    archive,
+    time: formatZonedTime(now, zone, lang)?.text ?? now.toISOString(),
+    user: user.name,
+    signature: signatureSentence,
+  });
 }
 
 /** A note's blocks as imported: its own (the latest saved version) or its text, its attachments, then the history section. */
-async function noteContent(ctx: NoteContext, note: NotePlan): Promise<{ state: Uint8Array; savedBlocks: ReturnType<typeof importedDocument>['savedBlocks'] }> {
+async function noteContent(
+  ctx: NoteContext,
+  note: NotePlan,
+): Promise<{ state: Uint8Array; savedBlocks: ReturnType<typeof importedDocument>['savedBlocks'] }> {
   const { lang } = ctx;
-  const refuse = (detail: string, cause?: unknown) => new AppError(ERR.elnContent, { params: { note: note.name || note.datasetId }, data: { detail }, cause });
+  const refuse = (detail: string, cause?: unknown) =>
+    new AppError(ERR.elnContent, { params: { note: note.name || note.datasetId }, data: { detail }, cause });
   const own: PmNode[] = [];
   const attached = note.attachments.map((a) => ctx.byEntity.get(a.entityId)).filter((f): f is StagedFile => f !== undefined);
   if (note.latestVersion) {
@@ -286,14 +335,19 @@ async function noteContent(ctx: NoteContext, note: NotePlan): Promise<{ state: U
     if (!entry) throw new AppError(ERR.elnMissingFile, { params: { file: note.latestVersion.path } });
     const bytes = await ctx.reader.bytes(entry, ELN_IMPORT_LIMITS.blocksBytes);
     const expected = text(ctx.crate.get(note.latestVersion.entityId) ?? { '@id': '', '@type': 'File' }, 'sha256');
-    if (createHash('sha256').update(bytes).digest('hex') !== expected) throw new AppError(ERR.elnChecksum, { params: { file: note.latestVersion.path } });
+    if (createHash('sha256').update(bytes).digest('hex') !== expected)
+      throw new AppError(ERR.elnChecksum, { params: { file: note.latestVersion.path } });
     let parsed;
     try {
       parsed = versionFile.parse(JSON.parse(bytes.toString('utf8')));
     } catch (error) {
       throw refuse('the version file is not a block list', error);
     }
-    const renamed = new Map(note.attachments.flatMap((a) => (a.originalFileId && ctx.byEntity.get(a.entityId) ? [[a.originalFileId, ctx.byEntity.get(a.entityId)!.fileId] as const] : [])));
+    const renamed = new Map(
+      note.attachments.flatMap((a) =>
+        a.originalFileId && ctx.byEntity.get(a.entityId) ? [[a.originalFileId, ctx.byEntity.get(a.entityId)!.fileId] as const] : [],
+      ),
+    );
     for (const block of [...parsed.blocks].sort((a, b) => a.blockOdr - b.blockOdr)) {
       try {
         own.push(withFileIds(JSON.parse(block.content) as PmNode, renamed));
@@ -303,7 +357,11 @@ async function noteContent(ctx: NoteContext, note: NotePlan): Promise<{ state: U
     }
   } else {
     if (note.text) own.push(...textToNodes(note.text));
-    own.push(...attached.map((file) => attachmentNode({ fileId: file.fileId, name: file.originName, kind: file.kind, size: file.size, extension: file.extension })));
+    own.push(
+      ...attached.map((file) =>
+        attachmentNode({ fileId: file.fileId, name: file.originName, kind: file.kind, size: file.size, extension: file.extension }),
+      ),
+    );
   }
   const history = historySection(elnMessage('importHeading', lang), historyLines(ctx, note));
   try {
@@ -325,19 +383,30 @@ function historyLines(ctx: NoteContext, note: NotePlan): string[] {
       ? elnMessage(note.status ? 'originalNote' : 'originalNoteNumber', lang, { number: note.identifier, status: note.status ?? '' })
       : elnMessage('originalNoteUnnumbered', lang, { name: note.name || note.datasetId }),
   );
-  if (note.template) lines.push(`${elnMessage('createdFromTemplate', lang, { template: note.template.name, version: note.template.version ?? '' }).trim()}.`);
+  if (note.template)
+    lines.push(
+      `${elnMessage('createdFromTemplate', lang, { template: note.template.name, version: note.template.version ?? '' }).trim()}.`,
+    );
   for (const version of note.versions) {
-    lines.push(elnMessage('originalVersion', lang, { version: version.version, time: time(version.savedAt), name: version.savedBy ?? unknown }));
+    lines.push(
+      elnMessage('originalVersion', lang, { version: version.version, time: time(version.savedAt), name: version.savedBy ?? unknown }),
+    );
   }
   for (const signature of note.signatures) {
     const meaning = SIGNATURE_MEANINGS[signature.meaning as keyof typeof SIGNATURE_MEANINGS]?.[lang] ?? signature.meaning;
-    lines.push(signature.text ?? `${meaning}: ${signature.signer} (${signature.printedName ?? ''}) ${signature.signedAt ?? ''} ${signature.hash ?? ''} ${signature.status ?? ''}`);
+    lines.push(
+      signature.text ??
+        `${meaning}: ${signature.signer} (${signature.printedName ?? ''}) ${signature.signedAt ?? ''} ${signature.hash ?? ''} ${signature.status ?? ''}`,
+    );
   }
-  for (const comment of note.comments) lines.push(elnMessage('originalComment', lang, { name: comment.author ?? unknown, time: time(comment.at), text: comment.text }));
+  for (const comment of note.comments)
+    lines.push(elnMessage('originalComment', lang, { name: comment.author ?? unknown, time: time(comment.at), text: comment.text }));
   for (const attachment of note.attachments) {
     if (ctx.skippedFiles.includes(attachment.entityId)) {
       const kind = uploadKindOf(cleanFileName(attachment.name));
-      lines.push(elnMessage('fileSkipped', lang, { name: attachment.name, reason: elnMessage(kind ? 'fileTooLarge' : 'fileTypeRefused', lang) }));
+      lines.push(
+        elnMessage('fileSkipped', lang, { name: attachment.name, reason: elnMessage(kind ? 'fileTooLarge' : 'fileTypeRefused', lang) }),
+      );
     }
   }
   return lines;
@@ -396,12 +465,20 @@ async function createProject(
   const importedNotes: Array<Record<string, unknown>> = [];
   for (const note of plan.notes) {
     const { state, savedBlocks } = await noteContent(ctx, note);
-    const noteTitle = await uniqueTitle(note.name || elnMessage('untitledNote', lang), LIMITS.noteTitle, async (candidate) => noteTitles.has(candidate));
+    const noteTitle = await uniqueTitle(note.name || elnMessage('untitledNote', lang), LIMITS.noteTitle, async (candidate) =>
+      noteTitles.has(candidate),
+    );
     noteTitles.add(noteTitle);
     const blocksHash = versionFingerprint(savedBlocks);
     const [created] = await tx
       .insert(labNotes)
-      .values({ projectNo, title: noteTitle, labNoteNumber: await nextLabNoteNumber(tx, config.timeZone), writerUserNo: user.userNo, version: 1 })
+      .values({
+        projectNo,
+        title: noteTitle,
+        labNoteNumber: await nextLabNoteNumber(tx, config.timeZone),
+        writerUserNo: user.userNo,
+        version: 1,
+      })
       .returning();
     if (!created) throw new Error('imported note not created');
     await recordNoteWriter(tx, created.noteNo, user.userNo);
@@ -420,14 +497,24 @@ async function createProject(
         uploadedByUserNo: user.userNo,
       });
     }
-    await tx.insert(noteVersions).values({ noteNo: created.noteNo, version: 1, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
+    await tx
+      .insert(noteVersions)
+      .values({ noteNo: created.noteNo, version: 1, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
     await tx.insert(documentUpdates).values({ documentName: noteDocumentName(created.noteNo), update: state });
     const origin = {
       archive: record.archiveName,
       dataset: note.datasetId,
       labNoteNumber: note.identifier,
       versions: note.versions.length,
-      signatures: note.signatures.map((s) => ({ signer: s.signer, printedName: s.printedName, meaning: s.meaning, signedAt: s.signedAt, version: s.version, hash: s.hash, status: s.status })),
+      signatures: note.signatures.map((s) => ({
+        signer: s.signer,
+        printedName: s.printedName,
+        meaning: s.meaning,
+        signedAt: s.signedAt,
+        version: s.version,
+        hash: s.hash,
+        status: s.status,
+      })),
     };
     importedNotes.push({ noteNo: created.noteNo, labNoteNumber: created.labNoteNumber, title: noteTitle, original: origin });
     audits.push({

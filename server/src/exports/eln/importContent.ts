@@ -11,18 +11,37 @@ import { documentHasUnstorableText } from '../../notes/contentCheck.js';
  * note starts with.
  */
 
-const paragraph = (text: string): PmNode => ({ type: 'paragraph', attrs: { blockUid: newBlockUid() }, ...(text ? { content: [{ type: 'text', text }] } : {}) });
-const heading = (text: string, level: number): PmNode => ({ type: 'heading', attrs: { level, blockUid: newBlockUid() }, content: [{ type: 'text', text }] });
+const paragraph = (text: string): PmNode => ({
+  type: 'paragraph',
+  attrs: { blockUid: newBlockUid() },
+  ...(text ? { content: [{ type: 'text', text }] } : {}),
+});
+const heading = (text: string, level: number): PmNode => ({
+  type: 'heading',
+  attrs: { level, blockUid: newBlockUid() },
+  content: [{ type: 'text', text }],
+});
 
 /** A clearly marked section at the note's end: a heading and one paragraph per line. */
 export function historySection(title: string, lines: readonly string[]): PmNode[] {
-  return [{ type: 'horizontalRule', attrs: { blockUid: newBlockUid() } }, heading(title, 2), ...lines.filter((line) => line.trim()).map((line) => paragraph(clean(line)))];
+  return [
+    { type: 'horizontalRule', attrs: { blockUid: newBlockUid() } },
+    heading(title, 2),
+    ...lines.filter((line) => line.trim()).map((line) => paragraph(clean(line))),
+  ];
 }
 
 /** An imported attachment as the block that shows it. */
 export function attachmentNode(file: { fileId: string; name: string; kind: 'image' | 'file'; size: number; extension: string }): PmNode {
-  if (file.kind === 'image') return { type: 'image', attrs: { fileId: file.fileId, title: Array.from(file.name).slice(0, LIMITS.imageTitle).join(''), blockUid: newBlockUid() } };
-  return { type: 'fileAttachment', attrs: { fileId: file.fileId, name: file.name, size: file.size, extension: file.extension, blockUid: newBlockUid() } };
+  if (file.kind === 'image')
+    return {
+      type: 'image',
+      attrs: { fileId: file.fileId, title: Array.from(file.name).slice(0, LIMITS.imageTitle).join(''), blockUid: newBlockUid() },
+    };
+  return {
+    type: 'fileAttachment',
+    attrs: { fileId: file.fileId, name: file.name, size: file.size, extension: file.extension, blockUid: newBlockUid() },
+  };
 }
 
 /** Text as a paragraph holds it: no control characters but tabs, no lone surrogates. */
@@ -46,7 +65,8 @@ function decodeEntities(text: string): string {
   });
 }
 
-const BLOCK_TAG = /<\s*(\/?)\s*(h[1-6]|p|div|li|pre|blockquote|tr|table|ul|ol|section|article|header|footer|figure|figcaption|dt|dd)\b[^>]*>/gi;
+const BLOCK_TAG =
+  /<\s*(\/?)\s*(h[1-6]|p|div|li|pre|blockquote|tr|table|ul|ol|section|article|header|footer|figure|figcaption|dt|dd)\b[^>]*>/gi;
 
 /**
  * Another notebook's text (eLabFTW keeps HTML) as headings and paragraphs: block elements start a new
@@ -55,7 +75,12 @@ const BLOCK_TAG = /<\s*(\/?)\s*(h[1-6]|p|div|li|pre|blockquote|tr|table|ul|ol|se
  */
 export function textToNodes(source: string): PmNode[] {
   const looksLikeHtml = /<\s*[a-z][^>]*>/i.test(source);
-  if (!looksLikeHtml) return source.split(/\n\s*\n|\r\n\s*\r\n/).map(clean).filter(Boolean).map(paragraph);
+  if (!looksLikeHtml)
+    return source
+      .split(/\n\s*\n|\r\n\s*\r\n/)
+      .map(clean)
+      .filter(Boolean)
+      .map(paragraph);
   const html = source
     .replace(/<\s*(script|style|head)\b[\s\S]*?<\s*\/\s*\1\s*>/gi, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
@@ -102,17 +127,22 @@ export function importedDocument(blocks: readonly PmNode[]): { state: Uint8Array
   if (documentHasUnstorableText(doc)) throw new ContentRefusal('text that cannot be stored (a NUL or a broken character)');
   // A note starts within the content rules (table size, nesting, image titles...), as a saved one here would.
   const violations = contentViolations(doc);
-  if (violations.length) throw new ContentRefusal(`breaks content rules: ${violations.map((v) => `${v.rule} (${v.blockUid ?? '-'})`).join(', ')}`);
+  if (violations.length)
+    throw new ContentRefusal(`breaks content rules: ${violations.map((v) => `${v.rule} (${v.blockUid ?? '-'})`).join(', ')}`);
   const yDoc = prosemirrorJSONToYDoc(noteSchema(), doc, CONTENT_FIELD);
   const state = Y.encodeStateAsUpdate(yDoc);
   yDoc.destroy();
-  if (state.byteLength > COLLAB_LIMITS.documentBytes) throw new ContentRefusal(`larger than a live document may be (${state.byteLength} bytes)`);
+  if (state.byteLength > COLLAB_LIMITS.documentBytes)
+    throw new ContentRefusal(`larger than a live document may be (${state.byteLength} bytes)`);
   return { state, savedBlocks: snapshotOfState(state).savedBlocks('LABNOTE') };
 }
 
 /** A block node's file reference renamed to the imported file's id (images and file attachments). */
 export function withFileIds(node: PmNode, renamed: ReadonlyMap<string, string>): PmNode {
-  const fileId = (node.type === 'image' || node.type === 'fileAttachment') && typeof node.attrs?.fileId === 'string' ? renamed.get(node.attrs.fileId) : undefined;
+  const fileId =
+    (node.type === 'image' || node.type === 'fileAttachment') && typeof node.attrs?.fileId === 'string'
+      ? renamed.get(node.attrs.fileId)
+      : undefined;
   return {
     ...node,
     ...(fileId ? { attrs: { ...node.attrs, fileId } } : {}),

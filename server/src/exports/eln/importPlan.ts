@@ -62,15 +62,17 @@ export class Crate {
   /** Every File entity that names a file inside the archive (not a web address, not a fragment). */
   localFiles(): Array<{ entity: Entity; path: string }> {
     const byPath = new Map<string, string>();
-    return [...this.entities.values()].filter((e) => isA(e, 'File')).flatMap((entity) => {
-      const path = localPath(entity['@id']);
-      if (!path) return [];
-      // `a.bin`, `./a.bin` and `a%2Ebin` name one entry: listed under several ids, one packed entry would be
-      // unpacked and checked again and again, past every limit the archive's directory was checked against.
-      if (byPath.has(path)) throw new AppError(ERR.elnMetadata, { data: { detail: `two File entities name ${path}` } });
-      byPath.set(path, entity['@id']);
-      return [{ entity, path }];
-    });
+    return [...this.entities.values()]
+      .filter((e) => isA(e, 'File'))
+      .flatMap((entity) => {
+        const path = localPath(entity['@id']);
+        if (!path) return [];
+        // `a.bin`, `./a.bin` and `a%2Ebin` name one entry: listed under several ids, one packed entry would be
+        // unpacked and checked again and again, past every limit the archive's directory was checked against.
+        if (byPath.has(path)) throw new AppError(ERR.elnMetadata, { data: { detail: `two File entities name ${path}` } });
+        byPath.set(path, entity['@id']);
+        return [{ entity, path }];
+      });
   }
 }
 
@@ -81,7 +83,11 @@ export function isA(entity: Entity, type: string): boolean {
 export function refIds(entity: Entity, property: string): string[] {
   const value = entity[property];
   const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return list.flatMap((item) => (item && typeof item === 'object' && typeof (item as { '@id'?: unknown })['@id'] === 'string' ? [(item as { '@id': string })['@id']] : []));
+  return list.flatMap((item) =>
+    item && typeof item === 'object' && typeof (item as { '@id'?: unknown })['@id'] === 'string'
+      ? [(item as { '@id': string })['@id']]
+      : [],
+  );
 }
 
 /** A property as text (numbers too: eLabFTW writes contentSize as a number); undefined when absent or empty. */
@@ -182,7 +188,10 @@ export function planImport(crate: Crate): ImportPlan {
 function refuseSharedFiles(notes: readonly NotePlan[]): void {
   const owners = new Set<string>();
   for (const note of notes) {
-    for (const entityId of new Set([...(note.latestVersion ? [note.latestVersion.entityId] : []), ...note.attachments.map((a) => a.entityId)])) {
+    for (const entityId of new Set([
+      ...(note.latestVersion ? [note.latestVersion.entityId] : []),
+      ...note.attachments.map((a) => a.entityId),
+    ])) {
       if (owners.has(entityId)) throw new AppError(ERR.elnMetadata, { data: { detail: `${entityId} belongs to two notes` } });
       owners.add(entityId);
     }
@@ -204,7 +213,14 @@ function planNote(crate: Crate, dataset: Entity): NotePlan {
     .flatMap((entity): AttachmentPlan[] => {
       const path = localPath(entity['@id']);
       if (!path) return [];
-      return [{ entityId: entity['@id'], path, name: text(entity, 'name') ?? path.split('/').at(-1) ?? 'file', originalFileId: ours ? (text(entity, 'identifier') ?? null) : null }];
+      return [
+        {
+          entityId: entity['@id'],
+          path,
+          name: text(entity, 'name') ?? path.split('/').at(-1) ?? 'file',
+          originalFileId: ours ? (text(entity, 'identifier') ?? null) : null,
+        },
+      ];
     });
   const [template] = crate.refs(dataset, 'isBasedOn');
   const signatures: SignaturePlan[] = [];
@@ -234,7 +250,11 @@ function planNote(crate: Crate, dataset: Entity): NotePlan {
     identifier: text(dataset, 'identifier') ?? null,
     status: text(dataset, 'creativeWorkStatus') ?? null,
     latestVersion: latest && latestPath ? { entityId: latest.entity['@id'], path: latestPath } : null,
-    versions: versionFiles.map(({ entity, version }) => ({ version: String(version), savedAt: text(entity, 'dateCreated') ?? null, savedBy: crate.nameOf(entity, 'author') ?? null })),
+    versions: versionFiles.map(({ entity, version }) => ({
+      version: String(version),
+      savedAt: text(entity, 'dateCreated') ?? null,
+      savedBy: crate.nameOf(entity, 'author') ?? null,
+    })),
     text: ours ? null : (text(dataset, 'text') ?? null),
     template: template ? { name: text(template, 'name') ?? '', version: text(template, 'version') ?? null } : null,
     attachments,

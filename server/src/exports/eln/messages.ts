@@ -19,9 +19,17 @@ export const ELN_MESSAGES = {
     '{organization}의 내부 기록입니다. 재사용 권한은 부여되지 않습니다.',
     '{organization}の内部記録です。再利用の許諾はありません。',
   ),
-  publicKey: words('Public key that checks this archive\'s signature (minisign)', '이 아카이브의 서명을 확인하는 공개 키 (minisign)', 'このアーカイブの署名を確認する公開鍵（minisign）'),
+  publicKey: words(
+    "Public key that checks this archive's signature (minisign)",
+    '이 아카이브의 서명을 확인하는 공개 키 (minisign)',
+    'このアーカイブの署名を確認する公開鍵（minisign）',
+  ),
   checksums: words('SHA-256 of every file, for sha256sum -c', 'sha256sum -c용 모든 파일의 SHA-256', 'sha256sum -c 用の全ファイルのSHA-256'),
-  versionBlocks: words('Version {version}: its blocks (JSON), fingerprint {hash}', '버전 {version}: 블록 (JSON), 지문 {hash}', 'バージョン{version}：ブロック（JSON）、フィンガープリント {hash}'),
+  versionBlocks: words(
+    'Version {version}: its blocks (JSON), fingerprint {hash}',
+    '버전 {version}: 블록 (JSON), 지문 {hash}',
+    'バージョン{version}：ブロック（JSON）、フィンガープリント {hash}',
+  ),
   versionHtml: words('Version {version} as a web page', '버전 {version} 웹 페이지', 'バージョン{version}のウェブページ'),
   versionPdf: words('Version {version} as PDF', '버전 {version} PDF', 'バージョン{version}のPDF'),
   fileChanged: words(
@@ -40,11 +48,31 @@ export const ELN_MESSAGES = {
     '{signer}님의 {meaning} 서명 (서명 이름 “{printed}”), 버전 {version}, {time} ({zone}). 서명한 내용의 SHA-256: {hash}. {integrity}',
     '{signer}さんの{meaning}署名（署名名「{printed}」）、バージョン{version}、{time}（{zone}）。署名した内容のSHA-256：{hash}。{integrity}',
   ),
-  intact: words('The stored content still matches what was signed.', '저장된 내용이 서명한 내용과 일치합니다.', '保存された内容は署名した内容と一致しています。'),
-  broken: words('BROKEN: the stored content no longer matches what was signed.', '손상됨: 저장된 내용이 서명한 내용과 더 이상 일치하지 않습니다.', '破損：保存された内容が署名した内容と一致しなくなっています。'),
-  requested: words('{meaning} signature requested from {signer}, not given.', '{signer}님에게 {meaning} 서명을 요청했으나 아직 서명하지 않았습니다.', '{signer}さんに{meaning}署名を依頼しましたが、まだ署名されていません。'),
-  declined: words('{meaning} signature declined by {signer}{comment}.', '{signer}님이 {meaning} 서명을 거절했습니다{comment}.', '{signer}さんが{meaning}署名を辞退しました{comment}。'),
-  createdFromTemplate: words('Note created from the template {template} {version}', '{template} {version} 템플릿으로 노트 생성', 'テンプレート{template} {version}からノートを作成'),
+  intact: words(
+    'The stored content still matches what was signed.',
+    '저장된 내용이 서명한 내용과 일치합니다.',
+    '保存された内容は署名した内容と一致しています。',
+  ),
+  broken: words(
+    'BROKEN: the stored content no longer matches what was signed.',
+    '손상됨: 저장된 내용이 서명한 내용과 더 이상 일치하지 않습니다.',
+    '破損：保存された内容が署名した内容と一致しなくなっています。',
+  ),
+  requested: words(
+    '{meaning} signature requested from {signer}, not given.',
+    '{signer}님에게 {meaning} 서명을 요청했으나 아직 서명하지 않았습니다.',
+    '{signer}さんに{meaning}署名を依頼しましたが、まだ署名されていません。',
+  ),
+  declined: words(
+    '{meaning} signature declined by {signer}{comment}.',
+    '{signer}님이 {meaning} 서명을 거절했습니다{comment}.',
+    '{signer}さんが{meaning}署名を辞退しました{comment}。',
+  ),
+  createdFromTemplate: words(
+    'Note created from the template {template} {version}',
+    '{template} {version} 템플릿으로 노트 생성',
+    'テンプレート{template} {version}からノートを作成',
+  ),
   // The history section an imported note ends with.
   importHeading: words('Imported record (history only)', '가져온 기록 (이력 전용)', '取り込んだ記録（履歴のみ）'),
   importIntro: words(
@@ -52,19 +80,35 @@ export const ELN_MESSAGES = {
     '{time}에 {user}님이 .eln 아카이브 {archive}에서 가져왔습니다. {signature} 아래 서명은 원래 노트북에서 한 것으로, 이력으로만 보관되며 이 노트북의 서명이 아닙니다.',
     '{time}に{user}さんが.elnアーカイブ{archive}から取り込みました。{signature} 以下の署名は元のノートブックで行われたもので、履歴としてのみ保管され、このノートブックの署名ではありません。',
   ),
-  archiveThisServer: words('The archive\'s signature was verified with this server\'s key {keyId}.', '아카이브 서명을 이 서버의 키 {keyId}로 확인했습니다.', 'アーカイブの署名をこのサーバーの鍵{keyId}で確認しました。'),
+  archiveThisServer: words(
+    "The archive's signature was verified with this server's key {keyId}.",
+    '아카이브 서명을 이 서버의 키 {keyId}로 확인했습니다.',
+    'アーカイブの署名をこのサーバーの鍵{keyId}で確認しました。',
+  ),
   archiveOtherKey: words(
-    'The archive\'s signature was verified with the key {keyId} shipped with it, which is not this server\'s key.',
+    "The archive's signature was verified with the key {keyId} shipped with it, which is not this server's key.",
     '아카이브 서명을 함께 들어 있던 키 {keyId}로 확인했습니다. 이 서버의 키가 아닙니다.',
     'アーカイブの署名を同梱の鍵{keyId}で確認しました。このサーバーの鍵ではありません。',
   ),
-  archiveUnsigned: words('The archive was not signed; the SHA-256 of each file was checked.', '아카이브에 서명이 없었습니다. 각 파일의 SHA-256은 확인했습니다.', 'アーカイブには署名がありませんでした。各ファイルのSHA-256は確認しました。'),
+  archiveUnsigned: words(
+    'The archive was not signed; the SHA-256 of each file was checked.',
+    '아카이브에 서명이 없었습니다. 각 파일의 SHA-256은 확인했습니다.',
+    'アーカイブには署名がありませんでした。各ファイルのSHA-256は確認しました。',
+  ),
   originalNote: words('Original note: {number} ({status}).', '원래 노트: {number} ({status}).', '元のノート：{number}（{status}）。'),
   originalNoteNumber: words('Original note: {number}.', '원래 노트: {number}.', '元のノート：{number}。'),
   originalNoteUnnumbered: words('Original record: {name}.', '원래 기록: {name}.', '元の記録：{name}。'),
-  originalVersion: words('Version {version} saved {time} by {name}.', '버전 {version}: {time}, {name}님 저장.', 'バージョン{version}：{time}、{name}さんが保存。'),
+  originalVersion: words(
+    'Version {version} saved {time} by {name}.',
+    '버전 {version}: {time}, {name}님 저장.',
+    'バージョン{version}：{time}、{name}さんが保存。',
+  ),
   originalComment: words('Comment by {name}, {time}: {text}', '{name}님의 코멘트, {time}: {text}', '{name}さんのコメント、{time}：{text}'),
-  fileSkipped: words('Not imported: the file {name} ({reason}).', '가져오지 않음: {name} 파일 ({reason}).', '取り込んでいません：ファイル{name}（{reason}）。'),
+  fileSkipped: words(
+    'Not imported: the file {name} ({reason}).',
+    '가져오지 않음: {name} 파일 ({reason}).',
+    '取り込んでいません：ファイル{name}（{reason}）。',
+  ),
   fileTypeRefused: words('a type this notebook does not accept', '이 노트북이 받지 않는 형식', 'このノートブックが受け付けない形式'),
   fileTooLarge: words('larger than this notebook accepts', '이 노트북이 받는 크기보다 큼', 'このノートブックが受け付けるサイズを超過'),
   untitledProject: words('Imported project', '가져온 프로젝트', '取り込んだプロジェクト'),
@@ -74,7 +118,8 @@ export const ELN_MESSAGES = {
 
 export type ElnMessage = keyof typeof ELN_MESSAGES;
 
-export const elnMessage = (key: ElnMessage, lang: Language, params?: Record<string, string | number>): string => interpolate(ELN_MESSAGES[key][lang], params);
+export const elnMessage = (key: ElnMessage, lang: Language, params?: Record<string, string | number>): string =>
+  interpolate(ELN_MESSAGES[key][lang], params);
 
 export const SIGNATURE_MEANINGS: Record<SignatureType, Localised> = {
   reviewer: words('reviewer', '검토자', 'レビュアー'),

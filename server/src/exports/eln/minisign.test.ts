@@ -5,7 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commentLine, displayKeyId, generateSigningKey, MinisignError, minisignPublicKeyFile, minisignSignature, parseMinisignPublicKey, sameKey, verifyMinisign } from './minisign.js';
+import {
+  commentLine,
+  displayKeyId,
+  generateSigningKey,
+  MinisignError,
+  minisignPublicKeyFile,
+  minisignSignature,
+  parseMinisignPublicKey,
+  sameKey,
+  verifyMinisign,
+} from './minisign.js';
 
 const run = promisify(execFile);
 const MINISIGN = '/usr/bin/minisign';
@@ -39,7 +49,10 @@ describe('minisign format', () => {
     const content = Buffer.from('{"@context":"https://w3id.org/ro/crate/1.2/context","name":"실험 ノート"}\n');
     await writeFile(path.join(dir, 'key.pub'), minisignPublicKeyFile(key));
     await writeFile(path.join(dir, 'meta.json'), content);
-    const signature = minisignSignature(key, content, { untrusted: 'signature from the notebook', trusted: 'project:12 촉매 スクリーニング\texporter:kim' });
+    const signature = minisignSignature(key, content, {
+      untrusted: 'signature from the notebook',
+      trusted: 'project:12 촉매 スクリーニング\texporter:kim',
+    });
     await writeFile(path.join(dir, 'meta.json.minisig'), signature);
 
     const good = await minisignVerify(dir, 'meta.json');

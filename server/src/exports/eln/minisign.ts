@@ -61,7 +61,12 @@ function signingKeyOf(stored: z.infer<typeof storedKey>): SigningKey {
   const keyIdBytes = Buffer.from(stored.keyId, 'hex');
   const publicKeyBytes = Buffer.from(stored.publicKey, 'base64');
   if (publicKeyBytes.length !== PUBLIC_KEY_BYTES) throw new Error('the stored export key has a public key of the wrong size');
-  return { keyIdBytes, keyId: displayKeyId(keyIdBytes), publicKeyBytes, privateKey: createPrivateKey({ key: Buffer.from(stored.secretKey, 'base64'), format: 'der', type: 'pkcs8' }) };
+  return {
+    keyIdBytes,
+    keyId: displayKeyId(keyIdBytes),
+    publicKeyBytes,
+    privateKey: createPrivateKey({ key: Buffer.from(stored.secretKey, 'base64'), format: 'der', type: 'pkcs8' }),
+  };
 }
 
 /** A new key pair, not stored (tests; the server's own comes from exportSigningKey). */
@@ -80,7 +85,10 @@ export function exportSigningKey(db: Db): Promise<SigningKey> {
   let loading = loadedKeys.get(db);
   if (!loading) {
     loading = (async () => {
-      await db.insert(settings).values({ key: KEY_SETTING, value: JSON.stringify(newStoredKey()) }).onConflictDoNothing();
+      await db
+        .insert(settings)
+        .values({ key: KEY_SETTING, value: JSON.stringify(newStoredKey()) })
+        .onConflictDoNothing();
       const [row] = await db.select().from(settings).where(eq(settings.key, KEY_SETTING));
       if (!row) throw new Error('export signing key missing after insert');
       return signingKeyOf(storedKey.parse(JSON.parse(row.value)));
@@ -150,7 +158,8 @@ export function parseMinisignPublicKey(text: string): PublicKey {
   const [comment, body] = lines(text.trim());
   if (!comment?.startsWith('untrusted comment:') || !body) throw new MinisignError('not a minisign public key');
   const bytes = Buffer.from(body.trim(), 'base64');
-  if (bytes.length !== 2 + KEY_ID_BYTES + PUBLIC_KEY_BYTES || bytes.subarray(0, 2).toString('ascii') !== PUBLIC_KEY_ALGORITHM) throw new MinisignError('not an Ed25519 minisign public key');
+  if (bytes.length !== 2 + KEY_ID_BYTES + PUBLIC_KEY_BYTES || bytes.subarray(0, 2).toString('ascii') !== PUBLIC_KEY_ALGORITHM)
+    throw new MinisignError('not an Ed25519 minisign public key');
   const keyIdBytes = Buffer.from(bytes.subarray(2, 2 + KEY_ID_BYTES));
   return { keyIdBytes, keyId: displayKeyId(keyIdBytes), publicKeyBytes: Buffer.from(bytes.subarray(2 + KEY_ID_BYTES)) };
 }
@@ -166,11 +175,13 @@ function publicKeyObject(key: PublicKey): KeyObject {
  */
 export function verifyMinisign(key: PublicKey, content: Uint8Array, signatureFile: string): { trustedComment: string } {
   const [untrusted, line, trustedLine, globalLine] = lines(signatureFile);
-  if (!untrusted?.startsWith('untrusted comment:') || !line || !trustedLine?.startsWith('trusted comment: ') || !globalLine) throw new MinisignError('not a minisign signature');
+  if (!untrusted?.startsWith('untrusted comment:') || !line || !trustedLine?.startsWith('trusted comment: ') || !globalLine)
+    throw new MinisignError('not a minisign signature');
   const bytes = Buffer.from(line.trim(), 'base64');
   if (bytes.length !== 2 + KEY_ID_BYTES + SIGNATURE_BYTES) throw new MinisignError('not a minisign signature');
   const algorithm = bytes.subarray(0, 2).toString('ascii');
-  if (algorithm !== PREHASHED_ALGORITHM && algorithm !== PUBLIC_KEY_ALGORITHM) throw new MinisignError(`unknown signature algorithm ${algorithm}`);
+  if (algorithm !== PREHASHED_ALGORITHM && algorithm !== PUBLIC_KEY_ALGORITHM)
+    throw new MinisignError(`unknown signature algorithm ${algorithm}`);
   if (!bytes.subarray(2, 2 + KEY_ID_BYTES).equals(key.keyIdBytes)) throw new MinisignError('signed with another key');
   const signature = bytes.subarray(2 + KEY_ID_BYTES);
   const publicKey = publicKeyObject(key);
@@ -178,7 +189,10 @@ export function verifyMinisign(key: PublicKey, content: Uint8Array, signatureFil
   if (!verify(null, signed, publicKey, signature)) throw new MinisignError('the signature does not match the content');
   const trustedComment = trustedLine.slice('trusted comment: '.length);
   const globalSignature = Buffer.from(globalLine.trim(), 'base64');
-  if (globalSignature.length !== SIGNATURE_BYTES || !verify(null, Buffer.concat([signature, Buffer.from(trustedComment, 'utf8')]), publicKey, globalSignature)) {
+  if (
+    globalSignature.length !== SIGNATURE_BYTES ||
+    !verify(null, Buffer.concat([signature, Buffer.from(trustedComment, 'utf8')]), publicKey, globalSignature)
+  ) {
     throw new MinisignError('the trusted comment does not match its signature');
   }
   return { trustedComment };

@@ -6,7 +6,19 @@ import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { renderVersionHtml } from '../../rendering/render.js';
-import { exportNoteNos, loadExportNote, loadVersionBlocks, loadExportProject, projectAuditEntries, type ExportAuditEntry, type ExportFile, type ExportNote, type ExportPerson, type ExportProject, type ExportSignature } from '../projectContent.js';
+import {
+  exportNoteNos,
+  loadExportNote,
+  loadVersionBlocks,
+  loadExportProject,
+  projectAuditEntries,
+  type ExportAuditEntry,
+  type ExportFile,
+  type ExportNote,
+  type ExportPerson,
+  type ExportProject,
+  type ExportSignature,
+} from '../projectContent.js';
 import {
   CHECKSUMS_FILE,
   dayInZone,
@@ -142,7 +154,17 @@ export async function writeElnArchive(
   const zone = options.timeZone ?? 'UTC';
   const rootFolder = `${safeSegment(project.title, 60, `project-${project.projectNo}`)}-${dayInZone(options.exportedAt, zone)}`;
   const zip = new ZipWriter(output, options.exportedAt);
-  const ctx: ArchiveContext = { db, options, project, zip, graph: new CrateGraph(), zone, damaged: [], noteEntities: new Map(), fileEntities: new Map() };
+  const ctx: ArchiveContext = {
+    db,
+    options,
+    project,
+    zip,
+    graph: new CrateGraph(),
+    zone,
+    damaged: [],
+    noteEntities: new Map(),
+    fileEntities: new Map(),
+  };
   const total = options.noteNos.length + 1;
   onProgress(0, total);
   try {
@@ -200,7 +222,14 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
   for (const file of note.files) {
     const written = await writeStoredFile(ctx, note, file, entry);
     if (!written) {
-      comments.push(graph.add({ '@id': `#missing-file-${file.fileId}`, '@type': 'Comment', name: file.originName, text: elnMessage('fileMissing', options.lang, { name: file.originName, hash: file.sha256 }) }));
+      comments.push(
+        graph.add({
+          '@id': `#missing-file-${file.fileId}`,
+          '@type': 'Comment',
+          name: file.originName,
+          text: elnMessage('fileMissing', options.lang, { name: file.originName, hash: file.sha256 }),
+        }),
+      );
       continue;
     }
     const relative = fileEntryName(file);
@@ -219,7 +248,10 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
 
   const versionEntities = new Map<number, string>();
   for (const version of note.history) {
-    const blocks = note.latest && version.version === note.latest.version ? note.latest.blocks : await loadVersionBlocks(ctx.db, note.noteNo, version.version);
+    const blocks =
+      note.latest && version.version === note.latest.version
+        ? note.latest.blocks
+        : await loadVersionBlocks(ctx.db, note.noteNo, version.version);
     const saver = graph.person(version.savedBy);
     const content: VersionFile = {
       format: VERSION_FILE_FORMAT,
@@ -241,7 +273,11 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
       ...common,
     });
     versionEntities.set(version.version, json['@id']);
-    const html = renderVersionHtml(blocks, { lang: options.lang, title: note.title, fileSource: (fileId) => filePaths.get(fileId) ?? null });
+    const html = renderVersionHtml(blocks, {
+      lang: options.lang,
+      title: note.title,
+      fileSource: (fileId) => filePaths.get(fileId) ?? null,
+    });
     const htmlName = `v${version.version}.html`;
     const page = graph.file(`${folder}${htmlName}`, await ctx.zip.addBytes(entry(htmlName), encoder.encode(html), { compress: true }), {
       name: htmlName,
@@ -313,13 +349,20 @@ function fileEntryName(file: ExportFile): string {
 }
 
 /** Streams a stored file into the archive; null (and recorded as missing) when storage no longer has it. */
-async function writeStoredFile(ctx: ArchiveContext, note: ExportNote, file: ExportFile, entry: (relative: string) => string): Promise<WrittenEntry | null> {
+async function writeStoredFile(
+  ctx: ArchiveContext,
+  note: ExportNote,
+  file: ExportFile,
+  entry: (relative: string) => string,
+): Promise<WrittenEntry | null> {
   const found = await stat(file.absolutePath).catch(() => null);
   if (!found?.isFile()) {
     ctx.damaged.push({ noteNo: note.noteNo, fileId: file.fileId, originName: file.originName, problem: 'missing' });
     return null;
   }
-  return ctx.zip.add(entry(fileEntryName(file)), () => createReadStream(file.absolutePath), { compress: !STORED_AS_IS.test(file.mimeType) });
+  return ctx.zip.add(entry(fileEntryName(file)), () => createReadStream(file.absolutePath), {
+    compress: !STORED_AS_IS.test(file.mimeType),
+  });
 }
 
 /** A signature as a Comment: who, meaning, printed name, time in the signer's zone, version, hash and whether it still holds. */
@@ -360,7 +403,12 @@ function signatureComment(ctx: ArchiveContext, signature: ExportSignature, versi
   }
   if (signature.status === 'F') {
     const comment = signature.description ? `: ${signature.description}` : '';
-    return { ...base, creativeWorkStatus: SIGNATURE_STATES.declined, ...(signature.signedAt ? { dateCreated: isoInZone(signature.signedAt, signature.timeZone) } : {}), text: elnMessage('declined', lang, { meaning, signer, comment }) };
+    return {
+      ...base,
+      creativeWorkStatus: SIGNATURE_STATES.declined,
+      ...(signature.signedAt ? { dateCreated: isoInZone(signature.signedAt, signature.timeZone) } : {}),
+      text: elnMessage('declined', lang, { meaning, signer, comment }),
+    };
   }
   return { ...base, creativeWorkStatus: SIGNATURE_STATES.requested, text: elnMessage('requested', lang, { meaning, signer }) };
 }
@@ -388,11 +436,17 @@ async function describeAudit(ctx: ArchiveContext): Promise<void> {
   const { db, graph, project } = ctx;
   const entries = await projectAuditEntries(db, project.projectNo, [...ctx.noteEntities.keys()], [...ctx.fileEntities.keys()]);
   const unknown = [...new Set(entries.map((e) => e.actorUserNo).filter((n): n is number => n !== null && !graph.knowsPerson(n)))];
-  const actors = unknown.length ? await db.select({ userNo: users.userNo, userId: users.userId, name: users.name }).from(users).where(inArray(users.userNo, unknown)) : [];
+  const actors = unknown.length
+    ? await db.select({ userNo: users.userNo, userId: users.userId, name: users.name }).from(users).where(inArray(users.userNo, unknown))
+    : [];
   const byNo = new Map(actors.map((a) => [a.userNo, a]));
   for (const entry of entries) {
     const actor = entry.actorUserNo !== null ? byNo.get(entry.actorUserNo) : undefined;
-    const agent = actor ? graph.person(actor) : entry.actorUserNo !== null && graph.knowsPerson(entry.actorUserNo) ? ref(`#person-${entry.actorUserNo}`) : undefined;
+    const agent = actor
+      ? graph.person(actor)
+      : entry.actorUserNo !== null && graph.knowsPerson(entry.actorUserNo)
+        ? ref(`#person-${entry.actorUserNo}`)
+        : undefined;
     const object = auditObject(ctx, entry);
     graph.add({
       '@id': `#audit-${entry.seq}`,
@@ -453,21 +507,32 @@ function trustedComment(ctx: ArchiveContext, rootFolder: string): string {
 async function finishCrate(ctx: ArchiveContext, rootFolder: string, key: SigningKey): Promise<Uint8Array> {
   const { graph, options, project, zip } = ctx;
   const organization = options.organization ?? 'ELN';
-  const keyFile = graph.file(PUBLIC_KEY_FILE, await zip.addBytes(`${rootFolder}/${PUBLIC_KEY_FILE}`, encoder.encode(minisignPublicKeyFile(key)), { compress: false }), {
-    name: PUBLIC_KEY_FILE,
-    encodingFormat: 'text/plain',
-    description: elnMessage('publicKey', options.lang),
-    identifier: key.keyId,
-  });
+  const keyFile = graph.file(
+    PUBLIC_KEY_FILE,
+    await zip.addBytes(`${rootFolder}/${PUBLIC_KEY_FILE}`, encoder.encode(minisignPublicKeyFile(key)), { compress: false }),
+    {
+      name: PUBLIC_KEY_FILE,
+      encodingFormat: 'text/plain',
+      description: elnMessage('publicKey', options.lang),
+      identifier: key.keyId,
+    },
+  );
   const sums = `${graph.checksumLines.join('\n')}\n`;
-  const sumsFile = graph.file(CHECKSUMS_FILE, await zip.addBytes(`${rootFolder}/${CHECKSUMS_FILE}`, encoder.encode(sums), { compress: true }), {
-    name: CHECKSUMS_FILE,
-    encodingFormat: 'text/plain',
-    description: elnMessage('checksums', options.lang),
-  });
+  const sumsFile = graph.file(
+    CHECKSUMS_FILE,
+    await zip.addBytes(`${rootFolder}/${CHECKSUMS_FILE}`, encoder.encode(sums), { compress: true }),
+    {
+      name: CHECKSUMS_FILE,
+      encodingFormat: 'text/plain',
+      description: elnMessage('checksums', options.lang),
+    },
+  );
   const published = options.exportedAt.toISOString();
   const exporterNo = await userNoOf(ctx.db, options.exportedBy.userId);
-  const exporter = exporterNo !== null ? graph.person({ userNo: exporterNo, userId: options.exportedBy.userId, name: options.exportedBy.name }) : undefined;
+  const exporter =
+    exporterNo !== null
+      ? graph.person({ userNo: exporterNo, userId: options.exportedBy.userId, name: options.exportedBy.name })
+      : undefined;
   const time = formatZonedTime(options.exportedAt, ctx.zone, options.lang)?.text ?? published;
   const head: Entity[] = [
     {
@@ -483,7 +548,12 @@ async function finishCrate(ctx: ArchiveContext, rootFolder: string, key: Signing
       '@id': './',
       '@type': 'Dataset',
       name: elnMessage('rootName', options.lang, { project: project.title, date: dayInZone(options.exportedAt, ctx.zone) }),
-      description: elnMessage('rootDescription', options.lang, { project: project.title, exporter: options.exportedBy.name, time, key: PUBLIC_KEY_FILE }),
+      description: elnMessage('rootDescription', options.lang, {
+        project: project.title,
+        exporter: options.exportedBy.name,
+        time,
+        key: PUBLIC_KEY_FILE,
+      }),
       datePublished: published,
       dateCreated: published,
       license: ref('#license'),

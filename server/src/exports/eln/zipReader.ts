@@ -6,7 +6,11 @@ import { AppError } from '../../http/errors.js';
 /** The refusal of an archive too large to unpack, naming the limits. */
 export function tooLarge(): AppError {
   return new AppError(ERR.elnTooLarge, {
-    params: { entries: ELN_IMPORT_LIMITS.entries, size: formatBytes(ELN_IMPORT_LIMITS.totalBytes, 'en'), ratio: ELN_IMPORT_LIMITS.compressionRatio },
+    params: {
+      entries: ELN_IMPORT_LIMITS.entries,
+      size: formatBytes(ELN_IMPORT_LIMITS.totalBytes, 'en'),
+      ratio: ELN_IMPORT_LIMITS.compressionRatio,
+    },
   });
 }
 
@@ -99,8 +103,14 @@ function readDirectory(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
     zip.on('entry', (entry: yauzl.Entry) => {
       total += entry.uncompressedSize;
       const ratio = entry.compressedSize > 0 ? entry.uncompressedSize / entry.compressedSize : entry.uncompressedSize > 0 ? Infinity : 1;
-      const packedTooTightly = entry.uncompressedSize > ELN_IMPORT_LIMITS.compressionCheckBytes && ratio > ELN_IMPORT_LIMITS.compressionRatio;
-      if (entries.length >= ELN_IMPORT_LIMITS.entries || entry.uncompressedSize > ELN_IMPORT_LIMITS.entryBytes || total > ELN_IMPORT_LIMITS.totalBytes || packedTooTightly) {
+      const packedTooTightly =
+        entry.uncompressedSize > ELN_IMPORT_LIMITS.compressionCheckBytes && ratio > ELN_IMPORT_LIMITS.compressionRatio;
+      if (
+        entries.length >= ELN_IMPORT_LIMITS.entries ||
+        entry.uncompressedSize > ELN_IMPORT_LIMITS.entryBytes ||
+        total > ELN_IMPORT_LIMITS.totalBytes ||
+        packedTooTightly
+      ) {
         fail(tooLarge());
         return;
       }

@@ -60,8 +60,17 @@ export function printChartConfig(type: ChartType, data: ChartData, labels: { xLa
   const color = (i: number) => PALETTE[i % PALETTE.length] ?? PALETTE[0];
   const radial = type === 'pie' || type === 'doughnut';
   const font = { family: CHART_FONT, size: 12 };
-  const axis = (title: string) => ({ title: { display: Boolean(title), text: title, color: TEXT, font }, ticks: { color: TEXT, font }, grid: { color: GRID } });
-  const base = { responsive: false, animation: false as const, devicePixelRatio: 3, plugins: { legend: { labels: { color: TEXT, font } } } };
+  const axis = (title: string) => ({
+    title: { display: Boolean(title), text: title, color: TEXT, font },
+    ticks: { color: TEXT, font },
+    grid: { color: GRID },
+  });
+  const base = {
+    responsive: false,
+    animation: false as const,
+    devicePixelRatio: 3,
+    plugins: { legend: { labels: { color: TEXT, font } } },
+  };
 
   if (type === 'scatter') {
     const datasets = data.series.map((series, i) => ({
@@ -87,7 +96,12 @@ export function printChartConfig(type: ChartType, data: ChartData, labels: { xLa
   const chartData = { labels: data.labels, datasets };
   if (radial) return { type, data: chartData, options: base } as ChartConfiguration;
   if (type === 'radar') {
-    const r = { ticks: { color: TEXT, backdropColor: 'transparent', font }, grid: { color: GRID }, angleLines: { color: GRID }, pointLabels: { color: TEXT, font } };
+    const r = {
+      ticks: { color: TEXT, backdropColor: 'transparent', font },
+      grid: { color: GRID },
+      angleLines: { color: GRID },
+      pointLabels: { color: TEXT, font },
+    };
     return { type: 'radar', data: chartData, options: { ...base, scales: { r } } } as ChartConfiguration;
   }
   return {

@@ -36,7 +36,11 @@ export function coverPageHtml(project: ExportProject, contents: readonly Content
     [m('exportedAt'), when(options.exportedAt)],
     [m('exportedBy'), `${options.exportedBy.name} · ${options.exportedBy.userId}`],
   ];
-  const factList = el('dl', { class: 'pdf-facts' }, ...pairs.flatMap(([label, value]) => [el('dt', {}, text(label)), el('dd', {}, text(value))]));
+  const factList = el(
+    'dl',
+    { class: 'pdf-facts' },
+    ...pairs.flatMap(([label, value]) => [el('dt', {}, text(label)), el('dd', {}, text(value))]),
+  );
   const description = project.description.trim() ? el('p', { class: 'pdf-description' }, text(project.description.trim())) : '';
   return [
     '<!DOCTYPE html>',

@@ -18,9 +18,7 @@ export interface MarginBoxes {
 
 /** Chromium fills these spans with the page's number and the part's page count. */
 const pageOf = (key: 'footerPage' | 'footerCoverPage', lang: Language) =>
-  text(pdfMessage(key, lang))
-    .replace('{page}', '<span class="pageNumber"></span>')
-    .replace('{pages}', '<span class="totalPages"></span>');
+  text(pdfMessage(key, lang)).replace('{page}', '<span class="pageNumber"></span>').replace('{pages}', '<span class="totalPages"></span>');
 
 const box = (lang: Language, left: string, right: string) =>
   `${el('style', {}, marginBoxStyle(lang))}${el('div', { class: 'pdf-margin' }, el('span', { class: 'pdf-left' }, left), el('span', { class: 'pdf-right' }, right))}`;
@@ -30,7 +28,11 @@ export function noteMarginBoxes(note: { labNoteNumber: string; title: string }, 
   const versionText = version === null ? pdfMessage('headerNoVersion', lang) : interpolate(pdfMessage('headerVersion', lang), { version });
   return {
     headerTemplate: box(lang, `${el('strong', {}, text(note.labNoteNumber))} · ${text(note.title)}`, el('strong', {}, text(versionText))),
-    footerTemplate: box(lang, text(exportedText(options)), `${el('strong', {}, text(note.labNoteNumber))} · ${text(versionText)} · ${pageOf('footerPage', lang)}`),
+    footerTemplate: box(
+      lang,
+      text(exportedText(options)),
+      `${el('strong', {}, text(note.labNoteNumber))} · ${text(versionText)} · ${pageOf('footerPage', lang)}`,
+    ),
   };
 }
 

@@ -72,7 +72,11 @@ export const PDF_MESSAGES = {
 
   // Signature manifest.
   signatures: words('Signatures', '서명', '署名'),
-  noSignatures: words('No signatures have been requested for this note.', '이 노트에 요청된 서명이 없습니다.', 'このノートには署名が依頼されていません。'),
+  noSignatures: words(
+    'No signatures have been requested for this note.',
+    '이 노트에 요청된 서명이 없습니다.',
+    'このノートには署名が依頼されていません。',
+  ),
   printedName: words('Printed name', '서명 이름', '署名名'),
   account: words('Account', '계정', 'アカウント'),
   meaning: words('Meaning', '의미', '意味'),

@@ -22,14 +22,24 @@ type Fact = [label: string, value: string, valueClass?: string];
 
 /** A definition list of facts; empty values are left out. */
 function facts(pairs: Fact[], className = 'pdf-facts'): string {
-  const rows = pairs.filter(([, value]) => value !== '').flatMap(([label, value, valueClass]) => [el('dt', {}, text(label)), el('dd', { class: valueClass }, value)]);
+  const rows = pairs
+    .filter(([, value]) => value !== '')
+    .flatMap(([label, value, valueClass]) => [el('dt', {}, text(label)), el('dd', { class: valueClass }, value)]);
   return el('dl', { class: className }, ...rows);
 }
 
-export function notePageHtml(project: ExportProject, note: ExportNote, version: PrintedVersion | null, options: PdfOptions, fileSource: FileSource): string {
+export function notePageHtml(
+  project: ExportProject,
+  note: ExportNote,
+  version: PrintedVersion | null,
+  options: PdfOptions,
+  fileSource: FileSource,
+): string {
   const { lang } = options;
   const title = `${note.labNoteNumber} · ${note.title}`;
-  const body = version ? renderVersionFragment(version.blocks, { lang, fileSource }) : el('p', { class: 'pdf-never-saved' }, text(pdfMessage('neverSaved', lang)));
+  const body = version
+    ? renderVersionFragment(version.blocks, { lang, fileSource })
+    : el('p', { class: 'pdf-never-saved' }, text(pdfMessage('neverSaved', lang)));
   return [
     '<!DOCTYPE html>',
     openTag('html', { lang }),
@@ -39,7 +49,16 @@ export function notePageHtml(project: ExportProject, note: ExportNote, version: 
     el('style', {}, PDF_PAGE_STYLE),
     '</head>',
     '<body>',
-    el('article', { class: 'eln-note' }, '\n', el('h1', { class: 'eln-note-title' }, text(note.title)), '\n', noteFacts(project, note, version, options), '\n', body),
+    el(
+      'article',
+      { class: 'eln-note' },
+      '\n',
+      el('h1', { class: 'eln-note-title' }, text(note.title)),
+      '\n',
+      noteFacts(project, note, version, options),
+      '\n',
+      body,
+    ),
     signatureManifest(note, lang),
     versionHistory(note, version, options),
     '</body>',
@@ -53,7 +72,9 @@ function noteFacts(project: ExportProject, note: ExportNote, version: PrintedVer
   const m = (key: PdfMessage) => pdfMessage(key, lang);
   const count = note.history.length;
   const latest = version !== null && version.version === note.latest?.version;
-  const versionText = version ? interpolate(m(latest ? 'versionOf' : 'versionShown'), { version: version.version, count }) : m('headerNoVersion');
+  const versionText = version
+    ? interpolate(m(latest ? 'versionOf' : 'versionShown'), { version: version.version, count })
+    : m('headerNoVersion');
   // The content printed is hashed again: a version changed in the database after saving says so here,
   // signed or not (its signatures say it too).
   const printedHash = version ? versionFingerprint(version.blocks) : '';
@@ -69,10 +90,20 @@ function noteFacts(project: ExportProject, note: ExportNote, version: PrintedVer
     [m('writer'), text(`${note.writer.name} · ${note.writer.userId}`)],
     [m('status'), text(NOTE_STATUSES[note.status][lang])],
     [m('version'), text(versionText)],
-    [m('savedAtBy'), version ? text(interpolate(m('savedValue'), { when: zonedText(version.savedAt, options.timeZone, lang), name: version.savedBy.name })) : ''],
+    [
+      m('savedAtBy'),
+      version
+        ? text(interpolate(m('savedValue'), { when: zonedText(version.savedAt, options.timeZone, lang), name: version.savedBy.name }))
+        : '',
+    ],
     [m('template'), text(template)],
     [m('contentHash'), version ? hash(version.blocksHash) : ''],
-    [m('printedHash'), changed ? `${hash(printedHash)}${el('span', { class: 'pdf-changed' }, text(m('changedAfterSaving')))}${el('br', {})}${text(m('changedExplained'))}` : ''],
+    [
+      m('printedHash'),
+      changed
+        ? `${hash(printedHash)}${el('span', { class: 'pdf-changed' }, text(m('changedAfterSaving')))}${el('br', {})}${text(m('changedExplained'))}`
+        : '',
+    ],
   ]);
 }
 
@@ -114,10 +145,16 @@ function signatureCard(signature: ExportSignature, lang: Language): string {
     ],
     'pdf-signature-facts',
   );
-  const warning = broken ? el('p', { class: 'pdf-broken-text' }, text(interpolate(m('brokenExplained'), { version: signature.signedVersion ?? '' }))) : '';
+  const warning = broken
+    ? el('p', { class: 'pdf-broken-text' }, text(interpolate(m('brokenExplained'), { version: signature.signedVersion ?? '' })))
+    : '';
   return el(
     'li',
-    { class: `pdf-signature ${status}${broken ? ' is-broken' : ''}`, 'data-signature-id': signature.signatureId, 'data-intact': signature.intact === null ? 'none' : String(signature.intact) },
+    {
+      class: `pdf-signature ${status}${broken ? ' is-broken' : ''}`,
+      'data-signature-id': signature.signatureId,
+      'data-intact': signature.intact === null ? 'none' : String(signature.intact),
+    },
     head,
     details,
     warning,
@@ -129,7 +166,8 @@ export function versionHistory(note: ExportNote, printed: PrintedVersion | null,
   const { lang } = options;
   const m = (key: PdfMessage) => pdfMessage(key, lang);
   const heading = el('h2', {}, text(m('history')));
-  if (!note.history.length) return el('section', { class: 'pdf-section pdf-history' }, heading, el('p', { class: 'eln-empty' }, text(m('noHistory'))));
+  if (!note.history.length)
+    return el('section', { class: 'pdf-section pdf-history' }, heading, el('p', { class: 'eln-empty' }, text(m('noHistory'))));
   const head = el(
     'tr',
     {},
@@ -146,10 +184,25 @@ export function versionHistory(note: ExportNote, printed: PrintedVersion | null,
         'tr',
         {},
         el('td', { class: 'pdf-version', rowspan: 2 }, text(String(entry.version))),
-        el('td', { class: 'pdf-when' }, text(zonedText(entry.savedAt, options.timeZone, lang)), entry.version === printed?.version ? ` ${el('span', { class: 'pdf-shown' }, text(`(${m('historyShown')})`))}` : ''),
+        el(
+          'td',
+          { class: 'pdf-when' },
+          text(zonedText(entry.savedAt, options.timeZone, lang)),
+          entry.version === printed?.version ? ` ${el('span', { class: 'pdf-shown' }, text(`(${m('historyShown')})`))}` : '',
+        ),
         el('td', {}, text(`${entry.savedBy.name} · ${entry.savedBy.userId}`)),
       ),
-      el('tr', {}, el('td', { colspan: 2, class: 'pdf-history-hash' }, el('span', { class: 'pdf-hash-label' }, text(m('historyHash'))), ' ', hash(entry.blocksHash))),
+      el(
+        'tr',
+        {},
+        el(
+          'td',
+          { colspan: 2, class: 'pdf-history-hash' },
+          el('span', { class: 'pdf-hash-label' }, text(m('historyHash'))),
+          ' ',
+          hash(entry.blocksHash),
+        ),
+      ),
     ),
   );
   return el('section', { class: 'pdf-section pdf-history' }, heading, el('table', {}, el('thead', {}, head), ...entries));

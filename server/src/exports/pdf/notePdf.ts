@@ -23,7 +23,13 @@ export async function renderNotePdf(
 }
 
 /** What the printer needs for a note: its page, the images it may load, its charts, its header and footer. */
-export async function notePrintJob(project: ExportProject, note: ExportNote, options: PdfOptions, version: PrintedVersion | null, tagged: boolean): Promise<PrintJob> {
+export async function notePrintJob(
+  project: ExportProject,
+  note: ExportNote,
+  options: PdfOptions,
+  version: PrintedVersion | null,
+  tagged: boolean,
+): Promise<PrintJob> {
   const files = await readableImages(note);
   const html = notePageHtml(project, note, version, options, (fileId) => (files.has(fileId) ? exportFileUrl(fileId) : null));
   return {

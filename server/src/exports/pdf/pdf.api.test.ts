@@ -17,9 +17,22 @@ import { buildPdfFixture, tamperWithVersion, TEXT, type PdfFixture } from './pdf
 const run = promisify(execFile);
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../../tests/e2e/screenshots');
 /** The fonts the export sets its pages in, which the order pdftotext reads them in depends on; missing ones fail the file, saying which. */
-const FONTS = { 'Liberation Sans': 'fonts-liberation', NanumGothic: 'fonts-nanum', NanumGothicCoding: 'fonts-nanum', IPAexGothic: 'fonts-ipaexfont-gothic' } as const;
+const FONTS = {
+  'Liberation Sans': 'fonts-liberation',
+  NanumGothic: 'fonts-nanum',
+  NanumGothicCoding: 'fonts-nanum',
+  IPAexGothic: 'fonts-ipaexfont-gothic',
+} as const;
 /** The tools the checks read PDFs with (poppler-utils, qpdf); missing ones fail the file, saying which. */
-const TOOLS = { pdftotext: 'poppler-utils', pdffonts: 'poppler-utils', pdftoppm: 'poppler-utils', pdfimages: 'poppler-utils', pdfinfo: 'poppler-utils', qpdf: 'qpdf', gs: 'ghostscript' } as const;
+const TOOLS = {
+  pdftotext: 'poppler-utils',
+  pdffonts: 'poppler-utils',
+  pdftoppm: 'poppler-utils',
+  pdfimages: 'poppler-utils',
+  pdfinfo: 'poppler-utils',
+  qpdf: 'qpdf',
+  gs: 'ghostscript',
+} as const;
 
 let server: TestServer;
 let printer: PdfPrinter;
@@ -32,7 +45,12 @@ let projectPdfPath: string;
 const progress: Array<[number, number]> = [];
 
 const exportedAt = new Date('2026-03-04T01:05:00Z');
-const optionsIn = (lang: PdfOptions['lang'], timeZone: string): PdfOptions => ({ lang, timeZone, exportedAt, exportedBy: { userId: 'inspector@lab.test', name: 'Inspector Im' } });
+const optionsIn = (lang: PdfOptions['lang'], timeZone: string): PdfOptions => ({
+  lang,
+  timeZone,
+  exportedAt,
+  exportedBy: { userId: 'inspector@lab.test', name: 'Inspector Im' },
+});
 
 async function assertTools(): Promise<void> {
   const missing: string[] = [];
@@ -46,7 +64,10 @@ async function assertTools(): Promise<void> {
   if (missing.length) throw new Error(`the PDF tests read PDFs with tools that are not installed: ${missing.join(', ')}`);
   const { stdout: families } = await run('fc-list', [':', 'family']);
   const absent = Object.entries(FONTS).filter(([family]) => !families.includes(family));
-  if (absent.length) throw new Error(`the PDF tests expect the fonts the export is set in: ${absent.map(([family, pkg]) => `${family} (Debian package ${pkg})`).join(', ')}`);
+  if (absent.length)
+    throw new Error(
+      `the PDF tests expect the fonts the export is set in: ${absent.map(([family, pkg]) => `${family} (Debian package ${pkg})`).join(', ')}`,
+    );
 }
 
 /**
@@ -83,7 +104,8 @@ async function saved(name: string, pdf: Buffer): Promise<string> {
 const note = async (noteNo: number): Promise<ExportNote> => (await loadExportNote(server.database.db, noteNo, server.config.filesDir))!;
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 /** The pages whose header names this note (its number is printed on each of its pages). */
-const pagesOfNote = (pages: string[], labNoteNumber: string) => pages.map((text, i) => [text, i] as const).filter(([text]) => text.includes(labNoteNumber) && !text.includes(PDF_MESSAGES.contents.ko));
+const pagesOfNote = (pages: string[], labNoteNumber: string) =>
+  pages.map((text, i) => [text, i] as const).filter(([text]) => text.includes(labNoteNumber) && !text.includes(PDF_MESSAGES.contents.ko));
 
 beforeAll(async () => {
   await assertTools();
@@ -120,7 +142,8 @@ describe('a note as PDF', () => {
     const file = await saved('note-ja.pdf', await renderNotePdf(printer, project, multilingual, optionsIn('ja', 'Asia/Tokyo')));
     const pages = await pagesOf(file);
     const all = pages.join('\n');
-    for (const words of [TEXT.korean, TEXT.japanese, TEXT.english, TEXT.second, multilingual.title]) expect(all.replace(/\s+/g, ' ')).toContain(words);
+    for (const words of [TEXT.korean, TEXT.japanese, TEXT.english, TEXT.second, multilingual.title])
+      expect(all.replace(/\s+/g, ' ')).toContain(words);
     pages.forEach((page, i) => {
       expect(page).toContain(multilingual.labNoteNumber);
       expect(page).toContain('バージョン 2');
@@ -135,14 +158,18 @@ describe('a note as PDF', () => {
 
   it('sets English and Korean text in a Latin font first, Japanese in its Japanese font, CJK glyphs in TrueType fonts (Noto CJK prints 2-3x slower)', async () => {
     const multilingual = await note(fixture.notes.multilingual);
-    const fontsIn = async (lang: PdfOptions['lang']) => fontNamesOf(await saved(`fonts-${lang}.pdf`, await renderNotePdf(printer, project, multilingual, optionsIn(lang, 'UTC'))));
+    const fontsIn = async (lang: PdfOptions['lang']) =>
+      fontNamesOf(await saved(`fonts-${lang}.pdf`, await renderNotePdf(printer, project, multilingual, optionsIn(lang, 'UTC'))));
     for (const lang of ['en', 'ko'] as const) {
       const fonts = await fontsIn(lang);
       expect(fonts, lang).toContain('LiberationSans');
       // The note's Hangul, kana and kanji come from NanumGothic by fallback (IPAexGothic, next, has the
       // kanji NanumGothic lacks: the code test below).
       expect(fonts, lang).toContain('NanumGothic');
-      expect(fonts.filter((font) => NOTO_CJK.test(font)), lang).toEqual([]);
+      expect(
+        fonts.filter((font) => NOTO_CJK.test(font)),
+        lang,
+      ).toEqual([]);
     }
     const japanese = await fontsIn('ja');
     expect(japanese).toContain('IPAexGothic');
@@ -154,7 +181,9 @@ describe('a note as PDF', () => {
 
   it('shows every signature as its manifestation: printed name, account, meaning, time with zone, version and hash', async () => {
     const multilingual = await note(fixture.notes.multilingual);
-    const pages = await pagesOf(await saved('note-en.pdf', await renderNotePdf(printer, project, multilingual, optionsIn('en', 'UTC'))), { layout: true });
+    const pages = await pagesOf(await saved('note-en.pdf', await renderNotePdf(printer, project, multilingual, optionsIn('en', 'UTC'))), {
+      layout: true,
+    });
     const all = pages.join('\n');
     const [byReviewer, byParticipant] = multilingual.signatures;
     expect(byReviewer).toMatchObject({ status: 'T', type: 'reviewer', intact: true });
@@ -192,7 +221,9 @@ describe('a note as PDF', () => {
     expect(tampered.signatures[0]).toMatchObject({ intact: false });
     // Korean is checked in the project's PDF below.
     for (const lang of ['en', 'ja'] as const) {
-      const all = (await pagesOf(await saved(`tampered-${lang}.pdf`, await renderNotePdf(printer, project, tampered, optionsIn(lang, 'UTC'))))).join('\n');
+      const all = (
+        await pagesOf(await saved(`tampered-${lang}.pdf`, await renderNotePdf(printer, project, tampered, optionsIn(lang, 'UTC'))))
+      ).join('\n');
       expect(count(all, PDF_MESSAGES.broken[lang])).toBe(1);
       expect(all.replace(/\s+/g, '')).toContain(PDF_MESSAGES.brokenExplained[lang].replace('{version}', '1').replace(/\s+/g, ''));
       // Both hashes: the one signed and the content's now.
@@ -215,7 +246,11 @@ describe('a note as PDF', () => {
     expect(pages[chartPage - 1]).toContain('OD 600');
     const { stdout } = await run('pdfimages', ['-list', '-f', String(chartPage), '-l', String(chartPage), file]);
     // page num type width height ...: the chart, drawn at three pixels per CSS pixel (640 x 300).
-    const images = stdout.split('\n').slice(2).filter(Boolean).map((line) => line.trim().split(/\s+/));
+    const images = stdout
+      .split('\n')
+      .slice(2)
+      .filter(Boolean)
+      .map((line) => line.trim().split(/\s+/));
     expect(images.some((cols) => cols[2] === 'image' && Number(cols[3]) === 1920 && Number(cols[4]) === 900)).toBe(true);
   });
 
@@ -230,7 +265,9 @@ describe('a note as PDF', () => {
 
   it('says so when a note was never saved', async () => {
     const draft = await note(fixture.notes.draft);
-    const all = pagesOfNote(projectPages, draft.labNoteNumber).map(([text]) => text).join('\n');
+    const all = pagesOfNote(projectPages, draft.labNoteNumber)
+      .map(([text]) => text)
+      .join('\n');
     expect(all).toContain(PDF_MESSAGES.neverSaved.ko);
     expect(all).toContain(PDF_MESSAGES.headerNoVersion.ko);
     expect(all).toContain(PDF_MESSAGES.noHistory.ko);
@@ -277,7 +314,10 @@ describe('a project as PDF', () => {
     const { stdout: json } = await run('qpdf', ['--json', '--json-key=outlines', projectPdfPath]);
     const outlines = (JSON.parse(json) as { outlines: Array<{ title: string; destpageposfrom1: number }> }).outlines;
     expect(outlines.map((o) => o.title)).toEqual([fixture.projectTitle, ...notes.map((n) => `${n.labNoteNumber} · ${n.title}`)]);
-    expect(outlines.map((o) => o.destpageposfrom1)).toEqual([1, ...notes.map((n) => pagesOfNote(projectPages, n.labNoteNumber)[0]![1] + 1)]);
+    expect(outlines.map((o) => o.destpageposfrom1)).toEqual([
+      1,
+      ...notes.map((n) => pagesOfNote(projectPages, n.labNoteNumber)[0]![1] + 1),
+    ]);
     expect(progress.at(-1)).toEqual([5, 5]);
     expect(progress.map(([done]) => done)).toEqual([1, 2, 3, 4, 5]);
   });
@@ -286,11 +326,15 @@ describe('a project as PDF', () => {
     const tampered = await note(fixture.notes.tampered);
     const broken = PDF_MESSAGES.broken.ko;
     expect(count(projectPages.join('\n'), broken)).toBe(1);
-    const [[tamperedPage]] = pagesOfNote(projectPages, tampered.labNoteNumber).filter(([text]) => text.includes(broken)) as [[string, number]];
+    const [[tamperedPage]] = pagesOfNote(projectPages, tampered.labNoteNumber).filter(([text]) => text.includes(broken)) as [
+      [string, number],
+    ];
     expect(tamperedPage).toContain('박지민 (검토)');
     // The same reviewer's other signature (on the multilingual note) is intact.
     const multilingual = await note(fixture.notes.multilingual);
-    const others = pagesOfNote(projectPages, multilingual.labNoteNumber).map(([text]) => text).join('\n');
+    const others = pagesOfNote(projectPages, multilingual.labNoteNumber)
+      .map(([text]) => text)
+      .join('\n');
     expect(others).toContain('박지민 (검토)');
     expect(count(others, PDF_MESSAGES.intact.ko)).toBe(2);
   });
@@ -309,7 +353,18 @@ describe('a project as PDF', () => {
     for (const [shot, page] of shots) {
       // Named per database: this file runs once on each, and the two runs can overlap (two test files at a time).
       const name = `${shot}-${server.database.engine}`;
-      await run('pdftoppm', ['-png', '-r', '60', '-f', String(page), '-l', String(page), '-singlefile', projectPdfPath, path.join(SCREENSHOTS, name)]);
+      await run('pdftoppm', [
+        '-png',
+        '-r',
+        '60',
+        '-f',
+        String(page),
+        '-l',
+        String(page),
+        '-singlefile',
+        projectPdfPath,
+        path.join(SCREENSHOTS, name),
+      ]);
       const png = await readFile(path.join(SCREENSHOTS, `${name}.png`));
       expect(png.subarray(1, 4).toString()).toBe('PNG');
       // A4 at 60 dpi: 210 mm is 496 px, give or take chromium's rounding of the page size.
@@ -344,7 +399,14 @@ describe('PDF/A-2b', () => {
     // Ghostscript splits lines into runs (pdftotext then reads numbers apart from their words), and
     // writes some kanji that are also Kangxi radicals (田, 子, 行) as the radical: the phrases are checked.
     const all = (await pagesOf(file)).join('\n').replace(/\s+/g, ' ');
-    for (const words of ['반복 측정에서도 같은 값을 얻었다', 'の吸光度は', '再測定でも同じ値が得られた。', TEXT.english, fixture.projectTitle]) expect(all).toContain(words);
+    for (const words of [
+      '반복 측정에서도 같은 값을 얻었다',
+      'の吸光度は',
+      '再測定でも同じ値が得られた。',
+      TEXT.english,
+      fixture.projectTitle,
+    ])
+      expect(all).toContain(words);
     // Nothing is left beside it.
     expect((await readdir(work)).filter((name) => name.includes('partial'))).toEqual([]);
   });
@@ -383,23 +445,33 @@ describe('the printer', () => {
   const textOf = async (name: string, pdf: Buffer) => (await pagesOf(await saved(name, pdf))).join('\n');
 
   it('sets code in NanumGothicCoding, whose Latin letters are half a Hangul syllable wide, not in Noto Sans Mono CJK', async () => {
-    const fonts = await fontNamesOf(await saved('code.pdf', await printer.print(pageJob('<pre><code>const 시료 = measure(1); // 観察</code></pre>'))));
+    const fonts = await fontNamesOf(
+      await saved('code.pdf', await printer.print(pageJob('<pre><code>const 시료 = measure(1); // 観察</code></pre>'))),
+    );
     // 観 is a Japanese form NanumGothicCoding lacks: it comes from IPAexGothic, a full Hangul syllable wide.
     expect(fonts).toEqual(['IPAexGothic', 'NanumGothicCoding']);
     // µ, é and − are not in NanumGothicCoding either: Liberation Mono, not the Noto CJK collection.
-    expect(await fontNamesOf(await saved('code-signs.pdf', await printer.print(pageJob('<pre><code>volume = 5 µL − 2 µL; // café</code></pre>'))))).toEqual(['LiberationMono', 'NanumGothicCoding']);
+    expect(
+      await fontNamesOf(
+        await saved('code-signs.pdf', await printer.print(pageJob('<pre><code>volume = 5 µL − 2 µL; // café</code></pre>'))),
+      ),
+    ).toEqual(['LiberationMono', 'NanumGothicCoding']);
   });
 
   it('sets µ in Japanese text in Liberation Sans (neither CJK font has it), not in Noto Sans CJK', async () => {
     const japanese = pageJob('<p>試料を 5 µL ずつ分注した。</p>');
-    const fonts = await fontNamesOf(await saved('micro-ja.pdf', await printer.print({ ...japanese, html: japanese.html.replace('<html>', '<html lang="ja">') })));
+    const fonts = await fontNamesOf(
+      await saved('micro-ja.pdf', await printer.print({ ...japanese, html: japanese.html.replace('<html>', '<html lang="ja">') })),
+    );
     expect(fonts).toEqual(['IPAexGothic', 'LiberationSans']);
   });
 
   it("prints a session's pages in one tab, each a fresh page load, one at a time; the session's context ends with it", async () => {
     const own = new PdfPrinter({ executablePath: server.config.chromiumPath });
     const leaves = pageJob(`<p>first page</p><script>window.leftover = 'kept';</script>`);
-    const reads = pageJob(`<p id="seen">not read</p><script>document.getElementById('seen').textContent = 'leftover: ' + String(window.leftover);</script>`);
+    const reads = pageJob(
+      `<p id="seen">not read</p><script>document.getElementById('seen').textContent = 'leftover: ' + String(window.leftover);</script>`,
+    );
     let browser: Browser | null = null;
     const { texts, tabs } = await own.session(async (session) => {
       const first = await session.print(leaves);
@@ -410,7 +482,12 @@ describe('the printer', () => {
       const [second, third] = await Promise.all([session.print(reads), session.print(pageJob('<p>third page</p>'))]);
       return {
         texts: [await textOf('session-1.pdf', first), await textOf('session-2.pdf', second), await textOf('session-3.pdf', third)],
-        tabs: { contexts: browser.contexts().length, sameContext: browser.contexts()[0] === context, pages: context!.pages().length, sameTab: context!.pages()[0] === tab },
+        tabs: {
+          contexts: browser.contexts().length,
+          sameContext: browser.contexts()[0] === context,
+          pages: context!.pages().length,
+          sameTab: context!.pages()[0] === tab,
+        },
       };
     });
     expect(texts[0]).toContain('first page');
@@ -424,7 +501,9 @@ describe('the printer', () => {
   it('opens a new tab after a print of the session failed, and the session prints on', async () => {
     const own = new PdfPrinter({ executablePath: server.config.chromiumPath });
     // A chart type chart.js does not know: drawing it throws in the page (the type is wrong on purpose).
-    const broken = pageJob('<figure class="eln-chart"><figcaption>broken</figcaption></figure>', [{ label: 'broken', config: { type: 'no-such-chart', data: { datasets: [] } } as never }]);
+    const broken = pageJob('<figure class="eln-chart"><figcaption>broken</figcaption></figure>', [
+      { label: 'broken', config: { type: 'no-such-chart', data: { datasets: [] } } as never },
+    ]);
     const seen = await own.session(async (session) => {
       const browser = async () => (own as unknown as { browser: Promise<Browser> }).browser;
       await session.print(pageJob('<p>printed before the failure</p>'));
@@ -433,7 +512,12 @@ describe('the printer', () => {
       const afterFailure = (await browser()).contexts().length;
       const printed = await session.print(pageJob('<p>printed after the failure</p>'));
       const contexts = (await browser()).contexts();
-      return { text: await textOf('after-failure.pdf', printed), afterFailure, contexts: contexts.length, sameAsBefore: contexts[0] === before };
+      return {
+        text: await textOf('after-failure.pdf', printed),
+        afterFailure,
+        contexts: contexts.length,
+        sameAsBefore: contexts[0] === before,
+      };
     });
     expect(seen.text).toContain('printed after the failure');
     // The failed print's context was closed at once, and the next print opened another.

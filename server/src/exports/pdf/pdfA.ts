@@ -27,8 +27,16 @@ export interface PdfASupport {
   iccProfile: string;
 }
 
-const executable = async (file: string) => access(file, constants.X_OK).then(() => true, () => false);
-const readable = async (file: string) => access(file, constants.R_OK).then(() => true, () => false);
+const executable = async (file: string) =>
+  access(file, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+const readable = async (file: string) =>
+  access(file, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
 
 /** Ghostscript and its sRGB profile when both are installed, else null (the export then offers plain PDF only). */
 export async function pdfASupport(ghostscript = GHOSTSCRIPT_PATH): Promise<PdfASupport | null> {

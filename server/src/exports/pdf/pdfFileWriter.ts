@@ -72,7 +72,10 @@ export class PdfFileWriter {
     const context = PDFContext.create();
     const kids = sections.flatMap((section) => section.pages);
     await this.writeObject(PAGE_TREE.objectNumber, context.obj({ Type: 'Pages', Kids: kids, Count: kids.length }));
-    const outline = await this.writeOutline(context, sections.filter((section) => section.pages.length > 0));
+    const outline = await this.writeOutline(
+      context,
+      sections.filter((section) => section.pages.length > 0),
+    );
     const catalog = context.obj({
       Type: 'Catalog',
       Pages: PAGE_TREE,

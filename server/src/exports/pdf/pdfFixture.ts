@@ -66,14 +66,22 @@ async function createNote(server: TestServer, writer: Person, projectNo: number,
 }
 
 const requestSignatures = (server: TestServer, writer: Person, labNoteNo: number, signers: Array<[Person, 'reviewer' | 'participant']>) =>
-  call(server, writer, '/v1/project/signature/create', { labNoteNo, signers: signers.map(([who, type]) => ({ userId: who.userId, type })) });
+  call(server, writer, '/v1/project/signature/create', {
+    labNoteNo,
+    signers: signers.map(([who, type]) => ({ userId: who.userId, type })),
+  });
 
 const answer = (server: TestServer, who: Person, labNoteNo: number, status: 'T' | 'F', name: string, timeZone: string, description = '') =>
   call(server, who, '/v1/project/signature/status', { labNoteNo, status, password: who.password, name, timeZone, description });
 
 async function upload(server: TestServer, who: Person, labNoteNo: number): Promise<string> {
   const { payload, contentType } = multipartBody({ labNoteNo: String(labNoteNo) }, { name: 'gel.png', content: demoGelPng() });
-  const response = await server.app.inject({ method: 'POST', url: `/server${FILE_UPLOAD_PATH}`, payload, headers: { 'content-type': contentType, authorization: `Bearer ${who.token}` } });
+  const response = await server.app.inject({
+    method: 'POST',
+    url: `/server${FILE_UPLOAD_PATH}`,
+    payload,
+    headers: { 'content-type': contentType, authorization: `Bearer ${who.token}` },
+  });
   const body = response.json<ApiResponse<UploadAnswer>>();
   if (body.status !== '0000') throw new Error(`upload: ${JSON.stringify(body)}`);
   return body.data.fileId;
@@ -82,7 +90,10 @@ async function upload(server: TestServer, who: Person, labNoteNo: number): Promi
 /** A saved version's blocks changed in the database, as someone with database access might. */
 export async function tamperWithVersion(server: TestServer, labNoteNo: number, version: number, from: string, to: string): Promise<void> {
   const db = server.database.db;
-  const [row] = await db.select().from(noteVersions).where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, version)));
+  const [row] = await db
+    .select()
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, labNoteNo), eq(noteVersions.version, version)));
   if (!row) throw new Error(`note ${labNoteNo} has no version ${version}`);
   const json = JSON.stringify(row.blocks);
   if (!json.includes(from)) throw new Error(`version ${version} of note ${labNoteNo} does not contain "${from}"`);
@@ -93,9 +104,9 @@ export async function tamperWithVersion(server: TestServer, labNoteNo: number, v
 }
 
 export async function buildPdfFixture(server: TestServer, baseUrl: string): Promise<PdfFixture> {
-  const [leader, writer, reviewer, participant, decliner, pending] = await Promise.all(
+  const [leader, writer, reviewer, participant, decliner, pending] = (await Promise.all(
     ['Leader Lee', 'Writer Woo', '박지민', '田中 陽子', 'Emma Wilson', 'Pending Park'].map((name) => person(server, name)),
-  ) as [Person, Person, Person, Person, Person, Person];
+  )) as [Person, Person, Person, Person, Person, Person];
   const projectTitle = '다국어 흡광도 프로젝트';
   const { projectNo } = await call<{ projectNo: number }>(server, leader, '/v1/project/create', {
     title: projectTitle,
@@ -113,8 +124,24 @@ export async function buildPdfFixture(server: TestServer, baseUrl: string): Prom
       paragraph(TEXT.korean),
       paragraph(TEXT.japanese),
       paragraph(TEXT.english),
-      table(CHART_TABLE, ['Sample', 'OD 600'], [['A', '0.42'], ['B', TEXT.chartTableCell], ['C', '0.71']]),
-      chart(CHART_TABLE, { name: TEXT.chartName, label: 'Figure 1', xLabel: 'Sample', yLabel: 'OD', dataName: 'OD 600', from: { row: 1, col: 0 }, to: { row: 3, col: 1 } }),
+      table(
+        CHART_TABLE,
+        ['Sample', 'OD 600'],
+        [
+          ['A', '0.42'],
+          ['B', TEXT.chartTableCell],
+          ['C', '0.71'],
+        ],
+      ),
+      chart(CHART_TABLE, {
+        name: TEXT.chartName,
+        label: 'Figure 1',
+        xLabel: 'Sample',
+        yLabel: 'OD',
+        dataName: 'OD 600',
+        from: { row: 1, col: 0 },
+        to: { row: 3, col: 1 },
+      }),
     ),
   );
   // A second version, typed in the live editor as a writer would.
@@ -126,7 +153,10 @@ export async function buildPdfFixture(server: TestServer, baseUrl: string): Prom
   } finally {
     editor.destroy();
   }
-  await requestSignatures(server, writer, multilingual, [[reviewer, 'reviewer'], [participant, 'participant']]);
+  await requestSignatures(server, writer, multilingual, [
+    [reviewer, 'reviewer'],
+    [participant, 'participant'],
+  ]);
   await answer(server, reviewer, multilingual, 'T', '박지민 (검토)', 'Asia/Seoul', '측정값을 원자료와 대조했습니다.');
   await answer(server, participant, multilingual, 'T', '田中 陽子', 'Asia/Tokyo');
 
@@ -134,10 +164,19 @@ export async function buildPdfFixture(server: TestServer, baseUrl: string): Prom
   const fileId = await upload(server, writer, gelNote);
   await server.database.db.insert(documentUpdates).values({
     documentName: noteDocumentName(gelNote),
-    update: initialUpdate(doc(heading('Gel 1'), { type: 'image', attrs: { blockUid: 'ipdfgel000000001', fileId, title: 'Gel 1 · ladder, WT, clones' } }, paragraph('Clone 11 goes forward.'))),
+    update: initialUpdate(
+      doc(
+        heading('Gel 1'),
+        { type: 'image', attrs: { blockUid: 'ipdfgel000000001', fileId, title: 'Gel 1 · ladder, WT, clones' } },
+        paragraph('Clone 11 goes forward.'),
+      ),
+    ),
   });
   await call<SaveAnswer>(server, writer, '/v1/project/note/save', { labNoteNo: gelNote, version: 0, blockList: [] });
-  await requestSignatures(server, writer, gelNote, [[decliner, 'reviewer'], [pending, 'participant']]);
+  await requestSignatures(server, writer, gelNote, [
+    [decliner, 'reviewer'],
+    [pending, 'participant'],
+  ]);
   await answer(server, decliner, gelNote, 'F', 'Emma Wilson', 'America/New_York', TEXT.gelComment);
 
   const tampered = await createNote(server, writer, projectNo, 'Yield', doc(heading('Yield'), paragraph(TEXT.tampered)));
@@ -145,5 +184,15 @@ export async function buildPdfFixture(server: TestServer, baseUrl: string): Prom
   await answer(server, reviewer, tampered, 'T', '박지민 (검토)', 'Asia/Seoul');
 
   const draft = await createNote(server, writer, projectNo, 'Draft only', null);
-  return { projectNo, projectTitle, leader, writer, reviewer, participant, decliner, pending, notes: { multilingual, gel: gelNote, tampered, draft } };
+  return {
+    projectNo,
+    projectTitle,
+    leader,
+    writer,
+    reviewer,
+    participant,
+    decliner,
+    pending,
+    notes: { multilingual, gel: gelNote, tampered, draft },
+  };
 }

@@ -58,7 +58,9 @@ export interface PdfPrinterOptions {
 export class ChromiumMissingError extends Error {
   readonly code = 'CHROMIUM_MISSING';
   constructor(readonly executablePath: string) {
-    super(`chromium was not found at ${executablePath}: install Debian's chromium (apt-get install chromium fonts-liberation fonts-nanum fonts-ipaexfont-gothic fonts-noto-cjk) or set CHROMIUM_PATH`);
+    super(
+      `chromium was not found at ${executablePath}: install Debian's chromium (apt-get install chromium fonts-liberation fonts-nanum fonts-ipaexfont-gothic fonts-noto-cjk) or set CHROMIUM_PATH`,
+    );
     this.name = 'ChromiumMissingError';
   }
 }
@@ -70,7 +72,13 @@ export class PrinterClosedError extends Error {
   }
 }
 
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage', '--font-render-hinting=none'];
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-dev-shm-usage',
+  '--font-render-hinting=none',
+];
 const PRINT_TIMEOUT_MS = 120_000;
 /** The address each print's page is loaded from (answered by the session with the print's HTML). */
 const PAGE_URL = `${EXPORT_ORIGIN}/print`;

@@ -52,7 +52,13 @@ export async function writeProjectPdf(
       const printed: PrintedNote[] = [];
       for await (const { note, pdf } of printedAhead(session, project, exportNotes(db, noteNos, options.filesDir), options)) {
         const pages = await writer.append(pdf);
-        printed.push({ labNoteNumber: note.labNoteNumber, title: note.title, version: note.latest?.version ?? null, status: note.status, pages });
+        printed.push({
+          labNoteNumber: note.labNoteNumber,
+          title: note.title,
+          version: note.latest?.version ?? null,
+          status: note.status,
+          pages,
+        });
         onProgress(printed.length, total);
       }
       options.signal?.throwIfAborted();
@@ -60,8 +66,17 @@ export async function writeProjectPdf(
     });
     const coverPages = await writer.append(cover);
     const result = await writer.finish(
-      [{ title: project.title, pages: coverPages }, ...notes.map((note): PdfSection => ({ title: `${note.labNoteNumber} · ${note.title}`, pages: note.pages }))],
-      { title: project.title, author: options.exportedBy.name, subject: pdfMessage('coverKind', options.lang), createdAt: options.exportedAt, lang: options.lang },
+      [
+        { title: project.title, pages: coverPages },
+        ...notes.map((note): PdfSection => ({ title: `${note.labNoteNumber} · ${note.title}`, pages: note.pages })),
+      ],
+      {
+        title: project.title,
+        author: options.exportedBy.name,
+        subject: pdfMessage('coverKind', options.lang),
+        createdAt: options.exportedAt,
+        lang: options.lang,
+      },
     );
     let bytes = result.bytes;
     if (options.pdfA) {
@@ -117,11 +132,22 @@ async function* printedAhead(
 }
 
 /** The cover, its contents numbered for the pages it takes itself (printed again until that guess holds). */
-async function printCover(printer: Printer, project: ExportProject, notes: readonly PrintedNote[], options: ProjectPdfOptions): Promise<Buffer> {
+async function printCover(
+  printer: Printer,
+  project: ExportProject,
+  notes: readonly PrintedNote[],
+  options: ProjectPdfOptions,
+): Promise<Buffer> {
   let coverPages = 1;
   let pdf: Buffer | null = null;
   for (let attempt = 0; attempt < COVER_ATTEMPTS; attempt += 1) {
-    pdf = await printer.print({ html: coverPageHtml(project, contents(notes, coverPages), options), files: new Map(), charts: [], ...coverMarginBoxes(project, options), tagged: false });
+    pdf = await printer.print({
+      html: coverPageHtml(project, contents(notes, coverPages), options),
+      files: new Map(),
+      charts: [],
+      ...coverMarginBoxes(project, options),
+      tagged: false,
+    });
     const printed = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
     if (printed === coverPages) return pdf;
     coverPages = printed;

@@ -17,7 +17,11 @@ const rowOption = (index: number) => `row:${index}`;
 
 /** The used dropboxes whose titles contain `search` (the first page: a lab has few, the search finds the rest). */
 const loadLists = (search: string, signal: AbortSignal) =>
-  call<DropboxListAnswer>('/v1/dropbox/list', { status: DROPBOX_STATUS.used, pageSize: PAGING.maxPageSize, ...(search ? { type: 'title', value: search } : {}) }, { signal });
+  call<DropboxListAnswer>(
+    '/v1/dropbox/list',
+    { status: DROPBOX_STATUS.used, pageSize: PAGING.maxPageSize, ...(search ? { type: 'title', value: search } : {}) },
+    { signal },
+  );
 
 const loadRows = (dropboxNo: number, signal: AbortSignal) => call<DropboxDetail>('/v1/dropbox/check', { dropboxNo }, { signal });
 
@@ -27,7 +31,15 @@ const loadRows = (dropboxNo: number, signal: AbortSignal) => call<DropboxDetail>
  * a later change to the list leaves the note as it was. A cell whose list is no longer used keeps it (and
  * its choice) until someone picks another or removes it.
  */
-export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: CellDropbox | null; onSubmit(value: CellDropbox | null): void; onClose(): void }) {
+export function DropboxCellDialog({
+  initial,
+  onSubmit,
+  onClose,
+}: {
+  initial: CellDropbox | null;
+  onSubmit(value: CellDropbox | null): void;
+  onClose(): void;
+}) {
   const { t } = useTranslation('editor');
   const { t: tApp } = useTranslation();
   const [search, setSearch] = useState('');
@@ -46,7 +58,8 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
 
   const rowsOffered = chosenList?.rows ?? [];
   // The row the cell holds, found again in the list (by code) so the select shows it as a normal choice.
-  const keptIndex = initial?.code != null && dropboxNo === initial.dropboxNo ? rowsOffered.findIndex((row) => row.code === initial.code) : -1;
+  const keptIndex =
+    initial?.code != null && dropboxNo === initial.dropboxNo ? rowsOffered.findIndex((row) => row.code === initial.code) : -1;
   const selected = choice === KEPT && keptIndex >= 0 && rowsOffered[keptIndex]?.name === initial?.name ? rowOption(keptIndex) : choice;
 
   /** The cell gets the server's sealed copy of the list and the chosen row, never one made here. */
@@ -72,7 +85,13 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>
         {initial && initial.dropboxNo === null ? <p className="field-hint">{t('dropbox.olderName', { title: initial.title })}</p> : null}
         {(lists.data?.totalCount ?? 0) > offered.length || search ? (
-          <TextField label={t('dropbox.search')} type="search" value={search} onChange={(event) => setSearch(event.target.value)} testId="dropbox-search" />
+          <TextField
+            label={t('dropbox.search')}
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            testId="dropbox-search"
+          />
         ) : null}
         <SelectField
           label={t('dropbox.list')}
@@ -85,7 +104,9 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
           testId="dropbox-list"
         >
           <option value={NOTHING}>{t('dropbox.noList')}</option>
-          {keepsCurrent && initial?.dropboxNo != null ? <option value={initial.dropboxNo}>{t('dropbox.notOffered', { title: initial.title })}</option> : null}
+          {keepsCurrent && initial?.dropboxNo != null ? (
+            <option value={initial.dropboxNo}>{t('dropbox.notOffered', { title: initial.title })}</option>
+          ) : null}
           {offered.map((d) => (
             <option key={d.dropboxNo} value={d.dropboxNo}>
               {d.title}
@@ -93,9 +114,18 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
           ))}
         </SelectField>
         {dropboxNo !== null ? (
-          <SelectField label={t('dropbox.value')} value={selected} onChange={(event) => setChoice(event.target.value)} disabled={!chosenList} hint={t('dropbox.valueHint')} testId="dropbox-value">
+          <SelectField
+            label={t('dropbox.value')}
+            value={selected}
+            onChange={(event) => setChoice(event.target.value)}
+            disabled={!chosenList}
+            hint={t('dropbox.valueHint')}
+            testId="dropbox-value"
+          >
             <option value={NOTHING}>{t('dropbox.nothingChosen')}</option>
-            {chosenList && selected === KEPT && initial?.name != null ? <option value={KEPT}>{t('dropbox.keptValue', { name: initial.name, code: initial.code ?? '' })}</option> : null}
+            {chosenList && selected === KEPT && initial?.name != null ? (
+              <option value={KEPT}>{t('dropbox.keptValue', { name: initial.name, code: initial.code ?? '' })}</option>
+            ) : null}
             {rowsOffered.map((row, index) => (
               <option key={index} value={rowOption(index)}>
                 {row.code && row.code !== row.name ? `${row.name} (${row.code})` : row.name}
@@ -117,7 +147,13 @@ export function DropboxCellDialog({ initial, onSubmit, onClose }: { initial: Cel
           <Button variant="secondary" onClick={onClose}>
             {tApp('common.cancel')}
           </Button>
-          <Button type="submit" variant="primary" disabled={sending || (dropboxNo !== null && rows.phase === 'loading')} aria-busy={sending} data-testid="dropbox-save">
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={sending || (dropboxNo !== null && rows.phase === 'loading')}
+            aria-busy={sending}
+            data-testid="dropbox-save"
+          >
             {t('dropbox.save')}
           </Button>
         </div>

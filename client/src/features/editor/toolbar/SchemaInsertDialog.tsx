@@ -25,7 +25,10 @@ export function SchemaInsertDialog({ onSubmit, onClose }: { onSubmit(block: Sche
   const [schemaNo, setSchemaNo] = useState<number | null>(null);
   const types = useLoad((signal) => call<{ list: SchemaTypeSummary[] }>('/v1/schema/all', {}, { signal }), 'types');
   const schemas = useLoad(
-    (signal) => (typeNo === null ? Promise.resolve(null) : call<{ list: SchemaBasicOffer[] }>('/v1/schema/basic/all', { schemasTypeNo: typeNo }, { signal })),
+    (signal) =>
+      typeNo === null
+        ? Promise.resolve(null)
+        : call<{ list: SchemaBasicOffer[] }>('/v1/schema/basic/all', { schemasTypeNo: typeNo }, { signal }),
     String(typeNo),
   );
   const preview = useLoad((signal) => (schemaNo === null ? Promise.resolve(null) : schemaCopy(schemaNo, signal)), String(schemaNo));

@@ -7,7 +7,13 @@ import { Checkbox, TextField } from '../../../ui/Field';
 import { validTableSize } from '../tableRules';
 
 /** The size of a new table (1 to 30 per side) and whether its first row is a header. */
-export function TableSizeDialog({ onSubmit, onClose }: { onSubmit(rows: number, columns: number, header: boolean): void; onClose(): void }) {
+export function TableSizeDialog({
+  onSubmit,
+  onClose,
+}: {
+  onSubmit(rows: number, columns: number, header: boolean): void;
+  onClose(): void;
+}) {
   const { t } = useTranslation('editor');
   const { t: tApp } = useTranslation();
   const [rows, setRows] = useState(String(LIMITS.tableDefaultRows));
@@ -49,7 +55,12 @@ export function TableSizeDialog({ onSubmit, onClose }: { onSubmit(rows: number, 
             testId="table-columns"
           />
         </div>
-        <Checkbox label={t('table.withHeader')} checked={header} onChange={(event) => setHeader(event.target.checked)} testId="table-header" />
+        <Checkbox
+          label={t('table.withHeader')}
+          checked={header}
+          onChange={(event) => setHeader(event.target.checked)}
+          testId="table-header"
+        />
         {error ? (
           <p className="field-error" role="alert" data-testid="table-size-error">
             {error}

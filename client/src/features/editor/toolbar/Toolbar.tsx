@@ -9,8 +9,31 @@ import type { CellDropbox } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
 import type { ChartFields } from '../ChartDialog';
 import { TOOLBAR_SHORTCUT } from '../keyboardPath';
-import { chartSource, insertChart, insertDate, insertSchemaBlock, insertTable, selectedCellDropbox, setCellDropbox, type Refusal } from '../commands';
-import { BoldIcon, ChartIcon, DateIcon, ImageIcon, ItalicIcon, ListIcon, OrderedListIcon, PaperclipIcon, RedoIcon, StrikeIcon, TableIcon, UnderlineIcon, UndoIcon } from '../icons';
+import {
+  chartSource,
+  insertChart,
+  insertDate,
+  insertSchemaBlock,
+  insertTable,
+  selectedCellDropbox,
+  setCellDropbox,
+  type Refusal,
+} from '../commands';
+import {
+  BoldIcon,
+  ChartIcon,
+  DateIcon,
+  ImageIcon,
+  ItalicIcon,
+  ListIcon,
+  OrderedListIcon,
+  PaperclipIcon,
+  RedoIcon,
+  StrikeIcon,
+  TableIcon,
+  UnderlineIcon,
+  UndoIcon,
+} from '../icons';
 import { columnDeletionRefusal, rowDeletionRefusal, selectedCellIsHeader, tableInfo } from '../tableRules';
 import { acceptFor } from '../upload';
 import { ColorPicker } from './ColorPicker';
@@ -33,7 +56,15 @@ import type { UploadOwner } from '../upload';
  * The editor's toolbar: block style, marks, colour, lists, undo and redo, and the inserts (table, chart,
  * image, file, date, schema); inside a table, a second row with the table's actions (TableToolbar).
  */
-export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; uploadOwner: UploadOwner | null; onRefuse(message: string): void }) {
+export function Toolbar({
+  editor,
+  uploadOwner,
+  onRefuse,
+}: {
+  editor: Editor;
+  uploadOwner: UploadOwner | null;
+  onRefuse(message: string): void;
+}) {
   const { t } = useTranslation('editor');
   const [tableDialog, setTableDialog] = useState(false);
   const [dropboxDialog, setDropboxDialog] = useState<{ initial: CellDropbox | null } | null>(null);
@@ -53,7 +84,13 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
         strike: e.isActive('strike'),
         bulletList: e.isActive('bulletList'),
         orderedList: e.isActive('orderedList'),
-        block: e.isActive('heading', { level: 1 }) ? 'h1' : e.isActive('heading', { level: 2 }) ? 'h2' : e.isActive('heading', { level: 3 }) ? 'h3' : 'p',
+        block: e.isActive('heading', { level: 1 })
+          ? 'h1'
+          : e.isActive('heading', { level: 2 })
+            ? 'h2'
+            : e.isActive('heading', { level: 3 })
+              ? 'h3'
+              : 'p',
         color: (e.getAttributes('textStyle').color as string | undefined) ?? null,
         canUndo: e.can().undo(),
         canRedo: e.can().redo(),
@@ -151,31 +188,71 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
           </select>
         </div>
         <Sep />
-        <ToolButton label={t('toolbar.bold')} active={state.bold} onClick={() => editor.chain().focus().toggleBold().run()} testId="toolbar-bold">
+        <ToolButton
+          label={t('toolbar.bold')}
+          active={state.bold}
+          onClick={() => editor.chain().focus().toggleBold().run()}
+          testId="toolbar-bold"
+        >
           <BoldIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.italic')} active={state.italic} onClick={() => editor.chain().focus().toggleItalic().run()} testId="toolbar-italic">
+        <ToolButton
+          label={t('toolbar.italic')}
+          active={state.italic}
+          onClick={() => editor.chain().focus().toggleItalic().run()}
+          testId="toolbar-italic"
+        >
           <ItalicIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.underline')} active={state.underline} onClick={() => editor.chain().focus().toggleUnderline().run()} testId="toolbar-underline">
+        <ToolButton
+          label={t('toolbar.underline')}
+          active={state.underline}
+          onClick={() => editor.chain().focus().toggleUnderline().run()}
+          testId="toolbar-underline"
+        >
           <UnderlineIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.strike')} active={state.strike} onClick={() => editor.chain().focus().toggleStrike().run()} testId="toolbar-strike">
+        <ToolButton
+          label={t('toolbar.strike')}
+          active={state.strike}
+          onClick={() => editor.chain().focus().toggleStrike().run()}
+          testId="toolbar-strike"
+        >
           <StrikeIcon />
         </ToolButton>
         <ColorPicker editor={editor} color={state.color} />
         <Sep />
-        <ToolButton label={t('toolbar.bulletList')} active={state.bulletList} onClick={() => editor.chain().focus().toggleBulletList().run()} testId="toolbar-bullet-list">
+        <ToolButton
+          label={t('toolbar.bulletList')}
+          active={state.bulletList}
+          onClick={() => editor.chain().focus().toggleBulletList().run()}
+          testId="toolbar-bullet-list"
+        >
           <ListIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.orderedList')} active={state.orderedList} onClick={() => editor.chain().focus().toggleOrderedList().run()} testId="toolbar-ordered-list">
+        <ToolButton
+          label={t('toolbar.orderedList')}
+          active={state.orderedList}
+          onClick={() => editor.chain().focus().toggleOrderedList().run()}
+          testId="toolbar-ordered-list"
+        >
           <OrderedListIcon />
         </ToolButton>
         <Sep />
-        <ToolButton label={t('toolbar.undo')} disabled={!state.canUndo} onClick={() => editor.chain().focus().undo().run()} testId="toolbar-undo">
+        <ToolButton
+          label={t('toolbar.undo')}
+          disabled={!state.canUndo}
+          onClick={() => editor.chain().focus().undo().run()}
+          testId="toolbar-undo"
+        >
           <UndoIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.redo')} disabled={!state.canRedo} onClick={() => editor.chain().focus().redo().run()} testId="toolbar-redo">
+        <ToolButton
+          label={t('toolbar.redo')}
+          disabled={!state.canRedo}
+          onClick={() => editor.chain().focus().redo().run()}
+          testId="toolbar-redo"
+        >
           <RedoIcon />
         </ToolButton>
         <Sep />
@@ -186,10 +263,22 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
         <ToolButton label={t('toolbar.chart')} text={t('toolbar.chart')} onClick={openChart} testId="toolbar-chart">
           <ChartIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.image')} text={t('toolbar.image')} disabled={uploadOwner === null} onClick={() => imageInput.current?.click()} testId="toolbar-image">
+        <ToolButton
+          label={t('toolbar.image')}
+          text={t('toolbar.image')}
+          disabled={uploadOwner === null}
+          onClick={() => imageInput.current?.click()}
+          testId="toolbar-image"
+        >
           <ImageIcon />
         </ToolButton>
-        <ToolButton label={t('toolbar.file')} text={t('toolbar.file')} disabled={uploadOwner === null} onClick={() => fileInput.current?.click()} testId="toolbar-file">
+        <ToolButton
+          label={t('toolbar.file')}
+          text={t('toolbar.file')}
+          disabled={uploadOwner === null}
+          onClick={() => fileInput.current?.click()}
+          testId="toolbar-file"
+        >
           <PaperclipIcon />
         </ToolButton>
         <ToolButton label={t('toolbar.date')} text={t('toolbar.date')} onClick={() => refuse(insertDate(editor))} testId="toolbar-date">
@@ -198,8 +287,24 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
         <ToolButton label={t('toolbar.schema')} text={t('toolbar.schema')} onClick={() => setSchemaDialog(true)} testId="toolbar-schema">
           <SchemaIcon />
         </ToolButton>
-        <input ref={imageInput} type="file" hidden accept={acceptFor('image', IMAGE_TYPES)} onChange={onPick('image')} data-testid="image-input" aria-label={t('upload.pickImage')} />
-        <input ref={fileInput} type="file" hidden accept={acceptFor('file', FILE_TYPES)} onChange={onPick('file')} data-testid="file-input" aria-label={t('upload.pickFile')} />
+        <input
+          ref={imageInput}
+          type="file"
+          hidden
+          accept={acceptFor('image', IMAGE_TYPES)}
+          onChange={onPick('image')}
+          data-testid="image-input"
+          aria-label={t('upload.pickImage')}
+        />
+        <input
+          ref={fileInput}
+          type="file"
+          hidden
+          accept={acceptFor('file', FILE_TYPES)}
+          onChange={onPick('file')}
+          data-testid="file-input"
+          aria-label={t('upload.pickFile')}
+        />
       </div>
 
       {state.inTable ? <TableToolbar editor={editor} table={state} refuse={refuse} onDropbox={openDropbox} /> : null}
@@ -256,4 +361,3 @@ export function Toolbar({ editor, uploadOwner, onRefuse }: { editor: Editor; upl
     </div>
   );
 }
-

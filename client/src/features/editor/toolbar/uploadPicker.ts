@@ -12,7 +12,10 @@ import { checkUpload, uploadCheckMessage, uploadFile, type UploadOwner } from '.
  * The change handler of the toolbar's hidden file inputs: checks the picked file, uploads it with
  * progress, and inserts it as an image or a file block.
  */
-export function uploadPicker(editor: Editor, uploadOwner: UploadOwner | null): (kind: UploadKind) => (event: ChangeEvent<HTMLInputElement>) => void {
+export function uploadPicker(
+  editor: Editor,
+  uploadOwner: UploadOwner | null,
+): (kind: UploadKind) => (event: ChangeEvent<HTMLInputElement>) => void {
   const upload = async (file: File, kind: UploadKind) => {
     const language = currentLanguage();
     const check = checkUpload(file.name, file.size, kind);
@@ -36,7 +39,12 @@ export function uploadPicker(editor: Editor, uploadOwner: UploadOwner | null): (
       const base = (answer.origin || file.name).replace(/\.[^.]+$/, '');
       insertImage(editor, { fileId: answer.fileId, title: base.slice(0, LIMITS.imageTitle) });
     } else {
-      insertFile(editor, { fileId: answer.fileId, name: answer.origin || file.name, size: answer.size ?? file.size, extension: answer.extension ?? '' });
+      insertFile(editor, {
+        fileId: answer.fileId,
+        name: answer.origin || file.name,
+        size: answer.size ?? file.size,
+        extension: answer.extension ?? '',
+      });
     }
   };
 

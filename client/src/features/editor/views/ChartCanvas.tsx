@@ -32,7 +32,6 @@ function loadChartJs(): Promise<typeof Chart> {
   return chartJs;
 }
 
-
 function themeColors() {
   const style = getComputedStyle(document.documentElement);
   const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
@@ -49,7 +48,17 @@ function themeColors() {
  * A chart as a picture: chart.js on a canvas, in the theme's colours, drawn again when its data, type,
  * axis labels or the theme change. The note's chart blocks and the style guide draw with it.
  */
-export function ChartCanvas({ type, data, axes, label }: { type: ChartType; data: ChartData; axes: { xLabel: string; yLabel: string }; label: string }) {
+export function ChartCanvas({
+  type,
+  data,
+  axes,
+  label,
+}: {
+  type: ChartType;
+  data: ChartData;
+  axes: { xLabel: string; yLabel: string };
+  label: string;
+}) {
   const theme = useTheme();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const { xLabel, yLabel } = axes;

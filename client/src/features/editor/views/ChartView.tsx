@@ -73,7 +73,14 @@ export function ChartView({ node, editor, selected, updateAttributes }: NodeView
           </p>
         </div>
         {editable ? (
-          <button type="button" className="icon-btn icon-btn-sm" onClick={() => setEditing(true)} aria-label={t('chart.edit')} title={t('chart.edit')} data-testid="chart-edit">
+          <button
+            type="button"
+            className="icon-btn icon-btn-sm"
+            onClick={() => setEditing(true)}
+            aria-label={t('chart.edit')}
+            title={t('chart.edit')}
+            data-testid="chart-edit"
+          >
             <PencilIcon size={15} />
           </button>
         ) : null}
@@ -87,7 +94,12 @@ export function ChartView({ node, editor, selected, updateAttributes }: NodeView
           {t('chart.noNumbers')}
         </p>
       ) : (
-        <ChartCanvas type={attrs.chartType} data={data} axes={{ xLabel: attrs.xLabel, yLabel: attrs.yLabel }} label={t('chart.aria', { type: t(`chart.types.${attrs.chartType}`), name: attrs.name })} />
+        <ChartCanvas
+          type={attrs.chartType}
+          data={data}
+          axes={{ xLabel: attrs.xLabel, yLabel: attrs.yLabel }}
+          label={t('chart.aria', { type: t(`chart.types.${attrs.chartType}`), name: attrs.name })}
+        />
       )}
       {attrs.label ? <figcaption className="note-chart-label">{attrs.label}</figcaption> : null}
       {editing ? (

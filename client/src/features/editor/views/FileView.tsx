@@ -48,7 +48,13 @@ export function FileView({ node, selected }: NodeViewProps) {
           {t('file.attachment')} · {formatBytes(size, language)}
         </span>
       </span>
-      <button type="button" className="btn btn-secondary btn-sm" onClick={() => void download()} disabled={busy || !fileId} data-testid="file-download">
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        onClick={() => void download()}
+        disabled={busy || !fileId}
+        data-testid="file-download"
+      >
         <DownloadIcon size={15} />
         {t('file.download')}
       </button>

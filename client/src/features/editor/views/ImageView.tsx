@@ -29,7 +29,12 @@ export function ImageView({ node, editor, selected, updateAttributes }: NodeView
   }, [fileId]);
 
   return (
-    <NodeViewWrapper as="figure" className={`note-image${selected ? ' is-selected' : ''}`} data-testid="image-block" contentEditable={false}>
+    <NodeViewWrapper
+      as="figure"
+      className={`note-image${selected ? ' is-selected' : ''}`}
+      data-testid="image-block"
+      contentEditable={false}
+    >
       <div className="note-image-frame">
         {failed ? (
           <p className="note-media-error" role="status">

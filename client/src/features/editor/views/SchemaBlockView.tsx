@@ -84,7 +84,12 @@ export function SchemaBlockView({ node, editor, selected, updateAttributes }: No
         <p className="note-schema-notice" role="status" data-testid="schema-block-newer">
           {t('schema.newer', { revision: now.copy.revision, kept: block.revision })}
           {editable ? (
-            <button type="button" className="note-schema-update" onClick={() => updateAttributes({ ...now.copy })} data-testid="schema-block-update">
+            <button
+              type="button"
+              className="note-schema-update"
+              onClick={() => updateAttributes({ ...now.copy })}
+              data-testid="schema-block-update"
+            >
               {t('schema.useNewer', { revision: now.copy.revision })}
             </button>
           ) : null}
