@@ -20,7 +20,7 @@ import { ClientAuthors } from './collab/clientAuthors.js';
 import { WriterRecord } from './collab/writers.js';
 import { registerDropboxRoutes } from './dropboxes/routes.js';
 import { registerSchemaRoutes } from './schemas/routes.js';
-import { registerProjectRoutes } from './projects/routes.js';
+import { projectRoutes } from './projects/routes.js';
 import { registerSystemRoutes } from './system/routes.js';
 import { registerUserRoutes } from './users/routes.js';
 import { createCollab, mountCollab, startSessionRechecks, COLLAB_MAX_MESSAGE_BYTES, type CollabContext } from './collab/collab.js';
@@ -48,6 +48,7 @@ import { PdfPrinter } from './exports/pdf/index.js';
 import { registerExportRoutes } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
+import { assertRouteTableBound, registerCalls } from './http/route.js';
 import { installSecurityHeaders } from './http/security.js';
 import { DEFAULT_CLIENT_DIST, serveClient } from './http/client.js';
 import { createMailer } from './system/mailer.js';
@@ -159,7 +160,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerSystemRoutes(app, services);
   registerDepartmentRoutes(app, services);
   registerUserRoutes(app, services);
-  registerProjectRoutes(app, services);
+  registerCalls(app, services, [...projectRoutes(services)]);
   registerDashboardRoutes(app, services);
   registerNoteRoutes(app, services);
   registerSignatureRoutes(app, services);
@@ -169,6 +170,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerSchemaRoutes(app, services);
   registerTemplateRoutes(app, services);
   registerExportRoutes(app, services);
+  assertRouteTableBound(app);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));

@@ -36,6 +36,10 @@ const env = z.object({
   AUDIT_HEAD_LOG_MINUTES: z.coerce.number().positive().default(60),
   COLLAB_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perAddress),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  ELN_CHECK_ANSWERS: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((value) => value === '1'),
 });
 
 export interface ThrottlePolicy {
@@ -82,6 +86,11 @@ export interface ServerConfig {
   trustedLicenceKeys: readonly VendorKey[];
   /** The chromium the PDF export prints with (Debian's by default; no browser is downloaded). */
   chromiumPath: string;
+  /**
+   * Check every answer against its route-table schema before sending it (an answer that differs fails
+   * as unexpected). On in the tests' servers, so the route table documents what the server answers.
+   */
+  checkAnswers: boolean;
   /** The LDAP directory departments and people are synchronised from (LDAP_* variables), or null. */
   directory: DirectoryConfig | null;
   /** Single sign-on through an OpenID Connect provider (OIDC_* variables), or null. */
@@ -131,6 +140,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     socketLimits: { ...DEFAULT_SOCKET_LIMITS, perAddress: e.COLLAB_SOCKETS_PER_ADDRESS },
     trustedLicenceKeys: [PRODUCTION_LICENCE_KEY],
     chromiumPath: e.CHROMIUM_PATH,
+    checkAnswers: e.ELN_CHECK_ANSWERS,
     directory: loadDirectoryConfig(source),
     sso: loadSsoConfig(source, e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
   };

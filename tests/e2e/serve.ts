@@ -33,6 +33,8 @@ const config = withTestLicenceKey(
     ELN_ADMIN_PASSWORD: E2E.admin.password,
     ELN_ADMIN_NAME: E2E.admin.name,
     LOG_LEVEL: 'warn',
+    // Every answer the browser tests provoke is checked against its route-table schema too.
+    ELN_CHECK_ANSWERS: '1',
     // Each worker's server keeps everything to itself, whatever the developer's environment says.
     DATABASE_URL: '',
     REDIS_URL: undefined,

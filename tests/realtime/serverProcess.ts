@@ -47,6 +47,7 @@ export class ServerProcess {
       LOG_LEVEL: 'error',
       ELN_ADMIN_PASSWORD: ServerProcess.adminPassword,
       CLIENT_DIST: '/nonexistent',
+      ELN_CHECK_ANSWERS: '1',
     };
     if (shared) return new ServerProcess(port, { ...base, ...shared.env }, async () => undefined);
     if (process.env.ELN_TEST_DB === 'postgres') {

@@ -1,4 +1,15 @@
-import { API_BASE, errorMessage, SUCCESS, type ApiResponse, type Language, type RefreshRequest, type SignInAnswer } from '@eln/shared';
+import {
+  API_BASE,
+  errorMessage,
+  SUCCESS,
+  type ApiResponse,
+  type CallAnswer,
+  type CallInput,
+  type CallSpec,
+  type Language,
+  type RefreshRequest,
+  type SignInAnswer,
+} from '@eln/shared';
 import { needsRefresh, type Session } from '../session/model';
 import type { RefreshOutcome } from '../session/refresh';
 import { ApiError, statusForHttp } from './errors';
@@ -79,7 +90,7 @@ export function createApiClient(deps: ApiClientDeps) {
    * A 401 while signed in first retries with a token this tab got meanwhile, or refreshes an expiring
    * token; only when that is refused does the session end.
    */
-  async function call<T>(path: string, body: unknown = {}, options: CallOptions = {}): Promise<T> {
+  async function callPath<T>(path: string, body: unknown = {}, options: CallOptions = {}): Promise<T> {
     const endSession = options.endSessionOn401 !== false;
     let session = deps.getSession();
     if (session) {
@@ -104,6 +115,14 @@ export function createApiClient(deps: ApiClientDeps) {
       if (answer.httpStatus === 401 && endSession) deps.onSessionEnded();
     }
     return toResult<T>(answer);
+  }
+
+  /** Makes a call of the route table: its input and answer are typed by the table's entry. */
+  function call<C extends CallSpec>(spec: C, body: CallInput<C>, options?: CallOptions): Promise<CallAnswer<C>>;
+  /** A call by path alone, untyped: kept only until every feature calls through the route table. */
+  function call<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>;
+  function call(target: CallSpec | string, body?: unknown, options?: CallOptions): Promise<unknown> {
+    return callPath(typeof target === 'string' ? target : target.path, body, options);
   }
 
   /** POST /v1/user/refresh (the token is the browser's cookie) without the usual session handling: the raw outcome for the refresher. */

@@ -12,6 +12,7 @@ import { rawRows, type Db, type Queryable, type Tx } from '../db/client.js';
 import { auditLog } from '../db/schema.js';
 import { fixedStatement } from '../db/fixedStatement.js';
 import { sha256Hex } from '../auth/secrets.js';
+import type { Actor } from '../auth/authUser.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 /** Key of the transaction-scoped advisory lock that orders appends, so the chain never forks. */
@@ -30,6 +31,11 @@ export interface AuditEntry {
   after?: unknown;
   reason?: string | null;
   clientAddress?: string | null;
+}
+
+/** The actor and client address of an audit record, from the actor of a command. */
+export function auditedActor(actor: Actor): Pick<AuditEntry, 'actor' | 'clientAddress'> {
+  return { actor: actor.user, clientAddress: actor.clientAddress };
 }
 
 type AuditRow = typeof auditLog.$inferSelect;

@@ -6,3 +6,9 @@ export interface AuthUser extends SessionUser {
   sessionId: string;
   auth: AuthFlags;
 }
+
+/** Who makes a change, and from which address: what a command needs of its caller, and what its audit record keeps. */
+export interface Actor {
+  user: AuthUser;
+  clientAddress: string;
+}

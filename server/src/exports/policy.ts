@@ -1,7 +1,7 @@
 import { ERR } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Refusals } from '../http/verdicts.js';
-import { isAdmin } from '../projects/policy.js';
+import { isAdministrator } from '../users/policy.js';
 import type { ExportJobRow } from './jobs.js';
 
 /*
@@ -28,7 +28,7 @@ export const AUDIT_EXPORT_REFUSALS: Refusals<AuditExportVerdict> = { notAdmin: E
 
 /** The requester sees their jobs; administrators see everyone's (who exported what, and when). */
 export function canSeeJob(user: Caller, job: JobFacts): SeeJobVerdict {
-  return job.requestedByUserNo === user.userNo || isAdmin(user) ? 'allowed' : 'hidden';
+  return job.requestedByUserNo === user.userNo || isAdministrator(user) ? 'allowed' : 'hidden';
 }
 
 /** Only the requester fetches the file (an administrator sees the job, not its content), once it is made and kept. */
@@ -42,5 +42,5 @@ export function canDownload(user: Caller, job: JobFacts): DownloadVerdict {
 }
 
 export function canExportAudit(user: Caller): AuditExportVerdict {
-  return isAdmin(user) ? 'allowed' : 'notAdmin';
+  return isAdministrator(user) ? 'allowed' : 'notAdmin';
 }

@@ -34,7 +34,8 @@ import { AppError } from '../http/errors.js';
 import { languageOf, success } from '../http/envelope.js';
 import { authenticate, defineRoute } from '../http/route.js';
 import { enforce } from '../http/verdicts.js';
-import { canExportProject, isAdmin, READ_REFUSALS } from '../projects/policy.js';
+import { canExportProject, READ_REFUSALS } from '../projects/policy.js';
+import { isAdministrator } from '../users/policy.js';
 import { findReadableProject } from '../projects/queries.js';
 import { findNoteFor } from '../notes/queries.js';
 import type { Services } from '../services.js';
@@ -172,7 +173,7 @@ export function registerExportRoutes(app: FastifyInstance, services: Services): 
     body: exportListRequest,
     async handler({ body, user }): Promise<ListAnswer<ExportJob>> {
       const conditions: SQL[] = [];
-      if (!isAdmin(user)) conditions.push(eq(exportJobs.requestedByUserNo, user.userNo));
+      if (!isAdministrator(user)) conditions.push(eq(exportJobs.requestedByUserNo, user.userNo));
       if (body.projectNo !== undefined) {
         if (!(await findReadableProject(db, user, body.projectNo))) throw new AppError(READ_REFUSALS.hidden);
         conditions.push(eq(exportJobs.projectNo, body.projectNo));

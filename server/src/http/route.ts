@@ -1,14 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { ADMIN_LEVEL, API_BASE, ERR, parseInput, type ErrorCode } from '@eln/shared';
+import { z } from 'zod';
+import {
+  allCalls,
+  API_BASE,
+  ERR,
+  parseInput,
+  type CallAnswer,
+  type CallGroup,
+  type CallRequest,
+  type CallSpec,
+  type ErrorCode,
+} from '@eln/shared';
 import { AppError, isAppError } from './errors.js';
 import { languageOf, success } from './envelope.js';
 import { refuseUnstorableText } from './storableText.js';
-import type { AuthUser } from '../auth/authUser.js';
+import type { Actor, AuthUser } from '../auth/authUser.js';
+import { isAdministrator } from '../users/policy.js';
 import type { Services } from '../services.js';
 
 /** Who may call a route: anyone, any signed-in user, or administrators (level 10) only. */
-export type Access = 'public' | 'user' | 'admin';
+export type Access = CallSpec['auth'];
 
 export interface CallContext<Body, A extends Access> {
   body: Body;
@@ -43,6 +54,13 @@ export interface DefinedRoute {
 
 const definedRoutesOf = new WeakMap<FastifyInstance, DefinedRoute[]>();
 
+function recordRoute(app: FastifyInstance, route: DefinedRoute): void {
+  const routes = definedRoutesOf.get(app) ?? [];
+  if (routes.some((known) => known.path === route.path)) throw new Error(`${route.path} has two routes`);
+  routes.push(route);
+  definedRoutesOf.set(app, routes);
+}
+
 /** Every call declared with defineRoute on this server, in the order declared. */
 export function definedRoutes(app: FastifyInstance): readonly DefinedRoute[] {
   return definedRoutesOf.get(app) ?? [];
@@ -58,9 +76,7 @@ export function defineRoute<S extends z.ZodType, A extends Access, R>(
   services: Services,
   definition: RouteDefinition<S, A, R>,
 ): void {
-  const routes = definedRoutesOf.get(app) ?? [];
-  routes.push({ path: definition.path, access: definition.access, body: definition.body });
-  definedRoutesOf.set(app, routes);
+  recordRoute(app, { path: definition.path, access: definition.access, body: definition.body });
   app.post(`${API_BASE}${definition.path}`, { bodyLimit: definition.bodyLimit }, async (request, reply) => {
     const user = await authenticate(services, request, definition.access);
     const body = validatedBody(request, definition.body);
@@ -105,6 +121,97 @@ export async function authenticate(services: Services, request: FastifyRequest, 
   if (access === 'public') return token ? services.tokens.authenticateOrNull(token) : null;
   if (!token) throw new AppError(ERR.sessionEnded);
   const user = await services.tokens.authenticate(token);
-  if (access === 'admin' && user.level !== ADMIN_LEVEL) throw new AppError(ERR.forbidden);
+  if (access === 'admin' && !isAdministrator(user)) throw new AppError(ERR.forbidden);
   return user;
+}
+
+/** What the handler of a route-table entry gets: the validated body, the caller, and the request itself. */
+export type CallHandlerContext<C extends CallSpec> = CallContext<CallRequest<C>, C['auth']> & {
+  /** The caller as the actor of a command (signed-in calls only). */
+  actor: C['auth'] extends 'public' ? Actor | null : Actor;
+};
+
+export type CallHandler<C extends CallSpec> = (
+  ctx: CallHandlerContext<C>,
+) => Promise<C['answerBody'] extends 'file' ? unknown : CallAnswer<C>>;
+
+/** One handler for every call of a group: the compiler refuses a group with a call left unbound. */
+export type CallHandlers<G extends CallGroup> = { [K in keyof G]: CallHandler<G[K]> };
+
+/** A route-table entry and the handler that answers it: what a feature's routes module hands the server. */
+export interface BoundCall {
+  spec: CallSpec;
+  handler: CallHandler<CallSpec>;
+}
+
+/** Binds every call of a route-table group to its handler (a query, or a command through its policy). */
+export function bindCalls<G extends CallGroup>(group: G, handlers: CallHandlers<G>): BoundCall[] {
+  return Object.keys(group).map((name) => ({ spec: group[name] as CallSpec, handler: handlers[name] as CallHandler<CallSpec> }));
+}
+
+/**
+ * Registers bound calls: POST under /server at the entry's path, the caller authenticated for the entry's
+ * `auth`, the body validated with its request schema, the handler's result wrapped in the envelope. With
+ * `checkAnswers` (the tests' servers), every answer is also checked against the entry's answer schema, so
+ * that the route table documents what the server really answers.
+ */
+export function registerCalls(app: FastifyInstance, services: Services, calls: readonly BoundCall[]): void {
+  for (const { spec, handler } of calls) {
+    if (spec.body === 'multipart') throw new Error(`${spec.path} takes a multipart body: its feature registers it with registerUpload`);
+    defineRoute(app, services, {
+      path: spec.path,
+      access: spec.auth,
+      body: spec.request,
+      bodyLimit: spec.bodyLimit,
+      failure: spec.failure,
+      answersItself: spec.answerBody === 'file',
+      handler: async (ctx) => {
+        const actor = ctx.user ? { user: ctx.user, clientAddress: ctx.clientAddress } : null;
+        const answer = await handler({ ...ctx, actor } as CallHandlerContext<CallSpec>);
+        if (services.config.checkAnswers && spec.answerBody !== 'file') checkAnswer(spec, answer);
+        return answer;
+      },
+    });
+  }
+}
+
+/** Refuses (as an unexpected failure) an answer that its route-table entry does not describe. */
+function checkAnswer(spec: CallSpec, answer: unknown): void {
+  const sent: unknown = answer === undefined ? null : JSON.parse(JSON.stringify(answer));
+  const result = spec.answer.safeParse(sent);
+  if (!result.success) {
+    throw new Error(`the answer of ${spec.path} does not match its route-table schema: ${z.prettifyError(result.error)}`);
+  }
+}
+
+/**
+ * Registers a call whose body is a multipart form (an upload): the feature reads the stream itself, after
+ * authenticating the caller with `authenticate`; the answer goes into the envelope. A refused upload's
+ * unread body is not read to its end: the connection closes after the answer.
+ */
+export function registerMultipartCall<C extends CallSpec>(
+  app: FastifyInstance,
+  services: Services,
+  spec: C,
+  receive: (request: FastifyRequest) => Promise<CallAnswer<C>>,
+): void {
+  if (spec.body !== 'multipart') throw new Error(`${spec.path} is not a multipart call`);
+  recordRoute(app, { path: spec.path, access: spec.auth, body: spec.request });
+  app.post(`${API_BASE}${spec.path}`, async (request, reply) => {
+    try {
+      const answer = await receive(request);
+      if (services.config.checkAnswers) checkAnswer(spec, answer);
+      return success(request, answer ?? null);
+    } catch (error) {
+      reply.header('connection', 'close');
+      throw error;
+    }
+  });
+}
+
+/** Refuses to start a server on which a call of the route table has no route. */
+export function assertRouteTableBound(app: FastifyInstance): void {
+  const registered = new Set(definedRoutes(app).map((route) => route.path));
+  const unbound = allCalls().filter((spec) => !registered.has(spec.path));
+  if (unbound.length) throw new Error(`calls of the route table without a route: ${unbound.map((spec) => spec.path).join(', ')}`);
 }

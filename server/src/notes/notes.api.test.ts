@@ -143,12 +143,19 @@ describe('creating notes', () => {
   it('lists the project’s notes in the editor answer with writer, version, status and write flag', async () => {
     const editor = (await writer<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
     const note = editor.list.find((n) => n.title === 'Day 1: buffer prep');
-    expect(note).toMatchObject({ version: 0, status: 'W', write: 'Y', writer: writerUser.userId, name: 'Writer Woo', modifiers: [] });
+    expect(note).toMatchObject({
+      version: 0,
+      status: 'W',
+      abilities: expect.objectContaining({ write: true }),
+      writer: writerUser.userId,
+      name: 'Writer Woo',
+      modifiers: [],
+    });
     const asLeader = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
     // The leader takes part in their own project (listed or not), so the note is writable for them too.
-    expect(asLeader.list.find((n) => n.title === 'Day 1: buffer prep')?.write).toBe('Y');
+    expect(asLeader.list.find((n) => n.title === 'Day 1: buffer prep')?.abilities.write).toBe(true);
     const asAdmin = (await admin<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
-    expect(asAdmin.list.find((n) => n.title === 'Day 1: buffer prep')?.write).toBe('N');
+    expect(asAdmin.list.find((n) => n.title === 'Day 1: buffer prep')?.abilities.write).toBe(false);
   });
 });
 
@@ -307,7 +314,7 @@ describe('who may write', () => {
     expect((await writer('/v1/project/note/create', { projectNo: otherNo, title: 'New one' })).body.status).toBe(ERR.projectModify);
     const blocks = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
     expect(blocks.blockList).toEqual([]);
-    expect(blocks.note.write).toBe('N');
+    expect(blocks.note.abilities.write).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import { ERR, NOTE_STATUS, type NoteAbilities } from '@eln/shared';
 import type { Refusals } from '../http/verdicts.js';
-import { canExportProject, inProgress, isAdmin, leads, type Caller, type ProjectFacts } from '../projects/policy.js';
+import { canExportProject, inProgress, leads, type Caller, type ProjectFacts } from '../projects/policy.js';
+import { isAdministrator } from '../users/policy.js';
 import type { DocumentAccess } from '../collab/documentKinds.js';
 import type { NoteRecord } from './record.js';
 
@@ -75,7 +76,7 @@ export function noteDocumentAccess(found: NoteCase | undefined): DocumentAccess 
 /** The writer, the leader or an administrator deletes a note still W or R, in a project in progress. */
 export function canDeleteNote(user: Caller, found: NoteCase): DeleteVerdict {
   if (!isOpen(found.note)) return 'locked';
-  if (found.note.writerUserNo !== user.userNo && !leads(user, found.project) && !isAdmin(user)) return 'notAllowed';
+  if (found.note.writerUserNo !== user.userNo && !leads(user, found.project) && !isAdministrator(user)) return 'notAllowed';
   if (!inProgress(found.project)) return 'completed';
   return 'allowed';
 }

@@ -207,7 +207,6 @@ function toSummary(
     labNoteNumber: note.labNoteNumber,
     version: note.version,
     status: note.status,
-    write: abilities.write ? 'Y' : 'N',
     writer: writerId,
     name: writerName,
     createdAt: note.createdAt.toISOString(),

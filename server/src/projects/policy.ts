@@ -1,9 +1,10 @@
 import { eq, exists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { ADMIN_LEVEL, ERR, PROJECT_STATUS, type ProjectAbilities } from '@eln/shared';
+import { ERR, PROJECT_STATUS, type ProjectAbilities } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { projectParticipants, projects } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 import type { ProjectRecord } from './record.js';
+import { isAdministrator } from '../users/policy.js';
 
 /*
  * Who may do what with a project: every rule once, as a verdict with its reason. Routes enforce the
@@ -27,13 +28,12 @@ export const MODIFY_REFUSALS: Refusals<ModifyVerdict> = { notLeader: ERR.forbidd
 export const CREATE_NOTE_REFUSALS: Refusals<CreateNoteVerdict> = { notParticipant: ERR.forbidden, completed: ERR.projectModify };
 export const CLEAR_HOLDS_REFUSALS: Refusals<ClearHoldsVerdict> = { notLeader: ERR.forbidden };
 
-export const isAdmin = (user: Caller) => user.level === ADMIN_LEVEL;
 export const leads = (user: Pick<Caller, 'userNo'>, project: Pick<ProjectFacts, 'leaderUserNo'>) => project.leaderUserNo === user.userNo;
 export const inProgress = (project: Pick<ProjectFacts, 'status'>) => project.status === PROJECT_STATUS.inProgress;
 
 /** An administrator sees every project; others those they lead or take part in. */
 export function canReadProject(user: Caller, project: ProjectFacts, participant: boolean): ReadVerdict {
-  return isAdmin(user) || leads(user, project) || participant ? 'allowed' : 'hidden';
+  return isAdministrator(user) || leads(user, project) || participant ? 'allowed' : 'hidden';
 }
 
 /** Users whose account carries the project flag create projects (and lead them). */
@@ -63,13 +63,13 @@ export const takesPart = (user: Pick<Caller, 'userNo'>, project: Pick<ProjectFac
 
 /** `canReadProject` as the condition that lists and look-ups filter by (undefined: every project). */
 export function visibleProjectsSql(user: Caller): SQL | undefined {
-  if (isAdmin(user)) return undefined;
+  if (isAdministrator(user)) return undefined;
   return takesPartSql(user.userNo);
 }
 
 /** Only the leader or an administrator changes a project, and nobody changes a completed one. */
 export function canModifyProject(user: Caller, project: ProjectFacts): ModifyVerdict {
-  if (!isAdmin(user) && !leads(user, project)) return 'notLeader';
+  if (!isAdministrator(user) && !leads(user, project)) return 'notLeader';
   if (!inProgress(project)) return 'completed';
   return 'allowed';
 }
@@ -93,7 +93,7 @@ export function canCreateNote(project: ProjectFacts, participant: boolean): Crea
 
 /** Releasing everyone's hold on the project's notes: the leader's or an administrator's. */
 export function canClearAllHolds(user: Caller, project: ProjectFacts): ClearHoldsVerdict {
-  return isAdmin(user) || leads(user, project) ? 'allowed' : 'notLeader';
+  return isAdministrator(user) || leads(user, project) ? 'allowed' : 'notLeader';
 }
 
 /** Whoever may read a project may take it out (PDF, .eln): administrators, its leader and its participants. */

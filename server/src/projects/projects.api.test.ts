@@ -60,7 +60,7 @@ describe('creating projects', () => {
       userId: leaderUser.userId,
       leaderName: 'Park Leader',
       departments: [{ code: 'BIO', name: 'Biology' }],
-      canModify: true,
+      abilities: expect.objectContaining({ modify: true }),
     });
     expect(detail.body.data.participants.map((p) => p.name)).toEqual(['Jung Participant', 'Park Leader']);
     expect(detail.body.data.signatureList.department).toBe('BIO');
@@ -171,7 +171,7 @@ describe('seeing projects', () => {
     const [enzyme] = await server.database.db.select().from(projects).where(eq(projects.title, 'Enzyme kinetics'));
     const editor = await participant<ProjectEditorAnswer>('/v1/project/editor', { projectNo: enzyme!.projectNo });
     expect(editor.body.data.info.title).toBe('Enzyme kinetics');
-    expect(editor.body.data.info.canModify).toBe(false);
+    expect(editor.body.data.info.abilities.modify).toBe(false);
     expect(editor.body.data.list).toEqual([]);
   });
 
@@ -283,7 +283,7 @@ describe('changing projects', () => {
     const projectNo = (await create(leader, 'Finished work')).body.data.projectNo;
     await server.database.db.update(projects).set({ status: 'C', finishedAt: new Date() }).where(eq(projects.projectNo, projectNo));
     const before = (await leader<ProjectDetail>('/v1/project/check', { projectNo })).body.data;
-    expect(before.canModify).toBe(false);
+    expect(before.abilities.modify).toBe(false);
     for (const caller of [leader, admin]) {
       const refused = await caller('/v1/project/update', {
         projectNo,

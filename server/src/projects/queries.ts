@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { joinList, PROJECT_STATUS, type ProjectDetail, type ProjectListStatus, type ProjectRow } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
 import { departments, labNotes, noteSignatures, projectDepartments, projectParticipants, projects, users } from '../db/schema.js';
@@ -114,6 +114,23 @@ export async function findVisibleProject(q: Queryable, user: AuthUser, projectNo
   return (await findReadableProject(q, user, projectNo))?.project;
 }
 
+/** What the audit trail keeps of a project. */
+export const projectAuditView = (detail: ProjectDetail) => ({
+  title: detail.title,
+  description: detail.description,
+  status: detail.status,
+  signatureList: detail.signatureList,
+});
+
+/** Whether another project (not `exceptProjectNo`) has this title. */
+export async function titleTaken(q: Queryable, title: string, exceptProjectNo?: number): Promise<boolean> {
+  const [row] = await q
+    .select({ no: projects.projectNo })
+    .from(projects)
+    .where(and(eq(projects.title, title), exceptProjectNo ? ne(projects.projectNo, exceptProjectNo) : undefined));
+  return row !== undefined;
+}
+
 export async function projectDetail(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<ProjectDetail> {
   const [leader] = await q.select().from(users).where(eq(users.userNo, project.leaderUserNo));
   const participants = await q
@@ -169,7 +186,6 @@ export async function projectDetail(q: Queryable, project: ProjectRecord, user: 
     participants,
     members: [...leaderMember, ...participants.filter((p) => p.userNo !== project.leaderUserNo)],
     departments: depts,
-    canModify: abilities.modify,
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),
     abilities,

@@ -277,7 +277,7 @@ describe('signing', () => {
     expect(signed.body.status).toBe('0000');
     const note = await noteOf(labNoteNo);
     expect(note.status).toBe('T');
-    expect(note.write).toBe('N');
+    expect(note.abilities.write).toBe(false);
     expect(note.signatureList).toMatchObject([
       {
         name: 'Reviewer Ryu',
@@ -382,7 +382,7 @@ describe('removing signatures', () => {
     const note = await noteOf(labNoteNo);
     expect(note.status).toBe('W');
     expect(note.signatureList).toEqual([]);
-    expect(note.write).toBe('Y');
+    expect(note.abilities.write).toBe(true);
     expect(await lastAudit()).toMatchObject({
       action: 'signature.removed',
       reason: 'Signed the wrong version',
@@ -433,7 +433,7 @@ describe('closing the project', () => {
 
     const editorAnswer = (await leader.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo: closingNo })).body.data;
     expect(editorAnswer.info.status).toBe('C');
-    expect(editorAnswer.list.map((n) => [n.status, n.write])).toEqual([['F', 'N']]);
+    expect(editorAnswer.list.map((n) => [n.status, n.abilities.write])).toEqual([['F', false]]);
     const refusals = await Promise.all([
       leader.call('/v1/project/finish', { projectNo: closingNo }),
       leader.call('/v1/project/update', {

@@ -89,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.ELN_TEST_LOG_LEVEL ?? 'silent',
     ELN_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    ELN_CHECK_ANSWERS: '1',
     ...(options.serveClient ? {} : { CLIENT_DIST: '/nonexistent' }),
   });
   const config: ServerConfig = {

@@ -1,4 +1,4 @@
-import type { SignatureEntry } from './signatures.js';
+import { signatureEntry } from './signatures.js';
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { recordNo, requiredText, text } from '../validation.js';
@@ -51,59 +51,58 @@ export const noteSaveRequest = z.strictObject({
   blockList: z.array(blockSchema).max(5000),
 });
 
-export interface NoteModifier {
-  userId: string;
-  name: string;
-}
+export const noteModifier = z.strictObject({ userId: z.string(), name: z.string() });
+export type NoteModifier = z.infer<typeof noteModifier>;
 
 /**
  * What the caller may do with a note now, as the server's note policy decides it (`server/src/notes/
  * policy.ts`). The client shows and hides actions by these alone; the server refuses the rest anyway.
  */
-export interface NoteAbilities {
+export const noteAbilities = z.strictObject({
   /** Edit the live document, save drafts and versions, attach files. */
-  write: boolean;
-  delete: boolean;
+  write: z.boolean(),
+  delete: z.boolean(),
   /** Request signatures or change the pending signers. */
-  requestSignatures: boolean;
+  requestSignatures: z.boolean(),
   /** Sign or decline the caller's own pending request. */
-  sign: boolean;
-  removeSignatures: boolean;
+  sign: z.boolean(),
+  removeSignatures: z.boolean(),
   /** Take a saved version out as PDF (with its signatures and history). */
-  exportPdf: boolean;
-}
+  exportPdf: z.boolean(),
+});
+export type NoteAbilities = z.infer<typeof noteAbilities>;
 
 /** Where a note came from, shown in its header: "from template X v1.2". */
-export interface NoteTemplateOrigin {
-  templateNo: number;
-  title: string;
-  version: string;
-  blocksHash: string;
-}
+export const noteTemplateOrigin = z.strictObject({
+  templateNo: z.number(),
+  title: z.string(),
+  version: z.string(),
+  blocksHash: z.string(),
+});
+export type NoteTemplateOrigin = z.infer<typeof noteTemplateOrigin>;
 
-export interface NoteSummary {
-  no: number;
+export const noteSummary = z.strictObject({
+  no: z.number(),
   /** The project the note belongs to. */
-  projectNo: number;
-  title: string;
-  labNoteNumber: string;
-  version: number;
-  status: NoteStatus;
-  /** Y when the caller may edit now. */
-  write: 'Y' | 'N';
-  writer: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
+  projectNo: z.number(),
+  title: z.string(),
+  labNoteNumber: z.string(),
+  version: z.number(),
+  status: z.enum(NOTE_STATUS),
+  writer: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Who holds the note open for writing now. */
-  modifiers: NoteModifier[];
-  signatureList: SignatureEntry[];
+  modifiers: z.array(noteModifier),
+  signatureList: z.array(signatureEntry),
   /** Users (IDs) who may not sign this note as reviewer, because they wrote in it (the server's verdict). */
-  reviewersExcluded: string[];
+  reviewersExcluded: z.array(z.string()),
   /** The template version the note was made from, or null for a blank note. */
-  template: NoteTemplateOrigin | null;
-  abilities: NoteAbilities;
-}
+  template: noteTemplateOrigin.nullable(),
+  abilities: noteAbilities,
+});
+export type NoteSummary = z.infer<typeof noteSummary>;
 
 export interface BlockListAnswer {
   note: NoteSummary;

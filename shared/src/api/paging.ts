@@ -21,6 +21,11 @@ export interface ListAnswer<T> {
   totalCount: number;
 }
 
+/** The answer schema of a list call: `{ list, totalCount }`, with the schema of one row. */
+export function listAnswer<Row extends z.ZodType>(row: Row) {
+  return z.strictObject({ list: z.array(row), totalCount: z.number().int().min(0) });
+}
+
 /** The number shown beside a list row: the total minus the offset. */
 export function rowNumber(totalCount: number, page: number, pageSize: number, indexOnPage: number): number {
   return totalCount - ((page - 1) * pageSize + indexOnPage);

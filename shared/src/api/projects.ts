@@ -1,9 +1,11 @@
-import type { NoteSummary } from './notes.js';
+import { noteSummary } from './notes.js';
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { EMAIL_PATTERN } from '../patterns.js';
 import { optionalText, recordNo, requiredText, text } from '../validation.js';
-import { pagingRequest } from './paging.js';
+import { listAnswer, pagingRequest } from './paging.js';
+import { defineCall, noAnswer } from './call.js';
+import { ERR } from '../errors.js';
 
 export const PROJECT_STATUS = { inProgress: 'ING', completed: 'C' } as const;
 export type ProjectStatus = (typeof PROJECT_STATUS)[keyof typeof PROJECT_STATUS];
@@ -70,68 +72,129 @@ export const projectListRequest = pagingRequest.safeExtend({
 export type ProjectCreate = z.input<typeof projectCreateRequest>;
 export type ProjectUpdate = z.input<typeof projectUpdateRequest>;
 
-export interface ProjectParticipant {
-  userNo: number;
-  userId: string;
-  name: string;
-  departmentCode: string | null;
-  departmentName: string | null;
-}
+export const projectParticipant = z.strictObject({
+  userNo: z.number(),
+  userId: z.string(),
+  name: z.string(),
+  departmentCode: z.string().nullable(),
+  departmentName: z.string().nullable(),
+});
+export type ProjectParticipant = z.infer<typeof projectParticipant>;
 
 /** What the caller may do with a project now, as the server's project policy decides it (`server/src/projects/policy.ts`). */
-export interface ProjectAbilities {
+export const projectAbilities = z.strictObject({
   /** Change the title, description and participants. */
-  modify: boolean;
+  modify: z.boolean(),
   /** Close the project (the server also needs a reviewer's signature on a note, 2022). */
-  finish: boolean;
-  createNote: boolean;
+  finish: z.boolean(),
+  createNote: z.boolean(),
   /** Release every note of the project from whoever holds it open for writing. */
-  clearHolds: boolean;
+  clearHolds: z.boolean(),
   /** Export the project's notes (PDF, .eln). */
-  export: boolean;
-}
+  export: z.boolean(),
+});
+export type ProjectAbilities = z.infer<typeof projectAbilities>;
 
-export interface ProjectRow {
-  no: number;
-  title: string;
-  description: string;
-  status: ProjectStatus;
+export const projectRow = z.strictObject({
+  no: z.number(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(PROJECT_STATUS),
   /** The leader's ID. */
-  userId: string;
-  leaderName: string;
+  userId: z.string(),
+  leaderName: z.string(),
   /** The leader's department. */
-  department: string | null;
-  participantCount: number;
-  createdAt: string;
-  updatedAt: string;
-  abilities: ProjectAbilities;
-}
+  department: z.string().nullable(),
+  participantCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  abilities: projectAbilities,
+});
+export type ProjectRow = z.infer<typeof projectRow>;
 
-export interface ProjectDetail {
+export const projectDetail = z.strictObject({
   /**
    * Why the leader cannot close the project yet, though allowed to close it (`abilities.finish`): no
    * reviewer has signed a note of it (2022). Null when it can be closed now, or when the caller may not.
    */
-  finishBlockedBy: 'noReviewerSignature' | null;
-  no: number;
-  title: string;
-  description: string;
-  status: ProjectStatus;
-  userId: string;
-  leaderName: string;
-  signatureList: SignatureList;
-  participants: ProjectParticipant[];
+  finishBlockedBy: z.literal('noReviewerSignature').nullable(),
+  no: z.number(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(PROJECT_STATUS),
+  userId: z.string(),
+  leaderName: z.string(),
+  signatureList: z.strictObject({ department: z.string(), user: z.string() }),
+  participants: z.array(projectParticipant),
   /** Everyone who takes part, the possible signers: the leader first (a member whether listed or not), then the participants. */
-  members: ProjectParticipant[];
-  departments: Array<{ code: string; name: string }>;
-  /** Whether the caller may modify the project: the same verdict as `abilities.modify`. */
-  canModify: boolean;
-  createdAt: string;
-  updatedAt: string;
-  abilities: ProjectAbilities;
-}
+  members: z.array(projectParticipant),
+  departments: z.array(z.strictObject({ code: z.string(), name: z.string() })),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  abilities: projectAbilities,
+});
+export type ProjectDetail = z.infer<typeof projectDetail>;
 
-export interface ProjectEditorAnswer {
-  info: ProjectDetail;
-  list: NoteSummary[];
-}
+export const projectEditorAnswer = z.strictObject({ info: projectDetail, list: z.array(noteSummary) });
+export type ProjectEditorAnswer = z.infer<typeof projectEditorAnswer>;
+
+/** The project calls (server/src/projects). */
+export const projectCalls = {
+  list: defineCall({
+    path: '/v1/project/list',
+    auth: 'user',
+    kind: 'query',
+    summary: 'Projects the caller may see, newest first, filtered by title or leader, status and dates.',
+    request: projectListRequest,
+    answer: listAnswer(projectRow),
+    errors: [ERR.projectLookup],
+    failure: ERR.projectLookup,
+  }),
+  create: defineCall({
+    path: '/v1/project/create',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Creates a project led by the caller (who needs the project flag), with its participants.',
+    request: projectCreateRequest,
+    answer: z.strictObject({ projectNo: z.number() }),
+    errors: [ERR.forbidden, ERR.projectDuplicate, ERR.participantMissing, ERR.departmentMissing],
+  }),
+  update: defineCall({
+    path: '/v1/project/update',
+    auth: 'user',
+    kind: 'command',
+    summary: "Changes a project's title, description and participants (its leader or an administrator; in progress only).",
+    request: projectUpdateRequest,
+    answer: noAnswer,
+    errors: [ERR.notFound, ERR.forbidden, ERR.projectModify, ERR.projectDuplicate, ERR.participantMissing, ERR.departmentMissing],
+  }),
+  detail: defineCall({
+    path: '/v1/project/check',
+    auth: 'user',
+    kind: 'query',
+    summary: 'A project with its participants and what the caller may do with it.',
+    request: projectNoRequest,
+    answer: projectDetail,
+    errors: [ERR.notFound, ERR.participantLookup],
+    failure: ERR.participantLookup,
+  }),
+  finish: defineCall({
+    path: '/v1/project/finish',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Closes a project (its leader only, once a reviewer has signed a note): every note becomes finished, read-only everywhere.',
+    request: projectNoRequest,
+    answer: noAnswer,
+    errors: [ERR.notFound, ERR.forbidden, ERR.projectModify, ERR.noReviewerSignature],
+  }),
+  editor: defineCall({
+    path: '/v1/project/editor',
+    auth: 'user',
+    kind: 'query',
+    summary: 'A project and its notes, as its page shows them.',
+    request: projectNoRequest,
+    answer: projectEditorAnswer,
+    errors: [ERR.notFound, ERR.noteLookup],
+    failure: ERR.noteLookup,
+  }),
+} as const;

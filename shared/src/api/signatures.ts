@@ -36,22 +36,23 @@ export const signatureRemoveRequest = z.strictObject({
   reason: requiredText(500),
 });
 
-export interface SignatureEntry {
-  signatureId: number;
-  userId: string;
-  name: string;
-  type: SignatureType;
-  status: SignatureStatus;
+export const signatureEntry = z.strictObject({
+  signatureId: z.number(),
+  userId: z.string(),
+  name: z.string(),
+  type: z.enum(SIGNATURE_TYPES),
+  status: z.enum(SIGNATURE_STATUS),
   /** The printed name the signer typed. */
-  signatureName: string | null;
-  description: string | null;
+  signatureName: z.string().nullable(),
+  description: z.string().nullable(),
   /** ISO time of signing (or declining), with the signer's zone for display. */
-  signedAt: string | null;
-  timeZone: string | null;
-  signedVersion: number | null;
+  signedAt: z.string().nullable(),
+  timeZone: z.string().nullable(),
+  signedVersion: z.number().nullable(),
   /** False when the signed version's stored content no longer matches the hash taken at signing. */
-  intact: boolean | null;
-}
+  intact: z.boolean().nullable(),
+});
+export type SignatureEntry = z.infer<typeof signatureEntry>;
 
 export interface SignatureSummary {
   list: SignatureEntry[];

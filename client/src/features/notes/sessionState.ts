@@ -82,6 +82,6 @@ export function readOnlyOf(inputs: ReadOnlyInputs): { readOnly: ReadOnlyReason |
   // The server refused an edit that would outgrow the note's size limit: that edit is not stored.
   else if (holdEnded && holdEndedReason === DOCUMENT_TOO_LARGE) readOnly = 'tooLarge';
   else if (holdEnded) readOnly = 'holdEnded';
-  else if (note?.write === 'N' || scope === 'readonly') readOnly = 'notWritable';
+  else if (note?.abilities.write === false || scope === 'readonly') readOnly = 'notWritable';
   return { readOnly, writable: readOnly === null && note !== null && scope === 'read-write' };
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { api } from '@eln/shared';
 import { call } from '../../api';
 import { useSession } from '../../session/store';
 import { ButtonLink } from '../../ui/Button';
@@ -18,7 +19,7 @@ export function ProjectCreatePage() {
   const allowed = session?.auth.project === 'Y';
 
   const create = async (payload: ProjectPayload) => {
-    const answer = await call<{ projectNo: number }>('/v1/project/create', payload);
+    const answer = await call(api.projects.create, payload);
     navigate(`/project/${answer.projectNo}`, { replace: true, state: { created: true } });
   };
 

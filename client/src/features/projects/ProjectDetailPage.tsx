@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router-dom';
-import { ERR, errorMessage, PROJECT_STATUS, type ProjectDetail } from '@eln/shared';
-import { apiErrorText, call, isApiError } from '../../api';
+import { api, ERR, errorMessage, PROJECT_STATUS } from '@eln/shared';
+import { apiErrorText, call, isApiError, useApiQuery } from '../../api';
 import { alert, confirm } from '../../modals/store';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, initials } from '../../lib/format';
 import { parseRecordNo } from '../../lib/listParams';
-import { useLoad } from '../../lib/useLoad';
 import { useServerErrorPage } from '../../lib/useServerErrorPage';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon, BuildingIcon, FolderIcon, LockIcon, PencilIcon, SearchIcon, UsersIcon } from '../../ui/icons';
@@ -20,17 +19,8 @@ import { StatusBadge } from './StatusBadge';
 import { ProjectNotes } from '../notes/ProjectNotes';
 import { ProjectExportCard } from '../exports/ProjectExportCard';
 
-class NotVisible extends Error {}
-
-async function loadProject(projectNo: number | null, signal: AbortSignal): Promise<ProjectDetail> {
-  if (projectNo === null) throw new NotVisible();
-  try {
-    return await call<ProjectDetail>('/v1/project/check', { projectNo }, { signal });
-  } catch (error) {
-    if (isApiError(error) && (error.status === ERR.notFound || error.status === ERR.validation)) throw new NotVisible();
-    throw error;
-  }
-}
+/** A project the caller may not see answers as one that does not exist (9002); a malformed number likewise. */
+const isNotVisible = (error: unknown) => isApiError(error) && (error.status === ERR.notFound || error.status === ERR.validation);
 
 /**
  * `/project/:id`: the project's information and participants. The leader (or an administrator) edits the
@@ -44,7 +34,7 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
   const location = useLocation();
   const { id } = useParams();
   const projectNo = recordNo ?? parseRecordNo(id);
-  const project = useLoad((signal) => loadProject(projectNo, signal), String(projectNo));
+  const project = useApiQuery(api.projects.detail, { projectNo: projectNo ?? 0 }, { enabled: projectNo !== null });
   useServerErrorPage(project);
   const [editing, setEditing] = useState(false);
   const { t: ta } = useTranslation('audit');
@@ -54,11 +44,11 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
   );
 
   const detail = project.data;
-  const notFound = project.phase === 'error' && project.error instanceof NotVisible;
+  const notFound = projectNo === null || (project.phase === 'error' && isNotVisible(project.error));
 
   const save = async (payload: ProjectPayload) => {
     if (!detail) return;
-    await call('/v1/project/update', { projectNo: detail.no, ...payload });
+    await call(api.projects.update, { projectNo: detail.no, ...payload });
     setEditing(false);
     setNotice('saved');
     project.reload();
@@ -74,7 +64,7 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
     if (!ok) return;
     setFinishing(true);
     try {
-      await call('/v1/project/finish', { projectNo: detail.no });
+      await call(api.projects.finish, { projectNo: detail.no });
       setNotice('finished');
       project.reload();
     } catch (error) {
@@ -191,7 +181,7 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
             <InlineAlert tone="info" testId="project-completed-notice">
               {t('project.completedNotice')}
             </InlineAlert>
-          ) : !detail.canModify ? (
+          ) : !detail.abilities.modify ? (
             <InlineAlert tone="info" testId="project-readonly-notice">
               {t('project.readOnlyNotice')}
             </InlineAlert>

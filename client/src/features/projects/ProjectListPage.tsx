@@ -1,12 +1,11 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { PAGING, PROJECT_LIST_STATUSES, PROJECT_SEARCH_TYPES, type ListAnswer, type ProjectListStatus, type ProjectRow } from '@eln/shared';
-import { call } from '../../api';
+import { api, PAGING, PROJECT_LIST_STATUSES, PROJECT_SEARCH_TYPES, type ProjectListStatus, type ProjectRow } from '@eln/shared';
+import { useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from '../../lib/listParams';
-import { useLoad } from '../../lib/useLoad';
 import { isAdmin } from '../../session/model';
 import { useSession } from '../../session/store';
 import { ButtonLink } from '../../ui/Button';
@@ -43,11 +42,7 @@ export function ProjectListPage() {
     return search;
   };
   const key = paramsFor(query).toString();
-  const list = useLoad(
-    (signal) =>
-      call<ListAnswer<ProjectRow>>('/v1/project/list', { ...toPagingBody(query, PAGE_SIZE), ...(status ? { status } : {}) }, { signal }),
-    key,
-  );
+  const list = useApiQuery(api.projects.list, { ...toPagingBody(query, PAGE_SIZE), ...(status ? { status } : {}) });
 
   const searchFor = (next: ListQuery<SearchType>) => {
     const search = paramsFor(next).toString();

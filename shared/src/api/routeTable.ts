@@ -1,0 +1,15 @@
+import type { CallGroup, CallSpec } from './call.js';
+import { projectCalls } from './projects.js';
+
+/**
+ * The route table: every call of the API, grouped by the feature that answers it (the server folder of
+ * the same name). Client, server, tests and the API document address calls through it.
+ */
+export const api = {
+  projects: projectCalls,
+} as const satisfies Record<string, CallGroup>;
+
+/** Every call of the route table, in table order. */
+export function allCalls(): CallSpec[] {
+  return Object.values(api).flatMap((group: CallGroup) => Object.values(group));
+}
