@@ -39,8 +39,7 @@ let projectNo: number;
 /** A caller that also shows its access token (the download answers a file, which `call` does not parse). */
 async function signedIn(user: { userId: string; password: string }): Promise<Caller> {
   const { accessToken } = await server.signIn(user.userId, user.password);
-  const call: Awaited<ReturnType<TestServer['as']>> = (route, body, options) =>
-    server.call(route, body, { ...options, token: accessToken });
+  const call = server.callerWith(accessToken);
   return Object.assign(call, { token: accessToken });
 }
 

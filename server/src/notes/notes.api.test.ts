@@ -58,10 +58,7 @@ beforeAll(async () => {
     string,
     string,
   ];
-  const bind =
-    (token: string): Caller =>
-    (path, body, options) =>
-      server.call(path, body, { ...options, token });
+  const bind = (token: string): Caller => server.callerWith(token);
   [leader, writer, colleague, admin] = [bind(leaderToken), bind(writerToken), bind(colleagueToken), bind(adminToken)];
   const created = await leader<{ projectNo: number }>('/v1/project/create', {
     title: 'Live notes project',
@@ -318,7 +315,8 @@ describe('who may write', () => {
   });
 });
 
-const outsiderCall: Caller = (path, body, options) => server.call(path, body, { ...options, token: outsiderToken });
+// Bound when called: the outsider signs in after this is declared.
+const outsiderCall = ((target: string, body?: unknown) => server.callerWith(outsiderToken)(target, body)) as Caller;
 
 describe('holds: who is modifying a note', () => {
   it('shows writers in the project’s note list while connected, and not after', async () => {

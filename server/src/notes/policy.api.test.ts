@@ -33,7 +33,7 @@ const clients: LiveClient[] = [];
 
 async function person(user: NewUser & { userNo: number }): Promise<Person> {
   const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }) };
+  return { user, token: accessToken, call: server.callerWith(accessToken) };
 }
 
 beforeAll(async () => {
@@ -47,7 +47,7 @@ beforeAll(async () => {
   admin = {
     user: { ...server.admin, userNo: 0 } as Person['user'],
     token: accessToken,
-    call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }),
+    call: server.callerWith(accessToken),
   };
   // The leader is not listed as a participant: they read the notes and sign nothing.
   const created = await leader.call<{ projectNo: number }>('/v1/project/create', {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   url = await server.listen();
   const user = await server.createUser({ name: 'Writer Woo' });
   writerToken = (await server.signIn(user.userId, user.password)).accessToken;
-  writer = (path, body, options) => server.call(path, body, { ...options, token: writerToken });
+  writer = server.callerWith(writerToken);
   const leader = await server.as(await server.createUser({ name: 'Leader Lim' }));
   const created = await leader<{ projectNo: number }>('/v1/project/create', {
     title: 'Rendering',

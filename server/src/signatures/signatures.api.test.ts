@@ -32,7 +32,7 @@ const clients: LiveClient[] = [];
 async function person(name: string): Promise<Person> {
   const user = await server.createUser({ name });
   const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: (path, body, options) => server.call(path, body, { ...options, token: accessToken }) };
+  return { user, token: accessToken, call: server.callerWith(accessToken) };
 }
 
 beforeAll(async () => {

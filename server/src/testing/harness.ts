@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN_LEVEL, type ApiResponse, type AuthFlags, type SignInAnswer } from '@eln/shared';
+import { ADMIN_LEVEL, type ApiResponse, type AuthFlags, type CallAnswer, type CallSpec, type SignInAnswer } from '@eln/shared';
 import { buildApp, type App, type AppOptions } from '../app.js';
 import { PRODUCTION_LICENCE_KEY, TEST_LICENCE_KEY } from '../licence/vendorKeys.js';
 import { DEFAULT_THROTTLE, loadConfig, type ServerConfig, type ThrottlePolicy } from '../config.js';
@@ -23,7 +23,7 @@ export interface TestServer extends App {
   config: ServerConfig;
   admin: { userId: string; password: string };
   /** POSTs a call the way the client does and answers the HTTP status with the parsed envelope. */
-  call<T = unknown>(path: string, body?: unknown, options?: CallOptions): Promise<CallResult<T>>;
+  call: Call<CallOptions>;
   /** Creates a user straight in the database (the admin screens come with a later feature). */
   createUser(fields?: Partial<NewUser>): Promise<NewUser & { userNo: number }>;
   signIn(userId: string, password: string): Promise<SignInAnswer>;
@@ -31,10 +31,21 @@ export interface TestServer extends App {
   listen(): Promise<string>;
   /** Signs a user in and answers a caller bound to their access token. */
   as(user: { userId: string; password: string }): Promise<Caller>;
+  /** A caller bound to this access token. */
+  callerWith(token: string): Caller;
   stop(): Promise<void>;
 }
 
-export type Caller = <T = unknown>(path: string, body?: unknown, options?: Omit<CallOptions, 'token'>) => Promise<CallResult<T>>;
+/**
+ * A call by its route-table entry (its answer typed by the entry; the body is any JSON, so that tests can
+ * send what the schema refuses), or by path (an unknown path, say).
+ */
+export interface Call<Options> {
+  <C extends CallSpec>(spec: C, body?: unknown, options?: Options): Promise<CallResult<CallAnswer<C>>>;
+  <T = unknown>(path: string, body?: unknown, options?: Options): Promise<CallResult<T>>;
+}
+
+export type Caller = Call<Omit<CallOptions, 'token'>>;
 
 export interface CallOptions {
   token?: string;
@@ -108,7 +119,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database,
     config,
     admin: { userId: config.admin.email, password: TEST_ADMIN_PASSWORD },
-    async call<T>(path: string, body: unknown = {}, options: CallOptions = {}) {
+    async call(target: CallSpec | string, body: unknown = {}, options: CallOptions = {}) {
+      const path = typeof target === 'string' ? target : target.path;
       const response = await app.app.inject({
         method: 'POST',
         url: `/server${path}`,
@@ -121,7 +133,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         payload: options.raw ?? JSON.stringify(body),
         remoteAddress: options.remoteAddress,
       });
-      return { http: response.statusCode, body: response.json<ApiResponse<T>>(), headers: response.headers, cookies: response.cookies };
+      return { http: response.statusCode, body: response.json<ApiResponse<never>>(), headers: response.headers, cookies: response.cookies };
     },
     async createUser(fields = {}) {
       counter += 1;
@@ -156,7 +168,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async as(user) {
       const { accessToken } = await server.signIn(user.userId, user.password);
-      return (path, body, options) => server.call(path, body, { ...options, token: accessToken });
+      return server.callerWith(accessToken);
+    },
+    callerWith(token) {
+      return ((target: CallSpec | string, body?: unknown, options?: Omit<CallOptions, 'token'>) =>
+        server.call(target as string, body, { ...options, token })) as Caller;
     },
     async listen() {
       return app.app.listen({ port: 0, host: '127.0.0.1' });
