@@ -45,8 +45,8 @@ const processTests = /^tests\/realtime\//;
 /**
  * Vitest's order (files that failed or took longest last time first, else the largest first), with the
  * process tests of every project ahead of everything else. Vitest otherwise queues project after project,
- * and on a clean checkout (no record of earlier runs) the PostgreSQL durability test started when the
- * PGlite files were done, 16 of the suite's 20.5 min in, and ran 4.5 min alone at the end (2026-11-28).
+ * and on a clean checkout (no record of earlier runs) the PostgreSQL durability test would start only when
+ * the PGlite files are done, about three quarters of the way through, and run for minutes alone at the end.
  * (A sequencer of one's own replaces vitest's: --sequence.shuffle no longer shuffles.)
  */
 class ProcessTestsFirst extends BaseSequencer {
@@ -69,8 +69,8 @@ export default defineConfig({
     hookTimeout: HOOK_TIMEOUT_MS,
     // Two files at a time at least (vitest's own default is one fewer than the cores: one on two cores).
     // Many API files mostly wait, on server processes they restart, databases and timers: on a 2-core
-    // machine the suite took 18.5 min with two against 24.4 with one (2026-11-28, all 1,202 tests passed
-    // both times; the slowest test on the default timeout took 12 s with two, a fifth of TEST_TIMEOUT_MS).
+    // machine the suite takes about three quarters of the time with two as with one (and the slowest test
+    // on the default timeout about 12 s with two, a fifth of TEST_TIMEOUT_MS).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: ProcessTestsFirst },
     projects: [

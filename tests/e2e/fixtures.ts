@@ -6,10 +6,10 @@
 export const E2E_WORKERS = 2;
 
 /**
- * Test timeouts catch hangs, not slowness: each is written as its test's time allowed on a machine like
- * session 22's, and every one is stretched by this margin. On a slower machine of this kind (session 23's,
- * beside the API suite) the longest tests took four to six minutes and three ran into timeouts that were
- * about twice their usual time, failing a run with nothing broken.
+ * Test timeouts catch hangs, not slowness: each is written as its test's time allowed on a quiet 2-core
+ * machine, and every one is stretched by this margin. On a slower machine of this kind, beside the API
+ * suite, the longest tests take four to six minutes, about twice their usual time: unstretched timeouts
+ * would fail runs with nothing broken.
  */
 const TIMEOUT_MARGIN = 2;
 export const hangTimeout = (ms: number): number => ms * TIMEOUT_MARGIN;

@@ -268,7 +268,7 @@ test.describe('people and projects', () => {
   });
 
   test('the screens in the beauty theme, in Korean and Japanese, and on a phone', async ({ page, request }) => {
-    // Two languages' worth of screens and screenshots: 2.2 minutes on session 23's machine, over the default.
+    // Two languages' worth of screens and screenshots: over two minutes on a slow machine, past the default.
     test.setTimeout(hangTimeout(240_000));
     const id = unique();
     const adminToken = await apiSignIn(request, E2E.admin);

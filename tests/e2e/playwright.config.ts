@@ -11,7 +11,7 @@ export default defineConfig({
   testMatch: '**/*.e2e.ts',
   outputDir: '../../test-results',
   // Test timeouts catch hangs, not slowness: beside the API suite on a shared 2-core machine, long tests
-  // took twice their quiet time (CI of 2026-11-27), and the longest have their own, larger timeouts; all
+  // take twice their quiet time, and the longest have their own, larger timeouts; all
   // are stretched by hangTimeout's margin for the slower machines of this kind.
   timeout: hangTimeout(120_000),
   expect: { timeout: 10_000 },
@@ -25,9 +25,9 @@ export default defineConfig({
   use: {
     reducedMotion: 'reduce',
     // Playwright's default is none: an action waiting for an element that never becomes clickable, or a
-    // wait for a download that never comes, then ran into the test's timeout and the report named no
-    // step (the exports test, CI of 2026-11-29, 14 minutes). A minute (stretched) is far above any
-    // action's time here, and such a hang now fails at the step that waited.
+    // wait for a download that never comes, would run into the test's timeout (minutes for the longest
+    // tests) and the report would name no step. A minute (stretched) is far above any action's time here,
+    // so such a hang fails at the step that waited.
     actionTimeout: hangTimeout(60_000),
     navigationTimeout: hangTimeout(60_000),
     launchOptions: {
@@ -36,7 +36,7 @@ export default defineConfig({
     },
     // Recorded on a retry only: recording every test (DOM snapshots and a screencast of each step) cost
     // CPU time the suite, CPU-bound on two cores, does not have (shell.e2e.ts alone: 34 s of CPU with it,
-    // 28 s without, 2026-11-28). A first failure keeps its screenshot; its retry records a trace (kept whether it passes or not).
+    // 28 s without). A first failure keeps its screenshot; its retry records a trace (kept whether it passes or not).
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },

@@ -245,7 +245,7 @@ test.describe('signatures', () => {
     await admin.getByTestId('audit-filter-target-id').fill(String(labNoteNo));
     await admin.getByTestId('audit-search').click();
     // The list of the search before (the project's finish) stays until the new one answers: a click on its
-    // first row opened that record (CI, 2026-11-29).
+    // first row could open that record.
     const signed = admin.getByTestId('audit-row').first();
     await expect(signed).toHaveAttribute('data-action', 'signature.signed');
     await signed.click();

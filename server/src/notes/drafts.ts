@@ -70,7 +70,7 @@ function storedBytes(block: Block): Buffer {
   return Buffer.from(`${JSON.stringify(header)}\n${content}`);
 }
 
-/** A draft row's block; a row written as the whole block's JSON (before 2026-11-28) is read as such. */
+/** A draft row's block; a row written in the earlier format (the whole block's JSON) is read as such. */
 function storedBlock(deflated: Uint8Array): Block {
   const text = inflateRawSync(deflated).toString('utf8');
   const cut = text.indexOf('\n');

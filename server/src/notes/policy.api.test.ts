@@ -191,7 +191,7 @@ describe('project abilities and the routes', () => {
   });
 });
 
-describe('requesting signatures on a signed note (docs/decisions.md, 2026-11-23)', () => {
+describe('requesting signatures on a signed note (docs/decisions.md)', () => {
   it('is refused (2019) to the writer and the leader alike; pending requests are still answered; the leader’s removal reopens it', async () => {
     const labNoteNo = await savedNote('Signed record');
     await writer.call('/v1/project/signature/create', {

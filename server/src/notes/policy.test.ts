@@ -114,7 +114,7 @@ describe('the reasons of each refusal', () => {
     expect(canRequestSignatures(userOf('admin'), caseOf('admin', 'writing'))).toBe('notAllowed');
     expect(canRequestSignatures(userOf('reviewer'), caseOf('reviewer', 'requested'))).toBe('notAllowed');
     expect(canRequestSignatures(userOf('leader'), caseOf('leader', 'finished'))).toBe('closed');
-    // The decision of 2026-11-23: a signed note takes no new requests, from the writer nor the leader.
+    // docs/decisions.md: a signed note takes no new requests, from the writer nor the leader.
     expect(canRequestSignatures(userOf('writer'), caseOf('writer', 'signed'))).toBe('signed');
     expect(canRequestSignatures(userOf('leader'), caseOf('leader', 'signed'))).toBe('signed');
   });

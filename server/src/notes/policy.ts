@@ -84,7 +84,7 @@ export function canDeleteNote(user: Caller, found: NoteCase): DeleteVerdict {
 /**
  * The writer or the leader requests signatures (or changes the pending signers) while the note is W or R.
  * A signed note takes no new requests: once signed it is a record, and who must sign it changes only by
- * the leader's removal of a signature, with a reason (docs/decisions.md, 2026-11-23).
+ * the leader's removal of a signature, with a reason (docs/decisions.md).
  */
 export function canRequestSignatures(user: Caller, found: NoteCase): RequestVerdict {
   if (found.note.writerUserNo !== user.userNo && !leads(user, found.project)) return 'notAllowed';

@@ -5,7 +5,7 @@ import type { Language } from '@eln/shared';
  * fonts a reader's system may have. On the server (Debian) the Korean and Japanese glyphs come from
  * TrueType fonts, named before the Noto CJK collections: chromium 156 prints a page that uses a Noto CJK
  * collection (OpenType CFF, embedded as Type 3 glyphs) in 1.0-1.3 s, against 0.45-0.55 s for the same page
- * in NanumGothic or IPAexGothic and 0.3-0.4 s for Latin text alone (measured 2026-12-02); the Noto CJK
+ * in NanumGothic or IPAexGothic and 0.3-0.4 s for Latin text alone; the Noto CJK
  * families stay as the fallback for characters those lack. English and Korean name Latin fonts first
  * (Hangul and Han reach the CJK fonts by fallback). Japanese keeps a Japanese font first: its quotes,
  * dashes and ellipses are full-width there, and a Latin font would set them narrow (IPAexGothic has Noto

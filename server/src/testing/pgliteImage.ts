@@ -9,7 +9,7 @@ import { MIGRATIONS_DIR, openDatabase, type Database } from '../db/client.js';
  * A PGlite database in memory, migrated, for a test server: started from a dump of an empty one with every
  * migration applied (the image). Creating PGlite's cluster (initdb inside WebAssembly) and migrating it took 3.4 s a test server on an
  * idle 2-core machine and 6.5-8.5 s beside the rest of the suite; loading this dump and finding nothing
- * to migrate took 0.75 s (2026-11-28). A test file that finds none builds it and leaves it in the temporary
+ * to migrate took 0.75 s. A test file that finds none builds it and leaves it in the temporary
  * folder for the others (vitest gives every file fresh modules and runs several at once; files starting
  * together may each build one, and the last written stays). Its name hashes what it is made of (below):
  * a changed migration, PGlite, drizzle or this recipe never starts from an older image.

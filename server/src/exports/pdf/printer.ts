@@ -17,7 +17,7 @@ import { DRAW_CHARTS_SCRIPT, EXPORT_ORIGIN, UNLINK_EXPORT_URLS_SCRIPT } from './
  * and storage are the session's, i.e. one export's, and the printed pages run none of their own), which
  * keeps the tab's renderer warm: on chromium 156 a print in a new context took 1.5-2 s, a print in the
  * warm tab 0.5 s (a new context and tab alone 0.4-0.5 s, and the first print in a renderer twice as long
- * as the later ones; measured 2026-12-02).
+ * as the later ones).
  */
 
 export { EXPORT_ORIGIN };
