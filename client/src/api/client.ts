@@ -1,4 +1,5 @@
 import {
+  api,
   API_BASE,
   errorMessage,
   SUCCESS,
@@ -7,8 +8,6 @@ import {
   type CallInput,
   type CallSpec,
   type Language,
-  type RefreshRequest,
-  type SignInAnswer,
 } from '@eln/shared';
 import { needsRefresh, type Session } from '../session/model';
 import type { RefreshOutcome } from '../session/refresh';
@@ -125,12 +124,13 @@ export function createApiClient(deps: ApiClientDeps) {
     return callPath(typeof target === 'string' ? target : target.path, body, options);
   }
 
-  /** POST /v1/user/refresh (the token is the browser's cookie) without the usual session handling: the raw outcome for the refresher. */
+  /** The refresh call (the token is the browser's cookie) without the usual session handling: the raw outcome for the refresher. */
   async function postRefresh(): Promise<RefreshOutcome> {
-    const answer = await send('/v1/user/refresh', { refreshIn: 'cookie' } satisfies RefreshRequest, null);
+    const refresh = api.auth.refresh;
+    const answer = await send(refresh.path, { refreshIn: 'cookie' } satisfies CallInput<typeof refresh>, null);
     const { envelope, httpStatus } = answer;
     if (envelope && envelope.status === SUCCESS && httpStatus < 400) {
-      return { kind: 'rotated', answer: envelope.data as SignInAnswer };
+      return { kind: 'rotated', answer: envelope.data as CallAnswer<typeof refresh> };
     }
     const transient = httpStatus >= 500 || httpStatus === 0 || httpStatus === 408 || httpStatus === 429 || !envelope;
     if (transient) return toResult<never>(answer);

@@ -2,15 +2,15 @@ import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Header } from '../layout/Header';
-import { refreshAuthFlags } from '../session/actions';
+import { refreshAbilities } from '../session/actions';
 
-/** The signed-in frame: header and main content (the route's, or `children`). The auth flags are reloaded on each navigation. */
+/** The signed-in frame: header and main content (the route's, or `children`). What the user may do is asked again on each navigation. */
 export function Layout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
 
   useEffect(() => {
-    void refreshAuthFlags();
+    void refreshAbilities();
   }, [pathname]);
 
   return (

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
-import { isAdmin } from '../session/model';
+import { may } from '../session/model';
 import { useSession } from '../session/store';
 
 /** Where a guard sent the user from, so that signing in can return there. */
@@ -30,9 +30,13 @@ export function RequireGuest({ children }: { children?: ReactNode }) {
   return children ?? <Outlet />;
 }
 
-/** Admin pages: level 10 only; others go to the dashboard. */
+/**
+ * Admin pages: those the server lets administer; others go to the dashboard. While the server has not
+ * said yet (a profile stored before abilities existed, until the first refresh answers), the page waits.
+ */
 export function RequireAdmin({ children }: { children?: ReactNode }) {
   const session = useSession();
-  if (!isAdmin(session?.user)) return <Navigate to="/" replace />;
+  if (session && session.abilities === null) return <div className="first-load" aria-busy="true" data-testid="abilities-pending" />;
+  if (!may(session, 'administer')) return <Navigate to="/" replace />;
   return children ?? <Outlet />;
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import type { SignInNoticeState } from '../features/auth/SignInForm';
 import { signOut } from '../session/actions';
-import { isAdmin } from '../session/model';
+import { may } from '../session/model';
 import { useSession } from '../session/store';
 import { alert } from '../modals/store';
 import { useTheme } from '../theme/theme';
@@ -108,7 +108,7 @@ export function Header() {
                 <span>{t(`nav.${key}`)}</span>
               </NavLink>
             ))}
-            {isAdmin(user) ? <AdminMenu /> : null}
+            {may(session, 'administer') ? <AdminMenu /> : null}
           </nav>
 
           <div className="header-tools">

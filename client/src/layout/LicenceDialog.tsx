@@ -1,7 +1,8 @@
-import { useEffect, useState, type RefObject } from 'react';
+import type { RefObject } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PRODUCT, type LicenceInfo, type LicenceStatus } from '@eln/shared';
-import { call } from '../api';
+import { api, PRODUCT, type LicenceInfo, type LicenceInfoAnswer, type LicenceStatus } from '@eln/shared';
+import { apiQueryKey, useApiQuery } from '../api';
 import { Dialog } from '../modals/Dialog';
 import { Badge, type BadgeTone } from '../ui/Badge';
 import { Button } from '../ui/Button';
@@ -25,17 +26,16 @@ const STATUS_TONE: Record<LicenceStatus, BadgeTone> = {
 /** The admin menu's Info: product version, the registered licence and its standing, and registration. */
 export function LicenceDialog({ onClose, returnFocus }: { onClose: () => void; returnFocus?: RefObject<HTMLElement | null> }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<State>({ phase: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    call<unknown>('/v1/licence/info', {}, { signal: controller.signal })
-      .then((data) => setState({ phase: 'done', ...parseLicenceAnswer(data) }))
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ phase: 'done', licence: null, activeUsers: null });
-      });
-    return () => controller.abort();
-  }, []);
+  const queryClient = useQueryClient();
+  const info = useApiQuery(api.licence.info, {});
+  const state: State =
+    info.phase === 'error'
+      ? { phase: 'done', licence: null, activeUsers: null }
+      : info.data
+        ? { phase: 'done', ...parseLicenceAnswer(info.data) }
+        : { phase: 'loading' };
+  // A registration answers the licence as the info call does: that answer is shown at once.
+  const showRegistered = (answer: LicenceInfoAnswer) => queryClient.setQueryData(apiQueryKey(api.licence.info, {}), answer);
 
   return (
     <Dialog
@@ -83,7 +83,7 @@ export function LicenceDialog({ onClose, returnFocus }: { onClose: () => void; r
           </div>
         </div>
       ) : null}
-      {state.phase === 'done' ? <LicenceRegisterForm onRegistered={(answer) => setState({ phase: 'done', ...answer })} /> : null}
+      {state.phase === 'done' ? <LicenceRegisterForm onRegistered={showRegistered} /> : null}
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LICENCE_KEY_MAX_LENGTH, licenceRegisterRequest, type LicenceInfo } from '@eln/shared';
+import { api, LICENCE_KEY_MAX_LENGTH, licenceRegisterRequest, type LicenceInfoAnswer } from '@eln/shared';
 import { call } from '../api';
 import { apiErrorText, fieldErrorsOf, isApiError } from '../api/errors';
 import { currentLanguage } from '../i18n';
@@ -8,16 +8,12 @@ import { fieldText, toErrorMap, validateForm, type FieldErrorMap } from '../lib/
 import { Button } from '../ui/Button';
 import { TextAreaField } from '../ui/Field';
 import { InlineAlert } from '../ui/InlineAlert';
-import { formatLicenceDate, parseLicenceAnswer } from './licence';
+import { formatLicenceDate } from './licence';
 
 type Outcome = { kind: 'none' } | { kind: 'refused'; message: string } | { kind: 'registered'; expiresAt: string };
 
 /** Paste (or load from a file) a licence key; the server checks it and answers the new licence. */
-export function LicenceRegisterForm({
-  onRegistered,
-}: {
-  onRegistered: (answer: { licence: LicenceInfo | null; activeUsers: number | null }) => void;
-}) {
+export function LicenceRegisterForm({ onRegistered }: { onRegistered: (answer: LicenceInfoAnswer) => void }) {
   const { t } = useTranslation();
   const [licenceKey, setLicenceKey] = useState('');
   const [errors, setErrors] = useState<FieldErrorMap>({});
@@ -34,7 +30,7 @@ export function LicenceRegisterForm({
     setBusy(true);
     setOutcome({ kind: 'none' });
     try {
-      const answer = parseLicenceAnswer(await call<unknown>('/v1/licence/register', checked.data));
+      const answer = await call(api.licence.register, checked.data);
       onRegistered(answer);
       setLicenceKey('');
       setOutcome({ kind: 'registered', expiresAt: answer.licence?.expiresAt ?? '' });

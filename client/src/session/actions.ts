@@ -1,18 +1,11 @@
-import {
-  authFlags,
-  type SignInAnswer,
-  type SignInRequest,
-  type SignOutAnswer,
-  type SsoFinishRequest,
-  type SsoStartAnswer,
-} from '@eln/shared';
+import { api, type SignInRequest, type SsoFinishRequest } from '@eln/shared';
 import { call } from '../api';
 import { sessionFromAnswer, type Session } from './model';
-import { clearSession, getSession, setSession, updateAuthFlags } from './store';
+import { clearSession, getSession, setSession, updateAbilities } from './store';
 
 /** Signs in and stores the session (the refresh token as the server's cookie). Rejects with the ApiError of a refusal. */
 export async function signIn(request: SignInRequest): Promise<Session> {
-  const answer = await call<SignInAnswer>('/v1/user/signIn', { ...request, refreshIn: 'cookie' } satisfies SignInRequest);
+  const answer = await call(api.auth.signIn, { ...request, refreshIn: 'cookie' });
   const session = sessionFromAnswer(answer, Date.now());
   setSession(session);
   return session;
@@ -23,13 +16,13 @@ export async function signIn(request: SignInRequest): Promise<Session> {
  * address, where the browser goes next. Rejects with the ApiError of a refusal (provider down: 1022).
  */
 export async function startSingleSignOn(): Promise<void> {
-  const { authorizationUrl } = await call<SsoStartAnswer>('/v1/user/login/okta/start', {});
+  const { authorizationUrl } = await call(api.sso.start, {});
   window.location.assign(authorizationUrl);
 }
 
 /** Finishes single sign-on with what the provider sent back, and stores the session as signIn does. */
 export async function finishSingleSignOn(request: SsoFinishRequest): Promise<Session> {
-  const answer = await call<SignInAnswer>('/v1/user/login/okta', { ...request, refreshIn: 'cookie' } satisfies SsoFinishRequest);
+  const answer = await call(api.sso.finish, { ...request, refreshIn: 'cookie' });
   const session = sessionFromAnswer(answer, Date.now());
   setSession(session);
   return session;
@@ -49,8 +42,8 @@ export interface SignOutOutcome {
 export async function signOut(): Promise<SignOutOutcome> {
   if (!getSession()) return { told: true, providerSignOutUrl: null };
   try {
-    const answer = await call<SignOutAnswer | null>('/v1/user/signOut', {}, { endSessionOn401: false });
-    return { told: true, providerSignOutUrl: answer?.endSessionUrl ?? null };
+    const answer = await call(api.auth.signOut, {}, { endSessionOn401: false });
+    return { told: true, providerSignOutUrl: answer.endSessionUrl };
   } catch {
     return { told: false, providerSignOutUrl: null };
   } finally {
@@ -58,19 +51,19 @@ export async function signOut(): Promise<SignOutOutcome> {
   }
 }
 
-let flagsInFlight: Promise<void> | null = null;
+let abilitiesInFlight: Promise<void> | null = null;
 
-/** Reloads the caller's auth flags (done on each navigation). Failures other than a 401 are ignored. */
-export function refreshAuthFlags(): Promise<void> {
+/**
+ * Asks the server again what the user may do, their flags being changeable at any time (done on each
+ * navigation). Failures other than a 401 are ignored.
+ */
+export function refreshAbilities(): Promise<void> {
   if (!getSession()) return Promise.resolve();
-  flagsInFlight ??= call<unknown>('/v1/user/auth/list', {})
-    .then((data) => {
-      const parsed = authFlags.safeParse(data);
-      if (parsed.success) updateAuthFlags(parsed.data);
-    })
+  abilitiesInFlight ??= call(api.auth.flags, {})
+    .then((answer) => updateAbilities(answer.abilities))
     .catch(() => undefined)
     .finally(() => {
-      flagsInFlight = null;
+      abilitiesInFlight = null;
     });
-  return flagsInFlight;
+  return abilitiesInFlight;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAdmin, needsRefresh, parseProfile, refreshDelayMs, serializeProfile, sessionFromAnswer, sessionWithoutToken } from './model';
+import { may, needsRefresh, parseProfile, refreshDelayMs, serializeProfile, sessionFromAnswer, sessionWithoutToken } from './model';
 import { fakeAnswer } from './testing';
 
 const NOW = 1_700_000_000_000;
@@ -38,38 +38,49 @@ describe('session model', () => {
     const stored = serializeProfile(session);
     expect(stored).not.toContain('access-3');
     expect(stored).not.toContain('refresh-3');
-    expect(JSON.parse(stored)).toEqual({ user: session.user, auth: session.auth });
-    expect(parseProfile(stored)).toEqual({ user: session.user, auth: session.auth });
+    expect(JSON.parse(stored)).toEqual({ user: session.user, abilities: session.abilities });
+    expect(parseProfile(stored)).toEqual({ user: session.user, abilities: session.abilities });
   });
 
   it('treats a malformed profile as signed out, and ignores what a profile should not hold', () => {
     const profile = {
       user: { userId: 'kim@lab.example', name: 'Kim', level: 1 },
-      auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' },
+      abilities: { administer: false, createProject: true },
     };
     expect(parseProfile(null)).toBeNull();
     expect(parseProfile('not json')).toBeNull();
     expect(parseProfile('[]')).toBeNull();
-    expect(parseProfile(JSON.stringify({ ...profile, auth: { project: 'maybe' } }))).toBeNull();
     expect(parseProfile(JSON.stringify({ ...profile, user: { userId: 'x' } }))).toBeNull();
     expect(parseProfile(JSON.stringify({ ...profile, accessToken: 'planted', user: { ...profile.user, level: 1, extra: true } }))).toEqual(
       profile,
     );
   });
 
+  it('keeps a profile stored without abilities (or with unreadable ones) signed in, its abilities unknown until the server says', () => {
+    const user = { userId: 'kim@lab.example', name: 'Kim', level: 10 };
+    const earlier = { user, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } };
+    expect(parseProfile(JSON.stringify(earlier))).toEqual({ user, abilities: null });
+    expect(parseProfile(JSON.stringify({ user, abilities: { administer: 'yes' } }))).toEqual({ user, abilities: null });
+    const session = sessionWithoutToken({ user, abilities: null });
+    expect(may(session, 'administer')).toBe(false);
+  });
+
   it('makes a tab without a token need a refresh at once', () => {
     const session = sessionWithoutToken({
       user: { userId: 'a@b.co', name: 'A', level: 1 },
-      auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' },
+      abilities: { administer: false, createProject: true },
     });
     expect(session.accessToken).toBe('');
     expect(needsRefresh(session, NOW)).toBe(true);
     expect(refreshDelayMs(session, NOW)).toBe(0);
   });
 
-  it('knows level 10 as administrator', () => {
-    expect(isAdmin({ level: 10 })).toBe(true);
-    expect(isAdmin({ level: 1 })).toBe(false);
-    expect(isAdmin(null)).toBe(false);
+  it('answers what the server said the user may do, and nothing for a signed-out tab', () => {
+    const session = sessionFromAnswer({ ...fakeAnswer(1), user: { userId: 'a@b.co', name: 'A', level: 10 } }, NOW);
+    // The level says nothing by itself: only the abilities the server computed count.
+    expect(may(session, 'administer')).toBe(false);
+    expect(may(session, 'createProject')).toBe(true);
+    expect(may({ abilities: { administer: true, createProject: false } }, 'administer')).toBe(true);
+    expect(may(null, 'administer')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { ADMIN_LEVEL, authFlags, TIMING, type AuthFlags, type SessionUser, type SignInAnswer } from '@eln/shared';
+import { sessionAbilities, TIMING, type SessionAbilities, type SessionUser, type SignInAnswer } from '@eln/shared';
 
 /**
  * A signed-in session as this tab holds it. The access token lives in the tab's memory only (empty until
@@ -11,7 +11,11 @@ export interface Session {
   /** How long before expiry to refresh: a quarter of the token's life, at most TIMING.refreshEarlySeconds. */
   refreshEarlyMs?: number;
   user: SessionUser;
-  auth: AuthFlags;
+  /**
+   * What the user may do, as the server's policies decided at sign-in (refreshed on each navigation and
+   * each token refresh). Null until the server has said: a profile stored before abilities existed.
+   */
+  abilities: SessionAbilities | null;
 }
 
 const EARLY_MS = TIMING.refreshEarlySeconds * 1000;
@@ -25,7 +29,7 @@ export function sessionFromAnswer(answer: SignInAnswer, now: number): Session {
     expiresAt: now + Math.max(0, answer.expiresIn) * 1000,
     refreshEarlyMs: Math.min(EARLY_MS, (Math.max(0, answer.expiresIn) * 1000) / 4),
     user: { userId: answer.user.userId, name: answer.user.name, level: answer.user.level },
-    auth: answer.auth,
+    abilities: answer.abilities,
   };
 }
 
@@ -47,8 +51,9 @@ export function refreshDelayMs(
   return Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt - earlyMs - now));
 }
 
-export function isAdmin(user: Pick<SessionUser, 'level'> | null | undefined): boolean {
-  return user?.level === ADMIN_LEVEL;
+/** Whether the server lets the signed-in user do this; false while signed out or not yet known. */
+export function may(session: Pick<Session, 'abilities'> | null | undefined, ability: keyof SessionAbilities): boolean {
+  return session?.abilities?.[ability] ?? false;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -60,12 +65,15 @@ function isSessionUser(value: unknown): value is SessionUser {
 }
 
 /**
- * What every tab shares through localStorage: who is signed in and their flags, nothing that opens the
- * session (a tab without an access token of its own gets one from the refresh cookie).
+ * What every tab shares through localStorage: who is signed in and what they may do, nothing that opens
+ * the session (a tab without an access token of its own gets one from the refresh cookie).
  */
-export type Profile = Pick<Session, 'user' | 'auth'>;
+export type Profile = Pick<Session, 'user' | 'abilities'>;
 
-/** Reads a stored profile; anything malformed counts as signed out. */
+/**
+ * Reads a stored profile; without a user it counts as signed out. Abilities missing or malformed (a
+ * profile stored by an earlier version) are unknown until the server says them again.
+ */
 export function parseProfile(raw: string | null): Profile | null {
   if (!raw) return null;
   let value: unknown;
@@ -74,17 +82,19 @@ export function parseProfile(raw: string | null): Profile | null {
   } catch {
     return null;
   }
-  if (!isRecord(value)) return null;
-  const flags = authFlags.safeParse(value.auth);
-  if (!isSessionUser(value.user) || !flags.success) return null;
-  return { user: { userId: value.user.userId, name: value.user.name, level: value.user.level }, auth: flags.data };
+  if (!isRecord(value) || !isSessionUser(value.user)) return null;
+  const abilities = sessionAbilities.safeParse(value.abilities);
+  return {
+    user: { userId: value.user.userId, name: value.user.name, level: value.user.level },
+    abilities: abilities.success ? abilities.data : null,
+  };
 }
 
 export function serializeProfile(profile: Profile): string {
-  return JSON.stringify({ user: profile.user, auth: profile.auth });
+  return JSON.stringify({ user: profile.user, abilities: profile.abilities });
 }
 
 /** The session of a tab that has the profile but no access token yet: it needs a refresh at once. */
 export function sessionWithoutToken(profile: Profile): Session {
-  return { accessToken: '', expiresAt: 0, user: profile.user, auth: profile.auth };
+  return { accessToken: '', expiresAt: 0, user: profile.user, abilities: profile.abilities };
 }

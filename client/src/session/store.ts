@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { AuthFlags } from '@eln/shared';
+import type { SessionAbilities } from '@eln/shared';
 import { styleGuideSamples } from '../lib/styleGuide';
 import { LEGACY_SESSION_KEY, onStorageChange, readStorage, STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { parseProfile, serializeProfile, sessionWithoutToken, type Profile, type Session } from './model';
@@ -44,7 +44,7 @@ export function getSession(): Session | null {
   if (!profile || (tokens && tokens.user.userId !== profile.user.userId)) tokens = null;
   if (cachedFrom.profile !== profile || cachedFrom.tokens !== tokens) {
     cachedFrom = { profile, tokens };
-    cachedSession = profile ? { ...(tokens ?? sessionWithoutToken(profile)), user: profile.user, auth: profile.auth } : null;
+    cachedSession = profile ? { ...(tokens ?? sessionWithoutToken(profile)), user: profile.user, abilities: profile.abilities } : null;
   }
   return cachedSession;
 }
@@ -66,12 +66,14 @@ export function clearSession(): void {
   notify();
 }
 
-/** Replaces the auth flags of the stored session, if still signed in. */
-export function updateAuthFlags(auth: AuthFlags): void {
+/** Replaces what the user of the stored session may do, if still signed in. */
+export function updateAbilities(abilities: SessionAbilities): void {
   const current = getSession();
   if (!current) return;
-  const same = (Object.keys(auth) as Array<keyof AuthFlags>).every((key) => current.auth[key] === auth[key]);
-  if (!same) setSession({ ...current, auth });
+  const same =
+    current.abilities !== null &&
+    (Object.keys(abilities) as Array<keyof SessionAbilities>).every((key) => current.abilities?.[key] === abilities[key]);
+  if (!same) setSession({ ...current, abilities });
 }
 
 export function markSessionEnded(): void {

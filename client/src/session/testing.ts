@@ -11,12 +11,13 @@ export function fakeAnswer(n: number, expiresIn = 900): SignInAnswer {
     expiresIn,
     user: { userId: 'kim@lab.example', name: 'Kim Jiwoo', level: 1 },
     auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'Y' },
+    abilities: { administer: false, createProject: true },
   };
 }
 
 export function fakeSession(n: number, expiresAt: number): Session {
   const answer = fakeAnswer(n);
-  return { accessToken: answer.accessToken, expiresAt, user: answer.user, auth: answer.auth };
+  return { accessToken: answer.accessToken, expiresAt, user: answer.user, abilities: answer.abilities };
 }
 
 /** A lock that, like navigator.locks, runs one task per name at a time, in request order. */

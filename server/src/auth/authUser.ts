@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthFlags, SessionUser } from '@eln/shared';
 
 /** The caller of an authenticated call or websocket connection. */
@@ -10,5 +11,16 @@ export interface AuthUser extends SessionUser {
 /** Who makes a change, and from which address: what a command needs of its caller, and what its audit record keeps. */
 export interface Actor {
   user: AuthUser;
+  clientAddress: string;
+}
+
+/**
+ * Someone at the door, signed in or not: what the identity commands need of the call itself (the
+ * cookies that carry refresh tokens and single sign-on flows are read from the request and set on the
+ * reply).
+ */
+export interface Visitor {
+  request: FastifyRequest;
+  reply: FastifyReply;
   clientAddress: string;
 }

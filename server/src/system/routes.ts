@@ -1,17 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import { emptyRequest, type SystemInfo } from '@eln/shared';
-import { defineRoute } from '../http/route.js';
+import { api } from '@eln/shared';
+import { bindCalls } from '../http/route.js';
 import type { Services } from '../services.js';
+import { systemInfo } from './presenters.js';
 
-export function registerSystemRoutes(app: FastifyInstance, services: Services): void {
-  defineRoute(app, services, {
-    path: '/v1/system/info',
-    access: 'public',
-    body: emptyRequest,
-    handler: async (): Promise<SystemInfo> => ({
-      mainHosts: services.config.company.mainHosts,
-      mainCompanyCode: services.config.company.code,
-      otherCompanyCode: services.config.company.otherCode,
-    }),
+/** Public facts about this installation. */
+export function systemRoutes(services: Services) {
+  return bindCalls(api.system, {
+    info: async () => systemInfo(services.config),
   });
 }

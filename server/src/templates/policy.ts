@@ -1,9 +1,10 @@
 import { and, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import { ADMIN_LEVEL, ERR, TEMPLATE_STATE, type TemplateAbilities } from '@eln/shared';
+import { ERR, TEMPLATE_STATE, type TemplateAbilities } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { DocumentAccess } from '../collab/documentKinds.js';
 import { templates } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
+import { isAdministrator } from '../users/policy.js';
 
 /*
  * Who may do what with a template: every rule once, as a verdict with its reason. Routes and the live
@@ -37,7 +38,7 @@ export const USE_REFUSALS: Refusals<UseVerdict> = { notApproved: ERR.templateNot
 
 /** Users with the template flag, and administrators, create, edit, check in and approve templates. */
 export function canManageTemplates(user: Caller): ManageVerdict {
-  return user.level === ADMIN_LEVEL || user.auth.template === 'Y' ? 'allowed' : 'noTemplateFlag';
+  return isAdministrator(user) || user.auth.template === 'Y' ? 'allowed' : 'noTemplateFlag';
 }
 
 const approvedOnce = (template: TemplateFacts) => template.approvedRevision !== null;
@@ -80,7 +81,7 @@ export function canApproveTemplate(user: Caller, template: TemplateFacts, checke
 
 /** Its author or an administrator deletes a template (notes made from it keep their copy). */
 export function canDeleteTemplate(user: Caller, template: TemplateFacts): DeleteVerdict {
-  return user.level === ADMIN_LEVEL || user.userNo === template.authorUserNo ? 'allowed' : 'notAuthor';
+  return isAdministrator(user) || user.userNo === template.authorUserNo ? 'allowed' : 'notAuthor';
 }
 
 /** Notes are made from a template's latest approved version, by anyone who can read it. */

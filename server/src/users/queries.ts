@@ -1,29 +1,12 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import type { AdminUserRow, UserPick, UserSearchType } from '@eln/shared';
+import { ERR, type AdminUserRow, type UserPick, type UserSearchType } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
 import { departments, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
-import { toAuthFlags } from './flags.js';
-
-type UserRecord = typeof users.$inferSelect;
-
-export function toAdminUserRow(user: UserRecord, departmentName: string | null): AdminUserRow {
-  return {
-    userNo: user.userNo,
-    userId: user.userId,
-    email: user.userId,
-    name: user.name,
-    employeeNo: user.employeeNo,
-    phone: user.phone,
-    departmentCode: user.departmentCode,
-    departmentName,
-    level: user.level,
-    auth: toAuthFlags(user),
-    active: user.active,
-    createdAt: user.createdAt.toISOString(),
-  };
-}
+import { findDepartment } from '../departments/queries.js';
+import { AppError } from '../http/errors.js';
+import { toAdminUserRow } from './presenters.js';
 
 function searchCondition(type: UserSearchType | undefined, value: string | undefined): SQL | undefined {
   if (!value) return undefined;
@@ -95,4 +78,16 @@ export async function findUserWithDepartment(q: Queryable, userNo: number) {
     .leftJoin(departments, eq(departments.code, users.departmentCode))
     .where(eq(users.userNo, userNo));
   return row;
+}
+
+/** One account as the administrator edits it; 404 when there is none. */
+export async function adminUserDetail(q: Queryable, userNo: number): Promise<AdminUserRow> {
+  const row = await findUserWithDepartment(q, userNo);
+  if (!row) throw new AppError(ERR.notFound);
+  return toAdminUserRow(row.user, row.departmentName);
+}
+
+/** A user's department must exist (none is allowed): 5003 otherwise. */
+export async function requireDepartment(q: Queryable, code: string | null | undefined): Promise<void> {
+  if (code && !(await findDepartment(q, code))) throw new AppError(ERR.departmentMissing);
 }

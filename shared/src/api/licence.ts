@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { ERR } from '../errors.js';
 import { text } from '../validation.js';
+import { defineCall } from './call.js';
+import { emptyRequest } from './identity.js';
 
 /** The product name a licence key must name to be valid for this notebook. */
 export const LICENCE_PRODUCT = 'eln';
@@ -37,30 +40,55 @@ export const LICENCE_STATUSES = ['valid', 'expired', 'notYetValid', 'seatsExceed
 export type LicenceStatus = (typeof LICENCE_STATUSES)[number];
 
 /** The registered licence (one at most). Dates are ISO 8601 strings. */
-export interface LicenceInfo {
-  status: LicenceStatus;
-  companyName: string;
-  serialNumber: string;
+export const licenceInfo = z.strictObject({
+  status: z.enum(LICENCE_STATUSES),
+  companyName: z.string(),
+  serialNumber: z.string(),
   /** The licence count: how many active users the licence allows. */
-  seats: number;
-  issuedAt: string;
-  startsAt: string;
-  expiresAt: string;
-  maxVersion: string;
-  keyId: string;
+  seats: z.number(),
+  issuedAt: z.string(),
+  startsAt: z.string(),
+  expiresAt: z.string(),
+  maxVersion: z.string(),
+  keyId: z.string(),
   /** When this licence was registered (a registration replaces the previous licence). */
-  updatedAt: string;
-}
+  updatedAt: z.string(),
+});
+export type LicenceInfo = z.infer<typeof licenceInfo>;
 
 /** `/v1/licence/info {}` answers the licence, or `licence: null` when none is registered. */
-export interface LicenceInfoAnswer {
-  licence: LicenceInfo | null;
+export const licenceInfoAnswer = z.strictObject({
+  licence: licenceInfo.nullable(),
   /** Active user accounts, compared with `seats` at sign-in. */
-  activeUsers: number;
-}
+  activeUsers: z.number(),
+});
+export type LicenceInfoAnswer = z.infer<typeof licenceInfoAnswer>;
 
 /** `/v1/licence/register {licenceKey}`: replaces the registered licence; answers like info. */
 export const licenceRegisterRequest = z.strictObject({
   licenceKey: text().trim().min(1, { error: 'required' }).max(LICENCE_KEY_MAX_LENGTH),
 });
 export type LicenceRegisterRequest = z.input<typeof licenceRegisterRequest>;
+
+/** The licence (server/src/licence): administrators read it and register a new one. */
+export const licenceCalls = {
+  info: defineCall({
+    path: '/v1/licence/info',
+    auth: 'admin',
+    kind: 'query',
+    summary: 'The registered licence and its standing, with the count of active users.',
+    request: emptyRequest,
+    answer: licenceInfoAnswer,
+    errors: [ERR.forbidden, ERR.licenceLookup],
+    failure: ERR.licenceLookup,
+  }),
+  register: defineCall({
+    path: '/v1/licence/register',
+    auth: 'admin',
+    kind: 'command',
+    summary: 'Registers a licence key in place of the registered one, once it is genuine and its terms hold today.',
+    request: licenceRegisterRequest,
+    answer: licenceInfoAnswer,
+    errors: [ERR.forbidden, ERR.licenceNotGenuine, ERR.licenceOtherProduct, ERR.licenceNotYetValid, ERR.licenceExpired],
+  }),
+} as const;

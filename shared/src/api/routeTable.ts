@@ -1,5 +1,11 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { dashboardCalls } from './dashboard.js';
+import { authCalls } from './identity.js';
+import { licenceCalls } from './licence.js';
 import { projectCalls } from './projects.js';
+import { ssoCalls } from './sso.js';
+import { systemCalls } from './system.js';
+import { userCalls } from './users.js';
 
 /**
  * The route table: every call of the API, grouped by the feature that answers it (the server folder of
@@ -7,6 +13,12 @@ import { projectCalls } from './projects.js';
  */
 export const api = {
   projects: projectCalls,
+  auth: authCalls,
+  sso: ssoCalls,
+  users: userCalls,
+  licence: licenceCalls,
+  system: systemCalls,
+  dashboard: dashboardCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { API_BASE } from '../envelope.js';
+import { ERR } from '../errors.js';
 import { text } from '../validation.js';
-import { refreshTransport } from './identity.js';
+import { defineCall } from './call.js';
+import { emptyRequest, refreshTransport, signInAnswer } from './identity.js';
 
 /**
  * Single sign-on through OpenID Connect (authorization code with PKCE). The browser starts the flow with
@@ -36,17 +38,19 @@ export const SSO_FLOW_COOKIE = { name: 'eln_sso_flow', path: `${API_BASE}/v1/use
  */
 export const SSO_SIGN_OUT_COOKIE = { name: 'eln_sso_end', path: `${API_BASE}/v1/user/signOut` } as const;
 
-export interface SsoConfigAnswer {
+export const ssoConfigAnswer = z.strictObject({
   /** Whether a provider is configured: the sign-in page shows the SSO button only then. */
-  enabled: boolean;
-}
+  enabled: z.boolean(),
+});
+export type SsoConfigAnswer = z.infer<typeof ssoConfigAnswer>;
 
 export const ssoStartRequest = z.strictObject({});
 
-export interface SsoStartAnswer {
+export const ssoStartAnswer = z.strictObject({
   /** The provider's authorization address the browser goes to next. */
-  authorizationUrl: string;
-}
+  authorizationUrl: z.string(),
+});
+export type SsoStartAnswer = z.infer<typeof ssoStartAnswer>;
 
 /**
  * What the provider sent back to the callback page: a code (with state and, from providers that send it,
@@ -64,10 +68,49 @@ export const ssoFinishRequest = z
   .refine((request) => request.code !== undefined || request.error !== undefined, { error: 'required', path: ['code'] });
 export type SsoFinishRequest = z.input<typeof ssoFinishRequest>;
 
-export interface SignOutAnswer {
-  /**
-   * After a single sign-on whose provider has an end-session endpoint: where the browser can also end
-   * the provider's session (the client offers it on the sign-in page). Null otherwise.
-   */
-  endSessionUrl: string | null;
-}
+/**
+ * The single sign-on calls (server/src/auth/sso). Without a configured provider, start and finish answer
+ * 9005 as calls this server does not have.
+ */
+export const ssoCalls = {
+  config: defineCall({
+    path: '/v1/user/login/okta/config',
+    auth: 'public',
+    kind: 'query',
+    summary: 'Whether single sign-on is configured (the sign-in page offers it only then).',
+    request: emptyRequest,
+    answer: ssoConfigAnswer,
+    errors: [],
+  }),
+  start: defineCall({
+    path: '/v1/user/login/okta/start',
+    auth: 'public',
+    kind: 'command',
+    summary: "Starts a single sign-on flow (its secrets kept in a short-lived cookie) and answers the provider's address.",
+    request: ssoStartRequest,
+    answer: ssoStartAnswer,
+    errors: [ERR.ssoProviderDown, ERR.ssoProviderRefused, ERR.unknownCall],
+  }),
+  finish: defineCall({
+    path: '/v1/user/login/okta',
+    auth: 'public',
+    kind: 'command',
+    summary: "Finishes a single sign-on with the provider's answer and signs the user in (answers as signIn).",
+    request: ssoFinishRequest,
+    answer: signInAnswer,
+    errors: [
+      ERR.tooManyAttempts,
+      ERR.ssoStateMismatch,
+      ERR.ssoAnswerRefused,
+      ERR.ssoCodeSpent,
+      ERR.ssoProviderRefused,
+      ERR.ssoProviderDown,
+      ERR.ssoUnknownUser,
+      ERR.accountDisabled,
+      ERR.licence,
+      ERR.tokenIssue,
+      ERR.unknownCall,
+    ],
+    failure: ERR.tokenIssue,
+  }),
+} as const;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminUserCreateRequest } from '@eln/shared';
+import { adminUserCreateRequest, api } from '@eln/shared';
 import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { validateForm } from '../../lib/forms';
@@ -27,7 +27,7 @@ export function UserCreateDialog({ onClose, onCreated }: { onClose(): void; onCr
     reset: () => setExtra({}),
     check: () => validateForm(adminUserCreateRequest, body),
     send: async (data) => {
-      const answer = await call<{ userNo: number }>('/v1/admin/user/create', body);
+      const answer = await call(api.users.create, body);
       onCreated({ userNo: answer.userNo, name: data.name });
     },
     onError: (error, controls) => {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { adminUserUpdateRequest, ERR, type AdminUserRow } from '@eln/shared';
-import { apiErrorText, call, isApiError } from '../../api';
+import { adminUserUpdateRequest, api, ERR } from '@eln/shared';
+import { apiErrorText, call, isApiError, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, initials } from '../../lib/format';
 import { validateForm } from '../../lib/forms';
@@ -24,17 +24,8 @@ import { classifyUserError } from './userErrors';
 import { updateBody, UserFields, valuesOfUser, type UserFormValues } from './UserFields';
 import type { UserListReturn } from './UserListPage';
 
-class Missing extends Error {}
-
-async function loadUser(userNo: number | null, signal: AbortSignal): Promise<AdminUserRow> {
-  if (userNo === null) throw new Missing();
-  try {
-    return await call<AdminUserRow>('/v1/admin/user/detail', { userNo }, { signal });
-  } catch (error) {
-    if (isApiError(error) && (error.status === ERR.notFound || error.status === ERR.validation)) throw new Missing();
-    throw error;
-  }
-}
+/** An address that names no account (or no number at all) shows "not found", not an error. */
+const isMissing = (error: unknown) => isApiError(error) && (error.status === ERR.notFound || error.status === ERR.validation);
 
 const same = (a: UserFormValues, b: UserFormValues) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -52,7 +43,7 @@ export function UserEditPage({ recordNo }: { recordNo?: number } = {}) {
   const session = useSession();
   const { id } = useParams();
   const userNo = recordNo ?? parseRecordNo(id);
-  const user = useLoad((signal) => loadUser(userNo, signal), String(userNo));
+  const user = useApiQuery(api.users.detail, { userNo: userNo ?? 0 }, { enabled: userNo !== null });
   useServerErrorPage(user);
   const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');
   const [values, setValues] = useState<UserFormValues | null>(null);
@@ -88,7 +79,8 @@ export function UserEditPage({ recordNo }: { recordNo?: number } = {}) {
     },
     check: () => validateForm(adminUserUpdateRequest, body),
     send: async () => {
-      await call('/v1/admin/user/update', body);
+      if (!body) return;
+      await call(api.users.update, body);
       setSaved(true);
       user.reload();
     },
@@ -113,7 +105,7 @@ export function UserEditPage({ recordNo }: { recordNo?: number } = {}) {
     </ButtonLink>
   );
 
-  if (user.phase === 'error' && user.error instanceof Missing) {
+  if (userNo === null || (user.phase === 'error' && isMissing(user.error))) {
     return (
       <PageFrame testId="page-admin-user" title={t('pages.adminUser.title')} icon={<UserIcon size={20} />} actions={backLink}>
         <div className="card" data-testid="user-not-found">

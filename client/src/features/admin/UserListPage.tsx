@@ -1,12 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { ADMIN_LEVEL, PAGING, USER_SEARCH_TYPES, type AdminUserRow, type ListAnswer } from '@eln/shared';
-import { call } from '../../api';
+import { ADMIN_LEVEL, api, PAGING, USER_SEARCH_TYPES, type AdminUserRow } from '@eln/shared';
+import { useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, initials } from '../../lib/format';
 import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from '../../lib/listParams';
-import { useLoad } from '../../lib/useLoad';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { SearchIcon, UserPlusIcon, UsersIcon } from '../../ui/icons';
@@ -39,10 +38,7 @@ export function UserListPage() {
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseListQuery(params, USER_SEARCH_TYPES, DEFAULT_TYPE), [params]);
   const key = listSearchParams(query, DEFAULT_TYPE).toString();
-  const list = useLoad(
-    (signal) => call<ListAnswer<AdminUserRow>>('/v1/admin/user/list', toPagingBody(query, PAGE_SIZE, false), { signal }),
-    key,
-  );
+  const list = useApiQuery(api.users.list, toPagingBody(query, PAGE_SIZE, false));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ userNo: number; name: string } | null>(null);
 

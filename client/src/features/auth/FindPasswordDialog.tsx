@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { findPasswordRequest } from '@eln/shared';
+import { api, findPasswordRequest } from '@eln/shared';
 import { call } from '../../api';
 import { validateForm } from '../../lib/forms';
 import { useFormSubmit } from '../../lib/useFormSubmit';
@@ -18,7 +18,7 @@ export function FindPasswordDialog({ initialUserId, onClose }: { initialUserId: 
   const form = useFormSubmit({
     check: () => validateForm(findPasswordRequest, { userId }),
     send: async (data) => {
-      await call('/v1/user/find/password', data);
+      await call(api.auth.findPassword, data);
       setSent(true);
     },
   });

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { ERR, signInRequest, type SsoConfigAnswer } from '@eln/shared';
-import { ApiError, apiErrorText, call, isApiError, retryAfterOf } from '../../api';
+import { api, ERR, signInRequest } from '@eln/shared';
+import { ApiError, apiErrorText, isApiError, retryAfterOf, useApiQuery } from '../../api';
 import type { FromState } from '../../app/guards';
 import { currentLanguage } from '../../i18n';
 import { validateForm } from '../../lib/forms';
@@ -28,17 +28,7 @@ export interface SignInNoticeState extends FromState {
 
 /** Whether single sign-on is configured (the SSO button shows only then); unknown counts as no. */
 function useSsoEnabled(): boolean {
-  const [enabled, setEnabled] = useState(false);
-  useEffect(() => {
-    let live = true;
-    call<SsoConfigAnswer>('/v1/user/login/okta/config', {})
-      .then((answer) => live && setEnabled(answer.enabled))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
-  return enabled;
+  return useApiQuery(api.sso.config, {}).data?.enabled ?? false;
 }
 
 export function SignInForm() {

@@ -1,9 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { ERR } from '@eln/shared';
-import { call, isApiError } from '../../api';
+import { api, ERR, type DashboardCounts } from '@eln/shared';
+import { isApiError, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
+import type { Loaded } from '../../lib/useLoad';
 import { alertApiError } from '../../modals/store';
 import { useSession } from '../../session/store';
 import { CheckCircleIcon, DropboxIcon, FolderIcon, LockIcon, SchemaIcon, TemplateIcon, ArrowRightIcon } from '../../ui/icons';
@@ -30,28 +31,29 @@ const LIBRARY_CARDS: CardSpec[] = [
   { key: 'dropboxes', to: '/dropbox', icon: <DropboxIcon size={20} />, accent: 'rose' },
 ];
 
+/** What the cards show of the count call: its answer, or why there is none (the call may not exist yet: 9005). */
+function stateOf(counts: Loaded<DashboardCounts>): State {
+  if (counts.phase === 'error') {
+    const { error } = counts;
+    return isApiError(error) && (error.status === ERR.unknownCall || error.httpStatus === 404)
+      ? { phase: 'unavailable' }
+      : { phase: 'failed' };
+  }
+  return counts.data ? { phase: 'ready', counts: parseCounts(counts.data) } : { phase: 'loading' };
+}
+
 /** `/`: greeting and the six counts. The count call may not exist yet (9005): the cards then show "—". */
 export function DashboardPage() {
   const { t } = useTranslation();
   const session = useSession();
-  const [state, setState] = useState<State>({ phase: 'loading' });
+  const counts = useApiQuery(api.dashboard.counts, {});
+  const state = stateOf(counts);
   usePageTitle(t('dashboard.pageTitle'));
 
+  const failure = counts.phase === 'error' && state.phase === 'failed' ? counts.error : null;
   useEffect(() => {
-    const controller = new AbortController();
-    call<unknown>('/v1/dashboard/count', {}, { signal: controller.signal })
-      .then((data) => setState({ phase: 'ready', counts: parseCounts(data) }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (isApiError(error) && (error.status === ERR.unknownCall || error.httpStatus === 404)) {
-          setState({ phase: 'unavailable' });
-          return;
-        }
-        setState({ phase: 'failed' });
-        if (!(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);
-      });
-    return () => controller.abort();
-  }, []);
+    if (failure && !(isApiError(failure) && failure.httpStatus === 401)) void alertApiError(failure);
+  }, [failure]);
 
   const language = currentLanguage();
   const today = new Intl.DateTimeFormat(language, { dateStyle: 'full' }).format(new Date());

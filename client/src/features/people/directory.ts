@@ -1,4 +1,5 @@
 import {
+  api,
   companyCodeForHost,
   DEPARTMENT_SEARCH_MAX,
   DEPARTMENT_SEARCH_PAGE,
@@ -6,7 +7,6 @@ import {
   type CompanyDepartments,
   type DepartmentSearchAnswer,
   type DepartmentSearchCursor,
-  type SystemInfo,
 } from '@eln/shared';
 import { call, isApiError } from '../../api';
 import { buildDirectory, usersOfGroups, type Directory, type PickedUser } from './selection';
@@ -18,7 +18,7 @@ let companyCode: Promise<string> | null = null;
  * (`/v1/system/info`, public). Asked once per page load.
  */
 export function loadCompanyCode(): Promise<string> {
-  companyCode ??= call<SystemInfo>('/v1/system/info', {})
+  companyCode ??= call(api.system.info, {})
     .then((info) => companyCodeForHost(window.location.host, info))
     .catch((error: unknown) => {
       companyCode = null;

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { api } from '@eln/shared';
 import { call } from '../../api';
+import { may } from '../../session/model';
 import { useSession } from '../../session/store';
 import { ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon, FolderIcon, LockIcon } from '../../ui/icons';
@@ -11,12 +12,12 @@ import { ProjectForm, type ProjectPayload } from './ProjectForm';
 
 const EMPTY = { title: '', description: '', selection: EMPTY_SELECTION };
 
-/** `/project/create`: users with the project flag name a project and choose its participants. */
+/** `/project/create`: users the server lets create projects name one and choose its participants. */
 export function ProjectCreatePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const session = useSession();
-  const allowed = session?.auth.project === 'Y';
+  const allowed = may(session, 'createProject');
 
   const create = async (payload: ProjectPayload) => {
     const answer = await call(api.projects.create, payload);
@@ -37,7 +38,7 @@ export function ProjectCreatePage() {
     >
       {allowed ? (
         <ProjectForm initial={EMPTY} submit={create} onCancel={() => navigate('/project')} submitLabel={t('project.createSubmit')} />
-      ) : (
+      ) : session?.abilities === null ? null : (
         <div className="card" data-testid="project-create-forbidden">
           <EmptyState icon={<LockIcon size={26} />} title={t('project.noPermissionTitle')}>
             <p>{t('project.noPermissionBody')}</p>

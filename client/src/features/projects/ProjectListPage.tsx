@@ -6,7 +6,7 @@ import { useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from '../../lib/listParams';
-import { isAdmin } from '../../session/model';
+import { may } from '../../session/model';
 import { useSession } from '../../session/store';
 import { ButtonLink } from '../../ui/Button';
 import { FolderIcon, PlusIcon, UsersIcon } from '../../ui/icons';
@@ -32,7 +32,7 @@ export function ProjectListPage() {
   const language = currentLanguage();
   const navigate = useNavigate();
   const session = useSession();
-  const canCreate = session?.auth.project === 'Y';
+  const canCreate = may(session, 'createProject');
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseListQuery(params, PROJECT_SEARCH_TYPES, DEFAULT_TYPE), [params]);
   const status: ProjectListStatus | '' = readFilterParam(params, STATUS_PARAM, PROJECT_LIST_STATUSES);
@@ -130,7 +130,7 @@ export function ProjectListPage() {
     <PageFrame
       testId="page-project"
       title={t('pages.project.title')}
-      description={isAdmin(session?.user) ? t('project.adminDescription') : t('pages.project.description')}
+      description={may(session, 'administer') ? t('project.adminDescription') : t('pages.project.description')}
       icon={<FolderIcon size={20} />}
       actions={createButton('project-create-button')}
     >

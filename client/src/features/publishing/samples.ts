@@ -1,20 +1,24 @@
 import {
+  api,
   ERR,
   errorMessage,
   type AdminUserRow,
   type AuthFlags,
+  type AuthFlagsAnswer,
   type CompanyDepartments,
   type DashboardCounts,
   type DepartmentRow,
   type DepartmentSearchAnswer,
   type DepartmentSearchGroup,
   type ExportJob,
+  type LicenceInfoAnswer,
   type ListAnswer,
   type NoteSummary,
   type ProjectDetail,
   type ProjectEditorAnswer,
   type ProjectRow,
   type SchemaListAnswer,
+  type SessionAbilities,
   type SignatureEntry,
   type SystemInfo,
 } from '@eln/shared';
@@ -30,6 +34,8 @@ import type { StyleGuideSamples } from '../../lib/styleGuide';
 
 const ALL: AuthFlags = { project: 'Y', schema: 'Y', dropbox: 'Y', template: 'Y' };
 const MEMBER: AuthFlags = { project: 'Y', schema: 'N', dropbox: 'N', template: 'Y' };
+/** What the guide's sample user, an administrator with every flag, may do. */
+const ABILITIES: SessionAbilities = { administer: true, createProject: true };
 
 const PEOPLE = [
   { userNo: 1, userId: 'admin@lab.example', name: 'Park Seoyeon', department: 'RND', level: 10, auth: ALL },
@@ -57,7 +63,7 @@ export const SAMPLE_SESSION: Session = {
   accessToken: 'style-guide',
   expiresAt: Number.MAX_SAFE_INTEGER,
   user: { userId: PEOPLE[0].userId, name: PEOPLE[0].name, level: 10 },
-  auth: ALL,
+  abilities: ABILITIES,
 };
 
 const COUNTS: DashboardCounts = { ongoing: 12, closable: 3, closed: 41, templates: 8, schemas: 5, dropboxes: 6 };
@@ -214,7 +220,7 @@ function searchGroups(body: Record<string, unknown>): DepartmentSearchGroup[] {
 
 const SYSTEM: SystemInfo = { mainHosts: [], mainCompanyCode: 'LAB', otherCompanyCode: 'LAB' };
 
-const LICENCE = {
+const LICENCE: LicenceInfoAnswer = {
   licence: {
     status: 'valid',
     companyName: 'Hanbit Life Sciences',
@@ -281,11 +287,11 @@ const EXPORT_JOBS: ExportJob[] = [
 
 /** The answer of each call the guide's screens make, by path. */
 const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
-  '/v1/dashboard/count': () => COUNTS,
+  [api.dashboard.counts.path]: () => COUNTS,
   '/v1/project/list': (): ListAnswer<ProjectRow> => ({ list: PROJECTS, totalCount: 57 }),
   '/v1/project/check': () => PROJECT,
   '/v1/project/editor': (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
-  '/v1/system/info': () => SYSTEM,
+  [api.system.info.path]: () => SYSTEM,
   '/v1/department/join': (): { list: CompanyDepartments[] } => ({
     list: [
       {
@@ -298,10 +304,10 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   }),
   '/v1/department/search': (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
   '/v1/department/list': () => ({ list: DEPARTMENTS }),
-  '/v1/admin/user/list': (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
-  '/v1/admin/user/detail': () => ADMIN_USERS[1],
-  '/v1/user/auth/list': () => ALL,
-  '/v1/licence/info': () => LICENCE,
+  [api.users.list.path]: (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
+  [api.users.detail.path]: () => ADMIN_USERS[1],
+  [api.auth.flags.path]: (): AuthFlagsAnswer => ({ ...ALL, abilities: ABILITIES }),
+  [api.licence.info.path]: () => LICENCE,
   '/v1/schema/list': (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
   '/v1/export/list': (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
 };

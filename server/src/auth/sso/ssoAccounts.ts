@@ -6,7 +6,7 @@ import { users } from '../../db/schema.js';
 import { findDepartment } from '../../departments/queries.js';
 import { licenceProblem } from '../../licence/licence.js';
 import type { VendorKey } from '../../licence/vendorKeys.js';
-import { findUserById, type UserRow } from '../admit.js';
+import { findUserById, type UserRow } from '../queries.js';
 import { hashPassword } from '../passwords.js';
 
 /** Why a provider's claims name no notebook user ID. */
