@@ -2,18 +2,7 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import {
-  AUDIT_SYSTEM_REASONS,
-  ERR,
-  REFRESH_COOKIE,
-  SSO,
-  SSO_FLOW_COOKIE,
-  SSO_SIGN_OUT_COOKIE,
-  type SignInAnswer,
-  type SignOutAnswer,
-  type SsoConfigAnswer,
-  type SsoStartAnswer,
-} from '@eln/shared';
+import { api, AUDIT_SYSTEM_REASONS, ERR, REFRESH_COOKIE, SSO, SSO_FLOW_COOKIE, SSO_SIGN_OUT_COOKIE } from '@eln/shared';
 import { auditLog, licences, signInThrottle, users } from '../db/schema.js';
 import { startTestServer, type CallResult, type TestServer } from '../testing/harness.js';
 import { claimsOf } from '../testing/jwt.js';
@@ -77,7 +66,7 @@ interface Flow {
 const cookieOf = (result: CallResult<unknown>, name: string) => result.cookies.find((cookie) => cookie.name === name);
 
 async function startFlow(language?: string): Promise<Flow> {
-  const started = await server.call<SsoStartAnswer>('/v1/user/login/okta/start', {}, { language });
+  const started = await server.call(api.sso.start, {}, { language });
   expect(started.body.status).toBe('0000');
   const cookie = cookieOf(started, SSO_FLOW_COOKIE.name);
   expect(cookie?.value).toBeTruthy();
@@ -98,7 +87,7 @@ function finish(callback: URL, flowCookie: string | null, extra: Record<string, 
     const value = query.get(name);
     if (value !== null) body[field] = value;
   }
-  return server.call<SignInAnswer>('/v1/user/login/okta', body, {
+  return server.call(api.sso.finish, body, {
     headers: flowCookie ? { cookie: `${SSO_FLOW_COOKIE.name}=${flowCookie}` } : {},
     language,
   });
@@ -122,12 +111,12 @@ const auditCount = async () => (await server.database.db.select({ seq: auditLog.
 
 describe('single sign-on: configuration and start', () => {
   it('tells the sign-in page that SSO is configured', async () => {
-    const answer = await server.call<SsoConfigAnswer>('/v1/user/login/okta/config');
+    const answer = await server.call(api.sso.config);
     expect(answer.body).toMatchObject({ status: '0000', data: { enabled: true } });
   });
 
   it('starts an authorization code flow with PKCE S256, state and nonce, kept in a signed short-lived httpOnly cookie', async () => {
-    const started = await server.call<SsoStartAnswer>('/v1/user/login/okta/start', {}, { language: 'ko' });
+    const started = await server.call(api.sso.start, {}, { language: 'ko' });
     const url = new URL(started.body.data.authorizationUrl);
     expect(url.origin).toBe(idp.issuer);
     const query = Object.fromEntries(url.searchParams);
@@ -162,6 +151,7 @@ describe('single sign-on: signing in', () => {
     const answer = result.body.data;
     expect(answer.user).toEqual({ userId: 'kim.jiwoo@lab.test', name: 'Kim Jiwoo', level: 1 });
     expect(answer.auth).toEqual({ project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' });
+    expect(answer.abilities).toEqual({ administer: false, createProject: true });
     expect(answer.refreshToken).toBe('');
     expect(claimsOf(answer.accessToken)).toMatchObject({ typ: 'access', sub: String(kimUserNo) });
 
@@ -169,7 +159,7 @@ describe('single sign-on: signing in', () => {
     const kim = await server.database.db.select().from(users).where(eq(users.userNo, kimUserNo));
     expect(kim).toHaveLength(1);
     const password = await server.createUser({ userId: 'pw.compare@lab.test' });
-    const signIn = await server.call<SignInAnswer>('/v1/user/signIn', {
+    const signIn = await server.call(api.auth.signIn, {
       userId: password.userId,
       password: password.password,
       refreshIn: 'cookie',
@@ -183,9 +173,9 @@ describe('single sign-on: signing in', () => {
     // The flow is spent: its cookie is removed in the same answer.
     expect(cookieOf(result, SSO_FLOW_COOKIE.name)).toMatchObject({ value: '', path: SSO_FLOW_COOKIE.path });
     // The session is real: the token works, the refresh cookie rotates.
-    expect((await server.call('/v1/user/auth/list', {}, { token: answer.accessToken })).body.status).toBe('0000');
-    const refreshed = await server.call<SignInAnswer>(
-      '/v1/user/refresh',
+    expect((await server.call(api.auth.flags, {}, { token: answer.accessToken })).body.status).toBe('0000');
+    const refreshed = await server.call(
+      api.auth.refresh,
       { refreshIn: 'cookie' },
       { headers: { cookie: `${REFRESH_COOKIE.name}=${ssoRefresh}` } },
     );
@@ -371,7 +361,7 @@ describe('single sign-on: who may enter', () => {
 
   it('applies the licence as sign-in does: members refused (1007), administrators let in, no account created past the seats', async () => {
     const admin = await server.as(server.admin);
-    expect((await admin('/v1/licence/register', { licenceKey: testLicenceKey({ seats: 1 }) })).body.status).toBe('0000');
+    expect((await admin(api.licence.register, { licenceKey: testLicenceKey({ seats: 1 }) })).body.status).toBe('0000');
     const member = await ssoSignIn(KIM);
     expect(member.result.body.status).toBe(ERR.licence);
     expect(await lastAudit()).toMatchObject({
@@ -395,8 +385,8 @@ describe('single sign-on: signing out', () => {
     const { result } = await ssoSignIn(KIM);
     const endCookie = cookieOf(result, SSO_SIGN_OUT_COOKIE.name)!;
     expect(endCookie).toMatchObject({ path: SSO_SIGN_OUT_COOKIE.path, httpOnly: true, sameSite: 'Strict' });
-    const out = await server.call<SignOutAnswer>(
-      '/v1/user/signOut',
+    const out = await server.call(
+      api.auth.signOut,
       {},
       { token: result.body.data.accessToken, headers: { cookie: `${SSO_SIGN_OUT_COOKIE.name}=${endCookie.value}` } },
     );
@@ -406,14 +396,14 @@ describe('single sign-on: signing out', () => {
     expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(SIGNED_OUT_URI);
     expect(claimsOf(endSession.searchParams.get('id_token_hint')!)).toMatchObject({ iss: idp.issuer, sub: KIM.sub, aud: idp.clientId });
     expect(cookieOf(out, SSO_SIGN_OUT_COOKIE.name)?.value).toBe('');
-    expect((await server.call('/v1/user/auth/list', {}, { token: result.body.data.accessToken })).http).toBe(401);
+    expect((await server.call(api.auth.flags, {}, { token: result.body.data.accessToken })).http).toBe(401);
 
     // Another session (a password sign-in in the same browser) is not offered this SSO's address.
     const again = await ssoSignIn(KIM);
     const other = await server.signIn(server.admin.userId, server.admin.password);
     const stale = cookieOf(again.result, SSO_SIGN_OUT_COOKIE.name)!.value;
-    const otherOut = await server.call<SignOutAnswer>(
-      '/v1/user/signOut',
+    const otherOut = await server.call(
+      api.auth.signOut,
       {},
       { token: other.accessToken, headers: { cookie: `${SSO_SIGN_OUT_COOKIE.name}=${stale}` } },
     );
@@ -451,7 +441,7 @@ describe('single sign-on: the provider down', () => {
     const other = await startTestServer({ config: { sso: idp.ssoConfig({ issuer: hungIssuer, providerTimeoutMs: timeoutMs }) } });
     try {
       let started = Date.now();
-      const timedOut = await other.call('/v1/user/login/okta/start');
+      const timedOut = await other.call(api.sso.start);
       const waited = Date.now() - started;
       expect(timedOut.body.status).toBe(ERR.ssoProviderDown);
       expect(waited).toBeGreaterThanOrEqual(timeoutMs - 100);
@@ -460,7 +450,7 @@ describe('single sign-on: the provider down', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => hung.close(() => resolve()));
       started = Date.now();
-      expect((await other.call('/v1/user/login/okta/start')).body.status).toBe(ERR.ssoProviderDown);
+      expect((await other.call(api.sso.start)).body.status).toBe(ERR.ssoProviderDown);
       expect(Date.now() - started).toBeLessThan(1000);
     } finally {
       await other.stop();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import { ERR } from '@eln/shared';
+import { api, ERR } from '@eln/shared';
 import { auditLog, signInThrottle } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { throttleKeys } from './throttle.js';
@@ -109,7 +109,7 @@ describe('repeated failed sign-ins', () => {
   it('limit find-ID guessing per address', async () => {
     const statuses: string[] = [];
     for (let i = 0; i < 10; i += 1) {
-      const result = await server.call('/v1/user/find/id', { name: `Name ${i}`, phone: '010-0000-0000' }, { remoteAddress: '192.0.2.50' });
+      const result = await server.call(api.auth.findId, { name: `Name ${i}`, phone: '010-0000-0000' }, { remoteAddress: '192.0.2.50' });
       statuses.push(result.body.status);
     }
     expect(statuses.slice(0, 7).every((s) => s === ERR.noMatchingAccount)).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
-import { ERR, PRODUCT, type LicenceInfoAnswer } from '@eln/shared';
+import { api, ERR, PRODUCT } from '@eln/shared';
 import { auditLog, licences, users } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { testLicenceKey, testLicencePayload } from '../testing/licenceKeys.js';
@@ -23,7 +23,7 @@ const inDays = (days: number) => new Date(Date.now() + days * DAY_MS).toISOStrin
 
 async function register(licenceKey: string) {
   const admin = await server.as(server.admin);
-  return admin<LicenceInfoAnswer>('/v1/licence/register', { licenceKey });
+  return admin(api.licence.register, { licenceKey });
 }
 
 async function licenceRows() {
@@ -31,7 +31,7 @@ async function licenceRows() {
 }
 
 async function signInStatus(user: { userId: string; password: string }) {
-  return (await server.call('/v1/user/signIn', { userId: user.userId, password: user.password })).body.status;
+  return (await server.call(api.auth.signIn, { userId: user.userId, password: user.password })).body.status;
 }
 
 /** A payload whose signature no longer matches: the seat count changed after signing. */
@@ -41,7 +41,7 @@ function withForgedSeats(licenceKey: string, seats: number): string {
   return `${Buffer.from(JSON.stringify({ ...terms, seats }), 'utf8').toString('base64url')}.${signature}`;
 }
 
-describe('/v1/licence/register', () => {
+describe(api.licence.register.path, () => {
   it('registers a genuine key, answers its terms and status, and audits the registration', async () => {
     const answer = await register(testLicenceKey({ serial: 'ELN-0001', company: 'Lab Co', seats: 40 }));
     expect(answer.body.status).toBe('0000');
@@ -109,7 +109,7 @@ describe('/v1/licence/register', () => {
     expect(expired.body.message).toContain('2026-01-31');
     const admin = await server.as(server.admin);
     const early = await admin(
-      '/v1/licence/register',
+      api.licence.register,
       { licenceKey: testLicenceKey({ starts: '2099-03-01T00:00:00.000Z', expires: '2100-03-01T00:00:00.000Z' }) },
       { language: 'ko' },
     );
@@ -120,14 +120,14 @@ describe('/v1/licence/register', () => {
 
   it('refuses members, empty and oversized keys, and unknown fields, changing nothing', async () => {
     const member = await server.as(await server.createUser());
-    expect((await member('/v1/licence/register', { licenceKey: testLicenceKey() })).http).toBe(403);
+    expect((await member(api.licence.register, { licenceKey: testLicenceKey() })).http).toBe(403);
     const admin = await server.as(server.admin);
     for (const [body, reason] of [
       [{ licenceKey: '   ' }, 'required'],
       [{ licenceKey: 'a'.repeat(4097) }, 'tooLong'],
       [{ licenceKey: testLicenceKey(), seats: 500 }, 'unknownField'],
     ] as const) {
-      const refused = await admin('/v1/licence/register', body);
+      const refused = await admin(api.licence.register, body);
       expect(refused.body.status).toBe(ERR.validation);
       expect(JSON.stringify(refused.body.data)).toContain(reason);
     }
@@ -144,7 +144,7 @@ describe('sign-in under the licence', () => {
     expect(await signInStatus(oneTooMany)).toBe(ERR.licence);
     expect(await signInStatus(researcher)).toBe(ERR.licence);
     await expect(server.signIn(server.admin.userId, server.admin.password)).resolves.toMatchObject({ user: { level: 10 } });
-    const info = await (await server.as(server.admin))<LicenceInfoAnswer>('/v1/licence/info');
+    const info = await (await server.as(server.admin))(api.licence.info);
     expect(info.body.data.licence?.status).toBe('seatsExceeded');
     await server.database.db.update(users).set({ active: false }).where(eq(users.userNo, oneTooMany.userNo));
     expect(await signInStatus(researcher)).toBe('0000');
@@ -168,7 +168,7 @@ describe('sign-in under the licence', () => {
     expect(await signInStatus(researcher)).toBe(ERR.licence);
     await server.database.db.update(licences).set({ seats: 10_000 });
     expect(await signInStatus(researcher)).toBe(ERR.licence);
-    const info = await (await server.as(server.admin))<LicenceInfoAnswer>('/v1/licence/info');
+    const info = await (await server.as(server.admin))(api.licence.info);
     expect(info.body.data.licence).toMatchObject({ status: 'notGenuine', seats: 10_000 });
     await server.database.db.update(licences).set({ seats: 1, expiresAt: new Date('2100-01-01T00:00:00Z') });
     expect(await signInStatus(researcher)).toBe(ERR.licence);
@@ -181,7 +181,7 @@ describe('sign-in under the licence', () => {
     // As if the server had run a day ahead and the clock were then turned back.
     await server.database.db.update(licences).set({ lastSeenAt: sql`now() + interval '1 day'` });
     expect(await signInStatus(researcher)).toBe(ERR.licence);
-    const info = await (await server.as(server.admin))<LicenceInfoAnswer>('/v1/licence/info');
+    const info = await (await server.as(server.admin))(api.licence.info);
     expect(info.body.data.licence?.status).toBe('clockSetBack');
     // Within the tolerance (an NTP step) members still get in.
     await server.database.db.update(licences).set({ lastSeenAt: sql`now() + interval '10 minutes'` });
@@ -202,14 +202,14 @@ describe('sign-in under the licence', () => {
   });
 });
 
-describe('/v1/licence/info', () => {
+describe(api.licence.info.path, () => {
   it('answers no licence, then the registered one; administrators only', async () => {
     const admin = await server.as(server.admin);
-    expect((await admin<LicenceInfoAnswer>('/v1/licence/info')).body.data.licence).toBeNull();
+    expect((await admin(api.licence.info)).body.data.licence).toBeNull();
     await register(testLicenceKey({ company: '연구소 株式会社', expires: '2099-12-31T00:00:00.000Z' }));
-    const answer = (await admin<LicenceInfoAnswer>('/v1/licence/info')).body.data;
+    const answer = (await admin(api.licence.info)).body.data;
     expect(answer.licence).toMatchObject({ companyName: '연구소 株式会社', expiresAt: '2099-12-31T00:00:00.000Z', status: 'valid' });
     const member = await server.as(await server.createUser());
-    expect((await member('/v1/licence/info')).http).toBe(403);
+    expect((await member(api.licence.info)).http).toBe(403);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyCodeForHost, type SystemInfo } from '@eln/shared';
+import { api, companyCodeForHost } from '@eln/shared';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
 let server: TestServer;
@@ -12,9 +12,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('/v1/system/info', () => {
+describe(api.system.info.path, () => {
   it('answers, without signing in, the main hosts and both company codes the client picks from by its host', async () => {
-    const answer = await server.call<SystemInfo>('/v1/system/info', {});
+    const answer = await server.call(api.system.info, {});
     expect(answer.body.status).toBe('0000');
     const info = answer.body.data;
     expect(info).toEqual({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import { ERR, type AdminUserCreate, type AdminUserRow, type ListAnswer, type UserPick, type ValidationErrorData } from '@eln/shared';
+import { api, ERR, type AdminUserCreate, type ValidationErrorData } from '@eln/shared';
 import { auditLog, users } from '../db/schema.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 
@@ -33,9 +33,9 @@ const lastAudit = async () => (await server.database.db.select().from(auditLog).
 describe('administrators manage users', () => {
   it('create one who can then sign in with the flags given, audited without the password', async () => {
     const fields = newUser();
-    const created = await admin<{ userNo: number }>('/v1/admin/user/create', fields);
+    const created = await admin(api.users.create, fields);
     expect(created.body.status).toBe('0000');
-    const detail = await admin<AdminUserRow>('/v1/admin/user/detail', { userNo: created.body.data.userNo });
+    const detail = await admin(api.users.detail, { userNo: created.body.data.userNo });
     expect(detail.body.data).toMatchObject({
       userId: fields.userId,
       email: fields.userId,
@@ -59,12 +59,12 @@ describe('administrators manage users', () => {
 
   it('refuse a duplicate ID, an unknown department and invalid fields, creating nothing', async () => {
     const fields = newUser();
-    await admin('/v1/admin/user/create', fields);
+    await admin(api.users.create, fields);
     const countBefore = (await server.database.db.select().from(users)).length;
-    const duplicate = await admin('/v1/admin/user/create', { ...fields, userId: fields.userId.toUpperCase() });
+    const duplicate = await admin(api.users.create, { ...fields, userId: fields.userId.toUpperCase() });
     expect(duplicate.http).toBe(409);
     expect(duplicate.body.status).toBe(ERR.userDuplicate);
-    expect((await admin('/v1/admin/user/create', newUser({ departmentCode: 'NOPE' }))).body.status).toBe(ERR.departmentMissing);
+    expect((await admin(api.users.create, newUser({ departmentCode: 'NOPE' }))).body.status).toBe(ERR.departmentMissing);
     const invalid = await admin<ValidationErrorData>('/v1/admin/user/create', {
       ...newUser(),
       userId: 'no-at-sign',
@@ -87,16 +87,16 @@ describe('administrators manage users', () => {
   });
 
   it('update level, flags and department, with before and after in the audit trail', async () => {
-    const created = await admin<{ userNo: number }>('/v1/admin/user/create', newUser());
+    const created = await admin(api.users.create, newUser());
     const userNo = created.body.data.userNo;
-    const update = await admin('/v1/admin/user/update', {
+    const update = await admin(api.users.update, {
       userNo,
       level: 5,
       departmentCode: null,
       auth: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' },
     });
     expect(update.body.status).toBe('0000');
-    const detail = await admin<AdminUserRow>('/v1/admin/user/detail', { userNo });
+    const detail = await admin(api.users.detail, { userNo });
     expect(detail.body.data).toMatchObject({
       level: 5,
       departmentCode: null,
@@ -111,15 +111,15 @@ describe('administrators manage users', () => {
 
   it('deactivating a user or setting their password ends their sessions at once', async () => {
     const fields = newUser();
-    const { userNo } = (await admin<{ userNo: number }>('/v1/admin/user/create', fields)).body.data;
+    const { userNo } = (await admin(api.users.create, fields)).body.data;
     const session = await server.signIn(fields.userId, fields.password);
-    await admin('/v1/admin/user/update', { userNo, password: 'another long password' });
-    expect((await server.call('/v1/user/auth/list', {}, { token: session.accessToken })).http).toBe(401);
+    await admin(api.users.update, { userNo, password: 'another long password' });
+    expect((await server.call(api.auth.flags, {}, { token: session.accessToken })).http).toBe(401);
     expect((await lastAudit())?.after).toMatchObject({ passwordChanged: true });
     const again = await server.signIn(fields.userId, 'another long password');
-    await admin('/v1/admin/user/update', { userNo, active: false });
-    expect((await server.call('/v1/user/auth/list', {}, { token: again.accessToken })).http).toBe(401);
-    expect((await server.call('/v1/user/signIn', { userId: fields.userId, password: 'another long password' })).body.status).toBe(
+    await admin(api.users.update, { userNo, active: false });
+    expect((await server.call(api.auth.flags, {}, { token: again.accessToken })).http).toBe(401);
+    expect((await server.call(api.auth.signIn, { userId: fields.userId, password: 'another long password' })).body.status).toBe(
       ERR.accountDisabled,
     );
   });
@@ -127,18 +127,18 @@ describe('administrators manage users', () => {
   it('an administrator cannot take away their own level 10 or deactivate themselves', async () => {
     const [me] = await server.database.db.select().from(users).where(eq(users.userId, server.admin.userId));
     for (const change of [{ level: 9 }, { active: false }]) {
-      const refused = await admin('/v1/admin/user/update', { userNo: me!.userNo, ...change });
+      const refused = await admin(api.users.update, { userNo: me!.userNo, ...change });
       expect(refused.http).toBe(422);
       expect(refused.body.status).toBe(ERR.selfDemotion);
     }
     const [after] = await server.database.db.select().from(users).where(eq(users.userNo, me!.userNo));
     expect(after).toMatchObject({ level: 10, active: true });
-    expect((await admin('/v1/admin/user/update', { userNo: me!.userNo, name: 'Admin Renamed' })).body.status).toBe('0000');
+    expect((await admin(api.users.update, { userNo: me!.userNo, name: 'Admin Renamed' })).body.status).toBe('0000');
   });
 
   it('list with search and paging, the total a number', async () => {
-    for (let i = 0; i < 12; i += 1) await admin('/v1/admin/user/create', newUser({ name: `Paging Person ${i}`, employeeNo: `P-${i}` }));
-    const first = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+    for (let i = 0; i < 12; i += 1) await admin(api.users.create, newUser({ name: `Paging Person ${i}`, employeeNo: `P-${i}` }));
+    const first = await admin(api.users.list, {
       type: 'name',
       value: 'Paging Person',
       page: 1,
@@ -146,22 +146,22 @@ describe('administrators manage users', () => {
     });
     expect(first.body.data.totalCount).toBe(12);
     expect(first.body.data.list.map((u) => u.name)).toEqual([11, 10, 9, 8, 7].map((i) => `Paging Person ${i}`));
-    const last = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+    const last = await admin(api.users.list, {
       type: 'name',
       value: 'Paging Person',
       page: 3,
       pageSize: 5,
     });
     expect(last.body.data.list).toHaveLength(2);
-    const byEmployee = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'employeeNo', value: 'P-1' });
+    const byEmployee = await admin(api.users.list, { type: 'employeeNo', value: 'P-1' });
     expect(byEmployee.body.data.list.map((u) => u.employeeNo).sort()).toEqual(['P-1', 'P-10', 'P-11']);
-    const byDepartment = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+    const byDepartment = await admin(api.users.list, {
       type: 'department',
       value: 'quality',
       pageSize: 100,
     });
     expect(byDepartment.body.data.list.every((u) => u.departmentCode === 'QA')).toBe(true);
-    const literal = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', { type: 'name', value: '%' });
+    const literal = await admin(api.users.list, { type: 'name', value: '%' });
     expect(literal.body.data.totalCount).toBe(0);
 
     // A range of creation dates (in the company's time zone): one of them is moved into last year.
@@ -170,32 +170,32 @@ describe('administrators manage users', () => {
       .update(users)
       .set({ createdAt: new Date('2025-03-10T03:00:00Z') })
       .where(eq(users.userNo, moved!.userNo));
-    const inRange = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+    const inRange = await admin(api.users.list, {
       type: 'name',
       value: 'Paging Person',
       startDate: '2025-03-10',
       endDate: '2025-03-10',
     });
     expect(inRange.body.data.list.map((u) => u.name)).toEqual(['Paging Person 0']);
-    const since = await admin<ListAnswer<AdminUserRow>>('/v1/admin/user/list', {
+    const since = await admin(api.users.list, {
       type: 'name',
       value: 'Paging Person',
       startDate: '2025-03-11',
       pageSize: 100,
     });
     expect(since.body.data.totalCount).toBe(11);
-    expect((await admin('/v1/admin/user/list', { startDate: '2025-03-12', endDate: '2025-03-11' })).body.status).toBe(ERR.validation);
+    expect((await admin(api.users.list, { startDate: '2025-03-12', endDate: '2025-03-11' })).body.status).toBe(ERR.validation);
   });
 
   it('are refused to members, who get the picker of active users instead', async () => {
     const fields = newUser({ name: 'Picker Person' });
-    await admin('/v1/admin/user/create', fields);
-    await admin('/v1/admin/user/create', newUser({ name: 'Picker Gone', active: false }));
+    await admin(api.users.create, fields);
+    await admin(api.users.create, newUser({ name: 'Picker Gone', active: false }));
     const member = await server.as(fields);
-    for (const path of ['/v1/admin/user/list', '/v1/admin/user/detail', '/v1/admin/user/create', '/v1/admin/user/update']) {
-      expect((await member(path, {})).http, path).toBe(403);
+    for (const adminCall of [api.users.list, api.users.detail, api.users.create, api.users.update]) {
+      expect((await member(adminCall, {})).http, adminCall.path).toBe(403);
     }
-    const picks = await member<ListAnswer<UserPick>>('/v1/user/list', { value: 'Picker' });
+    const picks = await member(api.users.picker, { value: 'Picker' });
     expect(picks.body.data.list).toEqual([
       { userNo: expect.any(Number), userId: fields.userId, name: 'Picker Person', departmentCode: 'QA', departmentName: 'Quality' },
     ]);
