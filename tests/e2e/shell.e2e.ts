@@ -114,6 +114,26 @@ test.describe('app shell', () => {
     await expect(page.getByTestId('dashboard')).toBeVisible();
   });
 
+  test('a profile stored before abilities existed stays signed in: the admin pages wait for the server to say what the user may do', async ({
+    page,
+  }) => {
+    await signIn(page, E2E.admin);
+    await expect(page.getByTestId('nav-admin')).toBeVisible();
+    // As an earlier version stored it (the user and the flags, no abilities), found by the next page load.
+    await page.addInitScript(() => {
+      const stored = JSON.parse(localStorage.getItem('eln.profile') ?? '{}') as { user?: unknown };
+      localStorage.setItem(
+        'eln.profile',
+        JSON.stringify({ user: stored.user, auth: { project: 'Y', schema: 'Y', dropbox: 'Y', template: 'Y' } }),
+      );
+    });
+    await page.goto('/admin/audit');
+    await expect(page.getByTestId('page-admin-audit')).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/audit$/);
+    await expect(page.getByTestId('nav-admin')).toBeVisible();
+    expect(JSON.parse((await storedProfile(page)) ?? '{}')).toMatchObject({ abilities: { administer: true } });
+  });
+
   test('signing out revokes the session on the server', async ({ page, request }) => {
     const tokens = sentAccessTokens(page);
     await signIn(page, E2E.member);
