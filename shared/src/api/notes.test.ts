@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { docToBlocks, docToSavedBlocks } from '../blocks/convert.js';
 import type { Block, PmNode, SavedBlock } from '../blocks/model.js';
-import { blockAnswer, savedBlockAnswer, tempAnswer } from './notes.js';
+import { blockAnswer, savedBlockAnswer, tempSaveAnswer } from './notes.js';
 
 const SEAL = 'S'.repeat(43);
 
@@ -55,7 +55,7 @@ describe('the block answers', () => {
     for (const block of saved) expect(savedBlockAnswer.parse(block)).toEqual(block);
     for (const block of blocks) expect(blockAnswer.parse(block)).toEqual(block);
     const statuses = blocks.map(({ blockUid, blockStatus }) => ({ blockUid, blockStatus }));
-    expect(tempAnswer.safeParse({ blockStatuses: statuses, changed: true, savedAt: new Date().toISOString() }).success).toBe(true);
+    expect(tempSaveAnswer.safeParse({ blockStatuses: statuses, changed: true, savedAt: new Date().toISOString() }).success).toBe(true);
   });
 
   it('refuse what the model does not have', () => {

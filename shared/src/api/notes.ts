@@ -161,12 +161,12 @@ export type ViewerAnswer = z.infer<typeof viewerAnswer>;
  * A temp save's answer: each block's status against the last saved version (an approved template's,
  * for templates), in order, rather than the blocks themselves, which the caller already has.
  */
-export const tempAnswer = z.strictObject({
+export const tempSaveAnswer = z.strictObject({
   blockStatuses: z.array(blockAnswer.pick({ blockUid: true, blockStatus: true })),
   changed: z.boolean(),
   savedAt: z.string(),
 });
-export type TempAnswer = z.infer<typeof tempAnswer>;
+export type TempAnswer = z.infer<typeof tempSaveAnswer>;
 
 export const saveAnswer = z.strictObject({ version: z.number(), blocksHash: z.string() });
 export type SaveAnswer = z.infer<typeof saveAnswer>;
@@ -221,7 +221,7 @@ export const noteCalls = {
     kind: 'command',
     summary: "Stores the live document's blocks as the note's draft (the client's list is only compared); answers each block's status.",
     request: noteTempRequest,
-    answer: tempAnswer,
+    answer: tempSaveAnswer,
     errors: [...NOTE_READ_ERRORS, ERR.forbidden, ...CONTENT_ERRORS, ERR.noteTemp],
     bodyLimit: NOTE_BODY_LIMIT,
   }),

@@ -41,16 +41,14 @@ export async function saveVersion(services: Services, actor: Actor, input: CallR
       .where(and(eq(labNotes.noteNo, ctx.note.noteNo), eq(labNotes.version, ctx.note.version), isNull(labNotes.deletedAt)))
       .returning();
     if (!updated) throw new AppError(ERR.conflict);
-    await tx
-      .insert(noteVersions)
-      .values({
-        noteNo: ctx.note.noteNo,
-        version,
-        blocks: savedBlocks,
-        blocksHash,
-        documentState: state,
-        savedByUserNo: actor.user.userNo,
-      });
+    await tx.insert(noteVersions).values({
+      noteNo: ctx.note.noteNo,
+      version,
+      blocks: savedBlocks,
+      blocksHash,
+      documentState: state,
+      savedByUserNo: actor.user.userNo,
+    });
     await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
     await appendAudit(tx, {
       ...auditedActor(actor),
