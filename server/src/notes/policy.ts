@@ -6,8 +6,9 @@ import type { DocumentAccess } from '../collab/documentKinds.js';
 import type { NoteRecord } from './record.js';
 
 /*
- * Who may do what with a lab note: every rule once, as a verdict with its reason. The routes, the live
- * document kind and the file uploads enforce these verdicts; note answers carry them as `abilities`.
+ * Who may do what with a lab note: every rule once, as a verdict with its reason. The note and signature
+ * commands, the live document kind and the file uploads enforce these verdicts; note answers carry them
+ * as `abilities`.
  * The verdicts below `canReadNote` are asked of notes the caller can read.
  */
 

@@ -1,5 +1,7 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
+import { signatureCalls } from './signatures.js';
 
 /**
  * The route table: every call of the API, grouped by the feature that answers it (the server folder of
@@ -7,6 +9,8 @@ import { projectCalls } from './projects.js';
  */
 export const api = {
   projects: projectCalls,
+  notes: noteCalls,
+  signatures: signatureCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

@@ -1,5 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { z } from 'zod';
+import { and, eq } from 'drizzle-orm';
 import {
   AUDIT_SYSTEM_REASONS,
   differsFromSaved,
@@ -7,66 +6,49 @@ import {
   ERR,
   noteDocumentName,
   SIGNATURE_STATUS,
-  type signatureStatusRequest,
+  type api,
+  type CallRequest,
 } from '@eln/shared';
-import { appendAudit } from '../audit/audit.js';
-import type { AuthUser } from '../auth/authUser.js';
-import { confirmPassword } from '../auth/passwordConfirmation.js';
-import { loadDocumentState } from '../collab/documentStore.js';
-import { contentOfState } from '../collab/liveDocuments.js';
-import type { Queryable } from '../db/client.js';
-import { labNotes, noteHolds, noteSignatures } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
-import { enforce } from '../http/verdicts.js';
-import { canSign, mayReview, SIGN_REFUSALS } from '../notes/policy.js';
-import { writersAmong } from '../notes/writers.js';
-import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../notes/queries.js';
-import type { Services } from '../services.js';
-import { settleNoteStatus, versionHash } from './queries.js';
+import { appendAudit, auditedActor } from '../../audit/audit.js';
+import type { Actor } from '../../auth/authUser.js';
+import { confirmPassword } from '../../auth/passwordConfirmation.js';
+import { loadDocumentState } from '../../collab/documentStore.js';
+import { contentOfState } from '../../collab/liveDocuments.js';
+import { labNotes, noteHolds, noteSignatures } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { enforce } from '../../http/verdicts.js';
+import { canSign, mayReview, SIGN_REFUSALS } from '../../notes/policy.js';
+import { writersAmong } from '../../notes/writers.js';
+import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../../notes/queries.js';
+import type { Services } from '../../services.js';
+import { pendingRequestOf, versionHash, type PendingRequest } from '../queries.js';
+import { settleNoteStatus } from './noteStatus.js';
 
 /** The Yjs state of a document with nothing in it. */
 const EMPTY_STATE = new Uint8Array([0, 0]);
 
-type SignatureAnswer = z.output<typeof signatureStatusRequest>;
-type PendingRequest = typeof noteSignatures.$inferSelect;
+type SignatureAnswer = CallRequest<typeof api.signatures.respond>;
 
 interface Answering {
   ctx: NoteContext;
   pending: PendingRequest;
-  user: AuthUser;
+  actor: Actor;
   body: SignatureAnswer;
-  clientAddress: string;
-}
-
-async function pendingRequestOf(q: Queryable, noteNo: number, userNo: number): Promise<PendingRequest | undefined> {
-  const [pending] = await q
-    .select()
-    .from(noteSignatures)
-    .where(
-      and(
-        eq(noteSignatures.noteNo, noteNo),
-        eq(noteSignatures.userNo, userNo),
-        isNull(noteSignatures.removedAt),
-        eq(noteSignatures.status, SIGNATURE_STATUS.pending),
-      ),
-    );
-  return pending;
 }
 
 /** The password is asked at every signature, and guessing it is limited like sign-in (per account). */
-async function checkSignerPassword(services: Services, { ctx, user, body, clientAddress }: Answering): Promise<void> {
-  await confirmPassword(services, user, body.password, `sign:${user.userId}`, async (tx) => {
+async function checkSignerPassword(services: Services, { ctx, actor, body }: Answering): Promise<void> {
+  await confirmPassword(services, actor.user, body.password, `sign:${actor.user.userId}`, async (tx) => {
     await appendAudit(tx, {
-      actor: user,
+      ...auditedActor(actor),
       action: 'signature.failed',
       target: { type: 'note', id: ctx.note.noteNo },
       reason: AUDIT_SYSTEM_REASONS.wrongPassword,
-      clientAddress,
     });
   });
 }
 
-async function decline(services: Services, { ctx, pending, user, body, clientAddress }: Answering, at: Date): Promise<void> {
+async function decline(services: Services, { ctx, pending, actor, body }: Answering, at: Date): Promise<void> {
   await services.db.transaction(async (tx) => {
     await tx
       .update(noteSignatures)
@@ -80,12 +62,11 @@ async function decline(services: Services, { ctx, pending, user, body, clientAdd
       .where(and(eq(noteSignatures.signatureId, pending.signatureId), eq(noteSignatures.status, SIGNATURE_STATUS.pending)));
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     await appendAudit(tx, {
-      actor: user,
+      ...auditedActor(actor),
       action: 'signature.declined',
       target: { type: 'note', id: ctx.note.noteNo },
       before: { status: ctx.note.status },
       after: { status, meaning: pending.type, name: body.name, description: body.description, at: at.toISOString() },
-      clientAddress,
     });
   });
 }
@@ -102,7 +83,8 @@ async function signableVersion(services: Services, { ctx, body }: Answering) {
 
 async function sign(services: Services, answering: Answering, at: Date): Promise<void> {
   const { db, live } = services;
-  const { ctx, pending, user, body, clientAddress } = answering;
+  const { ctx, pending, actor, body } = answering;
+  const { user } = actor;
   const version = await signableVersion(services, answering);
   const documentName = noteDocumentName(ctx.note.noteNo);
   // Edits this process holds are stored first, so that the check below sees them and refuses.
@@ -139,7 +121,7 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     await tx.delete(noteHolds).where(eq(noteHolds.noteNo, ctx.note.noteNo));
     await appendAudit(tx, {
-      actor: user,
+      ...auditedActor(actor),
       action: 'signature.signed',
       target: { type: 'note', id: ctx.note.noteNo },
       before: { status: ctx.note.status },
@@ -153,7 +135,6 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
         version: ctx.note.version,
         blocksHash: version.blocksHash,
       },
-      clientAddress,
     });
     commands.endWriting(documentName, null, 'signed');
   });
@@ -163,17 +144,12 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
  * Answers the caller's pending signature request (`/signature/status`): signs (T) the current saved
  * version, binding its fingerprint, or declines (F); the password is checked either way.
  */
-export async function answerSignatureRequest(
-  services: Services,
-  user: AuthUser,
-  body: SignatureAnswer,
-  clientAddress: string,
-): Promise<null> {
-  const ctx = await requireVisibleNote(services.db, user, body.labNoteNo);
-  const pending = await pendingRequestOf(services.db, ctx.note.noteNo, user.userNo);
+export async function respondToRequest(services: Services, actor: Actor, body: SignatureAnswer): Promise<null> {
+  const ctx = await requireVisibleNote(services.db, actor.user, body.labNoteNo);
+  const pending = await pendingRequestOf(services.db, ctx.note.noteNo, actor.user.userNo);
   enforce(canSign(ctx, pending !== undefined), SIGN_REFUSALS);
   // Allowed only with a pending request (canSign).
-  const answering: Answering = { ctx, pending: pending as PendingRequest, user, body, clientAddress };
+  const answering: Answering = { ctx, pending: pending as PendingRequest, actor, body };
   await checkSignerPassword(services, answering);
   const at = new Date();
   if (body.status === SIGNATURE_STATUS.declined) await decline(services, answering, at);
