@@ -1,5 +1,6 @@
 import type { CallGroup, CallSpec } from './call.js';
 import { projectCalls } from './projects.js';
+import { templateCalls } from './templates.js';
 
 /**
  * The route table: every call of the API, grouped by the feature that answers it (the server folder of
@@ -7,6 +8,7 @@ import { projectCalls } from './projects.js';
  */
 export const api = {
   projects: projectCalls,
+  templates: templateCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */
