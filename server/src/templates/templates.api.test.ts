@@ -76,8 +76,7 @@ async function write(who: Person, templateNo: number, ...texts: string[]) {
   return client;
 }
 
-const detail = async (who: Person, templateNo: number) =>
-  (await who.call(api.templates.editor, { templateNo })).body.data.template;
+const detail = async (who: Person, templateNo: number) => (await who.call(api.templates.editor, { templateNo })).body.data.template;
 const checkIn = (who: Person, templateNo: number, version: number) =>
   who.call(api.templates.checkIn, { templateNo, version, blockList: [] });
 const approve = (who: Person, templateNo: number, version: string, revision: number, password = who.user.password) =>
@@ -406,9 +405,7 @@ describe('who sees what', () => {
   it('filters the list by title and pages it', async () => {
     const stem = `Paged ${Date.now()}`;
     for (let i = 0; i < 3; i++) await create(author, `${stem} ${i}`.slice(0, 25));
-    const page = (
-      await author.call(api.templates.list, { type: 'title', value: stem.slice(0, 20), pageSize: 2, page: 2 })
-    ).body.data;
+    const page = (await author.call(api.templates.list, { type: 'title', value: stem.slice(0, 20), pageSize: 2, page: 2 })).body.data;
     expect(page.totalCount).toBe(3);
     expect(page.list).toHaveLength(1);
   });

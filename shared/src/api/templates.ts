@@ -168,7 +168,7 @@ export const templateDetail = templateSummary.safeExtend({
 export type TemplateDetail = z.infer<typeof templateDetail>;
 
 /** A block as a checked-in revision (or the live draft read as one) holds it: no status. */
-const savedBlock = blockSchema.omit({ blockStatus: true });
+const savedBlock = z.strictObject(blockSchema.shape).omit({ blockStatus: true });
 
 export const templateEditorAnswer = z.strictObject({
   template: templateDetail,

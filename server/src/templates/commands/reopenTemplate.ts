@@ -14,7 +14,11 @@ import { lastApprovedVersion, lockTemplate, requireReadableTemplate, templateDet
  * latest until the next approval). A draft stays a draft, unchanged; a checked-in template answers 7003.
  * Answers the template as it is now.
  */
-export async function reopenTemplate({ db }: Services, actor: Actor, input: CallRequest<typeof api.templates.reopen>): Promise<TemplateDetail> {
+export async function reopenTemplate(
+  { db }: Services,
+  actor: Actor,
+  input: CallRequest<typeof api.templates.reopen>,
+): Promise<TemplateDetail> {
   const template = await requireReadableTemplate(db, actor.user, input.templateNo);
   enforce(canEditTemplate(actor.user, template), EDIT_REFUSALS);
   if (template.state === TEMPLATE_STATE.approved) {

@@ -25,7 +25,10 @@ export async function sendBackTemplate({ db }: Services, actor: Actor, input: Ca
       .update(templateRevisions)
       .set({ returnedAt: new Date(), returnReason: input.reason })
       .where(and(eq(templateRevisions.templateNo, template.templateNo), eq(templateRevisions.revision, input.revision)));
-    await tx.update(templates).set({ state: TEMPLATE_STATE.draft, updatedAt: new Date() }).where(eq(templates.templateNo, template.templateNo));
+    await tx
+      .update(templates)
+      .set({ state: TEMPLATE_STATE.draft, updatedAt: new Date() })
+      .where(eq(templates.templateNo, template.templateNo));
     await appendAudit(tx, {
       ...auditedActor(actor),
       action: 'template.returned',

@@ -14,7 +14,11 @@ import { requireReadableTemplate } from '../queries.js';
  * The temporary save of a draft: the blocks of the server's copy of the live document, with their
  * statuses against the last approved version, kept until the draft is checked in (or its writer leaves).
  */
-export async function tempSaveTemplate(services: Services, actor: Actor, input: CallRequest<typeof api.templates.tempSave>): Promise<TempAnswer> {
+export async function tempSaveTemplate(
+  services: Services,
+  actor: Actor,
+  input: CallRequest<typeof api.templates.tempSave>,
+): Promise<TempAnswer> {
   const { db, live, draftsDb } = services;
   const { user } = actor;
   const template = await requireReadableTemplate(db, user, input.templateNo);
