@@ -9,6 +9,7 @@ import {
   type SavedBlock,
   type TemplateChoice,
   type TemplateDetail,
+  type TemplateEditorAnswer,
   type TemplateListAnswer,
   type TemplateListFilter,
   type TemplateRevision,
@@ -25,12 +26,14 @@ import { offsetOf, withinDates } from '../db/paging.js';
 import { labNotes, templateDrafts, templateRevisions, templates, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
+import type { Services } from '../services.js';
 import {
   canEditTemplate,
   canManageTemplates,
   canReadTemplate,
   canViewRevision,
   EDIT_REFUSALS,
+  MANAGE_REFUSALS,
   READ_REFUSALS,
   VIEW_REFUSALS,
   visibleTemplatesSql,
@@ -229,6 +232,14 @@ export async function approvedContent(
   if (template.approvedRevision === null) return null;
   const revision = await revisionOf(q, template.templateNo, template.approvedRevision);
   return revision ? { revision, blocks: revision.blocks as SavedBlock[] } : null;
+}
+
+/** A template and its live draft, as its editor opens them: for those who manage templates. */
+export async function templateEditor({ db, live }: Services, user: AuthUser, templateNo: number): Promise<TemplateEditorAnswer> {
+  enforce(canManageTemplates(user), MANAGE_REFUSALS);
+  const template = await requireReadableTemplate(db, user, templateNo);
+  const content = await live.snapshot(templateDocumentName(template.templateNo));
+  return { template: await templateDetail(db, user, template.templateNo), blockList: content.savedBlocks('TEMPLATE') };
 }
 
 /**

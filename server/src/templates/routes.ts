@@ -10,8 +10,7 @@ import { renameTemplate } from './commands/renameTemplate.js';
 import { reopenTemplate } from './commands/reopenTemplate.js';
 import { sendBackTemplate } from './commands/sendBackTemplate.js';
 import { tempSaveTemplate } from './commands/tempSaveTemplate.js';
-import { templateEditor } from './draft.js';
-import { approvedTemplates, listTemplates, templateForEditing, templateViewer } from './queries.js';
+import { approvedTemplates, listTemplates, templateEditor, templateForEditing, templateViewer } from './queries.js';
 
 /** Templates: the library notes start from, drafted live, checked in by their authors, approved by someone else. */
 export function templateRoutes(services: Services) {

@@ -12,7 +12,7 @@ import { checkClientList } from '../../notes/clientList.js';
 import { assertContentRules } from '../../notes/contentCheck.js';
 import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import type { Services } from '../../services.js';
-import { approvedBaseline } from '../draft.js';
+import { approvedBaseline } from './draft.js';
 import { canWriteTemplate, templateOpenForWriting, WRITE_REFUSALS } from '../policy.js';
 import { lockTemplate, requireReadableTemplate } from '../queries.js';
 

@@ -6,7 +6,7 @@ import { checkClientListAfterAnswer } from '../../notes/clientList.js';
 import { assertContentRules } from '../../notes/contentCheck.js';
 import { tempAnswer } from '../../notes/drafts.js';
 import type { Services } from '../../services.js';
-import { liveDraft } from '../draft.js';
+import { liveDraft } from './draft.js';
 import { canWriteTemplate, WRITE_REFUSALS } from '../policy.js';
 import { requireReadableTemplate } from '../queries.js';
 
