@@ -35,7 +35,7 @@ import { singleProcessChannel } from './collab/liveControl.js';
 import { loggedControlChannel } from './collab/commandLog.js';
 import { labNoteDocumentKind } from './notes/documentKind.js';
 import { templateDocumentKind } from './templates/documentKind.js';
-import { registerTemplateRoutes } from './templates/routes.js';
+import { templateRoutes } from './templates/routes.js';
 import { NoteHolds } from './notes/holds.js';
 import { noteRoutes } from './notes/routes.js';
 import { signatureRoutes } from './signatures/routes.js';
@@ -168,7 +168,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerLicenceRoutes(app, services);
   registerDropboxRoutes(app, services);
   registerSchemaRoutes(app, services);
-  registerTemplateRoutes(app, services);
+  registerCalls(app, services, templateRoutes(services));
   registerExportRoutes(app, services);
   assertRouteTableBound(app);
 

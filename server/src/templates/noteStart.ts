@@ -10,7 +10,8 @@ import type { Queryable, Tx } from '../db/client.js';
 import { files } from '../db/schema.js';
 import { enforce } from '../http/verdicts.js';
 import { canUseTemplate, USE_REFUSALS } from './policy.js';
-import { approvedContent, requireReadableTemplate, versionOf } from './queries.js';
+import { versionOf } from './presenters.js';
+import { approvedContent, requireReadableTemplate } from './queries.js';
 
 /** What a note made from a template starts with, and what it records of where it came from. */
 export interface TemplateStart {

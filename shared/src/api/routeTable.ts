@@ -2,6 +2,7 @@ import type { CallGroup, CallSpec } from './call.js';
 import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
 import { signatureCalls } from './signatures.js';
+import { templateCalls } from './templates.js';
 
 /**
  * The route table: every call of the API, grouped by the feature that answers it (the server folder of
@@ -11,6 +12,7 @@ export const api = {
   projects: projectCalls,
   notes: noteCalls,
   signatures: signatureCalls,
+  templates: templateCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

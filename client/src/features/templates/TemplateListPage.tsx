@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { PAGING, TEMPLATE_STATE, type TemplateListAnswer, type TemplateState, type TemplateSummary } from '@eln/shared';
+import { api, PAGING, TEMPLATE_STATE, type TemplateListAnswer, type TemplateState, type TemplateSummary } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
@@ -34,7 +34,7 @@ export function TemplateListPage() {
     setFilter,
     reset,
   } = useFilteredTitleList<TemplateState, TemplateListAnswer>({
-    path: '/v1/template/list',
+    path: api.templates.list.path,
     filterField: 'state',
     filterValues: STATES,
   });
