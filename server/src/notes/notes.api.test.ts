@@ -13,7 +13,7 @@ import {
   type ValidationErrorData,
   type ViewerAnswer,
 } from '@eln/shared';
-import { DatabaseDocumentStore } from '../collab/documentStore.js';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { auditLog, labNotes, noteDraftBlocks, noteHolds, projects } from '../db/schema.js';
 import { readDraft } from './drafts.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';

@@ -29,7 +29,7 @@ import { canClearAllHolds, canCreateNote, CLEAR_HOLDS_REFUSALS, CREATE_NOTE_REFU
 import { requireReadableProject } from '../projects/queries.js';
 import type { Services } from '../services.js';
 import { checkClientListAfterAnswer } from './clientList.js';
-import { tableText } from '../collab/contentSnapshots.js';
+import { tableText } from '../collab/documents/contentSnapshots.js';
 import { assertContentRules, savedContent } from './contentCheck.js';
 import { canDeleteNote, DELETE_REFUSALS } from './policy.js';
 import { requireVisibleNote, requireWritableNote, savedVersion, summarize, type NoteContext } from './queries.js';

@@ -3,7 +3,7 @@ import { ERR, noteDocumentName, withStatuses, type noteSaveRequest, type SaveAns
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { snapshotOfState } from '../collab/contentSnapshots.js';
+import { snapshotOfState } from '../collab/documents/contentSnapshots.js';
 import { labNotes, noteDrafts, noteVersions } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';

@@ -33,9 +33,9 @@ import {
 import { appendAudit } from '../audit/audit.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { confirmPassword } from '../auth/passwordConfirmation.js';
-import { blockAuthors } from '../collab/clientAuthors.js';
-import { snapshotOfState, tableText } from '../collab/contentSnapshots.js';
-import { loadDocumentState } from '../collab/documentStore.js';
+import { blockAuthors } from '../collab/authors/clientAuthors.js';
+import { snapshotOfState, tableText } from '../collab/documents/contentSnapshots.js';
+import { loadDocumentState } from '../collab/persistence/documentStore.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { templateDrafts, templateRevisions, templates } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
