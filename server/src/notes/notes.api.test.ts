@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { api, ERR, COLLAB_REFUSALS, CONTENT_FIELD, noteDocumentName, type ValidationErrorData } from '@eln/shared';
-import { DatabaseDocumentStore } from '../collab/documentStore.js';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { auditLog, labNotes, noteDraftBlocks, noteHolds, projects } from '../db/schema.js';
 import { readDraft } from './drafts.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';

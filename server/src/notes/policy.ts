@@ -2,7 +2,7 @@ import { ERR, NOTE_STATUS, type NoteAbilities } from '@eln/shared';
 import type { Refusals } from '../http/verdicts.js';
 import { canExportProject, inProgress, leads, type Caller, type ProjectFacts } from '../projects/policy.js';
 import { isAdministrator } from '../users/policy.js';
-import type { DocumentAccess } from '../collab/documentKinds.js';
+import type { DocumentAccess } from '../collab/documents/documentKinds.js';
 import type { NoteRecord } from './record.js';
 
 /*

@@ -14,7 +14,7 @@ import {
 import { signaturesOf } from '../signatures/queries.js';
 import { writersOf } from './writers.js';
 import type { AuthUser } from '../auth/authUser.js';
-import { tableText } from '../collab/contentSnapshots.js';
+import { tableText } from '../collab/documents/contentSnapshots.js';
 import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';

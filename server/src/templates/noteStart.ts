@@ -5,7 +5,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { CONTENT_FIELD, formatTemplateVersion, type PmNode, type TemplateVersion } from '@eln/shared';
 import { noteSchema } from '@eln/shared/editor';
 import type { AuthUser } from '../auth/authUser.js';
-import { contentOfState } from '../collab/liveDocuments.js';
+import { contentOfState } from '../collab/commands/liveDocuments.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { files } from '../db/schema.js';
 import { enforce } from '../http/verdicts.js';

@@ -1,7 +1,7 @@
 import { and, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { ERR, TEMPLATE_STATE, type TemplateAbilities } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
-import type { DocumentAccess } from '../collab/documentKinds.js';
+import type { DocumentAccess } from '../collab/documents/documentKinds.js';
 import { templates } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 import { isAdministrator } from '../users/policy.js';

@@ -19,7 +19,7 @@ import {
 } from '@eln/shared';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../auth/authUser.js';
-import { blockAuthors } from '../collab/clientAuthors.js';
+import { blockAuthors } from '../collab/authors/clientAuthors.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';

@@ -12,7 +12,7 @@ import {
   type DashboardCounts,
 } from '@eln/shared';
 import { auditLog, documentUpdates, files, templateDrafts, templateRevisions } from '../db/schema.js';
-import { DatabaseDocumentStore } from '../collab/documentStore.js';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectLive, connectWriter, eventually, paragraphTexts, type LiveClient } from '../testing/live.js';
 

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { ERR } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { recordNo, requiredText, text } from '../validation.js';
-import { BLOCK_STATUSES } from '../blocks/model.js';
 import { defineCall, noAnswer } from './call.js';
 import { emptyRequest } from './identity.js';
-import { blockSchema, NOTE_BODY_LIMIT, type TempAnswer } from './notes.js';
+import { blockSchema, NOTE_BODY_LIMIT, savedBlockAnswer, tempSaveAnswer } from './notes.js';
 import { listAnswer, pagingRequest } from './paging.js';
 
 /**
@@ -168,7 +167,7 @@ export const templateDetail = templateSummary.safeExtend({
 export type TemplateDetail = z.infer<typeof templateDetail>;
 
 /** A block as a checked-in revision (or the live draft read as one) holds it: no status. */
-const savedBlock = z.strictObject(blockSchema.shape).omit({ blockStatus: true });
+const savedBlock = savedBlockAnswer;
 
 export const templateEditorAnswer = z.strictObject({
   template: templateDetail,
@@ -186,12 +185,8 @@ export const templateViewerAnswer = z.strictObject({
 });
 export type TemplateViewerAnswer = z.infer<typeof templateViewerAnswer>;
 
-/** A temp save's answer, as notes answer theirs (`TempAnswer`): each block's status against the last approved version. */
-const templateTempAnswer = z.strictObject({
-  blockStatuses: z.array(z.strictObject({ blockUid: z.string(), blockStatus: z.enum(BLOCK_STATUSES) })),
-  changed: z.boolean(),
-  savedAt: z.string(),
-}) satisfies z.ZodType<TempAnswer>;
+/** A temp save's answer, as notes answer theirs: each block's status against the last approved version. */
+const templateTempAnswer = tempSaveAnswer;
 
 /** The content refusals of a temp save or check-in: text that cannot be stored, a document the rules refuse. */
 const CONTENT_REFUSALS = [ERR.unsupportedCharacters, ERR.noteContent] as const;

@@ -46,7 +46,7 @@ export const CONTENT_RULES = [
   'schemaBlock',
   /**
    * A new or changed schema block or cell dropbox carries the seal the server gave its copy (judged by
-   * the server alone, which holds the key: `collab/catalogueSeals.ts`; `contentViolations` never reports it).
+   * the server alone, which holds the key: `collab/guard/catalogueSeals.ts`; `contentViolations` never reports it).
    */
   'catalogueCopy',
   /**

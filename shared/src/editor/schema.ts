@@ -125,7 +125,7 @@ export function schemaViolation(doc: PmNode): string | null {
 
 /**
  * Nodes built and checked, by the JSON object they were built from. A live document's JSON reuses the
- * objects of unchanged subtrees (server/src/collab/contentSnapshots.ts), so after a keystroke in one cell
+ * objects of unchanged subtrees (server/src/collab/documents/contentSnapshots.ts), so after a keystroke in one cell
  * of a 30 x 30 table only that cell's path is built and checked again, not the 900 cells beside it.
  */
 const fittedNodes = new WeakMap<object, ProseMirrorNode | null>();

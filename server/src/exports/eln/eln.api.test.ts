@@ -16,8 +16,8 @@ import { ELN_IMPORT_LIMITS, noteDocumentName, type BlockListAnswer, type SavedBl
 import { verifyAuditChain } from '../../audit/audit.js';
 import { auditLog, files, labNotes, noteSignatures, noteVersions, projects, users } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { DatabaseDocumentStore } from '../../collab/documentStore.js';
-import { contentOfState } from '../../collab/liveDocuments.js';
+import { DatabaseDocumentStore } from '../../collab/persistence/documentStore.js';
+import { contentOfState } from '../../collab/commands/liveDocuments.js';
 import { DEMO_PASSWORD, seedDemo } from '../../seed/demoData.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { appendParagraph, connectWriter, eventually } from '../../testing/live.js';

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { ERR, noteDocumentName, withStatuses, type api, type CallRequest, type SaveAnswer } from '@eln/shared';
 import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
-import { snapshotOfState } from '../../collab/contentSnapshots.js';
+import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
 import { labNotes, noteDrafts, noteVersions } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';

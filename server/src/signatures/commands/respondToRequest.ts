@@ -12,8 +12,8 @@ import {
 import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
 import { confirmPassword } from '../../auth/passwordConfirmation.js';
-import { loadDocumentState } from '../../collab/documentStore.js';
-import { contentOfState } from '../../collab/liveDocuments.js';
+import { loadDocumentState } from '../../collab/persistence/documentStore.js';
+import { contentOfState } from '../../collab/commands/liveDocuments.js';
 import { labNotes, noteHolds, noteSignatures } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { enforce } from '../../http/verdicts.js';

@@ -1,5 +1,5 @@
 import { blocksToDoc, contentViolations, differsFromSaved, templateDocumentName } from '@eln/shared';
-import { tableText } from '../../collab/contentSnapshots.js';
+import { tableText } from '../../collab/documents/contentSnapshots.js';
 import type { Queryable } from '../../db/client.js';
 import type { SavedContent } from '../../notes/contentCheck.js';
 import type { Services } from '../../services.js';

@@ -5,7 +5,7 @@ import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { contentViolations, CONTENT_FIELD, docToSavedBlocks, type PmNode } from '@eln/shared';
 import { schemaViolation } from '@eln/shared/editor';
 import { contentSnapshot, snapshotOfState } from './contentSnapshots.js';
-import { snapshotViolationsBetween, violationsBetween } from './shadowCopies.js';
+import { snapshotViolationsBetween, violationsBetween } from '../guard/shadowCopies.js';
 
 const fullJson = (doc: Y.Doc) => yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
 

@@ -1,13 +1,22 @@
+/**
+ * commands/: how the API acts on live documents, on every server process.
+ *
+ * LiveDocuments (this file) is the API's handle on live documents: their current content, and the live
+ * commands (liveControl.ts) that end writing, close a document, check users' connections again or mark
+ * a copy stale. A change queues its commands inside its own transaction; with several processes they
+ * travel through a log in the database, Redis only ringing the bell (commandLog.ts), so that they arrive
+ * if and only if the change commits.
+ */
 import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { COLLAB_REFUSALS, type PmNode } from '@eln/shared';
-import type { Db, Tx } from '../db/client.js';
-import type { CollabAuthorization } from './authorization.js';
-import { contentSnapshot, snapshotOfState, type ContentSnapshot } from './contentSnapshots.js';
-import { endWriting } from './endWriting.js';
-import type { CollabContext } from './context.js';
-import type { DocumentStore } from './documentStore.js';
-import type { DurablePersistence } from './durablePersistence.js';
+import type { Db, Tx } from '../../db/client.js';
+import type { CollabAuthorization } from '../connections/authorization.js';
+import { contentSnapshot, snapshotOfState, type ContentSnapshot } from '../documents/contentSnapshots.js';
+import { endWriting } from '../connections/endWriting.js';
+import type { CollabContext } from '../connections/context.js';
+import type { DocumentStore } from '../persistence/documentStore.js';
+import type { DurablePersistence } from '../persistence/durablePersistence.js';
 import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
 
 /** Live commands a change queues inside its transaction; they take effect once it commits. */

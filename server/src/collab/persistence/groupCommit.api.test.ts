@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { rawRows } from '../db/client.js';
-import { documentUpdates } from '../db/schema.js';
-import { createTestDatabase } from '../testing/harness.js';
+import { rawRows } from '../../db/client.js';
+import { documentUpdates } from '../../db/schema.js';
+import { createTestDatabase } from '../../testing/harness.js';
 import { DatabaseDocumentStore, loadDocumentState } from './documentStore.js';
 import { GROUP_COMMIT_GATHER_MS, insertUpdates } from './groupCommit.js';
 

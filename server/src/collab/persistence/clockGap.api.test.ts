@@ -3,8 +3,8 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
 import { Document, Hocuspocus } from '@hocuspocus/server';
-import { documentUpdates } from '../db/schema.js';
-import { createTestDatabase } from '../testing/harness.js';
+import { documentUpdates } from '../../db/schema.js';
+import { createTestDatabase } from '../../testing/harness.js';
 import { DatabaseDocumentStore } from './documentStore.js';
 import { DurablePersistence } from './durablePersistence.js';
 

@@ -4,15 +4,15 @@ import { WebSocket } from 'ws';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import type { Extension } from '@hocuspocus/server';
 import { COLLAB_PATH, COLLAB_REFUSALS, ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
-import { claimsOf } from '../testing/jwt.js';
-import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../testing/live.js';
-import { DatabaseDocumentStore } from './documentStore.js';
+import { claimsOf } from '../../testing/jwt.js';
+import { startTestServer, type NewUser, type TestServer } from '../../testing/harness.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../../testing/live.js';
+import { DatabaseDocumentStore } from '../persistence/documentStore.js';
 
 /**
  * Ending a session or a user's access ends their open live connections' write access at once: the API
  * call answers only after this process has closed them or turned them read-only (the other processes
- * follow through Redis: scaleOut.redis.api.test.ts). The periodic session re-check is off here, so
+ * follow through Redis: commands/scaleOut.redis.api.test.ts). The periodic session re-check is off here, so
  * nothing below can be its doing.
  */
 

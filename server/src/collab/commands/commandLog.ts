@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { desc, gt, lt, or, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
-import { liveCommands } from '../db/schema.js';
+import type { Db, Tx } from '../../db/client.js';
+import { liveCommands } from '../../db/schema.js';
 import type { LiveCommand, LiveControlChannel } from './liveControl.js';
 
 export interface CommandLogOptions {

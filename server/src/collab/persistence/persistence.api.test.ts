@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { DURABLE_MESSAGE, noteDocumentName, type SaveAnswer } from '@eln/shared';
-import { documentSnapshots, documentUpdates, noteVersions } from '../db/schema.js';
-import type { Database, Queryable } from '../db/client.js';
-import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
+import { documentSnapshots, documentUpdates, noteVersions } from '../../db/schema.js';
+import type { Database, Queryable } from '../../db/client.js';
+import { createTestDatabase, startTestServer, type TestServer } from '../../testing/harness.js';
 import {
   appendParagraph,
   connectWriter,
@@ -14,7 +14,7 @@ import {
   startTyping,
   tagsOfState,
   type LiveClient,
-} from '../testing/live.js';
+} from '../../testing/live.js';
 import { DatabaseDocumentStore, loadDocumentState, type DocumentStore } from './documentStore.js';
 
 /** A store that can be held shut or made to fail, wrapped around the real database store. */

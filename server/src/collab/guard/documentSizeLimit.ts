@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import { IncomingMessage, MessageType, type Document, type Extension, type beforeHandleMessagePayload } from '@hocuspocus/server';
 import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
-import { endWriting } from './endWriting.js';
+import { endWriting } from '../connections/endWriting.js';
 
 /** y-protocols sync message types that carry an update to apply (step 1 only asks). */
 const SYNC_STEP_2 = 1;

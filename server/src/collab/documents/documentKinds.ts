@@ -1,6 +1,23 @@
-import type { AuthUser } from '../auth/authUser.js';
-import type { Queryable } from '../db/client.js';
-import type { WriteCheck } from './groupCommit.js';
+/**
+ * documents/: what a live document is, to the rest of the server.
+ *
+ * Document kinds (this file): each feature registers the family of documents it owns (`labnote.<no>`,
+ * `template.<no>`) and answers who may open one (connections/), whether it may still be written (asked
+ * in each append's transaction, persistence/) and whether it holds a note's content (kept to the content
+ * rules by guard/). Content snapshots (contentSnapshots.ts): a document's content as ProseMirror JSON
+ * and saved blocks, derived per top-level block and kept while the block is unchanged; the guard,
+ * LiveDocuments and the API (notes, templates, exports) read content through them. This part needs no
+ * other part of collab/.
+ */
+import type { AuthUser } from '../../auth/authUser.js';
+import type { Queryable } from '../../db/client.js';
+
+/**
+ * The store's question, asked inside an append's transaction once for all of its documents (once more,
+ * in a second transaction, when it refused one; see GroupCommit.store): may each still be written
+ * (answered in the order given; see DocumentKind.writable)? writeCheckOf answers it from the kinds.
+ */
+export type WriteCheck = (documentNames: string[], tx: Queryable) => Promise<boolean[]>;
 
 /** What a connection may do with a live document. */
 export type DocumentAccess = 'write' | 'read';

@@ -1,16 +1,10 @@
-import type { Db, Queryable } from '../db/client.js';
-import type { PipelinedTransactions } from '../db/pipelinedTransactions.js';
-import { Batches } from '../db/batches.js';
-import { base64, fixedStatement } from '../db/fixedStatement.js';
+import type { Db, Queryable } from '../../db/client.js';
+import type { PipelinedTransactions } from '../../db/pipelinedTransactions.js';
+import { Batches } from '../../db/batches.js';
+import { base64, fixedStatement } from '../../db/fixedStatement.js';
+import type { WriteCheck } from '../documents/documentKinds.js';
 
 export type AppendOutcome = 'stored' | 'refused';
-
-/**
- * Asked inside the append's transaction, once for all of its documents (once more, in a second
- * transaction, when it refused one; see GroupCommit.store): may each still be written (answered in the
- * order given; see DocumentKind.writable)?
- */
-export type WriteCheck = (documentNames: string[], tx: Queryable) => Promise<boolean[]>;
 
 interface Request {
   documentName: string;

@@ -1,7 +1,7 @@
 import { isTransactionOrigin, type Extension, type afterUnloadDocumentPayload, type onChangePayload } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CollabContext } from './context.js';
-import { parseDocumentName, type DocumentKind } from './documentKinds.js';
+import type { CollabContext } from '../connections/context.js';
+import { parseDocumentName, type DocumentKind } from '../documents/documentKinds.js';
 
 /**
  * Tells a document's kind who writes in it: the first accepted update of each user in each loaded

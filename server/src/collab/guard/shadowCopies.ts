@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { newContentViolations, tableTransitions, violationsBeyond, type ContentViolation, type PmNode } from '@eln/shared';
 import { blocksFitTogether, fittingBlock } from '@eln/shared/editor';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
-import { contentSnapshot, type ContentSnapshot } from './contentSnapshots.js';
+import { contentSnapshot, type ContentSnapshot } from '../documents/contentSnapshots.js';
 import { dropPending } from './pendingParts.js';
 
 /**

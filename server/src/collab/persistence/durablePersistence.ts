@@ -1,3 +1,14 @@
+/**
+ * persistence/: live documents that keep everything a user was told is saved.
+ *
+ * DurablePersistence (this file, a Hocuspocus extension) appends every accepted update to the store and
+ * confirms it to its sender only once stored, per Yjs client (durableClocks.ts); compacts a document's
+ * updates once it is quiet (compactionSchedule.ts); and stores updates relayed from other server
+ * processes when their origin does not confirm them in time (relayedUpdates.ts). The store
+ * (documentStore.ts) appends in group commits (groupCommit.ts): one transaction for the updates of many
+ * documents, in which each document's kind (documents/) says whether it may still be written. A document
+ * the store refuses (locked) goes stale here: nothing more of it is stored or confirmed.
+ */
 import type {
   Connection,
   Extension,
@@ -15,7 +26,7 @@ import * as Y from 'yjs';
 import { DURABLE_MESSAGE, type DurableMessage } from '@eln/shared';
 import type { AppendOutcome, DocumentStore } from './documentStore.js';
 import { CompactionSchedule } from './compactionSchedule.js';
-import { endWriting } from './endWriting.js';
+import { endWriting } from '../connections/endWriting.js';
 import { DurableClocks } from './durableClocks.js';
 import { RelayedUpdates } from './relayedUpdates.js';
 

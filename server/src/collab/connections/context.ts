@@ -1,4 +1,4 @@
-import type { AuthUser } from '../auth/authUser.js';
+import type { AuthUser } from '../../auth/authUser.js';
 
 /** What each live connection carries from its admission on. */
 export interface CollabContext {

@@ -1,13 +1,20 @@
+/**
+ * authors/: who writes in live documents.
+ *
+ * ClientAuthors (this file) records which user each Yjs client belongs to, so that a saved state tells
+ * who wrote each block (blockAuthors). WriterRecord (writers.ts) tells a document's kind who writes in
+ * its documents (notes keep their writers).
+ */
 import { isTransactionOrigin, type Connection, type Extension, type onChangePayload } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
 import { and, eq, inArray } from 'drizzle-orm';
 import { CONTENT_FIELD } from '@eln/shared';
-import { InsertBatches } from '../db/batches.js';
-import type { Db, Queryable } from '../db/client.js';
-import { fixedStatement } from '../db/fixedStatement.js';
-import { documentClients, users } from '../db/schema.js';
-import type { CollabContext } from './context.js';
+import { InsertBatches } from '../../db/batches.js';
+import type { Db, Queryable } from '../../db/client.js';
+import { fixedStatement } from '../../db/fixedStatement.js';
+import { documentClients, users } from '../../db/schema.js';
+import type { CollabContext } from '../connections/context.js';
 
 /** Of fixed text (see fixedStatement): a batch of a thousand clients, built by drizzle, held the event loop amid the first edits. */
 const insertDocumentClients = fixedStatement(

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noteDocumentName } from '@eln/shared';
-import { lockNote } from '../notes/queries.js';
-import { startTestServer, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
+import { lockNote } from '../../notes/queries.js';
+import { startTestServer, type TestServer } from '../../testing/harness.js';
+import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../../testing/live.js';
 
 /**
  * A note's row held by another transaction (a signature, a save, a project's finish) keeps that note's

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   NODE,
   readCellDropbox,
@@ -8,32 +7,28 @@ import {
   type ContentViolation,
   type PmNode,
 } from '@eln/shared';
+import { SigningKey } from '../../auth/signedTokens.js';
 
 /**
  * The seals on catalogue copies in notes (`shared/src/blocks/catalogueCopies.ts`): made when the server
  * hands out a schema block or a dropbox cell, checked when a live update brings a new or changed one.
  */
 export class CatalogueSeals {
-  private readonly key: string;
+  /** Seals are stored in saved notes: this purpose and the text signed (sealedText) never change. */
+  private readonly key: SigningKey;
   /** Each block's verdict, kept while its JSON object is (an unchanged block keeps its object). */
   private readonly verdicts = new WeakMap<PmNode, ContentViolation[]>();
 
   constructor(secret: string) {
-    this.key = `catalogue-copy:${secret}`;
+    this.key = new SigningKey(secret, 'catalogue-copy');
   }
 
   seal<T extends object>(kind: CatalogueCopyKind, copy: T): T & { seal: string } {
-    return { ...copy, seal: this.sealOf(kind, copy) };
-  }
-
-  private sealOf(kind: CatalogueCopyKind, copy: object): string {
-    return createHmac('sha256', this.key).update(sealedText(kind, copy)).digest('base64url');
+    return { ...copy, seal: this.key.sign(sealedText(kind, copy)) };
   }
 
   private isSealed(kind: CatalogueCopyKind, copy: { seal: string }): boolean {
-    const expected = Buffer.from(this.sealOf(kind, copy));
-    const given = Buffer.from(copy.seal);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return this.key.verify(sealedText(kind, copy), copy.seal);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Tx } from '../db/client.js';
+import type { Tx } from '../../db/client.js';
 
 /**
  * What the API asks of a live document's connections. With several server processes, a note's editors

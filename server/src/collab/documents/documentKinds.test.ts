@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tx } from '../db/client.js';
+import type { Tx } from '../../db/client.js';
 import { noteContentCheckOf, writeCheckOf, type DocumentKind } from './documentKinds.js';
 
 const open: DocumentKind = { prefix: 'open', authorize: async () => 'write' };

@@ -10,11 +10,11 @@ import {
   type ContentRule,
   type PmNode,
 } from '@eln/shared';
-import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
-import { appendParagraph, appendTable, connectWriter, eventually, plainText, type LiveClient } from '../testing/live.js';
+import { startTestServer, type Caller, type TestServer } from '../../testing/harness.js';
+import { appendParagraph, appendTable, connectWriter, eventually, plainText, type LiveClient } from '../../testing/live.js';
 import { OutgoingMessage } from '@hocuspocus/server';
-import { DatabaseDocumentStore } from './documentStore.js';
-import { contentOfState } from './liveDocuments.js';
+import { DatabaseDocumentStore } from '../persistence/documentStore.js';
+import { contentOfState } from '../commands/liveDocuments.js';
 
 /**
  * The content rules on live updates, spoken to by raw Yjs clients (a provider and hand-built XML

@@ -1,3 +1,14 @@
+/**
+ * guard/: what a live update must pass before Hocuspocus applies it. A refused update is never applied,
+ * stored or passed on to other editors.
+ *
+ * DocumentSizeLimit (documentSizeLimit.ts) comes first: an update that would grow a document past the
+ * size limit is refused and its connection turned read-only. ContentRuleGuard (this file) keeps note
+ * documents within the content rules: an update that only edits text passes at once (textOnlyUpdate.ts);
+ * any other is tried on a shadow copy of the document (shadowCopies.ts) and refused if it adds a
+ * violation; catalogue copies must carry the server's seal (catalogueSeals.ts); parts Yjs would keep
+ * pending are dropped and asked for again (pendingParts.ts).
+ */
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import type { Extension, beforeHandleMessagePayload } from '@hocuspocus/server';

@@ -1,8 +1,9 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import type { Database, Db, Queryable } from '../db/client.js';
-import { documentSnapshots, documentUpdates } from '../db/schema.js';
-import { GroupCommit, type AppendOutcome, type WriteCheck } from './groupCommit.js';
+import type { Database, Db, Queryable } from '../../db/client.js';
+import { documentSnapshots, documentUpdates } from '../../db/schema.js';
+import type { WriteCheck } from '../documents/documentKinds.js';
+import { GroupCommit, type AppendOutcome } from './groupCommit.js';
 
 /** Where live documents are kept: appended updates, compacted into one snapshot per document. */
 export interface DocumentStore {
@@ -17,7 +18,7 @@ export interface DocumentStore {
   compact(documentName: string): Promise<number>;
 }
 
-export type { AppendOutcome, WriteCheck };
+export type { AppendOutcome };
 
 const COMPACTION_BATCH = 5000;
 

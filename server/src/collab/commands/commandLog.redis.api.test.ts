@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { createTestDatabase } from '../testing/harness.js';
-import { eventually } from '../testing/live.js';
+import { createTestDatabase } from '../../testing/harness.js';
+import { eventually } from '../../testing/live.js';
 import { loggedControlChannel } from './commandLog.js';
 import type { LiveCommand, LiveControlChannel } from './liveControl.js';
 

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type SaveAnswer } from '@eln/shared';
-import { labNotes, projects } from '../db/schema.js';
-import { installAfterLockTrigger, storedAfterLock } from '../testing/afterLock.js';
-import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
+import { labNotes, projects } from '../../db/schema.js';
+import { installAfterLockTrigger, storedAfterLock } from '../../testing/afterLock.js';
+import { startTestServer, type NewUser, type TestServer } from '../../testing/harness.js';
 import {
   appendParagraph,
   connectWriter,
@@ -14,7 +14,7 @@ import {
   startTyping,
   tagsOfState,
   type LiveClient,
-} from '../testing/live.js';
+} from '../../testing/live.js';
 import { DatabaseDocumentStore } from './documentStore.js';
 
 /**

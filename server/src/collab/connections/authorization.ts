@@ -1,10 +1,20 @@
+/**
+ * connections/: who is behind each live connection, and what it may do.
+ *
+ * A socket first meets the socket limits (socketLimits.ts: sockets per address, bytes and time before
+ * it authenticates). Each document it opens is then admitted here, by the access token and by the
+ * document's kind (documents/), writing or read-only, and the connection carries its user from then on
+ * (context.ts). When sessions, users or memberships change, commands/ has the users' open connections
+ * checked again here. endWriting.ts turns a connection read-only and tells its client why; lost access,
+ * the guard's size limit and a refused store all end writing through it.
+ */
 import type { beforeHandleMessagePayload, Connection, Extension } from '@hocuspocus/server';
 import { COLLAB_REFUSALS, type CollabRefusalReason } from '@eln/shared';
-import type { AuthUser } from '../auth/authUser.js';
-import type { TokenService } from '../auth/tokens.js';
+import type { AuthUser } from '../../auth/authUser.js';
+import type { TokenService } from '../../auth/tokens.js';
 import type { CollabContext } from './context.js';
 import { endWriting } from './endWriting.js';
-import { parseDocumentName, type DocumentAccess, type DocumentKind } from './documentKinds.js';
+import { parseDocumentName, type DocumentAccess, type DocumentKind } from '../documents/documentKinds.js';
 
 /**
  * Hocuspocus sends an authentication error's `reason` to the provider's onAuthenticationFailed. A

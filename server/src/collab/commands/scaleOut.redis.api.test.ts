@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type ProjectEditorAnswer } from '@eln/shared';
-import { labNotes } from '../db/schema.js';
-import { installAfterLockTrigger, storedAfterLock } from '../testing/afterLock.js';
-import { createTestDatabase, startTestServer, type TestServer } from '../testing/harness.js';
-import { requireRedis } from '../testing/redis.js';
+import { labNotes } from '../../db/schema.js';
+import { installAfterLockTrigger, storedAfterLock } from '../../testing/afterLock.js';
+import { createTestDatabase, startTestServer, type TestServer } from '../../testing/harness.js';
+import { requireRedis } from '../../testing/redis.js';
 import {
   appendParagraph,
   connectWriter,
@@ -15,8 +15,8 @@ import {
   startTyping,
   tagsOfState,
   type LiveClient,
-} from '../testing/live.js';
-import { DatabaseDocumentStore } from './documentStore.js';
+} from '../../testing/live.js';
+import { DatabaseDocumentStore } from '../persistence/documentStore.js';
 
 /**
  * Two server processes behind a load balancer share live documents through Redis. Here both run in
