@@ -1,5 +1,8 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { dropboxCalls } from './dropboxes.js';
+import { fileCalls } from './files.js';
 import { projectCalls } from './projects.js';
+import { schemaCalls } from './schemas.js';
 
 /**
  * The route table: every call of the API, grouped by the feature that answers it (the server folder of
@@ -7,6 +10,9 @@ import { projectCalls } from './projects.js';
  */
 export const api = {
   projects: projectCalls,
+  schemas: schemaCalls,
+  dropboxes: dropboxCalls,
+  files: fileCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { PAGING, TEMPLATE_STATE, type TemplateListAnswer, type TemplateState, type TemplateSummary } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
-import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
+import { useFilteredTitleListByPath } from '../../lib/useFilteredTitleList';
 import { Button } from '../../ui/Button';
 import { PlusIcon, TemplateIcon } from '../../ui/icons';
 import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable';
@@ -33,7 +33,7 @@ export function TemplateListPage() {
     searchFor,
     setFilter,
     reset,
-  } = useFilteredTitleList<TemplateState, TemplateListAnswer>({
+  } = useFilteredTitleListByPath<TemplateState, TemplateListAnswer>({
     path: '/v1/template/list',
     filterField: 'state',
     filterValues: STATES,
