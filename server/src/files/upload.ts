@@ -18,9 +18,9 @@ function declaredLength(request: FastifyRequest): number | null {
 }
 
 /**
- * Reads an upload's form (`/v1/common/file/add`): the owner's fields first, then `file`, which is stored
- * as it streams in (storeUpload). A body too large for any file is refused before the caller is even
- * asked for, a form without a file once it has ended.
+ * Reads an upload's form (`/v1/common/file/add`): the owner's fields first, then `file`, stored as it
+ * streams in (storeUpload). A body declared larger than any file may be is refused before anything else,
+ * even the caller's token; a form without a file once it has ended.
  */
 export async function receiveUpload(services: Services, request: FastifyRequest): Promise<UploadAnswer> {
   const declaredBytes = declaredLength(request);

@@ -32,8 +32,6 @@ import {
 import { basicOf, childOf, summaryOf } from './presenters.js';
 import type { SchemaRecord, SchemaTypeRecord } from './record.js';
 
-export type { SchemaRecord, SchemaTypeRecord } from './record.js';
-
 /** How many schemas a type has that the caller may read (readers: the used ones only). */
 const schemaCountFor = (user: Caller) =>
   canManageSchemas(user) === 'allowed'

@@ -25,6 +25,7 @@ export const DROPBOX_CSV_MAX_BYTES = 256 * 1024;
 export const DROPBOX_CSV_ENCODINGS = ['auto', 'utf-8', 'euc-kr'] as const;
 export type DropboxCsvEncoding = (typeof DROPBOX_CSV_ENCODINGS)[number];
 
+/** A row as stored and answered (the request's rows are checked by `checkDropboxRows` first). */
 export const dropboxRowRecord = z.strictObject({ code: z.string(), name: z.string() });
 export type DropboxRow = z.infer<typeof dropboxRowRecord>;
 

@@ -23,6 +23,7 @@ const formRecordNo = z.string().regex(/^[1-9][0-9]{0,9}$/);
 /**
  * The upload form's text fields, before its `file`: exactly one owner, a note (`labNoteNo`), a template
  * (`templateNo`) or a schema thumbnail's type (`schemasTypeNo`, with `schemaNo` for a child schema's).
+ * The server reads them as the form streams in (server/src/files/upload.ts), by these names.
  */
 export const uploadFields = z.strictObject({
   labNoteNo: formRecordNo.optional(),
