@@ -1,8 +1,9 @@
 import { eq, type SQL } from 'drizzle-orm';
-import { ADMIN_LEVEL, DROPBOX_STATUS, ERR } from '@eln/shared';
+import { DROPBOX_STATUS, ERR } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { dropboxes } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
+import { isAdministrator } from '../users/policy.js';
 
 /*
  * Who may do what with dropboxes: every rule once, as a verdict. Routes enforce the verdicts with the
@@ -19,7 +20,7 @@ export const READ_REFUSALS: Refusals<ReadVerdict> = { hidden: ERR.notFound };
 
 /** Users with the dropbox flag, and administrators, create dropboxes, change them and import their rows. */
 export function canManageDropboxes(user: Caller): ManageVerdict {
-  return user.level === ADMIN_LEVEL || user.auth.dropbox === 'Y' ? 'allowed' : 'noDropboxFlag';
+  return isAdministrator(user) || user.auth.dropbox === 'Y' ? 'allowed' : 'noDropboxFlag';
 }
 
 /** Everyone reads used dropboxes (notes offer them); managers read unused ones too. */

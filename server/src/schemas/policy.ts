@@ -1,8 +1,9 @@
 import { eq, type SQL } from 'drizzle-orm';
-import { ADMIN_LEVEL, ERR, SCHEMA_STATUS } from '@eln/shared';
+import { ERR, SCHEMA_STATUS } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { schemaTypes } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
+import { isAdministrator } from '../users/policy.js';
 
 /*
  * Who may do what with schemas: every rule once, as a verdict. Routes enforce the verdicts with the codes
@@ -19,7 +20,7 @@ export const READ_REFUSALS: Refusals<ReadVerdict> = { hidden: ERR.schemaCheck };
 
 /** Users with the schema flag, and administrators, create and change schema types and their schemas. */
 export function canManageSchemas(user: Caller): ManageVerdict {
-  return user.level === ADMIN_LEVEL || user.auth.schema === 'Y' ? 'allowed' : 'noSchemaFlag';
+  return isAdministrator(user) || user.auth.schema === 'Y' ? 'allowed' : 'noSchemaFlag';
 }
 
 /** Everyone reads what is used (notes offer it); managers read unused types, schemas and entries too. */

@@ -1,6 +1,9 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { dropboxCalls } from './dropboxes.js';
+import { fileCalls } from './files.js';
 import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
+import { schemaCalls } from './schemas.js';
 import { signatureCalls } from './signatures.js';
 import { templateCalls } from './templates.js';
 
@@ -13,6 +16,9 @@ export const api = {
   notes: noteCalls,
   signatures: signatureCalls,
   templates: templateCalls,
+  schemas: schemaCalls,
+  dropboxes: dropboxCalls,
+  files: fileCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

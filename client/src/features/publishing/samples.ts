@@ -1,4 +1,5 @@
 import {
+  api,
   ERR,
   errorMessage,
   type AdminUserRow,
@@ -302,7 +303,7 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/admin/user/detail': () => ADMIN_USERS[1],
   '/v1/user/auth/list': () => ALL,
   '/v1/licence/info': () => LICENCE,
-  '/v1/schema/list': (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
+  [api.schemas.list.path]: (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
   '/v1/export/list': (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
 };
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { api, PAGING, TEMPLATE_STATE, type TemplateListAnswer, type TemplateState, type TemplateSummary } from '@eln/shared';
+import { api, PAGING, TEMPLATE_STATE, type TemplateSummary } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
@@ -33,8 +33,8 @@ export function TemplateListPage() {
     searchFor,
     setFilter,
     reset,
-  } = useFilteredTitleList<TemplateState, TemplateListAnswer>({
-    path: api.templates.list.path,
+  } = useFilteredTitleList({
+    call: api.templates.list,
     filterField: 'state',
     filterValues: STATES,
   });
