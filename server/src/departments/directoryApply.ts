@@ -64,18 +64,16 @@ async function applyDepartments(
   const existing = new Map((await tx.select().from(departments)).map((row) => [row.code, row]));
   const fresh = parentsFirst(listed.filter((d) => !existing.has(d.code)));
   if (fresh.length > 0) {
-    await tx
-      .insert(departments)
-      .values(
-        fresh.map((d) => ({
-          code: d.code,
-          name: d.name,
-          parentCode: d.parentCode,
-          companyCode: ctx.companyCode,
-          source: 'directory' as const,
-          directoryId: d.dn,
-        })),
-      );
+    await tx.insert(departments).values(
+      fresh.map((d) => ({
+        code: d.code,
+        name: d.name,
+        parentCode: d.parentCode,
+        companyCode: ctx.companyCode,
+        source: 'directory' as const,
+        directoryId: d.dn,
+      })),
+    );
     counts.departments.created = fresh.length;
     for (const d of fresh)
       audit(ctx, 'department.created', 'department', d.code, undefined, { code: d.code, name: d.name, parentCode: d.parentCode });

@@ -260,8 +260,3 @@ export async function savedVersion(q: Queryable, noteNo: number, version: number
     .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
   return row ? { ...row, blocks: row.blocks as SavedBlock[] } : undefined;
 }
-
-export async function projectOf(q: Queryable, projectNo: number): Promise<ProjectRecord | undefined> {
-  const [row] = await q.select().from(projects).where(eq(projects.projectNo, projectNo));
-  return row;
-}

@@ -109,11 +109,6 @@ export async function requireReadableProject(
   return found;
 }
 
-/** The project if the user may see it; undefined otherwise, so that others' projects cannot even be probed. */
-export async function findVisibleProject(q: Queryable, user: AuthUser, projectNo: number): Promise<ProjectRecord | undefined> {
-  return (await findReadableProject(q, user, projectNo))?.project;
-}
-
 export async function projectDetail(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<ProjectDetail> {
   const [leader] = await q.select().from(users).where(eq(users.userNo, project.leaderUserNo));
   const participants = await q

@@ -1,13 +1,5 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import {
-  needsReviewerWarning,
-  NOTE_STATUS,
-  SIGNATURE_STATUS,
-  type NoteStatus,
-  type SavedBlock,
-  type SignatureEntry,
-  type SignatureSummary,
-} from '@eln/shared';
+import { NOTE_STATUS, SIGNATURE_STATUS, type NoteStatus, type SavedBlock, type SignatureEntry } from '@eln/shared';
 import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteSignatures, noteVersions, users } from '../db/schema.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
@@ -55,14 +47,6 @@ export async function signaturesOf(q: Queryable, noteNos: number[]): Promise<Map
     result.set(signature.noteNo, [...(result.get(signature.noteNo) ?? []), entry]);
   }
   return result;
-}
-
-export function summarizeSignatures(list: SignatureEntry[], callerUserId: string | null): SignatureSummary {
-  return {
-    list,
-    noReviewerWarning: needsReviewerWarning(list),
-    mine: list.find((s) => s.userId === callerUserId)?.status ?? null,
-  };
 }
 
 /** A note's status follows its live signatures: any signed locks it, any pending means requested. */
