@@ -7,7 +7,6 @@ import {
   type DepartmentRow,
   type DirectorySyncAnswer,
   type DirectorySyncCounts,
-  type DirectorySyncRun,
   type DirectorySyncStatus,
 } from '@eln/shared';
 import { auditLog, departments, directorySyncRuns, users } from '../db/schema.js';
@@ -407,7 +406,7 @@ describe('directory synchronisation', () => {
       stopWatching();
     }
     expect(second).toMatchObject({ http: 409, body: { status: ERR.directorySyncRunning } });
-    const running = (seen as DirectorySyncStatus | null)?.running as DirectorySyncRun | null | undefined;
+    const running = (seen as DirectorySyncStatus | null)?.running;
     expect(running).toMatchObject({ outcome: 'running', trigger: 'manual', phase: 'users' });
   });
 

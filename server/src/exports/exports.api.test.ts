@@ -336,9 +336,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
         },
       ],
     };
-    await server.database.db
-      .insert(documentUpdates)
-      .values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content as never) });
+    await server.database.db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     expect((await leader('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
   });
 

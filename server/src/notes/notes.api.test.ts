@@ -217,7 +217,7 @@ describe('live editing, drafts and versions', () => {
     const script = new Y.XmlElement('script');
     script.insert(0, [new Y.XmlText('alert(1)')]);
     const heading = new Y.XmlElement('heading');
-    heading.setAttribute('level', '<script>' as unknown as string);
+    heading.setAttribute('level', '<script>');
     heading.insert(0, [new Y.XmlText('Odd heading')]);
     stored.getXmlFragment(CONTENT_FIELD).insert(0, [script, heading]);
     await new DatabaseDocumentStore(server.database).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);

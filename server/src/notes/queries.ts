@@ -232,11 +232,6 @@ export async function savedVersion(q: Queryable, noteNo: number, version: number
   return row ? { ...row, blocks: row.blocks as SavedBlock[] } : undefined;
 }
 
-export async function projectOf(q: Queryable, projectNo: number): Promise<ProjectRecord | undefined> {
-  const [row] = await q.select().from(projects).where(eq(projects.projectNo, projectNo));
-  return row;
-}
-
 /** The live document's blocks against the saved version, derived again only for blocks changed since the last call. */
 export async function currentBlocks({ db, live }: Pick<Services, 'db' | 'live'>, ctx: NoteContext) {
   const content = await live.snapshot(noteDocumentName(ctx.note.noteNo));

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN_LEVEL, type ApiResponse, type AuthFlags, type CallAnswer, type CallSpec, type SignInAnswer } from '@eln/shared';
+import type { ApiResponse, AuthFlags, CallAnswer, CallSpec, SignInAnswer } from '@eln/shared';
 import { buildApp, type App, type AppOptions } from '../app.js';
 import { PRODUCTION_LICENCE_KEY, TEST_LICENCE_KEY } from '../licence/vendorKeys.js';
 import { DEFAULT_THROTTLE, loadConfig, type ServerConfig, type ThrottlePolicy } from '../config.js';
@@ -199,8 +199,6 @@ export async function createTestDatabase(): Promise<{ database: Database; dispos
     },
   };
 }
-
-export const isAdminLevel = (level: number) => level === ADMIN_LEVEL;
 
 /** testDatabaseTarget's database, opened and migrated (PGlite in memory from the migrated image: pgliteImage.ts). */
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {

@@ -56,7 +56,7 @@ export function DropboxListPage() {
       key={row.dropboxNo}
       className="row-link"
       data-testid="dropbox-row"
-      onClick={openRowUnlessOn('a', () => navigate(`/dropbox/${row.dropboxNo}`))}
+      onClick={openRowUnlessOn('a', () => void navigate(`/dropbox/${row.dropboxNo}`))}
     >
       <td className="col-num" data-label={t('list.number')}>
         {number}

@@ -8,7 +8,6 @@ import {
   SUCCESS,
   uploadKindOf,
   type ApiResponse,
-  type FileUrlAnswer,
   type Language,
   type UploadAnswer,
   type UploadKind,
@@ -136,5 +135,3 @@ export function createLinkCache(ttlMs: number = LINK_CACHE_MS): LinkCache {
     },
   };
 }
-
-export type { FileUrlAnswer };

@@ -60,7 +60,7 @@ export function SchemaListPage() {
       key={row.schemasTypeNo}
       className="row-link"
       data-testid="schema-row"
-      onClick={openRowUnlessOn('a', () => navigate(`/schema/${row.schemasTypeNo}`))}
+      onClick={openRowUnlessOn('a', () => void navigate(`/schema/${row.schemasTypeNo}`))}
     >
       <td className="col-num" data-label={t('list.number')}>
         {number}

@@ -63,7 +63,7 @@ export function TemplateListPage() {
       className="row-link"
       data-testid="template-row"
       data-state={row.state}
-      onClick={openRowUnlessOn('a', () => navigate(`/template/note/${row.templateNo}`))}
+      onClick={openRowUnlessOn('a', () => void navigate(`/template/note/${row.templateNo}`))}
     >
       <td className="col-num" data-label={tc('list.number')}>
         {number}
@@ -138,7 +138,10 @@ export function TemplateListPage() {
         renderRow={renderRow}
       />
       {creating ? (
-        <TemplateCreateDialog onClose={() => setCreating(false)} onCreated={(templateNo) => navigate(`/template/note/${templateNo}`)} />
+        <TemplateCreateDialog
+          onClose={() => setCreating(false)}
+          onCreated={(templateNo) => void navigate(`/template/note/${templateNo}`)}
+        />
       ) : null}
     </PageFrame>
   );

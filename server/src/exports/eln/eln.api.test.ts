@@ -304,7 +304,7 @@ describe('.eln export', () => {
     });
     expect(graph.get('#publisher')).toMatchObject({ '@type': 'Organization', name: 'ELN Laboratories' });
 
-    const rocrate = new ROCrate(crate as unknown as Record<string, unknown>, { array: true, link: true });
+    const rocrate = new ROCrate(crate, { array: true, link: true });
     await rocrate.resolveContext();
     expect(rocrate.resolveTerm('sha256')).toBe('http://schema.org/sha256');
     const validator = new Validator(rocrate);
