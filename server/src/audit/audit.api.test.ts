@@ -14,7 +14,7 @@ import { auditLog } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { appendAudit, appendAuditBatch, auditChainHead, GENESIS_HASH, insertChecked, verifyAuditChain } from './audit.js';
 import { AUDIT_HEAD_LOG_MESSAGE, logAuditHead, startAuditHeadLog } from './anchor.js';
-import { auditCsv } from './routes.js';
+import { auditCsv } from './presenters.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -202,6 +202,7 @@ describe('the audit trail', () => {
     const record = (reason: string): AuditRecord => ({
       seq: 1,
       at: 'x',
+      actorUserNo: null,
       actorUserId: '+1',
       actorName: '@a',
       action: '-b',

@@ -1,4 +1,7 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { auditCalls } from './audit.js';
+import { departmentCalls } from './departments.js';
+import { exportCalls } from './exports.js';
 import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
 import { signatureCalls } from './signatures.js';
@@ -13,6 +16,9 @@ export const api = {
   notes: noteCalls,
   signatures: signatureCalls,
   templates: templateCalls,
+  exports: exportCalls,
+  audit: auditCalls,
+  departments: departmentCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */
