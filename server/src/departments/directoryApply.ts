@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { ADMIN_LEVEL, AUDIT_SYSTEM_REASONS, type DirectorySyncCounts } from '@eln/shared';
+import { AUDIT_SYSTEM_REASONS, type DirectorySyncCounts } from '@eln/shared';
 import { appendAuditBatch, type AuditActor, type AuditEntry } from '../audit/audit.js';
 import { revokeAllSessions } from '../auth/sessions.js';
 import type { QueuedLiveCommands } from '../collab/liveDocuments.js';
 import type { Tx } from '../db/client.js';
 import { departments, users } from '../db/schema.js';
 import type { DirectorySnapshot, NoteBook, SnapshotDepartment, SnapshotUser } from './directorySnapshot.js';
+import { directoryMayDeactivate } from './policy.js';
 
 export interface ApplyContext {
   companyCode: string;
@@ -64,18 +65,16 @@ async function applyDepartments(
   const existing = new Map((await tx.select().from(departments)).map((row) => [row.code, row]));
   const fresh = parentsFirst(listed.filter((d) => !existing.has(d.code)));
   if (fresh.length > 0) {
-    await tx
-      .insert(departments)
-      .values(
-        fresh.map((d) => ({
-          code: d.code,
-          name: d.name,
-          parentCode: d.parentCode,
-          companyCode: ctx.companyCode,
-          source: 'directory' as const,
-          directoryId: d.dn,
-        })),
-      );
+    await tx.insert(departments).values(
+      fresh.map((d) => ({
+        code: d.code,
+        name: d.name,
+        parentCode: d.parentCode,
+        companyCode: ctx.companyCode,
+        source: 'directory' as const,
+        directoryId: d.dn,
+      })),
+    );
     counts.departments.created = fresh.length;
     for (const d of fresh)
       audit(ctx, 'department.created', 'department', d.code, undefined, { code: d.code, name: d.name, parentCode: d.parentCode });
@@ -174,8 +173,7 @@ async function applyUsers(
   const left = [...existing.values()].filter((u) => u.source === 'directory' && u.active && !listedIds.has(u.userId));
   const deactivated: number[] = [];
   for (const user of left) {
-    // The directory cannot lock the notebook's administrators out; an administrator decides about them.
-    if (user.level === ADMIN_LEVEL) {
+    if (!directoryMayDeactivate(user)) {
       notes.add(user.userId, 'administratorKept');
       continue;
     }
