@@ -11,10 +11,10 @@ import { TokenService } from './auth/tokens.js';
 import { Throttle } from './auth/throttle.js';
 import { registerIdentityRoutes } from './auth/routes.js';
 import { registerSsoRoutes } from './auth/sso/ssoRoutes.js';
-import { registerAuditRoutes } from './audit/routes.js';
+import { auditRoutes } from './audit/routes.js';
 import { startAuditHeadLog } from './audit/anchor.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
-import { registerDepartmentRoutes } from './departments/routes.js';
+import { departmentRoutes } from './departments/routes.js';
 import { registerLicenceRoutes } from './licence/routes.js';
 import { ClientAuthors } from './collab/authors/clientAuthors.js';
 import { WriterRecord } from './collab/authors/writers.js';
@@ -45,7 +45,7 @@ import { ExportJobs } from './exports/jobs.js';
 import { ExportLinks } from './exports/links.js';
 import { exportMakers } from './exports/makers.js';
 import { PdfPrinter } from './exports/pdf/index.js';
-import { registerExportRoutes } from './exports/routes.js';
+import { exportRoutes, registerElnImport } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
@@ -156,9 +156,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
 
   registerIdentityRoutes(app, services);
   registerSsoRoutes(app, services);
-  registerAuditRoutes(app, services);
+  registerCalls(app, services, auditRoutes(services));
   registerSystemRoutes(app, services);
-  registerDepartmentRoutes(app, services);
+  registerCalls(app, services, departmentRoutes(services));
   registerUserRoutes(app, services);
   registerCalls(app, services, [...projectRoutes(services)]);
   registerDashboardRoutes(app, services);
@@ -170,7 +170,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, dropboxRoutes(services));
   registerCalls(app, services, schemaRoutes(services));
   registerCalls(app, services, templateRoutes(services));
-  registerExportRoutes(app, services);
+  registerCalls(app, services, exportRoutes(services));
+  registerElnImport(app, services);
   assertRouteTableBound(app);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { ADMIN_LEVEL, AUDIT_SYSTEM_REASONS, type DirectorySyncCounts } from '@eln/shared';
+import { AUDIT_SYSTEM_REASONS, type DirectorySyncCounts } from '@eln/shared';
 import { appendAuditBatch, type AuditActor, type AuditEntry } from '../audit/audit.js';
 import { revokeAllSessions } from '../auth/sessions.js';
 import type { QueuedLiveCommands } from '../collab/commands/liveDocuments.js';
 import type { Tx } from '../db/client.js';
 import { departments, users } from '../db/schema.js';
 import type { DirectorySnapshot, NoteBook, SnapshotDepartment, SnapshotUser } from './directorySnapshot.js';
+import { directoryMayDeactivate } from './policy.js';
 
 export interface ApplyContext {
   companyCode: string;
@@ -172,8 +173,7 @@ async function applyUsers(
   const left = [...existing.values()].filter((u) => u.source === 'directory' && u.active && !listedIds.has(u.userId));
   const deactivated: number[] = [];
   for (const user of left) {
-    // The directory cannot lock the notebook's administrators out; an administrator decides about them.
-    if (user.level === ADMIN_LEVEL) {
+    if (!directoryMayDeactivate(user)) {
       notes.add(user.userId, 'administratorKept');
       continue;
     }

@@ -1,5 +1,8 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { auditCalls } from './audit.js';
+import { departmentCalls } from './departments.js';
 import { dropboxCalls } from './dropboxes.js';
+import { exportCalls } from './exports.js';
 import { fileCalls } from './files.js';
 import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
@@ -19,6 +22,9 @@ export const api = {
   schemas: schemaCalls,
   dropboxes: dropboxCalls,
   files: fileCalls,
+  exports: exportCalls,
+  audit: auditCalls,
+  departments: departmentCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

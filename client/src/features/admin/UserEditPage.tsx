@@ -18,7 +18,7 @@ import { ArrowLeftIcon, SearchIcon, UserIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { EmptyState, PageFrame } from '../../ui/PageFrame';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
-import { loadDepartmentRows } from './DepartmentSelect';
+import { useDepartmentRows } from './DepartmentSelect';
 import { FlagBadges } from './FlagBadges';
 import { classifyUserError } from './userErrors';
 import { updateBody, UserFields, valuesOfUser, type UserFormValues } from './UserFields';
@@ -54,7 +54,7 @@ export function UserEditPage({ recordNo }: { recordNo?: number } = {}) {
   const userNo = recordNo ?? parseRecordNo(id);
   const user = useLoad((signal) => loadUser(userNo, signal), String(userNo));
   useServerErrorPage(user);
-  const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');
+  const departments = useDepartmentRows();
   const [values, setValues] = useState<UserFormValues | null>(null);
   const [extra, setExtra] = useState<Partial<Record<'userId' | 'departmentCode', string>>>({});
   const [refusal, setRefusal] = useState<string | null>(null);

@@ -287,7 +287,7 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/project/check': () => PROJECT,
   '/v1/project/editor': (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
   '/v1/system/info': () => SYSTEM,
-  '/v1/department/join': (): { list: CompanyDepartments[] } => ({
+  [api.departments.companyTree.path]: (): { list: CompanyDepartments[] } => ({
     list: [
       {
         companyCode: 'LAB',
@@ -297,14 +297,14 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
       },
     ],
   }),
-  '/v1/department/search': (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
-  '/v1/department/list': () => ({ list: DEPARTMENTS }),
+  [api.departments.searchUsers.path]: (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
+  [api.departments.list.path]: () => ({ list: DEPARTMENTS }),
   '/v1/admin/user/list': (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
   '/v1/admin/user/detail': () => ADMIN_USERS[1],
   '/v1/user/auth/list': () => ALL,
   '/v1/licence/info': () => LICENCE,
   [api.schemas.list.path]: (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
-  '/v1/export/list': (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
+  [api.exports.list.path]: (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
 };
 
 export const STYLE_GUIDE_SAMPLES: StyleGuideSamples = {
