@@ -37,7 +37,7 @@ const TEST_TIMEOUT_MS = 60_000;
 const HOOK_TIMEOUT_MS = 60_000;
 
 /**
- * Tests that run the real server as processes and kill and restart them (durability: 30 SIGKILLs; two
+ * Tests that run the real server as processes and kill and restart them (durability: 10 SIGKILLs, 30 in test:long; two
  * processes through Redis) take minutes by design, several times the longest of the rest.
  */
 const processTests = /^tests\/realtime\//;

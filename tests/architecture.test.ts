@@ -22,6 +22,19 @@ const FORBIDDEN: ReadonlyArray<{ from: string; to: readonly string[] }> = [
   { from: 'server/', to: ['client/', '@eln/client'] },
 ];
 
+/**
+ * The parts of the live-editing layer (server/src/collab/, mapped in collab.ts) import one way: each part
+ * only the parts listed for it. Tests are left out: an API test may reach any part.
+ */
+const COLLAB_PARTS: Readonly<Record<string, readonly string[]>> = {
+  documents: [],
+  connections: ['documents'],
+  guard: ['connections', 'documents'],
+  persistence: ['connections', 'documents'],
+  authors: ['connections', 'documents'],
+  commands: ['connections', 'documents', 'persistence'],
+};
+
 /** A cycle as one line, starting at its alphabetically first file so that every rotation reads the same. */
 function cycleKey(cycle: readonly string[]): string {
   const start = cycle.indexOf([...cycle].sort()[0]!);
@@ -47,6 +60,27 @@ function forbiddenImports(tree: DependencyTree): string[] {
       if (rule.to.some((prefix) => target.startsWith(prefix) || dependency.request.startsWith(prefix))) {
         found.push(`${file} → ${target || 'unresolved'} (${dependency.request})`);
       }
+    }
+  }
+  return found.sort();
+}
+
+const collabPart = (file: string) => /^server\/src\/collab\/([^/]+)\//.exec(file)?.[1];
+
+/** Every import from one collab part into another that it may not import, and every file of a part not listed. */
+function collabPartImports(tree: DependencyTree): string[] {
+  const found: string[] = [];
+  for (const [file, dependencies] of Object.entries(tree)) {
+    const part = collabPart(file);
+    if (part === undefined || file.endsWith('.test.ts')) continue;
+    const allowed = COLLAB_PARTS[part];
+    if (!allowed) {
+      found.push(`${file}: part ${part}/ is not in COLLAB_PARTS`);
+      continue;
+    }
+    for (const dependency of dependencies ?? []) {
+      const target = collabPart(dependency.id ?? '');
+      if (target !== undefined && target !== part && !allowed.includes(target)) found.push(`${file} → ${dependency.id}`);
     }
   }
   return found.sort();
@@ -83,6 +117,19 @@ describe('the checks themselves', () => {
       'shared/src/a.ts → server/src/x.ts (server/src/x.ts)',
     ]);
   });
+
+  it('finds a collab part importing a part it may not, but not a test, nor the parts it may import', () => {
+    const tree = treeOf({
+      'server/src/collab/documents/kinds.ts': ['server/src/collab/persistence/store.ts'],
+      'server/src/collab/commands/live.ts': ['server/src/collab/persistence/store.ts', 'server/src/collab/collab.ts'],
+      'server/src/collab/guard/guard.test.ts': ['server/src/collab/commands/live.ts'],
+      'server/src/collab/newPart/thing.ts': [],
+    });
+    expect(collabPartImports(tree)).toEqual([
+      'server/src/collab/documents/kinds.ts → server/src/collab/persistence/store.ts',
+      'server/src/collab/newPart/thing.ts: part newPart/ is not in COLLAB_PARTS',
+    ]);
+  });
 });
 
 describe('the tree', () => {
@@ -111,6 +158,10 @@ describe('the tree', () => {
 
   it('has shared import neither client nor server, and the server import no client file', () => {
     expect(forbiddenImports(tree)).toEqual([]);
+  });
+
+  it('has each part of server/src/collab import only the parts under it', () => {
+    expect(collabPartImports(tree)).toEqual([]);
   });
 });
 

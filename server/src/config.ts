@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTarget } from './db/client.js';
-import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './collab/socketLimits.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './collab/connections/socketLimits.js';
 import { PRODUCTION_LICENCE_KEY, type VendorKey } from './licence/vendorKeys.js';
 import { loadDirectoryConfig, type DirectoryConfig } from './departments/directoryConfig.js';
 import { loadSsoConfig, type SsoConfig } from './auth/sso/ssoConfig.js';

@@ -6,7 +6,7 @@ import { COLLAB_PATH, noteDocumentName, type SignInAnswer } from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
-import { loadDocumentState } from '../../server/src/collab/documentStore.js';
+import { loadDocumentState } from '../../server/src/collab/persistence/documentStore.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { freshPostgres, percentile, postgresCpuMs, printTable } from './database.js';
 import { ForkedHelper } from './forked.js';

@@ -2,9 +2,9 @@ import * as Y from 'yjs';
 import { Document, OutgoingMessage, type Connection, type beforeHandleMessagePayload } from '@hocuspocus/server';
 import { CONTENT_FIELD, type PmNode } from '@eln/shared';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import { ContentRuleGuard, violationsAdded } from '../../server/src/collab/contentRuleGuard.js';
-import { CatalogueSeals } from '../../server/src/collab/catalogueSeals.js';
-import { violationsBetween } from '../../server/src/collab/shadowCopies.js';
+import { ContentRuleGuard, violationsAdded } from '../../server/src/collab/guard/contentRuleGuard.js';
+import { CatalogueSeals } from '../../server/src/collab/guard/catalogueSeals.js';
+import { violationsBetween } from '../../server/src/collab/guard/shadowCopies.js';
 import { appendParagraph, appendTable } from '../../server/src/testing/live.js';
 
 /**

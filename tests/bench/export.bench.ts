@@ -84,7 +84,7 @@ function noteContent(index: number, fileId: string | null): PmNode {
       },
       ...(fileId ? [{ type: 'fileAttachment', attrs: { blockUid: blockUid('f'), fileId, name: `data-${index}.txt` } }] : []),
     ],
-  } as PmNode;
+  };
 }
 
 /** Peak resident memory of this process while `work` runs, sampled every 20 ms. */

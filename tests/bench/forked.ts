@@ -57,7 +57,7 @@ export class ForkedHelper<Request extends { type: string }, Reply extends Answer
   async close(closing: Request): Promise<void> {
     if (this.exited) return;
     const exit = new Promise((resolve) => this.child.once('exit', resolve));
-    await this.ask(closing, 'closed' as Reply['type']);
+    await this.ask(closing, 'closed');
     await exit;
   }
 

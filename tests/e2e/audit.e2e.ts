@@ -113,7 +113,7 @@ test.describe('audit trail', () => {
     await page.getByTestId('audit-export').click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^audit-trail-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = await readFile((await download.path())!, 'utf8');
+    const csv = await readFile(await download.path(), 'utf8');
     expect(csv.startsWith('\uFEFF')).toBe(true);
     // The last line names the chain head (the export's own record), to compare against the chain later.
     expect(csv.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^${AUDIT_HEAD_LINE_PREFIX} seq=\\d+ hash=[0-9a-f]{64}$`));
@@ -149,7 +149,7 @@ test.describe('audit trail', () => {
     await page.getByTestId('download-form-format-auditCsv').click();
     const whole = page.waitForEvent('download');
     await page.getByTestId('download-form-start').click();
-    const all = Papa.parse<string[]>((await readFile((await (await whole).path())!, 'utf8')).slice(1).trim(), {
+    const all = Papa.parse<string[]>((await readFile(await (await whole).path(), 'utf8')).slice(1).trim(), {
       skipEmptyLines: true,
       comments: '#',
     });

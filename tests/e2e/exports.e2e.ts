@@ -218,7 +218,7 @@ test.describe('exports', () => {
 
     const key = admin.waitForEvent('download');
     await admin.getByTestId('download-public-key').click();
-    const pub = await readFile((await (await key).path())!, 'utf8');
+    const pub = await readFile(await (await key).path(), 'utf8');
     expect(pub).toMatch(/^untrusted comment: /);
 
     await admin

@@ -262,7 +262,7 @@ test.describe('signatures', () => {
     await admin.getByTestId('audit-export').click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^audit-trail-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = await readFile((await download.path())!, 'utf8');
+    const csv = await readFile(await download.path(), 'utf8');
     const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, '').trim(), { skipEmptyLines: true });
     expect(parsed.data[0]).toEqual([...AUDIT_CSV_COLUMNS]);
     const actionColumn = AUDIT_CSV_COLUMNS.indexOf('action');

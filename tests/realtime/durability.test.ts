@@ -19,7 +19,7 @@ import { ServerProcess } from './serverProcess.js';
  * exactly once, a deletion gone, a format as set) unless a later change of the same paragraph replaced
  * it, and the writers' own copies must converge with it.
  */
-const KILLS = Number(process.env.ELN_DURABILITY_KILLS ?? 30);
+const KILLS = Number(process.env.ELN_DURABILITY_KILLS ?? 10);
 
 let server: ServerProcess;
 let userIds: string[] = [];
@@ -86,6 +86,26 @@ interface Typist {
 }
 
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
+
+/**
+ * Round `round` of `rounds` takes its value from its own slice of [min, max], at a random place in it:
+ * a few rounds cover the whole range evenly (a crash early in a burst of typing and late in it, few
+ * writers and many), where as many independent draws may cluster.
+ */
+/** A copy in random order (Fisher-Yates). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = random(0, i);
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+function stratified(round: number, rounds: number, min: number, max: number): number {
+  const width = (max - min) / rounds;
+  return Math.round(min + width * (round + Math.random()));
+}
 const pick = <T>(items: T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
 
 function paragraphs(doc: Y.Doc): Y.XmlElement[] {
@@ -166,8 +186,10 @@ function unexplained(history: History, doc: Y.Doc): string[] {
 describe('durability under crashes', () => {
   it(`keeps every confirmed addition, deletion and format change through ${KILLS} SIGKILLs while 2-10 writers type`, async () => {
     const history: History = new Map();
+    // Writer counts take their slices in a shuffled order, independent of the crash moments' slices.
+    const writerSlices = shuffled(Array.from({ length: KILLS }, (_, index) => index));
     for (let round = 0; round < KILLS; round += 1) {
-      const count = random(2, 10);
+      const count = Math.min(10, stratified(writerSlices[round]!, KILLS, 2, 11));
       const tokens = await signInTypists(count);
       const typists: Typist[] = [];
       for (let i = 0; i < count; i += 1)
@@ -179,7 +201,7 @@ describe('durability under crashes', () => {
           await new Promise((resolve) => setTimeout(resolve, random(1, 15)));
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, random(50, 600)));
+      await new Promise((resolve) => setTimeout(resolve, stratified(round, KILLS, 50, 600)));
       await server.stop('SIGKILL');
       typing = false;
       await Promise.all(loops);

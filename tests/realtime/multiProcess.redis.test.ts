@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import * as Y from 'yjs';
 import { HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
-import { DatabaseDocumentStore } from '../../server/src/collab/documentStore.js';
+import { DatabaseDocumentStore } from '../../server/src/collab/persistence/documentStore.js';
 import { installAfterLockTrigger, storedAfterLock } from '../../server/src/testing/afterLock.js';
 import {
   SIDE_MAP,

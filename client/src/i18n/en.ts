@@ -1,3 +1,5 @@
+import shared from '@eln/shared/i18n/en';
+
 /** English strings. Every key here must exist in ko.ts and ja.ts (the compiler checks the shape). */
 const en = {
   app: {
@@ -219,7 +221,7 @@ const en = {
     search: 'Search',
     reset: 'Clear',
     total: 'Total <b>{{n}}</b>',
-    number: 'No.',
+    number: shared.list.number,
     pagination: 'Pages',
     first: 'First page',
     previous: 'Previous page',
@@ -349,13 +351,13 @@ const en = {
     searchTypes: { title: 'Title', leader: 'Leader' },
     columns: {
       title: 'Title',
-      leader: 'Leader',
+      leader: shared.project.leader,
       department: 'Department',
-      participants: 'Participants',
-      status: 'Status',
-      created: 'Created',
+      participants: shared.project.participants,
+      status: shared.project.statusLabel,
+      created: shared.project.created,
     },
-    status: { inProgress: 'In progress', completed: 'Completed' },
+    status: { inProgress: shared.project.status.ING, completed: shared.project.status.C },
     participantCount_one: '{{count}} participant',
     participantCount_other: '{{count}} participants',
     create: 'New project',
@@ -371,7 +373,7 @@ const en = {
       titlePlaceholder: 'e.g. Catalyst screening, batch 3',
       description: 'Description',
       descriptionPlaceholder: 'What the project is about, in a sentence or two',
-      participants: 'Participants',
+      participants: shared.project.participants,
     },
     discardChanges: 'Discard the changes you have made?',
     missingParticipants: 'These people no longer exist or have been deactivated: {{list}}. Remove them and save again.',

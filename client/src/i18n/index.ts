@@ -13,7 +13,9 @@ import templateEn from './template/en';
  * `translation` holds the app's strings; `editor` those of the live note editor, its tabs and note lists;
  * `audit` those of the audit trail, the download page and project closing; `signature` those of electronic
  * signatures (the note's signatures area, the request, signing and removal dialogs, the note list); `template`
- * those of templates (list, editor, approval, versions, the template choice of a new note).
+ * those of templates (list, editor, approval, versions, the template choice of a new note). Labels a
+ * printout shows too (a note's facts and statuses, signatures, chart types, ...) are taken at their keys
+ * from `@eln/shared/i18n`, the catalogue the server's PDF and HTML rendering read.
  */
 const english = { translation: en, editor: editorEn, audit: auditEn, signature: signatureEn, template: templateEn } as const;
 

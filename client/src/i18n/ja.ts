@@ -1,3 +1,4 @@
+import shared from '@eln/shared/i18n/ja';
 import type { Messages } from './en';
 
 /** 日本語の文字列。 */
@@ -224,7 +225,7 @@ const ja: Messages = {
     search: '検索',
     reset: 'クリア',
     total: '全<b>{{n}}</b>件',
-    number: '番号',
+    number: shared.list.number,
     pagination: 'ページ',
     first: '最初のページ',
     previous: '前のページ',
@@ -354,13 +355,13 @@ const ja: Messages = {
     searchTypes: { title: 'プロジェクト名', leader: '責任者' },
     columns: {
       title: 'プロジェクト名',
-      leader: '責任者',
+      leader: shared.project.leader,
       department: '部署',
-      participants: '参加者',
-      status: 'ステータス',
-      created: '作成日',
+      participants: shared.project.participants,
+      status: shared.project.statusLabel,
+      created: shared.project.created,
     },
-    status: { inProgress: '進行中', completed: '完了' },
+    status: { inProgress: shared.project.status.ING, completed: shared.project.status.C },
     participantCount_one: '参加者{{count}}名',
     participantCount_other: '参加者{{count}}名',
     create: '新規プロジェクト',
@@ -376,7 +377,7 @@ const ja: Messages = {
       titlePlaceholder: '例：触媒スクリーニング 第3回',
       description: '説明',
       descriptionPlaceholder: 'プロジェクトの内容を一、二文で記入してください',
-      participants: '参加者',
+      participants: shared.project.participants,
     },
     discardChanges: '変更内容を破棄しますか？',
     missingParticipants: '存在しないか無効化されたユーザーが含まれています：{{list}}。外してからもう一度保存してください。',

@@ -1,3 +1,4 @@
+import shared from '@eln/shared/i18n/ko';
 import type { Messages } from './en';
 
 /** 한국어 문자열. */
@@ -221,7 +222,7 @@ const ko: Messages = {
     search: '검색',
     reset: '초기화',
     total: '전체 <b>{{n}}</b>건',
-    number: '번호',
+    number: shared.list.number,
     pagination: '페이지',
     first: '첫 페이지',
     previous: '이전 페이지',
@@ -351,13 +352,13 @@ const ko: Messages = {
     searchTypes: { title: '프로젝트명', leader: '책임자' },
     columns: {
       title: '프로젝트명',
-      leader: '책임자',
+      leader: shared.project.leader,
       department: '부서',
-      participants: '참여자',
-      status: '상태',
-      created: '생성일',
+      participants: shared.project.participants,
+      status: shared.project.statusLabel,
+      created: shared.project.created,
     },
-    status: { inProgress: '진행 중', completed: '종료' },
+    status: { inProgress: shared.project.status.ING, completed: shared.project.status.C },
     participantCount_one: '참여자 {{count}}명',
     participantCount_other: '참여자 {{count}}명',
     create: '새 프로젝트',
@@ -373,7 +374,7 @@ const ko: Messages = {
       titlePlaceholder: '예: 촉매 스크리닝 3차',
       description: '설명',
       descriptionPlaceholder: '프로젝트 내용을 한두 문장으로 적어 주세요',
-      participants: '참여자',
+      participants: shared.project.participants,
     },
     discardChanges: '변경한 내용을 저장하지 않고 나가시겠습니까?',
     missingParticipants: '존재하지 않거나 비활성화된 사용자가 있습니다: {{list}}. 제외한 뒤 다시 저장해 주세요.',

@@ -72,7 +72,10 @@ export function Header() {
     setSigningOut(true);
     const { told, providerSignOutUrl } = await signOut();
     // After a single sign-on the sign-in page offers to end the provider's session too (SignInForm).
-    navigate('/signin', { replace: true, state: providerSignOutUrl ? ({ providerSignOutUrl } satisfies SignInNoticeState) : undefined });
+    void navigate('/signin', {
+      replace: true,
+      state: providerSignOutUrl ? ({ providerSignOutUrl } satisfies SignInNoticeState) : undefined,
+    });
     if (!told) void alert(t('signOut.failed'));
   };
 
@@ -137,7 +140,7 @@ export function Header() {
             <button
               type="button"
               className={beauty ? 'pill-btn pill-ghost signout-btn' : 'icon-btn signout-btn'}
-              onClick={onSignOut}
+              onClick={() => void onSignOut()}
               disabled={signingOut}
               aria-label={t('signOut.action')}
               title={t('signOut.action')}

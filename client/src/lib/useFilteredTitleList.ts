@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { PAGING } from '@eln/shared';
-import { call } from '../api';
+import { PAGING, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
+import { useApiQuery } from '../api';
 import { readFilterParam } from '../ui/SegmentedFilter';
 import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from './listParams';
-import { useLoad, type Loaded } from './useLoad';
+import type { Loaded } from './useLoad';
 
 const TITLE_SEARCH = ['title'] as const;
 export type TitleSearch = (typeof TITLE_SEARCH)[number];
@@ -26,17 +26,15 @@ export interface FilteredTitleList<Filter extends string, Answer> {
   reset(): void;
 }
 
-/**
- * A library list (templates, schemas, dropboxes): searched by title and narrowed by one more filter (a
- * status, a state), everything in the URL so that back, forward and a shared link show the same page.
- */
-export function useFilteredTitleList<Filter extends string, Answer>(options: {
-  path: string;
+interface ListOptions<Filter extends string> {
+  /** The request field the extra filter sets. */
   filterField: string;
   filterValues: readonly Filter[];
   pageSize?: number;
-}): FilteredTitleList<Filter, Answer> {
-  const { path, filterField, filterValues, pageSize = PAGING.defaultPageSize } = options;
+}
+
+/** The list's search and filter as the URL holds them, and the request body they make. */
+function useListParams<Filter extends string>({ filterField, filterValues, pageSize = PAGING.defaultPageSize }: ListOptions<Filter>) {
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseListQuery(params, TITLE_SEARCH, 'title'), [params]);
   const filter = readFilterParam(params, FILTER_PARAM, filterValues);
@@ -46,11 +44,14 @@ export function useFilteredTitleList<Filter extends string, Answer>(options: {
     return search;
   };
   const key = paramsFor(query).toString();
-  const list = useLoad(
-    (signal) => call<Answer>(path, { ...toPagingBody(query, pageSize), ...(filter ? { [filterField]: filter } : {}) }, { signal }),
-    key,
-  );
+  const body = { ...toPagingBody(query, pageSize), ...(filter ? { [filterField]: filter } : {}) };
+  return { query, filter, key, body, paramsFor, setParams };
+}
 
+function withList<Filter extends string, Answer>(
+  { query, filter, key, paramsFor, setParams }: ReturnType<typeof useListParams<Filter>>,
+  list: Loaded<Answer>,
+): FilteredTitleList<Filter, Answer> {
   return {
     query,
     filter,
@@ -72,4 +73,18 @@ export function useFilteredTitleList<Filter extends string, Answer>(options: {
       setParams(new URLSearchParams());
     },
   };
+}
+
+/**
+ * A library list (templates, schemas, dropboxes): searched by title and narrowed by one more filter (a
+ * status, a state), everything in the URL so that back, forward and a shared link show the same page.
+ * Loaded through its route-table entry (`call`).
+ */
+export function useFilteredTitleList<Filter extends string, C extends CallSpec>(
+  options: ListOptions<Filter> & { call: C },
+): FilteredTitleList<Filter, CallAnswer<C>> {
+  const params = useListParams(options);
+  // Every library's list call takes the paging request with its filter field, which the types of a
+  // call in general cannot show.
+  return withList(params, useApiQuery(options.call, params.body as CallInput<C>));
 }

@@ -31,7 +31,8 @@ export interface FormSubmit extends FormControls {
   errors: FieldErrorMap;
   failure: string | null;
   busy: boolean;
-  onSubmit(event: FormEvent<HTMLFormElement>): Promise<void>;
+  /** For the form's `onSubmit`: starts the check and the send and returns at once; how they end shows in `busy`, `errors` and `failure`. */
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
   /** A field's localised error, for its `error` prop. */
   fieldError(field: string): string | undefined;
 }
@@ -69,7 +70,7 @@ export function useFormSubmit<T>({
     else if (!controls.showFieldErrors(error)) setFailure(apiErrorText(error, language));
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || blocked) return;
     setFailure(null);
@@ -90,6 +91,8 @@ export function useFormSubmit<T>({
       showError(error);
     }
   };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => void submit(event);
 
   return { ...controls, ref, errors, failure, busy, onSubmit, fieldError: (field) => fieldText(errors, field, language) };
 }

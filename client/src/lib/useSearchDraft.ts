@@ -19,6 +19,7 @@ export function useSearchDraft<T>({ searched, searchKey, check, onSearch }: Sear
   useEffect(() => {
     setDraft(searched);
     setErrors({});
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new search in the URL replaces the draft; a new `searched` object with the same key must not
   }, [searchKey]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {

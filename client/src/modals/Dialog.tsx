@@ -46,6 +46,7 @@ export function Dialog({
   useModalLayer(ref, { onEscape: onClose, initialFocus, returnFocus, focusFirstIn: DIALOG_FOCUS_ORDER });
 
   return createPortal(
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a click on the backdrop closes, as Escape does from the keyboard
     <div
       className="modal-backdrop"
       onMouseDown={(event) => {

@@ -116,7 +116,7 @@ function SessionEndedModal() {
     // After signing in again, the user returns to where they were.
     const state: FromState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
     clearSession();
-    navigate('/signin', { replace: true, state });
+    void navigate('/signin', { replace: true, state });
   };
   return (
     <Dialog

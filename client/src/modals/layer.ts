@@ -96,9 +96,10 @@ export function useModalLayer(container: RefObject<HTMLElement | null>, options:
       // Unless what the dialog did put focus somewhere on purpose (a table inserted: the editor).
       const active = document.activeElement;
       if (active && active !== document.body && !box?.contains(active)) return;
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- the element to return to is the one there when the layer closes
       const back = previous?.isConnected ? previous : returnFocus?.current;
       back?.focus({ preventScroll: true });
     };
-    // The layer lives as long as the component; focus targets are read once, on open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the layer lives as long as the component; focus targets are read once, on open
   }, [id]);
 }

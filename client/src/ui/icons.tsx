@@ -207,11 +207,6 @@ export const MailIcon = (p: IconProps) => (
     <path d="m4.5 7.5 7.5 5.5 7.5-5.5" />
   </Icon>
 );
-export const WrenchIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.3-3.3a6 6 0 0 1-7.9 7.9l-6.9 6.9a2.1 2.1 0 0 1-3-3l6.9-6.9a6 6 0 0 1 7.9-7.9z" />
-  </Icon>
-);
 export const SearchIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="11" cy="11" r="6.5" />

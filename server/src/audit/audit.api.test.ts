@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, count, desc, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import {
+  api,
   AUDIT_HEAD_HEADER,
   AUDIT_HEAD_LINE_PREFIX,
   AUDIT_VERIFY,
@@ -14,7 +15,7 @@ import { auditLog } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { appendAudit, appendAuditBatch, auditChainHead, GENESIS_HASH, insertChecked, verifyAuditChain } from './audit.js';
 import { AUDIT_HEAD_LOG_MESSAGE, logAuditHead, startAuditHeadLog } from './anchor.js';
-import { auditCsv } from './routes.js';
+import { auditCsv } from './presenters.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -106,7 +107,7 @@ describe('the audit trail', () => {
     expect(Object.keys(stored?.before as object)).toContain('key\uFFFD');
     expect(await verifyAuditChain(server.database.db)).toEqual(intact(await auditRows()));
     const admin = await server.as(server.admin);
-    expect((await admin<AuditVerifyAnswer>('/v1/audit/verify', {})).body.data).toMatchObject({ ok: true, brokenCount: 0 });
+    expect((await admin(api.audit.verify, {})).body.data).toMatchObject({ ok: true, brokenCount: 0 });
   });
 
   it('refuses to store a record whose stored form would not give the hash computed for it', async () => {
@@ -202,6 +203,7 @@ describe('the audit trail', () => {
     const record = (reason: string): AuditRecord => ({
       seq: 1,
       at: 'x',
+      actorUserNo: null,
       actorUserId: '+1',
       actorName: '@a',
       action: '-b',
@@ -232,19 +234,18 @@ describe('the audit list', () => {
     const member = await server.createUser();
     await server.call('/v1/user/signIn', { userId: member.userId, password: 'wrong-password-123' });
     const admin = await server.as(server.admin);
-    const byTyped = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: typed, pageSize: 100 });
+    const byTyped = await admin(api.audit.list, { actor: typed, pageSize: 100 });
     expect(byTyped.body.data.list.map((r) => [r.action, r.targetId, r.actorUserId])).toEqual([['user.signInFailed', typed, null]]);
-    const byMember = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: member.userId, pageSize: 100 });
+    const byMember = await admin(api.audit.list, { actor: member.userId, pageSize: 100 });
     expect(byMember.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
     // A record about a user done by someone else is not theirs: the typed-ID match is for sign-in attempts only.
     expect((await admin('/v1/admin/user/update', { userNo: member.userNo, name: 'Renamed Member' })).body.status).toBe('0000');
-    const again = await admin<{ list: AuditRecord[]; totalCount: number }>('/v1/audit/list', { actor: member.userId, pageSize: 100 });
+    const again = await admin(api.audit.list, { actor: member.userId, pageSize: 100 });
     expect(again.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
   });
 });
 
 describe('the audit list filtered by an action', () => {
-  type Page = { list: AuditRecord[]; totalCount: number };
   const seqsOf = async (action: string) =>
     (
       await server.database.db.select({ seq: auditLog.seq }).from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.seq))
@@ -291,7 +292,7 @@ describe('the audit list filtered by an action', () => {
     const pages = Math.ceil(expected.length / pageSize);
     const listed: number[] = [];
     for (let page = 1; page <= pages; page += 1) {
-      const answer = await admin<Page>('/v1/audit/list', { action: 'user.updated', page, pageSize });
+      const answer = await admin(api.audit.list, { action: 'user.updated', page, pageSize });
       expect(answer.body.data.totalCount).toBe(expected.length);
       expect(
         answer.body.data.list.every((record) => record.action === 'user.updated' && !('actionRowNo' in record) && !('rowNo' in record)),
@@ -299,21 +300,20 @@ describe('the audit list filtered by an action', () => {
       listed.push(...answer.body.data.list.map((record) => record.seq));
     }
     expect(listed).toEqual(expected);
-    const beyond = await admin<Page>('/v1/audit/list', { action: 'user.updated', page: pages + 1, pageSize });
+    const beyond = await admin(api.audit.list, { action: 'user.updated', page: pages + 1, pageSize });
     expect(beyond.body.data).toEqual({ list: [], totalCount: expected.length });
     // The same action with another filter is counted and read the general way: the same records.
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-    const general = await admin<Page>('/v1/audit/list', { action: 'user.updated', startDate: day(-1), endDate: day(1), page: 1, pageSize });
-    const first = await admin<Page>('/v1/audit/list', { action: 'user.updated', page: 1, pageSize });
+    const general = await admin(api.audit.list, { action: 'user.updated', startDate: day(-1), endDate: day(1), page: 1, pageSize });
+    const first = await admin(api.audit.list, { action: 'user.updated', page: 1, pageSize });
     expect(general.body.data).toEqual(first.body.data);
     // An action nothing recorded yet.
-    const none = await admin<Page>('/v1/audit/list', { action: 'template.deleted', page: 1, pageSize });
+    const none = await admin(api.audit.list, { action: 'template.deleted', page: 1, pageSize });
     expect(none.body.data).toEqual({ list: [], totalCount: 0 });
   });
 });
 
 describe('the unfiltered audit list', () => {
-  type Page = { list: AuditRecord[]; totalCount: number };
   const allBySeq = async () =>
     (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq))).map((r) => r.seq);
 
@@ -340,14 +340,14 @@ describe('the unfiltered audit list', () => {
     const pages = Math.ceil(expected.length / pageSize);
     const listed: number[] = [];
     for (let page = 1; page <= pages; page += 1) {
-      const answer = await admin<Page>('/v1/audit/list', { page, pageSize });
+      const answer = await admin(api.audit.list, { page, pageSize });
       expect(answer.body.data.totalCount).toBe(expected.length);
       expect(answer.body.data.list.length).toBe(page < pages ? pageSize : expected.length - (pages - 1) * pageSize);
       expect(answer.body.data.list.every((record) => !('rowNo' in record))).toBe(true);
       listed.push(...answer.body.data.list.map((record) => record.seq));
     }
     expect(listed).toEqual(expected);
-    const beyond = await admin<Page>('/v1/audit/list', { page: pages + 1, pageSize });
+    const beyond = await admin(api.audit.list, { page: pages + 1, pageSize });
     expect(beyond.body.data).toEqual({ list: [], totalCount: expected.length });
   });
 
@@ -357,16 +357,16 @@ describe('the unfiltered audit list', () => {
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const listed: number[] = [];
     for (let page = 1; listed.length < expected.length; page += 1) {
-      const answer = await admin<Page>('/v1/audit/list', { startDate: day(-1), endDate: day(1), page, pageSize: 3 });
+      const answer = await admin(api.audit.list, { startDate: day(-1), endDate: day(1), page, pageSize: 3 });
       expect(answer.body.data.totalCount).toBe(expected.length);
       expect(answer.body.data.list.length).toBeGreaterThan(0);
       listed.push(...answer.body.data.list.map((record) => record.seq));
     }
     expect(listed).toEqual(expected);
     // Past the range's last page: nothing listed, the count still right.
-    const past = await admin<Page>('/v1/audit/list', { startDate: day(-1), endDate: day(1), page: 1000, pageSize: 3 });
+    const past = await admin(api.audit.list, { startDate: day(-1), endDate: day(1), page: 1000, pageSize: 3 });
     expect(past.body.data).toEqual({ list: [], totalCount: expected.length });
-    const none = await admin<Page>('/v1/audit/list', { startDate: day(-30), endDate: day(-20), page: 1, pageSize: 3 });
+    const none = await admin(api.audit.list, { startDate: day(-30), endDate: day(-20), page: 1, pageSize: 3 });
     expect(none.body.data).toEqual({ list: [], totalCount: 0 });
   });
 
@@ -374,12 +374,12 @@ describe('the unfiltered audit list', () => {
     const member = await server.createUser({ name: `Marie Curie ${Date.now()}` });
     const own = await server.as(member);
     expect(
-      (await own('/v1/project/create', { title: `Radium ${Date.now() % 100000}`, signatureList: { department: '', user: member.userId } }))
+      (await own(api.projects.create, { title: `Radium ${Date.now() % 100000}`, signatureList: { department: '', user: member.userId } }))
         .body.status,
     ).toBe('0000');
     const admin = await server.as(server.admin);
-    const byName = await admin<Page>('/v1/audit/list', { actor: member.name.slice(6), pageSize: 100 });
-    const byId = await admin<Page>('/v1/audit/list', { actor: member.userId.toUpperCase(), pageSize: 100 });
+    const byName = await admin(api.audit.list, { actor: member.name.slice(6), pageSize: 100 });
+    const byId = await admin(api.audit.list, { actor: member.userId.toUpperCase(), pageSize: 100 });
     expect(byName.body.data.list.map((r) => r.action)).toContain('project.created');
     expect(byName.body.data.list.every((r) => r.actorUserId === member.userId)).toBe(true);
     expect(byName.body.data.totalCount).toBe(byName.body.data.list.length);
@@ -417,7 +417,7 @@ describe('verify after tampering', () => {
     expect(answer).toEqual({ ok: false, checked: rows.length, firstBroken: early.seq, broken: [early.seq, late.seq], brokenCount: 2 });
     const admin = await server.as(server.admin);
     // Signing in appended one more record, which is intact.
-    expect((await admin('/v1/audit/verify', {})).body.data).toEqual({
+    expect((await admin(api.audit.verify, {})).body.data).toEqual({
       ok: false,
       checked: rows.length + 1,
       firstBroken: early.seq,

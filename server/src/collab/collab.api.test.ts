@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../testing/harness.js';
 import { claimsOf, forgeJwt, serverSecret } from '../testing/jwt.js';
 import { revokeSession } from '../auth/sessions.js';
 import { recheckSessions } from './collab.js';
-import type { DocumentKind } from './documentKinds.js';
+import type { DocumentKind } from './documents/documentKinds.js';
 
 /** A document family for tests only: `scratch.open` is writable, `scratch.readonly` read-only, others closed. */
 let switchable: 'write' | 'read' = 'write';

@@ -1,13 +1,33 @@
+/**
+ * Live editing: Hocuspocus on the `/collab` websocket. This file builds the instance and mounts it on
+ * Fastify; app.ts puts the parts below together as its extensions. The parts, by concern:
+ *
+ * - connections/  who may open a live document and what each connection carries: the socket limits
+ *                 before authentication, admission by access token and document kind, checks again when
+ *                 sessions or access change, and how a connection is turned read-only (endWriting).
+ * - documents/    what a live document is: the kinds features register (`labnote.<no>`, `template.<no>`)
+ *                 and the content snapshots through which the server reads a document's content.
+ * - guard/        what an update must pass before Hocuspocus applies it: the size limit, the content
+ *                 rules (tried on a shadow copy unless the update only edits text), the catalogue seals.
+ * - persistence/  durable documents: each accepted update appended (in group commits) and confirmed only
+ *                 once stored; compaction; updates relayed from other server processes.
+ * - commands/     how the API acts on open documents on every server process (LiveDocuments): end
+ *                 writing, close, check users again; through a command log when there are several.
+ * - authors/      who writes: the user behind each Yjs client, and the writers a document kind records.
+ *
+ * Imports go one way: documents/ needs no other part; connections/ needs documents/; guard/,
+ * persistence/ and authors/ need those two; commands/ needs connections/, documents/ and persistence/.
+ */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
 import { COLLAB_LIMITS, COLLAB_PATH, ERR } from '@eln/shared';
 import { AppError } from '../http/errors.js';
-import { recheckConnection, type CollabAuthorization } from './authorization.js';
-import type { CollabContext } from './context.js';
+import { recheckConnection, type CollabAuthorization } from './connections/authorization.js';
+import type { CollabContext } from './connections/context.js';
 
 export type { CollabContext };
-import { AddressSlots, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './socketLimits.js';
+import { AddressSlots, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './connections/socketLimits.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
 export const COLLAB_MAX_MESSAGE_BYTES = COLLAB_LIMITS.messageBytes;

@@ -45,7 +45,7 @@ describe('queries built once', () => {
 
   it('are built afresh inside a transaction, and run in it (they see its uncommitted rows)', async () => {
     const { build, builds } = counted();
-    await builtOnce(database.db, 'settingByKeyAgain', build);
+    builtOnce(database.db, 'settingByKeyAgain', build);
     const seen = await database.db.transaction(async (tx) => {
       await tx.insert(settings).values({ key: 'built.in-transaction', value: '3' });
       return builtOnce(tx, 'settingByKeyAgain', build).execute({ key: 'built.in-transaction' });

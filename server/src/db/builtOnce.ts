@@ -15,7 +15,7 @@ const built = new WeakMap<Queryable, Map<string, unknown>>();
 export function builtOnce<T>(q: Queryable, name: string, build: (q: Queryable) => T): T {
   if (is(q, PgTransaction)) return build(q);
   let queries = built.get(q);
-  if (!queries) built.set(q, (queries = new Map()));
+  if (!queries) built.set(q, (queries = new Map<string, unknown>()));
   let query = queries.get(name) as T | undefined;
   if (query === undefined) queries.set(name, (query = build(q)));
   return query;

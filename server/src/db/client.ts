@@ -63,7 +63,7 @@ async function openPostgres(url: string): Promise<Database> {
   const pipelinedTransactions = postgresTransactions<Queryable>((onclose) => {
     // No lifetime: a connection ended between a transaction's statements and its COMMIT fails that transaction.
     const own = postgres(url, { max: 1, max_lifetime: 0, onnotice: () => undefined, onclose });
-    return { client: own, db: drizzle(own, { schema }) as unknown as Db };
+    return { client: own, db: drizzle(own, { schema }) };
   });
   return {
     db: db as unknown as Db,
@@ -87,7 +87,7 @@ async function openPglite(dataDir: string | null, startFrom: Blob | undefined): 
   return {
     db: db as unknown as Db,
     derivedRows: db as unknown as Db,
-    pipelinedTransactions: driverTransactions<Queryable>(db as unknown as Db),
+    pipelinedTransactions: driverTransactions<Queryable>(db),
     engine: 'pglite',
     close: () => client.close(),
   };

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { AUDIT_SYSTEM_REASONS, type DirectorySyncCounts } from '@eln/shared';
 import { appendAuditBatch, type AuditActor, type AuditEntry } from '../audit/audit.js';
 import { revokeAllSessions } from '../auth/sessions.js';
-import type { QueuedLiveCommands } from '../collab/liveDocuments.js';
+import type { QueuedLiveCommands } from '../collab/commands/liveDocuments.js';
 import type { Tx } from '../db/client.js';
 import { departments, users } from '../db/schema.js';
-import { isAdministrator } from '../users/policy.js';
 import type { DirectorySnapshot, NoteBook, SnapshotDepartment, SnapshotUser } from './directorySnapshot.js';
+import { directoryMayDeactivate } from './policy.js';
 
 export interface ApplyContext {
   companyCode: string;
@@ -173,8 +173,7 @@ async function applyUsers(
   const left = [...existing.values()].filter((u) => u.source === 'directory' && u.active && !listedIds.has(u.userId));
   const deactivated: number[] = [];
   for (const user of left) {
-    // The directory cannot lock the notebook's administrators out; an administrator decides about them.
-    if (isAdministrator(user)) {
+    if (!directoryMayDeactivate(user)) {
       notes.add(user.userId, 'administratorKept');
       continue;
     }

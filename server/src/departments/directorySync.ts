@@ -11,7 +11,7 @@ import {
   type DirectorySyncTrigger,
 } from '@eln/shared';
 import { appendAudit, type AuditActor } from '../audit/audit.js';
-import type { LiveDocuments } from '../collab/liveDocuments.js';
+import type { LiveDocuments } from '../collab/commands/liveDocuments.js';
 import type { Db } from '../db/client.js';
 import { directorySyncRuns, users } from '../db/schema.js';
 import type { ServerConfig } from '../config.js';

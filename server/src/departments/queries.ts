@@ -1,12 +1,21 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { z } from 'zod';
-import type { DepartmentRow, DepartmentSearchAnswer, DepartmentSearchGroup, departmentSearchRequest } from '@eln/shared';
+import {
+  buildDepartmentTree,
+  ERR,
+  type api,
+  type CallAnswer,
+  type CallRequest,
+  type DepartmentRow,
+  type DepartmentSearchAnswer,
+  type DepartmentSearchGroup,
+} from '@eln/shared';
 import type { Queryable } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
-import { departments, users } from '../db/schema.js';
+import { companies, departments, users } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
 import { toAuthFlags } from '../users/flags.js';
 
-type DepartmentSearchFilter = z.output<typeof departmentSearchRequest>;
+type DepartmentSearchFilter = CallRequest<typeof api.departments.searchUsers>;
 
 export type DepartmentRecord = typeof departments.$inferSelect;
 
@@ -37,6 +46,16 @@ export async function listDepartments(q: Queryable, companyCode: string): Promis
     .where(eq(departments.companyCode, companyCode))
     .orderBy(asc(departments.sortOrder), asc(departments.name));
   return rows.map(({ missingAt, ...row }) => ({ ...row, missingSince: missingAt?.toISOString() ?? null }));
+}
+
+/** A company's department tree with each department's head count, and how many people are in none; 6003 for an unknown company. */
+export async function companyDepartmentTree(q: Queryable, companyCode: string): Promise<CallAnswer<typeof api.departments.companyTree>> {
+  const [company] = await q.select().from(companies).where(eq(companies.code, companyCode));
+  if (!company) throw new AppError(ERR.noDepartment);
+  const [rows, unassigned] = await Promise.all([listDepartments(q, company.code), unassignedUserCount(q)]);
+  return {
+    list: [{ companyCode: company.code, companyName: company.name, children: buildDepartmentTree(rows), unassignedUserCount: unassigned }],
+  };
 }
 
 /** The codes of a department's ancestors, nearest first, to refuse moves that would make a cycle. */

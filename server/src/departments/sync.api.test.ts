@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq, gt } from 'drizzle-orm';
 import { Client, SizeLimitExceededError } from 'ldapts';
-import {
-  AUDIT_SYSTEM_REASONS,
-  ERR,
-  type DepartmentRow,
-  type DirectorySyncAnswer,
-  type DirectorySyncCounts,
-  type DirectorySyncRun,
-  type DirectorySyncStatus,
-} from '@eln/shared';
+import { api, AUDIT_SYSTEM_REASONS, ERR, type DirectorySyncCounts, type DirectorySyncStatus } from '@eln/shared';
 import { auditLog, departments, directorySyncRuns, users } from '../db/schema.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import {
@@ -52,9 +44,9 @@ afterAll(async () => {
   await directory?.dispose();
 });
 
-const sync = () => admin<DirectorySyncAnswer>('/v1/department/sync');
-const status = async () => (await admin<DirectorySyncStatus>('/v1/department/sync/status')).body.data;
-const listDepartments = async () => (await admin<{ list: DepartmentRow[] }>('/v1/department/list')).body.data.list;
+const sync = () => admin(api.departments.sync);
+const status = async () => (await admin(api.departments.syncStatus)).body.data;
+const listDepartments = async () => (await admin(api.departments.list)).body.data.list;
 const userRow = async (userId: string) => (await server.database.db.select().from(users).where(eq(users.userId, userId)))[0];
 const lastAuditSeq = async () =>
   (await server.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0]?.seq ?? 0;
@@ -106,12 +98,12 @@ describe('the test directory', () => {
 
 describe('directory synchronisation', () => {
   it('is refused to members (1003) and starts nothing', async () => {
-    for (const path of ['/v1/department/sync', '/v1/department/sync/status']) {
-      const refused = await member(path);
+    for (const spec of [api.departments.sync, api.departments.syncStatus]) {
+      const refused = await member(spec);
       expect(refused.http).toBe(403);
       expect(refused.body.status).toBe(ERR.forbidden);
     }
-    expect((await server.call('/v1/department/sync')).http).toBe(401);
+    expect((await server.call(api.departments.sync)).http).toBe(401);
     expect(await runCount()).toBe(0);
     const before = await status();
     expect(before).toMatchObject({
@@ -184,7 +176,7 @@ describe('directory synchronisation', () => {
 
     expect((await status()).last).toEqual(run);
     // The records made in bulk are one unbroken chain with the rest.
-    expect((await admin<{ ok: boolean; checked: number }>('/v1/audit/verify')).body.data).toMatchObject({ ok: true });
+    expect((await admin(api.audit.verify)).body.data).toMatchObject({ ok: true });
   });
 
   it('changes nothing when run again with nothing changed in the directory', async () => {
@@ -407,7 +399,7 @@ describe('directory synchronisation', () => {
       stopWatching();
     }
     expect(second).toMatchObject({ http: 409, body: { status: ERR.directorySyncRunning } });
-    const running = (seen as DirectorySyncStatus | null)?.running as DirectorySyncRun | null | undefined;
+    const running = (seen as DirectorySyncStatus | null)?.running;
     expect(running).toMatchObject({ outcome: 'running', trigger: 'manual', phase: 'users' });
   });
 
@@ -440,7 +432,7 @@ describe('directory synchronisation', () => {
   });
 
   it('leaves the audit chain unbroken after every run', async () => {
-    const verified = (await admin<{ ok: boolean; checked: number; firstBroken: number | null }>('/v1/audit/verify')).body.data;
+    const verified = (await admin(api.audit.verify)).body.data;
     expect(verified).toMatchObject({ ok: true, firstBroken: null });
     expect(verified.checked).toBeGreaterThan(PEOPLE);
   });

@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import {
-  ERR,
-  type CellDropbox,
-  type DashboardCounts,
-  type DropboxDetail,
-  type DropboxImportAnswer,
-  type DropboxListAnswer,
-  type DropboxRow,
-  type ValidationErrorData,
-} from '@eln/shared';
+import { api, ERR, type DashboardCounts, type DropboxRow, type ValidationErrorData } from '@eln/shared';
 import { auditLog, dropboxes, dropboxRows } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
@@ -40,7 +31,7 @@ let titleCounter = 0;
 const uniqueTitle = () => `Units ${++titleCounter}`;
 
 async function create(caller: Caller, rows: DropboxRow[], title = uniqueTitle(), status: 'Y' | 'N' = 'Y') {
-  return caller<{ dropboxNo: number }>('/v1/dropbox/create', { title, status, rows });
+  return caller(api.dropboxes.create, { title, status, rows });
 }
 
 async function storedRows(dropboxNo: number) {
@@ -63,7 +54,7 @@ async function dropboxCount() {
 describe('/v1/dropbox/import reads CSV files', () => {
   it('reads the Korean Excel default CP949 and answers every row checked, storing nothing in a preview', async () => {
     const before = await dropboxCount();
-    const answer = await manager<DropboxImportAnswer>('/v1/dropbox/import', { file: fixture('units-cp949.csv').toString('base64') });
+    const answer = await manager(api.dropboxes.importCsv, { file: fixture('units-cp949.csv').toString('base64') });
     expect(answer.body.status).toBe('0000');
     expect(answer.body.data).toMatchObject({ encoding: 'euc-kr', ok: true, stored: false });
     expect(answer.body.data.rows.map((r) => [r.line, r.code, r.name])).toEqual([
@@ -76,7 +67,7 @@ describe('/v1/dropbox/import reads CSV files', () => {
   });
 
   it('reads UTF-8 with a BOM, a header in any case, quoted commas, and skips blank lines', async () => {
-    const answer = await manager<DropboxImportAnswer>('/v1/dropbox/import', { file: fixture('solvents-utf8-bom.csv').toString('base64') });
+    const answer = await manager(api.dropboxes.importCsv, { file: fixture('solvents-utf8-bom.csv').toString('base64') });
     expect(answer.body.data.encoding).toBe('utf-8');
     expect(answer.body.data.rows.map((r) => [r.code, r.name])).toEqual([
       ['EtOH', 'Ethanol, absolute'],
@@ -87,18 +78,16 @@ describe('/v1/dropbox/import reads CSV files', () => {
 
   it('reads CP949 when told so, and refuses it read as UTF-8 (4501)', async () => {
     const file = fixture('units-cp949.csv').toString('base64');
-    expect((await manager<DropboxImportAnswer>('/v1/dropbox/import', { file, encoding: 'euc-kr' })).body.data.rows[0]?.name).toBe(
-      '밀리그램',
-    );
-    expect((await manager('/v1/dropbox/import', { file, encoding: 'utf-8' })).body.status).toBe(ERR.dropboxNotCsv);
+    expect((await manager(api.dropboxes.importCsv, { file, encoding: 'euc-kr' })).body.data.rows[0]?.name).toBe('밀리그램');
+    expect((await manager(api.dropboxes.importCsv, { file, encoding: 'utf-8' })).body.status).toBe(ERR.dropboxNotCsv);
   });
 
   it('refuses a binary file renamed .csv (4501) and a file without the code,name header (4502)', async () => {
-    const binary = await manager('/v1/dropbox/import', { file: fixture('image-renamed.csv').toString('base64') });
+    const binary = await manager(api.dropboxes.importCsv, { file: fixture('image-renamed.csv').toString('base64') });
     expect(binary.body.status).toBe(ERR.dropboxNotCsv);
     expect(binary.http).toBe(422);
     for (const text of ['mg,milligram\nmL,millilitre\n', 'code,label\nmg,milligram\n', 'name,code\nmg,milligram\n', 'code\nmg\n', '']) {
-      expect((await manager('/v1/dropbox/import', { file: csv(text) })).body.status).toBe(ERR.dropboxCsvHeader);
+      expect((await manager(api.dropboxes.importCsv, { file: csv(text) })).body.status).toBe(ERR.dropboxCsvHeader);
     }
   });
 
@@ -113,7 +102,7 @@ describe('/v1/dropbox/import reads CSV files', () => {
       'c,',
       ...rowsOf(196).map((r) => `${r.code},${r.name}`),
     ];
-    const answer = await manager<DropboxImportAnswer>('/v1/dropbox/import', { file: csv(lines.join('\n')) });
+    const answer = await manager(api.dropboxes.importCsv, { file: csv(lines.join('\n')) });
     expect(answer.body.data.ok).toBe(false);
     const problems = answer.body.data.rows.map((r) => [r.line, r.problems]);
     expect(problems.slice(0, 6)).toEqual([
@@ -131,7 +120,7 @@ describe('/v1/dropbox/import reads CSV files', () => {
   it('replaces a dropbox’s rows all or none, and audits the rows before and after', async () => {
     const { body } = await create(manager, [{ code: 'old', name: 'Old row' }]);
     const dropboxNo = body.data.dropboxNo;
-    const refused = await manager('/v1/dropbox/import', { dropboxNo, file: csv('code,name\nmg,milligram\nmg,again\n') });
+    const refused = await manager(api.dropboxes.importCsv, { dropboxNo, file: csv('code,name\nmg,milligram\nmg,again\n') });
     expect(refused.body.status).toBe(ERR.dropboxRows);
     expect(refused.body.data).toMatchObject({
       rows: [
@@ -141,14 +130,14 @@ describe('/v1/dropbox/import reads CSV files', () => {
     });
     expect(await storedRows(dropboxNo)).toEqual([{ code: 'old', name: 'Old row' }]);
 
-    const tooMany = await manager('/v1/dropbox/import', {
+    const tooMany = await manager(api.dropboxes.importCsv, {
       dropboxNo,
       file: csv(['code,name', ...rowsOf(201).map((r) => `${r.code},${r.name}`)].join('\n')),
     });
     expect(tooMany.body.status).toBe(ERR.dropboxRows);
     expect(await storedRows(dropboxNo)).toEqual([{ code: 'old', name: 'Old row' }]);
 
-    const stored = await manager<DropboxImportAnswer>('/v1/dropbox/import', {
+    const stored = await manager(api.dropboxes.importCsv, {
       dropboxNo,
       file: fixture('units-cp949.csv').toString('base64'),
     });
@@ -164,7 +153,7 @@ describe('/v1/dropbox/import reads CSV files', () => {
 
   it('refuses an empty row list on import (header only)', async () => {
     const { body } = await create(manager, [{ code: 'keep', name: 'Kept' }]);
-    const refused = await manager('/v1/dropbox/import', { dropboxNo: body.data.dropboxNo, file: csv('code,name\n') });
+    const refused = await manager(api.dropboxes.importCsv, { dropboxNo: body.data.dropboxNo, file: csv('code,name\n') });
     expect(refused.body.status).toBe(ERR.dropboxRows);
     expect(await storedRows(body.data.dropboxNo)).toEqual([{ code: 'keep', name: 'Kept' }]);
   });
@@ -182,7 +171,7 @@ describe('creating and changing dropboxes', () => {
       `  ${title}  `,
     );
     expect(body.status).toBe('0000');
-    const detail = await researcher<DropboxDetail>('/v1/dropbox/check', { dropboxNo: body.data.dropboxNo });
+    const detail = await researcher(api.dropboxes.detail, { dropboxNo: body.data.dropboxNo });
     expect(detail.body.data).toMatchObject({
       title,
       status: 'Y',
@@ -240,16 +229,16 @@ describe('creating and changing dropboxes', () => {
     const { body } = await create(manager, [{ code: 'a', name: 'A' }]);
     const dropboxNo = body.data.dropboxNo;
     const title = uniqueTitle();
-    expect((await manager('/v1/dropbox/update', { dropboxNo, title, status: 'N' })).body.status).toBe('0000');
+    expect((await manager(api.dropboxes.update, { dropboxNo, title, status: 'N' })).body.status).toBe('0000');
     expect(await lastAudit()).toMatchObject({ action: 'dropbox.updated', before: { status: 'Y' }, after: { title, status: 'N' } });
     const other = await create(manager, [{ code: 'a', name: 'A' }]);
-    const refused = await manager('/v1/dropbox/update', { dropboxNo: other.body.data.dropboxNo, title, status: 'Y' });
+    const refused = await manager(api.dropboxes.update, { dropboxNo: other.body.data.dropboxNo, title, status: 'Y' });
     expect(refused.body.status).toBe(ERR.dropboxDuplicate);
-    expect((await manager('/v1/dropbox/update', { dropboxNo: 999_999, title: uniqueTitle(), status: 'Y' })).body.status).toBe(ERR.notFound);
+    expect((await manager(api.dropboxes.update, { dropboxNo: 999_999, title: uniqueTitle(), status: 'Y' })).body.status).toBe(ERR.notFound);
   });
 });
 
-describe('/v1/dropbox/cell', () => {
+describe(api.dropboxes.cellCopy.path, () => {
   it('hands a table cell the sealed copy of a used dropbox and one of its rows, or of the list alone', async () => {
     const title = uniqueTitle();
     const { dropboxNo } = (
@@ -262,30 +251,30 @@ describe('/v1/dropbox/cell', () => {
         title,
       )
     ).body.data;
-    const chosen = (await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: 'mg' })).body.data;
+    const chosen = (await researcher(api.dropboxes.cellCopy, { dropboxNo, code: 'mg' })).body.data;
     const { seal, ...copied } = chosen;
     expect(copied).toEqual({ dropboxNo, title, code: 'mg', name: 'milligram' });
     expect(seal).toBe(server.services.catalogueSeals.seal('dropboxCell', copied).seal);
     // A later row may have an empty code: it is still a row to choose.
-    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: '' })).body.data).toMatchObject({
+    expect((await researcher(api.dropboxes.cellCopy, { dropboxNo, code: '' })).body.data).toMatchObject({
       code: '',
       name: 'other',
     });
-    expect((await researcher<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: null })).body.data).toMatchObject({
+    expect((await researcher(api.dropboxes.cellCopy, { dropboxNo, code: null })).body.data).toMatchObject({
       dropboxNo,
       title,
       code: null,
       name: null,
     });
-    const notARow = await researcher<ValidationErrorData>('/v1/dropbox/cell', { dropboxNo, code: 'kg' });
+    const notARow = await researcher<ValidationErrorData>(api.dropboxes.cellCopy.path, { dropboxNo, code: 'kg' });
     expect(notARow.http).toBe(400);
     expect(notARow.body.data.fields).toEqual([{ field: 'code', reason: 'invalidValue' }]);
     // An unused dropbox is offered to no new cell, not even by its manager.
-    await manager('/v1/dropbox/update', { dropboxNo, title, status: 'N' });
-    expect((await manager('/v1/dropbox/cell', { dropboxNo, code: 'mg' })).body.status).toBe(ERR.notFound);
-    expect((await researcher('/v1/dropbox/cell', { dropboxNo, code: 'mg' })).body.status).toBe(ERR.notFound);
-    expect((await researcher('/v1/dropbox/cell', { dropboxNo: 2_000_000_000, code: null })).body.status).toBe(ERR.notFound);
-    expect((await researcher('/v1/dropbox/cell', { dropboxNo, code: 'c'.repeat(101) })).http).toBe(400);
+    await manager(api.dropboxes.update, { dropboxNo, title, status: 'N' });
+    expect((await manager(api.dropboxes.cellCopy, { dropboxNo, code: 'mg' })).body.status).toBe(ERR.notFound);
+    expect((await researcher(api.dropboxes.cellCopy, { dropboxNo, code: 'mg' })).body.status).toBe(ERR.notFound);
+    expect((await researcher(api.dropboxes.cellCopy, { dropboxNo: 2_000_000_000, code: null })).body.status).toBe(ERR.notFound);
+    expect((await researcher(api.dropboxes.cellCopy, { dropboxNo, code: 'c'.repeat(101) })).http).toBe(400);
   });
 });
 
@@ -294,10 +283,10 @@ describe('who may do what', () => {
     const { body } = await create(manager, [{ code: 'a', name: 'A' }]);
     const before = await dropboxCount();
     const attempts = [
-      researcher('/v1/dropbox/create', { title: uniqueTitle(), status: 'Y', rows: [{ code: 'a', name: 'A' }] }),
-      researcher('/v1/dropbox/update', { dropboxNo: body.data.dropboxNo, title: uniqueTitle(), status: 'N' }),
-      researcher('/v1/dropbox/import', { dropboxNo: body.data.dropboxNo, file: csv('code,name\nz,Z\n') }),
-      researcher('/v1/dropbox/import', { file: csv('code,name\nz,Z\n') }),
+      researcher(api.dropboxes.create, { title: uniqueTitle(), status: 'Y', rows: [{ code: 'a', name: 'A' }] }),
+      researcher(api.dropboxes.update, { dropboxNo: body.data.dropboxNo, title: uniqueTitle(), status: 'N' }),
+      researcher(api.dropboxes.importCsv, { dropboxNo: body.data.dropboxNo, file: csv('code,name\nz,Z\n') }),
+      researcher(api.dropboxes.importCsv, { file: csv('code,name\nz,Z\n') }),
     ];
     for (const attempt of await Promise.all(attempts)) {
       expect(attempt.http).toBe(403);
@@ -314,11 +303,11 @@ describe('who may do what', () => {
   it('shows unused dropboxes only to managers: hidden from the list, the detail and the dashboard count', async () => {
     const unusedTitle = uniqueTitle();
     const { body } = await create(manager, [{ code: 'a', name: 'A' }], unusedTitle, 'N');
-    const hidden = await researcher('/v1/dropbox/check', { dropboxNo: body.data.dropboxNo });
+    const hidden = await researcher(api.dropboxes.detail, { dropboxNo: body.data.dropboxNo });
     expect(hidden.body.status).toBe(ERR.notFound);
-    const researcherList = await researcher<DropboxListAnswer>('/v1/dropbox/list', { value: unusedTitle });
+    const researcherList = await researcher(api.dropboxes.list, { value: unusedTitle });
     expect(researcherList.body.data).toMatchObject({ totalCount: 0, list: [], abilities: { create: false } });
-    const managerList = await manager<DropboxListAnswer>('/v1/dropbox/list', { value: unusedTitle });
+    const managerList = await manager(api.dropboxes.list, { value: unusedTitle });
     expect(managerList.body.data).toMatchObject({
       totalCount: 1,
       list: [{ title: unusedTitle, status: 'N', rowCount: 1 }],
@@ -333,13 +322,11 @@ describe('who may do what', () => {
   it('lists with paging, the title filter matching literally and the status filter', async () => {
     const prefix = `Pg${Date.now() % 100000}`;
     for (let i = 0; i < 12; i++) await create(manager, [{ code: 'a', name: 'A' }], `${prefix} ${i}`, i % 3 === 0 ? 'N' : 'Y');
-    const page2 = await manager<DropboxListAnswer>('/v1/dropbox/list', { value: prefix, page: 2, pageSize: 5 });
+    const page2 = await manager(api.dropboxes.list, { value: prefix, page: 2, pageSize: 5 });
     expect(page2.body.data.totalCount).toBe(12);
     expect(page2.body.data.list.map((d) => d.title)).toEqual([6, 5, 4, 3, 2].map((i) => `${prefix} ${i}`));
-    const unused = await manager<DropboxListAnswer>('/v1/dropbox/list', { value: prefix, status: 'N' });
+    const unused = await manager(api.dropboxes.list, { value: prefix, status: 'N' });
     expect(unused.body.data.list.map((d) => d.title)).toEqual([9, 6, 3, 0].map((i) => `${prefix} ${i}`));
-    expect((await manager<DropboxListAnswer>('/v1/dropbox/list', { value: '%' })).body.data.list.every((d) => d.title.includes('%'))).toBe(
-      true,
-    );
+    expect((await manager(api.dropboxes.list, { value: '%' })).body.data.list.every((d) => d.title.includes('%'))).toBe(true);
   });
 });

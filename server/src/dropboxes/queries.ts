@@ -1,27 +1,25 @@
 import { and, asc, count, desc, eq, ilike, ne, sql } from 'drizzle-orm';
-import type { DropboxDetail, DropboxListAnswer, DropboxListFilter, DropboxRow, DropboxSummary } from '@eln/shared';
+import {
+  ERR,
+  type CellDropboxCopy,
+  type DropboxDetail,
+  type DropboxListAnswer,
+  type DropboxListFilter,
+  type DropboxRow,
+} from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import { dropboxes, dropboxRows, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
-import { canManageDropboxes, canReadDropbox, READ_REFUSALS, visibleDropboxesSql } from './policy.js';
-
-type DropboxRecord = typeof dropboxes.$inferSelect;
+import { enforce } from '../http/verdicts.js';
+import type { Services } from '../services.js';
+import { canManageDropboxes, canOfferDropbox, canReadDropbox, OFFER_REFUSALS, READ_REFUSALS, visibleDropboxesSql } from './policy.js';
+import { summaryOf } from './presenters.js';
+import type { DropboxRecord } from './record.js';
 
 const rowCount = sql<number>`(select count(*) from ${dropboxRows} where ${dropboxRows.dropboxNo} = ${dropboxes.dropboxNo})`.mapWith(Number);
-
-function summaryOf(dropbox: DropboxRecord, rows: number, updatedByName: string | null): DropboxSummary {
-  return {
-    dropboxNo: dropbox.dropboxNo,
-    title: dropbox.title,
-    status: dropbox.status,
-    rowCount: rows,
-    updatedAt: dropbox.updatedAt.toISOString(),
-    updatedByName,
-  };
-}
 
 /** The dropboxes the caller may see, newest first, filtered by title and status. */
 export async function listDropboxes(q: Queryable, user: AuthUser, filter: DropboxListFilter, timeZone: string): Promise<DropboxListAnswer> {
@@ -83,6 +81,34 @@ export async function dropboxDetail(q: Queryable, user: AuthUser, dropbox: Dropb
     rows,
     abilities: { update: canManageDropboxes(user) === 'allowed' },
   };
+}
+
+/**
+ * The server's sealed copy of a used dropbox (9002 otherwise, whoever asks) and one of its rows, chosen by
+ * code, for a table cell; `code` null copies the list alone. A code that is not one of its rows is refused.
+ */
+export async function sealedCellCopy(
+  { db, catalogueSeals }: Pick<Services, 'db' | 'catalogueSeals'>,
+  user: AuthUser,
+  request: { dropboxNo: number; code: string | null },
+): Promise<CellDropboxCopy> {
+  const dropbox = await requireReadableDropbox(db, user, request.dropboxNo);
+  enforce(canOfferDropbox(dropbox), OFFER_REFUSALS);
+  const row = request.code === null ? null : (await rowsOf(db, dropbox.dropboxNo)).find((each) => each.code === request.code);
+  if (row === undefined) throw new AppError(ERR.validation, { data: { fields: [{ field: 'code', reason: 'invalidValue' }] } });
+  return catalogueSeals.seal('dropboxCell', {
+    dropboxNo: dropbox.dropboxNo,
+    title: dropbox.title,
+    code: row?.code ?? null,
+    name: row?.name ?? null,
+  });
+}
+
+/** Locks a dropbox's row until the transaction ends; 9002 when there is none. */
+export async function lockDropbox(tx: Queryable, dropboxNo: number): Promise<DropboxRecord> {
+  const [locked] = await tx.select().from(dropboxes).where(eq(dropboxes.dropboxNo, dropboxNo)).for('update');
+  if (!locked) throw new AppError(ERR.notFound);
+  return locked;
 }
 
 export async function titleTaken(q: Queryable, title: string, exceptDropboxNo?: number): Promise<boolean> {

@@ -5,7 +5,7 @@ import { AUDIT_HEAD_LINE_PREFIX } from '@eln/shared';
 import type { Db } from '../db/client.js';
 import { auditLog, users } from '../db/schema.js';
 import { withinDates } from '../db/paging.js';
-import { auditCsv, toRecord, type AuditRow } from '../audit/routes.js';
+import { auditCsv, toRecord, type AuditRow } from '../audit/presenters.js';
 import type { ExportMaker } from './jobs.js';
 import { dayInZone } from './eln/crate.js';
 

@@ -7,17 +7,14 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Browser } from 'playwright-core';
 import {
+  api,
   AUDIT_HEAD_LINE_PREFIX,
-  ELN_IMPORT_PATH,
   ERR,
   EXPORT_LIMITS,
   noteDocumentName,
   type ElnImportAnswer,
   type Language,
-  type ExportCreateAnswer,
   type ExportJob,
-  type ExportLinkAnswer,
-  type ListAnswer,
 } from '@eln/shared';
 import { auditLog, documentUpdates, exportJobs, labNotes, noteSignatures, projects } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
@@ -52,7 +49,7 @@ beforeAll(async () => {
   leader = await signedIn(leaderUser);
   participant = await signedIn(participantUser);
   outsider = await signedIn(await server.createUser({ name: 'No Part' }));
-  const created = await leader<{ projectNo: number }>('/v1/project/create', {
+  const created = await leader(api.projects.create, {
     title: 'Export project',
     description: 'Exported',
     signatureList: { department: '', user: participantUser.userId },
@@ -68,7 +65,7 @@ const auditCount = async () => Number((await server.database.db.select({ n: coun
 
 async function finished(caller: Caller, jobId: string): Promise<ExportJob> {
   await server.services.exportJobs.idle();
-  const answer = await caller<ExportJob>('/v1/export/detail', { jobId });
+  const answer = await caller(api.exports.detail, { jobId });
   expect(answer.body.status).toBe('0000');
   return answer.body.data;
 }
@@ -104,7 +101,7 @@ async function download(caller: Caller, token: string) {
 
 describe('export jobs: the audit trail as CSV', () => {
   it('runs in the background, reports 100 % when done, and its file is the trail with the chain head of its last record', async () => {
-    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv', timeZone: 'Asia/Seoul' });
+    const started = await admin(api.exports.create, { format: 'auditCsv', timeZone: 'Asia/Seoul' });
     expect(started.body.status).toBe('0000');
     const [queued] = started.body.data.list;
     expect(queued).toMatchObject({ format: 'auditCsv', projectNo: null, requestedBy: { userId: server.admin.userId } });
@@ -112,7 +109,7 @@ describe('export jobs: the audit trail as CSV', () => {
     expect(job).toMatchObject({ status: 'done', progress: 100, downloadable: true, errorCode: null });
     expect(job.sha256).toMatch(/^[0-9a-f]{64}$/);
 
-    const link = await admin<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId });
+    const link = await admin(api.exports.link, { jobId: job.jobId });
     expect(link.body.status).toBe('0000');
     expect(Date.parse(link.body.data.expiresAt) - Date.now()).toBeLessThanOrEqual(EXPORT_LIMITS.linkSeconds * 1000);
     const file = await download(admin, link.body.data.token);
@@ -141,17 +138,17 @@ describe('export jobs: the audit trail as CSV', () => {
 
   it('takes only the days asked for, read in the requester zone', async () => {
     const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Seoul' });
-    const started = await admin<ExportCreateAnswer>('/v1/export/create', {
+    const started = await admin(api.exports.create, {
       format: 'auditCsv',
       startDate: '2020-01-01',
       endDate: '2020-01-02',
       timeZone: 'Asia/Seoul',
     });
     const empty = await finished(admin, started.body.data.list[0]!.jobId);
-    const token = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: empty.jobId })).body.data.token;
+    const token = (await admin(api.exports.link, { jobId: empty.jobId })).body.data.token;
     const body = (await download(admin, token)).rawPayload.toString('utf8');
     expect(body.split('\r\n').filter(Boolean)).toHaveLength(2); // header and the chain line: no record of 2020
-    const todays = await admin<ExportCreateAnswer>('/v1/export/create', {
+    const todays = await admin(api.exports.create, {
       format: 'auditCsv',
       startDate: today,
       endDate: today,
@@ -163,7 +160,7 @@ describe('export jobs: the audit trail as CSV', () => {
 
   it("is the administrators': others are refused and nothing is written", async () => {
     const [jobs, records] = [await jobCount(), await auditCount()];
-    const refused = await leader('/v1/export/create', { format: 'auditCsv' });
+    const refused = await leader(api.exports.create, { format: 'auditCsv' });
     expect([refused.http, refused.body.status]).toEqual([403, ERR.forbidden]);
     expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
   });
@@ -172,9 +169,9 @@ describe('export jobs: the audit trail as CSV', () => {
 describe('export jobs: who may export a project', () => {
   it('refuses an outsider with 404, bad input with field errors, and writes nothing', async () => {
     const [jobs, records] = [await jobCount(), await auditCount()];
-    const hidden = await outsider('/v1/export/create', { format: 'pdf', projectNos: [projectNo] });
+    const hidden = await outsider(api.exports.create, { format: 'pdf', projectNos: [projectNo] });
     expect([hidden.http, hidden.body.status]).toEqual([404, ERR.notFound]);
-    const missing = await leader('/v1/export/create', { format: 'pdf', projectNos: [projectNo, 999_999] });
+    const missing = await leader(api.exports.create, { format: 'pdf', projectNos: [projectNo, 999_999] });
     expect(missing.body.status).toBe(ERR.notFound);
     for (const bad of [
       { format: 'pdf', projectNos: [] },
@@ -189,7 +186,7 @@ describe('export jobs: who may export a project', () => {
       { format: 'pdf', projectNos: [projectNo], version: 1 },
       { format: 'eln', projectNos: Array.from({ length: EXPORT_LIMITS.projectsPerRequest + 1 }, (_, i) => i + 1) },
     ]) {
-      const answer = await leader('/v1/export/create', bad);
+      const answer = await leader(api.exports.create, bad);
       expect([answer.http, answer.body.status], JSON.stringify(bad)).toEqual([400, ERR.validation]);
     }
     expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
@@ -197,30 +194,30 @@ describe('export jobs: who may export a project', () => {
 
   it('lets the leader, a participant and an administrator queue one, and the project answers the ability', async () => {
     for (const caller of [leader, participant, admin]) {
-      const detail = await caller<{ abilities: { export: boolean } }>('/v1/project/check', { projectNo });
+      const detail = await caller(api.projects.detail, { projectNo });
       expect(detail.body.data.abilities.export).toBe(true);
     }
     // Held in the queue (no runner) so that the listing below sees them waiting.
     await server.services.exportJobs.stop();
     try {
       for (const caller of [leader, participant, admin]) {
-        const answer = await caller<ExportCreateAnswer>('/v1/export/create', { format: 'eln', projectNos: [projectNo] });
+        const answer = await caller(api.exports.create, { format: 'eln', projectNos: [projectNo] });
         expect(answer.body.status).toBe('0000');
         expect(answer.body.data.list).toMatchObject([
           { format: 'eln', projectNo, projectTitle: 'Export project', status: 'queued', downloadable: false },
         ]);
       }
-      const mine = await participant<ListAnswer<ExportJob>>('/v1/export/list', {});
+      const mine = await participant(api.exports.list, {});
       expect(mine.body.data.list.every((job) => job.requestedBy.name === 'Oh Participant')).toBe(true);
-      const everyone = await otherAdmin<ListAnswer<ExportJob>>('/v1/export/list', { projectNo });
+      const everyone = await otherAdmin(api.exports.list, { projectNo });
       expect(new Set(everyone.body.data.list.map((job) => job.requestedBy.name))).toEqual(
         new Set(['Han Leader', 'Oh Participant', 'Administrator']),
       );
-      const notReady = await leader('/v1/export/link', { jobId: mine.body.data.list[0]!.jobId });
+      const notReady = await leader(api.exports.link, { jobId: mine.body.data.list[0]!.jobId });
       expect(notReady.body.status).toBe(ERR.notFound);
-      const waiting = (await leader<ListAnswer<ExportJob>>('/v1/export/list', {})).body.data.list[0]!;
-      expect((await leader('/v1/export/link', { jobId: waiting.jobId })).body.status).toBe(ERR.exportNotReady);
-      const hidden = await outsider('/v1/export/list', { projectNo });
+      const waiting = (await leader(api.exports.list, {})).body.data.list[0]!;
+      expect((await leader(api.exports.link, { jobId: waiting.jobId })).body.status).toBe(ERR.exportNotReady);
+      const hidden = await outsider(api.exports.list, { projectNo });
       expect(hidden.body.status).toBe(ERR.notFound);
     } finally {
       await server.database.db
@@ -233,14 +230,14 @@ describe('export jobs: who may export a project', () => {
   it('holds at most the open-job limit per user', async () => {
     await server.services.exportJobs.stop();
     try {
-      const burst = await leader<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [projectNo] });
+      const burst = await leader(api.exports.create, { format: 'pdf', projectNos: [projectNo] });
       expect(burst.body.status).toBe('0000');
       await server.database.db.execute(
         sql`insert into export_jobs (job_id, requested_by_user_no, format, project_no, language, time_zone)
             select gen_random_uuid(), requested_by_user_no, format, project_no, language, time_zone from export_jobs, generate_series(2, ${EXPORT_LIMITS.openJobsPerUser}) where job_id = ${burst.body.data.list[0]!.jobId}::uuid`,
       );
       const jobs = await jobCount();
-      const full = await leader('/v1/export/create', { format: 'pdf', projectNos: [projectNo] });
+      const full = await leader(api.exports.create, { format: 'pdf', projectNos: [projectNo] });
       expect([full.http, full.body.status]).toEqual([429, ERR.exportQueueFull]);
       expect(full.body.message).toContain(String(EXPORT_LIMITS.openJobsPerUser));
       expect(await jobCount()).toBe(jobs);
@@ -257,27 +254,27 @@ describe('export jobs: download tokens', () => {
   let job: ExportJob;
   beforeAll(async () => {
     server.services.exportJobs.start();
-    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv' });
+    const started = await admin(api.exports.create, { format: 'auditCsv' });
     job = await finished(admin, started.body.data.list[0]!.jobId);
   });
 
   it("are the requester's alone: another administrator sees the job but gets no link, and a copied token is refused", async () => {
-    const seen = await otherAdmin<ExportJob>('/v1/export/detail', { jobId: job.jobId });
+    const seen = await otherAdmin(api.exports.detail, { jobId: job.jobId });
     expect(seen.body.data).toMatchObject({ jobId: job.jobId, downloadable: false });
-    const link = await otherAdmin('/v1/export/link', { jobId: job.jobId });
+    const link = await otherAdmin(api.exports.link, { jobId: job.jobId });
     expect([link.http, link.body.status]).toEqual([403, ERR.forbidden]);
-    const token = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const token = (await admin(api.exports.link, { jobId: job.jobId })).body.data.token;
     const copied = await download(otherAdmin, token);
     expect(copied.statusCode).toBe(403);
     expect(JSON.parse(copied.payload).status).toBe(ERR.forbidden);
-    expect((await outsider('/v1/export/detail', { jobId: job.jobId })).body.status).toBe(ERR.notFound);
+    expect((await outsider(api.exports.detail, { jobId: job.jobId })).body.status).toBe(ERR.notFound);
   });
 
   it('expire, and a forged or altered token is refused', async () => {
     const links = new ExportLinks('a-different-secret');
     const forged = links.make(job.jobId, 1).token;
     expect(JSON.parse((await download(admin, forged)).payload).status).toBe(ERR.forbidden);
-    const real = (await admin<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const real = (await admin(api.exports.link, { jobId: job.jobId })).body.data.token;
     const altered = real.replace(/\.(\d+)\./, (_, expires: string) => `.${Number(expires) + 3600}.`);
     expect(JSON.parse((await download(admin, altered)).payload).status).toBe(ERR.forbidden);
     const old = server.services.exportLinks.make(
@@ -292,7 +289,7 @@ describe('export jobs: download tokens', () => {
   it('find nothing once the file is gone', async () => {
     const [row] = await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, job.jobId));
     await server.database.db.update(exportJobs).set({ removedAt: new Date() }).where(eq(exportJobs.jobId, job.jobId));
-    expect((await admin('/v1/export/link', { jobId: job.jobId })).body.status).toBe(ERR.exportGone);
+    expect((await admin(api.exports.link, { jobId: job.jobId })).body.status).toBe(ERR.exportGone);
     expect(existsSync(path.join(server.config.filesDir, row!.storagePath!))).toBe(true);
   });
 });
@@ -300,7 +297,7 @@ describe('export jobs: download tokens', () => {
 describe('export jobs: a server that stopped', () => {
   it('fails its running jobs as interrupted once their heartbeat is old, audited, removes what they wrote, and gives no link', async () => {
     await server.services.exportJobs.stop();
-    const started = await admin<ExportCreateAnswer>('/v1/export/create', { format: 'auditCsv' });
+    const started = await admin(api.exports.create, { format: 'auditCsv' });
     const jobId = started.body.data.list[0]!.jobId;
     await server.database.db
       .update(exportJobs)
@@ -313,7 +310,7 @@ describe('export jobs: a server that stopped', () => {
     const job = await finished(admin, jobId);
     expect(job).toMatchObject({ status: 'failed', errorCode: ERR.exportInterrupted, downloadable: false });
     expect(existsSync(leftover)).toBe(false);
-    const link = await admin('/v1/export/link', { jobId });
+    const link = await admin(api.exports.link, { jobId });
     expect(link.body.status).toBe(ERR.exportFailed);
     const [record] = await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.failed'));
     expect(record).toMatchObject({ targetType: 'export', targetId: jobId });
@@ -336,14 +333,12 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
         },
       ],
     };
-    await server.database.db
-      .insert(documentUpdates)
-      .values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content as never) });
+    await server.database.db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     expect((await leader('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
   });
 
   async function fetched(caller: Caller, format: 'pdf' | 'eln', pdfA = false) {
-    const started = await caller<ExportCreateAnswer>('/v1/export/create', {
+    const started = await caller(api.exports.create, {
       format,
       projectNos: [projectNo],
       timeZone: 'Asia/Tokyo',
@@ -352,7 +347,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     expect(started.body.status).toBe('0000');
     const job = await finished(caller, started.body.data.list[0]!.jobId);
     expect(job).toMatchObject({ status: 'done', downloadable: true });
-    const token = (await caller<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const token = (await caller(api.exports.link, { jobId: job.jobId })).body.data.token;
     const file = await download(caller, token);
     expect(file.statusCode).toBe(200);
     expect(file.headers['x-content-sha256']).toBe(job.sha256);
@@ -375,14 +370,14 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   });
 
   it('prints one saved version of one note, for those who may read it, and refuses a version never saved', async () => {
-    const started = await participant<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', noteNo: labNoteNo });
+    const started = await participant(api.exports.create, { format: 'pdf', noteNo: labNoteNo });
     expect(started.body.status).toBe('0000');
     expect(started.body.data.list).toMatchObject([
       { noteNo: labNoteNo, version: 1, labNoteNumber: expect.stringMatching(/^LN-\d{4}-\d{6}$/) },
     ]);
     const job = await finished(participant, started.body.data.list[0]!.jobId);
     expect(job.fileName).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
-    const token = (await participant<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId })).body.data.token;
+    const token = (await participant(api.exports.link, { jobId: job.jobId })).body.data.token;
     const folder = mkdtempSync(path.join(tmpdir(), 'export-note-'));
     try {
       writeFileSync(path.join(folder, 'note.pdf'), (await download(participant, token)).rawPayload);
@@ -392,9 +387,9 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
       rmSync(folder, { recursive: true, force: true });
     }
     const [jobs, records] = [await jobCount(), await auditCount()];
-    const unsaved = await participant('/v1/export/create', { format: 'pdf', noteNo: labNoteNo, version: 2 });
+    const unsaved = await participant(api.exports.create, { format: 'pdf', noteNo: labNoteNo, version: 2 });
     expect([unsaved.http, unsaved.body.status]).toEqual([422, ERR.exportNoVersion]);
-    const hidden = await outsider('/v1/export/create', { format: 'pdf', noteNo: labNoteNo });
+    const hidden = await outsider(api.exports.create, { format: 'pdf', noteNo: labNoteNo });
     expect([hidden.http, hidden.body.status]).toEqual([404, ERR.notFound]);
     expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
     const abilities = async (caller: Caller) =>
@@ -425,7 +420,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
       const { payload, contentType } = multipartBody({}, { name, content });
       return server.app.inject({
         method: 'POST',
-        url: `/server${ELN_IMPORT_PATH}`,
+        url: `/server${api.exports.importEln.path}`,
         payload,
         headers: { 'content-type': contentType, authorization: `Bearer ${caller.token}` },
       });
@@ -459,7 +454,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   });
 
   it('hands out the public key that checks the archives, in minisign format', async () => {
-    const answer = await participant<{ keyId: string; minisignPub: string }>('/v1/export/publicKey', {});
+    const answer = await participant(api.exports.publicKey, {});
     expect(answer.body.data.minisignPub).toMatch(/^untrusted comment: .+\nRW[A-Za-z0-9+/=]{54}\n?$/);
   });
 
@@ -510,23 +505,23 @@ describe('export jobs: someone removed from the project', () => {
     server.services.exportJobs.start();
     const removedUser = await server.createUser({ name: 'Leaving Soon' });
     const leaving = await signedIn(removedUser);
-    const other = await leader<{ projectNo: number }>('/v1/project/create', {
+    const other = await leader(api.projects.create, {
       title: 'Leaving project',
       description: '',
       signatureList: { department: '', user: removedUser.userId },
     });
     const otherNo = other.body.data.projectNo;
-    const made = await leaving<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [otherNo] });
+    const made = await leaving(api.exports.create, { format: 'pdf', projectNos: [otherNo] });
     const done = await finished(leaving, made.body.data.list[0]!.jobId);
     expect(done.status).toBe('done');
-    const token = (await leaving<ExportLinkAnswer>('/v1/export/link', { jobId: done.jobId })).body.data.token;
+    const token = (await leaving(api.exports.link, { jobId: done.jobId })).body.data.token;
     await server.services.exportJobs.stop();
-    const waiting = (await leaving<ExportCreateAnswer>('/v1/export/create', { format: 'pdf', projectNos: [otherNo] })).body.data.list[0]!;
+    const waiting = (await leaving(api.exports.create, { format: 'pdf', projectNos: [otherNo] })).body.data.list[0]!;
 
     const staying = await server.createUser({ name: 'Staying On' });
     expect(
       (
-        await leader('/v1/project/update', {
+        await leader(api.projects.update, {
           projectNo: otherNo,
           title: 'Leaving project',
           description: '',
@@ -534,7 +529,7 @@ describe('export jobs: someone removed from the project', () => {
         })
       ).body.status,
     ).toBe('0000');
-    const link = await leaving('/v1/export/link', { jobId: done.jobId });
+    const link = await leaving(api.exports.link, { jobId: done.jobId });
     expect([link.http, link.body.status]).toEqual([404, ERR.notFound]);
     const file = await download(leaving, token);
     expect([file.statusCode, JSON.parse(file.payload).status]).toEqual([404, ERR.notFound]);

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { EXPORT_LIMITS } from '@eln/shared';
+import { ExpiringTokens, parseToken, tokenText } from '../auth/signedTokens.js';
 
 export interface ExportLinkClaims {
   jobId: string;
@@ -15,29 +15,24 @@ export type LinkCheck = { ok: true; claims: ExportLinkClaims } | { ok: false; re
  * the server's secret, so a token copied to someone else or kept past its minutes is worthless.
  */
 export class ExportLinks {
-  constructor(private readonly secret: string) {}
+  private readonly tokens: ExpiringTokens;
 
-  private signature(payload: string): string {
-    return createHmac('sha256', `export-link:${this.secret}`).update(payload).digest('base64url');
+  constructor(secret: string) {
+    this.tokens = new ExpiringTokens(secret, 'export-link', EXPORT_LIMITS.linkSeconds);
   }
 
   make(jobId: string, userNo: number, now = Date.now()): { token: string; expiresAt: Date } {
-    const expires = Math.floor(now / 1000) + EXPORT_LIMITS.linkSeconds;
-    const payload = `${jobId}.${userNo}.${expires}`;
-    return { token: `${payload}.${this.signature(payload)}`, expiresAt: new Date(expires * 1000) };
+    const token = this.tokens.make([jobId, String(userNo)], now);
+    return { token: tokenText(token), expiresAt: new Date(token.expires * 1000) };
   }
 
-  check(token: string, now = Date.now()): LinkCheck {
-    const parts = token.split('.');
-    if (parts.length !== 4) return { ok: false, reason: 'invalid' };
-    const [jobId = '', userNoText = '', expiresText = '', signature = ''] = parts;
-    const expected = Buffer.from(this.signature(`${jobId}.${userNoText}.${expiresText}`));
-    const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
+  check(text: string, now = Date.now()): LinkCheck {
+    const token = parseToken(text, 2);
+    const verdict = token ? this.tokens.check(token, now) : 'invalid';
+    const [jobId = '', userNoText = ''] = token?.fields ?? [];
     const userNo = Number(userNoText);
-    const expires = Number(expiresText);
-    if (!Number.isSafeInteger(userNo) || !Number.isSafeInteger(expires)) return { ok: false, reason: 'invalid' };
-    if (expires * 1000 < now) return { ok: false, reason: 'expired' };
-    return { ok: true, claims: { jobId, userNo, expires } };
+    if (!token || verdict === 'invalid' || !Number.isSafeInteger(userNo)) return { ok: false, reason: 'invalid' };
+    if (verdict === 'expired') return { ok: false, reason: 'expired' };
+    return { ok: true, claims: { jobId, userNo, expires: token.expires } };
   }
 }

@@ -1,12 +1,14 @@
+import { eq, type SQL } from 'drizzle-orm';
 import { ERR } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
+import { exportJobs } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 import { isAdministrator } from '../users/policy.js';
 import type { ExportJobRow } from './jobs.js';
 
 /*
  * Who may see and fetch an export. Whether a project may be exported is the project's rule
- * (`canExportProject` in projects/policy.ts); the audit trail is the administrators'.
+ * (`canExportProject` in projects/policy.ts); the audit trail is the administrators' (audit/policy.ts).
  */
 
 type Caller = Pick<AuthUser, 'userNo' | 'level'>;
@@ -14,7 +16,6 @@ type JobFacts = Pick<ExportJobRow, 'requestedByUserNo' | 'status' | 'removedAt'>
 
 export type SeeJobVerdict = 'allowed' | 'hidden';
 export type DownloadVerdict = 'allowed' | 'hidden' | 'notRequester' | 'notReady' | 'failed' | 'gone';
-export type AuditExportVerdict = 'allowed' | 'notAdmin';
 
 export const SEE_JOB_REFUSALS: Refusals<SeeJobVerdict> = { hidden: ERR.notFound };
 export const DOWNLOAD_REFUSALS: Refusals<DownloadVerdict> = {
@@ -24,11 +25,15 @@ export const DOWNLOAD_REFUSALS: Refusals<DownloadVerdict> = {
   failed: ERR.exportFailed,
   gone: ERR.exportGone,
 };
-export const AUDIT_EXPORT_REFUSALS: Refusals<AuditExportVerdict> = { notAdmin: ERR.forbidden };
 
 /** The requester sees their jobs; administrators see everyone's (who exported what, and when). */
 export function canSeeJob(user: Caller, job: JobFacts): SeeJobVerdict {
   return job.requestedByUserNo === user.userNo || isAdministrator(user) ? 'allowed' : 'hidden';
+}
+
+/** `canSeeJob` as the condition that the job list filters by (undefined: every job). */
+export function visibleJobsSql(user: Caller): SQL | undefined {
+  return isAdministrator(user) ? undefined : eq(exportJobs.requestedByUserNo, user.userNo);
 }
 
 /** Only the requester fetches the file (an administrator sees the job, not its content), once it is made and kept. */
@@ -39,8 +44,4 @@ export function canDownload(user: Caller, job: JobFacts): DownloadVerdict {
   if (job.status !== 'done') return 'notReady';
   if (job.removedAt) return 'gone';
   return 'allowed';
-}
-
-export function canExportAudit(user: Caller): AuditExportVerdict {
-  return isAdministrator(user) ? 'allowed' : 'notAdmin';
 }

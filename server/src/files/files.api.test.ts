@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
-import { ERR, LIMITS, type ApiResponse, type FileUrlAnswer, type UploadAnswer } from '@eln/shared';
+import { api, ERR, LIMITS, type ApiResponse, type UploadAnswer } from '@eln/shared';
 import { auditLog, files } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { storedFilesUnder } from '../testing/storedFiles.js';
@@ -27,7 +27,7 @@ async function upload(token: string, name: string, content: Buffer, noteNo: numb
   const { payload, contentType } = multipartBody(noteNo === null ? {} : { labNoteNo: String(noteNo) }, { name, content });
   const response = await server.app.inject({
     method: 'POST',
-    url: '/server/v1/common/file/add',
+    url: `/server${api.files.upload.path}`,
     payload,
     headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
   });
@@ -145,7 +145,7 @@ describe('uploads', () => {
     const body = multipartBody({ labNoteNo: String(labNoteNo) }, { name: 'a.png', content: PNG });
     const noToken = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/common/file/add',
+      url: `/server${api.files.upload.path}`,
       payload: body.payload,
       headers: { 'content-type': body.contentType },
     });
@@ -154,10 +154,10 @@ describe('uploads', () => {
 
   it('gives fresh links to those who see the note, and to nobody else', async () => {
     const { fileId } = (await upload(writerToken, 'b.png', PNG)).body.data;
-    const fresh = await server.call<FileUrlAnswer>('/v1/common/file/url', { fileId }, { token: readerToken });
+    const fresh = await server.call(api.files.link, { fileId }, { token: readerToken });
     expect(fresh.body.data.origin).toBe('b.png');
     expect((await server.app.inject({ method: 'GET', url: fresh.body.data.url })).statusCode).toBe(200);
-    expect((await server.call('/v1/common/file/url', { fileId }, { token: outsiderToken })).http).toBe(404);
+    expect((await server.call(api.files.link, { fileId }, { token: outsiderToken })).http).toBe(404);
   });
 });
 
@@ -178,7 +178,7 @@ function startUpload(name: string, head: Buffer, options: { declaredBytes: numbe
   if (options.declaredBytes !== null) headers['content-length'] = String(options.declaredBytes);
   return new Promise<{ status: number; body: ApiResponse<unknown>; sent: number }>((resolve, reject) => {
     let sent = 0;
-    const req = httpRequest(`${baseUrl}/server/v1/common/file/add`, { method: 'POST', headers }, (response: IncomingMessage) => {
+    const req = httpRequest(`${baseUrl}/server${api.files.upload.path}`, { method: 'POST', headers }, (response: IncomingMessage) => {
       let text = '';
       response.on('data', (chunk: Buffer) => (text += chunk.toString()));
       response.on('end', () => {

@@ -7,17 +7,16 @@ const services = { log: { warn: (data: unknown) => warnings.push(data) } } as un
 
 const table = (cell: string): BlockTable =>
   ({ header: [[{ text: 'pH', colspan: 1, rowspan: 1 }]], body: [[{ text: cell, colspan: 1, rowspan: 1 }]] }) as unknown as BlockTable;
-const block = (blockTable: BlockTable): Block =>
-  ({
-    type: 'table',
-    blockUid: 't1',
-    noteType: 'LABNOTE',
-    blockClass: 'table',
-    blockTable,
-    content: '{}',
-    blockOdr: 1,
-    blockStatus: 'NORMAL',
-  }) as Block;
+const block = (blockTable: BlockTable): Block => ({
+  type: 'table',
+  blockUid: 't1',
+  noteType: 'LABNOTE',
+  blockClass: 'table',
+  blockTable,
+  content: '{}',
+  blockOdr: 1,
+  blockStatus: 'NORMAL',
+});
 
 describe('the client block list check', () => {
   it('takes a table with its keys in another order as the same, and a changed cell as a difference', () => {

@@ -1,5 +1,5 @@
 import { blockListsDiffer, type Block } from '@eln/shared';
-import { tableText } from '../collab/contentSnapshots.js';
+import { tableText } from '../collab/documents/contentSnapshots.js';
 import type { Services } from '../services.js';
 
 /** Compares the client's list with the server's and logs a mismatch: the server's list is the record. */

@@ -10,7 +10,7 @@ import {
   type SavedBlock,
 } from '@eln/shared';
 import { schemaViolation } from '@eln/shared/editor';
-import type { ContentSnapshot } from '../collab/contentSnapshots.js';
+import type { ContentSnapshot } from '../collab/documents/contentSnapshots.js';
 import type { Queryable } from '../db/client.js';
 import { noteVersions } from '../db/schema.js';
 import { AppError } from '../http/errors.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { NOTE_STATUS, PROJECT_STATUS } from '@eln/shared';
+import { api, NOTE_STATUS, PROJECT_STATUS, type CallInput, type CallSpec } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { labNotes, noteWriters, projects } from '../db/schema.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
@@ -21,16 +21,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const call = async <T>(path: string, body: unknown) => (await server.call<T>(path, body, { token })).body.data;
+const call = async <C extends CallSpec>(spec: C, body: CallInput<C>) => (await server.call(spec, body, { token })).body.data;
 
 async function projectWithNotes(title: string, count: number): Promise<{ projectNo: number; noteNos: number[] }> {
-  const { projectNo } = await call<{ projectNo: number }>('/v1/project/create', {
+  const { projectNo } = await call(api.projects.create, {
     title,
     signatureList: { department: '', user: leader.userId },
   });
   const noteNos: number[] = [];
-  for (let i = 0; i < count; i += 1)
-    noteNos.push((await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `${title} ${i}` })).labNoteNo);
+  for (let i = 0; i < count; i += 1) noteNos.push((await call(api.notes.create, { projectNo, title: `${title} ${i}` })).labNoteNo);
   return { projectNo, noteNos };
 }
 

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../auth/authUser.js';
-import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js';
+import { canonicalRecordNo, type DocumentKind } from '../collab/documents/documentKinds.js';
 import { InsertBatches } from '../db/batches.js';
 import type { Db, Queryable } from '../db/client.js';
 import { noteDocumentAccess, noteOpenForWriting } from './policy.js';

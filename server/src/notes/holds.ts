@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { noteHolds } from '../db/schema.js';
 import type { CollabContext } from '../collab/collab.js';
-import { canonicalRecordNo } from '../collab/documentKinds.js';
+import { canonicalRecordNo } from '../collab/documents/documentKinds.js';
 
 /**
  * Tracks who holds each note open for writing ("being modified by"), in the database so that every

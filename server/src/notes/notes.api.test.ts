@@ -1,19 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import {
-  ERR,
-  COLLAB_REFUSALS,
-  CONTENT_FIELD,
-  noteDocumentName,
-  type BlockListAnswer,
-  type ProjectEditorAnswer,
-  type SaveAnswer,
-  type TempAnswer,
-  type ValidationErrorData,
-  type ViewerAnswer,
-} from '@eln/shared';
-import { DatabaseDocumentStore } from '../collab/documentStore.js';
+import { api, ERR, COLLAB_REFUSALS, CONTENT_FIELD, noteDocumentName, type ValidationErrorData } from '@eln/shared';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { auditLog, labNotes, noteDraftBlocks, noteHolds, projects } from '../db/schema.js';
 import { readDraft } from './drafts.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
@@ -60,7 +49,7 @@ beforeAll(async () => {
   ];
   const bind = (token: string): Caller => server.callerWith(token);
   [leader, writer, colleague, admin] = [bind(leaderToken), bind(writerToken), bind(colleagueToken), bind(adminToken)];
-  const created = await leader<{ projectNo: number }>('/v1/project/create', {
+  const created = await leader(api.projects.create, {
     title: 'Live notes project',
     signatureList: { department: '', user: `${writerUser.userId},${colleagueUser.userId}` },
   });
@@ -73,8 +62,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const createNote = async (title: string, caller: Caller = writer) =>
-  (await caller<{ labNoteNo: number; labNoteNumber: string }>('/v1/project/note/create', { projectNo, title })).body;
+const createNote = async (title: string, caller: Caller = writer) => (await caller(api.notes.create, { projectNo, title })).body;
 
 describe('creating notes', () => {
   it('gives a participant a note with a company-wide lab note number, audited', async () => {
@@ -89,7 +77,7 @@ describe('creating notes', () => {
 
   it('refuses a duplicate title in the project (2018), a long or empty title, and non-participants', async () => {
     await createNote('Unique in project');
-    const duplicate = await colleague('/v1/project/note/create', { projectNo, title: 'Unique in project' });
+    const duplicate = await colleague(api.notes.create, { projectNo, title: 'Unique in project' });
     expect(duplicate.http).toBe(409);
     expect(duplicate.body.status).toBe(ERR.noteDuplicate);
     const invalid = await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: 'x'.repeat(26) });
@@ -98,31 +86,29 @@ describe('creating notes', () => {
       'required',
     );
     // An administrator sees the project but takes no part in it; an outsider does not even see it.
-    expect((await admin('/v1/project/note/create', { projectNo, title: 'By the administrator' })).http).toBe(403);
-    expect((await server.call('/v1/project/note/create', { projectNo, title: 'By an outsider' }, { token: outsiderToken })).http).toBe(404);
-    expect((await writer('/v1/project/note/create', { projectNo, title: 'From a template', templateNo: 1 })).http).toBe(404);
+    expect((await admin(api.notes.create, { projectNo, title: 'By the administrator' })).http).toBe(403);
+    expect((await server.call(api.notes.create, { projectNo, title: 'By an outsider' }, { token: outsiderToken })).http).toBe(404);
+    expect((await writer(api.notes.create, { projectNo, title: 'From a template', templateNo: 1 })).http).toBe(404);
   });
 
   it('lets the leader take part without being listed: creates, lists as writable and deletes notes', async () => {
-    const detail = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    const detail = (await leader(api.projects.editor, { projectNo })).body.data;
     expect(detail.info.participants.map((p) => p.userId)).not.toContain(leaderUser.userId);
     expect(detail.info.members[0]).toMatchObject({ userId: leaderUser.userId, name: 'Leader Lim' });
     expect(detail.info.abilities.createNote).toBe(true);
-    const created = await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'By the leader' });
+    const created = await leader(api.notes.create, { projectNo, title: 'By the leader' });
     expect(created.body.status).toBe('0000');
-    const listed = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find(
-      (n) => n.no === created.body.data.labNoteNo,
-    );
+    const listed = (await leader(api.projects.editor, { projectNo })).body.data.list.find((n) => n.no === created.body.data.labNoteNo);
     expect(listed?.abilities.write).toBe(true);
-    expect((await leader('/v1/project/note/delete', { labNoteNo: created.body.data.labNoteNo })).body.status).toBe('0000');
+    expect((await leader(api.notes.delete, { labNoteNo: created.body.data.labNoteNo })).body.status).toBe('0000');
   });
 
   it('numbers notes without gaps: refused creations take no number, and concurrent ones take consecutive numbers', async () => {
     const numberOf = (labNoteNumber: string) => Number(labNoteNumber.split('-')[2]);
     const first = await createNote('Gap check 1');
-    expect((await colleague('/v1/project/note/create', { projectNo, title: 'Gap check 1' })).body.status).toBe(ERR.noteDuplicate);
-    expect((await writer('/v1/project/note/create', { projectNo, title: 'x'.repeat(30) })).body.status).toBe(ERR.validation);
-    expect((await admin('/v1/project/note/create', { projectNo, title: 'Gap check by admin' })).http).toBe(403);
+    expect((await colleague(api.notes.create, { projectNo, title: 'Gap check 1' })).body.status).toBe(ERR.noteDuplicate);
+    expect((await writer(api.notes.create, { projectNo, title: 'x'.repeat(30) })).body.status).toBe(ERR.validation);
+    expect((await admin(api.notes.create, { projectNo, title: 'Gap check by admin' })).http).toBe(403);
     const second = await createNote('Gap check 2');
     expect(numberOf(second.data.labNoteNumber)).toBe(numberOf(first.data.labNoteNumber) + 1);
 
@@ -138,7 +124,7 @@ describe('creating notes', () => {
   });
 
   it('lists the project’s notes in the editor answer with writer, version, status and write flag', async () => {
-    const editor = (await writer<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    const editor = (await writer(api.projects.editor, { projectNo })).body.data;
     const note = editor.list.find((n) => n.title === 'Day 1: buffer prep');
     expect(note).toMatchObject({
       version: 0,
@@ -148,10 +134,10 @@ describe('creating notes', () => {
       name: 'Writer Woo',
       modifiers: [],
     });
-    const asLeader = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    const asLeader = (await leader(api.projects.editor, { projectNo })).body.data;
     // The leader takes part in their own project (listed or not), so the note is writable for them too.
     expect(asLeader.list.find((n) => n.title === 'Day 1: buffer prep')?.abilities.write).toBe(true);
-    const asAdmin = (await admin<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data;
+    const asAdmin = (await admin(api.projects.editor, { projectNo })).body.data;
     expect(asAdmin.list.find((n) => n.title === 'Day 1: buffer prep')?.abilities.write).toBe(false);
   });
 });
@@ -170,43 +156,40 @@ describe('live editing, drafts and versions', () => {
     );
     await eventually(() => a.allDurable() && b.allDurable(), 'durable confirmations');
 
-    const listed = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    const listed = (await writer(api.notes.blockList, { labNoteNo })).body.data;
     expect(listed.changed).toBe(true);
     expect(listed.blockList.map((blk) => blk.blockStatus)).toEqual(['ADD', 'ADD']);
     expect(listed.blockList.map((blk) => blk.blockUid)).toContain(first);
 
-    const temp = await writer<TempAnswer>('/v1/project/note/temp', { labNoteNo, blockList: listed.blockList });
+    const temp = await writer(api.notes.saveDraft, { labNoteNo, blockList: listed.blockList });
     expect(temp.body.data.blockStatuses).toEqual(listed.blockList.map(({ blockUid, blockStatus }) => ({ blockUid, blockStatus })));
     expect((await readDraft(server.database.db, labNoteNo))?.blocks).toEqual(listed.blockList);
 
-    const saved = await writer<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: listed.blockList });
+    const saved = await writer(api.notes.saveVersion, { labNoteNo, version: 0, blockList: listed.blockList });
     expect(saved.body.data.version).toBe(1);
     expect(saved.body.data.blocksHash).toMatch(/^[0-9a-f]{64}$/);
     expect(await readDraft(server.database.db, labNoteNo)).toBeNull();
     expect(await server.database.db.select().from(noteDraftBlocks).where(eq(noteDraftBlocks.noteNo, labNoteNo))).toEqual([]);
 
-    const after = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    const after = (await writer(api.notes.blockList, { labNoteNo })).body.data;
     expect(after.changed).toBe(false);
     expect(after.blockList.every((blk) => blk.blockStatus === 'NORMAL')).toBe(true);
     expect(after.note.version).toBe(1);
 
-    const viewer = (await colleague<ViewerAnswer>('/v1/project/viewer', { labNoteNo })).body.data;
+    const viewer = (await colleague(api.notes.viewer, { labNoteNo })).body.data;
     expect(viewer).toMatchObject({ version: 1, savedBy: 'Writer Woo' });
     expect(viewer.blockList.map((blk) => JSON.parse(blk.content).content[0].text)).toEqual(
       after.blockList.map((blk) => JSON.parse(blk.content).content[0].text),
     );
 
     // A stale version is refused, and the record keeps one version 1.
-    const stale = await colleague('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    const stale = await colleague(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
     expect(stale.http).toBe(409);
     expect(stale.body.status).toBe(ERR.conflict);
 
     appendParagraph(b.doc, 'Added after saving.');
     await eventually(
-      async () =>
-        (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.some(
-          (blk) => blk.blockStatus === 'ADD',
-        ),
+      async () => (await writer(api.notes.blockList, { labNoteNo })).body.data.blockList.some((blk) => blk.blockStatus === 'ADD'),
       'the new block',
     );
   });
@@ -234,7 +217,7 @@ describe('live editing, drafts and versions', () => {
     const script = new Y.XmlElement('script');
     script.insert(0, [new Y.XmlText('alert(1)')]);
     const heading = new Y.XmlElement('heading');
-    heading.setAttribute('level', '<script>' as unknown as string);
+    heading.setAttribute('level', '<script>');
     heading.insert(0, [new Y.XmlText('Odd heading')]);
     stored.getXmlFragment(CONTENT_FIELD).insert(0, [script, heading]);
     await new DatabaseDocumentStore(server.database).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);
@@ -246,11 +229,11 @@ describe('live editing, drafts and versions', () => {
   });
 
   it('answers 2013 for a missing note and hides notes of projects the caller cannot see', async () => {
-    const missing = await writer('/v1/project/block/list', { labNoteNo: 999_999 });
+    const missing = await writer(api.notes.blockList, { labNoteNo: 999_999 });
     expect(missing.http).toBe(404);
     expect(missing.body.status).toBe(ERR.noteMissing);
     const { labNoteNo } = (await createNote('Private to the project')).data;
-    expect((await server.call('/v1/project/viewer', { labNoteNo }, { token: outsiderToken })).body.status).toBe(ERR.noteMissing);
+    expect((await server.call(api.notes.viewer, { labNoteNo }, { token: outsiderToken })).body.status).toBe(ERR.noteMissing);
   });
 });
 
@@ -267,12 +250,12 @@ describe('who may write', () => {
     appendParagraph(writerClient.doc, 'Writer was here');
     await eventually(() => writerClient.allDurable(), 'writer durable');
     await eventually(() => reader.client.doc.getXmlFragment('default').length === 2, 'the reader to receive the writer edit');
-    const blocks = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList;
+    const blocks = (await writer(api.notes.blockList, { labNoteNo })).body.data.blockList;
     expect(blocks.map((blk) => JSON.parse(blk.content).content[0].text)).toEqual(['Writer was here']);
     expect(writerClient.doc.getXmlFragment('default').length).toBe(1);
     // Read-only callers cannot save over REST either.
-    expect((await admin('/v1/project/note/temp', { labNoteNo, blockList: [] })).http).toBe(403);
-    expect((await outsiderCall('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).http).toBe(404);
+    expect((await admin(api.notes.saveDraft, { labNoteNo, blockList: [] })).http).toBe(403);
+    expect((await outsiderCall(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).http).toBe(404);
     expect(await connectLive(url, name, outsiderToken)).toEqual({ kind: 'refused', reason: COLLAB_REFUSALS.forbidden });
   });
 
@@ -293,23 +276,22 @@ describe('who may write', () => {
   });
 
   it('makes every note of a completed project read-only, live and over REST', async () => {
-    const other = await leader<{ projectNo: number }>('/v1/project/create', {
+    const other = await leader(api.projects.create, {
       title: 'Soon completed',
       signatureList: { department: '', user: writerUser.userId },
     });
     const otherNo = other.body.data.projectNo;
-    const { labNoteNo } = (await writer<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: otherNo, title: 'Last note' })).body
-      .data;
+    const { labNoteNo } = (await writer(api.notes.create, { projectNo: otherNo, title: 'Last note' })).body.data;
     await server.database.db.update(projects).set({ status: 'C' }).where(eq(projects.projectNo, otherNo));
     const reader = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
     const observer = track(await connectWriter(url, noteDocumentName(labNoteNo), adminToken));
     appendParagraph(reader.doc, 'too late');
     await roundTrip(reader, observer);
     expect(observer.doc.getXmlFragment('default').length).toBe(0);
-    expect((await writer('/v1/project/note/temp', { labNoteNo, blockList: [] })).http).toBe(403);
-    expect((await writer('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).http).toBe(403);
-    expect((await writer('/v1/project/note/create', { projectNo: otherNo, title: 'New one' })).body.status).toBe(ERR.projectModify);
-    const blocks = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    expect((await writer(api.notes.saveDraft, { labNoteNo, blockList: [] })).http).toBe(403);
+    expect((await writer(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).http).toBe(403);
+    expect((await writer(api.notes.create, { projectNo: otherNo, title: 'New one' })).body.status).toBe(ERR.projectModify);
+    const blocks = (await writer(api.notes.blockList, { labNoteNo })).body.data;
     expect(blocks.blockList).toEqual([]);
     expect(blocks.note.abilities.write).toBe(false);
   });
@@ -323,7 +305,7 @@ describe('holds: who is modifying a note', () => {
     const { labNoteNo } = (await createNote('Held note')).data;
     const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
     const modifiers = async () =>
-      (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers;
+      (await leader(api.projects.editor, { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers;
     await eventually(async () => (await modifiers())?.length === 1, 'the hold to show');
     expect(await modifiers()).toEqual([{ userId: writerUser.userId, name: 'Writer Woo' }]);
     client.destroy();
@@ -338,13 +320,13 @@ describe('holds: who is modifying a note', () => {
     appendParagraph(client.doc, 'kept');
     // The client clears once its edits are stored, as the editor does when a tab is released.
     await eventually(() => client.allDurable(), 'kept to be durable');
-    expect((await writer('/v1/project/clear', { labNoteNo })).body.status).toBe('0000');
+    expect((await writer(api.notes.releaseHold, { labNoteNo })).body.status).toBe('0000');
     await eventually(() => client.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'the hold-ended message');
     appendParagraph(client.doc, 'refused');
     await roundTrip(client, other);
     appendParagraph(other.doc, 'colleague still writes');
     await eventually(() => other.allDurable(), 'colleague durable');
-    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map(
+    const texts = (await writer(api.notes.blockList, { labNoteNo })).body.data.blockList.map(
       (blk) => JSON.parse(blk.content).content[0].text,
     );
     expect(texts).toContain('kept');
@@ -356,15 +338,13 @@ describe('holds: who is modifying a note', () => {
     const { labNoteNo } = (await createNote('Everyone out')).data;
     const client = track(await connectWriter(url, noteDocumentName(labNoteNo), colleagueToken));
     await eventually(
-      async () =>
-        (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers
-          .length === 1,
+      async () => (await leader(api.projects.editor, { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.modifiers.length === 1,
       'hold',
     );
-    expect((await writer('/v1/project/clear/all', { projectNo })).http).toBe(403);
-    expect((await leader('/v1/project/clear/all', { projectNo })).body.status).toBe('0000');
+    expect((await writer(api.notes.releaseProjectHolds, { projectNo })).http).toBe(403);
+    expect((await leader(api.notes.releaseProjectHolds, { projectNo })).body.status).toBe('0000');
     await eventually(() => client.stateless().some((m) => (m as { type?: string }).type === 'hold-ended'), 'hold-ended');
-    const note = (await leader<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo);
+    const note = (await leader(api.projects.editor, { projectNo })).body.data.list.find((n) => n.no === labNoteNo);
     expect(note?.modifiers).toEqual([]);
     const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
     expect(audit?.action).toBe('note.holdsCleared');
@@ -379,18 +359,16 @@ describe('deleting notes', () => {
     open.provider.on('close', ({ event }: { event: { reason: string } }) => {
       closedWith = event.reason;
     });
-    expect((await colleague('/v1/project/note/delete', { labNoteNo })).http).toBe(403);
+    expect((await colleague(api.notes.delete, { labNoteNo })).http).toBe(403);
     expect(closedWith).toBeNull();
-    expect((await writer('/v1/project/note/delete', { labNoteNo })).body.status).toBe('0000');
+    expect((await writer(api.notes.delete, { labNoteNo })).body.status).toBe('0000');
     // An editor that had it open is told the note is gone.
     await eventually(() => closedWith === COLLAB_REFUSALS.document, 'the open editor to be closed as gone');
-    for (const path of ['/v1/project/viewer', '/v1/project/block/list', '/v1/project/note/delete']) {
-      const result = await writer(path, { labNoteNo });
-      expect(result.body.status, path).toBe(ERR.noteDeleted);
+    for (const spec of [api.notes.viewer, api.notes.blockList, api.notes.delete]) {
+      const result = await writer(spec, { labNoteNo });
+      expect(result.body.status, spec.path).toBe(ERR.noteDeleted);
     }
-    expect((await writer<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.some((n) => n.no === labNoteNo)).toBe(
-      false,
-    );
+    expect((await writer(api.projects.editor, { projectNo })).body.data.list.some((n) => n.no === labNoteNo)).toBe(false);
     // The title is free again.
     expect((await createNote('To delete')).status).toBe('0000');
   });
@@ -398,7 +376,7 @@ describe('deleting notes', () => {
   it('refuses to delete a signed note', async () => {
     const { labNoteNo } = (await createNote('Signed one')).data;
     await server.database.db.update(labNotes).set({ status: 'T' }).where(eq(labNotes.noteNo, labNoteNo));
-    const refused = await writer('/v1/project/note/delete', { labNoteNo });
+    const refused = await writer(api.notes.delete, { labNoteNo });
     expect(refused.body.status).toBe(ERR.noteDeleted);
     const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
     expect(note?.deletedAt).toBeNull();
@@ -425,20 +403,20 @@ describe('failures the caller is told about, by their own code', () => {
     const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
     appendParagraph(client.doc, 'typed before the failures');
     await eventually(() => client.allDurable(), 'the paragraph to be stored');
-    expect((await writer('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+    expect((await writer(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
 
-    const temp = await withTableAway('note_drafts', () => writer('/v1/project/note/temp', { labNoteNo, blockList: [] }));
+    const temp = await withTableAway('note_drafts', () => writer(api.notes.saveDraft, { labNoteNo, blockList: [] }));
     expect(temp.body.status).toBe(ERR.noteTemp);
     expect(temp.http).toBe(422);
-    const viewer = await withTableAway('note_versions', () => writer('/v1/project/viewer', { labNoteNo }));
+    const viewer = await withTableAway('note_versions', () => writer(api.notes.viewer, { labNoteNo }));
     expect(viewer.body.status).toBe(ERR.viewer);
-    const clear = await withTableAway('note_holds', () => writer('/v1/project/clear', { labNoteNo }));
+    const clear = await withTableAway('note_holds', () => writer(api.notes.releaseHold, { labNoteNo }));
     expect(clear.body.status).toBe(ERR.noteEditorsClear);
 
     // With the tables back, the same calls succeed and nothing was lost.
-    expect((await writer('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
-    expect((await writer('/v1/project/viewer', { labNoteNo })).body.status).toBe('0000');
-    const texts = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.blockList.map(
+    expect((await writer(api.notes.saveDraft, { labNoteNo, blockList: [] })).body.status).toBe('0000');
+    expect((await writer(api.notes.viewer, { labNoteNo })).body.status).toBe('0000');
+    const texts = (await writer(api.notes.blockList, { labNoteNo })).body.data.blockList.map(
       (blk) => JSON.parse(blk.content).content[0].text,
     );
     expect(texts).toContain('typed before the failures');
@@ -449,9 +427,9 @@ describe('failures the caller is told about, by their own code', () => {
     const client = track(await connectWriter(url, noteDocumentName(labNoteNo), writerToken));
     appendParagraph(client.doc, 'before \u0000 after');
     await eventually(() => client.allDurable(), 'the paragraph to be stored');
-    const saved = await writer('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    const saved = await writer(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
     expect(saved.body.status).toBe(ERR.unsupportedCharacters);
-    expect((await writer('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe(ERR.unsupportedCharacters);
+    expect((await writer(api.notes.saveDraft, { labNoteNo, blockList: [] })).body.status).toBe(ERR.unsupportedCharacters);
     const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
     expect(note?.version).toBe(0);
   });

@@ -1,16 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ERR,
-  noteDocumentName,
-  type BlockListAnswer,
-  type ListAnswer,
-  type NoteAbilities,
-  type ProjectAbilities,
-  type ProjectDetail,
-  type ProjectEditorAnswer,
-  type ProjectRow,
-  type SaveAnswer,
-} from '@eln/shared';
+import { api, ERR, noteDocumentName, type NoteAbilities, type ProjectAbilities } from '@eln/shared';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 
@@ -50,7 +39,7 @@ beforeAll(async () => {
     call: server.callerWith(accessToken),
   };
   // The leader is not listed as a participant: they read the notes and sign nothing.
-  const created = await leader.call<{ projectNo: number }>('/v1/project/create', {
+  const created = await leader.call(api.projects.create, {
     title: 'Abilities',
     signatureList: { department: '', user: [writer, colleague, reviewer].map((p) => p.user.userId).join(',') },
   });
@@ -64,36 +53,34 @@ afterAll(async () => {
 });
 
 async function savedNote(title: string): Promise<number> {
-  const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title })).body.data;
+  const { labNoteNo } = (await writer.call(api.notes.create, { projectNo, title })).body.data;
   const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
   clients.push(editor);
   appendParagraph(editor.doc, `Result of ${title}`);
   await eventually(() => editor.allDurable(), 'durable');
-  expect((await writer.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+  expect((await writer.call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
   return labNoteNo;
 }
 
 const noteAbilitiesOf = async (who: Person, labNoteNo: number): Promise<NoteAbilities> => {
-  const answer = await who.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo });
+  const answer = await who.call(api.notes.blockList, { labNoteNo });
   expect(answer.body.status).toBe('0000');
   return answer.body.data.note.abilities;
 };
 
 /** The same verdicts on the project's note list as on the note's own answer. */
 const listedAbilitiesOf = async (who: Person, labNoteNo: number): Promise<NoteAbilities | undefined> =>
-  (await who.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.abilities;
+  (await who.call(api.projects.editor, { projectNo })).body.data.list.find((n) => n.no === labNoteNo)?.abilities;
 
 const projectAbilitiesOf = async (who: Person): Promise<ProjectAbilities> => {
-  const check = (await who.call<ProjectDetail>('/v1/project/check', { projectNo })).body.data;
-  const row = (await who.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.find(
-    (p) => p.no === projectNo,
-  );
+  const check = (await who.call(api.projects.detail, { projectNo })).body.data;
+  const row = (await who.call(api.projects.list, { page: 1, pageSize: 100 })).body.data.list.find((p) => p.no === projectNo);
   expect(row?.abilities).toEqual(check.abilities);
   return check.abilities;
 };
 
 const sign = (who: Person, labNoteNo: number) =>
-  who.call('/v1/project/signature/status', {
+  who.call(api.signatures.respond, {
     labNoteNo,
     status: 'T',
     password: who.user.password,
@@ -105,7 +92,7 @@ describe('note abilities and the routes', () => {
   it('says what each caller may do, and the routes refuse exactly what it denies', async () => {
     const labNoteNo = await savedNote('Who may');
     const request = (who: Person) =>
-      who.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+      who.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
 
     // A participant who is not the writer: writes, but neither deletes nor requests nor removes.
     const colleagueMay = await noteAbilitiesOf(colleague, labNoteNo);
@@ -118,19 +105,17 @@ describe('note abilities and the routes', () => {
       exportPdf: true,
     });
     expect(await listedAbilitiesOf(colleague, labNoteNo)).toEqual(colleagueMay);
-    expect((await colleague.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
-    expect((await colleague.call('/v1/project/note/delete', { labNoteNo })).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call(api.notes.saveDraft, { labNoteNo, blockList: [] })).body.status).toBe('0000');
+    expect((await colleague.call(api.notes.delete, { labNoteNo })).body.status).toBe(ERR.forbidden);
     expect((await request(colleague)).body.status).toBe(ERR.forbidden);
-    expect((await colleague.call('/v1/project/signature/remove', { labNoteNo, signatureId: 1, reason: 'x' })).body.status).toBe(
-      ERR.forbidden,
-    );
+    expect((await colleague.call(api.signatures.remove, { labNoteNo, signatureId: 1, reason: 'x' })).body.status).toBe(ERR.forbidden);
     expect((await sign(colleague, labNoteNo)).body.status).toBe(ERR.noPendingSignature);
 
     // The leader, not listed as a participant, takes part all the same: writes, deletes, requests and removes.
     const leaderMay = await noteAbilitiesOf(leader, labNoteNo);
     expect(leaderMay).toEqual({ write: true, delete: true, requestSignatures: true, sign: false, removeSignatures: true, exportPdf: true });
     expect(await listedAbilitiesOf(leader, labNoteNo)).toEqual(leaderMay);
-    expect((await leader.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe('0000');
+    expect((await leader.call(api.notes.saveDraft, { labNoteNo, blockList: [] })).body.status).toBe('0000');
 
     // An administrator deletes, and nothing else.
     expect(await noteAbilitiesOf(admin, labNoteNo)).toEqual({
@@ -142,10 +127,10 @@ describe('note abilities and the routes', () => {
       exportPdf: true,
     });
     expect((await request(admin)).body.status).toBe(ERR.forbidden);
-    expect((await admin.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).body.status).toBe(ERR.forbidden);
+    expect((await admin.call(api.notes.saveDraft, { labNoteNo, blockList: [] })).body.status).toBe(ERR.forbidden);
 
     // Someone outside the project gets no answer to read abilities from: the note does not exist for them.
-    expect((await outsider.call('/v1/project/block/list', { labNoteNo })).body.status).toBe(ERR.noteMissing);
+    expect((await outsider.call(api.notes.blockList, { labNoteNo })).body.status).toBe(ERR.noteMissing);
     expect((await request(outsider)).body.status).toBe(ERR.noteMissing);
 
     // The writer may request; once requested, the signer may sign.
@@ -167,34 +152,30 @@ describe('project abilities and the routes', () => {
     const colleagueMay = await projectAbilitiesOf(colleague);
     expect(colleagueMay).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false, export: true });
     const members = { department: '', user: [writer, colleague, reviewer].map((p) => p.user.userId).join(',') };
-    expect((await colleague.call('/v1/project/update', { projectNo, signatureList: members })).body.status).toBe(ERR.forbidden);
-    expect((await colleague.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.forbidden);
-    expect((await colleague.call('/v1/project/clear/all', { projectNo })).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call(api.projects.update, { projectNo, signatureList: members })).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call(api.projects.finish, { projectNo })).body.status).toBe(ERR.forbidden);
+    expect((await colleague.call(api.notes.releaseProjectHolds, { projectNo })).body.status).toBe(ERR.forbidden);
 
     const leaderMay = await projectAbilitiesOf(leader);
     expect(leaderMay).toEqual({ modify: true, finish: true, createNote: true, clearHolds: true, export: true });
-    expect((await admin.call('/v1/project/note/create', { projectNo, title: 'By the admin' })).body.status).toBe(ERR.forbidden);
+    expect((await admin.call(api.notes.create, { projectNo, title: 'By the admin' })).body.status).toBe(ERR.forbidden);
     // Allowed by the policy; the record's own precondition (a reviewer's signature) answers next.
-    expect((await leader.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.noReviewerSignature);
+    expect((await leader.call(api.projects.finish, { projectNo })).body.status).toBe(ERR.noReviewerSignature);
 
     const adminMay = await projectAbilitiesOf(admin);
     expect(adminMay).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true, export: true });
-    expect((await admin.call('/v1/project/finish', { projectNo })).body.status).toBe(ERR.forbidden);
-    expect((await admin.call('/v1/project/update', { projectNo, signatureList: members })).body.status).toBe('0000');
+    expect((await admin.call(api.projects.finish, { projectNo })).body.status).toBe(ERR.forbidden);
+    expect((await admin.call(api.projects.update, { projectNo, signatureList: members })).body.status).toBe('0000');
 
-    expect((await outsider.call('/v1/project/check', { projectNo })).body.status).toBe(ERR.notFound);
-    expect(
-      (await outsider.call<ListAnswer<ProjectRow>>('/v1/project/list', { page: 1, pageSize: 100 })).body.data.list.some(
-        (p) => p.no === projectNo,
-      ),
-    ).toBe(false);
+    expect((await outsider.call(api.projects.detail, { projectNo })).body.status).toBe(ERR.notFound);
+    expect((await outsider.call(api.projects.list, { page: 1, pageSize: 100 })).body.data.list.some((p) => p.no === projectNo)).toBe(false);
   });
 });
 
 describe('requesting signatures on a signed note (docs/decisions.md)', () => {
   it('is refused (2019) to the writer and the leader alike; pending requests are still answered; the leader’s removal reopens it', async () => {
     const labNoteNo = await savedNote('Signed record');
-    await writer.call('/v1/project/signature/create', {
+    await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [
         { userId: reviewer.user.userId, type: 'reviewer' },
@@ -202,24 +183,24 @@ describe('requesting signatures on a signed note (docs/decisions.md)', () => {
       ],
     });
     expect((await sign(reviewer, labNoteNo)).body.status).toBe('0000');
-    const signed = (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.note;
+    const signed = (await writer.call(api.notes.blockList, { labNoteNo })).body.data.note;
     expect(signed.status).toBe('T');
 
     for (const who of [writer, leader]) {
       expect((await noteAbilitiesOf(who, labNoteNo)).requestSignatures, who.user.name).toBe(false);
-      const more = await who.call('/v1/project/signature/create', {
+      const more = await who.call(api.signatures.request, {
         labNoteNo,
         signers: [{ userId: writer.user.userId, type: 'participant' }],
       });
       expect(more.body.status, who.user.name).toBe(ERR.signerModify);
-      const withdraw = await who.call('/v1/project/signature/update', {
+      const withdraw = await who.call(api.signatures.updateSigners, {
         labNoteNo,
         signers: [{ userId: reviewer.user.userId, type: 'reviewer' }],
       });
       expect(withdraw.body.status, who.user.name).toBe(ERR.signerModify);
     }
     // Nothing changed: the colleague's request made before the signature stands, and may be answered.
-    const after = (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.note;
+    const after = (await writer.call(api.notes.blockList, { labNoteNo })).body.data.note;
     expect(after.signatureList.map((s) => [s.userId, s.status])).toEqual(signed.signatureList.map((s) => [s.userId, s.status]));
     expect((await noteAbilitiesOf(colleague, labNoteNo)).sign).toBe(true);
     expect((await sign(colleague, labNoteNo)).body.status).toBe('0000');
@@ -228,14 +209,14 @@ describe('requesting signatures on a signed note (docs/decisions.md)', () => {
     expect((await noteAbilitiesOf(leader, labNoteNo)).removeSignatures).toBe(true);
     for (const entry of after.signatureList) {
       expect(
-        (await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId: entry.signatureId, reason: 'signers to be changed' }))
-          .body.status,
+        (await leader.call(api.signatures.remove, { labNoteNo, signatureId: entry.signatureId, reason: 'signers to be changed' })).body
+          .status,
       ).toBe('0000');
     }
     expect(await noteAbilitiesOf(writer, labNoteNo)).toMatchObject({ requestSignatures: true, write: true });
     expect(
-      (await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }] }))
-        .body.status,
+      (await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: writer.user.userId, type: 'participant' }] })).body
+        .status,
     ).toBe('0000');
   });
 });

@@ -2,12 +2,13 @@ import { ERR, NOTE_STATUS, type NoteAbilities } from '@eln/shared';
 import type { Refusals } from '../http/verdicts.js';
 import { canExportProject, inProgress, leads, type Caller, type ProjectFacts } from '../projects/policy.js';
 import { isAdministrator } from '../users/policy.js';
-import type { DocumentAccess } from '../collab/documentKinds.js';
+import type { DocumentAccess } from '../collab/documents/documentKinds.js';
 import type { NoteRecord } from './record.js';
 
 /*
- * Who may do what with a lab note: every rule once, as a verdict with its reason. The routes, the live
- * document kind and the file uploads enforce these verdicts; note answers carry them as `abilities`.
+ * Who may do what with a lab note: every rule once, as a verdict with its reason. The note and signature
+ * commands, the live document kind and the file uploads enforce these verdicts; note answers carry them
+ * as `abilities`.
  * The verdicts below `canReadNote` are asked of notes the caller can read.
  */
 

@@ -1,16 +1,23 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
-  SIGNATURE_STATUS,
+  differsFromSaved,
+  ERR,
+  noteDocumentName,
+  withStatuses,
+  type BlockListAnswer,
   type NoteModifier,
   type NoteTemplateOrigin,
   type NoteSummary,
   type SavedBlock,
-  type SignatureEntry,
+  type ViewerAnswer,
 } from '@eln/shared';
 import { signaturesOf } from '../signatures/queries.js';
 import { writersOf } from './writers.js';
 import type { AuthUser } from '../auth/authUser.js';
+import { tableText } from '../collab/documents/contentSnapshots.js';
+import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
+import type { Services } from '../services.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { builtOnce } from '../db/builtOnce.js';
 import { fixedStatement } from '../db/fixedStatement.js';
@@ -18,7 +25,9 @@ import { labNotes, noteHolds, noteVersions, projectParticipants, projects, templ
 import { participantColumn } from '../projects/queries.js';
 import { canReadProject, takesPart } from '../projects/policy.js';
 import type { ProjectRecord } from '../projects/record.js';
-import { canReadNote, canWriteNote, noteAbilities, READ_REFUSALS, WRITE_REFUSALS } from './policy.js';
+import { savedContent } from './contentCheck.js';
+import { canReadNote, canWriteNote, READ_REFUSALS, WRITE_REFUSALS } from './policy.js';
+import { noteSummaryOf, viewerAnswerOf } from './presenters.js';
 import type { NoteContext, NoteRecord } from './record.js';
 
 export type { NoteContext, NoteRecord } from './record.js';
@@ -142,16 +151,14 @@ export async function summarize(q: Queryable, ctx: NoteContext, user: AuthUser):
   const signatures = (await signaturesOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
   const writers = (await writersOf(q, [ctx.note.noteNo])).get(ctx.note.noteNo) ?? [];
   const origins = await templateOriginsOf(q, [ctx.note]);
-  return toSummary(
-    ctx,
-    user,
-    writer?.userId ?? '',
-    writer?.name ?? '',
+  return noteSummaryOf(ctx, user, {
+    writerId: writer?.userId ?? '',
+    writerName: writer?.name ?? '',
     modifiers,
     signatures,
     writers,
-    origins.get(ctx.note.noteNo) ?? null,
-  );
+    template: origins.get(ctx.note.noteNo) ?? null,
+  });
 }
 
 /** The template version each note was made from (notes made blank have none). */
@@ -187,39 +194,6 @@ async function templateOriginsOf(
   return origins;
 }
 
-function toSummary(
-  ctx: NoteContext,
-  user: AuthUser,
-  writerId: string,
-  writerName: string,
-  modifiers: NoteModifier[],
-  signatures: SignatureEntry[],
-  writers: string[],
-  template: NoteTemplateOrigin | null,
-): NoteSummary {
-  const { note } = ctx;
-  const pendingForCaller = signatures.some((s) => s.userId === user.userId && s.status === SIGNATURE_STATUS.pending);
-  const abilities = noteAbilities(user, ctx, pendingForCaller);
-  return {
-    no: note.noteNo,
-    projectNo: note.projectNo,
-    title: note.title,
-    labNoteNumber: note.labNoteNumber,
-    version: note.version,
-    status: note.status,
-    writer: writerId,
-    name: writerName,
-    createdAt: note.createdAt.toISOString(),
-    updatedAt: note.updatedAt.toISOString(),
-    modifiers,
-    signatureList: signatures,
-    // Whoever wrote in a note cannot review it (mayReview); the dialog offers them participant only.
-    reviewersExcluded: writers,
-    template,
-    abilities,
-  };
-}
-
 /** The live notes of a project, newest first, with who is modifying each now. */
 export async function listProjectNotes(q: Queryable, project: ProjectRecord, user: AuthUser): Promise<NoteSummary[]> {
   const rows = await q
@@ -238,16 +212,14 @@ export async function listProjectNotes(q: Queryable, project: ProjectRecord, use
     rows.map((r) => r.note),
   );
   return rows.map((r) =>
-    toSummary(
-      { note: r.note, project, participant },
-      user,
-      r.writerId,
-      r.writerName,
-      modifiers.get(r.note.noteNo) ?? [],
-      signatures.get(r.note.noteNo) ?? [],
-      writers.get(r.note.noteNo) ?? [],
-      origins.get(r.note.noteNo) ?? null,
-    ),
+    noteSummaryOf({ note: r.note, project, participant }, user, {
+      writerId: r.writerId,
+      writerName: r.writerName,
+      modifiers: modifiers.get(r.note.noteNo) ?? [],
+      signatures: signatures.get(r.note.noteNo) ?? [],
+      writers: writers.get(r.note.noteNo) ?? [],
+      template: origins.get(r.note.noteNo) ?? null,
+    }),
   );
 }
 
@@ -260,7 +232,42 @@ export async function savedVersion(q: Queryable, noteNo: number, version: number
   return row ? { ...row, blocks: row.blocks as SavedBlock[] } : undefined;
 }
 
-export async function projectOf(q: Queryable, projectNo: number): Promise<ProjectRecord | undefined> {
-  const [row] = await q.select().from(projects).where(eq(projects.projectNo, projectNo));
-  return row;
+/** The live document's blocks against the saved version, derived again only for blocks changed since the last call. */
+export async function currentBlocks({ db, live }: Pick<Services, 'db' | 'live'>, ctx: NoteContext) {
+  const content = await live.snapshot(noteDocumentName(ctx.note.noteNo));
+  const saved = await savedContent(db, ctx.note.noteNo, ctx.note.version);
+  const current = content.savedBlocks('LABNOTE');
+  return { content, saved, blocks: withStatuses(current, saved.blocks), changed: differsFromSaved(current, saved.blocks, tableText) };
+}
+
+/** A note the user may read, with its live document's blocks and their statuses against the saved version. */
+export async function noteBlockList(services: Pick<Services, 'db' | 'live'>, user: AuthUser, labNoteNo: number): Promise<BlockListAnswer> {
+  const ctx = await requireVisibleNote(services.db, user, labNoteNo);
+  const { blocks, changed } = await currentBlocks(services, ctx);
+  return { note: await summarize(services.db, ctx, user), blockList: blocks, changed };
+}
+
+/** A note the user may read, with its last saved version; a failure to read that answers 2017. */
+export async function noteViewer({ db, log }: Pick<Services, 'db' | 'log'>, user: AuthUser, labNoteNo: number): Promise<ViewerAnswer> {
+  const ctx = await requireVisibleNote(db, user, labNoteNo);
+  try {
+    const version = await savedVersion(db, ctx.note.noteNo, ctx.note.version);
+    const [savedBy] = version ? await db.select({ name: users.name }).from(users).where(eq(users.userNo, version.savedByUserNo)) : [];
+    return viewerAnswerOf(await summarize(db, ctx, user), ctx.note.version, version, savedBy?.name ?? null);
+  } catch (error) {
+    log.error({ err: error, noteNo: ctx.note.noteNo }, 'viewer failed');
+    throw new AppError(ERR.viewer);
+  }
+}
+
+/** The notes the user holds open for writing now. */
+export async function notesHeldBy(q: Queryable, userNo: number): Promise<number[]> {
+  const held = await q.selectDistinct({ noteNo: noteHolds.noteNo }).from(noteHolds).where(eq(noteHolds.userNo, userNo));
+  return held.map((h) => h.noteNo);
+}
+
+/** Every note of a project, deleted ones included. */
+export async function noteNosOfProject(q: Queryable, projectNo: number): Promise<number[]> {
+  const notes = await q.select({ noteNo: labNotes.noteNo }).from(labNotes).where(eq(labNotes.projectNo, projectNo));
+  return notes.map((n) => n.noteNo);
 }

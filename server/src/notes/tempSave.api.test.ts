@@ -3,17 +3,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import {
-  CONTENT_FIELD,
-  docToBlocks,
-  docToSavedBlocks,
-  noteDocumentName,
-  type Block,
-  type PmNode,
-  type SaveAnswer,
-  type SavedBlock,
-  type TempAnswer,
-} from '@eln/shared';
+import { api, CONTENT_FIELD, docToBlocks, docToSavedBlocks, noteDocumentName, type Block, type PmNode, type SavedBlock } from '@eln/shared';
 import { rawRows } from '../db/client.js';
 import { readDraft, storeDraft } from './drafts.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
@@ -38,11 +28,11 @@ beforeAll(async () => {
   const writer = await server.createUser({ name: 'Writer Temp' });
   token = (await server.signIn(writer.userId, writer.password)).accessToken;
   caller = await server.as(writer);
-  const project = await caller<{ projectNo: number }>('/v1/project/create', {
+  const project = await caller(api.projects.create, {
     title: 'Temp saves',
     signatureList: { department: '', user: writer.userId },
   });
-  const created = await caller<{ labNoteNo: number }>('/v1/project/note/create', {
+  const created = await caller(api.notes.create, {
     projectNo: project.body.data.projectNo,
     title: 'Drafted',
   });
@@ -74,7 +64,7 @@ async function open(): Promise<LiveClient> {
 /** Temp-saves once the writer's edits are stored; expects the answer and the stored draft to be `expected`. */
 async function expectDraft(writer: LiveClient, expected: () => Block[]): Promise<void> {
   await eventually(() => writer.allDurable(), 'the edits to be stored');
-  const answer = await caller<TempAnswer>('/v1/project/note/temp', { labNoteNo, blockList: expected() });
+  const answer = await caller(api.notes.saveDraft, { labNoteNo, blockList: expected() });
   expect(answer.body.status).toBe('0000');
   expect(answer.body.data.blockStatuses).toEqual(expected().map(({ blockUid, blockStatus }) => ({ blockUid, blockStatus })));
   expect((await readDraft(server.database.db, labNoteNo))?.blocks).toEqual(expected());
@@ -125,7 +115,7 @@ describe('temp save', () => {
     await expectDraft(writer, fromScratch);
 
     // A version: statuses now compare with it, and an edit turns one block EDIT, a new one ADD, a gone one DELETE.
-    const saved = await caller<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: fromScratch() });
+    const saved = await caller(api.notes.saveVersion, { labNoteNo, version: 0, blockList: fromScratch() });
     expect(saved.body.status).toBe('0000');
     savedBlocks = docToSavedBlocks(json(writer.doc), 'LABNOTE');
     await expectDraft(writer, fromScratch);

@@ -109,11 +109,6 @@ export async function requireReadableProject(
   return found;
 }
 
-/** The project if the user may see it; undefined otherwise, so that others' projects cannot even be probed. */
-export async function findVisibleProject(q: Queryable, user: AuthUser, projectNo: number): Promise<ProjectRecord | undefined> {
-  return (await findReadableProject(q, user, projectNo))?.project;
-}
-
 /** What the audit trail keeps of a project. */
 export const projectAuditView = (detail: ProjectDetail) => ({
   title: detail.title,

@@ -4,15 +4,15 @@ import {
   readSchemaBlock,
   formatBytes,
   formatIsoDate,
-  interpolate,
   isCalendarDate,
   type CellDropbox,
   type Language,
   type PmNode,
 } from '@eln/shared';
 import { chartAttrsOf, chartCells, findTable, type ChartAttrs } from '@eln/shared/editor';
+import { fillIn, SHARED_MESSAGES } from '@eln/shared/i18n';
 import { el, text } from './html.js';
-import { CHART_TYPE_NAMES, message } from './messages.js';
+import { message } from './messages.js';
 
 /** Where an image's or a file's bytes are found: a URL or data URI, or null when the caller has none. */
 export type FileSource = (fileId: string) => string | null;
@@ -52,9 +52,10 @@ export function renderChart(node: PmNodeInstance, ctx: BlockContext): string {
 function chartTable(attrs: ChartAttrs, ctx: BlockContext): string {
   const table = findTable(ctx.doc, attrs.tableUid);
   const data = table ? chartCells(table, attrs.from, attrs.to, attrs.direction, attrs.dataName) : null;
-  if (!data) return el('p', { class: 'eln-missing' }, text(message('chartMissing', ctx.lang)));
-  const type = CHART_TYPE_NAMES[attrs.chartType][ctx.lang];
-  const caption = interpolate(message('chartData', ctx.lang), { type }) + (attrs.yLabel ? ` · ${attrs.yLabel}` : '');
+  const { content } = SHARED_MESSAGES[ctx.lang];
+  if (!data) return el('p', { class: 'eln-missing' }, text(content.chartMissing));
+  const caption =
+    message('chartData', ctx.lang, { type: content.chartTypes[attrs.chartType] }) + (attrs.yLabel ? ` · ${attrs.yLabel}` : '');
   const head = el(
     'tr',
     {},
@@ -70,7 +71,7 @@ function chartTable(attrs: ChartAttrs, ctx: BlockContext): string {
 /** An image with its title as caption and alternative text; a placeholder when its bytes are not at hand. */
 export function renderImage(node: PmNodeInstance, ctx: BlockContext): string {
   const title = str(node.attrs.title);
-  const alt = title || message('untitledImage', ctx.lang);
+  const alt = title || SHARED_MESSAGES[ctx.lang].content.untitledImage;
   const src = ctx.fileSource(str(node.attrs.fileId));
   const picture = src
     ? el('img', { src, alt })
@@ -85,29 +86,20 @@ export function renderFile(node: PmNodeInstance, ctx: BlockContext): string {
   const size = typeof node.attrs.size === 'number' ? node.attrs.size : Number(node.attrs.size) || 0;
   const src = ctx.fileSource(str(node.attrs.fileId));
   const label = src ? el('a', { href: src, class: 'eln-file-name' }, text(name)) : el('span', { class: 'eln-file-name' }, text(name));
-  const meta = `${message('attachment', ctx.lang)} · ${extension ? `${extension} · ` : ''}${formatBytes(size, ctx.lang)}`;
+  const meta = `${SHARED_MESSAGES[ctx.lang].content.attachment} · ${extension ? `${extension} · ` : ''}${formatBytes(size, ctx.lang)}`;
   return el('p', { class: 'eln-file', 'data-block-uid': uidOf(node) }, label, ' ', el('span', { class: 'eln-file-meta' }, text(meta)));
 }
 
 /** A schema block: the copied entries as a field/value table, captioned with the schema, its type and revision. */
 export function renderSchemaBlock(node: PmNodeInstance, ctx: BlockContext): string {
+  const { content } = SHARED_MESSAGES[ctx.lang];
   const block = readSchemaBlock(node.attrs);
-  if (!block) return el('p', { class: 'eln-missing', 'data-block-uid': uidOf(node) }, text(message('schemaInvalid', ctx.lang)));
-  const caption = interpolate(message('schemaCaption', ctx.lang), {
-    type: block.typeTitle,
-    title: block.title,
-    revision: String(block.revision),
-  });
-  const head = el(
-    'tr',
-    {},
-    el('th', { scope: 'col' }, text(message('schemaField', ctx.lang))),
-    el('th', { scope: 'col' }, text(message('schemaValue', ctx.lang))),
-  );
+  if (!block) return el('p', { class: 'eln-missing', 'data-block-uid': uidOf(node) }, text(content.schemaInvalid));
+  // As the editor's heading: type › schema, then its revision.
+  const caption = `${block.typeTitle} › ${block.title} · ${fillIn(content.schemaRevision, { revision: block.revision })}`;
+  const head = el('tr', {}, el('th', { scope: 'col' }, text(content.schemaField)), el('th', { scope: 'col' }, text(content.schemaValue)));
   const rows = block.entries.map((entry) => el('tr', {}, el('th', { scope: 'row' }, text(entry.field)), el('td', {}, text(entry.value))));
-  const body = rows.length
-    ? el('tbody', {}, ...rows)
-    : el('tbody', {}, el('tr', {}, el('td', { colspan: 2 }, text(message('schemaEmpty', ctx.lang)))));
+  const body = rows.length ? el('tbody', {}, ...rows) : el('tbody', {}, el('tr', {}, el('td', { colspan: 2 }, text(content.schemaEmpty))));
   return el('table', { class: 'eln-schema', 'data-block-uid': uidOf(node) }, el('caption', {}, text(caption)), el('thead', {}, head), body);
 }
 
@@ -149,12 +141,17 @@ function isHeaderRow(row: PmNodeInstance): boolean {
 /** A cell's dropbox: the chosen name as the cell's value, then which list and code it came from. */
 function dropboxNote(dropbox: CellDropbox | null, lang: Language): string {
   if (!dropbox) return '';
-  const caption = (key: 'dropbox' | 'dropboxChoice' | 'dropboxUnchosen') =>
-    el('p', { class: 'eln-dropbox' }, text(interpolate(message(key, lang), { title: dropbox.title, code: dropbox.code ?? '' })));
-  if (dropbox.dropboxNo === null) return caption('dropbox');
-  if (dropbox.code === null || dropbox.name === null) return caption('dropboxUnchosen');
+  // Worded as the editor's cell says it (its chip's title), except a list named without a chosen code.
+  const { content } = SHARED_MESSAGES[lang];
+  const params = { title: dropbox.title, code: dropbox.code ?? '' };
+  const caption = (words: string) => el('p', { class: 'eln-dropbox' }, text(words));
+  const listOnly = message('dropbox', lang, params);
+  if (dropbox.dropboxNo === null) return caption(listOnly);
+  if (dropbox.code === null || dropbox.name === null) return caption(fillIn(content.dropboxUnchosen, params));
   // Only the first row's code must be filled in (spec §5): a row without one prints without it.
-  return el('p', { class: 'eln-dropbox-value' }, text(dropbox.name)) + caption(dropbox.code ? 'dropboxChoice' : 'dropbox');
+  return (
+    el('p', { class: 'eln-dropbox-value' }, text(dropbox.name)) + caption(dropbox.code ? fillIn(content.dropboxChosen, params) : listOnly)
+  );
 }
 
 export function renderCell(cell: PmNodeInstance, row: PmNodeInstance | undefined, content: string, ctx: BlockContext): string {

@@ -262,8 +262,8 @@ describe('rendering a saved version to HTML', () => {
     expect(html).toContain('<td colspan="2"><p>Blank (no sample)</p></td>');
     expect(html).toContain('<p class="eln-dropbox">Dropbox: pH meter</p>');
     // A chosen row prints as the cell's value with its list and code; the copy in the note, not the list's row today.
-    expect(html).toContain('<p class="eln-dropbox-value">Methanol</p><p class="eln-dropbox">Dropbox: Solvents · code MEOH</p>');
-    expect(html).toContain('<p class="eln-dropbox">Dropbox: Solvents · nothing chosen</p>');
+    expect(html).toContain('<p class="eln-dropbox-value">Methanol</p><p class="eln-dropbox">From Solvents, code MEOH</p>');
+    expect(html).toContain('<p class="eln-dropbox">Dropbox Solvents: nothing chosen yet</p>');
     expect(html).toContain('<p class="eln-dropbox-value">Other (see text)</p><p class="eln-dropbox">Dropbox: Solvents</p>');
   });
 
@@ -333,9 +333,9 @@ describe('rendering a saved version to HTML', () => {
   it('renders a schema block as its copied entries, captioned with schema, type and revision', async () => {
     const html = renderVersionFragment(version(schemaNote), { lang: 'en' });
     await expect(html).toMatchFileSnapshot(fixture('schema.html'));
-    expect(html).toContain('<caption>Reagent › Sodium chloride · revision 3</caption>');
+    expect(html).toContain('<caption>Reagent › Sodium chloride · Revision 3</caption>');
     expect(html).toContain('<tr><th scope="row">CAS</th><td>7647-14-5</td></tr>');
-    expect(html).toContain('This schema had no entries.');
+    expect(html).toContain('This schema has no entries.');
     expect(html).toContain('This schema block cannot be shown.');
   });
 

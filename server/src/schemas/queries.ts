@@ -1,12 +1,13 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import {
+  ERR,
   SCHEMA_STATUS,
   type SchemaBasic,
-  type SchemaChild,
+  type SchemaBasicOffer,
+  type SchemaBlockAttrs,
   type SchemaEntry,
   type SchemaListAnswer,
   type SchemaListFilter,
-  type SchemaThumbnail,
   type SchemaTypeDetail,
   type SchemaTypeSummary,
 } from '@eln/shared';
@@ -17,10 +18,19 @@ import type { FileLinks } from '../files/links.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import { schemaEntries, schemas, schemaTypes, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
-import { canManageSchemas, canReadSchemaItem, READ_REFUSALS, visibleSchemaTypesSql, type Caller } from './policy.js';
-
-export type SchemaTypeRecord = typeof schemaTypes.$inferSelect;
-export type SchemaRecord = typeof schemas.$inferSelect;
+import { enforce } from '../http/verdicts.js';
+import type { Services } from '../services.js';
+import {
+  canCopySchema,
+  canManageSchemas,
+  canReadSchemaItem,
+  COPY_REFUSALS,
+  READ_REFUSALS,
+  visibleSchemaTypesSql,
+  type Caller,
+} from './policy.js';
+import { basicOf, childOf, summaryOf } from './presenters.js';
+import type { SchemaRecord, SchemaTypeRecord } from './record.js';
 
 /** How many schemas a type has that the caller may read (readers: the used ones only). */
 const schemaCountFor = (user: Caller) =>
@@ -29,44 +39,6 @@ const schemaCountFor = (user: Caller) =>
     : sql<number>`(select count(*) from ${schemas} where ${schemas.schemasTypeNo} = ${schemaTypes.schemasTypeNo} and ${schemas.status} = ${SCHEMA_STATUS.used})`.mapWith(
         Number,
       );
-
-/** A type's or schema's thumbnail as answers carry it: signed links to the image and its small copy. */
-export function thumbnailOf(
-  row: { thumbnailFileId: string | null; thumbnailSmallFileId: string | null },
-  links: FileLinks,
-): SchemaThumbnail | null {
-  if (row.thumbnailFileId === null) return null;
-  const small = row.thumbnailSmallFileId ?? row.thumbnailFileId;
-  return { fileId: row.thumbnailFileId, url: links.make(row.thumbnailFileId), smallUrl: links.make(small) };
-}
-
-function summaryOf(type: SchemaTypeRecord, schemasInType: number, updatedByName: string | null, links: FileLinks): SchemaTypeSummary {
-  return {
-    schemasTypeNo: type.schemasTypeNo,
-    code: type.code,
-    title: type.title,
-    description: type.description,
-    status: type.status,
-    schemaCount: schemasInType,
-    updatedAt: type.updatedAt.toISOString(),
-    updatedByName,
-    thumbnail: thumbnailOf(type, links),
-  };
-}
-
-function basicOf(schema: SchemaRecord, entryCount: number, links: FileLinks): SchemaBasic {
-  return {
-    schemaNo: schema.schemaNo,
-    schemasTypeNo: schema.schemasTypeNo,
-    title: schema.title,
-    description: schema.description,
-    status: schema.status,
-    revision: schema.revision,
-    entryCount,
-    updatedAt: schema.updatedAt.toISOString(),
-    thumbnail: thumbnailOf(schema, links),
-  };
-}
 
 /** The schema types the caller may see, newest first, filtered by a substring of the title and by status. */
 export async function listSchemaTypes(
@@ -160,10 +132,6 @@ export async function entriesOf(q: Queryable, user: Caller, schemaNos: readonly 
   return grouped;
 }
 
-export function childOf(schema: SchemaRecord, entries: SchemaEntry[], links: FileLinks): SchemaChild {
-  return { ...basicOf(schema, entries.length, links), entries };
-}
-
 /** The schemas of a type without their entries, each with how many entries the caller may read. */
 export async function basicSchemasOf(q: Queryable, user: Caller, schemasTypeNo: number, links: FileLinks): Promise<SchemaBasic[]> {
   const list = await schemasOf(q, user, schemasTypeNo);
@@ -173,6 +141,50 @@ export async function basicSchemasOf(q: Queryable, user: Caller, schemasTypeNo: 
     list.map((schema) => schema.schemaNo),
   );
   return list.map((schema) => basicOf(schema, entries.get(schema.schemaNo)?.length ?? 0, links));
+}
+
+/** `/basic/all`: a readable type's schemas, each with whether a note may copy it now (the copy verdict). */
+export async function schemaOffers(q: Queryable, user: Caller, schemasTypeNo: number, links: FileLinks): Promise<SchemaBasicOffer[]> {
+  const type = await requireReadableSchemaType(q, user, schemasTypeNo);
+  const list = await basicSchemasOf(q, user, schemasTypeNo, links);
+  return list.map((schema) => ({ ...schema, copyable: canCopySchema(type, schema) === 'allowed' }));
+}
+
+/**
+ * The server's sealed copy of a schema for a note's schema block: a used schema of a used type (4003
+ * otherwise, managers too), its used entries only.
+ */
+export async function sealedSchemaCopy(
+  { db, catalogueSeals }: Pick<Services, 'db' | 'catalogueSeals'>,
+  user: Caller,
+  schemaNo: number,
+): Promise<SchemaBlockAttrs> {
+  const schema = await requireReadableSchema(db, user, schemaNo);
+  const [type] = await db.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schema.schemasTypeNo));
+  enforce(type ? canCopySchema(type, schema) : 'notOffered', COPY_REFUSALS);
+  const entries = (await entriesOf(db, user, [schema.schemaNo])).get(schema.schemaNo) ?? [];
+  return catalogueSeals.seal('schemaBlock', {
+    schemasTypeNo: schema.schemasTypeNo,
+    schemaNo: schema.schemaNo,
+    typeTitle: type!.title,
+    title: schema.title,
+    revision: schema.revision,
+    entries: entries.filter((entry) => entry.status === SCHEMA_STATUS.used).map(({ field, value }) => ({ field, value })),
+  });
+}
+
+/** `/attr/all`: one readable schema with the entries the caller may read. */
+export async function schemaWithEntries(q: Queryable, user: Caller, schemaNo: number, links: FileLinks) {
+  const schema = await requireReadableSchema(q, user, schemaNo);
+  const entries = await entriesOf(q, user, [schema.schemaNo]);
+  return childOf(schema, entries.get(schema.schemaNo) ?? [], links);
+}
+
+/** Locks a type's row until the transaction ends (updates of it and of its thumbnails wait for each other); 4003 when it is gone. */
+export async function lockSchemaType(tx: Queryable, schemasTypeNo: number): Promise<SchemaTypeRecord> {
+  const [locked] = await tx.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schemasTypeNo)).for('update');
+  if (!locked) throw new AppError(ERR.schemaCheck);
+  return locked;
 }
 
 export async function schemaTypeDetail(q: Queryable, user: Caller, type: SchemaTypeRecord, links: FileLinks): Promise<SchemaTypeDetail> {

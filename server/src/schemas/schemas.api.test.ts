@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import {
+  api,
   ERR,
   LIMITS,
   type DashboardCounts,
-  type SchemaBasic,
-  type SchemaBasicOffer,
-  type SchemaBlockAttrs,
-  type SchemaChild,
   type SchemaChildInput,
   type SchemaCreateRequest,
-  type SchemaListAnswer,
   type SchemaTypeDetail,
-  type SchemaTypeSummary,
 } from '@eln/shared';
 import { auditLog, schemaEntries, schemas, schemaTypes } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -67,11 +62,11 @@ function reagentType(overrides: Partial<SchemaCreateRequest> = {}): SchemaCreate
 }
 
 async function create(caller: Caller, body: SchemaCreateRequest = reagentType()) {
-  return caller<{ schemasTypeNo: number }>('/v1/schema/create', body);
+  return caller(api.schemas.create, body);
 }
 
 async function detail(caller: Caller, schemasTypeNo: number) {
-  return caller<SchemaTypeDetail>('/v1/schema/check', { schemasTypeNo });
+  return caller(api.schemas.detail, { schemasTypeNo });
 }
 
 /** The request that sends a type back as its detail says it is, for update tests to change. */
@@ -108,7 +103,7 @@ async function lastAudit() {
   return row;
 }
 
-describe('/v1/schema/create', () => {
+describe(api.schemas.create.path, () => {
   it('stores a type with its schemas and their entries in order, audited, and /check answers it', async () => {
     const body = reagentType();
     const created = await create(curator, body);
@@ -260,7 +255,7 @@ describe('/v1/schema/create', () => {
     const before = await snapshot();
     const sameCode = await create(curator, reagentType({ code: first.code.toLowerCase() }));
     expect(sameCode.body.status).toBe(ERR.schemaCodeDuplicate);
-    const sameTitle = await curator('/v1/schema/create', reagentType({ title: first.title.toUpperCase() }), { language: 'ko' });
+    const sameTitle = await curator(api.schemas.create, reagentType({ title: first.title.toUpperCase() }), { language: 'ko' });
     expect(sameTitle.body).toMatchObject({ status: ERR.schemaTitleDuplicate, message: '이미 존재하는 스키마 유형 이름입니다.' });
     expect(await snapshot()).toEqual(before);
   });
@@ -273,7 +268,7 @@ describe('/v1/schema/create', () => {
   });
 });
 
-describe('/v1/schema/update', () => {
+describe(api.schemas.update.path, () => {
   it('changes the type and its schemas in one go: edits raise only the changed schema’s revision, new ones are added, missing ones removed', async () => {
     const { schemasTypeNo } = (await create(curator)).body.data;
     const loaded = (await detail(curator, schemasTypeNo)).body.data;
@@ -284,7 +279,7 @@ describe('/v1/schema/update', () => {
       { ...update.schemas[0]!, entries: [...update.schemas[0]!.entries, { field: 'Lot', value: 'A-113', status: 'Y' }] },
       { title: 'Acetone', description: '', status: 'Y', entries: [{ field: 'CAS', value: '67-64-1', status: 'Y' }] },
     ] as typeof update.schemas;
-    const answer = await curator<{ revision: number }>('/v1/schema/update', update);
+    const answer = await curator(api.schemas.update, update);
     expect(answer.body).toMatchObject({ status: '0000', data: { revision: 2 } });
     const after = (await detail(curator, schemasTypeNo)).body.data;
     expect(after.title).toBe(update.title);
@@ -316,11 +311,11 @@ describe('/v1/schema/update', () => {
     const { schemasTypeNo } = (await create(curator)).body.data;
     const loaded = (await detail(curator, schemasTypeNo)).body.data;
     const auditBefore = await lastAudit();
-    expect((await curator<{ revision: number }>('/v1/schema/update', asUpdate(loaded))).body.data).toEqual({ revision: 1 });
+    expect((await curator(api.schemas.update, asUpdate(loaded))).body.data).toEqual({ revision: 1 });
     expect((await lastAudit())?.seq).toBe(auditBefore?.seq);
     const swapped = asUpdate(loaded);
     swapped.schemas.reverse();
-    expect((await curator<{ revision: number }>('/v1/schema/update', swapped)).body.data).toEqual({ revision: 2 });
+    expect((await curator(api.schemas.update, swapped)).body.data).toEqual({ revision: 2 });
     const after = (await detail(curator, schemasTypeNo)).body.data;
     expect(after.schemas.map((s) => [s.title, s.revision])).toEqual([
       ['Ethanol', 1],
@@ -335,12 +330,12 @@ describe('/v1/schema/update', () => {
     const loaded = (await detail(curator, schemasTypeNo)).body.data;
     const first = asUpdate(loaded);
     first.description = 'changed by the first editor';
-    expect((await curator('/v1/schema/update', first)).body.status).toBe('0000');
+    expect((await curator(api.schemas.update, first)).body.status).toBe('0000');
     const before = await snapshot();
 
     const stale = asUpdate(loaded);
     stale.description = 'changed by a second editor who loaded revision 1';
-    expect((await curator('/v1/schema/update', stale)).body.status).toBe(ERR.conflict);
+    expect((await curator(api.schemas.update, stale)).body.status).toBe(ERR.conflict);
 
     const fresh = asUpdate((await detail(curator, schemasTypeNo)).body.data);
     const foreign = {
@@ -350,11 +345,11 @@ describe('/v1/schema/update', () => {
         { schemaNo: otherType.schemas[0]!.schemaNo, title: 'Stolen', description: '', status: 'Y' as const, entries: [] },
       ],
     };
-    expect((await curator('/v1/schema/update', foreign)).body.status).toBe(ERR.schemaForeign);
-    expect((await curator('/v1/schema/update', { ...fresh, code: otherType.code })).body.status).toBe(ERR.schemaCodeDuplicate);
-    expect((await curator('/v1/schema/update', { ...fresh, title: otherType.title })).body.status).toBe(ERR.schemaTitleDuplicate);
+    expect((await curator(api.schemas.update, foreign)).body.status).toBe(ERR.schemaForeign);
+    expect((await curator(api.schemas.update, { ...fresh, code: otherType.code })).body.status).toBe(ERR.schemaCodeDuplicate);
+    expect((await curator(api.schemas.update, { ...fresh, title: otherType.title })).body.status).toBe(ERR.schemaTitleDuplicate);
     const twice = { ...fresh, schemas: [fresh.schemas[0]!, { ...fresh.schemas[0]!, title: 'Same schema again' }] };
-    const sentTwice = await curator('/v1/schema/update', twice);
+    const sentTwice = await curator(api.schemas.update, twice);
     expect(sentTwice.body.status).toBe(ERR.validation);
     expect(JSON.stringify(sentTwice.body.data)).toContain('schemas.1.schemaNo');
     const tooMany = {
@@ -370,9 +365,9 @@ describe('/v1/schema/update', () => {
         },
       ],
     };
-    expect((await curator('/v1/schema/update', tooMany)).body.status).toBe(ERR.validation);
-    expect((await researcher('/v1/schema/update', fresh)).body.status).toBe(ERR.forbidden);
-    expect((await curator('/v1/schema/update', { ...fresh, schemasTypeNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
+    expect((await curator(api.schemas.update, tooMany)).body.status).toBe(ERR.validation);
+    expect((await researcher(api.schemas.update, fresh)).body.status).toBe(ERR.forbidden);
+    expect((await curator(api.schemas.update, { ...fresh, schemasTypeNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
     expect(await snapshot()).toEqual(before);
   });
 });
@@ -382,22 +377,20 @@ describe('reading schemas', () => {
     const marker = `Zeta${unique()}`;
     const used = (await create(curator, reagentType({ title: `${marker} kits` }))).body.data.schemasTypeNo;
     const unused = (await create(curator, reagentType({ title: `Old ${marker} stock`, status: 'N' }))).body.data.schemasTypeNo;
-    const list = (await curator<SchemaListAnswer>('/v1/schema/list', { value: marker.toLowerCase() })).body.data;
+    const list = (await curator(api.schemas.list, { value: marker.toLowerCase() })).body.data;
     expect(list).toMatchObject({ totalCount: 2, abilities: { create: true } });
     expect(list.list.map((t) => t.schemasTypeNo)).toEqual([unused, used]);
     expect(list.list[1]).toMatchObject({ schemaCount: 2, status: 'Y', updatedByName: 'Han Curator' });
-    const paged = (await curator<SchemaListAnswer>('/v1/schema/list', { value: marker, pageSize: 1, page: 2 })).body.data;
+    const paged = (await curator(api.schemas.list, { value: marker, pageSize: 1, page: 2 })).body.data;
     expect(paged.list.map((t) => t.schemasTypeNo)).toEqual([used]);
-    expect(
-      (await curator<SchemaListAnswer>('/v1/schema/list', { value: marker, status: 'N' })).body.data.list.map((t) => t.schemasTypeNo),
-    ).toEqual([unused]);
-    const seen = (await researcher<SchemaListAnswer>('/v1/schema/list', { value: marker })).body.data;
+    expect((await curator(api.schemas.list, { value: marker, status: 'N' })).body.data.list.map((t) => t.schemasTypeNo)).toEqual([unused]);
+    const seen = (await researcher(api.schemas.list, { value: marker })).body.data;
     expect(seen).toMatchObject({ totalCount: 1, abilities: { create: false } });
     expect(seen.list.map((t) => t.schemasTypeNo)).toEqual([used]);
     // An unused type is not there for a researcher: 4003, as spec §8 says for /check.
     expect((await detail(researcher, unused)).body.status).toBe(ERR.schemaCheck);
     expect((await detail(researcher, used)).body.data.abilities).toEqual({ update: false });
-    const all = (await researcher<{ list: SchemaTypeSummary[] }>('/v1/schema/all')).body.data.list;
+    const all = (await researcher(api.schemas.usedTypes)).body.data.list;
     expect(all.some((t) => t.schemasTypeNo === used)).toBe(true);
     expect(all.some((t) => t.schemasTypeNo === unused)).toBe(false);
     const counts = (await researcher<DashboardCounts>('/v1/dashboard/count')).body.data;
@@ -422,32 +415,27 @@ describe('reading schemas', () => {
         }),
       )
     ).body.data;
-    const forCurator = (await curator<{ list: SchemaBasic[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;
+    const forCurator = (await curator(api.schemas.childList, { schemasTypeNo })).body.data.list;
     expect(forCurator.map((s) => [s.title, s.entryCount, s.status])).toEqual([
       ['Sodium chloride', 2, 'Y'],
       ['Ethanol', 2, 'N'],
     ]);
-    const forResearcher = (await researcher<{ list: SchemaBasic[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;
+    const forResearcher = (await researcher(api.schemas.childList, { schemasTypeNo })).body.data.list;
     // The list's count of schemas is what each may read: the unused Ethanol is not counted for a researcher.
     const typeTitle = (await detail(curator, schemasTypeNo)).body.data.title;
     const countIn = async (caller: Caller) =>
-      (await caller<SchemaListAnswer>('/v1/schema/list', { value: typeTitle })).body.data.list.find(
-        (t) => t.schemasTypeNo === schemasTypeNo,
-      )?.schemaCount;
+      (await caller(api.schemas.list, { value: typeTitle })).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)?.schemaCount;
     expect(await countIn(curator)).toBe(2);
     expect(await countIn(researcher)).toBe(1);
-    expect(
-      (await researcher<{ list: SchemaTypeSummary[] }>('/v1/schema/all')).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)
-        ?.schemaCount,
-    ).toBe(1);
+    expect((await researcher(api.schemas.usedTypes)).body.data.list.find((t) => t.schemasTypeNo === schemasTypeNo)?.schemaCount).toBe(1);
     expect(forResearcher.map((s) => [s.title, s.entryCount])).toEqual([['Sodium chloride', 1]]);
     const salt = forCurator[0]!;
-    const entries = (await researcher<SchemaChild>('/v1/schema/attr/all', { schemaNo: salt.schemaNo })).body.data;
+    const entries = (await researcher(api.schemas.childDetail, { schemaNo: salt.schemaNo })).body.data;
     expect(entries).toMatchObject({ schemaNo: salt.schemaNo, schemasTypeNo, title: 'Sodium chloride', revision: 1 });
     expect(entries.entries).toEqual([{ field: 'CAS', value: '7647-14-5', status: 'Y' }]);
-    expect((await researcher('/v1/schema/attr/all', { schemaNo: forCurator[1]!.schemaNo })).body.status).toBe(ERR.schemaCheck);
-    expect((await curator<SchemaChild>('/v1/schema/attr/all', { schemaNo: forCurator[1]!.schemaNo })).body.data.entries).toHaveLength(2);
-    expect((await researcher('/v1/schema/attr/all', { schemaNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
+    expect((await researcher(api.schemas.childDetail, { schemaNo: forCurator[1]!.schemaNo })).body.status).toBe(ERR.schemaCheck);
+    expect((await curator(api.schemas.childDetail, { schemaNo: forCurator[1]!.schemaNo })).body.data.entries).toHaveLength(2);
+    expect((await researcher(api.schemas.childDetail, { schemaNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
   });
 
   it('/block hands a note the sealed copy of a used schema of a used type, its used entries only; nothing else, for anyone', async () => {
@@ -470,7 +458,7 @@ describe('reading schemas', () => {
     ).body.data;
     const type = (await detail(curator, schemasTypeNo)).body.data;
     const [salt, spirit] = type.schemas;
-    const copy = (await researcher<SchemaBlockAttrs>('/v1/schema/block', { schemaNo: salt!.schemaNo })).body.data;
+    const copy = (await researcher(api.schemas.blockCopy, { schemaNo: salt!.schemaNo })).body.data;
     const { seal, ...copied } = copy;
     expect(copied).toEqual({
       schemasTypeNo,
@@ -482,17 +470,17 @@ describe('reading schemas', () => {
     });
     expect(seal).toBe(server.services.catalogueSeals.seal('schemaBlock', copied).seal);
     // /basic/all says which schemas a note may copy; an unused schema is refused even to its curator.
-    const offers = (await curator<{ list: SchemaBasicOffer[] }>('/v1/schema/basic/all', { schemasTypeNo })).body.data.list;
+    const offers = (await curator(api.schemas.childList, { schemasTypeNo })).body.data.list;
     expect(offers.map((o) => [o.title, o.copyable])).toEqual([
       ['Sodium chloride', true],
       ['Ethanol', false],
     ]);
-    expect((await curator('/v1/schema/block', { schemaNo: spirit!.schemaNo })).body.status).toBe(ERR.schemaCheck);
+    expect((await curator(api.schemas.blockCopy, { schemaNo: spirit!.schemaNo })).body.status).toBe(ERR.schemaCheck);
     // A type set to unused takes its schemas out of notes' reach too.
-    await curator('/v1/schema/update', { ...asUpdate(type), status: 'N' });
-    expect((await curator('/v1/schema/block', { schemaNo: salt!.schemaNo })).body.status).toBe(ERR.schemaCheck);
-    expect((await researcher('/v1/schema/block', { schemaNo: salt!.schemaNo })).body.status).toBe(ERR.schemaCheck);
-    expect((await researcher('/v1/schema/block', { schemaNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
-    expect((await researcher('/v1/schema/block', { schemaNo: 'one' })).http).toBe(400);
+    await curator(api.schemas.update, { ...asUpdate(type), status: 'N' });
+    expect((await curator(api.schemas.blockCopy, { schemaNo: salt!.schemaNo })).body.status).toBe(ERR.schemaCheck);
+    expect((await researcher(api.schemas.blockCopy, { schemaNo: salt!.schemaNo })).body.status).toBe(ERR.schemaCheck);
+    expect((await researcher(api.schemas.blockCopy, { schemaNo: 2_000_000_000 })).body.status).toBe(ERR.schemaCheck);
+    expect((await researcher(api.schemas.blockCopy, { schemaNo: 'one' })).http).toBe(400);
   });
 });

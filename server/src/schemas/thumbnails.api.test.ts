@@ -2,17 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { Jimp } from 'jimp';
-import {
-  ERR,
-  LIMITS,
-  type ApiResponse,
-  type FileUrlAnswer,
-  type SchemaListAnswer,
-  type SchemaThumbnailAnswer,
-  type SchemaTypeDetail,
-  type SchemaTypeSummary,
-  type UploadAnswer,
-} from '@eln/shared';
+import { api, ERR, LIMITS, type ApiResponse, type CallSpec, type UploadAnswer } from '@eln/shared';
 import { auditLog, files, schemas, schemaTypes } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
 import { png } from '../files/pngImage.js';
@@ -39,11 +29,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const call = <T>(token: string, route: string, body: unknown) => server.call<T>(route, body, { token });
+const call = <C extends CallSpec>(token: string, spec: C, body: unknown) => server.call(spec, body, { token });
 
 async function createType(status: 'Y' | 'N' = 'Y') {
   const id = `${++counter}-${Date.now().toString(36)}`;
-  const created = await call<{ schemasTypeNo: number }>(curatorToken, '/v1/schema/create', {
+  const created = await call(curatorToken, api.schemas.create, {
     code: `THUMB-${id}`,
     title: `Thumbnails ${id}`,
     status,
@@ -53,7 +43,7 @@ async function createType(status: 'Y' | 'N' = 'Y') {
     ],
   });
   expect(created.body.status).toBe('0000');
-  const detail = await call<SchemaTypeDetail>(curatorToken, '/v1/schema/check', { schemasTypeNo: created.body.data.schemasTypeNo });
+  const detail = await call(curatorToken, api.schemas.detail, { schemasTypeNo: created.body.data.schemasTypeNo });
   return detail.body.data;
 }
 
@@ -63,7 +53,7 @@ async function upload(token: string, owner: { schemasTypeNo: number; schemaNo?: 
   const { payload, contentType } = multipartBody(fields, { name, content });
   const response = await server.app.inject({
     method: 'POST',
-    url: '/server/v1/common/file/add',
+    url: `/server${api.files.upload.path}`,
     payload,
     headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
   });
@@ -71,7 +61,7 @@ async function upload(token: string, owner: { schemasTypeNo: number; schemaNo?: 
 }
 
 const setThumbnail = (token: string, body: { schemasTypeNo: number; schemaNo?: number | null; fileId: string | null }) =>
-  call<SchemaThumbnailAnswer>(token, '/v1/schema/thumbnail', body);
+  call(token, api.schemas.setThumbnail, body);
 
 const fetchFile = async (url: string) => {
   const response = await server.app.inject({ method: 'GET', url });
@@ -95,7 +85,7 @@ describe('schema thumbnails', () => {
     expect(set.body.status).toBe('0000');
     expect(set.body.data.thumbnail?.fileId).toBe(uploaded.body.data.fileId);
 
-    const detail = (await call<SchemaTypeDetail>(curatorToken, '/v1/schema/check', { schemasTypeNo: type.schemasTypeNo })).body.data;
+    const detail = (await call(curatorToken, api.schemas.detail, { schemasTypeNo: type.schemasTypeNo })).body.data;
     expect(detail.revision).toBe(type.revision);
     expect(detail.thumbnail?.fileId).toBe(uploaded.body.data.fileId);
     const original = await fetchFile(detail.thumbnail?.url ?? '');
@@ -108,14 +98,12 @@ describe('schema thumbnails', () => {
     expect([decoded.width, decoded.height]).toEqual([LIMITS.schemaThumbnailSide, Math.round((400 * LIMITS.schemaThumbnailSide) / 600)]);
 
     // Lists carry it: the curator's list, and a member's list and note picker (the type is used).
-    const listed = (await call<SchemaListAnswer>(memberToken, '/v1/schema/list', { value: type.title })).body.data.list[0];
+    const listed = (await call(memberToken, api.schemas.list, { value: type.title })).body.data.list[0];
     expect(listed?.thumbnail?.fileId).toBe(uploaded.body.data.fileId);
     expect((await fetchFile(listed?.thumbnail?.smallUrl ?? '')).status).toBe(200);
-    const all = (await call<{ list: SchemaTypeSummary[] }>(memberToken, '/v1/schema/all', {})).body.data.list.find(
-      (t) => t.schemasTypeNo === type.schemasTypeNo,
-    );
+    const all = (await call(memberToken, api.schemas.usedTypes, {})).body.data.list.find((t) => t.schemasTypeNo === type.schemasTypeNo);
     expect(all?.thumbnail?.fileId).toBe(uploaded.body.data.fileId);
-    expect((await call<FileUrlAnswer>(memberToken, '/v1/common/file/url', { fileId: uploaded.body.data.fileId })).body.status).toBe('0000');
+    expect((await call(memberToken, api.files.link, { fileId: uploaded.body.data.fileId })).body.status).toBe('0000');
 
     const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
     expect(audit).toMatchObject({
@@ -168,7 +156,7 @@ describe('schema thumbnails', () => {
     const frame = await Jimp.read(gifSmall.bytes);
     expect([frame.width, frame.height]).toEqual([40, 30]);
 
-    const detail = (await call<SchemaTypeDetail>(curatorToken, '/v1/schema/check', { schemasTypeNo: type.schemasTypeNo })).body.data;
+    const detail = (await call(curatorToken, api.schemas.detail, { schemasTypeNo: type.schemasTypeNo })).body.data;
     expect(detail.schemas[0]?.thumbnail?.fileId).toBe(gifUpload.body.data.fileId);
     expect(detail.schemas[0]?.revision).toBe(child.revision);
     expect(detail.thumbnail).toBeNull();
@@ -187,20 +175,19 @@ describe('schema thumbnails', () => {
         entries: s.entries,
       })),
     };
-    expect((await call(curatorToken, '/v1/schema/update', update)).body.status).toBe('0000');
-    const after = (await call<SchemaTypeDetail>(curatorToken, '/v1/schema/check', { schemasTypeNo: type.schemasTypeNo })).body.data;
+    expect((await call(curatorToken, api.schemas.update, update)).body.status).toBe('0000');
+    const after = (await call(curatorToken, api.schemas.detail, { schemasTypeNo: type.schemasTypeNo })).body.data;
     expect(after.schemas[0]?.thumbnail?.fileId).toBe(gifUpload.body.data.fileId);
     // A schema removed by an update takes its thumbnail with it; the type's update still works.
     expect(
-      (await call(curatorToken, '/v1/schema/update', { ...update, revision: after.revision, schemas: update.schemas.slice(1) })).body
-        .status,
+      (await call(curatorToken, api.schemas.update, { ...update, revision: after.revision, schemas: update.schemas.slice(1) })).body.status,
     ).toBe('0000');
     // Its pictures belong to nobody now: no longer readable, and not to be taken for the type's own.
     const orphan = gifUpload.body.data.fileId;
     expect((await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, fileId: orphan })).body.data).toMatchObject({
       fields: [{ field: 'fileId' }],
     });
-    expect((await call(curatorToken, '/v1/common/file/url', { fileId: orphan })).body.status).toBe(ERR.notFound);
+    expect((await call(curatorToken, api.files.link, { fileId: orphan })).body.status).toBe(ERR.notFound);
   });
 
   it('refuses a member without the schema flag (403), storing nothing', async () => {
@@ -242,7 +229,7 @@ describe('schema thumbnails', () => {
     );
     const korean = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/common/file/add',
+      url: `/server${api.files.upload.path}`,
       payload,
       headers: { 'content-type': contentType, authorization: `Bearer ${curatorToken}`, 'accept-language': 'ko' },
     });
@@ -293,16 +280,16 @@ describe('schema thumbnails', () => {
       (await setThumbnail(curatorToken, { schemasTypeNo: type.schemasTypeNo, schemaNo: retired.schemaNo, fileId: forRetired.fileId })).body
         .status,
     ).toBe('0000');
-    expect((await call(memberToken, '/v1/common/file/url', { fileId: forRetired.fileId })).http).toBe(404);
-    expect((await call<FileUrlAnswer>(curatorToken, '/v1/common/file/url', { fileId: forRetired.fileId })).body.status).toBe('0000');
+    expect((await call(memberToken, api.files.link, { fileId: forRetired.fileId })).http).toBe(404);
+    expect((await call(curatorToken, api.files.link, { fileId: forRetired.fileId })).body.status).toBe('0000');
     // A member's view of the type leaves the unused schema out, its thumbnail with it.
-    const seen = (await call<SchemaTypeDetail>(memberToken, '/v1/schema/check', { schemasTypeNo: type.schemasTypeNo })).body.data;
+    const seen = (await call(memberToken, api.schemas.detail, { schemasTypeNo: type.schemasTypeNo })).body.data;
     expect(seen.schemas.map((s) => s.schemaNo)).not.toContain(retired.schemaNo);
 
     const unused = await createType('N');
     const forUnused = (await upload(curatorToken, { schemasTypeNo: unused.schemasTypeNo }, 'u.png', PICTURE)).body.data;
     expect((await setThumbnail(curatorToken, { schemasTypeNo: unused.schemasTypeNo, fileId: forUnused.fileId })).body.status).toBe('0000');
-    expect((await call(memberToken, '/v1/common/file/url', { fileId: forUnused.fileId })).http).toBe(404);
-    expect((await call<FileUrlAnswer>(curatorToken, '/v1/common/file/url', { fileId: forUnused.fileId })).body.status).toBe('0000');
+    expect((await call(memberToken, api.files.link, { fileId: forUnused.fileId })).http).toBe(404);
+    expect((await call(curatorToken, api.files.link, { fileId: forUnused.fileId })).body.status).toBe('0000');
   });
 });

@@ -16,7 +16,7 @@ import {
   users,
 } from '../db/schema.js';
 import { DEMO_NOTES } from './demoNotes.js';
-import { DatabaseDocumentStore } from '../collab/documentStore.js';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { paragraphTexts } from '../testing/live.js';
 import { verifyAuditChain } from '../audit/audit.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import {
+  api,
   AUDIT_SYSTEM_REASONS,
   FILE_UPLOAD_PATH,
   noteDocumentName,
@@ -230,15 +231,15 @@ async function seedTemplates(db: Db, as: CallAs): Promise<number> {
       .where(and(eq(templates.title, template.title), isNull(templates.deletedAt)));
     if (!row) {
       const asAuthor = await as(await userNoOf(db, template.author));
-      const created = (await asAuthor('/v1/template/create', { title: template.title, description: template.description })).data as {
+      const created = (await asAuthor(api.templates.create.path, { title: template.title, description: template.description })).data as {
         templateNo: number;
       };
       await db
         .insert(documentUpdates)
         .values({ documentName: templateDocumentName(created.templateNo), update: initialUpdate(template.content) });
-      await asAuthor('/v1/template/save', { templateNo: created.templateNo, version: 0, blockList: [] });
+      await asAuthor(api.templates.checkIn.path, { templateNo: created.templateNo, version: 0, blockList: [] });
       const asApprover = await as(await userNoOf(db, template.approver));
-      await asApprover('/v1/template/approve', {
+      await asApprover(api.templates.approve.path, {
         templateNo: created.templateNo,
         version: template.version,
         revision: 1,

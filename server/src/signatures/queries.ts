@@ -1,16 +1,11 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import {
-  needsReviewerWarning,
-  NOTE_STATUS,
-  SIGNATURE_STATUS,
-  type NoteStatus,
-  type SavedBlock,
-  type SignatureEntry,
-  type SignatureSummary,
-} from '@eln/shared';
-import type { Queryable, Tx } from '../db/client.js';
-import { labNotes, noteSignatures, noteVersions, users } from '../db/schema.js';
+import { SIGNATURE_STATUS, type SavedBlock, type SignatureEntry } from '@eln/shared';
+import type { Queryable } from '../db/client.js';
+import { noteSignatures, noteVersions, users } from '../db/schema.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
+import { signatureEntryOf } from './presenters.js';
+
+export type PendingRequest = typeof noteSignatures.$inferSelect;
 
 /** The SHA-256 of a saved version's stored blocks, recomputed now: what an intact signature must match. */
 export async function versionHash(q: Queryable, noteNo: number, version: number): Promise<string | null> {
@@ -34,52 +29,28 @@ export async function signaturesOf(q: Queryable, noteNos: number[]): Promise<Map
   const hashes = new Map<string, string | null>();
   for (const { signature, userId, name } of rows) {
     let intact: boolean | null = null;
-    if (signature.status === 'T' && signature.signedVersion !== null) {
+    if (signature.status === SIGNATURE_STATUS.signed && signature.signedVersion !== null) {
       const key = `${signature.noteNo}:${signature.signedVersion}`;
       if (!hashes.has(key)) hashes.set(key, await versionHash(q, signature.noteNo, signature.signedVersion));
       intact = hashes.get(key) === signature.blocksHash;
     }
-    const entry: SignatureEntry = {
-      signatureId: signature.signatureId,
-      userId,
-      name,
-      type: signature.type,
-      status: signature.status,
-      signatureName: signature.signatureName,
-      description: signature.description,
-      signedAt: signature.signedAt?.toISOString() ?? null,
-      timeZone: signature.timeZone,
-      signedVersion: signature.signedVersion,
-      intact,
-    };
-    result.set(signature.noteNo, [...(result.get(signature.noteNo) ?? []), entry]);
+    result.set(signature.noteNo, [...(result.get(signature.noteNo) ?? []), signatureEntryOf(signature, { userId, name }, intact)]);
   }
   return result;
 }
 
-export function summarizeSignatures(list: SignatureEntry[], callerUserId: string | null): SignatureSummary {
-  return {
-    list,
-    noReviewerWarning: needsReviewerWarning(list),
-    mine: list.find((s) => s.userId === callerUserId)?.status ?? null,
-  };
-}
-
-/** A note's status follows its live signatures: any signed locks it, any pending means requested. */
-export async function settleNoteStatus(tx: Tx, noteNo: number): Promise<NoteStatus> {
-  const live = await tx
-    .select({ status: noteSignatures.status })
+/** The user's pending (unanswered, not removed) request to sign the note, if any. */
+export async function pendingRequestOf(q: Queryable, noteNo: number, userNo: number): Promise<PendingRequest | undefined> {
+  const [pending] = await q
+    .select()
     .from(noteSignatures)
-    .where(and(eq(noteSignatures.noteNo, noteNo), isNull(noteSignatures.removedAt)));
-  const has = (status: string) => live.some((s) => s.status === status);
-  const status: NoteStatus = has(SIGNATURE_STATUS.signed)
-    ? NOTE_STATUS.signed
-    : has(SIGNATURE_STATUS.pending)
-      ? NOTE_STATUS.requested
-      : NOTE_STATUS.writing;
-  await tx
-    .update(labNotes)
-    .set({ status, updatedAt: new Date() })
-    .where(and(eq(labNotes.noteNo, noteNo), isNull(labNotes.deletedAt)));
-  return status;
+    .where(
+      and(
+        eq(noteSignatures.noteNo, noteNo),
+        eq(noteSignatures.userNo, userNo),
+        isNull(noteSignatures.removedAt),
+        eq(noteSignatures.status, SIGNATURE_STATUS.pending),
+      ),
+    );
+  return pending;
 }

@@ -1,18 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import Papa from 'papaparse';
-import {
-  ERR,
-  noteDocumentName,
-  type AuditRecord,
-  type BlockListAnswer,
-  type DashboardCounts,
-  type ProjectDetail,
-  type ListAnswer,
-  type ProjectEditorAnswer,
-  type SaveAnswer,
-  type ValidationErrorData,
-} from '@eln/shared';
+import { api, ERR, noteDocumentName, type AuditRecord, type DashboardCounts, type ListAnswer, type ValidationErrorData } from '@eln/shared';
 import { auditLog, labNotes, noteVersions } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
@@ -43,7 +32,7 @@ beforeAll(async () => {
   )) as [Person, Person, Person, Person, Person];
   admin = await server.as(server.admin);
   projectNo = (
-    await leader.call<{ projectNo: number }>('/v1/project/create', {
+    await leader.call(api.projects.create, {
       title: 'Signed work',
       signatureList: { department: '', user: [leader, writer, reviewer, colleague].map((p) => p.user.userId).join(',') },
     })
@@ -58,18 +47,18 @@ afterAll(async () => {
 
 /** A note by the writer with one saved version; answers its number and an open editor. */
 async function savedNote(title: string, inProject = projectNo) {
-  const { labNoteNo } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: inProject, title })).body.data;
+  const { labNoteNo } = (await writer.call(api.notes.create, { projectNo: inProject, title })).body.data;
   const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
   clients.push(editor);
   appendParagraph(editor.doc, `Result of ${title}`);
   await eventually(() => editor.allDurable(), 'durable');
-  const saved = await writer.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+  const saved = await writer.call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
   expect(saved.body.status).toBe('0000');
   return { labNoteNo, editor };
 }
 
 const sign = (who: Person, labNoteNo: number, extra: Record<string, unknown> = {}) =>
-  who.call('/v1/project/signature/status', {
+  who.call(api.signatures.respond, {
     labNoteNo,
     status: 'T',
     password: who.user.password,
@@ -78,13 +67,13 @@ const sign = (who: Person, labNoteNo: number, extra: Record<string, unknown> = {
     ...extra,
   });
 
-const noteOf = async (labNoteNo: number) => (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data.note;
+const noteOf = async (labNoteNo: number) => (await writer.call(api.notes.blockList, { labNoteNo })).body.data.note;
 const lastAudit = async () => (await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0];
 
 describe('requesting signatures', () => {
   it('lets the writer request participants as reviewer or participant; the note moves W → R', async () => {
     const { labNoteNo } = await savedNote('Requested');
-    const result = await writer.call('/v1/project/signature/create', {
+    const result = await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [
         { userId: reviewer.user.userId, type: 'reviewer' },
@@ -103,14 +92,13 @@ describe('requesting signatures', () => {
 
   it('refuses signers who are not participants (2019), and requests by others than the writer or leader', async () => {
     const { labNoteNo } = await savedNote('Wrong signers');
-    const refused = await writer.call('/v1/project/signature/create', {
+    const refused = await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [{ userId: outsider.user.userId, type: 'reviewer' }],
     });
     expect(refused.body).toMatchObject({ status: ERR.signerModify, data: { notParticipants: [outsider.user.userId] } });
     expect(
-      (await colleague.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] }))
-        .http,
+      (await colleague.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] })).http,
     ).toBe(403);
     const badType = await writer.call<ValidationErrorData>('/v1/project/signature/create', {
       labNoteNo,
@@ -122,8 +110,8 @@ describe('requesting signatures', () => {
 
   it('updates pending signers: withdrawn ones go, types change, the note returns to W with none left', async () => {
     const { labNoteNo } = await savedNote('Updated signers');
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
-    await writer.call('/v1/project/signature/update', {
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
+    await writer.call(api.signatures.updateSigners, {
       labNoteNo,
       signers: [
         { userId: reviewer.user.userId, type: 'reviewer' },
@@ -134,7 +122,7 @@ describe('requesting signatures', () => {
       [reviewer.user.userId, 'reviewer'],
       [colleague.user.userId, 'participant'],
     ]);
-    await writer.call('/v1/project/signature/update', { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
+    await writer.call(api.signatures.updateSigners, { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
     expect((await noteOf(labNoteNo)).signatureList.map((s) => s.userId)).toEqual([colleague.user.userId]);
   });
 });
@@ -142,7 +130,7 @@ describe('requesting signatures', () => {
 describe('a reviewer did not write the note', () => {
   it('refuses the writer as their own reviewer (2025), names them, stores nothing, and lets them sign as participant', async () => {
     const { labNoteNo } = await savedNote('Own review');
-    const refused = await writer.call('/v1/project/signature/create', {
+    const refused = await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [{ userId: writer.user.userId, type: 'reviewer' }],
     });
@@ -151,7 +139,7 @@ describe('a reviewer did not write the note', () => {
     expect(refused.body.message).toContain('Writer Woo');
     expect((await noteOf(labNoteNo)).signatureList).toEqual([]);
     expect((await noteOf(labNoteNo)).reviewersExcluded).toEqual([writer.user.userId]);
-    const asParticipant = await writer.call('/v1/project/signature/create', {
+    const asParticipant = await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [
         { userId: writer.user.userId, type: 'participant' },
@@ -160,7 +148,7 @@ describe('a reviewer did not write the note', () => {
     });
     expect(asParticipant.body.status).toBe('0000');
     // Nor can the writer be switched to reviewer by an update.
-    const switched = await writer.call('/v1/project/signature/update', {
+    const switched = await writer.call(api.signatures.updateSigners, {
       labNoteNo,
       signers: [{ userId: writer.user.userId, type: 'reviewer' }],
     });
@@ -181,7 +169,7 @@ describe('a reviewer did not write the note', () => {
       async () => (await noteOf(labNoteNo)).reviewersExcluded.includes(colleague.user.userId),
       'the colleague recorded as a writer',
     );
-    const refused = await leader.call('/v1/project/signature/create', {
+    const refused = await leader.call(api.signatures.request, {
       labNoteNo,
       signers: [{ userId: colleague.user.userId, type: 'reviewer' }],
     });
@@ -195,7 +183,7 @@ describe('a reviewer did not write the note', () => {
 
   it('refuses the signature of a reviewer who wrote in the note after the request', async () => {
     const { labNoteNo } = await savedNote('Written after request');
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     const edit = await connectWriter(url, noteDocumentName(labNoteNo), reviewer.token);
     clients.push(edit);
     appendParagraph(edit.doc, 'The reviewer adds a line');
@@ -205,7 +193,7 @@ describe('a reviewer did not write the note', () => {
       'the reviewer recorded as a writer',
     );
     // Their line is saved, so the only reason left to refuse is that they wrote in it.
-    expect((await writer.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 1, blockList: [] })).body.status).toBe('0000');
+    expect((await writer.call(api.notes.saveVersion, { labNoteNo, version: 1, blockList: [] })).body.status).toBe('0000');
     edit.destroy();
     const refused = await sign(reviewer, labNoteNo);
     expect(refused.body.status).toBe(ERR.reviewerWrote);
@@ -216,7 +204,7 @@ describe('a reviewer did not write the note', () => {
 describe('signing', () => {
   it('refuses a missing password, a wrong one (audited), and someone without a pending signature', async () => {
     const { labNoteNo } = await savedNote('Refusals');
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     const noPassword = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', { labNoteNo, status: 'T', name: 'Ryu' });
     expect(noPassword.body.data.fields).toMatchObject([{ field: 'password', reason: 'required' }]);
     const noName = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', {
@@ -237,12 +225,12 @@ describe('signing', () => {
 
   it('locks signing after repeated wrong passwords, like sign-in', async () => {
     const guesser = await person('Guesser Go');
-    await leader.call('/v1/project/update', {
+    await leader.call(api.projects.update, {
       projectNo,
       signatureList: { department: '', user: [leader, writer, reviewer, colleague, guesser].map((p) => p.user.userId).join(',') },
     });
     const { labNoteNo } = await savedNote('Guessing');
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: guesser.user.userId, type: 'participant' }] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: guesser.user.userId, type: 'participant' }] });
     const statuses: string[] = [];
     for (let i = 0; i < server.config.throttle.accountLockAfter; i += 1)
       statuses.push((await sign(guesser, labNoteNo, { password: `guess ${i}` })).body.status);
@@ -253,13 +241,12 @@ describe('signing', () => {
 
   it('refuses to sign a note with unsaved changes or no saved version (2021)', async () => {
     const { labNoteNo, editor } = await savedNote('Unsaved');
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     appendParagraph(editor.doc, 'typed after saving');
     await eventually(() => editor.allDurable(), 'durable');
     expect((await sign(reviewer, labNoteNo)).body.status).toBe(ERR.unsavedChanges);
-    const { labNoteNo: empty } = (await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Never saved' }))
-      .body.data;
-    await writer.call('/v1/project/signature/create', { labNoteNo: empty, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const { labNoteNo: empty } = (await writer.call(api.notes.create, { projectNo, title: 'Never saved' })).body.data;
+    await writer.call(api.signatures.request, { labNoteNo: empty, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     expect((await sign(reviewer, empty)).body.status).toBe(ERR.unsavedChanges);
   });
 
@@ -267,7 +254,7 @@ describe('signing', () => {
     const { labNoteNo, editor } = await savedNote('To be signed');
     const colleagueEditor = await connectWriter(url, noteDocumentName(labNoteNo), colleague.token);
     clients.push(colleagueEditor);
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     const [version] = await server.database.db
       .select()
       .from(noteVersions)
@@ -307,20 +294,20 @@ describe('signing', () => {
     );
     appendParagraph(editor.doc, 'after signing');
     await roundTrip(editor, colleagueEditor);
-    const blocks = (await writer.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
+    const blocks = (await writer.call(api.notes.blockList, { labNoteNo })).body.data;
     expect(blocks.changed).toBe(false);
 
     // REST refuses too, and the record is as it was.
-    expect((await writer.call('/v1/project/note/temp', { labNoteNo, blockList: [] })).http).toBe(403);
-    expect((await writer.call('/v1/project/note/save', { labNoteNo, version: 1, blockList: [] })).http).toBe(403);
-    expect((await writer.call('/v1/project/note/delete', { labNoteNo })).body.status).toBe(ERR.noteDeleted);
+    expect((await writer.call(api.notes.saveDraft, { labNoteNo, blockList: [] })).http).toBe(403);
+    expect((await writer.call(api.notes.saveVersion, { labNoteNo, version: 1, blockList: [] })).http).toBe(403);
+    expect((await writer.call(api.notes.delete, { labNoteNo })).body.status).toBe(ERR.noteDeleted);
     const [row] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
     expect(row).toMatchObject({ version: 1, status: 'T', deletedAt: null });
   });
 
   it('shows a changed signed version as broken, and refuses to sign a tampered version (2024)', async () => {
     const { labNoteNo } = await savedNote('Tampered');
-    await writer.call('/v1/project/signature/create', {
+    await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [
         { userId: reviewer.user.userId, type: 'reviewer' },
@@ -342,14 +329,14 @@ describe('signing', () => {
 
   it('records a decline, and warns when all signers have signed but no reviewer has', async () => {
     const { labNoteNo } = await savedNote('Participants only');
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
     await sign(colleague, labNoteNo);
     const { needsReviewerWarning } = await import('@eln/shared');
     expect(needsReviewerWarning((await noteOf(labNoteNo)).signatureList)).toBe(true);
 
     const { labNoteNo: other } = await savedNote('Declined');
-    await writer.call('/v1/project/signature/create', { labNoteNo: other, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
-    const declined = await reviewer.call('/v1/project/signature/status', {
+    await writer.call(api.signatures.request, { labNoteNo: other, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const declined = await reviewer.call(api.signatures.respond, {
       labNoteNo: other,
       status: 'F',
       password: reviewer.user.password,
@@ -367,18 +354,18 @@ describe('signing', () => {
 describe('removing signatures', () => {
   it('is the leader’s alone, needs a reason, is audited, and unlocks the note when none is left', async () => {
     const { labNoteNo } = await savedNote('Removal');
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     await sign(reviewer, labNoteNo);
     const signatureId = (await noteOf(labNoteNo)).signatureList[0]!.signatureId;
-    expect((await writer.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'mine' })).http).toBe(403);
-    expect((await admin('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'admin' })).http).toBe(403);
+    expect((await writer.call(api.signatures.remove, { labNoteNo, signatureId, reason: 'mine' })).http).toBe(403);
+    expect((await admin(api.signatures.remove, { labNoteNo, signatureId, reason: 'admin' })).http).toBe(403);
     const noReason = await leader.call<ValidationErrorData>('/v1/project/signature/remove', { labNoteNo, signatureId, reason: '' });
     expect(noReason.body.data.fields).toMatchObject([{ field: 'reason', reason: 'required' }]);
     expect((await noteOf(labNoteNo)).status).toBe('T');
 
-    expect(
-      (await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'Signed the wrong version' })).body.status,
-    ).toBe('0000');
+    expect((await leader.call(api.signatures.remove, { labNoteNo, signatureId, reason: 'Signed the wrong version' })).body.status).toBe(
+      '0000',
+    );
     const note = await noteOf(labNoteNo);
     expect(note.status).toBe('W');
     expect(note.signatureList).toEqual([]);
@@ -393,58 +380,55 @@ describe('removing signatures', () => {
 
 describe('closing the project', () => {
   it('needs a reviewer’s signature, is the leader’s, then makes everything read-only and moves the counts', async () => {
-    const own = await leader.call<{ projectNo: number }>('/v1/project/create', {
+    const own = await leader.call(api.projects.create, {
       title: 'To be closed',
       signatureList: { department: '', user: [writer, reviewer].map((p) => p.user.userId).join(',') },
     });
     const closingNo = own.body.data.projectNo;
-    const { labNoteNo } = (
-      await writer.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: closingNo, title: 'Final note' })
-    ).body.data;
+    const { labNoteNo } = (await writer.call(api.notes.create, { projectNo: closingNo, title: 'Final note' })).body.data;
     const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
     clients.push(editor);
     appendParagraph(editor.doc, 'Conclusion');
     await eventually(() => editor.allDurable(), 'durable');
-    await writer.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
+    await writer.call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] });
 
-    const blockedBy = async (who: Person) =>
-      (await who.call<ProjectDetail>('/v1/project/check', { projectNo: closingNo })).body.data.finishBlockedBy;
+    const blockedBy = async (who: Person) => (await who.call(api.projects.detail, { projectNo: closingNo })).body.data.finishBlockedBy;
     expect(await blockedBy(leader)).toBe('noReviewerSignature');
     // Only the one who may close is told what stands in the way.
     expect(await blockedBy(writer)).toBeNull();
-    expect((await leader.call('/v1/project/finish', { projectNo: closingNo })).body.status).toBe(ERR.noReviewerSignature);
+    expect((await leader.call(api.projects.finish, { projectNo: closingNo })).body.status).toBe(ERR.noReviewerSignature);
     await sign(reviewer, labNoteNo);
     // A participant's signature is not a reviewer's.
-    expect((await leader.call('/v1/project/finish', { projectNo: closingNo })).body.status).toBe(ERR.noReviewerSignature);
+    expect((await leader.call(api.projects.finish, { projectNo: closingNo })).body.status).toBe(ERR.noReviewerSignature);
     const signatureId = (await noteOf(labNoteNo)).signatureList[0]!.signatureId;
-    await leader.call('/v1/project/signature/remove', { labNoteNo, signatureId, reason: 'needs a reviewer' });
-    await writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    await leader.call(api.signatures.remove, { labNoteNo, signatureId, reason: 'needs a reviewer' });
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
     await sign(reviewer, labNoteNo);
     expect(await blockedBy(leader)).toBeNull();
 
     const before = (await leader.call<DashboardCounts>('/v1/dashboard/count')).body.data;
     expect(before.closable).toBeGreaterThanOrEqual(1);
-    expect((await writer.call('/v1/project/finish', { projectNo: closingNo })).http).toBe(403);
-    expect((await leader.call('/v1/project/finish', { projectNo: closingNo })).body.status).toBe('0000');
+    expect((await writer.call(api.projects.finish, { projectNo: closingNo })).http).toBe(403);
+    expect((await leader.call(api.projects.finish, { projectNo: closingNo })).body.status).toBe('0000');
     const after = (await leader.call<DashboardCounts>('/v1/dashboard/count')).body.data;
     expect(after).toMatchObject({ closable: before.closable - 1, closed: before.closed + 1, ongoing: before.ongoing - 1 });
     expect(await lastAudit()).toMatchObject({ action: 'project.finished', before: { status: 'ING' }, after: { status: 'C', notes: 1 } });
 
-    const editorAnswer = (await leader.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo: closingNo })).body.data;
+    const editorAnswer = (await leader.call(api.projects.editor, { projectNo: closingNo })).body.data;
     expect(editorAnswer.info.status).toBe('C');
     expect(editorAnswer.list.map((n) => [n.status, n.abilities.write])).toEqual([['F', false]]);
     const refusals = await Promise.all([
-      leader.call('/v1/project/finish', { projectNo: closingNo }),
-      leader.call('/v1/project/update', {
+      leader.call(api.projects.finish, { projectNo: closingNo }),
+      leader.call(api.projects.update, {
         projectNo: closingNo,
         title: 'Reopen',
         signatureList: { department: '', user: writer.user.userId },
       }),
-      writer.call('/v1/project/note/create', { projectNo: closingNo, title: 'Late note' }),
-      writer.call('/v1/project/note/temp', { labNoteNo, blockList: [] }),
-      writer.call('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] }),
-      leader.call('/v1/project/signature/remove', { labNoteNo, signatureId: 1, reason: 'x' }),
+      writer.call(api.notes.create, { projectNo: closingNo, title: 'Late note' }),
+      writer.call(api.notes.saveDraft, { labNoteNo, blockList: [] }),
+      writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'participant' }] }),
+      leader.call(api.signatures.remove, { labNoteNo, signatureId: 1, reason: 'x' }),
     ]);
     expect(refusals.map((r) => r.body.status)).toEqual([
       ERR.projectModify,
@@ -490,21 +474,21 @@ describe('the audit trail for administrators', () => {
 
 describe('the leader takes part in their own project', () => {
   it('is offered and accepted as a signer without being listed; people listed elsewhere are still refused (2019)', async () => {
-    const created = await leader.call<{ projectNo: number }>('/v1/project/create', {
+    const created = await leader.call(api.projects.create, {
       title: `Unlisted leader ${Date.now() % 100000}`,
       signatureList: { department: '', user: writer.user.userId },
     });
     const ownProject = created.body.data.projectNo;
-    const detail = (await writer.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo: ownProject })).body.data.info;
+    const detail = (await writer.call(api.projects.editor, { projectNo: ownProject })).body.data.info;
     expect(detail.participants.map((p) => p.userId)).toEqual([writer.user.userId]);
     expect(detail.members.map((p) => p.userId)).toEqual([leader.user.userId, writer.user.userId]);
     const { labNoteNo } = await savedNote('Leader reviews', ownProject);
-    const notListedHere = await writer.call('/v1/project/signature/create', {
+    const notListedHere = await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [{ userId: reviewer.user.userId, type: 'reviewer' }],
     });
     expect(notListedHere.body).toMatchObject({ status: ERR.signerModify, data: { notParticipants: [reviewer.user.userId] } });
-    const requested = await writer.call('/v1/project/signature/create', {
+    const requested = await writer.call(api.signatures.request, {
       labNoteNo,
       signers: [{ userId: leader.user.userId, type: 'reviewer' }],
     });

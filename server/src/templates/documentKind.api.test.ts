@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { TEMPLATE_STATE } from '@eln/shared';
+import { api, TEMPLATE_STATE } from '@eln/shared';
 import { templates } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { templateDocumentKind } from './documentKind.js';
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 async function createTemplate(title: string): Promise<number> {
-  const { body } = await server.call<{ templateNo: number }>('/v1/template/create', { title, description: '' }, { token });
+  const { body } = await server.call(api.templates.create, { title, description: '' }, { token });
   if (!body.data) throw new Error(`template not created: ${body.status} ${body.message}`);
   return body.data.templateNo;
 }

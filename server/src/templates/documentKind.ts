@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { AuthUser } from '../auth/authUser.js';
-import { canonicalRecordNo, type DocumentKind } from '../collab/documentKinds.js';
+import { canonicalRecordNo, type DocumentKind } from '../collab/documents/documentKinds.js';
 import type { Db, Queryable } from '../db/client.js';
 import { templates } from '../db/schema.js';
 import { templateDocumentAccess, templateOpenForWriting } from './policy.js';

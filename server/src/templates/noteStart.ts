@@ -5,12 +5,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { CONTENT_FIELD, formatTemplateVersion, type PmNode, type TemplateVersion } from '@eln/shared';
 import { noteSchema } from '@eln/shared/editor';
 import type { AuthUser } from '../auth/authUser.js';
-import { contentOfState } from '../collab/liveDocuments.js';
+import { contentOfState } from '../collab/commands/liveDocuments.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { files } from '../db/schema.js';
 import { enforce } from '../http/verdicts.js';
 import { canUseTemplate, USE_REFUSALS } from './policy.js';
-import { approvedContent, requireReadableTemplate, versionOf } from './queries.js';
+import { versionOf } from './presenters.js';
+import { approvedContent, requireReadableTemplate } from './queries.js';
 
 /** What a note made from a template starts with, and what it records of where it came from. */
 export interface TemplateStart {

@@ -1,18 +1,20 @@
 import { and, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { ERR, TEMPLATE_STATE, type TemplateAbilities } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
-import type { DocumentAccess } from '../collab/documentKinds.js';
+import type { DocumentAccess } from '../collab/documents/documentKinds.js';
 import { templates } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 import { isAdministrator } from '../users/policy.js';
+import type { RevisionRecord, TemplateRecord } from './record.js';
 
 /*
- * Who may do what with a template: every rule once, as a verdict with its reason. Routes and the live
- * document kind enforce the verdicts; answers carry them to the client as `abilities`.
+ * Who may do what with a template: every rule once, as a verdict with its reason. Commands, queries and
+ * the live document kind enforce the verdicts; answers carry them to the client as `abilities`.
  */
 
 export type Caller = Pick<AuthUser, 'userNo' | 'level' | 'auth'>;
-export type TemplateFacts = Pick<typeof templates.$inferSelect, 'authorUserNo' | 'state' | 'approvedRevision' | 'deletedAt'>;
+export type TemplateFacts = Pick<TemplateRecord, 'authorUserNo' | 'state' | 'approvedRevision' | 'deletedAt'>;
+export type RevisionFacts = Pick<RevisionRecord, 'approvedAt'>;
 
 export type ManageVerdict = 'allowed' | 'noTemplateFlag';
 export type ReadVerdict = 'allowed' | 'missing';
@@ -21,6 +23,7 @@ export type EditVerdict = 'allowed' | 'noTemplateFlag' | 'checking';
 export type ApproveVerdict = 'allowed' | 'noTemplateFlag' | 'notChecking' | 'ownTemplate';
 export type DeleteVerdict = 'allowed' | 'notAuthor';
 export type UseVerdict = 'allowed' | 'notApproved';
+export type ViewVerdict = 'allowed' | 'nothingToShow' | 'notApproved' | 'missing';
 
 export const MANAGE_REFUSALS: Refusals<ManageVerdict> = { noTemplateFlag: ERR.forbidden };
 /** A draft is hidden from those who cannot manage templates: it answers as missing, like a deleted one. */
@@ -35,6 +38,12 @@ export const APPROVE_REFUSALS: Refusals<ApproveVerdict> = {
 };
 export const DELETE_REFUSALS: Refusals<DeleteVerdict> = { notAuthor: ERR.templateDelete };
 export const USE_REFUSALS: Refusals<UseVerdict> = { notApproved: ERR.templateNotApproved };
+/** A revision the caller may not view answers 7008 (not approved); one that does not exist 9002. */
+export const VIEW_REFUSALS: Refusals<ViewVerdict> = {
+  nothingToShow: ERR.templateNotApproved,
+  notApproved: ERR.templateNotApproved,
+  missing: ERR.notFound,
+};
 
 /** Users with the template flag, and administrators, create, edit, check in and approve templates. */
 export function canManageTemplates(user: Caller): ManageVerdict {
@@ -61,8 +70,8 @@ export function canWriteTemplate(user: Caller, template: TemplateFacts): WriteVe
 }
 
 /**
- * Opening for editing (`/search`): a draft stays one, an approved template starts a new draft; one
- * checked in waits for its approval (or to be sent back) first.
+ * Opening for editing (`editCheck`, `reopen`): a draft stays one, an approved template starts a new
+ * draft; one checked in waits for its approval (or to be sent back) first.
  */
 export function canEditTemplate(user: Caller, template: TemplateFacts): EditVerdict {
   if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
@@ -87,6 +96,17 @@ export function canDeleteTemplate(user: Caller, template: TemplateFacts): Delete
 /** Notes are made from a template's latest approved version, by anyone who can read it. */
 export function canUseTemplate(template: TemplateFacts): UseVerdict {
   return approvedOnce(template) ? 'allowed' : 'notApproved';
+}
+
+/**
+ * Viewing a checked-in revision of a template the caller reads (the viewer): those who manage templates
+ * view every revision, everyone else approved ones only. `revision` is the one asked for (or shown by
+ * default), null when there is none to show yet (nothing checked in); `record` its row, if it exists.
+ */
+export function canViewRevision(user: Caller, revision: number | null, record: RevisionFacts | undefined): ViewVerdict {
+  if (revision === null) return 'nothingToShow';
+  if (!record) return 'missing';
+  return record.approvedAt !== null || canManageTemplates(user) === 'allowed' ? 'allowed' : 'notApproved';
 }
 
 /** What a connection to the template's live document may do: nothing, read, or write. */

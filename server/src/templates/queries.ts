@@ -1,29 +1,45 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import {
+  ERR,
   formatTemplateVersion,
   suggestedTemplateVersion,
+  templateDocumentName,
   TEMPLATE_STATE,
+  type CallRequest,
   type SavedBlock,
   type TemplateChoice,
   type TemplateDetail,
+  type TemplateEditorAnswer,
   type TemplateListAnswer,
   type TemplateListFilter,
   type TemplateRevision,
-  type TemplateSummary,
   type TemplateVersion,
+  type TemplateViewerAnswer,
+  type api,
 } from '@eln/shared';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../auth/authUser.js';
+import { blockAuthors } from '../collab/authors/clientAuthors.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import { labNotes, templateDrafts, templateRevisions, templates, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
-import { canManageTemplates, canReadTemplate, READ_REFUSALS, templateAbilities, visibleTemplatesSql } from './policy.js';
-
-export type TemplateRecord = typeof templates.$inferSelect;
-export type RevisionRecord = typeof templateRevisions.$inferSelect;
+import type { Services } from '../services.js';
+import {
+  canEditTemplate,
+  canManageTemplates,
+  canReadTemplate,
+  canViewRevision,
+  EDIT_REFUSALS,
+  MANAGE_REFUSALS,
+  READ_REFUSALS,
+  VIEW_REFUSALS,
+  visibleTemplatesSql,
+} from './policy.js';
+import { presentRevision, presentSummary, versionOf } from './presenters.js';
+import type { RevisionRecord, TemplateRecord } from './record.js';
 
 const checker = alias(users, 'checker');
 const approver = alias(users, 'approver');
@@ -38,36 +54,6 @@ const approvedVersion = sql<
   string | null
 >`(select ${templateRevisions.versionMajor} || '.' || ${templateRevisions.versionMinor} from ${templateRevisions}
   where ${templateRevisions.templateNo} = ${templates.templateNo} and ${templateRevisions.revision} = ${templates.approvedRevision})`;
-
-export const versionOf = (revision: Pick<RevisionRecord, 'versionMajor' | 'versionMinor'>): TemplateVersion | null =>
-  revision.versionMajor === null || revision.versionMinor === null ? null : { major: revision.versionMajor, minor: revision.versionMinor };
-
-interface SummaryRow {
-  template: TemplateRecord;
-  authorName: string;
-  authorId: string;
-  version: string | null;
-  notes: number;
-  checkedBy: number | null;
-}
-
-function summaryOf(user: AuthUser, row: SummaryRow): TemplateSummary {
-  const { template } = row;
-  return {
-    templateNo: template.templateNo,
-    title: template.title,
-    description: template.description,
-    state: template.state,
-    version: row.version,
-    revision: template.revision,
-    author: row.authorName,
-    authorId: row.authorId,
-    createdAt: template.createdAt.toISOString(),
-    updatedAt: template.updatedAt.toISOString(),
-    noteCount: row.notes,
-    abilities: templateAbilities(user, template, row.checkedBy),
-  };
-}
 
 const summaryColumns = {
   template: templates,
@@ -109,7 +95,7 @@ export async function listTemplates(
     .orderBy(desc(templates.templateNo));
   return {
     totalCount: Number(total?.n ?? 0),
-    list: rows.map((row) => summaryOf(user, row)),
+    list: rows.map((row) => presentSummary(user, row)),
     abilities: { create: canManageTemplates(user) === 'allowed' },
   };
 }
@@ -200,21 +186,7 @@ async function revisionsOf(q: Queryable, templateNo: number): Promise<TemplateRe
     .leftJoin(approver, eq(approver.userNo, templateRevisions.approvedByUserNo))
     .where(eq(templateRevisions.templateNo, templateNo))
     .orderBy(desc(templateRevisions.revision));
-  return rows.map(({ revision, checkedBy, approvedBy }) => {
-    const version = versionOf(revision);
-    return {
-      revision: revision.revision,
-      version: version && formatTemplateVersion(version),
-      blocksHash: revision.blocksHash,
-      checkedBy,
-      checkedAt: revision.checkedAt.toISOString(),
-      approvedBy: approvedBy ?? null,
-      approvedAt: revision.approvedAt?.toISOString() ?? null,
-      supersededAt: revision.supersededAt?.toISOString() ?? null,
-      returnedAt: revision.returnedAt?.toISOString() ?? null,
-      returnReason: revision.returnReason,
-    };
-  });
+  return rows.map(({ revision, checkedBy, approvedBy }) => presentRevision(revision, checkedBy, approvedBy ?? null));
 }
 
 /** The template with its revisions, who may not approve it, and the version an approval would suggest. */
@@ -230,7 +202,7 @@ export async function templateDetail(q: Queryable, user: AuthUser, templateNo: n
   const excluded = await q.select({ userId: users.userId }).from(users).where(inArray(users.userNo, excludedNos));
   const [draft] = await q.select({ savedAt: templateDrafts.savedAt }).from(templateDrafts).where(eq(templateDrafts.templateNo, templateNo));
   return {
-    ...summaryOf(user, row),
+    ...presentSummary(user, row),
     revisions,
     approvalExcluded: excluded.map((u) => u.userId),
     suggestedVersion: suggestedTemplateVersion(await lastApprovedVersion(q, row.template)),
@@ -260,4 +232,45 @@ export async function approvedContent(
   if (template.approvedRevision === null) return null;
   const revision = await revisionOf(q, template.templateNo, template.approvedRevision);
   return revision ? { revision, blocks: revision.blocks as SavedBlock[] } : null;
+}
+
+/** A template and its live draft, as its editor opens them: for those who manage templates. */
+export async function templateEditor({ db, live }: Services, user: AuthUser, templateNo: number): Promise<TemplateEditorAnswer> {
+  enforce(canManageTemplates(user), MANAGE_REFUSALS);
+  const template = await requireReadableTemplate(db, user, templateNo);
+  const content = await live.snapshot(templateDocumentName(template.templateNo));
+  return { template: await templateDetail(db, user, template.templateNo), blockList: content.savedBlocks('TEMPLATE') };
+}
+
+/**
+ * The template, if the caller may open it for editing now (`editCheck`): 7003 while a checked-in
+ * revision waits for approval. It changes nothing: starting a new draft is `reopen`.
+ */
+export async function templateForEditing(q: Queryable, user: AuthUser, templateNo: number): Promise<TemplateDetail> {
+  const template = await requireReadableTemplate(q, user, templateNo);
+  enforce(canEditTemplate(user, template), EDIT_REFUSALS);
+  return templateDetail(q, user, template.templateNo);
+}
+
+/** The revision the viewer shows when none is asked for: the latest approved one, else the latest checked in. */
+function defaultViewedRevision(template: TemplateRecord): number | null {
+  return template.approvedRevision ?? (template.revision > 0 ? template.revision : null);
+}
+
+/** One checked-in revision, read-only, with who wrote each block; approved ones only for those who do not manage templates. */
+export async function templateViewer(
+  q: Queryable,
+  user: AuthUser,
+  input: CallRequest<typeof api.templates.viewer>,
+): Promise<TemplateViewerAnswer> {
+  const template = await requireReadableTemplate(q, user, input.templateNo);
+  const wanted = input.revision ?? defaultViewedRevision(template);
+  const row = wanted === null ? undefined : await revisionOf(q, template.templateNo, wanted);
+  enforce(canViewRevision(user, wanted, row), VIEW_REFUSALS);
+  const viewed = row as RevisionRecord;
+  const detail = await templateDetail(q, user, template.templateNo);
+  const revision = detail.revisions.find((r) => r.revision === viewed.revision);
+  if (!revision) throw new AppError(ERR.notFound);
+  const authors = await blockAuthors(q, templateDocumentName(template.templateNo), new Uint8Array(viewed.documentState));
+  return { template: detail, revision, blockList: viewed.blocks as SavedBlock[], authors };
 }

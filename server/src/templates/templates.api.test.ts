@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import {
+  api,
   ERR,
   noteDocumentName,
   templateDocumentName,
@@ -9,15 +10,9 @@ import {
   type PmNode,
   type BlockListAnswer,
   type DashboardCounts,
-  type TemplateChoice,
-  type TemplateDetail,
-  type TemplateEditorAnswer,
-  type TemplateListAnswer,
-  type TempAnswer,
-  type TemplateViewerAnswer,
 } from '@eln/shared';
 import { auditLog, documentUpdates, files, templateDrafts, templateRevisions } from '../db/schema.js';
-import { DatabaseDocumentStore } from '../collab/documentStore.js';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectLive, connectWriter, eventually, paragraphTexts, type LiveClient } from '../testing/live.js';
 
@@ -63,7 +58,7 @@ let titles = 0;
 const uniqueTitle = () => `Synthesis ${++titles}`;
 
 async function create(who: Person = author, title = uniqueTitle()) {
-  const answer = await who.call<{ templateNo: number }>('/v1/template/create', { title });
+  const answer = await who.call(api.templates.create, { title });
   expect(answer.body.status).toBe('0000');
   return answer.body.data.templateNo;
 }
@@ -81,12 +76,11 @@ async function write(who: Person, templateNo: number, ...texts: string[]) {
   return client;
 }
 
-const detail = async (who: Person, templateNo: number) =>
-  (await who.call<TemplateEditorAnswer>('/v1/template/editor', { templateNo })).body.data.template;
+const detail = async (who: Person, templateNo: number) => (await who.call(api.templates.editor, { templateNo })).body.data.template;
 const checkIn = (who: Person, templateNo: number, version: number) =>
-  who.call<{ revision: number; blocksHash: string }>('/v1/template/save', { templateNo, version, blockList: [] });
+  who.call(api.templates.checkIn, { templateNo, version, blockList: [] });
 const approve = (who: Person, templateNo: number, version: string, revision: number, password = who.user.password) =>
-  who.call<{ version: string; blocksHash: string }>('/v1/template/approve', { templateNo, version, revision, password });
+  who.call(api.templates.approve, { templateNo, version, revision, password });
 
 /** A template with the given paragraphs, checked in by its author and approved as `version`. */
 async function approvedTemplate(version = '1.1', texts = ['Weigh the reagents', 'Record the yield']) {
@@ -125,7 +119,7 @@ async function newProject(): Promise<number> {
 describe('/v1/template/create and /update/title', () => {
   it('creates a template with a trimmed title, audited, and counts it on the dashboard', async () => {
     const before = (await author.call<DashboardCounts>('/v1/dashboard/count', {})).body.data.templates;
-    const answer = await author.call<{ templateNo: number }>('/v1/template/create', { title: '  Cell culture log  ' });
+    const answer = await author.call(api.templates.create, { title: '  Cell culture log  ' });
     expect(answer.body.status).toBe('0000');
     const template = await detail(author, answer.body.data.templateNo);
     expect(template).toMatchObject({ title: 'Cell culture log', state: 'D', version: null, revision: 0, authorId: author.user.userId });
@@ -138,21 +132,21 @@ describe('/v1/template/create and /update/title', () => {
     const title = uniqueTitle();
     await create(author, title);
     for (const bad of ['', '   ', 'x'.repeat(26)]) {
-      expect((await author.call('/v1/template/create', { title: bad })).body.status).toBe(ERR.validation);
+      expect((await author.call(api.templates.create, { title: bad })).body.status).toBe(ERR.validation);
     }
-    expect((await author.call('/v1/template/create', { title: 'x'.repeat(25) })).body.status).toBe('0000');
-    expect((await coAuthor.call('/v1/template/create', { title: ` ${title} ` })).body.status).toBe(ERR.templateDuplicate);
-    expect((await researcher.call('/v1/template/create', { title: uniqueTitle() })).body.status).toBe(ERR.forbidden);
+    expect((await author.call(api.templates.create, { title: 'x'.repeat(25) })).body.status).toBe('0000');
+    expect((await coAuthor.call(api.templates.create, { title: ` ${title} ` })).body.status).toBe(ERR.templateDuplicate);
+    expect((await researcher.call(api.templates.create, { title: uniqueTitle() })).body.status).toBe(ERR.forbidden);
   });
 
   it('renames with the same rules, audited with the old and new title', async () => {
     const templateNo = await create();
     const taken = uniqueTitle();
     await create(author, taken);
-    expect((await author.call('/v1/template/update/title', { templateNo, title: taken })).body.status).toBe(ERR.templateDuplicate);
-    expect((await researcher.call('/v1/template/update/title', { templateNo, title: 'Mine now' })).body.status).toBe(ERR.forbidden);
+    expect((await author.call(api.templates.rename, { templateNo, title: taken })).body.status).toBe(ERR.templateDuplicate);
+    expect((await researcher.call(api.templates.rename, { templateNo, title: 'Mine now' })).body.status).toBe(ERR.forbidden);
     expect(
-      (await author.call('/v1/template/update/title', { templateNo, title: 'Renamed log', description: 'For HEK293 cells' })).body.status,
+      (await author.call(api.templates.rename, { templateNo, title: 'Renamed log', description: 'For HEK293 cells' })).body.status,
     ).toBe('0000');
     expect(await detail(author, templateNo)).toMatchObject({ title: 'Renamed log', description: 'For HEK293 cells' });
     const record = await lastAudit('template.renamed');
@@ -178,7 +172,7 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     expect(textsOf(revision?.blocks as Array<{ content: string }>)).toEqual(['Step 1: dissolve', 'Step 2: stir', 'Step 3: filter']);
     expect((await lastAudit('template.checked'))?.after).toMatchObject({ revision: 1, blocksHash: checked.body.data.blocksHash });
     // Each block is marked with who wrote it, as the live history knows it.
-    const viewed = (await approver.call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo, revision: 1 })).body.data;
+    const viewed = (await approver.call(api.templates.viewer, { templateNo, revision: 1 })).body.data;
     const writersOf = (text: string) => viewed.authors[viewed.blockList[textsOf(viewed.blockList).indexOf(text)]!.blockUid];
     expect(writersOf('Step 1: dissolve')).toEqual([author.user.name]);
     expect(writersOf('Step 3: filter')).toEqual([coAuthor.user.name]);
@@ -192,8 +186,8 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     expect(await updateCount(documentName)).toBe(stored);
     expect(await storedTexts(documentName)).not.toContain('sneaked in after the check-in');
     expect((await checkIn(author, templateNo, 1)).body.status).toBe(ERR.templateNotDraft);
-    expect((await author.call('/v1/template/temp', { templateNo, blockList: [] })).body.status).toBe(ERR.templateNotDraft);
-    expect((await author.call('/v1/template/search', { templateNo })).body.status).toBe(ERR.templateReady);
+    expect((await author.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe(ERR.templateNotDraft);
+    expect((await author.call(api.templates.editCheck, { templateNo })).body.status).toBe(ERR.templateReady);
     expect((await detail(approver, templateNo)).abilities).toMatchObject({ approve: true, write: false });
     expect((await detail(author, templateNo)).approvalExcluded).toEqual([author.user.userId]);
   });
@@ -237,7 +231,7 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     const templateNo = await approvedTemplate('1.9');
     // Approved: nothing changes it through the API, nor through a raw Yjs client.
     expect((await checkIn(author, templateNo, 1)).body.status).toBe(ERR.templateNotDraft);
-    expect((await author.call('/v1/template/temp', { templateNo, blockList: [] })).body.status).toBe(ERR.templateNotDraft);
+    expect((await author.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe(ERR.templateNotDraft);
     const documentName = templateDocumentName(templateNo);
     const raw = await connect(author, templateNo);
     const stored = await updateCount(documentName);
@@ -246,14 +240,14 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     await server.services.live.persistence.flushDocument(documentName);
     expect(await updateCount(documentName)).toBe(stored);
     raw.destroy();
-    const reopened = await author.call<TemplateDetail>('/v1/template/search', { templateNo });
+    const reopened = await author.call(api.templates.reopen, { templateNo });
     expect(reopened.body.data).toMatchObject({ state: 'D', version: '1.9' });
     expect((await lastAudit('template.reopened'))?.before).toMatchObject({ version: '1.9' });
     (await write(author, templateNo, 'Added in the second draft')).destroy();
     expect((await checkIn(author, templateNo, 1)).body.status).toBe('0000');
     // Approved once, the template is visible to everyone; approving still needs the flag.
     expect((await approve(researcher, templateNo, '2.1', 2)).body.status).toBe(ERR.forbidden);
-    expect((await researcher.call('/v1/template/return', { templateNo, revision: 2, reason: 'no' })).body.status).toBe(ERR.forbidden);
+    expect((await researcher.call(api.templates.sendBack, { templateNo, revision: 2, reason: 'no' })).body.status).toBe(ERR.forbidden);
     for (const notGreater of ['1.9', '1.8', '0.9']) {
       const refused = await approve(approver, templateNo, notGreater, 2);
       expect(refused.body.status, notGreater).toBe(ERR.templateVersionNotGreater);
@@ -268,15 +262,51 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     ]);
   });
 
+  it('checks whether a template opens for editing without changing it; starting a new draft is its own command', async () => {
+    const templateNo = await approvedTemplate('3.1');
+    const reopenings = async () =>
+      Number(
+        (
+          await server.database.db
+            .select({ n: count() })
+            .from(auditLog)
+            .where(and(eq(auditLog.action, 'template.reopened'), eq(auditLog.targetId, String(templateNo))))
+        )[0]?.n ?? 0,
+      );
+    // The check is a read: asked twice, the template stays approved, unwritable, and nothing is audited.
+    for (let i = 0; i < 2; i++) {
+      expect((await author.call(api.templates.editCheck, { templateNo })).body.data).toMatchObject({ state: 'A', version: '3.1' });
+    }
+    expect(await detail(author, templateNo)).toMatchObject({ state: 'A' });
+    expect((await author.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe(ERR.templateNotDraft);
+    expect(await reopenings()).toBe(0);
+    // Without the template flag, neither opens it.
+    expect((await researcher.call(api.templates.editCheck, { templateNo })).body.status).toBe(ERR.forbidden);
+    expect((await researcher.call(api.templates.reopen, { templateNo })).body.status).toBe(ERR.forbidden);
+
+    // Reopening starts the draft, audited once; asked again, it finds a draft and changes nothing.
+    expect((await author.call(api.templates.reopen, { templateNo })).body.data).toMatchObject({ state: 'D', version: '3.1' });
+    expect((await coAuthor.call(api.templates.reopen, { templateNo })).body.data).toMatchObject({ state: 'D', version: '3.1' });
+    expect(await reopenings()).toBe(1);
+    expect((await author.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe('0000');
+    expect((await author.call(api.templates.editCheck, { templateNo })).body.data).toMatchObject({ state: 'D' });
+
+    // Checked in, it waits for its approval: both answer 7003 (the client offers the approval instead).
+    expect((await checkIn(author, templateNo, 1)).body.status).toBe('0000');
+    expect((await author.call(api.templates.editCheck, { templateNo })).body.status).toBe(ERR.templateReady);
+    expect((await author.call(api.templates.reopen, { templateNo })).body.status).toBe(ERR.templateReady);
+    expect(await reopenings()).toBe(1);
+  });
+
   it('sends a checked-in draft back to its author with a reason; it is writable again', async () => {
     const templateNo = await create();
     (await write(author, templateNo, 'Incomplete')).destroy();
     await checkIn(author, templateNo, 0);
-    expect((await author.call('/v1/template/return', { templateNo, revision: 1, reason: 'Mine' })).body.status).toBe(
+    expect((await author.call(api.templates.sendBack, { templateNo, revision: 1, reason: 'Mine' })).body.status).toBe(
       ERR.templateOwnApproval,
     );
-    expect((await approver.call('/v1/template/return', { templateNo, revision: 1, reason: '' })).body.status).toBe(ERR.validation);
-    expect((await approver.call('/v1/template/return', { templateNo, revision: 1, reason: 'Add the safety step' })).body.status).toBe(
+    expect((await approver.call(api.templates.sendBack, { templateNo, revision: 1, reason: '' })).body.status).toBe(ERR.validation);
+    expect((await approver.call(api.templates.sendBack, { templateNo, revision: 1, reason: 'Add the safety step' })).body.status).toBe(
       '0000',
     );
     const template = await detail(author, templateNo);
@@ -314,7 +344,7 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
   it('temp-saves the draft and discards it when the author leaves', async () => {
     const templateNo = await create();
     (await write(author, templateNo, 'Draft line')).destroy();
-    const saved = await author.call<TempAnswer>('/v1/template/temp', { templateNo, blockList: [] });
+    const saved = await author.call(api.templates.tempSave, { templateNo, blockList: [] });
     expect(saved.body.status).toBe('0000');
     expect(saved.body.data.blockStatuses.map((b) => b.blockStatus)).toEqual(['ADD']);
     const [draft] = await server.database.db.select().from(templateDrafts).where(eq(templateDrafts.templateNo, templateNo));
@@ -323,8 +353,8 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
       (draft?.blocks as Array<{ blockUid: string }>).map((b) => b.blockUid),
     );
     expect((await detail(author, templateNo)).tempSavedAt).not.toBeNull();
-    expect((await researcher.call('/v1/template/temp', { templateNo, blockList: [] })).body.status).toBe(ERR.notFound);
-    expect((await author.call('/v1/template/clear', { templateNo })).body.status).toBe('0000');
+    expect((await researcher.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe(ERR.notFound);
+    expect((await author.call(api.templates.leave, { templateNo })).body.status).toBe('0000');
     expect(await server.database.db.select().from(templateDrafts).where(eq(templateDrafts.templateNo, templateNo))).toEqual([]);
   });
 });
@@ -333,21 +363,21 @@ describe('who sees what', () => {
   it('shows drafts to managers only; everyone reads and lists approved templates', async () => {
     const draftNo = await create();
     const approvedNo = await approvedTemplate('2.1');
-    const forResearcher = (await researcher.call<TemplateListAnswer>('/v1/template/list', { pageSize: 100 })).body.data;
+    const forResearcher = (await researcher.call(api.templates.list, { pageSize: 100 })).body.data;
     expect(forResearcher.abilities.create).toBe(false);
     expect(forResearcher.list.map((t) => t.templateNo)).toContain(approvedNo);
     expect(forResearcher.list.map((t) => t.templateNo)).not.toContain(draftNo);
-    const forAuthor = (await author.call<TemplateListAnswer>('/v1/template/list', { pageSize: 100, state: 'D' })).body.data;
+    const forAuthor = (await author.call(api.templates.list, { pageSize: 100, state: 'D' })).body.data;
     expect(forAuthor.list.map((t) => t.templateNo)).toContain(draftNo);
     expect(forAuthor.list.every((t) => t.state === 'D')).toBe(true);
 
-    expect((await researcher.call('/v1/template/viewer', { templateNo: draftNo })).body.status).toBe(ERR.notFound);
-    expect((await researcher.call('/v1/template/editor', { templateNo: approvedNo })).body.status).toBe(ERR.forbidden);
-    const viewed = (await researcher.call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo: approvedNo })).body.data;
+    expect((await researcher.call(api.templates.viewer, { templateNo: draftNo })).body.status).toBe(ERR.notFound);
+    expect((await researcher.call(api.templates.editor, { templateNo: approvedNo })).body.status).toBe(ERR.forbidden);
+    const viewed = (await researcher.call(api.templates.viewer, { templateNo: approvedNo })).body.data;
     expect(viewed.revision.version).toBe('2.1');
     expect(textsOf(viewed.blockList)).toEqual(['Weigh the reagents', 'Record the yield']);
 
-    const choices = (await researcher.call<{ list: TemplateChoice[] }>('/v1/template/list/all', {})).body.data.list;
+    const choices = (await researcher.call(api.templates.choices, {})).body.data.list;
     expect(choices.find((c) => c.templateNo === approvedNo)).toMatchObject({ version: '2.1' });
     expect(choices.some((c) => c.templateNo === draftNo)).toBe(false);
 
@@ -356,12 +386,26 @@ describe('who sees what', () => {
     expect(refused.kind).toBe('refused');
   });
 
+  it('shows a revision waiting for approval to managers only, and answers for revisions that are not there', async () => {
+    const templateNo = await approvedTemplate('4.1');
+    expect((await author.call(api.templates.reopen, { templateNo })).body.status).toBe('0000');
+    (await write(author, templateNo, 'Second draft')).destroy();
+    expect((await checkIn(author, templateNo, 1)).body.status).toBe('0000');
+    const waiting = await approver.call(api.templates.viewer, { templateNo, revision: 2 });
+    expect(waiting.body.data.revision).toMatchObject({ revision: 2, version: null });
+    expect((await researcher.call(api.templates.viewer, { templateNo, revision: 2 })).body.status).toBe(ERR.templateNotApproved);
+    // Without a revision asked for: the latest approved one, for everyone.
+    const latest = await researcher.call(api.templates.viewer, { templateNo });
+    expect(latest.body.data.revision).toMatchObject({ revision: 1, version: '4.1' });
+    expect((await approver.call(api.templates.viewer, { templateNo, revision: 3 })).body.status).toBe(ERR.notFound);
+    // A draft never checked in has nothing to show yet.
+    expect((await author.call(api.templates.viewer, { templateNo: await create() })).body.status).toBe(ERR.templateNotApproved);
+  });
+
   it('filters the list by title and pages it', async () => {
     const stem = `Paged ${Date.now()}`;
     for (let i = 0; i < 3; i++) await create(author, `${stem} ${i}`.slice(0, 25));
-    const page = (
-      await author.call<TemplateListAnswer>('/v1/template/list', { type: 'title', value: stem.slice(0, 20), pageSize: 2, page: 2 })
-    ).body.data;
+    const page = (await author.call(api.templates.list, { type: 'title', value: stem.slice(0, 20), pageSize: 2, page: 2 })).body.data;
     expect(page.totalCount).toBe(3);
     expect(page.list).toHaveLength(1);
   });
@@ -385,7 +429,7 @@ describe('notes made from templates', () => {
     expect((await lastAudit('note.created'))?.after).toMatchObject({ template: { templateNo, version: '1.1', revision: 1 } });
 
     // The template moves on to 1.2; the earlier note still says 1.1 and keeps its content.
-    await author.call('/v1/template/search', { templateNo });
+    await author.call(api.templates.reopen, { templateNo });
     (await write(author, templateNo, 'Waste disposal')).destroy();
     await checkIn(author, templateNo, 1);
     await approve(approver, templateNo, '1.2', 2);
@@ -412,7 +456,7 @@ describe('notes made from templates', () => {
       ERR.notFound,
     );
     const deletedNo = await approvedTemplate();
-    expect((await author.call('/v1/template/delete', { templateNo: deletedNo })).body.status).toBe('0000');
+    expect((await author.call(api.templates.delete, { templateNo: deletedNo })).body.status).toBe('0000');
     expect((await author.call('/v1/project/note/create', { projectNo, title: 'From deleted', templateNo: deletedNo })).body.status).toBe(
       ERR.notFound,
     );
@@ -425,18 +469,18 @@ describe('/v1/template/delete', () => {
     const projectNo = await newProject();
     const templateNo = await approvedTemplate();
     const note = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Kept', templateNo });
-    expect((await approver.call('/v1/template/delete', { templateNo })).body.status).toBe(ERR.templateDelete);
-    expect((await researcher.call('/v1/template/delete', { templateNo })).body.status).toBe(ERR.forbidden);
-    expect((await author.call('/v1/template/delete', { templateNo })).body.status).toBe('0000');
-    expect((await author.call('/v1/template/delete', { templateNo })).body.status).toBe(ERR.notFound);
+    expect((await approver.call(api.templates.delete, { templateNo })).body.status).toBe(ERR.templateDelete);
+    expect((await researcher.call(api.templates.delete, { templateNo })).body.status).toBe(ERR.forbidden);
+    expect((await author.call(api.templates.delete, { templateNo })).body.status).toBe('0000');
+    expect((await author.call(api.templates.delete, { templateNo })).body.status).toBe(ERR.notFound);
     expect((await lastAudit('template.deleted'))?.before).toMatchObject({ version: '1.1' });
-    const list = (await author.call<TemplateListAnswer>('/v1/template/list', { pageSize: 100 })).body.data;
+    const list = (await author.call(api.templates.list, { pageSize: 100 })).body.data;
     expect(list.list.some((t) => t.templateNo === templateNo)).toBe(false);
     const blocks = (await researcher.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo: note.body.data.labNoteNo })).body.data;
     expect(blocks.note.template).toMatchObject({ templateNo, version: '1.1' });
     const admin = await server.as(server.admin);
     const other = await create();
-    expect((await admin('/v1/template/delete', { templateNo: other })).body.status).toBe('0000');
+    expect((await admin(api.templates.delete, { templateNo: other })).body.status).toBe('0000');
   });
 });
 
@@ -517,7 +561,7 @@ describe('files in templates', () => {
     expect((await researcher.call('/v1/common/file/url', { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');
 
     // Deleting the template leaves the note's copy readable, and the template's own file unreadable to others.
-    expect((await author.call('/v1/template/delete', { templateNo })).body.status).toBe('0000');
+    expect((await author.call(api.templates.delete, { templateNo })).body.status).toBe('0000');
     expect((await researcher.call('/v1/common/file/url', { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');
     expect((await researcher.call('/v1/common/file/url', { fileId })).body.status).toBe(ERR.notFound);
   });

@@ -54,7 +54,8 @@ declare module 'oidc-provider' {
 
   export interface InteractionDetails {
     uid: string;
-    prompt: { name: 'login' | 'consent' | string; details: Record<string, unknown> };
+    /** 'login', 'consent' or another prompt. */
+    prompt: { name: string; details: Record<string, unknown> };
     params: Record<string, string | undefined>;
     session?: { accountId?: string };
     grantId?: string;

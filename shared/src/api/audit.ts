@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { ERR } from '../errors.js';
+import { defineCall, fileAnswer } from './call.js';
+import { listAnswer } from './paging.js';
 import { LIMITS, PAGING } from '../limits.js';
 import { dateFilter, text } from '../validation.js';
 
@@ -85,21 +88,22 @@ export function systemReasonOf(reason: string): AuditSystemReason | null {
   return SYSTEM_REASON_KEYS.get(reason) ?? null;
 }
 
-export interface AuditVerifyAnswer {
-  ok: boolean;
+export const auditVerifyAnswer = z.strictObject({
+  ok: z.boolean(),
   /** Records read. */
-  checked: number;
+  checked: z.number(),
   /** Sequence of the first record whose hash or link does not match, or null. */
-  firstBroken: number | null;
+  firstBroken: z.number().nullable(),
   /**
    * Every broken record, in order, at most AUDIT_VERIFY.maxBrokenListed of them. A record is broken when
    * its content no longer gives its stored hash, or when it does not name the stored hash of the record
    * before it (one was removed, inserted or re-hashed there).
    */
-  broken: number[];
+  broken: z.array(z.number()),
   /** How many records are broken in all (may exceed the list). */
-  brokenCount: number;
-}
+  brokenCount: z.number(),
+});
+export type AuditVerifyAnswer = z.infer<typeof auditVerifyAnswer>;
 
 export const auditVerifyRequest = z.strictObject({});
 
@@ -137,21 +141,25 @@ export const AUDIT_HEAD_HEADER = 'x-audit-chain-head';
 /** Start of the export's last line, which names the chain head: `# audit chain head: seq=<seq> hash=<hash>`. */
 export const AUDIT_HEAD_LINE_PREFIX = '# audit chain head:';
 
-export interface AuditRecord {
-  seq: number;
-  at: string;
-  actorUserId: string | null;
-  actorName: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-  clientAddress: string | null;
-  prevHash: string;
-  hash: string;
-}
+export const auditRecord = z.strictObject({
+  seq: z.number(),
+  at: z.string(),
+  /** Who acted (null for the system and for sign-in attempts before anyone is signed in), by number and ID. */
+  actorUserNo: z.number().nullable(),
+  actorUserId: z.string().nullable(),
+  actorName: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  /** The record's state before and after the change, as it was recorded (any JSON, or null). */
+  before: z.unknown(),
+  after: z.unknown(),
+  reason: z.string().nullable(),
+  clientAddress: z.string().nullable(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export type AuditRecord = z.infer<typeof auditRecord>;
 
 /** Columns of the audit CSV export, in order. */
 export const AUDIT_CSV_COLUMNS = [
@@ -169,3 +177,46 @@ export const AUDIT_CSV_COLUMNS = [
   'prevHash',
   'hash',
 ] as const;
+
+/** The audit calls (server/src/audit): the trail is the administrators'. */
+export const auditCalls = {
+  verify: defineCall({
+    path: '/v1/audit/verify',
+    auth: 'admin',
+    kind: 'query',
+    summary: "Recomputes the audit trail's hash chain and names every broken record.",
+    request: auditVerifyRequest,
+    answer: auditVerifyAnswer,
+    errors: [],
+  }),
+  list: defineCall({
+    path: '/v1/audit/list',
+    auth: 'admin',
+    kind: 'query',
+    summary: 'A page of the audit trail, newest first, filtered by actor, action, target and dates.',
+    request: auditListRequest,
+    answer: listAnswer(auditRecord),
+    errors: [ERR.auditLookup],
+    failure: ERR.auditLookup,
+  }),
+  detail: defineCall({
+    path: '/v1/audit/detail',
+    auth: 'admin',
+    kind: 'query',
+    summary: 'One audit record, whole.',
+    request: auditDetailRequest,
+    answer: auditRecord,
+    errors: [ERR.notFound, ERR.auditLookup],
+    failure: ERR.auditLookup,
+  }),
+  exportCsv: defineCall({
+    path: '/v1/audit/export',
+    auth: 'admin',
+    kind: 'command',
+    summary: 'The records the filters match as CSV, ending with the chain head its own (audited) record made.',
+    request: auditExportRequest,
+    answer: fileAnswer,
+    answerBody: 'file',
+    errors: [],
+  }),
+} as const;

@@ -1,23 +1,37 @@
-import type { ErrorCode } from '../errors.js';
+import { z } from 'zod';
+import { isErrorCode, type ErrorCode } from '../errors.js';
 
 /**
- * Directory synchronisation (`/v1/department/sync`, `/v1/department/sync/status`): the company's
+ * Directory synchronisation (`api.departments.sync`, `api.departments.syncStatus`): the company's
  * departments and people read from an LDAP directory and applied in one transaction.
  */
 
 /** Who started a run: an administrator's "Sync now", or the server's own interval. */
-export type DirectorySyncTrigger = 'manual' | 'interval';
+export const DIRECTORY_SYNC_TRIGGERS = ['manual', 'interval'] as const;
+export type DirectorySyncTrigger = (typeof DIRECTORY_SYNC_TRIGGERS)[number];
 
 /** Where a running sync is: the progress the department screen shows while it waits. */
-export type DirectorySyncPhase = 'connecting' | 'departments' | 'users' | 'applying';
+export const DIRECTORY_SYNC_PHASES = ['connecting', 'departments', 'users', 'applying'] as const;
+export type DirectorySyncPhase = (typeof DIRECTORY_SYNC_PHASES)[number];
 
 /** `running` until it ends; a run whose process died is `interrupted` (it changed nothing). */
-export type DirectorySyncOutcome = 'running' | 'succeeded' | 'failed' | 'interrupted';
+export const DIRECTORY_SYNC_OUTCOMES = ['running', 'succeeded', 'failed', 'interrupted'] as const;
+export type DirectorySyncOutcome = (typeof DIRECTORY_SYNC_OUTCOMES)[number];
 
-export interface DirectorySyncCounts {
-  departments: { read: number; created: number; updated: number; missing: number; restored: number; skipped: number };
-  users: { read: number; created: number; updated: number; moved: number; deactivated: number; reactivated: number; skipped: number };
-}
+const count = z.number();
+export const directorySyncCounts = z.strictObject({
+  departments: z.strictObject({ read: count, created: count, updated: count, missing: count, restored: count, skipped: count }),
+  users: z.strictObject({
+    read: count,
+    created: count,
+    updated: count,
+    moved: count,
+    deactivated: count,
+    reactivated: count,
+    skipped: count,
+  }),
+});
+export type DirectorySyncCounts = z.infer<typeof directorySyncCounts>;
 
 /** Why an entry of the directory was left out or kept as it was; the screen names each. */
 export const DIRECTORY_NOTE_REASONS = [
@@ -32,46 +46,47 @@ export const DIRECTORY_NOTE_REASONS = [
 export type DirectoryNoteReason = (typeof DIRECTORY_NOTE_REASONS)[number];
 
 /** One entry worth an administrator's attention: its DN (or user ID) and why. */
-export interface DirectoryNote {
-  entry: string;
-  reason: DirectoryNoteReason;
-}
+export const directoryNote = z.strictObject({ entry: z.string(), reason: z.enum(DIRECTORY_NOTE_REASONS) });
+export type DirectoryNote = z.infer<typeof directoryNote>;
 
 /** The most notes a run keeps (the counts still count them all). */
 export const DIRECTORY_NOTES_KEPT = 20;
 
-export interface DirectorySyncRun {
-  runNo: number;
-  trigger: DirectorySyncTrigger;
+export const directorySyncRun = z.strictObject({
+  runNo: z.number(),
+  trigger: z.enum(DIRECTORY_SYNC_TRIGGERS),
   /** The administrator who started it (null for the interval). */
-  actor: { userId: string; name: string | null } | null;
-  startedAt: string;
-  finishedAt: string | null;
-  outcome: DirectorySyncOutcome;
-  phase: DirectorySyncPhase | null;
+  actor: z.strictObject({ userId: z.string(), name: z.string().nullable() }).nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  outcome: z.enum(DIRECTORY_SYNC_OUTCOMES),
+  phase: z.enum(DIRECTORY_SYNC_PHASES).nullable(),
   /** Directory entries read so far (departments and users). */
-  entriesRead: number;
-  counts: DirectorySyncCounts | null;
-  errorCode: ErrorCode | null;
+  entriesRead: z.number(),
+  counts: directorySyncCounts.nullable(),
+  errorCode: z.custom<ErrorCode>(isErrorCode).nullable(),
   /** The directory's or the network's own words, for the administrator (never SQL or a stack). */
-  errorDetail: string | null;
+  errorDetail: z.string().nullable(),
   /** The first DIRECTORY_NOTES_KEPT notes, and how many there were. */
-  notes: DirectoryNote[];
-  notesTotal: number;
-}
+  notes: z.array(directoryNote),
+  notesTotal: z.number(),
+});
+export type DirectorySyncRun = z.infer<typeof directorySyncRun>;
 
-export interface DirectorySyncStatus {
+export const directorySyncStatus = z.strictObject({
   /** False when the server has no LDAP_URL: the screen says so instead of offering "Sync now". */
-  configured: boolean;
+  configured: z.boolean(),
   /** Where the directory is, for the administrator (URL and base DNs; never the password). */
-  directory: { url: string; departmentBaseDn: string; userBaseDn: string; intervalMinutes: number | null } | null;
+  directory: z
+    .strictObject({ url: z.string(), departmentBaseDn: z.string(), userBaseDn: z.string(), intervalMinutes: z.number().nullable() })
+    .nullable(),
   /** A run in progress (any process's), or null. */
-  running: DirectorySyncRun | null;
+  running: directorySyncRun.nullable(),
   /** The latest run that ended, or null when there has been none. */
-  last: DirectorySyncRun | null;
-}
+  last: directorySyncRun.nullable(),
+});
+export type DirectorySyncStatus = z.infer<typeof directorySyncStatus>;
 
-/** `/v1/department/sync` answers the run it made. */
-export interface DirectorySyncAnswer {
-  run: DirectorySyncRun;
-}
+/** `api.departments.sync` answers the run it made. */
+export const directorySyncAnswer = z.strictObject({ run: directorySyncRun });
+export type DirectorySyncAnswer = z.infer<typeof directorySyncAnswer>;

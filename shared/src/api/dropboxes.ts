@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import type { CellDropbox } from '../blocks/cellDropbox.js';
+import { ERR } from '../errors.js';
 import type { Localised } from '../language.js';
 import { LIMITS } from '../limits.js';
 import { recordNo, requiredText, text, yesNo } from '../validation.js';
-import { pagingRequest } from './paging.js';
+import { defineCall, noAnswer } from './call.js';
+import { listAnswer, pagingRequest } from './paging.js';
 
 /**
  * Dropboxes: a lab's controlled vocabularies (units, solvents, sample states), each a list of code and
@@ -22,10 +25,9 @@ export const DROPBOX_CSV_MAX_BYTES = 256 * 1024;
 export const DROPBOX_CSV_ENCODINGS = ['auto', 'utf-8', 'euc-kr'] as const;
 export type DropboxCsvEncoding = (typeof DROPBOX_CSV_ENCODINGS)[number];
 
-export interface DropboxRow {
-  code: string;
-  name: string;
-}
+/** A row as stored and answered (the request's rows are checked by `checkDropboxRows` first). */
+export const dropboxRowRecord = z.strictObject({ code: z.string(), name: z.string() });
+export type DropboxRow = z.infer<typeof dropboxRowRecord>;
 
 /** Why one row cannot be stored. */
 export const DROPBOX_ROW_PROBLEMS = [
@@ -70,11 +72,12 @@ export const DROPBOX_ROW_PROBLEM_TEXT: Record<DropboxRowProblem, Localised> = {
   },
 };
 
-export interface CheckedDropboxRow extends DropboxRow {
+export const checkedDropboxRow = dropboxRowRecord.extend({
   /** 1-based line in the CSV file (the header is line 1), or the row's position when not from a file. */
-  line: number;
-  problems: DropboxRowProblem[];
-}
+  line: z.number(),
+  problems: z.array(z.enum(DROPBOX_ROW_PROBLEMS)),
+});
+export type CheckedDropboxRow = z.infer<typeof checkedDropboxRow>;
 
 const UNSTORABLE = /[\u0000\uFFFD]|[\uD800-\uDFFF]/u;
 
@@ -138,36 +141,105 @@ export type DropboxUpdateRequest = z.input<typeof dropboxUpdateRequest>;
 export type DropboxImportRequest = z.input<typeof dropboxImportRequest>;
 
 /** What the caller may do, as the server's dropbox policy decides it (`server/src/dropboxes/policy.ts`). */
-export interface DropboxAbilities {
-  update: boolean;
-}
+export const dropboxAbilities = z.strictObject({ update: z.boolean() });
+export type DropboxAbilities = z.infer<typeof dropboxAbilities>;
 
-export interface DropboxSummary {
-  dropboxNo: number;
-  title: string;
-  status: 'Y' | 'N';
-  rowCount: number;
-  updatedAt: string;
-  updatedByName: string | null;
-}
+export const dropboxSummary = z.strictObject({
+  dropboxNo: z.number(),
+  title: z.string(),
+  status: yesNo,
+  rowCount: z.number(),
+  updatedAt: z.string(),
+  updatedByName: z.string().nullable(),
+});
+export type DropboxSummary = z.infer<typeof dropboxSummary>;
 
-export interface DropboxListAnswer {
-  list: DropboxSummary[];
-  totalCount: number;
+export const dropboxListAnswer = listAnswer(dropboxSummary).extend({
   /** Whether the caller may create dropboxes. */
-  abilities: { create: boolean };
-}
+  abilities: z.strictObject({ create: z.boolean() }),
+});
+export type DropboxListAnswer = z.infer<typeof dropboxListAnswer>;
 
-export interface DropboxDetail extends DropboxSummary {
-  rows: DropboxRow[];
-  abilities: DropboxAbilities;
-}
+export const dropboxDetail = dropboxSummary.extend({ rows: z.array(dropboxRowRecord), abilities: dropboxAbilities });
+export type DropboxDetail = z.infer<typeof dropboxDetail>;
 
-export interface DropboxImportAnswer {
+export const dropboxImportAnswer = z.strictObject({
   /** The encoding the file was read in. */
-  encoding: Exclude<DropboxCsvEncoding, 'auto'>;
-  rows: CheckedDropboxRow[];
+  encoding: z.enum(DROPBOX_CSV_ENCODINGS).exclude(['auto']),
+  rows: z.array(checkedDropboxRow),
   /** Whether every row can be stored (and, when dropboxNo was given, they were). */
-  ok: boolean;
-  stored: boolean;
-}
+  ok: z.boolean(),
+  stored: z.boolean(),
+});
+export type DropboxImportAnswer = z.infer<typeof dropboxImportAnswer>;
+
+/** `/cell`: the server's sealed copy of a used dropbox and the chosen row, as a table cell holds it (CellDropbox). */
+export const cellDropboxCopy = z.strictObject({
+  dropboxNo: z.number(),
+  title: z.string(),
+  code: z.string().nullable(),
+  name: z.string().nullable(),
+  seal: z.string(),
+}) satisfies z.ZodType<CellDropbox>;
+export type CellDropboxCopy = z.infer<typeof cellDropboxCopy>;
+
+/** The dropbox calls (server/src/dropboxes). */
+export const dropboxCalls = {
+  list: defineCall({
+    path: '/v1/dropbox/list',
+    auth: 'user',
+    kind: 'query',
+    summary: 'Dropboxes the caller may see (managers: unused ones too), newest first, filtered by title, status and dates.',
+    request: dropboxListRequest,
+    answer: dropboxListAnswer,
+    errors: [ERR.dropboxLookup],
+    failure: ERR.dropboxLookup,
+  }),
+  detail: defineCall({
+    path: '/v1/dropbox/check',
+    auth: 'user',
+    kind: 'query',
+    summary: 'A dropbox with its rows and what the caller may do with it.',
+    request: dropboxNoRequest,
+    answer: dropboxDetail,
+    errors: [ERR.notFound, ERR.dropboxLookup],
+    failure: ERR.dropboxLookup,
+  }),
+  cellCopy: defineCall({
+    path: '/v1/dropbox/cell',
+    auth: 'user',
+    kind: 'query',
+    summary: "The server's sealed copy of a used dropbox and one of its rows (by code), or of the list alone, for a table cell.",
+    request: dropboxCellRequest,
+    answer: cellDropboxCopy,
+    errors: [ERR.notFound, ERR.dropboxLookup],
+    failure: ERR.dropboxLookup,
+  }),
+  create: defineCall({
+    path: '/v1/dropbox/create',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Creates a dropbox with the rows an import preview read (users with the dropbox flag, administrators).',
+    request: dropboxCreateRequest,
+    answer: z.strictObject({ dropboxNo: z.number() }),
+    errors: [ERR.forbidden, ERR.dropboxDuplicate, ERR.dropboxRows],
+  }),
+  update: defineCall({
+    path: '/v1/dropbox/update',
+    auth: 'user',
+    kind: 'command',
+    summary: "Changes a dropbox's title and status.",
+    request: dropboxUpdateRequest,
+    answer: noAnswer,
+    errors: [ERR.forbidden, ERR.dropboxDuplicate, ERR.notFound],
+  }),
+  importCsv: defineCall({
+    path: '/v1/dropbox/import',
+    auth: 'user',
+    kind: 'command',
+    summary: "Reads a CSV file and checks every row: a preview without dropboxNo; with it, the rows replace the dropbox's, all or none.",
+    request: dropboxImportRequest,
+    answer: dropboxImportAnswer,
+    errors: [ERR.forbidden, ERR.dropboxNotCsv, ERR.dropboxCsvHeader, ERR.dropboxRows, ERR.notFound],
+  }),
+} as const;

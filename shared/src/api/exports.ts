@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { ERR } from '../errors.js';
 import { dateFilter, recordNo, text } from '../validation.js';
+import { defineCall, fileAnswer } from './call.js';
+import { listAnswer } from './paging.js';
 
 /**
  * Exports leave the notebook as background jobs: a project's notes as PDF or as a signed .eln archive
@@ -79,58 +82,146 @@ export const exportListRequest = z.strictObject({
 
 export const exportPublicKeyRequest = z.strictObject({});
 
-/** Where a .eln archive is uploaded for import (multipart, one file part). */
-export const ELN_IMPORT_PATH = '/v1/export/import';
-
 export const exportJobRequest = z.strictObject({ jobId: z.string().uuid() });
 export const exportDownloadRequest = z.strictObject({ token: text().min(1).max(EXPORT_LIMITS.tokenMax) });
+/** The .eln import's form carries the archive alone (one file part), no text fields. */
+export const elnImportRequest = z.strictObject({});
 
-export interface ExportJob {
-  jobId: string;
-  format: ExportFormat;
-  status: ExportStatus;
+export const exportJob = z.strictObject({
+  jobId: z.string(),
+  format: z.enum(EXPORT_FORMATS),
+  status: z.enum(EXPORT_STATUS),
   /** 0-100. */
-  progress: number;
-  projectNo: number | null;
-  projectTitle: string | null;
-  startDate: string | null;
-  endDate: string | null;
-  pdfA: boolean;
+  progress: z.number(),
+  projectNo: z.number().nullable(),
+  projectTitle: z.string().nullable(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  pdfA: z.boolean(),
   /** A single note's export: the note, its number and the version printed. */
-  noteNo: number | null;
-  labNoteNumber: string | null;
-  version: number | null;
-  requestedBy: { userId: string; name: string };
-  createdAt: string;
-  finishedAt: string | null;
-  fileName: string | null;
-  size: number | null;
-  sha256: string | null;
+  noteNo: z.number().nullable(),
+  labNoteNumber: z.string().nullable(),
+  version: z.number().nullable(),
+  requestedBy: z.strictObject({ userId: z.string(), name: z.string() }),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  fileName: z.string().nullable(),
+  size: z.number().nullable(),
+  sha256: z.string().nullable(),
   /** Why a failed job failed (an error code of the catalogue). */
-  errorCode: string | null;
+  errorCode: z.string().nullable(),
   /** The caller may fetch its file (the requester, once done). */
-  downloadable: boolean;
-}
+  downloadable: z.boolean(),
+});
+export type ExportJob = z.infer<typeof exportJob>;
 
-export interface ExportCreateAnswer {
-  list: ExportJob[];
-}
+export const exportCreateAnswer = z.strictObject({ list: z.array(exportJob) });
+export type ExportCreateAnswer = z.infer<typeof exportCreateAnswer>;
 
-export interface ExportLinkAnswer {
-  token: string;
-  expiresAt: string;
-}
+export const exportLinkAnswer = z.strictObject({ token: z.string(), expiresAt: z.string() });
+export type ExportLinkAnswer = z.infer<typeof exportLinkAnswer>;
 
-export interface ExportPublicKey {
-  keyId: string;
+export const exportPublicKey = z.strictObject({
+  keyId: z.string(),
   /** The key in minisign's .pub format. */
-  minisignPub: string;
-}
+  minisignPub: z.string(),
+});
+export type ExportPublicKey = z.infer<typeof exportPublicKey>;
 
-export interface ElnImportAnswer {
-  projectNo: number;
-  title: string;
-  noteCount: number;
+export const elnImportAnswer = z.strictObject({
+  projectNo: z.number(),
+  title: z.string(),
+  noteCount: z.number(),
   /** Whose key signed the archive: this notebook's, another one's, or none. */
-  signed: 'thisServer' | 'otherKey' | 'unsigned';
-}
+  signed: z.enum(['thisServer', 'otherKey', 'unsigned']),
+});
+export type ElnImportAnswer = z.infer<typeof elnImportAnswer>;
+
+/** Why a download is refused, by the link (expired, someone else's) or by the job (hidden, not ready, failed, removed). */
+const DOWNLOAD_ERRORS = [ERR.notFound, ERR.forbidden, ERR.exportNotReady, ERR.exportFailed, ERR.exportGone] as const;
+
+/** The export calls (server/src/exports). */
+export const exportCalls = {
+  create: defineCall({
+    path: '/v1/export/create',
+    auth: 'user',
+    kind: 'command',
+    summary:
+      "Queues exports: projects as PDF or .eln (one job each), one note's saved version as PDF, or the audit trail as CSV (administrators).",
+    request: exportCreateRequest,
+    answer: exportCreateAnswer,
+    errors: [ERR.forbidden, ERR.notFound, ERR.exportNoVersion, ERR.exportQueueFull],
+  }),
+  list: defineCall({
+    path: '/v1/export/list',
+    auth: 'user',
+    kind: 'query',
+    summary: "The caller's export jobs (an administrator's: everyone's), newest first, optionally of one project.",
+    request: exportListRequest,
+    answer: listAnswer(exportJob),
+    errors: [ERR.notFound],
+  }),
+  detail: defineCall({
+    path: '/v1/export/detail',
+    auth: 'user',
+    kind: 'query',
+    summary: 'One export job with its progress.',
+    request: exportJobRequest,
+    answer: exportJob,
+    errors: [ERR.notFound],
+  }),
+  link: defineCall({
+    path: '/v1/export/link',
+    auth: 'user',
+    kind: 'query',
+    summary: "A short-lived download token for a finished export's file, usable by its requester alone.",
+    request: exportJobRequest,
+    answer: exportLinkAnswer,
+    errors: DOWNLOAD_ERRORS,
+  }),
+  download: defineCall({
+    path: '/v1/export/download',
+    auth: 'user',
+    kind: 'command',
+    summary: "An export's file, for a token from `link` (the download is audited).",
+    request: exportDownloadRequest,
+    answer: fileAnswer,
+    answerBody: 'file',
+    errors: [...DOWNLOAD_ERRORS, ERR.exportLinkExpired],
+  }),
+  publicKey: defineCall({
+    path: '/v1/export/publicKey',
+    auth: 'user',
+    kind: 'query',
+    summary: "The key that signs .eln archives, in minisign's .pub format, for checking them offline (made at its first use).",
+    request: exportPublicKeyRequest,
+    answer: exportPublicKey,
+    errors: [],
+  }),
+  importEln: defineCall({
+    path: '/v1/export/import',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Imports a .eln archive (one file part) as a new project led by the caller, once its checksums and signature are checked.',
+    request: elnImportRequest,
+    answer: elnImportAnswer,
+    body: 'multipart',
+    errors: [
+      ERR.tooLarge,
+      ERR.unsupportedMediaType,
+      ERR.forbidden,
+      ERR.elnNotArchive,
+      ERR.elnStructure,
+      ERR.elnMetadata,
+      ERR.elnSignature,
+      ERR.elnChecksum,
+      ERR.elnMissingFile,
+      ERR.elnTooLarge,
+      ERR.elnContent,
+      ERR.elnUnknownKey,
+    ],
+  }),
+} as const;
+
+/** Where a .eln archive is uploaded for import (multipart, one file part). */
+export const ELN_IMPORT_PATH = exportCalls.importEln.path;

@@ -1,9 +1,12 @@
 import { signatureEntry } from './signatures.js';
 import { z } from 'zod';
+import { ERR } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { recordNo, requiredText, text } from '../validation.js';
-import { BLOCK_STATUSES, NOTE_TYPES, type Block, type SavedBlock } from '../blocks/model.js';
+import { BLOCK_STATUSES, NOTE_TYPES } from '../blocks/model.js';
 import { BLOCK_TYPES } from '../editor/blockNodes.js';
+import { defineCall, noAnswer } from './call.js';
+import { emptyRequest } from './identity.js';
 
 export const NOTE_STATUS = { writing: 'W', requested: 'R', signed: 'T', finished: 'F' } as const;
 export type NoteStatus = (typeof NOTE_STATUS)[keyof typeof NOTE_STATUS];
@@ -22,6 +25,9 @@ export const noteCreateRequest = z.strictObject({
 });
 
 export const labNoteNoRequest = z.strictObject({ labNoteNo: recordNo });
+
+/** The project whose notes everyone's holds are released from (`/clear/all`). */
+export const projectHoldsRequest = z.strictObject({ projectNo: recordNo });
 
 /** A cell's dropbox as the block model carries it (`CellDropbox`; the older title-only form has no number and no seal). */
 const cellDropbox = z.object({
@@ -104,32 +110,157 @@ export const noteSummary = z.strictObject({
 });
 export type NoteSummary = z.infer<typeof noteSummary>;
 
-export interface BlockListAnswer {
-  note: NoteSummary;
-  blockList: Block[];
-  /** Whether the live document differs from the last saved version. */
-  changed: boolean;
-}
+/*
+ * Blocks as the server answers them: exactly the block model's fields (`SavedBlock`, `Block`), each
+ * derived by the server, so no request rule (`blockSchema`) applies to them.
+ */
+const cellDropboxAnswer = z.strictObject({
+  dropboxNo: z.number().nullable(),
+  title: z.string(),
+  code: z.string().nullable(),
+  name: z.string().nullable(),
+  seal: z.string(),
+});
+const tableCellAnswer = z.strictObject({
+  text: z.string(),
+  colspan: z.number(),
+  rowspan: z.number(),
+  dropbox: cellDropboxAnswer.nullable(),
+});
+export const savedBlockAnswer = z.strictObject({
+  type: z.enum(BLOCK_TYPES),
+  blockUid: z.string(),
+  noteType: z.enum(NOTE_TYPES),
+  blockClass: z.string(),
+  blockTable: z.strictObject({ header: z.array(z.array(tableCellAnswer)), body: z.array(z.array(tableCellAnswer)) }).nullable(),
+  content: z.string(),
+  blockOdr: z.number(),
+});
+export const blockAnswer = savedBlockAnswer.extend({ blockStatus: z.enum(BLOCK_STATUSES) });
 
-export interface ViewerAnswer {
-  note: NoteSummary;
-  version: number;
-  blockList: SavedBlock[];
-  savedAt: string | null;
-  savedBy: string | null;
-}
+export const noteCreateAnswer = z.strictObject({ labNoteNo: z.number(), labNoteNumber: z.string() });
+
+export const blockListAnswer = z.strictObject({
+  note: noteSummary,
+  blockList: z.array(blockAnswer),
+  /** Whether the live document differs from the last saved version. */
+  changed: z.boolean(),
+});
+export type BlockListAnswer = z.infer<typeof blockListAnswer>;
+
+export const viewerAnswer = z.strictObject({
+  note: noteSummary,
+  version: z.number(),
+  blockList: z.array(savedBlockAnswer),
+  savedAt: z.string().nullable(),
+  savedBy: z.string().nullable(),
+});
+export type ViewerAnswer = z.infer<typeof viewerAnswer>;
 
 /**
  * A temp save's answer: each block's status against the last saved version (an approved template's,
  * for templates), in order, rather than the blocks themselves, which the caller already has.
  */
-export interface TempAnswer {
-  blockStatuses: Array<Pick<Block, 'blockUid' | 'blockStatus'>>;
-  changed: boolean;
-  savedAt: string;
-}
+export const tempSaveAnswer = z.strictObject({
+  blockStatuses: z.array(blockAnswer.pick({ blockUid: true, blockStatus: true })),
+  changed: z.boolean(),
+  savedAt: z.string(),
+});
+export type TempAnswer = z.infer<typeof tempSaveAnswer>;
 
-export interface SaveAnswer {
-  version: number;
-  blocksHash: string;
-}
+export const saveAnswer = z.strictObject({ version: z.number(), blocksHash: z.string() });
+export type SaveAnswer = z.infer<typeof saveAnswer>;
+
+/** What every call on one note may refuse first: no such note (or one in a project the caller cannot see), or a deleted one. */
+const NOTE_READ_ERRORS = [ERR.noteMissing, ERR.noteDeleted] as const;
+/** The content checks of drafts and versions (server/src/notes/contentCheck.ts). */
+const CONTENT_ERRORS = [ERR.noteContent, ERR.unsupportedCharacters] as const;
+
+/** The lab note calls (server/src/notes). */
+export const noteCalls = {
+  create: defineCall({
+    path: '/v1/project/note/create',
+    auth: 'user',
+    kind: 'command',
+    summary:
+      "Creates a note in a project the caller takes part in, blank or from a template's approved version, with the year's next lab note number.",
+    request: noteCreateRequest,
+    answer: noteCreateAnswer,
+    errors: [ERR.notFound, ERR.forbidden, ERR.projectModify, ERR.noteDuplicate, ERR.templateNotApproved],
+  }),
+  delete: defineCall({
+    path: '/v1/project/note/delete',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Deletes a note not yet signed (its writer, the project leader or an administrator); open editors of it close.',
+    request: labNoteNoRequest,
+    answer: noAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.forbidden],
+  }),
+  blockList: defineCall({
+    path: '/v1/project/block/list',
+    auth: 'user',
+    kind: 'query',
+    summary: "A note and its live document's blocks, each with its status against the last saved version.",
+    request: labNoteNoRequest,
+    answer: blockListAnswer,
+    errors: [...NOTE_READ_ERRORS],
+  }),
+  viewer: defineCall({
+    path: '/v1/project/viewer',
+    auth: 'user',
+    kind: 'query',
+    summary: "A note and its last saved version's blocks, with who saved it when.",
+    request: labNoteNoRequest,
+    answer: viewerAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.viewer],
+  }),
+  saveDraft: defineCall({
+    path: '/v1/project/note/temp',
+    auth: 'user',
+    kind: 'command',
+    summary: "Stores the live document's blocks as the note's draft (the client's list is only compared); answers each block's status.",
+    request: noteTempRequest,
+    answer: tempSaveAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.forbidden, ...CONTENT_ERRORS, ERR.noteTemp],
+    bodyLimit: NOTE_BODY_LIMIT,
+  }),
+  saveVersion: defineCall({
+    path: '/v1/project/note/save',
+    auth: 'user',
+    kind: 'command',
+    summary: "Saves the live document as the note's next version, with its fingerprint; the caller names the version it saw.",
+    request: noteSaveRequest,
+    answer: saveAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.forbidden, ERR.conflict, ...CONTENT_ERRORS, ERR.saveFailed],
+    failure: ERR.saveFailed,
+    bodyLimit: NOTE_BODY_LIMIT,
+  }),
+  releaseHold: defineCall({
+    path: '/v1/project/clear',
+    auth: 'user',
+    kind: 'command',
+    summary: "Ends the caller's own hold on a note: their editors of it stop writing.",
+    request: labNoteNoRequest,
+    answer: noAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.noteEditorsClear],
+  }),
+  releaseOwnHolds: defineCall({
+    path: '/v1/project/editor/clear',
+    auth: 'user',
+    kind: 'command',
+    summary: "Ends every hold of the caller's on any note.",
+    request: emptyRequest,
+    answer: noAnswer,
+    errors: [ERR.noteEditorsClear],
+  }),
+  releaseProjectHolds: defineCall({
+    path: '/v1/project/clear/all',
+    auth: 'user',
+    kind: 'command',
+    summary: "Ends everyone's holds on a project's notes (its leader or an administrator), audited.",
+    request: projectHoldsRequest,
+    answer: noAnswer,
+    errors: [ERR.notFound, ERR.forbidden, ERR.noteEditorsClear],
+  }),
+} as const;

@@ -1,10 +1,19 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { auditCalls } from './audit.js';
 import { dashboardCalls } from './dashboard.js';
+import { departmentCalls } from './departments.js';
+import { dropboxCalls } from './dropboxes.js';
+import { exportCalls } from './exports.js';
+import { fileCalls } from './files.js';
 import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
+import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
+import { schemaCalls } from './schemas.js';
+import { signatureCalls } from './signatures.js';
 import { ssoCalls } from './sso.js';
 import { systemCalls } from './system.js';
+import { templateCalls } from './templates.js';
 import { userCalls } from './users.js';
 
 /**
@@ -13,6 +22,15 @@ import { userCalls } from './users.js';
  */
 export const api = {
   projects: projectCalls,
+  notes: noteCalls,
+  signatures: signatureCalls,
+  templates: templateCalls,
+  schemas: schemaCalls,
+  dropboxes: dropboxCalls,
+  files: fileCalls,
+  exports: exportCalls,
+  audit: auditCalls,
+  departments: departmentCalls,
   auth: authCalls,
   sso: ssoCalls,
   users: userCalls,

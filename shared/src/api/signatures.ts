@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { ERR } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { emailField, passwordInput, recordNo, requiredText, text } from '../validation.js';
+import { defineCall, noAnswer } from './call.js';
 
 /** What a signature means: the reviewer's review or a participant's authorship. */
 export const SIGNATURE_TYPES = ['reviewer', 'participant'] as const;
@@ -54,15 +56,65 @@ export const signatureEntry = z.strictObject({
 });
 export type SignatureEntry = z.infer<typeof signatureEntry>;
 
-export interface SignatureSummary {
-  list: SignatureEntry[];
-  /** Every signer has answered, and none of them as reviewer. */
-  noReviewerWarning: boolean;
-  /** The caller's own signature state, if asked: T, F or R. */
-  mine: SignatureStatus | null;
-}
-
 /** The warning of the spec: all signers have signed but no reviewer has. */
 export function needsReviewerWarning(list: readonly Pick<SignatureEntry, 'type' | 'status'>[]): boolean {
   return list.length > 0 && list.every((s) => s.status === 'T') && !list.some((s) => s.type === 'reviewer');
 }
+
+/** What every signature call may refuse first: the note is missing (or hidden), or deleted. */
+const NOTE_READ_ERRORS = [ERR.noteMissing, ERR.noteDeleted] as const;
+/** Requests and their changes: not the writer's or leader's (1003), project or note closed (2002), signed (2019), a signer not taking part (2019), a writer as reviewer (2025). */
+const REQUEST_ERRORS = [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectModify, ERR.signerModify, ERR.reviewerWrote] as const;
+
+/** The signature calls (server/src/signatures). */
+export const signatureCalls = {
+  request: defineCall({
+    path: '/v1/project/signature/create',
+    auth: 'user',
+    kind: 'command',
+    summary: "Asks members of the note's project to sign it, each as reviewer or participant (the note's writer or the project leader).",
+    request: signatureCreateRequest,
+    answer: noAnswer,
+    errors: [...REQUEST_ERRORS],
+  }),
+  updateSigners: defineCall({
+    path: '/v1/project/signature/update',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Replaces the pending signers of a note (withdrawn, added, meaning changed); answered signatures stay.',
+    request: signatureUpdateRequest,
+    answer: noAnswer,
+    errors: [...REQUEST_ERRORS],
+  }),
+  respond: defineCall({
+    path: '/v1/project/signature/status',
+    auth: 'user',
+    kind: 'command',
+    summary:
+      "Signs (T) the note's current saved version, binding its fingerprint, or declines (F) the caller's pending request; asks the password.",
+    request: signatureStatusRequest,
+    answer: noAnswer,
+    errors: [
+      ...NOTE_READ_ERRORS,
+      ERR.projectModify,
+      ERR.noPendingSignature,
+      ERR.badCredentials,
+      ERR.tooManyAttempts,
+      ERR.unsavedChanges,
+      ERR.conflict,
+      ERR.versionTampered,
+      ERR.reviewerWrote,
+      ERR.signatureFailed,
+    ],
+    failure: ERR.signatureFailed,
+  }),
+  remove: defineCall({
+    path: '/v1/project/signature/remove',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Removes a signature, answered or pending, with a reason the audit trail keeps (the project leader only).',
+    request: signatureRemoveRequest,
+    answer: noAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectModify, ERR.signerModify],
+  }),
+} as const;

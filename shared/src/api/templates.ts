@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { ERR } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { recordNo, requiredText, text } from '../validation.js';
-import { blockSchema } from './notes.js';
-import { pagingRequest } from './paging.js';
-import type { SavedBlock } from '../blocks/model.js';
+import { defineCall, noAnswer } from './call.js';
+import { emptyRequest } from './identity.js';
+import { blockSchema, NOTE_BODY_LIMIT, savedBlockAnswer, tempSaveAnswer } from './notes.js';
+import { listAnswer, pagingRequest } from './paging.js';
 
 /**
  * Templates: a reviewed, versioned library that notes start from. A template is a live document
@@ -88,90 +90,249 @@ export type TemplateCreateRequest = z.input<typeof templateCreateRequest>;
 export type TemplateApproveRequest = z.input<typeof templateApproveRequest>;
 
 /** What the caller may do with a template now, as the server's template policy decides (`server/src/templates/policy.ts`). */
-export interface TemplateAbilities {
+export const templateAbilities = z.strictObject({
   /** Write the live draft (and temp-save it). */
-  write: boolean;
-  /** Start a new draft from an approved template (`/search`). */
-  edit: boolean;
-  /** Check the draft in for approval (`/save`). */
-  checkIn: boolean;
+  write: z.boolean(),
+  /** Start a new draft from an approved template (`reopen`). */
+  edit: z.boolean(),
+  /** Check the draft in for approval (`checkIn`). */
+  checkIn: z.boolean(),
   /** Approve the checked-in draft or send it back. */
-  approve: boolean;
-  rename: boolean;
-  delete: boolean;
+  approve: z.boolean(),
+  rename: z.boolean(),
+  delete: z.boolean(),
   /** Make notes from it (it has an approved version). */
-  use: boolean;
-}
+  use: z.boolean(),
+});
+export type TemplateAbilities = z.infer<typeof templateAbilities>;
 
 /** One checked-in revision of a template: approved (with its version), waiting, or sent back. */
-export interface TemplateRevision {
-  revision: number;
+export const templateRevision = z.strictObject({
+  revision: z.number(),
   /** The approved version, e.g. `1.2`; null while waiting or when sent back. */
-  version: string | null;
-  blocksHash: string;
-  checkedBy: string;
-  checkedAt: string;
+  version: z.string().nullable(),
+  blocksHash: z.string(),
+  checkedBy: z.string(),
+  checkedAt: z.string(),
   /** Who approved it, as they printed their name when approving. */
-  approvedBy: string | null;
-  approvedAt: string | null;
-  supersededAt: string | null;
-  returnedAt: string | null;
-  returnReason: string | null;
-}
+  approvedBy: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  supersededAt: z.string().nullable(),
+  returnedAt: z.string().nullable(),
+  returnReason: z.string().nullable(),
+});
+export type TemplateRevision = z.infer<typeof templateRevision>;
 
-export interface TemplateSummary {
-  templateNo: number;
-  title: string;
-  description: string;
-  state: TemplateState;
+export const templateSummary = z.strictObject({
+  templateNo: z.number(),
+  title: z.string(),
+  description: z.string(),
+  state: z.enum(TEMPLATE_STATE),
   /** The latest approved version, or null before the first approval. */
-  version: string | null;
-  /** The revision a check-in must name (`/save`'s version). */
-  revision: number;
-  author: string;
-  authorId: string;
-  createdAt: string;
-  updatedAt: string;
+  version: z.string().nullable(),
+  /** The revision a check-in must name (`checkIn`'s version). */
+  revision: z.number(),
+  author: z.string(),
+  authorId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Notes made from it (all versions). */
-  noteCount: number;
-  abilities: TemplateAbilities;
-}
+  noteCount: z.number(),
+  abilities: templateAbilities,
+});
+export type TemplateSummary = z.infer<typeof templateSummary>;
 
-export interface TemplateListAnswer {
-  list: TemplateSummary[];
-  totalCount: number;
-  abilities: { create: boolean };
-}
+export const templateListAnswer = listAnswer(templateSummary).safeExtend({ abilities: z.strictObject({ create: z.boolean() }) });
+export type TemplateListAnswer = z.infer<typeof templateListAnswer>;
 
 /** An approved template as the note-create picker offers it. */
-export interface TemplateChoice {
-  templateNo: number;
-  title: string;
-  description: string;
-  version: string;
-  blocksHash: string;
-}
+export const templateChoice = z.strictObject({
+  templateNo: z.number(),
+  title: z.string(),
+  description: z.string(),
+  version: z.string(),
+  blocksHash: z.string(),
+});
+export type TemplateChoice = z.infer<typeof templateChoice>;
 
-export interface TemplateDetail extends TemplateSummary {
-  revisions: TemplateRevision[];
+export const templateDetail = templateSummary.safeExtend({
+  revisions: z.array(templateRevision),
   /** Who checked in the waiting revision and who created the template: neither may approve it. */
-  approvalExcluded: string[];
+  approvalExcluded: z.array(z.string()),
   /** The version an approval would suggest. */
-  suggestedVersion: string;
+  suggestedVersion: z.string(),
   /** When someone temp-saved the draft last, if they did since the last check-in. */
-  tempSavedAt: string | null;
-}
+  tempSavedAt: z.string().nullable(),
+});
+export type TemplateDetail = z.infer<typeof templateDetail>;
 
-export interface TemplateEditorAnswer {
-  template: TemplateDetail;
+/** A block as a checked-in revision (or the live draft read as one) holds it: no status. */
+const savedBlock = savedBlockAnswer;
+
+export const templateEditorAnswer = z.strictObject({
+  template: templateDetail,
   /** The live draft's blocks. */
-  blockList: SavedBlock[];
-}
+  blockList: z.array(savedBlock),
+});
+export type TemplateEditorAnswer = z.infer<typeof templateEditorAnswer>;
 
-export interface TemplateViewerAnswer {
-  template: TemplateDetail;
-  revision: TemplateRevision;
-  blockList: SavedBlock[];
+export const templateViewerAnswer = z.strictObject({
+  template: templateDetail,
+  revision: templateRevision,
+  blockList: z.array(savedBlock),
   /** Who wrote each block (by blockUid), as the live history knows it; a block no known editor wrote is absent or empty. */
-  authors: Record<string, string[]>;
-}
+  authors: z.record(z.string(), z.array(z.string())),
+});
+export type TemplateViewerAnswer = z.infer<typeof templateViewerAnswer>;
+
+/** A temp save's answer, as notes answer theirs: each block's status against the last approved version. */
+const templateTempAnswer = tempSaveAnswer;
+
+/** The content refusals of a temp save or check-in: text that cannot be stored, a document the rules refuse. */
+const CONTENT_REFUSALS = [ERR.unsupportedCharacters, ERR.noteContent] as const;
+
+/** The template calls (server/src/templates). */
+export const templateCalls = {
+  list: defineCall({
+    path: '/v1/template/list',
+    auth: 'user',
+    kind: 'query',
+    summary: 'Templates the caller may see (drafts only for those who manage templates), newest first, by title, state and dates.',
+    request: templateListRequest,
+    answer: templateListAnswer,
+    errors: [ERR.templateLookup],
+    failure: ERR.templateLookup,
+  }),
+  choices: defineCall({
+    path: '/v1/template/list/all',
+    auth: 'user',
+    kind: 'query',
+    summary: 'Every approved template by title, with its latest version: what a new note may start from.',
+    request: emptyRequest,
+    answer: z.strictObject({ list: z.array(templateChoice) }),
+    errors: [ERR.templateLookup],
+    failure: ERR.templateLookup,
+  }),
+  create: defineCall({
+    path: '/v1/template/create',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Creates a template (a draft authored by the caller, who needs the template flag).',
+    request: templateCreateRequest,
+    answer: z.strictObject({ templateNo: z.number() }),
+    errors: [ERR.forbidden, ERR.templateDuplicate],
+  }),
+  rename: defineCall({
+    path: '/v1/template/update/title',
+    auth: 'user',
+    kind: 'command',
+    summary: "Changes a template's title and description (template flag).",
+    request: templateRenameRequest,
+    answer: noAnswer,
+    errors: [ERR.forbidden, ERR.notFound, ERR.templateDuplicate],
+  }),
+  editCheck: defineCall({
+    path: '/v1/template/search',
+    auth: 'user',
+    kind: 'query',
+    summary: 'The template, if the caller may open it for editing now: 7003 while a checked-in revision waits for approval.',
+    request: templateNoRequest,
+    answer: templateDetail,
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateReady],
+  }),
+  reopen: defineCall({
+    path: '/v1/template/reopen',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Starts a new draft from an approved template (its approved versions stay as they are); a draft stays one.',
+    request: templateNoRequest,
+    answer: templateDetail,
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateReady],
+  }),
+  editor: defineCall({
+    path: '/v1/template/editor',
+    auth: 'user',
+    kind: 'query',
+    summary: 'A template and its live draft, as its editor opens them (template flag).',
+    request: templateNoRequest,
+    answer: templateEditorAnswer,
+    errors: [ERR.forbidden, ERR.notFound, ERR.templateLookup],
+    failure: ERR.templateLookup,
+  }),
+  viewer: defineCall({
+    path: '/v1/template/viewer',
+    auth: 'user',
+    kind: 'query',
+    summary: 'One checked-in revision, read-only (the latest approved one by default); approved ones only without the template flag.',
+    request: templateViewerRequest,
+    answer: templateViewerAnswer,
+    errors: [ERR.notFound, ERR.templateNotApproved],
+  }),
+  tempSave: defineCall({
+    path: '/v1/template/temp',
+    auth: 'user',
+    kind: 'command',
+    summary: "Temp-saves the live draft (the server's copy; the client's list is only compared), with each block's status.",
+    request: templateTempRequest,
+    answer: templateTempAnswer,
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateNotDraft, ...CONTENT_REFUSALS],
+    bodyLimit: NOTE_BODY_LIMIT,
+  }),
+  checkIn: defineCall({
+    path: '/v1/template/save',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Checks the live draft in as a new revision waiting for approval; the draft turns read-only for everyone.',
+    request: templateSaveRequest,
+    answer: z.strictObject({ revision: z.number(), blocksHash: z.string() }),
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateNotDraft, ERR.conflict, ...CONTENT_REFUSALS],
+    failure: ERR.saveFailed,
+    bodyLimit: NOTE_BODY_LIMIT,
+  }),
+  approve: defineCall({
+    path: '/v1/template/approve',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Approves the waiting revision under a greater version, with the password of an approver other than its authors.',
+    request: templateApproveRequest,
+    answer: z.strictObject({ version: z.string(), blocksHash: z.string() }),
+    errors: [
+      ERR.notFound,
+      ERR.forbidden,
+      ERR.templateNotChecking,
+      ERR.templateOwnApproval,
+      ERR.conflict,
+      ERR.templateVersionInvalid,
+      ERR.templateVersionNotGreater,
+      ERR.badCredentials,
+      ERR.tooManyAttempts,
+    ],
+  }),
+  sendBack: defineCall({
+    path: '/v1/template/return',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Sends the waiting revision back to its authors with a reason; the template is a draft again.',
+    request: templateReturnRequest,
+    answer: noAnswer,
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateNotChecking, ERR.templateOwnApproval, ERR.conflict],
+  }),
+  leave: defineCall({
+    path: '/v1/template/clear',
+    auth: 'user',
+    kind: 'command',
+    summary: "Leaving the draft without checking in: the caller's editor is released and their temporary save discarded.",
+    request: templateNoRequest,
+    answer: noAnswer,
+    errors: [ERR.notFound],
+  }),
+  delete: defineCall({
+    path: '/v1/template/delete',
+    auth: 'user',
+    kind: 'command',
+    summary: 'Retires a template (its author or an administrator); its approved versions and the notes made from them stay.',
+    request: templateNoRequest,
+    answer: noAnswer,
+    errors: [ERR.forbidden, ERR.notFound, ERR.templateDelete],
+  }),
+} as const;

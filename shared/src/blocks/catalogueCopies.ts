@@ -3,7 +3,7 @@ import { canonicalJson } from '../canonical.js';
 /**
  * Copies from the lab's catalogues inside a note (a schema block, a dropbox cell's list and chosen row).
  * The server hands each copy out with a seal, an HMAC over exactly what it copied (`sealedText`), and
- * accepts a new or changed copy in a note only with a seal it made (`collab/catalogueSeals.ts`): a copy
+ * accepts a new or changed copy in a note only with a seal it made (`collab/guard/catalogueSeals.ts`): a copy
  * says what the catalogue said, not what a writer typed into a pasted HTML attribute.
  */
 export const isRecordNo = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;

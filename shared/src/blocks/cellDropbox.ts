@@ -36,7 +36,7 @@ export function readCellDropbox(value: unknown): CellDropbox | null | 'invalid' 
     return 'invalid';
   const nothingChosen = code === null && name === null;
   const chosen = within(code, LIMITS.dropboxCode) && within(name, LIMITS.dropboxRowName);
-  return nothingChosen || chosen ? { dropboxNo, title, code: code as string | null, name: name as string | null, seal } : 'invalid';
+  return nothingChosen || chosen ? { dropboxNo, title, code, name, seal } : 'invalid';
 }
 
 /** The cell's dropbox, or null when it has none or an invalid one. */

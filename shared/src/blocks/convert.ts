@@ -86,7 +86,8 @@ export function toBlockTable(table: PmNode, cellOf: (cell: PmNode) => TableCell 
 
 function blockClassOf(node: PmNode): string {
   if (node.type === NODE.heading) return `heading-${Number(node.attrs?.level ?? 1)}`;
-  if (node.type === NODE.chart) return `chart-${String(node.attrs?.chartType ?? 'bar')}`;
+  const chartType = node.attrs?.chartType;
+  if (node.type === NODE.chart) return `chart-${typeof chartType === 'string' ? chartType : 'bar'}`;
   return node.type;
 }
 

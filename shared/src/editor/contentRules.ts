@@ -46,7 +46,7 @@ export const CONTENT_RULES = [
   'schemaBlock',
   /**
    * A new or changed schema block or cell dropbox carries the seal the server gave its copy (judged by
-   * the server alone, which holds the key: `collab/catalogueSeals.ts`; `contentViolations` never reports it).
+   * the server alone, which holds the key: `collab/guard/catalogueSeals.ts`; `contentViolations` never reports it).
    */
   'catalogueCopy',
   /**
@@ -171,7 +171,8 @@ function collectNodeViolations(walk: BlockWalk, node: PmNode, depth: number, inT
   if (node.type === NODE.tableCell || node.type === NODE.tableHeader) found.push(...cellViolations(node, blockUid));
   if (node.type === NODE.date && depth > 0) found.push({ rule: 'datePlacement', blockUid });
   if (node.type === NODE.chart) found.push(...chartViolations(node, blockUid, walk.tables));
-  if (node.type === NODE.image && String(node.attrs?.title ?? '').length > LIMITS.imageTitle) found.push({ rule: 'imageTitle', blockUid });
+  const imageTitle = node.type === NODE.image ? node.attrs?.title : undefined;
+  if (typeof imageTitle === 'string' && imageTitle.length > LIMITS.imageTitle) found.push({ rule: 'imageTitle', blockUid });
   if (node.type === NODE.schemaBlock && (depth > 0 || !readSchemaBlock(node.attrs))) found.push({ rule: 'schemaBlock', blockUid });
   const childInTable = inTable || node.type === NODE.table;
   for (const child of children(node)) collectViolations(walk, child, depth + 1, childInTable);

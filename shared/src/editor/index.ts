@@ -8,3 +8,4 @@ export * from './blockUid.js';
 export * from './extensions.js';
 export * from './schema.js';
 export * from './chartData.js';
+export * from './chartConfig.js';

@@ -209,7 +209,10 @@ const numberAttr = (name: string) => ({
     const n = Number(element.getAttribute(`data-${name.toLowerCase()}`));
     return Number.isSafeInteger(n) && n > 0 ? n : null;
   },
-  renderHTML: (attributes: Record<string, unknown>) => ({ [`data-${name.toLowerCase()}`]: String(attributes[name] ?? '') }),
+  renderHTML: (attributes: Record<string, unknown>) => {
+    const value = attributes[name];
+    return { [`data-${name.toLowerCase()}`]: typeof value === 'number' || typeof value === 'string' ? String(value) : '' };
+  },
 });
 
 /**
@@ -237,7 +240,7 @@ export const SchemaBlockNode = Node.create({
         parseHTML: (element: AttributeSource) => {
           try {
             const entries: unknown = JSON.parse(element.getAttribute('data-entries') ?? '[]');
-            return Array.isArray(entries) ? entries : [];
+            return Array.isArray(entries) ? (entries as unknown[]) : [];
           } catch {
             return [];
           }

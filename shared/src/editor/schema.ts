@@ -46,11 +46,11 @@ function attributeProblem(specs: AttributeSpecs, attrs: Record<string, unknown> 
 
 /** The attributes of a node and of its marks, not of its children. */
 function ownAttributesProblem(schema: Schema, node: PmNode): string | null {
-  const nodeSpec = schema.nodes[node.type]?.spec.attrs as AttributeSpecs | undefined;
+  const nodeSpec = schema.nodes[node.type]?.spec.attrs;
   const own = attributeProblem(nodeSpec ?? {}, node.attrs, `node ${node.type}`);
   if (own) return own;
   for (const mark of node.marks ?? []) {
-    const markSpec = schema.marks[mark.type]?.spec.attrs as AttributeSpecs | undefined;
+    const markSpec = schema.marks[mark.type]?.spec.attrs;
     const problem = attributeProblem(markSpec ?? {}, mark.attrs, `mark ${mark.type}`);
     if (problem) return problem;
   }
@@ -86,8 +86,7 @@ export function formatsFit(nodeName: string, formats: Iterable<readonly [string,
     // `true` sets a mark without attributes (y-prosemirror reads both).
     const attrs = value === true ? {} : value;
     if (typeof attrs !== 'object' || attrs === null || Array.isArray(attrs)) return false;
-    if (attributeProblem((type.spec.attrs ?? {}) as AttributeSpecs, attrs as Record<string, unknown>, `mark ${name}`) !== null)
-      return false;
+    if (attributeProblem(type.spec.attrs ?? {}, attrs as Record<string, unknown>, `mark ${name}`) !== null) return false;
     try {
       marks = type.create(attrs).addToSet(marks);
     } catch {
@@ -125,7 +124,7 @@ export function schemaViolation(doc: PmNode): string | null {
 
 /**
  * Nodes built and checked, by the JSON object they were built from. A live document's JSON reuses the
- * objects of unchanged subtrees (server/src/collab/contentSnapshots.ts), so after a keystroke in one cell
+ * objects of unchanged subtrees (server/src/collab/documents/contentSnapshots.ts), so after a keystroke in one cell
  * of a 30 x 30 table only that cell's path is built and checked again, not the 900 cells beside it.
  */
 const fittedNodes = new WeakMap<object, ProseMirrorNode | null>();

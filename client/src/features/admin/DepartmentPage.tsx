@@ -1,13 +1,12 @@
 import { useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { departmentCreateRequest, departmentUpdateRequest, ERR, errorMessage, LIMITS } from '@eln/shared';
+import { api, departmentCreateRequest, departmentUpdateRequest, ERR, errorMessage, LIMITS, type CallRequest } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { validateForm } from '../../lib/forms';
 import { useFormSubmit } from '../../lib/useFormSubmit';
-import { useLoad } from '../../lib/useLoad';
 import { Dialog } from '../../modals/Dialog';
 import { alertApiError } from '../../modals/store';
 import { Badge } from '../../ui/Badge';
@@ -19,7 +18,7 @@ import { EmptyState, PageFrame } from '../../ui/PageFrame';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { TotalText } from '../../ui/TotalText';
 import { pathOf, subtreeOf, type DepartmentTreeRow } from '../people/departmentTree';
-import { DepartmentSelect, loadDepartmentRows } from './DepartmentSelect';
+import { DepartmentSelect, useDepartmentRows } from './DepartmentSelect';
 import { DirectorySyncPanel } from './DirectorySyncPanel';
 
 type Editing =
@@ -36,7 +35,7 @@ type Notice = { kind: 'added' | 'renamed' | 'moved'; code: string; name: string 
 export function DepartmentPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');
+  const departments = useDepartmentRows();
   const rows = departments.data;
   const [editing, setEditing] = useState<Editing | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -287,7 +286,9 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
       return editing.kind === 'add' ? validateForm(departmentCreateRequest, body) : validateForm(departmentUpdateRequest, body);
     },
     send: async (data) => {
-      await call(editing.kind === 'add' ? '/v1/department/create' : '/v1/department/update', data);
+      // Adding checked the body with the create request's schema (see check), every other edit with the update's.
+      if (editing.kind === 'add') await call(api.departments.create, data as CallRequest<typeof api.departments.create>);
+      else await call(api.departments.update, data);
       const finalCode = editing.kind === 'add' ? data.code : editing.row.code;
       const finalName = editing.kind === 'move' ? editing.row.name : (data.name ?? name);
       onDone({

@@ -1,13 +1,17 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DepartmentRow } from '@eln/shared';
-import { call } from '../../api';
+import { api } from '@eln/shared';
+import { useApiQuery } from '../../api';
+import type { Loaded } from '../../lib/useLoad';
 import { SelectField } from '../../ui/Field';
 import { flattenDepartments, indentedLabel, type DepartmentTreeRow } from '../people/departmentTree';
 
-/** Every department of the company, in tree order. */
-export async function loadDepartmentRows(signal?: AbortSignal): Promise<DepartmentTreeRow[]> {
-  const answer = await call<{ list: DepartmentRow[] }>('/v1/department/list', {}, { signal });
-  return flattenDepartments(answer.list);
+/** Every department of the company, in tree order, loaded for a screen (one cache for every screen that shows them). */
+export function useDepartmentRows(): Loaded<DepartmentTreeRow[]> {
+  const loaded = useApiQuery(api.departments.list, {});
+  const rows = useMemo(() => (loaded.data ? flattenDepartments(loaded.data.list) : undefined), [loaded.data]);
+  // The rows are there exactly when the answer is: the load state carries over as it is.
+  return { ...loaded, data: rows } as Loaded<DepartmentTreeRow[]>;
 }
 
 interface DepartmentSelectProps {

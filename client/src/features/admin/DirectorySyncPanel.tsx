@@ -1,18 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  ERR,
-  errorMessage,
-  type DirectorySyncAnswer,
-  type DirectorySyncCounts,
-  type DirectorySyncRun,
-  type DirectorySyncStatus,
-  type ErrorCode,
-} from '@eln/shared';
-import { apiErrorText, call, isApiError } from '../../api';
+import { api, ERR, errorMessage, type DirectorySyncCounts, type DirectorySyncRun, type ErrorCode } from '@eln/shared';
+import { apiErrorText, call, isApiError, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { useLoad } from '../../lib/useLoad';
 import { alertApiError } from '../../modals/store';
 import { Badge, type BadgeTone } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
@@ -59,7 +50,7 @@ const OUTCOME_TONES: Record<DirectorySyncRun['outcome'], BadgeTone> = {
 export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const status = useLoad((signal) => call<DirectorySyncStatus>('/v1/department/sync/status', {}, { signal }), 'directory-sync-status');
+  const status = useApiQuery(api.departments.syncStatus, {});
   const [syncing, setSyncing] = useState(false);
   const [progress, setProgress] = useState<DirectorySyncRun | null>(null);
   const [finished, setFinished] = useState(false);
@@ -71,7 +62,7 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
     if (!watching) return;
     const controller = new AbortController();
     const timer = setInterval(() => {
-      call<DirectorySyncStatus>('/v1/department/sync/status', {}, { signal: controller.signal }).then(
+      call(api.departments.syncStatus, {}, { signal: controller.signal }).then(
         (next) => {
           setProgress(next.running);
           // Another's run has ended: show its result (and the tree it changed) once.
@@ -95,7 +86,7 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
     setFinished(false);
     setProgress(null);
     try {
-      await call<DirectorySyncAnswer>('/v1/department/sync');
+      await call(api.departments.sync, {});
       setFinished(true);
     } catch (error) {
       // A refused run is recorded with its reason, which the panel shows once it reloads.

@@ -5,13 +5,12 @@ import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { validateForm } from '../../lib/forms';
 import { useFormSubmit } from '../../lib/useFormSubmit';
-import { useLoad } from '../../lib/useLoad';
 import { Dialog } from '../../modals/Dialog';
 import { alertApiError } from '../../modals/store';
 import { Button } from '../../ui/Button';
 import { UserPlusIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
-import { loadDepartmentRows } from './DepartmentSelect';
+import { useDepartmentRows } from './DepartmentSelect';
 import { classifyUserError } from './userErrors';
 import { createBody, NEW_USER, UserFields, type UserFormValues } from './UserFields';
 
@@ -19,7 +18,7 @@ import { createBody, NEW_USER, UserFields, type UserFormValues } from './UserFie
 export function UserCreateDialog({ onClose, onCreated }: { onClose(): void; onCreated(user: { userNo: number; name: string }): void }) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const departments = useLoad((signal) => loadDepartmentRows(signal), 'departments');
+  const departments = useDepartmentRows();
   const [values, setValues] = useState<UserFormValues>(NEW_USER);
   const [extra, setExtra] = useState<Partial<Record<'userId' | 'departmentCode', string>>>({});
   const body = createBody(values);

@@ -148,6 +148,7 @@ export function UserFields({ mode, values, onChange, errors, extraErrors = {}, d
               onChange={(event) => onChange({ userId: event.target.value })}
               error={extraErrors.userId ?? error('userId')}
               testId="user-id-input"
+              // eslint-disable-next-line jsx-a11y/no-autofocus -- a new user's form opens to type this field, its first
               autoFocus
             />
           ) : (

@@ -1,9 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuditRecord } from '@eln/shared';
-import { apiErrorText, call } from '../../api';
+import { api, type AuditRecord } from '@eln/shared';
+import { apiErrorText, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
-import { useLoad } from '../../lib/useLoad';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
 import { AuditIcon } from '../../ui/icons';
@@ -28,7 +27,8 @@ export function AuditDetailDialog({ seq, initial, onClose, onShowTarget }: Audit
   const { t } = useTranslation('audit');
   const { t: tc } = useTranslation();
   const language = currentLanguage();
-  const record = useLoad((signal) => call<AuditRecord>('/v1/audit/detail', { seq }, { signal }), String(seq));
+  // Another record's answer is never shown under this one's number: the row's own copy shows while it loads.
+  const record = useApiQuery(api.audit.detail, { seq }, { keepPrevious: false });
   const data = record.data ?? (initial?.seq === seq ? initial : undefined);
   const targetType = data?.targetType;
   const targetId = data?.targetId;

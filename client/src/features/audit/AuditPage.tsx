@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import type { AuditRecord, ListAnswer } from '@eln/shared';
-import { call } from '../../api';
+import { api, type AuditRecord } from '@eln/shared';
+import { useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
-import { useLoad } from '../../lib/useLoad';
 import { Button } from '../../ui/Button';
 import { AuditIcon, DownloadIcon, SearchIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
@@ -51,7 +50,7 @@ export function AuditPage() {
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseAuditQuery(params), [params]);
   const key = auditSearchParams(query).toString();
-  const list = useLoad((signal) => call<ListAnswer<AuditRecord>>('/v1/audit/list', toAuditListBody(query), { signal }), key);
+  const list = useApiQuery(api.audit.list, toAuditListBody(query));
   const [opened, setOpened] = useState<Opened | null>(null);
   const verify = useVerifyChain();
   const exporter = useAuditExport();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuditVerifyAnswer } from '@eln/shared';
+import { api, type AuditVerifyAnswer } from '@eln/shared';
 import { call, isApiError } from '../../api';
 import { alertApiError } from '../../modals/store';
 import { Button } from '../../ui/Button';
@@ -13,7 +13,7 @@ export interface VerifyOutcome {
   checkedAt: Date;
 }
 
-/** Runs `/v1/audit/verify`; a refusal shows the server's localised message. */
+/** Verifies the audit chain (`api.audit.verify`); a refusal shows the server's localised message. */
 export function useVerifyChain() {
   const [running, setRunning] = useState(false);
   const [outcome, setOutcome] = useState<VerifyOutcome | null>(null);
@@ -28,7 +28,7 @@ export function useVerifyChain() {
   const run = useCallback(async () => {
     setRunning(true);
     try {
-      const answer = await call<AuditVerifyAnswer>('/v1/audit/verify', {});
+      const answer = await call(api.audit.verify, {});
       if (mounted.current) setOutcome({ answer, checkedAt: new Date() });
     } catch (error) {
       if (mounted.current && !(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);

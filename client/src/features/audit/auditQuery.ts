@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, PAGING, type AuditAction } from '@eln/shared';
+import { AUDIT_ACTIONS, PAGING, type api, type AuditAction, type CallInput } from '@eln/shared';
 import { isIsoDate, MAX_PAGE } from '../../lib/listParams';
 
 /**
@@ -138,19 +138,8 @@ export function isAuditFiltered(filter: AuditFilter): boolean {
   );
 }
 
-export interface AuditExportBody {
-  actor?: string;
-  action?: string;
-  targetType?: string;
-  targetId?: string;
-  startDate?: string;
-  endDate?: string;
-}
-
-export interface AuditListBody extends AuditExportBody {
-  page: number;
-  pageSize: number;
-}
+export type AuditExportBody = CallInput<typeof api.audit.exportCsv>;
+export type AuditListBody = CallInput<typeof api.audit.list>;
 
 /** The export call's body (`auditExportRequest`): the filters, without empty members. */
 export function toAuditExportBody(filter: AuditFilter): AuditExportBody {

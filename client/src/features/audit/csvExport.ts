@@ -1,15 +1,14 @@
-import { API_BASE, errorMessage, type ApiResponse, type Language } from '@eln/shared';
+import { api, API_BASE, errorMessage, type ApiResponse, type CallInput, type CallSpec, type Language } from '@eln/shared';
 import { ApiError } from '../../api/errors';
 import { statusForHttp } from '../../api/errors';
 import type { AuditExportBody } from './auditQuery';
 
 /**
- * The audit CSV download. `/v1/audit/export` answers the file itself (text/csv with a content-length), not
- * the JSON envelope, so it is fetched with XMLHttpRequest, whose progress events drive the loading overlay,
- * and saved through an object URL. A refusal still comes as the envelope, and is raised as an ApiError.
+ * File downloads: calls that answer the file itself (`answerBody: 'file'`: the audit CSV, an export's file)
+ * rather than the JSON envelope. They are fetched with XMLHttpRequest, whose progress events drive the
+ * loading overlay, and saved through an object URL. A refusal still comes as the envelope, and is raised
+ * as an ApiError.
  */
-
-export const AUDIT_EXPORT_PATH = '/v1/audit/export';
 
 /** The part of XMLHttpRequest the download uses (a fake in tests). */
 export interface XhrLike {
@@ -156,21 +155,21 @@ function send(
 }
 
 /**
- * Downloads a file a call answers itself (`path`, e.g. the audit CSV or an export), reporting progress
- * (0-100, or null while the size is unknown). A 401 is retried once after rotating the tokens; a refusal
- * rejects with an ApiError.
+ * Downloads the file a call answers (the audit CSV, an export), reporting progress (0-100, or null while
+ * the size is unknown). A 401 is retried once after rotating the tokens; a refusal rejects with an ApiError.
  */
-export async function downloadFile(
-  path: string,
-  body: unknown,
+export async function downloadFile<C extends CallSpec>(
+  spec: C,
+  body: CallInput<C>,
   onProgress: (percent: number | null) => void,
   deps: ExportDeps,
   fallbackName: (now: Date) => string,
   signal?: AbortSignal,
 ): Promise<DownloadedFile> {
-  let answer = await send(deps, path, body, await deps.accessToken(), onProgress, signal);
+  if (spec.answerBody !== 'file') throw new Error(`${spec.path} answers the envelope, not a file`);
+  let answer = await send(deps, spec.path, body, await deps.accessToken(), onProgress, signal);
   if (answer.status === 401 && (await deps.refresh())) {
-    answer = await send(deps, path, body, await deps.accessToken(), onProgress, signal);
+    answer = await send(deps, spec.path, body, await deps.accessToken(), onProgress, signal);
   }
   if (answer.status === 200) {
     return { blob: answer.body, filename: filenameFromDisposition(answer.disposition) ?? fallbackName(deps.now()) };
@@ -185,7 +184,7 @@ export function downloadAuditCsv(
   deps: ExportDeps,
   signal?: AbortSignal,
 ): Promise<DownloadedFile> {
-  return downloadFile(AUDIT_EXPORT_PATH, filter, onProgress, deps, fallbackFilename, signal);
+  return downloadFile(api.audit.exportCsv, filter, onProgress, deps, fallbackFilename, signal);
 }
 
 /** "12.3 KB" in the language's digits. */

@@ -25,12 +25,6 @@ export const ShieldAlertIcon = (p: IconProps) => (
     <path d="M12 8v4.5M12 15.8v.2" />
   </Icon>
 );
-export const ChainIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" />
-    <path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
-  </Icon>
-);
 export const FileCsvIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M14 3.5H7a2 2 0 0 0-2 2v13a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-10z" />

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { dropboxCreateRequest, ERR, errorMessage, type DropboxListAnswer } from '@eln/shared';
-import { call } from '../../api';
+import { api, dropboxCreateRequest, ERR, errorMessage } from '@eln/shared';
+import { call, useApiQuery } from '../../api';
 import { apiErrorText, isApiError } from '../../api/errors';
 import { currentLanguage } from '../../i18n';
 import { fieldText, validateForm, type FieldErrorMap } from '../../lib/forms';
-import { useLoad } from '../../lib/useLoad';
 import { ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon, DropboxIcon, LockIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
@@ -20,7 +19,8 @@ export function DropboxCreatePage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
-  const abilities = useLoad((signal) => call<DropboxListAnswer>('/v1/dropbox/list', { pageSize: 1 }, { signal }), 'abilities');
+  // The list says whether the caller may create dropboxes.
+  const abilities = useApiQuery(api.dropboxes.list, { pageSize: 1 });
   const [basics, setBasics] = useState<DropboxBasics>({ title: '', status: 'Y' });
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [errors, setErrors] = useState<FieldErrorMap>({});
@@ -44,7 +44,7 @@ export function DropboxCreatePage() {
     }
     setBusy(true);
     try {
-      const answer = await call<{ dropboxNo: number }>('/v1/dropbox/create', { ...basics, rows });
+      const answer = await call(api.dropboxes.create, { ...basics, rows });
       navigate(`/dropbox/${answer.dropboxNo}`, { replace: true });
     } catch (error) {
       if (isApiError(error) && error.status === ERR.dropboxDuplicate)

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { dropboxUpdateRequest, ERR, errorMessage, type DropboxDetail } from '@eln/shared';
-import { call } from '../../api';
+import { api, dropboxUpdateRequest, ERR, errorMessage, type DropboxDetail } from '@eln/shared';
+import { call, useApiQuery } from '../../api';
 import { apiErrorText, isApiError } from '../../api/errors';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { fieldText, validateForm, type FieldErrorMap } from '../../lib/forms';
-import { useLoad } from '../../lib/useLoad';
 import { useServerErrorPage } from '../../lib/useServerErrorPage';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon, DownloadIcon, DropboxIcon } from '../../ui/icons';
@@ -28,7 +27,9 @@ export function DropboxDetailPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const dropboxNo = Number(useParams().id);
-  const detail = useLoad((signal) => call<DropboxDetail>('/v1/dropbox/check', { dropboxNo }, { signal }), String(dropboxNo));
+  // The form starts from what the server has now: never from another dropbox's detail, nor from one cached
+  // earlier (a fresher answer arriving later would reset the title and status being typed).
+  const detail = useApiQuery(api.dropboxes.detail, { dropboxNo }, { keepPrevious: false, gcTime: 0 });
   useServerErrorPage(detail);
   const data = detail.data;
 
@@ -91,14 +92,14 @@ function ManageDropbox({ detail, onChanged }: { detail: DropboxDetail; onChanged
     const checked = validateForm(dropboxUpdateRequest, { dropboxNo: detail.dropboxNo, ...basics });
     setErrors(checked.ok ? {} : checked.errors);
     if (!checked.ok) return;
-    await run(() => call('/v1/dropbox/update', checked.data), t('dropbox.saved'));
+    await run(() => call(api.dropboxes.update, checked.data), t('dropbox.saved'));
   }
 
   async function replaceRows() {
     if (!preview?.answer.ok) return;
     const file = preview;
     await run(
-      () => call('/v1/dropbox/import', { dropboxNo: detail.dropboxNo, file: file.file, encoding: file.encoding }),
+      () => call(api.dropboxes.importCsv, { dropboxNo: detail.dropboxNo, file: file.file, encoding: file.encoding }),
       t('dropbox.import.stored', { count: file.answer.rows.length }),
     );
     setPreview((current) => (current === file ? null : current));

@@ -1,6 +1,7 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  api,
   DROPBOX_CSV_ENCODINGS,
   DROPBOX_CSV_MAX_BYTES,
   ERR,
@@ -50,7 +51,7 @@ export function DropboxImport({
     setPhase({ kind: 'reading', fileName });
     onPreview(null);
     try {
-      const answer = await call<DropboxImportAnswer>('/v1/dropbox/import', { file, encoding: chosen });
+      const answer = await call(api.dropboxes.importCsv, { file, encoding: chosen });
       onPreview({ fileName, file, encoding: chosen, answer });
       setPhase({ kind: 'idle' });
     } catch (error) {

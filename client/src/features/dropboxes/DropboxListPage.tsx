@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { PAGING, type DropboxListAnswer, type DropboxSummary } from '@eln/shared';
+import { api, PAGING, type DropboxSummary } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
@@ -30,8 +30,8 @@ export function DropboxListPage() {
     searchFor,
     setFilter,
     reset,
-  } = useFilteredTitleList<'Y' | 'N', DropboxListAnswer>({
-    path: '/v1/dropbox/list',
+  } = useFilteredTitleList({
+    call: api.dropboxes.list,
     filterField: 'status',
     filterValues: STATUSES,
   });
@@ -56,7 +56,7 @@ export function DropboxListPage() {
       key={row.dropboxNo}
       className="row-link"
       data-testid="dropbox-row"
-      onClick={openRowUnlessOn('a', () => navigate(`/dropbox/${row.dropboxNo}`))}
+      onClick={openRowUnlessOn('a', () => void navigate(`/dropbox/${row.dropboxNo}`))}
     >
       <td className="col-num" data-label={t('list.number')}>
         {number}

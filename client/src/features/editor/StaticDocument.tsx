@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import type { JSONContent } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { blocksToDoc, type SavedBlock } from '@eln/shared';
 import { browserExtensions } from './schema';
@@ -15,7 +14,7 @@ export function StaticDocument({ blocks, testId, label }: { blocks: readonly Sav
   const editor = useEditor(
     {
       extensions: browserExtensions(NODE_VIEWS),
-      content: blocks.length ? (blocksToDoc(blocks) as JSONContent) : undefined,
+      content: blocks.length ? blocksToDoc(blocks) : undefined,
       editable: false,
       editorProps: {
         attributes: {

@@ -13,7 +13,7 @@ function decorate(doc: PmNode, statuses: BlockStatuses): DecorationSet {
   if (statuses.size === 0) return DecorationSet.empty;
   const decorations: Decoration[] = [];
   doc.forEach((node, offset) => {
-    const uid = node.attrs.blockUid;
+    const uid: unknown = node.attrs.blockUid;
     const status = typeof uid === 'string' ? statuses.get(uid) : undefined;
     if (status === 'ADD' || status === 'EDIT') {
       decorations.push(

@@ -11,7 +11,7 @@ export function blockUidTransaction(state: EditorState, generate: () => string =
   state.doc.forEach((node, offset) => children.push({ node, pos: offset }));
   const carriers = children.filter(({ node }) => Boolean(node.type.spec.attrs && 'blockUid' in node.type.spec.attrs));
   const plan = planBlockUids(
-    carriers.map(({ node }) => node.attrs.blockUid),
+    carriers.map(({ node }): unknown => node.attrs.blockUid),
     generate,
   );
   if (plan.size === 0) return null;

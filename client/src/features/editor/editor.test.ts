@@ -3,7 +3,6 @@ import { Editor, type JSONContent } from '@tiptap/core';
 import { CellSelection } from '@tiptap/pm/tables';
 import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, type PmNode } from '@eln/shared';
 import { cellAddress } from './cellAddress';
-import { chartConfig } from './chartConfig';
 import { chipOf, dropboxCellDecorations } from './dropboxCells';
 import {
   addColumn,
@@ -293,21 +292,6 @@ describe('table rules', () => {
 });
 
 describe('chart data', () => {
-  it('builds chart.js configurations for every chart type', () => {
-    const data = { labels: ['1', '2'], series: [{ name: 'OD', values: [1, 2] }] };
-    const theme = { text: '#333', grid: '#eee', font: 'sans-serif', palette: ['#4f46e5'] };
-    expect(chartConfig('horizontal', data, { xLabel: 'x', yLabel: 'y' }, theme)).toMatchObject({
-      type: 'bar',
-      options: { indexAxis: 'y' },
-    });
-    expect(chartConfig('scatter', data, { xLabel: '', yLabel: '' }, theme).data.datasets[0]?.data).toEqual([
-      { x: 1, y: 1 },
-      { x: 2, y: 2 },
-    ]);
-    for (const type of ['bar', 'line', 'doughnut', 'pie', 'radar'] as const)
-      expect(chartConfig(type, data, { xLabel: '', yLabel: '' }, theme).type).toBe(type);
-  });
-
   it('reads chart attributes defensively and names ranges like a spreadsheet', () => {
     expect(chartAttrsOf({ chartType: 'nope', direction: 'sideways', from: { row: '2', col: 1 } })).toMatchObject({
       chartType: 'bar',

@@ -1,4 +1,4 @@
-import type { FileUrlAnswer } from '@eln/shared';
+import { api } from '@eln/shared';
 import { call } from '../../api';
 import { createLinkCache } from './upload';
 
@@ -19,7 +19,7 @@ export function fileLink(fileId: string): Promise<string> {
   if (hit) return Promise.resolve(hit);
   let request = pending.get(fileId);
   if (!request) {
-    request = call<FileUrlAnswer>('/v1/common/file/url', { fileId })
+    request = call(api.files.link, { fileId })
       .then((answer) => {
         cache.put(fileId, answer.url);
         return answer.url;

@@ -1,9 +1,9 @@
-import { ERR, type SchemaBlockAttrs } from '@eln/shared';
+import { api, ERR, type SchemaBlockAttrs } from '@eln/shared';
 import { call, isApiError } from '../../api';
 
 /** The server's sealed copy of a schema for a note's schema block: its used entries as they are now. */
-export function schemaCopy(schemaNo: number, signal?: AbortSignal): Promise<SchemaBlockAttrs> {
-  return call<SchemaBlockAttrs>('/v1/schema/block', { schemaNo }, signal ? { signal } : undefined);
+function schemaCopy(schemaNo: number, signal?: AbortSignal): Promise<SchemaBlockAttrs> {
+  return call(api.schemas.blockCopy, { schemaNo }, signal ? { signal } : undefined);
 }
 
 /** What the catalogue offers now for a block's schema: a newer revision, the same, or nothing (no longer offered). */

@@ -2,14 +2,7 @@ import { Extension } from '@tiptap/core';
 import { isChangeOrigin } from '@tiptap/extension-collaboration';
 import type { Node as PmNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
-import {
-  contentViolations,
-  LIMITS,
-  newContentViolations,
-  type ContentRule,
-  type ContentViolation,
-  type PmNode as PmJson,
-} from '@eln/shared';
+import { LIMITS, newContentViolations, type ContentRule, type ContentViolation, type PmNode as PmJson } from '@eln/shared';
 
 /** Why a change was refused: a key of the `refusal` strings (a table too large says which side). */
 export type TableViolation = 'maxRows' | 'maxColumns' | Exclude<ContentRule, 'tableSize'> | 'tableSize';
@@ -25,12 +18,6 @@ function refusalOf(violation: ContentViolation): TableViolation {
 }
 
 const asDoc = (nodes: PmNode[]): PmJson => ({ type: 'doc', content: nodes.map((node) => node.toJSON() as PmJson) });
-
-/** What is wrong with a table node, if anything: a table inside it, or more than 30 rows or columns. */
-export function tableViolation(table: PmNode): TableViolation | null {
-  const first = contentViolations(asDoc([table]))[0];
-  return first ? refusalOf(first) : null;
-}
 
 /**
  * The top-level blocks a rule check of this change needs: those it changed (unchanged blocks are the
@@ -65,9 +52,6 @@ export function changedContentViolation(before: PmNode, after: PmNode): TableVio
   )[0];
   return first ? refusalOf(first) : null;
 }
-
-/** The first violation among the tables a change touched (kept for callers of the table-only check). */
-export const changedTablesViolation = changedContentViolation;
 
 /**
  * Keeps this client's own edits within the content rules whatever the route (Tab in the last cell,

@@ -33,7 +33,7 @@ export function tableInfo(state: EditorState): TableInfo | null {
   const selectedCells = state.selection instanceof CellSelection ? countCells(state.selection) : 1;
   const tablePos = rect.tableStart - 1;
   const $table = state.doc.resolve(tablePos);
-  const uid = $table.depth === 0 ? rect.table.attrs.blockUid : null;
+  const uid: unknown = $table.depth === 0 ? rect.table.attrs.blockUid : null;
   return {
     state,
     rect,

@@ -1,14 +1,13 @@
 import {
+  api,
   API_BASE,
   ERR,
   errorMessage,
   extensionOf,
-  FILE_UPLOAD_PATH,
   maxBytesOf,
   SUCCESS,
   uploadKindOf,
   type ApiResponse,
-  type FileUrlAnswer,
   type Language,
   type UploadAnswer,
   type UploadKind,
@@ -70,7 +69,7 @@ export interface UploadOptions {
 export function uploadFile({ owner, file, token, language, onProgress, signal }: UploadOptions): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}${FILE_UPLOAD_PATH}`);
+    xhr.open('POST', `${API_BASE}${api.files.upload.path}`);
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader('Accept-Language', language);
@@ -136,5 +135,3 @@ export function createLinkCache(ttlMs: number = LINK_CACHE_MS): LinkCache {
     },
   };
 }
-
-export type { FileUrlAnswer };

@@ -23,7 +23,10 @@ export function ServerErrorPage({ testId = 'page-error' }: { testId?: string }) 
           </ButtonLink>
           <Button
             variant="secondary"
-            onClick={() => (typeof from === 'string' ? navigate(from, { replace: true }) : window.location.reload())}
+            onClick={() => {
+              if (typeof from === 'string') void navigate(from, { replace: true });
+              else window.location.reload();
+            }}
             data-testid="error-retry"
           >
             {t('errors.reload')}

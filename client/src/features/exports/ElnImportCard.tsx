@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  api,
   API_BASE,
   ELN_IMPORT_LIMITS,
-  ELN_IMPORT_PATH,
   ERR,
   errorMessage,
   formatBytes,
@@ -27,7 +27,7 @@ async function sendArchive(file: File): Promise<ElnImportAnswer> {
   const token = await browserDeps.accessToken();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}${ELN_IMPORT_PATH}`);
+    xhr.open('POST', `${API_BASE}${api.exports.importEln.path}`);
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.setRequestHeader('Accept-Language', language);
     xhr.upload.onprogress = (event) => {

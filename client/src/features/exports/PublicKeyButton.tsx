@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ExportPublicKey } from '@eln/shared';
+import { api } from '@eln/shared';
 import { call } from '../../api';
 import { alertApiError } from '../../modals/store';
 import { Button } from '../../ui/Button';
@@ -17,7 +17,7 @@ export function PublicKeyButton({ testId }: { testId: string }) {
   const save = async () => {
     setBusy(true);
     try {
-      const key = await call<ExportPublicKey>('/v1/export/publicKey', {});
+      const key = await call(api.exports.publicKey, {});
       saveFile(new Blob([key.minisignPub], { type: 'text/plain' }), PUBLIC_KEY_FILE);
     } catch (error) {
       void alertApiError(error);

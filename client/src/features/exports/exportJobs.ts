@@ -1,14 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  errorMessage,
-  EXPORT_STATUS,
-  type ExportCreateRequest,
-  type ExportCreateAnswer,
-  type ExportJob,
-  type ExportLinkAnswer,
-  type ListAnswer,
-} from '@eln/shared';
-import { call, isApiError } from '../../api';
+import { useCallback } from 'react';
+import { api, errorMessage, EXPORT_STATUS, type ExportCreateRequest, type ExportJob } from '@eln/shared';
+import { call, isApiError, useApiQuery } from '../../api';
 import { alert, alertApiError, hideProgress, showProgress } from '../../modals/store';
 import { currentLanguage } from '../../i18n';
 import { markSessionEnded } from '../../session/store';
@@ -30,12 +22,12 @@ export const isActive = (job: ExportJob) => job.status === EXPORT_STATUS.queued 
  * overlay appearing minutes later would take the keyboard from whoever is typing there).
  */
 export async function downloadExport(job: ExportJob, onProgress?: (percent: number) => void): Promise<void> {
-  const { token } = await call<ExportLinkAnswer>('/v1/export/link', { jobId: job.jobId });
+  const { token } = await call(api.exports.link, { jobId: job.jobId });
   const progress = onProgress ?? showProgress;
   progress(0);
   try {
     const file = await downloadFile(
-      '/v1/export/download',
+      api.exports.download,
       { token },
       (percent) => progress(percent ?? 0),
       browserDeps,
@@ -57,49 +49,19 @@ function reportError(error: unknown): void {
  * again while any of them runs, so progress moves and a reload finds them where they were.
  */
 export function useExportJobs(projectNo?: number) {
-  const [jobs, setJobs] = useState<ExportJob[] | null>(null);
-  const [failed, setFailed] = useState<unknown>(null);
-  const timer = useRef<number | null>(null);
-  const alive = useRef(true);
-
-  const load = useCallback(async () => {
-    try {
-      const answer = await call<ListAnswer<ExportJob>>('/v1/export/list', projectNo === undefined ? {} : { projectNo });
-      if (!alive.current) return answer.list;
-      setJobs(answer.list);
-      setFailed(null);
-      return answer.list;
-    } catch (error) {
-      if (alive.current) setFailed(error);
-      return null;
-    }
-  }, [projectNo]);
-
-  const schedule = useCallback(
-    (list: ExportJob[] | null) => {
-      if (timer.current !== null) window.clearTimeout(timer.current);
-      timer.current = null;
-      if (alive.current && list?.some(isActive)) timer.current = window.setTimeout(() => void load().then(schedule), POLL_MS);
-    },
-    [load],
-  );
-
-  useEffect(() => {
-    alive.current = true;
-    void load().then(schedule);
-    return () => {
-      alive.current = false;
-      if (timer.current !== null) window.clearTimeout(timer.current);
-    };
-  }, [load, schedule]);
-
-  const refresh = useCallback(() => load().then(schedule), [load, schedule]);
+  const loaded = useApiQuery(api.exports.list, projectNo === undefined ? {} : { projectNo }, {
+    refetchInterval: (query) => (query.state.data?.list.some(isActive) ? POLL_MS : false),
+    refetchIntervalInBackground: true,
+  });
+  const jobs = loaded.data?.list ?? null;
+  const failed = loaded.phase === 'error' ? loaded.error : null;
+  const { reload: refresh } = loaded;
 
   /** Starts exports (see startExport); the list shows them at once and follows their progress. */
   const start = useCallback(
     async (request: ExportCreateRequest): Promise<ExportJob[] | null> => {
-      const created = await startExport(request, { onCreated: () => void refresh() });
-      void refresh();
+      const created = await startExport(request, { onCreated: refresh });
+      refresh();
       return created;
     },
     [refresh],
@@ -134,7 +96,7 @@ export async function startExport(
 ): Promise<ExportJob[] | null> {
   let created: ExportJob[];
   try {
-    created = (await call<ExportCreateAnswer>('/v1/export/create', { ...request, timeZone: localTimeZone() })).list;
+    created = (await call(api.exports.create, { ...request, timeZone: localTimeZone() })).list;
   } catch (error) {
     reportError(error);
     return null;
@@ -172,7 +134,7 @@ function jobLooker(jobId: string, signal?: AbortSignal): () => Promise<Look> {
   let failures = 0;
   return async () => {
     try {
-      const job = await call<ExportJob>('/v1/export/detail', { jobId }, { signal });
+      const job = await call(api.exports.detail, { jobId }, { signal });
       failures = 0;
       return { job };
     } catch (error) {

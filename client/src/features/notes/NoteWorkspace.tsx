@@ -180,8 +180,8 @@ export default function NoteWorkspace() {
       void closeSession(no);
       if (no !== routeNo) return;
       const nextActive = activeTab(next);
-      if (nextActive) navigate(`${base}/${nextActive.no}`);
-      else navigate(location.pathname, { replace: true, state: { closedNote: no } });
+      if (nextActive) void navigate(`${base}/${nextActive.no}`);
+      else void navigate(location.pathname, { replace: true, state: { closedNote: no } });
     } finally {
       busy.current = false;
     }
@@ -207,7 +207,7 @@ export default function NoteWorkspace() {
                     type="button"
                     aria-current={selected ? 'page' : undefined}
                     className="note-tab-main"
-                    onClick={() => navigate(`${base}/${tab.no}`)}
+                    onClick={() => void navigate(`${base}/${tab.no}`)}
                     data-testid={`note-tab-${tab.no}`}
                     data-changed={tab.hasChange ? 'yes' : 'no'}
                     title={title}

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { ERR, LIMITS, PROJECT_STATUS, type NoteSummary, type ProjectEditorAnswer } from '@eln/shared';
-import { apiErrorText, call, isApiError } from '../../api';
+import { api, ERR, LIMITS, PROJECT_STATUS, type NoteSummary } from '@eln/shared';
+import { apiErrorText, call, isApiError, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { alertApiError, confirm } from '../../modals/store';
 import { Button } from '../../ui/Button';
@@ -52,8 +52,10 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
   const { t: ts } = useTranslation('signature');
   const language = currentLanguage();
   const navigate = useNavigate();
-  const [answer, setAnswer] = useState<ProjectEditorAnswer | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  // Read again every few seconds while the page is in view (not while the tab is hidden).
+  const editor = useApiQuery(api.projects.editor, { projectNo }, { refetchInterval: NOTES_REFRESH_MS });
+  const answer = editor.data;
+  const error = editor.phase === 'error' ? editor.error : null;
   const [title, setTitle] = useState('');
   const [templateNo, setTemplateNo] = useState<number | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
@@ -61,34 +63,12 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
   const [notice, setNotice] = useState<string | null>(null);
   const alive = useRef(true);
 
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const data = await call<ProjectEditorAnswer>('/v1/project/editor', { projectNo }, { signal });
-        if (!signal?.aborted && alive.current) {
-          setAnswer(data);
-          setError(null);
-        }
-      } catch (failure) {
-        if (!signal?.aborted && alive.current) setError(failure);
-      }
-    },
-    [projectNo],
-  );
-
   useEffect(() => {
     alive.current = true;
-    const controller = new AbortController();
-    void load(controller.signal);
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void load(controller.signal);
-    }, NOTES_REFRESH_MS);
     return () => {
       alive.current = false;
-      controller.abort();
-      clearInterval(timer);
     };
-  }, [load]);
+  }, []);
 
   const info = answer?.info;
   const notes = answer?.list ?? [];
@@ -111,7 +91,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
     setCreating(true);
     setTitleError(null);
     try {
-      const created = await call<{ labNoteNo: number }>('/v1/project/note/create', {
+      const created = await call(api.notes.create, {
         projectNo,
         title: trimmed,
         ...(templateNo ? { templateNo } : {}),
@@ -132,9 +112,9 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
     setNotice(null);
     if (!(await confirm(t('projectNotes.deleteConfirm', { title: note.title }), { okLabel: t('projectNotes.delete') }))) return;
     try {
-      await call('/v1/project/note/delete', { labNoteNo: note.no });
+      await call(api.notes.delete, { labNoteNo: note.no });
       setNotice(t('projectNotes.deleted', { title: note.title }));
-      await load();
+      editor.reload();
     } catch (failure) {
       await alertApiError(failure);
     }
@@ -211,7 +191,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
       {error && !answer ? (
         <ErrorState
           message={apiErrorText(error, language) || t('projectNotes.loadFailed')}
-          onRetry={() => void load()}
+          onRetry={editor.reload}
           testId="project-notes-error"
         />
       ) : answer && notes.length === 0 ? (

@@ -29,7 +29,7 @@ import { initialSessionState, readOnlyOf, type NoteSessionState, type SaveOutcom
 import { BlockStatusWatch } from './sessionStatuses';
 import { SummaryReads } from './sessionSummary';
 
-export type { NoteSessionState, ReadOnlyReason, SaveOutcome, SessionUser } from './sessionState';
+export type { NoteSessionState, SaveOutcome, SessionUser } from './sessionState';
 
 /**
  * One open note: its Y.Doc on a Hocuspocus provider, what the server says about it (summary, saved

@@ -8,8 +8,6 @@ export interface PresenceUser {
   color: string;
 }
 
-export type PresenceMode = 'write' | 'read';
-
 /** Caret colours that read on white and on the beauty theme's pastel canvas alike. */
 export const PRESENCE_COLORS = [
   '#2563eb',

@@ -1,4 +1,4 @@
-import { ERR, TIMING, type Block, type SaveAnswer, type TempAnswer } from '@eln/shared';
+import { api, ERR, TIMING, type Block } from '@eln/shared';
 import { call, isApiError } from '../../api';
 import type { NoteSessionState, SaveOutcome } from './sessionState';
 
@@ -43,7 +43,7 @@ export class SessionSaves {
     this.tempTimer = null;
   }
 
-  /** POST /note/temp once the edits are stored (the server derives the draft from its own copy). */
+  /** A temporary save (`/note/temp`) once the edits are stored (the server derives the draft from its own copy). */
   private async tempSave(): Promise<void> {
     const host = this.host;
     if (!host.writable() || host.getState().phase !== 'ready') return;
@@ -56,7 +56,7 @@ export class SessionSaves {
     }
     if (host.destroyed() || !host.writable()) return;
     try {
-      await call<TempAnswer>('/v1/project/note/temp', { labNoteNo: host.noteNo, blockList: host.blockList() });
+      await call(api.notes.saveDraft, { labNoteNo: host.noteNo, blockList: host.blockList() });
       host.set({ draft: 'saved' });
     } catch {
       this.tempPending = true;
@@ -72,7 +72,7 @@ export class SessionSaves {
     try {
       if (!(await host.waitDurable(10_000))) return 'notStored';
       this.cancelTempSave();
-      await call<SaveAnswer>('/v1/project/note/save', {
+      await call(api.notes.saveVersion, {
         labNoteNo: host.noteNo,
         version: host.getState().version,
         blockList: host.blockList(),
@@ -96,5 +96,5 @@ export class SessionSaves {
 export async function clearHoldAfterEdits(noteNo: number, waitDurable: (timeoutMs: number) => Promise<boolean>): Promise<void> {
   await waitDurable(5000);
   // Closing the connection ends the hold anyway.
-  await call('/v1/project/clear', { labNoteNo: noteNo }).catch(() => undefined);
+  await call(api.notes.releaseHold, { labNoteNo: noteNo }).catch(() => undefined);
 }

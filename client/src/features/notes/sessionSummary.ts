@@ -1,4 +1,4 @@
-import { ERR, type BlockListAnswer, type ViewerAnswer } from '@eln/shared';
+import { api, ERR } from '@eln/shared';
 import { call, isApiError } from '../../api';
 import type { NoteSessionState } from './sessionState';
 
@@ -39,8 +39,8 @@ export class SummaryReads {
     const read = ++this.started;
     try {
       const [list, viewer] = await Promise.all([
-        call<BlockListAnswer>('/v1/project/block/list', { labNoteNo: host.noteNo }),
-        call<ViewerAnswer>('/v1/project/viewer', { labNoteNo: host.noteNo }),
+        call(api.notes.blockList, { labNoteNo: host.noteNo }),
+        call(api.notes.viewer, { labNoteNo: host.noteNo }),
       ]);
       this.appliedRead = Math.max(this.appliedRead, read);
       host.set({
@@ -70,7 +70,7 @@ export class SummaryReads {
     if (host.destroyed() || host.getState().phase !== 'ready') return;
     const read = ++this.started;
     try {
-      const list = await call<BlockListAnswer>('/v1/project/block/list', { labNoteNo: host.noteNo });
+      const list = await call(api.notes.blockList, { labNoteNo: host.noteNo });
       if (host.destroyed()) return;
       if (list.note.version !== host.getState().version) {
         await this.load();

@@ -5,7 +5,6 @@ import {
   DEPARTMENT_SEARCH_PAGE,
   ERR,
   type CompanyDepartments,
-  type DepartmentSearchAnswer,
   type DepartmentSearchCursor,
 } from '@eln/shared';
 import { call, isApiError } from '../../api';
@@ -49,8 +48,8 @@ export async function searchPeople(
   signal?: AbortSignal,
   pageSize = DEPARTMENT_SEARCH_PAGE,
 ): Promise<PeoplePage> {
-  const answer = await call<DepartmentSearchAnswer>(
-    '/v1/department/search',
+  const answer = await call(
+    api.departments.searchUsers,
     { type: 'user', value, ...scope, pageSize, ...(after ? { after } : {}) },
     { signal },
   );
@@ -69,12 +68,12 @@ export async function loadEveryone(scope: PeopleScope, signal?: AbortSignal): Pr
   return users;
 }
 
-/** The department tree of the company (`/department/join`) with each department's head count. */
+/** The department tree of the company (`api.departments.companyTree`) with each department's head count. */
 export async function loadDirectory(signal?: AbortSignal): Promise<LoadedDirectory> {
   const code = await loadCompanyCode();
   let company: CompanyDepartments | undefined;
   try {
-    const answer = await call<{ list: CompanyDepartments[] }>('/v1/department/join', { companyCode: code }, { signal });
+    const answer = await call(api.departments.companyTree, { companyCode: code }, { signal });
     company = answer.list[0];
   } catch (error) {
     // A company without departments yet: everyone is in no department, chosen by name.

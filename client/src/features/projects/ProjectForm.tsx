@@ -139,6 +139,7 @@ export function ProjectForm({ initial, submit, onCancel, submitLabel }: ProjectF
             }}
             error={titleTaken ?? fieldText(errors, 'title', language)}
             testId="project-title-input"
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the project form opens to type the title, its first field
             autoFocus
             autoComplete="off"
           />

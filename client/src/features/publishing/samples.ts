@@ -292,7 +292,7 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   '/v1/project/check': () => PROJECT,
   '/v1/project/editor': (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
   [api.system.info.path]: () => SYSTEM,
-  '/v1/department/join': (): { list: CompanyDepartments[] } => ({
+  [api.departments.companyTree.path]: (): { list: CompanyDepartments[] } => ({
     list: [
       {
         companyCode: 'LAB',
@@ -302,14 +302,14 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
       },
     ],
   }),
-  '/v1/department/search': (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
-  '/v1/department/list': () => ({ list: DEPARTMENTS }),
+  [api.departments.searchUsers.path]: (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
+  [api.departments.list.path]: () => ({ list: DEPARTMENTS }),
   [api.users.list.path]: (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
   [api.users.detail.path]: () => ADMIN_USERS[1],
   [api.auth.flags.path]: (): AuthFlagsAnswer => ({ ...ALL, abilities: ABILITIES }),
   [api.licence.info.path]: () => LICENCE,
-  '/v1/schema/list': (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
-  '/v1/export/list': (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
+  [api.schemas.list.path]: (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
+  [api.exports.list.path]: (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
 };
 
 export const STYLE_GUIDE_SAMPLES: StyleGuideSamples = {

@@ -2,22 +2,21 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useLocation, useNavigate, useParams } from 'react-router-dom';
 import {
+  api,
   ERR,
   errorMessage,
   LIMITS,
   schemaCreateRequest,
   schemaUpdateRequest,
   type FieldError,
-  type SchemaListAnswer,
   type SchemaThumbnail,
   type SchemaTypeDetail,
 } from '@eln/shared';
-import { call, fieldErrorsOf } from '../../api';
+import { call, fieldErrorsOf, useApiQuery } from '../../api';
 import { apiErrorText, isApiError } from '../../api/errors';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
-import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
-import { useLoad } from '../../lib/useLoad';
+import { fieldText, focusFirstInvalid, toErrorMap, validateForm, type Checked, type FieldErrorMap } from '../../lib/forms';
 import { alert, confirm } from '../../modals/store';
 import { Button, ButtonLink } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
@@ -53,14 +52,15 @@ export function SchemaEditorPage() {
   const navigate = useNavigate();
   const id = useParams().id;
   const schemasTypeNo = id ? Number(id) : null;
-  const detail = useLoad(
-    (signal) => (schemasTypeNo ? call<SchemaTypeDetail>('/v1/schema/check', { schemasTypeNo }, { signal }) : Promise.resolve(null)),
-    String(schemasTypeNo),
+  // The form starts from what the server has now: never from another type's detail, nor from one cached
+  // earlier (a fresher answer arriving later would start the form again, losing what was typed).
+  const detail = useApiQuery(
+    api.schemas.detail,
+    { schemasTypeNo: schemasTypeNo ?? 0 },
+    { enabled: Boolean(schemasTypeNo), keepPrevious: false, gcTime: 0 },
   );
-  const abilities = useLoad(
-    (signal) => (schemasTypeNo ? Promise.resolve(null) : call<SchemaListAnswer>('/v1/schema/list', { pageSize: 1 }, { signal })),
-    'abilities',
-  );
+  // The create page asks the list whether the caller may create types.
+  const abilities = useApiQuery(api.schemas.list, { pageSize: 1 }, { enabled: !schemasTypeNo });
 
   // Spec §8: a schema that cannot be opened says the server's message and goes back to the list.
   useEffect(() => {
@@ -122,6 +122,25 @@ export function SchemaEditorPage() {
       ) : null}
     </PageFrame>
   );
+}
+
+/**
+ * The draft checked with the request schema the server uses (an update of the loaded type, or a new one)
+ * and, when it passes, the save, which answers the type's number.
+ */
+function checkedSave(draft: TypeDraft, initial: SchemaTypeDetail | null): Checked<() => Promise<number>> {
+  if (initial) {
+    const update = validateForm(schemaUpdateRequest, toUpdateRequest(draft, initial.schemasTypeNo, initial.revision));
+    if (!update.ok) return update;
+    const save = async () => {
+      await call(api.schemas.update, update.data);
+      return initial.schemasTypeNo;
+    };
+    return { ok: true, data: save };
+  }
+  const create = validateForm(schemaCreateRequest, toCreateRequest(draft));
+  if (!create.ok) return create;
+  return { ok: true, data: async () => (await call(api.schemas.create, create.data)).schemasTypeNo };
 }
 
 interface SchemaFormProps {
@@ -235,9 +254,7 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
     event.preventDefault();
     if (busy || readOnly) return;
     setNotice(null);
-    const checked = initial
-      ? validateForm(schemaUpdateRequest, toUpdateRequest(draft, initial.schemasTypeNo, initial.revision))
-      : validateForm(schemaCreateRequest, toCreateRequest(draft));
+    const checked = checkedSave(draft, initial);
     if (!checked.ok) {
       showErrors(Object.values(checked.errors).flatMap((error) => (error ? [error] : [])));
       return;
@@ -245,15 +262,9 @@ function SchemaForm({ initial, onSaved }: SchemaFormProps) {
     setErrors({});
     setBusy(true);
     try {
-      if (initial) {
-        await call('/v1/schema/update', checked.data);
-        saved.current = true;
-        onSaved(initial.schemasTypeNo);
-      } else {
-        const answer = await call<{ schemasTypeNo: number }>('/v1/schema/create', checked.data);
-        saved.current = true;
-        onSaved(answer.schemasTypeNo);
-      }
+      const schemasTypeNo = await checked.data();
+      saved.current = true;
+      onSaved(schemasTypeNo);
     } catch (error) {
       const fields = fieldErrorsOf(error);
       if (fields.length > 0) showErrors(fields);

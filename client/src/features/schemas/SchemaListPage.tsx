@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { PAGING, type SchemaListAnswer, type SchemaTypeSummary } from '@eln/shared';
+import { api, PAGING, type SchemaTypeSummary } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
@@ -32,8 +32,8 @@ export function SchemaListPage() {
     searchFor,
     setFilter,
     reset,
-  } = useFilteredTitleList<'Y' | 'N', SchemaListAnswer>({
-    path: '/v1/schema/list',
+  } = useFilteredTitleList({
+    call: api.schemas.list,
     filterField: 'status',
     filterValues: STATUSES,
   });
@@ -60,7 +60,7 @@ export function SchemaListPage() {
       key={row.schemasTypeNo}
       className="row-link"
       data-testid="schema-row"
-      onClick={openRowUnlessOn('a', () => navigate(`/schema/${row.schemasTypeNo}`))}
+      onClick={openRowUnlessOn('a', () => void navigate(`/schema/${row.schemasTypeNo}`))}
     >
       <td className="col-num" data-label={t('list.number')}>
         {number}

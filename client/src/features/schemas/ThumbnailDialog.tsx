@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage, type SchemaThumbnail, type SchemaThumbnailAnswer } from '@eln/shared';
+import { api, errorMessage, type SchemaThumbnail } from '@eln/shared';
 import { apiErrorText, call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { Dialog } from '../../modals/Dialog';
@@ -67,7 +67,7 @@ export function ThumbnailDialog({
   };
 
   const setThumbnail = (fileId: string | null) =>
-    call<SchemaThumbnailAnswer>('/v1/schema/thumbnail', { schemasTypeNo: target.schemasTypeNo, schemaNo: target.schemaNo, fileId });
+    call(api.schemas.setThumbnail, { schemasTypeNo: target.schemasTypeNo, schemaNo: target.schemaNo, fileId });
 
   async function apply() {
     if (!file || busy) return;

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { signatureRemoveRequest, type SignatureEntry } from '@eln/shared';
-import { apiErrorText, call, fieldErrorsOf, isApiError } from '../../api';
+import { api, signatureRemoveRequest, type SignatureEntry } from '@eln/shared';
+import { apiErrorText, fieldErrorsOf, isApiError, useApiMutation } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { fieldText, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
 import { Dialog } from '../../modals/Dialog';
@@ -10,6 +10,7 @@ import { TextAreaField } from '../../ui/Field';
 import { TrashIcon } from '../editor/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { printedName, SignatureLines } from './SignatureManifest';
+import { SIGNATURES_SHOWN_ON } from './signerChoices';
 
 const REASON_MAX = 500;
 
@@ -31,6 +32,7 @@ export function RemoveDialog({
   const [errors, setErrors] = useState<FieldErrorMap>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const remove = useApiMutation(api.signatures.remove, { invalidates: SIGNATURES_SHOWN_ON });
   const reasonRef = useRef<HTMLTextAreaElement>(null);
 
   const submit = async (event: FormEvent) => {
@@ -46,7 +48,7 @@ export function RemoveDialog({
     setErrors({});
     setBusy(true);
     try {
-      await call('/v1/project/signature/remove', checked.data);
+      await remove.mutateAsync(checked.data);
       onRemoved();
     } catch (error) {
       if (isApiError(error) && error.httpStatus === 401) {

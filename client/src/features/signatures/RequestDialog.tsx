@@ -1,7 +1,7 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ERR, SIGNATURE_TYPES, type NoteSummary, type ProjectDetail, type SignatureType } from '@eln/shared';
-import { apiErrorText, call, isApiError } from '../../api';
+import { api, ERR, SIGNATURE_TYPES, type NoteSummary, type SignatureType } from '@eln/shared';
+import { apiErrorText, isApiError, useApiMutation, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { initials } from '../../lib/format';
 import { Dialog } from '../../modals/Dialog';
@@ -11,9 +11,7 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { RequestIcon } from './icons';
 import { printedName } from './SignatureManifest';
-import { chosenSigners, defaultMeaning, notParticipantsOf, requestPathFor, signerChoices, type SignerChoice } from './signerChoices';
-
-type Load = { phase: 'loading' } | { phase: 'error'; error: unknown } | { phase: 'ready' };
+import { chosenSigners, defaultMeaning, notParticipantsOf, requestCallFor, signerChoices, type SignerChoice } from './signerChoices';
 
 /**
  * Choosing signers among the project's members, its leader and participants (`/v1/project/check`), each with a meaning. A note
@@ -24,31 +22,23 @@ type Load = { phase: 'loading' } | { phase: 'error'; error: unknown } | { phase:
 export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummary; me: string; onClose(): void; onSaved(): void }) {
   const { t } = useTranslation('signature');
   const language = currentLanguage();
-  const [load, setLoad] = useState<Load>({ phase: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const [rows, setRows] = useState<SignerChoice[]>([]);
+  // The note's answer names its project, whose members (its leader and participants) are the possible signers.
+  const project = useApiQuery(api.projects.detail, { projectNo: note.projectNo });
+  // The rows start from the note and its project as first read (or read again after a failure); a later
+  // read of the project does not undo the choices made meanwhile.
+  const [started, setStarted] = useState<SignerChoice[] | null>(null);
+  if (started === null && project.phase === 'ready') {
+    setStarted(signerChoices(project.data.members, note.signatureList, note.reviewersExcluded));
+  }
+  const rows = started ?? [];
+  const setRows = (change: (previous: SignerChoice[]) => SignerChoice[]) => setStarted((previous) => change(previous ?? []));
+  const load = started !== null ? { phase: 'ready' as const } : project.phase === 'error' ? project : { phase: 'loading' as const };
   const [tried, setTried] = useState(false);
   const [failure, setFailure] = useState<{ text: string; names: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const updating = note.signatureList.length > 0;
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad({ phase: 'loading' });
-    // The note's answer names its project, whose members (its leader and participants) are the possible signers.
-    call<ProjectDetail>('/v1/project/check', { projectNo: note.projectNo }, { signal: controller.signal }).then(
-      (project) => {
-        if (controller.signal.aborted) return;
-        setRows(signerChoices(project.members, note.signatureList, note.reviewersExcluded));
-        setLoad({ phase: 'ready' });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted) setLoad({ phase: 'error', error });
-      },
-    );
-    return () => controller.abort();
-    // The rows start from the note as it was when the dialog opened (or was retried).
-  }, [note.projectNo, note.no, attempt]);
+  // The project's note list shows each note's status and signers.
+  const send = useApiMutation(requestCallFor(note.signatureList), { invalidates: [api.projects.editor] });
 
   const chosen = chosenSigners(rows);
   const answered = rows.filter((r) => r.answered !== null);
@@ -79,7 +69,7 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
     setBusy(true);
     setFailure(null);
     try {
-      await call(requestPathFor(note.signatureList), { labNoteNo: note.no, signers: chosen });
+      await send.mutateAsync({ labNoteNo: note.no, signers: chosen });
       onSaved();
     } catch (error) {
       if (isApiError(error) && error.httpStatus === 401) {
@@ -125,7 +115,7 @@ export function RequestDialog({ note, me, onClose, onSaved }: { note: NoteSummar
         ) : load.phase === 'error' ? (
           <ErrorState
             message={`${t('request.loadFailed')} ${apiErrorText(load.error, language)}`}
-            onRetry={() => setAttempt((n) => n + 1)}
+            onRetry={project.reload}
             testId="signature-request-load-error"
           />
         ) : rows.length === 0 ? (

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ERR, LIMITS, signatureStatusRequest, type SignatureEntry } from '@eln/shared';
-import { apiErrorText, call, fieldErrorsOf, isApiError, retryAfterOf } from '../../api';
+import { api, ERR, LIMITS, signatureStatusRequest, type SignatureEntry } from '@eln/shared';
+import { apiErrorText, fieldErrorsOf, isApiError, retryAfterOf, useApiMutation } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { fieldText, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
@@ -13,6 +13,7 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { secondsLeft } from '../auth/lockout';
 import type { NoteSession } from '../notes/noteSession';
 import { DeclinedIcon, SignatureIcon } from './icons';
+import { SIGNATURES_SHOWN_ON } from './signerChoices';
 import { localTimeZone } from './zonedTime';
 
 const DESCRIPTION_MAX = 500;
@@ -56,6 +57,7 @@ export function SignDialog({
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<Answer | null>(null);
+  const respond = useApiMutation(api.signatures.respond, { invalidates: SIGNATURES_SHOWN_ON });
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [openedAt] = useState(() => state.version);
@@ -118,7 +120,7 @@ export function SignDialog({
     setBusy(status);
     beforeSign(status);
     try {
-      await call('/v1/project/signature/status', checked.data);
+      await respond.mutateAsync(checked.data);
       onAnswered(status);
     } catch (error) {
       beforeSign(null);

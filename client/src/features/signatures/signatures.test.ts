@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NoteAbilities, NoteSummary, ProjectParticipant, SignatureEntry } from '@eln/shared';
+import { api, type NoteAbilities, type NoteSummary, type ProjectParticipant, type SignatureEntry } from '@eln/shared';
 import {
   chosenSigners,
   defaultMeaning,
@@ -7,7 +7,7 @@ import {
   ownAnswerOf,
   panelActions,
   pendingSignatureOf,
-  requestPathFor,
+  requestCallFor,
   signerChoices,
 } from './signerChoices';
 import { formatZonedTime } from './zonedTime';
@@ -102,8 +102,8 @@ describe('what the signatures panel offers', () => {
   });
 
   it('creates a request on a note without live signatures, else updates it', () => {
-    expect(requestPathFor([])).toBe('/v1/project/signature/create');
-    expect(requestPathFor([entry({ status: 'F' })])).toBe('/v1/project/signature/update');
+    expect(requestCallFor([])).toBe(api.signatures.request);
+    expect(requestCallFor([entry({ status: 'F' })])).toBe(api.signatures.updateSigners);
   });
 });
 

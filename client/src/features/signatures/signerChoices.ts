@@ -1,4 +1,4 @@
-import { SIGNATURE_STATUS, type NoteSummary, type ProjectParticipant, type SignatureEntry, type SignatureType } from '@eln/shared';
+import { api, SIGNATURE_STATUS, type NoteSummary, type ProjectParticipant, type SignatureEntry, type SignatureType } from '@eln/shared';
 
 /*
  * The pure helpers of the signature screens: the caller's own entries and the request dialog's choices.
@@ -35,10 +35,16 @@ export function ownAnswerOf(me: string, list: readonly SignatureEntry[]): Signat
   return mine.find((s) => s.status === SIGNATURE_STATUS.signed) ?? mine.find((s) => s.status === SIGNATURE_STATUS.declined) ?? null;
 }
 
-/** Create when the note has no live signature yet; otherwise update (pending signers replaced, answered kept). */
-export function requestPathFor(list: readonly SignatureEntry[]): '/v1/project/signature/create' | '/v1/project/signature/update' {
-  return list.length === 0 ? '/v1/project/signature/create' : '/v1/project/signature/update';
+/** A request when the note has no live signature yet; otherwise a change of signers (pending ones replaced, answered kept). */
+export function requestCallFor(list: readonly SignatureEntry[]): typeof api.signatures.request | typeof api.signatures.updateSigners {
+  return list.length === 0 ? api.signatures.request : api.signatures.updateSigners;
 }
+
+/**
+ * The project's answers that show signatures: its note list (each note's status and signers), and its
+ * detail and list (a project closes once a reviewer has signed). An answered or removed signature makes them stale.
+ */
+export const SIGNATURES_SHOWN_ON = [api.projects.editor, api.projects.detail, api.projects.list] as const;
 
 // --- The request dialog ------------------------------------------------------------------------------
 

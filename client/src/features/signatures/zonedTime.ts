@@ -1,5 +1,5 @@
 /* How a signing time is written: in the signer's zone, with the zone's short name (shared with the exports). */
-export { formatZonedTime, type ZonedTime } from '@eln/shared';
+export { formatZonedTime } from '@eln/shared';
 
 /** This browser's IANA time zone, sent with a signature. */
 export function localTimeZone(): string {

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ERR, parseTemplateVersion, templateReturnRequest, type TemplateDetail, type TemplateRevision } from '@eln/shared';
+import { api, ERR, parseTemplateVersion, templateReturnRequest, type TemplateDetail, type TemplateRevision } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
@@ -70,7 +70,7 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
     }
     setBusy(true);
     try {
-      const answer = await call<{ version: string }>('/v1/template/approve', {
+      const answer = await call(api.templates.approve, {
         templateNo: template.templateNo,
         version: version.trim(),
         password,
@@ -169,7 +169,7 @@ export function SendBackDialog({ template, revision, onClose, onSent }: Revision
     setErrors({});
     setBusy(true);
     try {
-      await call('/v1/template/return', checked.data);
+      await call(api.templates.sendBack, checked.data);
       onSent();
     } catch (error) {
       setFailure(apiErrorText(error, language));

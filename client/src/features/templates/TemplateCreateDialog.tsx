@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ERR, LIMITS, templateCreateRequest, type TemplateSummary } from '@eln/shared';
+import { api, ERR, LIMITS, templateCreateRequest, type TemplateSummary } from '@eln/shared';
 import { apiErrorText, call, fieldErrorsOf, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { fieldText, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
@@ -44,10 +44,10 @@ export function TemplateCreateDialog({
     setBusy(true);
     try {
       if (initial) {
-        await call('/v1/template/update/title', { templateNo: initial.templateNo, ...checked.data });
+        await call(api.templates.rename, { templateNo: initial.templateNo, ...checked.data });
         onCreated(initial.templateNo);
       } else {
-        const created = await call<{ templateNo: number }>('/v1/template/create', checked.data);
+        const created = await call(api.templates.create, checked.data);
         onCreated(created.templateNo);
       }
     } catch (error) {

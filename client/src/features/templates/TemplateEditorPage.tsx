@@ -1,15 +1,8 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import {
-  ERR,
-  TEMPLATE_STATE,
-  type TemplateDetail,
-  type TemplateEditorAnswer,
-  type TemplateState,
-  type TemplateViewerAnswer,
-} from '@eln/shared';
-import { apiErrorText, call, isApiError } from '../../api';
+import { api, ERR, TEMPLATE_STATE, type TemplateDetail, type TemplateState, type TemplateViewerAnswer } from '@eln/shared';
+import { apiErrorText, apiQueryKey, call, isApiError, queryClient, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { alert, alertApiError, confirm } from '../../modals/store';
@@ -32,7 +25,7 @@ import { TemplateTabs } from './TemplateTabs';
 import './templates.css';
 import { useServerErrorOnFirstLoad } from '../../lib/useServerErrorPage';
 
-type Loaded =
+type Shown =
   | { kind: 'loading' }
   | { kind: 'editor'; template: TemplateDetail }
   /** Without template permission: the approved version, read-only. */
@@ -42,20 +35,29 @@ type Loaded =
 
 const NO_STATUSES = new Map<string, 'ADD' | 'EDIT'>();
 
-async function loadTemplate(templateNo: number): Promise<Loaded> {
-  try {
-    const answer = await call<TemplateEditorAnswer>('/v1/template/editor', { templateNo });
-    return { kind: 'editor', template: answer.template };
-  } catch (error) {
-    if (isApiError(error) && error.status === ERR.forbidden) {
-      try {
-        return { kind: 'viewer', answer: await call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo }) };
-      } catch (viewerError) {
-        return isApiError(viewerError) && viewerError.status === ERR.notFound ? { kind: 'missing' } : { kind: 'error', error: viewerError };
-      }
-    }
-    return isApiError(error) && error.status === ERR.notFound ? { kind: 'missing' } : { kind: 'error', error };
+const refusedWith = (error: unknown, status: string) => isApiError(error) && error.status === status;
+
+/**
+ * What the page shows of a template: its editor for those who manage templates; for others (the editor
+ * refuses them with 1003) the approved version, read-only. A template missing (9002) for either says so.
+ */
+function useShownTemplate(templateNo: number, valid: boolean): { shown: Shown; reload(): Promise<void> } {
+  const editor = useApiQuery(api.templates.editor, { templateNo }, { enabled: valid, keepPrevious: false });
+  const readerOnly = editor.phase === 'error' && refusedWith(editor.error, ERR.forbidden);
+  const viewer = useApiQuery(api.templates.viewer, { templateNo }, { enabled: valid && readerOnly, keepPrevious: false });
+  // Read again in place: what is on screen stays until the new answer is in (an open workspace keeps its session).
+  const reload = async () => {
+    const reads = [api.templates.editor, api.templates.viewer];
+    await Promise.all(reads.map((spec) => queryClient.refetchQueries({ queryKey: apiQueryKey(spec, { templateNo }) })));
+  };
+  const missingOr = (error: unknown): Shown => (refusedWith(error, ERR.notFound) ? { kind: 'missing' } : { kind: 'error', error });
+  if (!valid) return { shown: { kind: 'missing' }, reload };
+  if (readerOnly) {
+    if (viewer.phase === 'error') return { shown: missingOr(viewer.error), reload };
+    return { shown: viewer.data ? { kind: 'viewer', answer: viewer.data } : { kind: 'loading' }, reload };
   }
+  if (editor.phase === 'error') return { shown: missingOr(editor.error), reload };
+  return { shown: editor.data ? { kind: 'editor', template: editor.data.template } : { kind: 'loading' }, reload };
 }
 
 /** `/template/note/{id}`: a template's live draft with its state, actions and versions; a read-only view without permission. */
@@ -63,16 +65,10 @@ export function TemplateEditorPage() {
   const { t } = useTranslation('template');
   const params = useParams();
   const templateNo = Number(params.id);
-  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+  const { shown: loaded, reload } = useShownTemplate(templateNo, Number.isSafeInteger(templateNo) && templateNo > 0);
   const [epoch, setEpoch] = useState(0);
   // Kept here: a change of state starts a new workspace (a new session), and its notice must outlive the old one.
   const [notice, setNotice] = useState<string | null>(null);
-
-  const reload = useCallback(async () => setLoaded(await loadTemplate(templateNo)), [templateNo]);
-  useEffect(() => {
-    if (!Number.isSafeInteger(templateNo) || templateNo <= 0) setLoaded({ kind: 'missing' });
-    else void reload();
-  }, [templateNo, reload]);
   useServerErrorOnFirstLoad(loaded.kind === 'error' ? loaded.error : null);
 
   if (loaded.kind === 'loading') return <TemplateFrame>{<SkeletonBlock lines={6} />}</TemplateFrame>;
@@ -208,7 +204,7 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
     setBusy(true);
     try {
       await session.waitDurable(10_000);
-      const answer = await call<{ revision: number }>('/v1/template/save', {
+      const answer = await call(api.templates.checkIn, {
         templateNo: template.templateNo,
         version: template.revision,
         blockList: session.blockList(),
@@ -225,7 +221,7 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
   const startDraft = async () => {
     setBusy(true);
     try {
-      await call('/v1/template/search', { templateNo: template.templateNo });
+      await call(api.templates.reopen, { templateNo: template.templateNo });
       await afterChange(t('editor.startedDraft', { version: template.version ?? '' }));
     } catch (error) {
       // Checked in meanwhile: the approval is what can happen next.
@@ -248,7 +244,7 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
   const remove = async () => {
     if (!(await confirm(t('editor.deleteConfirm', { title: template.title }), { okLabel: t('editor.delete'), tone: 'error' }))) return;
     try {
-      await call('/v1/template/delete', { templateNo: template.templateNo });
+      await call(api.templates.delete, { templateNo: template.templateNo });
       navigate('/template');
     } catch (error) {
       await alertApiError(error);

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SavedBlock, TemplateDetail, TemplateRevision, TemplateViewerAnswer } from '@eln/shared';
-import { apiErrorText, call } from '../../api';
+import { api, type TemplateDetail, type TemplateRevision } from '@eln/shared';
+import { apiErrorText, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { Dialog } from '../../modals/Dialog';
@@ -129,24 +129,10 @@ function RevisionSelect({
   );
 }
 
-function useRevisionBlocks(
-  templateNo: number,
-  revisions: readonly number[],
-): { blocks: SavedBlock[][] | null; authors: Array<Record<string, string[]>>; error: unknown } {
-  const [answers, setAnswers] = useState<TemplateViewerAnswer[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const key = revisions.join(',');
-  useEffect(() => {
-    let alive = true;
-    Promise.all(revisions.map((revision) => call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo, revision }))).then(
-      (loaded) => alive && setAnswers(loaded),
-      (failure: unknown) => alive && setError(failure),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [templateNo, key]);
-  return { blocks: answers?.map((a) => a.blockList) ?? null, authors: answers?.map((a) => a.authors) ?? [], error };
+/** One checked-in revision as the viewer answers it: without `revision`, the latest approved one. */
+function useRevision(templateNo: number, revision?: number) {
+  // Never the previous revision's blocks under the next one's title.
+  return useApiQuery(api.templates.viewer, revision === undefined ? { templateNo } : { templateNo, revision }, { keepPrevious: false });
 }
 
 /** One revision's content, read-only (also what the note-create picker previews). */
@@ -162,13 +148,9 @@ export function RevisionPreview({
   onClose(): void;
 }) {
   const { t } = useTranslation('template');
-  const { blocks, error } = useRevisionBlocks(templateNo, revision === undefined ? [] : [revision]);
-  const [latest, setLatest] = useState<SavedBlock[] | null>(null);
-  useEffect(() => {
-    if (revision !== undefined) return;
-    void call<TemplateViewerAnswer>('/v1/template/viewer', { templateNo }).then((answer) => setLatest(answer.blockList));
-  }, [templateNo, revision]);
-  const shown = revision === undefined ? latest : (blocks?.[0] ?? null);
+  const viewed = useRevision(templateNo, revision);
+  const error = viewed.phase === 'error' ? viewed.error : null;
+  const shown = viewed.data?.blockList ?? null;
   return (
     <Dialog title={title} onClose={onClose} closeOnBackdrop size="lg" testId="template-preview">
       {error ? (
@@ -201,8 +183,10 @@ function CompareDialog({
   onClose(): void;
 }) {
   const { t } = useTranslation('template');
-  const { blocks, authors, error } = useRevisionBlocks(templateNo, [from.revision, to.revision]);
-  const changes = blocks ? diffBlocks(blocks[0]!, blocks[1]!) : null;
+  const before = useRevision(templateNo, from.revision);
+  const after = useRevision(templateNo, to.revision);
+  const error = before.phase === 'error' ? before.error : after.phase === 'error' ? after.error : null;
+  const changes = before.data && after.data ? diffBlocks(before.data.blockList, after.data.blockList) : null;
   const unchanged = changes?.filter((c) => c.kind === 'unchanged').length ?? 0;
   return (
     <Dialog
@@ -223,7 +207,7 @@ function CompareDialog({
               <ChangeRow
                 key={`${change.kind}:${(change.after ?? change.before)!.blockUid}`}
                 change={change}
-                authors={change.after ? authors[1] : authors[0]}
+                authors={change.after ? after.data?.authors : before.data?.authors}
               />
             ))}
         </ol>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { PAGING, TEMPLATE_STATE, type TemplateListAnswer, type TemplateState, type TemplateSummary } from '@eln/shared';
+import { api, PAGING, TEMPLATE_STATE, type TemplateSummary } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useFilteredTitleList } from '../../lib/useFilteredTitleList';
@@ -33,8 +33,8 @@ export function TemplateListPage() {
     searchFor,
     setFilter,
     reset,
-  } = useFilteredTitleList<TemplateState, TemplateListAnswer>({
-    path: '/v1/template/list',
+  } = useFilteredTitleList({
+    call: api.templates.list,
     filterField: 'state',
     filterValues: STATES,
   });
@@ -63,7 +63,7 @@ export function TemplateListPage() {
       className="row-link"
       data-testid="template-row"
       data-state={row.state}
-      onClick={openRowUnlessOn('a', () => navigate(`/template/note/${row.templateNo}`))}
+      onClick={openRowUnlessOn('a', () => void navigate(`/template/note/${row.templateNo}`))}
     >
       <td className="col-num" data-label={tc('list.number')}>
         {number}
@@ -138,7 +138,10 @@ export function TemplateListPage() {
         renderRow={renderRow}
       />
       {creating ? (
-        <TemplateCreateDialog onClose={() => setCreating(false)} onCreated={(templateNo) => navigate(`/template/note/${templateNo}`)} />
+        <TemplateCreateDialog
+          onClose={() => setCreating(false)}
+          onCreated={(templateNo) => void navigate(`/template/note/${templateNo}`)}
+        />
       ) : null}
     </PageFrame>
   );

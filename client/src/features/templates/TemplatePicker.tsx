@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TemplateChoice } from '@eln/shared';
-import { call } from '../../api';
+import { api } from '@eln/shared';
+import { useApiQuery } from '../../api';
 import { Button } from '../../ui/Button';
 import { EyeIcon } from '../../ui/icons';
 import { RevisionPreview } from './TemplateHistory';
@@ -13,19 +13,10 @@ import './templates.css';
  */
 export function TemplatePicker({ value, onChange }: { value: number | null; onChange(templateNo: number | null): void }) {
   const { t } = useTranslation('template');
-  const [choices, setChoices] = useState<TemplateChoice[] | null>(null);
+  const approved = useApiQuery(api.templates.choices, {});
+  // Loading: null (the choice waits); a failure leaves the blank note as the only choice.
+  const choices = approved.phase === 'error' ? [] : (approved.data?.list ?? null);
   const [previewing, setPreviewing] = useState(false);
-
-  useEffect(() => {
-    let alive = true;
-    call<{ list: TemplateChoice[] }>('/v1/template/list/all', {}).then(
-      (answer) => alive && setChoices(answer.list),
-      () => alive && setChoices([]),
-    );
-    return () => {
-      alive = false;
-    };
-  }, []);
 
   const chosen = choices?.find((c) => c.templateNo === value) ?? null;
   return (

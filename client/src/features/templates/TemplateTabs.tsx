@@ -24,7 +24,7 @@ export function TemplateTabs({ templateNo, title }: { templateNo: number; title:
     const left = templateTabs.dispatchTabs({ type: 'close', no });
     if (no !== templateNo) return;
     const next = left.find((tab) => tab.active) ?? left.at(-1);
-    navigate(next ? `/template/note/${next.no}` : '/template');
+    void navigate(next ? `/template/note/${next.no}` : '/template');
   };
 
   if (tabs.length === 0) return null;

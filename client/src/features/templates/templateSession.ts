@@ -1,7 +1,7 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
-import { CONTENT_FIELD, docToBlocks, TIMING, templateDocumentName, type Block, type PmNode, type TempAnswer } from '@eln/shared';
+import { api, CONTENT_FIELD, docToBlocks, TIMING, templateDocumentName, type Block, type PmNode } from '@eln/shared';
 import { call } from '../../api';
 import { freshAccessToken } from '../editor/token';
 import { colorFor, otherWriters, sameWriters, type ConnectionState, type PresenceUser } from '../notes/presence';
@@ -167,7 +167,7 @@ export class TemplateSession {
     this.tempTimer = null;
     if (!(await this.waitDurable(10_000)) || this.destroyed || !this.state.writable) return;
     try {
-      const answer = await call<TempAnswer>('/v1/template/temp', { templateNo: this.templateNo, blockList: this.blockList() });
+      const answer = await call(api.templates.tempSave, { templateNo: this.templateNo, blockList: this.blockList() });
       this.set({ tempSavedAt: answer.savedAt, tempFailed: false });
     } catch {
       this.set({ tempFailed: true });
@@ -188,7 +188,7 @@ export class TemplateSession {
     if (this.destroyed) return;
     const wrote = this.state.writable;
     await this.waitDurable(5000);
-    if (wrote) await call('/v1/template/clear', { templateNo: this.templateNo }).catch(() => undefined);
+    if (wrote) await call(api.templates.leave, { templateNo: this.templateNo }).catch(() => undefined);
     this.destroy();
   }
 

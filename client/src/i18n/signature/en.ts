@@ -1,21 +1,16 @@
+import shared from '@eln/shared/i18n/en';
+
 /**
  * English strings of electronic signatures: the signatures area of a note, the request, signing and
  * removal dialogs, and the manifestation in the project's note list (i18next namespace `signature`).
  * Every key here must exist in ko.ts and ja.ts (the compiler checks the shape).
  */
 const en = {
-  meaning: {
-    reviewer: 'Reviewer',
-    participant: 'Participant',
-  },
-  status: {
-    R: 'Pending',
-    T: 'Signed',
-    F: 'Declined',
-  },
+  meaning: shared.signature.meaning,
+  status: shared.signature.status,
   area: {
-    title: 'Signatures',
-    none: 'No signatures have been requested for this note yet.',
+    title: shared.signature.title,
+    none: shared.signature.none,
     request: 'Request signatures',
     changeSigners: 'Change signers',
     sign: 'Sign',
@@ -32,12 +27,12 @@ const en = {
   entry: {
     version: 'v{{version}}',
     versionTitle: 'Signed version {{version}}',
-    broken: 'Broken',
-    brokenTitle: 'The stored content of version {{version}} no longer matches what was signed. This signature cannot be trusted.',
+    broken: shared.signature.broken,
+    brokenTitle: shared.signature.brokenExplained,
     zoneTitle: 'Time zone {{zone}}',
     account: 'Account: {{name}} · {{userId}}',
-    awaiting: 'Awaiting signature',
-    comment: 'Comment',
+    awaiting: shared.signature.awaiting,
+    comment: shared.signature.comment,
   },
   request: {
     title: 'Request signatures',
@@ -49,7 +44,7 @@ const en = {
     loadFailed: 'The project’s participants could not be loaded.',
     noParticipants: 'This project has no participants to ask.',
     signer: 'Signer',
-    meaning: 'Meaning',
+    meaning: shared.signature.meaningLabel,
     meaningFor: 'Meaning of the signature of {{name}}',
     you: 'you',
     answeredNote: 'Answered signatures stay as they are. Only the project leader can remove them.',
@@ -66,8 +61,8 @@ const en = {
     signing: 'What you are signing',
     note: 'Note',
     labNoteNumber: 'Lab note no.',
-    version: 'Version',
-    versionValue: 'Version {{version}}',
+    version: shared.note.version,
+    versionValue: shared.note.versionValue,
     savedBy: 'saved {{when}} by {{name}}',
     savedAt: 'saved {{when}}',
     noVersion: 'No version of this note is saved yet, so there is nothing to sign. You can still decline.',
@@ -77,7 +72,7 @@ const en = {
       reviewer: 'As reviewer you confirm that you have reviewed this version of the note.',
       participant: 'As participant you confirm this version of the note as a record of the work you took part in.',
     },
-    name: 'Printed name',
+    name: shared.signature.printedName,
     nameHint: 'Shown with your signature wherever the note is shown or exported.',
     password: 'Password',
     passwordHint: 'Re-enter your password. It is asked at every signature.',

@@ -1,19 +1,13 @@
+import shared from '@eln/shared/i18n/ja';
 import type { SignatureMessages } from './en';
 
 /** 電子署名（ノートの署名欄、署名依頼・署名・署名削除のダイアログ、ノート一覧の署名表示）の日本語文字列。 */
 const ja: SignatureMessages = {
-  meaning: {
-    reviewer: 'レビュアー',
-    participant: '参加者',
-  },
-  status: {
-    R: '保留中',
-    T: '署名済み',
-    F: '辞退',
-  },
+  meaning: shared.signature.meaning,
+  status: shared.signature.status,
   area: {
-    title: '署名',
-    none: 'このノートにはまだ署名が依頼されていません。',
+    title: shared.signature.title,
+    none: shared.signature.none,
     request: '署名を依頼',
     changeSigners: '署名者を変更',
     sign: '署名する',
@@ -30,12 +24,12 @@ const ja: SignatureMessages = {
   entry: {
     version: 'v{{version}}',
     versionTitle: '署名されたバージョン {{version}}',
-    broken: '破損',
-    brokenTitle: 'バージョン{{version}}の保存内容が署名時の内容と一致しなくなっています。この署名は信頼できません。',
+    broken: shared.signature.broken,
+    brokenTitle: shared.signature.brokenExplained,
     zoneTitle: 'タイムゾーン {{zone}}',
     account: 'アカウント: {{name}} · {{userId}}',
-    awaiting: '署名待ち',
-    comment: 'コメント',
+    awaiting: shared.signature.awaiting,
+    comment: shared.signature.comment,
   },
   request: {
     title: '署名を依頼',
@@ -47,7 +41,7 @@ const ja: SignatureMessages = {
     loadFailed: 'プロジェクトの参加者を読み込めませんでした。',
     noParticipants: 'このプロジェクトには署名を依頼できる参加者がいません。',
     signer: '署名者',
-    meaning: '意味',
+    meaning: shared.signature.meaningLabel,
     meaningFor: '{{name}}さんの署名の意味',
     you: '自分',
     answeredNote: '回答済みの署名はそのまま残ります。削除できるのはプロジェクトリーダーだけです。',
@@ -64,8 +58,8 @@ const ja: SignatureMessages = {
     signing: '署名する内容',
     note: 'ノート',
     labNoteNumber: 'ラボノート番号',
-    version: 'バージョン',
-    versionValue: 'バージョン {{version}}',
+    version: shared.note.version,
+    versionValue: shared.note.versionValue,
     savedBy: '{{when}} {{name}}が保存',
     savedAt: '{{when}} 保存',
     noVersion: 'このノートには保存されたバージョンがまだないため、署名する内容がありません。辞退はできます。',
@@ -75,7 +69,7 @@ const ja: SignatureMessages = {
       reviewer: 'レビュアーとして、このバージョンのノートをレビューしたことを確認します。',
       participant: '参加者として、このバージョンのノートが自分の参加した作業の記録であることを確認します。',
     },
-    name: '署名者名',
+    name: shared.signature.printedName,
     nameHint: 'ノートを表示・エクスポートするとき、署名とともに表示されます。',
     password: 'パスワード',
     passwordHint: 'パスワードを再入力してください。署名のたびに確認します。',

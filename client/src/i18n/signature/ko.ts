@@ -1,19 +1,13 @@
+import shared from '@eln/shared/i18n/ko';
 import type { SignatureMessages } from './en';
 
 /** 전자서명(노트의 서명 영역, 서명 요청·서명·서명 삭제 대화상자, 노트 목록의 서명 표시)의 한국어 문자열. */
 const ko: SignatureMessages = {
-  meaning: {
-    reviewer: '검토자',
-    participant: '참여자',
-  },
-  status: {
-    R: '대기 중',
-    T: '서명 완료',
-    F: '서명 거절',
-  },
+  meaning: shared.signature.meaning,
+  status: shared.signature.status,
   area: {
-    title: '서명',
-    none: '이 노트에 요청된 서명이 아직 없습니다.',
+    title: shared.signature.title,
+    none: shared.signature.none,
     request: '서명 요청',
     changeSigners: '서명자 변경',
     sign: '서명하기',
@@ -30,12 +24,12 @@ const ko: SignatureMessages = {
   entry: {
     version: 'v{{version}}',
     versionTitle: '서명된 버전 {{version}}',
-    broken: '손상됨',
-    brokenTitle: '버전 {{version}}의 저장된 내용이 서명한 내용과 더 이상 일치하지 않습니다. 이 서명은 신뢰할 수 없습니다.',
+    broken: shared.signature.broken,
+    brokenTitle: shared.signature.brokenExplained,
     zoneTitle: '시간대 {{zone}}',
     account: '계정: {{name}} · {{userId}}',
-    awaiting: '서명 대기 중',
-    comment: '의견',
+    awaiting: shared.signature.awaiting,
+    comment: shared.signature.comment,
   },
   request: {
     title: '서명 요청',
@@ -47,7 +41,7 @@ const ko: SignatureMessages = {
     loadFailed: '프로젝트 참여자를 불러오지 못했습니다.',
     noParticipants: '이 프로젝트에는 서명을 요청할 참여자가 없습니다.',
     signer: '서명자',
-    meaning: '의미',
+    meaning: shared.signature.meaningLabel,
     meaningFor: '{{name}} 서명의 의미',
     you: '나',
     answeredNote: '이미 응답한 서명은 그대로 유지됩니다. 삭제는 프로젝트 책임자만 할 수 있습니다.',
@@ -64,8 +58,8 @@ const ko: SignatureMessages = {
     signing: '서명할 내용',
     note: '노트',
     labNoteNumber: '연구노트 번호',
-    version: '버전',
-    versionValue: '버전 {{version}}',
+    version: shared.note.version,
+    versionValue: shared.note.versionValue,
     savedBy: '{{when}} {{name}} 저장',
     savedAt: '{{when}} 저장',
     noVersion: '이 노트에는 아직 저장된 버전이 없어 서명할 내용이 없습니다. 거절은 할 수 있습니다.',
@@ -75,7 +69,7 @@ const ko: SignatureMessages = {
       reviewer: '검토자로서 이 버전의 노트를 검토했음을 확인합니다.',
       participant: '참여자로서 이 버전의 노트가 본인이 참여한 작업의 기록임을 확인합니다.',
     },
-    name: '서명 이름',
+    name: shared.signature.printedName,
     nameHint: '노트를 표시하거나 내보낼 때 서명과 함께 표시됩니다.',
     password: '비밀번호',
     passwordHint: '비밀번호를 다시 입력하세요. 서명할 때마다 확인합니다.',

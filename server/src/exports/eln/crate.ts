@@ -25,7 +25,6 @@ export const RO_CRATE_CONTEXT = 'https://w3id.org/ro/crate/1.2/context';
 export const RO_CRATE_SPEC = 'https://w3id.org/ro/crate/1.2';
 /** The .eln format version the descriptor states (what eLabFTW and others write). */
 export const ELN_FORMAT_VERSION = '1.0';
-export const ELN_MEDIA_TYPE = 'application/vnd.eln+zip';
 
 /** The first fields of a version's blocks file, by which the import knows one of its own. */
 export const VERSION_FILE_FORMAT = 'eln-note-version';

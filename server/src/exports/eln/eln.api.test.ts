@@ -16,8 +16,8 @@ import { ELN_IMPORT_LIMITS, noteDocumentName, type BlockListAnswer, type SavedBl
 import { verifyAuditChain } from '../../audit/audit.js';
 import { auditLog, files, labNotes, noteSignatures, noteVersions, projects, users } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { DatabaseDocumentStore } from '../../collab/documentStore.js';
-import { contentOfState } from '../../collab/liveDocuments.js';
+import { DatabaseDocumentStore } from '../../collab/persistence/documentStore.js';
+import { contentOfState } from '../../collab/commands/liveDocuments.js';
 import { DEMO_PASSWORD, seedDemo } from '../../seed/demoData.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { appendParagraph, connectWriter, eventually } from '../../testing/live.js';
@@ -304,7 +304,7 @@ describe('.eln export', () => {
     });
     expect(graph.get('#publisher')).toMatchObject({ '@type': 'Organization', name: 'ELN Laboratories' });
 
-    const rocrate = new ROCrate(crate as unknown as Record<string, unknown>, { array: true, link: true });
+    const rocrate = new ROCrate(crate, { array: true, link: true });
     await rocrate.resolveContext();
     expect(rocrate.resolveTerm('sha256')).toBe('http://schema.org/sha256');
     const validator = new Validator(rocrate);

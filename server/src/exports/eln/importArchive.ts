@@ -25,7 +25,7 @@ import { cleanFileName } from '../../files/fileName.js';
 import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from '../../files/magic.js';
 import { AppError } from '../../http/errors.js';
 import { enforce } from '../../http/verdicts.js';
-import { nextLabNoteNumber } from '../../notes/routes.js';
+import { nextLabNoteNumber } from '../../notes/labNoteNumbers.js';
 import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import { recordNoteWriter } from '../../notes/writers.js';
 import { canCreateProject, CREATE_REFUSALS } from '../../projects/policy.js';

@@ -2,7 +2,7 @@ import { prosemirrorJSONToYDoc } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { COLLAB_LIMITS, CONTENT_FIELD, contentViolations, LIMITS, newBlockUid, type PmNode, type SavedBlock } from '@eln/shared';
 import { noteSchema, planBlockUids, schemaViolation } from '@eln/shared/editor';
-import { snapshotOfState } from '../../collab/contentSnapshots.js';
+import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
 import { documentHasUnstorableText } from '../../notes/contentCheck.js';
 
 /**

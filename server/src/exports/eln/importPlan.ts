@@ -33,7 +33,7 @@ export class Crate {
     const entities = new Map<string, Entity>();
     for (const entity of shape.data['@graph']) {
       if (entities.has(entity['@id'])) throw new AppError(ERR.elnMetadata, { data: { detail: `two entities ${entity['@id']}` } });
-      entities.set(entity['@id'], entity as Entity);
+      entities.set(entity['@id'], entity);
     }
     const descriptor = entities.get(METADATA_FILE);
     const rootId = descriptor ? refIds(descriptor, 'about')[0] : undefined;

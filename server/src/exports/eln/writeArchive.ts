@@ -262,7 +262,7 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
       savedAt: version.savedAt.toISOString(),
       savedBy: { userId: version.savedBy.userId, name: version.savedBy.name },
       blocksHash: version.blocksHash,
-      blocks: blocks as VersionFile['blocks'],
+      blocks,
     };
     const common = { version: String(version.version), dateCreated: version.savedAt.toISOString(), author: saver };
     const jsonName = `v${version.version}.json`;

@@ -54,9 +54,9 @@ export class ZipWriter {
       fail(this.failure);
     };
     this.zip.on('error', onError);
-    this.done = pipeline(this.zip.outputStream, this.archiveMeter, output as NodeJS.WritableStream).catch((error: unknown) => {
+    this.done = pipeline(this.zip.outputStream, this.archiveMeter, output).catch((error: unknown) => {
       onError(error);
-      throw this.failure;
+      throw this.failure ?? error;
     });
     this.done.catch(() => undefined);
   }
@@ -75,7 +75,7 @@ export class ZipWriter {
         source = open();
       } catch (error) {
         meter.destroy(error as Error);
-        callback(error as Error, new PassThrough());
+        callback(error, new PassThrough());
         return;
       }
       source.on('error', (error) => {

@@ -1,7 +1,8 @@
-import { interpolate, type NoteStatus } from '@eln/shared';
+import type { NoteStatus } from '@eln/shared';
+import { SHARED_MESSAGES } from '@eln/shared/i18n';
 import { el, openTag, text } from '../../rendering/html.js';
 import type { ExportProject } from '../projectContent.js';
-import { NOTE_STATUSES, PROJECT_STATUSES, pdfMessage, type PdfMessage } from './messages.js';
+import { pdfMessage, type PdfMessage } from './messages.js';
 import { zonedText, type ProjectPdfOptions } from './options.js';
 import { PDF_PAGE_STYLE } from './style.js';
 
@@ -23,13 +24,14 @@ export interface ContentsEntry {
 export function coverPageHtml(project: ExportProject, contents: readonly ContentsEntry[], options: ProjectPdfOptions): string {
   const { lang } = options;
   const m = (key: PdfMessage) => pdfMessage(key, lang);
+  const words = SHARED_MESSAGES[lang].project;
   const when = (date: Date | null) => (date ? zonedText(date, options.timeZone, lang) : '');
   const pairs: Array<[string, string]> = [
     [m('projectNo'), `#${project.projectNo}`],
-    [m('leader'), `${project.leader.name} · ${project.leader.userId}`],
-    [m('participants'), project.participants.length ? project.participants.map((p) => p.name).join(', ') : m('noParticipants')],
-    [m('status'), PROJECT_STATUSES[project.status][lang]],
-    [m('createdAt'), when(project.createdAt)],
+    [words.leader, `${project.leader.name} · ${project.leader.userId}`],
+    [words.participants, project.participants.length ? project.participants.map((p) => p.name).join(', ') : m('noParticipants')],
+    [words.statusLabel, words.status[project.status]],
+    [words.created, when(project.createdAt)],
     [m('finishedAt'), project.finishedAt ? when(project.finishedAt) : m('notFinished')],
     [m('noteCount'), String(contents.length)],
     [m('range'), rangeText(options)],
@@ -70,8 +72,8 @@ function rangeText(options: ProjectPdfOptions): string {
   const { lang, range } = options;
   // The range's days are calendar days read in the range's zone, printed as chosen (YYYY-MM-DD).
   const parts = [
-    range?.startDate ? interpolate(pdfMessage('rangeFrom', lang), { from: range.startDate }) : '',
-    range?.endDate ? interpolate(pdfMessage('rangeTo', lang), { to: range.endDate }) : '',
+    range?.startDate ? pdfMessage('rangeFrom', lang, { from: range.startDate }) : '',
+    range?.endDate ? pdfMessage('rangeTo', lang, { to: range.endDate }) : '',
   ].filter(Boolean);
   return parts.length ? `${parts.join(' ')} (${range?.timeZone ?? options.timeZone})` : pdfMessage('rangeAll', lang);
 }
@@ -79,16 +81,17 @@ function rangeText(options: ProjectPdfOptions): string {
 function contentsTable(contents: readonly ContentsEntry[], options: ProjectPdfOptions): string {
   const { lang } = options;
   const m = (key: PdfMessage) => pdfMessage(key, lang);
+  const { list, note } = SHARED_MESSAGES[lang];
   const heading = el('h2', {}, text(m('contents')));
   if (!contents.length) return el('section', { class: 'pdf-section' }, heading, el('p', { class: 'eln-empty' }, text(m('noNotes'))));
   const head = el(
     'tr',
     {},
-    el('th', { scope: 'col' }, text(m('contentsNumber'))),
-    el('th', { scope: 'col' }, text(m('labNoteNumber'))),
-    el('th', { scope: 'col' }, text(m('noteTitle'))),
-    el('th', { scope: 'col' }, text(m('historyVersion'))),
-    el('th', { scope: 'col' }, text(m('status'))),
+    el('th', { scope: 'col' }, text(list.number)),
+    el('th', { scope: 'col' }, text(note.labNoteNo)),
+    el('th', { scope: 'col' }, text(note.title)),
+    el('th', { scope: 'col' }, text(note.version)),
+    el('th', { scope: 'col' }, text(note.statusLabel)),
     el('th', { scope: 'col', class: 'pdf-pages' }, text(m('pages'))),
   );
   const rows = contents.map((entry, i) =>
@@ -99,8 +102,8 @@ function contentsTable(contents: readonly ContentsEntry[], options: ProjectPdfOp
       el('td', { class: 'pdf-number' }, text(entry.labNoteNumber)),
       el('td', {}, text(entry.title)),
       el('td', {}, text(entry.version === null ? '—' : String(entry.version))),
-      el('td', {}, text(NOTE_STATUSES[entry.status][lang])),
-      el('td', { class: 'pdf-pages' }, text(interpolate(m('pageRange'), { from: entry.firstPage, to: entry.lastPage }))),
+      el('td', {}, text(note.status[entry.status])),
+      el('td', { class: 'pdf-pages' }, text(pdfMessage('pageRange', lang, { from: entry.firstPage, to: entry.lastPage }))),
     ),
   );
   return el(

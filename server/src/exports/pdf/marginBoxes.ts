@@ -1,4 +1,5 @@
-import { interpolate, type Language } from '@eln/shared';
+import type { Language } from '@eln/shared';
+import { fillIn, SHARED_MESSAGES } from '@eln/shared/i18n';
 import { el, text } from '../../rendering/html.js';
 import { pdfMessage } from './messages.js';
 import { exportedText, type PdfOptions } from './options.js';
@@ -18,14 +19,15 @@ export interface MarginBoxes {
 
 /** Chromium fills these spans with the page's number and the part's page count. */
 const pageOf = (key: 'footerPage' | 'footerCoverPage', lang: Language) =>
-  text(pdfMessage(key, lang)).replace('{page}', '<span class="pageNumber"></span>').replace('{pages}', '<span class="totalPages"></span>');
+  fillIn(text(pdfMessage(key, lang)), { page: '<span class="pageNumber"></span>', pages: '<span class="totalPages"></span>' });
 
 const box = (lang: Language, left: string, right: string) =>
   `${el('style', {}, marginBoxStyle(lang))}${el('div', { class: 'pdf-margin' }, el('span', { class: 'pdf-left' }, left), el('span', { class: 'pdf-right' }, right))}`;
 
 export function noteMarginBoxes(note: { labNoteNumber: string; title: string }, version: number | null, options: PdfOptions): MarginBoxes {
   const { lang } = options;
-  const versionText = version === null ? pdfMessage('headerNoVersion', lang) : interpolate(pdfMessage('headerVersion', lang), { version });
+  const { note: noteWords } = SHARED_MESSAGES[lang];
+  const versionText = version === null ? noteWords.notSaved : fillIn(noteWords.versionValue, { version });
   return {
     headerTemplate: box(lang, `${el('strong', {}, text(note.labNoteNumber))} · ${text(note.title)}`, el('strong', {}, text(versionText))),
     footerTemplate: box(

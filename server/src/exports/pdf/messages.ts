@@ -1,43 +1,39 @@
-import type { Language, Localised, NoteStatus, ProjectStatus, SignatureStatus, SignatureType } from '@eln/shared';
+import type { Language, Localised } from '@eln/shared';
+import { fillIn } from '@eln/shared/i18n';
 
 /**
- * Every word the PDF export adds around a note, in every interface language: the page header and footer,
- * the cover, the note's facts, the signature manifest and the version history. The wording follows the
- * client's own labels (client/src/i18n/signature, editor, projects), so the printout reads like the screen.
+ * The words only the PDF export adds around a note, in every interface language: the page header and
+ * footer, the cover, and the facts, signature details and version history no screen shows as such. Every
+ * label a screen shows too (a note's number, writer, status, version; signatures, their meaning and
+ * status; a project's leader, participants and status) comes from the shared catalogue
+ * (`SHARED_MESSAGES` of `@eln/shared/i18n`), which the client's catalogues take theirs from, so a printout
+ * says what the screen says. Placeholders are i18next's {{name}}, as in the shared catalogue.
  */
 const words = (en: string, ko: string, ja: string): Localised => ({ en, ko, ja });
 
 export const PDF_MESSAGES = {
   // Page header and footer.
-  headerVersion: words('Version {version}', '버전 {version}', 'バージョン {version}'),
-  headerNoVersion: words('No saved version', '저장된 버전 없음', '保存されたバージョンなし'),
   headerProject: words('Project export', '프로젝트 내보내기', 'プロジェクトのエクスポート'),
-  footerExported: words('Exported {when} ({zone})', '내보낸 시각 {when} ({zone})', 'エクスポート日時 {when}（{zone}）'),
-  footerPage: words('Page {page} / {pages}', '페이지 {page} / {pages}', 'ページ {page} / {pages}'),
-  footerCoverPage: words('Cover page {page} / {pages}', '표지 {page} / {pages}', '表紙 {page} / {pages}'),
+  footerExported: words('Exported {{when}} ({{zone}})', '내보낸 시각 {{when}} ({{zone}})', 'エクスポート日時 {{when}}（{{zone}}）'),
+  footerPage: words('Page {{page}} / {{pages}}', '페이지 {{page}} / {{pages}}', 'ページ {{page}} / {{pages}}'),
+  footerCoverPage: words('Cover page {{page}} / {{pages}}', '표지 {{page}} / {{pages}}', '表紙 {{page}} / {{pages}}'),
 
   // Cover.
   coverKind: words('Lab notebook: project export', '연구노트: 프로젝트 내보내기', '研究ノート：プロジェクトのエクスポート'),
   projectNo: words('Project number', '프로젝트 번호', 'プロジェクト番号'),
-  leader: words('Project leader', '프로젝트 책임자', 'プロジェクトリーダー'),
-  participants: words('Participants', '참여자', '参加者'),
   noParticipants: words('None', '없음', 'なし'),
-  status: words('Status', '상태', 'ステータス'),
-  createdAt: words('Created', '생성', '作成'),
   finishedAt: words('Completed', '종료', '完了'),
   notFinished: words('Not completed', '종료되지 않음', '未完了'),
   noteCount: words('Notes in this export', '내보낸 노트 수', 'エクスポートしたノート数'),
   range: words('Notes changed', '변경된 노트', '変更されたノート'),
   rangeAll: words('All notes', '모든 노트', 'すべてのノート'),
-  rangeFrom: words('from {from}', '{from}부터', '{from}から'),
-  rangeTo: words('until {to}', '{to}까지', '{to}まで'),
+  rangeFrom: words('from {{from}}', '{{from}}부터', '{{from}}から'),
+  rangeTo: words('until {{to}}', '{{to}}까지', '{{to}}まで'),
   exportedAt: words('Exported at', '내보낸 시각', 'エクスポート日時'),
   exportedBy: words('Exported by', '내보낸 사람', 'エクスポートした人'),
   contents: words('Contents', '목차', '目次'),
-  contentsNumber: words('No.', '번호', 'No.'),
-  noteTitle: words('Title', '제목', 'タイトル'),
   pages: words('Pages', '페이지', 'ページ'),
-  pageRange: words('{from}–{to}', '{from}–{to}', '{from}–{to}'),
+  pageRange: words('{{from}}–{{to}}', '{{from}}–{{to}}', '{{from}}–{{to}}'),
   pagingNote: words(
     'Page numbers here count the whole file. Each note\'s own pages say "Page x / y" within that note, beside its number and version.',
     '여기의 페이지 번호는 파일 전체 기준입니다. 각 노트의 페이지에는 노트 번호와 버전과 함께 그 노트 안에서의 "페이지 x / y"가 표시됩니다.',
@@ -46,16 +42,13 @@ export const PDF_MESSAGES = {
   noNotes: words('No notes match this export.', '내보낼 노트가 없습니다.', 'エクスポートするノートがありません。'),
 
   // A note's facts.
-  labNoteNumber: words('Lab note number', '연구노트 번호', '研究ノート番号'),
   project: words('Project', '프로젝트', 'プロジェクト'),
-  writer: words('Writer', '작성자', '作成者'),
-  version: words('Version', '버전', 'バージョン'),
-  versionOf: words('{version} (latest of {count})', '{version} (전체 {count}개 중 최신)', '{version}（全{count}件中の最新）'),
-  versionShown: words('{version} of {count}', '{version} (전체 {count}개 중)', '{version}（全{count}件中）'),
+  versionOf: words('{{version}} (latest of {{count}})', '{{version}} (전체 {{count}}개 중 최신)', '{{version}}（全{{count}}件中の最新）'),
+  versionShown: words('{{version}} of {{count}}', '{{version}} (전체 {{count}}개 중)', '{{version}}（全{{count}}件中）'),
   savedAtBy: words('Saved', '저장', '保存'),
-  savedValue: words('{when} by {name}', '{when} · {name}', '{when}・{name}'),
+  savedValue: words('{{when}} by {{name}}', '{{when}} · {{name}}', '{{when}}・{{name}}'),
   template: words('Template', '템플릿', 'テンプレート'),
-  templateValue: words('{title}, version {version}', '{title}, 버전 {version}', '{title}、バージョン {version}'),
+  templateValue: words('{{title}}, version {{version}}', '{{title}}, 버전 {{version}}', '{{title}}、バージョン {{version}}'),
   contentHash: words('SHA-256 of this version', '이 버전의 SHA-256', 'このバージョンの SHA-256'),
   printedHash: words('SHA-256 of the printed content', '인쇄된 내용의 SHA-256', '印刷された内容の SHA-256'),
   changedAfterSaving: words('Changed after saving', '저장 후 변경됨', '保存後に変更'),
@@ -71,35 +64,18 @@ export const PDF_MESSAGES = {
   ),
 
   // Signature manifest.
-  signatures: words('Signatures', '서명', '署名'),
-  noSignatures: words(
-    'No signatures have been requested for this note.',
-    '이 노트에 요청된 서명이 없습니다.',
-    'このノートには署名が依頼されていません。',
-  ),
-  printedName: words('Printed name', '서명 이름', '署名名'),
   account: words('Account', '계정', 'アカウント'),
-  meaning: words('Meaning', '의미', '意味'),
   signatureStatus: words('Status', '상태', 'ステータス'),
   signedAt: words('Signed at', '서명 시각', '署名日時'),
   declinedAt: words('Declined at', '거절 시각', '辞退日時'),
   signedVersion: words('Signed version', '서명된 버전', '署名されたバージョン'),
   signedHash: words('SHA-256 of the signed content', '서명한 내용의 SHA-256', '署名された内容の SHA-256'),
   currentHash: words('SHA-256 of the stored content now', '현재 저장된 내용의 SHA-256', '現在保存されている内容の SHA-256'),
-  comment: words('Comment', '의견', 'コメント'),
-  awaiting: words('Awaiting signature', '서명 대기 중', '署名待ち'),
-  broken: words('BROKEN', '손상됨', '破損'),
-  brokenExplained: words(
-    'The stored content of version {version} no longer matches what was signed. This signature cannot be trusted.',
-    '버전 {version}의 저장된 내용이 서명한 내용과 더 이상 일치하지 않습니다. 이 서명은 신뢰할 수 없습니다.',
-    'バージョン{version}の保存内容が署名時の内容と一致しなくなっています。この署名は信頼できません。',
-  ),
   intact: words('Content matches the signature', '내용이 서명과 일치합니다', '内容は署名と一致しています'),
 
   // Version history.
   history: words('Version history', '버전 기록', 'バージョン履歴'),
   noHistory: words('No version has been saved.', '저장된 버전이 없습니다.', '保存されたバージョンはありません。'),
-  historyVersion: words('Version', '버전', 'バージョン'),
   historySavedAt: words('Saved at', '저장 시각', '保存日時'),
   historySavedBy: words('Saved by', '저장한 사람', '保存した人'),
   historyHash: words('SHA-256', 'SHA-256', 'SHA-256'),
@@ -108,27 +84,5 @@ export const PDF_MESSAGES = {
 
 export type PdfMessage = keyof typeof PDF_MESSAGES;
 
-export const pdfMessage = (key: PdfMessage, lang: Language): string => PDF_MESSAGES[key][lang];
-
-export const SIGNATURE_MEANINGS: Record<SignatureType, Localised> = {
-  reviewer: words('Reviewer', '검토자', 'レビュアー'),
-  participant: words('Participant', '참여자', '参加者'),
-};
-
-export const SIGNATURE_STATUSES: Record<SignatureStatus, Localised> = {
-  R: words('Pending', '대기 중', '保留中'),
-  T: words('Signed', '서명 완료', '署名済み'),
-  F: words('Declined', '서명 거절', '辞退'),
-};
-
-export const NOTE_STATUSES: Record<NoteStatus, Localised> = {
-  W: words('Writing', '작성 중', '作成中'),
-  R: words('Signatures requested', '서명 요청됨', '署名依頼中'),
-  T: words('Signed', '서명 완료', '署名済み'),
-  F: words('Finished', '종료', '終了'),
-};
-
-export const PROJECT_STATUSES: Record<ProjectStatus, Localised> = {
-  ING: words('In progress', '진행 중', '進行中'),
-  C: words('Completed', '종료', '完了'),
-};
+export const pdfMessage = (key: PdfMessage, lang: Language, params?: Record<string, string | number>): string =>
+  fillIn(PDF_MESSAGES[key][lang], params);

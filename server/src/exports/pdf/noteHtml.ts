@@ -1,9 +1,10 @@
-import { interpolate, type Language, type SavedBlock } from '@eln/shared';
+import type { Language, SavedBlock } from '@eln/shared';
+import { fillIn, SHARED_MESSAGES } from '@eln/shared/i18n';
 import { el, openTag, text } from '../../rendering/html.js';
 import { renderVersionFragment, type FileSource } from '../../rendering/render.js';
 import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import type { ExportNote, ExportProject, ExportSignature, ExportVersion } from '../projectContent.js';
-import { NOTE_STATUSES, SIGNATURE_MEANINGS, SIGNATURE_STATUSES, pdfMessage, type PdfMessage } from './messages.js';
+import { pdfMessage, type PdfMessage } from './messages.js';
 import { zonedText, type PdfOptions } from './options.js';
 import { PDF_PAGE_STYLE } from './style.js';
 
@@ -69,32 +70,29 @@ export function notePageHtml(
 
 function noteFacts(project: ExportProject, note: ExportNote, version: PrintedVersion | null, options: PdfOptions): string {
   const { lang } = options;
-  const m = (key: PdfMessage) => pdfMessage(key, lang);
+  const m = (key: PdfMessage, params?: Record<string, string | number>) => pdfMessage(key, lang, params);
+  const shared = SHARED_MESSAGES[lang];
   const count = note.history.length;
   const latest = version !== null && version.version === note.latest?.version;
-  const versionText = version
-    ? interpolate(m(latest ? 'versionOf' : 'versionShown'), { version: version.version, count })
-    : m('headerNoVersion');
+  const versionText = version ? m(latest ? 'versionOf' : 'versionShown', { version: version.version, count }) : shared.note.notSaved;
   // The content printed is hashed again: a version changed in the database after saving says so here,
   // signed or not (its signatures say it too).
   const printedHash = version ? versionFingerprint(version.blocks) : '';
   const changed = version !== null && printedHash !== version.blocksHash;
   const template = note.template
     ? note.template.version
-      ? interpolate(m('templateValue'), { title: note.template.title, version: note.template.version })
+      ? m('templateValue', { title: note.template.title, version: note.template.version })
       : note.template.title
     : '';
   return facts([
-    [m('labNoteNumber'), el('strong', {}, text(note.labNoteNumber))],
+    [shared.note.labNoteNumber, el('strong', {}, text(note.labNoteNumber))],
     [m('project'), text(`${project.title} (#${project.projectNo})`)],
-    [m('writer'), text(`${note.writer.name} · ${note.writer.userId}`)],
-    [m('status'), text(NOTE_STATUSES[note.status][lang])],
-    [m('version'), text(versionText)],
+    [shared.note.writer, text(`${note.writer.name} · ${note.writer.userId}`)],
+    [shared.note.statusLabel, text(shared.note.status[note.status])],
+    [shared.note.version, text(versionText)],
     [
       m('savedAtBy'),
-      version
-        ? text(interpolate(m('savedValue'), { when: zonedText(version.savedAt, options.timeZone, lang), name: version.savedBy.name }))
-        : '',
+      version ? text(m('savedValue', { when: zonedText(version.savedAt, options.timeZone, lang), name: version.savedBy.name })) : '',
     ],
     [m('template'), text(template)],
     [m('contentHash'), version ? hash(version.blocksHash) : ''],
@@ -109,15 +107,18 @@ function noteFacts(project: ExportProject, note: ExportNote, version: PrintedVer
 
 /** Every signature of the note as its manifestation, in the order they were requested. */
 export function signatureManifest(note: ExportNote, lang: Language): string {
-  const heading = el('h2', {}, text(pdfMessage('signatures', lang)));
+  const words = SHARED_MESSAGES[lang].signature;
+  const heading = el('h2', {}, text(words.title));
   const list = note.signatures.length
     ? el('ol', { class: 'pdf-signatures' }, ...note.signatures.map((signature) => signatureCard(signature, lang)))
-    : el('p', { class: 'eln-empty' }, text(pdfMessage('noSignatures', lang)));
+    : el('p', { class: 'eln-empty' }, text(words.none));
   return el('section', { class: 'pdf-section pdf-manifest' }, heading, list);
 }
 
 function signatureCard(signature: ExportSignature, lang: Language): string {
   const m = (key: PdfMessage) => pdfMessage(key, lang);
+  const words = SHARED_MESSAGES[lang].signature;
+  const meaning = words.meaning[signature.type];
   const broken = signature.intact === false;
   const status = signature.status === 'T' ? 'is-signed' : signature.status === 'F' ? 'is-declined' : 'is-pending';
   const printedName = signature.signatureName?.trim() || signature.signer.name;
@@ -125,28 +126,28 @@ function signatureCard(signature: ExportSignature, lang: Language): string {
     'div',
     { class: 'pdf-signature-head' },
     el('span', { class: 'pdf-signature-name' }, text(printedName)),
-    el('span', { class: `pdf-badge is-${signature.type}` }, text(SIGNATURE_MEANINGS[signature.type][lang])),
-    el('span', { class: 'pdf-badge' }, text(signature.status === 'R' ? m('awaiting') : SIGNATURE_STATUSES[signature.status][lang])),
-    broken ? el('span', { class: 'pdf-broken' }, text(m('broken'))) : '',
+    el('span', { class: `pdf-badge is-${signature.type}` }, text(meaning)),
+    el('span', { class: 'pdf-badge' }, text(signature.status === 'R' ? words.awaiting : words.status[signature.status])),
+    broken ? el('span', { class: 'pdf-broken' }, text(words.broken)) : '',
     signature.intact === true ? el('span', { class: 'pdf-intact' }, text(m('intact'))) : '',
   );
   const answeredAt = zonedText(signature.signedAt, signature.timeZone, lang);
   const details = facts(
     [
-      [m('printedName'), text(printedName)],
+      [words.printedName, text(printedName)],
       [m('account'), text(`${signature.signer.name} · ${signature.signer.userId}`)],
-      [m('meaning'), text(SIGNATURE_MEANINGS[signature.type][lang])],
-      [m('signatureStatus'), text(SIGNATURE_STATUSES[signature.status][lang])],
+      [words.meaningLabel, text(meaning)],
+      [m('signatureStatus'), text(words.status[signature.status])],
       [m(signature.status === 'F' ? 'declinedAt' : 'signedAt'), text(signature.status === 'R' ? '' : answeredAt)],
       [m('signedVersion'), signature.signedVersion !== null && signature.status === 'T' ? text(String(signature.signedVersion)) : ''],
       [m('signedHash'), signature.blocksHash && signature.status === 'T' ? hash(signature.blocksHash) : ''],
       [m('currentHash'), broken ? hash(signature.currentHash ?? '—') : ''],
-      [m('comment'), signature.description?.trim() ? text(signature.description.trim()) : '', 'pdf-comment'],
+      [words.comment, signature.description?.trim() ? text(signature.description.trim()) : '', 'pdf-comment'],
     ],
     'pdf-signature-facts',
   );
   const warning = broken
-    ? el('p', { class: 'pdf-broken-text' }, text(interpolate(m('brokenExplained'), { version: signature.signedVersion ?? '' })))
+    ? el('p', { class: 'pdf-broken-text' }, text(fillIn(words.brokenExplained, { version: signature.signedVersion ?? '' })))
     : '';
   return el(
     'li',
@@ -171,7 +172,7 @@ export function versionHistory(note: ExportNote, printed: PrintedVersion | null,
   const head = el(
     'tr',
     {},
-    el('th', { scope: 'col', class: 'pdf-version' }, text(m('historyVersion'))),
+    el('th', { scope: 'col', class: 'pdf-version' }, text(SHARED_MESSAGES[lang].note.version)),
     el('th', { scope: 'col' }, text(m('historySavedAt'))),
     el('th', { scope: 'col' }, text(m('historySavedBy'))),
   );

@@ -1,4 +1,4 @@
-import { formatZonedTime, interpolate, type Language } from '@eln/shared';
+import { formatZonedTime, type Language } from '@eln/shared';
 import type { ExportRange } from '../projectContent.js';
 import { pdfMessage } from './messages.js';
 import type { PdfASupport } from './pdfA.js';
@@ -32,5 +32,5 @@ export function zonedText(moment: Date | null | undefined, timeZone: string | nu
 /** The footer's "Exported 2026-03-04 10:05 GMT+9 (Asia/Seoul)". */
 export function exportedText(options: PdfOptions): string {
   const time = formatZonedTime(options.exportedAt, options.timeZone, options.lang);
-  return interpolate(pdfMessage('footerExported', options.lang), { when: time?.text ?? '', zone: time?.zone ?? options.timeZone });
+  return pdfMessage('footerExported', options.lang, { when: time?.text ?? '', zone: time?.zone ?? options.timeZone });
 }

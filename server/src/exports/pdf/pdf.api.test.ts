@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
+import { fillIn, SHARED_MESSAGES } from '@eln/shared/i18n';
 import { PDF_MESSAGES } from './messages.js';
 import type { Browser } from 'playwright-core';
 import { PRINT_STYLE } from '../../rendering/printStyle.js';
@@ -201,7 +202,7 @@ describe('a note as PDF', () => {
     expect(all).toContain(multilingual.latest!.blocksHash);
     expect(byReviewer!.blocksHash).toBe(multilingual.latest!.blocksHash);
     expect(count(all, PDF_MESSAGES.intact.en)).toBe(2);
-    expect(all).not.toContain(PDF_MESSAGES.broken.en);
+    expect(all).not.toContain(SHARED_MESSAGES.en.signature.broken);
     expect(all).not.toContain(PDF_MESSAGES.changedAfterSaving.en);
   });
 
@@ -213,7 +214,7 @@ describe('a note as PDF', () => {
     expect(all).toContain(TEXT.gelComment);
     expect(all).toMatch(/Pending Park\s+Participant\s+Awaiting signature/);
     expect(all).not.toContain(PDF_MESSAGES.signedHash.en);
-    expect(all).not.toContain(PDF_MESSAGES.broken.en);
+    expect(all).not.toContain(SHARED_MESSAGES.en.signature.broken);
   });
 
   it('marks a signature whose signed content was changed in the database as broken, in every language', async () => {
@@ -224,8 +225,9 @@ describe('a note as PDF', () => {
       const all = (
         await pagesOf(await saved(`tampered-${lang}.pdf`, await renderNotePdf(printer, project, tampered, optionsIn(lang, 'UTC'))))
       ).join('\n');
-      expect(count(all, PDF_MESSAGES.broken[lang])).toBe(1);
-      expect(all.replace(/\s+/g, '')).toContain(PDF_MESSAGES.brokenExplained[lang].replace('{version}', '1').replace(/\s+/g, ''));
+      const { broken, brokenExplained } = SHARED_MESSAGES[lang].signature;
+      expect(count(all, broken)).toBe(1);
+      expect(all.replace(/\s+/g, '')).toContain(fillIn(brokenExplained, { version: 1 }).replace(/\s+/g, ''));
       // Both hashes: the one signed and the content's now.
       expect(all).toContain(tampered.signatures[0]!.blocksHash!);
       expect(all).toContain(tampered.signatures[0]!.currentHash!);
@@ -269,7 +271,7 @@ describe('a note as PDF', () => {
       .map(([text]) => text)
       .join('\n');
     expect(all).toContain(PDF_MESSAGES.neverSaved.ko);
-    expect(all).toContain(PDF_MESSAGES.headerNoVersion.ko);
+    expect(all).toContain(SHARED_MESSAGES.ko.note.notSaved);
     expect(all).toContain(PDF_MESSAGES.noHistory.ko);
   });
 });
@@ -299,7 +301,7 @@ describe('a project as PDF', () => {
       expect(pages.map(([, i]) => i + 1)).toEqual(pages.map((_, k) => expectedStart + k));
       pages.forEach(([text], k) => {
         expect(text).toContain(`페이지 ${k + 1} / ${pages.length}`);
-        expect(text).toContain(n.latest ? `버전 ${n.latest.version}` : PDF_MESSAGES.headerNoVersion.ko);
+        expect(text).toContain(n.latest ? `버전 ${n.latest.version}` : SHARED_MESSAGES.ko.note.notSaved);
         expect(text).toContain('Asia/Seoul');
       });
       expect(cover).toMatch(new RegExp(`${n.labNoteNumber}[\\s\\S]*?${expectedStart}–${expectedStart + pages.length - 1}`));
@@ -324,7 +326,7 @@ describe('a project as PDF', () => {
 
   it('marks the tampered signature broken, and no other', async () => {
     const tampered = await note(fixture.notes.tampered);
-    const broken = PDF_MESSAGES.broken.ko;
+    const broken = SHARED_MESSAGES.ko.signature.broken;
     expect(count(projectPages.join('\n'), broken)).toBe(1);
     const [[tamperedPage]] = pagesOfNote(projectPages, tampered.labNoteNumber).filter(([text]) => text.includes(broken)) as [
       [string, number],
@@ -348,7 +350,7 @@ describe('a project as PDF', () => {
       ['pdf-cover', 1],
       ['pdf-note', pageOf(multilingual, TEXT.korean)],
       ['pdf-chart-signature', pageOf(multilingual, TEXT.chartName)],
-      ['pdf-broken-signature', pageOf(tampered, PDF_MESSAGES.broken.ko)],
+      ['pdf-broken-signature', pageOf(tampered, SHARED_MESSAGES.ko.signature.broken)],
     ] as const;
     for (const [shot, page] of shots) {
       // Named per database: this file runs once on each, and the two runs can overlap (two test files at a time).

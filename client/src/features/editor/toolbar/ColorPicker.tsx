@@ -40,6 +40,7 @@ export function ColorPicker({ editor, color: current }: { editor: Editor; color:
   };
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- hears the Escape and blur of the buttons inside it
     <div
       className="tool-popover-anchor"
       ref={colorsRef}
@@ -51,7 +52,7 @@ export function ColorPicker({ editor, color: current }: { editor: Editor; color:
         colorsRef.current?.querySelector<HTMLElement>('[data-testid="toolbar-color"]')?.focus();
       }}
       onBlur={(event) => {
-        if (colorsOpen && !colorsRef.current?.contains(event.relatedTarget as Node | null)) setColorsOpen(false);
+        if (colorsOpen && !colorsRef.current?.contains(event.relatedTarget)) setColorsOpen(false);
       }}
     >
       <ToolButton label={t('toolbar.color')} expanded={colorsOpen} onClick={() => setColorsOpen((open) => !open)} testId="toolbar-color">

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DROPBOX_STATUS, PAGING, type CellDropbox, type DropboxDetail, type DropboxListAnswer } from '@eln/shared';
-import { call } from '../../../api';
+import { api, DROPBOX_STATUS, PAGING, type CellDropbox } from '@eln/shared';
+import { call, useApiQuery } from '../../../api';
 import { apiErrorText } from '../../../api/errors';
 import { currentLanguage } from '../../../i18n';
 import { Dialog } from '../../../modals/Dialog';
 import { Button } from '../../../ui/Button';
 import { SelectField, TextField } from '../../../ui/Field';
-import { useLoad } from '../../../lib/useLoad';
 import { useSettledValue } from '../../../lib/useSettledValue';
 
 /** The value select's options: nothing chosen, the row the cell keeps (no longer in the list), or a row by its place. */
@@ -16,14 +15,11 @@ const KEPT = 'kept';
 const rowOption = (index: number) => `row:${index}`;
 
 /** The used dropboxes whose titles contain `search` (the first page: a lab has few, the search finds the rest). */
-const loadLists = (search: string, signal: AbortSignal) =>
-  call<DropboxListAnswer>(
-    '/v1/dropbox/list',
-    { status: DROPBOX_STATUS.used, pageSize: PAGING.maxPageSize, ...(search ? { type: 'title', value: search } : {}) },
-    { signal },
-  );
-
-const loadRows = (dropboxNo: number, signal: AbortSignal) => call<DropboxDetail>('/v1/dropbox/check', { dropboxNo }, { signal });
+const usedListsFilter = (search: string) => ({
+  status: DROPBOX_STATUS.used,
+  pageSize: PAGING.maxPageSize,
+  ...(search ? { type: 'title' as const, value: search } : {}),
+});
 
 /**
  * The selected cell's dropbox (spec §5: one per cell): which used list it offers and the row chosen from
@@ -48,8 +44,9 @@ export function DropboxCellDialog({
   const [choice, setChoice] = useState<string>(initial?.code != null ? KEPT : NOTHING);
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<unknown>(null);
-  const lists = useLoad((signal) => loadLists(settledSearch, signal), settledSearch);
-  const rows = useLoad((signal) => (dropboxNo === null ? Promise.resolve(null) : loadRows(dropboxNo, signal)), String(dropboxNo));
+  const lists = useApiQuery(api.dropboxes.list, usedListsFilter(settledSearch));
+  // Only the chosen list's rows are offered: none while another list's rows load.
+  const rows = useApiQuery(api.dropboxes.detail, { dropboxNo: dropboxNo ?? 0 }, { enabled: dropboxNo !== null, keepPrevious: false });
 
   const offered = lists.data?.list ?? [];
   const keepsCurrent = initial?.dropboxNo != null && !offered.some((d) => d.dropboxNo === initial.dropboxNo);
@@ -72,7 +69,7 @@ export function DropboxCellDialog({
     setSending(true);
     setSendError(null);
     try {
-      onSubmit(await call<CellDropbox>('/v1/dropbox/cell', { dropboxNo, code: row ? row.code : null }));
+      onSubmit(await call(api.dropboxes.cellCopy, { dropboxNo, code: row ? row.code : null }));
     } catch (error) {
       setSendError(error);
     } finally {

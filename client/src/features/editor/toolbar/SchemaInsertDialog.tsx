@@ -1,14 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SchemaBasicOffer, SchemaBlockAttrs, SchemaTypeSummary } from '@eln/shared';
-import { call } from '../../../api';
+import { api, type SchemaBlockAttrs } from '@eln/shared';
+import { useApiQuery } from '../../../api';
 import { apiErrorText } from '../../../api/errors';
 import { currentLanguage } from '../../../i18n';
-import { useLoad } from '../../../lib/useLoad';
 import { Dialog } from '../../../modals/Dialog';
 import { Button } from '../../../ui/Button';
 import { SelectField } from '../../../ui/Field';
-import { schemaCopy } from '../schemaBlocks';
 import { SchemaEntriesTable } from '../views/SchemaBlockView';
 
 const NONE = '';
@@ -23,15 +21,10 @@ export function SchemaInsertDialog({ onSubmit, onClose }: { onSubmit(block: Sche
   const { t: tApp } = useTranslation();
   const [typeNo, setTypeNo] = useState<number | null>(null);
   const [schemaNo, setSchemaNo] = useState<number | null>(null);
-  const types = useLoad((signal) => call<{ list: SchemaTypeSummary[] }>('/v1/schema/all', {}, { signal }), 'types');
-  const schemas = useLoad(
-    (signal) =>
-      typeNo === null
-        ? Promise.resolve(null)
-        : call<{ list: SchemaBasicOffer[] }>('/v1/schema/basic/all', { schemasTypeNo: typeNo }, { signal }),
-    String(typeNo),
-  );
-  const preview = useLoad((signal) => (schemaNo === null ? Promise.resolve(null) : schemaCopy(schemaNo, signal)), String(schemaNo));
+  const types = useApiQuery(api.schemas.usedTypes, {});
+  // What is shown belongs to the type and schema chosen: nothing while another one's loads.
+  const schemas = useApiQuery(api.schemas.childList, { schemasTypeNo: typeNo ?? 0 }, { enabled: typeNo !== null, keepPrevious: false });
+  const preview = useApiQuery(api.schemas.blockCopy, { schemaNo: schemaNo ?? 0 }, { enabled: schemaNo !== null, keepPrevious: false });
 
   const offeredTypes = types.data?.list ?? [];
   const offeredSchemas = (schemas.data?.list ?? []).filter((schema) => schema.copyable);

@@ -1,9 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { Chart } from 'chart.js';
 import type { ChartType } from '@eln/shared';
-import type { ChartData } from '@eln/shared/editor';
+import { CHART_PALETTE, chartConfig, type ChartData, type ChartTheme } from '@eln/shared/editor';
 import { useTheme } from '../../../theme/theme';
-import { chartConfig } from '../chartConfig';
 
 /** chart.js loads with the first chart shown, not with the editor. */
 let chartJs: Promise<typeof Chart> | null = null;
@@ -32,15 +31,15 @@ function loadChartJs(): Promise<typeof Chart> {
   return chartJs;
 }
 
-function themeColors() {
+/** The current theme's colours and font; its accent leads the series colours. */
+function themeColors(): ChartTheme {
   const style = getComputedStyle(document.documentElement);
   const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-  const accent = read('--accent', '#4f46e5');
   return {
     text: read('--text-muted', '#575e6b'),
     grid: read('--border', '#e4e7ec'),
     font: read('--font-sans', 'sans-serif'),
-    palette: [accent, '#0891b2', '#db2777', '#059669', '#d97706', '#7c3aed', '#dc2626', '#65a30d'],
+    palette: [read('--accent', CHART_PALETTE[0]), ...CHART_PALETTE.slice(1)],
   };
 }
 

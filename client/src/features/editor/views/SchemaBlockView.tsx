@@ -57,7 +57,7 @@ export function SchemaBlockView({ node, editor, selected, updateAttributes }: No
       if (!controller.signal.aborted) setNow(found);
     });
     return () => controller.abort();
-    // Asks again only when the block points elsewhere.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- asks again only when the block points elsewhere (the block object is new at every render)
   }, [schemaNo, revision]);
 
   if (!block) {

@@ -1,0 +1,40 @@
+import type { Tx } from '../../db/client.js';
+
+/**
+ * What the API asks of a live document's connections. With several server processes, a note's editors
+ * may be connected to any of them, so every process must apply the command to its own connections.
+ */
+export type LiveCommand =
+  /** Turn write connections read-only: all of them, or one user's (userNo). */
+  | { kind: 'end-writing'; documentName: string; userNo: number | null; reason: string }
+  /** End every connection (the note is gone). */
+  | { kind: 'close'; documentName: string }
+  /** Check every connection of these users again now (their sessions, users or memberships changed). */
+  | { kind: 'recheck-users'; userNos: number[] }
+  /** The store refused the document's updates: copies in memory may hold them and are not to be trusted. */
+  | { kind: 'stale'; documentName: string };
+
+/** Carries live commands to the other server processes; this process applies its own directly. */
+export interface LiveControlChannel {
+  /** Starts delivering other processes' commands to `apply`. */
+  start(apply: (command: LiveCommand) => Promise<void>): Promise<void>;
+  /** Sends a command that is not tied to a database change (or whose change is already committed). */
+  publish(command: LiveCommand): Promise<void>;
+  /**
+   * Logs a command inside the transaction of the change it follows from, so that it reaches the other
+   * processes if and only if the change commits, even if this process dies right after the commit.
+   */
+  record(tx: Tx, command: LiveCommand): Promise<void>;
+  /** Tells the other processes, after the commit, that recorded commands are waiting. */
+  ring(): void;
+  close(): Promise<void>;
+}
+
+/** One process: nobody else to tell. */
+export const singleProcessChannel: LiveControlChannel = {
+  start: async () => undefined,
+  publish: async () => undefined,
+  record: async () => undefined,
+  ring: () => undefined,
+  close: async () => undefined,
+};

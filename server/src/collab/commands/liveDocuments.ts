@@ -1,0 +1,178 @@
+/**
+ * commands/: how the API acts on live documents, on every server process.
+ *
+ * LiveDocuments (this file) is the API's handle on live documents: their current content, and the live
+ * commands (liveControl.ts) that end writing, close a document, check users' connections again or mark
+ * a copy stale. A change queues its commands inside its own transaction; with several processes they
+ * travel through a log in the database, Redis only ringing the bell (commandLog.ts), so that they arrive
+ * if and only if the change commits.
+ */
+import type { Connection, Hocuspocus } from '@hocuspocus/server';
+import * as Y from 'yjs';
+import { COLLAB_REFUSALS, type PmNode } from '@eln/shared';
+import type { Db, Tx } from '../../db/client.js';
+import type { CollabAuthorization } from '../connections/authorization.js';
+import { contentSnapshot, snapshotOfState, type ContentSnapshot } from '../documents/contentSnapshots.js';
+import { endWriting } from '../connections/endWriting.js';
+import type { CollabContext } from '../connections/context.js';
+import type { DocumentStore } from '../persistence/documentStore.js';
+import type { DurablePersistence } from '../persistence/durablePersistence.js';
+import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from './liveControl.js';
+
+/** Live commands a change queues inside its transaction; they take effect once it commits. */
+export interface QueuedLiveCommands {
+  /** Turns write connections read-only, everyone's or one user's (see LiveDocuments.endWriting). */
+  endWriting(documentName: string, userNo: number | null, reason: string): void;
+  /**
+   * Checks every open connection of these users again, as the periodic session check would: a
+   * connection whose session ended or whose user may no longer open its document is closed, one that
+   * may only read now turns read-only.
+   */
+  recheckUsers(userNos: number[]): void;
+  /** Ends every connection to a document (deleted note). */
+  close(documentName: string): void;
+}
+
+/** When the store is read a second time after a Redis reconnect. */
+const CATCH_UP_AGAIN_MS = 2000;
+
+/**
+ * What the API needs of live documents: their current content (from memory when open, else from the
+ * store), and control over who may still write to them, on every server process.
+ */
+export class LiveDocuments {
+  constructor(
+    readonly hocuspocus: Hocuspocus<CollabContext>,
+    readonly persistence: DurablePersistence,
+    private readonly store: DocumentStore,
+    private readonly authorization: CollabAuthorization,
+    private readonly channel: LiveControlChannel = singleProcessChannel,
+  ) {
+    // A copy refused here was shared through Redis with the other processes' copies: they go stale too.
+    persistence.onRefused = (documentName) => void this.channel.publish({ kind: 'stale', documentName });
+  }
+
+  /** Starts applying the commands other server processes send. */
+  async start(): Promise<void> {
+    await this.channel.start((command) => this.apply(command));
+  }
+
+  /**
+   * The document's state as one Yjs update: what is in memory when it is open (and not stale: holding
+   * updates the store refused), else what is stored.
+   */
+  async state(documentName: string): Promise<Uint8Array> {
+    const open = this.trustedCopy(documentName);
+    if (open) return Y.encodeStateAsUpdate(open);
+    return (await this.store.load(documentName)) ?? Y.encodeStateAsUpdate(new Y.Doc());
+  }
+
+  /** The document's content now, as its blocks: kept per unchanged block while the document is open. */
+  async snapshot(documentName: string): Promise<ContentSnapshot> {
+    const open = this.trustedCopy(documentName);
+    if (open) return contentSnapshot(open);
+    return snapshotOfState(await this.state(documentName));
+  }
+
+  private trustedCopy(documentName: string): Y.Doc | undefined {
+    return this.persistence.isStale(documentName) ? undefined : this.hocuspocus.documents.get(documentName);
+  }
+
+  connections(documentName: string): Connection<CollabContext>[] {
+    return [...(this.hocuspocus.documents.get(documentName)?.getConnections() ?? [])];
+  }
+
+  /**
+   * Turns write connections read-only, everyone's or one user's (`userNo`), on every server process:
+   * their pending edits are stored first, then the server refuses anything more from them and tells
+   * their clients, which disable editing.
+   */
+  async endWriting(documentName: string, userNo: number | null, reason: string): Promise<void> {
+    await this.everywhere({ kind: 'end-writing', documentName, userNo, reason });
+  }
+
+  /**
+   * Runs a change in one transaction with the live commands that follow from it (a lock, a deletion, a
+   * sign-out…): they are logged in that transaction, so they reach every process if and only if the
+   * change commits, even if this process dies just after; here they are applied after the commit.
+   */
+  async transaction<T>(db: Db, change: (tx: Tx, live: QueuedLiveCommands) => Promise<T>): Promise<T> {
+    let queued: LiveCommand[] = [];
+    const result = await db.transaction(async (tx) => {
+      queued = [];
+      const answer = await change(tx, {
+        endWriting: (documentName, userNo, reason) => queued.push({ kind: 'end-writing', documentName, userNo, reason }),
+        recheckUsers: (userNos) => userNos.length > 0 && queued.push({ kind: 'recheck-users', userNos }),
+        close: (documentName) => queued.push({ kind: 'close', documentName }),
+      });
+      for (const command of queued) await this.channel.record(tx, command);
+      return answer;
+    });
+    if (queued.length) this.channel.ring();
+    for (const command of queued) await this.apply(command);
+    return result;
+  }
+
+  /**
+   * Applies what is stored to every open document here: after this process was cut off from Redis,
+   * edits other processes relayed meanwhile (and stored) are missing until someone types. Read again a
+   * little later too, as the live-document relay resubscribes on its own connection.
+   */
+  catchUpFromStore(): void {
+    const readAll = () => {
+      for (const [documentName, document] of this.hocuspocus.documents) {
+        if (this.persistence.isStale(documentName)) continue;
+        void this.store
+          .load(documentName)
+          .then((state) => state && Y.applyUpdate(document, state, { source: 'local', skipStoreHooks: true }))
+          .catch(() => undefined);
+      }
+    };
+    readAll();
+    setTimeout(readAll, CATCH_UP_AGAIN_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    await this.channel.close();
+  }
+
+  private async everywhere(command: LiveCommand): Promise<void> {
+    await this.apply(command);
+    await this.channel.publish(command);
+  }
+
+  private async apply(command: LiveCommand): Promise<void> {
+    if (command.kind === 'recheck-users') {
+      await this.recheckConnectionsOf(command.userNos);
+      return;
+    }
+    if (command.kind === 'stale') {
+      this.persistence.markStale(command.documentName);
+      return;
+    }
+    if (command.kind === 'close') {
+      // The reason tells open editors the note is gone (rather than a reset to reconnect from).
+      for (const connection of this.connections(command.documentName)) connection.close({ code: 4404, reason: COLLAB_REFUSALS.document });
+      return;
+    }
+    const { documentName, userNo, reason } = command;
+    await this.persistence.flushDocument(documentName);
+    for (const connection of this.connections(documentName)) {
+      if (connection.readOnly || (userNo !== null && connection.context.user?.userNo !== userNo)) continue;
+      endWriting(connection, reason);
+    }
+  }
+
+  private async recheckConnectionsOf(userNos: number[]): Promise<void> {
+    this.authorization.beginRecheck(userNos);
+    const connections = [...this.hocuspocus.documents.values()]
+      .flatMap((document): Connection<CollabContext>[] => document.getConnections())
+      .filter((connection) => connection.context.user && userNos.includes(connection.context.user.userNo));
+    await Promise.all(connections.map((connection) => this.authorization.recheck(connection)));
+  }
+}
+
+/** The content of a document state (one Yjs update) as ProseMirror JSON, read as the content guard reads it. */
+export function contentOfState(state: Uint8Array): PmNode {
+  return snapshotOfState(state).json();
+}

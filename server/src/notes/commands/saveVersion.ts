@@ -1,0 +1,62 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { ERR, noteDocumentName, withStatuses, type api, type CallRequest, type SaveAnswer } from '@eln/shared';
+import { appendAudit, auditedActor } from '../../audit/audit.js';
+import type { Actor } from '../../auth/authUser.js';
+import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
+import { labNotes, noteDrafts, noteVersions } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { checkClientList } from '../clientList.js';
+import { assertContentRules, savedContent } from '../contentCheck.js';
+import { requireWritableNote } from '../queries.js';
+import { versionFingerprint } from '../versionFingerprint.js';
+
+/**
+ * Saves the live document as the note's next version (`/note/save`): the caller must be able to write
+ * the note and name its current version; what is stored is the server's copy, read once, with its
+ * fingerprint. Two racing saves of one version make one winner (9006 for the other).
+ */
+export async function saveVersion(services: Services, actor: Actor, input: CallRequest<typeof api.notes.saveVersion>): Promise<SaveAnswer> {
+  const { db, live } = services;
+  const ctx = await requireWritableNote(db, actor.user, input.labNoteNo);
+  if (input.version !== ctx.note.version) throw new AppError(ERR.conflict, { data: { version: ctx.note.version } });
+  const documentName = noteDocumentName(ctx.note.noteNo);
+  // One state, read once: the version stores exactly what its blocks were derived from. Stored before
+  // the version is: it may hold edits that arrived a moment ago, and a version must never hold what a
+  // crash could take from the live document.
+  const state = await live.state(documentName);
+  await live.persistence.flushDocument(documentName);
+  const content = snapshotOfState(state);
+  const saved = await savedContent(db, ctx.note.noteNo, ctx.note.version);
+  const savedBlocks = content.savedBlocks('LABNOTE');
+  assertContentRules(content, saved);
+  checkClientList(services, ctx.note.noteNo, input.blockList, withStatuses(savedBlocks, saved.blocks));
+  const blocksHash = versionFingerprint(savedBlocks);
+  const version = ctx.note.version + 1;
+  await db.transaction(async (tx) => {
+    // The version condition makes two racing saves of one version produce one winner.
+    const [updated] = await tx
+      .update(labNotes)
+      .set({ version, updatedAt: new Date() })
+      .where(and(eq(labNotes.noteNo, ctx.note.noteNo), eq(labNotes.version, ctx.note.version), isNull(labNotes.deletedAt)))
+      .returning();
+    if (!updated) throw new AppError(ERR.conflict);
+    await tx.insert(noteVersions).values({
+      noteNo: ctx.note.noteNo,
+      version,
+      blocks: savedBlocks,
+      blocksHash,
+      documentState: state,
+      savedByUserNo: actor.user.userNo,
+    });
+    await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
+    await appendAudit(tx, {
+      ...auditedActor(actor),
+      action: 'note.saved',
+      target: { type: 'note', id: ctx.note.noteNo },
+      before: { version: ctx.note.version },
+      after: { version, blocksHash, blocks: savedBlocks.length },
+    });
+  });
+  return { version, blocksHash };
+}

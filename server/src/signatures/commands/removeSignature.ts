@@ -1,0 +1,48 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { ERR, type api, type CallRequest } from '@eln/shared';
+import { appendAudit, auditedActor } from '../../audit/audit.js';
+import type { Actor } from '../../auth/authUser.js';
+import { noteSignatures, users } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { enforce } from '../../http/verdicts.js';
+import { canRemoveSignature, REMOVE_SIGNATURE_REFUSALS } from '../../notes/policy.js';
+import { requireVisibleNote } from '../../notes/queries.js';
+import type { Services } from '../../services.js';
+import { settleNoteStatus } from './noteStatus.js';
+
+/** The leader removes a signature, answered or pending, with a reason the audit record keeps; the note's status follows. */
+export async function removeSignature({ db }: Services, actor: Actor, input: CallRequest<typeof api.signatures.remove>): Promise<null> {
+  const ctx = await requireVisibleNote(db, actor.user, input.labNoteNo);
+  enforce(canRemoveSignature(actor.user, ctx), REMOVE_SIGNATURE_REFUSALS);
+  await db.transaction(async (tx) => {
+    const [removed] = await tx
+      .update(noteSignatures)
+      .set({ removedAt: new Date(), removedByUserNo: actor.user.userNo, removedReason: input.reason })
+      .where(
+        and(
+          eq(noteSignatures.signatureId, input.signatureId),
+          eq(noteSignatures.noteNo, ctx.note.noteNo),
+          isNull(noteSignatures.removedAt),
+        ),
+      )
+      .returning();
+    if (!removed) throw new AppError(ERR.signerModify);
+    const status = await settleNoteStatus(tx, ctx.note.noteNo);
+    const [signer] = await tx.select({ userId: users.userId }).from(users).where(eq(users.userNo, removed.userNo));
+    await appendAudit(tx, {
+      ...auditedActor(actor),
+      action: 'signature.removed',
+      target: { type: 'note', id: ctx.note.noteNo },
+      before: {
+        signer: signer?.userId,
+        meaning: removed.type,
+        status: removed.status,
+        version: removed.signedVersion,
+        noteStatus: ctx.note.status,
+      },
+      after: { noteStatus: status },
+      reason: input.reason,
+    });
+  });
+  return null;
+}

@@ -1,0 +1,97 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import {
+  AUDIT_SYSTEM_REASONS,
+  compareTemplateVersions,
+  ERR,
+  formatTemplateVersion,
+  parseTemplateVersion,
+  TEMPLATE_STATE,
+  type CallAnswer,
+  type CallRequest,
+  type api,
+} from '@eln/shared';
+import { appendAudit, auditedActor } from '../../audit/audit.js';
+import type { Actor } from '../../auth/authUser.js';
+import { confirmPassword } from '../../auth/passwordConfirmation.js';
+import { templateDrafts, templateRevisions, templates } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { enforce } from '../../http/verdicts.js';
+import type { Services } from '../../services.js';
+import { APPROVE_REFUSALS, canApproveTemplate } from '../policy.js';
+import { lastApprovedVersion, lockTemplate, requireReadableTemplate, waitingRevision } from '../queries.js';
+
+/**
+ * Approves the waiting revision under a version: by a manager who is neither the author nor the one who
+ * checked it in, with their password, under a version greater than the last approved one. The previous
+ * approved version is marked superseded. Two racing approvers make one winner.
+ */
+export async function approveTemplate(
+  services: Services,
+  actor: Actor,
+  input: CallRequest<typeof api.templates.approve>,
+): Promise<CallAnswer<typeof api.templates.approve>> {
+  const { db } = services;
+  const { user } = actor;
+  const template = await requireReadableTemplate(db, user, input.templateNo);
+  const waiting = await waitingRevision(db, template);
+  enforce(canApproveTemplate(user, template, waiting?.checkedByUserNo ?? null), APPROVE_REFUSALS);
+  if (input.revision !== template.revision) throw new AppError(ERR.conflict, { data: { revision: template.revision } });
+  const version = parseTemplateVersion(input.version);
+  if (!version) throw new AppError(ERR.templateVersionInvalid);
+  const last = await lastApprovedVersion(db, template);
+  if (last && compareTemplateVersions(version, last) <= 0)
+    throw new AppError(ERR.templateVersionNotGreater, { params: { last: formatTemplateVersion(last) } });
+  await confirmPassword(services, user, input.password, `approve:${user.userId}`, async (tx) => {
+    await appendAudit(tx, {
+      ...auditedActor(actor),
+      action: 'template.approvalFailed',
+      target: { type: 'template', id: template.templateNo },
+      reason: AUDIT_SYSTEM_REASONS.wrongPassword,
+    });
+  });
+  return db.transaction(async (tx) => {
+    const locked = await lockTemplate(tx, template.templateNo, 'update');
+    if (locked?.state !== TEMPLATE_STATE.checking || locked.revision !== input.revision || locked.deletedAt)
+      throw new AppError(ERR.templateNotChecking);
+    const at = new Date();
+    const [approved] = await tx
+      .update(templateRevisions)
+      .set({ versionMajor: version.major, versionMinor: version.minor, approvedByUserNo: user.userNo, approvedAt: at })
+      .where(
+        and(
+          eq(templateRevisions.templateNo, template.templateNo),
+          eq(templateRevisions.revision, input.revision),
+          isNull(templateRevisions.approvedAt),
+        ),
+      )
+      .returning();
+    if (!approved) throw new AppError(ERR.templateNotChecking);
+    if (locked.approvedRevision !== null) {
+      await tx
+        .update(templateRevisions)
+        .set({ supersededAt: at })
+        .where(and(eq(templateRevisions.templateNo, template.templateNo), eq(templateRevisions.revision, locked.approvedRevision)));
+    }
+    await tx
+      .update(templates)
+      .set({ state: TEMPLATE_STATE.approved, approvedRevision: input.revision, updatedAt: at })
+      .where(eq(templates.templateNo, template.templateNo));
+    await tx.delete(templateDrafts).where(eq(templateDrafts.templateNo, template.templateNo));
+    const label = formatTemplateVersion(version);
+    await appendAudit(tx, {
+      ...auditedActor(actor),
+      action: 'template.approved',
+      target: { type: 'template', id: template.templateNo },
+      before: { state: TEMPLATE_STATE.checking, version: last && formatTemplateVersion(last) },
+      after: {
+        state: TEMPLATE_STATE.approved,
+        version: label,
+        revision: input.revision,
+        blocksHash: approved.blocksHash,
+        superseded: last && formatTemplateVersion(last),
+        at: at.toISOString(),
+      },
+    });
+    return { version: label, blocksHash: approved.blocksHash };
+  });
+}

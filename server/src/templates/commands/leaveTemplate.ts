@@ -1,0 +1,16 @@
+import { and, eq } from 'drizzle-orm';
+import { templateDocumentName, type CallRequest, type api } from '@eln/shared';
+import type { Actor } from '../../auth/authUser.js';
+import { templateDrafts } from '../../db/schema.js';
+import type { Services } from '../../services.js';
+import { requireReadableTemplate } from '../queries.js';
+
+/** Leaving a draft without checking in: the caller's editor is released and their temporary save discarded. */
+export async function leaveTemplate({ db, live }: Services, actor: Actor, input: CallRequest<typeof api.templates.leave>): Promise<null> {
+  const template = await requireReadableTemplate(db, actor.user, input.templateNo);
+  await live.endWriting(templateDocumentName(template.templateNo), actor.user.userNo, 'cleared');
+  await db
+    .delete(templateDrafts)
+    .where(and(eq(templateDrafts.templateNo, template.templateNo), eq(templateDrafts.savedByUserNo, actor.user.userNo)));
+  return null;
+}

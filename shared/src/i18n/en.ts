@@ -1,0 +1,74 @@
+import type { NoteStatus } from '../api/notes.js';
+import type { ProjectStatus } from '../api/projects.js';
+import type { SignatureStatus, SignatureType } from '../api/signatures.js';
+import type { ChartType } from '../blocks/model.js';
+import type { Translation } from './translation.js';
+
+/**
+ * Words the screens and the server's printouts (PDF, rendered notes) both show, in English: the labels of
+ * a note's and a project's facts, signatures, and the content blocks a printout cannot draw as the editor
+ * does. The client's i18next catalogues take them at their own keys (client/src/i18n), the PDF and the
+ * rendered HTML read them here, so a printout says what the screen says. Placeholders are i18next's
+ * {{name}} (`fillIn` fills them on the server). Every key here must exist in ko.ts and ja.ts.
+ */
+const en = {
+  list: {
+    number: 'No.',
+  },
+  project: {
+    leader: 'Leader',
+    participants: 'Participants',
+    statusLabel: 'Status',
+    created: 'Created',
+    status: { ING: 'In progress', C: 'Completed' } satisfies Record<ProjectStatus, string>,
+  },
+  note: {
+    labNoteNumber: 'Lab note number',
+    /** The column of a list of notes. */
+    labNoteNo: 'Lab note no.',
+    title: 'Title',
+    writer: 'Writer',
+    version: 'Version',
+    versionValue: 'Version {{version}}',
+    notSaved: 'Not saved yet',
+    statusLabel: 'Status',
+    status: { W: 'Writing', R: 'Signatures requested', T: 'Signed', F: 'Finished' } satisfies Record<NoteStatus, string>,
+  },
+  signature: {
+    title: 'Signatures',
+    none: 'No signatures have been requested for this note yet.',
+    meaningLabel: 'Meaning',
+    meaning: { reviewer: 'Reviewer', participant: 'Participant' } satisfies Record<SignatureType, string>,
+    status: { R: 'Pending', T: 'Signed', F: 'Declined' } satisfies Record<SignatureStatus, string>,
+    awaiting: 'Awaiting signature',
+    printedName: 'Printed name',
+    comment: 'Comment',
+    broken: 'Broken',
+    brokenExplained: 'The stored content of version {{version}} no longer matches what was signed. This signature cannot be trusted.',
+  },
+  content: {
+    untitledImage: 'Untitled image',
+    attachment: 'Attached file',
+    schemaField: 'Field',
+    schemaValue: 'Value',
+    schemaEmpty: 'This schema has no entries.',
+    schemaInvalid: 'This schema block cannot be shown.',
+    schemaRevision: 'Revision {{revision}}',
+    dropboxChosen: 'From {{title}}, code {{code}}',
+    dropboxUnchosen: 'Dropbox {{title}}: nothing chosen yet',
+    chartMissing: 'The table this chart was made from is gone, or the range is no longer inside it.',
+    chartTypes: {
+      bar: 'Bar',
+      horizontal: 'Horizontal bar',
+      line: 'Line',
+      doughnut: 'Doughnut',
+      pie: 'Pie',
+      radar: 'Radar',
+      scatter: 'Scatter',
+    } satisfies Record<ChartType, string>,
+  },
+};
+
+export default en;
+
+export type SharedMessages = Translation<typeof en>;
