@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Server } from '@hocuspocus/server';
 import * as Y from 'yjs';
-import { COLLAB_PATH, noteDocumentName, type SignInAnswer } from '@eln/shared';
+import { api, COLLAB_PATH, noteDocumentName, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
@@ -182,37 +182,37 @@ export async function ourServer(): Promise<{
   const app = await buildApp(config, database);
   await bootstrap(database.db, config);
   const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const call = async <T>(path: string, body: unknown, token?: string) => {
+  const call = async <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string) => {
     const response = await app.app.inject({
       method: 'POST',
-      url: `/server${path}`,
+      url: `/server${spec.path}`,
       payload: body as object,
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
-    return response.json<{ status: string; data: T }>().data;
+    return response.json<{ status: string; data: CallAnswer<C> }>().data;
   };
-  const admin = (await call<SignInAnswer>('/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
+  const admin = (await call(api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
   const tokens: string[] = [];
   const userIds: string[] = [];
   for (let i = 0; i < 11; i += 1) {
     const userId = `editor${i}@bench.test`;
     await call(
-      '/v1/admin/user/create',
+      api.users.create,
       { userId, name: `Editor ${i}`, password: 'bench-editor-password', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
       admin,
     );
     userIds.push(userId);
-    tokens.push((await call<SignInAnswer>('/v1/user/signIn', { userId, password: 'bench-editor-password' })).accessToken);
+    tokens.push((await call(api.auth.signIn, { userId, password: 'bench-editor-password' })).accessToken);
   }
-  const { projectNo } = await call<{ projectNo: number }>(
-    '/v1/project/create',
+  const { projectNo } = await call(
+    api.projects.create,
     { title: 'Bench', signatureList: { department: '', user: userIds.join(',') } },
     tokens[0],
   );
   const createNotes = async (title: string) => {
     const names: string[] = [];
     for (let i = 0; i < NOTES; i += 1) {
-      const { labNoteNo } = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `${title} ${i}` }, tokens[0]);
+      const { labNoteNo } = await call(api.notes.create, { projectNo, title: `${title} ${i}` }, tokens[0]);
       names.push(noteDocumentName(labNoteNo));
     }
     return names;

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
-  FILE_UPLOAD_PATH,
+  api,
   noteDocumentName,
-  type ExportCreateAnswer,
-  type ExportJob,
   type ExportFormat,
   type PmNode,
-  type SignInAnswer,
   type UploadAnswer,
+  type CallAnswer,
+  type CallInput,
+  type CallSpec,
 } from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
@@ -34,15 +34,15 @@ const FILES = NOTES / 4;
 const FILE_BYTES = 1024 * 1024;
 const PASSWORD = 'bench-writer-password';
 
-async function call<T>(app: App, path: string, body: unknown, token?: string): Promise<T> {
+async function call<C extends CallSpec>(app: App, spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> {
   const response = await app.app.inject({
     method: 'POST',
-    url: `/server${path}`,
+    url: `/server${spec.path}`,
     payload: body as object,
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
-  const answer = response.json<{ status: string; data: T }>();
-  if (answer.status !== '0000') throw new Error(`${path}: ${response.body}`);
+  const answer = response.json<{ status: string; data: CallAnswer<C> }>();
+  if (answer.status !== '0000') throw new Error(`${spec.path}: ${response.body}`);
   return answer.data;
 }
 
@@ -50,7 +50,7 @@ async function upload(app: App, token: string, labNoteNo: number, name: string, 
   const { payload, contentType } = multipartBody({ labNoteNo: String(labNoteNo) }, { name, content });
   const response = await app.app.inject({
     method: 'POST',
-    url: `/server${FILE_UPLOAD_PATH}`,
+    url: `/server${api.files.upload.path}`,
     payload,
     headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
   });
@@ -112,26 +112,25 @@ export async function exportBench(): Promise<void> {
   const app = await buildApp(config, database);
   try {
     await bootstrap(database.db, config);
-    const admin = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' }))
-      .accessToken;
+    const admin = (await call(app, api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
     const userId = 'writer@bench.test';
     await call(
       app,
-      '/v1/admin/user/create',
+      api.users.create,
       { userId, name: 'Writer', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
       admin,
     );
-    const signIn = async () => (await call<SignInAnswer>(app, '/v1/user/signIn', { userId, password: PASSWORD })).accessToken;
+    const signIn = async () => (await call(app, api.auth.signIn, { userId, password: PASSWORD })).accessToken;
     const token = await signIn();
-    const { projectNo } = await call<{ projectNo: number }>(
+    const { projectNo } = await call(
       app,
-      '/v1/project/create',
+      api.projects.create,
       { title: 'Export bench', signatureList: { department: '', user: userId } },
       token,
     );
     const built = performance.now();
     for (let index = 0; index < NOTES; index += 1) {
-      const { labNoteNo } = await call<{ labNoteNo: number }>(app, '/v1/project/note/create', { projectNo, title: `Run ${index}` }, token);
+      const { labNoteNo } = await call(app, api.notes.create, { projectNo, title: `Run ${index}` }, token);
       const fileId =
         index % (NOTES / FILES) === 0
           ? await upload(app, token, labNoteNo, `data-${index}.txt`, Buffer.alloc(FILE_BYTES, `run ${index} `))
@@ -139,7 +138,7 @@ export async function exportBench(): Promise<void> {
       await database.db
         .insert(documentUpdates)
         .values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(noteContent(index, fileId)) });
-      await call(app, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, token);
+      await call(app, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, token);
     }
     console.log(
       `dataset: ${NOTES} saved notes, ${FILES} files of ${FILE_BYTES / 2 ** 20} MB, built in ${((performance.now() - built) / 1000).toFixed(1)} s`,
@@ -153,12 +152,11 @@ export async function exportBench(): Promise<void> {
         peakMb,
         baseMb,
       } = await peakMemory(async () => {
-        const [queued] = (await call<ExportCreateAnswer>(app, '/v1/export/create', { format, projectNos: [projectNo] }, await signIn()))
-          .list;
+        const [queued] = (await call(app, api.exports.create, { format, projectNos: [projectNo] }, await signIn())).list;
         for (;;) {
           await app.services.exportJobs.idle();
           // Signed in afresh, as the client refreshes its session: on a slow machine an export outlasts an access token.
-          const current = await call<ExportJob>(app, '/v1/export/detail', { jobId: queued!.jobId }, await signIn());
+          const current = await call(app, api.exports.detail, { jobId: queued!.jobId }, await signIn());
           if (current.status === 'done' || current.status === 'failed') return current;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }

@@ -9,7 +9,7 @@ import { driverTransactions } from '../../server/src/db/pipelinedTransactions.js
 import { hashPassword } from '../../server/src/auth/passwords.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { verifyAuditChain } from '../../server/src/audit/audit.js';
-import type { SignInAnswer } from '@eln/shared';
+import { api, type SignInAnswer, type CallSpec } from '@eln/shared';
 import { freshPostgres, percentile, printTable } from './database.js';
 import { buildScaleDataset, SCALE } from './scaleDataset.js';
 
@@ -18,7 +18,7 @@ const GOAL_P99_MS = 50;
 const MEMBER_PASSWORD = 'bench-member-password';
 
 interface Scenario {
-  call: string;
+  call: CallSpec;
   name: string;
   token: 'admin' | 'member';
   body: Record<string, unknown>;
@@ -52,58 +52,63 @@ function scenarios(): Scenario[] {
   const auditPages = SCALE.auditRecords / 20;
   const userPages = SCALE.users / 10;
   return [
-    { call: '/v1/project/list', name: 'admin, page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
-    { call: '/v1/project/list', name: `admin, page ${projectPages / 2}`, token: 'admin', body: { page: projectPages / 2, pageSize: 10 } },
-    { call: '/v1/project/list', name: `admin, last page ${projectPages}`, token: 'admin', body: { page: projectPages, pageSize: 10 } },
-    { call: '/v1/project/list', name: 'member, page 1', token: 'member', body: { page: 1, pageSize: 10 } },
+    { call: api.projects.list, name: 'admin, page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
     {
-      call: '/v1/project/list',
+      call: api.projects.list,
+      name: `admin, page ${projectPages / 2}`,
+      token: 'admin',
+      body: { page: projectPages / 2, pageSize: 10 },
+    },
+    { call: api.projects.list, name: `admin, last page ${projectPages}`, token: 'admin', body: { page: projectPages, pageSize: 10 } },
+    { call: api.projects.list, name: 'member, page 1', token: 'member', body: { page: 1, pageSize: 10 } },
+    {
+      call: api.projects.list,
       name: 'admin, title search',
       token: 'admin',
       body: { type: 'title', value: 'Project 12', page: 1, pageSize: 10 },
     },
     {
-      call: '/v1/project/list',
+      call: api.projects.list,
       name: 'admin, leader search, page 2',
       token: 'admin',
       body: { type: 'leader', value: 'Member 1', page: 2, pageSize: 10 },
     },
     {
-      call: '/v1/project/list',
+      call: api.projects.list,
       name: 'admin, date range, last page',
       token: 'admin',
       body: { startDate: '2000-01-01', endDate: '2100-01-01', page: projectPages, pageSize: 10 },
     },
-    { call: '/v1/project/editor', name: 'notes of a project', token: 'admin', body: { projectNo: 5000 } },
-    { call: '/v1/user/list', name: 'picker, page 1', token: 'member', body: { page: 1, pageSize: 10 } },
-    { call: '/v1/user/list', name: `picker, last page ${userPages}`, token: 'member', body: { page: userPages, pageSize: 10 } },
-    { call: '/v1/user/list', name: 'picker, name search', token: 'member', body: { value: 'Member 42', page: 1, pageSize: 10 } },
-    { call: '/v1/admin/user/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
-    { call: '/v1/admin/user/list', name: `last page ${userPages}`, token: 'admin', body: { page: userPages, pageSize: 10 } },
+    { call: api.projects.editor, name: 'notes of a project', token: 'admin', body: { projectNo: 5000 } },
+    { call: api.users.picker, name: 'picker, page 1', token: 'member', body: { page: 1, pageSize: 10 } },
+    { call: api.users.picker, name: `picker, last page ${userPages}`, token: 'member', body: { page: userPages, pageSize: 10 } },
+    { call: api.users.picker, name: 'picker, name search', token: 'member', body: { value: 'Member 42', page: 1, pageSize: 10 } },
+    { call: api.users.list, name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
+    { call: api.users.list, name: `last page ${userPages}`, token: 'admin', body: { page: userPages, pageSize: 10 } },
     {
-      call: '/v1/admin/user/list',
+      call: api.users.list,
       name: 'department search',
       token: 'admin',
       body: { type: 'department', value: 'department 7', page: 1, pageSize: 10 },
     },
-    { call: '/v1/audit/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 20 } },
-    { call: '/v1/audit/list', name: `page ${auditPages / 2}`, token: 'admin', body: { page: auditPages / 2, pageSize: 20 } },
-    { call: '/v1/audit/list', name: `last page ${auditPages}`, token: 'admin', body: { page: auditPages, pageSize: 20 } },
+    { call: api.audit.list, name: 'page 1', token: 'admin', body: { page: 1, pageSize: 20 } },
+    { call: api.audit.list, name: `page ${auditPages / 2}`, token: 'admin', body: { page: auditPages / 2, pageSize: 20 } },
+    { call: api.audit.list, name: `last page ${auditPages}`, token: 'admin', body: { page: auditPages, pageSize: 20 } },
     {
-      call: '/v1/audit/list',
+      call: api.audit.list,
       name: 'action filter, page 100',
       token: 'admin',
       body: { action: 'project.created', page: 100, pageSize: 20 },
     },
     {
-      call: '/v1/audit/list',
+      call: api.audit.list,
       name: 'action filter, last page 10000',
       token: 'admin',
       body: { action: 'project.created', page: 10_000, pageSize: 20 },
     },
-    { call: '/v1/audit/list', name: 'actor filter', token: 'admin', body: { actor: 'member42@', page: 1, pageSize: 20 } },
+    { call: api.audit.list, name: 'actor filter', token: 'admin', body: { actor: 'member42@', page: 1, pageSize: 20 } },
     {
-      call: '/v1/audit/list',
+      call: api.audit.list,
       name: 'one day',
       token: 'admin',
       body: {
@@ -113,48 +118,48 @@ function scenarios(): Scenario[] {
         pageSize: 20,
       },
     },
-    { call: '/v1/template/list', name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
+    { call: api.templates.list, name: 'page 1', token: 'admin', body: { page: 1, pageSize: 10 } },
     {
-      call: '/v1/template/list',
+      call: api.templates.list,
       name: `last page ${SCALE.templates / 10}`,
       token: 'admin',
       body: { page: SCALE.templates / 10, pageSize: 10 },
     },
     {
-      call: '/v1/template/list',
+      call: api.templates.list,
       name: 'approved, title search',
       token: 'member',
       body: { type: 'title', value: 'Template 12', state: 'A', page: 1, pageSize: 10 },
     },
-    { call: '/v1/dropbox/list', name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
+    { call: api.dropboxes.list, name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
     {
-      call: '/v1/dropbox/list',
+      call: api.dropboxes.list,
       name: `last page ${SCALE.dropboxes / 10}`,
       token: 'admin',
       body: { page: SCALE.dropboxes / 10, pageSize: 10 },
     },
     {
-      call: '/v1/dropbox/list',
+      call: api.dropboxes.list,
       name: 'used, title search',
       token: 'member',
       body: { type: 'title', value: 'Dropbox 12', status: 'Y', page: 1, pageSize: 10 },
     },
-    { call: '/v1/schema/list', name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
+    { call: api.schemas.list, name: 'page 1', token: 'member', body: { page: 1, pageSize: 10 } },
     {
-      call: '/v1/schema/list',
+      call: api.schemas.list,
       name: `last page ${SCALE.schemaTypes / 10}`,
       token: 'admin',
       body: { page: SCALE.schemaTypes / 10, pageSize: 10 },
     },
     {
-      call: '/v1/schema/list',
+      call: api.schemas.list,
       name: 'used, title search',
       token: 'member',
       body: { type: 'title', value: 'Schema type 12', status: 'Y', page: 1, pageSize: 10 },
     },
-    { call: '/v1/department/list', name: `${SCALE.departments} departments`, token: 'member', body: {} },
-    { call: '/v1/department/search', name: 'name search', token: 'member', body: { type: 'user', value: 'Member 4' } },
-    { call: '/v1/user/auth/list', name: 'own flags', token: 'member', body: {} },
+    { call: api.departments.list, name: `${SCALE.departments} departments`, token: 'member', body: {} },
+    { call: api.departments.searchUsers, name: 'name search', token: 'member', body: { type: 'user', value: 'Member 4' } },
+    { call: api.auth.flags, name: 'own flags', token: 'member', body: {} },
   ];
 }
 
@@ -179,7 +184,7 @@ export async function listsAtScaleBench(): Promise<void> {
     );
 
     const signIn = async (userId: string, password: string) => {
-      const response = await server.app.inject({ method: 'POST', url: '/server/v1/user/signIn', payload: { userId, password } });
+      const response = await server.app.inject({ method: 'POST', url: `/server${api.auth.signIn.path}`, payload: { userId, password } });
       return response.json<{ data: SignInAnswer }>().data.accessToken;
     };
     const tokens = {
@@ -193,7 +198,7 @@ export async function listsAtScaleBench(): Promise<void> {
       const call = () =>
         server.app.inject({
           method: 'POST',
-          url: `/server${scenario.call}`,
+          url: `/server${scenario.call.path}`,
           payload: scenario.body,
           headers: { authorization: `Bearer ${tokens[scenario.token]}` },
         });
@@ -201,7 +206,7 @@ export async function listsAtScaleBench(): Promise<void> {
       state.capturing = true;
       const first = await call();
       state.capturing = false;
-      if (first.statusCode !== 200) throw new Error(`${scenario.call} ${scenario.name} answered ${first.statusCode}: ${first.body}`);
+      if (first.statusCode !== 200) throw new Error(`${scenario.call.path} ${scenario.name} answered ${first.statusCode}: ${first.body}`);
       const data = first.json<{ data: { totalCount?: number; list?: unknown[] } }>().data;
       const times: number[] = [];
       for (let i = 0; i < CALLS; i += 1) {
@@ -212,7 +217,7 @@ export async function listsAtScaleBench(): Promise<void> {
       times.sort((a, b) => a - b);
       const p99 = percentile(times, 99);
       rows.push({
-        call: scenario.call,
+        call: scenario.call.path,
         scenario: scenario.name,
         total: data.totalCount ?? (Array.isArray(data.list) ? data.list.length : '-'),
         'p50 ms': Number(percentile(times, 50).toFixed(1)),
@@ -220,7 +225,7 @@ export async function listsAtScaleBench(): Promise<void> {
         'goal p99 ms': `≤ ${GOAL_P99_MS}`,
         met: p99 <= GOAL_P99_MS ? 'yes' : 'NO',
       });
-      plans.push(...(await explainQueries(client, `${scenario.call} ${scenario.name}`, state.queries)));
+      plans.push(...(await explainQueries(client, `${scenario.call.path} ${scenario.name}`, state.queries)));
     }
     printTable(`List calls at scale on PostgreSQL (${CALLS} calls each, in-process HTTP, goal p99 ≤ ${GOAL_P99_MS} ms on any page)`, rows);
     console.log('\nQuery plans (EXPLAIN ANALYZE of the list and count statements each call ran):');

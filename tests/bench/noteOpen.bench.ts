@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { noteDocumentName, type SignInAnswer } from '@eln/shared';
+import { api, noteDocumentName, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
@@ -56,24 +56,24 @@ function timedOpen(page: Page, note: BenchNote): Promise<number> {
 
 async function seed(
   baseUrl: string,
-  call: <T>(path: string, body: unknown, token?: string) => Promise<T>,
+  call: <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string) => Promise<CallAnswer<C>>,
   adminPassword: string,
   adminEmail: string,
 ) {
-  const admin = (await call<SignInAnswer>('/v1/user/signIn', { userId: adminEmail, password: adminPassword })).accessToken;
+  const admin = (await call(api.auth.signIn, { userId: adminEmail, password: adminPassword })).accessToken;
   const userId = 'researcher@bench.test';
   await call(
-    '/v1/admin/user/create',
+    api.users.create,
     { userId, name: 'Bench Researcher', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
     admin,
   );
-  const token = (await call<SignInAnswer>('/v1/user/signIn', { userId, password: PASSWORD })).accessToken;
-  const { projectNo } = await call<{ projectNo: number }>(
-    '/v1/project/create',
+  const token = (await call(api.auth.signIn, { userId, password: PASSWORD })).accessToken;
+  const { projectNo } = await call(
+    api.projects.create,
     { title: 'Note open bench', signatureList: { department: '', user: userId } },
     token,
   );
-  const create = (title: string) => call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title }, token);
+  const create = (title: string) => call(api.notes.create, { projectNo, title }, token);
   const small = await create('Small note');
   const table = await create('Table note');
   const fill = async (labNoteNo: number, write: (doc: import('yjs').Doc) => void) => {
@@ -120,15 +120,15 @@ export async function noteOpenBench(): Promise<void> {
   try {
     await bootstrap(database.db, config);
     const baseUrl = await app.app.listen({ port: 0, host: '127.0.0.1' });
-    const call = async <T>(url: string, body: unknown, token?: string) => {
+    const call = async <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string) => {
       const response = await app.app.inject({
         method: 'POST',
-        url: `/server${url}`,
+        url: `/server${spec.path}`,
         payload: body as object,
         headers: token ? { authorization: `Bearer ${token}` } : {},
       });
-      const envelope = response.json<{ status: string; message: string; data: T }>();
-      if (envelope.status !== '0000') throw new Error(`${url}: ${envelope.message}`);
+      const envelope = response.json<{ status: string; message: string; data: CallAnswer<C> }>();
+      if (envelope.status !== '0000') throw new Error(`${spec.path}: ${envelope.message}`);
       return envelope.data;
     };
     const { userId, projectNo, notes } = await seed(baseUrl, call, 'bench-admin-password', config.admin.email);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
-import type { SignInAnswer } from '@eln/shared';
+import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
@@ -21,20 +21,20 @@ import type { ChildMessage, EditKind, ParentMessage } from './tempSaveWriter.js'
 const CALLS = 300;
 const WARM_UP = 30;
 const GOAL_P99_MS = 15;
-const TEMP_URL = '/server/v1/project/note/temp';
+const TEMP_URL = `/server${api.notes.saveDraft.path}`;
 /** The writer yields the CPU to the server and the database (its block lists cost more than the call). */
 const WRITER_NICENESS = 10;
 const WRITER_MODULE = fileURLToPath(new URL('./tempSaveWriter.ts', import.meta.url));
 
-async function call<T>(app: App, path: string, body: unknown, token?: string): Promise<T> {
+async function call<C extends CallSpec>(app: App, spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> {
   const response = await app.app.inject({
     method: 'POST',
-    url: `/server${path}`,
+    url: `/server${spec.path}`,
     payload: body as object,
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
-  const answer = response.json<{ status: string; data: T }>();
-  if (answer.status !== '0000') throw new Error(`${path}: ${response.body}`);
+  const answer = response.json<{ status: string; data: CallAnswer<C> }>();
+  if (answer.status !== '0000') throw new Error(`${spec.path}: ${response.body}`);
   return answer.data;
 }
 
@@ -101,23 +101,17 @@ export async function tempSaveBench(): Promise<void> {
     await bootstrap(database.db, config);
     const url = await app.app.listen({ port: 0, host: '127.0.0.1' });
     const spans = timeTempSaves(app);
-    const admin = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId: config.admin.email, password: 'bench-admin-password' }))
-      .accessToken;
+    const admin = (await call(app, api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
     const userId = 'writer@bench.test';
     await call(
       app,
-      '/v1/admin/user/create',
+      api.users.create,
       { userId, name: 'Writer', password: 'bench-writer-password', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
       admin,
     );
-    const token = (await call<SignInAnswer>(app, '/v1/user/signIn', { userId, password: 'bench-writer-password' })).accessToken;
-    const { projectNo } = await call<{ projectNo: number }>(
-      app,
-      '/v1/project/create',
-      { title: 'Bench', signatureList: { department: '', user: userId } },
-      token,
-    );
-    const { labNoteNo } = await call<{ labNoteNo: number }>(app, '/v1/project/note/create', { projectNo, title: 'Big note' }, token);
+    const token = (await call(app, api.auth.signIn, { userId, password: 'bench-writer-password' })).accessToken;
+    const { projectNo } = await call(app, api.projects.create, { title: 'Bench', signatureList: { department: '', user: userId } }, token);
+    const { labNoteNo } = await call(app, api.notes.create, { projectNo, title: 'Big note' }, token);
     await writer.ask({ type: 'open', url, labNoteNo, token }, 'ready');
 
     const cases: Array<[string, EditKind]> = [

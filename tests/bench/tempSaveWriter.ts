@@ -1,6 +1,16 @@
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import { CONTENT_FIELD, docToBlocks, docToSavedBlocks, noteDocumentName, type PmNode, type SavedBlock } from '@eln/shared';
+import {
+  api,
+  CONTENT_FIELD,
+  docToBlocks,
+  docToSavedBlocks,
+  noteDocumentName,
+  type PmNode,
+  type SavedBlock,
+  type CallInput,
+  type CallSpec,
+} from '@eln/shared';
 import { appendParagraph, appendTable, connectWriter, eventually, type LiveClient } from '../../server/src/testing/live.js';
 import { answerParent } from './forked.js';
 
@@ -24,14 +34,14 @@ let savedBlocks: SavedBlock[] = [];
 
 const content = () => yXmlFragmentToProsemirrorJSON(writer!.doc.getXmlFragment(CONTENT_FIELD)) as PmNode;
 
-async function post(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${access!.url}/server${path}`, {
+async function post<C extends CallSpec>(spec: C, body: CallInput<C>): Promise<void> {
+  const response = await fetch(`${access!.url}/server${spec.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${access!.token}` },
     body: JSON.stringify(body),
   });
   const answer = (await response.json()) as { status: string };
-  if (answer.status !== '0000') throw new Error(`${path}: ${JSON.stringify(answer)}`);
+  if (answer.status !== '0000') throw new Error(`${spec.path}: ${JSON.stringify(answer)}`);
 }
 
 /** Types one character at the end of the text at `path` and waits until the server has stored it. */
@@ -51,14 +61,14 @@ answerParent<ParentMessage, ChildMessage>('close', async (message) => {
     for (let i = 0; i < 20; i += 1)
       appendParagraph(writer.doc, `Observation ${i}: the solution turned pale yellow after ${i} minutes at 37 °C.`);
     await eventually(() => writer!.allDurable(), 'the note to be stored', 30_000);
-    await post('/v1/project/note/save', { labNoteNo: message.labNoteNo, version: 0, blockList: docToBlocks(content(), 'LABNOTE', []) });
+    await post(api.notes.saveVersion, { labNoteNo: message.labNoteNo, version: 0, blockList: docToBlocks(content(), 'LABNOTE', []) });
     savedBlocks = docToSavedBlocks(content(), 'LABNOTE');
     return { type: 'ready' };
   }
   if (message.type === 'run') {
     for (let i = 0; i < message.calls; i += 1) {
       if (message.edit !== 'none') await keystroke(EDIT_PATH[message.edit], i);
-      await post('/v1/project/note/temp', { labNoteNo: access!.labNoteNo, blockList: docToBlocks(content(), 'LABNOTE', savedBlocks) });
+      await post(api.notes.saveDraft, { labNoteNo: access!.labNoteNo, blockList: docToBlocks(content(), 'LABNOTE', savedBlocks) });
     }
     return { type: 'done' };
   }

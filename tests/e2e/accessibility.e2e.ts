@@ -1,7 +1,8 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, openAs, prose, seriousViolations as violations, shot, unique } from './support.js';
+import { callApi, apiSignIn, openAs, prose, seriousViolations as violations, shot, unique } from './support.js';
 
 /**
  * WCAG 2.2 AA as axe-core checks it, in chromium: the screens below in both themes and in Korean, and
@@ -25,11 +26,11 @@ for (const [theme, language] of [
   test(`screens in theme ${theme}, ${language}, have no serious accessibility violation`, async ({ browser, request }) => {
     test.setTimeout(hangTimeout(360_000));
     const token = await apiSignIn(request, E2E.member);
-    const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+    const { projectNo } = await callApi(request, token, api.projects.create, {
       title: `A11y ${unique()}`,
       signatureList: { department: '', user: E2E.member.userId },
     });
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Scanned note' });
+    const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title: 'Scanned note' });
     const found: string[] = [];
 
     const guest = await (await browser.newContext({ locale: language })).newPage();
@@ -205,11 +206,11 @@ test('dialogs give focus back to what opened them: the New user button, and the 
 
 test('the save state is announced once it settles, not per keystroke, and a failed draft at once', async ({ browser, request }) => {
   const token = await apiSignIn(request, E2E.member);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+  const { projectNo } = await callApi(request, token, api.projects.create, {
     title: `Calm ${unique()}`,
     signatureList: { department: '', user: E2E.member.userId },
   });
-  const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Announced note' });
+  const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title: 'Announced note' });
   const member = await openAs(browser, E2E.member);
   await member.goto(`/note/${labNoteNo}`);
   await expect(prose(member)).toHaveAttribute('contenteditable', 'true');
@@ -233,7 +234,7 @@ test('the save state is announced once it settles, not per keystroke, and a fail
   expect(await heard()).toEqual([]);
 
   // A draft the server refuses: said at once, in the region.
-  await member.route('**/server/v1/project/note/temp', (route) =>
+  await member.route(`**/server${api.notes.saveDraft.path}`, (route) =>
     route.fulfill({
       status: 500,
       contentType: 'application/json',
@@ -251,11 +252,11 @@ test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept
 }) => {
   test.setTimeout(hangTimeout(120_000));
   const token = await apiSignIn(request, E2E.member);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+  const { projectNo } = await callApi(request, token, api.projects.create, {
     title: `Keys ${unique()}`,
     signatureList: { department: '', user: E2E.member.userId },
   });
-  const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Keyboard note' });
+  const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title: 'Keyboard note' });
   const page = await openAs(browser, E2E.member);
   await page.goto(`/note/${labNoteNo}`);
   await expect(prose(page)).toHaveAttribute('contenteditable', 'true');

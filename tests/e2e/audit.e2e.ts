@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS, AUDIT_HEAD_LINE_PREFIX } from '../../shared/src/api/audit.js';
 import { E2E } from './fixtures.js';
-import { shot, unique, signIn, api, apiSignIn, seriousViolations } from './support.js';
+import { shot, unique, signIn, callApi, apiSignIn, seriousViolations } from './support.js';
 
 /**
  * The audit trail screens and project closing in the browser: an administrator finds records made through
@@ -17,12 +18,12 @@ test.describe('audit trail', () => {
     const id = unique();
     const memberToken = await apiSignIn(request, E2E.member);
     const title = `Assay ${id}`;
-    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+    const { projectNo } = await callApi(request, memberToken, api.projects.create, {
       title,
       description: 'First plan',
       signatureList: { department: '', user: E2E.member.userId },
     });
-    await api(request, memberToken, '/v1/project/update', {
+    await callApi(request, memberToken, api.projects.update, {
       projectNo,
       title,
       description: 'Revised plan',
@@ -171,12 +172,12 @@ test.describe('audit trail', () => {
     const id = unique();
     const memberToken = await apiSignIn(request, E2E.member);
     const list = { department: '', user: E2E.member.userId };
-    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+    const { projectNo } = await callApi(request, memberToken, api.projects.create, {
       title: `효소 ${id}`,
       description: '1차 계획',
       signatureList: list,
     });
-    await api(request, memberToken, '/v1/project/update', {
+    await callApi(request, memberToken, api.projects.update, {
       projectNo,
       title: `효소 분석 ${id}`,
       description: '2차 계획: 온도 조건 추가',
@@ -228,14 +229,14 @@ test.describe('audit trail', () => {
     const memberToken = await apiSignIn(request, E2E.member);
     // The note is written by a colleague: a reviewer must not have written what they review.
     const colleague = { userId: `writer-${id.toLowerCase()}@eln.local`, name: `Writer ${id}`, password: `colleague-password-${id}` };
-    await api(request, await apiSignIn(request, E2E.admin), '/v1/admin/user/create', {
+    await callApi(request, await apiSignIn(request, E2E.admin), api.users.create, {
       ...colleague,
       level: 1,
       auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
     });
     const colleagueToken = await apiSignIn(request, colleague);
     const title = `Closing ${id}`;
-    const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+    const { projectNo } = await callApi(request, memberToken, api.projects.create, {
       title,
       description: 'Ends after review',
       signatureList: { department: '', user: `${E2E.member.userId},${colleague.userId}` },
@@ -259,23 +260,23 @@ test.describe('audit trail', () => {
     await expect(page.getByTestId('project-finish')).toHaveAttribute('aria-describedby', 'project-finish-reason');
     await shot(page, 'project-finish-blocked-s-en', false);
     // The server refuses it too, whatever a client sends.
-    const refused = await request.post('/server/v1/project/finish', {
+    const refused = await request.post(`/server${api.projects.finish.path}`, {
       data: { projectNo },
       headers: { authorization: `Bearer ${memberToken}` },
     });
     expect(((await refused.json()) as { status: string }).status).toBe('2022');
 
     // A reviewer (the leader here, a participant too) signs the colleague's saved note; the dashboard counts it as closable.
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, colleagueToken, '/v1/project/note/create', {
+    const { labNoteNo } = await callApi(request, colleagueToken, api.notes.create, {
       projectNo,
       title: `Result ${id}`,
     });
-    await api(request, colleagueToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
-    await api(request, colleagueToken, '/v1/project/signature/create', {
+    await callApi(request, colleagueToken, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
+    await callApi(request, colleagueToken, api.signatures.request, {
       labNoteNo,
       signers: [{ userId: E2E.member.userId, type: 'reviewer' }],
     });
-    await api(request, memberToken, '/v1/project/signature/status', {
+    await callApi(request, memberToken, api.signatures.respond, {
       labNoteNo,
       status: 'T',
       password: E2E.member.password,

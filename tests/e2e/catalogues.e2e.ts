@@ -1,9 +1,10 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { SchemaTypeDetail, SchemaUpdateRequest } from '../../shared/src/api/schemas.js';
+import type { SchemaUpdateRequest } from '../../shared/src/api/schemas.js';
 import { png } from '../../server/src/files/pngImage.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * Catalogues in notes (issue 12's closing test): a curator builds a schema type with two schemas and a
@@ -23,14 +24,14 @@ async function people(request: APIRequestContext, id: string) {
     flags: { project: 'Y' | 'N'; schema: 'Y' | 'N'; dropbox: 'Y' | 'N' },
   ): Promise<Person> => {
     const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
-    await api(request, adminToken, '/v1/admin/user/create', { ...who, level: 1, auth: { ...flags, template: 'N' } });
+    await callApi(request, adminToken, api.users.create, { ...who, level: 1, auth: { ...flags, template: 'N' } });
     return who;
   };
   const curator = await person('curator', 'Han Curator', { project: 'N', schema: 'Y', dropbox: 'Y' });
   const leader = await person('leader', 'Lee Leader', { project: 'Y', schema: 'N', dropbox: 'N' });
   const writer = await person('writer', 'Woo Writer', { project: 'N', schema: 'N', dropbox: 'N' });
   const reviewer = await person('reviewer', 'Ryu Reviewer', { project: 'N', schema: 'N', dropbox: 'N' });
-  const { projectNo } = await api<{ projectNo: number }>(request, await apiSignIn(request, leader), '/v1/project/create', {
+  const { projectNo } = await callApi(request, await apiSignIn(request, leader), api.projects.create, {
     title: `Buffers ${id}`,
     description: 'Buffer preparation',
     signatureList: { department: '', user: `${writer.userId},${reviewer.userId}` },
@@ -158,11 +159,11 @@ test('a schema block and a dropbox cell keep what was signed when the catalogue 
   await shot(woo, 'catalogues-note-s-en');
 
   // --- Requested and signed (through the API: the signing screens have their own test).
-  await api(request, await apiSignIn(request, writer), '/v1/project/signature/create', {
+  await callApi(request, await apiSignIn(request, writer), api.signatures.request, {
     labNoteNo,
     signers: [{ userId: reviewer.userId, type: 'reviewer' }],
   });
-  await api(request, await apiSignIn(request, reviewer), '/v1/project/signature/status', {
+  await callApi(request, await apiSignIn(request, reviewer), api.signatures.respond, {
     labNoteNo,
     status: 'T',
     password: reviewer.password,
@@ -174,8 +175,8 @@ test('a schema block and a dropbox cell keep what was signed when the catalogue 
   // --- The curator renames the chosen row and changes the schema.
   const curatorToken = await apiSignIn(request, curator);
   const csv = Buffer.from('code,name\nmg,milligram (renamed)\nmL,millilitre\n', 'utf8').toString('base64');
-  await api(request, curatorToken, '/v1/dropbox/import', { dropboxNo, file: csv, encoding: 'utf-8' });
-  const type = await api<SchemaTypeDetail>(request, curatorToken, '/v1/schema/check', { schemasTypeNo });
+  await callApi(request, curatorToken, api.dropboxes.importCsv, { dropboxNo, file: csv, encoding: 'utf-8' });
+  const type = await callApi(request, curatorToken, api.schemas.detail, { schemasTypeNo });
   const update: SchemaUpdateRequest = {
     schemasTypeNo,
     revision: type.revision,
@@ -195,7 +196,7 @@ test('a schema block and a dropbox cell keep what was signed when the catalogue 
       })),
     })),
   };
-  await api(request, curatorToken, '/v1/schema/update', update);
+  await callApi(request, curatorToken, api.schemas.update, update);
 
   // --- The signed note is unchanged, and says that the schema has moved on.
   await woo.reload();

@@ -2,9 +2,9 @@ import { expect, test } from './test.js';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { COLLAB_PATH, CONTENT_FIELD, noteDocumentName } from '@eln/shared';
+import { api, COLLAB_PATH, CONTENT_FIELD, noteDocumentName } from '@eln/shared';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, cuttableNetwork, openAs, prose, shot, unique, type Person } from './support.js';
 
 /**
  * A live edit the server refuses, in the browser: while Kim is offline she deletes a table's last row;
@@ -61,17 +61,17 @@ test('a refused live edit: the writer is told why and the note reopens as stored
     password: 'colleague-password-1234',
     name: `Colleague ${id}`,
   };
-  await api(request, adminToken, '/v1/admin/user/create', {
+  await callApi(request, adminToken, api.users.create, {
     ...colleague,
     level: 1,
     auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
   });
   const memberToken = await apiSignIn(request, E2E.member);
-  const project = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+  const project = await callApi(request, memberToken, api.projects.create, {
     title: `Rules ${id}`,
     signatureList: { department: '', user: `${E2E.member.userId},${colleague.userId}` },
   });
-  const { labNoteNo } = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', {
+  const { labNoteNo } = await callApi(request, memberToken, api.notes.create, {
     projectNo: project.projectNo,
     title: `Refused ${id}`,
   });

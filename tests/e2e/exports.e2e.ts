@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Download, Locator, Page, Route } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures';
-import { api, apiSignIn, openAs, prose, seriousViolations, shot, unique } from './support';
+import { callApi, apiSignIn, openAs, prose, seriousViolations, shot, unique } from './support';
 
 /**
  * A project leaves the notebook from its own screen, as PDF and as a signed .eln archive; the PDF's pages
@@ -48,12 +49,12 @@ test.describe('exports', () => {
     const id = unique();
     const token = await apiSignIn(request, E2E.member);
     const title = `Export ${id}`;
-    const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+    const { projectNo } = await callApi(request, token, api.projects.create, {
       title,
       description: 'Buffers',
       signatureList: { department: '', user: E2E.member.userId },
     });
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: `Buffer ${id}` });
+    const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title: `Buffer ${id}` });
 
     const kim = await openAs(browser, E2E.member);
     await kim.goto(`/editor/${labNoteNo}`);
@@ -61,7 +62,7 @@ test.describe('exports', () => {
     await prose(kim).click();
     await kim.keyboard.type('Buffer prepared at pH 7.4. 완충액 준비. 緩衝液を調製。');
     await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
-    await api(request, token, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    await callApi(request, token, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
 
     // The note screen prints the saved version on screen as PDF. A print that outlasts the loading overlay's
     // few seconds (held here: the job is answered as running at 40 % until the test lets it go) goes on behind
@@ -74,7 +75,7 @@ test.describe('exports', () => {
     let overlayGone = false;
     let answeredSinceFailure = 0;
     let clickedAt = Number.POSITIVE_INFINITY;
-    await kim.route('**/v1/export/detail', async (route) => {
+    await kim.route(`**${api.exports.detail.path}`, async (route) => {
       const response = await route.fetch();
       if (held && ((failed === 0 && Date.now() - clickedAt > 1_500) || (failed === 1 && overlayGone))) {
         failed += 1;
@@ -116,7 +117,7 @@ test.describe('exports', () => {
     await expect(pdfButton).not.toHaveAttribute('data-progress');
     await expect(pdfButton).toBeEnabled();
     expect(await kim.evaluate(() => (window as unknown as { overlaySeen: boolean }).overlaySeen)).toBe(false);
-    await kim.unroute('**/v1/export/detail');
+    await kim.unroute(`**${api.exports.detail.path}`);
 
     // The project screen offers the export to its leader, with the project's own jobs below.
     await kim.goto(`/project/${projectNo}`);
@@ -205,7 +206,7 @@ test.describe('exports', () => {
     // The job cannot be asked about under the overlay (every poll fails): said after three in a row, not left
     // in silence; the job goes on and the list shows it done.
     let failedPolls = 0;
-    await admin.route('**/v1/export/detail', async (route) => {
+    await admin.route(`**${api.exports.detail.path}`, async (route) => {
       failedPolls += 1;
       await answerUnavailable(route);
     });
@@ -213,7 +214,7 @@ test.describe('exports', () => {
     await expect(admin.getByTestId('alert-message')).toHaveText('예상치 못한 오류가 발생했습니다.');
     expect(failedPolls).toBe(3);
     await admin.getByTestId('alert-ok').click();
-    await admin.unroute('**/v1/export/detail');
+    await admin.unroute(`**${api.exports.detail.path}`);
     await expect(admin.getByTestId('download-job-list').locator('li').first()).toHaveAttribute('data-status', 'done');
 
     const key = admin.waitForEvent('download');

@@ -1,7 +1,8 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Browser, Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, prose, seriousViolations, shot, unique, type Credentials, type Person } from './support.js';
+import { callApi, apiSignIn, prose, seriousViolations, shot, unique, type Credentials, type Person } from './support.js';
 
 /**
  * The whole core workflow with the keyboard alone (WCAG 2.1.1): no click, no hover, no `fill`. Focus
@@ -84,7 +85,7 @@ test('keyboard only: sign in, a project with a participant, a note with text, a 
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const reviewer: Person = { userId: `keys.${id.toLowerCase()}@eln.local`, password: 'reviewer-password-1234', name: `Yoon Keys ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', {
+  await callApi(request, adminToken, api.users.create, {
     userId: reviewer.userId,
     name: reviewer.name,
     password: reviewer.password,
@@ -240,11 +241,11 @@ test('the editor toolbar is one Tab stop: arrows, Home and End move along it, Ta
   request,
 }) => {
   const token = await apiSignIn(request, E2E.member);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+  const { projectNo } = await callApi(request, token, api.projects.create, {
     title: `Roving ${unique()}`,
     signatureList: { department: '', user: E2E.member.userId },
   });
-  const { labNoteNo } = await api<{ labNoteNo: number }>(request, token, '/v1/project/note/create', { projectNo, title: 'Toolbar note' });
+  const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title: 'Toolbar note' });
   const page = await keyboardUser(browser, E2E.member);
   await page.goto(`/note/${labNoteNo}`);
   await expect(prose(page)).toHaveAttribute('contenteditable', 'true');

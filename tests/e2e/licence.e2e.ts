@@ -1,8 +1,9 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { testLicenceKey } from '../../server/src/testing/licenceKeys.js';
 import { E2E } from './fixtures.js';
-import { api, apiSignIn, openAs, shot, seriousViolations } from './support.js';
+import { callApi, apiSignIn, openAs, shot, seriousViolations } from './support.js';
 
 async function openLicenceDialog(page: Page) {
   await page.getByTestId('nav-admin').click();
@@ -58,7 +59,7 @@ test.describe('licence registration', () => {
   ] as const) {
     test(`the licence dialog reads well in theme ${theme}, ${language}`, async ({ browser, request }) => {
       const token = await apiSignIn(request, E2E.admin);
-      await api(request, token, '/v1/licence/register', {
+      await callApi(request, token, api.licence.register, {
         licenceKey: testLicenceKey({ serial: 'ELN-E2E-0002', company: '한빛 바이오 연구소', seats: 1000 }),
       });
       const page = await openAs(browser, E2E.admin, { theme, language });

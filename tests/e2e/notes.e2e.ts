@@ -1,8 +1,9 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
 import {
-  api,
+  callApi,
   apiSignIn,
   caretTakenIn,
   cuttableNetwork,
@@ -47,7 +48,7 @@ async function setUp(request: APIRequestContext) {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const chemist: Person = { userId: `chemist.${id.toLowerCase()}@eln.local`, password: 'chemist-password-1234', name: `Lee Chemist ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', {
+  await callApi(request, adminToken, api.users.create, {
     userId: chemist.userId,
     name: chemist.name,
     password: chemist.password,
@@ -55,12 +56,12 @@ async function setUp(request: APIRequestContext) {
     auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
   });
   const memberToken = await apiSignIn(request, E2E.member);
-  const project = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+  const project = await callApi(request, memberToken, api.projects.create, {
     title: `Enzyme ${id}`,
     description: 'Kinetics of the new enzyme batch',
     signatureList: { department: '', user: `${E2E.member.userId},${chemist.userId}` },
   });
-  const note = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', {
+  const note = await callApi(request, memberToken, api.notes.create, {
     projectNo: project.projectNo,
     title: `Kinetics ${id}`,
   });
@@ -345,11 +346,11 @@ test.describe('live lab notes', () => {
     // Lee's note re-reads its summary every few seconds and would learn of Kim's version by itself;
     // to see the stale-save path, Lee's summary reads fail until Lee's own save has been sent.
     let leeSaveSent = false;
-    await lee.route('**/v1/project/note/save', (route) => {
+    await lee.route(`**${api.notes.saveVersion.path}`, (route) => {
       leeSaveSent = true;
       return route.fallback();
     });
-    await lee.route('**/v1/project/block/list', (route) => (leeSaveSent ? route.fallback() : route.abort()));
+    await lee.route(`**${api.notes.blockList.path}`, (route) => (leeSaveSent ? route.fallback() : route.abort()));
 
     // --- Kim saves a version: version 1, every block back to normal, the tab's dot gone.
     await kim.getByTestId('save-version').click();
@@ -379,8 +380,8 @@ test.describe('live lab notes', () => {
 
   test('tabs: opening adds or activates, closing releases and activates the last, leaving asks to save', async ({ browser, request }) => {
     const { projectNo, labNoteNo, memberToken, id } = await setUp(request);
-    const second = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', { projectNo, title: `Assay ${id}` });
-    const scratch = await api<{ labNoteNo: number }>(request, memberToken, '/v1/project/note/create', {
+    const second = await callApi(request, memberToken, api.notes.create, { projectNo, title: `Assay ${id}` });
+    const scratch = await callApi(request, memberToken, api.notes.create, {
       projectNo,
       title: `Scratch ${id}`,
     });
@@ -432,7 +433,7 @@ test.describe('live lab notes', () => {
     const typed = 'Plate layout drafted.';
     const draft = kim.waitForResponse(
       (response) =>
-        response.url().endsWith('/server/v1/project/note/temp') &&
+        response.url().endsWith(`/server${api.notes.saveDraft.path}`) &&
         response.status() === 200 &&
         (response.request().postData() ?? '').includes(typed),
     );
@@ -461,7 +462,7 @@ test.describe('live lab notes', () => {
     await expect(kim.getByTestId(`note-tab-${second.labNoteNo}`)).toHaveCount(0);
     await expect(kim).toHaveURL(new RegExp(`/note/${labNoteNo}$`));
     await expect(kim.getByTestId('note-title')).toHaveText(`Kinetics ${id}`);
-    const saved = await api<{ version: number }>(request, memberToken, '/v1/project/viewer', { labNoteNo: second.labNoteNo });
+    const saved = await callApi(request, memberToken, api.notes.viewer, { labNoteNo: second.labNoteNo });
     expect(saved.version).toBe(1);
 
     // Leaving the screen with unsaved changes asks too; "don't save" clears the hold and leaves.
@@ -475,9 +476,7 @@ test.describe('live lab notes', () => {
     await expect
       .poll(
         async () =>
-          (
-            await api<{ list: Array<{ no: number; modifiers: unknown[] }> }>(request, memberToken, '/v1/project/editor', { projectNo })
-          ).list.find((n) => n.no === labNoteNo)?.modifiers.length,
+          (await callApi(request, memberToken, api.projects.editor, { projectNo })).list.find((n) => n.no === labNoteNo)?.modifiers.length,
       )
       .toBe(0);
 
@@ -552,7 +551,7 @@ test.describe('live lab notes', () => {
     await shot(admin, 'note-readonly-b-ko');
 
     // The administrator ends everyone's holds on the project: Kim's editor turns read-only and says so.
-    await api(request, adminToken, '/v1/project/clear/all', { projectNo });
+    await callApi(request, adminToken, api.notes.releaseProjectHolds, { projectNo });
     await expect(kim.getByTestId('alert-message')).toContainText('was ended');
     await kim.getByTestId('alert-ok').click();
     await expect(kim.getByTestId('readonly-banner')).toHaveAttribute('data-reason', 'holdEnded');

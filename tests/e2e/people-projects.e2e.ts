@@ -1,7 +1,8 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { shot, unique, signIn, api, apiSignIn, type Person, seriousViolations } from './support.js';
+import { shot, unique, signIn, callApi, apiSignIn, type Person, seriousViolations } from './support.js';
 
 /**
  * People and projects in the browser: an administrator sets up a department and two users, one of them
@@ -217,7 +218,7 @@ test.describe('people and projects', () => {
     const id = unique();
     const token = await apiSignIn(request, E2E.member);
     for (let n = 1; n <= 12; n++) {
-      await api(request, token, '/v1/project/create', {
+      await callApi(request, token, api.projects.create, {
         title: `Paging ${id} ${String(n).padStart(2, '0')}`,
         description: `Run ${n}`,
         signatureList: { department: '', user: E2E.member.userId },
@@ -275,9 +276,9 @@ test.describe('people and projects', () => {
     const research = { code: `RND-${id}`, name: `연구소 ${id}` };
     const chemistry = { code: `CHEM-${id}`, name: `화학팀 ${id}` };
     const biology = { code: `BIO-${id}`, name: `생물팀 ${id}` };
-    await api(request, adminToken, '/v1/department/create', research);
-    await api(request, adminToken, '/v1/department/create', { ...chemistry, parentCode: research.code });
-    await api(request, adminToken, '/v1/department/create', { ...biology, parentCode: research.code });
+    await callApi(request, adminToken, api.departments.create, research);
+    await callApi(request, adminToken, api.departments.create, { ...chemistry, parentCode: research.code });
+    await callApi(request, adminToken, api.departments.create, { ...biology, parentCode: research.code });
     const people = [
       // Names of this run only: a retry (or a rerun on the same database) searches for them and must find one.
       { userId: `kim.${id.toLowerCase()}@eln.local`, name: `김민준 ${id}`, departmentCode: chemistry.code, project: 'Y' as const },
@@ -286,7 +287,7 @@ test.describe('people and projects', () => {
     ];
     const userNos: number[] = [];
     for (const [index, person] of people.entries()) {
-      const created = await api<{ userNo: number }>(request, adminToken, '/v1/admin/user/create', {
+      const created = await callApi(request, adminToken, api.users.create, {
         userId: person.userId,
         name: person.name,
         password: 'person-password-1234',
@@ -299,7 +300,7 @@ test.describe('people and projects', () => {
       userNos.push(created.userNo);
     }
     const leaderToken = await apiSignIn(request, { userId: people[0]!.userId, password: 'person-password-1234' });
-    const project = await api<{ projectNo: number }>(request, leaderToken, '/v1/project/create', {
+    const project = await callApi(request, leaderToken, api.projects.create, {
       title: `촉매 스크리닝 ${id}`,
       description: '커플링 단계의 팔라듐 촉매를 비교합니다.',
       signatureList: { department: chemistry.code, user: [people[0]!.userId, people[1]!.userId, people[2]!.userId].join(',') },
@@ -377,7 +378,7 @@ test.describe('people and projects', () => {
 test('a list whose first load fails with a server error shows the error page; trying again opens the list', async ({ page }) => {
   await signIn(page, E2E.member);
   let failing = true;
-  await page.route('**/server/v1/project/list', (route) =>
+  await page.route(`**/server${api.projects.list.path}`, (route) =>
     failing
       ? route.fulfill({
           status: 500,
@@ -398,13 +399,13 @@ test('a list whose first load fails with a server error shows the error page; tr
 test('a project whose first load fails with a server error shows the error page; trying again opens it', async ({ page, request }) => {
   const token = await apiSignIn(request, E2E.member);
   const title = `Retry ${unique()}`.slice(0, 25);
-  const { projectNo } = await api<{ projectNo: number }>(request, token, '/v1/project/create', {
+  const { projectNo } = await callApi(request, token, api.projects.create, {
     title,
     signatureList: { department: '', user: E2E.member.userId },
   });
   await signIn(page, E2E.member);
   let failing = true;
-  await page.route('**/server/v1/project/check', (route) =>
+  await page.route(`**/server${api.projects.detail.path}`, (route) =>
     failing
       ? route.fulfill({
           status: 500,

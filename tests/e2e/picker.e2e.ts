@@ -1,7 +1,8 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import { DEPARTMENT_SEARCH_PAGE } from '../../shared/src/api/departments.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * The participant picker in a large department: the tree shows the head count at once, opening the
@@ -13,7 +14,7 @@ test('the participant picker pages a large department as it scrolls and chooses 
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const code = `BULK-${id}`;
-  await api(request, adminToken, '/v1/department/create', { code, name: `Bulk lab ${id}` });
+  await callApi(request, adminToken, api.departments.create, { code, name: `Bulk lab ${id}` });
   const size = DEPARTMENT_SEARCH_PAGE + 12;
   const people: Person[] = [];
   for (let i = 0; i < size; i += 1) {
@@ -22,7 +23,7 @@ test('the participant picker pages a large department as it scrolls and chooses 
       password: 'bulk-password-1234',
       name: `Bulk ${id} ${String(i).padStart(2, '0')}`,
     };
-    await api(request, adminToken, '/v1/admin/user/create', {
+    await callApi(request, adminToken, api.users.create, {
       ...who,
       departmentCode: code,
       level: 1,
@@ -71,7 +72,7 @@ test('the participant picker pages a large department as it scrolls and chooses 
   const target = people[5]!;
   let answer!: () => void;
   const held = new Promise<void>((resolve) => (answer = resolve));
-  await page.route('**/server/v1/department/search', async (route) => {
+  await page.route(`**/server${api.departments.searchUsers.path}`, async (route) => {
     await held;
     await route.continue();
   });

@@ -1,7 +1,8 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import { png } from '../../server/src/files/pngImage.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * Schema thumbnails (issue 12): a curator opens the thumbnail modal from the type and from a schema, sees
@@ -23,13 +24,13 @@ test('a curator sets a type’s and a schema’s thumbnail through the modal; re
     password: 'curator-password-1234',
     name: `Thumb Curator ${id}`,
   };
-  await api(request, adminToken, '/v1/admin/user/create', {
+  await callApi(request, adminToken, api.users.create, {
     ...curator,
     level: 1,
     auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' },
   });
   const token = await apiSignIn(request, curator);
-  const created = await api<{ schemasTypeNo: number }>(request, token, '/v1/schema/create', {
+  const created = await callApi(request, token, api.schemas.create, {
     code: `EQUIP-${id}`,
     title: `Equipment ${id}`,
     schemas: [
@@ -37,7 +38,7 @@ test('a curator sets a type’s and a schema’s thumbnail through the modal; re
       { title: 'Balance', entries: [{ field: 'Readability', value: '0.1 mg' }] },
     ],
   });
-  const plain = await api<{ schemasTypeNo: number }>(request, token, '/v1/schema/create', {
+  const plain = await callApi(request, token, api.schemas.create, {
     code: `PLAIN-${id}`,
     title: `Plain ${id}`,
     schemas: [],
@@ -74,7 +75,7 @@ test('a curator sets a type’s and a schema’s thumbnail through the modal; re
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('schema-type-thumbnail-change')).toBeFocused();
   await expect(page.getByTestId('schema-type-thumbnail-image')).toHaveAttribute('data-thumbnail', 'none');
-  const afterCancel = await api<{ thumbnail: unknown }>(request, token, '/v1/schema/check', { schemasTypeNo: created.schemasTypeNo });
+  const afterCancel = await callApi(request, token, api.schemas.detail, { schemasTypeNo: created.schemasTypeNo });
   expect(afterCancel.thumbnail).toBeNull();
 
   // Applied: uploaded, set, shown at once.

@@ -1,7 +1,8 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * Schemas (issue 12): a curator builds a catalogue type with two schemas and their entries (typed, and
@@ -30,7 +31,7 @@ test('a curator builds a schema type with two schemas, typed and pasted; the rul
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const curator: Person = { userId: `curator.${id.toLowerCase()}@eln.local`, password: 'curator-password-1234', name: `Han Curator ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', {
+  await callApi(request, adminToken, api.users.create, {
     ...curator,
     level: 1,
     auth: { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' },
@@ -107,7 +108,7 @@ test('a curator builds a schema type with two schemas, typed and pasted; the rul
   await expect(page.getByTestId('schema-row')).toContainText(`Reagents ${id}`);
 
   // A researcher without the schema right reads the type but cannot change it.
-  const unused = await api<{ schemasTypeNo: number }>(request, adminToken, '/v1/schema/create', {
+  const unused = await callApi(request, adminToken, api.schemas.create, {
     code: `OLD-${id}`,
     title: `Old stock ${id}`,
     status: 'N',
@@ -136,7 +137,7 @@ for (const [theme, language] of [
   test(`the schema list and editor read well in theme ${theme}, ${language}`, async ({ browser, request }) => {
     const adminToken = await apiSignIn(request, E2E.admin);
     const id = unique();
-    const { schemasTypeNo } = await api<{ schemasTypeNo: number }>(request, adminToken, '/v1/schema/create', {
+    const { schemasTypeNo } = await callApi(request, adminToken, api.schemas.create, {
       code: `EQ-${id}`,
       title: `Equipment ${id}`,
       description: 'Instruments of lab 2',

@@ -1,3 +1,4 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
@@ -86,7 +87,7 @@ test.describe('app shell', () => {
     await expect(page.getByTestId('dashboard')).toHaveAttribute('aria-busy', 'false');
     expect(tokens.last()).toBeTruthy();
     // End the session from elsewhere: its access and refresh tokens die at once.
-    const out = await request.post('/server/v1/user/signOut', { data: {}, headers: { authorization: `Bearer ${tokens.last()}` } });
+    const out = await request.post(`/server${api.auth.signOut.path}`, { data: {}, headers: { authorization: `Bearer ${tokens.last()}` } });
     expect((await out.json()).status).toBe('0000');
 
     await page.getByRole('link', { name: 'Project' }).first().click();
@@ -140,7 +141,7 @@ test.describe('app shell', () => {
     const accessToken = tokens.last();
     await page.getByTestId('signout').click();
     await expect(page).toHaveURL(/\/signin$/);
-    const after = await request.post('/server/v1/user/auth/list', { data: {}, headers: { authorization: `Bearer ${accessToken}` } });
+    const after = await request.post(`/server${api.auth.flags.path}`, { data: {}, headers: { authorization: `Bearer ${accessToken}` } });
     expect(after.status()).toBe(401);
     expect((await page.context().cookies()).filter((cookie) => cookie.name === 'eln_refresh')).toEqual([]);
   });
@@ -150,7 +151,7 @@ test.describe('app shell', () => {
     await signIn(page, E2E.member);
     const [cookie, ...others] = (await page.context().cookies()).filter((c) => c.name === 'eln_refresh');
     expect(others).toEqual([]);
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/server/v1/user/refresh' });
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: `/server${api.auth.refresh.path}` });
     expect(await page.evaluate(() => document.cookie)).toBe('');
     const stored = await page.evaluate(() => Object.values(localStorage).join('\n') + Object.values(sessionStorage).join('\n'));
     expect(stored).not.toContain(tokens.last());
@@ -166,7 +167,8 @@ test.describe('app shell', () => {
     const context = page.context();
     const refreshes: string[] = [];
     context.on('response', async (response) => {
-      if (response.url().endsWith('/server/v1/user/refresh')) refreshes.push(((await response.json()) as { status: string }).status);
+      if (response.url().endsWith(`/server${api.auth.refresh.path}`))
+        refreshes.push(((await response.json()) as { status: string }).status);
     });
     // Three more tabs open at once, and the first reloads with them: four refreshes race for one cookie.
     const tabs = await Promise.all([1, 2, 3].map(() => context.newPage()));

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { APIRequestContext } from '@playwright/test';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { shot, unique, api, apiSignIn, prose, openAs, seriousViolations, type Person } from './support.js';
+import { shot, unique, callApi, apiSignIn, prose, openAs, seriousViolations, type Person } from './support.js';
 
 /**
  * Electronic signatures in the browser: a writer saves a version and requests a reviewer; the reviewer,
@@ -22,7 +23,7 @@ async function setUp(request: APIRequestContext) {
   const adminToken = await apiSignIn(request, E2E.admin);
   const person = async (role: string, name: string, project: 'Y' | 'N'): Promise<Person> => {
     const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
-    await api(request, adminToken, '/v1/admin/user/create', {
+    await callApi(request, adminToken, api.users.create, {
       userId: who.userId,
       name: who.name,
       password: who.password,
@@ -35,7 +36,7 @@ async function setUp(request: APIRequestContext) {
   const writer = await person('writer', 'Woo Writer', 'N');
   const reviewer = await person('reviewer', 'Ryu Reviewer', 'N');
   const leaderToken = await apiSignIn(request, leader);
-  const { projectNo } = await api<{ projectNo: number }>(request, leaderToken, '/v1/project/create', {
+  const { projectNo } = await callApi(request, leaderToken, api.projects.create, {
     title: `Stability ${id}`,
     description: 'Stability study of batch 7',
     signatureList: { department: '', user: `${writer.userId},${reviewer.userId}` },
@@ -281,17 +282,17 @@ test.describe('signatures', () => {
   }) => {
     const { id, leader, writer, reviewer, projectNo, leaderToken } = await setUp(request);
     const writerToken = await apiSignIn(request, writer);
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, writerToken, '/v1/project/note/create', {
+    const { labNoteNo } = await callApi(request, writerToken, api.notes.create, {
       projectNo,
       title: `Batch ${id}`,
     });
-    await api(request, writerToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    await callApi(request, writerToken, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
     // The writer asks only themself, as participant, and signs (from Tokyo).
-    await api(request, writerToken, '/v1/project/signature/create', {
+    await callApi(request, writerToken, api.signatures.request, {
       labNoteNo,
       signers: [{ userId: writer.userId, type: 'participant' }],
     });
-    await api(request, writerToken, '/v1/project/signature/status', {
+    await callApi(request, writerToken, api.signatures.respond, {
       labNoteNo,
       status: 'T',
       password: writer.password,
@@ -329,7 +330,7 @@ test.describe('signatures', () => {
     await han.getByTestId('signature-request').click();
     const requestDialog = han.getByTestId('signature-request-dialog');
     await expect(requestDialog.getByTestId(`signature-request-signer-${writer.userId}`)).toBeVisible();
-    await api(request, leaderToken, '/v1/project/update', { projectNo, signatureList: { department: '', user: reviewer.userId } });
+    await callApi(request, leaderToken, api.projects.update, { projectNo, signatureList: { department: '', user: reviewer.userId } });
     await requestDialog.getByTestId(`signature-request-signer-${writer.userId}`).check();
     await requestDialog.getByTestId('signature-request-submit').click();
     await expect(requestDialog.getByTestId('signature-request-error')).toContainText('署名者を変更できませんでした');
@@ -346,7 +347,7 @@ test.describe('signatures', () => {
     await han.context().close();
 
     const adminToken = await apiSignIn(request, E2E.admin);
-    const removed = await api<{ list: Array<{ reason: string | null }> }>(request, adminToken, '/v1/audit/list', {
+    const removed = await callApi(request, adminToken, api.audit.list, {
       action: 'signature.removed',
       targetType: 'note',
       targetId: String(labNoteNo),
@@ -359,12 +360,12 @@ test.describe('signatures', () => {
   }) => {
     const { id, writer, reviewer, projectNo } = await setUp(request);
     const writerToken = await apiSignIn(request, writer);
-    const { labNoteNo } = await api<{ labNoteNo: number }>(request, writerToken, '/v1/project/note/create', {
+    const { labNoteNo } = await callApi(request, writerToken, api.notes.create, {
       projectNo,
       title: `Titration ${id}`,
     });
-    await api(request, writerToken, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
-    await api(request, writerToken, '/v1/project/signature/create', {
+    await callApi(request, writerToken, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
+    await callApi(request, writerToken, api.signatures.request, {
       labNoteNo,
       signers: [{ userId: reviewer.userId, type: 'participant' }],
     });

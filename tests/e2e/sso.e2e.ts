@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { expect, test } from './test.js';
 import type { Browser, Page } from '@playwright/test';
-import { SSO } from '@eln/shared';
+import { api, SSO } from '@eln/shared';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.js';
 import { startOidcProvider, type ProviderAccount, type TestOidcProvider } from '../../server/src/testing/oidcProvider.js';
 import { seriousViolations, shot } from './support.js';
@@ -153,7 +153,7 @@ for (const [theme, language, text] of [
     // cannot find the visible word inside an unspaced Japanese name), which is not this page's doing.
     if (language === 'ko') expect(await seriousViolations(page, 'SSO refusal (ko)')).toEqual([]);
     // Starting again leads back to the provider (whose session now knows Park: straight back, refused again).
-    const secondExchange = page.waitForResponse((response) => response.url().endsWith('/server/v1/user/login/okta'));
+    const secondExchange = page.waitForResponse((response) => response.url().endsWith(`/server${api.sso.finish.path}`));
     await page.getByTestId('sso-retry').click();
     expect((await secondExchange).status()).toBe(422);
     await expect(page.getByTestId('sso-error')).toHaveText(text);
@@ -167,7 +167,7 @@ test('the provider going down before the code exchange gives a clear message at 
   const page = await openSignIn(browser);
   await toProvider(page);
   // The provider stops after sending the browser back with a code, as the callback page asks the notebook to exchange it.
-  await page.route(`${baseURL}/server/v1/user/login/okta`, async (route) => {
+  await page.route(`${baseURL}/server${api.sso.finish.path}`, async (route) => {
     await idp.stop();
     await route.continue();
   });

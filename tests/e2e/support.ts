@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 
 /** What the browser tests share: signing in, calling the API, screenshots, names unique to a run. */
 
@@ -46,16 +47,24 @@ export function sentAccessTokens(page: Page): { last: () => string; all: () => s
   return { last: () => tokens.at(-1) ?? '', all: () => [...tokens] };
 }
 
-/** Calls the API and expects success; answers `data`. */
-export async function api<T>(request: APIRequestContext, token: string | null, path: string, body: unknown): Promise<T> {
-  const response = await request.post(`/server${path}`, { data: body, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const envelope = (await response.json()) as { status: string; message: string; data: T };
-  expect(envelope.status, `${path}: ${envelope.message}`).toBe('0000');
+/** Makes a call of the route table and expects success; answers `data`. */
+export async function callApi<C extends CallSpec>(
+  request: APIRequestContext,
+  token: string | null,
+  spec: C,
+  body: CallInput<C>,
+): Promise<CallAnswer<C>> {
+  const response = await request.post(`/server${spec.path}`, {
+    data: body,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const envelope = (await response.json()) as { status: string; message: string; data: CallAnswer<C> };
+  expect(envelope.status, `${spec.path}: ${envelope.message}`).toBe('0000');
   return envelope.data;
 }
 
 export async function apiSignIn(request: APIRequestContext, who: Credentials): Promise<string> {
-  return (await api<{ accessToken: string }>(request, null, '/v1/user/signIn', { userId: who.userId, password: who.password })).accessToken;
+  return (await callApi(request, null, api.auth.signIn, { userId: who.userId, password: who.password })).accessToken;
 }
 
 export interface BrowserOptions {

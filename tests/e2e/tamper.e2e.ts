@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import { noteDocumentName } from '../../shared/src/index.js';
 import { auditLog, noteVersions } from '../../server/src/db/schema.js';
@@ -34,14 +35,14 @@ async function noteAwaitingReview(): Promise<{ reviewer: NewUser; labNoteNo: num
   const reviewer = await server.createUser({ name: 'Ryu Reviewer', auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } });
   const asLeader = await server.as(leader);
   const writerToken = (await server.signIn(writer.userId, writer.password)).accessToken;
-  const asWriter = (path: string, body: unknown) => server.call<{ labNoteNo: number }>(path, body, { token: writerToken });
+  const asWriter = server.callerWith(writerToken);
   const { projectNo } = (
-    await asLeader<{ projectNo: number }>('/v1/project/create', {
+    await asLeader(api.projects.create, {
       title: 'Stability 7',
       signatureList: { department: '', user: `${writer.userId},${reviewer.userId}` },
     })
   ).body.data;
-  const { labNoteNo } = (await asWriter('/v1/project/note/create', { projectNo, title: 'Assay of batch 7' })).body.data;
+  const { labNoteNo } = (await asWriter(api.notes.create, { projectNo, title: 'Assay of batch 7' })).body.data;
   const editor = await connectWriter(baseURL, noteDocumentName(labNoteNo), writerToken);
   try {
     appendParagraph(editor.doc, 'Result: batch 7 stable at 40 °C for 4 weeks.');
@@ -49,8 +50,8 @@ async function noteAwaitingReview(): Promise<{ reviewer: NewUser; labNoteNo: num
   } finally {
     editor.destroy();
   }
-  expect((await asWriter('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
-  const requested = await asWriter('/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.userId, type: 'reviewer' }] });
+  expect((await asWriter(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+  const requested = await asWriter(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.userId, type: 'reviewer' }] });
   expect(requested.body.status).toBe('0000');
   return { reviewer, labNoteNo, writerToken };
 }
@@ -88,7 +89,7 @@ test('wrong passwords lock signing with a countdown; after it the reviewer signs
   // The countdown runs, and the server really refuses meanwhile (even the right password).
   await expect.poll(secondsShown).toBeLessThan(first);
   const refused = await server.call(
-    '/v1/project/signature/status',
+    api.signatures.respond,
     { labNoteNo, status: 'T', password: reviewer.password, name: reviewer.name },
     { token: (await server.signIn(reviewer.userId, reviewer.password)).accessToken },
   );
@@ -129,7 +130,7 @@ test('audit records changed behind the triggers are each named by verify on the 
     const { projectNo } = (
       await (
         await server.as(leader)
-      )<{ projectNo: number }>('/v1/project/create', { title, signatureList: { department: '', user: leader.userId } })
+      )(api.projects.create, { title, signatureList: { department: '', user: leader.userId } })
     ).body.data;
     const [record] = await db
       .select()

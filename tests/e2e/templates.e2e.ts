@@ -1,7 +1,8 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { api, apiSignIn, caretTakenIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, caretTakenIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * Templates in the browser, as the issue walks them: an author creates a template and writes it with a
@@ -59,9 +60,9 @@ test('a template is written by two authors live, approved by someone else, and n
   const author: Person = { userId: `author.${id.toLowerCase()}@eln.local`, password: 'author-password-1234', name: `Author ${id}` };
   const coAuthor: Person = { userId: `coauthor.${id.toLowerCase()}@eln.local`, password: 'coauthor-password-1234', name: `Coauthor ${id}` };
   for (const person of [author, coAuthor])
-    await api(request, adminToken, '/v1/admin/user/create', { ...person, level: 1, auth: TEMPLATE_FLAGS });
+    await callApi(request, adminToken, api.users.create, { ...person, level: 1, auth: TEMPLATE_FLAGS });
   const memberToken = await apiSignIn(request, E2E.member);
-  const { projectNo } = await api<{ projectNo: number }>(request, memberToken, '/v1/project/create', {
+  const { projectNo } = await callApi(request, memberToken, api.projects.create, {
     title: `Synthesis ${id}`,
     signatureList: { department: '', user: E2E.member.userId },
   });
@@ -233,13 +234,13 @@ test('a template whose first load fails with a server error shows the error page
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
   const author: Person = { userId: `retry.${id.toLowerCase()}@eln.local`, password: 'retry-password-1234', name: `Retry ${id}` };
-  await api(request, adminToken, '/v1/admin/user/create', { ...author, level: 1, auth: TEMPLATE_FLAGS });
+  await callApi(request, adminToken, api.users.create, { ...author, level: 1, auth: TEMPLATE_FLAGS });
   const authorToken = await apiSignIn(request, author);
   const title = `Retry ${id}`;
-  const { templateNo } = await api<{ templateNo: number }>(request, authorToken, '/v1/template/create', { title });
+  const { templateNo } = await callApi(request, authorToken, api.templates.create, { title });
   const page = await openAs(browser, author);
   let failing = true;
-  await page.route('**/server/v1/template/editor', (route) =>
+  await page.route(`**/server${api.templates.editor.path}`, (route) =>
     failing
       ? route.fulfill({
           status: 500,

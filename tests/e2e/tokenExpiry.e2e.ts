@@ -1,3 +1,4 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { startTestServer, type NewUser, type TestServer } from '../../server/src/testing/harness.js';
@@ -27,18 +28,18 @@ test.afterAll(async () => {
 async function noteOf(writer: NewUser & { userNo: number }): Promise<number> {
   const call = await server.as(writer);
   const { projectNo } = (
-    await call<{ projectNo: number }>('/v1/project/create', {
+    await call(api.projects.create, {
       title: `Long run ${writer.userNo}`,
       signatureList: { department: '', user: writer.userId },
     })
   ).body.data;
-  return (await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Overnight kinetics' })).body.data.labNoteNo;
+  return (await call(api.notes.create, { projectNo, title: 'Overnight kinetics' })).body.data.labNoteNo;
 }
 
 /** What the server has of the note now, read with a fresh session (not the browser's). */
 async function storedText(writer: NewUser, labNoteNo: number): Promise<string> {
   const call = await server.as(writer);
-  const answer = await call<{ blockList: Array<{ content: string }> }>('/v1/project/block/list', { labNoteNo });
+  const answer = await call(api.notes.blockList, { labNoteNo });
   return answer.body.data.blockList.map((block) => block.content).join('\n');
 }
 
@@ -46,7 +47,7 @@ async function storedText(writer: NewUser, labNoteNo: number): Promise<string> {
 function countRefreshes(page: Page): () => number {
   let count = 0;
   page.on('request', (request) => {
-    if (request.url().endsWith('/server/v1/user/refresh')) count += 1;
+    if (request.url().endsWith(`/server${api.auth.refresh.path}`)) count += 1;
   });
   return () => count;
 }
@@ -77,7 +78,7 @@ test('an open note keeps writing across several token lives, with no prompt and 
   }
 
   // The first token has really expired: the server refuses it now.
-  const refused = await server.call('/v1/project/block/list', { labNoteNo }, { token: firstToken });
+  const refused = await server.call(api.notes.blockList, { labNoteNo }, { token: firstToken });
   expect(refused.http).toBe(401);
   // The browser refreshed along the way, and the session never ended.
   expect(refreshes()).toBeGreaterThanOrEqual(2);

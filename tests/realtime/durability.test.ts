@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { CONTENT_FIELD, noteDocumentName, type SignInAnswer } from '@eln/shared';
+import { api, CONTENT_FIELD, noteDocumentName, type CallInput, type CallSpec } from '@eln/shared';
 import {
   appendParagraph,
   connectWriter,
@@ -25,29 +25,29 @@ let server: ServerProcess;
 let userIds: string[] = [];
 let documentName: string;
 
-const call = <T>(path: string, body: unknown, token?: string) => server.call<T>(path, body, token);
+const call = <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string) => server.call(spec, body, token);
 
 beforeAll(async () => {
   server = await ServerProcess.create();
   await server.start();
-  const admin = await call<SignInAnswer>('/v1/user/signIn', { userId: 'admin@eln.local', password: ServerProcess.adminPassword });
+  const admin = await call(api.auth.signIn, { userId: 'admin@eln.local', password: ServerProcess.adminPassword });
   userIds = [];
   for (let i = 0; i < 10; i += 1) {
     const userId = `typist${i}@durability.test`;
     await call(
-      '/v1/admin/user/create',
+      api.users.create,
       { userId, name: `Typist ${i}`, password: 'typist-password-1', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
       admin.accessToken,
     );
     userIds.push(userId);
   }
   const tokens = await signInTypists(1);
-  const { projectNo } = await call<{ projectNo: number }>(
-    '/v1/project/create',
+  const { projectNo } = await call(
+    api.projects.create,
     { title: 'Durability', signatureList: { department: '', user: userIds.join(',') } },
     tokens[0],
   );
-  const { labNoteNo } = await call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Crash test' }, tokens[0]);
+  const { labNoteNo } = await call(api.notes.create, { projectNo, title: 'Crash test' }, tokens[0]);
   documentName = noteDocumentName(labNoteNo);
 }, 120_000);
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
 async function signInTypists(count = userIds.length): Promise<string[]> {
   const tokens: string[] = [];
   for (const userId of userIds.slice(0, count))
-    tokens.push((await call<SignInAnswer>('/v1/user/signIn', { userId, password: 'typist-password-1' })).accessToken);
+    tokens.push((await call(api.auth.signIn, { userId, password: 'typist-password-1' })).accessToken);
   return tokens;
 }
 

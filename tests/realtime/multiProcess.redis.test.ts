@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import * as Y from 'yjs';
-import { HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
+import { api, HOLD_ENDED_MESSAGE, noteDocumentName, type CallInput, type CallSpec } from '@eln/shared';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
 import { DatabaseDocumentStore } from '../../server/src/collab/persistence/documentStore.js';
 import { installAfterLockTrigger, storedAfterLock } from '../../server/src/testing/afterLock.js';
@@ -53,7 +53,7 @@ let bob: Person;
 let projectNo: number;
 const clients: LiveClient[] = [];
 
-const call = <T>(server: ServerProcess, path: string, body: unknown, token?: string) => server.call<T>(path, body, token);
+const call = <C extends CallSpec>(server: ServerProcess, spec: C, body: CallInput<C>, token?: string) => server.call(spec, body, token);
 
 async function connect(server: ServerProcess, name: string, person: Person, doc?: Y.Doc): Promise<LiveClient> {
   const client = await connectWriter(server.url, name, person.token, doc);
@@ -65,7 +65,7 @@ async function connect(server: ServerProcess, name: string, person: Person, doc?
 const notes: string[] = [];
 
 async function newNote(title: string): Promise<{ labNoteNo: number; name: string }> {
-  const { labNoteNo } = await call<{ labNoteNo: number }>(one, '/v1/project/note/create', { projectNo, title }, alice.token);
+  const { labNoteNo } = await call(one, api.notes.create, { projectNo, title }, alice.token);
   notes.push(noteDocumentName(labNoteNo));
   return { labNoteNo, name: noteDocumentName(labNoteNo) };
 }
@@ -145,22 +145,22 @@ beforeAll(async () => {
   database = await openDatabase({ kind: 'postgres', url: dbUrl.toString() });
   await installAfterLockTrigger(database.db);
 
-  const admin = await call<SignInAnswer>(one, '/v1/user/signIn', { userId: 'admin@eln.local', password: ServerProcess.adminPassword });
+  const admin = await call(one, api.auth.signIn, { userId: 'admin@eln.local', password: ServerProcess.adminPassword });
   const people: Person[] = [];
   for (const name of ['Alice', 'Bob']) {
     const userId = `${name.toLowerCase()}@multi.test`;
     await call(
       one,
-      '/v1/admin/user/create',
+      api.users.create,
       { userId, name, password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
       admin.accessToken,
     );
-    people.push({ userId, name, token: (await call<SignInAnswer>(one, '/v1/user/signIn', { userId, password: PASSWORD })).accessToken });
+    people.push({ userId, name, token: (await call(one, api.auth.signIn, { userId, password: PASSWORD })).accessToken });
   }
   [alice, bob] = people as [Person, Person];
-  ({ projectNo } = await call<{ projectNo: number }>(
+  ({ projectNo } = await call(
     one,
-    '/v1/project/create',
+    api.projects.create,
     { title: 'Faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } },
     alice.token,
   ));
@@ -231,15 +231,15 @@ describe('two server processes under faults', () => {
     const watcher = await connect(one, name, bob);
     appendParagraph(writer.doc, 'Result');
     await eventually(() => writer.allDurable() && paragraphTexts(watcher.doc).includes('Result'), 'the first paragraph stored and shared');
-    await call(two, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, alice.token);
-    await call(two, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: bob.userId, type: 'reviewer' }] }, alice.token);
+    await call(two, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, alice.token);
+    await call(two, api.signatures.request, { labNoteNo, signers: [{ userId: bob.userId, type: 'reviewer' }] }, alice.token);
 
     const typing = startTyping(writer, 'cut', 'side map');
     await sleep(100);
     // Process two loses Redis for 4 s: the command must reach it through the log in the database.
     const cutEnds = Date.now() + 4000;
     redisProxyTwo.cut(4000);
-    await call(one, '/v1/project/signature/status', { labNoteNo, status: 'T', password: PASSWORD, name: bob.name }, bob.token);
+    await call(one, api.signatures.respond, { labNoteNo, status: 'T', password: PASSWORD, name: bob.name }, bob.token);
     await eventually(() => holdEnded(writer), 'the writer on the cut-off process turned read-only', 10_000);
     expect(Date.now(), 'turned read-only while still cut off from Redis').toBeLessThan(cutEnds);
     await typing.stop();
@@ -254,42 +254,27 @@ describe('two server processes under faults', () => {
 
   it('ends writing on a process cut off from Redis when the project is finished through the other, and stores nothing after it', async () => {
     // A project of its own: finishing closes every note in it.
-    const { projectNo: finishing } = await call<{ projectNo: number }>(
+    const { projectNo: finishing } = await call(
       one,
-      '/v1/project/create',
+      api.projects.create,
       { title: 'Finished under faults', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } },
       alice.token,
     );
-    const reviewed = await call<{ labNoteNo: number }>(
-      one,
-      '/v1/project/note/create',
-      { projectNo: finishing, title: 'Reviewed' },
-      alice.token,
-    );
+    const reviewed = await call(one, api.notes.create, { projectNo: finishing, title: 'Reviewed' }, alice.token);
     const reviewedWriter = await connect(one, noteDocumentName(reviewed.labNoteNo), alice);
     appendParagraph(reviewedWriter.doc, 'Result');
     await eventually(() => reviewedWriter.allDurable(), 'the reviewed note stored');
-    await call(one, '/v1/project/note/save', { labNoteNo: reviewed.labNoteNo, version: 0, blockList: [] }, alice.token);
+    await call(one, api.notes.saveVersion, { labNoteNo: reviewed.labNoteNo, version: 0, blockList: [] }, alice.token);
     await call(
       one,
-      '/v1/project/signature/create',
+      api.signatures.request,
       { labNoteNo: reviewed.labNoteNo, signers: [{ userId: bob.userId, type: 'reviewer' }] },
       alice.token,
     );
-    await call(
-      one,
-      '/v1/project/signature/status',
-      { labNoteNo: reviewed.labNoteNo, status: 'T', password: PASSWORD, name: bob.name },
-      bob.token,
-    );
+    await call(one, api.signatures.respond, { labNoteNo: reviewed.labNoteNo, status: 'T', password: PASSWORD, name: bob.name }, bob.token);
     reviewedWriter.destroy();
 
-    const { labNoteNo } = await call<{ labNoteNo: number }>(
-      one,
-      '/v1/project/note/create',
-      { projectNo: finishing, title: 'Still being written' },
-      alice.token,
-    );
+    const { labNoteNo } = await call(one, api.notes.create, { projectNo: finishing, title: 'Still being written' }, alice.token);
     const name = noteDocumentName(labNoteNo);
     notes.push(name);
     const writer = await connect(two, name, bob);
@@ -299,7 +284,7 @@ describe('two server processes under faults', () => {
     // Process two loses Redis for 4 s: the finish's end-writing command reaches it through the log.
     const cutEnds = Date.now() + 4000;
     redisProxyTwo.cut(4000);
-    await call(one, '/v1/project/finish', { projectNo: finishing }, alice.token);
+    await call(one, api.projects.finish, { projectNo: finishing }, alice.token);
     await eventually(() => holdEnded(writer), 'the writer on the cut-off process turned read-only', 10_000);
     expect(Date.now(), 'turned read-only while still cut off from Redis').toBeLessThan(cutEnds);
     await typing.stop();
@@ -322,7 +307,7 @@ describe('two server processes under faults', () => {
     const pauseEnds = Date.now() + 4000;
     redisProxyOne.stall(4000);
     redisProxyTwo.stall(4000);
-    await call(one, '/v1/project/clear/all', { projectNo }, alice.token);
+    await call(one, api.notes.releaseProjectHolds, { projectNo }, alice.token);
     expect(Date.now(), 'the clear answered while Redis was paused').toBeLessThan(pauseEnds);
     await eventually(() => holdEnded(writer), 'the writer on process two turned read-only', 10_000);
     expect(Date.now(), 'turned read-only while Redis was still paused').toBeLessThan(pauseEnds);

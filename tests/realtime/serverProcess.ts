@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import type { CallAnswer, CallInput, CallSpec } from '@eln/shared';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 /** An API call that has not answered by then fails its test's step rather than its whole timeout. */
@@ -96,16 +97,16 @@ export class ServerProcess {
     }
   }
 
-  /** Calls the API; answers the data, or throws with the path, status and message. */
-  async call<T>(path: string, body: unknown, token?: string): Promise<T> {
-    const response = await fetch(`${this.url}/server${path}`, {
+  /** Makes a call of the route table; answers the data, or throws with the path, status and message. */
+  async call<C extends CallSpec>(spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> {
+    const response = await fetch(`${this.url}/server${spec.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
-    const answer = (await response.json()) as { status: string; message: string; data: T };
-    if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message}`);
+    const answer = (await response.json()) as { status: string; message: string; data: CallAnswer<C> };
+    if (answer.status !== '0000') throw new Error(`${spec.path}: ${answer.status} ${answer.message}`);
     return answer.data;
   }
 

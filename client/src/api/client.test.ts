@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { api } from '@eln/shared';
 import type { Session } from '../session/model';
 import { createRefresher } from '../session/refresh';
 import { fakeAnswer, fakeLocks, fakeSession, tabStore } from '../session/testing';
@@ -40,7 +41,7 @@ function client(route: (sent: Sent) => Reply, session: Session | null) {
   const { fetch, sent } = fakeFetch(route);
   const store = tabStore(session);
   const onSessionEnded = vi.fn();
-  const api = createApiClient({
+  const apiClient = createApiClient({
     fetch,
     getSession: store.read,
     refresh: (seen) => refresh(seen),
@@ -51,11 +52,11 @@ function client(route: (sent: Sent) => Reply, session: Session | null) {
   const refresh = createRefresher({
     read: store.read,
     write: store.write,
-    post: () => api.postRefresh(),
+    post: () => apiClient.postRefresh(),
     withLock: fakeLocks(),
     now: () => NOW,
   });
-  return { api, sent, store, onSessionEnded };
+  return { apiClient, sent, store, onSessionEnded };
 }
 
 /** The server's refresh call: from the cookie (the body asks for it, and names no token), rotating once; or refused. */
@@ -68,11 +69,11 @@ function refreshRoute(sent: Sent, cookieValid = true): Reply {
 
 describe('the API client', () => {
   it('POSTs JSON to /server + path with the bearer token and the interface language, and resolves to data', async () => {
-    const { api, sent } = client(() => ok({ maskedUserId: 'ki***@l***.example' }), fakeSession(1, NOW + 600_000));
-    await expect(api.call('/v1/user/find/id', { name: 'Kim', phone: '010-1234-5678' })).resolves.toEqual({
+    const { apiClient, sent } = client(() => ok({ maskedUserId: 'ki***@l***.example' }), fakeSession(1, NOW + 600_000));
+    await expect(apiClient.call(api.auth.findId, { name: 'Kim', phone: '010-1234-5678' })).resolves.toEqual({
       maskedUserId: 'ki***@l***.example',
     });
-    expect(sent[0]?.url).toBe('/server/v1/user/find/id');
+    expect(sent[0]?.url).toBe(`/server${api.auth.findId.path}`);
     expect(sent[0]?.headers.Authorization).toBe('Bearer access-1');
     expect(sent[0]?.headers['Accept-Language']).toBe('ko');
     expect(sent[0]?.headers['Content-Type']).toBe('application/json');
@@ -80,67 +81,67 @@ describe('the API client', () => {
   });
 
   it('sends no Authorization header when signed out', async () => {
-    const { api, sent } = client(() => ok(null), null);
-    await api.call('/v1/user/signIn', { userId: 'a@b.co', password: 'x' });
+    const { apiClient, sent } = client(() => ok(null), null);
+    await apiClient.call(api.auth.signIn, { userId: 'a@b.co', password: 'x' });
     expect(sent[0]?.headers.Authorization).toBeUndefined();
   });
 
   it('rejects a non-0000 answer with an ApiError carrying status, message, HTTP status and data', async () => {
-    const { api } = client(() => ({ status: 429, json: { status: '1004', message: 'wait', data: { retryAfter: 42 } } }), null);
-    const error = await api.call('/v1/user/signIn', {}).catch((e: unknown) => e);
+    const { apiClient } = client(() => ({ status: 429, json: { status: '1004', message: 'wait', data: { retryAfter: 42 } } }), null);
+    const error = await apiClient.call(api.auth.signIn, { userId: 'a@b.co', password: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: '1004', message: 'wait', httpStatus: 429, data: { retryAfter: 42 } });
   });
 
   it('turns answers that are not the envelope into catalogue codes: 404 page → 9005, network failure → 9008', async () => {
     const notFound = client(() => ({ status: 404, text: '<html>Not found</html>' }), null);
-    await expect(notFound.api.call('/v1/dashboard/count')).rejects.toMatchObject({ status: '9005', httpStatus: 404 });
+    await expect(notFound.apiClient.call(api.dashboard.counts, {})).rejects.toMatchObject({ status: '9005', httpStatus: 404 });
     const offline = client(() => new TypeError('Failed to fetch'), null);
-    await expect(offline.api.call('/v1/dashboard/count')).rejects.toMatchObject({ status: '9008', httpStatus: 0 });
+    await expect(offline.apiClient.call(api.dashboard.counts, {})).rejects.toMatchObject({ status: '9008', httpStatus: 0 });
   });
 
   it('ends the session on a 401 while signed in with a token that is not expiring', async () => {
-    const { api, sent, onSessionEnded } = client(() => unauthorized, fakeSession(1, NOW + 600_000));
-    await expect(api.call('/v1/user/auth/list')).rejects.toMatchObject({ httpStatus: 401 });
+    const { apiClient, sent, onSessionEnded } = client(() => unauthorized, fakeSession(1, NOW + 600_000));
+    await expect(apiClient.call(api.auth.flags, {})).rejects.toMatchObject({ httpStatus: 401 });
     expect(onSessionEnded).toHaveBeenCalledTimes(1);
-    expect(sent.map((s) => s.url)).toEqual(['/server/v1/user/auth/list']);
+    expect(sent.map((s) => s.url)).toEqual([`/server${api.auth.flags.path}`]);
   });
 
   it('does not end the session on a 401 when the caller opted out (sign-out)', async () => {
-    const { api, onSessionEnded } = client(() => unauthorized, fakeSession(1, NOW + 600_000));
-    await expect(api.call('/v1/user/signOut', {}, { endSessionOn401: false })).rejects.toMatchObject({ httpStatus: 401 });
+    const { apiClient, onSessionEnded } = client(() => unauthorized, fakeSession(1, NOW + 600_000));
+    await expect(apiClient.call(api.auth.signOut, {}, { endSessionOn401: false })).rejects.toMatchObject({ httpStatus: 401 });
     expect(onSessionEnded).not.toHaveBeenCalled();
   });
 
   it('refreshes an access token about to expire before the call (proactively), then calls with the new one', async () => {
-    const { api, sent, store, onSessionEnded } = client(
+    const { apiClient, sent, store, onSessionEnded } = client(
       (s) => (s.url.endsWith('/refresh') ? refreshRoute(s) : s.headers.Authorization === 'Bearer access-2' ? ok('fine') : unauthorized),
       fakeSession(1, NOW + 20_000),
     );
-    await expect(api.call('/v1/project/list')).resolves.toBe('fine');
-    expect(sent.map((s) => s.url)).toEqual(['/server/v1/user/refresh', '/server/v1/project/list']);
+    await expect(apiClient.call(api.projects.list, {})).resolves.toBe('fine');
+    expect(sent.map((s) => s.url)).toEqual([`/server${api.auth.refresh.path}`, `/server${api.projects.list.path}`]);
     expect(sent[0]?.headers.Authorization).toBeUndefined();
     expect(store.read()?.accessToken).toBe('access-2');
     expect(onSessionEnded).not.toHaveBeenCalled();
   });
 
   it('a tab without a token yet (reloaded, newly opened) gets one from the cookie before its first call', async () => {
-    const { api, sent, store } = client(
+    const { apiClient, sent, store } = client(
       (s) => (s.url.endsWith('/refresh') ? refreshRoute(s) : s.headers.Authorization === 'Bearer access-2' ? ok('fine') : unauthorized),
       { ...fakeSession(1, 0), accessToken: '' },
     );
-    await expect(api.call('/v1/project/list')).resolves.toBe('fine');
-    expect(sent.map((s) => s.url)).toEqual(['/server/v1/user/refresh', '/server/v1/project/list']);
+    await expect(apiClient.call(api.projects.list, {})).resolves.toBe('fine');
+    expect(sent.map((s) => s.url)).toEqual([`/server${api.auth.refresh.path}`, `/server${api.projects.list.path}`]);
     expect(sent[0]?.body).toEqual({ refreshIn: 'cookie' });
     expect(store.read()?.accessToken).toBe('access-2');
   });
 
   it('concurrent calls with an expiring token share one refresh', async () => {
-    const { api, sent } = client(
+    const { apiClient, sent } = client(
       (s) => (s.url.endsWith('/refresh') ? refreshRoute(s) : s.headers.Authorization === 'Bearer access-2' ? ok(1) : unauthorized),
       fakeSession(1, NOW + 1_000),
     );
-    await Promise.all([api.call('/v1/a'), api.call('/v1/b'), api.call('/v1/c')]);
+    await Promise.all([apiClient.call('/v1/a'), apiClient.call('/v1/b'), apiClient.call('/v1/c')]);
     expect(sent.filter((s) => s.url.endsWith('/refresh'))).toHaveLength(1);
   });
 
@@ -157,26 +158,26 @@ describe('the API client', () => {
       fakeSession(1, NOW + 600_000),
     );
     store = setup.store;
-    await expect(setup.api.call('/v1/x')).resolves.toBe('second try');
+    await expect(setup.apiClient.call('/v1/x')).resolves.toBe('second try');
     expect(setup.onSessionEnded).not.toHaveBeenCalled();
   });
 
   it('ends the session only when the refresh is refused', async () => {
-    const { api, onSessionEnded, sent } = client(
+    const { apiClient, onSessionEnded, sent } = client(
       (s) => (s.url.endsWith('/refresh') ? refreshRoute(s, false) : unauthorized),
       fakeSession(1, NOW + 5_000),
     );
-    await expect(api.call('/v1/x')).rejects.toMatchObject({ httpStatus: 401 });
+    await expect(apiClient.call('/v1/x')).rejects.toMatchObject({ httpStatus: 401 });
     expect(onSessionEnded).toHaveBeenCalledTimes(1);
     expect(sent.filter((s) => s.url.endsWith('/refresh'))).toHaveLength(1);
   });
 
   it('keeps the session when the refresh fails for a transient reason (server down)', async () => {
-    const { api, onSessionEnded } = client(
+    const { apiClient, onSessionEnded } = client(
       (s) => (s.url.endsWith('/refresh') ? { status: 503, text: 'busy' } : ok('with old token')),
       fakeSession(1, NOW + 5_000),
     );
-    await expect(api.call('/v1/x')).resolves.toBe('with old token');
+    await expect(apiClient.call('/v1/x')).resolves.toBe('with old token');
     expect(onSessionEnded).not.toHaveBeenCalled();
   });
 });

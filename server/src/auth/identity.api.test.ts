@@ -63,7 +63,7 @@ describe('sign-in', () => {
   });
 
   it('validates the body: both fields required, the ID an email, per-field reasons, localised', async () => {
-    const empty = await server.call<ValidationErrorData>('/v1/user/signIn', {});
+    const empty = await server.call<ValidationErrorData>(api.auth.signIn.path, {});
     expect(empty.http).toBe(400);
     expect(empty.body.status).toBe(ERR.validation);
     expect(empty.body.data.fields.map((f) => [f.field, f.reason])).toEqual([
@@ -71,20 +71,20 @@ describe('sign-in', () => {
       ['password', 'required'],
     ]);
     const badEmail = await server.call<ValidationErrorData>(
-      '/v1/user/signIn',
+      api.auth.signIn.path,
       { userId: 'not an email', password: 'x' },
       { language: 'ko' },
     );
     expect(badEmail.body.data.fields).toEqual([
       { field: 'userId', reason: 'invalidEmail', message: 'name@company.com 형식의 이메일을 입력해 주세요.' },
     ]);
-    const wrongType = await server.call<ValidationErrorData>('/v1/user/signIn', { userId: 42, password: ['x'] });
+    const wrongType = await server.call<ValidationErrorData>(api.auth.signIn.path, { userId: 42, password: ['x'] });
     expect(wrongType.body.data.fields.map((f) => f.reason)).toEqual(['invalidType', 'invalidType']);
   });
 
   it('refuses unknown fields instead of ignoring them, so no one can slip in a level or flags', async () => {
     const researcher = await server.createUser();
-    const result = await server.call<ValidationErrorData>('/v1/user/signIn', {
+    const result = await server.call<ValidationErrorData>(api.auth.signIn.path, {
       userId: researcher.userId,
       password: researcher.password,
       level: 10,
@@ -115,7 +115,7 @@ describe('access tokens', () => {
     answer = await server.signIn(researcher.userId, researcher.password);
   });
 
-  it('open authenticated calls: /v1/user/auth/list answers the flags', async () => {
+  it(`open authenticated calls: ${api.auth.flags.path} answers the flags`, async () => {
     const result = await server.call(api.auth.flags, {}, { token: answer.accessToken });
     expect(result.body).toMatchObject({ status: '0000', data: { project: 'N', schema: 'Y', dropbox: 'N', template: 'Y' } });
   });
@@ -234,7 +234,7 @@ describe('the refresh token in a cookie (the browser client)', () => {
     expect(cookie).toMatchObject({
       httpOnly: true,
       sameSite: 'Strict',
-      path: '/server/v1/user/refresh',
+      path: `/server${api.auth.refresh.path}`,
       maxAge: TIMING.refreshTokenSeconds,
     });
     // Served over plain http (this test, a laptop): not Secure, or the browser would drop it.
@@ -273,7 +273,7 @@ describe('the refresh token in a cookie (the browser client)', () => {
     // The spent cookie again (a stolen copy): refused, the cookie removed, and the session revoked for everyone.
     const reuse = await server.call(api.auth.refresh, { refreshIn: 'cookie' }, withCookie(first));
     expect(reuse.body.status).toBe(ERR.refreshInvalid);
-    expect(refreshCookieOf(reuse)).toMatchObject({ value: '', path: '/server/v1/user/refresh' });
+    expect(refreshCookieOf(reuse)).toMatchObject({ value: '', path: `/server${api.auth.refresh.path}` });
     expect(refreshCookieOf(reuse)!.expires!.getTime()).toBeLessThan(Date.now());
     expect((await server.call(api.auth.refresh, { refreshIn: 'cookie' }, withCookie(second))).body.status).toBe(ERR.refreshInvalid);
   });
@@ -307,7 +307,7 @@ describe('the refresh token in a cookie (the browser client)', () => {
     });
     const out = await server.call(api.auth.signOut, {}, { token: signedIn.body.data.accessToken });
     expect(out.body.status).toBe('0000');
-    expect(refreshCookieOf(out)).toMatchObject({ value: '', path: '/server/v1/user/refresh', httpOnly: true, sameSite: 'Strict' });
+    expect(refreshCookieOf(out)).toMatchObject({ value: '', path: `/server${api.auth.refresh.path}`, httpOnly: true, sameSite: 'Strict' });
     expect((await server.call(api.auth.refresh, { refreshIn: 'cookie' }, withCookie(refreshCookieOf(signedIn)!.value))).body.status).toBe(
       ERR.refreshInvalid,
     );
@@ -351,7 +351,7 @@ describe('find ID', () => {
     const none = await server.call(api.auth.findId, { name: 'Nobody', phone: '02-123-4567' });
     expect(none.http).toBe(404);
     expect(none.body.status).toBe(ERR.noMatchingAccount);
-    const bad = await server.call<ValidationErrorData>('/v1/user/find/id', { name: 'Kim', phone: '0101234' });
+    const bad = await server.call<ValidationErrorData>(api.auth.findId.path, { name: 'Kim', phone: '0101234' });
     expect(bad.body.data.fields).toMatchObject([{ field: 'phone', reason: 'invalidPhone' }]);
   });
 });
@@ -437,7 +437,7 @@ describe('find password and reset', () => {
     const researcher = await server.createUser();
     await server.call(api.auth.findPassword, { userId: researcher.userId }, fromNewAddress());
     const token = await mailedToken(researcher.userId);
-    const weak = await server.call<ValidationErrorData>('/v1/user/password/reset', { token, password: 'short' });
+    const weak = await server.call<ValidationErrorData>(api.auth.resetPassword.path, { token, password: 'short' });
     expect(weak.http).toBe(400);
     expect(weak.body.data.fields).toMatchObject([{ field: 'password', reason: 'tooShort', params: { min: 12 } }]);
     await server.database.db
@@ -479,11 +479,11 @@ describe('administrator calls', () => {
   it('are refused to members with 403 and open to level 10', async () => {
     const researcher = await server.createUser();
     const member = await server.signIn(researcher.userId, researcher.password);
-    const refused = await server.call('/v1/audit/verify', {}, { token: member.accessToken });
+    const refused = await server.call(api.audit.verify, {}, { token: member.accessToken });
     expect(refused.http).toBe(403);
     expect(refused.body.status).toBe(ERR.forbidden);
     const admin = await server.signIn(server.admin.userId, server.admin.password);
-    const allowed = await server.call('/v1/audit/verify', {}, { token: admin.accessToken });
+    const allowed = await server.call(api.audit.verify, {}, { token: admin.accessToken });
     expect(allowed.body).toMatchObject({ status: '0000', data: { ok: true, firstBroken: null } });
   });
 });

@@ -316,7 +316,7 @@ describe('single sign-on: who may enter', () => {
 
   it('creates the account when the settings say so: a member without permissions in the default department', async () => {
     const admin = await server.as(server.admin);
-    expect((await admin('/v1/department/create', { code: 'NEWCOMERS', name: 'Newcomers' })).body.status).toBe('0000');
+    expect((await admin(api.departments.create, { code: 'NEWCOMERS', name: 'Newcomers' })).body.status).toBe('0000');
     Object.assign(server.config.sso!, { createUsers: true, newUserDepartment: 'NEWCOMERS' });
     const { result } = await ssoSignIn(PARK);
     expect(result.body.status).toBe('0000');

@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const attempt = (userId: string, password: string, remoteAddress = '203.0.113.1') =>
-  server.call<{ retryAfter?: number }>('/v1/user/signIn', { userId, password }, { remoteAddress });
+  server.call<{ retryAfter?: number }>(api.auth.signIn.path, { userId, password }, { remoteAddress });
 
 describe('repeated failed sign-ins', () => {
   it('lock the account after the threshold; even the right password is refused while locked', async () => {

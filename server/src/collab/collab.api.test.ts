@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import { COLLAB_PATH, COLLAB_REFUSALS, type SignInAnswer } from '@eln/shared';
+import { api, COLLAB_PATH, COLLAB_REFUSALS, type SignInAnswer } from '@eln/shared';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { claimsOf, forgeJwt, serverSecret } from '../testing/jwt.js';
 import { revokeSession } from '../auth/sessions.js';
@@ -87,7 +87,7 @@ describe('the /collab websocket', () => {
     const now = Math.floor(Date.now() / 1000);
     const member = await server.createUser();
     const revoked = await server.signIn(member.userId, member.password);
-    await server.call('/v1/user/signOut', {}, { token: revoked.accessToken });
+    await server.call(api.auth.signOut, {}, { token: revoked.accessToken });
     const tokens = {
       garbage: 'not-a-token',
       wrongKey: forgeJwt(claims, { secret: 'somebody-elses-secret-key-material' }),
@@ -153,7 +153,7 @@ describe('long-lived connections', () => {
     const watcher = await connect('scratch.open', session.accessToken);
     if (watcher.kind !== 'synced') throw new Error('watcher should sync');
 
-    const refreshed = await server.call<SignInAnswer>('/v1/user/refresh', { refreshToken: session.refreshToken });
+    const refreshed = await server.call(api.auth.refresh, { refreshToken: session.refreshToken });
     session = refreshed.body.data;
     current = session.accessToken;
     recheckSessions(server.collab);

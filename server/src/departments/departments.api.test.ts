@@ -84,7 +84,7 @@ describe('departments', () => {
     expect((await admin(api.departments.create, { code: 'QA', name: 'Quality', parentCode: 'NOPE' })).body.status).toBe(
       ERR.departmentMissing,
     );
-    const bad = await admin<ValidationErrorData>('/v1/department/create', { code: 'has space', name: 'x'.repeat(51) });
+    const bad = await admin<ValidationErrorData>(api.departments.create.path, { code: 'has space', name: 'x'.repeat(51) });
     expect(bad.http).toBe(400);
     expect(bad.body.data.fields.map((f) => [f.field, f.reason])).toEqual([
       ['code', 'invalidFormat'],
@@ -185,7 +185,7 @@ describe('departments', () => {
       [{ departmentCodes: ['BIG'], noDepartment: true }, 'noDepartment'],
     ];
     for (const [body, field] of refusals) {
-      const refused = await member<ValidationErrorData>('/v1/department/search', { type: 'user', ...body });
+      const refused = await member<ValidationErrorData>(api.departments.searchUsers.path, { type: 'user', ...body });
       expect(refused.http, JSON.stringify(body)).toBe(400);
       expect(
         refused.body.data.fields.map((f) => f.field),

@@ -157,7 +157,7 @@ describe('directory synchronisation', () => {
       level: 1,
       passwordHash: '',
     });
-    const signIn = await server.call('/v1/user/signIn', { userId: sample.mail, password: 'any password at all' });
+    const signIn = await server.call(api.auth.signIn, { userId: sample.mail, password: 'any password at all' });
     expect(signIn.body.status).toBe(ERR.badCredentials);
 
     // Audited: each creation with the sync as its reason, and the run with its counts.
@@ -210,9 +210,9 @@ describe('directory synchronisation', () => {
     const leaver = withMail[10]!;
     const { userNo } = (await userRow(leaver.mail))!;
     // An administrator gave them a password; they are signed in.
-    expect((await admin('/v1/admin/user/update', { userNo, password: 'a-password-for-the-leaver' })).body.status).toBe('0000');
+    expect((await admin(api.users.update, { userNo, password: 'a-password-for-the-leaver' })).body.status).toBe('0000');
     const { accessToken } = await server.signIn(leaver.mail, 'a-password-for-the-leaver');
-    expect((await server.call('/v1/user/auth/list', {}, { token: accessToken })).body.status).toBe('0000');
+    expect((await server.call(api.auth.flags, {}, { token: accessToken })).body.status).toBe('0000');
 
     await directory.modify(`dn: ${personDn(leaver.uid)}\nchangetype: delete\n`);
     const startSeq = await lastAuditSeq();
@@ -220,9 +220,9 @@ describe('directory synchronisation', () => {
     expect(changesOf(run.counts)).toEqual({ ...noChanges, users: { ...noChanges.users, deactivated: 1 } });
     expect(await userRow(leaver.mail)).toMatchObject({ active: false });
     // Deactivated, never deleted: the token stops working and signing in is refused.
-    const refused = await server.call('/v1/user/auth/list', {}, { token: accessToken });
+    const refused = await server.call(api.auth.flags, {}, { token: accessToken });
     expect(refused.http).toBe(401);
-    expect((await server.call('/v1/user/signIn', { userId: leaver.mail, password: 'a-password-for-the-leaver' })).body.status).toBe(
+    expect((await server.call(api.auth.signIn, { userId: leaver.mail, password: 'a-password-for-the-leaver' })).body.status).toBe(
       ERR.accountDisabled,
     );
     expect((await auditSince(startSeq)).find((r) => r.action === 'user.updated')).toMatchObject({
@@ -261,7 +261,7 @@ describe('directory synchronisation', () => {
 
     const benched = withMail[20]!;
     const { userNo } = (await userRow(benched.mail))!;
-    expect((await admin('/v1/admin/user/update', { userNo, active: false })).body.status).toBe('0000');
+    expect((await admin(api.users.update, { userNo, active: false })).body.status).toBe('0000');
 
     await directory.modify(`dn: ${personDn('admin')}\nchangetype: delete\n`);
     const run = (await sync()).body.data.run;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import { api, ERR, type DashboardCounts, type DropboxRow, type ValidationErrorData } from '@eln/shared';
+import { api, ERR, type DropboxRow, type ValidationErrorData } from '@eln/shared';
 import { auditLog, dropboxes, dropboxRows } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
@@ -51,7 +51,7 @@ async function dropboxCount() {
   return (await server.database.db.select().from(dropboxes)).length;
 }
 
-describe('/v1/dropbox/import reads CSV files', () => {
+describe(`${api.dropboxes.importCsv.path} reads CSV files`, () => {
   it('reads the Korean Excel default CP949 and answers every row checked, storing nothing in a preview', async () => {
     const before = await dropboxCount();
     const answer = await manager(api.dropboxes.importCsv, { file: fixture('units-cp949.csv').toString('base64') });
@@ -314,7 +314,7 @@ describe('who may do what', () => {
       abilities: { create: true },
     });
     const all = await server.database.db.select().from(dropboxes);
-    const counts = async (caller: Caller) => (await caller<DashboardCounts>('/v1/dashboard/count', {})).body.data.dropboxes;
+    const counts = async (caller: Caller) => (await caller(api.dashboard.counts, {})).body.data.dropboxes;
     expect(await counts(manager)).toBe(all.length);
     expect(await counts(researcher)).toBe(all.filter((d) => d.status === 'Y').length);
   });

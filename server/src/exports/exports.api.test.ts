@@ -93,7 +93,7 @@ async function countingContexts(printer: PdfPrinter): Promise<() => number> {
 async function download(caller: Caller, token: string) {
   return server.app.inject({
     method: 'POST',
-    url: '/server/v1/export/download',
+    url: `/server${api.exports.download.path}`,
     payload: { token },
     headers: { authorization: `Bearer ${caller.token}` },
   });
@@ -321,7 +321,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   let labNoteNo: number;
   beforeAll(async () => {
     server.services.exportJobs.start();
-    labNoteNo = (await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Buffer prep' })).body.data.labNoteNo;
+    labNoteNo = (await leader(api.notes.create, { projectNo, title: 'Buffer prep' })).body.data.labNoteNo;
     const content = {
       type: 'doc',
       content: [
@@ -334,7 +334,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
       ],
     };
     await server.database.db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
-    expect((await leader('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+    expect((await leader(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).body.status).toBe('0000');
   });
 
   async function fetched(caller: Caller, format: 'pdf' | 'eln', pdfA = false) {
@@ -392,9 +392,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     const hidden = await outsider(api.exports.create, { format: 'pdf', noteNo: labNoteNo });
     expect([hidden.http, hidden.body.status]).toEqual([404, ERR.notFound]);
     expect([await jobCount(), await auditCount()]).toEqual([jobs, records]);
-    const abilities = async (caller: Caller) =>
-      (await caller<{ note: { abilities: { exportPdf: boolean } } }>('/v1/project/block/list', { labNoteNo })).body.data.note.abilities
-        .exportPdf;
+    const abilities = async (caller: Caller) => (await caller(api.notes.blockList, { labNoteNo })).body.data.note.abilities.exportPdf;
     expect(await abilities(participant)).toBe(true);
     expect(await abilities(admin)).toBe(true);
   });
@@ -462,9 +460,8 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
   // timeout: four project exports (the server's jobs, then the makers again on their rows) and a browser
   // start took 6-7 s with both databases' files at once; a slow machine under CI's load is 3-6 times that.
   it('prints all the notes of a project export in one browser tab, the PDF and the .eln alike', async () => {
-    const second = (await leader<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Second note' })).body.data
-      .labNoteNo;
-    expect((await leader('/v1/project/note/save', { labNoteNo: second, version: 0, blockList: [] })).body.status).toBe('0000');
+    const second = (await leader(api.notes.create, { projectNo, title: 'Second note' })).body.data.labNoteNo;
+    expect((await leader(api.notes.saveVersion, { labNoteNo: second, version: 0, blockList: [] })).body.status).toBe('0000');
     const printer = new PdfPrinter({ executablePath: server.config.chromiumPath });
     const makers = exportMakers(server.database.db, server.config, printer);
     const folder = mkdtempSync(path.join(tmpdir(), 'export-tabs-'));

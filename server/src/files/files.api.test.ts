@@ -45,13 +45,13 @@ beforeAll(async () => {
   writerToken = (await server.signIn(writer.userId, writer.password)).accessToken;
   readerToken = (await server.signIn(reader.userId, reader.password)).accessToken;
   outsiderToken = (await server.signIn(outsider.userId, outsider.password)).accessToken;
-  const project = await server.call<{ projectNo: number }>(
-    '/v1/project/create',
+  const project = await server.call(
+    api.projects.create,
     { title: 'Uploads', signatureList: { department: '', user: `${writer.userId},${reader.userId}` } },
     { token: writerToken },
   );
-  const note = await server.call<{ labNoteNo: number }>(
-    '/v1/project/note/create',
+  const note = await server.call(
+    api.notes.create,
     { projectNo: project.body.data.projectNo, title: 'With pictures' },
     { token: writerToken },
   );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { API_BASE, ELN_IMPORT_PATH, ERR, isErrorCode, SUCCESS, type SignInAnswer } from '@eln/shared';
+import { api, API_BASE, ERR, isErrorCode, SUCCESS, type SignInAnswer } from '@eln/shared';
 import { rawRows } from '../db/client.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { definedRoutes, type Access, type DefinedRoute } from './route.js';
@@ -28,7 +28,7 @@ const REFUSAL_AUDITS = new Set(['user.signInFailed', 'user.signInRefused', 'sign
 /** Tables a refusal may change (see above); every other table is fingerprinted before and after. */
 const BOOKKEEPING_TABLES = new Set(['sign_in_throttle', 'audit_log']);
 /** Calls that take no JSON body (multipart uploads): fuzzed with JSON anyway, which they must refuse cleanly. */
-const NOT_JSON = new Set(['/v1/common/file/add', ELN_IMPORT_PATH]);
+const NOT_JSON = new Set<string>([api.files.upload.path, api.exports.importEln.path]);
 
 let server: TestServer;
 const tokens: Record<Exclude<Access, 'public'>, string> = { user: '', admin: '' };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
-import { ERR, type ApiResponse, type ErrorCode, type ValidationErrorData } from '@eln/shared';
+import { api, ERR, type ApiResponse, type ErrorCode, type ValidationErrorData } from '@eln/shared';
 import { auditLog, users } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 
@@ -48,18 +48,18 @@ describe('text that cannot be stored', () => {
   it('is refused in every text field named in the issue, with the field and a localised reason', async () => {
     const nul = 'x\u0000y';
     const lone = 'x\uD800y';
-    await expectFieldRefusal(() => server.call('/v1/user/signIn', { userId: `a${nul}@b.cd`, password: 'x' }), ['userId:invalidCharacters']);
-    await expectFieldRefusal(() => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: nul }), ['password:invalidCharacters']);
-    await expectFieldRefusal(() => server.call('/v1/user/find/id', { name: nul, phone: '010-1234-5678' }), ['name:invalidCharacters']);
-    await expectFieldRefusal(() => server.call('/v1/user/find/password', { userId: `${lone}@b.cd` }), ['userId:invalidCharacters']);
+    await expectFieldRefusal(() => server.call(api.auth.signIn, { userId: `a${nul}@b.cd`, password: 'x' }), ['userId:invalidCharacters']);
+    await expectFieldRefusal(() => server.call(api.auth.signIn, { userId: 'a@b.cd', password: nul }), ['password:invalidCharacters']);
+    await expectFieldRefusal(() => server.call(api.auth.findId, { name: nul, phone: '010-1234-5678' }), ['name:invalidCharacters']);
+    await expectFieldRefusal(() => server.call(api.auth.findPassword, { userId: `${lone}@b.cd` }), ['userId:invalidCharacters']);
     await expectFieldRefusal(
-      () => admin('/v1/project/create', { title: nul, signatureList: { department: '', user: server.admin.userId } }),
+      () => admin(api.projects.create, { title: nul, signatureList: { department: '', user: server.admin.userId } }),
       ['title:invalidCharacters'],
     );
-    await expectFieldRefusal(() => admin('/v1/project/note/create', { projectNo: 1, title: nul }), ['title:invalidCharacters']);
+    await expectFieldRefusal(() => admin(api.notes.create, { projectNo: 1, title: nul }), ['title:invalidCharacters']);
     await expectFieldRefusal(
       () =>
-        admin('/v1/project/signature/status', {
+        admin(api.signatures.respond, {
           labNoteNo: 1,
           status: 'T',
           password: 'p',
@@ -70,17 +70,17 @@ describe('text that cannot be stored', () => {
       ['name:invalidCharacters', 'description:invalidCharacters', 'timeZone:invalidCharacters'],
     );
     await expectFieldRefusal(
-      () => admin('/v1/audit/list', { actor: nul, targetId: lone }),
+      () => admin(api.audit.list, { actor: nul, targetId: lone }),
       ['actor:invalidCharacters', 'targetId:invalidCharacters'],
     );
     await expectFieldRefusal(
-      () => admin('/v1/department/create', { code: `D${nul}`, name: nul }),
+      () => admin(api.departments.create, { code: `D${nul}`, name: nul }),
       ['code:invalidCharacters', 'name:invalidCharacters'],
     );
-    await expectFieldRefusal(() => admin('/v1/department/update', { code: 'D1', name: lone }), ['name:invalidCharacters']);
-    await expectFieldRefusal(() => admin('/v1/department/search', { type: 'user', value: nul }), ['value:invalidCharacters']);
+    await expectFieldRefusal(() => admin(api.departments.update, { code: 'D1', name: lone }), ['name:invalidCharacters']);
+    await expectFieldRefusal(() => admin(api.departments.searchUsers, { type: 'user', value: nul }), ['value:invalidCharacters']);
     await expectFieldRefusal(
-      () => admin('/v1/admin/user/update', { userNo: member.userNo, employeeNo: nul, departmentCode: lone }),
+      () => admin(api.users.update, { userNo: member.userNo, employeeNo: nul, departmentCode: lone }),
       ['employeeNo:invalidCharacters', 'departmentCode:invalidCharacters'],
     );
   });
@@ -88,7 +88,7 @@ describe('text that cannot be stored', () => {
   it('is found anywhere in the body: nested fields, unknown fields and keys', async () => {
     await expectFieldRefusal(
       () =>
-        admin('/v1/project/signature/create', {
+        admin(api.signatures.request, {
           labNoteNo: 1,
           signers: [
             { userId: 'ok@lab.test', type: 'reviewer' },
@@ -98,17 +98,17 @@ describe('text that cannot be stored', () => {
       ['signers.1.userId:invalidCharacters'],
     );
     await expectFieldRefusal(
-      () => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: 'x', extra: { deep: ['\uDC00'] } }),
+      () => server.call(api.auth.signIn, { userId: 'a@b.cd', password: 'x', extra: { deep: ['\uDC00'] } }),
       ['extra.deep.0:invalidCharacters'],
     );
     await expectFieldRefusal(
-      () => server.call('/v1/user/signIn', { userId: 'a@b.cd', password: 'x', ['k\u0000']: 1 }),
+      () => server.call(api.auth.signIn, { userId: 'a@b.cd', password: 'x', ['k\u0000']: 1 }),
       ['k\uFFFD:invalidCharacters'],
     );
   });
 
   it('answers the reason in the caller’s language', async () => {
-    const result = await server.call<ValidationErrorData>('/v1/user/find/password', { userId: 'a\u0000@b.cd' }, { language: 'ko' });
+    const result = await server.call<ValidationErrorData>(api.auth.findPassword.path, { userId: 'a\u0000@b.cd' }, { language: 'ko' });
     expect(result.body.data.fields[0]?.message).toBe('저장할 수 없는 문자(NUL 또는 깨진 문자)가 포함되어 있습니다.');
   });
 
@@ -117,7 +117,7 @@ describe('text that cannot be stored', () => {
     const before = await auditCount();
     const exported = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/audit/export',
+      url: `/server${api.audit.exportCsv.path}`,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
       payload: JSON.stringify({ actor: 'a\uD800' }),
     });
@@ -130,18 +130,18 @@ describe('text that cannot be stored', () => {
 describe('dates and numbers', () => {
   it('refuses dates that do not exist on list and audit filters', async () => {
     for (const date of ['2026-02-30', '9999-99-99', '2025-02-29', '0000-01-01', '2026-13-01']) {
-      for (const path of ['/v1/project/list', '/v1/admin/user/list', '/v1/user/list', '/v1/audit/list']) {
+      for (const spec of [api.projects.list, api.users.list, api.users.picker, api.audit.list]) {
         await expectFieldRefusal(
-          () => admin(path, { startDate: date }),
+          () => admin(spec, { startDate: date }),
           [`startDate:${/^\d{4}-\d{2}-\d{2}$/.test(date) ? 'invalidDate' : 'invalidFormat'}`],
         );
-        await expectFieldRefusal(() => admin(path, { endDate: date }), ['endDate:invalidDate']);
+        await expectFieldRefusal(() => admin(spec, { endDate: date }), ['endDate:invalidDate']);
       }
     }
     const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
     const exported = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/audit/export',
+      url: `/server${api.audit.exportCsv.path}`,
       headers: { authorization: `Bearer ${accessToken}` },
       payload: { startDate: '2026-02-30' },
     });
@@ -149,29 +149,29 @@ describe('dates and numbers', () => {
   });
 
   it('accepts real dates at the edges: a leap day and the last day of year 9999', async () => {
-    for (const path of ['/v1/project/list', '/v1/audit/list']) {
-      const answer = await admin(path, { startDate: '2024-02-29', endDate: '9999-12-31' });
+    for (const spec of [api.projects.list, api.audit.list]) {
+      const answer = await admin(spec, { startDate: '2024-02-29', endDate: '9999-12-31' });
       expect(answer.body.status, JSON.stringify(answer.body)).toBe('0000');
     }
   });
 
   it('refuses record numbers beyond the database’s integers', async () => {
-    await expectFieldRefusal(() => admin('/v1/project/editor', { projectNo: 2 ** 31 }), ['projectNo:tooBig']);
-    await expectFieldRefusal(() => admin('/v1/admin/user/detail', { userNo: Number.MAX_SAFE_INTEGER }), ['userNo:tooBig']);
-    await expectFieldRefusal(() => admin('/v1/project/list', { page: 1e12 }), ['page:tooBig']);
+    await expectFieldRefusal(() => admin(api.projects.editor, { projectNo: 2 ** 31 }), ['projectNo:tooBig']);
+    await expectFieldRefusal(() => admin(api.users.detail, { userNo: Number.MAX_SAFE_INTEGER }), ['userNo:tooBig']);
+    await expectFieldRefusal(() => admin(api.projects.list, { page: 1e12 }), ['page:tooBig']);
   });
 });
 
 describe('a user’s department', () => {
   it('is removed by an empty code, and a code that names no department is refused with 5003', async () => {
-    const cleared = await admin('/v1/admin/user/update', { userNo: member.userNo, departmentCode: '' });
+    const cleared = await admin(api.users.update, { userNo: member.userNo, departmentCode: '' });
     expect(cleared.body.status, JSON.stringify(cleared.body)).toBe('0000');
     const [row] = await server.database.db.select().from(users).where(eq(users.userNo, member.userNo));
     expect(row?.departmentCode).toBeNull();
-    const missing = await admin('/v1/admin/user/update', { userNo: member.userNo, departmentCode: 'NO-SUCH-DEPT' });
+    const missing = await admin(api.users.update, { userNo: member.userNo, departmentCode: 'NO-SUCH-DEPT' });
     expect(missing.http).toBe(422);
     expect(missing.body.status).toBe(ERR.departmentMissing);
-    const created = await admin<{ userNo: number }>('/v1/admin/user/create', {
+    const created = await admin(api.users.create, {
       userId: 'nodept@lab.test',
       name: 'No Department',
       password: 'a-long-enough-password',
@@ -202,19 +202,19 @@ describe('database refusals that reach the one error handler', () => {
   }
 
   it('keeps the specific codes routes give unique names', async () => {
-    const first = await admin('/v1/department/create', { code: 'TWIN', name: 'Twin' });
+    const first = await admin(api.departments.create, { code: 'TWIN', name: 'Twin' });
     expect(first.body.status).toBe('0000');
-    expect((await admin('/v1/department/create', { code: 'TWIN', name: 'Twin again' })).body.status).toBe(ERR.departmentDuplicate);
+    expect((await admin(api.departments.create, { code: 'TWIN', name: 'Twin again' })).body.status).toBe(ERR.departmentDuplicate);
     const user = {
       userId: 'twin@lab.test',
       name: 'Twin',
       password: 'a-long-enough-password',
       auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
     };
-    expect((await admin('/v1/admin/user/create', user)).body.status).toBe('0000');
-    expect((await admin('/v1/admin/user/create', user)).body.status).toBe(ERR.userDuplicate);
+    expect((await admin(api.users.create, user)).body.status).toBe('0000');
+    expect((await admin(api.users.create, user)).body.status).toBe(ERR.userDuplicate);
     const project = { title: 'Twin project', signatureList: { department: '', user: server.admin.userId } };
-    expect((await admin('/v1/project/create', project)).body.status).toBe('0000');
-    expect((await admin('/v1/project/create', project)).body.status).toBe(ERR.projectDuplicate);
+    expect((await admin(api.projects.create, project)).body.status).toBe('0000');
+    expect((await admin(api.projects.create, project)).body.status).toBe(ERR.projectDuplicate);
   });
 });

@@ -30,7 +30,7 @@ export interface CallContext<Body, A extends Access> {
 }
 
 export interface RouteDefinition<S extends z.ZodType, A extends Access, R> {
-  path: `/v1/${string}`;
+  path: CallSpec['path'];
   access: A;
   body: S;
   /** Overrides the server's JSON body limit for calls that legitimately carry more (block lists). */
@@ -47,7 +47,7 @@ export interface RouteDefinition<S extends z.ZodType, A extends Access, R> {
 
 /** What defineRoute knows of a call: enough for tests to exercise every call (the fuzz suite). */
 export interface DefinedRoute {
-  path: `/v1/${string}`;
+  path: CallSpec['path'];
   access: Access;
   body: z.ZodType;
 }

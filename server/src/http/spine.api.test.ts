@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERR } from '@eln/shared';
+import { api, ERR } from '@eln/shared';
 import { z } from 'zod';
 import { DEFAULT_BODY_LIMIT } from '../app.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -39,7 +39,7 @@ describe('the API spine', () => {
   });
 
   it('refuses a body over the limit with 413', async () => {
-    const result = await server.call('/v1/user/signIn', undefined, {
+    const result = await server.call(api.auth.signIn, undefined, {
       raw: JSON.stringify({ userId: 'a@b.cd', password: 'x'.repeat(DEFAULT_BODY_LIMIT) }),
     });
     expect(result.http).toBe(413);
@@ -48,14 +48,14 @@ describe('the API spine', () => {
 
   it('refuses JSON that does not parse, and prototype-poisoning keys, with 400 9004', async () => {
     for (const raw of ['{"userId": ', 'not json', '{"__proto__": {"level": 10}, "userId": "a@b.cd", "password": "x"}']) {
-      const result = await server.call('/v1/user/signIn', undefined, { raw });
+      const result = await server.call(api.auth.signIn, undefined, { raw });
       expect(result.http, raw).toBe(400);
       expect(result.body.status).toBe(ERR.malformed);
     }
   });
 
   it('refuses bodies that are not JSON with 415', async () => {
-    const result = await server.call('/v1/user/signIn', undefined, {
+    const result = await server.call(api.auth.signIn, undefined, {
       raw: 'userId=a',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -64,7 +64,7 @@ describe('the API spine', () => {
   });
 
   it('refuses a JSON body that is not an object', async () => {
-    const result = await server.call('/v1/user/signIn', undefined, { raw: '[1,2]' });
+    const result = await server.call(api.auth.signIn, undefined, { raw: '[1,2]' });
     expect(result.http).toBe(400);
     expect(result.body.status).toBe(ERR.validation);
   });
@@ -73,13 +73,13 @@ describe('the API spine', () => {
     const unknown = await server.call('/v1/no/such/call', {});
     expect(unknown.http).toBe(404);
     expect(unknown.body.status).toBe(ERR.unknownCall);
-    const get = await server.app.inject({ method: 'GET', url: '/server/v1/user/signIn' });
+    const get = await server.app.inject({ method: 'GET', url: `/server${api.auth.signIn.path}` });
     expect(get.statusCode).toBe(404);
     expect(get.json()).toMatchObject({ status: ERR.unknownCall });
   });
 
   it('sends security headers with a strict content security policy', async () => {
-    const result = await server.call('/v1/user/auth/list', {});
+    const result = await server.call(api.auth.flags, {});
     const csp = String(result.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");

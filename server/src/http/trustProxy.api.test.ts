@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
+import { api } from '@eln/shared';
 import { auditLog } from '../db/schema.js';
 import { loadConfig, parseTrustProxy } from '../config.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -30,7 +31,7 @@ async function auditedAddressThroughLoopback(trustProxy: boolean | string): Prom
   server = await startTestServer({ config: { trustProxy } });
   const base = await server.listen();
   const userId = `spoof.${String(trustProxy).replace(/\W/g, '')}@lab.test`;
-  const response = await fetch(`${base}/server/v1/user/signIn`, {
+  const response = await fetch(`${base}/server${api.auth.signIn.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': FORWARDED },
     body: JSON.stringify({ userId, password: 'wrong-password-1' }),
@@ -48,7 +49,7 @@ describe('TRUST_PROXY', () => {
     server = await startTestServer({ config: { trustProxy: '127.0.0.1' } });
     const userId = 'direct.client@lab.test';
     const result = await server.call(
-      '/v1/user/signIn',
+      api.auth.signIn,
       { userId, password: 'wrong-password-1' },
       { remoteAddress: '192.0.2.9', headers: { 'x-forwarded-for': FORWARDED } },
     );

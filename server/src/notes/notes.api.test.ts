@@ -80,9 +80,9 @@ describe('creating notes', () => {
     const duplicate = await colleague(api.notes.create, { projectNo, title: 'Unique in project' });
     expect(duplicate.http).toBe(409);
     expect(duplicate.body.status).toBe(ERR.noteDuplicate);
-    const invalid = await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: 'x'.repeat(26) });
+    const invalid = await writer<ValidationErrorData>(api.notes.create.path, { projectNo, title: 'x'.repeat(26) });
     expect(invalid.body.data.fields).toMatchObject([{ field: 'title', reason: 'tooLong', params: { max: 25 } }]);
-    expect((await writer<ValidationErrorData>('/v1/project/note/create', { projectNo, title: '  ' })).body.data.fields[0]?.reason).toBe(
+    expect((await writer<ValidationErrorData>(api.notes.create.path, { projectNo, title: '  ' })).body.data.fields[0]?.reason).toBe(
       'required',
     );
     // An administrator sees the project but takes no part in it; an outsider does not even see it.
@@ -201,7 +201,7 @@ describe('live editing, drafts and versions', () => {
     const stored = new Y.Doc();
     appendTable(stored, 31, 2);
     await new DatabaseDocumentStore(server.database).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);
-    const refused = await writer<{ violations: unknown[] }>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    const refused = await writer<{ violations: unknown[] }>(api.notes.saveVersion.path, { labNoteNo, version: 0, blockList: [] });
     expect(refused.http).toBe(422);
     expect(refused.body.status).toBe(ERR.noteContent);
     expect(refused.body.data.violations).toMatchObject([{ rule: 'tableSize', rows: 31, columns: 2 }]);
@@ -221,7 +221,7 @@ describe('live editing, drafts and versions', () => {
     heading.insert(0, [new Y.XmlText('Odd heading')]);
     stored.getXmlFragment(CONTENT_FIELD).insert(0, [script, heading]);
     await new DatabaseDocumentStore(server.database).append(noteDocumentName(labNoteNo), [Y.encodeStateAsUpdate(stored)]);
-    const refused = await writer<{ violations: unknown[] }>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    const refused = await writer<{ violations: unknown[] }>(api.notes.saveVersion.path, { labNoteNo, version: 0, blockList: [] });
     expect(refused.body.status).toBe(ERR.noteContent);
     expect(refused.body.data.violations).toMatchObject([{ rule: 'schema', detail: expect.stringContaining('script') }]);
     const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));

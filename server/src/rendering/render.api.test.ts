@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { CONTENT_FIELD, noteDocumentName, type BlockListAnswer, type SavedBlock, type SaveAnswer, type ViewerAnswer } from '@eln/shared';
+import { api, CONTENT_FIELD, noteDocumentName, type SavedBlock } from '@eln/shared';
 import { noteVersions } from '../db/schema.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendParagraph, appendTable, connectWriter, eventually, type LiveClient } from '../testing/live.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   writerToken = (await server.signIn(user.userId, user.password)).accessToken;
   writer = server.callerWith(writerToken);
   const leader = await server.as(await server.createUser({ name: 'Leader Lim' }));
-  const created = await leader<{ projectNo: number }>('/v1/project/create', {
+  const created = await leader(api.projects.create, {
     title: 'Rendering',
     signatureList: { department: '', user: user.userId },
   });
@@ -47,7 +47,7 @@ function appendAtom(doc: Y.Doc, type: string, attrs: Record<string, unknown>): v
 describe('rendering a version saved through the API', () => {
   it('renders the stored blocks of a live-edited note, escaped, with its chart read from its table', async () => {
     const title = '<script> "onload=x';
-    const created = await writer<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title });
+    const created = await writer(api.notes.create, { projectNo, title });
     expect(created.body.status).toBe('0000');
     const { labNoteNo } = created.body.data;
 
@@ -70,8 +70,8 @@ describe('rendering a version saved through the API', () => {
     appendAtom(client.doc, 'date', { blockUid: 'dapidate00000001', value: '2026-11-23' });
     await eventually(() => client?.allDurable() ?? false, 'the edits stored');
 
-    const listed = (await writer<BlockListAnswer>('/v1/project/block/list', { labNoteNo })).body.data;
-    const saved = await writer<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: listed.blockList });
+    const listed = (await writer(api.notes.blockList, { labNoteNo })).body.data;
+    const saved = await writer(api.notes.saveVersion, { labNoteNo, version: 0, blockList: listed.blockList });
     expect(saved.body.data.version).toBe(1);
 
     const [row] = await server.database.db
@@ -94,7 +94,7 @@ describe('rendering a version saved through the API', () => {
     expect(html).toContain('<time datetime="2026-11-23">Monday, November 23, 2026</time>');
 
     // What a reader is shown as the version renders to the same bytes as what is stored.
-    const viewer = (await writer<ViewerAnswer>('/v1/project/viewer', { labNoteNo })).body.data;
+    const viewer = (await writer(api.notes.viewer, { labNoteNo })).body.data;
     expect(renderVersionHtml(viewer.blockList, { lang: 'en', title })).toBe(html);
   });
 });

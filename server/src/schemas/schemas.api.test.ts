@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
-import {
-  api,
-  ERR,
-  LIMITS,
-  type DashboardCounts,
-  type SchemaChildInput,
-  type SchemaCreateRequest,
-  type SchemaTypeDetail,
-} from '@eln/shared';
+import { api, ERR, LIMITS, type SchemaChildInput, type SchemaCreateRequest, type SchemaTypeDetail } from '@eln/shared';
 import { auditLog, schemaEntries, schemas, schemaTypes } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
@@ -393,7 +385,7 @@ describe('reading schemas', () => {
     const all = (await researcher(api.schemas.usedTypes)).body.data.list;
     expect(all.some((t) => t.schemasTypeNo === used)).toBe(true);
     expect(all.some((t) => t.schemasTypeNo === unused)).toBe(false);
-    const counts = (await researcher<DashboardCounts>('/v1/dashboard/count')).body.data;
+    const counts = (await researcher(api.dashboard.counts)).body.data;
     expect(counts.schemas).toBe(all.length);
   });
 

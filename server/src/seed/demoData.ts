@@ -1,14 +1,16 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import {
   api,
+  API_BASE,
   AUDIT_SYSTEM_REASONS,
-  FILE_UPLOAD_PATH,
   noteDocumentName,
   templateDocumentName,
   type AdminUserCreate,
+  type CallAnswer,
+  type CallInput,
+  type CallSpec,
   type PmNode,
   type ProjectCreate,
-  type UploadAnswer,
 } from '@eln/shared';
 import type { App } from '../app.js';
 import { appendAudit } from '../audit/audit.js';
@@ -231,15 +233,13 @@ async function seedTemplates(db: Db, as: CallAs): Promise<number> {
       .where(and(eq(templates.title, template.title), isNull(templates.deletedAt)));
     if (!row) {
       const asAuthor = await as(await userNoOf(db, template.author));
-      const created = (await asAuthor(api.templates.create.path, { title: template.title, description: template.description })).data as {
-        templateNo: number;
-      };
+      const created = await asAuthor(api.templates.create, { title: template.title, description: template.description });
       await db
         .insert(documentUpdates)
         .values({ documentName: templateDocumentName(created.templateNo), update: initialUpdate(template.content) });
-      await asAuthor(api.templates.checkIn.path, { templateNo: created.templateNo, version: 0, blockList: [] });
+      await asAuthor(api.templates.checkIn, { templateNo: created.templateNo, version: 0, blockList: [] });
       const asApprover = await as(await userNoOf(db, template.approver));
-      await asApprover(api.templates.approve.path, {
+      await asApprover(api.templates.approve, {
         templateNo: created.templateNo,
         version: template.version,
         revision: 1,
@@ -257,7 +257,7 @@ async function seedTemplates(db: Db, as: CallAs): Promise<number> {
         .where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
       if (exists) continue;
       const asWriter = await as(await userNoOf(db, note.writer));
-      await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title, templateNo: row.templateNo });
+      await asWriter(api.notes.create, { projectNo: project.projectNo, title: note.title, templateNo: row.templateNo });
       added += 1;
     }
   }
@@ -279,24 +279,21 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
       .where(and(eq(labNotes.projectNo, project.projectNo), eq(labNotes.title, note.title)));
     if (exists) continue;
     const asWriter = await as(await userNoOf(db, note.writer));
-    const created = (await asWriter('/v1/project/note/create', { projectNo: project.projectNo, title: note.title })).data as {
-      labNoteNo: number;
-    };
-    const { labNoteNo } = created;
+    const { labNoteNo } = await asWriter(api.notes.create, { projectNo: project.projectNo, title: note.title });
     const content = await withDemoImage(await withDemoCatalogues(db, asWriter, note.content), () =>
       asWriter.upload({ labNoteNo }, 'gel.png', demoGelPng()),
     );
     await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
     added += 1;
     if (!note.saved) continue;
-    await asWriter('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    await asWriter(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
     for (const signature of note.signatures) {
-      await asWriter('/v1/project/signature/create', { labNoteNo, signers: [{ userId: signature.signer, type: signature.type }] });
+      await asWriter(api.signatures.request, { labNoteNo, signers: [{ userId: signature.signer, type: signature.type }] });
       if (!signature.answer) continue;
       const [signer] = await db.select().from(users).where(eq(users.userId, signature.signer));
       if (!signer) throw new Error(`demo signer ${signature.signer} missing`);
       const asSigner = await as(signer.userNo);
-      await asSigner('/v1/project/signature/status', {
+      await asSigner(api.signatures.respond, {
         labNoteNo,
         status: signature.answer,
         password: DEMO_PASSWORD,
@@ -305,7 +302,7 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
         timeZone: 'Asia/Seoul',
       });
     }
-    if (note.finishesProject) await (await as(project.leaderUserNo))('/v1/project/finish', { projectNo: project.projectNo });
+    if (note.finishesProject) await (await as(project.leaderUserNo))(api.projects.finish, { projectNo: project.projectNo });
   }
   return added;
 }
@@ -324,28 +321,28 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
       const answered = (path: string, response: { json<T>(): T }) => {
         const answer = response.json<{ status: string; message: string; data?: unknown }>();
         if (answer.status !== '0000') throw new Error(`${path}: ${answer.status} ${answer.message} ${JSON.stringify(answer.data ?? null)}`);
-        return answer;
+        return answer.data;
       };
-      const call = async (path: string, body: unknown) =>
+      const call = async <C extends CallSpec>(spec: C, body: CallInput<C>) =>
         answered(
-          path,
+          spec.path,
           await server.app.inject({
             method: 'POST',
-            url: `/server${path}`,
+            url: `${API_BASE}${spec.path}`,
             payload: body as object,
             headers: { authorization: `Bearer ${token}` },
           }),
-        );
+        ) as CallAnswer<C>;
       const upload = async (owner: Record<string, number>, name: string, content: Buffer) => {
         const fields = Object.fromEntries(Object.entries(owner).map(([key, value]) => [key, String(value)]));
         const { payload, contentType } = multipartBody(fields, { name, content });
         const response = await server.app.inject({
           method: 'POST',
-          url: `/server${FILE_UPLOAD_PATH}`,
+          url: `${API_BASE}${api.files.upload.path}`,
           payload,
           headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
         });
-        return (answered(FILE_UPLOAD_PATH, response).data as UploadAnswer).fileId;
+        return (answered(api.files.upload.path, response) as CallAnswer<typeof api.files.upload>).fileId;
       };
       return Object.assign(call, { upload });
     };
@@ -355,14 +352,14 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
     for (const department of DEMO_DEPARTMENTS) {
       const [exists] = await db.select().from(departments).where(eq(departments.code, department.code));
       if (!exists) {
-        await asAdmin('/v1/department/create', department);
+        await asAdmin(api.departments.create, department);
         added += 1;
       }
     }
     for (const user of DEMO_USERS) {
       const [exists] = await db.select().from(users).where(eq(users.userId, user.userId));
       if (!exists) {
-        await asAdmin('/v1/admin/user/create', { ...user, password: DEMO_PASSWORD });
+        await asAdmin(api.users.create, { ...user, password: DEMO_PASSWORD });
         added += 1;
       }
     }
@@ -372,7 +369,7 @@ export async function seedDemo(server: App, db: Db): Promise<number> {
       const [leaderRow] = await db.select().from(users).where(eq(users.userId, leader));
       if (!leaderRow) throw new Error(`leader ${leader} missing`);
       const asLeader = await as(leaderRow.userNo);
-      await asLeader('/v1/project/create', project);
+      await asLeader(api.projects.create, project);
       added += 1;
       if (completed) {
         // Closing needs reviewer signatures; the demo marks these as completed directly, on the record.

@@ -1,5 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { type CellDropbox, type DropboxCreateRequest, type PmNode, type SchemaBlockAttrs, type SchemaCreateRequest } from '@eln/shared';
+import {
+  api,
+  type CallAnswer,
+  type CallInput,
+  type CallSpec,
+  type CellDropbox,
+  type DropboxCreateRequest,
+  type PmNode,
+  type SchemaBlockAttrs,
+  type SchemaCreateRequest,
+} from '@eln/shared';
 import type { Db } from '../db/client.js';
 import { dropboxes, schemas, schemaTypes, users } from '../db/schema.js';
 import type { DemoDropboxChoice } from './demoContent.js';
@@ -136,8 +146,11 @@ export const DEMO_DROPBOXES: Array<{ author: string; dropbox: DropboxCreateReque
   },
 ];
 
-/** Calls the API as one user: a call by path and body, and a file upload for an owner (answering the file's ID). */
-type Caller = ((path: string, body: unknown) => Promise<{ status: string; data?: unknown }>) & {
+/** Makes a call of the route table as one user; answers its data (and throws on a refusal). */
+type Call = <C extends CallSpec>(spec: C, body: CallInput<C>) => Promise<CallAnswer<C>>;
+
+/** Calls the API as one user: a call of the route table, and a file upload for an owner (answering the file's ID). */
+type Caller = Call & {
   upload(owner: { labNoteNo: number } | { schemasTypeNo: number }, name: string, content: Buffer): Promise<string>;
 };
 export type CallAs = (userNo: number) => Promise<Caller>;
@@ -158,11 +171,10 @@ export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
       .where(sql`lower(${schemaTypes.code}) = lower(${type.code})`);
     if (exists?.thumbnailFileId) continue;
     const asAuthor = await as(await userNoOf(db, author));
-    const schemasTypeNo =
-      exists?.schemasTypeNo ?? ((await asAuthor('/v1/schema/create', type)).data as { schemasTypeNo: number }).schemasTypeNo;
+    const schemasTypeNo = exists?.schemasTypeNo ?? (await asAuthor(api.schemas.create, type)).schemasTypeNo;
     // A run stopped between the two leaves a type without its picture: the next run adds it.
     const fileId = await asAuthor.upload({ schemasTypeNo }, `${type.code.toLowerCase()}.png`, demoThumbnailPng(type.code));
-    await asAuthor('/v1/schema/thumbnail', { schemasTypeNo, fileId });
+    await asAuthor(api.schemas.setThumbnail, { schemasTypeNo, fileId });
     added += 1;
   }
   for (const { author, dropbox } of DEMO_DROPBOXES) {
@@ -170,13 +182,11 @@ export async function seedLibraries(db: Db, as: CallAs): Promise<number> {
     if (exists) continue;
     await (
       await as(await userNoOf(db, author))
-    )('/v1/dropbox/create', dropbox);
+    )(api.dropboxes.create, dropbox);
     added += 1;
   }
   return added;
 }
-
-type Call = (path: string, body: unknown) => Promise<{ data?: unknown }>;
 
 /** The server's sealed copy of a demo schema (by type code and schema title), as a writer's dialog gets it. */
 async function demoSchemaBlock(
@@ -190,14 +200,14 @@ async function demoSchemaBlock(
     .innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, schemas.schemasTypeNo))
     .where(and(eq(schemaTypes.code, typeCode), eq(schemas.title, schemaTitle)));
   if (!row) throw new Error(`demo schema ${typeCode} / ${schemaTitle} missing`);
-  return (await call('/v1/schema/block', { schemaNo: row.schemaNo })).data as SchemaBlockAttrs;
+  return call(api.schemas.blockCopy, { schemaNo: row.schemaNo });
 }
 
 /** The server's sealed copy of a demo dropbox (by title) and one of its rows, as a writer's dialog gets it. */
 async function demoCellDropbox(db: Db, call: Call, { demoDropbox, code }: DemoDropboxChoice): Promise<CellDropbox> {
   const [row] = await db.select({ dropboxNo: dropboxes.dropboxNo }).from(dropboxes).where(eq(dropboxes.title, demoDropbox));
   if (!row) throw new Error(`demo dropbox ${demoDropbox} missing`);
-  return (await call('/v1/dropbox/cell', { dropboxNo: row.dropboxNo, code })).data as CellDropbox;
+  return call(api.dropboxes.cellCopy, { dropboxNo: row.dropboxNo, code });
 }
 
 const isPlaceholder = <K extends string>(value: unknown, key: K): value is Record<K, string> =>

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import Papa from 'papaparse';
-import { api, ERR, noteDocumentName, type AuditRecord, type DashboardCounts, type ListAnswer, type ValidationErrorData } from '@eln/shared';
+import { api, ERR, noteDocumentName, type ValidationErrorData } from '@eln/shared';
 import { auditLog, labNotes, noteVersions } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
@@ -100,7 +100,7 @@ describe('requesting signatures', () => {
     expect(
       (await colleague.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] })).http,
     ).toBe(403);
-    const badType = await writer.call<ValidationErrorData>('/v1/project/signature/create', {
+    const badType = await writer.call<ValidationErrorData>(api.signatures.request.path, {
       labNoteNo,
       signers: [{ userId: reviewer.user.userId, type: 'approver' }],
     });
@@ -205,9 +205,9 @@ describe('signing', () => {
   it('refuses a missing password, a wrong one (audited), and someone without a pending signature', async () => {
     const { labNoteNo } = await savedNote('Refusals');
     await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
-    const noPassword = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', { labNoteNo, status: 'T', name: 'Ryu' });
+    const noPassword = await reviewer.call<ValidationErrorData>(api.signatures.respond.path, { labNoteNo, status: 'T', name: 'Ryu' });
     expect(noPassword.body.data.fields).toMatchObject([{ field: 'password', reason: 'required' }]);
-    const noName = await reviewer.call<ValidationErrorData>('/v1/project/signature/status', {
+    const noName = await reviewer.call<ValidationErrorData>(api.signatures.respond.path, {
       labNoteNo,
       status: 'T',
       password: reviewer.user.password,
@@ -359,7 +359,7 @@ describe('removing signatures', () => {
     const signatureId = (await noteOf(labNoteNo)).signatureList[0]!.signatureId;
     expect((await writer.call(api.signatures.remove, { labNoteNo, signatureId, reason: 'mine' })).http).toBe(403);
     expect((await admin(api.signatures.remove, { labNoteNo, signatureId, reason: 'admin' })).http).toBe(403);
-    const noReason = await leader.call<ValidationErrorData>('/v1/project/signature/remove', { labNoteNo, signatureId, reason: '' });
+    const noReason = await leader.call<ValidationErrorData>(api.signatures.remove.path, { labNoteNo, signatureId, reason: '' });
     expect(noReason.body.data.fields).toMatchObject([{ field: 'reason', reason: 'required' }]);
     expect((await noteOf(labNoteNo)).status).toBe('T');
 
@@ -407,11 +407,11 @@ describe('closing the project', () => {
     await sign(reviewer, labNoteNo);
     expect(await blockedBy(leader)).toBeNull();
 
-    const before = (await leader.call<DashboardCounts>('/v1/dashboard/count')).body.data;
+    const before = (await leader.call(api.dashboard.counts)).body.data;
     expect(before.closable).toBeGreaterThanOrEqual(1);
     expect((await writer.call(api.projects.finish, { projectNo: closingNo })).http).toBe(403);
     expect((await leader.call(api.projects.finish, { projectNo: closingNo })).body.status).toBe('0000');
-    const after = (await leader.call<DashboardCounts>('/v1/dashboard/count')).body.data;
+    const after = (await leader.call(api.dashboard.counts)).body.data;
     expect(after).toMatchObject({ closable: before.closable - 1, closed: before.closed + 1, ongoing: before.ongoing - 1 });
     expect(await lastAudit()).toMatchObject({ action: 'project.finished', before: { status: 'ING' }, after: { status: 'C', notes: 1 } });
 
@@ -443,23 +443,23 @@ describe('closing the project', () => {
 
 describe('the audit trail for administrators', () => {
   it('lists with filters, opens a record, and exports CSV (itself audited)', async () => {
-    const signedList = await admin<ListAnswer<AuditRecord>>('/v1/audit/list', { action: 'signature.signed', pageSize: 100 });
+    const signedList = await admin(api.audit.list, { action: 'signature.signed', pageSize: 100 });
     expect(signedList.body.data.totalCount).toBeGreaterThanOrEqual(3);
     expect(signedList.body.data.list.every((r) => r.action === 'signature.signed')).toBe(true);
     expect(new Set(signedList.body.data.list.map((r) => r.actorName))).toEqual(new Set(['Reviewer Ryu', 'Colleague Cho']));
-    const byActor = await admin<ListAnswer<AuditRecord>>('/v1/audit/list', { actor: 'Leader Lee', pageSize: 100 });
+    const byActor = await admin(api.audit.list, { actor: 'Leader Lee', pageSize: 100 });
     expect(byActor.body.data.list.every((r) => r.actorUserId === leader.user.userId)).toBe(true);
     const first = signedList.body.data.list[0]!;
-    const detail = await admin<AuditRecord>('/v1/audit/detail', { seq: first.seq });
+    const detail = await admin(api.audit.detail, { seq: first.seq });
     expect(detail.body.data).toEqual(first);
-    expect((await admin('/v1/audit/detail', { seq: 9_999_999 })).http).toBe(404);
-    expect((await leader.call('/v1/audit/list', {})).http).toBe(403);
-    expect((await admin<ValidationErrorData>('/v1/audit/list', { startDate: '2026-02-02', endDate: '2026-02-01' })).http).toBe(400);
+    expect((await admin(api.audit.detail, { seq: 9_999_999 })).http).toBe(404);
+    expect((await leader.call(api.audit.list, {})).http).toBe(403);
+    expect((await admin<ValidationErrorData>(api.audit.list.path, { startDate: '2026-02-02', endDate: '2026-02-01' })).http).toBe(400);
 
     const { accessToken } = await server.signIn(server.admin.userId, server.admin.password);
     const exported = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/audit/export',
+      url: `/server${api.audit.exportCsv.path}`,
       payload: { action: 'signature.signed' },
       headers: { authorization: `Bearer ${accessToken}` },
     });

@@ -1,16 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import {
-  api,
-  ERR,
-  noteDocumentName,
-  templateDocumentName,
-  textOf,
-  type PmNode,
-  type BlockListAnswer,
-  type DashboardCounts,
-} from '@eln/shared';
+import { api, ERR, noteDocumentName, templateDocumentName, textOf, type PmNode } from '@eln/shared';
 import { auditLog, documentUpdates, files, templateDrafts, templateRevisions } from '../db/schema.js';
 import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
@@ -109,23 +100,23 @@ const lastAudit = async (action: string) =>
   (await server.database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.seq)).limit(1))[0];
 
 async function newProject(): Promise<number> {
-  const answer = await author.call<{ projectNo: number }>('/v1/project/create', {
+  const answer = await author.call(api.projects.create, {
     title: `Templates ${++titles}`,
     signatureList: { department: '', user: [author, researcher].map((p) => p.user.userId).join(',') },
   });
   return answer.body.data.projectNo;
 }
 
-describe('/v1/template/create and /update/title', () => {
+describe(`${api.templates.create.path} and ${api.templates.rename.path}`, () => {
   it('creates a template with a trimmed title, audited, and counts it on the dashboard', async () => {
-    const before = (await author.call<DashboardCounts>('/v1/dashboard/count', {})).body.data.templates;
+    const before = (await author.call(api.dashboard.counts, {})).body.data.templates;
     const answer = await author.call(api.templates.create, { title: '  Cell culture log  ' });
     expect(answer.body.status).toBe('0000');
     const template = await detail(author, answer.body.data.templateNo);
     expect(template).toMatchObject({ title: 'Cell culture log', state: 'D', version: null, revision: 0, authorId: author.user.userId });
     expect(template.abilities).toMatchObject({ write: true, checkIn: true, approve: false, use: false, delete: true });
     expect((await lastAudit('template.created'))?.targetId).toBe(String(answer.body.data.templateNo));
-    expect((await author.call<DashboardCounts>('/v1/dashboard/count', {})).body.data.templates).toBe((before ?? 0) + 1);
+    expect((await author.call(api.dashboard.counts, {})).body.data.templates).toBe((before ?? 0) + 1);
   });
 
   it('refuses an empty, blank, too long or duplicate title, and callers without the template flag', async () => {
@@ -415,7 +406,7 @@ describe('notes made from templates', () => {
   it('copy the latest approved version, record it, and keep it when the template changes later', async () => {
     const projectNo = await newProject();
     const templateNo = await approvedTemplate('1.1', ['Objective', 'Procedure']);
-    const first = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', {
+    const first = await researcher.call(api.notes.create, {
       projectNo,
       title: 'From template',
       templateNo,
@@ -423,7 +414,7 @@ describe('notes made from templates', () => {
     expect(first.body.status).toBe('0000');
     const firstNo = first.body.data.labNoteNo;
     expect(await storedTexts(noteDocumentName(firstNo))).toEqual(['Objective', 'Procedure']);
-    const blocks = (await researcher.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo: firstNo })).body.data;
+    const blocks = (await researcher.call(api.notes.blockList, { labNoteNo: firstNo })).body.data;
     expect(blocks.note.template).toMatchObject({ templateNo, version: '1.1' });
     expect(blocks.blockList.every((b) => b.noteType === 'LABNOTE')).toBe(true);
     expect((await lastAudit('note.created'))?.after).toMatchObject({ template: { templateNo, version: '1.1', revision: 1 } });
@@ -433,13 +424,13 @@ describe('notes made from templates', () => {
     (await write(author, templateNo, 'Waste disposal')).destroy();
     await checkIn(author, templateNo, 1);
     await approve(approver, templateNo, '1.2', 2);
-    const second = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', {
+    const second = await researcher.call(api.notes.create, {
       projectNo,
       title: 'From template 2',
       templateNo,
     });
     expect(await storedTexts(noteDocumentName(second.body.data.labNoteNo))).toEqual(['Objective', 'Procedure', 'Waste disposal']);
-    const again = (await researcher.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo: firstNo })).body.data;
+    const again = (await researcher.call(api.notes.blockList, { labNoteNo: firstNo })).body.data;
     expect(again.note.template).toMatchObject({ version: '1.1' });
     expect(await storedTexts(noteDocumentName(firstNo))).toEqual(['Objective', 'Procedure']);
     expect((await detail(author, templateNo)).noteCount).toBe(2);
@@ -448,27 +439,27 @@ describe('notes made from templates', () => {
   it('refuse a draft that was never approved (7008), a deleted template (9002), and give no note number for it', async () => {
     const projectNo = await newProject();
     const draftNo = await create();
-    expect((await author.call('/v1/project/note/create', { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(
+    expect((await author.call(api.notes.create, { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(
       ERR.templateNotApproved,
     );
     // A researcher cannot see the draft at all.
-    expect((await researcher.call('/v1/project/note/create', { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(
+    expect((await researcher.call(api.notes.create, { projectNo, title: 'From a draft', templateNo: draftNo })).body.status).toBe(
       ERR.notFound,
     );
     const deletedNo = await approvedTemplate();
     expect((await author.call(api.templates.delete, { templateNo: deletedNo })).body.status).toBe('0000');
-    expect((await author.call('/v1/project/note/create', { projectNo, title: 'From deleted', templateNo: deletedNo })).body.status).toBe(
+    expect((await author.call(api.notes.create, { projectNo, title: 'From deleted', templateNo: deletedNo })).body.status).toBe(
       ERR.notFound,
     );
-    expect((await author.call('/v1/project/note/create', { projectNo, title: 'Blank' })).body.status).toBe('0000');
+    expect((await author.call(api.notes.create, { projectNo, title: 'Blank' })).body.status).toBe('0000');
   });
 });
 
-describe('/v1/template/delete', () => {
+describe(api.templates.delete.path, () => {
   it('retires a template its author or an administrator deletes; notes made from it keep their origin', async () => {
     const projectNo = await newProject();
     const templateNo = await approvedTemplate();
-    const note = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Kept', templateNo });
+    const note = await researcher.call(api.notes.create, { projectNo, title: 'Kept', templateNo });
     expect((await approver.call(api.templates.delete, { templateNo })).body.status).toBe(ERR.templateDelete);
     expect((await researcher.call(api.templates.delete, { templateNo })).body.status).toBe(ERR.forbidden);
     expect((await author.call(api.templates.delete, { templateNo })).body.status).toBe('0000');
@@ -476,7 +467,7 @@ describe('/v1/template/delete', () => {
     expect((await lastAudit('template.deleted'))?.before).toMatchObject({ version: '1.1' });
     const list = (await author.call(api.templates.list, { pageSize: 100 })).body.data;
     expect(list.list.some((t) => t.templateNo === templateNo)).toBe(false);
-    const blocks = (await researcher.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo: note.body.data.labNoteNo })).body.data;
+    const blocks = (await researcher.call(api.notes.blockList, { labNoteNo: note.body.data.labNoteNo })).body.data;
     expect(blocks.note.template).toMatchObject({ templateNo, version: '1.1' });
     const admin = await server.as(server.admin);
     const other = await create();
@@ -506,7 +497,7 @@ describe('files in templates', () => {
     ]);
     const response = await server.app.inject({
       method: 'POST',
-      url: '/server/v1/common/file/add',
+      url: `/server${api.files.upload.path}`,
       payload,
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${who.token}` },
     });
@@ -530,8 +521,8 @@ describe('files in templates', () => {
     expect((await upload(researcher, { templateNo: String(templateNo) })).status).toBe(ERR.notFound);
     expect((await upload(author, { templateNo: String(templateNo), labNoteNo: '1' })).status).toBe(ERR.validation);
     // A draft's file is the template's readers' alone.
-    expect((await researcher.call('/v1/common/file/url', { fileId })).body.status).toBe(ERR.notFound);
-    expect((await coAuthor.call('/v1/common/file/url', { fileId })).body.status).toBe('0000');
+    expect((await researcher.call(api.files.link, { fileId })).body.status).toBe(ERR.notFound);
+    expect((await coAuthor.call(api.files.link, { fileId })).body.status).toBe('0000');
 
     const client = await connect(author, templateNo);
     appendParagraph(client.doc, 'Gel image below');
@@ -541,10 +532,10 @@ describe('files in templates', () => {
     expect((await checkIn(author, templateNo, 0)).body.status).toBe('0000');
     expect((await upload(author, { templateNo: String(templateNo) })).status).toBe(ERR.templateNotDraft);
     expect((await approve(approver, templateNo, '1.1', 1)).body.status).toBe('0000');
-    expect((await researcher.call('/v1/common/file/url', { fileId })).body.status).toBe('0000');
+    expect((await researcher.call(api.files.link, { fileId })).body.status).toBe('0000');
 
     const projectNo = await newProject();
-    const note = await researcher.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'With the gel', templateNo });
+    const note = await researcher.call(api.notes.create, { projectNo, title: 'With the gel', templateNo });
     const labNoteNo = note.body.data.labNoteNo;
     const noteFiles = await server.database.db.select().from(files).where(eq(files.noteNo, labNoteNo));
     expect(noteFiles).toHaveLength(1);
@@ -558,11 +549,11 @@ describe('files in templates', () => {
       .toArray()
       .filter((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === 'image');
     expect(images.map((image) => image.getAttribute('fileId'))).toEqual([noteFiles[0]?.fileId]);
-    expect((await researcher.call('/v1/common/file/url', { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');
+    expect((await researcher.call(api.files.link, { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');
 
     // Deleting the template leaves the note's copy readable, and the template's own file unreadable to others.
     expect((await author.call(api.templates.delete, { templateNo })).body.status).toBe('0000');
-    expect((await researcher.call('/v1/common/file/url', { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');
-    expect((await researcher.call('/v1/common/file/url', { fileId })).body.status).toBe(ERR.notFound);
+    expect((await researcher.call(api.files.link, { fileId: noteFiles[0]!.fileId })).body.status).toBe('0000');
+    expect((await researcher.call(api.files.link, { fileId })).body.status).toBe(ERR.notFound);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import type { ApiResponse, AuthFlags, CallAnswer, CallSpec, SignInAnswer } from '@eln/shared';
+import { api, type ApiResponse, type AuthFlags, type CallAnswer, type CallSpec, type SignInAnswer } from '@eln/shared';
 import { buildApp, type App, type AppOptions } from '../app.js';
 import { PRODUCTION_LICENCE_KEY, TEST_LICENCE_KEY } from '../licence/vendorKeys.js';
 import { DEFAULT_THROTTLE, loadConfig, type ServerConfig, type ThrottlePolicy } from '../config.js';
@@ -162,7 +162,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return { ...user, userNo: row.userNo };
     },
     async signIn(userId, password) {
-      const result = await server.call<SignInAnswer>('/v1/user/signIn', { userId, password });
+      const result = await server.call(api.auth.signIn, { userId, password });
       if (result.body.status !== '0000') throw new Error(`sign-in of ${userId} failed: ${JSON.stringify(result.body)}`);
       return result.body.data;
     },

@@ -10,7 +10,7 @@ let admin: Caller;
 beforeAll(async () => {
   server = await startTestServer();
   admin = await server.as(server.admin);
-  await admin('/v1/department/create', { code: 'QA', name: 'Quality' });
+  await admin(api.departments.create, { code: 'QA', name: 'Quality' });
 });
 afterAll(async () => {
   await server?.stop();
@@ -65,7 +65,7 @@ describe('administrators manage users', () => {
     expect(duplicate.http).toBe(409);
     expect(duplicate.body.status).toBe(ERR.userDuplicate);
     expect((await admin(api.users.create, newUser({ departmentCode: 'NOPE' }))).body.status).toBe(ERR.departmentMissing);
-    const invalid = await admin<ValidationErrorData>('/v1/admin/user/create', {
+    const invalid = await admin<ValidationErrorData>(api.users.create.path, {
       ...newUser(),
       userId: 'no-at-sign',
       phone: '010-22-3333',

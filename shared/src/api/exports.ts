@@ -222,6 +222,3 @@ export const exportCalls = {
     ],
   }),
 } as const;
-
-/** Where a .eln archive is uploaded for import (multipart, one file part). */
-export const ELN_IMPORT_PATH = exportCalls.importEln.path;

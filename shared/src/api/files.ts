@@ -3,14 +3,14 @@ import { ERR } from '../errors.js';
 import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '../limits.js';
 import { defineCall } from './call.js';
 
-/**
- * Uploads: `POST /server/v1/common/file/add`, multipart, the owner's field first, then `file`. The owner
+/*
+ * Uploads (`fileCalls.upload`): multipart, the owner's field first, then `file`. The owner
  * is `labNoteNo`, `templateNo`, or a schema thumbnail's `schemasTypeNo` (with `schemaNo` for a child
  * schema's). Images (jpg, jpeg, png, gif, under 3 MB) and files (xls, xlsx, pptx, pdf, docx, txt, zip,
  * rar, tar, odt, under 50 MB) are checked on their content, not only their name; a schema thumbnail is
  * an image only, and the server stores a small copy of it beside it.
  */
-export const FILE_UPLOAD_PATH = '/v1/common/file/add';
+
 /** Files are fetched with a short-lived signed link, so that <img> tags need no Authorization header. */
 export const FILE_LINK_SECONDS = 60 * 60;
 
@@ -51,7 +51,7 @@ export type FileUrlAnswer = z.infer<typeof fileUrlAnswer>;
 /** The file calls (server/src/files). */
 export const fileCalls = {
   upload: defineCall({
-    path: FILE_UPLOAD_PATH,
+    path: '/v1/common/file/add',
     auth: 'user',
     kind: 'command',
     summary: 'Stores an image or file for a note, a template draft or a schema thumbnail the caller may write, checked on its content.',

@@ -13,9 +13,6 @@ import { defineCall, noAnswer } from './call.js';
 export const refreshTransport = z.enum(['cookie', 'body']);
 export type RefreshTransport = z.infer<typeof refreshTransport>;
 
-/** The refresh token's cookie: sent by the browser to the refresh call only. */
-export const REFRESH_COOKIE = { name: 'eln_refresh', path: `${API_BASE}/v1/user/refresh` } as const;
-
 export const signInRequest = z.strictObject({ userId: emailField, password: passwordInput, refreshIn: refreshTransport.optional() });
 export type SignInRequest = z.input<typeof signInRequest>;
 
@@ -161,3 +158,6 @@ export const authCalls = {
     errors: [ERR.resetInvalid, ERR.tooManyAttempts],
   }),
 } as const;
+
+/** The refresh token's cookie: sent by the browser to the refresh call only. */
+export const REFRESH_COOKIE = { name: 'eln_refresh', path: `${API_BASE}${authCalls.refresh.path}` } as const;

@@ -3,7 +3,7 @@ import { API_BASE } from '../envelope.js';
 import { ERR } from '../errors.js';
 import { text } from '../validation.js';
 import { defineCall } from './call.js';
-import { emptyRequest, refreshTransport, signInAnswer } from './identity.js';
+import { authCalls, emptyRequest, refreshTransport, signInAnswer } from './identity.js';
 
 /**
  * Single sign-on through OpenID Connect (authorization code with PKCE). The browser starts the flow with
@@ -25,18 +25,6 @@ export const SSO = {
   /** The claim whose value is the notebook's user ID (an email). */
   defaultUserClaim: 'email',
 } as const;
-
-/**
- * The browser's flow cookie: state, nonce and PKCE verifier of the one flow under way, signed by the
- * server, httpOnly, sent only to the SSO calls, expiring with the flow.
- */
-export const SSO_FLOW_COOKIE = { name: 'eln_sso_flow', path: `${API_BASE}/v1/user/login/okta` } as const;
-
-/**
- * After a single sign-on, the provider's end-session address (with the ID token as hint), signed by the
- * server and sent only to the sign-out call, which answers it so that the client can offer it.
- */
-export const SSO_SIGN_OUT_COOKIE = { name: 'eln_sso_end', path: `${API_BASE}/v1/user/signOut` } as const;
 
 export const ssoConfigAnswer = z.strictObject({
   /** Whether a provider is configured: the sign-in page shows the SSO button only then. */
@@ -114,3 +102,16 @@ export const ssoCalls = {
     failure: ERR.tokenIssue,
   }),
 } as const;
+
+/**
+ * The browser's flow cookie: state, nonce and PKCE verifier of the one flow under way, signed by the
+ * server, httpOnly, sent only to the SSO calls (their paths all begin with the finishing call's), expiring
+ * with the flow.
+ */
+export const SSO_FLOW_COOKIE = { name: 'eln_sso_flow', path: `${API_BASE}${ssoCalls.finish.path}` } as const;
+
+/**
+ * After a single sign-on, the provider's end-session address (with the ID token as hint), signed by the
+ * server and sent only to the sign-out call, which answers it so that the client can offer it.
+ */
+export const SSO_SIGN_OUT_COOKIE = { name: 'eln_sso_end', path: `${API_BASE}${authCalls.signOut.path}` } as const;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { api } from '@eln/shared';
 import { ApiError } from '../../api/errors';
 import {
   downloadAuditCsv,
@@ -139,7 +140,7 @@ describe('downloading the audit CSV', () => {
     expect(progress[0]).toBeLessThan(100);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
-      url: '/server/v1/audit/export',
+      url: `/server${api.audit.exportCsv.path}`,
       body: JSON.stringify({ action: 'user.signIn' }),
       headers: { Authorization: 'Bearer token-1', 'Content-Type': 'application/json', 'Accept-Language': 'ko' },
     });

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EXPORT_LIMITS, fieldMessage, type ExportCreateRequest, type ExportFormat, type ListAnswer, type ProjectRow } from '@eln/shared';
+import { api, EXPORT_LIMITS, fieldMessage, type ExportCreateRequest, type ExportFormat, type ProjectRow } from '@eln/shared';
 import { apiErrorText, call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { Button } from '../../ui/Button';
@@ -140,7 +140,7 @@ function ProjectChooser({ chosen, onChange, error, testId }: ProjectChooserProps
 
   const search = async () => {
     try {
-      const answer = await call<ListAnswer<ProjectRow>>('/v1/project/list', { type: 'title', value: query.trim(), page: 1, pageSize: 10 });
+      const answer = await call(api.projects.list, { type: 'title', value: query.trim(), page: 1, pageSize: 10 });
       setFound(answer.list);
       setFailure(null);
     } catch (problem) {

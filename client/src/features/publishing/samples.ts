@@ -288,9 +288,9 @@ const EXPORT_JOBS: ExportJob[] = [
 /** The answer of each call the guide's screens make, by path. */
 const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   [api.dashboard.counts.path]: () => COUNTS,
-  '/v1/project/list': (): ListAnswer<ProjectRow> => ({ list: PROJECTS, totalCount: 57 }),
-  '/v1/project/check': () => PROJECT,
-  '/v1/project/editor': (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
+  [api.projects.list.path]: (): ListAnswer<ProjectRow> => ({ list: PROJECTS, totalCount: 57 }),
+  [api.projects.detail.path]: () => PROJECT,
+  [api.projects.editor.path]: (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
   [api.system.info.path]: () => SYSTEM,
   [api.departments.companyTree.path]: (): { list: CompanyDepartments[] } => ({
     list: [

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type ProjectEditorAnswer } from '@eln/shared';
+import { api, COLLAB_REFUSALS, HOLD_ENDED_MESSAGE, noteDocumentName } from '@eln/shared';
 import { labNotes } from '../../db/schema.js';
 import { installAfterLockTrigger, storedAfterLock } from '../../testing/afterLock.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../../testing/harness.js';
@@ -49,15 +49,13 @@ async function twoProcesses() {
   const aliceToken = (await one.signIn(alice.userId, alice.password)).accessToken;
   const bobToken = (await two.signIn(bob.userId, bob.password)).accessToken;
   const { projectNo } = (
-    await one.call<{ projectNo: number }>(
-      '/v1/project/create',
+    await one.call(
+      api.projects.create,
       { title: 'Shared', signatureList: { department: '', user: `${alice.userId},${bob.userId}` } },
       { token: aliceToken },
     )
   ).body.data;
-  const { labNoteNo } = (
-    await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: 'Across processes' }, { token: bobToken })
-  ).body.data;
+  const { labNoteNo } = (await two.call(api.notes.create, { projectNo, title: 'Across processes' }, { token: bobToken })).body.data;
   const name = noteDocumentName(labNoteNo);
   const connect = async (url: string, token: string) => {
     const client = await connectWriter(url, name, token);
@@ -82,8 +80,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     expect(paragraphTexts(a.doc)).toEqual(paragraphTexts(b.doc));
     await eventually(() => a.allDurable() && b.allDurable(), 'durable confirmations from either process');
 
-    const modifiers = (await two.call<ProjectEditorAnswer>('/v1/project/editor', { projectNo }, { token: bobToken })).body.data.list[0]
-      ?.modifiers;
+    const modifiers = (await two.call(api.projects.editor, { projectNo }, { token: bobToken })).body.data.list[0]?.modifiers;
     expect(modifiers?.map((m) => m.name).sort()).toEqual(['Alice on one', 'Bob on two']);
 
     // Each update was stored once, by the process that received it: a fresh client sees each edit once.
@@ -98,7 +95,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     appendParagraph(b.doc, 'before the clear');
     await eventually(() => b.allDurable(), 'the first edit to be durable');
 
-    expect((await one.call('/v1/project/clear/all', { projectNo }, { token: aliceToken })).body.status).toBe('0000');
+    expect((await one.call(api.notes.releaseProjectHolds, { projectNo }, { token: aliceToken })).body.status).toBe('0000');
     await eventually(() => holdEnded(b), 'the hold-ended message on process two');
     appendParagraph(b.doc, 'after the clear');
     await roundTrip(b, a);
@@ -107,7 +104,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       [one, aliceToken],
       [two, bobToken],
     ] as const) {
-      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map(
+      const texts = (await server.call(api.notes.blockList, { labNoteNo }, { token })).body.data.blockList.map(
         (blk) => JSON.parse(blk.content).content[0].text,
       );
       expect(texts).toEqual(['before the clear']);
@@ -121,7 +118,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     b.provider.on('close', ({ event }: { event: { reason: string } }) => {
       closedWith = event.reason;
     });
-    expect((await one.call('/v1/project/note/delete', { labNoteNo }, { token: aliceToken })).body.status).toBe('0000');
+    expect((await one.call(api.notes.delete, { labNoteNo }, { token: aliceToken })).body.status).toBe('0000');
     // The reason tells the editor the note is gone, not that it should reconnect.
     await eventually(() => closedWith === COLLAB_REFUSALS.document, 'the connection on process two to be closed as gone');
   });
@@ -160,7 +157,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       await eventually(() => a.allDurable(), 'Alice’s edit to be stored');
       for (const server of [one, two]) {
         const texts = async () =>
-          (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token: aliceToken })).body.data.blockList.map(
+          (await server.call(api.notes.blockList, { labNoteNo }, { token: aliceToken })).body.data.blockList.map(
             (blk) => JSON.parse(blk.content).content[0].text,
           );
         // Process two learns Alice's stored edit through Redis a moment later (seen lagging under CI load).
@@ -173,7 +170,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
 
     it('closes Bob’s editor on two when he signs out through one', async () => {
       const scene = await bobWritingOnTwo();
-      expect((await scene.one.call('/v1/user/signOut', {}, { token: scene.bobToken })).body.status).toBe('0000');
+      expect((await scene.one.call(api.auth.signOut, {}, { token: scene.bobToken })).body.status).toBe('0000');
       await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session);
     });
 
@@ -181,8 +178,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       const scene = await bobWritingOnTwo();
       const admin = await scene.one.signIn(scene.one.admin.userId, scene.one.admin.password);
       expect(
-        (await scene.one.call('/v1/admin/user/update', { userNo: scene.bob.userNo, active: false }, { token: admin.accessToken })).body
-          .status,
+        (await scene.one.call(api.users.update, { userNo: scene.bob.userNo, active: false }, { token: admin.accessToken })).body.status,
       ).toBe('0000');
       await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session);
     });
@@ -191,8 +187,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       const scene = await bobWritingOnTwo();
       const signatureList = { department: '', user: scene.alice.userId };
       expect(
-        (await scene.one.call('/v1/project/update', { projectNo: scene.projectNo, signatureList }, { token: scene.aliceToken })).body
-          .status,
+        (await scene.one.call(api.projects.update, { projectNo: scene.projectNo, signatureList }, { token: scene.aliceToken })).body.status,
       ).toBe('0000');
       await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.forbidden);
     });
@@ -220,7 +215,7 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       [one, aliceToken],
       [two, bobToken],
     ] as const) {
-      const texts = (await server.call<BlockListAnswer>('/v1/project/block/list', { labNoteNo }, { token })).body.data.blockList.map(
+      const texts = (await server.call(api.notes.blockList, { labNoteNo }, { token })).body.data.blockList.map(
         (blk) => JSON.parse(blk.content).content[0].text,
       );
       expect(texts).toEqual(['before the lock']);
@@ -237,28 +232,22 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
       return client;
     };
     for (let round = 0; round < 8; round += 1) {
-      const { labNoteNo } = (
-        await two.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title: `Race ${round}` }, { token: bobToken })
-      ).body.data;
+      const { labNoteNo } = (await two.call(api.notes.create, { projectNo, title: `Race ${round}` }, { token: bobToken })).body.data;
       const name = noteDocumentName(labNoteNo);
       const writer = await open(urlTwo, name, bobToken);
       const watcher = await open(urlOne, name, aliceToken);
       appendParagraph(writer.doc, 'Result');
       await eventually(() => writer.allDurable(), 'the first paragraph stored');
-      expect((await two.call('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, { token: bobToken })).body.status).toBe(
+      expect((await two.call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, { token: bobToken })).body.status).toBe(
         '0000',
       );
-      await two.call(
-        '/v1/project/signature/create',
-        { labNoteNo, signers: [{ userId: alice.userId, type: 'reviewer' }] },
-        { token: bobToken },
-      );
+      await two.call(api.signatures.request, { labNoteNo, signers: [{ userId: alice.userId, type: 'reviewer' }] }, { token: bobToken });
 
       // Side-map edits leave the blocks as saved: the signature goes through while they keep coming,
       // and process two hears of it only through Redis.
       const typing = startTyping(writer, `r${round}`, 'side map');
       const answer = await one.call(
-        '/v1/project/signature/status',
+        api.signatures.respond,
         { labNoteNo, status: 'T', password: alice.password, name: alice.name },
         { token: aliceToken },
       );

@@ -3,7 +3,7 @@ import * as Y from 'yjs';
 import { WebSocket } from 'ws';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import type { Extension } from '@hocuspocus/server';
-import { COLLAB_PATH, COLLAB_REFUSALS, ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
+import { api, COLLAB_PATH, COLLAB_REFUSALS, ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type SignInAnswer } from '@eln/shared';
 import { claimsOf } from '../../testing/jwt.js';
 import { startTestServer, type NewUser, type TestServer } from '../../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts, roundTrip, type LiveClient } from '../../testing/live.js';
@@ -78,17 +78,13 @@ async function scene(): Promise<Scene> {
   const leaderSession = await server.signIn(leader.userId, leader.password);
   const memberSession = await server.signIn(member.userId, member.password);
   const signatureList = { department: '', user: `${leader.userId},${member.userId}` };
-  const created = await server.call<{ projectNo: number }>(
-    '/v1/project/create',
+  const created = await server.call(
+    api.projects.create,
     { title: `Access ${scenes}`, signatureList },
     { token: leaderSession.accessToken },
   );
   const { projectNo } = created.body.data;
-  const note = await server.call<{ labNoteNo: number }>(
-    '/v1/project/note/create',
-    { projectNo, title: 'Live' },
-    { token: memberSession.accessToken },
-  );
+  const note = await server.call(api.notes.create, { projectNo, title: 'Live' }, { token: memberSession.accessToken });
   const name = noteDocumentName(note.body.data.labNoteNo);
   const observer = track(await connectWriter(url, name, leaderSession.accessToken));
   const editor = track(await connectWriter(url, name, memberSession.accessToken));
@@ -144,7 +140,7 @@ describe('open live connections when access ends', () => {
     const otherSession = await server.signIn(s.member.userId, s.member.password);
     const otherEditor = track(await connectWriter(url, s.name, otherSession.accessToken));
 
-    expect((await server.call('/v1/user/signOut', {}, { token: s.memberSession.accessToken })).body.status).toBe('0000');
+    expect((await server.call(api.auth.signOut, {}, { token: s.memberSession.accessToken })).body.status).toBe('0000');
     await expectClosed(s, COLLAB_REFUSALS.session);
 
     appendParagraph(otherEditor.doc, 'from the other session');
@@ -156,7 +152,7 @@ describe('open live connections when access ends', () => {
   it('closes every connection of a user an administrator deactivates', async () => {
     const s = await scene();
     const admin = await server.signIn(server.admin.userId, server.admin.password);
-    const update = await server.call('/v1/admin/user/update', { userNo: s.member.userNo, active: false }, { token: admin.accessToken });
+    const update = await server.call(api.users.update, { userNo: s.member.userNo, active: false }, { token: admin.accessToken });
     expect(update.body.status).toBe('0000');
     await expectClosed(s, COLLAB_REFUSALS.session);
   });
@@ -165,7 +161,7 @@ describe('open live connections when access ends', () => {
     const s = await scene();
     const admin = await server.signIn(server.admin.userId, server.admin.password);
     expect(
-      (await server.call('/v1/admin/user/update', { userNo: s.member.userNo, name: 'Renamed' }, { token: admin.accessToken })).body.status,
+      (await server.call(api.users.update, { userNo: s.member.userNo, name: 'Renamed' }, { token: admin.accessToken })).body.status,
     ).toBe('0000');
     expect(memberConnections(s).map((c) => c.readOnly)).toEqual([false]);
     appendParagraph(s.editor.doc, 'still writing');
@@ -175,20 +171,20 @@ describe('open live connections when access ends', () => {
 
   it('closes the connections of a user whose password is reset', async () => {
     const s = await scene();
-    await server.call('/v1/user/find/password', { userId: s.member.userId });
+    await server.call(api.auth.findPassword, { userId: s.member.userId });
     // The link is mailed after the answer (find password answers before it looks the account up).
     const tokenInMail = () => /reset=([\w-]+)/.exec(mail.filter((m) => m.to === s.member.userId).at(-1)?.text ?? '')?.[1];
     await eventually(() => tokenInMail() !== undefined, 'the reset mail');
     const token = tokenInMail();
-    expect((await server.call('/v1/user/password/reset', { token, password: 'a brand new password' })).body.status).toBe('0000');
+    expect((await server.call(api.auth.resetPassword, { token, password: 'a brand new password' })).body.status).toBe('0000');
     await expectClosed(s, COLLAB_REFUSALS.session);
   });
 
   it('closes the connections of a session revoked because its refresh token was used twice', async () => {
     const s = await scene();
-    expect((await server.call('/v1/user/refresh', { refreshToken: s.memberSession.refreshToken })).body.status).toBe('0000');
+    expect((await server.call(api.auth.refresh, { refreshToken: s.memberSession.refreshToken })).body.status).toBe('0000');
     // The spent token again: someone holds a copy, so the whole session ends.
-    expect((await server.call('/v1/user/refresh', { refreshToken: s.memberSession.refreshToken })).body.status).toBe(ERR.refreshInvalid);
+    expect((await server.call(api.auth.refresh, { refreshToken: s.memberSession.refreshToken })).body.status).toBe(ERR.refreshInvalid);
     await expectClosed(s, COLLAB_REFUSALS.session);
   });
 
@@ -196,7 +192,7 @@ describe('open live connections when access ends', () => {
     const s = await scene();
     const signatureList = { department: '', user: s.leader.userId };
     expect(
-      (await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
+      (await server.call(api.projects.update, { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
         .status,
     ).toBe('0000');
     await expectClosed(s, COLLAB_REFUSALS.forbidden);
@@ -208,7 +204,7 @@ describe('open live connections when access ends', () => {
     const leader = { ...s, member: s.leader, memberSession: s.leaderSession, editor: s.observer, observer: s.editor };
     const signatureList = { department: '', user: s.member.userId };
     expect(
-      (await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
+      (await server.call(api.projects.update, { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
         .status,
     ).toBe('0000');
     expect(memberConnections(leader).map((c) => c.readOnly)).toEqual([false]);
@@ -223,7 +219,7 @@ describe('open live connections when access ends', () => {
     const newcomer = await server.createUser();
     const signatureList = { department: '', user: `${s.leader.userId},${s.member.userId},${newcomer.userId}` };
     expect(
-      (await server.call('/v1/project/update', { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
+      (await server.call(api.projects.update, { projectNo: s.projectNo, signatureList }, { token: s.leaderSession.accessToken })).body
         .status,
     ).toBe('0000');
     expect(memberConnections(s).map((c) => c.readOnly)).toEqual([false]);
@@ -236,13 +232,9 @@ describe('open live connections when access ends', () => {
     const member = await server.createUser();
     const session = await server.signIn(member.userId, member.password);
     const signatureList = { department: '', user: `${member.userId},${server.admin.userId}` };
-    const created = await server.call<{ projectNo: number }>(
-      '/v1/project/create',
-      { title: 'Access race', signatureList },
-      { token: session.accessToken },
-    );
-    const note = await server.call<{ labNoteNo: number }>(
-      '/v1/project/note/create',
+    const created = await server.call(api.projects.create, { title: 'Access race', signatureList }, { token: session.accessToken });
+    const note = await server.call(
+      api.notes.create,
       { projectNo: created.body.data.projectNo, title: 'Live' },
       { token: session.accessToken },
     );
@@ -271,7 +263,7 @@ describe('open live connections when access ends', () => {
     provider.attach();
     try {
       await entered; // authenticated with a live session; the connection is not open yet
-      expect((await server.call('/v1/user/signOut', {}, { token: session.accessToken })).body.status).toBe('0000');
+      expect((await server.call(api.auth.signOut, {}, { token: session.accessToken })).body.status).toBe('0000');
       appendParagraph(doc, 'written after the sign-out');
     } finally {
       loadGate.documentName = '';

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import {
+  api,
   COLLAB_REFUSALS,
   CONTENT_FIELD,
   CONTENT_REFUSED_MESSAGE,
@@ -41,7 +42,7 @@ beforeAll(async () => {
   writerToken = (await server.signIn(writer.userId, writer.password)).accessToken;
   colleagueToken = (await server.signIn(colleague.userId, colleague.password)).accessToken;
   caller = await server.as(writer);
-  const project = await caller<{ projectNo: number }>('/v1/project/create', {
+  const project = await caller(api.projects.create, {
     title: 'Content rules',
     signatureList: { department: '', user: `${writer.userId},${colleague.userId}` },
   });
@@ -55,7 +56,7 @@ afterAll(async () => {
 });
 
 async function newNote(title: string): Promise<string> {
-  const created = await caller<{ labNoteNo: number }>('/v1/project/note/create', { projectNo, title });
+  const created = await caller(api.notes.create, { projectNo, title });
   return noteDocumentName(created.body.data.labNoteNo);
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { COLLAB_LIMITS, CONTENT_FIELD, DOCUMENT_TOO_LARGE, HOLD_ENDED_MESSAGE, noteDocumentName } from '@eln/shared';
+import { api, COLLAB_LIMITS, CONTENT_FIELD, DOCUMENT_TOO_LARGE, HOLD_ENDED_MESSAGE, noteDocumentName } from '@eln/shared';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts, type LiveClient } from '../../testing/live.js';
 
@@ -21,13 +21,11 @@ describe('the size of a live document', () => {
     const writer = await server.createUser({ name: 'Writer Size' });
     const caller = await server.as(writer);
     token = (await server.signIn(writer.userId, writer.password)).accessToken;
-    const project = await caller<{ projectNo: number }>('/v1/project/create', {
+    const project = await caller(api.projects.create, {
       title: 'Size limits',
       signatureList: { department: '', user: writer.userId },
     });
-    labNoteNo = (
-      await caller<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title: 'Big note' })
-    ).body.data.labNoteNo;
+    labNoteNo = (await caller(api.notes.create, { projectNo: project.body.data.projectNo, title: 'Big note' })).body.data.labNoteNo;
   });
   afterEach(() => {
     for (const client of clients.splice(0)) client.destroy();

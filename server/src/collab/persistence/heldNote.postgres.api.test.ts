@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noteDocumentName } from '@eln/shared';
+import { api, noteDocumentName } from '@eln/shared';
 import { lockNote } from '../../notes/queries.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../../testing/live.js';
@@ -28,14 +28,13 @@ describe('a note whose row another transaction holds', () => {
   it('keeps its own edits unconfirmed until the lock goes, while another note’s edits are confirmed meanwhile', async () => {
     const user = await server.createUser();
     const { accessToken: token } = await server.signIn(user.userId, user.password);
-    const project = await server.call<{ projectNo: number }>(
-      '/v1/project/create',
+    const project = await server.call(
+      api.projects.create,
       { title: 'Held rows', signatureList: { department: '', user: user.userId } },
       { token },
     );
     const noteNo = async (title: string) =>
-      (await server.call<{ labNoteNo: number }>('/v1/project/note/create', { projectNo: project.body.data.projectNo, title }, { token }))
-        .body.data.labNoteNo;
+      (await server.call(api.notes.create, { projectNo: project.body.data.projectNo, title }, { token })).body.data.labNoteNo;
     const [heldNo, freeNo] = [await noteNo('Held'), await noteNo('Free')];
     const open = async (labNoteNo: number) => {
       const client = await connectWriter(url, noteDocumentName(labNoteNo), token);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { DURABLE_MESSAGE, noteDocumentName, type SaveAnswer } from '@eln/shared';
+import { api, DURABLE_MESSAGE, noteDocumentName } from '@eln/shared';
 import { documentSnapshots, documentUpdates, noteVersions } from '../../db/schema.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../../testing/harness.js';
@@ -86,13 +86,13 @@ function clocksIn(message: unknown): string[] {
 async function noteFor(server: TestServer) {
   const user = await server.createUser();
   const session = await server.signIn(user.userId, user.password);
-  const created = await server.call<{ projectNo: number }>(
-    '/v1/project/create',
+  const created = await server.call(
+    api.projects.create,
     { title: `P ${user.userId}`.slice(0, 25), signatureList: { department: '', user: user.userId } },
     { token: session.accessToken },
   );
-  const note = await server.call<{ labNoteNo: number }>(
-    '/v1/project/note/create',
+  const note = await server.call(
+    api.notes.create,
     { projectNo: created.body.data.projectNo, title: 'Durable' },
     { token: session.accessToken },
   );
@@ -330,7 +330,7 @@ describe('durable persistence', () => {
     const typing = startTyping(typist, 'typed', 'side map');
     try {
       await eventually(() => store!.appendAttempts >= 2, 'typing to be stored');
-      const saved = await server.call<SaveAnswer>('/v1/project/note/save', { labNoteNo, version: 0, blockList: [] }, { token });
+      const saved = await server.call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, { token });
       expect(saved.body.status).toBe('0000');
       // Read before anything more can be stored: what the database held when the version was written, or more.
       const storedAtSave = tagsOfState(await loadDocumentState(server.database.db, name));

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type BlockListAnswer, type SaveAnswer } from '@eln/shared';
+import { api, ERR, HOLD_ENDED_MESSAGE, noteDocumentName, type CallInput, type CallSpec } from '@eln/shared';
 import { labNotes, projects } from '../../db/schema.js';
 import { installAfterLockTrigger, storedAfterLock } from '../../testing/afterLock.js';
 import { startTestServer, type NewUser, type TestServer } from '../../testing/harness.js';
@@ -36,7 +36,8 @@ async function person(name: string): Promise<Person> {
   return { user, token: (await server.signIn(user.userId, user.password)).accessToken };
 }
 
-const call = async <T = unknown>(who: Person, path: string, body: unknown) => (await server.call<T>(path, body, { token: who.token })).body;
+const call = async <C extends CallSpec>(who: Person, spec: C, body: CallInput<C>) =>
+  (await server.call(spec, body, { token: who.token })).body;
 
 const storedState = (documentName: string) => new DatabaseDocumentStore(server.database).load(documentName);
 
@@ -68,7 +69,7 @@ afterAll(async () => {
 });
 
 async function newProject(title: string): Promise<number> {
-  const body = await call<{ projectNo: number }>(leader, '/v1/project/create', {
+  const body = await call(leader, api.projects.create, {
     title,
     signatureList: { department: '', user: [leader, writer, reviewer].map((p) => p.user.userId).join(',') },
   });
@@ -83,19 +84,19 @@ async function connect(who: Person, documentName: string): Promise<LiveClient> {
 
 /** A note by the writer with a saved version ("Result"), its open editor, and the reviewer watching. */
 async function savedNote(projectNo: number, title: string) {
-  const { labNoteNo } = (await call<{ labNoteNo: number }>(writer, '/v1/project/note/create', { projectNo, title })).data;
+  const { labNoteNo } = (await call(writer, api.notes.create, { projectNo, title })).data;
   const documentName = noteDocumentName(labNoteNo);
   const editor = await connect(writer, documentName);
   const observer = await connect(reviewer, documentName);
   appendParagraph(editor.doc, 'Result');
   await eventually(() => editor.allDurable(), 'the first paragraph to be stored');
-  expect((await call<SaveAnswer>(writer, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] })).status).toBe('0000');
+  expect((await call(writer, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).status).toBe('0000');
   return { labNoteNo, documentName, editor, observer };
 }
 
 const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
 const sign = (labNoteNo: number) =>
-  call(reviewer, '/v1/project/signature/status', { labNoteNo, status: 'T', password: reviewer.user.password, name: reviewer.user.name });
+  call(reviewer, api.signatures.respond, { labNoteNo, status: 'T', password: reviewer.user.password, name: reviewer.user.name });
 
 /** Waits until the server has handled everything the editor sent and stored what it was going to. */
 async function settle(editor: LiveClient, observer: LiveClient, documentName: string): Promise<void> {
@@ -135,7 +136,7 @@ describe('a locked note takes no more live updates', () => {
       expect(server.services.live.persistence.isStale(documentName)).toBe(true);
       if (lock !== 'deleted') {
         // The API reads the stored note, not the refused copy still in memory.
-        const list = await call<BlockListAnswer>(writer, '/v1/project/block/list', { labNoteNo });
+        const list = await call(writer, api.notes.blockList, { labNoteNo });
         expect(list.data.blockList.map((block) => JSON.parse(block.content).content[0].text)).toEqual(['Result']);
       }
       // Once everyone has left, the note opens again from what is stored, read-only.
@@ -155,8 +156,7 @@ describe('a locked note takes no more live updates', () => {
     for (let round = 0; round < 20; round += 1) {
       const { labNoteNo, documentName, editor, observer } = await savedNote(projectNo, `Sign race ${round}`);
       expect(
-        (await call(writer, '/v1/project/signature/create', { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] }))
-          .status,
+        (await call(writer, api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] })).status,
       ).toBe('0000');
 
       // Even rounds: paragraphs from a random moment of the signature's work (password, lock, commit),
@@ -187,7 +187,7 @@ describe('a locked note takes no more live updates', () => {
     for (let round = 0; round < 12; round += 1) {
       const projectNo = await newProject(`Finish race ${round}`);
       const signed = await savedNote(projectNo, 'Reviewed');
-      await call(writer, '/v1/project/signature/create', {
+      await call(writer, api.signatures.request, {
         labNoteNo: signed.labNoteNo,
         signers: [{ userId: reviewer.user.userId, type: 'reviewer' }],
       });
@@ -196,7 +196,7 @@ describe('a locked note takes no more live updates', () => {
 
       const typing = startTyping(editor, `f${round}`, 'paragraphs');
       await sleep(Math.floor(Math.random() * 60));
-      expect((await call(leader, '/v1/project/finish', { projectNo })).status).toBe('0000');
+      expect((await call(leader, api.projects.finish, { projectNo })).status).toBe('0000');
       await sleep(20);
       await typing.stop();
       await settle(editor, observer, documentName);

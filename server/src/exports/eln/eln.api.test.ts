@@ -12,7 +12,7 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import { ROCrate } from 'ro-crate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { ELN_IMPORT_LIMITS, noteDocumentName, type BlockListAnswer, type SavedBlock } from '@eln/shared';
+import { api, ELN_IMPORT_LIMITS, noteDocumentName, type SavedBlock } from '@eln/shared';
 import { verifyAuditChain } from '../../audit/audit.js';
 import { auditLog, files, labNotes, noteSignatures, noteVersions, projects, users } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
@@ -234,16 +234,16 @@ beforeAll(async () => {
   // paragraph typed in a live editor, so the archive holds more than one version.
   const junho = await server.as({ userId: 'junho.jung@demo.eln', password: DEMO_PASSWORD });
   const [b7] = await db.select().from(labNotes).where(eq(labNotes.title, 'B7 passage 3'));
-  expect((await junho('/v1/project/note/save', { labNoteNo: b7!.noteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+  expect((await junho(api.notes.saveVersion, { labNoteNo: b7!.noteNo, version: 0, blockList: [] })).body.status).toBe('0000');
   const { accessToken } = await server.signIn('junho.jung@demo.eln', DEMO_PASSWORD);
   const editor = await connectWriter(baseUrl, noteDocumentName(b7!.noteNo), accessToken);
   appendParagraph(editor.doc, 'Day 4: split 1:3 into T75 flasks. 계대 배양 完了.');
   await eventually(() => editor.allDurable(), 'the paragraph to be stored');
   editor.destroy();
-  expect((await junho('/v1/project/note/save', { labNoteNo: b7!.noteNo, version: 1, blockList: [] })).body.status).toBe('0000');
+  expect((await junho(api.notes.saveVersion, { labNoteNo: b7!.noteNo, version: 1, blockList: [] })).body.status).toBe('0000');
   // And a note never saved.
   const projectNo = await projectNoOf('CRISPR knock-out line B7');
-  expect((await junho('/v1/project/note/create', { projectNo, title: 'Plan for round 2' })).body.status).toBe('0000');
+  expect((await junho(api.notes.create, { projectNo, title: 'Plan for round 2' })).body.status).toBe('0000');
 
   const created = await server.createUser({ name: '가져오기 Importer' });
   importerPassword = created.password;
@@ -526,7 +526,7 @@ describe('.eln import', () => {
       const state = await new DatabaseDocumentStore(server.database).load(noteDocumentName(copy.noteNo));
       expect(state).not.toBeNull();
       expect(contentOfState(state!).content?.length).toBe(copyBlocks.length);
-      const listed = await asImporter<BlockListAnswer>('/v1/project/block/list', { labNoteNo: copy.noteNo });
+      const listed = await asImporter(api.notes.blockList, { labNoteNo: copy.noteNo });
       expect(listed.body.status).toBe('0000');
       expect(listed.body.data).toMatchObject({
         changed: false,

@@ -1,5 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import { FILE_UPLOAD_PATH, noteDocumentName, type ApiResponse, type PmNode, type SaveAnswer, type UploadAnswer } from '@eln/shared';
+import {
+  api,
+  noteDocumentName,
+  type ApiResponse,
+  type CallAnswer,
+  type CallInput,
+  type CallSpec,
+  type PmNode,
+  type UploadAnswer,
+} from '@eln/shared';
 import { documentUpdates, noteVersions } from '../../db/schema.js';
 import { multipartBody } from '../../files/multipartBody.js';
 import { chart, doc, heading, paragraph, table } from '../../seed/demoContent.js';
@@ -50,35 +59,35 @@ async function person(server: TestServer, name: string): Promise<Person> {
   return { ...user, token: accessToken };
 }
 
-async function call<T>(server: TestServer, who: Person, path: string, body: unknown): Promise<T> {
-  const result = await server.call<T>(path, body, { token: who.token });
-  if (result.body.status !== '0000') throw new Error(`${path}: ${JSON.stringify(result.body)}`);
+async function call<C extends CallSpec>(server: TestServer, who: Person, spec: C, body: CallInput<C>): Promise<CallAnswer<C>> {
+  const result = await server.call(spec, body, { token: who.token });
+  if (result.body.status !== '0000') throw new Error(`${spec.path}: ${JSON.stringify(result.body)}`);
   return result.body.data;
 }
 
 async function createNote(server: TestServer, writer: Person, projectNo: number, title: string, content: PmNode | null): Promise<number> {
-  const { labNoteNo } = await call<{ labNoteNo: number }>(server, writer, '/v1/project/note/create', { projectNo, title });
+  const { labNoteNo } = await call(server, writer, api.notes.create, { projectNo, title });
   if (content) {
     await server.database.db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
-    await call<SaveAnswer>(server, writer, '/v1/project/note/save', { labNoteNo, version: 0, blockList: [] });
+    await call(server, writer, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
   }
   return labNoteNo;
 }
 
 const requestSignatures = (server: TestServer, writer: Person, labNoteNo: number, signers: Array<[Person, 'reviewer' | 'participant']>) =>
-  call(server, writer, '/v1/project/signature/create', {
+  call(server, writer, api.signatures.request, {
     labNoteNo,
     signers: signers.map(([who, type]) => ({ userId: who.userId, type })),
   });
 
 const answer = (server: TestServer, who: Person, labNoteNo: number, status: 'T' | 'F', name: string, timeZone: string, description = '') =>
-  call(server, who, '/v1/project/signature/status', { labNoteNo, status, password: who.password, name, timeZone, description });
+  call(server, who, api.signatures.respond, { labNoteNo, status, password: who.password, name, timeZone, description });
 
 async function upload(server: TestServer, who: Person, labNoteNo: number): Promise<string> {
   const { payload, contentType } = multipartBody({ labNoteNo: String(labNoteNo) }, { name: 'gel.png', content: demoGelPng() });
   const response = await server.app.inject({
     method: 'POST',
-    url: `/server${FILE_UPLOAD_PATH}`,
+    url: `/server${api.files.upload.path}`,
     payload,
     headers: { 'content-type': contentType, authorization: `Bearer ${who.token}` },
   });
@@ -108,7 +117,7 @@ export async function buildPdfFixture(server: TestServer, baseUrl: string): Prom
     ['Leader Lee', 'Writer Woo', '박지민', '田中 陽子', 'Emma Wilson', 'Pending Park'].map((name) => person(server, name)),
   )) as [Person, Person, Person, Person, Person, Person];
   const projectTitle = '다국어 흡광도 프로젝트';
-  const { projectNo } = await call<{ projectNo: number }>(server, leader, '/v1/project/create', {
+  const { projectNo } = await call(server, leader, api.projects.create, {
     title: projectTitle,
     description: 'Absorbance of three samples, written in Korean, Japanese and English.',
     signatureList: { department: '', user: [writer, reviewer, participant, decliner, pending].map((p) => p.userId).join(',') },
@@ -149,7 +158,7 @@ export async function buildPdfFixture(server: TestServer, baseUrl: string): Prom
   try {
     appendParagraph(editor.doc, TEXT.second);
     await eventually(() => editor.allDurable(), 'second version durable');
-    await call<SaveAnswer>(server, writer, '/v1/project/note/save', { labNoteNo: multilingual, version: 1, blockList: [] });
+    await call(server, writer, api.notes.saveVersion, { labNoteNo: multilingual, version: 1, blockList: [] });
   } finally {
     editor.destroy();
   }
@@ -172,7 +181,7 @@ export async function buildPdfFixture(server: TestServer, baseUrl: string): Prom
       ),
     ),
   });
-  await call<SaveAnswer>(server, writer, '/v1/project/note/save', { labNoteNo: gelNote, version: 0, blockList: [] });
+  await call(server, writer, api.notes.saveVersion, { labNoteNo: gelNote, version: 0, blockList: [] });
   await requestSignatures(server, writer, gelNote, [
     [decliner, 'reviewer'],
     [pending, 'participant'],
