@@ -6,72 +6,6 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// TODO(lint and format, part 5 of the architecture issue): files being rewritten elsewhere (the server's
-// routes, live editing, the PDF export, the chart configuration, and every client file that calls the API:
-// `grep -rl "call(\|call<\|useLoad" client/src`). Until that has landed, what the rules below find in them
-// is a warning; then fix those findings and delete this list and the blocks that use it.
-const BEING_REWRITTEN = [
-  'server/src/*/routes.ts',
-  'server/src/auth/sso/ssoRoutes.ts',
-  'server/src/collab/**',
-  'server/src/exports/pdf/**',
-  'client/src/features/editor/chartConfig.ts',
-  'client/src/api/client.test.ts',
-  'client/src/api/client.ts',
-  'client/src/api/index.ts',
-  'client/src/features/admin/DepartmentPage.tsx',
-  'client/src/features/admin/DepartmentSelect.tsx',
-  'client/src/features/admin/DirectorySyncPanel.tsx',
-  'client/src/features/admin/UserCreateDialog.tsx',
-  'client/src/features/admin/UserEditPage.tsx',
-  'client/src/features/admin/UserListPage.tsx',
-  'client/src/features/audit/AuditDetailDialog.tsx',
-  'client/src/features/audit/AuditPage.tsx',
-  'client/src/features/audit/VerifyResult.tsx',
-  'client/src/features/audit/jsonDiff.ts',
-  'client/src/features/auth/FindIdDialog.tsx',
-  'client/src/features/auth/FindPasswordDialog.tsx',
-  'client/src/features/auth/ResetPasswordForm.tsx',
-  'client/src/features/auth/SignInForm.tsx',
-  'client/src/features/dashboard/DashboardPage.tsx',
-  'client/src/features/dropboxes/DropboxCreatePage.tsx',
-  'client/src/features/dropboxes/DropboxDetailPage.tsx',
-  'client/src/features/dropboxes/DropboxImport.tsx',
-  'client/src/features/editor/fileLinks.ts',
-  'client/src/features/editor/schemaBlocks.ts',
-  'client/src/features/editor/toolbar/DropboxCellDialog.tsx',
-  'client/src/features/editor/toolbar/SchemaInsertDialog.tsx',
-  'client/src/features/exports/ExportForm.tsx',
-  'client/src/features/exports/PublicKeyButton.tsx',
-  'client/src/features/exports/exportJobs.ts',
-  'client/src/features/notes/ProjectNotes.tsx',
-  'client/src/features/notes/sessionSaves.ts',
-  'client/src/features/notes/sessionSummary.ts',
-  'client/src/features/people/ParticipantPicker.tsx',
-  'client/src/features/people/directory.ts',
-  'client/src/features/projects/ProjectCreatePage.tsx',
-  'client/src/features/projects/ProjectDetailPage.tsx',
-  'client/src/features/projects/ProjectListPage.tsx',
-  'client/src/features/schemas/SchemaEditorPage.tsx',
-  'client/src/features/schemas/ThumbnailDialog.tsx',
-  'client/src/features/signatures/RemoveDialog.tsx',
-  'client/src/features/signatures/RequestDialog.tsx',
-  'client/src/features/signatures/SignDialog.tsx',
-  'client/src/features/templates/ApproveDialog.tsx',
-  'client/src/features/templates/TemplateCreateDialog.tsx',
-  'client/src/features/templates/TemplateEditorPage.tsx',
-  'client/src/features/templates/TemplateHistory.tsx',
-  'client/src/features/templates/TemplatePicker.tsx',
-  'client/src/features/templates/templateSession.ts',
-  'client/src/layout/LicenceDialog.tsx',
-  'client/src/layout/LicenceRegisterForm.tsx',
-  'client/src/lib/useFilteredTitleList.ts',
-  'client/src/lib/useLoad.ts',
-  'client/src/lib/useServerErrorPage.ts',
-  'client/src/session/actions.ts',
-  'client/src/ui/ListTable.tsx',
-];
-
 export default tseslint.config(
   {
     ignores: ['**/node_modules/', '**/dist/', 'data/', 'test-results/', 'playwright-report/', 'tests/e2e/screenshots/'],
@@ -146,35 +80,6 @@ export default tseslint.config(
   {
     files: ['client/src/**/*.tsx'],
     ...jsxA11y.flatConfigs.recommended,
-  },
-  {
-    // TODO (see BEING_REWRITTEN)
-    files: BEING_REWRITTEN,
-    rules: {
-      '@typescript-eslint/await-thenable': 'warn',
-      '@typescript-eslint/no-base-to-string': 'warn',
-      '@typescript-eslint/no-floating-promises': 'warn',
-      '@typescript-eslint/no-misused-promises': 'warn',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'warn',
-      '@typescript-eslint/no-unsafe-enum-comparison': 'warn',
-      '@typescript-eslint/no-unsafe-return': 'warn',
-    },
-  },
-  {
-    // TODO (see BEING_REWRITTEN)
-    files: BEING_REWRITTEN.filter((file) => file.startsWith('client/')),
-    rules: {
-      'react-hooks/exhaustive-deps': 'warn',
-      'react-hooks/purity': 'warn',
-    },
-  },
-  {
-    // TODO (see BEING_REWRITTEN)
-    files: BEING_REWRITTEN.filter((file) => file.endsWith('.tsx')),
-    rules: {
-      'jsx-a11y/no-autofocus': 'warn',
-      'jsx-a11y/no-noninteractive-tabindex': 'warn',
-    },
   },
   {
     // A test checks the shape of untyped JSON by asserting on it, and vitest's asymmetric matchers

@@ -26,12 +26,12 @@ const refresh = createRefresher({
  * The one API client: POST `/server` + path with a JSON body; resolves to `data` or rejects with an
  * ApiError. In the style guide (lib/styleGuide.ts) the answer comes from its samples instead.
  */
-export const call: typeof client.call = ((target: CallSpec | string, body?: unknown, options?: CallOptions) => {
+export const call: typeof client.call = (target: CallSpec | string, body?: unknown, options?: CallOptions) => {
   const samples = styleGuideSamples();
   if (!samples) return client.call(target as string, body, options);
   const path = typeof target === 'string' ? target : target.path;
   return new Promise((resolve) => resolve(samples.answer(path, body)));
-}) as typeof client.call;
+};
 
 /**
  * Gets this tab a fresh access token now (the proactive timer, and a tab that has none yet).

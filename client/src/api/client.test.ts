@@ -16,14 +16,21 @@ interface Sent {
 
 type Reply = { status: number; json?: unknown; text?: string } | Error;
 
+/** The JSON the client sent (it sends every body as JSON text), or null without a body. */
+function sentBody(body: BodyInit | null | undefined): unknown {
+  if (body === null || body === undefined) return null;
+  if (typeof body !== 'string') throw new Error(`the client sent a body that is not JSON text: ${Object.prototype.toString.call(body)}`);
+  return JSON.parse(body);
+}
+
 /** A fake server: `route` answers each request; every request is recorded. */
 function fakeFetch(route: (sent: Sent) => Reply) {
   const sent: Sent[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request: Sent = {
-      url: String(input),
+      url: input instanceof Request ? input.url : input.toString(),
       headers: (init?.headers ?? {}) as Record<string, string>,
-      body: JSON.parse(String(init?.body ?? 'null')),
+      body: sentBody(init?.body),
     };
     sent.push(request);
     const reply = route(request);

@@ -139,5 +139,3 @@ export function createApiClient(deps: ApiClientDeps) {
 
   return { call, postRefresh };
 }
-
-export type ApiClient = ReturnType<typeof createApiClient>;

@@ -51,7 +51,7 @@ export function LicenceRegisterForm({ onRegistered }: { onRegistered: (answer: L
   }
 
   return (
-    <form className="licence-register" onSubmit={submit} noValidate data-testid="licence-register">
+    <form className="licence-register" onSubmit={(event) => void submit(event)} noValidate data-testid="licence-register">
       <h3 className="licence-register-heading">{t('licence.register.heading')}</h3>
       <p className="licence-register-hint">{t('licence.register.hint')}</p>
       <TextAreaField
@@ -75,7 +75,14 @@ export function LicenceRegisterForm({ onRegistered }: { onRegistered: (answer: L
         </InlineAlert>
       ) : null}
       <div className="licence-register-actions">
-        <input ref={fileInput} type="file" accept=".lic,.txt,text/plain" hidden onChange={loadFile} data-testid="licence-file" />
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".lic,.txt,text/plain"
+          hidden
+          onChange={(event) => void loadFile(event)}
+          data-testid="licence-file"
+        />
         <Button variant="secondary" onClick={() => fileInput.current?.click()}>
           {t('licence.register.file')}
         </Button>

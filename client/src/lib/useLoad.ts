@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 
 export type LoadState<T> =
   | { phase: 'loading'; data: T | undefined; error?: undefined }
@@ -14,11 +14,13 @@ export type Loaded<T> = LoadState<T> & { reload: () => void };
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: string): Loaded<T> {
   const [state, setState] = useState<LoadState<T>>({ phase: 'loading', data: undefined });
   const [version, setVersion] = useState(0);
+  // `load` is a fresh closure each render; `key` says when what it loads has changed.
+  const loadNow = useEffectEvent(load);
 
   useEffect(() => {
     const controller = new AbortController();
     setState((previous) => ({ phase: 'loading', data: previous.data }));
-    load(controller.signal).then(
+    loadNow(controller.signal).then(
       (data) => {
         if (!controller.signal.aborted) setState({ phase: 'ready', data });
       },
@@ -27,7 +29,6 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: strin
       },
     );
     return () => controller.abort();
-    // `load` is a fresh closure each render; `key` says when what it loads has changed.
   }, [key, version]);
 
   const reload = useCallback(() => setVersion((n) => n + 1), []);

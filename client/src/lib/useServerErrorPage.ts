@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { isApiError } from '../api';
 import type { Loaded } from './useLoad';
@@ -17,8 +17,11 @@ export function useServerErrorOnFirstLoad(failure: unknown): void {
   const navigate = useNavigate();
   const location = useLocation();
   const serverFailed = isApiError(failure) && failure.httpStatus >= 500;
+  // Only the failure itself decides; the location is read as it is then.
+  const showErrorPage = useEffectEvent(() => {
+    void navigate('/error', { replace: true, state: { from: `${location.pathname}${location.search}` } });
+  });
   useEffect(() => {
-    if (serverFailed) navigate('/error', { replace: true, state: { from: `${location.pathname}${location.search}` } });
-    // Only the failure itself decides; the location is read as it is then.
+    if (serverFailed) showErrorPage();
   }, [serverFailed]);
 }

@@ -27,7 +27,8 @@ export function auditCsv(records: readonly AuditRecord[], { header = true }: { h
       data: records.map((r) =>
         AUDIT_CSV_COLUMNS.map((column) => {
           const value = r[column];
-          return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+          // Every value is JSON (the record's before and after are any JSON): text as it is, the rest as JSON.
+          return value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
         }),
       ),
     },

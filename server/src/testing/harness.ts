@@ -171,8 +171,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return server.callerWith(accessToken);
     },
     callerWith(token) {
-      return ((target: CallSpec | string, body?: unknown, options?: Omit<CallOptions, 'token'>) =>
-        server.call(target as string, body, { ...options, token })) as Caller;
+      return (target: CallSpec | string, body?: unknown, options?: Omit<CallOptions, 'token'>) =>
+        server.call(target as string, body, { ...options, token });
     },
     async listen() {
       return app.app.listen({ port: 0, host: '127.0.0.1' });

@@ -80,7 +80,7 @@ export function chartConfig(
     spanGaps: true,
   }));
   const tableData = { labels: data.labels, datasets };
-  if (radial) return { type, data: tableData, options: base } as ChartConfiguration;
+  if (radial) return { type, data: tableData, options: base };
   if (type === 'radar') {
     const r = {
       ticks: { color: theme.text, backdropColor: 'transparent', font },
@@ -88,11 +88,11 @@ export function chartConfig(
       angleLines: { color: theme.grid },
       pointLabels: { color: theme.text, font },
     };
-    return { type: 'radar', data: tableData, options: { ...base, scales: { r } } } as ChartConfiguration;
+    return { type: 'radar', data: tableData, options: { ...base, scales: { r } } };
   }
   return {
     type: type === 'horizontal' ? 'bar' : type,
     data: tableData,
     options: { ...base, indexAxis: type === 'horizontal' ? 'y' : 'x', scales: { x: axis(labels.xLabel), y: axis(labels.yLabel) } },
-  } as ChartConfiguration;
+  };
 }

@@ -347,7 +347,6 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
             hint={t('admin.departments.codeHint')}
             testId="dept-code-input"
             autoComplete="off"
-            autoFocus
             spellCheck={false}
           />
         ) : null}
@@ -361,7 +360,6 @@ function DepartmentDialog({ editing, rows, onClose, onDone }: DepartmentDialogPr
             error={form.fieldError('name')}
             testId="dept-name-input"
             autoComplete="off"
-            autoFocus={editing.kind === 'rename'}
           />
         ) : (
           <p className="dialog-intro">

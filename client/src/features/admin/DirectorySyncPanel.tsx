@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ERR, errorMessage, type DirectorySyncCounts, type DirectorySyncRun, type ErrorCode } from '@eln/shared';
 import { apiErrorText, call, isApiError, useApiQuery } from '../../api';
@@ -56,6 +56,10 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
   const [finished, setFinished] = useState(false);
   const running = progress ?? status.data?.running ?? null;
   const watching = syncing || status.data?.running != null;
+  const showOthersResult = useEffectEvent(() => {
+    status.reload();
+    onSynced();
+  });
 
   // While a run goes on (ours or another's), its phase and count come from the status every second.
   useEffect(() => {
@@ -68,8 +72,7 @@ export function DirectorySyncPanel({ onSynced }: { onSynced(): void }) {
           // Another's run has ended: show its result (and the tree it changed) once.
           if (!syncing && !next.running) {
             clearInterval(timer);
-            status.reload();
-            onSynced();
+            showOthersResult();
           }
         },
         () => undefined,

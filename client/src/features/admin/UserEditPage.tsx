@@ -95,7 +95,7 @@ export function UserEditPage({ recordNo }: { recordNo?: number } = {}) {
 
   const back = async () => {
     if (dirty && !(await confirm(t('project.discardChanges')))) return;
-    navigate(backTo);
+    void navigate(backTo);
   };
 
   const backLink = (

@@ -51,7 +51,7 @@ export function UserListPage() {
     if (search.toString() === key) list.reload();
     else setParams(search);
   };
-  const open = (userNo: number) => navigate(`/admin/${userNo}`, { state: { listSearch: location.search } satisfies UserListReturn });
+  const open = (userNo: number) => void navigate(`/admin/${userNo}`, { state: { listSearch: location.search } satisfies UserListReturn });
 
   const filtered = isFiltered(query);
   const types = USER_SEARCH_TYPES.map((value) => ({ value, label: t(`admin.users.searchTypes.${value}`) }));

@@ -40,7 +40,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     send: async (data) => {
       await call(api.auth.resetPassword, data);
       const state: SignInNoticeState = { notice: 'passwordReset' };
-      navigate('/signin', { replace: true, state });
+      void navigate('/signin', { replace: true, state });
     },
     onError: (error, controls) => {
       const fields = fieldErrorsOf(error);
@@ -74,6 +74,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           minLength={PASSWORD_POLICY.minLength}
           maxLength={PASSWORD_POLICY.maxLength}
           testId="reset-password"
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the page is this form: it opens to type the new password, its first field
           autoFocus
         />
         <TextField

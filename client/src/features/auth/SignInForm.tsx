@@ -87,7 +87,7 @@ export function SignInForm() {
       await signIn(data);
       writeStorage(STORAGE_KEYS.savedUserId, saveId ? data.userId : null);
       const from = state.from;
-      navigate(from && from.pathname !== '/signin' ? `${from.pathname}${from.search}${from.hash}` : '/', { replace: true });
+      void navigate(from && from.pathname !== '/signin' ? `${from.pathname}${from.search}${from.hash}` : '/', { replace: true });
     },
     onError: (error, controls) => {
       setPassword('');
@@ -143,6 +143,7 @@ export function SignInForm() {
           onChange={(event) => setUserId(event.target.value)}
           error={form.fieldError('userId')}
           testId="signin-userId"
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the page is this form: it opens to type the user ID (the password, when the ID was saved)
           autoFocus={!savedUserId}
         />
         <TextField

@@ -45,7 +45,7 @@ export function DropboxCreatePage() {
     setBusy(true);
     try {
       const answer = await call(api.dropboxes.create, { ...basics, rows });
-      navigate(`/dropbox/${answer.dropboxNo}`, { replace: true });
+      void navigate(`/dropbox/${answer.dropboxNo}`, { replace: true });
     } catch (error) {
       if (isApiError(error) && error.status === ERR.dropboxDuplicate)
         setErrors({ title: { field: 'title', reason: 'invalidValue', message: errorMessage(ERR.dropboxDuplicate, language) } });
@@ -81,7 +81,7 @@ export function DropboxCreatePage() {
           busy={busy}
           submitLabel={t('dropbox.createSubmit')}
           submitDisabled={!abilities.data}
-          onCancel={() => navigate('/dropbox')}
+          onCancel={() => void navigate('/dropbox')}
         >
           <DropboxBasicsFields value={basics} onChange={setBasics} titleError={titleError} />
           <div className="form-section">

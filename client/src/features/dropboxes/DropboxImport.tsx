@@ -80,7 +80,14 @@ export function DropboxImport({
   return (
     <div className="dropbox-import" data-testid="dropbox-import">
       <div className="dropbox-import-bar">
-        <input ref={input} type="file" accept=".csv,text/csv" hidden onChange={choose} data-testid="dropbox-import-file" />
+        <input
+          ref={input}
+          type="file"
+          accept=".csv,text/csv"
+          hidden
+          onChange={(event) => void choose(event)}
+          data-testid="dropbox-import-file"
+        />
         <Button
           icon={<UploadIcon size={16} />}
           onClick={() => input.current?.click()}

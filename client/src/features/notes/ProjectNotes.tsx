@@ -98,7 +98,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
       });
       setTitle('');
       setTemplateNo(null);
-      navigate(`/note/${created.labNoteNo}`);
+      void navigate(`/note/${created.labNoteNo}`);
     } catch (failure) {
       if (isApiError(failure) && (failure.status === ERR.noteDuplicate || failure.status === ERR.validation))
         setTitleError(apiErrorText(failure, language));

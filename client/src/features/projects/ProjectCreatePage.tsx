@@ -21,7 +21,7 @@ export function ProjectCreatePage() {
 
   const create = async (payload: ProjectPayload) => {
     const answer = await call(api.projects.create, payload);
-    navigate(`/project/${answer.projectNo}`, { replace: true, state: { created: true } });
+    void navigate(`/project/${answer.projectNo}`, { replace: true, state: { created: true } });
   };
 
   return (
@@ -37,7 +37,7 @@ export function ProjectCreatePage() {
       }
     >
       {allowed ? (
-        <ProjectForm initial={EMPTY} submit={create} onCancel={() => navigate('/project')} submitLabel={t('project.createSubmit')} />
+        <ProjectForm initial={EMPTY} submit={create} onCancel={() => void navigate('/project')} submitLabel={t('project.createSubmit')} />
       ) : session?.abilities === null ? null : (
         <div className="card" data-testid="project-create-forbidden">
           <EmptyState icon={<LockIcon size={26} />} title={t('project.noPermissionTitle')}>

@@ -95,7 +95,7 @@ export function ProjectListPage() {
       className="row-link"
       data-testid="project-row"
       data-project-no={row.no}
-      onClick={openRowUnlessOn('a', () => navigate(`/project/${row.no}`))}
+      onClick={openRowUnlessOn('a', () => void navigate(`/project/${row.no}`))}
     >
       <td className="col-num" data-label={t('list.number')}>
         {number}

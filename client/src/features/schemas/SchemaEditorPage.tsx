@@ -108,7 +108,11 @@ export function SchemaEditorPage() {
         </InlineAlert>
       ) : null}
       {schemasTypeNo === null && abilities.data && !forbidden ? (
-        <SchemaForm key="new" initial={null} onSaved={(no) => navigate(`/schema/${no}`, { replace: true, state: { created: true } })} />
+        <SchemaForm
+          key="new"
+          initial={null}
+          onSaved={(no) => void navigate(`/schema/${no}`, { replace: true, state: { created: true } })}
+        />
       ) : null}
       {loaded ? (
         <SchemaForm

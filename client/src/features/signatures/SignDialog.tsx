@@ -134,6 +134,7 @@ export function SignDialog({
         setPasswordError(t('dialog.wrongPassword'));
         passwordRef.current?.focus();
       } else if (isApiError(error) && error.status === ERR.tooManyAttempts) {
+        // eslint-disable-next-line react-hooks/purity -- `answer` runs on the form's submit and the decline button's click, never while rendering
         const start = Date.now();
         setNow(start);
         setLockedUntil(start + (retryAfterOf(error) ?? 60) * 1000);

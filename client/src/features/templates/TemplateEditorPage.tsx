@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, ERR, TEMPLATE_STATE, type TemplateDetail, type TemplateState, type TemplateViewerAnswer } from '@eln/shared';
@@ -160,13 +160,14 @@ function useTemplateSession(templateNo: number): { session: TemplateSession | nu
   const account = useSession();
   const userId = account?.user.userId;
   const [session, setSession] = useState<TemplateSession | null>(null);
+  // The name as it is when the session opens (a later change of it does not reopen the session).
+  const nameNow = useEffectEvent(() => account?.user.name ?? '');
   // Opened by an effect, not during rendering: a render React discards (StrictMode renders and mounts
   // twice in development) would leave a connection nobody releases, and the release of the first mount
   // would end the session the second one shows.
   useEffect(() => {
-    // The name as it is when the session opens (a later change of it does not reopen the session).
-    if (!account) return;
-    const opened = new TemplateSession(templateNo, { userId: account.user.userId, name: account.user.name });
+    if (userId === undefined) return;
+    const opened = new TemplateSession(templateNo, { userId, name: nameNow() });
     setSession(opened);
     return () => {
       setSession((shown) => (shown === opened ? null : shown));
@@ -245,7 +246,7 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
     if (!(await confirm(t('editor.deleteConfirm', { title: template.title }), { okLabel: t('editor.delete'), tone: 'error' }))) return;
     try {
       await call(api.templates.delete, { templateNo: template.templateNo });
-      navigate('/template');
+      void navigate('/template');
     } catch (error) {
       await alertApiError(error);
     }

@@ -79,6 +79,7 @@ export class LiveDocuments {
   }
 
   connections(documentName: string): Connection<CollabContext>[] {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Hocuspocus types its documents' connections without their context (`any`); every connection of this Hocuspocus<CollabContext> carries one
     return [...(this.hocuspocus.documents.get(documentName)?.getConnections() ?? [])];
   }
 

@@ -3,6 +3,8 @@ import { IncomingMessage, MessageType, type Document, type Extension, type befor
 import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
 import { endWriting } from '../connections/endWriting.js';
 
+/** The Hocuspocus message types that carry a y-protocols sync message. */
+const SYNC_MESSAGES: ReadonlySet<number> = new Set([MessageType.Sync, MessageType.SyncReply]);
 /** y-protocols sync message types that carry an update to apply (step 1 only asks). */
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
@@ -14,8 +16,7 @@ export function updateCarriedBy(message: Uint8Array): Uint8Array | null {
   try {
     const incoming = new IncomingMessage(message);
     incoming.readVarString(); // the document's address
-    const type = incoming.readVarUint();
-    if (type !== MessageType.Sync && type !== MessageType.SyncReply) return null;
+    if (!SYNC_MESSAGES.has(incoming.readVarUint())) return null;
     const syncType = incoming.readVarUint();
     if (syncType !== SYNC_STEP_2 && syncType !== SYNC_UPDATE) return null;
     return incoming.readVarUint8Array();

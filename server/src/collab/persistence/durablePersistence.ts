@@ -455,8 +455,8 @@ export class DurablePersistence implements Extension {
     for (const [documentName, queue] of this.queues)
       if (queue.relayed.size) queue.relayed.expireAll(() => this.storeRelayed(documentName, queue));
     // Not waiting for relayed updates that arrive later: other processes' editors may type on for good.
-    while ([...this.queues.values()].some((q) => q.pending.length || q.flushing)) {
-      await Promise.all([...this.queues.values()].map((q) => q.flushing));
+    while ([...this.queues.values()].some((q) => q.pending.length > 0 || q.flushing !== null)) {
+      await Promise.all([...this.queues.values()].flatMap((q) => (q.flushing ? [q.flushing] : [])));
       await sleep(1);
     }
   }

@@ -156,7 +156,7 @@ function steppedQueries(db: Database['db']): { q: Queryable; pending: () => numb
       return (...args: unknown[]) => wrap(value.apply(target, args) as object);
     },
   });
-  return { q: q as Queryable, pending: () => waiting.length, step: () => waiting.shift()?.() };
+  return { q, pending: () => waiting.length, step: () => waiting.shift()?.() };
 }
 
 describe('loading while a compaction commits', () => {
