@@ -37,3 +37,4 @@ export * from './api/templates.js';
 export * from './api/exports.js';
 export * from './api/sso.js';
 export * from './api/routeTable.js';
+export * from './api/openApi.js';
