@@ -1,9 +1,16 @@
 import { keepPreviousData, QueryClient, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
-import type { Loaded } from '../lib/useLoad';
 import type { CallAnswer, CallInput, CallSpec } from '@eln/shared';
 import { isApiError } from './errors';
 import { getSession, subscribeSession } from '../session/store';
 import { call } from './call';
+
+/** A screen's load: loading (with the last answer kept while the next loads), ready, or failed. */
+type LoadState<T> =
+  | { phase: 'loading'; data: T | undefined; error?: undefined }
+  | { phase: 'ready'; data: T; error?: undefined }
+  | { phase: 'error'; data: T | undefined; error: unknown };
+
+export type Loaded<T> = LoadState<T> & { reload: () => void };
 
 /*
  * Screens load and change data through TanStack Query, keyed by the route table: a query's key is its
@@ -52,10 +59,22 @@ type ApiQueryOptions<C extends CallSpec> = Omit<UseQueryOptions<CallAnswer<C>>, 
  * ready or failed, and `reload()` to load it again.
  */
 export function useApiQuery<C extends CallSpec>(spec: C, input: CallInput<C>, options: ApiQueryOptions<C> = {}): Loaded<CallAnswer<C>> {
+  return useLoadedQuery(apiQueryKey(spec, input), (signal) => call(spec, input, { signal }), options);
+}
+
+/**
+ * `useApiQuery` for what a screen gathers from several calls at once (the people picker's directory):
+ * cached under its own key, which must not start with a call's path.
+ */
+export function useLoadedQuery<T>(
+  key: readonly unknown[],
+  load: (signal: AbortSignal) => Promise<T>,
+  options: Omit<UseQueryOptions<T>, 'queryKey' | 'queryFn'> & { keepPrevious?: boolean } = {},
+): Loaded<T> {
   const { keepPrevious = true, ...rest } = options;
-  const query = useQuery<CallAnswer<C>>({
-    queryKey: apiQueryKey(spec, input),
-    queryFn: ({ signal }) => call(spec, input, { signal }),
+  const query = useQuery<T>({
+    queryKey: key,
+    queryFn: ({ signal }) => load(signal),
     placeholderData: keepPrevious ? keepPreviousData : undefined,
     ...rest,
   });

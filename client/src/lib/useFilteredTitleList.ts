@@ -4,7 +4,7 @@ import { PAGING, type CallAnswer, type CallInput, type CallSpec } from '@eln/sha
 import { useApiQuery } from '../api';
 import { readFilterParam } from '../ui/SegmentedFilter';
 import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from './listParams';
-import type { Loaded } from './useLoad';
+import type { Loaded } from '../api';
 
 const TITLE_SEARCH = ['title'] as const;
 export type TitleSearch = (typeof TITLE_SEARCH)[number];

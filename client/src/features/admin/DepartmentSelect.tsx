@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '@eln/shared';
 import { useApiQuery } from '../../api';
-import type { Loaded } from '../../lib/useLoad';
+import type { Loaded } from '../../api';
 import { SelectField } from '../../ui/Field';
 import { flattenDepartments, indentedLabel, type DepartmentTreeRow } from '../people/departmentTree';
 

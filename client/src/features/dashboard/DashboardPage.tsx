@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { api, ERR, type DashboardCounts } from '@eln/shared';
 import { isApiError, useApiQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
-import type { Loaded } from '../../lib/useLoad';
+import type { Loaded } from '../../api';
 import { alertApiError } from '../../modals/store';
 import { useSession } from '../../session/store';
 import { CheckCircleIcon, DropboxIcon, FolderIcon, LockIcon, SchemaIcon, TemplateIcon, ArrowRightIcon } from '../../ui/icons';

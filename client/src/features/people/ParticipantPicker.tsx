@@ -1,9 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiErrorText } from '../../api';
+import { apiErrorText, useLoadedQuery } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { initials } from '../../lib/format';
-import { useLoad } from '../../lib/useLoad';
 import { Checkbox } from '../../ui/Field';
 import { BuildingIcon, ChevronRightIcon, CloseIcon, SearchIcon, UsersIcon } from '../../ui/icons';
 import { LoadMore } from '../../ui/LoadMore';
@@ -56,7 +55,7 @@ export function ParticipantPicker({ value, onChange, error, invalidUserIds = [],
   const { t } = useTranslation();
   const language = currentLanguage();
   const id = useId();
-  const loaded = useLoad((signal) => loadDirectory(signal), 'directory');
+  const loaded = useLoadedQuery(['people-directory'], loadDirectory);
   const directory = loaded.data?.directory ?? EMPTY_DIRECTORY;
   const [term, setTerm] = useState('');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
