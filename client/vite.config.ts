@@ -57,6 +57,8 @@ export default defineConfig({
               name: 'editor-vendor',
               test: /node_modules[\\/](@tiptap|prosemirror-[^\\/]+|orderedmap|rope-sequence|w3c-keyname|fast-equals|lib0|yjs|y-protocols|linkifyjs|@hocuspocus|@lifeomic)[\\/]/,
             },
+            // The query cache serves the signed-in screens (lazy), not the sign-in page.
+            { name: 'queries', test: /node_modules[\\/]@tanstack[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

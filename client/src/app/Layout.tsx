@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
+import { QueryProvider } from '../api/QueryProvider';
 import { Header } from '../layout/Header';
 import { refreshAbilities } from '../session/actions';
 
@@ -14,14 +15,16 @@ export function Layout({ children }: { children?: ReactNode }) {
   }, [pathname]);
 
   return (
-    <div className="app-shell">
-      <a className="skip-link" href="#main">
-        {t('app.skipToContent')}
-      </a>
-      <Header />
-      <main className="app-main" id="main" tabIndex={-1}>
-        {children ?? <Outlet />}
-      </main>
-    </div>
+    <QueryProvider>
+      <div className="app-shell">
+        <a className="skip-link" href="#main">
+          {t('app.skipToContent')}
+        </a>
+        <Header />
+        <main className="app-main" id="main" tabIndex={-1}>
+          {children ?? <Outlet />}
+        </main>
+      </div>
+    </QueryProvider>
   );
 }

@@ -2,7 +2,7 @@ import type { RefObject } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, PRODUCT, type LicenceInfo, type LicenceInfoAnswer, type LicenceStatus } from '@eln/shared';
-import { apiQueryKey, useApiQuery } from '../api';
+import { apiQueryKey, useApiQuery } from '../api/queries';
 import { Dialog } from '../modals/Dialog';
 import { Badge, type BadgeTone } from '../ui/Badge';
 import { Button } from '../ui/Button';

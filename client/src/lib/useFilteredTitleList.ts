@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PAGING, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
-import { useApiQuery } from '../api';
+import { useApiQuery } from '../api/queries';
 import { readFilterParam } from '../ui/SegmentedFilter';
 import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from './listParams';
-import type { Loaded } from '../api';
+import type { Loaded } from '../api/queries';
 
 const TITLE_SEARCH = ['title'] as const;
 export type TitleSearch = (typeof TITLE_SEARCH)[number];

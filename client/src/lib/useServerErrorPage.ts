@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { isApiError } from '../api';
-import type { Loaded } from '../api';
+import type { Loaded } from '../api/queries';
 
 /**
  * A server error (5xx) on a screen's first load shows the error page, which offers to load the screen

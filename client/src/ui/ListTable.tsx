@@ -4,7 +4,7 @@ import { rowNumber, type ListAnswer } from '@eln/shared';
 import { apiErrorText } from '../api';
 import { currentLanguage } from '../i18n';
 import { pageCount, toCount } from '../lib/listParams';
-import type { Loaded } from '../api';
+import type { Loaded } from '../api/queries';
 import { useServerErrorPage } from '../lib/useServerErrorPage';
 import { ButtonLink } from './Button';
 import { SearchIcon } from './icons';

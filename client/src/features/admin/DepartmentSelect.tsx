@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '@eln/shared';
-import { useApiQuery } from '../../api';
-import type { Loaded } from '../../api';
+import { useApiQuery } from '../../api/queries';
+import type { Loaded } from '../../api/queries';
 import { SelectField } from '../../ui/Field';
 import { flattenDepartments, indentedLabel, type DepartmentTreeRow } from '../people/departmentTree';
 

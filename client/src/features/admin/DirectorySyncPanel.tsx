@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ERR, errorMessage, type DirectorySyncCounts, type DirectorySyncRun, type ErrorCode } from '@eln/shared';
-import { apiErrorText, call, isApiError, useApiQuery } from '../../api';
+import { apiErrorText, call, isApiError } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { alertApiError } from '../../modals/store';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ADMIN_LEVEL, api, PAGING, USER_SEARCH_TYPES, type AdminUserRow } from '@eln/shared';
-import { useApiQuery } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { formatDate, initials } from '../../lib/format';
 import { isFiltered, listSearchParams, parseListQuery, toPagingBody, type ListQuery } from '../../lib/listParams';

@@ -1,7 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type AuditRecord } from '@eln/shared';
-import { apiErrorText, useApiQuery } from '../../api';
+import { apiErrorText } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';

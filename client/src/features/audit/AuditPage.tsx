@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { api, type AuditRecord } from '@eln/shared';
-import { useApiQuery } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { Button } from '../../ui/Button';
 import { AuditIcon, DownloadIcon, SearchIcon } from '../../ui/icons';

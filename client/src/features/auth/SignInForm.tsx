@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { api, ERR, signInRequest } from '@eln/shared';
-import { ApiError, apiErrorText, isApiError, retryAfterOf, useApiQuery } from '../../api';
+import { ApiError, apiErrorText, call, isApiError, retryAfterOf } from '../../api';
 import type { FromState } from '../../app/guards';
 import { currentLanguage } from '../../i18n';
 import { validateForm } from '../../lib/forms';
@@ -26,9 +26,21 @@ export interface SignInNoticeState extends FromState {
   providerSignOutUrl?: string;
 }
 
-/** Whether single sign-on is configured (the SSO button shows only then); unknown counts as no. */
+/**
+ * Whether single sign-on is configured (the SSO button shows only then); unknown counts as no. Asked
+ * without the query cache, which the first route does not load (it belongs to the signed-in screens).
+ */
 function useSsoEnabled(): boolean {
-  return useApiQuery(api.sso.config, {}).data?.enabled ?? false;
+  const [enabled, setEnabled] = useState(false);
+  useEffect(() => {
+    const controller = new AbortController();
+    call(api.sso.config, {}, { signal: controller.signal }).then(
+      (answer) => setEnabled(answer.enabled),
+      () => setEnabled(false),
+    );
+    return () => controller.abort();
+  }, []);
+  return enabled;
 }
 
 export function SignInForm() {

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { api, errorMessage, EXPORT_STATUS, type ExportCreateRequest, type ExportJob } from '@eln/shared';
-import { call, isApiError, useApiQuery } from '../../api';
+import { call, isApiError } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { alert, alertApiError, hideProgress, showProgress } from '../../modals/store';
 import { currentLanguage } from '../../i18n';
 import { markSessionEnded } from '../../session/store';

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiErrorText, useLoadedQuery } from '../../api';
+import { apiErrorText } from '../../api';
+import { useLoadedQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { initials } from '../../lib/format';
 import { Checkbox } from '../../ui/Field';

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { installStyleGuideSamples, PUBLISHING_PATH } from '../../lib/styleGuide';
+import { QueryProvider } from '../../api/QueryProvider';
 import { Layout } from '../../app/Layout';
 import { DashboardPage } from '../dashboard/DashboardPage';
 import { ProjectDetailPage } from '../projects/ProjectDetailPage';
@@ -107,6 +108,12 @@ function SampleRibbon({ children }: { children: ReactNode }) {
 /** `/publishing` and `/publishing/:page`: in the app's own frame (header and all), except bare screens. */
 export function PublishingRoute() {
   const { page } = useParams();
-  if (isPublished(page) && BARE.has(page)) return <PublishedScreen />;
+  if (isPublished(page) && BARE.has(page)) {
+    return (
+      <QueryProvider>
+        <PublishedScreen />
+      </QueryProvider>
+    );
+  }
   return <Layout>{page === undefined ? <PublishingIndex /> : <PublishedScreen />}</Layout>;
 }

@@ -12,7 +12,8 @@ import {
   type SchemaThumbnail,
   type SchemaTypeDetail,
 } from '@eln/shared';
-import { call, fieldErrorsOf, useApiQuery } from '../../api';
+import { call, fieldErrorsOf } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { apiErrorText, isApiError } from '../../api/errors';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';

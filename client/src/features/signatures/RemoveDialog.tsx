@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, signatureRemoveRequest, type SignatureEntry } from '@eln/shared';
-import { apiErrorText, fieldErrorsOf, isApiError, useApiMutation } from '../../api';
+import { apiErrorText, fieldErrorsOf, isApiError } from '../../api';
+import { useApiMutation } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { fieldText, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
 import { Dialog } from '../../modals/Dialog';

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ERR, SIGNATURE_TYPES, type NoteSummary, type SignatureType } from '@eln/shared';
-import { apiErrorText, isApiError, useApiMutation, useApiQuery } from '../../api';
+import { apiErrorText, isApiError } from '../../api';
+import { useApiMutation, useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { initials } from '../../lib/format';
 import { Dialog } from '../../modals/Dialog';

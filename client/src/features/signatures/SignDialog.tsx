@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ERR, LIMITS, signatureStatusRequest, type SignatureEntry } from '@eln/shared';
-import { apiErrorText, fieldErrorsOf, isApiError, retryAfterOf, useApiMutation } from '../../api';
+import { apiErrorText, fieldErrorsOf, isApiError, retryAfterOf } from '../../api';
+import { useApiMutation } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { fieldText, toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';

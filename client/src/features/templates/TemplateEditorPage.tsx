@@ -2,7 +2,8 @@ import { useEffect, useEffectEvent, useMemo, useState, useSyncExternalStore, typ
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, ERR, TEMPLATE_STATE, type TemplateDetail, type TemplateState, type TemplateViewerAnswer } from '@eln/shared';
-import { apiErrorText, apiQueryKey, call, isApiError, queryClient, useApiQuery } from '../../api';
+import { apiErrorText, call, isApiError } from '../../api';
+import { apiQueryKey, queryClient, useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { alert, alertApiError, confirm } from '../../modals/store';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type TemplateDetail, type TemplateRevision } from '@eln/shared';
-import { apiErrorText, useApiQuery } from '../../api';
+import { apiErrorText } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { Dialog } from '../../modals/Dialog';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '@eln/shared';
-import { useApiQuery } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { Button } from '../../ui/Button';
 import { EyeIcon } from '../../ui/icons';
 import { RevisionPreview } from './TemplateHistory';

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, DROPBOX_STATUS, PAGING, type CellDropbox } from '@eln/shared';
-import { call, useApiQuery } from '../../../api';
+import { call } from '../../../api';
+import { useApiQuery } from '../../../api/queries';
 import { apiErrorText } from '../../../api/errors';
 import { currentLanguage } from '../../../i18n';
 import { Dialog } from '../../../modals/Dialog';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type SchemaBlockAttrs } from '@eln/shared';
-import { useApiQuery } from '../../../api';
+import { useApiQuery } from '../../../api/queries';
 import { apiErrorText } from '../../../api/errors';
 import { currentLanguage } from '../../../i18n';
 import { Dialog } from '../../../modals/Dialog';
