@@ -58,9 +58,13 @@ let abilitiesInFlight: Promise<void> | null = null;
  * navigation). Failures other than a 401 are ignored.
  */
 export function refreshAbilities(): Promise<void> {
-  if (!getSession()) return Promise.resolve();
+  const asked = getSession();
+  if (!asked) return Promise.resolve();
   abilitiesInFlight ??= call(api.auth.flags, {})
-    .then((answer) => updateAbilities(answer.abilities))
+    // Another user may have signed in meanwhile (in another tab): their abilities are not these.
+    .then((answer) => {
+      if (getSession()?.user.userId === asked.user.userId) updateAbilities(answer.abilities);
+    })
     .catch(() => undefined)
     .finally(() => {
       abilitiesInFlight = null;

@@ -18,6 +18,7 @@ import { createSession, revokeSession } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import { departments, documentUpdates, labNotes, projects, templates, users } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
+import { administratorsSql } from '../users/policy.js';
 import { DEMO_IMAGE_FILE } from './demoContent.js';
 import { demoGelPng } from './demoImage.js';
 import { DEMO_NOTES } from './demoNotes.js';
@@ -311,7 +312,7 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
 export async function seedDemo(server: App, db: Db): Promise<number> {
   const seedSessions: string[] = [];
   try {
-    const [admin] = await db.select().from(users).where(eq(users.level, 10)).limit(1);
+    const [admin] = await db.select().from(users).where(administratorsSql()).limit(1);
     if (!admin) throw new Error('no administrator found');
     /** Calls the API as a user, through a session opened for the seed. */
     const as = async (userNo: number) => {

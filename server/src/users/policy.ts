@@ -1,5 +1,7 @@
+import { eq, type SQL } from 'drizzle-orm';
 import { ADMIN_LEVEL, ERR } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
+import { users } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 
 /*
@@ -17,6 +19,11 @@ export const UPDATE_REFUSALS: Refusals<UpdateVerdict> = { notAdministrator: ERR.
 /** Level 10 is administrator; every other level is a member. */
 export function isAdministrator(user: Pick<AuthUser, 'level'>): boolean {
   return user.level === ADMIN_LEVEL;
+}
+
+/** `isAdministrator` as the condition on the users table that finds administrators. */
+export function administratorsSql(): SQL {
+  return eq(users.level, ADMIN_LEVEL);
 }
 
 /** Administrators list, read and create user accounts. */

@@ -26,7 +26,8 @@ export interface CallSpec<Request extends z.ZodType = z.ZodType, Answer extends 
   readonly answer: Answer;
   /**
    * The product's refusals this call may answer, besides those every call may: validation (9001), an
-   * ended session (1002, signed-in calls), too many requests, and unexpected failure (9999).
+   * ended session (1002, signed-in calls), no permission (1003, administrators' calls) and unexpected
+   * failure (9999).
    */
   readonly errors: readonly ErrorCode[];
   /**

@@ -43,7 +43,8 @@ const envelopeOf = (data: JsonSchema): JsonSchema => ({
 
 /** The refusals a call may answer, by HTTP status: each status lists its codes and their English messages. */
 function refusalsOf(spec: CallSpec): Record<string, Response> {
-  const always: ErrorCode[] = spec.auth === 'public' ? ['9001', '9999'] : ['9001', '1002', '9999'];
+  const always: ErrorCode[] =
+    spec.auth === 'public' ? ['9001', '9999'] : spec.auth === 'user' ? ['9001', '1002', '9999'] : ['9001', '1002', '1003', '9999'];
   const codes = [...new Set<ErrorCode>([...always, ...spec.errors, ...(spec.failure ? [spec.failure] : [])])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
