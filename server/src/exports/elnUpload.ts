@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { ELN_IMPORT_LIMITS, ERR, type ElnImportAnswer } from '@eln/shared';
+import { api, ELN_IMPORT_LIMITS, ERR, type ElnImportAnswer } from '@eln/shared';
 import { AppError } from '../http/errors.js';
 import { languageOf } from '../http/envelope.js';
 import { authenticate } from '../http/route.js';
@@ -23,7 +23,8 @@ export function receiveElnUpload(services: Services) {
   return async (request: FastifyRequest): Promise<ElnImportAnswer> => {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > ELN_IMPORT_LIMITS.archiveBytes + FORM_OVERHEAD_BYTES) throw new AppError(ERR.tooLarge);
-    const user = await authenticate(services, request, 'user');
+    // Who may upload is the route table's word; asked after the size, which is refused before anything else.
+    const user = await authenticate(services, request, api.exports.importEln.auth);
     if (!user) throw new AppError(ERR.sessionEnded);
     if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
     const part = await request.file({ limits: { fileSize: ELN_IMPORT_LIMITS.archiveBytes + 1, files: 1 } });

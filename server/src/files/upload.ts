@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ERR, LIMITS, uploadFields, type UploadAnswer } from '@eln/shared';
+import { api, ERR, LIMITS, uploadFields, type UploadAnswer } from '@eln/shared';
 import { AppError } from '../http/errors.js';
 import { authenticate } from '../http/route.js';
 import type { Services } from '../services.js';
@@ -25,7 +25,8 @@ function declaredLength(request: FastifyRequest): number | null {
 export async function receiveUpload(services: Services, request: FastifyRequest): Promise<UploadAnswer> {
   const declaredBytes = declaredLength(request);
   refuseDeclaredOversize(declaredBytes, LIMITS.fileBytes);
-  const user = await authenticate(services, request, 'user');
+  // Who may upload is the route table's word; asked after the size, which is refused before anything else.
+  const user = await authenticate(services, request, api.files.upload.auth);
   if (!user) throw new AppError(ERR.sessionEnded);
   if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
   const owner: NamedOwner = { labNoteNo: null, templateNo: null, schemasTypeNo: null, schemaNo: null };
