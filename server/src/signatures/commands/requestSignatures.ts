@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/authUser.js';
 import { noteSignatures } from '../../db/schema.js';
 import type { Services } from '../../services.js';
 import { settleNoteStatus } from './noteStatus.js';
-import { refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
+import { askNewSigners, refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
 
 /**
  * Asks members of the note's project to sign it (the writer or the leader, `canRequestSignatures`);
@@ -22,13 +22,7 @@ export async function requestSignatures({ db }: Services, actor: Actor, input: C
       .select({ userNo: noteSignatures.userNo })
       .from(noteSignatures)
       .where(and(eq(noteSignatures.noteNo, ctx.note.noteNo), isNull(noteSignatures.removedAt)));
-    const already = new Set(present.map((p) => p.userNo));
-    const added = signers.filter((s) => !already.has(s.userNo));
-    if (added.length) {
-      await tx
-        .insert(noteSignatures)
-        .values(added.map((s) => ({ noteNo: ctx.note.noteNo, userNo: s.userNo, type: s.type, requestedByUserNo: user.userNo })));
-    }
+    const added = await askNewSigners(tx, ctx.note.noteNo, signers, new Set(present.map((p) => p.userNo)), user.userNo);
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     await appendAudit(tx, {
       ...auditedActor(actor),

@@ -2,7 +2,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { ERR, type SignatureType } from '@eln/shared';
 import type { AuthUser } from '../../auth/authUser.js';
 import type { Queryable, Tx } from '../../db/client.js';
-import { projectParticipants, users } from '../../db/schema.js';
+import { noteSignatures, projectParticipants, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { enforce } from '../../http/verdicts.js';
 import { canRequestSignatures, mayReview, REQUEST_REFUSALS } from '../../notes/policy.js';
@@ -79,4 +79,19 @@ export async function requestableNote(q: Queryable, user: AuthUser, noteNo: numb
 export async function stillRequestable(tx: Tx, user: AuthUser, ctx: NoteContext): Promise<void> {
   const current = await lockNote(tx, ctx.note.noteNo, 'update');
   enforce(canRequestSignatures(user, { ...ctx, note: { ...ctx.note, ...current } }), REQUEST_REFUSALS);
+}
+
+/** Asks the signers not among `alreadyAsked` (user numbers with a live signature on the note); answers those asked now. */
+export async function askNewSigners(
+  tx: Tx,
+  noteNo: number,
+  signers: readonly Signer[],
+  alreadyAsked: ReadonlySet<number>,
+  requestedByUserNo: number,
+): Promise<Signer[]> {
+  const added = signers.filter((s) => !alreadyAsked.has(s.userNo));
+  if (added.length) {
+    await tx.insert(noteSignatures).values(added.map((s) => ({ noteNo, userNo: s.userNo, type: s.type, requestedByUserNo })));
+  }
+  return added;
 }

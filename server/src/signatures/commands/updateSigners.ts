@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/authUser.js';
 import { noteSignatures } from '../../db/schema.js';
 import type { Services } from '../../services.js';
 import { settleNoteStatus } from './noteStatus.js';
-import { refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
+import { askNewSigners, refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
 
 /**
  * Replaces the note's pending signers with those of the request: pending requests not named again are
@@ -39,13 +39,7 @@ export async function updateSigners(
         await tx.update(noteSignatures).set({ type: next.type }).where(eq(noteSignatures.signatureId, signature.signatureId));
       }
     }
-    const known = new Set(current.map((s) => s.userNo));
-    const added = wanted.filter((w) => !known.has(w.userNo));
-    if (added.length) {
-      await tx
-        .insert(noteSignatures)
-        .values(added.map((s) => ({ noteNo: ctx.note.noteNo, userNo: s.userNo, type: s.type, requestedByUserNo: user.userNo })));
-    }
+    await askNewSigners(tx, ctx.note.noteNo, wanted, new Set(current.map((s) => s.userNo)), user.userNo);
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     await appendAudit(tx, {
       ...auditedActor(actor),
