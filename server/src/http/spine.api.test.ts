@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, ERR } from '@eln/shared';
+import { api, defineCall, ERR } from '@eln/shared';
 import { z } from 'zod';
 import { DEFAULT_BODY_LIMIT } from '../app.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
-import { defineRoute } from './route.js';
+import { assertRouteTableBound, bindCalls, defineRoute, registerCalls } from './route.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -19,7 +19,28 @@ beforeAll(async () => {
     body: z.strictObject({ name: z.string().trim() }),
     handler: async ({ body, request }) => ({ body, rawStillHeld: request.body !== undefined }),
   });
+  // Two calls bound from route-table entries of the test's own: one answers as its schema says, one not.
+  registerCalls(
+    server.app,
+    server.services,
+    bindCalls(TESTING_CALLS, {
+      true: async () => ({ count: 1 }),
+      false: async () => ({ count: 'one' }) as unknown as { count: number },
+    }),
+  );
 });
+
+const answerCall = (path: `/v1/${string}`) =>
+  defineCall({
+    path,
+    auth: 'public',
+    kind: 'query',
+    summary: 'A call of the spine test.',
+    request: z.strictObject({}),
+    answer: z.strictObject({ count: z.number() }),
+    errors: [],
+  });
+const TESTING_CALLS = { true: answerCall('/v1/testing/answer/true'), false: answerCall('/v1/testing/answer/false') };
 afterAll(async () => {
   await server?.stop();
 });
@@ -36,6 +57,21 @@ describe('the API spine', () => {
     const result = await server.call<{ body: { name: string }; rawStillHeld: boolean }>('/v1/testing/echo', { name: '  Kim  ' });
     expect(result.body.status).toBe('0000');
     expect(result.body.data).toEqual({ body: { name: 'Kim' }, rawStillHeld: false });
+  });
+
+  it("checks answers against their route-table schema in the tests' servers: one that differs fails as unexpected", async () => {
+    expect(server.config.checkAnswers).toBe(true);
+    const kept = await server.call(TESTING_CALLS.true, {});
+    expect(kept.body).toMatchObject({ status: '0000', data: { count: 1 } });
+    const differs = await server.call(TESTING_CALLS.false, {});
+    expect(differs.http).toBe(500);
+    expect(differs.body.status).toBe(ERR.unexpected);
+  });
+
+  it('has a route for every call of the route table, and says which one lacks it on a server without', async () => {
+    expect(() => assertRouteTableBound(server.app)).not.toThrow();
+    const bare = (await import('fastify')).default();
+    expect(() => assertRouteTableBound(bare)).toThrow(api.projects.list.path);
   });
 
   it('refuses a body over the limit with 413', async () => {
