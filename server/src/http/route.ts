@@ -157,7 +157,8 @@ export function bindCalls<G extends CallGroup>(group: G, handlers: CallHandlers<
  */
 export function registerCalls(app: FastifyInstance, services: Services, calls: readonly BoundCall[]): void {
   for (const { spec, handler } of calls) {
-    if (spec.body === 'multipart') throw new Error(`${spec.path} takes a multipart body: its feature registers it with registerMultipartCall`);
+    if (spec.body === 'multipart')
+      throw new Error(`${spec.path} takes a multipart body: its feature registers it with registerMultipartCall`);
     defineRoute(app, services, {
       path: spec.path,
       access: spec.auth,
