@@ -292,7 +292,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+/**
+ * A bound that catches a slapd that never comes up, not a slow one: on a loaded 2-core machine a restart
+ * once took over 10 s to write its pidfile.
+ */
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
