@@ -59,6 +59,8 @@ export default defineConfig({
             },
             // The query cache serves the signed-in screens (lazy), not the sign-in page.
             { name: 'queries', test: /node_modules[\\/]@tanstack[\\/]/ },
+            // CSV reading serves the schema and dropbox editors (lazy), not the sign-in page.
+            { name: 'csv', test: /node_modules[\\/]papaparse[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

@@ -185,6 +185,8 @@ const NOT_IN_FIRST_ROUTE: readonly string[] = [
   'client/src/features/admin/',
   'client/src/features/audit/',
   'client/src/i18n/catalogs/',
+  'shared/src/errorMessages/',
+  'papaparse',
   '@tiptap/',
   '@hocuspocus/',
   'chart.js',

@@ -1,563 +1,189 @@
 import { waitText } from './format.js';
-import { interpolate, type Language, type Localised } from './language.js';
+import { interpolate, type Language } from './language.js';
 
 /**
- * The error catalogue: every status code the API answers, its HTTP class and its message in every
- * interface language. The codes the product specification names keep their meaning.
+ * The error catalogue: every status code the API answers, its HTTP class and its English message; the
+ * messages in the other interface languages are in `errorMessages/<language>.ts`, typed to cover every
+ * code. The codes the product specification names keep their meaning.
  */
 export const SUCCESS = '0000';
 
 interface CatalogueEntry {
   http: number;
-  message: Localised;
+  en: string;
 }
 
-const entry = (http: number, en: string, ko: string, ja: string): CatalogueEntry => ({ http, message: { en, ko, ja } });
+const entry = (http: number, en: string): CatalogueEntry => ({ http, en });
 
 export const ERROR_CATALOGUE = {
   // Identity
-  '1001': entry(
-    422,
-    'The ID or password is incorrect.',
-    '아이디 또는 비밀번호가 올바르지 않습니다.',
-    'IDまたはパスワードが正しくありません。',
-  ),
-  '1002': entry(
-    401,
-    'Your session has ended. Please sign in again.',
-    '세션이 종료되었습니다. 다시 로그인해 주세요.',
-    'セッションが終了しました。もう一度サインインしてください。',
-  ),
-  '1003': entry(403, 'You do not have permission for this.', '권한이 없습니다.', 'この操作を行う権限がありません。'),
-  '1004': entry(
-    429,
-    'Too many failed attempts. Try again in {wait}.',
-    '실패 횟수가 너무 많습니다. {wait} 후에 다시 시도해 주세요.',
-    '失敗回数が多すぎます。{wait}後にもう一度お試しください。',
-  ),
-  '1005': entry(
-    401,
-    'Your sign-in has expired. Please sign in again.',
-    '로그인이 만료되었습니다. 다시 로그인해 주세요.',
-    'サインインの有効期限が切れました。もう一度サインインしてください。',
-  ),
-  '1006': entry(
-    422,
-    'This reset link is invalid or has expired.',
-    '재설정 링크가 유효하지 않거나 만료되었습니다.',
-    'この再設定リンクは無効か、有効期限が切れています。',
-  ),
-  '1007': entry(
-    422,
-    'There is a licence problem. Contact your administrator.',
-    '라이선스에 문제가 있습니다. 관리자에게 문의해 주세요.',
-    'ライセンスに問題があります。管理者にお問い合わせください。',
-  ),
-  '1008': entry(
-    422,
-    'This account is deactivated. Contact your administrator.',
-    '비활성화된 계정입니다. 관리자에게 문의해 주세요.',
-    'このアカウントは無効化されています。管理者にお問い合わせください。',
-  ),
-  '1009': entry(
-    404,
-    'No account matches this name and phone number.',
-    '이름과 전화번호에 일치하는 계정이 없습니다.',
-    'この氏名と電話番号に一致するアカウントはありません。',
-  ),
-  '1010': entry(
-    500,
-    'The sign-in token could not be issued.',
-    '토큰 발급 중 오류가 발생했습니다.',
-    'トークンの発行中にエラーが発生しました。',
-  ),
-  '1011': entry(500, 'The employee lookup failed.', '직원 조회 중 오류가 발생했습니다.', '社員の照会中にエラーが発生しました。'),
-  '1012': entry(500, 'Signing out failed.', '로그아웃 중 오류가 발생했습니다.', 'サインアウト中にエラーが発生しました。'),
+  '1001': entry(422, 'The ID or password is incorrect.'),
+  '1002': entry(401, 'Your session has ended. Please sign in again.'),
+  '1003': entry(403, 'You do not have permission for this.'),
+  '1004': entry(429, 'Too many failed attempts. Try again in {wait}.'),
+  '1005': entry(401, 'Your sign-in has expired. Please sign in again.'),
+  '1006': entry(422, 'This reset link is invalid or has expired.'),
+  '1007': entry(422, 'There is a licence problem. Contact your administrator.'),
+  '1008': entry(422, 'This account is deactivated. Contact your administrator.'),
+  '1009': entry(404, 'No account matches this name and phone number.'),
+  '1010': entry(500, 'The sign-in token could not be issued.'),
+  '1011': entry(500, 'The employee lookup failed.'),
+  '1012': entry(500, 'Signing out failed.'),
   // Licence registration
-  '1013': entry(
-    422,
-    'This licence key is not genuine: it is damaged or was not signed by the vendor.',
-    '정품 라이선스 키가 아닙니다. 키가 손상되었거나 공급사가 서명하지 않았습니다.',
-    '正規のライセンスキーではありません。キーが破損しているか、提供元の署名がありません。',
-  ),
-  '1014': entry(
-    422,
-    'This licence key is for another product or does not cover version {version}.',
-    '다른 제품용 라이선스 키이거나 {version} 버전을 지원하지 않습니다.',
-    '別の製品のライセンスキーか、バージョン{version}に対応していません。',
-  ),
-  '1015': entry(
-    422,
-    'This licence expired on {date}.',
-    '이 라이선스는 {date}에 만료되었습니다.',
-    'このライセンスは{date}に期限が切れました。',
-  ),
-  '1016': entry(
-    422,
-    'This licence starts on {date}. Register it on or after that day.',
-    '이 라이선스는 {date}부터 유효합니다. 그날 이후에 등록해 주세요.',
-    'このライセンスは{date}から有効です。その日以降に登録してください。',
-  ),
+  '1013': entry(422, 'This licence key is not genuine: it is damaged or was not signed by the vendor.'),
+  '1014': entry(422, 'This licence key is for another product or does not cover version {version}.'),
+  '1015': entry(422, 'This licence expired on {date}.'),
+  '1016': entry(422, 'This licence starts on {date}. Register it on or after that day.'),
   // Single sign-on (OpenID Connect)
   '1017': entry(
     422,
     'No account in this lab notebook matches {userId}, the account you signed in with at your organisation’s single sign-on. Ask your administrator to add you.',
-    '통합 로그인(SSO)으로 로그인한 계정({userId})과 일치하는 연구노트 계정이 없습니다. 관리자에게 계정 추가를 요청해 주세요.',
-    'シングルサインオン（SSO）でサインインしたアカウント（{userId}）に一致する研究ノートのアカウントがありません。管理者に追加を依頼してください。',
   ),
   '1018': entry(
     422,
     'This single sign-on was not started in this browser, or took longer than {minutes} minutes, so it was refused. Start again from the sign-in page.',
-    '이 통합 로그인(SSO)은 이 브라우저에서 시작되지 않았거나 {minutes}분을 넘겨 거부되었습니다. 로그인 화면에서 다시 시작해 주세요.',
-    'このシングルサインオン（SSO）はこのブラウザーで開始されていないか、{minutes}分を超えたため拒否されました。サインイン画面からやり直してください。',
   ),
   '1019': entry(
     422,
     'The single sign-on answer could not be verified for this sign-in, so it was refused. Start again; if it happens again, tell your administrator.',
-    '통합 로그인(SSO) 응답을 이 로그인에 대해 확인할 수 없어 거부되었습니다. 다시 시도하고, 반복되면 관리자에게 알려 주세요.',
-    'シングルサインオン（SSO）の応答をこのサインインについて確認できなかったため、拒否されました。やり直しても続く場合は管理者に連絡してください。',
   ),
-  '1020': entry(
-    422,
-    'This single sign-on answer has already been used or has expired. Start again from the sign-in page.',
-    '이 통합 로그인(SSO) 응답은 이미 사용되었거나 만료되었습니다. 로그인 화면에서 다시 시작해 주세요.',
-    'このシングルサインオン（SSO）の応答は既に使用されたか、有効期限が切れています。サインイン画面からやり直してください。',
-  ),
+  '1020': entry(422, 'This single sign-on answer has already been used or has expired. Start again from the sign-in page.'),
   '1021': entry(
     422,
     'Your organisation’s single sign-on did not sign you in (it answered “{reason}”). Try again, or sign in with your ID and password.',
-    '조직의 통합 로그인(SSO)이 로그인을 허용하지 않았습니다(응답: “{reason}”). 다시 시도하거나 아이디와 비밀번호로 로그인해 주세요.',
-    '組織のシングルサインオン（SSO）がサインインを許可しませんでした（応答:「{reason}」）。やり直すか、IDとパスワードでサインインしてください。',
   ),
   '1022': entry(
     503,
     'Your organisation’s single sign-on cannot be reached right now. Try again shortly, or sign in with your ID and password.',
-    '지금은 조직의 통합 로그인(SSO)에 연결할 수 없습니다. 잠시 후 다시 시도하거나 아이디와 비밀번호로 로그인해 주세요.',
-    '現在、組織のシングルサインオン（SSO）に接続できません。しばらくしてからやり直すか、IDとパスワードでサインインしてください。',
   ),
   // Projects and notes (codes named by the product specification)
-  '2001': entry(
-    409,
-    'A project with this name already exists.',
-    '이미 존재하는 프로젝트 이름입니다.',
-    '同じ名前のプロジェクトが既に存在します。',
-  ),
-  '2002': entry(422, 'The project could not be modified.', '프로젝트 수정 중 오류가 발생했습니다.', 'プロジェクトを変更できませんでした。'),
-  '2010': entry(
-    422,
-    'The note editors could not be released.',
-    '노트 수정자 초기화에 실패했습니다.',
-    'ノートの編集者を解除できませんでした。',
-  ),
-  '2011': entry(
-    422,
-    'The note could not be saved as a draft.',
-    '노트 임시 저장 중 오류가 발생했습니다.',
-    'ノートを一時保存できませんでした。',
-  ),
-  '2012': entry(
-    422,
-    'The note breaks a content rule (table size, nested table or image title).',
-    '노트 내용이 규칙에 맞지 않습니다 (표 크기, 중첩 표 또는 이미지 제목).',
-    'ノートの内容が規則に反しています（表のサイズ、入れ子の表、画像タイトル）。',
-  ),
-  '2013': entry(404, 'This note does not exist.', '존재하지 않는 노트입니다.', 'このノートは存在しません。'),
-  '2014': entry(
-    422,
-    'This note has been deleted or can no longer be deleted.',
-    '삭제되었거나 삭제할 수 없는 노트입니다.',
-    'このノートは削除されたか、削除できません。',
-  ),
-  '2017': entry(422, 'The note could not be displayed.', '노트를 표시할 수 없습니다.', 'ノートを表示できませんでした。'),
-  '2018': entry(
-    409,
-    'A note with this name already exists in the project.',
-    '프로젝트에 같은 이름의 노트가 이미 있습니다.',
-    'プロジェクトに同じ名前のノートが既に存在します。',
-  ),
-  '2019': entry(422, 'The signers could not be changed.', '서명자 수정 중 오류가 발생했습니다.', '署名者を変更できませんでした。'),
-  '2020': entry(422, 'The template could not be deleted.', '템플릿 삭제 중 오류가 발생했습니다.', 'テンプレートを削除できませんでした。'),
-  '2021': entry(
-    422,
-    'The note has unsaved changes. Save a version before signing.',
-    '저장되지 않은 변경 사항이 있습니다. 서명하기 전에 버전을 저장해 주세요.',
-    '保存されていない変更があります。署名する前にバージョンを保存してください。',
-  ),
-  '2022': entry(
-    422,
-    'A project can be closed only after at least one reviewer has signed a note.',
-    '검토자가 한 명 이상 노트에 서명해야 프로젝트를 종료할 수 있습니다.',
-    'レビュアーが少なくとも1人ノートに署名するまで、プロジェクトを終了できません。',
-  ),
-  '2023': entry(
-    422,
-    'You have no pending signature on this note.',
-    '이 노트에 대기 중인 서명 요청이 없습니다.',
-    'このノートに保留中の署名依頼はありません。',
-  ),
-  '2024': entry(
-    422,
-    'The saved version no longer matches its fingerprint, so it cannot be signed.',
-    '저장된 버전이 지문과 일치하지 않아 서명할 수 없습니다.',
-    '保存されたバージョンがフィンガープリントと一致しないため、署名できません。',
-  ),
-  '2025': entry(
-    422,
-    'A reviewer must not have written in the note: {names} wrote in it and can sign only as participant.',
-    '검토자는 노트를 작성하지 않은 사람이어야 합니다. {names}님은 이 노트를 작성했으므로 참여자로만 서명할 수 있습니다.',
-    'レビュアーはノートを書いていない人でなければなりません。{names}さんはこのノートを書いたため、参加者としてのみ署名できます。',
-  ),
+  '2001': entry(409, 'A project with this name already exists.'),
+  '2002': entry(422, 'The project could not be modified.'),
+  '2010': entry(422, 'The note editors could not be released.'),
+  '2011': entry(422, 'The note could not be saved as a draft.'),
+  '2012': entry(422, 'The note breaks a content rule (table size, nested table or image title).'),
+  '2013': entry(404, 'This note does not exist.'),
+  '2014': entry(422, 'This note has been deleted or can no longer be deleted.'),
+  '2017': entry(422, 'The note could not be displayed.'),
+  '2018': entry(409, 'A note with this name already exists in the project.'),
+  '2019': entry(422, 'The signers could not be changed.'),
+  '2020': entry(422, 'The template could not be deleted.'),
+  '2021': entry(422, 'The note has unsaved changes. Save a version before signing.'),
+  '2022': entry(422, 'A project can be closed only after at least one reviewer has signed a note.'),
+  '2023': entry(422, 'You have no pending signature on this note.'),
+  '2024': entry(422, 'The saved version no longer matches its fingerprint, so it cannot be signed.'),
+  '2025': entry(422, 'A reviewer must not have written in the note: {names} wrote in it and can sign only as participant.'),
   // Lookups and saves the client reports (generic errors of the product specification)
-  '3001': entry(500, 'Users could not be loaded.', '사용자 조회 중 오류가 발생했습니다.', 'ユーザーを読み込めませんでした。'),
-  '3002': entry(
-    500,
-    'The dashboard could not be loaded.',
-    '대시보드 조회 중 오류가 발생했습니다.',
-    'ダッシュボードを読み込めませんでした。',
-  ),
-  '3003': entry(500, 'Projects could not be loaded.', '프로젝트 조회 중 오류가 발생했습니다.', 'プロジェクトを読み込めませんでした。'),
-  '3004': entry(500, 'Notes could not be loaded.', '노트 조회 중 오류가 발생했습니다.', 'ノートを読み込めませんでした。'),
-  '3005': entry(500, 'Participants could not be loaded.', '참여자 조회 중 오류가 발생했습니다.', '参加者を読み込めませんでした。'),
-  '3006': entry(500, 'Departments could not be loaded.', '부서 조회 중 오류가 발생했습니다.', '部署を読み込めませんでした。'),
-  '3007': entry(500, 'Templates could not be loaded.', '템플릿 조회 중 오류가 발생했습니다.', 'テンプレートを読み込めませんでした。'),
-  '3008': entry(500, 'Schemas could not be loaded.', '스키마 조회 중 오류가 발생했습니다.', 'スキーマを読み込めませんでした。'),
-  '3009': entry(500, 'Dropboxes could not be loaded.', '드롭박스 조회 중 오류가 발생했습니다.', 'ドロップボックスを読み込めませんでした。'),
-  '3010': entry(500, 'The licence could not be loaded.', '라이선스 조회 중 오류가 발생했습니다.', 'ライセンスを読み込めませんでした。'),
-  '3011': entry(500, 'The audit trail could not be loaded.', '감사 추적 조회 중 오류가 발생했습니다.', '監査証跡を読み込めませんでした。'),
-  '3012': entry(500, 'The search failed.', '검색 중 오류가 발생했습니다.', '検索中にエラーが発生しました。'),
-  '3013': entry(422, 'The content could not be pasted.', '붙여넣기 중 오류가 발생했습니다.', '貼り付けできませんでした。'),
-  '3014': entry(422, 'The file could not be uploaded.', '파일 업로드 중 오류가 발생했습니다.', 'ファイルをアップロードできませんでした。'),
-  '3015': entry(500, 'Saving failed.', '저장 중 오류가 발생했습니다.', '保存中にエラーが発生しました。'),
-  '3016': entry(422, 'The image could not be uploaded.', '이미지 업로드 중 오류가 발생했습니다.', '画像をアップロードできませんでした。'),
-  '3017': entry(422, 'The signature could not be recorded.', '서명 처리 중 오류가 발생했습니다.', '署名を記録できませんでした。'),
+  '3001': entry(500, 'Users could not be loaded.'),
+  '3002': entry(500, 'The dashboard could not be loaded.'),
+  '3003': entry(500, 'Projects could not be loaded.'),
+  '3004': entry(500, 'Notes could not be loaded.'),
+  '3005': entry(500, 'Participants could not be loaded.'),
+  '3006': entry(500, 'Departments could not be loaded.'),
+  '3007': entry(500, 'Templates could not be loaded.'),
+  '3008': entry(500, 'Schemas could not be loaded.'),
+  '3009': entry(500, 'Dropboxes could not be loaded.'),
+  '3010': entry(500, 'The licence could not be loaded.'),
+  '3011': entry(500, 'The audit trail could not be loaded.'),
+  '3012': entry(500, 'The search failed.'),
+  '3013': entry(422, 'The content could not be pasted.'),
+  '3014': entry(422, 'The file could not be uploaded.'),
+  '3015': entry(500, 'Saving failed.'),
+  '3016': entry(422, 'The image could not be uploaded.'),
+  '3017': entry(422, 'The signature could not be recorded.'),
   '3019': entry(
     415,
     'This kind of file is not accepted. Images: JPG, JPEG, PNG, GIF. Files: xls, xlsx, pptx, pdf, docx, txt, zip, rar, tar, odt.',
-    '허용되지 않는 파일 형식입니다. 이미지: JPG, JPEG, PNG, GIF. 파일: xls, xlsx, pptx, pdf, docx, txt, zip, rar, tar, odt.',
-    '受け付けられないファイル形式です。画像: JPG、JPEG、PNG、GIF。ファイル: xls、xlsx、pptx、pdf、docx、txt、zip、rar、tar、odt。',
   ),
-  '3020': entry(
-    413,
-    'The file is too large: images up to 3 MB, files up to 50 MB.',
-    '파일이 너무 큽니다. 이미지는 3MB, 파일은 50MB까지 가능합니다.',
-    'ファイルが大きすぎます。画像は3MB、ファイルは50MBまでです。',
-  ),
-  '3018': entry(
-    422,
-    'The saved content has unsupported characters.',
-    '저장된 내용에 지원하지 않는 문자가 있습니다.',
-    '保存内容にサポートされていない文字が含まれています。',
-  ),
+  '3020': entry(413, 'The file is too large: images up to 3 MB, files up to 50 MB.'),
+  '3018': entry(422, 'The saved content has unsupported characters.'),
   // Schemas
-  '4003': entry(422, 'This schema cannot be opened.', '스키마를 열 수 없습니다.', 'このスキーマを開けません。'),
-  '4004': entry(
-    409,
-    'A schema type with this code already exists.',
-    '이미 존재하는 스키마 유형 코드입니다.',
-    '同じコードのスキーマタイプが既に存在します。',
-  ),
-  '4005': entry(
-    409,
-    'A schema type with this name already exists.',
-    '이미 존재하는 스키마 유형 이름입니다.',
-    '同じ名前のスキーマタイプが既に存在します。',
-  ),
-  '4006': entry(
-    422,
-    'A schema sent with a number does not belong to this schema type.',
-    '이 스키마 유형에 속하지 않는 스키마 번호가 있습니다.',
-    'このスキーマタイプに属さないスキーマ番号が含まれています。',
-  ),
-  '4007': entry(
-    415,
-    'A thumbnail must be a JPG, PNG or GIF image whose content matches its file name.',
-    '썸네일은 파일 이름과 내용이 일치하는 JPG, PNG 또는 GIF 이미지여야 합니다.',
-    'サムネイルは、ファイル名と内容が一致するJPG、PNG、GIF画像でなければなりません。',
-  ),
-  '4008': entry(
-    413,
-    'The thumbnail image is too large: at most 3 MB.',
-    '썸네일 이미지가 너무 큽니다. 3MB까지 가능합니다.',
-    'サムネイル画像が大きすぎます。3MBまでです。',
-  ),
-  '4009': entry(
-    422,
-    'The image could not be read, or it has too many pixels. Choose another JPG, PNG or GIF image.',
-    '이미지를 읽을 수 없거나 픽셀 수가 너무 많습니다. 다른 JPG, PNG 또는 GIF 이미지를 선택해 주세요.',
-    '画像を読み取れないか、画素数が多すぎます。別のJPG、PNG、GIF画像を選んでください。',
-  ),
+  '4003': entry(422, 'This schema cannot be opened.'),
+  '4004': entry(409, 'A schema type with this code already exists.'),
+  '4005': entry(409, 'A schema type with this name already exists.'),
+  '4006': entry(422, 'A schema sent with a number does not belong to this schema type.'),
+  '4007': entry(415, 'A thumbnail must be a JPG, PNG or GIF image whose content matches its file name.'),
+  '4008': entry(413, 'The thumbnail image is too large: at most 3 MB.'),
+  '4009': entry(422, 'The image could not be read, or it has too many pixels. Choose another JPG, PNG or GIF image.'),
   // Dropboxes
-  '4501': entry(
-    422,
-    'This file is not a CSV text file. Save the sheet as CSV (UTF-8 or CP949) and try again.',
-    'CSV 텍스트 파일이 아닙니다. 시트를 CSV(UTF-8 또는 CP949)로 저장한 뒤 다시 시도해 주세요.',
-    'CSVテキストファイルではありません。シートをCSV（UTF-8またはCP949）で保存してからもう一度お試しください。',
-  ),
-  '4502': entry(
-    422,
-    'The first line of the CSV must be the header code,name.',
-    'CSV의 첫 줄은 code,name 머리글이어야 합니다.',
-    'CSVの1行目は見出し code,name でなければなりません。',
-  ),
-  '4503': entry(
-    422,
-    'Some rows cannot be stored, so nothing was stored. Fix the marked rows and import again.',
-    '저장할 수 없는 행이 있어 아무것도 저장하지 않았습니다. 표시된 행을 고친 뒤 다시 가져와 주세요.',
-    '保存できない行があるため、何も保存していません。示された行を直してもう一度取り込んでください。',
-  ),
-  '4504': entry(
-    409,
-    'A dropbox with this name already exists.',
-    '이미 존재하는 드롭박스 이름입니다.',
-    '同じ名前のドロップボックスが既に存在します。',
-  ),
+  '4501': entry(422, 'This file is not a CSV text file. Save the sheet as CSV (UTF-8 or CP949) and try again.'),
+  '4502': entry(422, 'The first line of the CSV must be the header code,name.'),
+  '4503': entry(422, 'Some rows cannot be stored, so nothing was stored. Fix the marked rows and import again.'),
+  '4504': entry(409, 'A dropbox with this name already exists.'),
   // People (administration)
-  '5001': entry(409, 'A user with this ID already exists.', '이미 사용 중인 아이디입니다.', 'このIDは既に使用されています。'),
-  '5002': entry(
-    422,
-    'You cannot remove your own administrator rights or deactivate yourself.',
-    '자신의 관리자 권한을 해제하거나 자신을 비활성화할 수 없습니다.',
-    '自分の管理者権限を外したり、自分を無効化したりすることはできません。',
-  ),
-  '5003': entry(422, 'The department does not exist.', '존재하지 않는 부서입니다.', 'この部署は存在しません。'),
-  '5004': entry(
-    422,
-    'Some participants do not exist or are deactivated.',
-    '존재하지 않거나 비활성화된 참여자가 있습니다.',
-    '存在しないか無効化された参加者が含まれています。',
-  ),
+  '5001': entry(409, 'A user with this ID already exists.'),
+  '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.'),
+  '5003': entry(422, 'The department does not exist.'),
+  '5004': entry(422, 'Some participants do not exist or are deactivated.'),
   // Departments and directory
-  '6001': entry(
-    502,
-    'The departments could not be synchronised with the directory.',
-    '부서 동기화 중 오류가 발생했습니다.',
-    '部署をディレクトリと同期できませんでした。',
-  ),
-  '6002': entry(422, 'The directory URL is invalid.', '디렉터리 URL이 올바르지 않습니다.', 'ディレクトリのURLが正しくありません。'),
-  '6003': entry(404, 'No department was found.', '부서가 없습니다.', '部署が見つかりません。'),
-  '6004': entry(404, 'No users were found.', '사용자가 없습니다.', 'ユーザーが見つかりません。'),
-  '6005': entry(
-    422,
-    'A department cannot be moved under itself or one of its own sub-departments.',
-    '부서를 자기 자신이나 하위 부서 아래로 옮길 수 없습니다.',
-    '部署を自分自身やその下位部署の下に移動することはできません。',
-  ),
-  '6006': entry(409, 'A department with this code already exists.', '이미 존재하는 부서 코드입니다.', '同じコードの部署が既に存在します。'),
-  '6007': entry(
-    502,
-    'The directory refused the sign-in of the notebook (bind DN or password).',
-    '디렉터리가 전자연구노트의 접속 계정(바인드 DN 또는 비밀번호)을 거부했습니다.',
-    'ディレクトリが電子実験ノートの接続アカウント(バインドDNまたはパスワード)を拒否しました。',
-  ),
-  '6008': entry(
-    409,
-    'Directory synchronisation is not configured on this server.',
-    '이 서버에는 디렉터리 동기화가 설정되어 있지 않습니다.',
-    'このサーバーではディレクトリ同期が設定されていません。',
-  ),
-  '6009': entry(
-    409,
-    'A synchronisation with the directory is already running. Wait for it to finish.',
-    '디렉터리 동기화가 이미 진행 중입니다. 끝날 때까지 기다려 주세요.',
-    'ディレクトリとの同期は既に実行中です。終わるまでお待ちください。',
-  ),
+  '6001': entry(502, 'The departments could not be synchronised with the directory.'),
+  '6002': entry(422, 'The directory URL is invalid.'),
+  '6003': entry(404, 'No department was found.'),
+  '6004': entry(404, 'No users were found.'),
+  '6005': entry(422, 'A department cannot be moved under itself or one of its own sub-departments.'),
+  '6006': entry(409, 'A department with this code already exists.'),
+  '6007': entry(502, 'The directory refused the sign-in of the notebook (bind DN or password).'),
+  '6008': entry(409, 'Directory synchronisation is not configured on this server.'),
+  '6009': entry(409, 'A synchronisation with the directory is already running. Wait for it to finish.'),
   // Templates
-  '7002': entry(
-    409,
-    'A template with this name already exists.',
-    '이미 존재하는 템플릿 이름입니다.',
-    '同じ名前のテンプレートが既に存在します。',
-  ),
-  '7003': entry(422, 'This template is ready to be approved.', '승인할 수 있는 템플릿입니다.', 'このテンプレートは承認できます。'),
-  '7004': entry(
-    422,
-    'Use a version such as 1.1: a number that is not 0 and not a whole number.',
-    '1.1과 같은 버전을 입력해 주세요. 0이나 정수는 사용할 수 없습니다.',
-    '1.1のようなバージョンを入力してください。0や整数は使えません。',
-  ),
-  '7005': entry(
-    422,
-    'The version must be greater than the last approved version, {last}.',
-    '버전은 마지막으로 승인된 버전 {last}보다 커야 합니다.',
-    'バージョンは最後に承認されたバージョン{last}より大きくなければなりません。',
-  ),
-  '7006': entry(
-    422,
-    'A template is approved by someone other than its author and the person who checked it in.',
-    '템플릿은 작성자와 제출자가 아닌 다른 사람이 승인해야 합니다.',
-    'テンプレートは作成者と提出者以外の人が承認する必要があります。',
-  ),
-  '7007': entry(
-    409,
-    'This template is not waiting for approval.',
-    '승인 대기 중인 템플릿이 아닙니다.',
-    'このテンプレートは承認待ちではありません。',
-  ),
-  '7008': entry(
-    422,
-    'This template has no approved version to start a note from.',
-    '노트를 만들 수 있는 승인된 템플릿 버전이 없습니다.',
-    'ノートを作成できる承認済みのテンプレートバージョンがありません。',
-  ),
-  '7009': entry(
-    409,
-    'This template can be changed only as a draft. Open it for editing first.',
-    '템플릿은 초안 상태에서만 변경할 수 있습니다. 먼저 편집을 시작해 주세요.',
-    'テンプレートは下書きの状態でのみ変更できます。先に編集を開始してください。',
-  ),
+  '7002': entry(409, 'A template with this name already exists.'),
+  '7003': entry(422, 'This template is ready to be approved.'),
+  '7004': entry(422, 'Use a version such as 1.1: a number that is not 0 and not a whole number.'),
+  '7005': entry(422, 'The version must be greater than the last approved version, {last}.'),
+  '7006': entry(422, 'A template is approved by someone other than its author and the person who checked it in.'),
+  '7007': entry(409, 'This template is not waiting for approval.'),
+  '7008': entry(422, 'This template has no approved version to start a note from.'),
+  '7009': entry(409, 'This template can be changed only as a draft. Open it for editing first.'),
   // .eln archives (export and import)
-  '8001': entry(
-    415,
-    'This file is not an .eln archive: it is not a ZIP file, or it is damaged.',
-    '.eln 아카이브가 아닙니다. ZIP 파일이 아니거나 손상되었습니다.',
-    '.elnアーカイブではありません。ZIPファイルでないか、破損しています。',
-  ),
-  '8002': entry(
-    422,
-    'This .eln archive is not laid out as the format requires: exactly one root folder, holding ro-crate-metadata.json.',
-    '.eln 형식에 맞지 않는 아카이브입니다. 최상위 폴더가 정확히 하나 있고 그 안에 ro-crate-metadata.json이 있어야 합니다.',
-    '.eln形式に合わないアーカイブです。ルートフォルダーがちょうど1つあり、その中にro-crate-metadata.jsonがなければなりません。',
-  ),
-  '8003': entry(
-    422,
-    'The ro-crate-metadata.json of this archive cannot be read as an RO-Crate description.',
-    '이 아카이브의 ro-crate-metadata.json을 RO-Crate 설명으로 읽을 수 없습니다.',
-    'このアーカイブのro-crate-metadata.jsonをRO-Crateの記述として読み取れません。',
-  ),
+  '8001': entry(415, 'This file is not an .eln archive: it is not a ZIP file, or it is damaged.'),
+  '8002': entry(422, 'This .eln archive is not laid out as the format requires: exactly one root folder, holding ro-crate-metadata.json.'),
+  '8003': entry(422, 'The ro-crate-metadata.json of this archive cannot be read as an RO-Crate description.'),
   '8004': entry(
     422,
     'The signature of this archive does not match its content: ro-crate-metadata.json was changed after signing, or was not signed with the key shipped with it. Nothing was imported.',
-    '아카이브의 서명이 내용과 일치하지 않습니다. 서명 후 ro-crate-metadata.json이 변경되었거나 함께 들어 있는 키로 서명되지 않았습니다. 아무것도 가져오지 않았습니다.',
-    'アーカイブの署名が内容と一致しません。署名後にro-crate-metadata.jsonが変更されたか、同梱の鍵で署名されていません。何も取り込んでいません。',
   ),
   '8005': entry(
     422,
     'The file {file} does not match the SHA-256 checksum or size recorded in the archive: it was changed or damaged. Nothing was imported.',
-    '{file} 파일이 아카이브에 기록된 SHA-256 체크섬 또는 크기와 일치하지 않습니다. 변경되었거나 손상되었습니다. 아무것도 가져오지 않았습니다.',
-    'ファイル {file} がアーカイブに記録されたSHA-256チェックサムまたはサイズと一致しません。変更されたか破損しています。何も取り込んでいません。',
   ),
-  '8006': entry(
-    422,
-    'The file {file} listed in the archive is missing from it. Nothing was imported.',
-    '아카이브에 기록된 {file} 파일이 아카이브에 없습니다. 아무것도 가져오지 않았습니다.',
-    'アーカイブに記録されたファイル {file} がアーカイブにありません。何も取り込んでいません。',
-  ),
+  '8006': entry(422, 'The file {file} listed in the archive is missing from it. Nothing was imported.'),
   '8007': entry(
     413,
     'This archive is too large to import: at most {entries} entries and {size} unpacked, and no entry packed more than {ratio} times.',
-    '가져오기에는 너무 큰 아카이브입니다. 항목은 {entries}개, 압축을 푼 크기는 {size}까지이며, {ratio}배를 넘게 압축된 항목은 받지 않습니다.',
-    '取り込むには大きすぎるアーカイブです。項目は{entries}件、展開後のサイズは{size}までで、{ratio}倍を超えて圧縮された項目は受け付けません。',
   ),
-  '8008': entry(
-    422,
-    'The note “{note}” in this archive cannot be imported: its content does not fit this notebook. Nothing was imported.',
-    '아카이브의 “{note}” 노트를 가져올 수 없습니다. 내용이 이 노트북에 맞지 않습니다. 아무것도 가져오지 않았습니다.',
-    'アーカイブのノート「{note}」を取り込めません。内容がこのノートブックに合いません。何も取り込んでいません。',
-  ),
-  '8009': entry(
-    422,
-    "This archive is signed, but the key that checks its signature is neither shipped with it nor this server's own.",
-    '이 아카이브는 서명되어 있지만, 서명을 확인할 키가 함께 들어 있지 않고 이 서버의 키도 아닙니다.',
-    'このアーカイブは署名されていますが、署名を確認する鍵が同梱されておらず、このサーバーの鍵でもありません。',
-  ),
+  '8008': entry(422, 'The note “{note}” in this archive cannot be imported: its content does not fit this notebook. Nothing was imported.'),
+  '8009': entry(422, "This archive is signed, but the key that checks its signature is neither shipped with it nor this server's own."),
   // Export jobs
-  '8010': entry(
-    500,
-    'The export could not be made. Try again; if it fails again, contact your administrator.',
-    '내보내기 파일을 만들지 못했습니다. 다시 시도하고, 다시 실패하면 관리자에게 문의해 주세요.',
-    'エクスポートを作成できませんでした。もう一度お試しください。再び失敗する場合は管理者にお問い合わせください。',
-  ),
-  '8011': entry(
-    410,
-    'This download link has expired. Ask for the file again.',
-    '다운로드 링크가 만료되었습니다. 파일을 다시 요청해 주세요.',
-    'ダウンロードリンクの有効期限が切れました。もう一度ファイルを要求してください。',
-  ),
-  '8012': entry(
-    429,
-    'You already have {max} exports waiting or running. Wait until some have finished.',
-    '대기 중이거나 진행 중인 내보내기가 이미 {max}개 있습니다. 일부가 끝난 뒤 다시 시도해 주세요.',
-    '待機中または実行中のエクスポートが既に{max}件あります。いくつか終わってからお試しください。',
-  ),
-  '8013': entry(409, 'This export is not finished yet.', '아직 끝나지 않은 내보내기입니다.', 'このエクスポートはまだ終わっていません。'),
-  '8014': entry(
-    500,
-    'The export was interrupted because the server stopped. Start it again.',
-    '서버가 멈춰 내보내기가 중단되었습니다. 다시 시작해 주세요.',
-    'サーバーが停止したため、エクスポートが中断されました。もう一度開始してください。',
-  ),
-  '8015': entry(
-    410,
-    'The file of this export is no longer kept. Export again.',
-    '이 내보내기 파일은 더 이상 보관되어 있지 않습니다. 다시 내보내 주세요.',
-    'このエクスポートのファイルはもう保管されていません。もう一度エクスポートしてください。',
-  ),
-  '8016': entry(
-    503,
-    'PDF export needs the Chromium browser on the server, which is not installed. Ask your administrator.',
-    'PDF 내보내기에는 서버의 Chromium 브라우저가 필요하지만 설치되어 있지 않습니다. 관리자에게 문의해 주세요.',
-    'PDFエクスポートにはサーバーのChromiumブラウザーが必要ですが、インストールされていません。管理者にお問い合わせください。',
-  ),
-  '8017': entry(
-    503,
-    'PDF/A needs Ghostscript on the server, which is not installed. Export a plain PDF, or ask your administrator.',
-    'PDF/A에는 서버의 Ghostscript가 필요하지만 설치되어 있지 않습니다. 일반 PDF로 내보내거나 관리자에게 문의해 주세요.',
-    'PDF/AにはサーバーのGhostscriptが必要ですが、インストールされていません。通常のPDFでエクスポートするか、管理者にお問い合わせください。',
-  ),
-  '8018': entry(
-    422,
-    'This note has no such saved version to export. Save the note first, or choose one of its saved versions.',
-    '이 노트에는 내보낼 수 있는 해당 저장 버전이 없습니다. 먼저 노트를 저장하거나 저장된 버전 중 하나를 선택해 주세요.',
-    'このノートにはエクスポートできるその保存版がありません。先にノートを保存するか、保存済みの版を選んでください。',
-  ),
+  '8010': entry(500, 'The export could not be made. Try again; if it fails again, contact your administrator.'),
+  '8011': entry(410, 'This download link has expired. Ask for the file again.'),
+  '8012': entry(429, 'You already have {max} exports waiting or running. Wait until some have finished.'),
+  '8013': entry(409, 'This export is not finished yet.'),
+  '8014': entry(500, 'The export was interrupted because the server stopped. Start it again.'),
+  '8015': entry(410, 'The file of this export is no longer kept. Export again.'),
+  '8016': entry(503, 'PDF export needs the Chromium browser on the server, which is not installed. Ask your administrator.'),
+  '8017': entry(503, 'PDF/A needs Ghostscript on the server, which is not installed. Export a plain PDF, or ask your administrator.'),
+  '8018': entry(422, 'This note has no such saved version to export. Save the note first, or choose one of its saved versions.'),
   // Request level
-  '9001': entry(400, 'Some fields are not valid.', '입력값을 확인해 주세요.', '入力内容を確認してください。'),
-  '9002': entry(404, 'The record does not exist.', '존재하지 않는 항목입니다.', '該当するデータが存在しません。'),
-  '9003': entry(413, 'The request is too large.', '요청이 너무 큽니다.', 'リクエストが大きすぎます。'),
-  '9004': entry(400, 'The request could not be read.', '요청을 읽을 수 없습니다.', 'リクエストを読み取れませんでした。'),
-  '9005': entry(404, 'This call does not exist.', '존재하지 않는 요청입니다.', 'この呼び出しは存在しません。'),
-  '9006': entry(
-    409,
-    'Someone else changed this in the meantime. Reload and try again.',
-    '다른 사용자가 먼저 변경했습니다. 새로고침 후 다시 시도해 주세요.',
-    '他のユーザーが先に変更しました。再読み込みしてもう一度お試しください。',
-  ),
-  '9007': entry(415, 'Requests must be sent as JSON.', '요청은 JSON 형식이어야 합니다.', 'リクエストはJSON形式で送信してください。'),
-  '9008': entry(
-    503,
-    'The service is not available right now. Try again shortly.',
-    '서비스를 일시적으로 사용할 수 없습니다. 잠시 후 다시 시도해 주세요.',
-    'サービスは一時的に利用できません。しばらくしてからお試しください。',
-  ),
-  '9009': entry(
-    400,
-    'A value could not be stored as sent (a NUL, a broken character or a malformed value).',
-    '입력값을 그대로 저장할 수 없습니다 (NUL, 깨진 문자 또는 잘못된 형식).',
-    '入力値をそのまま保存できません（NUL、壊れた文字、または不正な形式）。',
-  ),
-  '9010': entry(
-    400,
-    'A value is out of range: a date that does not exist or a number that is too large.',
-    '값이 허용 범위를 벗어났습니다. 존재하지 않는 날짜이거나 너무 큰 숫자입니다.',
-    '値が範囲外です。存在しない日付か、大きすぎる数値です。',
-  ),
-  '9011': entry(
-    422,
-    'This refers to something that does not exist.',
-    '존재하지 않는 항목을 참조하고 있습니다.',
-    '存在しない項目を参照しています。',
-  ),
-  '9012': entry(409, 'This already exists.', '이미 존재합니다.', '既に存在します。'),
-  '9013': entry(
-    429,
-    'Too many connections are open from your address. Close some tabs or try again shortly.',
-    '현재 주소에서 열린 연결이 너무 많습니다. 일부 탭을 닫거나 잠시 후 다시 시도해 주세요.',
-    'お使いのアドレスから開かれている接続が多すぎます。いくつかのタブを閉じるか、しばらくしてからお試しください。',
-  ),
-  '9999': entry(500, 'An unexpected error occurred.', '예상치 못한 오류가 발생했습니다.', '予期しないエラーが発生しました。'),
+  '9001': entry(400, 'Some fields are not valid.'),
+  '9002': entry(404, 'The record does not exist.'),
+  '9003': entry(413, 'The request is too large.'),
+  '9004': entry(400, 'The request could not be read.'),
+  '9005': entry(404, 'This call does not exist.'),
+  '9006': entry(409, 'Someone else changed this in the meantime. Reload and try again.'),
+  '9007': entry(415, 'Requests must be sent as JSON.'),
+  '9008': entry(503, 'The service is not available right now. Try again shortly.'),
+  '9009': entry(400, 'A value could not be stored as sent (a NUL, a broken character or a malformed value).'),
+  '9010': entry(400, 'A value is out of range: a date that does not exist or a number that is too large.'),
+  '9011': entry(422, 'This refers to something that does not exist.'),
+  '9012': entry(409, 'This already exists.'),
+  '9013': entry(429, 'Too many connections are open from your address. Close some tabs or try again shortly.'),
+  '9999': entry(500, 'An unexpected error occurred.'),
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Every code's message in one language other than English. */
+export type ErrorMessages = Record<ErrorCode, string>;
 export type StatusCode = ErrorCode | typeof SUCCESS;
 
 /** Named codes, so that code reads `ERR.tooManyAttempts` rather than a bare number. */
@@ -694,10 +320,22 @@ export function httpStatusOf(code: ErrorCode): number {
   return ERROR_CATALOGUE[code].http;
 }
 
+const translatedMessages: Partial<Record<Exclude<Language, 'en'>, ErrorMessages>> = {};
+
+/**
+ * Gives the catalogue its messages in another language. The server gives every language as it starts; the
+ * client gives only the one its interface shows, which loads with that language's strings instead of
+ * with the sign-in page. Until then a message is said in English.
+ */
+export function provideErrorMessages(language: Exclude<Language, 'en'>, messages: ErrorMessages): void {
+  translatedMessages[language] = messages;
+}
+
 export function errorMessage(code: string, language: Language, params?: Record<string, string | number>): string {
   const known = isErrorCode(code) ? code : ERR.unexpected;
   // A wait is given in seconds and said in minutes and seconds, in the reader's language.
   const seconds = params?.seconds;
   const withWait = typeof seconds === 'number' ? { ...params, wait: waitText(seconds, language) } : params;
-  return interpolate(ERROR_CATALOGUE[known].message[language], withWait);
+  const template = language === 'en' ? undefined : translatedMessages[language]?.[known];
+  return interpolate(template ?? ERROR_CATALOGUE[known].en, withWait);
 }

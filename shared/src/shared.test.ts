@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   EMAIL_PATTERN,
   errorMessage,
+  provideErrorMessages,
   findIdRequest,
   maskEmail,
   PHONE_PATTERN,
@@ -13,6 +14,7 @@ import {
   pagingRequest,
   fieldMessage,
 } from './index.js';
+import koreanErrors from './errorMessages/ko.js';
 
 describe('pickLanguage', () => {
   it('takes the first supported candidate, else English', () => {
@@ -72,6 +74,7 @@ describe('helpers', () => {
     expect(rowNumber(23, 3, 10, 2)).toBe(1);
   });
   it('fills message parameters and falls back to the unexpected-error text for unknown codes', () => {
+    provideErrorMessages('ko', koreanErrors);
     expect(errorMessage('1004', 'en', { seconds: 30 })).toBe('Too many failed attempts. Try again in 30 seconds.');
     expect(errorMessage('4242', 'ko')).toBe('예상치 못한 오류가 발생했습니다.');
   });

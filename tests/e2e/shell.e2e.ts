@@ -27,6 +27,21 @@ test.describe('app shell', () => {
     await expect(page.getByTestId('signin-error')).toHaveText(/The ID or password is incorrect\./);
     await expect(page).toHaveURL(/\/signin/);
     await shot(page, 'signin-wrong-password');
+
+    // The catalogue's other languages load with their interface strings, not with the sign-in page.
+    for (const [language, text] of [
+      ['ko', '아이디 또는 비밀번호가 올바르지 않습니다.'],
+      ['ja', 'IDまたはパスワードが正しくありません。'],
+    ] as const) {
+      await page.getByTestId(`lang-${language}`).click();
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      // Someone unknown, so that the member's own attempts stay below the slow-down.
+      await page.getByTestId('signin-userId').fill(`nobody.${language}@eln.local`);
+      await page.getByTestId('signin-password').fill('definitely-wrong');
+      await page.getByTestId('signin-submit').click();
+      await expect(page.getByTestId('signin-error')).toHaveText(text);
+    }
+    await page.getByTestId('lang-en').click();
   });
 
   test('an administrator signs in, sees the Admin menu, and a signed-in user is kept off the sign-in page', async ({ page }) => {

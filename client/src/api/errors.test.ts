@@ -1,7 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { provideErrorMessages } from '@eln/shared';
+import japaneseErrors from '@eln/shared/errors/ja';
+import koreanErrors from '@eln/shared/errors/ko';
 import { ApiError, apiErrorText, fieldErrorsOf, retryAfterOf, statusForHttp } from './errors';
 
 describe('API error texts', () => {
+  // What the interface does as it loads its start language (i18n/index.ts).
+  beforeAll(() => {
+    provideErrorMessages('ko', koreanErrors);
+    provideErrorMessages('ja', japaneseErrors);
+  });
+
   it('uses the shared catalogue in the interface language', () => {
     const error = new ApiError('1001', 'server text', 422);
     expect(apiErrorText(error, 'en')).toBe('The ID or password is incorrect.');

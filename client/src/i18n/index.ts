@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { isLanguage, LANGUAGES, type Language } from '@eln/shared';
+import { isLanguage, LANGUAGES, provideErrorMessages, type ErrorMessages, type Language } from '@eln/shared';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { detectLanguage } from './detect';
 import en from './en';
@@ -21,9 +21,9 @@ const english = { translation: en, editor: editorEn, audit: auditEn, signature: 
 
 /**
  * English ships with the first route (it is the fallback of every missing key); the other languages are a
- * chunk each, and since switching language reloads the page only the one the interface starts in is fetched.
+ * chunk each (with their error messages), and since switching language reloads the page only the one the interface starts in is fetched.
  */
-const otherLanguages: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, object> }>> = {
+const otherLanguages: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, object>; errors: ErrorMessages }>> = {
   ko: () => import('./catalogs/ko'),
   ja: () => import('./catalogs/ja'),
 };
@@ -47,7 +47,8 @@ if (typeof document !== 'undefined') document.documentElement.lang = initial;
 /** Fetches the start language's strings if they are not English; the app renders after this settles. */
 export async function loadStartLanguage(): Promise<void> {
   if (initial === 'en') return;
-  const { default: catalog } = await otherLanguages[initial]();
+  const { default: catalog, errors } = await otherLanguages[initial]();
+  provideErrorMessages(initial, errors);
   for (const [namespace, strings] of Object.entries(catalog)) i18next.addResourceBundle(initial, namespace, strings, true, true);
   await i18next.changeLanguage(initial);
 }

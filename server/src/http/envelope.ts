@@ -1,5 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERR, errorMessage, httpStatusOf, pickLanguage, SUCCESS, type ApiResponse, type ErrorCode, type Language } from '@eln/shared';
+import {
+  ERR,
+  errorMessage,
+  httpStatusOf,
+  pickLanguage,
+  provideErrorMessages,
+  SUCCESS,
+  type ApiResponse,
+  type ErrorCode,
+  type Language,
+} from '@eln/shared';
+import japaneseErrors from '@eln/shared/errors/ja';
+import koreanErrors from '@eln/shared/errors/ko';
+
+// The server answers in every interface language, so it holds every language's messages.
+provideErrorMessages('ko', koreanErrors);
+provideErrorMessages('ja', japaneseErrors);
 
 /** The language of the answer: the client sends its interface language as Accept-Language. */
 export function languageOf(request: FastifyRequest): Language {

@@ -124,11 +124,16 @@ describe('the API spine', () => {
     expect(result.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it('has a message in every language for every catalogue code', async () => {
-    const { ERROR_CATALOGUE } = await import('@eln/shared');
-    for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
+  it('has a message in every language for every catalogue code, and answers in the asked language', async () => {
+    const { ERROR_CATALOGUE, errorMessage } = await import('@eln/shared');
+    for (const code of Object.keys(ERROR_CATALOGUE)) {
       expect(code).toMatch(/^\d{4}$/);
-      for (const language of ['ko', 'en', 'ja'] as const) expect(entry.message[language].length, `${code} ${language}`).toBeGreaterThan(3);
+      const messages = (['ko', 'en', 'ja'] as const).map((language) => errorMessage(code, language));
+      for (const message of messages) expect(message.length, code).toBeGreaterThan(3);
+      // A language without its own message would be said in English: every language is really given.
+      expect(new Set(messages).size, code).toBe(3);
     }
+    const answer = await server.call(api.auth.signIn, { userId: 'nobody@lab.test', password: 'wrong-password-1' }, { language: 'ja' });
+    expect(answer.body.message).toBe('IDまたはパスワードが正しくありません。');
   });
 });

@@ -55,7 +55,7 @@ function refusalsOf(spec: CallSpec): Record<string, Response> {
     [...byStatus].map(([http, list]) => [
       String(http),
       {
-        description: list.map((code) => `${code}: ${ERROR_CATALOGUE[code].message.en}`).join('\n'),
+        description: list.map((code) => `${code}: ${ERROR_CATALOGUE[code].en}`).join('\n'),
         content: { 'application/json': { schema: envelopeOf({}) } },
       },
     ]),

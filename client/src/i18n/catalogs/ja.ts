@@ -4,5 +4,7 @@ import audit from '../audit/ja';
 import signature from '../signature/ja';
 import template from '../template/ja';
 
-/** Every namespace in this language: one chunk, loaded only when the interface starts in it. */
+export { default as errors } from '@eln/shared/errors/ja';
+
+/** Every namespace in this language, and its error messages: one chunk, loaded only when the interface starts in it. */
 export default { translation, editor, audit, signature, template };

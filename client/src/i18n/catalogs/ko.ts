@@ -4,5 +4,7 @@ import audit from '../audit/ko';
 import signature from '../signature/ko';
 import template from '../template/ko';
 
-/** Every namespace in this language: one chunk, loaded only when the interface starts in it. */
+export { default as errors } from '@eln/shared/errors/ko';
+
+/** Every namespace in this language, and its error messages: one chunk, loaded only when the interface starts in it. */
 export default { translation, editor, audit, signature, template };
