@@ -116,7 +116,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     // The size limit and the content rules come first: they refuse an update before anything else sees it applied.
     extensions: [
       new DocumentSizeLimit(),
-      new ContentRuleGuard(noteContentCheckOf(kinds), catalogueSeals),
+      new ContentRuleGuard(noteContentCheckOf(kinds), catalogueSeals, app.log),
       new WriterRecord(kinds, app.log),
       new ClientAuthors(database.db, app.log),
       persistence,

@@ -49,7 +49,7 @@ async function timed(label: string, run: () => Promise<void> | void): Promise<vo
 
 export async function contentGuardBench(): Promise<void> {
   const { base, updates } = keystrokes();
-  const guard = new ContentRuleGuard(() => true, new CatalogueSeals('bench-secret'));
+  const guard = new ContentRuleGuard(() => true, new CatalogueSeals('bench-secret'), { warn: () => undefined });
   const connection = { readOnly: false } as Connection;
   const frames = updates.map(frame);
 

@@ -146,7 +146,7 @@ export async function recheckConnection(connection: Connection<CollabContext>, c
  * Closes a document connection for good. Read-only first: closing removes the connection from its
  * document, but messages it already queued are still handled, and would otherwise still be applied.
  */
-export function endConnection(connection: Connection<CollabContext>, reason: CollabRefusalReason): void {
+export function endConnection(connection: Connection<CollabContext>, reason: CollabRefusalReason, code: number = CLOSE_UNAUTHORIZED): void {
   connection.readOnly = true;
-  connection.close({ code: CLOSE_UNAUTHORIZED, reason });
+  connection.close({ code, reason });
 }

@@ -90,11 +90,18 @@ const element = (name: string) => new Y.ContentType(new Y.XmlElement(name));
 /** A writer's connection as the guard and the pending-parts watch see it: what the server sends it is kept. */
 function connectionTo(doc: GuardDocument) {
   const sent: Uint8Array[] = [];
-  return {
+  const connection = {
     readOnly: false,
+    /** How often the guard closed it (refused an update); the writer then reopens, writing again. */
+    refusals: 0,
     messageAddress: doc.name,
+    webSocket: {},
+    context: { user: { userNo: 1 } },
     send: (message: Uint8Array) => sent.push(message),
     sendStateless: () => undefined,
+    close: () => {
+      connection.refusals += 1;
+    },
     /** The state vectors of the sync steps 1 sent to it (the server asking for what it lacks). */
     askedFor(): Uint8Array[] {
       return sent.map((message) => {
@@ -105,10 +112,12 @@ function connectionTo(doc: GuardDocument) {
       });
     },
   };
+  return connection;
 }
 type FakeConnection = ReturnType<typeof connectionTo>;
 
-const newGuard = () => new ContentRuleGuard(() => true, { violations: () => [] } as unknown as CatalogueSeals);
+const silent = { warn: () => undefined };
+const newGuard = () => new ContentRuleGuard(() => true, { violations: () => [] } as unknown as CatalogueSeals, silent);
 
 async function guardAccepts(
   doc: GuardDocument,
@@ -118,12 +127,12 @@ async function guardAccepts(
 ): Promise<boolean> {
   const message = new OutgoingMessage(doc.name).createSyncMessage().writeUpdate(update).toUint8Array();
   const payload = { connection, document: doc, update: message };
-  try {
-    await guard.beforeHandleMessage(payload as unknown as Parameters<ContentRuleGuard['beforeHandleMessage']>[0]);
-    return true;
-  } catch {
-    return false;
-  }
+  const refusals = connection.refusals;
+  await guard.beforeHandleMessage(payload as unknown as Parameters<ContentRuleGuard['beforeHandleMessage']>[0]);
+  if (connection.refusals === refusals) return true;
+  // Refused: the writer reopens and writes again (a fresh connection in Hocuspocus).
+  connection.readOnly = false;
+  return false;
 }
 
 /** Offers updates in turn on one connection: each one the guard accepts is applied as Hocuspocus applies it. Answers what was accepted. */

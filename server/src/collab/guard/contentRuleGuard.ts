@@ -11,31 +11,25 @@
  */
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import type { Extension, beforeHandleMessagePayload } from '@hocuspocus/server';
+import type { Connection, Extension, beforeHandleMessagePayload } from '@hocuspocus/server';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   COLLAB_REFUSALS,
   CONTENT_FIELD,
   CONTENT_REFUSED_CLOSE_CODE,
   CONTENT_REFUSED_MESSAGE,
   type ContentRefusedMessage,
+  type ContentRule,
   type ContentViolation,
   type PmNode,
 } from '@eln/shared';
+import { endConnection } from '../connections/authorization.js';
+import type { CollabContext } from '../connections/context.js';
 import type { CatalogueSeals } from './catalogueSeals.js';
 import { updateCarriedBy } from './documentSizeLimit.js';
 import { ShadowCopies, violationsBetween } from './shadowCopies.js';
 import { onlyEditsText } from './textOnlyUpdate.js';
 import { keepNothingPending } from './pendingParts.js';
-
-/**
- * Thrown from beforeHandleMessage: Hocuspocus then drops the message (and any queued after it) and
- * closes the connection with this code and reason. No message: Hocuspocus would log it once per
- * extension; the rule travels in the stateless message.
- */
-class ContentRefusal extends Error {
-  readonly code = CONTENT_REFUSED_CLOSE_CODE;
-  readonly reason = COLLAB_REFUSALS.contentRefused;
-}
 
 /** What an update would add to a document's content rule violations, tried on a fresh copy of it (the benchmark's baseline). */
 export function violationsAdded(document: Y.Doc, update: Uint8Array): ContentViolation[] {
@@ -65,6 +59,8 @@ export class ContentRuleGuard implements Extension {
   readonly priority = 190;
 
   private readonly shadows = new ShadowCopies();
+  /** The rules already logged per socket: a client that keeps sending what breaks a rule is logged once for it. */
+  private readonly logged = new WeakMap<object, Set<ContentRule>>();
 
   /**
    * `applies` says which documents hold a note's content (their kind's `noteContent`); `seals` judges
@@ -73,9 +69,10 @@ export class ContentRuleGuard implements Extension {
   constructor(
     private readonly applies: (documentName: string) => boolean,
     private readonly seals: CatalogueSeals,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
   ) {}
 
-  async beforeHandleMessage({ connection, document, update: message }: beforeHandleMessagePayload): Promise<void> {
+  async beforeHandleMessage({ connection, document, update: message }: beforeHandleMessagePayload<CollabContext>): Promise<void> {
     if (!this.applies(document.name)) return;
     keepNothingPending(document);
     if (connection.readOnly) return;
@@ -87,6 +84,28 @@ export class ContentRuleGuard implements Extension {
     if (!violation) return;
     const refusal: ContentRefusedMessage = { type: CONTENT_REFUSED_MESSAGE, rule: violation.rule, blockUid: violation.blockUid };
     connection.sendStateless(JSON.stringify(refusal));
-    throw new ContentRefusal();
+    // Ended here rather than by throwing: Hocuspocus logs a thrown error with its stack at error level,
+    // once per refused update. A refusal is the guard working, not a server fault.
+    endConnection(connection, COLLAB_REFUSALS.contentRefused, CONTENT_REFUSED_CLOSE_CODE);
+    this.logOnce(connection, document.name, violation);
+  }
+
+  /** One warning per socket and rule: a client reopening and sending the same again is not news. */
+  private logOnce(connection: Connection<CollabContext>, documentName: string, violation: ContentViolation): void {
+    const socket = connection.webSocket;
+    const rules = this.logged.get(socket) ?? new Set<ContentRule>();
+    this.logged.set(socket, rules);
+    if (rules.has(violation.rule)) return;
+    rules.add(violation.rule);
+    this.log.warn(
+      {
+        documentName,
+        rule: violation.rule,
+        blockUid: violation.blockUid,
+        userNo: connection.context.user.userNo,
+        socketId: connection.socketId,
+      },
+      'live update refused by the content rules (further refusals for this rule on this socket are not logged)',
+    );
   }
 }

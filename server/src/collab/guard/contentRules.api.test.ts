@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import {
   api,
+  COLLAB_PATH,
   COLLAB_REFUSALS,
   CONTENT_FIELD,
   CONTENT_REFUSED_MESSAGE,
@@ -14,6 +15,8 @@ import {
 import { startTestServer, type Caller, type TestServer } from '../../testing/harness.js';
 import { appendParagraph, appendTable, connectWriter, eventually, plainText, type LiveClient } from '../../testing/live.js';
 import { OutgoingMessage } from '@hocuspocus/server';
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { WebSocket } from 'ws';
 import { DatabaseDocumentStore } from '../persistence/documentStore.js';
 import { contentOfState } from '../commands/liveDocuments.js';
 
@@ -423,5 +426,75 @@ describe('content rules on live updates', () => {
     expect(writer.closeReasons()).toEqual([]);
     expect(content(other.doc)).toEqual(content(writer.doc));
     expect(await storedContent(name)).toEqual(content(writer.doc));
+  });
+});
+
+describe('logging refusals', () => {
+  /** Opens the note on `socket` (as a tab reopening it does), makes `edit`, and waits for the refusal. */
+  async function refusedOn(socket: HocuspocusProviderWebsocket, name: string, edit: (doc: Y.Doc) => unknown): Promise<void> {
+    const doc = new Y.Doc();
+    const closes: string[] = [];
+    let synced = false;
+    const provider = new HocuspocusProvider({
+      websocketProvider: socket,
+      // Each provider its own address on the socket: the one before it, closing, does not close this one.
+      sessionAwareness: true,
+      name,
+      document: doc,
+      token: writerToken,
+      onSynced: () => {
+        synced = true;
+      },
+      onClose: ({ event }) => {
+        closes.push(event.reason);
+      },
+    });
+    provider.attach();
+    try {
+      await eventually(() => synced, 'the note to open');
+      edit(doc);
+      await eventually(() => closes.includes(COLLAB_REFUSALS.contentRefused), 'the edit to be refused');
+    } finally {
+      provider.destroy();
+    }
+  }
+
+  it('logs a writer who keeps sending what a rule refuses once per socket and rule, at warn, without a stack', async () => {
+    const warn = vi.spyOn(server.app.log, 'warn');
+    const error = vi.spyOn(server.app.log, 'error');
+    // Hocuspocus logs what a hook throws to the console, at error level with its stack.
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const refusalLines = () => warn.mock.calls.filter(([, message]) => String(message).startsWith('live update refused'));
+    try {
+      const name = await newNote('Refused again and again');
+      const socket = new HocuspocusProviderWebsocket({ url: `${url.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
+      try {
+        for (let i = 0; i < 5; i += 1) await refusedOn(socket, name, (doc) => appendTable(doc, 1, 31));
+        expect(refusalLines()).toHaveLength(1);
+        expect(refusalLines()[0]![0]).toMatchObject({ documentName: name, rule: 'tableSize' });
+        // Another rule on the same socket is news: one more line.
+        for (let i = 0; i < 3; i += 1) await refusedOn(socket, name, (doc) => fragment(doc).push([element('script', {})]));
+        expect(refusalLines().map(([fields]) => (fields as { rule: string }).rule)).toEqual(['tableSize', 'schema']);
+      } finally {
+        socket.destroy();
+      }
+      // Another socket (another tab) is too.
+      const other = new HocuspocusProviderWebsocket({ url: `${url.replace(/^http/, 'ws')}${COLLAB_PATH}`, WebSocketPolyfill: WebSocket });
+      try {
+        await refusedOn(other, name, (doc) => appendTable(doc, 1, 31));
+      } finally {
+        other.destroy();
+      }
+      expect(refusalLines()).toHaveLength(3);
+      expect(error).not.toHaveBeenCalled();
+      expect(consoleError).not.toHaveBeenCalled();
+      // No stack: the line carries the rule and where, no error object.
+      for (const [fields] of refusalLines())
+        expect(Object.keys(fields as object).sort()).toEqual(['blockUid', 'documentName', 'rule', 'socketId', 'userNo']);
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+      consoleError.mockRestore();
+    }
   });
 });
