@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { noteDocumentName, type BlockTable, type PmNode } from '@eln/shared';
@@ -41,7 +41,18 @@ async function loadedDoc(documentName: string): Promise<Y.Doc> {
 
 describe('seed:demo', () => {
   it('builds the demo company through the API, and adds nothing the second time', async () => {
-    const added = await seedDemo(server, server.database.db);
+    // What a newcomer reads when seeding: nothing worth a warning (the block lists it sends match the server's).
+    const warn = vi.spyOn(server.services.log, 'warn');
+    const error = vi.spyOn(server.services.log, 'error');
+    let added: number;
+    try {
+      added = await seedDemo(server, server.database.db);
+      expect(warn.mock.calls.map(([fields, message]) => String(message ?? JSON.stringify(fields)))).toEqual([]);
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
     const demoNotes = DEMO_TEMPLATES.flatMap((t) => t.notes).length;
     expect(added).toBe(
       DEMO_DEPARTMENTS.length +

@@ -3,18 +3,21 @@ import {
   api,
   API_BASE,
   AUDIT_SYSTEM_REASONS,
+  docToBlocks,
   noteDocumentName,
   templateDocumentName,
   type AdminUserCreate,
   type CallAnswer,
   type CallInput,
   type CallSpec,
+  type NoteType,
   type PmNode,
   type ProjectCreate,
 } from '@eln/shared';
 import type { App } from '../app.js';
 import { appendAudit } from '../audit/audit.js';
 import { createSession, revokeSession } from '../auth/sessions.js';
+import { contentOfState } from '../collab/commands/liveDocuments.js';
 import type { Db } from '../db/client.js';
 import { departments, documentUpdates, labNotes, projects, templates, users } from '../db/schema.js';
 import { multipartBody } from '../files/multipartBody.js';
@@ -221,6 +224,12 @@ async function withDemoImage(content: PmNode, upload: () => Promise<string>): Pr
 }
 
 /**
+ * The block list an editor holding `update` sends at a first save or check-in: its blocks, all new,
+ * derived from what the document holds (as the browser's editor derives it), so it matches the server's.
+ */
+const firstBlockList = (update: Uint8Array, noteType: NoteType) => docToBlocks(contentOfState(update), noteType);
+
+/**
  * The template library: each template written (its content stored as its live document's first update),
  * checked in by its author and approved by another person with their password; then the demo's notes
  * made from them. Answers how many templates and notes it added.
@@ -235,10 +244,9 @@ async function seedTemplates(db: Db, as: CallAs): Promise<number> {
     if (!row) {
       const asAuthor = await as(await userNoOf(db, template.author));
       const created = await asAuthor(api.templates.create, { title: template.title, description: template.description });
-      await db
-        .insert(documentUpdates)
-        .values({ documentName: templateDocumentName(created.templateNo), update: initialUpdate(template.content) });
-      await asAuthor(api.templates.checkIn, { templateNo: created.templateNo, version: 0, blockList: [] });
+      const update = initialUpdate(template.content);
+      await db.insert(documentUpdates).values({ documentName: templateDocumentName(created.templateNo), update });
+      await asAuthor(api.templates.checkIn, { templateNo: created.templateNo, version: 0, blockList: firstBlockList(update, 'TEMPLATE') });
       const asApprover = await as(await userNoOf(db, template.approver));
       await asApprover(api.templates.approve, {
         templateNo: created.templateNo,
@@ -284,10 +292,11 @@ async function seedNotes(db: Db, as: CallAs): Promise<number> {
     const content = await withDemoImage(await withDemoCatalogues(db, asWriter, note.content), () =>
       asWriter.upload({ labNoteNo }, 'gel.png', demoGelPng()),
     );
-    await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(content) });
+    const update = initialUpdate(content);
+    await db.insert(documentUpdates).values({ documentName: noteDocumentName(labNoteNo), update });
     added += 1;
     if (!note.saved) continue;
-    await asWriter(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
+    await asWriter(api.notes.saveVersion, { labNoteNo, version: 0, blockList: firstBlockList(update, 'LABNOTE') });
     for (const signature of note.signatures) {
       await asWriter(api.signatures.request, { labNoteNo, signers: [{ userId: signature.signer, type: signature.type }] });
       if (!signature.answer) continue;
