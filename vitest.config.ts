@@ -2,31 +2,28 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { testServices } from './tests/setup/prerequisites.js';
 
 /**
  * Unit tests run once. API tests (`*.api.test.ts`, real server on a real database) run on embedded
- * PGlite always and on PostgreSQL too when TEST_DATABASE_URL is set (CI always sets it).
+ * PGlite and on PostgreSQL (TEST_DATABASE_URL, by default the local server's eln_test). Before any test,
+ * tests/setup/prerequisites.ts brings the Debian packages the suites use; before the PostgreSQL project's,
+ * tests/setup/postgres.ts checks its server answers and creates the database.
  */
-const postgresUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
+const { postgresUrl, redisUrl, notices } = testServices(process.env);
 const apiTests = ['server/src/**/*.api.test.ts', 'tests/realtime/**/*.test.ts'];
-/** Tests that need a Redis server run only when TEST_REDIS_URL names one (CI always does). */
+/** Tests that need a Redis server (TEST_REDIS_URL, by default the local one): they fail saying so when it does not answer. */
 const redisTests = ['server/src/**/*.redis.api.test.ts', 'tests/realtime/**/*.redis.test.ts'];
-/** Several real server processes share one database: PostgreSQL only (on PGlite alone they fail and say so). */
+/** Several real server processes share one database: PostgreSQL only. */
 const multiProcessTests = ['tests/realtime/**/*.redis.test.ts'];
 /** What only a database server has (connections that can be lost): on PostgreSQL only, never on PGlite. */
 const postgresOnlyTests = ['server/src/**/*.postgres.api.test.ts'];
 
-if (!postgresUrl) {
-  console.warn(
-    'TEST_DATABASE_URL is not set: API tests run on embedded PGlite only (set it to also run them on PostgreSQL, and the *.postgres.api tests that need a database server).',
-  );
-}
-if (!redisUrl) {
-  console.warn('TEST_REDIS_URL is not set: the scale-out tests through Redis do not run (set it, e.g. redis://127.0.0.1:6379).');
-}
+// Only TEST_DATABASE_URL=none or TEST_REDIS_URL=none leaves tests out, and it is said.
+for (const notice of notices) console.warn(notice);
 const apiExclude = redisUrl ? [] : redisTests;
-const pgliteExclude = [...(redisUrl && postgresUrl ? multiProcessTests : apiExclude), ...postgresOnlyTests];
+const pgliteExclude = [...apiExclude, ...multiProcessTests, ...postgresOnlyTests];
+const redisEnv = redisUrl ? { TEST_REDIS_URL: redisUrl } : {};
 
 /**
  * Timeouts catch hangs, not slowness: a test that prints through Chromium or Ghostscript took 12 s with two
@@ -79,6 +76,7 @@ export default defineConfig({
     // on the default timeout about 12 s with two, a fifth of TEST_TIMEOUT_MS).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: ProcessTestsFirst },
+    globalSetup: ['tests/setup/prerequisites.ts'],
     projects: [
       {
         test: {
@@ -94,7 +92,7 @@ export default defineConfig({
           name: 'api:pglite',
           include: apiTests,
           exclude: pgliteExclude,
-          env: { ELN_TEST_DB: 'pglite', ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) },
+          env: { ELN_TEST_DB: 'pglite', ...redisEnv },
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: HOOK_TIMEOUT_MS,
           isolate: false,
@@ -107,7 +105,8 @@ export default defineConfig({
                 name: 'api:postgres',
                 include: apiTests,
                 exclude: apiExclude,
-                env: { ELN_TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl, ...(redisUrl ? { TEST_REDIS_URL: redisUrl } : {}) },
+                globalSetup: ['tests/setup/postgres.ts'],
+                env: { ELN_TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl, ...redisEnv },
                 testTimeout: TEST_TIMEOUT_MS,
                 hookTimeout: HOOK_TIMEOUT_MS,
                 isolate: false,

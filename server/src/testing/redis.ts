@@ -6,7 +6,10 @@ export async function requireRedis(url: string): Promise<void> {
     await probe.connect();
     await probe.ping();
   } catch (error) {
-    throw new Error(`This test needs Redis at ${url} (TEST_REDIS_URL): ${(error as Error).message}`);
+    throw new Error(
+      `This test needs Redis at ${url} (TEST_REDIS_URL), which does not answer (${(error as Error).message}): start it, ` +
+        'name another with TEST_REDIS_URL, or set TEST_REDIS_URL=none to run without the Redis tests.',
+    );
   } finally {
     probe.disconnect();
   }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { createTestDatabase } from '../../testing/harness.js';
 import { eventually } from '../../testing/live.js';
+import { requireRedis } from '../../testing/redis.js';
 import { loggedControlChannel } from './commandLog.js';
 import type { LiveCommand, LiveControlChannel } from './liveControl.js';
 
@@ -10,6 +11,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const log = Fastify({ logger: false }).log;
 
 const cleanups: Array<() => Promise<void>> = [];
+beforeAll(() => requireRedis(REDIS_URL));
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });

@@ -20,7 +20,7 @@ import { DatabaseDocumentStore } from '../persistence/documentStore.js';
 
 /**
  * Two server processes behind a load balancer share live documents through Redis. Here both run in
- * this process on one database and one real Redis (TEST_REDIS_URL; vitest.config.ts runs this file only when it is set).
+ * this process on one database and one real Redis (TEST_REDIS_URL, the local one by default; TEST_REDIS_URL=none leaves this file out).
  */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
