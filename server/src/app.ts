@@ -110,7 +110,10 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const persistence = new DurablePersistence(documentStore, app.log, options.persistence);
   const holds = new NoteHolds(database.db, app.log, config.port);
   await holds.removeStaleHolds();
-  const authorization = new CollabAuthorization(tokens, kinds);
+  // Several processes: commands to live connections go through a log in the database, Redis rings; an
+  // edit is applied only while this process has applied every command a change may wait for.
+  const controlChannel = config.redisUrl ? await loggedControlChannel(database.db, config.redisUrl, config.redisPrefix, app.log) : null;
+  const authorization = new CollabAuthorization(tokens, kinds, () => controlChannel?.upToDate());
   const collab = createCollab({
     authorization,
     // The size limit and the content rules come first: they refuse an update before anything else sees it applied.
@@ -127,8 +130,6 @@ export async function buildApp(config: ServerConfig, database: Database, options
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
-  // Several processes: commands to live connections go through a log in the database, Redis rings.
-  const controlChannel = config.redisUrl ? await loggedControlChannel(database.db, config.redisUrl, config.redisPrefix, app.log) : null;
   const live = new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel);
   // One browser per process prints every PDF, started at the first print.
   const pdfPrinter = new PdfPrinter({ executablePath: config.chromiumPath });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import * as Y from 'yjs';
-import { api, HOLD_ENDED_MESSAGE, noteDocumentName, type CallInput, type CallSpec } from '@eln/shared';
+import { api, CONTENT_FIELD, HOLD_ENDED_MESSAGE, noteDocumentName, type CallInput, type CallSpec } from '@eln/shared';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
 import { DatabaseDocumentStore } from '../../server/src/collab/persistence/documentStore.js';
 import { installAfterLockTrigger, storedAfterLock } from '../../server/src/testing/afterLock.js';
@@ -13,6 +13,7 @@ import {
   connectWriter,
   eventually,
   paragraphTexts,
+  plainText,
   startTyping,
   tagsOfState,
   type LiveClient,
@@ -26,7 +27,9 @@ import { ServerProcess } from './serverProcess.js';
  * a real deployment: a process killed with SIGKILL mid-writing while the database is slow (a proxy adds
  * latency) and stalled (a held table lock), a process cut off from Redis, Redis not answering. Every
  * edit ever shown saved must be in a fresh load after both restart, nothing may be stored after a lock,
- * a lock or clear made through one process must end writing on the other, and every copy converges.
+ * a lock, clear or ended access made through one process must end writing on the other before the
+ * call answers (what is typed there after the answer is never stored), and every copy converges,
+ * formatting included.
  */
 const KILLS = Number(process.env.ELN_MULTIPROCESS_KILLS ?? 4);
 const REDIS_URL = process.env.TEST_REDIS_URL ?? '';
@@ -70,8 +73,39 @@ async function newNote(title: string): Promise<{ labNoteNo: number; name: string
   return { labNoteNo, name: noteDocumentName(labNoteNo) };
 }
 
-/** A document's content and side map, to compare copies. */
-const contentOf = (doc: Y.Doc) => ({ paragraphs: paragraphTexts(doc), side: [...doc.getMap(SIDE_MAP).keys()].sort() });
+/** A node of a document's content with its attributes and, for text, its formatted runs. */
+type Formatted = { node: string; attributes: Record<string, unknown>; children: Formatted[] } | { text: unknown };
+
+function formatted(node: Y.XmlElement | Y.XmlText | Y.XmlHook): Formatted {
+  if (node instanceof Y.XmlText) return { text: node.toDelta() };
+  if (node instanceof Y.XmlHook) return { node: 'hook', attributes: {}, children: [] };
+  return { node: node.nodeName, attributes: node.getAttributes(), children: node.toArray().map(formatted) };
+}
+
+/** A document's content (every node, attribute and mark) and side map, to compare copies. */
+const contentOf = (doc: Y.Doc) => ({
+  content: doc.getXmlFragment(CONTENT_FIELD).toArray().map(formatted),
+  side: [...doc.getMap(SIDE_MAP).keys()].sort(),
+});
+
+/** The paragraph whose text is `tag`. */
+function paragraphOf(doc: Y.Doc, tag: string): Y.XmlText | undefined {
+  for (const node of doc.getXmlFragment(CONTENT_FIELD).toArray()) {
+    const text = node instanceof Y.XmlElement && node.nodeName === 'paragraph' ? node.get(0) : undefined;
+    if (text instanceof Y.XmlText && plainText(text) === tag) return text;
+  }
+  return undefined;
+}
+
+/** Makes a whole paragraph bold, as the editor's bold mark does. */
+function embolden(doc: Y.Doc, tag: string): void {
+  const text = paragraphOf(doc, tag);
+  if (!text) throw new Error(`no paragraph ${tag}`);
+  text.format(0, text.length, { bold: {} });
+}
+
+const isBold = (doc: Y.Doc, tag: string) =>
+  (paragraphOf(doc, tag)?.toDelta() as Array<{ attributes?: { bold?: unknown } }> | undefined)?.every((op) => op.attributes?.bold) ?? false;
 
 const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -200,6 +234,8 @@ describe('two server processes under faults', () => {
       // victim dies before it could store it.
       const release = await stallDatabase();
       for (let i = 0; i < 5; i += 1) typed.type(`k${round}-stalled-${i}`);
+      // Formatting too, of an edit already stored: only the survivor's relay holds it when the victim dies.
+      embolden(typed.doc, `k${round}-before-0`);
       await eventually(
         () => paragraphTexts(observer.doc).includes(`k${round}-stalled-4`),
         `round ${round}: the stalled edits relayed to the survivor`,
@@ -212,6 +248,7 @@ describe('two server processes under faults', () => {
       // The writer reconnects to the survivor with everything it holds and types on.
       const again = await connect(survivor, name, alice, typed.doc);
       for (let i = 0; i < 5; i += 1) typed.type(`k${round}-after-${i}`);
+      embolden(typed.doc, `k${round}-after-0`);
       await eventually(() => again.allDurable(), `round ${round}: the writer's edits on the survivor confirmed`, 20_000);
       typed.note(again);
       again.destroy();
@@ -297,26 +334,116 @@ describe('two server processes under faults', () => {
     watcher.destroy();
   }, 60_000);
 
-  it('clears holds on every process while Redis answers nothing (as under CLIENT PAUSE), without holding up the call', async () => {
+  it('clears holds on every process while Redis answers nothing (as under CLIENT PAUSE): nothing typed after the answer is stored', async () => {
     const { name } = await newNote('Cleared');
     const writer = await connect(two, name, bob);
     const watcher = await connect(one, name, alice);
     appendParagraph(writer.doc, 'before the clear');
     await eventually(() => writer.allDurable() && paragraphTexts(watcher.doc).length === 1, 'the first edit stored and shared');
 
+    const typing = startTyping(writer, 'clear', 'paragraphs');
+    await sleep(100);
     const pauseEnds = Date.now() + 4000;
     redisProxyOne.stall(4000);
     redisProxyTwo.stall(4000);
+    // Process two confirms through the database, at its next read of the command log.
     await call(one, api.notes.releaseProjectHolds, { projectNo }, alice.token);
+    const typedBefore = typing.typed().length;
     expect(Date.now(), 'the clear answered while Redis was paused').toBeLessThan(pauseEnds);
     await eventually(() => holdEnded(writer), 'the writer on process two turned read-only', 10_000);
     expect(Date.now(), 'turned read-only while Redis was still paused').toBeLessThan(pauseEnds);
-    appendParagraph(writer.doc, 'after the clear');
+    await sleep(500);
+    await typing.stop();
+    const late = typing.typed().slice(typedBefore);
+    expect(late.length, 'typed on after the answer').toBeGreaterThan(20);
     await sleep(Math.max(0, pauseEnds - Date.now()) + 1500);
-    expect([...(await freshTags(name))]).toEqual(['before the clear']);
+    const stored = await freshTags(name);
+    expect(stored.has('before the clear')).toBe(true);
+    expect(
+      late.filter((tag) => stored.has(tag)),
+      'typed after the answer and stored',
+    ).toEqual([]);
+    expect(
+      late.filter((tag) => paragraphTexts(watcher.doc).includes(tag)),
+      'typed after the answer and shown on process one',
+    ).toEqual([]);
     writer.destroy();
     watcher.destroy();
   }, 60_000);
+
+  it('ends a writer’s access on the other process before the call answers (sign-out, deactivation, removal), also while it is cut off from Redis', async () => {
+    const admin = await call(one, api.auth.signIn, { userId: 'admin@eln.local', password: ServerProcess.adminPassword });
+    const carolId = 'carol@multi.test';
+    const { userNo } = await call(
+      one,
+      api.users.create,
+      { userId: carolId, name: 'Carol', password: PASSWORD, auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } },
+      admin.accessToken,
+    );
+    const members = (...userIds: string[]) => ({ department: '', user: userIds.join(',') });
+    const withCarol = () =>
+      call(one, api.projects.update, { projectNo, signatureList: members(alice.userId, bob.userId, carolId) }, alice.token);
+    await withCarol();
+    const scenarios: Array<{ change: string; cut: boolean; end: (token: string) => Promise<unknown>; restore?: () => Promise<unknown> }> = [
+      { change: 'signs out', cut: false, end: (token) => call(one, api.auth.signOut, {}, token) },
+      { change: 'signs out', cut: true, end: (token) => call(one, api.auth.signOut, {}, token) },
+      {
+        change: 'is deactivated',
+        cut: true,
+        end: () => call(one, api.users.update, { userNo, active: false }, admin.accessToken),
+        restore: () => call(one, api.users.update, { userNo, active: true }, admin.accessToken),
+      },
+      {
+        change: 'is removed from the project',
+        cut: true,
+        end: () => call(one, api.projects.update, { projectNo, signatureList: members(alice.userId, bob.userId) }, alice.token),
+        restore: withCarol,
+      },
+    ];
+    for (const [index, { change, cut, end, restore }] of scenarios.entries()) {
+      const what = `Carol ${change}${cut ? ' while process two is cut off from Redis' : ''}`;
+      const carol: Person = {
+        userId: carolId,
+        name: 'Carol',
+        token: (await call(one, api.auth.signIn, { userId: carolId, password: PASSWORD })).accessToken,
+      };
+      const { name } = await newNote(`Access ends ${index + 1}`);
+      const writer = await connect(two, name, carol);
+      const watcher = await connect(one, name, alice);
+      appendParagraph(writer.doc, 'before');
+      await eventually(
+        () => writer.allDurable() && paragraphTexts(watcher.doc).includes('before'),
+        `${what}: the first edit stored and shared`,
+      );
+
+      // Carol types on process two from before the change until well after its answer (her provider
+      // sends whatever she types, whatever the server told it).
+      const typing = startTyping(writer, 'late', 'paragraphs');
+      await sleep(100);
+      if (cut) redisProxyTwo.cut(1500);
+      await end(carol.token);
+      const typedBefore = typing.typed().length;
+      await sleep(cut ? 2000 : 500);
+      await typing.stop();
+      const late = typing.typed().slice(typedBefore);
+      expect(late.length, `${what}: typed on after the answer`).toBeGreaterThan(20);
+      // Past the delay after which a process stores what another relayed to it.
+      await sleep(1500);
+      const stored = await freshTags(name);
+      expect(stored.has('before'), `${what}: the first edit stored`).toBe(true);
+      expect(
+        late.filter((tag) => stored.has(tag)),
+        `${what}: typed after the answer and stored`,
+      ).toEqual([]);
+      expect(
+        late.filter((tag) => paragraphTexts(watcher.doc).includes(tag)),
+        `${what}: typed after the answer and shown on process one`,
+      ).toEqual([]);
+      writer.destroy();
+      watcher.destroy();
+      await restore?.();
+    }
+  }, 120_000);
 
   it('catches up after a Redis blip: an edit published while a process was cut off reaches it without more typing', async () => {
     const { name } = await newNote('Blip');
@@ -344,9 +471,15 @@ describe('two server processes under faults', () => {
     for (const { name, typed } of written) {
       const fresh = await connect(one, name, alice);
       expect([...typed.confirmed].filter((tag) => !paragraphTexts(fresh.doc).includes(tag))).toEqual([]);
+      // The formats made while processes died are there too, so the comparison below compares marks.
+      for (let round = 0; round < KILLS; round += 1) {
+        expect(isBold(fresh.doc, `k${round}-before-0`), `k${round}-before-0 bold`).toBe(true);
+        expect(isBold(fresh.doc, `k${round}-after-0`), `k${round}-after-0 bold`).toBe(true);
+      }
       fresh.destroy();
     }
-    // Every note converges: both processes serve the same document, which is the stored one.
+    // Every note converges: both processes serve the same document, which is the stored one, to every
+    // node, attribute and mark.
     for (const name of notes) {
       const onOne = await connectLive(one.url, name, alice.token);
       const onTwo = await connectLive(two.url, name, bob.token);

@@ -451,6 +451,19 @@ export const liveCommands = pgTable(
   (t) => [index('live_commands_created_at_idx').on(t.createdAt)],
 );
 
+/**
+ * The server processes reading the command log, so that a change waits for each live one to apply its
+ * commands (see collab/commands/commandLog.ts). A process writes its row with every read of the log:
+ * `seen_at` is when that read began, `caught_up_to` the start of its latest read whose commands it has
+ * applied, `lease_ms` how long after a read it accepts edits without reading again.
+ */
+export const liveProcesses = pgTable('live_processes', {
+  origin: text('origin').primaryKey(),
+  leaseMs: integer('lease_ms').notNull(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull(),
+  caughtUpTo: timestamp('caught_up_to', { withTimezone: true }),
+});
+
 /** Who holds a note open for writing now ("being modified by"), across server processes. */
 export const noteHolds = pgTable(
   'note_holds',

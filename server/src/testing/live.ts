@@ -165,6 +165,8 @@ export const SIDE_MAP = 'margin';
 
 export interface Typing {
   stop(): Promise<void>;
+  /** Every tag typed so far, in order. */
+  typed(): string[];
   /** The tags whose edits the server confirmed stored. */
   confirmed(): string[];
 }
@@ -190,6 +192,7 @@ export function startTyping(client: LiveClient, prefix: string, into: 'paragraph
       typing = false;
       await done;
     },
+    typed: () => edits.map((edit) => edit.tag),
     confirmed: () => {
       const durable = client.durable()?.clocks[String(client.doc.clientID)] ?? 0;
       return edits.filter((edit) => edit.clock <= durable).map((edit) => edit.tag);

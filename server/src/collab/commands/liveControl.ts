@@ -25,8 +25,18 @@ export interface LiveControlChannel {
    * processes if and only if the change commits, even if this process dies right after the commit.
    */
   record(tx: Tx, command: LiveCommand): Promise<void>;
-  /** Tells the other processes, after the commit, that recorded commands are waiting. */
-  ring(): void;
+  /**
+   * After the commit of recorded commands: tells the other processes, and resolves once every live one
+   * has applied them (its connections they end can write no more) or can no longer accept an edit
+   * without reading them first (see upToDate). Never fails: at worst it waits until every lease ran out.
+   */
+  confirm(): Promise<void>;
+  /**
+   * Nothing while this process is sure to have applied every command that a change waiting in confirm
+   * may still count on it for (it read the log within its lease); else a read of the log, after which
+   * it has. An edit is applied only after this.
+   */
+  upToDate(): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -35,6 +45,7 @@ export const singleProcessChannel: LiveControlChannel = {
   start: async () => undefined,
   publish: async () => undefined,
   record: async () => undefined,
-  ring: () => undefined,
+  confirm: async () => undefined,
+  upToDate: () => undefined,
   close: async () => undefined,
 };

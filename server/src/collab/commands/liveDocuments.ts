@@ -5,7 +5,7 @@
  * commands (liveControl.ts) that end writing, close a document, check users' connections again or mark
  * a copy stale. A change queues its commands inside its own transaction; with several processes they
  * travel through a log in the database, Redis only ringing the bell (commandLog.ts), so that they arrive
- * if and only if the change commits.
+ * if and only if the change commits, and every live process confirms them before the change answers.
  */
 import type { Connection, Hocuspocus } from '@hocuspocus/server';
 import * as Y from 'yjs';
@@ -21,7 +21,11 @@ import { singleProcessChannel, type LiveCommand, type LiveControlChannel } from 
 
 /** Live commands a change queues inside its transaction; they take effect once it commits. */
 export interface QueuedLiveCommands {
-  /** Turns write connections read-only, everyone's or one user's (see LiveDocuments.endWriting). */
+  /**
+   * Turns write connections read-only, everyone's or one user's (userNo): their pending edits are
+   * stored, then the server refuses anything more from them and tells their clients, which disable
+   * editing.
+   */
   endWriting(documentName: string, userNo: number | null, reason: string): void;
   /**
    * Checks every open connection of these users again, as the periodic session check would: a
@@ -84,18 +88,12 @@ export class LiveDocuments {
   }
 
   /**
-   * Turns write connections read-only, everyone's or one user's (`userNo`), on every server process:
-   * their pending edits are stored first, then the server refuses anything more from them and tells
-   * their clients, which disable editing.
-   */
-  async endWriting(documentName: string, userNo: number | null, reason: string): Promise<void> {
-    await this.everywhere({ kind: 'end-writing', documentName, userNo, reason });
-  }
-
-  /**
    * Runs a change in one transaction with the live commands that follow from it (a lock, a deletion, a
-   * sign-out…): they are logged in that transaction, so they reach every process if and only if the
-   * change commits, even if this process dies just after; here they are applied after the commit.
+   * sign-out, cleared holds…): they are logged in that transaction, so they reach every process if and
+   * only if the change commits, even if this process dies just after. Here they are applied after the
+   * commit, and the change answers only once every other live process has confirmed them too (or can
+   * no longer apply an edit without reading them first; see LiveControlChannel.confirm): no connection
+   * they end writes anything after the answer.
    */
   async transaction<T>(db: Db, change: (tx: Tx, live: QueuedLiveCommands) => Promise<T>): Promise<T> {
     let queued: LiveCommand[] = [];
@@ -109,8 +107,13 @@ export class LiveDocuments {
       for (const command of queued) await this.channel.record(tx, command);
       return answer;
     });
-    if (queued.length) this.channel.ring();
-    for (const command of queued) await this.apply(command);
+    if (!queued.length) return result;
+    const confirmed = this.channel.confirm();
+    try {
+      for (const command of queued) await this.apply(command);
+    } finally {
+      await confirmed;
+    }
     return result;
   }
 
@@ -137,11 +140,12 @@ export class LiveDocuments {
     await this.channel.close();
   }
 
-  private async everywhere(command: LiveCommand): Promise<void> {
-    await this.apply(command);
-    await this.channel.publish(command);
-  }
-
+  /**
+   * Applies a command to this process's connections. What ends their writing is done before the first
+   * await: a read of the command log begins each command it finds and then counts as applied (the
+   * process confirms, and its lease starts again), though a note's pending edits may still be being
+   * stored.
+   */
   private async apply(command: LiveCommand): Promise<void> {
     if (command.kind === 'recheck-users') {
       await this.recheckConnectionsOf(command.userNos);
@@ -153,15 +157,22 @@ export class LiveDocuments {
     }
     if (command.kind === 'close') {
       // The reason tells open editors the note is gone (rather than a reset to reconnect from).
-      for (const connection of this.connections(command.documentName)) connection.close({ code: 4404, reason: COLLAB_REFUSALS.document });
+      for (const connection of this.connections(command.documentName)) {
+        // Read-only first: messages it already queued are still handled after the close.
+        connection.readOnly = true;
+        connection.close({ code: 4404, reason: COLLAB_REFUSALS.document });
+      }
       return;
     }
     const { documentName, userNo, reason } = command;
+    const ending = this.connections(documentName).filter(
+      (connection) => !connection.readOnly && (userNo === null || connection.context.user?.userNo === userNo),
+    );
+    // Nothing more is taken from them from now on; what they sent before is stored, and then their
+    // clients are told (so the last "saved" they see comes before the notice).
+    for (const connection of ending) connection.readOnly = true;
     await this.persistence.flushDocument(documentName);
-    for (const connection of this.connections(documentName)) {
-      if (connection.readOnly || (userNo !== null && connection.context.user?.userNo !== userNo)) continue;
-      endWriting(connection, reason);
-    }
+    for (const connection of ending) endWriting(connection, reason);
   }
 
   private async recheckConnectionsOf(userNos: number[]): Promise<void> {

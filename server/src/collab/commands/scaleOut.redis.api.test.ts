@@ -69,6 +69,90 @@ async function twoProcesses() {
 
 const holdEnded = (client: LiveClient) => client.stateless().some((m) => (m as { type?: string }).type === HOLD_ENDED_MESSAGE);
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Scene = Awaited<ReturnType<typeof bobWritingOnTwo>>;
+
+/** Bob's editor on process two, watched from the moment the scene is set, with a first edit stored. */
+async function bobWritingOnTwo() {
+  const scene = await twoProcesses();
+  let closedWith: string | null = null;
+  scene.b.provider.on('close', ({ event }: { event: { reason: string } }) => {
+    closedWith = event.reason;
+  });
+  appendParagraph(scene.b.doc, 'before the change');
+  await eventually(
+    () => scene.b.allDurable() && paragraphTexts(scene.a.doc).includes('before the change'),
+    'Bob’s first edit to be stored',
+  );
+  return { ...scene, closedWith: () => closedWith };
+}
+
+/**
+ * Bob types on two, every few milliseconds, from before the change until well after its call answered
+ * (his provider sends edits regardless of what the server told it): answers the tags he typed after
+ * the answer, of which there must be some.
+ */
+async function typedAfterAnswer(scene: Scene, change: () => Promise<{ body: { status: string } }>): Promise<string[]> {
+  const typing = startTyping(scene.b, 'bob', 'paragraphs');
+  await sleep(50);
+  const answer = await change();
+  const typedBefore = typing.typed().length;
+  expect(answer.body.status).toBe('0000');
+  await sleep(300);
+  await typing.stop();
+  const late = typing.typed().slice(typedBefore);
+  expect(late.length, 'Bob typed on after the answer').toBeGreaterThan(5);
+  return late;
+}
+
+/**
+ * Nothing Bob typed after the answer is stored, or held by either process's document or Alice's
+ * editor: Alice writes on through one (with `alice`) until that is stored, and past the delay after
+ * which a process stores what another relayed to it.
+ */
+async function expectNoneStored({ database, one, two, name, a }: Scene, late: string[], alice: LiveClient = a): Promise<void> {
+  appendParagraph(alice.doc, 'Alice writes on');
+  await eventually(() => alice.allDurable(), 'Alice’s edit to be stored');
+  for (const server of [one, two]) {
+    await eventually(() => {
+      const live = server.collab.documents.get(name);
+      return !live || paragraphTexts(live).includes('Alice writes on');
+    }, 'each process to have Alice’s edit');
+  }
+  await sleep(1500);
+  for (const server of [one, two]) await server.services.live.persistence.flushAll();
+  const stored = tagsOfState(await new DatabaseDocumentStore(database).load(name));
+  expect(stored.has('Alice writes on')).toBe(true);
+  expect(
+    late.filter((tag) => stored.has(tag)),
+    'typed after the answer and stored',
+  ).toEqual([]);
+  for (const server of [one, two]) {
+    const live = server.collab.documents.get(name);
+    if (live)
+      expect(
+        paragraphTexts(live).filter((tag) => late.includes(tag)),
+        'typed after the answer and held by a process',
+      ).toEqual([]);
+  }
+  expect(
+    paragraphTexts(a.doc).filter((tag) => late.includes(tag)),
+    'typed after the answer and shown to Alice',
+  ).toEqual([]);
+}
+
+/** Bob's editor on two is closed with `reason`, and nothing he typed after the answer is kept anywhere. */
+async function expectBobClosedOnTwo(scene: Scene, reason: string, late: string[]): Promise<void> {
+  const { two, name, bob } = scene;
+  await eventually(() => scene.closedWith() === reason, `Bob's editor on process two to be closed with ${reason}`);
+  await eventually(
+    () => two.services.live.connections(name).every((c) => c.context.user.userNo !== bob.userNo),
+    'process two to drop Bob’s connection',
+  );
+  await expectNoneStored(scene, late);
+}
+
 // Each test starts two servers on a fresh PostgreSQL database (migrations included): under a loaded CI run
 // that alone has taken most of the default 30 s.
 describe('scale-out through Redis', { timeout: 90_000 }, () => {
@@ -90,26 +174,13 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     expect(paragraphTexts(fresh.doc).sort()).toEqual(['from process one', 'from process two']);
   });
 
-  it('ends write access on every process: holds cleared on one turn a writer on two read-only', async () => {
-    const { one, two, aliceToken, bobToken, projectNo, labNoteNo, a, b } = await twoProcesses();
-    appendParagraph(b.doc, 'before the clear');
-    await eventually(() => b.allDurable(), 'the first edit to be durable');
-
-    expect((await one.call(api.notes.releaseProjectHolds, { projectNo }, { token: aliceToken })).body.status).toBe('0000');
-    await eventually(() => holdEnded(b), 'the hold-ended message on process two');
-    appendParagraph(b.doc, 'after the clear');
-    await roundTrip(b, a);
-
-    for (const [server, token] of [
-      [one, aliceToken],
-      [two, bobToken],
-    ] as const) {
-      const texts = (await server.call(api.notes.blockList, { labNoteNo }, { token })).body.data.blockList.map(
-        (blk) => JSON.parse(blk.content).content[0].text,
-      );
-      expect(texts).toEqual(['before the clear']);
-    }
-    expect(paragraphTexts(a.doc)).toEqual(['before the clear']);
+  it('ends write access on every process before the call answers: holds cleared on one turn a writer on two read-only', async () => {
+    const scene = await bobWritingOnTwo();
+    const { one, aliceToken, projectNo } = scene;
+    const late = await typedAfterAnswer(scene, () => one.call(api.notes.releaseProjectHolds, { projectNo }, { token: aliceToken }));
+    await eventually(() => holdEnded(scene.b) && holdEnded(scene.a), 'the hold-ended message on both processes');
+    // Alice's writing ended too; she opens the note again to write on.
+    await expectNoneStored(scene, late, await scene.connect(scene.urlOne, aliceToken));
   });
 
   it('closes the connections on every process when the note is deleted', async () => {
@@ -123,73 +194,29 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     await eventually(() => closedWith === COLLAB_REFUSALS.document, 'the connection on process two to be closed as gone');
   });
 
-  describe('ends access on every process when it ends through another', () => {
-    /** Bob's editor on process two, watched from the moment the scene is set. */
-    async function bobWritingOnTwo() {
-      const scene = await twoProcesses();
-      let closedWith: string | null = null;
-      scene.b.provider.on('close', ({ event }: { event: { reason: string } }) => {
-        closedWith = event.reason;
-      });
-      appendParagraph(scene.b.doc, 'before the change');
-      await eventually(
-        () => scene.b.allDurable() && paragraphTexts(scene.a.doc).includes('before the change'),
-        'Bob’s first edit to be stored',
-      );
-      return { ...scene, closedWith: () => closedWith };
-    }
-
-    /**
-     * Bob's editor on two is closed with `reason`, and what it sends afterwards (its provider sends edits
-     * regardless) is stored by neither process: Alice writes on through one until that is stored, then
-     * both processes' documents and the database are read.
-     */
-    async function expectBobClosedOnTwo(scene: Awaited<ReturnType<typeof bobWritingOnTwo>>, reason: string): Promise<void> {
-      const { one, two, aliceToken, labNoteNo, name, a, b, bob } = scene;
-      await eventually(() => scene.closedWith() === reason, `Bob's editor on process two to be closed with ${reason}`);
-      // The client sees its socket close before process two has forgotten the connection: wait for both.
-      await eventually(
-        () => two.services.live.connections(name).every((c) => c.context.user.userNo !== bob.userNo),
-        'process two to drop Bob’s connection',
-      );
-      appendParagraph(b.doc, 'written after the change');
-      appendParagraph(a.doc, 'Alice writes on');
-      await eventually(() => a.allDurable(), 'Alice’s edit to be stored');
-      for (const server of [one, two]) {
-        const texts = async () =>
-          (await server.call(api.notes.blockList, { labNoteNo }, { token: aliceToken })).body.data.blockList.map(
-            (blk) => JSON.parse(blk.content).content[0].text,
-          );
-        // Process two learns Alice's stored edit through Redis a moment later (seen lagging under CI load).
-        await eventually(async () => (await texts()).includes('Alice writes on'), 'each process to have Alice’s edit');
-        expect(await texts()).toEqual(['before the change', 'Alice writes on']);
-        const live = server.collab.documents.get(name);
-        if (live) expect(paragraphTexts(live)).toEqual(['before the change', 'Alice writes on']);
-      }
-    }
-
+  describe('ends access on every process when it ends through another, before the call answers', () => {
     it('closes Bob’s editor on two when he signs out through one', async () => {
       const scene = await bobWritingOnTwo();
-      expect((await scene.one.call(api.auth.signOut, {}, { token: scene.bobToken })).body.status).toBe('0000');
-      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session);
+      const late = await typedAfterAnswer(scene, () => scene.one.call(api.auth.signOut, {}, { token: scene.bobToken }));
+      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session, late);
     });
 
     it('closes Bob’s editor on two when an administrator deactivates him through one', async () => {
       const scene = await bobWritingOnTwo();
       const admin = await scene.one.signIn(scene.one.admin.userId, scene.one.admin.password);
-      expect(
-        (await scene.one.call(api.users.update, { userNo: scene.bob.userNo, active: false }, { token: admin.accessToken })).body.status,
-      ).toBe('0000');
-      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session);
+      const late = await typedAfterAnswer(scene, () =>
+        scene.one.call(api.users.update, { userNo: scene.bob.userNo, active: false }, { token: admin.accessToken }),
+      );
+      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.session, late);
     });
 
     it('closes Bob’s editor on two when Alice removes him from the project through one', async () => {
       const scene = await bobWritingOnTwo();
       const signatureList = { department: '', user: scene.alice.userId };
-      expect(
-        (await scene.one.call(api.projects.update, { projectNo: scene.projectNo, signatureList }, { token: scene.aliceToken })).body.status,
-      ).toBe('0000');
-      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.forbidden);
+      const late = await typedAfterAnswer(scene, () =>
+        scene.one.call(api.projects.update, { projectNo: scene.projectNo, signatureList }, { token: scene.aliceToken }),
+      );
+      await expectBobClosedOnTwo(scene, COLLAB_REFUSALS.forbidden, late);
     });
   });
 

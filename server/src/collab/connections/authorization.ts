@@ -5,10 +5,13 @@
  * it authenticates). Each document it opens is then admitted here, by the access token and by the
  * document's kind (documents/), writing or read-only, and the connection carries its user from then on
  * (context.ts). When sessions, users or memberships change, commands/ has the users' open connections
- * checked again here. endWriting.ts turns a connection read-only and tells its client why; lost access,
- * the guard's size limit and a refused store all end writing through it.
+ * checked again here; with several processes, an edit is applied only while this process is sure to
+ * have applied every such change (see CollabAuthorization.beforeSync). endWriting.ts turns a connection
+ * read-only and tells its client why; lost access, the guard's size limit and a refused store all end
+ * writing through it.
  */
-import type { beforeHandleMessagePayload, Connection, Extension } from '@hocuspocus/server';
+import type { beforeHandleMessagePayload, beforeSyncPayload, Connection, Extension } from '@hocuspocus/server';
+import { messageYjsSyncStep1 } from 'y-protocols/sync';
 import { COLLAB_REFUSALS, type CollabRefusalReason } from '@eln/shared';
 import type { AuthUser } from '../../auth/authUser.js';
 import type { TokenService } from '../../auth/tokens.js';
@@ -38,6 +41,12 @@ export interface Admission {
 }
 
 /**
+ * Whether this process has applied every live command another process's change may be waiting for:
+ * nothing when it has, else a read of the command log after which it has (LiveControlChannel.upToDate).
+ */
+export type CommandsApplied = () => Promise<void> | undefined;
+
+/**
  * Who may open which live document, and whether they may write: the session must be live and its user
  * active, and the document's kind decides the rest, against the database as it is now.
  *
@@ -54,10 +63,13 @@ export class CollabAuthorization implements Extension {
   private rechecks = 0;
   /** The count at each user's latest recheck. */
   private readonly lastRecheckOf = new Map<number, number>();
+  /** Checks of open connections under way. */
+  private readonly rechecking = new WeakMap<Connection, Promise<unknown>>();
 
   constructor(
     private readonly tokens: TokenService,
     kinds: DocumentKind[],
+    private readonly commandsApplied: CommandsApplied = () => undefined,
   ) {
     this.kinds = new Map(kinds.map((kind) => [kind.prefix, kind]));
   }
@@ -85,13 +97,17 @@ export class CollabAuthorization implements Extension {
   async recheck(connection: Connection<CollabContext>): Promise<void> {
     connection.context.admittedAt = this.rechecks;
     const { sessionId } = connection.context.user;
+    const check = recheckConnection(connection, () => this.bySession(sessionId, connection.document.name));
+    this.rechecking.set(connection, check);
     try {
-      await recheckConnection(connection, () => this.bySession(sessionId, connection.document.name));
+      await check;
     } catch (error) {
       // Not known to be allowed any more (the check itself failed): closed rather than left writing.
       // The client reconnects and authenticates afresh.
       endConnection(connection, COLLAB_REFUSALS.session);
       throw error;
+    } finally {
+      if (this.rechecking.get(connection) === check) this.rechecking.delete(connection);
     }
   }
 
@@ -101,6 +117,32 @@ export class CollabAuthorization implements Extension {
   }
 
   async beforeHandleMessage({ connection }: beforeHandleMessagePayload<CollabContext>): Promise<void> {
+    await this.recheckIfDue(connection);
+  }
+
+  /**
+   * Right before an edit is applied (after every other check of its message): with several processes,
+   * a change that ends access waits until each has applied it, or until the lease of one that does not
+   * answer has run out. Past its lease, this process reads the command log before it applies the edit,
+   * so whatever ended meanwhile (a session, a user, a membership, a hold) ends before it; the connection
+   * is then checked again if that concerned its user. Hocuspocus refuses the edit of a connection that
+   * turned read-only or closed meanwhile.
+   */
+  async beforeSync({ connection, type }: beforeSyncPayload<CollabContext>): Promise<void> {
+    // A first sync step only asks for the server's state; a read-only connection's edits are refused anyway.
+    if (type === messageYjsSyncStep1 || connection.readOnly) return;
+    const reading = this.commandsApplied();
+    if (reading) await reading;
+    await this.recheckIfDue(connection);
+  }
+
+  /**
+   * Checks the connection again if its user's access was to be checked again since its admission, and
+   * waits for a check under way: until it answers, the connection may no longer be allowed.
+   */
+  private async recheckIfDue(connection: Connection<CollabContext>): Promise<void> {
+    // Its failure closed the connection, whose messages Hocuspocus then refuses.
+    await this.rechecking.get(connection)?.catch(() => undefined);
     const { user, admittedAt } = connection.context;
     const lastRecheck = user ? this.lastRecheckOf.get(user.userNo) : undefined;
     // Written so that a connection without a count (admitted some other way) is checked too.

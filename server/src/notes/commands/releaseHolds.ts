@@ -14,22 +14,21 @@ import { noteNosOfProject, notesHeldBy, requireVisibleNote } from '../queries.js
 type Holders = 'caller' | 'everyone';
 
 /**
- * Ends holds on the notes: their writing connections stop writing now, on every process, then the holds
- * are removed. Any failure answers 2010.
+ * Ends holds on the notes: the holds are removed and their writing connections stop writing in one
+ * change (the end-writing commands are logged in the transaction that deletes the holds), on every
+ * process before this answers; what they sent before is stored. Any failure answers 2010.
  */
 async function endHolds({ db, live, log }: Services, actor: Actor, noteNos: number[], holders: Holders): Promise<void> {
   const onlyCaller = holders === 'caller';
   try {
-    for (const noteNo of noteNos) {
-      await live.endWriting(noteDocumentName(noteNo), onlyCaller ? actor.user.userNo : null, 'cleared');
-    }
-    await db.transaction(async (tx) => {
+    await live.transaction(db, async (tx, commands) => {
       const removed = await tx
         .delete(noteHolds)
         .where(
           and(inArray(noteHolds.noteNo, noteNos.length ? noteNos : [-1]), onlyCaller ? eq(noteHolds.userNo, actor.user.userNo) : undefined),
         )
         .returning();
+      for (const noteNo of noteNos) commands.endWriting(noteDocumentName(noteNo), onlyCaller ? actor.user.userNo : null, 'cleared');
       if (!onlyCaller && removed.length) {
         await appendAudit(tx, {
           ...auditedActor(actor),
