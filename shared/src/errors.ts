@@ -130,10 +130,14 @@ export const ERROR_CATALOGUE = {
   '7003': entry(422, 'This template is ready to be approved.'),
   '7004': entry(422, 'Use a version such as 1.1: a number that is not 0 and not a whole number.'),
   '7005': entry(422, 'The version must be greater than the last approved version, {last}.'),
-  '7006': entry(422, 'A template is approved by someone other than its author and the person who checked it in.'),
+  '7006': entry(
+    422,
+    'A template revision is approved by someone other than its author, the people who wrote in it and the person who checked it in.',
+  ),
   '7007': entry(409, 'This template is not waiting for approval.'),
   '7008': entry(422, 'This template has no approved version to start a note from.'),
   '7009': entry(409, 'This template can be changed only as a draft. Open it for editing first.'),
+  '7010': entry(403, "Only the template's author or an administrator can do this."),
   // .eln archives (export and import)
   '8001': entry(415, 'This file is not an .eln archive: it is not a ZIP file, or it is damaged.'),
   '8002': entry(422, 'This .eln archive is not laid out as the format requires: exactly one root folder, holding ro-crate-metadata.json.'),
@@ -287,6 +291,7 @@ export const ERR = {
   templateNotChecking: '7007',
   templateNotApproved: '7008',
   templateNotDraft: '7009',
+  templateNotAuthor: '7010',
   elnNotArchive: '8001',
   elnStructure: '8002',
   elnMetadata: '8003',

@@ -5,10 +5,11 @@ import { E2E, hangTimeout } from './fixtures.js';
 import { callApi, apiSignIn, caretTakenIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
- * Templates in the browser, as the issue walks them: an author creates a template and writes it with a
- * second author live, checks it in, an administrator approves it with their password, a researcher
- * makes a note from it; the author starts a new draft, it is approved as 1.2, and the earlier note still
- * says 1.1. Screens in both themes: the list, the editor, the approve dialog and the comparison.
+ * Templates in the browser, as the issue walks them: an author creates a template and writes it while a
+ * colleague follows live (read-only: only the author and administrators write a draft), checks it in,
+ * an administrator approves it with their password, a researcher makes a note from it; the author starts
+ * a new draft, it is approved as 1.2, and the earlier note still says 1.1. Screens in both themes: the
+ * list, the editor, the approve dialog and the comparison.
  */
 
 const TEMPLATE_FLAGS = { project: 'N', schema: 'N', dropbox: 'N', template: 'Y' } as const;
@@ -33,15 +34,25 @@ async function typeLine(page: Page, text: string) {
 async function checkIn(page: Page) {
   await page.getByTestId('template-check-in').click();
   await page.getByTestId('alert-ok').click();
-  await expect(page.getByTestId('template-notice')).toContainText('Checked in as revision');
+  await expect(page.getByTestId('template-waiting')).toContainText(/^Revision \d+ is checked in and waits for approval/);
   await expect(page.getByTestId('template-state')).toHaveText('Waiting for approval');
+  // One banner says it all: what happened, who approves, and that nothing changes meanwhile.
+  await expect(page.getByTestId('page-template-note').locator('.inline-alert')).toHaveCount(1);
 }
 
-async function approve(page: Page, version: string, password: string, screenshot: string) {
+/** Approves under the suggested `version`, after trying `notGreater` (a version the dialog refuses as not greater than the last) if given. */
+async function approve(page: Page, version: string, password: string, screenshot: string, notGreater?: { typed: string; last: string }) {
   await page.getByTestId('template-approve').click();
   const dialog = page.getByTestId('template-approve-dialog');
   await expect(dialog).toBeVisible();
   await expect(page.getByTestId('template-approve-version')).toHaveValue(version);
+  if (notGreater) {
+    await page.getByTestId('template-approve-version').fill(notGreater.typed);
+    await page.getByTestId('template-approve-password').fill(password);
+    await page.getByTestId('template-approve-submit').click();
+    await expect(page.getByTestId('template-approve-version-error')).toHaveText(`Use a version greater than ${notGreater.last}.`);
+    await page.getByTestId('template-approve-version').fill(version);
+  }
   await page.getByTestId('template-approve-password').fill(password);
   await shot(page, screenshot, false);
   expect(await seriousViolations(page, `approve dialog (${screenshot})`)).toEqual([]);
@@ -50,7 +61,7 @@ async function approve(page: Page, version: string, password: string, screenshot
   await expect(page.getByTestId('template-notice')).toHaveText(`Version ${version} is approved and offered for new notes.`);
 }
 
-test('a template is written by two authors live, approved by someone else, and notes keep the version they came from', async ({
+test('a template is written by its author as a colleague follows live, approved by someone else, and notes keep the version they came from', async ({
   browser,
   request,
 }) => {
@@ -86,13 +97,19 @@ test('a template is written by two authors live, approved by someone else, and n
   await writer.keyboard.type('Objective: measure the yield');
   await expect(writer.getByTestId('template-save-state')).toHaveAttribute('data-saved', 'yes');
 
-  // A second author joins in the beauty theme and writes beside them, live.
+  // A colleague with template permission follows in the beauty theme, live and read-only: the draft is its author's.
   const second = await openAs(browser, coAuthor, { theme: 'b' });
   await second.goto(`/template/note/${templateNo}`);
   await expect(prose(second)).toContainText('Objective: measure the yield');
   await expect(second.getByTestId(`template-presence-${author.userId}`)).toBeVisible();
-  await typeLine(second, 'Procedure: weigh, dissolve, stir 2 h');
-  await expect(prose(writer)).toContainText('Procedure: weigh, dissolve, stir 2 h');
+  await expect(prose(second)).toHaveAttribute('contenteditable', 'false');
+  await expect(second.getByTestId('template-author-writes')).toHaveText(
+    `Only ${author.name}, its author, and administrators write this template. You see the draft as it is written.`,
+  );
+  await expect(second.getByTestId('template-check-in')).toHaveCount(0);
+  await expect(second.getByTestId('template-rename')).toHaveCount(0);
+  await typeLine(writer, 'Procedure: weigh, dissolve, stir 2 h');
+  await expect(prose(second)).toContainText('Procedure: weigh, dissolve, stir 2 h');
   // An image belongs in a template like any block: uploaded to the draft, seen by both authors.
   await prose(writer).locator('p').last().click();
   await writer.keyboard.press('End');
@@ -105,7 +122,7 @@ test('a template is written by two authors live, approved by someone else, and n
 
   // Checked in: read-only for both, and the author is not offered the approval.
   await checkIn(writer);
-  await expect(writer.getByTestId('template-readonly-reason')).toContainText('Checked in for approval');
+  await expect(writer.getByTestId('template-waiting')).toContainText('Nobody can change it until it is approved or sent back.');
   await expect(prose(writer)).toHaveAttribute('contenteditable', 'false');
   await expect(writer.getByTestId('template-approve')).toHaveCount(0);
   await expect(writer.getByTestId('template-waiting')).toContainText(author.name);
@@ -158,7 +175,8 @@ test('a template is written by two authors live, approved by someone else, and n
   // The approver continues in the standard theme; the dialog suggests the next minor version.
   await approver.evaluate(() => window.localStorage.setItem('eln.theme', 's'));
   await approver.reload();
-  await approve(approver, '1.2', E2E.admin.password, 'template-approve-dialog-s-en');
+  // 1.10 is 1.1 as a decimal: the dialog refuses it as not greater, with the server's own comparison.
+  await approve(approver, '1.2', E2E.admin.password, 'template-approve-dialog-s-en', { typed: '1.10', last: '1.1' });
 
   // The comparison shows the added step; the earlier version is marked superseded.
   await expect(approver.getByTestId('template-revision').first()).toHaveAttribute('data-version', '1.2');
@@ -219,7 +237,7 @@ test('a template is written by two authors live, approved by someone else, and n
   expect(openTabs).toEqual([0]);
 
   // In Korean and Japanese: the editor and the list speak the reader's language.
-  const korean = await openAs(browser, coAuthor, { language: 'ko' });
+  const korean = await openAs(browser, author, { language: 'ko' });
   await korean.goto(`/template/note/${templateNo}`);
   await expect(korean.getByTestId('template-state')).toHaveText('승인됨');
   await expect(korean.getByTestId('template-start-draft')).toHaveText('편집(새 초안)');
@@ -228,6 +246,62 @@ test('a template is written by two authors live, approved by someone else, and n
   await japanese.goto(`/template?t=title&w=${encodeURIComponent(title)}`);
   await expect(japanese.getByTestId('template-row').filter({ hasText: title }).getByTestId('template-state')).toHaveText('承認済み');
   await shot(japanese, 'template-list-b-ja');
+});
+
+test('a checked-in template shows one banner saying who approves it; "never approved" is set in the text\'s font', async ({
+  browser,
+  request,
+}) => {
+  const id = unique();
+  const adminToken = await apiSignIn(request, E2E.admin);
+  const author: Person = { userId: `banner.${id.toLowerCase()}@eln.local`, password: 'banner-password-1234', name: `Banner ${id}` };
+  await callApi(request, adminToken, api.users.create, { ...author, level: 1, auth: TEMPLATE_FLAGS });
+  const { templateNo } = await callApi(request, await apiSignIn(request, author), api.templates.create, { title: `Banner ${id}` });
+  const page = await openAs(browser, author);
+  await page.goto(`/template/note/${templateNo}`);
+  await prose(page).click();
+  await page.keyboard.type('Objective: one banner');
+  await expect(page.getByTestId('template-save-state')).toHaveAttribute('data-saved', 'yes');
+
+  // Never approved: said in words, in the font of the text around it, not the version's figures.
+  const header = page.getByTestId('template-header-version');
+  await expect(header).toHaveText('never approved');
+  const fonts = await header.evaluate((element) => ({
+    own: getComputedStyle(element).fontFamily,
+    text: getComputedStyle(document.body).fontFamily,
+  }));
+  expect(fonts.own).toBe(fonts.text);
+
+  await page.getByTestId('template-check-in').click();
+  await page.getByTestId('alert-ok').click();
+  await expect(page.getByTestId('template-state')).toHaveText('Waiting for approval');
+  const banners = page.getByTestId('page-template-note').locator('.inline-alert');
+  await expect(banners).toHaveCount(1);
+  await expect(banners).toHaveText(
+    `Revision 1 is checked in and waits for approval by someone other than ${author.name}. Nobody can change it until it is approved or sent back.`,
+  );
+  await expect(banners).toHaveAttribute('data-testid', 'template-waiting');
+  await expect(prose(page)).toContainText('Objective: one banner');
+  await shot(page, 'template-checked-in-s-en');
+  await page.evaluate(() => window.localStorage.setItem('eln.theme', 'b'));
+  await page.reload();
+  await expect(banners).toHaveCount(1);
+  await expect(prose(page)).toContainText('Objective: one banner');
+  await shot(page, 'template-checked-in-b-en');
+  expect(await seriousViolations(page, 'checked-in template, theme b')).toEqual([]);
+  // The same one banner in Korean and Japanese.
+  for (const [language, theme, words] of [
+    ['ko', 's', '승인 요청된 리비전 1:'],
+    ['ja', 'b', 'リビジョン1は承認依頼中で'],
+  ] as const) {
+    const reader = await openAs(browser, author, { language, theme });
+    await reader.goto(`/template/note/${templateNo}`);
+    const banner = reader.getByTestId('page-template-note').locator('.inline-alert');
+    await expect(banner).toHaveCount(1);
+    await expect(banner).toContainText(words);
+    await expect(prose(reader)).toContainText('Objective: one banner');
+    await shot(reader, `template-checked-in-${theme}-${language}`);
+  }
 });
 
 test('a template whose first load fails with a server error shows the error page; trying again opens it', async ({ browser, request }) => {

@@ -2,10 +2,10 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asc } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { testDatabaseTarget } from '../testing/harness.js';
 import { MIGRATIONS_DIR, openDatabase, type DatabaseTarget } from './client.js';
-import { auditLog } from './schema.js';
+import { auditLog, templateRevisions } from './schema.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -71,5 +71,35 @@ describe('migrations of existing data', () => {
       { action: 'project.created', actionRowNo: 2 },
       { action: 'user.created', actionRowNo: 3 },
     ]);
+  });
+
+  it('write each approved template version as it was shown, major, a point and minor, and keep it unchangeable (0024)', async () => {
+    const pgliteDir = await mkdtemp(path.join(tmpdir(), 'eln-pglite-'));
+    cleanups.push(() => rm(pgliteDir, { recursive: true, force: true }));
+    const { target, drop } = await testDatabaseTarget(pgliteDir);
+    cleanups.push(drop);
+    // Approved when versions were two integers: 1.9, then 1.10 after it; a third revision waits for approval.
+    const revision = (no: number, major: string, minor: string, approved: boolean) =>
+      `(1, ${no}, '[]', 'hash${no}', '\\x00', 1, ${major}, ${minor}, ${approved ? '1, now()' : 'null, null'})`;
+    await atMigrations(target, await migrationsBefore('0024_template_writers_decimal_versions'), [
+      `insert into users (user_no, user_id, name, password_hash) values (1, 'author@eln.local', 'Author', 'x')`,
+      `insert into templates (template_no, title, author_user_no, state, revision, approved_revision) values (1, 'Yield log', 1, 'C', 3, 2)`,
+      `insert into template_revisions (template_no, revision, blocks, blocks_hash, document_state, checked_by_user_no,
+        version_major, version_minor, approved_by_user_no, approved_at) values
+        ${[revision(1, '1', '9', true), revision(2, '1', '10', true), revision(3, 'null', 'null', false)].join(', ')}`,
+    ]);
+    const database = await openDatabase(target);
+    cleanups.unshift(() => database.close());
+    const rows = await database.db
+      .select({ revision: templateRevisions.revision, version: templateRevisions.version })
+      .from(templateRevisions)
+      .orderBy(asc(templateRevisions.revision));
+    expect(rows).toEqual([
+      { revision: 1, version: '1.9' },
+      { revision: 2, version: '1.10' },
+      { revision: 3, version: null },
+    ]);
+    const approved = and(eq(templateRevisions.templateNo, 1), eq(templateRevisions.revision, 2));
+    await expect(database.db.update(templateRevisions).set({ version: '1.2' }).where(approved)).rejects.toThrow();
   });
 });

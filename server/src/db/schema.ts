@@ -7,6 +7,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -704,8 +705,9 @@ export const templates = pgTable(
 
 /**
  * Each checked-in draft of a template, with the blocks and live state it was checked in with. Approval
- * gives it a version (major.minor, stored as two integers); from then on the database refuses any change
- * but marking it superseded (hand-written trigger in its migration).
+ * gives it a version, a decimal kept exactly as typed (`numeric` keeps `1.10` as written and compares it
+ * equal to `1.1`); from then on the database refuses any change but marking it superseded (hand-written
+ * trigger in its migration).
  */
 export const templateRevisions = pgTable(
   'template_revisions',
@@ -721,8 +723,7 @@ export const templateRevisions = pgTable(
       .notNull()
       .references(() => users.userNo),
     checkedAt: timestamp('checked_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    versionMajor: integer('version_major'),
-    versionMinor: integer('version_minor'),
+    version: numeric('version'),
     approvedByUserNo: integer('approved_by_user_no').references(() => users.userNo),
     approvedAt: timestamp('approved_at', { withTimezone: true, precision: 3 }),
     supersededAt: timestamp('superseded_at', { withTimezone: true, precision: 3 }),
@@ -731,10 +732,31 @@ export const templateRevisions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.templateNo, t.revision] }),
+    // As written: versions approved when they were compared as two integers may hold both 1.1 and 1.10.
     uniqueIndex('template_revisions_version_unique')
-      .on(t.templateNo, t.versionMajor, t.versionMinor)
+      .on(t.templateNo, sql`(${t.version}::text)`)
       .where(sql`${t.approvedAt} is not null`),
   ],
+);
+
+/**
+ * Who wrote in each revision's live draft: each user whose live update a server accepted while the draft
+ * that became `revision` was open (recorded before the update is stored, so nobody whose writing was
+ * checked in is missing). None of them may approve that revision.
+ */
+export const templateWriters = pgTable(
+  'template_writers',
+  {
+    templateNo: integer('template_no')
+      .notNull()
+      .references(() => templates.templateNo),
+    revision: integer('revision').notNull(),
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
+    firstWroteAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.templateNo, t.revision, t.userNo] })],
 );
 
 /** The temporary save of a template's draft, discarded at check-in and when its author leaves. */

@@ -226,10 +226,10 @@ async function versionHistory(q: Queryable, noteNo: number): Promise<ExportVersi
 async function templateVersion(q: Queryable, templateNo: number, revision: number | null): Promise<string | null> {
   if (revision === null) return null;
   const [row] = await q
-    .select({ major: templateRevisions.versionMajor, minor: templateRevisions.versionMinor })
+    .select({ version: templateRevisions.version })
     .from(templateRevisions)
     .where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, revision)));
-  return row && row.major !== null && row.minor !== null ? `${row.major}.${row.minor}` : null;
+  return row?.version ?? null;
 }
 
 /** The note's live signatures, each signed one re-checked against its version's stored content now. */

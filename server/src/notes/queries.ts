@@ -174,8 +174,7 @@ async function templateOriginsOf(
       templateNo: templates.templateNo,
       title: templates.title,
       revision: templateRevisions.revision,
-      major: templateRevisions.versionMajor,
-      minor: templateRevisions.versionMinor,
+      version: templateRevisions.version,
       blocksHash: templateRevisions.blocksHash,
     })
     .from(templateRevisions)
@@ -187,7 +186,7 @@ async function templateOriginsOf(
       origins.set(note.noteNo, {
         templateNo: row.templateNo,
         title: row.title,
-        version: `${row.major}.${row.minor}`,
+        version: row.version ?? '',
         blocksHash: row.blocksHash,
       });
   }

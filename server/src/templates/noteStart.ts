@@ -2,7 +2,7 @@ import { prosemirrorJSONToYDoc } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { CONTENT_FIELD, formatTemplateVersion, type PmNode, type TemplateVersion } from '@eln/shared';
+import { CONTENT_FIELD, type PmNode } from '@eln/shared';
 import { noteSchema } from '@eln/shared/editor';
 import type { AuthUser } from '../auth/authUser.js';
 import { contentOfState } from '../collab/commands/liveDocuments.js';
@@ -10,7 +10,7 @@ import type { Queryable, Tx } from '../db/client.js';
 import { files } from '../db/schema.js';
 import { enforce } from '../http/verdicts.js';
 import { canUseTemplate, USE_REFUSALS } from './policy.js';
-import { versionOf } from './presenters.js';
+import { approvedVersionOf } from './presenters.js';
 import { approvedContent, requireReadableTemplate } from './queries.js';
 
 /** What a note made from a template starts with, and what it records of where it came from. */
@@ -76,7 +76,7 @@ export async function templateStart(q: Queryable, user: AuthUser, templateNo: nu
   return {
     templateNo,
     revision: revision.revision,
-    version: formatTemplateVersion(versionOf(revision) as TemplateVersion),
+    version: approvedVersionOf(revision),
     blocksHash: revision.blocksHash,
     content: contentOfState(new Uint8Array(revision.documentState)),
   };

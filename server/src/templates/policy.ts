@@ -18,8 +18,9 @@ export type RevisionFacts = Pick<RevisionRecord, 'approvedAt'>;
 
 export type ManageVerdict = 'allowed' | 'noTemplateFlag';
 export type ReadVerdict = 'allowed' | 'missing';
-export type WriteVerdict = 'allowed' | 'noTemplateFlag' | 'notDraft';
-export type EditVerdict = 'allowed' | 'noTemplateFlag' | 'checking';
+export type WriteVerdict = 'allowed' | 'noTemplateFlag' | 'notAuthor' | 'notDraft';
+export type EditVerdict = 'allowed' | 'noTemplateFlag' | 'checking' | 'notAuthor';
+export type RenameVerdict = 'allowed' | 'noTemplateFlag' | 'notAuthor';
 export type ApproveVerdict = 'allowed' | 'noTemplateFlag' | 'notChecking' | 'ownTemplate';
 export type DeleteVerdict = 'allowed' | 'notAuthor';
 export type UseVerdict = 'allowed' | 'notApproved';
@@ -28,9 +29,18 @@ export type ViewVerdict = 'allowed' | 'nothingToShow' | 'notApproved' | 'missing
 export const MANAGE_REFUSALS: Refusals<ManageVerdict> = { noTemplateFlag: ERR.forbidden };
 /** A draft is hidden from those who cannot manage templates: it answers as missing, like a deleted one. */
 export const READ_REFUSALS: Refusals<ReadVerdict> = { missing: ERR.notFound };
-export const WRITE_REFUSALS: Refusals<WriteVerdict> = { noTemplateFlag: ERR.forbidden, notDraft: ERR.templateNotDraft };
+export const WRITE_REFUSALS: Refusals<WriteVerdict> = {
+  noTemplateFlag: ERR.forbidden,
+  notAuthor: ERR.templateNotAuthor,
+  notDraft: ERR.templateNotDraft,
+};
 /** Opening a checked-in template for editing answers 7003: the client offers the approval instead. */
-export const EDIT_REFUSALS: Refusals<EditVerdict> = { noTemplateFlag: ERR.forbidden, checking: ERR.templateReady };
+export const EDIT_REFUSALS: Refusals<EditVerdict> = {
+  noTemplateFlag: ERR.forbidden,
+  checking: ERR.templateReady,
+  notAuthor: ERR.templateNotAuthor,
+};
+export const RENAME_REFUSALS: Refusals<RenameVerdict> = { noTemplateFlag: ERR.forbidden, notAuthor: ERR.templateNotAuthor };
 export const APPROVE_REFUSALS: Refusals<ApproveVerdict> = {
   noTemplateFlag: ERR.forbidden,
   notChecking: ERR.templateNotChecking,
@@ -63,29 +73,57 @@ export function visibleTemplatesSql(user: Caller): SQL | undefined {
   return and(isNull(templates.deletedAt), canManageTemplates(user) === 'allowed' ? undefined : isNotNull(templates.approvedRevision));
 }
 
-/** The live draft is written (and temp-saved, and checked in) by managers while it is a draft. */
+/**
+ * Who writes a template: its author, and administrators (who can carry on a draft its author left). Not
+ * every manager: anyone who wrote in a revision may not approve it, so a colleague who could write in any
+ * draft could approve a template holding their own text (docs/decisions.md).
+ */
+const writesTemplate = (user: Caller, template: TemplateFacts) => isAdministrator(user) || user.userNo === template.authorUserNo;
+
+/** The live draft is written (and temp-saved, and checked in) by its author or an administrator while it is a draft. */
 export function canWriteTemplate(user: Caller, template: TemplateFacts): WriteVerdict {
   if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
+  if (!writesTemplate(user, template)) return 'notAuthor';
   return template.state === TEMPLATE_STATE.draft ? 'allowed' : 'notDraft';
 }
 
 /**
- * Opening for editing (`editCheck`, `reopen`): a draft stays one, an approved template starts a new
- * draft; one checked in waits for its approval (or to be sent back) first.
+ * Opening for editing (`editCheck`, `reopen`), by those who write the template: a draft stays one, an
+ * approved template starts a new draft; one checked in waits for its approval (or to be sent back)
+ * first, which any manager is told (7003), as the approval is what they may offer next.
  */
 export function canEditTemplate(user: Caller, template: TemplateFacts): EditVerdict {
   if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
-  return template.state === TEMPLATE_STATE.checking ? 'checking' : 'allowed';
+  if (template.state === TEMPLATE_STATE.checking) return 'checking';
+  return writesTemplate(user, template) ? 'allowed' : 'notAuthor';
+}
+
+/** Its title and description are changed by those who write it, in any state (an approved one's too). */
+export function canRenameTemplate(user: Caller, template: TemplateFacts): RenameVerdict {
+  if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
+  return writesTemplate(user, template) ? 'allowed' : 'notAuthor';
+}
+
+/** The revision waiting for approval, as the two-person rule reads it. */
+export interface WaitingRevision {
+  checkedByUserNo: number;
+  /** Who wrote in it, or in a revision sent back since the last approval (whose text it carries on). */
+  writerUserNos: readonly number[];
 }
 
 /**
  * The two-person rule (as GLP asks): a checked-in revision is approved, or sent back, by a manager who is
- * neither the template's author nor the person who checked the revision in.
+ * not the template's author, did not write in it and did not check it in.
  */
-export function canApproveTemplate(user: Caller, template: TemplateFacts, checkedByUserNo: number | null): ApproveVerdict {
+export function canApproveTemplate(user: Caller, template: TemplateFacts, waiting: WaitingRevision | null): ApproveVerdict {
   if (canManageTemplates(user) !== 'allowed') return 'noTemplateFlag';
-  if (template.state !== TEMPLATE_STATE.checking || checkedByUserNo === null) return 'notChecking';
-  return user.userNo === template.authorUserNo || user.userNo === checkedByUserNo ? 'ownTemplate' : 'allowed';
+  if (template.state !== TEMPLATE_STATE.checking || waiting === null) return 'notChecking';
+  return approvalExcludedUserNos(template, waiting).includes(user.userNo) ? 'ownTemplate' : 'allowed';
+}
+
+/** Who may not approve the waiting revision: its author, its writers and whoever checked it in. */
+export function approvalExcludedUserNos(template: Pick<TemplateFacts, 'authorUserNo'>, waiting: WaitingRevision): number[] {
+  return [...new Set([template.authorUserNo, ...waiting.writerUserNos, waiting.checkedByUserNo])];
 }
 
 /** Its author or an administrator deletes a template (notes made from it keep their copy). */
@@ -109,20 +147,19 @@ export function canViewRevision(user: Caller, revision: number | null, record: R
   return record.approvedAt !== null || canManageTemplates(user) === 'allowed' ? 'allowed' : 'notApproved';
 }
 
-/** What a connection to the template's live document may do: nothing, read, or write. */
+/** What a connection to the template's live document may do: nothing, read (every manager), or write (those who may write it now). */
 export function templateDocumentAccess(user: Caller, template: TemplateFacts | undefined): DocumentAccess | null {
   if (!template || canReadTemplate(user, template) !== 'allowed' || canManageTemplates(user) !== 'allowed') return null;
   return canWriteTemplate(user, template) === 'allowed' ? 'write' : 'read';
 }
 
-export function templateAbilities(user: Caller, template: TemplateFacts, checkedByUserNo: number | null): TemplateAbilities {
-  const manages = canManageTemplates(user) === 'allowed';
+export function templateAbilities(user: Caller, template: TemplateFacts, waiting: WaitingRevision | null): TemplateAbilities {
   return {
     write: canWriteTemplate(user, template) === 'allowed',
     edit: canEditTemplate(user, template) === 'allowed' && template.state === TEMPLATE_STATE.approved,
     checkIn: canWriteTemplate(user, template) === 'allowed',
-    approve: canApproveTemplate(user, template, checkedByUserNo) === 'allowed',
-    rename: manages,
+    approve: canApproveTemplate(user, template, waiting) === 'allowed',
+    rename: canRenameTemplate(user, template) === 'allowed',
     delete: canDeleteTemplate(user, template) === 'allowed',
     use: canUseTemplate(template) === 'allowed',
   };

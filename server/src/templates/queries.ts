@@ -1,7 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import {
   ERR,
-  formatTemplateVersion,
   suggestedTemplateVersion,
   templateDocumentName,
   TEMPLATE_STATE,
@@ -13,7 +12,6 @@ import {
   type TemplateListAnswer,
   type TemplateListFilter,
   type TemplateRevision,
-  type TemplateVersion,
   type TemplateViewerAnswer,
   type api,
 } from '@eln/shared';
@@ -23,11 +21,12 @@ import { blockAuthors } from '../collab/authors/clientAuthors.js';
 import type { Queryable, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
-import { labNotes, templateDrafts, templateRevisions, templates, users } from '../db/schema.js';
+import { labNotes, templateDrafts, templateRevisions, templates, templateWriters, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
 import {
+  approvalExcludedUserNos,
   canEditTemplate,
   canManageTemplates,
   canReadTemplate,
@@ -37,8 +36,9 @@ import {
   READ_REFUSALS,
   VIEW_REFUSALS,
   visibleTemplatesSql,
+  type WaitingRevision,
 } from './policy.js';
-import { presentRevision, presentSummary, versionOf } from './presenters.js';
+import { approvedVersionOf, presentRevision, presentSummary, waitingOf } from './presenters.js';
 import type { RevisionRecord, TemplateRecord } from './record.js';
 
 const checker = alias(users, 'checker');
@@ -50,9 +50,14 @@ const noteCount = sql<number>`(select count(*) from ${labNotes} where ${labNotes
 const waitingChecker = sql<number | null>`(select ${templateRevisions.checkedByUserNo} from ${templateRevisions}
   where ${templateRevisions.templateNo} = ${templates.templateNo} and ${templateRevisions.revision} = ${templates.revision}
   and ${templates.state} = ${TEMPLATE_STATE.checking})`;
-const approvedVersion = sql<
-  string | null
->`(select ${templateRevisions.versionMajor} || '.' || ${templateRevisions.versionMinor} from ${templateRevisions}
+/**
+ * Who wrote in the revision waiting for approval, or in one sent back since the last approval: the text
+ * of a revision sent back goes on in the next, and was never approved.
+ */
+const waitingWriters = sql<number[]>`(select coalesce(jsonb_agg(distinct ${templateWriters.userNo}), '[]'::jsonb) from ${templateWriters}
+  where ${templateWriters.templateNo} = ${templates.templateNo} and ${templates.state} = ${TEMPLATE_STATE.checking}
+  and ${templateWriters.revision} > coalesce(${templates.approvedRevision}, 0) and ${templateWriters.revision} <= ${templates.revision})`;
+const approvedVersion = sql<string | null>`(select ${templateRevisions.version}::text from ${templateRevisions}
   where ${templateRevisions.templateNo} = ${templates.templateNo} and ${templateRevisions.revision} = ${templates.approvedRevision})`;
 
 const summaryColumns = {
@@ -62,6 +67,7 @@ const summaryColumns = {
   version: approvedVersion,
   notes: noteCount,
   checkedBy: waitingChecker,
+  waitingWriters,
 };
 
 /** The templates the caller may see, newest first, filtered by title, state and creation date. */
@@ -115,7 +121,7 @@ export async function approvedTemplates(q: Queryable): Promise<TemplateChoice[]>
     templateNo: template.templateNo,
     title: template.title,
     description: template.description,
-    version: formatTemplateVersion(versionOf(revision) as TemplateVersion),
+    version: approvedVersionOf(revision),
     blocksHash: revision.blocksHash,
   }));
 }
@@ -166,16 +172,54 @@ export async function revisionOf(q: Queryable, templateNo: number, revision: num
   return row;
 }
 
-/** The revision waiting for approval, if the template is checked in. */
-export async function waitingRevision(q: Queryable, template: TemplateRecord): Promise<RevisionRecord | undefined> {
-  return template.state === TEMPLATE_STATE.checking ? revisionOf(q, template.templateNo, template.revision) : undefined;
+/**
+ * The revision waiting for approval, if the template is checked in, with who checked it in and who wrote
+ * in it (or in a revision sent back since the last approval), as the two-person rule reads them.
+ */
+export async function waitingRevision(q: Queryable, template: TemplateRecord): Promise<WaitingRevision | null> {
+  if (template.state !== TEMPLATE_STATE.checking) return null;
+  const revision = await revisionOf(q, template.templateNo, template.revision);
+  if (!revision) return null;
+  const writers = await q
+    .selectDistinct({ userNo: templateWriters.userNo })
+    .from(templateWriters)
+    .where(
+      and(
+        eq(templateWriters.templateNo, template.templateNo),
+        gt(templateWriters.revision, template.approvedRevision ?? 0),
+        lte(templateWriters.revision, template.revision),
+      ),
+    );
+  return { checkedByUserNo: revision.checkedByUserNo, writerUserNos: writers.map((w) => w.userNo) };
 }
 
-/** The latest approved version of a template, or null before its first approval. */
-export async function lastApprovedVersion(q: Queryable, template: TemplateRecord): Promise<TemplateVersion | null> {
+/**
+ * The greatest version the template was approved under, or null before its first approval: a new one must
+ * be greater. The latest approved is the greatest, but for versions approved when they were compared as
+ * two integers (1.10 after 1.9).
+ */
+export async function lastApprovedVersion(q: Queryable, template: TemplateRecord): Promise<string | null> {
   if (template.approvedRevision === null) return null;
-  const row = await revisionOf(q, template.templateNo, template.approvedRevision);
-  return row ? versionOf(row) : null;
+  const [row] = await q
+    .select({ version: sql<string>`${templateRevisions.version}::text` })
+    .from(templateRevisions)
+    .where(and(eq(templateRevisions.templateNo, template.templateNo), isNotNull(templateRevisions.approvedAt)))
+    .orderBy(desc(templateRevisions.version), desc(templateRevisions.revision))
+    .limit(1);
+  return row?.version ?? null;
+}
+
+/** Who wrote in each revision of a template, by name. */
+async function writersByRevision(q: Queryable, templateNo: number): Promise<Map<number, string[]>> {
+  const rows = await q
+    .select({ revision: templateWriters.revision, name: users.name })
+    .from(templateWriters)
+    .innerJoin(users, eq(users.userNo, templateWriters.userNo))
+    .where(eq(templateWriters.templateNo, templateNo))
+    .orderBy(asc(users.name));
+  const writers = new Map<number, string[]>();
+  for (const row of rows) writers.set(row.revision, [...(writers.get(row.revision) ?? []), row.name]);
+  return writers;
 }
 
 async function revisionsOf(q: Queryable, templateNo: number): Promise<TemplateRevision[]> {
@@ -186,7 +230,10 @@ async function revisionsOf(q: Queryable, templateNo: number): Promise<TemplateRe
     .leftJoin(approver, eq(approver.userNo, templateRevisions.approvedByUserNo))
     .where(eq(templateRevisions.templateNo, templateNo))
     .orderBy(desc(templateRevisions.revision));
-  return rows.map(({ revision, checkedBy, approvedBy }) => presentRevision(revision, checkedBy, approvedBy ?? null));
+  const writers = await writersByRevision(q, templateNo);
+  return rows.map(({ revision, checkedBy, approvedBy }) =>
+    presentRevision(revision, { checkedBy, approvedBy: approvedBy ?? null, writtenBy: writers.get(revision.revision) ?? [] }),
+  );
 }
 
 /** The template with its revisions, who may not approve it, and the version an approval would suggest. */
@@ -198,13 +245,18 @@ export async function templateDetail(q: Queryable, user: AuthUser, templateNo: n
     .where(eq(templates.templateNo, templateNo));
   if (!row) throw new AppError(READ_REFUSALS.missing);
   const revisions = await revisionsOf(q, templateNo);
-  const excludedNos = [row.template.authorUserNo, ...(row.checkedBy === null ? [] : [row.checkedBy])];
-  const excluded = await q.select({ userId: users.userId }).from(users).where(inArray(users.userNo, excludedNos));
+  const waiting = waitingOf(row);
+  const excludedNos = waiting ? approvalExcludedUserNos(row.template, waiting) : [row.template.authorUserNo];
+  const excluded = await q
+    .select({ userId: users.userId, name: users.name })
+    .from(users)
+    .where(inArray(users.userNo, excludedNos))
+    .orderBy(asc(users.name));
   const [draft] = await q.select({ savedAt: templateDrafts.savedAt }).from(templateDrafts).where(eq(templateDrafts.templateNo, templateNo));
   return {
     ...presentSummary(user, row),
     revisions,
-    approvalExcluded: excluded.map((u) => u.userId),
+    approvalExcluded: excluded,
     suggestedVersion: suggestedTemplateVersion(await lastApprovedVersion(q, row.template)),
     tempSavedAt: draft?.savedAt.toISOString() ?? null,
   };

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { api, ERR, noteDocumentName, templateDocumentName, textOf, type PmNode } from '@eln/shared';
-import { auditLog, documentUpdates, files, templateDrafts, templateRevisions } from '../db/schema.js';
+import { ADMIN_LEVEL, api, ERR, noteDocumentName, templateDocumentName, textOf, type PmNode } from '@eln/shared';
+import { auditLog, documentUpdates, files, templateDrafts, templateRevisions, templateWriters } from '../db/schema.js';
 import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectLive, connectWriter, eventually, paragraphTexts, type LiveClient } from '../testing/live.js';
@@ -21,11 +21,12 @@ let coAuthor: Person;
 let approver: Person;
 let secondApprover: Person;
 let researcher: Person;
+let administrator: Person;
 const clients: LiveClient[] = [];
 const TEMPLATE_FLAGS = { project: 'Y', schema: 'N', dropbox: 'N', template: 'Y' } as const;
 
-async function person(name: string, templateFlag: boolean): Promise<Person> {
-  const user = await server.createUser({ name, auth: templateFlag ? TEMPLATE_FLAGS : { ...TEMPLATE_FLAGS, template: 'N' } });
+async function person(name: string, templateFlag: boolean, level = 1): Promise<Person> {
+  const user = await server.createUser({ name, level, auth: templateFlag ? TEMPLATE_FLAGS : { ...TEMPLATE_FLAGS, template: 'N' } });
   return { user, call: await server.as(user), token: (await server.signIn(user.userId, user.password)).accessToken };
 }
 
@@ -37,6 +38,8 @@ beforeAll(async () => {
   approver = await person('Approver Bae', true);
   secondApprover = await person('Approver Seo', true);
   researcher = await person('Researcher Ryu', false);
+  // An administrator without the template flag: administrators manage templates all the same.
+  administrator = await person('Admin Kang', false, ADMIN_LEVEL);
 });
 afterEach(() => {
   for (const client of clients.splice(0)) client.destroy();
@@ -136,12 +139,42 @@ describe(`${api.templates.create.path} and ${api.templates.rename.path}`, () => 
     await create(author, taken);
     expect((await author.call(api.templates.rename, { templateNo, title: taken })).body.status).toBe(ERR.templateDuplicate);
     expect((await researcher.call(api.templates.rename, { templateNo, title: 'Mine now' })).body.status).toBe(ERR.forbidden);
+    const before = (await detail(author, templateNo)).title;
     expect(
       (await author.call(api.templates.rename, { templateNo, title: 'Renamed log', description: 'For HEK293 cells' })).body.status,
     ).toBe('0000');
     expect(await detail(author, templateNo)).toMatchObject({ title: 'Renamed log', description: 'For HEK293 cells' });
     const record = await lastAudit('template.renamed');
-    expect(record?.after).toMatchObject({ title: 'Renamed log' });
+    expect(record).toMatchObject({ actorUserNo: author.user.userNo, before: { title: before }, after: { title: 'Renamed log' } });
+  });
+
+  it('renames an approved template only by its author or an administrator, audited with the titles before and after', async () => {
+    const templateNo = await approvedTemplate();
+    const { title } = await detail(author, templateNo);
+    // Another template manager, and the one who approved it, see no rename and are refused.
+    for (const other of [coAuthor, approver]) {
+      expect((await detail(other, templateNo)).abilities.rename).toBe(false);
+      expect((await other.call(api.templates.rename, { templateNo, title: 'Taken over' })).body.status).toBe(ERR.templateNotAuthor);
+    }
+    expect((await detail(author, templateNo)).title).toBe(title);
+    expect((await detail(author, templateNo)).abilities.rename).toBe(true);
+    expect((await detail(administrator, templateNo)).abilities.rename).toBe(true);
+    expect((await author.call(api.templates.rename, { templateNo, title: 'Yield log v2' })).body.status).toBe('0000');
+    expect(await lastAudit('template.renamed')).toMatchObject({
+      actorUserNo: author.user.userNo,
+      targetId: String(templateNo),
+      before: { title },
+      after: { title: 'Yield log v2' },
+    });
+    expect((await administrator.call(api.templates.rename, { templateNo, title: 'Yield log (lab)' })).body.status).toBe('0000');
+    expect(await lastAudit('template.renamed')).toMatchObject({
+      actorUserNo: administrator.user.userNo,
+      before: { title: 'Yield log v2' },
+      after: { title: 'Yield log (lab)' },
+    });
+    // The list carries the same verdict.
+    const listed = (await coAuthor.call(api.templates.list, { pageSize: 100 })).body.data.list.find((t) => t.templateNo === templateNo);
+    expect(listed?.abilities.rename).toBe(false);
   });
 });
 
@@ -149,10 +182,11 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
   it('checks in the live draft, locks it for everyone, and answers 7003 when it is opened for editing', async () => {
     const templateNo = await create();
     const editor = await write(author, templateNo, 'Step 1: dissolve', 'Step 2: stir');
-    const coEditor = await connect(coAuthor, templateNo);
-    await eventually(() => paragraphTexts(coEditor.doc).length === 2, 'the co-author to see the draft');
+    // An administrator carries on the author's draft: they may, and are recorded as a writer of it.
+    const coEditor = await connect(administrator, templateNo);
+    await eventually(() => paragraphTexts(coEditor.doc).length === 2, 'the administrator to see the draft');
     appendParagraph(coEditor.doc, 'Step 3: filter');
-    await eventually(() => coEditor.allDurable(), 'the co-author edit to be stored');
+    await eventually(() => coEditor.allDurable(), 'the administrator edit to be stored');
 
     expect((await checkIn(author, templateNo, 5)).body.status).toBe(ERR.conflict);
     const checked = await checkIn(author, templateNo, 0);
@@ -166,7 +200,8 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     const viewed = (await approver.call(api.templates.viewer, { templateNo, revision: 1 })).body.data;
     const writersOf = (text: string) => viewed.authors[viewed.blockList[textsOf(viewed.blockList).indexOf(text)]!.blockUid];
     expect(writersOf('Step 1: dissolve')).toEqual([author.user.name]);
-    expect(writersOf('Step 3: filter')).toEqual([coAuthor.user.name]);
+    expect(writersOf('Step 3: filter')).toEqual([administrator.user.name]);
+    expect(viewed.revision.writtenBy).toEqual([administrator.user.name, author.user.name].sort());
 
     // Read-only now: a raw Yjs client's edit is not stored, nor is a second check-in or a temp save accepted.
     const documentName = templateDocumentName(templateNo);
@@ -180,19 +215,109 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     expect((await author.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe(ERR.templateNotDraft);
     expect((await author.call(api.templates.editCheck, { templateNo })).body.status).toBe(ERR.templateReady);
     expect((await detail(approver, templateNo)).abilities).toMatchObject({ approve: true, write: false });
-    expect((await detail(author, templateNo)).approvalExcluded).toEqual([author.user.userId]);
+    // Who wrote in it may not approve it, nor send it back: the administrator included.
+    expect((await detail(administrator, templateNo)).abilities.approve).toBe(false);
+    expect((await approve(administrator, templateNo, '1.1', 1)).body.status).toBe(ERR.templateOwnApproval);
+    expect((await administrator.call(api.templates.sendBack, { templateNo, revision: 1, reason: 'mine' })).body.status).toBe(
+      ERR.templateOwnApproval,
+    );
+    expect((await detail(author, templateNo)).approvalExcluded.map((p) => p.userId).sort()).toEqual(
+      [author.user.userId, administrator.user.userId].sort(),
+    );
+  });
+
+  it("keeps a colleague's live connection to someone else's draft read-only: their updates are refused and they may approve", async () => {
+    const templateNo = await create();
+    const own = await write(author, templateNo, 'Jiwoo: weigh 2 g');
+    const documentName = templateDocumentName(templateNo);
+    const colleague = await connect(coAuthor, templateNo);
+    await eventually(() => paragraphTexts(colleague.doc).length === 1, "the colleague to follow the author's draft");
+    expect(colleague.provider.authorizedScope).toBe('readonly');
+    const { abilities } = await detail(coAuthor, templateNo);
+    expect(abilities).toMatchObject({ write: false, checkIn: false, rename: false, delete: false });
+    const stored = await updateCount(documentName);
+    // A raw Yjs client writes anyway: nothing of it is stored, applied, or passed on to the author.
+    appendParagraph(colleague.doc, 'Emma: and add 5 ml acid');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.services.live.persistence.flushDocument(documentName);
+    expect(await updateCount(documentName)).toBe(stored);
+    expect(await storedTexts(documentName)).toEqual(['Jiwoo: weigh 2 g']);
+    expect(paragraphTexts(own.doc)).toEqual(['Jiwoo: weigh 2 g']);
+    // Nor through the API: temp save, check-in and uploads are the author's (and administrators').
+    expect((await coAuthor.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe(ERR.templateNotAuthor);
+    expect((await checkIn(coAuthor, templateNo, 0)).body.status).toBe(ERR.templateNotAuthor);
+    expect(await server.database.db.select().from(templateWriters).where(eq(templateWriters.templateNo, templateNo))).toEqual([
+      expect.objectContaining({ revision: 1, userNo: author.user.userNo }),
+    ]);
+    // Having written nothing, the colleague is the one who may approve it.
+    expect((await checkIn(author, templateNo, 0)).body.status).toBe('0000');
+    expect((await detail(coAuthor, templateNo)).abilities.approve).toBe(true);
+    expect((await approve(coAuthor, templateNo, '1.1', 1)).body.status).toBe('0000');
+  });
+
+  it('refuses approval by anyone who wrote in the revision, or in one sent back since the last approval', async () => {
+    const templateNo = await create();
+    (await write(author, templateNo, 'Objective')).destroy();
+    (await write(administrator, templateNo, 'Safety: goggles')).destroy();
+    expect((await checkIn(author, templateNo, 0)).body.status).toBe('0000');
+    // Sent back, the administrator's text goes on into revision 2 unapproved: they still may not approve it.
+    expect((await approver.call(api.templates.sendBack, { templateNo, revision: 1, reason: 'Add the waste step' })).body.status).toBe(
+      '0000',
+    );
+    (await write(author, templateNo, 'Waste: neutralise')).destroy();
+    expect((await checkIn(author, templateNo, 1)).body.status).toBe('0000');
+    const waiting = await detail(author, templateNo);
+    expect(waiting.revisions.map((r) => [r.revision, r.writtenBy])).toEqual([
+      [2, [author.user.name]],
+      [1, [administrator.user.name, author.user.name].sort()],
+    ]);
+    expect(waiting.approvalExcluded.map((p) => p.name).sort()).toEqual([administrator.user.name, author.user.name].sort());
+    expect((await approve(administrator, templateNo, '1.1', 2)).body.status).toBe(ERR.templateOwnApproval);
+    expect((await approve(approver, templateNo, '1.1', 2)).body.status).toBe('0000');
+
+    // After that approval, the next draft's writers are its own: the administrator, who wrote nothing in it, approves it.
+    expect((await author.call(api.templates.reopen, { templateNo })).body.status).toBe('0000');
+    (await write(author, templateNo, 'Record the yield')).destroy();
+    expect((await checkIn(author, templateNo, 2)).body.status).toBe('0000');
+    expect((await detail(author, templateNo)).approvalExcluded.map((p) => p.userId)).toEqual([author.user.userId]);
+    expect((await approve(administrator, templateNo, '1.2', 3)).body.status).toBe('0000');
+  });
+
+  it('records a writer before storing their first update: while the record cannot be made, nothing of theirs is stored', async () => {
+    const templateNo = await create();
+    const documentName = templateDocumentName(templateNo);
+    const client = await connect(author, templateNo);
+    // The database refuses the author's writer record for now (on both databases, without holding a lock).
+    const refuse = sql.raw(`alter table template_writers add constraint writers_held check (user_no <> ${author.user.userNo}) not valid`);
+    await server.database.db.execute(refuse);
+    try {
+      appendParagraph(client.doc, 'Stored only once its writer is');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await updateCount(documentName)).toBe(0);
+      expect(client.allDurable()).toBe(false);
+    } finally {
+      await server.database.db.execute(sql.raw('alter table template_writers drop constraint writers_held'));
+    }
+    // Tried again, the record is made, and then the update is stored.
+    await eventually(() => client.allDurable(), 'the edit to be stored once its writer is recorded');
+    expect(await storedTexts(documentName)).toEqual(['Stored only once its writer is']);
+    expect(await server.database.db.select().from(templateWriters).where(eq(templateWriters.templateNo, templateNo))).toEqual([
+      expect.objectContaining({ revision: 1, userNo: author.user.userNo }),
+    ]);
   });
 
   it('approves only a proper version greater than the last, by someone else who gives their password', async () => {
     const templateNo = await create();
     (await write(author, templateNo, 'Measure pH')).destroy();
-    await checkIn(coAuthor, templateNo, 0);
+    // Another manager neither writes nor checks in someone else's draft; an administrator may check it in.
+    expect((await checkIn(coAuthor, templateNo, 0)).body.status).toBe(ERR.templateNotAuthor);
+    expect((await checkIn(administrator, templateNo, 0)).body.status).toBe('0000');
 
     expect((await approve(author, templateNo, '1.1', 1)).body.status).toBe(ERR.templateOwnApproval);
-    expect((await approve(coAuthor, templateNo, '1.1', 1)).body.status).toBe(ERR.templateOwnApproval);
+    expect((await approve(administrator, templateNo, '1.1', 1)).body.status).toBe(ERR.templateOwnApproval);
     // Without the flag a template never approved is not even visible.
     expect((await approve(researcher, templateNo, '1.1', 1)).body.status).toBe(ERR.notFound);
-    for (const bad of ['0', '1', '1.0', '2.00', '1.01', 'abc', '-1.1', '1.1.1', '', '1e1']) {
+    for (const bad of ['0', '1', '1.0', '2.00', '01.1', 'abc', '-1.1', '1.1.1', '', '1e1']) {
       expect((await approve(approver, templateNo, bad, 1)).body.status, bad).toBe(ERR.templateVersionInvalid);
     }
     expect((await approve(approver, templateNo, '1.1', 2)).body.status).toBe(ERR.conflict);
@@ -207,7 +332,7 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
       revision: 1,
       version: '1.1',
       approvedBy: approver.user.name,
-      checkedBy: coAuthor.user.name,
+      checkedBy: administrator.user.name,
       supersededAt: null,
     });
     expect((await lastAudit('template.approved'))?.after).toMatchObject({
@@ -239,18 +364,51 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     // Approved once, the template is visible to everyone; approving still needs the flag.
     expect((await approve(researcher, templateNo, '2.1', 2)).body.status).toBe(ERR.forbidden);
     expect((await researcher.call(api.templates.sendBack, { templateNo, revision: 2, reason: 'no' })).body.status).toBe(ERR.forbidden);
-    for (const notGreater of ['1.9', '1.8', '0.9']) {
+    // Versions are decimals (spec): 1.10 is 1.1 and 1.90 is 1.9, neither greater than 1.9.
+    for (const notGreater of ['1.9', '1.8', '0.9', '1.10', '1.90', '1.09']) {
       const refused = await approve(approver, templateNo, notGreater, 2);
       expect(refused.body.status, notGreater).toBe(ERR.templateVersionNotGreater);
       expect(refused.body.message).toContain('1.9');
     }
-    // 1.10 comes after 1.9: versions are compared as two integers (docs/decisions.md).
-    expect((await approve(approver, templateNo, '1.10', 2)).body.status).toBe('0000');
+    expect((await detail(author, templateNo)).suggestedVersion).toBe('2.1');
+    // Greater as a decimal, and kept exactly as typed.
+    expect((await approve(approver, templateNo, '1.91', 2)).body).toMatchObject({ status: '0000', data: { version: '1.91' } });
+    expect((await author.call(api.templates.reopen, { templateNo })).body.status).toBe('0000');
+    (await write(author, templateNo, 'A third draft')).destroy();
+    expect((await checkIn(author, templateNo, 2)).body.status).toBe('0000');
+    expect((await approve(approver, templateNo, '2.50', 3)).body).toMatchObject({ status: '0000', data: { version: '2.50' } });
     const template = await detail(author, templateNo);
+    expect(template).toMatchObject({ version: '2.50', suggestedVersion: '2.51' });
     expect(template.revisions.map((r) => [r.revision, r.version, r.supersededAt !== null])).toEqual([
-      [2, '1.10', false],
+      [3, '2.50', false],
+      [2, '1.91', true],
       [1, '1.9', true],
     ]);
+    expect((await lastAudit('template.approved'))?.after).toMatchObject({ version: '2.50', superseded: '1.91' });
+    const choices = (await researcher.call(api.templates.choices, {})).body.data.list;
+    expect(choices.find((c) => c.templateNo === templateNo)?.version).toBe('2.50');
+  });
+
+  it('refuses 1.10 after 1.1 as not greater (the same decimal) and keeps a version such as 1.05 as written', async () => {
+    const templateNo = await approvedTemplate('1.05');
+    expect((await detail(author, templateNo)).version).toBe('1.05');
+    expect((await author.call(api.templates.reopen, { templateNo })).body.status).toBe('0000');
+    (await write(author, templateNo, 'Second draft')).destroy();
+    expect((await checkIn(author, templateNo, 1)).body.status).toBe('0000');
+    expect((await approve(approver, templateNo, '1.1', 2)).body.status).toBe('0000');
+    expect((await author.call(api.templates.reopen, { templateNo })).body.status).toBe('0000');
+    (await write(author, templateNo, 'Third draft')).destroy();
+    expect((await checkIn(author, templateNo, 2)).body.status).toBe('0000');
+    const refused = await approve(approver, templateNo, '1.10', 3);
+    expect(refused.body.status).toBe(ERR.templateVersionNotGreater);
+    expect(refused.body.message).toContain('1.1');
+    expect((await approve(approver, templateNo, '1.100', 3)).body.status).toBe(ERR.templateVersionNotGreater);
+    expect((await approve(approver, templateNo, '1.11', 3)).body.status).toBe('0000');
+    const [stored] = await server.database.db
+      .select({ version: templateRevisions.version })
+      .from(templateRevisions)
+      .where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, 1)));
+    expect(stored?.version).toBe('1.05');
   });
 
   it('checks whether a template opens for editing without changing it; starting a new draft is its own command', async () => {
@@ -277,7 +435,10 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
 
     // Reopening starts the draft, audited once; asked again, it finds a draft and changes nothing.
     expect((await author.call(api.templates.reopen, { templateNo })).body.data).toMatchObject({ state: 'D', version: '3.1' });
-    expect((await coAuthor.call(api.templates.reopen, { templateNo })).body.data).toMatchObject({ state: 'D', version: '3.1' });
+    // Another manager does not open someone else's template for writing (an administrator does).
+    expect((await coAuthor.call(api.templates.reopen, { templateNo })).body.status).toBe(ERR.templateNotAuthor);
+    expect((await coAuthor.call(api.templates.editCheck, { templateNo })).body.status).toBe(ERR.templateNotAuthor);
+    expect((await administrator.call(api.templates.reopen, { templateNo })).body.data).toMatchObject({ state: 'D', version: '3.1' });
     expect(await reopenings()).toBe(1);
     expect((await author.call(api.templates.tempSave, { templateNo, blockList: [] })).body.status).toBe('0000');
     expect((await author.call(api.templates.editCheck, { templateNo })).body.data).toMatchObject({ state: 'D' });
@@ -326,10 +487,10 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     const db = server.database.db;
     const where = and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, 1));
     await expect(db.update(templateRevisions).set({ blocks: [] }).where(where)).rejects.toThrow();
-    await expect(db.update(templateRevisions).set({ versionMinor: 7 }).where(where)).rejects.toThrow();
+    await expect(db.update(templateRevisions).set({ version: '7.7' }).where(where)).rejects.toThrow();
     await expect(db.delete(templateRevisions).where(where)).rejects.toThrow();
     const [row] = await db.select().from(templateRevisions).where(where);
-    expect(row?.versionMinor).toBe(1);
+    expect(row?.version).toBe('1.1');
   });
 
   it('temp-saves the draft and discards it when the author leaves', async () => {
@@ -519,6 +680,7 @@ describe('files in templates', () => {
     expect(uploaded.status).toBe('0000');
     const fileId = uploaded.data.fileId;
     expect((await upload(researcher, { templateNo: String(templateNo) })).status).toBe(ERR.notFound);
+    expect((await upload(coAuthor, { templateNo: String(templateNo) })).status).toBe(ERR.templateNotAuthor);
     expect((await upload(author, { templateNo: String(templateNo), labNoteNo: '1' })).status).toBe(ERR.validation);
     // A draft's file is the template's readers' alone.
     expect((await researcher.call(api.files.link, { fileId })).body.status).toBe(ERR.notFound);

@@ -69,6 +69,7 @@ export const fileCalls = {
       ERR.forbidden,
       ERR.notFound,
       ERR.templateNotDraft,
+      ERR.templateNotAuthor,
       ERR.schemaCheck,
       ERR.schemaForeign,
       ERR.thumbnailType,

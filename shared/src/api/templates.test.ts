@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { compareTemplateVersions, formatTemplateVersion, parseTemplateVersion, suggestedTemplateVersion } from './templates.js';
+import { compareTemplateVersions, parseTemplateVersion, suggestedTemplateVersion } from './templates.js';
 
 describe('template versions', () => {
-  it('accept a number that is not 0 and not an integer, written one way', () => {
-    expect(parseTemplateVersion('1.1')).toEqual({ major: 1, minor: 1 });
-    expect(parseTemplateVersion(' 0.1 ')).toEqual({ major: 0, minor: 1 });
-    expect(parseTemplateVersion('12.10')).toEqual({ major: 12, minor: 10 });
+  it('accept a decimal that is not 0 and not an integer, kept as typed but for the spaces around it', () => {
+    expect(parseTemplateVersion('1.1')).toBe('1.1');
+    expect(parseTemplateVersion(' 0.1 ')).toBe('0.1');
+    expect(parseTemplateVersion('12.10')).toBe('12.10');
+    expect(parseTemplateVersion('1.05')).toBe('1.05');
+    expect(parseTemplateVersion('2.50')).toBe('2.50');
     for (const refused of [
       '0',
       '1',
       '1.0',
       '0.0',
       '1.00',
-      '1.01',
+      '0.000',
       '01.1',
       '1.',
       '.1',
@@ -23,21 +25,34 @@ describe('template versions', () => {
       '',
       '1,1',
       '99999.1',
+      '1.12345',
     ]) {
       expect(parseTemplateVersion(refused), refused).toBeNull();
     }
   });
 
-  it('compare as two integers, so 1.10 comes after 1.9', () => {
-    const v = (text: string) => parseTemplateVersion(text)!;
-    expect(compareTemplateVersions(v('1.10'), v('1.9'))).toBeGreaterThan(0);
-    expect(compareTemplateVersions(v('2.1'), v('1.99'))).toBeGreaterThan(0);
-    expect(compareTemplateVersions(v('1.2'), v('1.2'))).toBe(0);
-    expect(formatTemplateVersion(v('3.40'))).toBe('3.40');
+  it('compare as decimals: 1.10 equals 1.1 and comes before 1.9', () => {
+    expect(compareTemplateVersions('1.10', '1.1')).toBe(0);
+    expect(compareTemplateVersions('1.10', '1.9')).toBeLessThan(0);
+    expect(compareTemplateVersions('1.9', '1.10')).toBeGreaterThan(0);
+    expect(compareTemplateVersions('1.05', '1.1')).toBeLessThan(0);
+    expect(compareTemplateVersions('1.11', '1.1')).toBeGreaterThan(0);
+    expect(compareTemplateVersions('2.1', '1.99')).toBeGreaterThan(0);
+    expect(compareTemplateVersions('0.5', '0.50')).toBe(0);
+    expect(compareTemplateVersions('10.1', '9.9')).toBeGreaterThan(0);
   });
 
-  it('suggest the next minor version, 0.1 first', () => {
+  it('suggest one more in the last decimal place, never a whole number; 0.1 first', () => {
     expect(suggestedTemplateVersion(null)).toBe('0.1');
-    expect(suggestedTemplateVersion({ major: 1, minor: 9 })).toBe('1.10');
+    expect(suggestedTemplateVersion('1.1')).toBe('1.2');
+    expect(suggestedTemplateVersion('1.9')).toBe('2.1');
+    expect(suggestedTemplateVersion('1.09')).toBe('1.10');
+    expect(suggestedTemplateVersion('1.99')).toBe('2.01');
+    expect(suggestedTemplateVersion('0.10')).toBe('0.11');
+    for (const last of ['1.1', '1.9', '1.09', '1.99', '0.10', '3.999']) {
+      const next = suggestedTemplateVersion(last);
+      expect(parseTemplateVersion(next), next).toBe(next);
+      expect(compareTemplateVersions(next, last), `${next} after ${last}`).toBeGreaterThan(0);
+    }
   });
 });

@@ -18,34 +18,46 @@ export const TEMPLATE_STATE = { draft: 'D', checking: 'C', approved: 'A' } as co
 export type TemplateState = (typeof TEMPLATE_STATE)[keyof typeof TEMPLATE_STATE];
 
 /**
- * A template version: `major.minor`, compared as two integers (1.10 comes after 1.9), never as a float.
- * The spec's rule: not 0 and not an integer, so the minor part is never 0 (`1.1` yes; `0`, `1`, `1.0`
- * no). Written without leading zeros, so that one version has one spelling (`1.01` is refused).
+ * A template version, as the spec has it: a decimal number that is not 0 and not an integer (`1.1`,
+ * `0.5`, `1.05` yes; `0`, `1`, `1.0` no), kept exactly as typed (`1.10` stays `1.10`) and compared as a
+ * decimal, so `1.10` equals `1.1` and comes before `1.9`. The whole part is written without leading
+ * zeros; at most four digits on either side.
  */
-export interface TemplateVersion {
-  major: number;
-  minor: number;
+const VERSION_PATTERN = /^(0|[1-9]\d{0,3})\.(\d{1,4})$/;
+
+/** The version a text names, trimmed and otherwise as typed, or null when an approval may not use it. */
+export function parseTemplateVersion(value: string): string | null {
+  const text = value.trim();
+  const match = VERSION_PATTERN.exec(text);
+  return match && /[1-9]/.test(match[2] as string) ? text : null;
 }
 
-const VERSION_PATTERN = /^(0|[1-9]\d{0,3})\.([1-9]\d{0,3})$/;
-
-/** The version a text names, or null when it is not one an approval may use. */
-export function parseTemplateVersion(value: string): TemplateVersion | null {
-  const match = VERSION_PATTERN.exec(value.trim());
-  if (!match) return null;
-  return { major: Number(match[1]), minor: Number(match[2]) };
+/** A version's whole and fractional digits, the fraction padded with zeros to `scale` places. */
+function decimalDigits(version: string, scale: number): bigint {
+  const [whole = '', fraction = ''] = version.trim().split('.');
+  return BigInt(whole + fraction.padEnd(scale, '0'));
 }
 
-export const formatTemplateVersion = (version: TemplateVersion) => `${version.major}.${version.minor}`;
+const scaleOf = (version: string) => version.trim().split('.')[1]?.length ?? 0;
 
-/** Negative when a comes before b. */
-export function compareTemplateVersions(a: TemplateVersion, b: TemplateVersion): number {
-  return a.major !== b.major ? a.major - b.major : a.minor - b.minor;
+/** Negative when version a is a smaller decimal than b, 0 when they are equal (`1.10` and `1.1`), positive when greater. */
+export function compareTemplateVersions(a: string, b: string): number {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  const difference = decimalDigits(a, scale) - decimalDigits(b, scale);
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
 }
 
-/** The version offered when approving: the next minor after the last approved one (0.1 for the first). */
-export function suggestedTemplateVersion(last: TemplateVersion | null): string {
-  return last ? formatTemplateVersion({ major: last.major, minor: last.minor + 1 }) : '0.1';
+/**
+ * The version offered when approving: the last approved one plus one in its last decimal place, skipping
+ * a whole number (1.1 → 1.2, 1.9 → 2.1, 1.09 → 1.10); 0.1 for the first.
+ */
+export function suggestedTemplateVersion(last: string | null): string {
+  if (last === null) return '0.1';
+  const scale = Math.max(scaleOf(last), 1);
+  const unit = 10n ** BigInt(scale);
+  let next = decimalDigits(last, scale) + 1n;
+  if (next % unit === 0n) next += 1n;
+  return `${next / unit}.${String(next % unit).padStart(scale, '0')}`;
 }
 
 const templateTitle = requiredText(LIMITS.templateTitle);
@@ -91,7 +103,7 @@ export type TemplateApproveRequest = z.input<typeof templateApproveRequest>;
 
 /** What the caller may do with a template now, as the server's template policy decides (`server/src/templates/policy.ts`). */
 export const templateAbilities = z.strictObject({
-  /** Write the live draft (and temp-save it). */
+  /** Write the live draft (and temp-save it): its author or an administrator, while it is a draft. */
   write: z.boolean(),
   /** Start a new draft from an approved template (`reopen`). */
   edit: z.boolean(),
@@ -99,6 +111,7 @@ export const templateAbilities = z.strictObject({
   checkIn: z.boolean(),
   /** Approve the checked-in draft or send it back. */
   approve: z.boolean(),
+  /** Change its title and description: its author or an administrator. */
   rename: z.boolean(),
   delete: z.boolean(),
   /** Make notes from it (it has an approved version). */
@@ -114,6 +127,8 @@ export const templateRevision = z.strictObject({
   blocksHash: z.string(),
   checkedBy: z.string(),
   checkedAt: z.string(),
+  /** Who wrote in the live draft this revision was checked in from, by name (recorded since writers were). */
+  writtenBy: z.array(z.string()),
   /** Who approved it, as they printed their name when approving. */
   approvedBy: z.string().nullable(),
   approvedAt: z.string().nullable(),
@@ -157,8 +172,11 @@ export type TemplateChoice = z.infer<typeof templateChoice>;
 
 export const templateDetail = templateSummary.safeExtend({
   revisions: z.array(templateRevision),
-  /** Who checked in the waiting revision and who created the template: neither may approve it. */
-  approvalExcluded: z.array(z.string()),
+  /**
+   * Who may not approve the waiting revision: the template's author, whoever checked it in, and whoever
+   * wrote in it or in a revision sent back since the last approval (only the author while none waits).
+   */
+  approvalExcluded: z.array(z.strictObject({ userId: z.string(), name: z.string() })),
   /** The version an approval would suggest. */
   suggestedVersion: z.string(),
   /** When someone temp-saved the draft last, if they did since the last check-in. */
@@ -226,10 +244,10 @@ export const templateCalls = {
     path: '/v1/template/update/title',
     auth: 'user',
     kind: 'command',
-    summary: "Changes a template's title and description (template flag).",
+    summary: "Changes a template's title and description (its author or an administrator, with the template flag).",
     request: templateRenameRequest,
     answer: noAnswer,
-    errors: [ERR.forbidden, ERR.notFound, ERR.templateDuplicate],
+    errors: [ERR.forbidden, ERR.notFound, ERR.templateNotAuthor, ERR.templateDuplicate],
   }),
   editCheck: defineCall({
     path: '/v1/template/search',
@@ -238,16 +256,17 @@ export const templateCalls = {
     summary: 'The template, if the caller may open it for editing now: 7003 while a checked-in revision waits for approval.',
     request: templateNoRequest,
     answer: templateDetail,
-    errors: [ERR.notFound, ERR.forbidden, ERR.templateReady],
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateReady, ERR.templateNotAuthor],
   }),
   reopen: defineCall({
     path: '/v1/template/reopen',
     auth: 'user',
     kind: 'command',
-    summary: 'Starts a new draft from an approved template (its approved versions stay as they are); a draft stays one.',
+    summary:
+      'Starts a new draft from an approved template (its author or an administrator; its approved versions stay); a draft stays one.',
     request: templateNoRequest,
     answer: templateDetail,
-    errors: [ERR.notFound, ERR.forbidden, ERR.templateReady],
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateReady, ERR.templateNotAuthor],
   }),
   editor: defineCall({
     path: '/v1/template/editor',
@@ -275,17 +294,18 @@ export const templateCalls = {
     summary: "Temp-saves the live draft (the server's copy; the client's list is only compared), with each block's status.",
     request: templateTempRequest,
     answer: templateTempAnswer,
-    errors: [ERR.notFound, ERR.forbidden, ERR.templateNotDraft, ...CONTENT_REFUSALS],
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateNotAuthor, ERR.templateNotDraft, ...CONTENT_REFUSALS],
     bodyLimit: NOTE_BODY_LIMIT,
   }),
   checkIn: defineCall({
     path: '/v1/template/save',
     auth: 'user',
     kind: 'command',
-    summary: 'Checks the live draft in as a new revision waiting for approval; the draft turns read-only for everyone.',
+    summary:
+      'Checks the live draft in (its author or an administrator) as a new revision waiting for approval; the draft turns read-only for everyone.',
     request: templateSaveRequest,
     answer: z.strictObject({ revision: z.number(), blocksHash: z.string() }),
-    errors: [ERR.notFound, ERR.forbidden, ERR.templateNotDraft, ERR.conflict, ...CONTENT_REFUSALS],
+    errors: [ERR.notFound, ERR.forbidden, ERR.templateNotAuthor, ERR.templateNotDraft, ERR.conflict, ...CONTENT_REFUSALS],
     failure: ERR.saveFailed,
     bodyLimit: NOTE_BODY_LIMIT,
   }),
@@ -293,7 +313,7 @@ export const templateCalls = {
     path: '/v1/template/approve',
     auth: 'user',
     kind: 'command',
-    summary: 'Approves the waiting revision under a greater version, with the password of an approver other than its authors.',
+    summary: 'Approves the waiting revision under a greater version, with the password of an approver who neither wrote nor checked it in.',
     request: templateApproveRequest,
     answer: z.strictObject({ version: z.string(), blocksHash: z.string() }),
     errors: [

@@ -1,6 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, ERR, parseTemplateVersion, templateReturnRequest, type TemplateDetail, type TemplateRevision } from '@eln/shared';
+import {
+  api,
+  compareTemplateVersions,
+  ERR,
+  parseTemplateVersion,
+  templateReturnRequest,
+  type TemplateDetail,
+  type TemplateRevision,
+} from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
@@ -37,9 +45,9 @@ function RevisionSubject({ template, revision }: Omit<RevisionDialogProps, 'onCl
 }
 
 /**
- * The approval: the version (a number such as 1.1, not 0 and not an integer, greater than the last
- * approved one; checked here with the server's own rule and again by the server), the approver's password,
- * and a warning when a temporary draft will be discarded.
+ * The approval: the version (a decimal such as 1.1, not 0 and not an integer, greater than the last
+ * approved one; checked here with the server's own parsing and comparison, and again by the server), the
+ * approver's password, and a warning when a temporary draft will be discarded.
  */
 export function ApproveDialog({ template, revision, onClose, onApproved }: RevisionDialogProps & { onApproved(version: string): void }) {
   const { t } = useTranslation('template');
@@ -52,13 +60,15 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
   const [busy, setBusy] = useState(false);
   const versionRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const last = template.version;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     setPasswordError(null);
-    if (!parseTemplateVersion(version)) {
-      setVersionError(t('approve.versionInvalid'));
+    const typed = parseTemplateVersion(version);
+    if (!typed || (last !== null && compareTemplateVersions(typed, last) <= 0)) {
+      setVersionError(typed ? t('approve.versionNotGreater', { last }) : t('approve.versionInvalid'));
       versionRef.current?.focus();
       return;
     }
@@ -72,7 +82,7 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
     try {
       const answer = await call(api.templates.approve, {
         templateNo: template.templateNo,
-        version: version.trim(),
+        version: typed,
         password,
         revision: revision.revision,
       });
@@ -93,7 +103,6 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
     }
   };
 
-  const last = template.version;
   return (
     <Dialog title={t('approve.title')} onClose={onClose} testId="template-approve-dialog" initialFocus={versionRef} size="md">
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>

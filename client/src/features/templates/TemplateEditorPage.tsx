@@ -96,7 +96,7 @@ export function TemplateEditorPage() {
       reload={reload}
       notice={notice}
       afterChange={async (message) => {
-        setNotice(message);
+        setNotice(message ?? null);
         await reload();
         setEpoch((n) => n + 1);
       }}
@@ -129,7 +129,8 @@ function TemplateHeading({ template, state = template.state }: { template: Templ
           {template.title}
         </h1>
         <TemplateStateBadge state={state} />
-        <span className="template-version" data-testid="template-header-version">
+        {/* A version number in figures; the words saying there is none in the text's own font. */}
+        <span className={template.version ? 'template-version' : 'template-version-none'} data-testid="template-header-version">
           {template.version ? t('editor.version', { version: template.version }) : t('editor.noVersion')}
         </span>
         <span className="template-author">{t('editor.by', { name: template.author })}</span>
@@ -185,8 +186,8 @@ interface WorkspaceProps {
   template: TemplateDetail;
   reload(): Promise<void>;
   notice: string | null;
-  /** After a change of state: shows the message, reads the template again and opens a new session. */
-  afterChange(message: string): Promise<void>;
+  /** After a change of state: shows the message (if the new state's banner does not say it), reads the template again and opens a new session. */
+  afterChange(message?: string): Promise<void>;
 }
 
 function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceProps) {
@@ -197,21 +198,20 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
   const uploadOwner = useMemo(() => ({ templateNo: template.templateNo }), [template.templateNo]);
   const [dialog, setDialog] = useState<'approve' | 'sendBack' | 'rename' | null>(null);
   const [busy, setBusy] = useState(false);
-  const latest = template.revisions[0] ?? null;
-  const waiting = template.state === TEMPLATE_STATE.checking ? latest : null;
-  const returned = template.state === TEMPLATE_STATE.draft && latest?.returnedAt ? latest : null;
+  const waiting = template.state === TEMPLATE_STATE.checking ? (template.revisions[0] ?? null) : null;
 
   const checkIn = async () => {
     if (!session || !(await confirm(t('editor.checkInConfirm'), { okLabel: t('editor.checkIn') }))) return;
     setBusy(true);
     try {
       await session.waitDurable(10_000);
-      const answer = await call(api.templates.checkIn, {
+      await call(api.templates.checkIn, {
         templateNo: template.templateNo,
         version: template.revision,
         blockList: session.blockList(),
       });
-      await afterChange(t('editor.checkedIn', { revision: answer.revision }));
+      // The checked-in state's banner says what happened and what comes next.
+      await afterChange();
     } catch (error) {
       await alertApiError(error);
       await reload();
@@ -252,17 +252,6 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
       await alertApiError(error);
     }
   };
-
-  const readOnlyReason =
-    template.state === TEMPLATE_STATE.checking
-      ? t('editor.readOnlyChecking')
-      : template.state === TEMPLATE_STATE.approved
-        ? t('editor.readOnlyApproved', { version: template.version ?? '' })
-        : state?.endedReason === 'checked'
-          ? t('editor.checkedEnded')
-          : state?.endedReason
-            ? t('editor.accessEnded')
-            : null;
 
   return (
     <TemplateFrame tab={template}>
@@ -323,26 +312,7 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
         </div>
       </header>
 
-      {notice ? (
-        <InlineAlert tone="success" testId="template-notice">
-          {notice}
-        </InlineAlert>
-      ) : null}
-      {waiting ? (
-        <InlineAlert tone="warning" testId="template-waiting">
-          {t('editor.waitingFor', { names: [...new Set([template.author, waiting.checkedBy])].join(', ') })}
-        </InlineAlert>
-      ) : null}
-      {returned ? (
-        <InlineAlert tone="warning" testId="template-returned">
-          {t('editor.returnedBecause', { name: returned.approvedBy ?? '', reason: returned.returnReason ?? '' })}
-        </InlineAlert>
-      ) : null}
-      {readOnlyReason ? (
-        <InlineAlert tone="info" testId="template-readonly-reason">
-          {readOnlyReason}
-        </InlineAlert>
-      ) : null}
+      <TemplateBanner template={template} notice={notice} endedReason={state?.endedReason ?? null} />
 
       <div className="template-body">
         <div className="card template-document">
@@ -383,7 +353,8 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
           onClose={() => setDialog(null)}
           onSent={() => {
             setDialog(null);
-            void afterChange(t('sendBack.sent'));
+            // The sent-back draft's banner names who sent it back and why.
+            void afterChange();
           }}
         />
       ) : null}
@@ -398,6 +369,58 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
         />
       ) : null}
     </TemplateFrame>
+  );
+}
+
+/**
+ * The one banner above the document: what state the template is in and what comes next, or what just
+ * happened (`notice`), whichever says more; a reader who may not write the draft is told who does.
+ */
+function TemplateBanner({
+  template,
+  notice,
+  endedReason,
+}: {
+  template: TemplateDetail;
+  notice: string | null;
+  endedReason: TemplateSessionState['endedReason'];
+}) {
+  const { t } = useTranslation('template');
+  const latest = template.revisions[0] ?? null;
+  const shown = ((): { tone: 'info' | 'success' | 'warning'; testId: string; text: string } | null => {
+    if (template.state === TEMPLATE_STATE.checking && latest) {
+      const names = template.approvalExcluded.map((person) => person.name).join(', ');
+      return { tone: 'info', testId: 'template-waiting', text: t('editor.waiting', { revision: latest.revision, names }) };
+    }
+    if (endedReason)
+      return {
+        tone: 'info',
+        testId: 'template-readonly-reason',
+        text: t(endedReason === 'checked' ? 'editor.checkedEnded' : 'editor.accessEnded'),
+      };
+    if (template.state === TEMPLATE_STATE.draft && latest?.returnedAt) {
+      const text = t('editor.returnedBecause', { name: latest.approvedBy ?? '', reason: latest.returnReason ?? '' });
+      return { tone: 'warning', testId: 'template-returned', text };
+    }
+    if (notice) return { tone: 'success', testId: 'template-notice', text: notice };
+    if (template.state === TEMPLATE_STATE.approved)
+      return { tone: 'info', testId: 'template-readonly-reason', text: t('editor.readOnlyApproved', { version: template.version ?? '' }) };
+    return null;
+  })();
+  const authorOnly =
+    template.state === TEMPLATE_STATE.draft && !template.abilities.write && !endedReason
+      ? t('editor.authorWrites', { name: template.author })
+      : null;
+  if (!shown && !authorOnly) return null;
+  return (
+    <InlineAlert tone={shown?.tone ?? 'info'} testId={shown?.testId ?? 'template-readonly-reason'}>
+      {shown ? <p className="template-banner-line">{shown.text}</p> : null}
+      {authorOnly ? (
+        <p className="template-banner-line" data-testid="template-author-writes">
+          {authorOnly}
+        </p>
+      ) : null}
+    </InlineAlert>
   );
 }
 

@@ -69,6 +69,11 @@ export function TemplateHistory({ template }: { template: TemplateDetail }) {
             <p className="template-revision-line">
               {t('history.checked', { name: revision.checkedBy, time: formatDateTime(revision.checkedAt, language) })}
             </p>
+            {revision.writtenBy.length ? (
+              <p className="template-revision-line" data-testid="template-revision-writers">
+                {t('history.writtenBy', { names: revision.writtenBy.join(', ') })}
+              </p>
+            ) : null}
             {revision.approvedAt ? (
               <p className="template-revision-line">
                 {t('history.approved', { name: revision.approvedBy ?? '', time: formatDateTime(revision.approvedAt, language) })}

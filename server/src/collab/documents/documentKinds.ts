@@ -43,6 +43,13 @@ export interface DocumentKind {
   writable?(ids: string[], tx: Queryable): Promise<boolean[]>;
   /** Records that the user writes in the document (their first accepted update while it is loaded). */
   recordWriter?(user: AuthUser, id: string): Promise<void>;
+  /**
+   * The writer is recorded before their update is stored: each connection's first accepted update (and
+   * those after it) waits for the record, so whatever is stored has its writer recorded (a two-person
+   * rule needs all of them). Recorded once per connection rather than per loaded document, since a
+   * connection writes one draft only (writing ends at each check-in and is never widened again).
+   */
+  writerRecordedBeforeStoring?: boolean;
   /** The documents hold a note's content: every live update must keep the content rules (ContentRuleGuard). */
   noteContent?: boolean;
 }

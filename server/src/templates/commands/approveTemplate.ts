@@ -3,7 +3,6 @@ import {
   AUDIT_SYSTEM_REASONS,
   compareTemplateVersions,
   ERR,
-  formatTemplateVersion,
   parseTemplateVersion,
   TEMPLATE_STATE,
   type CallAnswer,
@@ -21,9 +20,10 @@ import { APPROVE_REFUSALS, canApproveTemplate } from '../policy.js';
 import { lastApprovedVersion, lockTemplate, requireReadableTemplate, waitingRevision } from '../queries.js';
 
 /**
- * Approves the waiting revision under a version: by a manager who is neither the author nor the one who
- * checked it in, with their password, under a version greater than the last approved one. The previous
- * approved version is marked superseded. Two racing approvers make one winner.
+ * Approves the waiting revision under a version: by a manager who is not the author, did not write in it
+ * and did not check it in, with their password, under a version greater (as a decimal) than every one
+ * approved before; the version is kept as typed. The previous approved version is marked superseded. Two
+ * racing approvers make one winner.
  */
 export async function approveTemplate(
   services: Services,
@@ -34,13 +34,12 @@ export async function approveTemplate(
   const { user } = actor;
   const template = await requireReadableTemplate(db, user, input.templateNo);
   const waiting = await waitingRevision(db, template);
-  enforce(canApproveTemplate(user, template, waiting?.checkedByUserNo ?? null), APPROVE_REFUSALS);
+  enforce(canApproveTemplate(user, template, waiting), APPROVE_REFUSALS);
   if (input.revision !== template.revision) throw new AppError(ERR.conflict, { data: { revision: template.revision } });
   const version = parseTemplateVersion(input.version);
   if (!version) throw new AppError(ERR.templateVersionInvalid);
   const last = await lastApprovedVersion(db, template);
-  if (last && compareTemplateVersions(version, last) <= 0)
-    throw new AppError(ERR.templateVersionNotGreater, { params: { last: formatTemplateVersion(last) } });
+  if (last && compareTemplateVersions(version, last) <= 0) throw new AppError(ERR.templateVersionNotGreater, { params: { last } });
   await confirmPassword(services, user, input.password, `approve:${user.userId}`, async (tx) => {
     await appendAudit(tx, {
       ...auditedActor(actor),
@@ -56,7 +55,7 @@ export async function approveTemplate(
     const at = new Date();
     const [approved] = await tx
       .update(templateRevisions)
-      .set({ versionMajor: version.major, versionMinor: version.minor, approvedByUserNo: user.userNo, approvedAt: at })
+      .set({ version, approvedByUserNo: user.userNo, approvedAt: at })
       .where(
         and(
           eq(templateRevisions.templateNo, template.templateNo),
@@ -66,32 +65,34 @@ export async function approveTemplate(
       )
       .returning();
     if (!approved) throw new AppError(ERR.templateNotChecking);
-    if (locked.approvedRevision !== null) {
-      await tx
-        .update(templateRevisions)
-        .set({ supersededAt: at })
-        .where(and(eq(templateRevisions.templateNo, template.templateNo), eq(templateRevisions.revision, locked.approvedRevision)));
-    }
+    const superseded =
+      locked.approvedRevision === null
+        ? undefined
+        : await tx
+            .update(templateRevisions)
+            .set({ supersededAt: at })
+            .where(and(eq(templateRevisions.templateNo, template.templateNo), eq(templateRevisions.revision, locked.approvedRevision)))
+            .returning({ version: templateRevisions.version })
+            .then(([row]) => row);
     await tx
       .update(templates)
       .set({ state: TEMPLATE_STATE.approved, approvedRevision: input.revision, updatedAt: at })
       .where(eq(templates.templateNo, template.templateNo));
     await tx.delete(templateDrafts).where(eq(templateDrafts.templateNo, template.templateNo));
-    const label = formatTemplateVersion(version);
     await appendAudit(tx, {
       ...auditedActor(actor),
       action: 'template.approved',
       target: { type: 'template', id: template.templateNo },
-      before: { state: TEMPLATE_STATE.checking, version: last && formatTemplateVersion(last) },
+      before: { state: TEMPLATE_STATE.checking, version: superseded?.version ?? null },
       after: {
         state: TEMPLATE_STATE.approved,
-        version: label,
+        version,
         revision: input.revision,
         blocksHash: approved.blocksHash,
-        superseded: last && formatTemplateVersion(last),
+        superseded: superseded?.version ?? null,
         at: at.toISOString(),
       },
     });
-    return { version: label, blocksHash: approved.blocksHash };
+    return { version, blocksHash: approved.blocksHash };
   });
 }

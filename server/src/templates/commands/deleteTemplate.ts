@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { ERR, formatTemplateVersion, templateDocumentName, type CallRequest, type api } from '@eln/shared';
+import { ERR, templateDocumentName, type CallRequest, type api } from '@eln/shared';
 import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
 import { templateDrafts, templates } from '../../db/schema.js';
@@ -30,7 +30,7 @@ export async function deleteTemplate({ db, live }: Services, actor: Actor, input
       ...auditedActor(actor),
       action: 'template.deleted',
       target: { type: 'template', id: template.templateNo },
-      before: { title: template.title, state: template.state, version: version && formatTemplateVersion(version) },
+      before: { title: template.title, state: template.state, version },
     });
     commands.close(templateDocumentName(template.templateNo));
   });

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { formatTemplateVersion, TEMPLATE_STATE, type CallRequest, type TemplateDetail, type api } from '@eln/shared';
+import { TEMPLATE_STATE, type CallRequest, type TemplateDetail, type api } from '@eln/shared';
 import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
 import { templates } from '../../db/schema.js';
@@ -35,7 +35,7 @@ export async function reopenTemplate(
         ...auditedActor(actor),
         action: 'template.reopened',
         target: { type: 'template', id: template.templateNo },
-        before: { state: TEMPLATE_STATE.approved, version: version && formatTemplateVersion(version) },
+        before: { state: TEMPLATE_STATE.approved, version },
         after: { state: TEMPLATE_STATE.draft },
       });
     });

@@ -16,7 +16,7 @@ import { lockTemplate, requireReadableTemplate, waitingRevision } from '../queri
 export async function sendBackTemplate({ db }: Services, actor: Actor, input: CallRequest<typeof api.templates.sendBack>): Promise<null> {
   const template = await requireReadableTemplate(db, actor.user, input.templateNo);
   const waiting = await waitingRevision(db, template);
-  enforce(canApproveTemplate(actor.user, template, waiting?.checkedByUserNo ?? null), APPROVE_REFUSALS);
+  enforce(canApproveTemplate(actor.user, template, waiting), APPROVE_REFUSALS);
   if (input.revision !== template.revision) throw new AppError(ERR.conflict, { data: { revision: template.revision } });
   await db.transaction(async (tx) => {
     const locked = await lockTemplate(tx, template.templateNo, 'update');
