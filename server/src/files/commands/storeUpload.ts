@@ -56,22 +56,22 @@ function inspector(maxBytes: number, tooLarge: ErrorCode, content: ContentCheck)
 
 /**
  * Stores an uploaded image or file for the owner its form names, if the caller may write that owner now
- * (the note's, template's or schemas' policy). The type is checked by name and then by content, the size
- * while it streams; a schema thumbnail is an image only, and its small copy is made before anything is
- * kept. The file and its row (audited) are kept together or not at all.
+ * (the note's, template's or schemas' policy). The type is checked by name (the spec's and those
+ * administrators added) and then by content, the size while it streams; a schema thumbnail is an image
+ * only, and its small copy is made before anything is kept. The file and its row (audited) are kept together or not at all.
  */
 export async function storeUpload({ db, config, fileLinks, log }: Services, actor: Actor, input: UploadInput): Promise<UploadAnswer> {
   const owner = await requireWritableOwner(db, actor.user, input.owner);
   const thumbnail = isSchemaThumbnail(owner);
   const refusals = thumbnail ? THUMBNAIL_REFUSALS : NOTE_REFUSALS;
   const origin = cleanFileName(path.basename(input.fileName || 'file'));
+  const extension = extensionOf(origin);
   const extraTypes = await addedFileTypes(db);
   const kind = uploadKindOf(origin, extraTypes);
-  const contentCheck = contentCheckFor(extensionOf(origin), extraTypes);
+  const contentCheck = contentCheckFor(extension, extraTypes);
   if (!kind || !contentCheck || (thumbnail && kind !== 'image')) throw new AppError(refusals.type);
   // An image declared larger than an image may be is refused before anything is written.
   refuseDeclaredOversize(input.declaredBytes, maxBytesOf(kind), refusals.tooLarge);
-  const extension = extensionOf(origin);
   const fileId = randomUUID();
   const now = new Date();
   const relative = path.join(String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${fileId}.${extension}`);
