@@ -116,5 +116,17 @@ export type Theme = (typeof THEMES)[number];
 export const IMAGE_TYPES = ['jpg', 'jpeg', 'png', 'gif'] as const;
 export const FILE_TYPES = ['xls', 'xlsx', 'pptx', 'pdf', 'docx', 'txt', 'zip', 'rar', 'tar', 'odt'] as const;
 
+/** File types administrators add to the spec's list (`api.files.updateTypes`). */
+export const EXTRA_FILE_TYPE_LIMITS = {
+  /** Added types at most. */
+  types: 50,
+  /** Longest extension, as the stored file name keeps it (server/src/files/fileName.ts). */
+  extension: 8,
+  mimeType: 100,
+  /** First-byte signatures of one type (a format with variants, e.g. TIFF's two byte orders). */
+  signatures: 4,
+  signatureBytes: 32,
+} as const;
+
 /** Display values for the licence dialog (not rules). */
 export const PRODUCT = { version: '1.4.3', releaseDate: '2025.08.21', licensedCount: 50 } as const;

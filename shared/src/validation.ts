@@ -42,6 +42,11 @@ export const FIELD_REASONS = {
     ko: '이 안에서 이미 사용 중인 이름입니다.',
     ja: 'この中で既に使われている名前です。',
   },
+  alreadyAllowed: {
+    en: 'This type is already allowed.',
+    ko: '이미 허용된 형식입니다.',
+    ja: '既に許可されている形式です。',
+  },
   invalidDate: {
     en: 'Enter a date that exists, as YYYY-MM-DD.',
     ko: '존재하는 날짜를 YYYY-MM-DD 형식으로 입력해 주세요.',

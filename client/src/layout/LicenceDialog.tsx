@@ -10,6 +10,7 @@ import { InfoIcon, KeyIcon } from '../ui/icons';
 import { formatLicenceDate, parseLicenceAnswer } from './licence';
 import { LicenceRegisterForm } from './LicenceRegisterForm';
 import { PublicKeyButton } from '../features/exports/PublicKeyButton';
+import { FileTypesPanel } from '../features/admin/FileTypesPanel';
 
 type State = { phase: 'loading' } | { phase: 'done'; licence: LicenceInfo | null; activeUsers: number | null };
 
@@ -23,7 +24,7 @@ const STATUS_TONE: Record<LicenceStatus, BadgeTone> = {
   clockSetBack: 'danger',
 };
 
-/** The admin menu's Info: product version, the registered licence and its standing, and registration. */
+/** The admin menu's Info: product version, the registered licence and its standing, registration, and the file types uploads take. */
 export function LicenceDialog({ onClose, returnFocus }: { onClose: () => void; returnFocus?: RefObject<HTMLElement | null> }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -84,6 +85,7 @@ export function LicenceDialog({ onClose, returnFocus }: { onClose: () => void; r
         </div>
       ) : null}
       {state.phase === 'done' ? <LicenceRegisterForm onRegistered={showRegistered} /> : null}
+      <FileTypesPanel />
     </Dialog>
   );
 }

@@ -22,7 +22,7 @@ export async function confirmPassword(
   const { db, throttle } = services;
   await throttle.assertNotLocked(db, [throttleKey]);
   const [account] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.userNo, user.userNo));
-  if (await verifyPassword(account?.passwordHash ?? null, password)) {
+  if (await verifyPassword(account?.passwordHash ?? null, password, 'signIn')) {
     await throttle.clear(db, throttleKey);
     return;
   }

@@ -517,6 +517,19 @@ export const files = pgTable(
 );
 
 /**
+ * File types administrators added to the spec's list: uploads of these extensions are files (never images),
+ * stored with this MIME type once their content passes the check (`text`, or starting with one of the
+ * `signatures`, hex). The spec's own types are not here: they are always allowed.
+ */
+export const extraFileTypes = pgTable('extra_file_types', {
+  extension: text('extension').primaryKey(),
+  mimeType: text('mime_type').notNull(),
+  check: text('content_check', { enum: ['text', 'signature'] }).notNull(),
+  signatures: jsonb('signatures').$type<string[]>().notNull().default([]),
+  createdAt: createdAt(),
+});
+
+/**
  * Signatures on notes. A signed one binds the signer, its meaning, the time, the signed version and the
  * SHA-256 of that version's canonical block list. Removal keeps the row, with who removed it and why.
  */

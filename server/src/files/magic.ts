@@ -1,3 +1,5 @@
+import type { ExtraFileType } from '@eln/shared';
+
 /**
  * What a file's first bytes must look like for the extension it claims. A file named .png that is
  * really an executable or a script is refused, whatever its name says.
@@ -46,32 +48,102 @@ export const MIME_TYPES: Record<string, string> = {
   txt: 'text/plain; charset=utf-8',
 };
 
-/** How many leading bytes the check needs. */
+/** How many leading bytes a signature check needs (a tar's sits at 257). */
 export const MAGIC_BYTES_NEEDED = 512;
 
-function isText(head: Uint8Array): boolean {
-  if (head.includes(0)) return false;
-  // The head may end inside a multi-byte character: drop an incomplete tail before decoding strictly.
-  let end = head.length;
-  for (let back = 1; back <= 3 && end - back >= 0; back += 1) {
-    const byte = head[end - back] ?? 0;
-    if ((byte & 0xc0) === 0xc0) {
-      end -= back;
-      break;
-    }
-    if ((byte & 0x80) === 0) break;
+/** A check of a file's content, fed its bytes as they stream in and asked at the end. */
+export interface ContentCheck {
+  update(chunk: Uint8Array): void;
+  /** Whether the content passes; `complete: false` when only the head was fed (it may end inside a character). */
+  passes(complete?: boolean): boolean;
+}
+
+/** Passes when the file starts with one of `signatures` (each at its offset). */
+class SignatureCheck implements ContentCheck {
+  private readonly head: Uint8Array[] = [];
+  private headBytes = 0;
+
+  constructor(private readonly signatures: ReadonlyArray<{ offset: number; bytes: readonly number[] }>) {}
+
+  update(chunk: Uint8Array): void {
+    if (this.headBytes >= MAGIC_BYTES_NEEDED) return;
+    const part = chunk.subarray(0, MAGIC_BYTES_NEEDED - this.headBytes);
+    this.head.push(part);
+    this.headBytes += part.length;
   }
+
+  passes(): boolean {
+    const head = Buffer.concat(this.head);
+    return this.signatures.some(({ offset, bytes }) => bytes.every((b, i) => head[offset + i] === b));
+  }
+}
+
+/**
+ * C0 control bytes text has no use for: all but tab, line feed, vertical tab, form feed, carriage return,
+ * SUB (an old end-of-file mark instruments still write) and escape. No byte of a UTF-8 or CP949 character
+ * is below 0x41 but its first, so a byte-level look is exact.
+ */
+const BINARY_BYTE = /[\x00-\x08\x0e-\x19\x1c-\x1f]/;
+
+/**
+ * Passes text: no binary control byte anywhere, and every byte part of a valid UTF-8 (a byte order mark
+ * allowed) or CP949 character, as Korean Excel writes CSV. Both decodings run as the bytes come, each
+ * given up at its first error.
+ */
+class TextCheck implements ContentCheck {
+  private decoders: TextDecoder[] = [new TextDecoder('utf-8', { fatal: true }), new TextDecoder('euc-kr', { fatal: true })];
+  private binary = false;
+
+  update(chunk: Uint8Array): void {
+    if (this.binary || this.decoders.length === 0) return;
+    if (BINARY_BYTE.test(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1'))) {
+      this.binary = true;
+      return;
+    }
+    this.decoders = this.decoders.filter((decoder) => decodes(decoder, chunk, true));
+  }
+
+  passes(complete = true): boolean {
+    if (this.binary) return false;
+    // The end of the file must end its last character; a head may stop inside one.
+    return complete ? this.decoders.some((decoder) => decodes(decoder, new Uint8Array(0), false)) : this.decoders.length > 0;
+  }
+}
+
+function decodes(decoder: TextDecoder, chunk: Uint8Array, stream: boolean): boolean {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, end));
+    decoder.decode(chunk, { stream });
     return true;
   } catch {
     return false;
   }
 }
 
-export function contentMatchesExtension(extension: string, head: Uint8Array): boolean {
-  if (extension === 'txt') return isText(head);
+const hexBytes = (hex: string) => Array.from({ length: hex.length / 2 }, (_, i) => Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+
+/**
+ * The check a file of this extension must pass: the spec's types by their signatures (txt as text), a
+ * type an administrator added (`extra`) by its own check; null for an extension of neither.
+ */
+export function contentCheckFor(extension: string, extra: readonly ExtraFileType[] = []): ContentCheck | null {
+  if (extension === 'txt') return new TextCheck();
   const signatures = SIGNATURES[extension];
-  if (!signatures) return false;
-  return signatures.some(({ offset, bytes }) => bytes.every((b, i) => head[offset + i] === b));
+  if (signatures) return new SignatureCheck(signatures);
+  const added = extra.find((type) => type.extension === extension);
+  if (!added) return null;
+  if (added.check === 'text') return new TextCheck();
+  return new SignatureCheck(added.signatures.map((hex) => ({ offset: 0, bytes: hexBytes(hex) })));
+}
+
+/** Whether a file's first bytes (`head`, at least MAGIC_BYTES_NEEDED when the file has them) fit a spec type's extension. */
+export function contentMatchesExtension(extension: string, head: Uint8Array): boolean {
+  const check = contentCheckFor(extension);
+  if (!check) return false;
+  check.update(head);
+  return check.passes(false);
+}
+
+/** The MIME type a stored file of this extension is served with. */
+export function mimeTypeOf(extension: string, extra: readonly ExtraFileType[] = []): string {
+  return MIME_TYPES[extension] ?? extra.find((type) => type.extension === extension)?.mimeType ?? 'application/octet-stream';
 }

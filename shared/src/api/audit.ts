@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'note.saved',
   'note.holdsCleared',
   'file.uploaded',
+  'file.typesUpdated',
   'signature.requested',
   'signature.updated',
   'signature.signed',

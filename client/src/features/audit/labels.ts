@@ -35,6 +35,7 @@ export const TARGET_TYPES = [
   'note',
   'notes',
   'file',
+  'fileTypes',
   'audit',
   'licence',
   'dropbox',

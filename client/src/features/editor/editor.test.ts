@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Editor, type JSONContent } from '@tiptap/core';
 import { CellSelection } from '@tiptap/pm/tables';
-import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, type PmNode } from '@eln/shared';
+import { BLOCK_UID_PATTERN, contentViolations, docToSavedBlocks, fileExtensions, type PmNode } from '@eln/shared';
 import { cellAddress } from './cellAddress';
 import { chipOf, dropboxCellDecorations } from './dropboxCells';
 import {
@@ -20,7 +20,7 @@ import {
 import { chartAttrsOf, planBlockUids } from '@eln/shared/editor';
 import { browserExtensions } from './schema';
 import { tableInfo } from './tableRules';
-import { checkUpload, createLinkCache, UPLOAD_TOO_LARGE, UPLOAD_TYPE_REFUSED } from './upload';
+import { acceptFor, checkUpload, createLinkCache, UPLOAD_TOO_LARGE, UPLOAD_TYPE_REFUSED } from './upload';
 
 /**
  * A headless editor with the note schema. Without a DOM it is never mounted, and an unmounted editor
@@ -315,6 +315,15 @@ describe('uploads', () => {
     expect(checkUpload('script.exe', 10)).toEqual({ ok: false, code: UPLOAD_TYPE_REFUSED });
     expect(UPLOAD_TYPE_REFUSED).toBe('3019');
     expect(UPLOAD_TOO_LARGE).toBe('3020');
+  });
+
+  it('accepts as files the types administrators added, by the same rule as the server, and never as images', () => {
+    const added = [{ extension: 'csv', mimeType: 'text/csv', check: 'text' as const, signatures: [] }];
+    expect(checkUpload('plate.csv', 10, 'file')).toEqual({ ok: false, code: UPLOAD_TYPE_REFUSED });
+    expect(checkUpload('plate.CSV', 10, 'file', added)).toEqual({ ok: true, kind: 'file', extension: 'csv' });
+    expect(checkUpload('plate.csv', 10, 'image', added)).toEqual({ ok: false, code: UPLOAD_TYPE_REFUSED });
+    expect(checkUpload('plate.csv', 50 * 1024 * 1024 + 1, 'file', added)).toEqual({ ok: false, code: UPLOAD_TOO_LARGE });
+    expect(acceptFor('file', fileExtensions(added))).toBe('.xls,.xlsx,.pptx,.pdf,.docx,.txt,.zip,.rar,.tar,.odt,.csv');
   });
 
   it('keeps signed links for a while, then asks again', () => {

@@ -8,6 +8,7 @@ import {
   SUCCESS,
   uploadKindOf,
   type ApiResponse,
+  type ExtraFileType,
   type Language,
   type UploadAnswer,
   type UploadKind,
@@ -21,11 +22,12 @@ export type UploadCheck =
   { ok: true; kind: UploadKind; extension: string } | { ok: false; code: typeof UPLOAD_TYPE_REFUSED | typeof UPLOAD_TOO_LARGE };
 
 /**
- * The client's check before sending (the server checks the content's magic bytes and has the last word):
- * the type by extension, the size under the kind's limit. `wanted` restricts to images or files.
+ * The client's check before sending (the server checks the content and has the last word): the type by
+ * extension, the spec's or one administrators added (`addedTypes`, files only), the size under the kind's
+ * limit. `wanted` restricts to images or files.
  */
-export function checkUpload(name: string, size: number, wanted?: UploadKind): UploadCheck {
-  const kind = uploadKindOf(name);
+export function checkUpload(name: string, size: number, wanted?: UploadKind, addedTypes: readonly ExtraFileType[] = []): UploadCheck {
+  const kind = uploadKindOf(name, addedTypes);
   if (!kind || (wanted && kind !== wanted)) return { ok: false, code: UPLOAD_TYPE_REFUSED };
   if (size > maxBytesOf(kind)) return { ok: false, code: UPLOAD_TOO_LARGE };
   return { ok: true, kind, extension: extensionOf(name) };

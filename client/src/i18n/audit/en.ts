@@ -38,6 +38,7 @@ const en = {
     },
     file: {
       uploaded: 'File uploaded',
+      typesUpdated: 'Added file types changed',
     },
     signature: {
       requested: 'Signatures requested',
@@ -107,6 +108,7 @@ const en = {
     note: 'Note',
     notes: 'Notes',
     file: 'File',
+    fileTypes: 'Added file types',
     audit: 'Audit trail',
     licence: 'Licence',
     dropbox: 'Dropbox',

@@ -36,6 +36,7 @@ const ja: AuditMessages = {
     },
     file: {
       uploaded: 'ファイルのアップロード',
+      typesUpdated: '追加ファイル形式の変更',
     },
     signature: {
       requested: '署名依頼',
@@ -105,6 +106,7 @@ const ja: AuditMessages = {
     note: 'ノート',
     notes: '複数のノート',
     file: 'ファイル',
+    fileTypes: '追加ファイル形式',
     audit: '監査証跡',
     licence: 'ライセンス',
     dropbox: 'ドロップボックス',

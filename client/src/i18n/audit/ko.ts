@@ -36,6 +36,7 @@ const ko: AuditMessages = {
     },
     file: {
       uploaded: '파일 업로드',
+      typesUpdated: '추가 파일 형식 변경',
     },
     signature: {
       requested: '서명 요청',
@@ -105,6 +106,7 @@ const ko: AuditMessages = {
     note: '노트',
     notes: '노트 여러 건',
     file: '파일',
+    fileTypes: '추가 파일 형식',
     audit: '감사 추적',
     licence: '라이선스',
     dropbox: '드롭박스',

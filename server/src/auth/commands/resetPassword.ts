@@ -27,7 +27,7 @@ export async function resetPassword(
     await throttle.recordAddressFailure(db, key);
     throw new AppError(ERR.resetInvalid);
   }
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, 'reset');
   const resetUserNo = await services.live.transaction(db, async (tx, commands) => {
     // Spent here and not before: of two uses of one link racing, only one finds it unused.
     const [reset] = await tx.update(passwordResets).set({ usedAt: new Date() }).where(liveReset(tokenHash)).returning();

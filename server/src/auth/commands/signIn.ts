@@ -28,7 +28,7 @@ export async function signIn(services: Services, visitor: Visitor, input: CallRe
   }
 
   const user = await findUserById(db, input.userId);
-  if (!(await verifyPassword(user?.passwordHash ?? null, input.password))) {
+  if (!(await verifyPassword(user?.passwordHash ?? null, input.password, 'signIn'))) {
     const failures = await db.transaction(async (tx) => {
       const accountFailures = await throttle.recordAccountFailure(tx, input.userId);
       const addressFailures = await throttle.recordAddressFailure(tx, addressKey);

@@ -72,12 +72,26 @@ export class PrinterClosedError extends Error {
   }
 }
 
+/**
+ * The browser has no way out but the routes of its contexts. What playwright's routes never see (a
+ * connection opened ahead as a hint, WebRTC) goes through a proxy that does not exist, for every address
+ * including this machine's own (`<-loopback>`), with no direct fallback; WebRTC may not use UDP outside
+ * that proxy, so it sends nothing at all.
+ */
+const NO_WAY_OUT_ARGS = [
+  '--proxy-server=http://proxy.invalid:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-dev-shm-usage',
   '--font-render-hinting=none',
+  ...NO_WAY_OUT_ARGS,
 ];
 const PRINT_TIMEOUT_MS = 120_000;
 /** The address each print's page is loaded from (answered by the session with the print's HTML). */
@@ -284,11 +298,12 @@ export class PrintSession implements Printer {
 
   private async newTab(): Promise<Tab> {
     const browser = await this.host.browser();
-    const context = await browser.newContext();
+    // No service worker: its requests would pass by the context's routes.
+    const context = await browser.newContext({ serviceWorkers: 'block' });
     try {
+      await this.routeRequests(context);
       const page = await context.newPage();
       page.setDefaultTimeout(PRINT_TIMEOUT_MS);
-      await this.routeRequests(page);
       return { browser, context, page };
     } catch (error) {
       await context.close().catch(() => undefined);
@@ -303,17 +318,20 @@ export class PrintSession implements Printer {
   }
 
   /**
-   * Nothing leaves the machine: the note's files are answered from disk (one at a time, as chromium asks),
-   * anything else is refused.
+   * Nothing leaves the machine: the print's page and the note's files are answered from memory and disk
+   * (one at a time, as chromium asks), every other request of the context (its frames, popups and workers
+   * too) is refused, and every websocket is closed before it connects. The routes are the context's, not
+   * the page's: a popup the page opens is a page of its own, which the page's routes would not cover.
    */
-  private async routeRequests(page: Page): Promise<void> {
-    await page.route('**/*', (route) => route.abort('blockedbyclient'));
-    await page.route(PAGE_URL, (route: Route) => {
+  private async routeRequests(context: BrowserContext): Promise<void> {
+    await context.routeWebSocket(/.*/, (socket) => socket.close({ code: 1008, reason: 'the print page opens no socket' }));
+    await context.route('**/*', (route) => route.abort('blockedbyclient'));
+    await context.route(PAGE_URL, (route: Route) => {
       const html = this.current?.html;
       if (html === undefined) return route.fulfill({ status: 404, body: '' });
       return route.fulfill({ body: html, contentType: 'text/html; charset=utf-8', headers: { 'cache-control': 'no-store' } });
     });
-    await page.route(`${EXPORT_ORIGIN}/files/**`, async (route: Route) => {
+    await context.route(`${EXPORT_ORIGIN}/files/**`, async (route: Route) => {
       const fileId = decodeURIComponent(new URL(route.request().url()).pathname.slice('/files/'.length));
       const file = this.current?.files.get(fileId);
       if (!file) return route.fulfill({ status: 404, body: '' });

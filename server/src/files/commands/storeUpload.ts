@@ -11,7 +11,8 @@ import { files } from '../../db/schema.js';
 import { AppError, isAppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { cleanFileName } from '../fileName.js';
-import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from '../magic.js';
+import { addedFileTypes } from '../fileTypes.js';
+import { contentCheckFor, mimeTypeOf, type ContentCheck } from '../magic.js';
 import { isSchemaThumbnail, requireWritableOwner, type NamedOwner } from '../owners.js';
 import { makeSmallCopy } from '../thumbnail.js';
 import { refuseDeclaredOversize } from '../uploadLimits.js';
@@ -32,13 +33,11 @@ const NOTE_REFUSALS = { type: ERR.fileType, tooLarge: ERR.fileTooLarge } as cons
 const THUMBNAIL_REFUSALS = { type: ERR.thumbnailType, tooLarge: ERR.thumbnailTooLarge } as const;
 
 /**
- * Counts, hashes and keeps the first bytes of a stream as it passes to disk, and fails it as soon as
- * it passes `maxBytes`, so that no more than the kind's limit is ever written.
+ * Counts, hashes and checks the content of a stream as it passes to disk, and fails it as soon as it
+ * passes `maxBytes`, so that no more than the kind's limit is ever written.
  */
-function inspector(maxBytes: number, tooLarge: ErrorCode) {
+function inspector(maxBytes: number, tooLarge: ErrorCode, content: ContentCheck) {
   const hash = createHash('sha256');
-  const head: Buffer[] = [];
-  let headBytes = 0;
   let size = 0;
   const transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -48,39 +47,38 @@ function inspector(maxBytes: number, tooLarge: ErrorCode) {
         return;
       }
       hash.update(chunk);
-      if (headBytes < MAGIC_BYTES_NEEDED) {
-        head.push(chunk.subarray(0, MAGIC_BYTES_NEEDED - headBytes));
-        headBytes += Math.min(chunk.length, MAGIC_BYTES_NEEDED - headBytes);
-      }
+      content.update(chunk);
       callback(null, chunk);
     },
   });
-  return { transform, result: () => ({ size, sha256: hash.digest('hex'), head: new Uint8Array(Buffer.concat(head)) }) };
+  return { transform, result: () => ({ size, sha256: hash.digest('hex'), contentPasses: content.passes() }) };
 }
 
 /**
  * Stores an uploaded image or file for the owner its form names, if the caller may write that owner now
- * (the note's, template's or schemas' policy). The type is checked by name and then by content, the size
- * while it streams; a schema thumbnail is an image only, and its small copy is made before anything is
- * kept. The file and its row (audited) are kept together or not at all.
+ * (the note's, template's or schemas' policy). The type is checked by name (the spec's and those
+ * administrators added) and then by content, the size while it streams; a schema thumbnail is an image
+ * only, and its small copy is made before anything is kept. The file and its row (audited) are kept together or not at all.
  */
 export async function storeUpload({ db, config, fileLinks, log }: Services, actor: Actor, input: UploadInput): Promise<UploadAnswer> {
   const owner = await requireWritableOwner(db, actor.user, input.owner);
   const thumbnail = isSchemaThumbnail(owner);
   const refusals = thumbnail ? THUMBNAIL_REFUSALS : NOTE_REFUSALS;
   const origin = cleanFileName(path.basename(input.fileName || 'file'));
-  const kind = uploadKindOf(origin);
-  if (!kind || (thumbnail && kind !== 'image')) throw new AppError(refusals.type);
+  const extension = extensionOf(origin);
+  const extraTypes = await addedFileTypes(db);
+  const kind = uploadKindOf(origin, extraTypes);
+  const contentCheck = contentCheckFor(extension, extraTypes);
+  if (!kind || !contentCheck || (thumbnail && kind !== 'image')) throw new AppError(refusals.type);
   // An image declared larger than an image may be is refused before anything is written.
   refuseDeclaredOversize(input.declaredBytes, maxBytesOf(kind), refusals.tooLarge);
-  const extension = extensionOf(origin);
   const fileId = randomUUID();
   const now = new Date();
   const relative = path.join(String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${fileId}.${extension}`);
   const finalPath = path.join(config.filesDir, relative);
   const partialPath = `${finalPath}.partial`;
   await mkdir(path.dirname(finalPath), { recursive: true });
-  const inspect = inspector(maxBytesOf(kind), refusals.tooLarge);
+  const inspect = inspector(maxBytesOf(kind), refusals.tooLarge, contentCheck);
   try {
     await pipeline(input.content, inspect.transform, createWriteStream(partialPath));
   } catch (error) {
@@ -88,12 +86,12 @@ export async function storeUpload({ db, config, fileLinks, log }: Services, acto
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(refusals.tooLarge);
     throw error;
   }
-  const { size, sha256, head } = inspect.result();
+  const { size, sha256, contentPasses } = inspect.result();
   if (input.content.truncated) {
     await rm(partialPath, { force: true });
     throw new AppError(refusals.tooLarge);
   }
-  if (size === 0 || !contentMatchesExtension(extension, head)) {
+  if (size === 0 || !contentPasses) {
     await rm(partialPath, { force: true });
     throw new AppError(refusals.type);
   }
@@ -110,7 +108,7 @@ export async function storeUpload({ db, config, fileLinks, log }: Services, acto
         kind,
         originName: origin,
         extension,
-        mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
+        mimeType: mimeTypeOf(extension, extraTypes),
         size,
         sha256,
         storagePath: relative,
@@ -165,7 +163,7 @@ async function smallCopyOf(filesDir: string, partialPath: string, extension: str
       kind: 'image' as const,
       originName: cleanFileName(`${base} (small).${copy.extension}`),
       extension: copy.extension,
-      mimeType: MIME_TYPES[copy.extension] ?? 'application/octet-stream',
+      mimeType: mimeTypeOf(copy.extension),
       size: copy.content.length,
       sha256: createHash('sha256').update(copy.content).digest('hex'),
       storagePath: path.relative(filesDir, smallPath),

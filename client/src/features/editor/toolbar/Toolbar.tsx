@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useEditorState } from '@tiptap/react';
 import type { Editor } from '@tiptap/core';
 import { CellSelection } from '@tiptap/pm/tables';
-import { FILE_TYPES, IMAGE_TYPES, LIMITS } from '@eln/shared';
-import type { CellDropbox } from '@eln/shared';
+import { api, fileExtensions, IMAGE_TYPES, LIMITS } from '@eln/shared';
+import type { CellDropbox, ExtraFileType } from '@eln/shared';
 import type { CellRef } from '@eln/shared/editor';
 import type { ChartFields } from '../ChartDialog';
 import { TOOLBAR_SHORTCUT } from '../keyboardPath';
@@ -50,7 +50,10 @@ const TableSizeDialog = lazy(() => import('./TableDialogs').then((m) => ({ defau
 const SchemaInsertDialog = lazy(() => import('./SchemaInsertDialog').then((m) => ({ default: m.SchemaInsertDialog })));
 const DropboxCellDialog = lazy(() => import('./DropboxCellDialog').then((m) => ({ default: m.DropboxCellDialog })));
 import { useRovingToolbar } from '../../../lib/useRovingToolbar';
+import { useApiQuery } from '../../../api/queries';
 import type { UploadOwner } from '../upload';
+
+const NO_ADDED_TYPES: readonly ExtraFileType[] = [];
 
 /**
  * The editor's toolbar: block style, marks, colour, lists, undo and redo, and the inserts (table, chart,
@@ -151,7 +154,9 @@ export function Toolbar({
     act();
   };
 
-  const onPick = uploadPicker(editor, uploadOwner);
+  // The types administrators added to the spec's list: offered by the file picker and judged by the same rule as the server's.
+  const addedTypes = useApiQuery(api.files.types, {}).data?.extra ?? NO_ADDED_TYPES;
+  const onPick = uploadPicker(editor, uploadOwner, addedTypes);
   const roving = useRovingToolbar<HTMLDivElement>();
 
   return (
@@ -300,7 +305,7 @@ export function Toolbar({
           ref={fileInput}
           type="file"
           hidden
-          accept={acceptFor('file', FILE_TYPES)}
+          accept={acceptFor('file', fileExtensions(addedTypes))}
           onChange={onPick('file')}
           data-testid="file-input"
           aria-label={t('upload.pickFile')}

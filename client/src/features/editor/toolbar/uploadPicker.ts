@@ -1,6 +1,6 @@
 import type { ChangeEvent } from 'react';
 import type { Editor } from '@tiptap/core';
-import { LIMITS, type UploadAnswer, type UploadKind } from '@eln/shared';
+import { LIMITS, type ExtraFileType, type UploadAnswer, type UploadKind } from '@eln/shared';
 import { currentLanguage } from '../../../i18n';
 import { alert, hideProgress, showProgress } from '../../../modals/store';
 import { insertFile, insertImage } from '../commands';
@@ -9,16 +9,18 @@ import { freshAccessToken } from '../token';
 import { checkUpload, uploadCheckMessage, uploadFile, type UploadOwner } from '../upload';
 
 /**
- * The change handler of the toolbar's hidden file inputs: checks the picked file, uploads it with
- * progress, and inserts it as an image or a file block.
+ * The change handler of the toolbar's hidden file inputs: checks the picked file (a file may also be of
+ * a type administrators added, `addedTypes`), uploads it with progress, and inserts it as an image or a
+ * file block.
  */
 export function uploadPicker(
   editor: Editor,
   uploadOwner: UploadOwner | null,
+  addedTypes: readonly ExtraFileType[],
 ): (kind: UploadKind) => (event: ChangeEvent<HTMLInputElement>) => void {
   const upload = async (file: File, kind: UploadKind) => {
     const language = currentLanguage();
-    const check = checkUpload(file.name, file.size, kind);
+    const check = checkUpload(file.name, file.size, kind, addedTypes);
     const message = uploadCheckMessage(check, language);
     if (message || uploadOwner === null) {
       if (message) await alert(message, { tone: 'error' });
