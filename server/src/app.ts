@@ -43,6 +43,7 @@ import { FileLinks } from './files/links.js';
 import { fileRoutes, registerFileTransfers } from './files/routes.js';
 import { ExportJobs } from './exports/jobs.js';
 import { ExportLinks } from './exports/links.js';
+import { ImportBudget } from './exports/eln/index.js';
 import { exportMakers } from './exports/makers.js';
 import { PdfPrinter } from './exports/pdf/index.js';
 import { exportRoutes, registerElnImport } from './exports/routes.js';
@@ -146,6 +147,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     catalogueSeals,
     exportJobs: new ExportJobs(database.db, config.filesDir, app.log, exportMakers(database.db, config, pdfPrinter)),
     exportLinks: new ExportLinks(secret),
+    elnImports: new ImportBudget(),
     directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
   };
 

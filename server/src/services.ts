@@ -9,6 +9,7 @@ import type { FileLinks } from './files/links.js';
 import type { CatalogueSeals } from './collab/guard/catalogueSeals.js';
 import type { ExportJobs } from './exports/jobs.js';
 import type { ExportLinks } from './exports/links.js';
+import type { ImportBudget } from './exports/eln/importBudget.js';
 import type { DirectorySync } from './departments/directorySync.js';
 
 /** What route modules need from the running server, handed to each at registration. */
@@ -28,6 +29,8 @@ export interface Services {
   /** The export queue (PDF, .eln, audit CSV) and the signed download tokens of its files. */
   exportJobs: ExportJobs;
   exportLinks: ExportLinks;
+  /** What the .eln imports under way in this process may unpack together. */
+  elnImports: ImportBudget;
   /** Departments and people from the LDAP directory: runs on request and by the interval. */
   directorySync: DirectorySync;
 }

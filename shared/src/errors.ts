@@ -153,7 +153,7 @@ export const ERROR_CATALOGUE = {
   '8006': entry(422, 'The file {file} listed in the archive is missing from it. Nothing was imported.'),
   '8007': entry(
     413,
-    'This archive is too large to import: at most {entries} entries and {size} unpacked, and no entry packed more than {ratio} times.',
+    'This archive is too large to import: at most {entries} entries; unpacked at most {archiveRatio} times its own size, and never more than {size}; no entry packed more than {ratio} times.',
   ),
   '8008': entry(422, 'The note “{note}” in this archive cannot be imported: its content does not fit this notebook. Nothing was imported.'),
   '8009': entry(422, "This archive is signed, but the key that checks its signature is neither shipped with it nor this server's own."),
@@ -167,6 +167,10 @@ export const ERROR_CATALOGUE = {
   '8016': entry(503, 'PDF export needs the Chromium browser on the server, which is not installed. Ask your administrator.'),
   '8017': entry(503, 'PDF/A needs Ghostscript on the server, which is not installed. Export a plain PDF, or ask your administrator.'),
   '8018': entry(422, 'This note has no such saved version to export. Save the note first, or choose one of its saved versions.'),
+  '8019': entry(
+    503,
+    'The server is unpacking other archives right now, and this one ({size} unpacked) does not fit beside them. Nothing was imported: try again in a few minutes.',
+  ),
   // Request level
   '9001': entry(400, 'Some fields are not valid.'),
   '9002': entry(404, 'The record does not exist.'),
@@ -266,6 +270,7 @@ export const ERR = {
   exportNoBrowser: '8016',
   exportNoGhostscript: '8017',
   exportNoVersion: '8018',
+  elnImportBusy: '8019',
   dropboxNotCsv: '4501',
   dropboxCsvHeader: '4502',
   dropboxRows: '4503',

@@ -89,7 +89,19 @@ export const ELN_IMPORT_LIMITS = {
   /** An entry larger than compressionCheckBytes may unpack to at most this many times its packed size. */
   compressionRatio: 1000,
   compressionCheckBytes: 1024 * 1024,
+  /**
+   * All entries together may unpack to at most this many times the uploaded archive (and totalBytes at
+   * most): many small entries, each under compressionCheckBytes, cannot add up to a bomb. Archives of
+   * notes (JSON, HTML, PDFs, images) unpack to a few times their size.
+   */
+  archiveRatio: 100,
+  /** What the imports running at once in one server process may unpack together; another waits its turn (8019). */
+  concurrentBytes: 4 * 1024 * 1024 * 1024,
 } as const;
+
+/** How much an archive of `archiveBytes` may unpack to: the ratio to its own size, and the absolute cap. */
+export const elnInflationBound = (archiveBytes: number): number =>
+  Math.min(ELN_IMPORT_LIMITS.totalBytes, ELN_IMPORT_LIMITS.archiveRatio * Math.max(0, archiveBytes));
 
 export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;
 

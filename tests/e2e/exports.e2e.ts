@@ -180,6 +180,16 @@ test.describe('exports', () => {
       await admin.getByTestId('eln-import-open').click();
       await expect(admin.getByTestId('page-project-detail')).toBeVisible();
       await expect(admin.getByTestId('project-notes')).toContainText(`Buffer ${id}`);
+      // The note's writer is its author in the archive, by name and marked imported, above who imported it.
+      const row = admin.getByTestId('project-notes').locator('tr', { hasText: `Buffer ${id}` });
+      await expect(row.locator('[data-testid^="note-row-writer-"]')).toHaveText(
+        `${E2E.member.name}（取り込み）取り込んだ人：${E2E.admin.name}`,
+      );
+      await shot(admin, 'imported-notes-b-ja');
+      await row.getByRole('link', { name: `Buffer ${id}` }).click();
+      await expect(admin.getByTestId('note-writer')).toContainText(`${E2E.member.name}（取り込み）`);
+      await expect(admin.getByTestId('note-importer')).toHaveText(`取り込んだ人：${E2E.admin.name}`);
+      await shot(admin, 'imported-note-b-ja', false);
       await admin.context().close();
     } finally {
       await rm(folder, { recursive: true, force: true });
@@ -229,5 +239,38 @@ test.describe('exports', () => {
     await shot(admin, 'download-s-ko');
     expect(await seriousViolations(admin, 'download page, Korean')).toEqual([]);
     await admin.context().close();
+  });
+
+  test('the export form says when the server cannot print PDFs and what to install, in each language and theme', async ({ browser }) => {
+    const cases = [
+      { language: 'en', theme: 's', says: 'Chromium is not installed' },
+      { language: 'ko', theme: 'b', says: 'Chromium이 설치되어 있지 않습니다' },
+      { language: 'ja', theme: 's', says: 'Chromiumがインストールされていません' },
+    ] as const;
+    for (const { language, theme, says } of cases) {
+      const admin = await openAs(browser, E2E.admin, { language, theme });
+      // The answer of a server without chromium, fonts-nanum and Ghostscript (the API test runs such a server).
+      await admin.route(`**${api.exports.support.path}`, (route) =>
+        route.fulfill({
+          json: {
+            status: '0000',
+            message: 'OK',
+            data: { pdf: false, pdfA: false, missingPackages: ['chromium', 'fonts-nanum', 'ghostscript'] },
+          },
+        }),
+      );
+      await admin.goto('/admin/download');
+      await expect(admin.getByTestId('download-form-support')).toContainText(says);
+      await expect(admin.getByTestId('download-form-support-command')).toHaveText('sudo apt-get install chromium fonts-nanum ghostscript');
+      // PDF cannot be chosen; the archive is what is left (without its PDF copies, as the notice says).
+      await expect(admin.getByTestId('download-form-format-pdf').locator('input')).toBeDisabled();
+      await expect(admin.getByTestId('download-form-format-eln').locator('input')).toBeChecked();
+      await shot(admin, `download-no-pdf-${theme}-${language}`);
+      expect(await seriousViolations(admin, `download page without chromium, ${language}`)).toEqual([]);
+      // The audit CSV needs no printer: nothing is said there.
+      await admin.getByTestId('download-form-format-auditCsv').click();
+      await expect(admin.getByTestId('download-form-support')).toHaveCount(0);
+      await admin.context().close();
+    }
   });
 });

@@ -316,6 +316,11 @@ export const labNotes = pgTable(
     writerUserNo: integer('writer_user_no')
       .notNull()
       .references(() => users.userNo),
+    /**
+     * A note imported from a .eln archive: the names of its authors there (people of that crate, not
+     * accounts here; empty when the crate names none). Null for a note written here.
+     */
+    importedAuthors: jsonb('imported_authors').$type<string[]>(),
     /** W writing, R signatures requested, T signed (locked), F finished (project closed). */
     status: text('status', { enum: ['W', 'R', 'T', 'F'] })
       .notNull()

@@ -90,6 +90,17 @@ async function countingContexts(printer: PdfPrinter): Promise<() => number> {
   return () => opened;
 }
 
+/** A .eln archive uploaded to the import, as the download page sends it. */
+function uploadEln(target: TestServer, caller: Caller, name: string, content: Buffer, language = 'en') {
+  const { payload, contentType } = multipartBody({}, { name, content });
+  return target.app.inject({
+    method: 'POST',
+    url: `/server${api.exports.importEln.path}`,
+    payload,
+    headers: { 'content-type': contentType, authorization: `Bearer ${caller.token}`, 'accept-language': language },
+  });
+}
+
 async function download(caller: Caller, token: string) {
   return server.app.inject({
     method: 'POST',
@@ -414,15 +425,7 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
 
   it('makes a signed .eln archive that imports as a new project, and refuses a damaged one', async () => {
     const { bytes } = await fetched(leader, 'eln');
-    const upload = (name: string, content: Buffer, caller: Caller = leader) => {
-      const { payload, contentType } = multipartBody({}, { name, content });
-      return server.app.inject({
-        method: 'POST',
-        url: `/server${api.exports.importEln.path}`,
-        payload,
-        headers: { 'content-type': contentType, authorization: `Bearer ${caller.token}` },
-      });
-    };
+    const upload = (name: string, content: Buffer, caller: Caller = leader) => uploadEln(server, caller, name, content);
     const projectCount = async () => (await server.database.db.select({ n: count() }).from(projects))[0]!.n;
     const before = await projectCount();
     // Six bytes changed in the middle of the archive (inside the note's PDF, stored uncompressed).
@@ -449,6 +452,23 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     expect(await server.database.db.select().from(noteSignatures).where(eq(noteSignatures.noteNo, note!.noteNo))).toEqual([]);
     const [record] = await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.imported'));
     expect(record).toMatchObject({ targetType: 'project', targetId: String(answer.data.projectNo) });
+
+    // While other imports hold the unpacking budget, another is refused in the caller's language and writes
+    // nothing; once they are done it goes through.
+    const others = server.services.elnImports.reserve(server.services.elnImports.capacity);
+    const busyBefore = await projectCount();
+    try {
+      const busy = await uploadEln(server, leader, 'export.eln', bytes, 'ko');
+      const refusal = JSON.parse(busy.payload) as { status: string; message: string };
+      expect([busy.statusCode, refusal.status]).toEqual([503, ERR.elnImportBusy]);
+      expect(refusal.message).toContain('몇 분 뒤 다시 시도해 주세요');
+      expect(refusal.message).not.toMatch(/\{\w+\}/);
+      expect(await projectCount()).toBe(busyBefore);
+    } finally {
+      others();
+    }
+    expect(JSON.parse((await uploadEln(server, leader, 'export.eln', bytes)).payload)).toMatchObject({ status: '0000' });
+    expect(server.services.elnImports.inUse()).toBe(0);
   });
 
   it('hands out the public key that checks the archives, in minisign format', async () => {
@@ -532,5 +552,78 @@ describe('export jobs: someone removed from the project', () => {
     expect([file.statusCode, JSON.parse(file.payload).status]).toEqual([404, ERR.notFound]);
     server.services.exportJobs.start();
     expect(await finished(leaving, waiting.jobId)).toMatchObject({ status: 'failed', errorCode: ERR.forbidden });
+  });
+});
+
+describe('a server without chromium', () => {
+  let bare: TestServer;
+  let bareLeader: Caller;
+  let bareProjectNo: number;
+  beforeAll(async () => {
+    bare = await startTestServer({ config: { chromiumPath: '/nonexistent/chromium' } });
+    const user = await bare.createUser({ name: 'Bare Leader', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
+    const { accessToken } = await bare.signIn(user.userId, user.password);
+    bareLeader = Object.assign(bare.callerWith(accessToken), { token: accessToken });
+    bareProjectNo = (
+      await bareLeader(api.projects.create, {
+        title: 'No browser project',
+        description: '',
+        signatureList: { department: '', user: (await bare.createUser({ name: 'Bare Participant' })).userId },
+      })
+    ).body.data.projectNo;
+    const noteNo = (await bareLeader(api.notes.create, { projectNo: bareProjectNo, title: 'Saved note' })).body.data.labNoteNo;
+    expect((await bareLeader(api.notes.saveVersion, { labNoteNo: noteNo, version: 0, blockList: [] })).body.status).toBe('0000');
+    bare.services.exportJobs.start();
+  });
+  afterAll(async () => {
+    await bare?.stop();
+  });
+
+  async function run(format: 'pdf' | 'eln'): Promise<ExportJob> {
+    const started = await bareLeader(api.exports.create, { format, projectNos: [bareProjectNo] });
+    expect(started.body.status).toBe('0000');
+    await bare.services.exportJobs.idle();
+    return (await bareLeader(api.exports.detail, { jobId: started.body.data.list[0]!.jobId })).body.data;
+  }
+
+  it('says PDF export is unavailable and names the Debian packages to install', async () => {
+    const support = await bareLeader(api.exports.support, {});
+    expect(support.body.status).toBe('0000');
+    expect(support.body.data).toMatchObject({ pdf: false });
+    expect(support.body.data.missingPackages[0]).toBe('chromium');
+    // This machine has the fonts and Ghostscript (CI installs them), so chromium is all it lacks.
+    expect(await admin(api.exports.support, {})).toMatchObject({ body: { data: { pdf: true, pdfA: true, missingPackages: [] } } });
+    expect(support.body.data).toMatchObject({ pdfA: true, missingPackages: ['chromium'] });
+  });
+
+  it('makes the .eln archive complete but for the PDF copies, saying so in its crate, while a PDF export fails with 8016', async () => {
+    const eln = await run('eln');
+    expect(eln).toMatchObject({ status: 'done', errorCode: null });
+    const token = (await bareLeader(api.exports.link, { jobId: eln.jobId })).body.data.token;
+    const file = await bare.app.inject({
+      method: 'POST',
+      url: `/server${api.exports.download.path}`,
+      payload: { token },
+      headers: { authorization: `Bearer ${bareLeader.token}` },
+    });
+    expect(file.statusCode).toBe(200);
+    const folder = mkdtempSync(path.join(tmpdir(), 'export-no-browser-'));
+    try {
+      const archive = path.join(folder, 'project.eln');
+      writeFileSync(archive, file.rawPayload);
+      const entries = execFileSync('unzip', ['-Z1', archive], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      expect(entries.filter((name) => name.endsWith('.pdf'))).toEqual([]);
+      expect(entries.some((name) => /\/v1\.json$/.test(name))).toBe(true);
+      const crate = JSON.parse(execFileSync('unzip', ['-p', archive, '*/ro-crate-metadata.json'], { encoding: 'utf8' })) as {
+        '@graph': Array<Record<string, unknown>>;
+      };
+      const root = crate['@graph'].find((e) => e['@id'] === './')!;
+      expect(root.additionalProperty).toEqual({ '@id': '#pdf-copies' });
+      expect(crate['@graph'].find((e) => e['@id'] === '#pdf-copies')).toMatchObject({ propertyID: 'pdfCopies', value: 'omitted' });
+      expect(root.description).toContain('Chromium is not installed');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect(await run('pdf')).toMatchObject({ status: 'failed', errorCode: ERR.exportNoBrowser });
   });
 });

@@ -11,7 +11,7 @@ import { mayExportProject } from './access.js';
 import { auditCsvMaker } from './auditCsvExport.js';
 import type { ExportJobRow, ExportMaker, ExportMakers, ExportWork } from './jobs.js';
 import { dayInZone } from './eln/crate.js';
-import { writeElnArchive } from './eln/index.js';
+import { writeElnArchive, type ElnExportOptions } from './eln/index.js';
 import {
   ChromiumMissingError,
   convertToPdfA,
@@ -21,6 +21,7 @@ import {
   type PdfASupport,
   type PdfPrinter,
 } from './pdf/index.js';
+import { chromiumInstalled } from './pdf/support.js';
 import { exportNoteNos, findVersionBlocks, loadExportNote, loadExportProject, type ExportRange } from './projectContent.js';
 
 /** How each export format makes its file. */
@@ -135,33 +136,36 @@ async function notePdf(
   };
 }
 
-/** A signed .eln archive of the project, each note's latest version also as the same PDF the PDF export prints. */
+/**
+ * A signed .eln archive of the project, each note's latest version also as the same PDF the PDF export
+ * prints. Without chromium the archive is still made, complete but for those copies, and its crate says so.
+ */
 function projectElnMaker(db: Db, config: ServerConfig, printer: PdfPrinter): ExportMaker {
   return async ({ job, outPath, progress, signal }) => {
     const context = await projectJobContext(db, job);
     const pdfOptions = { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy };
+    const options: ElnExportOptions = {
+      projectNo: context.project.projectNo,
+      noteNos: context.noteNos,
+      filesDir: config.filesDir,
+      exportedAt: context.exportedAt,
+      exportedBy: context.exportedBy,
+      lang: context.lang,
+      timeZone: job.timeZone,
+      organization: config.company.name,
+    };
+    const write = (more: Partial<ElnExportOptions>) =>
+      writeElnArchive(db, { ...options, ...more }, createWriteStream(outPath), (done, total) => progress(done / total));
+    if (!(await chromiumInstalled(config.chromiumPath))) return { fileName: (await write({ pdfOmitted: 'noBrowser' })).fileName };
     // Every note's PDF is printed in one session: one warm tab for the whole archive.
     const written = await printing(() =>
       printer.session((session) =>
-        writeElnArchive(
-          db,
-          {
-            projectNo: context.project.projectNo,
-            noteNos: context.noteNos,
-            filesDir: config.filesDir,
-            exportedAt: context.exportedAt,
-            exportedBy: context.exportedBy,
-            lang: context.lang,
-            timeZone: job.timeZone,
-            organization: config.company.name,
-            notePdf: (project, note) => {
-              signal.throwIfAborted();
-              return renderNotePdf(session, project, note, pdfOptions);
-            },
+        write({
+          notePdf: (project, note) => {
+            signal.throwIfAborted();
+            return renderNotePdf(session, project, note, pdfOptions);
           },
-          createWriteStream(outPath),
-          (done, total) => progress(done / total),
-        ),
+        }),
       ),
     );
     return { fileName: written.fileName };

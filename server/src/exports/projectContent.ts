@@ -1,7 +1,16 @@
 import path from 'node:path';
 import { and, asc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { NoteStatus, ProjectStatus, SavedBlock, SignatureStatus, SignatureType } from '@eln/shared';
+import {
+  noteDocumentName,
+  type NoteStatus,
+  type ProjectStatus,
+  type SavedBlock,
+  type SignatureStatus,
+  type SignatureType,
+} from '@eln/shared';
+import { snapshotOfState } from '../collab/documents/contentSnapshots.js';
+import { loadDocumentState } from '../collab/persistence/documentStore.js';
 import type { Queryable } from '../db/client.js';
 import {
   auditLog,
@@ -89,6 +98,8 @@ export interface ExportNote {
   title: string;
   status: NoteStatus;
   writer: ExportPerson;
+  /** Its authors' names in the archive it was imported from (not accounts here); null for a note written here. */
+  importedAuthors: string[] | null;
   createdAt: Date;
   updatedAt: Date;
   /** The template the note was made from, with the approved revision copied. */
@@ -97,6 +108,11 @@ export interface ExportNote {
   latest: (ExportVersion & { blocks: SavedBlock[] }) | null;
   /** Every saved version, oldest first. */
   history: ExportVersion[];
+  /**
+   * A note never saved: its live document's blocks (its unsaved draft), which nothing else keeps, when asked
+   * for (`withDraft`, the .eln archive); null otherwise and once saved.
+   */
+  draft: SavedBlock[] | null;
   signatures: ExportSignature[];
   /** The images and files the note holds (uploaded to it or copied from its template). */
   files: ExportFile[];
@@ -157,7 +173,12 @@ export async function exportNoteNos(q: Queryable, projectNo: number, range: Expo
 }
 
 /** One note with everything an export shows of it. */
-export async function loadExportNote(q: Queryable, noteNo: number, filesDir: string): Promise<ExportNote | undefined> {
+export async function loadExportNote(
+  q: Queryable,
+  noteNo: number,
+  filesDir: string,
+  { withDraft = false }: { withDraft?: boolean } = {},
+): Promise<ExportNote | undefined> {
   const [row] = await q
     .select({ note: labNotes, writer: { userNo: users.userNo, userId: users.userId, name: users.name }, templateTitle: templates.title })
     .from(labNotes)
@@ -177,6 +198,7 @@ export async function loadExportNote(q: Queryable, noteNo: number, filesDir: str
     title: note.title,
     status: note.status,
     writer: person(row.writer),
+    importedAuthors: note.importedAuthors ?? null,
     createdAt: note.createdAt,
     updatedAt: note.updatedAt,
     template:
@@ -190,9 +212,16 @@ export async function loadExportNote(q: Queryable, noteNo: number, filesDir: str
         : null,
     latest,
     history,
+    draft: latest || !withDraft ? null : await draftBlocks(q, noteNo),
     signatures: await exportSignatures(q, noteNo, latest),
     files: await noteFiles(q, noteNo, filesDir),
   };
+}
+
+/** The live document's blocks as a save would derive them (none when it has no stored state). */
+async function draftBlocks(q: Queryable, noteNo: number): Promise<SavedBlock[]> {
+  const state = await loadDocumentState(q, noteDocumentName(noteNo));
+  return state ? snapshotOfState(state).savedBlocks('LABNOTE') : [];
 }
 
 /** A saved version's blocks as stored, or null when there is no such version. */

@@ -1,5 +1,13 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import { EXPORT_LIMITS, type api, type CallRequest, type ExportJob, type ExportLinkAnswer, type ListAnswer } from '@eln/shared';
+import {
+  EXPORT_LIMITS,
+  type api,
+  type CallRequest,
+  type ExportJob,
+  type ExportLinkAnswer,
+  type ExportSupport,
+  type ListAnswer,
+} from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
 import { exportJobs, labNotes, projects, users } from '../db/schema.js';
@@ -10,6 +18,7 @@ import { findReadableProject } from '../projects/queries.js';
 import type { Services } from '../services.js';
 import { mayExportProject } from './access.js';
 import type { ExportJobRow } from './jobs.js';
+import { pdfSupport } from './pdf/support.js';
 import { canDownload, canSeeJob, DOWNLOAD_REFUSALS, SEE_JOB_REFUSALS, visibleJobsSql } from './policy.js';
 import { toJob, type JobListRow } from './presenters.js';
 
@@ -73,4 +82,9 @@ export async function exportLink({ db, exportLinks }: Services, user: AuthUser, 
   const job = await downloadableJob(db, user, jobId);
   const { token, expiresAt } = exportLinks.make(job.jobId, user.userNo);
   return { token, expiresAt: expiresAt.toISOString() };
+}
+
+/** What the server can export now: chromium, the fonts and Ghostscript, looked for where the export looks. */
+export function exportSupport({ config }: Pick<Services, 'config'>): Promise<ExportSupport> {
+  return pdfSupport({ chromiumPath: config.chromiumPath });
 }

@@ -8,7 +8,7 @@ import { requestExports } from './commands/requestExports.js';
 import { exportPublicKey } from './eln/index.js';
 import { receiveElnUpload } from './elnUpload.js';
 import { sendExportFile, toJob } from './presenters.js';
-import { exportLink, listExportJobs, visibleJob } from './queries.js';
+import { exportLink, exportSupport, listExportJobs, visibleJob } from './queries.js';
 
 /**
  * Export jobs: start (PDF or .eln of projects, audit CSV of the trail), list with progress, and fetch the
@@ -25,6 +25,7 @@ export function exportRoutes(services: Services) {
     link: ({ body, user }) => exportLink(services, user, body.jobId),
     download: async ({ body, actor, reply }) => sendExportFile(reply, await downloadExport(services, actor, body)),
     publicKey: () => exportPublicKey(db),
+    support: () => exportSupport(services),
   });
 }
 

@@ -36,6 +36,7 @@ export function noteSummaryOf(ctx: NoteContext, user: AuthUser, facts: NoteSumma
     status: note.status,
     writer: facts.writerId,
     name: facts.writerName,
+    importedAuthors: note.importedAuthors ?? null,
     createdAt: note.createdAt.toISOString(),
     updatedAt: note.updatedAt.toISOString(),
     modifiers: facts.modifiers,

@@ -81,6 +81,7 @@ export const exportListRequest = z.strictObject({
 });
 
 export const exportPublicKeyRequest = z.strictObject({});
+export const exportSupportRequest = z.strictObject({});
 
 export const exportJobRequest = z.strictObject({ jobId: z.string().uuid() });
 export const exportDownloadRequest = z.strictObject({ token: text().min(1).max(EXPORT_LIMITS.tokenMax) });
@@ -127,6 +128,17 @@ export const exportPublicKey = z.strictObject({
   minisignPub: z.string(),
 });
 export type ExportPublicKey = z.infer<typeof exportPublicKey>;
+
+/** What the server can export now, found on its disk (server/src/exports/pdf/support.ts). */
+export const exportSupport = z.strictObject({
+  /** PDFs can be printed (chromium is installed); without it a .eln archive is made without its PDF copies. */
+  pdf: z.boolean(),
+  /** PDF/A-2b copies can be made (Ghostscript is installed). */
+  pdfA: z.boolean(),
+  /** The Debian packages the server lacks for PDF export (chromium, fonts, ghostscript), for `apt-get install`. */
+  missingPackages: z.array(z.string()),
+});
+export type ExportSupport = z.infer<typeof exportSupport>;
 
 export const elnImportAnswer = z.strictObject({
   projectNo: z.number(),
@@ -198,6 +210,16 @@ export const exportCalls = {
     answer: exportPublicKey,
     errors: [],
   }),
+  support: defineCall({
+    path: '/v1/export/support',
+    auth: 'user',
+    kind: 'query',
+    summary:
+      'What the server can export now: PDF (chromium), PDF/A (Ghostscript), and the Debian packages it lacks for them (fonts included).',
+    request: exportSupportRequest,
+    answer: exportSupport,
+    errors: [],
+  }),
   importEln: defineCall({
     path: '/v1/export/import',
     auth: 'user',
@@ -219,6 +241,7 @@ export const exportCalls = {
       ERR.elnTooLarge,
       ERR.elnContent,
       ERR.elnUnknownKey,
+      ERR.elnImportBusy,
     ],
   }),
 } as const;

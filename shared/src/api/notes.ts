@@ -97,6 +97,12 @@ export const noteSummary = z.strictObject({
   status: z.enum(NOTE_STATUS),
   writer: z.string(),
   name: z.string(),
+  /**
+   * A note imported from a .eln archive: its authors' names there (people of that archive, not accounts
+   * here; empty when it named none), while `writer` and `name` are the account that imported it. Null for
+   * a note written here.
+   */
+  importedAuthors: z.array(z.string()).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Who holds the note open for writing now. */

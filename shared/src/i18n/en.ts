@@ -31,6 +31,10 @@ const en = {
     version: 'Version',
     versionValue: 'Version {{version}}',
     notSaved: 'Not saved yet',
+    /** An imported note's authors in the archive it came from (names, not accounts here). */
+    importedAuthors: '{{names}} (imported)',
+    importedBy: 'Imported by {{name}}',
+    unknownAuthor: 'Unknown author',
     statusLabel: 'Status',
     status: { W: 'Writing', R: 'Signatures requested', T: 'Signed', F: 'Finished' } satisfies Record<NoteStatus, string>,
   },

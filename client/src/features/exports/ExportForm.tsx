@@ -2,12 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, EXPORT_LIMITS, fieldMessage, type ExportCreateRequest, type ExportFormat, type ProjectRow } from '@eln/shared';
 import { apiErrorText, call } from '../../api';
+import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { Button } from '../../ui/Button';
 import { CloseIcon, DownloadIcon, SearchIcon } from '../../ui/icons';
 import { DateRangeField } from '../../ui/DateRangeField';
 import { Checkbox } from '../../ui/Field';
 import { ArchiveIcon, FileCsvIcon, FilePdfIcon } from '../audit/icons';
+import { PdfSupportNotice } from './PdfSupportNotice';
 
 const FORMAT_ICONS = { pdf: FilePdfIcon, eln: ArchiveIcon, auditCsv: FileCsvIcon } as const;
 
@@ -25,7 +27,11 @@ type Chosen = Pick<ProjectRow, 'no' | 'title'>;
 /** Format, days and (on the download page) projects of a new export. */
 export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormProps) {
   const { t } = useTranslation('audit');
-  const [format, setFormat] = useState<ExportFormat>(formats[0] ?? 'pdf');
+  const support = useApiQuery(api.exports.support, {}).data;
+  const [chosenFormat, setFormat] = useState<ExportFormat>(formats[0] ?? 'pdf');
+  // Without chromium the server prints no PDF: the form offers the other formats and says why.
+  const noPdf = support?.pdf === false;
+  const format = noPdf && chosenFormat === 'pdf' ? (formats.find((option) => option !== 'pdf') ?? chosenFormat) : chosenFormat;
   const [range, setRange] = useState({ startDate: '', endDate: '' });
   const [chosen, setChosen] = useState<Chosen[]>([]);
   const [pdfA, setPdfA] = useState(false);
@@ -51,7 +57,7 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
         projectNos: format === 'auditCsv' ? [] : projectNo !== undefined ? [projectNo] : chosen.map((p) => p.no),
         startDate: range.startDate,
         endDate: range.endDate,
-        pdfA: format === 'pdf' && pdfA,
+        pdfA: format === 'pdf' && pdfA && support?.pdfA !== false,
       });
     } finally {
       setBusy(false);
@@ -67,10 +73,17 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
           return (
             <label
               key={option}
-              className={`export-format${format === option ? ' export-format-on' : ''}`}
+              className={`export-format${format === option ? ' export-format-on' : ''}${option === 'pdf' && noPdf ? ' export-format-off' : ''}`}
               data-testid={`${testId}-format-${option}`}
             >
-              <input type="radio" name={`${testId}-format`} value={option} checked={format === option} onChange={() => setFormat(option)} />
+              <input
+                type="radio"
+                name={`${testId}-format`}
+                value={option}
+                checked={format === option}
+                disabled={option === 'pdf' && noPdf}
+                onChange={() => setFormat(option)}
+              />
               <span className="export-format-icon" aria-hidden="true">
                 <Icon size={20} />
               </span>
@@ -82,10 +95,12 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
           );
         })}
       </fieldset>
+      <PdfSupportNotice support={support} format={format} testId={`${testId}-support`} />
       {format === 'pdf' ? (
         <Checkbox
           label={t('exports.pdfA')}
-          checked={pdfA}
+          disabled={support?.pdfA === false}
+          checked={pdfA && support?.pdfA !== false}
           onChange={(event) => setPdfA(event.target.checked)}
           className="export-pdfa"
           testId={`${testId}-pdfa`}

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE } from '@eln/shared';
+import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE, type NoteSummary } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { alert } from '../../modals/store';
 import { InlineAlert } from '../../ui/InlineAlert';
@@ -15,6 +15,7 @@ import { REFUSAL_PARAMS } from '../editor/tableGuard';
 import { SignaturePanel } from '../signatures/SignaturePanel';
 import { NotePdfButton } from '../exports/NotePdfButton';
 import type { NoteSession, NoteSessionState } from './noteSession';
+import { noteAuthors } from './importedAuthors';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import type { PresenceUser } from './presence';
 import { reopenSession } from './sessions';
@@ -91,6 +92,26 @@ function Modifiers({ writers }: { writers: PresenceUser[] }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** The note's writer: an imported note's authors by name, marked as imported, and who imported it. */
+function NoteWriter({ note }: { note: NoteSummary }) {
+  const { t } = useTranslation('editor');
+  const authors = noteAuthors(note, t('notes.unknownAuthor'));
+  return authors.imported ? (
+    <>
+      <span className="note-meta-item" data-testid="note-writer">
+        {t('notes.writer')} · {t('notes.importedAuthors', { names: authors.names })}
+      </span>
+      <span className="note-meta-item" data-testid="note-importer">
+        {t('notes.importedBy', { name: authors.by })}
+      </span>
+    </>
+  ) : (
+    <span className="note-meta-item" data-testid="note-writer">
+      {t('notes.writer')} · {authors.names}
+    </span>
   );
 }
 
@@ -185,9 +206,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
                   <span className="note-meta-item" title={t('notes.labNoteNumber')} data-testid="note-number">
                     {note.labNoteNumber}
                   </span>
-                  <span className="note-meta-item">
-                    {t('notes.writer')} · {note.name}
-                  </span>
+                  <NoteWriter note={note} />
                   <NoteStatusBadge status={note.status} testId="note-status" />
                   <span
                     className="note-version"

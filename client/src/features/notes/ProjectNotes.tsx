@@ -13,6 +13,7 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonRows } from '../../ui/States';
 import { SignatureLines } from '../signatures/SignatureManifest';
+import { noteAuthors } from './importedAuthors';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import { colorFor } from './presence';
 import './projectNotes.css';
@@ -234,10 +235,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
                         {note.title}
                       </Link>
                     </td>
-                    <td data-label={t('projectNotes.columns.writer')}>
-                      <span className="cell-main">{note.name}</span>
-                      <span className="cell-sub">{note.writer}</span>
-                    </td>
+                    <WriterCell note={note} />
                     <td className="col-center" data-label={t('projectNotes.columns.version')} data-testid={`note-row-version-${note.no}`}>
                       <span className="count-pill">v{note.version}</span>
                     </td>
@@ -282,5 +280,17 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** The writer column: an imported note's authors by name, marked as imported, above who imported it. */
+function WriterCell({ note }: { note: NoteSummary }) {
+  const { t } = useTranslation('editor');
+  const authors = noteAuthors(note, t('notes.unknownAuthor'));
+  return (
+    <td data-label={t('projectNotes.columns.writer')} data-testid={`note-row-writer-${note.no}`}>
+      <span className="cell-main">{authors.imported ? t('notes.importedAuthors', { names: authors.names }) : authors.names}</span>
+      <span className="cell-sub">{authors.imported ? t('notes.importedBy', { name: authors.by }) : note.writer}</span>
+    </td>
   );
 }

@@ -157,6 +157,7 @@ const note = (
   status,
   writer: person(writerNo).userId,
   name: person(writerNo).name,
+  importedAuthors: null,
   createdAt: at(day),
   updatedAt: at(day + 1, 14),
   modifiers: status === 'W' ? [{ userId: person(3).userId, name: person(3).name }] : [],

@@ -221,6 +221,13 @@ const en = {
     pdfBody: 'Each note’s latest saved version with its signatures (name, time with zone, meaning, SHA-256) and version history.',
     pdfA: 'PDF/A-2b for long-term archiving (Ghostscript on the server)',
     pdfAShort: 'PDF/A-2b',
+    support: {
+      noBrowser:
+        'PDF export is not available on this server: Chromium is not installed. PDFs cannot be made, and .eln archives are made without the notes’ PDF copies (the archive says so); everything else is in them.',
+      missingFonts: 'Fonts PDF export needs are missing on this server: Korean and Japanese text may print as empty boxes.',
+      noGhostscript: 'PDF/A copies need Ghostscript, which is not installed on this server. Plain PDFs can be made.',
+      install: 'An administrator installs what is missing on the server (Debian, Ubuntu) with:',
+    },
     noteVersion: '{{number}} version {{version}}',
     notePdf: 'PDF',
     notePdfTitle: 'This version as PDF, with its signatures and history',

@@ -219,6 +219,14 @@ const ja: AuditMessages = {
     pdfBody: '各ノートの最新の保存版と署名（氏名、タイムゾーン付きの日時、意味、SHA-256）、版の履歴。',
     pdfA: '長期保存用のPDF/A-2b（サーバーのGhostscriptを使用）',
     pdfAShort: 'PDF/A-2b',
+    support: {
+      noBrowser:
+        'このサーバーではPDFエクスポートを利用できません。Chromiumがインストールされていません。PDFは作成できず、.elnアーカイブはノートのPDFコピーなしで作成されます（アーカイブにその旨が記録されます）。それ以外はすべて含まれます。',
+      missingFonts:
+        'このサーバーにはPDFエクスポートに必要なフォントがありません。韓国語や日本語の文字が空白の四角で印刷されることがあります。',
+      noGhostscript: 'PDF/AコピーにはGhostscriptが必要ですが、このサーバーにはインストールされていません。通常のPDFは作成できます。',
+      install: '管理者がサーバー（Debian、Ubuntu）で次のコマンドでインストールします：',
+    },
     noteVersion: '{{number}} 版{{version}}',
     notePdf: 'PDF',
     notePdfTitle: 'この版を署名と履歴付きのPDFで',

@@ -219,6 +219,13 @@ const ko: AuditMessages = {
     pdfBody: '각 노트의 최종 저장 버전과 서명(이름, 시간대가 포함된 시각, 의미, SHA-256) 및 버전 이력.',
     pdfA: '장기 보관용 PDF/A-2b (서버의 Ghostscript 사용)',
     pdfAShort: 'PDF/A-2b',
+    support: {
+      noBrowser:
+        '이 서버에서는 PDF 내보내기를 사용할 수 없습니다. Chromium이 설치되어 있지 않습니다. PDF를 만들 수 없고, .eln 아카이브는 노트의 PDF 사본 없이 만들어집니다(아카이브에 그렇게 기록됩니다). 그 밖의 내용은 모두 들어 있습니다.',
+      missingFonts: '이 서버에 PDF 내보내기에 필요한 글꼴이 없습니다. 한국어와 일본어 글자가 빈 네모로 인쇄될 수 있습니다.',
+      noGhostscript: 'PDF/A 사본에는 Ghostscript가 필요하지만 이 서버에 설치되어 있지 않습니다. 일반 PDF는 만들 수 있습니다.',
+      install: '관리자가 서버(Debian, Ubuntu)에서 다음 명령으로 설치합니다:',
+    },
     noteVersion: '{{number}} 버전 {{version}}',
     notePdf: 'PDF',
     notePdfTitle: '이 버전을 서명과 이력이 포함된 PDF로',

@@ -16,11 +16,12 @@ export interface ElnImportInput {
  * A .eln archive becomes a new project led by the caller (who needs the project flag): everything is
  * checked first, then one transaction writes the project, its notes and their audit records.
  */
-export async function importEln({ db, config }: Services, actor: Actor, input: ElnImportInput): Promise<ElnImportAnswer> {
+export async function importEln({ db, config, elnImports }: Services, actor: Actor, input: ElnImportInput): Promise<ElnImportAnswer> {
   const imported = await importElnArchive(db, config, actor.user, input.archivePath, {
     lang: input.language,
     archiveName: input.archiveName,
     clientAddress: actor.clientAddress,
+    budget: elnImports,
   });
   return { projectNo: imported.projectNo, title: imported.title, noteCount: imported.noteCount, signed: imported.signed };
 }

@@ -12,7 +12,8 @@ import { BLOCK_TYPES, NOTE_TYPES, type SignatureType } from '@eln/shared';
  *   <project>-<date>/project/                        the project (Dataset)
  *   <project>-<date>/project/<LN-number>/            each note (Dataset)
  *     v<n>.json, v<n>.html                           each saved version: its blocks, and as a web page
- *     <LN-number>-v<n>.pdf                           the latest version as PDF (when made)
+ *     draft.json, draft.html                         a note never saved: its unsaved draft, the same two ways
+ *     <LN-number>-v<n>.pdf                           the latest version as PDF (when chromium could print it)
  *     files/<fileId>.<ext>                           the note's images and files
  */
 export const METADATA_FILE = 'ro-crate-metadata.json';
@@ -29,6 +30,10 @@ export const ELN_FORMAT_VERSION = '1.0';
 /** The first fields of a version's blocks file, by which the import knows one of its own. */
 export const VERSION_FILE_FORMAT = 'eln-note-version';
 export const VERSION_FILE_FORMAT_VERSION = 1;
+
+/** The root Dataset's `additionalProperty` saying whether the notes' PDF copies are in the archive. */
+export const PDF_COPIES_ID = '#pdf-copies';
+export const PDF_COPIES_PROPERTY = 'pdfCopies';
 
 /** The project Dataset's `genre`: the import knows it for the project even when it holds no notes. */
 export const PROJECT_GENRE = 'project';
@@ -55,6 +60,22 @@ export interface Entity {
   [property: string]: unknown;
 }
 
+/** A never-saved note's draft file: its live document's blocks, which are no version. */
+export const DRAFT_FILE = 'draft.json';
+export const DRAFT_FILE_FORMAT = 'eln-note-draft';
+
+const blockList = z.array(
+  z.object({
+    type: z.enum(BLOCK_TYPES),
+    blockUid: z.string(),
+    noteType: z.enum(NOTE_TYPES),
+    blockClass: z.string(),
+    blockTable: z.unknown(),
+    content: z.string(),
+    blockOdr: z.number().int(),
+  }),
+);
+
 /** A saved version's blocks file (`v<n>.json`). */
 export const versionFile = z.object({
   format: z.literal(VERSION_FILE_FORMAT),
@@ -65,19 +86,19 @@ export const versionFile = z.object({
   savedAt: z.string(),
   savedBy: z.object({ userId: z.string(), name: z.string() }),
   blocksHash: z.string(),
-  blocks: z.array(
-    z.object({
-      type: z.enum(BLOCK_TYPES),
-      blockUid: z.string(),
-      noteType: z.enum(NOTE_TYPES),
-      blockClass: z.string(),
-      blockTable: z.unknown(),
-      content: z.string(),
-      blockOdr: z.number().int(),
-    }),
-  ),
+  blocks: blockList,
 });
 export type VersionFile = z.infer<typeof versionFile>;
+
+/** A never-saved note's blocks file (`draft.json`). */
+export const draftFile = z.object({
+  format: z.literal(DRAFT_FILE_FORMAT),
+  formatVersion: z.literal(VERSION_FILE_FORMAT_VERSION),
+  labNoteNumber: z.string(),
+  title: z.string(),
+  blocks: blockList,
+});
+export type DraftFile = z.infer<typeof draftFile>;
 
 /**
  * A moment as ISO 8601 in a time zone, with its offset (`2026-05-04T09:30:00.000+09:00`): the signer's

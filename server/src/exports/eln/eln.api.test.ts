@@ -12,21 +12,24 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import { ROCrate } from 'ro-crate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { api, ELN_IMPORT_LIMITS, noteDocumentName, type SavedBlock } from '@eln/shared';
+import { api, ELN_IMPORT_LIMITS, elnInflationBound, ERR, noteDocumentName, type SavedBlock } from '@eln/shared';
 import { verifyAuditChain } from '../../audit/audit.js';
 import { auditLog, files, labNotes, noteSignatures, noteVersions, projects, users } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { DatabaseDocumentStore } from '../../collab/persistence/documentStore.js';
+import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
+import { DatabaseDocumentStore, loadDocumentState } from '../../collab/persistence/documentStore.js';
 import { contentOfState } from '../../collab/commands/liveDocuments.js';
 import { DEMO_PASSWORD, seedDemo } from '../../seed/demoData.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { appendParagraph, connectWriter, eventually } from '../../testing/live.js';
 import { storedFilesUnder } from '../../testing/storedFiles.js';
 import { toAuthFlags } from '../../users/flags.js';
-import { exportNoteNos, type ExportNote, type ExportProject } from '../projectContent.js';
+import { notePageHtml } from '../pdf/noteHtml.js';
+import { exportNoteNos, loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
 import { CONSORTIUM_SCHEMA } from './consortiumSchema.js';
 import {
   exportPublicKey,
+  ImportBudget,
   importElnArchive,
   writeElnArchive,
   type ElnExportOptions,
@@ -34,8 +37,11 @@ import {
   type ElnImportUser,
 } from './index.js';
 import { generateSigningKey, minisignPublicKeyFile, minisignSignature } from './minisign.js';
+import { ArchiveReader } from './zipReader.js';
 
 const run = promisify(execFile);
+/** What the never-saved note of the CRISPR project holds: its live document alone, never a version. */
+const UNSAVED_TEXT = 'Round 2: order new guides, never saved. 저장 안 함.';
 const MINISIGN = '/usr/bin/minisign';
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures');
 
@@ -160,10 +166,31 @@ async function state() {
   };
 }
 
-async function expectRefused(archive: string, code: string, user: ElnImportUser = importer) {
+/** A note's live document's blocks, as a save would derive them. */
+async function liveBlocks(noteNo: number): Promise<SavedBlock[]> {
+  const state = await loadDocumentState(db, noteDocumentName(noteNo));
+  return state ? snapshotOfState(state).savedBlocks('LABNOTE') : [];
+}
+
+async function expectRefused(archive: string, code: string, user: ElnImportUser = importer, budget?: ImportBudget) {
   const before = await state();
-  await expect(importElnArchive(db, server.config, user, archive, { lang: 'en' })).rejects.toMatchObject({ code });
+  await expect(importElnArchive(db, server.config, user, archive, { lang: 'en', budget })).rejects.toMatchObject({ code });
   expect(await state()).toEqual(before);
+}
+
+/** Writes a ZIP made with yazl (not the code under test). */
+async function writeZip(zip: yazl.ZipFile, name: string): Promise<string> {
+  const target = path.join(work, name);
+  zip.end();
+  await new Promise<void>((resolve, reject) => zip.outputStream.pipe(createWriteStream(target)).on('close', resolve).on('error', reject));
+  return target;
+}
+
+/** The crate's root entity and the Dataset of the note of that title. */
+function datasetOf(crate: CrateJson, title: string): CrateEntity {
+  const found = crate['@graph'].find((e) => types(e).includes('Dataset') && e.name === title);
+  if (!found) throw new Error(`no Dataset ${title}`);
+  return found;
 }
 
 /**
@@ -241,9 +268,14 @@ beforeAll(async () => {
   await eventually(() => editor.allDurable(), 'the paragraph to be stored');
   editor.destroy();
   expect((await junho(api.notes.saveVersion, { labNoteNo: b7!.noteNo, version: 1, blockList: [] })).body.status).toBe('0000');
-  // And a note never saved.
+  // And a note never saved, with a paragraph in its live document only.
   const projectNo = await projectNoOf('CRISPR knock-out line B7');
-  expect((await junho(api.notes.create, { projectNo, title: 'Plan for round 2' })).body.status).toBe('0000');
+  const plan = await junho(api.notes.create, { projectNo, title: 'Plan for round 2' });
+  expect(plan.body.status).toBe('0000');
+  const planEditor = await connectWriter(baseUrl, noteDocumentName(plan.body.data.labNoteNo), accessToken);
+  appendParagraph(planEditor.doc, UNSAVED_TEXT);
+  await eventually(() => planEditor.allDurable(), 'the unsaved paragraph to be stored');
+  planEditor.destroy();
 
   const created = await server.createUser({ name: '가져오기 Importer' });
   importerPassword = created.password;
@@ -466,6 +498,71 @@ describe('.eln export', () => {
     expect(comments.find((c) => c.creativeWorkStatus === 'declined')!.text).toContain('I am away until the 30th');
     expect(consortiumProblems(crate)).toEqual([]);
   });
+
+  it('writes a never-saved note’s live document as its draft, never as a version, and says the PDF copies are in', async () => {
+    const { crate, dir, root } = crispr;
+    const graph = new Map(crate['@graph'].map((e) => [e['@id'], e]));
+    const plan = datasetOf(crate, 'Plan for round 2');
+    expect(plan).toMatchObject({ version: '0', creativeWorkStatus: 'being written' });
+    const parts = refIds(plan.hasPart).map((id) => graph.get(id)!);
+    expect(parts.map((p) => p.name).sort()).toEqual(['draft.html', 'draft.json']);
+    for (const part of parts)
+      expect(part).toMatchObject({ creativeWorkStatus: 'unsaved draft', description: expect.stringMatching(/draft/i) });
+    const draft = JSON.parse(await readFile(path.join(dir, root, plan['@id'], 'draft.json'), 'utf8')) as {
+      format: string;
+      blocks: SavedBlock[];
+    };
+    expect(draft.format).toBe('eln-note-draft');
+    expect(draft.blocks.map((b) => b.content).join()).toContain(UNSAVED_TEXT);
+    expect(await readFile(path.join(dir, root, plan['@id'], 'draft.html'), 'utf8')).toContain(UNSAVED_TEXT);
+    const rootEntity = graph.get('./')!;
+    expect(rootEntity.description).toContain("Each note's latest saved version is also included as PDF.");
+    expect(graph.get(refIds(rootEntity.additionalProperty)[0]!)).toMatchObject({
+      '@type': 'PropertyValue',
+      propertyID: 'pdfCopies',
+      value: 'included',
+    });
+  });
+
+  it('without a PDF printer is complete but for the PDF copies, says so in its crate, and stays valid and signed', async () => {
+    const { archive } = await exportProject(crispr.projectNo, 'no-pdf', { notePdf: undefined, pdfOmitted: 'noBrowser' });
+    const { crate, dir, root } = await extract(archive, 'no-pdf');
+    const rootDir = path.join(dir, root);
+    expect((await listFiles(rootDir)).filter((f) => f.endsWith('.pdf'))).toEqual([]);
+    // Everything else is there: every version as JSON and HTML, the files, the draft.
+    const names = (await listFiles(rootDir)).map((f) => f.split('/').at(-1));
+    const withPdf = (await listFiles(path.join(crispr.dir, crispr.root)))
+      .filter((f) => !f.endsWith('.pdf'))
+      .map((f) => f.split('/').at(-1));
+    expect(names.sort()).toEqual(withPdf.sort());
+    const graph = new Map(crate['@graph'].map((e) => [e['@id'], e]));
+    const rootEntity = graph.get('./')!;
+    expect(rootEntity.description).toContain('This archive holds no PDF copies of the notes');
+    expect(rootEntity.description).toContain('Chromium is not installed');
+    expect(graph.get(refIds(rootEntity.additionalProperty)[0]!)).toMatchObject({
+      '@type': 'PropertyValue',
+      propertyID: 'pdfCopies',
+      value: 'omitted',
+      description: expect.stringContaining('Chromium is not installed'),
+    });
+    expect(consortiumProblems(crate)).toEqual([]);
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(CONSORTIUM_SCHEMA);
+    expect(validate(crate), JSON.stringify(validate.errors)).toBe(true);
+    const rocrate = new ROCrate(crate, { array: true, link: true });
+    await rocrate.resolveContext();
+    const validator = new Validator(rocrate);
+    validator.rootDataEntity();
+    expect(validator.results.filter((r) => r.status === 'error')).toEqual([]);
+    const verified = await minisignVerify(rootDir);
+    expect(verified.code, verified.output).toBe(0);
+    expect((await run('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: rootDir })).stdout).not.toContain('FAILED');
+    expect(await importElnArchive(db, server.config, importer, archive, { lang: 'en' })).toMatchObject({
+      signed: 'thisServer',
+      noteCount: 3,
+    });
+  });
 });
 
 describe('.eln import', () => {
@@ -481,7 +578,18 @@ describe('.eln import', () => {
     const asImporter = await server.as({ userId: importer.userId, password: importerPassword });
     for (const original of originals) {
       const copy = copies.find((n) => n.title === original.title)!;
-      expect(copy).toMatchObject({ status: 'W', version: 1, writerUserNo: importer.userNo, templateNo: null });
+      const [writer] = await db.select().from(users).where(eq(users.userNo, original.writerUserNo));
+      // Saved there: version 1 here. Never saved: unsaved here too. Written by its writer there, held by the importer.
+      const unsaved = original.version === 0;
+      // A note imported before keeps the authors it came with.
+      const authors = original.importedAuthors ?? [writer!.name];
+      expect(copy).toMatchObject({
+        status: 'W',
+        version: unsaved ? 0 : 1,
+        writerUserNo: importer.userNo,
+        importedAuthors: authors,
+        templateNo: null,
+      });
       // Files: the same bytes, in new rows of the new note, stored anew.
       const originalFiles = await db.select().from(files).where(eq(files.noteNo, original.noteNo));
       const copyFiles = await db.select().from(files).where(eq(files.noteNo, copy.noteNo));
@@ -490,16 +598,18 @@ describe('.eln import', () => {
       );
       for (const file of copyFiles) expect(sha256(await readFile(path.join(server.config.filesDir, file.storagePath)))).toBe(file.sha256);
       const oldIdOf = new Map(copyFiles.map((f) => [f.fileId, originalFiles.find((o) => o.sha256 === f.sha256)!.fileId]));
-      // Blocks: the original latest version's, in order and with their IDs, then the history section.
-      const [copyVersion] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, copy.noteNo));
-      const copyBlocks = copyVersion!.blocks as SavedBlock[];
+      // Blocks: the original latest version's (never saved: its live document's), in order and with their
+      // IDs, then the history section; a never-saved note's only in its live document.
+      const copyVersions = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, copy.noteNo));
+      expect(copyVersions).toHaveLength(unsaved ? 0 : 1);
+      const copyBlocks = unsaved ? await liveBlocks(copy.noteNo) : (copyVersions[0]!.blocks as SavedBlock[]);
       const [originalVersion] = original.version
         ? await db
             .select()
             .from(noteVersions)
             .where(and(eq(noteVersions.noteNo, original.noteNo), eq(noteVersions.version, original.version)))
         : [];
-      const originalBlocks = (originalVersion?.blocks ?? []) as SavedBlock[];
+      const originalBlocks = unsaved ? await liveBlocks(original.noteNo) : ((originalVersion?.blocks ?? []) as SavedBlock[]);
       const withOldFileIds = (block: SavedBlock) => ({
         ...block,
         content: [...oldIdOf].reduce((text, [id, old]) => text.replaceAll(id, old), block.content),
@@ -511,6 +621,8 @@ describe('.eln import', () => {
       const historyText = history.map((b) => b.content).join('\n');
       expect(historyText).toContain(original.labNoteNumber);
       expect(historyText).toContain("verified with this server's key");
+      expect(historyText).toContain(`Written by ${authors.join(', ')} in the original notebook.`);
+      if (unsaved) expect(historyText).toContain('Never saved in the original notebook');
       // Signatures: history only, never live.
       const signed = await db
         .select()
@@ -529,8 +641,15 @@ describe('.eln import', () => {
       const listed = await asImporter(api.notes.blockList, { labNoteNo: copy.noteNo });
       expect(listed.body.status).toBe('0000');
       expect(listed.body.data).toMatchObject({
-        changed: false,
-        note: { version: 1, status: 'W', signatureList: [], abilities: { write: true } },
+        changed: unsaved,
+        note: {
+          version: unsaved ? 0 : 1,
+          status: 'W',
+          signatureList: [],
+          abilities: { write: true },
+          importedAuthors: authors,
+          name: importer.name,
+        },
       });
     }
     return imported;
@@ -631,6 +750,9 @@ describe('.eln import', () => {
     expect(JSON.parse(aspirin[0]!.content)).toMatchObject({ type: 'heading', content: [{ text: 'Introduction' }] });
     expect(aspirin.some((b) => b.content.includes('The yield of aspirin was 80%'))).toBe(true);
     const gold = await blocksOf('Gold master experiment');
+    // Authors are eLabFTW's people by name (given and family name), not accounts here.
+    expect(notes.find((n) => n.title === 'Gold master experiment')).toMatchObject({ importedAuthors: ['Nicola Mohr'], version: 1 });
+    expect(notes.every((n) => n.writerUserNo === importer.userNo && n.importedAuthors?.length === 1)).toBe(true);
     const [image] = await db
       .select()
       .from(files)
@@ -651,6 +773,103 @@ describe('.eln import', () => {
     const skipped = await blocksOf('Facilis illum sed reprehe');
     expect(skipped.map((b) => b.content).join()).toContain('Not imported: the file autesse.json');
     expect(await blocksOf('フルーツフライの食性に関する研究')).not.toHaveLength(0);
+  });
+});
+
+describe('.eln import: authors and unsaved notes', () => {
+  const noteIn = async (projectNo: number, title: string) => {
+    const [found] = await db
+      .select()
+      .from(labNotes)
+      .where(and(eq(labNotes.projectNo, projectNo), eq(labNotes.title, title)));
+    if (!found) throw new Error(`no note ${title}`);
+    return found;
+  };
+
+  it('keeps the authors by name, not the importer, and they survive another export and import', async () => {
+    const [junho] = await db.select().from(users).where(eq(users.userId, 'junho.jung@demo.eln'));
+    const first = await importElnArchive(db, server.config, importer, crispr.archive, { lang: 'en' });
+    const b7 = await noteIn(first.projectNo, 'B7 passage 3');
+    expect(b7).toMatchObject({ writerUserNo: importer.userNo, importedAuthors: [junho!.name] });
+    const asImporter = await server.as({ userId: importer.userId, password: importerPassword });
+    const listed = await asImporter(api.projects.editor, { projectNo: first.projectNo });
+    expect(listed.body.status).toBe('0000');
+    expect(listed.body.data.list.find((n) => n.title === 'B7 passage 3')).toMatchObject({
+      importedAuthors: [junho!.name],
+      name: importer.name,
+      writer: importer.userId,
+    });
+    // Its PDF names them too, and who imported it.
+    const exported = (await loadExportNote(db, b7.noteNo, server.config.filesDir))!;
+    const page = notePageHtml(
+      (await loadExportProject(db, first.projectNo))!,
+      exported,
+      { ...exported.latest!, blocks: exported.latest!.blocks },
+      { lang: 'en', timeZone: 'UTC', exportedAt: new Date(), exportedBy: { userId: importer.userId, name: importer.name } },
+      () => null,
+    );
+    expect(page).toContain(`${junho!.name} (imported) · Imported by ${importer.name} · ${importer.userId}`);
+    // A note written here has none.
+    const [native] = await db
+      .select()
+      .from(labNotes)
+      .where(eq(labNotes.noteNo, (await noteIn(crispr.projectNo, 'B7 passage 3')).noteNo));
+    expect(native!.importedAuthors).toBeNull();
+
+    // Exported again, the note's author is the person of the first archive, by name; imported again, still.
+    const again = await exportProject(first.projectNo, 'authors-again');
+    const { crate } = await extract(again.archive, 'authors-again');
+    const graph = new Map(crate['@graph'].map((e) => [e['@id'], e]));
+    const authors = refIds(datasetOf(crate, 'B7 passage 3').author).map((id) => graph.get(id)!);
+    expect(authors).toEqual([{ '@id': expect.stringMatching(/^#author-/), '@type': 'Person', name: junho!.name }]);
+    expect(consortiumProblems(crate)).toEqual([]);
+    const second = await importElnArchive(db, server.config, importer, again.archive, { lang: 'en' });
+    expect(await noteIn(second.projectNo, 'B7 passage 3')).toMatchObject({ importedAuthors: [junho!.name] });
+  });
+
+  it('brings a never-saved note unsaved: no version, its draft and the history in its live document', async () => {
+    const imported = await importElnArchive(db, server.config, importer, crispr.archive, { lang: 'en' });
+    const plan = await noteIn(imported.projectNo, 'Plan for round 2');
+    expect(plan).toMatchObject({ version: 0, status: 'W' });
+    expect(await db.select().from(noteVersions).where(eq(noteVersions.noteNo, plan.noteNo))).toEqual([]);
+    const live = (await liveBlocks(plan.noteNo)).map((b) => b.content).join('\n');
+    expect(live).toContain(UNSAVED_TEXT);
+    expect(live).toContain('Never saved in the original notebook');
+    const asImporter = await server.as({ userId: importer.userId, password: importerPassword });
+    const viewer = await asImporter(api.notes.viewer, { labNoteNo: plan.noteNo });
+    expect(viewer.body.data).toMatchObject({ version: 0, blockList: [], savedAt: null, savedBy: null });
+    const listed = await asImporter(api.notes.blockList, { labNoteNo: plan.noteNo });
+    expect(listed.body.data).toMatchObject({ changed: true, note: { version: 0, status: 'W', abilities: { write: true } } });
+    const [created] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'note.created'), eq(auditLog.targetId, String(plan.noteNo))));
+    expect(created!.after).toMatchObject({ version: 0 });
+    expect(created!.after).not.toHaveProperty('blocksHash');
+    // Saved once here, it becomes version 1 like any note.
+    expect((await asImporter(api.notes.saveVersion, { labNoteNo: plan.noteNo, version: 0, blockList: [] })).body.data).toMatchObject({
+      version: 1,
+    });
+  });
+
+  it('brings a never-saved note of an archive without drafts unsaved too, holding the history alone', async () => {
+    const { parent, rootDir } = await copyOfExport('no-drafts');
+    await rm(path.join(rootDir, 'ro-crate-metadata.json.minisig'));
+    const metadataPath = path.join(rootDir, 'ro-crate-metadata.json');
+    const crate = JSON.parse(await readFile(metadataPath, 'utf8')) as CrateJson;
+    const plan = datasetOf(crate, 'Plan for round 2');
+    const draftIds = refIds(plan.hasPart);
+    delete plan.hasPart;
+    crate['@graph'] = crate['@graph'].filter((e) => !draftIds.includes(e['@id']));
+    await writeFile(metadataPath, JSON.stringify(crate));
+    for (const id of draftIds) await rm(path.join(rootDir, id));
+    const imported = await importElnArchive(db, server.config, importer, await rezip(parent, [crispr.root], 'no-drafts'), { lang: 'en' });
+    const note = await noteIn(imported.projectNo, 'Plan for round 2');
+    expect(note).toMatchObject({ version: 0 });
+    expect(await db.select().from(noteVersions).where(eq(noteVersions.noteNo, note.noteNo))).toEqual([]);
+    const live = await liveBlocks(note.noteNo);
+    expect(live[0]).toMatchObject({ blockClass: 'horizontalRule' });
+    expect(live.map((b) => b.content).join()).not.toContain(UNSAVED_TEXT);
   });
 });
 
@@ -797,5 +1016,79 @@ describe('.eln import refusals (nothing written)', () => {
   it('refuses a user who may not create projects: 1003', async () => {
     const noFlag = await server.createUser({ auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' } });
     await expectRefused(crispr.archive, '1003', await userNamed(noFlag.userId));
+  });
+
+  it('refuses an archive that unpacks to more than archiveRatio times its own size, though no entry is packed past compressionRatio: 8007', async () => {
+    // A valid crate listing 80 files of 900 kB of zeros: each under compressionCheckBytes, so no entry's own
+    // ratio is checked, together about a thousand times the archive. Unchecked, all of it would be unpacked and hashed.
+    const zeros = Buffer.alloc(900 * 1024);
+    const digest = sha256(zeros);
+    const files = Array.from({ length: 80 }, (_, i) => `note/zeros-${i}.bin`);
+    const crate = {
+      '@context': 'https://w3id.org/ro/crate/1.2/context',
+      '@graph': [
+        {
+          '@id': 'ro-crate-metadata.json',
+          '@type': 'CreativeWork',
+          about: { '@id': './' },
+          conformsTo: { '@id': 'https://w3id.org/ro/crate/1.2' },
+        },
+        { '@id': './', '@type': 'Dataset', name: 'Inflated', hasPart: [{ '@id': 'note/' }] },
+        { '@id': 'note/', '@type': 'Dataset', name: 'Zeros', text: 'zeros', hasPart: files.map((id) => ({ '@id': id })) },
+        ...files.map((id) => ({
+          '@id': id,
+          '@type': 'File',
+          name: id.split('/')[1],
+          encodingFormat: 'application/octet-stream',
+          contentSize: String(zeros.length),
+          sha256: digest,
+        })),
+      ],
+    };
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from(JSON.stringify(crate)), 'root/ro-crate-metadata.json');
+    for (const file of files) zip.addBuffer(zeros, `root/${file}`, { compressionLevel: 9 });
+    const archive = await writeZip(zip, 'inflated.eln');
+    const { size } = await stat(archive);
+    expect(files.length * zeros.length).toBeGreaterThan(elnInflationBound(size));
+    expect(files.length * zeros.length).toBeLessThan(ELN_IMPORT_LIMITS.totalBytes);
+    await expectRefused(archive, '8007');
+    // The bound is the smaller of the ratio and the absolute cap.
+    expect(elnInflationBound(size)).toBe(size * ELN_IMPORT_LIMITS.archiveRatio);
+    expect(elnInflationBound(ELN_IMPORT_LIMITS.archiveBytes)).toBe(ELN_IMPORT_LIMITS.totalBytes);
+  });
+
+  it('counts the imports under way against one budget: one that does not fit is refused (8019), and the budget is given back however an import ends', async () => {
+    const reader = await ArchiveReader.open(crispr.archive);
+    const unpacked = reader.unpackedBytes;
+    reader.close();
+    expect(unpacked).toBeGreaterThan(0);
+    const budget = new ImportBudget(ELN_IMPORT_LIMITS.concurrentBytes);
+    // Another import holds all but a little of it.
+    const held = budget.reserve(budget.capacity - unpacked + 1);
+    await expectRefused(crispr.archive, ERR.elnImportBusy, importer, budget);
+    expect(budget.inUse()).toBe(budget.capacity - unpacked + 1);
+    held();
+    expect(budget.inUse()).toBe(0);
+    // A refused import gives its share back, as does one that succeeds.
+    await expectRefused(path.join(work, 'not-a-zip.eln'), '8001', importer, budget);
+    const { parent, rootDir } = await copyOfExport('budget-bad-file');
+    await rm(path.join(rootDir, 'SHA256SUMS'));
+    await expectRefused(await rezip(parent, [crispr.root], 'budget-bad-file'), '8006', importer, budget);
+    expect(budget.inUse()).toBe(0);
+    await importElnArchive(db, server.config, importer, crispr.archive, { lang: 'en', budget });
+    expect(budget.inUse()).toBe(0);
+
+    // Two at once with room for one: one is imported, the other refused, nothing of it written.
+    const room = new ImportBudget(Math.floor(unpacked * 1.5));
+    const projectsBefore = (await state()).projects;
+    const results = await Promise.allSettled([
+      importElnArchive(db, server.config, importer, crispr.archive, { lang: 'en', budget: room }),
+      importElnArchive(db, server.config, importer, crispr.archive, { lang: 'en', budget: room }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: ERR.elnImportBusy } });
+    expect((await state()).projects).toBe(projectsBefore + 1);
+    expect(room.inUse()).toBe(0);
   });
 });

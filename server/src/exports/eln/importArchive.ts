@@ -29,11 +29,12 @@ import { nextLabNoteNumber } from '../../notes/labNoteNumbers.js';
 import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import { recordNoteWriter } from '../../notes/writers.js';
 import { canCreateProject, CREATE_REFUSALS } from '../../projects/policy.js';
-import { METADATA_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, versionFile } from './crate.js';
+import { draftFile, METADATA_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, versionFile } from './crate.js';
 import { attachmentNode, ContentRefusal, historySection, importedDocument, textToNodes, withFileIds } from './importContent.js';
 import { Crate, planImport, text, type ImportPlan, type NotePlan } from './importPlan.js';
 import { elnMessage, SIGNATURE_MEANINGS } from './messages.js';
 import { existingExportKey, MinisignError, parseMinisignPublicKey, sameKey, verifyMinisign, type PublicKey } from './minisign.js';
+import type { ImportBudget } from './importBudget.js';
 import { ArchiveReader } from './zipReader.js';
 
 export type ElnSignedBy = 'thisServer' | 'otherKey' | 'unsigned';
@@ -57,6 +58,8 @@ export interface ElnImportOptions {
   /** The archive's name as the user gave it (for the history and the audit record); the file's own name by default. */
   archiveName?: string;
   clientAddress?: string;
+  /** The unpacking budget shared by the imports under way (services.elnImports); none counts nothing. */
+  budget?: ImportBudget;
 }
 
 /** Who imports: they lead (and take part in) the new project. */
@@ -122,9 +125,11 @@ const discard = () =>
  * crate (8003), the minisign signature when there is one, against the public key the archive ships
  * (8004, 8009), every listed file's size and SHA-256 (8005, 8006), and each note's content (8008). Then
  * one transaction creates the project (its title made unique), its notes (each with its blocks as saved
- * version 1 and as its live document, and the original history, signatures included, as a marked section
- * at its end: never as signatures here) and their files, and the audit records; the files move into
- * storage as it commits, and a refused or failed import leaves none behind.
+ * version 1 and as its live document, or, never saved there, as its live document alone; its authors
+ * there by name; and the original history, signatures included, as a marked section at its end: never as
+ * signatures here) and their files, and the audit records; the files move into storage as it commits, and
+ * a refused or failed import leaves none behind. The archive's unpacked size is reserved in `budget` for
+ * as long as the import runs (8019 when it does not fit beside the imports under way).
  */
 export async function importElnArchive(
   db: Db,
@@ -137,7 +142,9 @@ export async function importElnArchive(
   const archiveName = options.archiveName ?? path.basename(zipPath);
   const staged: StagedFile[] = [];
   const reader = await ArchiveReader.open(zipPath);
+  let release: (() => void) | undefined;
   try {
+    release = options.budget?.reserve(reader.unpackedBytes);
     const metadataEntry = reader.entry(METADATA_FILE);
     if (!metadataEntry) throw new AppError(ERR.elnStructure, { data: { detail: `no ${METADATA_FILE} in the root folder` } });
     const metadata = await reader.bytes(metadataEntry, ELN_IMPORT_LIMITS.metadataBytes);
@@ -174,6 +181,7 @@ export async function importElnArchive(
     throw error;
   } finally {
     reader.close();
+    release?.();
   }
 }
 
@@ -330,25 +338,27 @@ async function noteContent(
     new AppError(ERR.elnContent, { params: { note: note.name || note.datasetId }, data: { detail }, cause });
   const own: PmNode[] = [];
   const attached = note.attachments.map((a) => ctx.byEntity.get(a.entityId)).filter((f): f is StagedFile => f !== undefined);
-  if (note.latestVersion) {
-    const entry = ctx.reader.entry(note.latestVersion.path);
-    if (!entry) throw new AppError(ERR.elnMissingFile, { params: { file: note.latestVersion.path } });
+  // This notebook's note: the blocks of its latest saved version or, never saved, of its draft.
+  const blocksFile = note.latestVersion ?? note.draft;
+  if (blocksFile) {
+    const entry = ctx.reader.entry(blocksFile.path);
+    if (!entry) throw new AppError(ERR.elnMissingFile, { params: { file: blocksFile.path } });
     const bytes = await ctx.reader.bytes(entry, ELN_IMPORT_LIMITS.blocksBytes);
-    const expected = text(ctx.crate.get(note.latestVersion.entityId) ?? { '@id': '', '@type': 'File' }, 'sha256');
+    const expected = text(ctx.crate.get(blocksFile.entityId) ?? { '@id': '', '@type': 'File' }, 'sha256');
     if (createHash('sha256').update(bytes).digest('hex') !== expected)
-      throw new AppError(ERR.elnChecksum, { params: { file: note.latestVersion.path } });
-    let parsed;
+      throw new AppError(ERR.elnChecksum, { params: { file: blocksFile.path } });
+    let blocks;
     try {
-      parsed = versionFile.parse(JSON.parse(bytes.toString('utf8')));
+      blocks = (note.latestVersion ? versionFile : draftFile).parse(JSON.parse(bytes.toString('utf8'))).blocks;
     } catch (error) {
-      throw refuse('the version file is not a block list', error);
+      throw refuse(`${note.latestVersion ? 'the version' : 'the draft'} file is not a block list`, error);
     }
     const renamed = new Map(
       note.attachments.flatMap((a) =>
         a.originalFileId && ctx.byEntity.get(a.entityId) ? [[a.originalFileId, ctx.byEntity.get(a.entityId)!.fileId] as const] : [],
       ),
     );
-    for (const block of [...parsed.blocks].sort((a, b) => a.blockOdr - b.blockOdr)) {
+    for (const block of [...blocks].sort((a, b) => a.blockOdr - b.blockOdr)) {
       try {
         own.push(withFileIds(JSON.parse(block.content) as PmNode, renamed));
       } catch (error) {
@@ -383,6 +393,8 @@ function historyLines(ctx: NoteContext, note: NotePlan): string[] {
       ? elnMessage(note.status ? 'originalNote' : 'originalNoteNumber', lang, { number: note.identifier, status: note.status ?? '' })
       : elnMessage('originalNoteUnnumbered', lang, { name: note.name || note.datasetId }),
   );
+  if (note.authors.length) lines.push(elnMessage('originalAuthors', lang, { names: note.authors.join(', ') }));
+  if (note.unsaved) lines.push(elnMessage('originalUnsaved', lang));
   if (note.template)
     lines.push(
       `${elnMessage('createdFromTemplate', lang, { template: note.template.name, version: note.template.version ?? '' }).trim()}.`,
@@ -469,15 +481,19 @@ async function createProject(
       noteTitles.has(candidate),
     );
     noteTitles.add(noteTitle);
-    const blocksHash = versionFingerprint(savedBlocks);
+    // A note never saved there arrives unsaved: no version, its content only in the live document.
+    const version = note.unsaved ? 0 : 1;
+    const blocksHash = note.unsaved ? null : versionFingerprint(savedBlocks);
     const [created] = await tx
       .insert(labNotes)
       .values({
         projectNo,
         title: noteTitle,
         labNoteNumber: await nextLabNoteNumber(tx, config.timeZone),
+        // The account that imported it holds it here; its authors there are kept by name.
         writerUserNo: user.userNo,
-        version: 1,
+        importedAuthors: note.authors,
+        version,
       })
       .returning();
     if (!created) throw new Error('imported note not created');
@@ -497,14 +513,16 @@ async function createProject(
         uploadedByUserNo: user.userNo,
       });
     }
-    await tx
-      .insert(noteVersions)
-      .values({ noteNo: created.noteNo, version: 1, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
+    if (blocksHash)
+      await tx
+        .insert(noteVersions)
+        .values({ noteNo: created.noteNo, version, blocks: savedBlocks, blocksHash, documentState: state, savedByUserNo: user.userNo });
     await tx.insert(documentUpdates).values({ documentName: noteDocumentName(created.noteNo), update: state });
     const origin = {
       archive: record.archiveName,
       dataset: note.datasetId,
       labNoteNumber: note.identifier,
+      authors: note.authors,
       versions: note.versions.length,
       signatures: note.signatures.map((s) => ({
         signer: s.signer,
@@ -525,8 +543,8 @@ async function createProject(
         projectNo,
         title: noteTitle,
         labNoteNumber: created.labNoteNumber,
-        version: 1,
-        blocksHash,
+        version,
+        ...(blocksHash ? { blocksHash } : {}),
         files: noteFiles.map((f) => ({ fileId: f.fileId, origin: f.originName, size: f.size, sha256: f.sha256 })),
         imported: origin,
       },

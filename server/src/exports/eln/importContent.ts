@@ -45,7 +45,7 @@ export function attachmentNode(file: { fileId: string; name: string; kind: 'imag
 }
 
 /** Text as a paragraph holds it: no control characters but tabs, no lone surrogates. */
-function clean(text: string): string {
+export function clean(text: string): string {
   return text
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ERR } from '@eln/shared';
+import { ERR, LIMITS } from '@eln/shared';
 import { AppError } from '../../http/errors.js';
-import { METADATA_FILE, PROJECT_GENRE, SIGNATURE_GENRES, type Entity } from './crate.js';
+import { clean } from './importContent.js';
+import { DRAFT_FILE, METADATA_FILE, PROJECT_GENRE, SIGNATURE_GENRES, type Entity } from './crate.js';
 
 /**
  * What an imported archive's crate says, read into a plan before anything is written: the project, its
@@ -138,8 +139,14 @@ export interface NotePlan {
   name: string;
   identifier: string | null;
   status: string | null;
+  /** Who wrote it there, by name (the Dataset's `author` people): kept as names, not matched to accounts. */
+  authors: string[];
+  /** Never saved there (this notebook's: no version, `version` 0): it arrives unsaved, its content a live draft. */
+  unsaved: boolean;
   /** This notebook's archive: the latest saved version's blocks file, and every version's entity. */
   latestVersion: { entityId: string; path: string } | null;
+  /** This notebook's archive, a note never saved: its draft's blocks file. */
+  draft: { entityId: string; path: string } | null;
   versions: Array<{ version: string; savedAt: string | null; savedBy: string | null }>;
   /** Another notebook's note: its text (HTML or plain). */
   text: string | null;
@@ -190,12 +197,38 @@ function refuseSharedFiles(notes: readonly NotePlan[]): void {
   for (const note of notes) {
     for (const entityId of new Set([
       ...(note.latestVersion ? [note.latestVersion.entityId] : []),
+      ...(note.draft ? [note.draft.entityId] : []),
       ...note.attachments.map((a) => a.entityId),
     ])) {
       if (owners.has(entityId)) throw new AppError(ERR.elnMetadata, { data: { detail: `${entityId} belongs to two notes` } });
       owners.add(entityId);
     }
   }
+}
+
+/** Who a Person (or Organization) of a crate is by name: `name`, else given and family name (eLabFTW). */
+function personName(entity: Entity): string | undefined {
+  return (
+    text(entity, 'name')?.trim() ||
+    [text(entity, 'givenName'), text(entity, 'familyName')]
+      .filter((part) => part !== undefined)
+      .map((part) => part.trim())
+      .join(' ') ||
+    undefined
+  );
+}
+
+/** Authors a note keeps: each name once, as text a name field holds, at most MAX_AUTHORS of them. */
+const MAX_AUTHORS = 20;
+
+function authorsOf(crate: Crate, dataset: Entity): string[] {
+  const names = crate
+    .refs(dataset, 'author')
+    .map(personName)
+    .filter((name): name is string => name !== undefined)
+    .map((name) => Array.from(clean(name)).slice(0, LIMITS.userName).join('').trim())
+    .filter(Boolean);
+  return [...new Set(names)].slice(0, MAX_AUTHORS);
 }
 
 function planNote(crate: Crate, dataset: Entity): NotePlan {
@@ -205,7 +238,11 @@ function planNote(crate: Crate, dataset: Entity): NotePlan {
     .filter(({ entity, match }) => match && (text(entity, 'encodingFormat') ?? '').includes('json'))
     .map(({ entity, match }) => ({ entity, version: Number(match![1]) }))
     .sort((a, b) => a.version - b.version);
-  const ours = versionFiles.length > 0;
+  const draftEntity = versionFiles.length
+    ? undefined
+    : files.find((entity) => text(entity, 'name') === DRAFT_FILE && (text(entity, 'encodingFormat') ?? '').includes('json'));
+  const draftPath = draftEntity ? localPath(draftEntity['@id']) : null;
+  const ours = versionFiles.length > 0 || draftEntity !== undefined;
   const latest = versionFiles.at(-1);
   const latestPath = latest ? localPath(latest.entity['@id']) : null;
   const attachments = files
@@ -249,7 +286,10 @@ function planNote(crate: Crate, dataset: Entity): NotePlan {
     name: text(dataset, 'name') ?? '',
     identifier: text(dataset, 'identifier') ?? null,
     status: text(dataset, 'creativeWorkStatus') ?? null,
+    authors: authorsOf(crate, dataset),
+    unsaved: !versionFiles.length && (draftEntity !== undefined || text(dataset, 'version') === '0'),
     latestVersion: latest && latestPath ? { entityId: latest.entity['@id'], path: latestPath } : null,
+    draft: draftEntity && draftPath ? { entityId: draftEntity['@id'], path: draftPath } : null,
     versions: versionFiles.map(({ entity, version }) => ({
       version: String(version),
       savedAt: text(entity, 'dateCreated') ?? null,

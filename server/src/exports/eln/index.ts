@@ -2,3 +2,4 @@
 export { exportPublicKey } from './minisign.js';
 export { writeElnArchive, type ElnExportOptions, type ElnExportResult } from './writeArchive.js';
 export { importElnArchive, type ElnImportUser } from './importArchive.js';
+export { ImportBudget } from './importBudget.js';

@@ -32,6 +32,28 @@ export const ELN_MESSAGES = {
   ),
   versionHtml: words('Version {version} as a web page', '버전 {version} 웹 페이지', 'バージョン{version}のウェブページ'),
   versionPdf: words('Version {version} as PDF', '버전 {version} PDF', 'バージョン{version}のPDF'),
+  draftBlocks: words(
+    'Unsaved draft: the blocks (JSON) of a note never saved, which is no version and was never signed',
+    '저장하지 않은 초안: 한 번도 저장하지 않은 노트의 블록 (JSON). 버전이 아니며 서명된 적이 없습니다',
+    '未保存の下書き：一度も保存されていないノートのブロック（JSON）。バージョンではなく、署名されたこともありません',
+  ),
+  draftHtml: words('Unsaved draft as a web page', '저장하지 않은 초안 웹 페이지', '未保存の下書きのウェブページ'),
+  pdfCopiesName: words('PDF copies of the notes', '노트의 PDF 사본', 'ノートのPDFコピー'),
+  pdfCopiesIncluded: words(
+    "Each note's latest saved version is also included as PDF.",
+    '각 노트의 최신 저장 버전이 PDF로도 들어 있습니다.',
+    '各ノートの最新の保存バージョンはPDFでも含まれています。',
+  ),
+  pdfCopiesNoBrowser: words(
+    'This archive holds no PDF copies of the notes: the server that made it cannot print PDFs (Chromium is not installed). Every saved version is complete in its JSON and HTML files.',
+    '이 아카이브에는 노트의 PDF 사본이 없습니다. 아카이브를 만든 서버가 PDF를 인쇄할 수 없습니다 (Chromium 미설치). 저장된 모든 버전은 JSON 및 HTML 파일에 빠짐없이 들어 있습니다.',
+    'このアーカイブにはノートのPDFコピーが含まれていません。作成したサーバーがPDFを印刷できません（Chromium未インストール）。保存されたすべてのバージョンはJSONとHTMLのファイルに完全に含まれています。',
+  ),
+  pdfCopiesNotMade: words(
+    'This archive holds no PDF copies of the notes. Every saved version is complete in its JSON and HTML files.',
+    '이 아카이브에는 노트의 PDF 사본이 없습니다. 저장된 모든 버전은 JSON 및 HTML 파일에 빠짐없이 들어 있습니다.',
+    'このアーカイブにはノートのPDFコピーが含まれていません。保存されたすべてのバージョンはJSONとHTMLのファイルに完全に含まれています。',
+  ),
   fileChanged: words(
     'Warning: the stored bytes no longer match the SHA-256 recorded at upload ({hash}).',
     '경고: 저장된 파일이 업로드할 때 기록한 SHA-256({hash})과 더 이상 일치하지 않습니다.',
@@ -98,6 +120,16 @@ export const ELN_MESSAGES = {
   originalNote: words('Original note: {number} ({status}).', '원래 노트: {number} ({status}).', '元のノート：{number}（{status}）。'),
   originalNoteNumber: words('Original note: {number}.', '원래 노트: {number}.', '元のノート：{number}。'),
   originalNoteUnnumbered: words('Original record: {name}.', '원래 기록: {name}.', '元の記録：{name}。'),
+  originalAuthors: words(
+    'Written by {names} in the original notebook.',
+    '원래 노트북의 작성자: {names}.',
+    '元のノートブックでの作成者：{names}。',
+  ),
+  originalUnsaved: words(
+    'Never saved in the original notebook: imported as an unsaved draft, with no version.',
+    '원래 노트북에서 한 번도 저장하지 않은 노트입니다. 버전 없이 저장하지 않은 초안으로 가져왔습니다.',
+    '元のノートブックで一度も保存されていないノートです。バージョンのない未保存の下書きとして取り込みました。',
+  ),
   originalVersion: words(
     'Version {version} saved {time} by {name}.',
     '버전 {version}: {time}, {name}님 저장.',

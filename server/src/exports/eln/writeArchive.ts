@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { eq, inArray } from 'drizzle-orm';
-import { canonicalJson, ERR, formatZonedTime, PRODUCT, type Language } from '@eln/shared';
+import { canonicalJson, ERR, formatZonedTime, PRODUCT, type Language, type SavedBlock } from '@eln/shared';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
@@ -22,9 +23,13 @@ import {
 import {
   CHECKSUMS_FILE,
   dayInZone,
+  DRAFT_FILE,
+  DRAFT_FILE_FORMAT,
   ELN_FORMAT_VERSION,
   isoInZone,
   METADATA_FILE,
+  PDF_COPIES_ID,
+  PDF_COPIES_PROPERTY,
   PROJECT_FOLDER,
   PROJECT_GENRE,
   PUBLIC_KEY_FILE,
@@ -37,6 +42,7 @@ import {
   SIGNATURE_STATES,
   VERSION_FILE_FORMAT,
   VERSION_FILE_FORMAT_VERSION,
+  type DraftFile,
   type Entity,
   type Ref,
   type VersionFile,
@@ -58,8 +64,10 @@ export interface ElnExportOptions {
   timeZone?: string;
   /** Who runs this notebook: the crate's publisher and the licence's holder (config COMPANY_NAME). */
   organization?: string;
-  /** The latest saved version of a note as PDF; without it the archive holds no PDFs. */
+  /** The latest saved version of a note as PDF; without it the archive holds no PDFs, and its crate says so. */
   notePdf?: (project: ExportProject, note: ExportNote) => Promise<Buffer>;
+  /** Why there is no `notePdf`, for the crate to say: the server cannot print (chromium is not installed). */
+  pdfOmitted?: 'noBrowser';
 }
 
 /** A stored file that could not be exported as recorded. */
@@ -93,6 +101,7 @@ class CrateGraph {
   readonly entities = new Map<string, Entity>();
   readonly checksumLines: string[] = [];
   private readonly people = new Map<number, ExportPerson>();
+  private readonly named = new Map<string, string>();
 
   add(entity: Entity): Ref {
     this.entities.set(entity['@id'], entity);
@@ -110,13 +119,23 @@ class CrateGraph {
     return ref(personId(who.userNo));
   }
 
+  /** A person known only by name (an imported note's author, who has no account here). */
+  namedPerson(name: string): Ref {
+    const id = `#author-${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
+    this.named.set(id, name);
+    return ref(id);
+  }
+
   knowsPerson(userNo: number): boolean {
     return this.people.has(userNo);
   }
 
   /** Every Person met, as top-level entities. */
   personEntities(): Entity[] {
-    return [...this.people.values()].map((p) => ({ '@id': personId(p.userNo), '@type': 'Person', name: p.name, identifier: p.userId }));
+    return [
+      ...[...this.people.values()].map((p) => ({ '@id': personId(p.userNo), '@type': 'Person', name: p.name, identifier: p.userId })),
+      ...[...this.named].map(([id, name]) => ({ '@id': id, '@type': 'Person', name })),
+    ];
   }
 }
 
@@ -174,7 +193,7 @@ export async function writeElnArchive(
     const inProject = new Set(await exportNoteNos(db, project.projectNo));
     let done = 0;
     for (const noteNo of options.noteNos) {
-      const note = inProject.has(noteNo) ? await loadExportNote(db, noteNo, options.filesDir) : undefined;
+      const note = inProject.has(noteNo) ? await loadExportNote(db, noteNo, options.filesDir, { withDraft: true }) : undefined;
       if (note) noteParts.push(await writeNote(ctx, rootFolder, note));
       done += 1;
       onProgress(done, total);
@@ -288,6 +307,8 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
     parts.push(json, page);
   }
 
+  if (!note.latest && note.draft?.length) parts.push(...(await writeDraft(ctx, note, note.draft, folder, entry, filePaths)));
+
   if (options.notePdf && note.latest) {
     const pdf = await options.notePdf(ctx.project, note);
     const pdfName = `${safeSegment(note.labNoteNumber, 40, `note-${note.noteNo}`)}-v${note.latest.version}.pdf`;
@@ -309,7 +330,8 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
     '@type': 'Dataset',
     name: note.title,
     identifier: note.labNoteNumber,
-    author: graph.person(note.writer),
+    // An imported note's authors are the people of the archive it came from, not the account that imported it.
+    author: note.importedAuthors?.length ? note.importedAuthors.map((name) => graph.namedPerson(name)) : graph.person(note.writer),
     dateCreated: note.createdAt.toISOString(),
     dateModified: note.updatedAt.toISOString(),
     creativeWorkStatus: NOTE_STATUS_NAMES[note.status].en,
@@ -340,6 +362,44 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
   }
   ctx.noteEntities.set(note.noteNo, dataset['@id']);
   return graph.add(dataset);
+}
+
+/**
+ * A note never saved: its live document's blocks (`draft.json`, read back by the import as the draft of
+ * a note still unsaved) and as a web page. Neither is a version, and both say so.
+ */
+async function writeDraft(
+  ctx: ArchiveContext,
+  note: ExportNote,
+  blocks: SavedBlock[],
+  folder: string,
+  entry: (relative: string) => string,
+  filePaths: ReadonlyMap<string, string>,
+): Promise<Ref[]> {
+  const { graph, options } = ctx;
+  const content: DraftFile = {
+    format: DRAFT_FILE_FORMAT,
+    formatVersion: VERSION_FILE_FORMAT_VERSION,
+    labNoteNumber: note.labNoteNumber,
+    title: note.title,
+    blocks,
+  };
+  const common = { dateModified: note.updatedAt.toISOString(), creativeWorkStatus: 'unsaved draft' };
+  const json = graph.file(`${folder}${DRAFT_FILE}`, await ctx.zip.addBytes(entry(DRAFT_FILE), jsonBytes(content), { compress: true }), {
+    name: DRAFT_FILE,
+    encodingFormat: 'application/json',
+    description: elnMessage('draftBlocks', options.lang),
+    ...common,
+  });
+  const html = renderVersionHtml(blocks, { lang: options.lang, title: note.title, fileSource: (fileId) => filePaths.get(fileId) ?? null });
+  const htmlName = 'draft.html';
+  const page = graph.file(`${folder}${htmlName}`, await ctx.zip.addBytes(entry(htmlName), encoder.encode(html), { compress: true }), {
+    name: htmlName,
+    encodingFormat: 'text/html',
+    description: elnMessage('draftHtml', options.lang),
+    ...common,
+  });
+  return [json, page];
 }
 
 /** A stored file's name inside its note's folder: its id and extension, so no uploaded name can clash or escape. */
@@ -534,6 +594,9 @@ async function finishCrate(ctx: ArchiveContext, rootFolder: string, key: Signing
       ? graph.person({ userNo: exporterNo, userId: options.exportedBy.userId, name: options.exportedBy.name })
       : undefined;
   const time = formatZonedTime(options.exportedAt, ctx.zone, options.lang)?.text ?? published;
+  const pdfCopies = options.notePdf
+    ? elnMessage('pdfCopiesIncluded', options.lang)
+    : elnMessage(options.pdfOmitted === 'noBrowser' ? 'pdfCopiesNoBrowser' : 'pdfCopiesNotMade', options.lang);
   const head: Entity[] = [
     {
       '@id': METADATA_FILE,
@@ -548,18 +611,28 @@ async function finishCrate(ctx: ArchiveContext, rootFolder: string, key: Signing
       '@id': './',
       '@type': 'Dataset',
       name: elnMessage('rootName', options.lang, { project: project.title, date: dayInZone(options.exportedAt, ctx.zone) }),
-      description: elnMessage('rootDescription', options.lang, {
+      description: `${elnMessage('rootDescription', options.lang, {
         project: project.title,
         exporter: options.exportedBy.name,
         time,
         key: PUBLIC_KEY_FILE,
-      }),
+      })} ${pdfCopies}`,
+      // Said for programs too: whether the notes' PDF copies are in the archive (`included` or `omitted`).
+      additionalProperty: ref(PDF_COPIES_ID),
       datePublished: published,
       dateCreated: published,
       license: ref('#license'),
       version: '1',
       sdPublisher: ref('#publisher'),
       hasPart: [ref(PROJECT_FOLDER), keyFile, sumsFile],
+    },
+    {
+      '@id': PDF_COPIES_ID,
+      '@type': 'PropertyValue',
+      propertyID: PDF_COPIES_PROPERTY,
+      name: elnMessage('pdfCopiesName', options.lang),
+      value: options.notePdf ? 'included' : 'omitted',
+      description: pdfCopies,
     },
     { '@id': '#publisher', '@type': 'Organization', name: organization },
     { '@id': '#software', '@type': 'SoftwareApplication', name: 'ELN', version: PRODUCT.version },

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { ELN_IMPORT_LIMITS, ERR, formatBytes } from '@eln/shared';
+import { ELN_IMPORT_LIMITS, elnInflationBound, ERR, formatBytes } from '@eln/shared';
 import { AppError } from '../../http/errors.js';
 
 /** The refusal of an archive too large to unpack, naming the limits. */
@@ -9,6 +9,7 @@ export function tooLarge(): AppError {
     params: {
       entries: ELN_IMPORT_LIMITS.entries,
       size: formatBytes(ELN_IMPORT_LIMITS.totalBytes, 'en'),
+      archiveRatio: ELN_IMPORT_LIMITS.archiveRatio,
       ratio: ELN_IMPORT_LIMITS.compressionRatio,
     },
   });
@@ -22,14 +23,17 @@ function structureError(detail: string): AppError {
  * A ZIP archive opened for reading (yauzl, lazily: only its central directory is read at first, and an
  * entry's bytes only when asked for, as a stream). Opening refuses what is not a ZIP (8001), an archive
  * beyond ELN_IMPORT_LIMITS (8007: counted and summed from the central directory before anything is
- * unpacked, and yauzl then fails any entry that unpacks to more than it declared), and one that is not a
- * single root folder (8002). Entries are named by their path inside the root folder.
+ * unpacked, the sum bound by the archive's own size too, and yauzl then fails any entry that unpacks to
+ * more than it declared), and one that is not a single root folder (8002). Entries are named by their
+ * path inside the root folder.
  */
 export class ArchiveReader {
   private constructor(
     private readonly zip: yauzl.ZipFile,
     readonly rootFolder: string,
     private readonly entries: ReadonlyMap<string, yauzl.Entry>,
+    /** What every entry together unpacks to, as the central directory declares it (and yauzl holds them to). */
+    readonly unpackedBytes: number,
   ) {}
 
   static async open(zipPath: string): Promise<ArchiveReader> {
@@ -41,9 +45,14 @@ export class ArchiveReader {
     });
     try {
       if (zip.entryCount > ELN_IMPORT_LIMITS.entries) throw tooLarge();
-      const entries = await readDirectory(zip);
+      const entries = await readDirectory(zip, elnInflationBound(zip.fileSize));
       const { rootFolder, files } = underOneRoot(entries);
-      return new ArchiveReader(zip, rootFolder, files);
+      return new ArchiveReader(
+        zip,
+        rootFolder,
+        files,
+        entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0),
+      );
     } catch (error) {
       zip.close();
       throw error;
@@ -91,8 +100,8 @@ export function normalizedPath(name: string): string {
   return name.split('/').filter(Boolean).join('/');
 }
 
-/** Every entry of the central directory, its sizes checked against the limits as it is read. */
-function readDirectory(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+/** Every entry of the central directory, its sizes checked against the limits as it is read (`maxTotal`: all of them unpacked). */
+function readDirectory(zip: yauzl.ZipFile, maxTotal: number): Promise<yauzl.Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: yauzl.Entry[] = [];
     let total = 0;
@@ -108,7 +117,7 @@ function readDirectory(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
       if (
         entries.length >= ELN_IMPORT_LIMITS.entries ||
         entry.uncompressedSize > ELN_IMPORT_LIMITS.entryBytes ||
-        total > ELN_IMPORT_LIMITS.totalBytes ||
+        total > maxTotal ||
         packedTooTightly
       ) {
         fail(tooLarge());

@@ -68,6 +68,14 @@ export function notePageHtml(
   ].join('\n');
 }
 
+/** The writer: an imported note's authors by name (marked imported) and who imported it, else the account. */
+function writerText(note: ExportNote, words: (typeof SHARED_MESSAGES)[Language]['note']): string {
+  const account = `${note.writer.name} · ${note.writer.userId}`;
+  if (!note.importedAuthors) return account;
+  const names = note.importedAuthors.length ? note.importedAuthors.join(', ') : words.unknownAuthor;
+  return `${fillIn(words.importedAuthors, { names })} · ${fillIn(words.importedBy, { name: account })}`;
+}
+
 function noteFacts(project: ExportProject, note: ExportNote, version: PrintedVersion | null, options: PdfOptions): string {
   const { lang } = options;
   const m = (key: PdfMessage, params?: Record<string, string | number>) => pdfMessage(key, lang, params);
@@ -87,7 +95,7 @@ function noteFacts(project: ExportProject, note: ExportNote, version: PrintedVer
   return facts([
     [shared.note.labNoteNumber, el('strong', {}, text(note.labNoteNumber))],
     [m('project'), text(`${project.title} (#${project.projectNo})`)],
-    [shared.note.writer, text(`${note.writer.name} · ${note.writer.userId}`)],
+    [shared.note.writer, text(writerText(note, shared.note))],
     [shared.note.statusLabel, text(shared.note.status[note.status])],
     [shared.note.version, text(versionText)],
     [

@@ -27,12 +27,12 @@ export interface PdfASupport {
   iccProfile: string;
 }
 
-const executable = async (file: string) =>
+export const executable = async (file: string) =>
   access(file, constants.X_OK).then(
     () => true,
     () => false,
   );
-const readable = async (file: string) =>
+export const readable = async (file: string) =>
   access(file, constants.R_OK).then(
     () => true,
     () => false,

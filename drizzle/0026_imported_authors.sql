@@ -1,0 +1,1 @@
+ALTER TABLE "lab_notes" ADD COLUMN "imported_authors" jsonb;
