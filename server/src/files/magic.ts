@@ -49,7 +49,7 @@ export const MIME_TYPES: Record<string, string> = {
 };
 
 /** How many leading bytes a signature check needs (a tar's sits at 257). */
-export const MAGIC_BYTES_NEEDED = 512;
+const MAGIC_BYTES_NEEDED = 512;
 
 /** A check of a file's content, fed its bytes as they stream in and asked at the end. */
 export interface ContentCheck {
@@ -133,14 +133,6 @@ export function contentCheckFor(extension: string, extra: readonly ExtraFileType
   if (!added) return null;
   if (added.check === 'text') return new TextCheck();
   return new SignatureCheck(added.signatures.map((hex) => ({ offset: 0, bytes: hexBytes(hex) })));
-}
-
-/** Whether a file's first bytes (`head`, at least MAGIC_BYTES_NEEDED when the file has them) fit a spec type's extension. */
-export function contentMatchesExtension(extension: string, head: Uint8Array): boolean {
-  const check = contentCheckFor(extension);
-  if (!check) return false;
-  check.update(head);
-  return check.passes(false);
 }
 
 /** The MIME type a stored file of this extension is served with. */

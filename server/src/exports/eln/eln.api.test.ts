@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { api, ELN_IMPORT_LIMITS, elnInflationBound, ERR, noteDocumentName, type SavedBlock } from '@eln/shared';
 import { verifyAuditChain } from '../../audit/audit.js';
-import { auditLog, files, labNotes, noteSignatures, noteVersions, projects, users } from '../../db/schema.js';
+import { auditLog, extraFileTypes, files, labNotes, noteSignatures, noteVersions, projects, users } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
 import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
 import { DatabaseDocumentStore, loadDocumentState } from '../../collab/persistence/documentStore.js';
@@ -773,6 +773,35 @@ describe('.eln import', () => {
     const skipped = await blocksOf('Facilis illum sed reprehe');
     expect(skipped.map((b) => b.content).join()).toContain('Not imported: the file autesse.json');
     expect(await blocksOf('フルーツフライの食性に関する研究')).not.toHaveLength(0);
+  });
+
+  it('takes the types administrators added to uploads, checked on their content as uploads are', async () => {
+    const archive = path.join(FIXTURES, 'elabftw-export.eln');
+    const skippedJson = './Molecular-biology - Facilis-illum-sed-reprehenderit - a7658b02/autesse.json';
+    try {
+      // Added as binary with a signature the JSON does not start with: still left out.
+      await db
+        .insert(extraFileTypes)
+        .values({ extension: 'json', mimeType: 'application/json', check: 'signature', signatures: ['89504e47'] });
+      expect((await importElnArchive(db, server.config, importer, archive, { lang: 'en' })).skippedFiles).toEqual([skippedJson]);
+      // Added as text: taken, stored with the type's MIME type.
+      await db.update(extraFileTypes).set({ check: 'text', signatures: [] }).where(eq(extraFileTypes.extension, 'json'));
+      const result = await importElnArchive(db, server.config, importer, archive, { lang: 'en' });
+      expect(result).toMatchObject({ fileCount: 2, skippedFiles: [] });
+      const notes = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
+      const stored = await db
+        .select()
+        .from(files)
+        .where(
+          inArray(
+            files.noteNo,
+            notes.map((n) => n.noteNo),
+          ),
+        );
+      expect(stored.find((f) => f.originName === 'autesse.json')).toMatchObject({ kind: 'file', mimeType: 'application/json' });
+    } finally {
+      await db.delete(extraFileTypes).where(eq(extraFileTypes.extension, 'json'));
+    }
   });
 });
 

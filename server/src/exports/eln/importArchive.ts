@@ -13,6 +13,7 @@ import {
   maxBytesOf,
   noteDocumentName,
   uploadKindOf,
+  type ExtraFileType,
   type Language,
   type PmNode,
 } from '@eln/shared';
@@ -22,7 +23,8 @@ import type { ServerConfig } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
 import { documentUpdates, files, labNotes, noteVersions, projectParticipants, projects } from '../../db/schema.js';
 import { cleanFileName } from '../../files/fileName.js';
-import { contentMatchesExtension, MAGIC_BYTES_NEEDED, MIME_TYPES } from '../../files/magic.js';
+import { addedFileTypes } from '../../files/fileTypes.js';
+import { contentCheckFor, mimeTypeOf, type ContentCheck } from '../../files/magic.js';
 import { AppError } from '../../http/errors.js';
 import { enforce } from '../../http/verdicts.js';
 import { nextLabNoteNumber } from '../../notes/labNoteNumbers.js';
@@ -85,21 +87,19 @@ interface SignatureCheck {
   keyId: string | null;
 }
 
-/** Counts, hashes and keeps the first bytes of what passes. */
+/** Counts and hashes what passes, and feeds it to the content check an upload of its type gets (if any). */
 class Inspector extends Transform {
   size = 0;
   private readonly hash = createHash('sha256');
-  private readonly headChunks: Buffer[] = [];
-  private headBytes = 0;
+
+  constructor(private readonly content: ContentCheck | null) {
+    super();
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
     this.hash.update(chunk);
-    if (this.headBytes < MAGIC_BYTES_NEEDED) {
-      const part = chunk.subarray(0, MAGIC_BYTES_NEEDED - this.headBytes);
-      this.headChunks.push(part);
-      this.headBytes += part.length;
-    }
+    this.content?.update(chunk);
     callback(null, chunk);
   }
 
@@ -107,8 +107,9 @@ class Inspector extends Transform {
     return this.hash.digest('hex');
   }
 
-  head(): Uint8Array {
-    return new Uint8Array(Buffer.concat(this.headChunks));
+  /** Whether what passed is a non-empty file that reads as its type: its first bytes, or text throughout. */
+  contentPasses(): boolean {
+    return this.size > 0 && (this.content?.passes() ?? false);
   }
 }
 
@@ -152,7 +153,9 @@ export async function importElnArchive(
     const signature = await checkSignature(db, reader, metadata);
     const plan = planImport(crate);
     const keep = new Set(plan.notes.flatMap((note) => note.attachments.map((a) => a.entityId)));
-    const skippedFiles = await verifyFiles(reader, crate, keep, config.filesDir, staged);
+    // The types an upload may have now, administrators' additions included: an archive brings no other.
+    const extraTypes = await addedFileTypes(db);
+    const skippedFiles = await verifyFiles(reader, crate, { keep, extraTypes }, config.filesDir, staged);
     const byEntity = new Map(staged.map((file) => [file.entityId, file]));
     const now = new Date();
     const context: NoteContext = {
@@ -163,6 +166,7 @@ export async function importElnArchive(
       zone: config.timeZone,
       intro: importIntro(options.lang, archiveName, now, config.timeZone, user, signature),
       skippedFiles,
+      extraTypes,
     };
     // Every note's content is judged before the transaction, so a refusal writes nothing and holds no lock.
     for (const note of plan.notes) await noteContent(context, note);
@@ -225,7 +229,7 @@ async function checkSignature(db: Db, reader: ArchiveReader, metadata: Buffer): 
 async function verifyFiles(
   reader: ArchiveReader,
   crate: Crate,
-  keep: ReadonlySet<string>,
+  { keep, extraTypes }: { keep: ReadonlySet<string>; extraTypes: readonly ExtraFileType[] },
   filesDir: string,
   staged: StagedFile[],
 ): Promise<string[]> {
@@ -239,15 +243,15 @@ async function verifyFiles(
     if (!expected || !/^[0-9a-f]{64}$/.test(expected))
       throw new AppError(ERR.elnChecksum, { params: { file: filePath }, data: { detail: 'no sha256' } });
     const name = cleanFileName(text(entity, 'name') ?? filePath.split('/').at(-1) ?? 'file');
-    const kind = uploadKindOf(name);
+    const kind = uploadKindOf(name, extraTypes);
     // An attachment larger than an upload of its kind may be is only hashed, never unpacked into storage.
     const fits = kind !== null && entry.uncompressedSize <= maxBytesOf(kind);
-    const target = keep.has(entity['@id']) && kind && fits ? stagingOf(filesDir, now, name, kind, entity['@id']) : null;
+    const target = keep.has(entity['@id']) && kind && fits ? stagingOf(filesDir, now, name, kind, entity['@id'], extraTypes) : null;
     if (target) {
       await mkdir(path.dirname(target.partialPath), { recursive: true });
       staged.push(target);
     }
-    const inspector = new Inspector();
+    const inspector = new Inspector(target ? contentCheckFor(extensionOf(name), extraTypes) : null);
     try {
       await pipeline(await reader.stream(entry), inspector, target ? createWriteStream(target.partialPath) : discard());
     } catch (error) {
@@ -264,7 +268,7 @@ async function verifyFiles(
         ? 'fileTypeRefused'
         : inspector.size > maxBytesOf(kind)
           ? 'fileTooLarge'
-          : inspector.size === 0 || !contentMatchesExtension(extensionOf(name), inspector.head())
+          : !inspector.contentPasses()
             ? 'fileTypeRefused'
             : null;
       if (refusal || !target) {
@@ -282,7 +286,14 @@ async function verifyFiles(
 }
 
 /** Where an attachment is unpacked: the uploads' own layout (year/month/id.ext), as `.partial` until commit. */
-function stagingOf(filesDir: string, now: Date, name: string, kind: 'image' | 'file', entityId: string): StagedFile {
+function stagingOf(
+  filesDir: string,
+  now: Date,
+  name: string,
+  kind: 'image' | 'file',
+  entityId: string,
+  extraTypes: readonly ExtraFileType[],
+): StagedFile {
   const fileId = randomUUID();
   const extension = extensionOf(name);
   const storagePath = path.join(String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${fileId}.${extension}`);
@@ -293,7 +304,7 @@ function stagingOf(filesDir: string, now: Date, name: string, kind: 'image' | 'f
     kind,
     originName: name,
     extension,
-    mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
+    mimeType: mimeTypeOf(extension, extraTypes),
     size: 0,
     sha256: '',
     storagePath,
@@ -311,6 +322,8 @@ interface NoteContext {
   zone: string;
   intro: string;
   skippedFiles: readonly string[];
+  /** The types administrators added to uploads, which an archive's attachments may have too. */
+  extraTypes: readonly ExtraFileType[];
 }
 
 function importIntro(lang: Language, archive: string, now: Date, zone: string, user: ElnImportUser, signature: SignatureCheck): string {
@@ -415,7 +428,7 @@ function historyLines(ctx: NoteContext, note: NotePlan): string[] {
     lines.push(elnMessage('originalComment', lang, { name: comment.author ?? unknown, time: time(comment.at), text: comment.text }));
   for (const attachment of note.attachments) {
     if (ctx.skippedFiles.includes(attachment.entityId)) {
-      const kind = uploadKindOf(cleanFileName(attachment.name));
+      const kind = uploadKindOf(cleanFileName(attachment.name), ctx.extraTypes);
       lines.push(
         elnMessage('fileSkipped', lang, { name: attachment.name, reason: elnMessage(kind ? 'fileTooLarge' : 'fileTypeRefused', lang) }),
       );
