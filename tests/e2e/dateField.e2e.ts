@@ -1,6 +1,7 @@
+import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { fillDate, openAs, seriousViolations, shot } from './support.js';
+import { apiSignIn, callApi, fillDate, openAs, prose, seriousViolations, shot, unique } from './support.js';
 
 /**
  * Date fields follow the interface language, not the browser's (issue 45, item 8): the browser here runs in
@@ -49,3 +50,35 @@ for (const theme of ['s', 'b'] as const) {
     expect(found).toEqual([]);
   });
 }
+
+test('a note’s date block changes its day in a calendar in the app’s language (ko, ja)', async ({ browser, request }) => {
+  test.setTimeout(hangTimeout(90_000));
+  const token = await apiSignIn(request, E2E.member);
+  const { projectNo } = await callApi(request, token, api.projects.create, {
+    title: `Dates ${unique()}`,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
+  for (const [language, theme, title] of [
+    ['ko', 'b', /^\d{4}년 \d{1,2}월$/],
+    ['ja', 's', /^\d{4}年\d{1,2}月$/],
+  ] as const) {
+    const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title: `Date ${language}` });
+    const page = await openAs(browser, E2E.member, { language, theme });
+    await page.goto(`/note/${labNoteNo}`);
+    await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
+    await prose(page).click();
+    await page.getByTestId('toolbar-date').click();
+    const block = prose(page).getByTestId('date-block');
+    await expect(block).toHaveCount(1);
+    await block.getByTestId('date-change').click();
+    const calendar = page.locator('.date-calendar');
+    await expect(calendar.locator('.date-calendar-title')).toHaveText(title);
+    await shot(page, `date-block-calendar-${theme}-${language}`, false);
+    // The first day of the month shown: the block keeps it as YYYY-MM-DD and shows it in the language.
+    await calendar.locator('.date-calendar-cell:not([data-outside-month])', { hasText: /^1$/ }).click();
+    await expect(calendar).toHaveCount(0);
+    await expect(block.getByTestId('date-value')).toHaveAttribute('datetime', /^\d{4}-\d{2}-01$/);
+    await expect(block.getByTestId('date-value')).toContainText(language === 'ko' ? '1일' : '1日');
+    await page.context().close();
+  }
+});

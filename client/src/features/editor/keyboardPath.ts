@@ -42,10 +42,13 @@ function escapeThenTab(): Plugin {
           if (MODIFIERS.has(event.key)) return false;
           const leave = leaving && event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey;
           leaving = false;
-          const target = leave ? tabStopBeside(view.dom, !event.shiftKey) : null;
-          if (!target) return false;
-          event.preventDefault();
-          target.focus();
+          if (!leave) return false;
+          const target = tabStopBeside(view.dom, !event.shiftKey);
+          // Nothing after the text on the page: the browser's own Tab (to its address bar) is the way out.
+          if (target) {
+            event.preventDefault();
+            target.focus();
+          }
           return true;
         },
         focus() {

@@ -22,7 +22,7 @@ const en = {
     keys: {
       title: 'Keyboard',
       toolbar: '{{keys}}: the toolbar (Escape: back to the text)',
-      leave: 'Escape, then Tab: leave the editor (Shift+Tab: back)',
+      leave: 'Escape, then Tab or Shift+Tab: leave the editor',
       table: 'Tab in a table: the next cell',
     },
     colorNames: {

@@ -20,7 +20,7 @@ const ja: EditorMessages = {
     keys: {
       title: 'キーボード',
       toolbar: '{{keys}}: ツールバーへ (Esc: 本文に戻る)',
-      leave: 'Esc の後に Tab: エディターから出る (Shift+Tab: 前へ)',
+      leave: 'Esc の後に Tab または Shift+Tab: エディターから出る',
       table: '表の中の Tab: 次のセル',
     },
     colorNames: {

@@ -20,7 +20,7 @@ const ko: EditorMessages = {
     keys: {
       title: '키보드',
       toolbar: '{{keys}}: 도구 모음으로 (Esc: 본문으로 돌아오기)',
-      leave: 'Esc 다음 Tab: 편집기에서 나가기 (Shift+Tab: 앞으로)',
+      leave: 'Esc 다음 Tab 또는 Shift+Tab: 편집기에서 나가기',
       table: '표 안에서 Tab: 다음 셀',
     },
     colorNames: { d92d20: '빨강', dc6803: '주황', '079455': '초록', '1570ef': '파랑', '6941c6': '보라', c11574: '자홍', '475467': '회색' },
