@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 
 /** The API and the live-editing websocket are served by the server on :8080; dev and preview proxy to it. */
 const backend = 'http://localhost:8080';
@@ -37,7 +38,9 @@ const pureDefinitions: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), pureDefinitions],
+  // React Aria ships its strings (a calendar's "Next", a date field's "Year"...) for 34 languages: only the
+  // interface's languages (shared LANGUAGES) are kept.
+  plugins: [react(), pureDefinitions, optimizeLocales.vite({ locales: ['en', 'ko', 'ja'] })],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -61,6 +64,11 @@ export default defineConfig({
             { name: 'queries', test: /node_modules[\\/]@tanstack[\\/]/ },
             // CSV reading serves the schema and dropbox editors (lazy), not the sign-in page.
             { name: 'csv', test: /node_modules[\\/]papaparse[\\/]/ },
+            // React Aria's date field and calendar serve the pages that show a date field (lazy).
+            {
+              name: 'dates',
+              test: /node_modules[\\/](react-aria-components|react-aria|react-stately|@react-aria|@react-stately|@react-types|@internationalized)[\\/]/,
+            },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

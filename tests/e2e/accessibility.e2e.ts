@@ -328,3 +328,61 @@ test('the editor by keyboard: Alt+F10 reaches the toolbar with a cell range kept
   for (let i = 0; i < 10; i += 1) await page.keyboard.press('Tab');
   await expect(page.getByTestId('color-popover')).toHaveCount(0);
 });
+
+test('the editor’s text shows focus at 3:1 or more in both themes', async ({ browser, request }) => {
+  const token = await apiSignIn(request, E2E.member);
+  const { projectNo } = await callApi(request, token, api.projects.create, {
+    title: `Ring ${unique()}`,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
+  const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title: 'Ring note' });
+  for (const theme of ['s', 'b'] as const) {
+    const page = await openAs(browser, E2E.member, { theme });
+    await page.goto(`/note/${labNoteNo}`);
+    await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
+    await prose(page).focus();
+    const indicator = await page.evaluate(readFocusIndicator);
+    expect(indicator?.what).toContain('div');
+    expect(indicator?.visible, `theme ${theme}`).toBe(true);
+    expect(indicator?.contrast, `theme ${theme}`).toBeGreaterThanOrEqual(3);
+    await expect(page.getByTestId('editor-keys')).toBeVisible();
+    await shot(page, `editor-focus-ring-${theme}`, false);
+    await page.context().close();
+  }
+});
+
+test('the schema editor’s thumbnail buttons are named with their visible label (WCAG 2.5.3), in en, ko and ja', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(hangTimeout(90_000));
+  const id = unique();
+  const curator = { userId: `label.${id.toLowerCase()}@eln.local`, password: 'curator-password-1234', name: `Label Curator ${id}` };
+  await callApi(request, await apiSignIn(request, E2E.admin), api.users.create, {
+    ...curator,
+    level: 1,
+    auth: { project: 'N', schema: 'Y', dropbox: 'N', template: 'N' },
+  });
+  const created = await callApi(request, await apiSignIn(request, curator), api.schemas.create, {
+    code: `LABEL-${id}`,
+    title: `Balances ${id}`,
+    schemas: [{ title: 'Analytical balance', entries: [{ field: 'Readability', value: '0.1 mg' }] }],
+  });
+  const found: string[] = [];
+  for (const language of ['en', 'ko', 'ja'] as const) {
+    const page = await openAs(browser, curator, { language });
+    await page.goto(`/schema/${created.schemasTypeNo}`);
+    await expect(page.getByTestId('page-schema-detail')).toBeVisible();
+    await page.getByTestId('schema-child-0').click();
+    for (const testId of ['schema-type-thumbnail-change', 'schema-child-thumbnail-change']) {
+      const button = page.getByTestId(testId);
+      await expect(button).toBeVisible();
+      const visible = (await button.innerText()).trim();
+      // The name starts with what the button shows, then says whose thumbnail it changes.
+      expect(await button.getAttribute('aria-label'), `${language} ${testId}`).toContain(visible);
+    }
+    found.push(...(await violations(page, `schema editor ${language}`)));
+    await page.context().close();
+  }
+  expect(found).toEqual([]);
+});

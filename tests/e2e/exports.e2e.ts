@@ -6,7 +6,7 @@ import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Download, Locator, Page, Route } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures';
-import { callApi, apiSignIn, openAs, prose, seriousViolations, shot, unique } from './support';
+import { callApi, apiSignIn, fillDate, openAs, prose, seriousViolations, shot, unique } from './support';
 
 /**
  * A project leaves the notebook from its own screen, as PDF and as a signed .eln archive; the PDF's pages
@@ -206,8 +206,8 @@ test.describe('exports', () => {
     await expect(admin.getByTestId('download-form-projects-error')).toHaveText('프로젝트를 하나 이상 선택해 주세요.');
     await admin.getByTestId('download-form-format-auditCsv').click();
     const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Seoul' });
-    await admin.getByTestId('download-form-range-start').fill(today);
-    await admin.getByTestId('download-form-range-end').fill(today);
+    await fillDate(admin.getByTestId('download-form-range-start'), today);
+    await fillDate(admin.getByTestId('download-form-range-end'), today);
     const csv = admin.waitForEvent('download');
     await admin.getByTestId('download-form-start').click();
     expect((await csv).suggestedFilename()).toBe(`audit-trail-${today}_${today}.csv`);

@@ -279,3 +279,86 @@ test('the editor toolbar is one Tab stop: arrows, Home and End move along it, Ta
   expect(await mouseUsed(page)).toEqual([]);
   await page.context().close();
 });
+
+test('focus follows the route: the new page’s heading, a new note’s text; Escape, then Tab leaves the editor from a table, as its keyboard help says', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(hangTimeout(120_000));
+  const token = await apiSignIn(request, E2E.member);
+  const { projectNo } = await callApi(request, token, api.projects.create, {
+    title: `Focus ${unique()}`,
+    signatureList: { department: '', user: E2E.member.userId },
+  });
+  const page = await keyboardUser(browser, E2E.member);
+  const activeId = () => page.evaluate(() => document.activeElement?.id ?? '');
+
+  // The main menu's link: focus moves to the new page's heading (not left on the menu or the body).
+  await tabTo(page, 'nav-project');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('page-project')).toBeVisible();
+  await expect.poll(activeId).toBe('page-project-title');
+  // A link inside the page that goes away with it: focus on the next page's heading, not on the body.
+  for (let presses = 0; presses < 60; presses += 1) {
+    const href = await page.evaluate(() => document.activeElement?.getAttribute('href'));
+    if (href === `/project/${projectNo}`) break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('page-project-detail')).toBeVisible();
+  await expect.poll(activeId).toBe('page-project-detail-title');
+
+  // A new note: its text has focus, with no Tab, and shows a ring.
+  await typeInto(page, 'new-note-title', 'Focus note');
+  await page.keyboard.press('Enter');
+  await expect(prose(page)).toHaveAttribute('contenteditable', 'true');
+  await expect.poll(() => focused(page)).toContain('ProseMirror');
+  await page.keyboard.type('Typed at once.');
+  await expect(prose(page)).toContainText('Typed at once.');
+  await expect(prose(page)).toHaveCSS('outline-style', 'solid');
+  await expect(page.getByTestId('editor-keys')).toContainText('Escape, then Tab or Shift+Tab: leave the editor');
+
+  // A table: Tab moves between its cells and stays in the text.
+  await page.keyboard.press('Alt+F10');
+  await arrowTo(page, 'toolbar-table');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('table-dialog')).toBeVisible();
+  await tabTo(page, 'table-rows');
+  await page.keyboard.press('Enter');
+  await expect(prose(page).locator('table')).toHaveCount(1);
+  await expect.poll(() => focused(page)).toContain('ProseMirror');
+  for (let i = 0; i < 3; i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toContain('ProseMirror');
+  }
+  // Escape, then Tab: out of the text, to what follows it (a control put there for the test, as a page
+  // may have); Shift+Tab back into the text.
+  await page.evaluate(() => {
+    const next = document.createElement('button');
+    next.dataset.testid = 'after-editor';
+    next.textContent = 'After';
+    document.querySelector('[data-testid="note-view"]')?.append(next);
+  });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect.poll(() => focused(page)).toBe('after-editor');
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(() => focused(page)).toContain('ProseMirror');
+  // Escape, then Shift+Tab: to the toolbar, its one Tab stop.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Shift+Tab');
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.activeElement?.closest('[data-testid="editor-toolbar"], [data-testid="table-toolbar"]') !== null),
+    )
+    .toBe(true);
+  // Any other key between Escape and Tab keeps Tab in the table.
+  await page.keyboard.press('Escape');
+  await expect.poll(() => focused(page)).toContain('ProseMirror');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toContain('ProseMirror');
+  expect(await mouseUsed(page)).toEqual([]);
+  await page.context().close();
+});

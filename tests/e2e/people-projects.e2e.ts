@@ -2,7 +2,7 @@ import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { shot, unique, signIn, callApi, apiSignIn, type Person, seriousViolations } from './support.js';
+import { shot, unique, signIn, callApi, apiSignIn, type Person, seriousViolations, fillDate } from './support.js';
 
 /**
  * People and projects in the browser: an administrator sets up a department and two users, one of them
@@ -251,11 +251,11 @@ test.describe('people and projects', () => {
     await expect(page.getByTestId('project-row')).toHaveCount(3);
 
     // Dates in the wrong order are refused beside the dates; a range after today finds nothing.
-    await page.getByTestId('project-search-start').fill('2099-02-01');
-    await page.getByTestId('project-search-end').fill('2099-01-01');
+    await fillDate(page.getByTestId('project-search-start'), '2099-02-01');
+    await fillDate(page.getByTestId('project-search-end'), '2099-01-01');
     await page.getByTestId('project-search-submit').click();
     await expect(page.getByTestId('project-search-date-error')).toHaveText('The start date must not be after the end date.');
-    await page.getByTestId('project-search-end').fill('2099-03-01');
+    await fillDate(page.getByTestId('project-search-end'), '2099-03-01');
     await page.getByTestId('project-search-submit').click();
     await expect(page).toHaveURL(/sd=2099-02-01&ed=2099-03-01/);
     await expect(page.getByTestId('project-clear-search')).toBeVisible();

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 
 /** What the browser tests share: signing in, calling the API, screenshots, names unique to a run. */
@@ -20,6 +20,26 @@ export interface Person extends Credentials {
 export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage, animations: 'disabled' });
+}
+
+/**
+ * Types an ISO day (YYYY-MM-DD) into one of the app's date fields (React Aria's, segments in the interface
+ * language's order) as a person would: each of its year, month and day segments focused and typed; '' clears
+ * them. The field's `data-value` then holds the day.
+ */
+export async function fillDate(field: Locator, iso: string): Promise<void> {
+  const [year = '', month = '', day = ''] = iso ? iso.split('-') : [];
+  for (const [type, value] of [
+    ['year', year],
+    ['month', month],
+    ['day', day],
+  ] as const) {
+    const segment = field.locator(`[data-type="${type}"]`);
+    await segment.focus();
+    if (value) await segment.pressSequentially(value);
+    else await segment.press('Backspace');
+  }
+  await expect(field).toHaveAttribute('data-value', iso);
 }
 
 let counter = 0;
@@ -163,12 +183,21 @@ export async function cuttableNetwork(page: Page): Promise<{ offline: () => Prom
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
+ * A calendar's day (React Aria): named by its whole date ("2020년 1월 1일 수요일") and showing its number,
+ * which axe's label-in-name check (WCAG 2.5.3) does not find as a word inside the Korean "1일" although
+ * the name does hold it. Only that check skips these cells.
+ */
+const isCalendarDay = (html: string) => html.includes('date-calendar-cell');
+
+/**
  * axe-core's critical and serious violations on the page as it is now (a dialog open, say), one readable
  * line each, named by `where`. axe is injected by Playwright, so the app's CSP stays as production serves it.
  */
 export async function seriousViolations(page: Page, where: string): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return result.violations
+    .map((v) => (v.id === 'label-content-name-mismatch' ? { ...v, nodes: v.nodes.filter((n) => !isCalendarDay(n.html)) } : v))
+    .filter((v) => v.nodes.length > 0)
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map(
       (v) =>

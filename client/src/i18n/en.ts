@@ -329,7 +329,7 @@ const en = {
       none: 'No thumbnail',
       alt: 'Thumbnail of {{name}}',
       change: 'Change thumbnail',
-      changeOf: 'Change the thumbnail of {{name}}',
+      changeOf: 'Change thumbnail of {{name}}',
       dialogTitle: 'Thumbnail of {{name}}',
       current: 'Current thumbnail',
       chosen: 'The chosen image, as it will look',

@@ -12,6 +12,13 @@ describe('interface strings', () => {
     new Set(['common.ok', 'signin.userIdPlaceholder', 'findId.phonePlaceholder', 'dropbox.import.encodings.utf-8']),
   );
 
+  it('names a thumbnail button with its visible label in every language (WCAG 2.5.3, label in name)', () => {
+    for (const strings of [en, ko, ja]) {
+      const { change, changeOf } = strings.schema.thumbnail;
+      expect(changeOf.replace('{{name}}', 'Balances')).toContain(change);
+    }
+  });
+
   it('picks the stored language, else the browser language, else English', () => {
     expect(detectLanguage('ja', ['ko-KR'])).toBe('ja');
     expect(detectLanguage(null, ['fr-FR', 'ko-KR', 'en'])).toBe('ko');

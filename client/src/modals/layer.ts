@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { focusables } from '../lib/focusables';
 
 /**
  * The stack of open modal layers. Only the top one reacts to Escape and keeps Tab inside itself; while any
@@ -11,21 +12,6 @@ function syncBackground(): void {
   const root = document.getElementById('root');
   root?.toggleAttribute('inert', stack.length > 0);
   document.body.classList.toggle('modal-open', stack.length > 0);
-}
-
-const FOCUSABLE = [
-  'a[href]',
-  'button:not([disabled])',
-  'input:not([disabled]):not([type="hidden"])',
-  'select:not([disabled])',
-  'textarea:not([disabled])',
-  '[tabindex]:not([tabindex="-1"])',
-].join(',');
-
-function focusables(container: HTMLElement): HTMLElement[] {
-  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-    (el) => el.offsetParent !== null || el === document.activeElement,
-  );
 }
 
 interface LayerOptions {

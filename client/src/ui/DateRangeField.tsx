@@ -1,4 +1,7 @@
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
+
+/** React Aria's date field is a chunk of its own, fetched when a page first shows a date. */
+const DateInputField = lazy(() => import('./dates/DatePickers').then((m) => ({ default: m.DateInputField })));
 
 export interface DateRange {
   startDate: string;
@@ -15,35 +18,44 @@ interface DateRangeFieldProps extends DateRange {
   testId: string;
 }
 
-/** A search form's "from ~ to" dates; each input keeps the other from crossing it. */
+/** Holds the field's place while its chunk loads. */
+const pending = <span className="input date-field-pending" aria-hidden="true" />;
+
+/**
+ * A search form's "from ~ to" dates, in the interface language (not the browser's): each field marks a
+ * day past the other as out of range.
+ */
 export function DateRangeField({ startDate, endDate, onChange, error, labels, className, testId }: DateRangeFieldProps) {
   const id = useId();
   const errorId = `${id}-date-error`;
-  const both = { type: 'date', className: 'input', 'aria-invalid': error ? true : undefined } as const;
   return (
     <fieldset className={['search-field search-dates', className ?? '', error ? 'field-invalid' : ''].filter(Boolean).join(' ')}>
       <legend className="search-label">{labels.legend}</legend>
       <div className="date-range">
-        <input
-          {...both}
-          value={startDate}
-          max={endDate || undefined}
-          onChange={(event) => onChange({ startDate: event.target.value })}
-          aria-label={labels.start}
-          data-testid={`${testId}-start`}
-        />
+        <Suspense fallback={pending}>
+          <DateInputField
+            value={startDate}
+            max={endDate || undefined}
+            onChange={(value) => onChange({ startDate: value })}
+            label={labels.start}
+            invalid={Boolean(error)}
+            testId={`${testId}-start`}
+          />
+        </Suspense>
         <span className="date-sep" aria-hidden="true">
           ~
         </span>
-        <input
-          {...both}
-          value={endDate}
-          min={startDate || undefined}
-          onChange={(event) => onChange({ endDate: event.target.value })}
-          aria-label={labels.end}
-          aria-describedby={error ? errorId : undefined}
-          data-testid={`${testId}-end`}
-        />
+        <Suspense fallback={pending}>
+          <DateInputField
+            value={endDate}
+            min={startDate || undefined}
+            onChange={(value) => onChange({ endDate: value })}
+            label={labels.end}
+            invalid={Boolean(error)}
+            describedBy={error ? errorId : undefined}
+            testId={`${testId}-end`}
+          />
+        </Suspense>
       </div>
       {error ? (
         <p className="field-error" id={errorId} data-testid={`${testId}-date-error`}>

@@ -22,7 +22,7 @@ export function PageFrame({ testId, title, description, icon, actions, children 
         <div className="page-heading">
           {icon ? <span className="page-icon">{icon}</span> : null}
           <div>
-            <h1 className="page-title" id={`${testId}-title`}>
+            <h1 className="page-title" id={`${testId}-title`} tabIndex={-1}>
               {title}
             </h1>
             {description ? <p className="page-description">{description}</p> : null}

@@ -93,7 +93,7 @@ export function DashboardPage() {
     <section className="page dashboard" data-testid="dashboard" aria-busy={state.phase === 'loading'}>
       <header className="dashboard-hero">
         <p className="dashboard-date">{today}</p>
-        <h1 className="dashboard-greeting" data-testid="dashboard-greeting">
+        <h1 className="dashboard-greeting" data-testid="dashboard-greeting" tabIndex={-1}>
           {t(`dashboard.${greetingFor(new Date().getHours())}`, { name })}
         </h1>
         <p className="dashboard-subtitle">{t('dashboard.subtitle')}</p>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSchema, type JSONContent } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
@@ -33,6 +33,8 @@ export interface LiveEditorProps {
   uploadOwner: UploadOwner | null;
   /** ADD and EDIT blocks against the saved version, by blockUid. */
   statuses: BlockStatuses;
+  /** Focus the text (at its start) the first time it is editable: a note just created. */
+  focusOnEditable?: boolean;
 }
 
 /** How long a rule notice stays beside the toolbar. */
@@ -63,6 +65,19 @@ function RuleNotice({ message, onDismiss }: { message: string; onDismiss(): void
   );
 }
 
+/** The editor's keys, under the text and as its description: how to reach the toolbar and how to leave. */
+function KeyboardHelp({ id }: { id: string }) {
+  const { t } = useTranslation('editor');
+  return (
+    <p className="editor-keys" id={id} data-testid="editor-keys">
+      <span className="editor-keys-title">{t('toolbar.keys.title')}</span>
+      <span>{t('toolbar.keys.toolbar', { keys: TOOLBAR_SHORTCUT })}</span>
+      <span>{t('toolbar.keys.leave')}</span>
+      <span>{t('toolbar.keys.table')}</span>
+    </p>
+  );
+}
+
 /** A remote caret: a thin bar in the writer's colour with their name above it. */
 function renderCaret(user: Record<string, unknown>): HTMLElement {
   const color = typeof user.color === 'string' ? user.color : '#4f46e5';
@@ -90,7 +105,7 @@ function initialContent(doc: Y.Doc): JSONContent | undefined {
  * Collaboration (its own undo and redo) and CollaborationCaret, the note schema, and the toolbar.
  * Editing follows `editable` (the server decides; the client only mirrors it).
  */
-export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuses }: LiveEditorProps) {
+export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuses, focusOnEditable = false }: LiveEditorProps) {
   const { t } = useTranslation('editor');
   const [notice, setNotice] = useState<string | null>(null);
   const editorId = useId();
@@ -150,6 +165,17 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
     if (editor && !editor.isDestroyed && editor.isEditable !== editable) editor.setEditable(editable);
   }, [editor, editable]);
 
+  const focusedOnce = useRef(false);
+  useEffect(() => {
+    if (!focusOnEditable || focusedOnce.current || !editable || !editor || editor.isDestroyed) return;
+    try {
+      editor.commands.focus('start');
+      focusedOnce.current = true;
+    } catch {
+      /* not mounted yet: the next render tries again */
+    }
+  }, [editor, editable, focusOnEditable]);
+
   useEffect(() => {
     if (!editor || editor.isDestroyed) return;
     try {
@@ -162,13 +188,9 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
   return (
     <div className={`live-editor${editable ? '' : ' is-readonly'}`} data-testid="editor">
       {editor && editable ? <Toolbar editor={editor} uploadOwner={uploadOwner} onRefuse={setNotice} /> : null}
-      {editor && editable ? (
-        <p className="visually-hidden" id={`${editorId}-keys`}>
-          {t('toolbar.shortcutHint', { keys: TOOLBAR_SHORTCUT })}
-        </p>
-      ) : null}
       {notice ? <RuleNotice message={notice} onDismiss={() => setNotice(null)} /> : null}
       <EditorContent editor={editor} className="editor-content" data-testid="editor-content" />
+      {editor && editable ? <KeyboardHelp id={`${editorId}-keys`} /> : null}
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { SignaturePanel } from '../signatures/SignaturePanel';
 import { NotePdfButton } from '../exports/NotePdfButton';
 import type { NoteSession, NoteSessionState } from './noteSession';
 import { noteAuthors } from './importedAuthors';
+import type { ReadOnlyReason } from './sessionState';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import type { PresenceUser } from './presence';
 import { reopenSession } from './sessions';
@@ -40,6 +41,17 @@ function ConnectionPill({ state }: { state: NoteSessionState }) {
       <span className="conn-dot" aria-hidden="true" />
       {t(`notes.connection.${connection}`)}
       {unsynced ? <span className="conn-unsynced"> · {t('notes.connection.unsynced')}</span> : null}
+    </span>
+  );
+}
+
+/** A read-only note has nothing to save: it says that it is read-only and why, not "Connected · Saved". */
+function ReadOnlyPill({ reason }: { reason: ReadOnlyReason }) {
+  const { t } = useTranslation('editor');
+  return (
+    <span className="conn-pill conn-readonly" data-testid="note-mode" data-reason={reason}>
+      <LockIcon size={13} />
+      {t(`notes.readOnlyMode.${reason}`)}
     </span>
   );
 }
@@ -116,7 +128,16 @@ function NoteWriter({ note }: { note: NoteSummary }) {
 }
 
 /** One open note: header (title, version, connection, saving, presence, save) and the live editor. */
-export function NoteView({ session, onSave }: { session: NoteSession; onSave(session: NoteSession): Promise<void> }) {
+export function NoteView({
+  session,
+  onSave,
+  focusEditor = false,
+}: {
+  session: NoteSession;
+  onSave(session: NoteSession): Promise<void>;
+  /** The note was just created: its text takes focus as soon as it can be written. */
+  focusEditor?: boolean;
+}) {
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
   const { t: tt } = useTranslation('template');
@@ -182,6 +203,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
   }
 
   const readOnly = state.readOnly !== null;
+  const locked = state.readOnly === 'signed' || state.readOnly === 'finished';
   const save = async () => {
     const before = state.version;
     await onSave(session);
@@ -197,7 +219,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
             <NoteIcon size={20} />
           </span>
           <div className="note-title-text">
-            <h1 className="note-title" data-testid="note-title">
+            <h1 className="note-title" data-testid="note-title" tabIndex={-1}>
               {note?.title ?? t('notes.loading')}
             </h1>
             <p className="note-meta">
@@ -241,8 +263,9 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
             </p>
           </div>
           <div className="note-actions">
-            <ConnectionPill state={state} />
-            <SaveState state={state} />
+            {/* A locked note (signed, project closed) changes no more: being connected says nothing then. */}
+            {locked && state.connection === 'connected' ? null : <ConnectionPill state={state} />}
+            {state.readOnly ? <ReadOnlyPill reason={state.readOnly} /> : <SaveState state={state} />}
             {note?.abilities.exportPdf && state.version > 0 ? <NotePdfButton noteNo={session.noteNo} version={state.version} /> : null}
             {!readOnly ? (
               <button
@@ -302,6 +325,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
           editable={state.writable}
           uploadOwner={uploadOwner}
           statuses={state.statuses}
+          focusOnEditable={focusEditor}
         />
       ) : (
         <div className="note-loading" data-testid="note-loading">

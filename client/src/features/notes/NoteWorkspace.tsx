@@ -53,7 +53,8 @@ export default function NoteWorkspace() {
   const tabs = useTabs();
   const base = location.pathname.startsWith('/editor') ? '/editor' : '/note';
   const routeNo = parseNoteNo(id);
-  const closedHere = (location.state as { closedNote?: number } | null)?.closedNote === routeNo;
+  const routeState = location.state as { closedNote?: number; newNote?: number } | null;
+  const closedHere = routeState?.closedNote === routeNo;
   const [question, setQuestion] = useState<LeaveQuestion | null>(null);
   const busy = useRef(false);
   // A note reopened after a refused edit has a new session: render it.
@@ -250,7 +251,12 @@ export default function NoteWorkspace() {
           </EmptyState>
         </div>
       ) : session ? (
-        <NoteView key={session.doc.guid} session={session} onSave={async (target) => void (await saveVersion(target))} />
+        <NoteView
+          key={session.doc.guid}
+          session={session}
+          onSave={async (target) => void (await saveVersion(target))}
+          focusEditor={routeState?.newNote === session.noteNo}
+        />
       ) : (
         <div className="card note-card" data-testid="note-empty">
           <EmptyState icon={<NoteIcon size={26} />} title={t('notes.emptyTitle')}>

@@ -100,7 +100,8 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
       });
       setTitle('');
       setTemplateNo(null);
-      void navigate(`/note/${created.labNoteNo}`);
+      // A new note is opened to be written in: its editor takes focus once it can be written.
+      void navigate(`/note/${created.labNoteNo}`, { state: { newNote: created.labNoteNo } });
     } catch (failure) {
       if (isApiError(failure) && (failure.status === ERR.noteDuplicate || failure.status === ERR.validation))
         setTitleError(apiErrorText(failure, language));
@@ -227,7 +228,11 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
               ) : (
                 notes.map((note) => (
                   <tr key={note.no} data-testid={`note-row-${note.no}`} data-note-no={note.no}>
-                    <td className="cell-mono" data-label={t('projectNotes.columns.number')}>
+                    <td
+                      className="cell-mono col-nowrap"
+                      data-label={t('projectNotes.columns.number')}
+                      data-testid={`note-row-number-${note.no}`}
+                    >
                       {note.labNoteNumber}
                     </td>
                     <td className="col-title" data-label={t('projectNotes.columns.title')}>

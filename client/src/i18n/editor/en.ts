@@ -19,7 +19,12 @@ const en = {
     color: 'Text colour',
     colorDefault: 'Default colour',
     colorNamed: 'Colour {{color}}',
-    shortcutHint: 'Press {{keys}} to reach the toolbar, and Escape to come back to the text.',
+    keys: {
+      title: 'Keyboard',
+      toolbar: '{{keys}}: the toolbar (Escape: back to the text)',
+      leave: 'Escape, then Tab or Shift+Tab: leave the editor',
+      table: 'Tab in a table: the next cell',
+    },
     colorNames: {
       d92d20: 'Red',
       dc6803: 'Orange',
@@ -229,6 +234,13 @@ const en = {
     modifiersNone: 'No one else is editing',
     legendAdd: 'New since the saved version',
     legendEdit: 'Changed since the saved version',
+    readOnlyMode: {
+      signed: 'Read only · signed',
+      finished: 'Read only · project closed',
+      notWritable: 'Read only · no edit right',
+      holdEnded: 'Read only · editing ended',
+      tooLarge: 'Read only · size limit reached',
+    },
     readOnly: {
       title: 'Read only',
       signed: 'This note is signed, so it is locked. Only the project leader can remove a signature.',

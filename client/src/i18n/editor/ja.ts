@@ -17,7 +17,12 @@ const ja: EditorMessages = {
     color: '文字色',
     colorDefault: '標準の色',
     colorNamed: '色 {{color}}',
-    shortcutHint: '{{keys}} でツールバーへ、Esc で本文に戻ります。',
+    keys: {
+      title: 'キーボード',
+      toolbar: '{{keys}}: ツールバーへ (Esc: 本文に戻る)',
+      leave: 'Esc の後に Tab または Shift+Tab: エディターから出る',
+      table: '表の中の Tab: 次のセル',
+    },
     colorNames: {
       d92d20: '赤',
       dc6803: 'オレンジ',
@@ -225,6 +230,13 @@ const ja: EditorMessages = {
     modifiersNone: '他に編集している人はいません',
     legendAdd: '保存済みバージョン以降に追加',
     legendEdit: '保存済みバージョン以降に変更',
+    readOnlyMode: {
+      signed: '読み取り専用 · 署名済み',
+      finished: '読み取り専用 · プロジェクト終了',
+      notWritable: '読み取り専用 · 編集権限なし',
+      holdEnded: '読み取り専用 · 編集終了',
+      tooLarge: '読み取り専用 · サイズ上限に到達',
+    },
     readOnly: {
       title: '読み取り専用',
       signed: 'このノートは署名済みのためロックされています。署名を取り消せるのはプロジェクト責任者のみです。',

@@ -17,7 +17,12 @@ const ko: EditorMessages = {
     color: '글자 색',
     colorDefault: '기본 색',
     colorNamed: '색상 {{color}}',
-    shortcutHint: '{{keys}}를 누르면 도구 모음으로, Esc를 누르면 본문으로 돌아옵니다.',
+    keys: {
+      title: '키보드',
+      toolbar: '{{keys}}: 도구 모음으로 (Esc: 본문으로 돌아오기)',
+      leave: 'Esc 다음 Tab 또는 Shift+Tab: 편집기에서 나가기',
+      table: '표 안에서 Tab: 다음 셀',
+    },
     colorNames: { d92d20: '빨강', dc6803: '주황', '079455': '초록', '1570ef': '파랑', '6941c6': '보라', c11574: '자홍', '475467': '회색' },
     bulletList: '글머리 기호 목록',
     orderedList: '번호 매기기 목록',
@@ -216,6 +221,13 @@ const ko: EditorMessages = {
     modifiersNone: '다른 편집자가 없습니다',
     legendAdd: '저장 버전 이후 추가됨',
     legendEdit: '저장 버전 이후 변경됨',
+    readOnlyMode: {
+      signed: '읽기 전용 · 서명됨',
+      finished: '읽기 전용 · 프로젝트 종료',
+      notWritable: '읽기 전용 · 편집 권한 없음',
+      holdEnded: '읽기 전용 · 편집 종료됨',
+      tooLarge: '읽기 전용 · 크기 제한 도달',
+    },
     readOnly: {
       title: '읽기 전용',
       signed: '서명된 노트이므로 잠겨 있습니다. 서명은 프로젝트 책임자만 해제할 수 있습니다.',

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeViewWrapper, type NodeViewProps } from '@tiptap/react';
 import { useEditable } from './useEditable';
@@ -5,9 +6,12 @@ import { formatIsoDate } from '@eln/shared';
 import { currentLanguage } from '../../../i18n';
 import { CalendarIcon } from '../../../ui/icons';
 
+/** The calendar (React Aria) is a chunk of its own: opening a note does not fetch it until a date block shows. */
+const DateButton = lazy(() => import('../../../ui/dates/DatePickers').then((m) => ({ default: m.DateButton })));
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A date block (YYYY-MM-DD), shown in the interface language; writers can change the day. */
+/** A date block (YYYY-MM-DD), shown in the interface language; writers pick another day in a calendar in that language. */
 export function DateView({ node, editor, selected, updateAttributes }: NodeViewProps) {
   const editable = useEditable(editor);
   const { t } = useTranslation('editor');
@@ -19,16 +23,16 @@ export function DateView({ node, editor, selected, updateAttributes }: NodeViewP
         {formatIsoDate(value, currentLanguage())}
       </time>
       {editable ? (
-        <input
-          type="date"
-          className="note-date-input"
-          value={ISO_DATE.test(value) ? value : ''}
-          aria-label={t('date.change')}
-          title={t('date.change')}
-          onChange={(event) => {
-            if (ISO_DATE.test(event.target.value)) updateAttributes({ value: event.target.value });
-          }}
-        />
+        <Suspense fallback={null}>
+          <DateButton
+            value={ISO_DATE.test(value) ? value : ''}
+            label={t('date.change')}
+            onChange={(picked) => {
+              if (ISO_DATE.test(picked)) updateAttributes({ value: picked });
+            }}
+            testId="date-change"
+          />
+        </Suspense>
       ) : null}
     </NodeViewWrapper>
   );
