@@ -433,10 +433,10 @@ describe('closing the project', () => {
     expect(refusals.map((r) => r.body.status)).toEqual([
       ERR.projectModify,
       ERR.projectModify,
-      ERR.projectModify,
+      ERR.projectClosed,
       ERR.forbidden,
-      ERR.projectModify,
-      ERR.projectModify,
+      ERR.projectClosed,
+      ERR.projectClosed,
     ]);
   });
 });

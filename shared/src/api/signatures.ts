@@ -63,8 +63,8 @@ export function needsReviewerWarning(list: readonly Pick<SignatureEntry, 'type' 
 
 /** What every signature call may refuse first: the note is missing (or hidden), or deleted. */
 const NOTE_READ_ERRORS = [ERR.noteMissing, ERR.noteDeleted] as const;
-/** Requests and their changes: not the writer's or leader's (1003), project or note closed (2002), signed (2019), a signer not taking part (2019), a writer as reviewer (2025). */
-const REQUEST_ERRORS = [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectModify, ERR.signerModify, ERR.reviewerWrote] as const;
+/** Requests and their changes: not the writer's or leader's (1003), project or note closed (2026), signed (2019), a signer not taking part (2019), a writer as reviewer (2025). */
+const REQUEST_ERRORS = [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectClosed, ERR.signerModify, ERR.reviewerWrote] as const;
 
 /** The signature calls (server/src/signatures). */
 export const signatureCalls = {
@@ -96,7 +96,7 @@ export const signatureCalls = {
     answer: noAnswer,
     errors: [
       ...NOTE_READ_ERRORS,
-      ERR.projectModify,
+      ERR.projectClosed,
       ERR.noPendingSignature,
       ERR.badCredentials,
       ERR.tooManyAttempts,
@@ -115,6 +115,6 @@ export const signatureCalls = {
     summary: 'Removes a signature, answered or pending, with a reason the audit trail keeps (the project leader only).',
     request: signatureRemoveRequest,
     answer: noAnswer,
-    errors: [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectModify, ERR.signerModify],
+    errors: [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectClosed, ERR.signerModify],
   }),
 } as const;

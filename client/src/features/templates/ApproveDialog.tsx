@@ -1,6 +1,15 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, ERR, parseTemplateVersion, templateReturnRequest, type TemplateDetail, type TemplateRevision } from '@eln/shared';
+import {
+  api,
+  ERR,
+  errorMessage,
+  parseTemplateVersion,
+  templateReturnRequest,
+  templateVersionRefusal,
+  type TemplateDetail,
+  type TemplateRevision,
+} from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
@@ -36,6 +45,14 @@ function RevisionSubject({ template, revision }: Omit<RevisionDialogProps, 'onCl
   );
 }
 
+/** Refusals about the version typed: said beside the version field. */
+const VERSION_REFUSALS = new Set<string>([
+  ERR.templateVersionInvalid,
+  ERR.templateVersionNotNumber,
+  ERR.templateVersionForm,
+  ERR.templateVersionNotGreater,
+]);
+
 /**
  * The approval: the version (a number such as 1.1, not 0 and not an integer, greater than the last
  * approved one; checked here with the server's own rule and again by the server), the approver's password,
@@ -58,7 +75,7 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
     setFailure(null);
     setPasswordError(null);
     if (!parseTemplateVersion(version)) {
-      setVersionError(t('approve.versionInvalid'));
+      setVersionError(errorMessage(templateVersionRefusal(version), language));
       versionRef.current?.focus();
       return;
     }
@@ -79,7 +96,7 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
       onApproved(answer.version);
     } catch (error) {
       setPassword('');
-      if (isApiError(error) && (error.status === ERR.templateVersionInvalid || error.status === ERR.templateVersionNotGreater)) {
+      if (isApiError(error) && VERSION_REFUSALS.has(error.status)) {
         setVersionError(apiErrorText(error, language));
         versionRef.current?.focus();
       } else if (isApiError(error) && error.status === ERR.badCredentials) {
