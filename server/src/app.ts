@@ -12,7 +12,7 @@ import { Throttle } from './auth/throttle.js';
 import { authRoutes } from './auth/routes.js';
 import { ssoRoutes } from './auth/sso/ssoRoutes.js';
 import { auditRoutes } from './audit/routes.js';
-import { startAuditHeadLog } from './audit/anchor.js';
+import { AuditAnchor, startAuditHeadLog } from './audit/anchor.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { departmentRoutes } from './departments/routes.js';
 import { licenceRoutes } from './licence/routes.js';
@@ -126,7 +126,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
     ],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
-  const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
+  const auditAnchor = new AuditAnchor(database.db, config.auditAnchorFile, app.log);
+  auditAnchor.start();
+  const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs, auditAnchor);
   // Several processes: commands to live connections go through a log in the database, Redis rings.
   const controlChannel = config.redisUrl ? await loggedControlChannel(database.db, config.redisUrl, config.redisPrefix, app.log) : null;
   const live = new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel);
@@ -146,6 +148,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     exportJobs: new ExportJobs(database.db, config.filesDir, app.log, exportMakers(database.db, config, pdfPrinter)),
     exportLinks: new ExportLinks(secret),
     directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
+    auditAnchor,
   };
 
   await services.live.start();
@@ -188,6 +191,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     async close() {
       stopRechecks();
       stopAuditHeadLog();
+      await auditAnchor.stop();
       await services.exportJobs.stop();
       await pdfPrinter.close();
       await services.directorySync.stop();
