@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'signature.declined',
   'signature.failed',
   'signature.removed',
+  'signature.cancelled',
   'audit.exported',
   'licence.registered',
   'dropbox.created',
@@ -78,6 +79,7 @@ export const AUDIT_SYSTEM_REASONS = {
   ssoCodeSpent: 'single sign-on: the code was already used or has expired',
   directorySync: 'directory synchronisation',
   leftDirectory: 'no longer in the directory',
+  projectClosed: 'the project was closed before it was answered',
 } as const;
 export type AuditSystemReason = keyof typeof AUDIT_SYSTEM_REASONS;
 

@@ -8,8 +8,11 @@ import { defineCall, noAnswer } from './call.js';
 export const SIGNATURE_TYPES = ['reviewer', 'participant'] as const;
 export type SignatureType = (typeof SIGNATURE_TYPES)[number];
 
-/** R pending, T signed, F declined. */
-export const SIGNATURE_STATUS = { pending: 'R', signed: 'T', declined: 'F' } as const;
+/**
+ * R pending, T signed, F declined; C cancelled at close: still pending when its project was closed, so
+ * it can no longer be given (its time is the close's).
+ */
+export const SIGNATURE_STATUS = { pending: 'R', signed: 'T', declined: 'F', cancelled: 'C' } as const;
 export type SignatureStatus = (typeof SIGNATURE_STATUS)[keyof typeof SIGNATURE_STATUS];
 
 const signers = z
@@ -47,7 +50,7 @@ export const signatureEntry = z.strictObject({
   /** The printed name the signer typed. */
   signatureName: z.string().nullable(),
   description: z.string().nullable(),
-  /** ISO time of signing (or declining), with the signer's zone for display. */
+  /** ISO time of signing (or declining, or of the close that cancelled it), with the signer's zone for display. */
   signedAt: z.string().nullable(),
   timeZone: z.string().nullable(),
   signedVersion: z.number().nullable(),

@@ -46,6 +46,7 @@ const en = {
       declined: 'Signature declined',
       failed: 'Signing attempt failed',
       removed: 'Signature removed',
+      cancelled: 'Signature request cancelled at close',
     },
     audit: {
       exported: 'Audit trail exported',
@@ -154,6 +155,7 @@ const en = {
     ssoNonceMismatch: 'Single sign-on: the ID token was issued for another sign-in (nonce)',
     ssoAnswerInvalid: 'Single sign-on: the ID token or identity could not be verified',
     ssoCodeSpent: 'Single sign-on: the code was already used or has expired',
+    projectClosed: 'The project was closed before it was answered',
   },
   noActor: 'Not signed in',
   emptyTitle: 'No audit records yet',
@@ -316,6 +318,19 @@ const en = {
     confirmBody:
       'Closing “{{title}}” makes the project and all of its notes read-only for good: nobody can edit, save or sign them afterwards. This cannot be undone.',
     done: 'The project has been closed. It and all of its notes are now read-only.',
+    actionAnyway: 'Close project anyway',
+    checking: 'Checking what closing would leave unfinished…',
+    pendingTitle_one: '{{count}} signature request is still pending',
+    pendingTitle_other: '{{count}} signature requests are still pending',
+    pendingBody_one: 'Closing cancels it: it shows as “Cancelled at close” and can no longer be signed.',
+    pendingBody_other: 'Closing cancels them: they show as “Cancelled at close” and can no longer be signed.',
+    unsavedTitle_one: '{{count}} note is not saved as it is',
+    unsavedTitle_other: '{{count}} notes are not saved as they are',
+    unsavedBody:
+      'Closing keeps each note as it was last saved: printouts and exports show its last saved version, and a note never saved prints with no content.',
+    neverSaved: 'Never saved · written by {{writer}}',
+    changedSinceSave: 'Changed since version {{version}} · written by {{writer}}',
+    nothingOpen: 'No signature request is pending, and every note is saved as it is.',
   },
 };
 

@@ -44,6 +44,7 @@ const ja: AuditMessages = {
       declined: '署名の辞退',
       failed: '署名の失敗',
       removed: '署名の削除',
+      cancelled: '終了時に署名依頼を取消',
     },
     audit: {
       exported: '監査証跡のエクスポート',
@@ -152,6 +153,7 @@ const ja: AuditMessages = {
     ssoNonceMismatch: 'シングルサインオン: 別のサインインに発行されたIDトークン（nonce）',
     ssoAnswerInvalid: 'シングルサインオン: IDトークンまたは本人を確認できない',
     ssoCodeSpent: 'シングルサインオン: 使用済みまたは期限切れのコード',
+    projectClosed: '回答前にプロジェクトが終了しました',
   },
   noActor: '未ログイン',
   emptyTitle: '監査記録はまだありません',
@@ -314,6 +316,19 @@ const ja: AuditMessages = {
     confirmBody:
       '「{{title}}」を終了すると、プロジェクトとすべてのノートが恒久的に読み取り専用になります。以後は誰も編集、保存、署名できず、元に戻すこともできません。',
     done: 'プロジェクトを終了しました。プロジェクトとすべてのノートは読み取り専用になりました。',
+    actionAnyway: 'それでもプロジェクトを終了',
+    checking: '終了すると未完了のまま残るものを確認しています…',
+    pendingTitle_one: '保留中の署名依頼が {{count}} 件あります',
+    pendingTitle_other: '保留中の署名依頼が {{count}} 件あります',
+    pendingBody_one: '終了するとこれらの依頼は取り消され、「終了時に取消」と表示されて、署名できなくなります。',
+    pendingBody_other: '終了するとこれらの依頼は取り消され、「終了時に取消」と表示されて、署名できなくなります。',
+    unsavedTitle_one: '現在の内容が保存されていないノートが {{count}} 件あります',
+    unsavedTitle_other: '現在の内容が保存されていないノートが {{count}} 件あります',
+    unsavedBody:
+      '終了すると各ノートは最後に保存した状態で残ります。印刷とエクスポートには最後に保存したバージョンが出力され、保存したことのないノートは内容なしで印刷されます。',
+    neverSaved: '保存されたことがありません · 作成者 {{writer}}',
+    changedSinceSave: 'バージョン {{version}} 以降に変更 · 作成者 {{writer}}',
+    nothingOpen: '保留中の署名依頼はなく、すべてのノートが現在の内容で保存されています。',
   },
 };
 

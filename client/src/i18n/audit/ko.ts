@@ -44,6 +44,7 @@ const ko: AuditMessages = {
       declined: '서명 거절',
       failed: '서명 시도 실패',
       removed: '서명 삭제',
+      cancelled: '종료 시 서명 요청 취소',
     },
     audit: {
       exported: '감사 추적 내보내기',
@@ -152,6 +153,7 @@ const ko: AuditMessages = {
     ssoNonceMismatch: '통합 로그인: 다른 로그인에 발급된 ID 토큰(nonce)',
     ssoAnswerInvalid: '통합 로그인: ID 토큰 또는 신원을 확인할 수 없음',
     ssoCodeSpent: '통합 로그인: 이미 사용되었거나 만료된 코드',
+    projectClosed: '응답 전에 프로젝트가 종료됨',
   },
   noActor: '로그인 전',
   emptyTitle: '아직 감사 기록이 없습니다',
@@ -315,6 +317,19 @@ const ko: AuditMessages = {
     confirmBody:
       '“{{title}}” 프로젝트를 종료하면 프로젝트와 모든 노트가 영구히 읽기 전용이 됩니다. 이후에는 누구도 편집, 저장, 서명할 수 없으며 되돌릴 수 없습니다.',
     done: '프로젝트를 종료했습니다. 프로젝트와 모든 노트가 이제 읽기 전용입니다.',
+    actionAnyway: '그래도 프로젝트 종료',
+    checking: '종료하면 마무리되지 않은 채 남는 항목을 확인하는 중…',
+    pendingTitle_one: '대기 중인 서명 요청 {{count}}건',
+    pendingTitle_other: '대기 중인 서명 요청 {{count}}건',
+    pendingBody_one: '종료하면 이 요청은 취소되어 “종료 시 취소됨”으로 표시되며 더 이상 서명할 수 없습니다.',
+    pendingBody_other: '종료하면 이 요청은 취소되어 “종료 시 취소됨”으로 표시되며 더 이상 서명할 수 없습니다.',
+    unsavedTitle_one: '현재 내용이 저장되지 않은 노트 {{count}}건',
+    unsavedTitle_other: '현재 내용이 저장되지 않은 노트 {{count}}건',
+    unsavedBody:
+      '종료하면 각 노트는 마지막으로 저장한 상태로 남습니다. 인쇄와 내보내기에는 마지막 저장 버전이 나오고, 저장한 적이 없는 노트는 내용 없이 인쇄됩니다.',
+    neverSaved: '저장한 적 없음 · 작성자 {{writer}}',
+    changedSinceSave: '버전 {{version}} 이후 변경됨 · 작성자 {{writer}}',
+    nothingOpen: '대기 중인 서명 요청이 없고, 모든 노트가 현재 내용대로 저장되어 있습니다.',
   },
 };
 
