@@ -12,7 +12,7 @@ import { Throttle } from './auth/throttle.js';
 import { authRoutes } from './auth/routes.js';
 import { ssoRoutes } from './auth/sso/ssoRoutes.js';
 import { auditRoutes } from './audit/routes.js';
-import { startAuditHeadLog } from './audit/anchor.js';
+import { AuditAnchor, startAuditHeadLog } from './audit/anchor.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { departmentRoutes } from './departments/routes.js';
 import { licenceRoutes } from './licence/routes.js';
@@ -130,7 +130,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
     ],
   });
   const stopRechecks = startSessionRechecks(collab, options.sessionRecheckMs);
-  const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs);
+  const auditAnchor = new AuditAnchor(database.db, config.auditAnchorFile, app.log);
+  auditAnchor.start();
+  const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs, auditAnchor);
   const live = new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel);
   // One browser per process prints every PDF, started at the first print.
   const pdfPrinter = new PdfPrinter({ executablePath: config.chromiumPath });
@@ -149,6 +151,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     exportLinks: new ExportLinks(secret),
     elnImports: new ImportBudget(),
     directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
+    auditAnchor,
   };
 
   await services.live.start();
@@ -191,6 +194,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     async close() {
       stopRechecks();
       stopAuditHeadLog();
+      await auditAnchor.stop();
       await services.exportJobs.stop();
       await pdfPrinter.close();
       await services.directorySync.stop();

@@ -34,6 +34,7 @@ const env = z.object({
   MAIN_HOSTS: z.string().default(''),
   TIME_ZONE: z.string().default('UTC'),
   AUDIT_HEAD_LOG_MINUTES: z.coerce.number().positive().default(60),
+  AUDIT_ANCHOR_FILE: z.string().optional(),
   COLLAB_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perAddress),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   ELN_CHECK_ANSWERS: z
@@ -80,6 +81,8 @@ export interface ServerConfig {
   timeZone: string;
   /** How often the server logs the audit chain's head (it also does at start). */
   auditHeadLogMs: number;
+  /** The file outside the database where the server writes the audit chain's head as records are appended. */
+  auditAnchorFile: string;
   /** Limits of the live-editing websocket per client address and before authentication. */
   socketLimits: SocketLimits;
   /** Vendor keys whose licence keys this server accepts: the production key (tests add the test key). */
@@ -137,6 +140,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     },
     timeZone: e.TIME_ZONE,
     auditHeadLogMs: e.AUDIT_HEAD_LOG_MINUTES * 60_000,
+    auditAnchorFile: path.resolve(e.AUDIT_ANCHOR_FILE ?? path.join(dataDir, 'audit-chain-head.json')),
     socketLimits: { ...DEFAULT_SOCKET_LIMITS, perAddress: e.COLLAB_SOCKETS_PER_ADDRESS },
     trustedLicenceKeys: [PRODUCTION_LICENCE_KEY],
     chromiumPath: e.CHROMIUM_PATH,

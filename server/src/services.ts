@@ -11,6 +11,7 @@ import type { ExportJobs } from './exports/jobs.js';
 import type { ExportLinks } from './exports/links.js';
 import type { ImportBudget } from './exports/eln/importBudget.js';
 import type { DirectorySync } from './departments/directorySync.js';
+import type { AuditAnchor } from './audit/anchor.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -33,4 +34,6 @@ export interface Services {
   elnImports: ImportBudget;
   /** Departments and people from the LDAP directory: runs on request and by the interval. */
   directorySync: DirectorySync;
+  /** The audit chain's head, kept in a file outside the database as records are appended. */
+  auditAnchor: AuditAnchor;
 }

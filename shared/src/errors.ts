@@ -73,6 +73,7 @@ export const ERROR_CATALOGUE = {
   '2023': entry(422, 'You have no pending signature on this note.'),
   '2024': entry(422, 'The saved version no longer matches its fingerprint, so it cannot be signed.'),
   '2025': entry(422, 'A reviewer must not have written in the note: {names} wrote in it and can sign only as participant.'),
+  '2026': entry(422, 'This project is closed: its notes and signatures can no longer be added or changed.'),
   // Lookups and saves the client reports (generic errors of the product specification)
   '3001': entry(500, 'Users could not be loaded.'),
   '3002': entry(500, 'The dashboard could not be loaded.'),
@@ -128,7 +129,7 @@ export const ERROR_CATALOGUE = {
   // Templates
   '7002': entry(409, 'A template with this name already exists.'),
   '7003': entry(422, 'This template is ready to be approved.'),
-  '7004': entry(422, 'Use a version such as 1.1: a number that is not 0 and not a whole number.'),
+  '7004': entry(422, 'A template version is neither 0 nor a whole number: use one with a decimal part, such as 1.1.'),
   '7005': entry(422, 'The version must be greater than the last approved version, {last}.'),
   '7006': entry(
     422,
@@ -138,6 +139,8 @@ export const ERROR_CATALOGUE = {
   '7008': entry(422, 'This template has no approved version to start a note from.'),
   '7009': entry(409, 'This template can be changed only as a draft. Open it for editing first.'),
   '7010': entry(403, "Only the template's author or an administrator can do this."),
+  '7011': entry(422, 'A template version is a number written with digits and one decimal point, such as 1.1.'),
+  '7012': entry(422, 'Write the version with no leading zero before the point and at most four digits on each side, such as 1.5 or 1.05.'),
   // .eln archives (export and import)
   '8001': entry(415, 'This file is not an .eln archive: it is not a ZIP file, or it is damaged.'),
   '8002': entry(422, 'This .eln archive is not laid out as the format requires: exactly one root folder, holding ro-crate-metadata.json.'),
@@ -234,6 +237,7 @@ export const ERR = {
   noPendingSignature: '2023',
   versionTampered: '2024',
   reviewerWrote: '2025',
+  projectClosed: '2026',
   userLookup: '3001',
   dashboardLookup: '3002',
   projectLookup: '3003',
@@ -297,6 +301,8 @@ export const ERR = {
   templateNotApproved: '7008',
   templateNotDraft: '7009',
   templateNotAuthor: '7010',
+  templateVersionNotNumber: '7011',
+  templateVersionForm: '7012',
   elnNotArchive: '8001',
   elnStructure: '8002',
   elnMetadata: '8003',

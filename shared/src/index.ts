@@ -34,6 +34,7 @@ export * from './api/signatures.js';
 export * from './api/dropboxes.js';
 export * from './api/schemas.js';
 export * from './api/templates.js';
+export * from './api/templateVersionRefusal.js';
 export * from './api/exports.js';
 export * from './api/sso.js';
 export * from './api/routeTable.js';

@@ -27,7 +27,14 @@ export function pickLanguage(...candidates: Array<string | null | undefined | re
 
 export type Localised = Record<Language, string>;
 
+const PLACEHOLDER = /\{(\w+)\}/g;
+
 /** Replaces {name} placeholders with values. */
 export function interpolate(template: string, params: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  return template.replace(PLACEHOLDER, (whole, key: string) => (key in params ? String(params[key]) : whole));
+}
+
+/** The names of a message's {name} placeholders: the values whoever says it must give. */
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
 }

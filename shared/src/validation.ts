@@ -91,8 +91,19 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[]
   return errors;
 }
 
+/**
+ * A reason a schema chose itself (`.min(1, { error: 'tooFew' })`), with the bound of its size issue when
+ * its message names one: "Add at least 1.", never "Add at least {min}.".
+ */
+function chosenReason(reason: FieldReason, issue: z.core.$ZodIssue): Pick<FieldError, 'reason' | 'params'> {
+  const names = (name: string) => FIELD_REASONS[reason].en.includes(`{${name}}`);
+  if (issue.code === 'too_small' && names('min')) return { reason, params: { min: Number(issue.minimum) } };
+  if (issue.code === 'too_big' && names('max')) return { reason, params: { max: Number(issue.maximum) } };
+  return { reason };
+}
+
 function reasonOf(issue: z.core.$ZodIssue): Pick<FieldError, 'reason' | 'params'> {
-  if (isReason(issue.message)) return { reason: issue.message };
+  if (isReason(issue.message)) return chosenReason(issue.message, issue);
   switch (issue.code) {
     case 'invalid_type':
       return { reason: issue.input === undefined || issue.input === null ? 'required' : 'invalidType' };

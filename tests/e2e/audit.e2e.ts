@@ -297,16 +297,19 @@ test.describe('audit trail', () => {
     await page.goto(`/project/${projectNo}`);
     await expect(page.getByTestId('project-finish-reason')).toHaveCount(0);
     await page.getByTestId('project-finish').click();
-    const modal = page.getByTestId('alert-modal');
+    const modal = page.getByTestId('project-close-dialog');
     await expect(modal).toContainText('Close this project?');
-    await expect(page.getByTestId('alert-message')).toContainText('read-only for good');
+    await expect(page.getByTestId('project-close-message')).toContainText('read-only for good');
+    // Nothing is left unfinished: the one note is saved and its one request signed.
+    await expect(page.getByTestId('project-close-clear')).toHaveText('No signature request is pending, and every note is saved as it is.');
     await shot(page, 'project-finish-confirm-s-en', false);
     expect(await seriousViolations(page, 'close project confirmation')).toEqual([]);
     // Cancelling changes nothing.
-    await page.getByTestId('alert-cancel').click();
+    await page.getByTestId('project-close-cancel').click();
     await expect(modal).toBeHidden();
     await page.getByTestId('project-finish').click();
-    await page.getByTestId('alert-ok').click();
+    await expect(page.getByTestId('project-close-confirm')).toHaveText('Close project');
+    await page.getByTestId('project-close-confirm').click();
     await expect(page.getByTestId('project-saved-notice')).toContainText('The project has been closed');
     await expect(page.getByTestId('project-completed-notice')).toBeVisible();
     await expect(page.getByTestId('project-status')).toContainText('Completed');

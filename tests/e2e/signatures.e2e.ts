@@ -207,8 +207,8 @@ test.describe('signatures', () => {
     await shot(han, 'signature-signed-s-ko');
     await han.goto(`/project/${projectNo}`);
     await han.getByTestId('project-finish').click();
-    await expect(han.getByTestId('alert-modal')).toBeVisible();
-    await han.getByTestId('alert-ok').click();
+    await expect(han.getByTestId('project-close-dialog')).toBeVisible();
+    await han.getByTestId('project-close-confirm').click();
     await expect(han.getByTestId('project-completed-notice')).toBeVisible();
     await expect(han.getByTestId('project-status')).toContainText('종료');
     await expect(han.getByTestId('project-finish')).toHaveCount(0);

@@ -137,7 +137,7 @@ test('a template is written by its author as a colleague follows live, approved 
   await approver.getByTestId('template-approve-password').fill(E2E.admin.password);
   await approver.getByTestId('template-approve-submit').click();
   await expect(approver.getByTestId('template-approve-version-error')).toHaveText(
-    'Use a version such as 1.1: a number that is not 0 and not a whole number.',
+    'A template version is neither 0 nor a whole number: use one with a decimal part, such as 1.1.',
   );
   await approver.getByTestId('template-approve-version').fill('1.1');
   await approver.getByTestId('template-approve-password').fill('not the password');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { provideErrorMessages } from '@eln/shared';
+import { errorMessage, provideErrorMessages } from '@eln/shared';
 import japaneseErrors from '@eln/shared/errors/ja';
 import koreanErrors from '@eln/shared/errors/ko';
 import { ApiError, apiErrorText, fieldErrorsOf, retryAfterOf, statusForHttp } from './errors';
@@ -27,6 +27,16 @@ describe('API error texts', () => {
     expect(apiErrorText(error, 'ko', 12)).toBe('실패 횟수가 너무 많습니다. 12초 후에 다시 시도해 주세요.');
     expect(apiErrorText(error, 'en', 60)).toBe('Too many failed attempts. Try again in 1 minute.');
     expect(apiErrorText(error, 'en', 1)).toBe('Too many failed attempts. Try again in 1 second.');
+  });
+
+  it('takes the server’s text for a message naming values only the server knows, never showing a placeholder', () => {
+    for (const language of ['en', 'ko', 'ja'] as const) {
+      const server = errorMessage('7005', language, { last: '1.9' });
+      expect(apiErrorText(new ApiError('7005', server, 422), language)).toBe(server);
+      expect(server).toContain('1.9');
+    }
+    // Without parameters the catalogue's own text stays the one shown.
+    expect(apiErrorText(new ApiError('2026', 'whatever the server said', 422), 'en')).toBe(errorMessage('2026', 'en'));
   });
 
   it('reads unknown codes and non-API errors as unexpected', () => {

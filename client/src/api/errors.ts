@@ -1,4 +1,13 @@
-import { ERR, errorMessage, isErrorCode, type FieldError, type Language, type StatusCode } from '@eln/shared';
+import {
+  ERR,
+  ERROR_CATALOGUE,
+  errorMessage,
+  isErrorCode,
+  placeholdersOf,
+  type FieldError,
+  type Language,
+  type StatusCode,
+} from '@eln/shared';
 
 /** A call that did not answer "0000". `status` is the four-character code, `message` the server's text. */
 export class ApiError extends Error {
@@ -51,7 +60,12 @@ export function retryAfterOf(error: unknown): number | null {
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : null;
 }
 
-/** The localised text for a failed call, from the shared catalogue (unknown codes read as "unexpected"). */
+/**
+ * The localised text for a failed call, from the shared catalogue (unknown codes read as "unexpected").
+ * A message that names values only the server knows (the last approved version, a file's name) is the
+ * server's own, already in this language (the client asks for it as Accept-Language): the catalogue
+ * alone would show its placeholders.
+ */
 export function apiErrorText(error: unknown, language: Language, retryAfterOverride?: number): string {
   if (!isApiError(error)) return errorMessage(ERR.unexpected, language);
   const code = isErrorCode(error.status) ? error.status : ERR.unexpected;
@@ -59,5 +73,7 @@ export function apiErrorText(error: unknown, language: Language, retryAfterOverr
     const seconds = retryAfterOverride ?? retryAfterOf(error) ?? 60;
     return errorMessage(code, language, { seconds });
   }
+  if (placeholdersOf(ERROR_CATALOGUE[code].en).length > 0 && error.message && placeholdersOf(error.message).length === 0)
+    return error.message;
   return errorMessage(code, language);
 }

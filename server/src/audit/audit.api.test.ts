@@ -8,12 +8,21 @@ import {
   AUDIT_VERIFY,
   ERR,
   type AuditRecord,
-  type AuditVerifyAnswer,
+  type CallRequest,
   type ValidationErrorData,
 } from '@eln/shared';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { auditLog } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
-import { appendAudit, appendAuditBatch, auditChainHead, GENESIS_HASH, insertChecked, verifyAuditChain } from './audit.js';
+import {
+  appendAudit,
+  appendAuditBatch,
+  auditChainHead,
+  GENESIS_HASH,
+  insertChecked,
+  verifyAuditChain,
+  type AuditChainVerdict,
+} from './audit.js';
 import { AUDIT_HEAD_LOG_MESSAGE, logAuditHead, startAuditHeadLog } from './anchor.js';
 import { auditCsv } from './presenters.js';
 
@@ -39,7 +48,7 @@ const append = (n: number) =>
   );
 
 const auditRows = async () => Number((await server.database.db.select({ n: count() }).from(auditLog))[0]?.n);
-const intact = (checked: number): AuditVerifyAnswer => ({ ok: true, checked, firstBroken: null, broken: [], brokenCount: 0 });
+const intact = (checked: number): AuditChainVerdict => ({ ok: true, checked, firstBroken: null, broken: [], brokenCount: 0 });
 
 /** Changes rows behind the append-only triggers, as a superuser with database access could. */
 async function tamper(statement: ReturnType<typeof sql>): Promise<void> {
@@ -417,7 +426,7 @@ describe('verify after tampering', () => {
     expect(answer).toEqual({ ok: false, checked: rows.length, firstBroken: early.seq, broken: [early.seq, late.seq], brokenCount: 2 });
     const admin = await server.as(server.admin);
     // Signing in appended one more record, which is intact.
-    expect((await admin(api.audit.verify, {})).body.data).toEqual({
+    expect((await admin(api.audit.verify, {})).body.data).toMatchObject({
       ok: false,
       checked: rows.length + 1,
       firstBroken: early.seq,
@@ -443,6 +452,21 @@ describe('verify after tampering', () => {
     expect(answer.firstBroken).toBe(answer.broken[0]);
   });
 
+  it('reports a record whose row numbers were changed, though they are outside the hash, and the record after it', async () => {
+    const rows = await server.database.db.select().from(auditLog).orderBy(asc(auditLog.seq));
+    const [renumbered, next] = [rows.at(-6), rows.at(-5)];
+    const reordered = rows.at(-3);
+    if (!renumbered || !next || !reordered) throw new Error('not enough audit rows');
+    const sameAction = rows.find((row) => row.seq > reordered.seq && row.action === reordered.action);
+    const before = new Set((await verifyAuditChain(server.database.db)).broken);
+    // The list pages by these numbers: moved, a record shows on another page or on none.
+    await tamper(sql`update audit_log set row_no = row_no + 100000 where seq = ${renumbered.seq}`);
+    await tamper(sql`update audit_log set action_row_no = action_row_no + 100000 where seq = ${reordered.seq}`);
+
+    const found = (await verifyAuditChain(server.database.db)).broken.filter((seq) => !before.has(seq));
+    expect(found).toEqual([renumbered.seq, next.seq, reordered.seq, ...(sameAction ? [sameAction.seq] : [])].sort((a, b) => a - b));
+  });
+
   it('lists at most the shared cap of broken records, and counts them all', async () => {
     const cap = AUDIT_VERIFY.maxBrokenListed;
     await Promise.all(Array.from({ length: cap + 5 }, (_, i) => append(1000 + i)));
@@ -451,5 +475,121 @@ describe('verify after tampering', () => {
     expect(answer.broken.length).toBe(cap);
     expect(answer.brokenCount).toBeGreaterThan(cap);
     expect(answer.ok).toBe(false);
+  });
+});
+
+describe('the heads kept outside the database', () => {
+  let own: TestServer;
+  let adminToken: string;
+  beforeAll(async () => {
+    own = await startTestServer();
+    adminToken = (await own.signIn(own.admin.userId, own.admin.password)).accessToken;
+  });
+  afterAll(async () => {
+    await own?.stop();
+  });
+
+  const appendTo = (target: TestServer, n: number) =>
+    target.database.db.transaction((tx) =>
+      appendAudit(tx, { actor: null, action: 'user.updated', target: { type: 'user', id: `anchor${n}@lab.test` } }),
+    );
+  const anchorFile = async () => JSON.parse(await readFile(own.services.auditAnchor.file, 'utf8')) as { seq: number; hash: string };
+  const verify = (body: CallRequest<typeof api.audit.verify> = {}) => own.callerWith(adminToken)(api.audit.verify, body);
+  const tamperOwn = (statement: ReturnType<typeof sql>) =>
+    own.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(statement);
+    });
+
+  it('writes the committed head to the anchor file in DATA_DIR as records are appended, never a rolled-back one', async () => {
+    expect(own.services.auditAnchor.file).toBe(`${own.config.dataDir}/audit-chain-head.json`);
+    for (let n = 0; n < 3; n += 1) await appendTo(own, n);
+    await own.services.auditAnchor.settled();
+    const head = await auditChainHead(own.database.db);
+    expect(await anchorFile()).toMatchObject(head ?? {});
+    await own.database.db
+      .transaction(async (tx) => {
+        await appendAudit(tx, { actor: null, action: 'user.updated', target: { type: 'user', id: 'rolled.back@lab.test' } });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await own.services.auditAnchor.settled();
+    expect(await anchorFile()).toMatchObject(head ?? {});
+    const answer = (await verify()).body.data;
+    expect(answer).toMatchObject({ ok: true, serverAnchor: 'compared', head });
+    expect(answer.anchors).toEqual([{ source: 'server', ...head, writtenAt: expect.any(String), result: 'matches' }]);
+  });
+
+  it('compares the head an export names, and says when the chain no longer holds it', async () => {
+    const exported = await own.app.inject({
+      method: 'POST',
+      url: `/server${api.audit.exportCsv.path}`,
+      payload: {},
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const [seq, hash] = String(exported.headers[AUDIT_HEAD_HEADER]).split(' ');
+    const exportHead = { seq: Number(seq), hash: hash ?? '' };
+    await own.services.auditAnchor.settled();
+    const matching = (await verify({ exportHead })).body.data;
+    expect(matching.ok).toBe(true);
+    expect(matching.anchors.map((a) => [a.source, a.seq, a.result])).toEqual([
+      ['server', exportHead.seq, 'matches'],
+      ['export', exportHead.seq, 'matches'],
+    ]);
+    const otherHash = { ...exportHead, hash: 'a'.repeat(64) };
+    const differing = (await verify({ exportHead: otherHash })).body.data;
+    expect(differing.ok).toBe(false);
+    expect(differing.brokenCount).toBe(0);
+    expect(differing.anchors.find((a) => a.source === 'export')).toMatchObject({ ...otherHash, writtenAt: null, result: 'differs' });
+    const later = (await verify({ exportHead: { seq: exportHead.seq + 50, hash: exportHead.hash } })).body.data;
+    expect(later.anchors.find((a) => a.source === 'export')?.result).toBe('beyondEnd');
+    const refused = await own.call<ValidationErrorData>(
+      api.audit.verify.path,
+      { exportHead: { seq: 1, hash: 'not a hash' } },
+      { token: adminToken },
+    );
+    expect(refused.body.status).toBe(ERR.validation);
+    expect(refused.body.data.fields.map((f) => f.field)).toEqual(['exportHead.hash']);
+  });
+
+  it('finds the three newest records removed behind the triggers, which the chain alone cannot show', async () => {
+    for (let n = 10; n < 15; n += 1) await appendTo(own, n);
+    await own.services.auditAnchor.settled();
+    const anchored = await auditChainHead(own.database.db);
+    const newest = await own.database.db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq)).limit(3);
+    await tamperOwn(
+      sql`delete from audit_log where seq in (${sql.join(
+        newest.map((r) => sql`${r.seq}`),
+        sql`, `,
+      )})`,
+    );
+
+    // What is left is a whole chain: nothing in it is broken.
+    expect((await verifyAuditChain(own.database.db)).ok).toBe(true);
+    const cut = (await verify()).body.data;
+    expect(cut).toMatchObject({ ok: false, brokenCount: 0, serverAnchor: 'compared', head: { seq: newest[2]!.seq - 1 } });
+    expect(cut.anchors).toEqual([{ source: 'server', ...anchored, writtenAt: expect.any(String), result: 'beyondEnd' }]);
+
+    // Appends go on from the cut chain; the anchor file keeps the head the chain lost, so verify still says so.
+    await appendTo(own, 20);
+    await own.services.auditAnchor.settled();
+    expect(await anchorFile()).toMatchObject(anchored ?? {});
+    const after = (await verify()).body.data;
+    expect(after.ok).toBe(false);
+    expect(after.anchors[0]?.result).toBe('missing');
+  });
+
+  it('is not ok when the anchor file is damaged, and says there is nothing to compare when there is none', async () => {
+    await writeFile(own.services.auditAnchor.file, 'not a head');
+    expect((await verify()).body.data).toMatchObject({ ok: false, serverAnchor: 'unreadable', anchors: [] });
+    const fresh = await startTestServer({ database: own.database });
+    try {
+      await fresh.services.auditAnchor.settled();
+      await rm(fresh.services.auditAnchor.file, { force: true });
+      const none = (await fresh.callerWith(adminToken)(api.audit.verify, {})).body.data;
+      expect(none).toMatchObject({ serverAnchor: 'none', anchors: [] });
+    } finally {
+      await fresh.stop();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { asc, desc, gt, sql } from 'drizzle-orm';
+import { asc, desc, eq, gt, sql } from 'drizzle-orm';
 import {
   asStoredJson,
   asStoredText,
@@ -73,6 +73,23 @@ export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<number> {
   return (await appendAuditRecord(tx, entry)).seq;
 }
 
+type AppendListener = (seq: number) => void;
+const appendListeners = new Set<AppendListener>();
+
+/**
+ * Tells the listener the seq of every record appended in this process, as it is inserted (its
+ * transaction may still roll back): the anchor (anchor.ts) then reads the committed head. Answers the
+ * function that stops it.
+ */
+export function onAuditAppended(listener: AppendListener): () => void {
+  appendListeners.add(listener);
+  return () => appendListeners.delete(listener);
+}
+
+const appended = (seq: number) => {
+  for (const listener of appendListeners) listener(seq);
+};
+
 /** appendAudit, answering the new record's place in the chain (its seq and hash). */
 export async function appendAuditRecord(tx: Tx, entry: AuditEntry): Promise<AuditChainHead> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
@@ -89,7 +106,9 @@ export async function appendAuditRecord(tx: Tx, entry: AuditEntry): Promise<Audi
     at: new Date(),
     prevHash: last?.hash ?? GENESIS_HASH,
   };
-  return insertChecked(tx, unhashedRecord(entry, place));
+  const head = await insertChecked(tx, unhashedRecord(entry, place));
+  appended(head.seq);
+  return head;
 }
 
 /**
@@ -147,6 +166,7 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
     const altered = chunk.find((row) => storedHashes.get(row.seq) !== row.hash);
     if (altered) throw new Error(`audit record ${altered.seq} would be stored differently from what was hashed; nothing was recorded`);
   }
+  appended(rows.at(-1)!.seq);
 }
 
 function unhashedRecord(
@@ -195,15 +215,24 @@ export async function auditChainHead(q: Queryable): Promise<AuditChainHead | nul
   return last ?? null;
 }
 
+/** What verify finds in the chain itself (the anchors outside it are compared in anchor.ts). */
+export type AuditChainVerdict = Pick<AuditVerifyAnswer, 'ok' | 'checked' | 'firstBroken' | 'broken' | 'brokenCount'>;
+
 /**
  * Recomputes the chain from the first record and reports every broken record: one whose content no
- * longer gives its stored hash (it was changed), and one that does not name the stored hash of the
- * record before it (a record was removed or inserted before it, or its predecessor was re-hashed).
- * Each record is compared with its stored predecessor, so one change is reported once, and a change far
- * after an earlier one is still found.
+ * longer gives its stored hash (it was changed), one that does not name the stored hash of the record
+ * before it (a record was removed or inserted before it, or its predecessor was re-hashed), and one
+ * whose row numbers are not the ones its place gives. The row numbers are outside the hash (records
+ * stored before they existed keep their hashes) and derived instead: `row_no` follows the stored row
+ * before it by one, `action_row_no` the stored record of the same action before it, both from 1. Each
+ * record is compared with its stored predecessor, so one change is reported once (a changed row number
+ * also at the record after it, which no longer follows it), and a change far after an earlier one is
+ * still found. A cut tail leaves no record to report: the anchors outside the database show it.
  */
-export async function verifyAuditChain(db: Db, batchSize = 1000): Promise<AuditVerifyAnswer> {
+export async function verifyAuditChain(db: Db, batchSize = 1000): Promise<AuditChainVerdict> {
   let previousHash = GENESIS_HASH;
+  let previousRowNo = 0;
+  const previousActionRowNo = new Map<string, number>();
   let afterSeq = 0;
   let checked = 0;
   const broken: number[] = [];
@@ -211,14 +240,24 @@ export async function verifyAuditChain(db: Db, batchSize = 1000): Promise<AuditV
   for (;;) {
     const batch = await db.select().from(auditLog).where(gt(auditLog.seq, afterSeq)).orderBy(asc(auditLog.seq)).limit(batchSize);
     for (const row of batch) {
-      if (row.prevHash !== previousHash || hashOf(row) !== row.hash) {
+      const linked = row.prevHash === previousHash && hashOf(row) === row.hash;
+      const placed = row.rowNo === previousRowNo + 1 && row.actionRowNo === (previousActionRowNo.get(row.action) ?? 0) + 1;
+      if (!linked || !placed) {
         brokenCount += 1;
         if (broken.length < AUDIT_VERIFY.maxBrokenListed) broken.push(row.seq);
       }
       previousHash = row.hash;
+      previousRowNo = row.rowNo;
+      previousActionRowNo.set(row.action, row.actionRowNo);
       afterSeq = row.seq;
       checked += 1;
     }
     if (batch.length < batchSize) return { ok: brokenCount === 0, checked, firstBroken: broken[0] ?? null, broken, brokenCount };
   }
+}
+
+/** The stored hash of the record `seq`, or null when there is none. */
+export async function auditHashAt(q: Queryable, seq: number): Promise<string | null> {
+  const [row] = await q.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.seq, seq));
+  return row?.hash ?? null;
 }

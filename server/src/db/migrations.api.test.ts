@@ -2,7 +2,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { GENESIS_HASH, hashOf, verifyAuditChain, type UnhashedRecord } from '../audit/audit.js';
 import { testDatabaseTarget } from '../testing/harness.js';
 import { MIGRATIONS_DIR, openDatabase, type DatabaseTarget } from './client.js';
 import { auditLog, templateRevisions } from './schema.js';
@@ -101,5 +102,54 @@ describe('migrations of existing data', () => {
     ]);
     const approved = and(eq(templateRevisions.templateNo, 1), eq(templateRevisions.revision, 2));
     await expect(database.db.update(templateRevisions).set({ version: '1.2' }).where(approved)).rejects.toThrow();
+  });
+});
+
+describe('a chain stored before its records had row numbers', () => {
+  it('still verifies after the migrations numbered it (0014, 0022), and a row number changed since is found', async () => {
+    const pgliteDir = await mkdtemp(path.join(tmpdir(), 'eln-pglite-'));
+    cleanups.push(() => rm(pgliteDir, { recursive: true, force: true }));
+    const { target, drop } = await testDatabaseTarget(pgliteDir);
+    cleanups.push(drop);
+    // Hashed as the server hashed them then: the row numbers were never under the hash.
+    const actions = ['user.created', 'project.created', 'user.created', 'note.created', 'user.created'];
+    let prevHash = GENESIS_HASH;
+    const records = actions.map((action, i) => {
+      const record: UnhashedRecord = {
+        seq: i + 1,
+        rowNo: 0,
+        actionRowNo: 0,
+        at: new Date(Date.UTC(2025, 0, i + 1)),
+        actorUserNo: null,
+        actorUserId: null,
+        action,
+        targetType: 'user',
+        targetId: `t${i}`,
+        before: null,
+        after: { n: i },
+        reason: null,
+        clientAddress: null,
+        prevHash,
+      };
+      prevHash = hashOf(record);
+      return { ...record, hash: prevHash };
+    });
+    await atMigrations(
+      target,
+      await migrationsBefore('0014_list_paging_and_draft_key'),
+      records.map(
+        (r) => `insert into audit_log (seq, at, action, target_type, target_id, after, prev_hash, hash)
+          values (${r.seq}, '${r.at.toISOString()}', '${r.action}', 'user', '${r.targetId}', '${JSON.stringify(r.after)}', '${r.prevHash}', '${r.hash}')`,
+      ),
+    );
+    const database = await openDatabase(target);
+    cleanups.unshift(() => database.close());
+    expect(await verifyAuditChain(database.db)).toEqual({ ok: true, checked: 5, firstBroken: null, broken: [], brokenCount: 0 });
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`update audit_log set action_row_no = 7 where seq = 3`);
+    });
+    // The record changed, and the next of its action, which no longer follows it.
+    expect(await verifyAuditChain(database.db)).toMatchObject({ ok: false, broken: [3, 5], brokenCount: 2 });
   });
 });

@@ -549,8 +549,8 @@ export const noteSignatures = pgTable(
       .notNull()
       .references(() => users.userNo),
     type: text('type', { enum: ['reviewer', 'participant'] }).notNull(),
-    /** R pending, T signed, F declined. */
-    status: text('status', { enum: ['R', 'T', 'F'] })
+    /** R pending, T signed, F declined, C cancelled at close (SIGNATURE_STATUS). */
+    status: text('status', { enum: ['R', 'T', 'F', 'C'] })
       .notNull()
       .default('R'),
     requestedByUserNo: integer('requested_by_user_no')

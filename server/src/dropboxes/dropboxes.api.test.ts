@@ -8,14 +8,15 @@ import { startTestServer, type TestServer } from '../testing/harness.js';
 let server: TestServer;
 type Caller = Awaited<ReturnType<TestServer['as']>>;
 let manager: Caller;
+let managerToken: string;
 let researcher: Caller;
 let admin: Caller;
 
 beforeAll(async () => {
   server = await startTestServer();
-  manager = await server.as(
-    await server.createUser({ name: 'Lee Manager', auth: { project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' } }),
-  );
+  const managerUser = await server.createUser({ name: 'Lee Manager', auth: { project: 'Y', schema: 'N', dropbox: 'Y', template: 'N' } });
+  managerToken = (await server.signIn(managerUser.userId, managerUser.password)).accessToken;
+  manager = server.callerWith(managerToken);
   researcher = await server.as(await server.createUser());
   admin = await server.as(server.admin);
 });
@@ -206,7 +207,21 @@ describe('creating and changing dropboxes', () => {
     const tooMany = await create(manager, rowsOf(201));
     expect(tooMany.body.status).toBe(ERR.validation);
     expect(JSON.stringify(tooMany.body.data)).toContain('tooMany');
-    expect((await create(manager, [])).body.status).toBe(ERR.validation);
+    // No rows: the field says how many are needed, its number filled in, in every language.
+    const noRows = await manager<ValidationErrorData>(api.dropboxes.create.path, { title: uniqueTitle(), status: 'Y', rows: [] });
+    expect(noRows.body.status).toBe(ERR.validation);
+    expect(noRows.body.data.fields).toEqual([{ field: 'rows', reason: 'tooFew', params: { min: 1 }, message: 'Add at least 1.' }]);
+    for (const [language, message] of [
+      ['ko', '최소 1개 이상 추가해 주세요.'],
+      ['ja', '1件以上追加してください。'],
+    ] as const) {
+      const answer = await server.call<ValidationErrorData>(
+        api.dropboxes.create.path,
+        { title: uniqueTitle(), status: 'Y', rows: [] },
+        { token: managerToken, language },
+      );
+      expect(answer.body.data.fields[0]?.message).toBe(message);
+    }
     for (const title of ['', '   ', 'x'.repeat(26)]) {
       expect((await create(manager, [{ code: 'a', name: 'A' }], title)).body.status).toBe(ERR.validation);
     }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { api, ERR, COLLAB_REFUSALS, CONTENT_FIELD, noteDocumentName, type ValidationErrorData } from '@eln/shared';
+import { api, ERR, COLLAB_REFUSALS, CONTENT_FIELD, errorMessage, noteDocumentName, type ValidationErrorData } from '@eln/shared';
 import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { auditLog, labNotes, noteDraftBlocks, noteHolds, projects } from '../db/schema.js';
 import { readDraft } from './drafts.js';
@@ -290,7 +290,12 @@ describe('who may write', () => {
     expect(observer.doc.getXmlFragment('default').length).toBe(0);
     expect((await writer(api.notes.saveDraft, { labNoteNo, blockList: [] })).http).toBe(403);
     expect((await writer(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] })).http).toBe(403);
-    expect((await writer(api.notes.create, { projectNo: otherNo, title: 'New one' })).body.status).toBe(ERR.projectModify);
+    // A closed project says it is closed, in the caller's language, not that it "could not be modified".
+    const late = await writer(api.notes.create, { projectNo: otherNo, title: 'New one' });
+    expect([late.http, late.body.status, late.body.message]).toEqual([422, ERR.projectClosed, errorMessage(ERR.projectClosed, 'en')]);
+    expect(late.body.message).toMatch(/closed/);
+    const lateKo = await server.call(api.notes.create, { projectNo: otherNo, title: 'New one' }, { token: writerToken, language: 'ko' });
+    expect(lateKo.body.message).toBe('종료된 프로젝트입니다. 노트와 서명을 더 이상 추가하거나 변경할 수 없습니다.');
     const blocks = (await writer(api.notes.blockList, { labNoteNo })).body.data;
     expect(blocks.blockList).toEqual([]);
     expect(blocks.note.abilities.write).toBe(false);

@@ -35,11 +35,11 @@ export const WRITE_REFUSALS: Refusals<WriteVerdict> = { notParticipant: ERR.forb
 export const DELETE_REFUSALS: Refusals<DeleteVerdict> = { locked: ERR.noteDeleted, notAllowed: ERR.forbidden, completed: ERR.forbidden };
 export const REQUEST_REFUSALS: Refusals<RequestVerdict> = {
   notAllowed: ERR.forbidden,
-  closed: ERR.projectModify,
+  closed: ERR.projectClosed,
   signed: ERR.signerModify,
 };
-export const SIGN_REFUSALS: Refusals<SignVerdict> = { closed: ERR.projectModify, noPending: ERR.noPendingSignature };
-export const REMOVE_SIGNATURE_REFUSALS: Refusals<RemoveSignatureVerdict> = { notLeader: ERR.forbidden, closed: ERR.projectModify };
+export const SIGN_REFUSALS: Refusals<SignVerdict> = { closed: ERR.projectClosed, noPending: ERR.noPendingSignature };
+export const REMOVE_SIGNATURE_REFUSALS: Refusals<RemoveSignatureVerdict> = { notLeader: ERR.forbidden, closed: ERR.projectClosed };
 
 const isSigned = (note: Pick<NoteFacts, 'status'>) => note.status === NOTE_STATUS.signed;
 const isFinished = (note: Pick<NoteFacts, 'status'>) => note.status === NOTE_STATUS.finished;

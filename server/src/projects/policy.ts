@@ -25,7 +25,8 @@ export type ClearHoldsVerdict = 'allowed' | 'notLeader';
 export const READ_REFUSALS: Refusals<ReadVerdict> = { hidden: ERR.notFound };
 export const CREATE_REFUSALS: Refusals<CreateVerdict> = { noProjectFlag: ERR.forbidden };
 export const MODIFY_REFUSALS: Refusals<ModifyVerdict> = { notLeader: ERR.forbidden, completed: ERR.projectModify };
-export const CREATE_NOTE_REFUSALS: Refusals<CreateNoteVerdict> = { notParticipant: ERR.forbidden, completed: ERR.projectModify };
+/** A closed project says so (2026): "could not be modified" (2002) would not tell the caller why. */
+export const CREATE_NOTE_REFUSALS: Refusals<CreateNoteVerdict> = { notParticipant: ERR.forbidden, completed: ERR.projectClosed };
 export const CLEAR_HOLDS_REFUSALS: Refusals<ClearHoldsVerdict> = { notLeader: ERR.forbidden };
 
 export const leads = (user: Pick<Caller, 'userNo'>, project: Pick<ProjectFacts, 'leaderUserNo'>) => project.leaderUserNo === user.userNo;

@@ -1,12 +1,55 @@
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { joinList, PROJECT_STATUS, type ProjectDetail, type ProjectListStatus, type ProjectRow } from '@eln/shared';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  ilike,
+  inArray,
+  isNull,
+  ne,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
+import {
+  joinList,
+  PROJECT_STATUS,
+  SIGNATURE_STATUS,
+  type ProjectClosePreview,
+  type ProjectDetail,
+  type ProjectListStatus,
+  type ProjectRow,
+} from '@eln/shared';
 import type { Queryable } from '../db/client.js';
-import { departments, labNotes, noteSignatures, projectDepartments, projectParticipants, projects, users } from '../db/schema.js';
+import {
+  departments,
+  labNotes,
+  noteDrafts,
+  noteSignatures,
+  projectDepartments,
+  projectParticipants,
+  projects,
+  users,
+} from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { AppError } from '../http/errors.js';
-import { canReadProject, projectAbilities, READ_REFUSALS, takesPart, takesPartSql, visibleProjectsSql } from './policy.js';
+import { enforce } from '../http/verdicts.js';
+import {
+  canFinishProject,
+  canReadProject,
+  MODIFY_REFUSALS,
+  projectAbilities,
+  READ_REFUSALS,
+  takesPart,
+  takesPartSql,
+  visibleProjectsSql,
+} from './policy.js';
 import type { ProjectRecord } from './record.js';
 
 export type { ProjectRecord } from './record.js';
@@ -242,4 +285,64 @@ async function departmentName(q: Queryable, code: string | null): Promise<string
   if (!code) return null;
   const [row] = await q.select({ name: departments.name }).from(departments).where(eq(departments.code, code));
   return row?.name ?? null;
+}
+
+/** The project's signature requests nobody has answered (nor removed): the ones closing cancels. */
+export function pendingSignaturesOf(q: Queryable, projectNo: number) {
+  return q
+    .select({ signature: noteSignatures, note: labNotes, signer: { userId: users.userId, name: users.name } })
+    .from(noteSignatures)
+    .innerJoin(labNotes, eq(labNotes.noteNo, noteSignatures.noteNo))
+    .innerJoin(users, eq(users.userNo, noteSignatures.userNo))
+    .where(
+      and(
+        eq(labNotes.projectNo, projectNo),
+        isNull(labNotes.deletedAt),
+        isNull(noteSignatures.removedAt),
+        eq(noteSignatures.status, SIGNATURE_STATUS.pending),
+      ),
+    )
+    .orderBy(asc(labNotes.noteNo), asc(noteSignatures.signatureId));
+}
+
+/**
+ * What closing the project would leave unfinished (`projectClosePreview`): its pending signature
+ * requests, and its notes never saved as a version, or changed since their last one (a temporary save
+ * exists only after edits not yet saved as a version: saving a version removes it).
+ */
+async function closePreview(q: Queryable, projectNo: number): Promise<ProjectClosePreview> {
+  const draft = q.select({ noteNo: noteDrafts.noteNo }).from(noteDrafts).where(eq(noteDrafts.noteNo, labNotes.noteNo));
+  const [pending, unsaved] = await Promise.all([
+    pendingSignaturesOf(q, projectNo),
+    q
+      .select({ note: labNotes, writer: users.name })
+      .from(labNotes)
+      .innerJoin(users, eq(users.userNo, labNotes.writerUserNo))
+      .where(and(eq(labNotes.projectNo, projectNo), isNull(labNotes.deletedAt), or(eq(labNotes.version, 0), exists(draft))))
+      .orderBy(asc(labNotes.noteNo)),
+  ]);
+  const named = (note: typeof labNotes.$inferSelect) => ({ labNoteNo: note.noteNo, labNoteNumber: note.labNoteNumber, title: note.title });
+  return {
+    pendingSignatures: pending.map(({ signature, note, signer }) => ({
+      ...named(note),
+      signatureId: signature.signatureId,
+      userId: signer.userId,
+      name: signer.name,
+      type: signature.type,
+      requestedAt: signature.requestedAt.toISOString(),
+    })),
+    unsavedNotes: unsaved.map(({ note, writer }) => ({
+      ...named(note),
+      version: note.version,
+      writer,
+      reason: note.version === 0 ? ('neverSaved' as const) : ('changedSinceSave' as const),
+    })),
+  };
+}
+
+/** The close preview, for whoever may close the project now (its leader, while it is in progress). */
+export async function closePreviewFor(q: Queryable, user: AuthUser, projectNo: number): Promise<ProjectClosePreview> {
+  const { project } = await requireReadableProject(q, user, projectNo);
+  enforce(canFinishProject(user, project), MODIFY_REFUSALS);
+  return closePreview(q, project.projectNo);
 }

@@ -5,7 +5,7 @@ import { listProjectNotes } from '../notes/queries.js';
 import { createProject } from './commands/createProject.js';
 import { finishProject } from './commands/finishProject.js';
 import { updateProject } from './commands/updateProject.js';
-import { listProjects, projectDetail, requireReadableProject } from './queries.js';
+import { closePreviewFor, listProjects, projectDetail, requireReadableProject } from './queries.js';
 
 /** Projects: lists, creation by users with the project flag, participants kept by the leader, closing. */
 export function projectRoutes(services: Services) {
@@ -16,6 +16,7 @@ export function projectRoutes(services: Services) {
     update: ({ body, actor }) => updateProject(services, actor, body),
     detail: async ({ body, user }) => projectDetail(db, (await requireReadableProject(db, user, body.projectNo)).project, user),
     finish: ({ body, actor }) => finishProject(services, actor, body),
+    closePreview: ({ body, user }) => closePreviewFor(db, user, body.projectNo),
     editor: async ({ body, user }) => {
       const { project } = await requireReadableProject(db, user, body.projectNo);
       return { info: await projectDetail(db, project, user), list: await listProjectNotes(db, project, user) };

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import Papa from 'papaparse';
-import { api, ERR, noteDocumentName, type ValidationErrorData } from '@eln/shared';
+import { api, AUDIT_SYSTEM_REASONS, ERR, noteDocumentName, type ValidationErrorData } from '@eln/shared';
 import { auditLog, labNotes, noteVersions } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
@@ -433,11 +433,101 @@ describe('closing the project', () => {
     expect(refusals.map((r) => r.body.status)).toEqual([
       ERR.projectModify,
       ERR.projectModify,
-      ERR.projectModify,
+      ERR.projectClosed,
       ERR.forbidden,
-      ERR.projectModify,
-      ERR.projectModify,
+      ERR.projectClosed,
+      ERR.projectClosed,
     ]);
+  });
+
+  it('shows the leader what closing leaves unfinished, cancels the pending requests at close (audited, shown as such), and still closes', async () => {
+    const own = await leader.call(api.projects.create, {
+      title: 'Closed with loose ends',
+      signatureList: { department: '', user: [writer, reviewer, colleague].map((p) => p.user.userId).join(',') },
+    });
+    const closingNo = own.body.data.projectNo;
+    // Signed by the reviewer, the colleague's participation still pending.
+    const signedNote = await savedNote('Signed, one pending', closingNo);
+    await writer.call(api.signatures.request, {
+      labNoteNo: signedNote.labNoteNo,
+      signers: [
+        { userId: reviewer.user.userId, type: 'reviewer' },
+        { userId: colleague.user.userId, type: 'participant' },
+      ],
+    });
+    expect((await sign(reviewer, signedNote.labNoteNo)).body.status).toBe('0000');
+    const requestedNote = await savedNote('Only requested', closingNo);
+    await writer.call(api.signatures.request, {
+      labNoteNo: requestedNote.labNoteNo,
+      signers: [{ userId: colleague.user.userId, type: 'participant' }],
+    });
+    const neverSaved = (await writer.call(api.notes.create, { projectNo: closingNo, title: 'Never saved' })).body.data.labNoteNo;
+    // Saved once, then changed: the temporary save holds what version 1 does not.
+    const changed = await savedNote('Changed after saving', closingNo);
+    appendParagraph(changed.editor.doc, 'A later thought');
+    await eventually(() => changed.editor.allDurable(), 'durable');
+    expect((await writer.call(api.notes.saveDraft, { labNoteNo: changed.labNoteNo, blockList: [] })).body.status).toBe('0000');
+    const numberOf = async (labNoteNo: number) => (await noteOf(labNoteNo)).labNoteNumber;
+
+    const preview = await leader.call(api.projects.closePreview, { projectNo: closingNo });
+    expect(preview.body.status).toBe('0000');
+    expect(preview.body.data.pendingSignatures.map((p) => [p.labNoteNo, p.labNoteNumber, p.title, p.userId, p.name, p.type])).toEqual([
+      [
+        signedNote.labNoteNo,
+        await numberOf(signedNote.labNoteNo),
+        'Signed, one pending',
+        colleague.user.userId,
+        'Colleague Cho',
+        'participant',
+      ],
+      [
+        requestedNote.labNoteNo,
+        await numberOf(requestedNote.labNoteNo),
+        'Only requested',
+        colleague.user.userId,
+        'Colleague Cho',
+        'participant',
+      ],
+    ]);
+    expect(preview.body.data.unsavedNotes.map((n) => [n.labNoteNo, n.title, n.version, n.writer, n.reason])).toEqual([
+      [neverSaved, 'Never saved', 0, 'Writer Woo', 'neverSaved'],
+      [changed.labNoteNo, 'Changed after saving', 1, 'Writer Woo', 'changedSinceSave'],
+    ]);
+    // Only the one who may close is shown it: not a participant, not an administrator, and no one outside.
+    expect((await writer.call(api.projects.closePreview, { projectNo: closingNo })).body.status).toBe(ERR.forbidden);
+    expect((await admin(api.projects.closePreview, { projectNo: closingNo })).body.status).toBe(ERR.forbidden);
+    expect((await outsider.call(api.projects.closePreview, { projectNo: closingNo })).body.status).toBe(ERR.notFound);
+
+    // The leader goes ahead all the same.
+    const closedAt = Date.now();
+    expect((await leader.call(api.projects.finish, { projectNo: closingNo })).body.status).toBe('0000');
+    const cancelled = (labNoteNo: number) =>
+      noteOf(labNoteNo).then((note) =>
+        note.signatureList.map((s) => [s.name, s.status, s.signedAt !== null && Date.parse(s.signedAt) >= closedAt - 1000]),
+      );
+    expect(await cancelled(signedNote.labNoteNo)).toEqual([
+      ['Reviewer Ryu', 'T', true],
+      ['Colleague Cho', 'C', true],
+    ]);
+    expect(await cancelled(requestedNote.labNoteNo)).toEqual([['Colleague Cho', 'C', true]]);
+    // The project's note list says the same.
+    const listed = (await leader.call(api.projects.editor, { projectNo: closingNo })).body.data.list;
+    expect(listed.find((n) => n.no === requestedNote.labNoteNo)?.signatureList.map((s) => s.status)).toEqual(['C']);
+    // Each cancellation is a record of its own, with the reason the system gives, after the close's.
+    const records = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(3);
+    expect(records.reverse().map((r) => [r.action, r.targetId, r.reason, r.actorUserId])).toEqual([
+      ['project.finished', String(closingNo), null, leader.user.userId],
+      ['signature.cancelled', String(signedNote.labNoteNo), AUDIT_SYSTEM_REASONS.projectClosed, leader.user.userId],
+      ['signature.cancelled', String(requestedNote.labNoteNo), AUDIT_SYSTEM_REASONS.projectClosed, leader.user.userId],
+    ]);
+    expect(records[0]?.after).toMatchObject({ status: 'C', notes: 4, cancelledSignatures: 2 });
+    expect(records[1]).toMatchObject({
+      before: { signer: colleague.user.userId, meaning: 'participant', status: 'R' },
+      after: { status: 'C', project: closingNo },
+    });
+    // Nobody can answer a cancelled request, and there is nothing left to preview.
+    expect((await sign(colleague, requestedNote.labNoteNo)).body.status).toBe(ERR.projectClosed);
+    expect((await leader.call(api.projects.closePreview, { projectNo: closingNo })).body.status).toBe(ERR.projectModify);
   });
 });
 

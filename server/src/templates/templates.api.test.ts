@@ -1,7 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { ADMIN_LEVEL, api, ERR, noteDocumentName, templateDocumentName, textOf, type PmNode } from '@eln/shared';
+import {
+  ADMIN_LEVEL,
+  api,
+  ERR,
+  errorMessage,
+  noteDocumentName,
+  templateDocumentName,
+  textOf,
+  type ErrorCode,
+  type PmNode,
+} from '@eln/shared';
 import { auditLog, documentUpdates, files, templateDrafts, templateRevisions, templateWriters } from '../db/schema.js';
 import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
@@ -317,9 +327,27 @@ describe('the lifecycle: draft, check-in, approval, new draft', () => {
     expect((await approve(administrator, templateNo, '1.1', 1)).body.status).toBe(ERR.templateOwnApproval);
     // Without the flag a template never approved is not even visible.
     expect((await approve(researcher, templateNo, '1.1', 1)).body.status).toBe(ERR.notFound);
-    for (const bad of ['0', '1', '1.0', '2.00', '01.1', 'abc', '-1.1', '1.1.1', '', '1e1']) {
-      expect((await approve(approver, templateNo, bad, 1)).body.status, bad).toBe(ERR.templateVersionInvalid);
+    // Each refusal names the rule the text broke: 01.5 is not 0 and not whole, so it is not told it is.
+    const refusals: Array<[string, ErrorCode]> = [
+      ['0', ERR.templateVersionInvalid],
+      ['1', ERR.templateVersionInvalid],
+      ['1.0', ERR.templateVersionInvalid],
+      ['2.00', ERR.templateVersionInvalid],
+      ['01.1', ERR.templateVersionForm],
+      ['abc', ERR.templateVersionNotNumber],
+      ['-1.1', ERR.templateVersionNotNumber],
+      ['1.1.1', ERR.templateVersionNotNumber],
+      ['', ERR.templateVersionNotNumber],
+      ['1e1', ERR.templateVersionNotNumber],
+      ['1.12345', ERR.templateVersionForm],
+      ['01.5', ERR.templateVersionForm],
+    ];
+    for (const [bad, code] of refusals) {
+      const refused = await approve(approver, templateNo, bad, 1);
+      expect(refused.body.status, bad).toBe(code);
+      expect(refused.body.message, bad).toBe(errorMessage(code, 'en'));
     }
+    expect((await approve(approver, templateNo, '01.5', 1)).body.message).not.toMatch(/whole number/);
     expect((await approve(approver, templateNo, '1.1', 2)).body.status).toBe(ERR.conflict);
     expect((await approve(approver, templateNo, '1.1', 1, 'not my password')).body.status).toBe(ERR.badCredentials);
     expect((await lastAudit('template.approvalFailed'))?.targetId).toBe(String(templateNo));

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'signature.declined',
   'signature.failed',
   'signature.removed',
+  'signature.cancelled',
   'audit.exported',
   'licence.registered',
   'dropbox.created',
@@ -79,6 +80,7 @@ export const AUDIT_SYSTEM_REASONS = {
   ssoCodeSpent: 'single sign-on: the code was already used or has expired',
   directorySync: 'directory synchronisation',
   leftDirectory: 'no longer in the directory',
+  projectClosed: 'the project was closed before it was answered',
 } as const;
 export type AuditSystemReason = keyof typeof AUDIT_SYSTEM_REASONS;
 
@@ -89,7 +91,39 @@ export function systemReasonOf(reason: string): AuditSystemReason | null {
   return SYSTEM_REASON_KEYS.get(reason) ?? null;
 }
 
+/** The chain's latest record, kept outside the database (the server's anchor file and log, each export) to compare against later. */
+export interface AuditChainHead {
+  seq: number;
+  hash: string;
+}
+
+const chainHead = z.strictObject({
+  seq: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, { error: 'invalidFormat' }),
+});
+
+/** Where a head kept outside the database came from: the anchor file this server writes as it appends, or an export handed to verify. */
+export const AUDIT_ANCHOR_SOURCES = ['server', 'export'] as const;
+/**
+ * What the chain says of a head kept outside it: `matches` (the record is there with that hash), `differs`
+ * (the record at that seq has another hash: rewritten), `missing` (no record at that seq, though the chain
+ * goes on past it: removed), `beyondEnd` (the chain now ends before it: its tail was cut).
+ */
+export const AUDIT_ANCHOR_RESULTS = ['matches', 'differs', 'missing', 'beyondEnd'] as const;
+export type AuditAnchorResult = (typeof AUDIT_ANCHOR_RESULTS)[number];
+
+export const auditAnchorCheck = z.strictObject({
+  source: z.enum(AUDIT_ANCHOR_SOURCES),
+  seq: z.number(),
+  hash: z.string(),
+  /** When the server wrote it (its anchor file); null for an export's. */
+  writtenAt: z.string().nullable(),
+  result: z.enum(AUDIT_ANCHOR_RESULTS),
+});
+export type AuditAnchorCheck = z.infer<typeof auditAnchorCheck>;
+
 export const auditVerifyAnswer = z.strictObject({
+  /** No broken record, and every head kept outside the database is still in the chain (and the server's could be read). */
   ok: z.boolean(),
   /** Records read. */
   checked: z.number(),
@@ -103,10 +137,20 @@ export const auditVerifyAnswer = z.strictObject({
   broken: z.array(z.number()),
   /** How many records are broken in all (may exceed the list). */
   brokenCount: z.number(),
+  /** The chain's last record as verify read it, or null while the trail is empty. */
+  head: z.strictObject({ seq: z.number(), hash: z.string() }).nullable(),
+  /**
+   * The server's anchor file: `compared` (its head is among `anchors`), `none` (this server has written
+   * none yet: nothing to compare with), `unreadable` (it is there but damaged: verify is not ok).
+   */
+  serverAnchor: z.enum(['compared', 'none', 'unreadable']),
+  /** Each head kept outside the database that verify compared with the chain, and what it found. */
+  anchors: z.array(auditAnchorCheck),
 });
 export type AuditVerifyAnswer = z.infer<typeof auditVerifyAnswer>;
 
-export const auditVerifyRequest = z.strictObject({});
+/** `exportHead`: the chain head an audit CSV export names (its last line), to compare with the chain as it is now. */
+export const auditVerifyRequest = z.strictObject({ exportHead: chainHead.optional() });
 
 /** The filters shared by the audit list and the export. */
 const auditFilterFields = {
@@ -130,12 +174,6 @@ export const auditListRequest = z
 export const auditExportRequest = z.strictObject(auditFilterFields);
 
 export const auditDetailRequest = z.strictObject({ seq: z.number().int().positive() });
-
-/** The chain's latest record, kept outside the database (server log, each export) to compare against later. */
-export interface AuditChainHead {
-  seq: number;
-  hash: string;
-}
 
 /** Response header of the CSV export naming the chain head at the export (`<seq> <hash>`); the file's last line says the same. */
 export const AUDIT_HEAD_HEADER = 'x-audit-chain-head';
@@ -185,7 +223,8 @@ export const auditCalls = {
     path: '/v1/audit/verify',
     auth: 'admin',
     kind: 'query',
-    summary: "Recomputes the audit trail's hash chain and names every broken record.",
+    summary:
+      "Recomputes the audit trail's hash chain, names every broken record, and compares the chain with the head this server last wrote outside the database and with an export's.",
     request: auditVerifyRequest,
     answer: auditVerifyAnswer,
     errors: [],

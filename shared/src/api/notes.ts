@@ -192,7 +192,7 @@ export const noteCalls = {
       "Creates a note in a project the caller takes part in, blank or from a template's approved version, with the year's next lab note number.",
     request: noteCreateRequest,
     answer: noteCreateAnswer,
-    errors: [ERR.notFound, ERR.forbidden, ERR.projectModify, ERR.noteDuplicate, ERR.templateNotApproved],
+    errors: [ERR.notFound, ERR.forbidden, ERR.projectClosed, ERR.noteDuplicate, ERR.templateNotApproved],
   }),
   delete: defineCall({
     path: '/v1/project/note/delete',

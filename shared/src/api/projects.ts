@@ -6,6 +6,7 @@ import { optionalText, recordNo, requiredText, text } from '../validation.js';
 import { listAnswer, pagingRequest } from './paging.js';
 import { defineCall, noAnswer } from './call.js';
 import { ERR } from '../errors.js';
+import { SIGNATURE_TYPES } from './signatures.js';
 
 export const PROJECT_STATUS = { inProgress: 'ING', completed: 'C' } as const;
 export type ProjectStatus = (typeof PROJECT_STATUS)[keyof typeof PROJECT_STATUS];
@@ -135,6 +136,35 @@ export const projectDetail = z.strictObject({
 });
 export type ProjectDetail = z.infer<typeof projectDetail>;
 
+/** A note as the close dialog names it. */
+const closingNote = z.strictObject({ labNoteNo: z.number(), labNoteNumber: z.string(), title: z.string() });
+
+/**
+ * What closing the project would leave unfinished, for the leader to see before closing: signature
+ * requests nobody has answered (closing cancels them, each recorded as "cancelled at close"), and notes
+ * whose latest content is not a saved version (closing keeps them as they were last saved: `neverSaved`,
+ * no version at all, printed as "No saved version"; `changedSinceSave`, edited after version `version`).
+ */
+export const projectClosePreview = z.strictObject({
+  pendingSignatures: z.array(
+    closingNote.safeExtend({
+      signatureId: z.number(),
+      userId: z.string(),
+      name: z.string(),
+      type: z.enum(SIGNATURE_TYPES),
+      requestedAt: z.string(),
+    }),
+  ),
+  unsavedNotes: z.array(
+    closingNote.safeExtend({
+      version: z.number(),
+      writer: z.string(),
+      reason: z.enum(['neverSaved', 'changedSinceSave']),
+    }),
+  ),
+});
+export type ProjectClosePreview = z.infer<typeof projectClosePreview>;
+
 export const projectEditorAnswer = z.strictObject({ info: projectDetail, list: z.array(noteSummary) });
 export type ProjectEditorAnswer = z.infer<typeof projectEditorAnswer>;
 
@@ -182,10 +212,21 @@ export const projectCalls = {
     path: '/v1/project/finish',
     auth: 'user',
     kind: 'command',
-    summary: 'Closes a project (its leader only, once a reviewer has signed a note): every note becomes finished, read-only everywhere.',
+    summary:
+      'Closes a project (its leader only, once a reviewer has signed a note): every note becomes finished, read-only everywhere, and signature requests still pending are cancelled.',
     request: projectNoRequest,
     answer: noAnswer,
     errors: [ERR.notFound, ERR.forbidden, ERR.projectModify, ERR.noReviewerSignature],
+  }),
+  closePreview: defineCall({
+    path: '/v1/project/finish/check',
+    auth: 'user',
+    kind: 'query',
+    summary:
+      'What closing the project would leave unfinished: pending signature requests (cancelled at close) and notes not saved as they are.',
+    request: projectNoRequest,
+    answer: projectClosePreview,
+    errors: [ERR.notFound, ERR.forbidden, ERR.projectModify],
   }),
   editor: defineCall({
     path: '/v1/project/editor',

@@ -8,8 +8,11 @@ import { defineCall, noAnswer } from './call.js';
 export const SIGNATURE_TYPES = ['reviewer', 'participant'] as const;
 export type SignatureType = (typeof SIGNATURE_TYPES)[number];
 
-/** R pending, T signed, F declined. */
-export const SIGNATURE_STATUS = { pending: 'R', signed: 'T', declined: 'F' } as const;
+/**
+ * R pending, T signed, F declined; C cancelled at close: still pending when its project was closed, so
+ * it can no longer be given (its time is the close's).
+ */
+export const SIGNATURE_STATUS = { pending: 'R', signed: 'T', declined: 'F', cancelled: 'C' } as const;
 export type SignatureStatus = (typeof SIGNATURE_STATUS)[keyof typeof SIGNATURE_STATUS];
 
 const signers = z
@@ -47,7 +50,7 @@ export const signatureEntry = z.strictObject({
   /** The printed name the signer typed. */
   signatureName: z.string().nullable(),
   description: z.string().nullable(),
-  /** ISO time of signing (or declining), with the signer's zone for display. */
+  /** ISO time of signing (or declining, or of the close that cancelled it), with the signer's zone for display. */
   signedAt: z.string().nullable(),
   timeZone: z.string().nullable(),
   signedVersion: z.number().nullable(),
@@ -63,8 +66,8 @@ export function needsReviewerWarning(list: readonly Pick<SignatureEntry, 'type' 
 
 /** What every signature call may refuse first: the note is missing (or hidden), or deleted. */
 const NOTE_READ_ERRORS = [ERR.noteMissing, ERR.noteDeleted] as const;
-/** Requests and their changes: not the writer's or leader's (1003), project or note closed (2002), signed (2019), a signer not taking part (2019), a writer as reviewer (2025). */
-const REQUEST_ERRORS = [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectModify, ERR.signerModify, ERR.reviewerWrote] as const;
+/** Requests and their changes: not the writer's or leader's (1003), project or note closed (2026), signed (2019), a signer not taking part (2019), a writer as reviewer (2025). */
+const REQUEST_ERRORS = [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectClosed, ERR.signerModify, ERR.reviewerWrote] as const;
 
 /** The signature calls (server/src/signatures). */
 export const signatureCalls = {
@@ -96,7 +99,7 @@ export const signatureCalls = {
     answer: noAnswer,
     errors: [
       ...NOTE_READ_ERRORS,
-      ERR.projectModify,
+      ERR.projectClosed,
       ERR.noPendingSignature,
       ERR.badCredentials,
       ERR.tooManyAttempts,
@@ -115,6 +118,6 @@ export const signatureCalls = {
     summary: 'Removes a signature, answered or pending, with a reason the audit trail keeps (the project leader only).',
     request: signatureRemoveRequest,
     answer: noAnswer,
-    errors: [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectModify, ERR.signerModify],
+    errors: [...NOTE_READ_ERRORS, ERR.forbidden, ERR.projectClosed, ERR.signerModify],
   }),
 } as const;

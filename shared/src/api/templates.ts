@@ -323,6 +323,8 @@ export const templateCalls = {
       ERR.templateOwnApproval,
       ERR.conflict,
       ERR.templateVersionInvalid,
+      ERR.templateVersionNotNumber,
+      ERR.templateVersionForm,
       ERR.templateVersionNotGreater,
       ERR.badCredentials,
       ERR.tooManyAttempts,

@@ -43,7 +43,7 @@ const en = {
     none: 'No signatures have been requested for this note yet.',
     meaningLabel: 'Meaning',
     meaning: { reviewer: 'Reviewer', participant: 'Participant' } satisfies Record<SignatureType, string>,
-    status: { R: 'Pending', T: 'Signed', F: 'Declined' } satisfies Record<SignatureStatus, string>,
+    status: { R: 'Pending', T: 'Signed', F: 'Declined', C: 'Cancelled at close' } satisfies Record<SignatureStatus, string>,
     awaiting: 'Awaiting signature',
     printedName: 'Printed name',
     comment: 'Comment',

@@ -31,7 +31,7 @@ const ja: SharedMessages = {
     none: 'このノートにはまだ署名が依頼されていません。',
     meaningLabel: '意味',
     meaning: { reviewer: 'レビュアー', participant: '参加者' },
-    status: { R: '保留中', T: '署名済み', F: '辞退' },
+    status: { R: '保留中', T: '署名済み', F: '辞退', C: '終了時に取消' },
     awaiting: '署名待ち',
     printedName: '署名者名',
     comment: 'コメント',

@@ -31,7 +31,7 @@ const ko: SharedMessages = {
     none: '이 노트에 요청된 서명이 아직 없습니다.',
     meaningLabel: '의미',
     meaning: { reviewer: '검토자', participant: '참여자' },
-    status: { R: '대기 중', T: '서명 완료', F: '서명 거절' },
+    status: { R: '대기 중', T: '서명 완료', F: '서명 거절', C: '종료 시 취소됨' },
     awaiting: '서명 대기 중',
     printedName: '서명 이름',
     comment: '의견',

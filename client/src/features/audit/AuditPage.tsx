@@ -1,11 +1,12 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { api, type AuditRecord } from '@eln/shared';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { Button } from '../../ui/Button';
-import { AuditIcon, DownloadIcon, SearchIcon } from '../../ui/icons';
+import { AuditIcon, DownloadIcon, SearchIcon, UploadIcon } from '../../ui/icons';
+import { HiddenFileInput } from '../../ui/HiddenFileInput';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable';
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
@@ -26,6 +27,7 @@ import {
 } from './auditQuery';
 import { reasonText } from './labels';
 import { formatSize } from './csvExport';
+import { readExportHead } from './exportHead';
 import { ShieldCheckIcon } from './icons';
 import { useAuditExport } from './useAuditExport';
 import { useVerifyChain, VerifyResult } from './VerifyResult';
@@ -40,8 +42,9 @@ interface Opened {
 
 /**
  * `/admin/audit`: the audit trail, newest first, filtered by actor, action, target and date range (kept in
- * the URL), paged. A row opens its record; "Verify chain" recomputes the hash chain; "Export CSV" downloads
- * what the filters match.
+ * the URL), paged. A row opens its record; "Verify chain" recomputes the hash chain and compares it with
+ * the head the server last wrote outside the database, "Compare with an export" also with the head an
+ * exported file names; "Export CSV" downloads what the filters match.
  */
 export function AuditPage() {
   const { t } = useTranslation('audit');
@@ -54,6 +57,15 @@ export function AuditPage() {
   const [opened, setOpened] = useState<Opened | null>(null);
   const verify = useVerifyChain();
   const exporter = useAuditExport();
+  const exportFile = useRef<HTMLInputElement>(null);
+  const [noExportHead, setNoExportHead] = useState(false);
+
+  /** Verifies against the head an exported file names on its last line. */
+  const compareWithExport = async (file: File) => {
+    const head = await readExportHead(file);
+    setNoExportHead(head === null);
+    if (head) await verify.run(head);
+  };
 
   const filter = useMemo(() => filterOf(query), [query]);
   const filtered = isAuditFiltered(filter);
@@ -155,6 +167,22 @@ export function AuditPage() {
           >
             {t('verify.action')}
           </Button>
+          <HiddenFileInput
+            inputRef={exportFile}
+            accept=".csv,text/csv"
+            onFile={(file) => void compareWithExport(file)}
+            testId="audit-verify-export-file"
+          />
+          <Button
+            variant="secondary"
+            icon={<UploadIcon size={16} />}
+            onClick={() => exportFile.current?.click()}
+            disabled={verify.running}
+            title={t('verify.compareHint')}
+            data-testid="audit-verify-export"
+          >
+            {t('verify.compare')}
+          </Button>
           <Button
             variant="primary"
             icon={<DownloadIcon size={16} />}
@@ -168,6 +196,11 @@ export function AuditPage() {
         </>
       }
     >
+      {noExportHead ? (
+        <InlineAlert tone="error" testId="audit-verify-no-head">
+          {t('verify.noExportHead')}
+        </InlineAlert>
+      ) : null}
       {verify.outcome ? <VerifyResult outcome={verify.outcome} onOpen={(seq) => setOpened({ seq })} onDismiss={verify.clear} /> : null}
       {exporter.saved ? (
         <InlineAlert tone="success" testId="audit-export-saved">

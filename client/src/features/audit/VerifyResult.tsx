@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type AuditVerifyAnswer } from '@eln/shared';
+import type { TFunction } from 'i18next';
+import { api, type AuditAnchorCheck, type AuditChainHead, type AuditVerifyAnswer } from '@eln/shared';
 import { call, isApiError } from '../../api';
 import { alertApiError } from '../../modals/store';
 import { Button } from '../../ui/Button';
@@ -25,10 +26,11 @@ export function useVerifyChain() {
     };
   }, []);
 
-  const run = useCallback(async () => {
+  /** Verifies the chain; with an export's head, also whether the chain still holds it. */
+  const run = useCallback(async (exportHead?: AuditChainHead) => {
     setRunning(true);
     try {
-      const answer = await call(api.audit.verify, {});
+      const answer = await call(api.audit.verify, exportHead ? { exportHead } : {});
       if (mounted.current) setOutcome({ answer, checkedAt: new Date() });
     } catch (error) {
       if (mounted.current && !(isApiError(error) && error.httpStatus === 401)) void alertApiError(error);
@@ -40,7 +42,16 @@ export function useVerifyChain() {
   return { run, running, outcome, clear: useCallback(() => setOutcome(null), []) };
 }
 
-/** The chain's state after a verify: green and intact with the count, or red with how many records are broken and which. */
+const timeText = (iso: string) => {
+  const when = formatAuditTime(iso);
+  return when ? `${when.date} ${when.time} ${when.zone}` : iso;
+};
+
+/**
+ * The chain's state after a verify: green and intact with the count, or red with how many records are
+ * broken and which, or, when every record is intact, that a head kept outside the database is no
+ * longer in the chain; then each head it was compared with, and what the chain says of it.
+ */
 export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOutcome; onOpen(seq: number): void; onDismiss(): void }) {
   const { t } = useTranslation('audit');
   const { t: tc } = useTranslation();
@@ -48,6 +59,7 @@ export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOu
   const when = formatAuditTime(checkedAt.toISOString());
   const time = when ? `${when.time} ${when.zone}` : '';
   const broken = !answer.ok;
+  const recordsBroken = answer.brokenCount > 0;
   return (
     <div
       className={broken ? 'verify-result verify-broken' : 'verify-result verify-intact'}
@@ -57,16 +69,26 @@ export function VerifyResult({ outcome, onOpen, onDismiss }: { outcome: VerifyOu
       data-checked={answer.checked}
       data-first-broken={answer.firstBroken ?? undefined}
       data-broken-count={answer.brokenCount}
+      data-server-anchor={answer.serverAnchor}
     >
       <span className="verify-icon">{broken ? <ShieldAlertIcon size={24} /> : <ShieldCheckIcon size={24} />}</span>
       <div className="verify-text">
         <p className="verify-title">
-          {broken
+          {recordsBroken
             ? t('verify.broken', { count: answer.brokenCount, seq: answer.firstBroken ?? '?' })
-            : t('verify.intact', { count: answer.checked })}
+            : broken
+              ? t('verify.anchorBroken')
+              : t('verify.intact', { count: answer.checked })}
         </p>
-        <p className="verify-hint">{broken ? t('verify.brokenHint', { count: answer.checked, time }) : t('verify.intactHint', { time })}</p>
-        {broken ? <BrokenList answer={answer} onOpen={onOpen} /> : null}
+        <p className="verify-hint">
+          {recordsBroken
+            ? t('verify.brokenHint', { count: answer.checked, time })
+            : broken
+              ? t('verify.anchorBrokenHint', { time })
+              : t('verify.intactHint', { time })}
+        </p>
+        {recordsBroken ? <BrokenList answer={answer} onOpen={onOpen} /> : null}
+        <AnchorList answer={answer} />
       </div>
       <div className="verify-actions">
         {broken && answer.firstBroken !== null ? (
@@ -111,5 +133,44 @@ function BrokenList({ answer, onOpen }: { answer: AuditVerifyAnswer; onOpen(seq:
       ))}
       {unlisted > 0 ? <li className="verify-broken-more">{t('verify.brokenMore', { count: unlisted })}</li> : null}
     </ul>
+  );
+}
+
+/** What the chain says of a head kept outside it, in words. */
+function anchorResultText(t: TFunction<'audit'>, check: AuditAnchorCheck, end: number | null): string {
+  if (check.result === 'beyondEnd') return t('verify.anchors.beyondEnd', { end: end ?? 0 });
+  return t(`verify.anchors.${check.result}`, { seq: check.seq });
+}
+
+/** Each head verify compared with the chain (the server's anchor file, an export's), or why there was none of the server's. */
+function AnchorList({ answer }: { answer: AuditVerifyAnswer }) {
+  const { t } = useTranslation('audit');
+  return (
+    <div className="verify-anchors" data-testid="audit-verify-anchors">
+      <p className="verify-anchors-title">{t('verify.anchors.title')}</p>
+      <ul>
+        {answer.serverAnchor === 'compared' ? null : (
+          <li data-testid="audit-verify-anchor" data-source="server" data-result={answer.serverAnchor}>
+            {t(`verify.anchors.${answer.serverAnchor}`)}
+          </li>
+        )}
+        {answer.anchors.map((check) => (
+          <li key={check.source} data-testid="audit-verify-anchor" data-source={check.source} data-result={check.result}>
+            <span className="verify-anchor-source">
+              {check.source === 'server'
+                ? t('verify.anchors.server', { time: timeText(check.writtenAt ?? '') })
+                : t('verify.anchors.export')}
+            </span>{' '}
+            <span className="verify-anchor-record">
+              #{check.seq} · <span title={check.hash}>{check.hash.slice(0, 12)}…</span>
+            </span>
+            {': '}
+            <strong className={check.result === 'matches' ? 'verify-anchor-ok' : 'verify-anchor-bad'}>
+              {anchorResultText(t, check, answer.head?.seq ?? null)}
+            </strong>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -15,6 +15,7 @@ import { currentLanguage } from '../../i18n';
 import { hideProgress, showProgress } from '../../modals/store';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ArrowRightIcon, UploadIcon } from '../../ui/icons';
+import { HiddenFileInput } from '../../ui/HiddenFileInput';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { browserDeps } from '../audit/useAuditExport';
 import { ArchiveIcon } from '../audit/icons';
@@ -105,18 +106,11 @@ export function ElnImportCard() {
           {outcome.message}
         </InlineAlert>
       ) : null}
-      <input
-        ref={input}
-        type="file"
+      <HiddenFileInput
+        inputRef={input}
         accept=".eln,application/vnd.eln+zip,application/zip"
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (file) void importFile(file);
-        }}
-        data-testid="eln-import-file"
+        onFile={(file) => void importFile(file)}
+        testId="eln-import-file"
       />
       <div className="download-actions">
         <Button

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router-dom';
 import { api, ERR, errorMessage, PROJECT_STATUS } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
-import { useApiQuery } from '../../api/queries';
-import { alert, confirm } from '../../modals/store';
+import { useApiMutation, useApiQuery } from '../../api/queries';
+import { alert } from '../../modals/store';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, initials } from '../../lib/format';
 import { parseRecordNo } from '../../lib/listParams';
@@ -17,6 +17,7 @@ import { DetailRow, ErrorState, SkeletonBlock } from '../../ui/States';
 import { selectionFromProject } from '../people/selection';
 import { ProjectForm, type ProjectPayload } from './ProjectForm';
 import { StatusBadge } from './StatusBadge';
+import { CloseProjectDialog } from './CloseProjectDialog';
 import { ProjectNotes } from '../notes/ProjectNotes';
 import { ProjectExportCard } from '../exports/ProjectExportCard';
 
@@ -40,6 +41,9 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
   const [editing, setEditing] = useState(false);
   const { t: ta } = useTranslation('audit');
   const [finishing, setFinishing] = useState(false);
+  const [closing, setClosing] = useState(false);
+  // The notes list shows each note's status and signatures, which closing changes.
+  const finishProject = useApiMutation(api.projects.finish, { invalidates: [api.projects.editor, api.projects.detail] });
   const [notice, setNotice] = useState<'saved' | 'created' | 'finished' | null>(() =>
     (location.state as { created?: boolean } | null)?.created ? 'created' : null,
   );
@@ -55,20 +59,20 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
     project.reload();
   };
 
-  /** The leader closes the project for good, after confirming; the server refuses it (2022) until a reviewer has signed. */
+  /**
+   * The leader closes the project for good, after the close dialog showed what closing leaves unfinished;
+   * the server refuses it (2022) until a reviewer has signed.
+   */
   const finish = async () => {
     if (!detail || finishing) return;
-    const ok = await confirm(ta('projectFinish.confirmBody', { title: detail.title }), {
-      title: ta('projectFinish.confirmTitle'),
-      okLabel: ta('projectFinish.action'),
-    });
-    if (!ok) return;
     setFinishing(true);
     try {
-      await call(api.projects.finish, { projectNo: detail.no });
+      await finishProject.mutateAsync({ projectNo: detail.no });
+      setClosing(false);
       setNotice('finished');
       project.reload();
     } catch (error) {
+      setClosing(false);
       // 2022 (no reviewer signature yet) and any other refusal, in the user's language.
       if (!(isApiError(error) && error.httpStatus === 401))
         void alert(apiErrorText(error, language), { tone: 'error', title: ta('projectFinish.refusedTitle') });
@@ -119,7 +123,7 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
               <Button
                 variant="secondary"
                 icon={<LockIcon size={16} />}
-                onClick={() => void finish()}
+                onClick={() => setClosing(true)}
                 loading={finishing}
                 disabled={finishBlocked}
                 aria-describedby={finishBlocked ? 'project-finish-reason' : undefined}
@@ -271,6 +275,15 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
           {detail.abilities.export ? <ProjectExportCard projectNo={detail.no} /> : null}
         </>
       )}
+      {closing && detail ? (
+        <CloseProjectDialog
+          projectNo={detail.no}
+          title={detail.title}
+          busy={finishing}
+          onClose={() => setClosing(false)}
+          onConfirm={() => void finish()}
+        />
+      ) : null}
     </PageFrame>
   );
 }

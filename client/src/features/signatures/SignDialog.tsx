@@ -22,7 +22,7 @@ const DESCRIPTION_MAX = 500;
 type Answer = 'T' | 'F';
 
 /** Refusals after which the note is read again, so that the dialog shows what could be signed now. */
-const REREAD_ON = new Set<string>([ERR.unsavedChanges, ERR.conflict, ERR.noPendingSignature, ERR.versionTampered, ERR.projectModify]);
+const REREAD_ON = new Set<string>([ERR.unsavedChanges, ERR.conflict, ERR.noPendingSignature, ERR.versionTampered, ERR.projectClosed]);
 
 /**
  * The signature dialog: exactly what is signed (note, lab note number, version and when it was saved),

@@ -3,15 +3,16 @@ import { useTranslation } from 'react-i18next';
 import type { SignatureEntry, SignatureStatus } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { Badge, type BadgeTone } from '../../ui/Badge';
-import { BrokenIcon, DeclinedIcon, PendingIcon, SignedIcon } from './icons';
+import { BrokenIcon, CancelledIcon, DeclinedIcon, PendingIcon, SignedIcon } from './icons';
 import { formatZonedTime } from './zonedTime';
 import './signatures.css';
 
-const STATUS_TONES: Record<SignatureStatus, BadgeTone> = { R: 'warning', T: 'success', F: 'danger' };
+const STATUS_TONES: Record<SignatureStatus, BadgeTone> = { R: 'warning', T: 'success', F: 'danger', C: 'neutral' };
 const STATUS_ICONS: Record<SignatureStatus, ReactNode> = {
   R: <PendingIcon size={15} />,
   T: <SignedIcon size={15} />,
   F: <DeclinedIcon size={15} />,
+  C: <CancelledIcon size={15} />,
 };
 
 /** The attributes every shown signature carries, so that a test (or an inspector's tool) can read it. */
@@ -44,7 +45,7 @@ function BrokenFlag({ entry }: { entry: SignatureEntry }) {
   );
 }
 
-/** When it was answered, in the signer's zone (the zone's name in the tooltip). */
+/** When it was answered (a request cancelled at close: when the project was closed), in the signer's zone (the zone's name in the tooltip). */
 function AnsweredAt({ entry }: { entry: SignatureEntry }) {
   const { t } = useTranslation('signature');
   const time = formatZonedTime(entry.signedAt, entry.timeZone, currentLanguage());
@@ -151,6 +152,7 @@ export function SignatureLines({ list, testId, entryTestId }: { list: readonly S
             </span>
             {entry.status === 'R' ? <span className="sig-awaiting">{t('status.R')}</span> : <AnsweredAt entry={entry} />}
             {entry.status === 'F' ? <span className="sig-declined-word">{t('status.F')}</span> : null}
+            {entry.status === 'C' ? <span className="sig-cancelled-word">{t('status.C')}</span> : null}
             <VersionPill entry={entry} />
             {entry.intact === false ? <BrokenFlag entry={entry} /> : null}
           </span>

@@ -27,6 +27,13 @@ export const DeclinedIcon = (p: IconProps) => (
     <path d="M7 7l10 10M17 7 7 17" />
   </Icon>
 );
+/** A crossed-out circle: a request the project's close cancelled before it was answered. */
+export const CancelledIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="8" />
+    <path d="M6.5 17.5l11-11" />
+  </Icon>
+);
 export const PendingIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="12" r="8" />

@@ -4,8 +4,10 @@ import {
   api,
   compareTemplateVersions,
   ERR,
+  errorMessage,
   parseTemplateVersion,
   templateReturnRequest,
+  templateVersionRefusal,
   type TemplateDetail,
   type TemplateRevision,
 } from '@eln/shared';
@@ -44,6 +46,14 @@ function RevisionSubject({ template, revision }: Omit<RevisionDialogProps, 'onCl
   );
 }
 
+/** Refusals about the version typed: said beside the version field. */
+const VERSION_REFUSALS = new Set<string>([
+  ERR.templateVersionInvalid,
+  ERR.templateVersionNotNumber,
+  ERR.templateVersionForm,
+  ERR.templateVersionNotGreater,
+]);
+
 /**
  * The approval: the version (a decimal such as 1.1, not 0 and not an integer, greater than the last
  * approved one; checked here with the server's own parsing and comparison, and again by the server), the
@@ -68,7 +78,7 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
     setPasswordError(null);
     const typed = parseTemplateVersion(version);
     if (!typed || (last !== null && compareTemplateVersions(typed, last) <= 0)) {
-      setVersionError(typed ? t('approve.versionNotGreater', { last }) : t('approve.versionInvalid'));
+      setVersionError(typed ? t('approve.versionNotGreater', { last }) : errorMessage(templateVersionRefusal(version), language));
       versionRef.current?.focus();
       return;
     }
@@ -89,7 +99,7 @@ export function ApproveDialog({ template, revision, onClose, onApproved }: Revis
       onApproved(answer.version);
     } catch (error) {
       setPassword('');
-      if (isApiError(error) && (error.status === ERR.templateVersionInvalid || error.status === ERR.templateVersionNotGreater)) {
+      if (isApiError(error) && VERSION_REFUSALS.has(error.status)) {
         setVersionError(apiErrorText(error, language));
         versionRef.current?.focus();
       } else if (isApiError(error) && error.status === ERR.badCredentials) {

@@ -47,6 +47,7 @@ const en = {
       declined: 'Signature declined',
       failed: 'Signing attempt failed',
       removed: 'Signature removed',
+      cancelled: 'Signature request cancelled at close',
     },
     audit: {
       exported: 'Audit trail exported',
@@ -156,6 +157,7 @@ const en = {
     ssoNonceMismatch: 'Single sign-on: the ID token was issued for another sign-in (nonce)',
     ssoAnswerInvalid: 'Single sign-on: the ID token or identity could not be verified',
     ssoCodeSpent: 'Single sign-on: the code was already used or has expired',
+    projectClosed: 'The project was closed before it was answered',
   },
   noActor: 'Not signed in',
   emptyTitle: 'No audit records yet',
@@ -198,16 +200,34 @@ const en = {
     action: 'Verify chain',
     intact_one: 'Chain intact: {{count}} record checked',
     intact_other: 'Chain intact: {{count}} records checked',
-    intactHint: 'Every record matches its hash and names the hash of the record before it. Checked at {{time}}.',
+    intactHint:
+      'Every record matches its hash, names the hash of the record before it and holds its place in the trail. Checked at {{time}}.',
     broken_one: 'Chain broken: {{count}} record does not match, the first #{{seq}}',
     broken_other: 'Chain broken: {{count}} records do not match, the first #{{seq}}',
     brokenHint_one:
-      'A broken record no longer matches its hash, or does not name the hash of the record before it (a record was removed, inserted or re-hashed there). {{count}} record checked at {{time}}.',
+      'A broken record no longer matches its hash, does not name the hash of the record before it (a record was removed, inserted or re-hashed there), or no longer holds its place (its row number was changed). {{count}} record checked at {{time}}.',
     brokenHint_other:
-      'A broken record no longer matches its hash, or does not name the hash of the record before it (a record was removed, inserted or re-hashed there). {{count}} records checked at {{time}}.',
+      'A broken record no longer matches its hash, does not name the hash of the record before it (a record was removed, inserted or re-hashed there), or no longer holds its place (its row number was changed). {{count}} records checked at {{time}}.',
     brokenList: 'Broken records',
     brokenMore_one: 'and {{count}} more, not listed',
     brokenMore_other: 'and {{count}} more, not listed',
+    compare: 'Compare with an export…',
+    compareHint: 'Verifies the chain and checks that it still holds the head named on the last line of an audit CSV export.',
+    noExportHead: 'This file names no audit chain head on its last line. Choose a CSV exported from the audit trail.',
+    anchorBroken: 'Chain cut or rewritten: a head kept outside the database is no longer in it',
+    anchorBrokenHint:
+      'Every stored record is intact, but the chain no longer holds a head written down earlier: records were removed from its end, or it was rewritten whole. Checked at {{time}}.',
+    anchors: {
+      title: 'Heads kept outside the database',
+      server: 'Written by this server at {{time}}',
+      export: 'Named in the export',
+      matches: 'Still in the chain',
+      differs: 'Record #{{seq}} now has another hash: the chain was rewritten',
+      missing: 'Record #{{seq}} is gone, though the chain goes on past it',
+      beyondEnd: 'The chain now ends before it, at #{{end}}: its newest records were removed',
+      none: 'This server has written no head outside the database yet: nothing to compare with.',
+      unreadable: 'This server’s anchor file cannot be read: it was damaged or changed. Verify cannot vouch for the end of the chain.',
+    },
   },
   export: {
     action: 'Export CSV',
@@ -307,6 +327,19 @@ const en = {
     confirmBody:
       'Closing “{{title}}” makes the project and all of its notes read-only for good: nobody can edit, save or sign them afterwards. This cannot be undone.',
     done: 'The project has been closed. It and all of its notes are now read-only.',
+    actionAnyway: 'Close project anyway',
+    checking: 'Checking what closing would leave unfinished…',
+    pendingTitle_one: '{{count}} signature request is still pending',
+    pendingTitle_other: '{{count}} signature requests are still pending',
+    pendingBody_one: 'Closing cancels it: it shows as “Cancelled at close” and can no longer be signed.',
+    pendingBody_other: 'Closing cancels them: they show as “Cancelled at close” and can no longer be signed.',
+    unsavedTitle_one: '{{count}} note is not saved as it is',
+    unsavedTitle_other: '{{count}} notes are not saved as they are',
+    unsavedBody:
+      'Closing keeps each note as it was last saved: printouts and exports show its last saved version, and a note never saved prints with no content.',
+    neverSaved: 'Never saved · written by {{writer}}',
+    changedSinceSave: 'Changed since version {{version}} · written by {{writer}}',
+    nothingOpen: 'No signature request is pending, and every note is saved as it is.',
   },
 };
 

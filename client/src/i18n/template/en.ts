@@ -74,7 +74,6 @@ const en = {
     version: 'Version',
     versionHint: 'A decimal such as 1.1: not 0 and not a whole number, greater than {{last}} (1.10 is the same as 1.1).',
     versionHintFirst: 'A number such as 0.1 or 1.1: not 0 and not a whole number.',
-    versionInvalid: 'Use a version such as 1.1: a number that is not 0 and not a whole number.',
     versionNotGreater: 'Use a version greater than {{last}}.',
     password: 'Your password',
     passwordHint: 'Approving carries your name, like a signature.',

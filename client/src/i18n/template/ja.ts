@@ -73,7 +73,6 @@ const ja: TemplateMessages = {
     version: 'バージョン',
     versionHint: '1.1のような小数：0や整数ではなく、{{last}}より大きい値（1.10は1.1と同じです）。',
     versionHintFirst: '0.1や1.1のような数値：0や整数は使えません。',
-    versionInvalid: '1.1のようなバージョンを入力してください。0や整数は使えません。',
     versionNotGreater: '{{last}}より大きいバージョンを入力してください。',
     password: 'パスワード',
     passwordHint: '承認は署名と同じく本人の名前で記録されます。',

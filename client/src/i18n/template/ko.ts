@@ -72,7 +72,6 @@ const ko: TemplateMessages = {
     version: '버전',
     versionHint: '1.1과 같은 소수: 0이나 정수가 아니며 {{last}}보다 커야 합니다(1.10은 1.1과 같습니다).',
     versionHintFirst: '0.1이나 1.1과 같은 숫자: 0이나 정수는 사용할 수 없습니다.',
-    versionInvalid: '1.1과 같은 버전을 입력해 주세요. 0이나 정수는 사용할 수 없습니다.',
     versionNotGreater: '{{last}}보다 큰 버전을 입력해 주세요.',
     password: '비밀번호',
     passwordHint: '승인은 서명처럼 본인의 이름으로 기록됩니다.',

@@ -46,6 +46,7 @@ export const SIGNATURE_STATES = {
   broken: 'signed, broken',
   requested: 'requested',
   declined: 'declined',
+  cancelled: 'cancelled at close',
 } as const;
 
 export interface Ref {

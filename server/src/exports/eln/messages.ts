@@ -85,6 +85,11 @@ export const ELN_MESSAGES = {
     '{signer}님에게 {meaning} 서명을 요청했으나 아직 서명하지 않았습니다.',
     '{signer}さんに{meaning}署名を依頼しましたが、まだ署名されていません。',
   ),
+  cancelled: words(
+    '{meaning} signature requested from {signer}, not given: the request was cancelled when the project was closed.',
+    '{signer}님에게 {meaning} 서명을 요청했으나 서명하지 않았습니다: 프로젝트가 종료되어 요청이 취소되었습니다.',
+    '{signer}さんに{meaning}署名を依頼しましたが、署名されませんでした: プロジェクトの終了時に依頼が取り消されました。',
+  ),
   declined: words(
     '{meaning} signature declined by {signer}{comment}.',
     '{signer}님이 {meaning} 서명을 거절했습니다{comment}.',

@@ -470,6 +470,14 @@ function signatureComment(ctx: ArchiveContext, signature: ExportSignature, versi
       text: elnMessage('declined', lang, { meaning, signer, comment }),
     };
   }
+  if (signature.status === 'C') {
+    return {
+      ...base,
+      creativeWorkStatus: SIGNATURE_STATES.cancelled,
+      ...(signature.signedAt ? { dateCreated: isoInZone(signature.signedAt, signature.timeZone) } : {}),
+      text: elnMessage('cancelled', lang, { meaning, signer }),
+    };
+  }
   return { ...base, creativeWorkStatus: SIGNATURE_STATES.requested, text: elnMessage('requested', lang, { meaning, signer }) };
 }
 

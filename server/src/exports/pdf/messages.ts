@@ -68,6 +68,7 @@ export const PDF_MESSAGES = {
   signatureStatus: words('Status', '상태', 'ステータス'),
   signedAt: words('Signed at', '서명 시각', '署名日時'),
   declinedAt: words('Declined at', '거절 시각', '辞退日時'),
+  cancelledAt: words('Cancelled at (project closed)', '취소 시각 (프로젝트 종료)', '取消日時（プロジェクト終了）'),
   signedVersion: words('Signed version', '서명된 버전', '署名されたバージョン'),
   signedHash: words('SHA-256 of the signed content', '서명한 내용의 SHA-256', '署名された内容の SHA-256'),
   currentHash: words('SHA-256 of the stored content now', '현재 저장된 내용의 SHA-256', '現在保存されている内容の SHA-256'),

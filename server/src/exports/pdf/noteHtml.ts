@@ -1,4 +1,4 @@
-import type { Language, SavedBlock } from '@eln/shared';
+import type { Language, SavedBlock, SignatureStatus } from '@eln/shared';
 import { fillIn, SHARED_MESSAGES } from '@eln/shared/i18n';
 import { el, openTag, text } from '../../rendering/html.js';
 import { renderVersionFragment, type FileSource } from '../../rendering/render.js';
@@ -123,12 +123,16 @@ export function signatureManifest(note: ExportNote, lang: Language): string {
   return el('section', { class: 'pdf-section pdf-manifest' }, heading, list);
 }
 
+const STATUS_CLASSES: Record<SignatureStatus, string> = { R: 'is-pending', T: 'is-signed', F: 'is-declined', C: 'is-cancelled' };
+/** What the time of an answer is (a cancelled request's time is the close's). */
+const ANSWERED_AT: Record<SignatureStatus, PdfMessage> = { R: 'signedAt', T: 'signedAt', F: 'declinedAt', C: 'cancelledAt' };
+
 function signatureCard(signature: ExportSignature, lang: Language): string {
   const m = (key: PdfMessage) => pdfMessage(key, lang);
   const words = SHARED_MESSAGES[lang].signature;
   const meaning = words.meaning[signature.type];
   const broken = signature.intact === false;
-  const status = signature.status === 'T' ? 'is-signed' : signature.status === 'F' ? 'is-declined' : 'is-pending';
+  const status = STATUS_CLASSES[signature.status];
   const printedName = signature.signatureName?.trim() || signature.signer.name;
   const head = el(
     'div',
@@ -146,7 +150,7 @@ function signatureCard(signature: ExportSignature, lang: Language): string {
       [m('account'), text(`${signature.signer.name} · ${signature.signer.userId}`)],
       [words.meaningLabel, text(meaning)],
       [m('signatureStatus'), text(words.status[signature.status])],
-      [m(signature.status === 'F' ? 'declinedAt' : 'signedAt'), text(signature.status === 'R' ? '' : answeredAt)],
+      [m(ANSWERED_AT[signature.status]), text(signature.status === 'R' ? '' : answeredAt)],
       [m('signedVersion'), signature.signedVersion !== null && signature.status === 'T' ? text(String(signature.signedVersion)) : ''],
       [m('signedHash'), signature.blocksHash && signature.status === 'T' ? hash(signature.blocksHash) : ''],
       [m('currentHash'), broken ? hash(signature.currentHash ?? '—') : ''],

@@ -217,6 +217,25 @@ describe('a note as PDF', () => {
     expect(all).not.toContain(SHARED_MESSAGES.en.signature.broken);
   });
 
+  it('shows a request the project’s close cancelled as such, with the time of the close, in every language', async () => {
+    const gel = await note(fixture.notes.gel);
+    const closedAt = new Date('2026-03-02T09:30:00Z');
+    const cancelled = {
+      ...gel,
+      signatures: gel.signatures.map((s) => (s.status === 'R' ? { ...s, status: 'C' as const, signedAt: closedAt, timeZone: 'UTC' } : s)),
+    };
+    expect(cancelled.signatures.filter((s) => s.status === 'C')).toHaveLength(1);
+    for (const lang of ['en', 'ko', 'ja'] as const) {
+      const all = (
+        await pagesOf(await saved(`cancelled-${lang}.pdf`, await renderNotePdf(printer, project, cancelled, optionsIn(lang, 'UTC'))))
+      ).join('\n');
+      const words = SHARED_MESSAGES[lang].signature;
+      expect(all).not.toContain(words.awaiting);
+      expect(all).toContain(words.status.C);
+      expect(all.replace(/\s+/g, '')).toContain(`${PDF_MESSAGES.cancelledAt[lang]}2026-03-0209:30`.replace(/\s+/g, ''));
+    }
+  });
+
   it('marks a signature whose signed content was changed in the database as broken, in every language', async () => {
     const tampered = await note(fixture.notes.tampered);
     expect(tampered.signatures[0]).toMatchObject({ intact: false });

@@ -26,6 +26,7 @@ body { padding: 0; max-width: none; }
 .pdf-signature { break-inside: avoid; border: 1px solid #b9bec7; border-left: 4px solid #6b7280; border-radius: 3px; padding: .5rem .75rem; margin: 0 0 .6rem; }
 .pdf-signature.is-signed { border-left-color: #15803d; }
 .pdf-signature.is-declined { border-left-color: #b45309; }
+.pdf-signature.is-cancelled { border-left-color: #6b7280; }
 .pdf-signature.is-broken { border-color: #b91c1c; border-left-color: #b91c1c; background: #fef2f2; }
 .pdf-signature-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .3rem .6rem; margin-bottom: .3rem; }
 .pdf-signature-name { font-size: 1.1em; font-weight: 700; }

@@ -5,6 +5,7 @@ import {
   ERR,
   parseTemplateVersion,
   TEMPLATE_STATE,
+  templateVersionRefusal,
   type CallAnswer,
   type CallRequest,
   type api,
@@ -37,7 +38,7 @@ export async function approveTemplate(
   enforce(canApproveTemplate(user, template, waiting), APPROVE_REFUSALS);
   if (input.revision !== template.revision) throw new AppError(ERR.conflict, { data: { revision: template.revision } });
   const version = parseTemplateVersion(input.version);
-  if (!version) throw new AppError(ERR.templateVersionInvalid);
+  if (!version) throw new AppError(templateVersionRefusal(input.version));
   const last = await lastApprovedVersion(db, template);
   if (last && compareTemplateVersions(version, last) <= 0) throw new AppError(ERR.templateVersionNotGreater, { params: { last } });
   await confirmPassword(services, user, input.password, `approve:${user.userId}`, async (tx) => {
