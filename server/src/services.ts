@@ -11,6 +11,7 @@ import type { ExportJobs } from './exports/jobs.js';
 import type { ExportLinks } from './exports/links.js';
 import type { ImportBudget } from './exports/eln/importBudget.js';
 import type { DirectorySync } from './departments/directorySync.js';
+import type { SearchIndexer } from './search/indexer.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -33,4 +34,6 @@ export interface Services {
   elnImports: ImportBudget;
   /** Departments and people from the LDAP directory: runs on request and by the interval. */
   directorySync: DirectorySync;
+  /** Keeps the search index up to date with the live documents (every process shares the work). */
+  searchIndexer: SearchIndexer;
 }

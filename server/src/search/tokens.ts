@@ -93,3 +93,8 @@ export function vectorLiteral(parts: { text: string; weight: 'A' | 'B' | 'C' | '
   }
   return Array.from(positions, ([word, list]) => `${lexeme(word)}:${list.join(',')}`).join(' ');
 }
+
+/** Whether a word of the index is Hangul, Kana or Han (a pair or a lone character). */
+export function isCjkWord(word: string): boolean {
+  return CJK.test(word);
+}
