@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, ERR, LIMITS, noteDocumentName, type PmNode, type SearchHit } from '@eln/shared';
-import { documentUpdates, searchUnits } from '../db/schema.js';
+import { documentUpdates, labNotes, searchUnits } from '../db/schema.js';
 import { initialUpdate } from '../seed/demoTemplates.js';
 import { createTestDatabase, startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually } from '../testing/live.js';
@@ -209,6 +209,20 @@ describe('search', () => {
     expect(await hits(leader, 'lunch', { status: 'T' })).toEqual([]);
     expect(await hits(leader, 'lunch', { writer: memberId })).toEqual([]);
     expect(await hits(leader, 'lunch', { kinds: ['project'] })).toEqual([]);
+  });
+
+  it('finds signed and finished notes, marked as such', async () => {
+    // The signature and finishing flows have their own tests; here only what search makes of the status.
+    const setStatus = (status: 'W' | 'T' | 'F') =>
+      server.database.db.update(labNotes).set({ status }).where(eq(labNotes.noteNo, labNoteNo));
+    try {
+      await setStatus('T');
+      expect(await hits(leader, 'lunch', { status: 'T' })).toMatchObject([{ uid: UID.body, status: 'T', signed: true, finished: false }]);
+      await setStatus('F');
+      expect(await hits(leader, 'lunch')).toMatchObject([{ uid: UID.body, status: 'F', signed: false, finished: true }]);
+    } finally {
+      await setStatus('W');
+    }
   });
 
   it('finds only what the caller may read: members and administrators, not outsiders', async () => {
