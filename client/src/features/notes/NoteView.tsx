@@ -116,7 +116,16 @@ function NoteWriter({ note }: { note: NoteSummary }) {
 }
 
 /** One open note: header (title, version, connection, saving, presence, save) and the live editor. */
-export function NoteView({ session, onSave }: { session: NoteSession; onSave(session: NoteSession): Promise<void> }) {
+export function NoteView({
+  session,
+  onSave,
+  focus = null,
+}: {
+  session: NoteSession;
+  onSave(session: NoteSession): Promise<void>;
+  /** A block to scroll to and highlight (`?block=<uid>`, from a search hit). */
+  focus?: { uid: string; key: string } | null;
+}) {
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
   const { t: tt } = useTranslation('template');
@@ -302,6 +311,7 @@ export function NoteView({ session, onSave }: { session: NoteSession; onSave(ses
           editable={state.writable}
           uploadOwner={uploadOwner}
           statuses={state.statuses}
+          focus={focus}
         />
       ) : (
         <div className="note-loading" data-testid="note-loading">

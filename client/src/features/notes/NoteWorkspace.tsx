@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERR } from '@eln/shared';
 import { isApiError } from '../../api';
@@ -54,6 +54,9 @@ export default function NoteWorkspace() {
   const base = location.pathname.startsWith('/editor') ? '/editor' : '/note';
   const routeNo = parseNoteNo(id);
   const closedHere = (location.state as { closedNote?: number } | null)?.closedNote === routeNo;
+  // `?block=<uid>`: the block a search hit is in, shown and highlighted once the note is open.
+  const blockUid = new URLSearchParams(location.search).get('block');
+  const focus = useMemo(() => (blockUid ? { uid: blockUid, key: location.key } : null), [blockUid, location.key]);
   const [question, setQuestion] = useState<LeaveQuestion | null>(null);
   const busy = useRef(false);
   // A note reopened after a refused edit has a new session: render it.
@@ -250,7 +253,7 @@ export default function NoteWorkspace() {
           </EmptyState>
         </div>
       ) : session ? (
-        <NoteView key={session.doc.guid} session={session} onSave={async (target) => void (await saveVersion(target))} />
+        <NoteView key={session.doc.guid} session={session} focus={focus} onSave={async (target) => void (await saveVersion(target))} />
       ) : (
         <div className="card note-card" data-testid="note-empty">
           <EmptyState icon={<NoteIcon size={26} />} title={t('notes.emptyTitle')}>
