@@ -38,6 +38,11 @@ export function HeaderSearch() {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  /** Closing forgets the active option: the list opens again at its top. */
+  const close = () => {
+    setOpen(false);
+    setActive(-1);
+  };
   const settled = useSettledValue(text.trim(), TYPING_PAUSE_MS);
   const words = text.trim() ? settled : '';
 
@@ -63,7 +68,10 @@ export function HeaderSearch() {
   }, []);
 
   // Another page: the list closes (the words stay, to search again).
-  useEffect(() => setOpen(false), [pathname, search]);
+  useEffect(() => {
+    setOpen(false);
+    setActive(-1);
+  }, [pathname, search]);
 
   const answer = results.phase !== 'error' && words ? results.data?.list : undefined;
   const hits = useMemo(() => answer ?? [], [answer]);
@@ -76,7 +84,7 @@ export function HeaderSearch() {
   useEffect(() => setActive(-1), [words, results.data]);
 
   const go = (href: string) => {
-    setOpen(false);
+    close();
     input.current?.blur();
     void navigate(href);
   };
@@ -103,12 +111,12 @@ export function HeaderSearch() {
       }
       case 'Escape':
         event.preventDefault();
-        if (open) setOpen(false);
+        if (open) close();
         else if (text) setText('');
         else input.current?.blur();
         break;
       case 'Tab':
-        setOpen(false);
+        close();
         break;
     }
   };
@@ -174,7 +182,7 @@ export function HeaderSearch() {
             setOpen(true);
           }}
           onFocus={() => setOpen(true)}
-          onBlur={() => setOpen(false)}
+          onBlur={close}
           onKeyDown={onKeyDown}
           data-testid="header-search-input"
         />
@@ -204,7 +212,12 @@ export function HeaderSearch() {
                   {t(`search.kinds.${group.kind}`)}
                 </li>
                 {group.hits.map((hit) =>
-                  renderOption({ kind: 'hit', hit, href: hitHref(hit) }, <SearchHitView hit={hit} />, 'header-search-option', 'header-search-hit'),
+                  renderOption(
+                    { kind: 'hit', hit, href: hitHref(hit) },
+                    <SearchHitView hit={hit} />,
+                    'header-search-option',
+                    'header-search-hit',
+                  ),
                 )}
               </ul>
             </li>

@@ -123,7 +123,12 @@ export function SearchPage() {
   }
 
   return (
-    <PageFrame testId="page-search" title={t('search.page.title')} description={t('search.page.description')} icon={<SearchIcon size={20} />}>
+    <PageFrame
+      testId="page-search"
+      title={t('search.page.title')}
+      description={t('search.page.description')}
+      icon={<SearchIcon size={20} />}
+    >
       <form className="card search-form" role="search" onSubmit={submit} noValidate data-testid="search-page-form">
         <div className={wordsError ? 'search-field search-words field-invalid' : 'search-field search-words'}>
           <label className="search-label" htmlFor={`${id}-words`}>

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@eln/shared';
-import { EMPTY_SEARCH, groupByKind, hitHref, parseSearchQuery, searchBody, searchPageHref, searchParamsOf, snippetParts } from './searchParams';
+import {
+  EMPTY_SEARCH,
+  groupByKind,
+  hitHref,
+  parseSearchQuery,
+  searchBody,
+  searchPageHref,
+  searchParamsOf,
+  snippetParts,
+} from './searchParams';
 
 const parse = (search: string) => parseSearchQuery(new URLSearchParams(search));
 
@@ -79,13 +88,33 @@ describe('snippets', () => {
 
   it('mark the matched ranges', () => {
     expect(shown('묽은염산을 넣고', [{ start: 2, end: 4 }])).toBe('묽은[염산]을 넣고');
-    expect(shown('pH drift was small', [{ start: 0, end: 2 }, { start: 3, end: 8 }])).toBe('[pH] [drift] was small');
+    expect(
+      shown('pH drift was small', [
+        { start: 0, end: 2 },
+        { start: 3, end: 8 },
+      ]),
+    ).toBe('[pH] [drift] was small');
   });
 
   it('survive ranges out of order, overlapping, touching, empty or beyond the text', () => {
-    expect(shown('abcdef', [{ start: 3, end: 5 }, { start: 1, end: 4 }])).toBe('a[bcde]f');
-    expect(shown('abcdef', [{ start: 1, end: 2 }, { start: 2, end: 3 }])).toBe('a[bc]def');
-    expect(shown('abcdef', [{ start: 2, end: 2 }, { start: 4, end: 99 }])).toBe('abcd[ef]');
+    expect(
+      shown('abcdef', [
+        { start: 3, end: 5 },
+        { start: 1, end: 4 },
+      ]),
+    ).toBe('a[bcde]f');
+    expect(
+      shown('abcdef', [
+        { start: 1, end: 2 },
+        { start: 2, end: 3 },
+      ]),
+    ).toBe('a[bc]def');
+    expect(
+      shown('abcdef', [
+        { start: 2, end: 2 },
+        { start: 4, end: 99 },
+      ]),
+    ).toBe('abcd[ef]');
     expect(shown('abc', [{ start: 7, end: 9 }])).toBe('abc');
     expect(shown('<b>x</b>', [{ start: 3, end: 4 }])).toBe('<b>[x]</b>');
   });

@@ -1,4 +1,14 @@
-import { LIMITS, NOTE_STATUS, PAGING, SEARCH_KINDS, type CallInput, type NoteStatus, type SearchHit, type SearchKind, type api } from '@eln/shared';
+import {
+  LIMITS,
+  NOTE_STATUS,
+  PAGING,
+  SEARCH_KINDS,
+  type CallInput,
+  type NoteStatus,
+  type SearchHit,
+  type SearchKind,
+  type api,
+} from '@eln/shared';
 import { isIsoDate, LIST_PARAM, MAX_PAGE } from '../../lib/listParams';
 
 /**
