@@ -129,8 +129,8 @@ export function SearchPage() {
       description={t('search.page.description')}
       icon={<SearchIcon size={20} />}
     >
-      <form className="card search-form" role="search" onSubmit={submit} noValidate data-testid="search-page-form">
-        <div className={wordsError ? 'search-field search-words field-invalid' : 'search-field search-words'}>
+      <form className="search-bar card search-form" role="search" onSubmit={submit} noValidate data-testid="search-page-form">
+        <div className={wordsError ? 'search-field search-word search-words field-invalid' : 'search-field search-word search-words'}>
           <label className="search-label" htmlFor={`${id}-words`}>
             {t('search.words')}
           </label>
@@ -181,7 +181,7 @@ export function SearchPage() {
             ))}
           </div>
         </fieldset>
-        <div className="search-field">
+        <div className="search-field search-filter">
           <label className="search-label" htmlFor={`${id}-project`}>
             {t('search.project')}
           </label>
@@ -205,7 +205,7 @@ export function SearchPage() {
             </select>
           </div>
         </div>
-        <div className="search-field">
+        <div className="search-field search-filter">
           <label className="search-label" htmlFor={`${id}-writer`}>
             {t('search.writer')}
           </label>
@@ -218,7 +218,7 @@ export function SearchPage() {
             data-testid="search-page-writer"
           />
         </div>
-        <div className="search-field">
+        <div className="search-field search-filter">
           <label className="search-label" htmlFor={`${id}-status`}>
             {t('search.status')}
           </label>
