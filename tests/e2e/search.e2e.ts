@@ -128,6 +128,16 @@ test.describe('search', () => {
     await expect(kim.getByTestId('search-result')).toHaveCount(1);
     await kim.getByTestId('search-result').click();
     await expect(prose(kim).locator('[data-block-found="yes"]')).toHaveAttribute('data-block-uid', uid!);
+
+    // On a phone the field stays in the header (outside the folded menu), and its list spans the screen.
+    await kim.setViewportSize({ width: 400, height: 800 });
+    await kim.goto('/');
+    await expect(kim.getByTestId('dashboard')).toBeVisible();
+    await kim.keyboard.press('Control+k');
+    await expect(combobox(kim)).toBeFocused();
+    await kim.keyboard.type(word);
+    await expect(hit).toBeInViewport();
+    await shot(kim, 'search-header-narrow-s-en', false);
     await kim.context().close();
 
     // Both themes and three languages: the open header list and the results page.

@@ -246,7 +246,7 @@ const en = {
     writer: 'Writer (user ID)',
     status: 'Note status',
     anyStatus: 'Any status',
-    dates: 'Edited between',
+    dates: 'Dates',
     emptyTitle: 'Search everything you may read',
     emptyBody: 'Notes and their blocks, attachments’ text, projects, templates, schemas and dropboxes, in Korean, Japanese and English.',
     syntax: 'Each word finds words starting with it; "quoted words" find a phrase; -word leaves out what holds it.',

@@ -253,7 +253,7 @@ const ja: Messages = {
     writer: '作成者（ユーザー ID）',
     status: 'ノートの状態',
     anyStatus: 'すべての状態',
-    dates: '更新期間',
+    dates: '期間',
     emptyTitle: '閲覧できるすべてを検索',
     emptyBody:
       'ノートとそのブロック、添付ファイルの本文、プロジェクト、テンプレート、スキーマ、ドロップボックスを日本語・韓国語・英語で検索します。',
