@@ -150,10 +150,17 @@ test.describe('search', () => {
     ] as const) {
       const page = await openAs(browser, E2E.member, { theme, language });
       await page.keyboard.press('Control+k');
+      await expect(combobox(page)).toBeFocused();
       await page.keyboard.type(word.slice(0, 8));
       await expect(page.getByTestId('header-search-hit').filter({ hasText: title })).toHaveCount(1);
       await shot(page, `search-header-${theme}-${language}`, false);
       if (theme === 'b') expect(await seriousViolations(page, `header search ${theme} ${language}`)).toEqual([]);
+      if (theme === 'b' && language === 'en') {
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        await expect(prose(page).locator('[data-block-found="yes"]')).toBeInViewport();
+        await page.screenshot({ path: 'tests/e2e/screenshots/search-found-block-b-en.png', animations: 'disabled' });
+      }
       await page.goto(`/search?w=${word}&pj=${projectNo}`);
       await expect(page.getByTestId('search-result')).toHaveCount(1);
       await shot(page, `search-page-${theme}-${language}`);
