@@ -170,15 +170,24 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
   const focusKey = focus?.key ?? null;
   useEffect(() => {
     if (!editor || editor.isDestroyed || !focusUid) return;
-    try {
-      if (!showFoundBlock(editor, focusUid)) return;
-    } catch {
-      return; // not mounted yet: nothing to show
-    }
-    const timer = window.setTimeout(() => {
-      if (!editor.isDestroyed) setFoundBlock(editor, null);
-    }, BLOCK_FOCUS_MS);
-    return () => window.clearTimeout(timer);
+    let timer: number | undefined;
+    // Shown once the editor has its view in the page (it scrolls the block's own element into view).
+    const show = () => {
+      if (editor.isDestroyed || !showFoundBlock(editor, focusUid)) return;
+      timer = window.setTimeout(() => {
+        if (!editor.isDestroyed) setFoundBlock(editor, null);
+      }, BLOCK_FOCUS_MS);
+    };
+    const onCreate = () => {
+      editor.off('create', onCreate);
+      show();
+    };
+    if (editor.isInitialized) show();
+    else editor.on('create', onCreate);
+    return () => {
+      editor.off('create', onCreate);
+      window.clearTimeout(timer);
+    };
   }, [editor, focusUid, focusKey]);
 
   return (

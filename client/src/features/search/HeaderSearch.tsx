@@ -57,7 +57,8 @@ export function HeaderSearch() {
     const onKey = (event: globalThis.KeyboardEvent) => {
       const commandK = (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k';
       const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !isTyping(event.target);
-      if (!commandK && !slash) return;
+      // A dialog keeps the keyboard: the field behind it is out of reach until it closes.
+      if ((!commandK && !slash) || document.querySelector('[aria-modal="true"]')) return;
       event.preventDefault();
       input.current?.focus();
       input.current?.select();
