@@ -48,6 +48,8 @@ import { exportMakers } from './exports/makers.js';
 import { PdfPrinter } from './exports/pdf/index.js';
 import { exportRoutes, registerElnImport } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
+import { SearchIndexer } from './search/indexer.js';
+import { searchRoutes } from './search/routes.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
 import { installSecurityHeaders } from './http/security.js';
@@ -152,11 +154,13 @@ export async function buildApp(config: ServerConfig, database: Database, options
     elnImports: new ImportBudget(),
     directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
     auditAnchor,
+    searchIndexer: new SearchIndexer(database.db, app.log),
   };
 
   await services.live.start();
   services.exportJobs.start();
   services.directorySync.start();
+  services.searchIndexer.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
   controlChannel?.onResubscribed(() => services.live.catchUpFromStore());
 
@@ -177,6 +181,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, schemaRoutes(services));
   registerCalls(app, services, templateRoutes(services));
   registerCalls(app, services, exportRoutes(services));
+  registerCalls(app, services, searchRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
 
@@ -198,6 +203,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await services.exportJobs.stop();
       await pdfPrinter.close();
       await services.directorySync.stop();
+      await services.searchIndexer.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();

@@ -12,6 +12,7 @@ import type { ExportLinks } from './exports/links.js';
 import type { ImportBudget } from './exports/eln/importBudget.js';
 import type { DirectorySync } from './departments/directorySync.js';
 import type { AuditAnchor } from './audit/anchor.js';
+import type { SearchIndexer } from './search/indexer.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -36,4 +37,6 @@ export interface Services {
   directorySync: DirectorySync;
   /** The audit chain's head, kept in a file outside the database as records are appended. */
   auditAnchor: AuditAnchor;
+  /** Keeps the search index up to date with the live documents (every process shares the work). */
+  searchIndexer: SearchIndexer;
 }

@@ -34,6 +34,11 @@ export const LIMITS = {
   departmentCode: 30,
   departmentName: 50,
   email: 254,
+  /** A search query's characters (`/v1/search`), and the terms (words, phrases, exclusions) it may hold. */
+  searchQuery: 200,
+  searchTerms: 16,
+  /** Characters of text a search hit's snippet shows around its first match. */
+  searchSnippet: 160,
   /** Largest record number (serial key) a request may name: PostgreSQL's integer. */
   maxRecordNo: 2_147_483_647,
 } as const;

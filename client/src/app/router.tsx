@@ -108,6 +108,13 @@ const signedIn: RouteObject[] = [
       (m) => m.TemplateEditorPage,
     ),
   },
+  {
+    path: '/search',
+    lazy: page(
+      () => import('../features/search/SearchPage'),
+      (m) => m.SearchPage,
+    ),
+  },
   { path: '/note/:id', lazy: noteRoute },
   { path: '/editor/:id', lazy: noteRoute },
   {

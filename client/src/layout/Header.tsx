@@ -8,6 +8,7 @@ import { useSession } from '../session/store';
 import { alert } from '../modals/store';
 import { useTheme } from '../theme/theme';
 import { CloseIcon, DropboxIcon, FolderIcon, LogoMark, MenuIcon, PlusIcon, SchemaIcon, SignOutIcon, TemplateIcon } from '../ui/icons';
+import { HeaderSearch } from '../features/search/HeaderSearch';
 import { AdminMenu } from './AdminMenu';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ThemeToggle } from './ThemeToggle';
@@ -86,6 +87,8 @@ export function Header() {
           <LogoMark size={beauty ? 32 : 28} />
           <span className="brand-name">{t('app.name')}</span>
         </Link>
+
+        <HeaderSearch />
 
         <button
           type="button"

@@ -852,3 +852,46 @@ export const exportJobs = pgTable(
     index('export_jobs_status_idx').on(t.status, t.createdAt),
   ],
 );
+
+/** A text-search vector, written as a literal by the server (search/tokens.ts), never parsed by PostgreSQL. */
+const tsvector = customType<{ data: string; driverData: string }>({
+  dataType: () => 'tsvector',
+});
+
+/**
+ * The search index: one row per unit found by search (a note's title or one of its blocks), its words
+ * (search/tokens.ts) and the text its snippet is cut from. Derived from the live documents and records by
+ * the indexer (search/indexer.ts); permission, deletion and a note's status are read from the records at
+ * query time, so a row never outlives what may be read.
+ */
+export const searchUnits = pgTable(
+  'search_units',
+  {
+    kind: text('kind', { enum: ['note'] }).notNull(),
+    recordNo: integer('record_no').notNull(),
+    /** The block's uid; '' for the record's title. */
+    blockUid: text('block_uid').notNull(),
+    projectNo: integer('project_no').notNull(),
+    /** Position in the note, from 1 (0: the title). */
+    blockOrder: integer('block_order').notNull(),
+    /** The block's text as shown in a snippet (weighted words first: a heading, a chart's name). */
+    text: text('text').notNull(),
+    vector: tsvector('vector').notNull(),
+    indexedAt: timestamp('indexed_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.recordNo, t.blockUid] }),
+    index('search_units_vector_idx').using('gin', t.vector),
+    index('search_units_project_idx').on(t.projectNo),
+  ],
+);
+
+/**
+ * Documents whose search rows are to be derived again: a trigger on document_updates queues every
+ * stored update's document (the migration), commands queue deletions. `seq` is renewed at each queueing,
+ * so the indexer removes only the entry it has read and an update stored meanwhile is indexed again.
+ */
+export const searchQueue = pgTable('search_queue', {
+  documentName: text('document_name').primaryKey(),
+  seq: bigserial('seq', { mode: 'number' }).notNull(),
+});

@@ -6,6 +6,7 @@ import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { ERR, EXPORT_LIMITS, EXPORT_STATUS, isErrorCode, type ErrorCode, type ExportFormat, type Language } from '@eln/shared';
 import type { Db } from '../db/client.js';
+import { Drains } from '../db/drains.js';
 import { exportJobs } from '../db/schema.js';
 import { appendAudit } from '../audit/audit.js';
 import { isAppError } from '../http/errors.js';
@@ -42,9 +43,10 @@ export const exportsDir = (filesDir: string) => path.join(filesDir, 'exports');
  * and an archive holds a disk stream. Files live under FILES_DIR/exports, which every process shares.
  */
 export class ExportJobs {
-  private timer: NodeJS.Timeout | null = null;
-  private draining: Promise<void> | null = null;
-  private again = false;
+  private readonly drains = new Drains(
+    () => this.drain(),
+    (error: unknown) => this.log.error({ err: error }, 'export queue failed'),
+  );
   private aborter = new AbortController();
 
   constructor(
@@ -55,41 +57,23 @@ export class ExportJobs {
   ) {}
 
   start(): void {
-    if (this.timer) return;
     if (this.aborter.signal.aborted) this.aborter = new AbortController();
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref();
-    this.kick();
+    this.drains.start(POLL_MS);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
     this.aborter.abort();
-    await this.draining;
+    await this.drains.stop();
   }
 
   /** Looks for work now (after a job was queued). */
   kick(): void {
-    if (this.aborter.signal.aborted) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = this.drain()
-      .catch((error: unknown) => this.log.error({ err: error }, 'export queue failed'))
-      .finally(() => {
-        this.draining = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.drains.kick();
   }
 
   /** Resolves when no job of this process is running or waiting to be looked at (tests). */
   async idle(): Promise<void> {
-    while (this.draining) await this.draining;
+    await this.drains.idle();
   }
 
   private async drain(): Promise<void> {

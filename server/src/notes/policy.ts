@@ -1,6 +1,8 @@
+import { and, isNull, type SQL } from 'drizzle-orm';
 import { ERR, NOTE_STATUS, type NoteAbilities } from '@eln/shared';
+import { labNotes } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
-import { canExportProject, inProgress, leads, type Caller, type ProjectFacts } from '../projects/policy.js';
+import { canExportProject, inProgress, leads, visibleProjectsSql, type Caller, type ProjectFacts } from '../projects/policy.js';
 import { isAdministrator } from '../users/policy.js';
 import type { DocumentAccess } from '../collab/documents/documentKinds.js';
 import type { NoteRecord } from './record.js';
@@ -128,4 +130,9 @@ export function noteAbilities(user: Caller, found: NoteCase, hasPendingRequest: 
     removeSignatures: canRemoveSignature(user, found) === 'allowed',
     exportPdf: canExportNote(user, found) === 'allowed',
   };
+}
+
+/** `canReadNote` (with `canReadProject`) as the condition a query over notes filters by: readable project, not deleted. */
+export function readableNotesSql(user: Caller): SQL | undefined {
+  return and(visibleProjectsSql(user), isNull(labNotes.deletedAt));
 }

@@ -2,17 +2,26 @@ import { z } from 'zod';
 import { LIMITS, PAGING } from '../limits.js';
 import { dateFilter, text } from '../validation.js';
 
+/** A list request's dates and page, shared by every list call. */
+export const pageFields = {
+  startDate: dateFilter,
+  endDate: dateFilter,
+  page: z.coerce.number().int().min(1).max(LIMITS.maxRecordNo).default(PAGING.startPage),
+  pageSize: z.coerce.number().int().min(1).max(PAGING.maxPageSize).default(PAGING.defaultPageSize),
+};
+
+/** Whether a list request's dates are in order (refused as `dateOrder` on `endDate`: DATE_ORDER). */
+export const datesInOrder = (p: { startDate?: string; endDate?: string }) => !p.startDate || !p.endDate || p.startDate <= p.endDate;
+export const DATE_ORDER = { error: 'dateOrder', path: ['endDate'] };
+
 /** The list request of every list call: `{ type, value, startDate, endDate, page, pageSize }`. */
 export const pagingRequest = z
   .strictObject({
     type: text().max(30).optional(),
     value: text().trim().max(100).optional(),
-    startDate: dateFilter,
-    endDate: dateFilter,
-    page: z.coerce.number().int().min(1).max(LIMITS.maxRecordNo).default(PAGING.startPage),
-    pageSize: z.coerce.number().int().min(1).max(PAGING.maxPageSize).default(PAGING.defaultPageSize),
+    ...pageFields,
   })
-  .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { error: 'dateOrder', path: ['endDate'] });
+  .refine(datesInOrder, DATE_ORDER);
 
 export type PagingRequest = z.infer<typeof pagingRequest>;
 

@@ -10,6 +10,7 @@ import { licenceCalls } from './licence.js';
 import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
 import { schemaCalls } from './schemas.js';
+import { searchCalls } from './search.js';
 import { signatureCalls } from './signatures.js';
 import { ssoCalls } from './sso.js';
 import { systemCalls } from './system.js';
@@ -37,6 +38,7 @@ export const api = {
   licence: licenceCalls,
   system: systemCalls,
   dashboard: dashboardCalls,
+  search: searchCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

@@ -8,6 +8,7 @@ import { CollaborationCaret } from '@tiptap/extension-collaboration-caret';
 import { Placeholder } from '@tiptap/extensions';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import type * as Y from 'yjs';
+import { BLOCK_FOCUS_MS, BlockFocus, setFoundBlock, showFoundBlock } from './blockFocus';
 import { BlockStatusMarks, blockStatusKey, type BlockStatuses } from './blockStatus';
 import { KeyboardPath, TOOLBAR_SHORTCUT } from './keyboardPath';
 import { browserExtensions } from './schema';
@@ -35,6 +36,11 @@ export interface LiveEditorProps {
   statuses: BlockStatuses;
   /** Focus the text (at its start) the first time it is editable: a note just created. */
   focusOnEditable?: boolean;
+  /**
+   * A block to scroll to and highlight a while (a search hit's); `key` changes with each opening, so
+   * opening the same block again shows it again.
+   */
+  focus?: { uid: string; key: string } | null;
 }
 
 /** How long a rule notice stays beside the toolbar. */
@@ -105,7 +111,16 @@ function initialContent(doc: Y.Doc): JSONContent | undefined {
  * Collaboration (its own undo and redo) and CollaborationCaret, the note schema, and the toolbar.
  * Editing follows `editable` (the server decides; the client only mirrors it).
  */
-export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuses, focusOnEditable = false }: LiveEditorProps) {
+export function LiveEditor({
+  doc,
+  provider,
+  user,
+  editable,
+  uploadOwner,
+  statuses,
+  focusOnEditable = false,
+  focus = null,
+}: LiveEditorProps) {
   const { t } = useTranslation('editor');
   const [notice, setNotice] = useState<string | null>(null);
   const editorId = useId();
@@ -146,6 +161,7 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
       ...browserExtensions(VIEWS, onTableRefused),
       KeyboardPath,
       BlockStatusMarks,
+      BlockFocus,
       Placeholder.configure({ placeholder: t('content.empty') }),
       Collaboration.configure({ document: doc, field: 'default', provider }),
       CollaborationCaret.configure({
@@ -184,6 +200,30 @@ export function LiveEditor({ doc, provider, user, editable, uploadOwner, statuse
       /* not mounted yet: the next change of statuses applies them */
     }
   }, [editor, statuses]);
+
+  const focusUid = focus?.uid ?? null;
+  const focusKey = focus?.key ?? null;
+  useEffect(() => {
+    if (!editor || editor.isDestroyed || !focusUid) return;
+    let timer: number | undefined;
+    // Shown once the editor has its view in the page (it scrolls the block's own element into view).
+    const show = () => {
+      if (editor.isDestroyed || !showFoundBlock(editor, focusUid)) return;
+      timer = window.setTimeout(() => {
+        if (!editor.isDestroyed) setFoundBlock(editor, null);
+      }, BLOCK_FOCUS_MS);
+    };
+    const onCreate = () => {
+      editor.off('create', onCreate);
+      show();
+    };
+    if (editor.isInitialized) show();
+    else editor.on('create', onCreate);
+    return () => {
+      editor.off('create', onCreate);
+      window.clearTimeout(timer);
+    };
+  }, [editor, focusUid, focusKey]);
 
   return (
     <div className={`live-editor${editable ? '' : ' is-readonly'}`} data-testid="editor">

@@ -132,11 +132,14 @@ export function NoteView({
   session,
   onSave,
   focusEditor = false,
+  focus = null,
 }: {
   session: NoteSession;
   onSave(session: NoteSession): Promise<void>;
   /** The note was just created: its text takes focus as soon as it can be written. */
   focusEditor?: boolean;
+  /** A block to scroll to and highlight (`?block=<uid>`, from a search hit). */
+  focus?: { uid: string; key: string } | null;
 }) {
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
@@ -326,6 +329,7 @@ export function NoteView({
           uploadOwner={uploadOwner}
           statuses={state.statuses}
           focusOnEditable={focusEditor}
+          focus={focus}
         />
       ) : (
         <div className="note-loading" data-testid="note-loading">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERR } from '@eln/shared';
 import { isApiError } from '../../api';
@@ -55,6 +55,9 @@ export default function NoteWorkspace() {
   const routeNo = parseNoteNo(id);
   const routeState = location.state as { closedNote?: number; newNote?: number } | null;
   const closedHere = routeState?.closedNote === routeNo;
+  // `?block=<uid>`: the block a search hit is in, shown and highlighted once the note is open.
+  const blockUid = new URLSearchParams(location.search).get('block');
+  const focus = useMemo(() => (blockUid ? { uid: blockUid, key: location.key } : null), [blockUid, location.key]);
   const [question, setQuestion] = useState<LeaveQuestion | null>(null);
   const busy = useRef(false);
   // A note reopened after a refused edit has a new session: render it.
@@ -254,6 +257,7 @@ export default function NoteWorkspace() {
         <NoteView
           key={session.doc.guid}
           session={session}
+          focus={focus}
           onSave={async (target) => void (await saveVersion(target))}
           focusEditor={routeState?.newNote === session.noteNo}
         />

@@ -8,6 +8,7 @@ import { enforce } from '../../http/verdicts.js';
 import type { Services } from '../../services.js';
 import { canDeleteNote, DELETE_REFUSALS } from '../policy.js';
 import { requireVisibleNote } from '../queries.js';
+import { queueForSearch } from '../../search/indexer.js';
 
 /** Deletes a note not yet signed (`canDeleteNote`); open editors of it are told it is gone, on every process. */
 export async function deleteNote({ db, live }: Services, actor: Actor, input: CallRequest<typeof api.notes.delete>): Promise<null> {
@@ -28,6 +29,8 @@ export async function deleteNote({ db, live }: Services, actor: Actor, input: Ca
       .returning();
     if (!deleted) throw new AppError(ERR.noteDeleted);
     await tx.delete(noteHolds).where(eq(noteHolds.noteNo, ctx.note.noteNo));
+    // Its search rows go at the indexer's next pass; until then the search itself skips deleted notes.
+    await queueForSearch(tx, noteDocumentName(ctx.note.noteNo));
     await appendAudit(tx, {
       ...auditedActor(actor),
       action: 'note.deleted',

@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import type { SearchHit } from '@eln/shared';
+import { snippetParts } from './searchParams';
+
+/** A snippet as text, its matched parts in <mark>: React escapes every part, so an answer can never inject markup. */
+export function Snippet({ snippet }: { snippet: SearchHit['snippet'] }) {
+  return (
+    <span className="search-snippet" data-testid="search-snippet">
+      {snippetParts(snippet.text, snippet.marks).map((part, index) =>
+        part.marked ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>,
+      )}
+    </span>
+  );
+}
+
+/** What a hit says: its title, where it is (note number, project), whether it is signed or finished, and the snippet. */
+export function SearchHitView({ hit }: { hit: SearchHit }) {
+  const { t } = useTranslation();
+  const place = [hit.labNoteNumber, hit.projectTitle].filter(Boolean).join(' · ');
+  return (
+    <>
+      <span className="search-hit-head">
+        <span className="search-hit-title">{hit.title || '—'}</span>
+        {hit.signed ? <span className="search-hit-flag">{t('search.signed')}</span> : null}
+        {hit.finished ? <span className="search-hit-flag">{t('search.finished')}</span> : null}
+      </span>
+      {place ? <span className="search-hit-place">{place}</span> : null}
+      {hit.snippet.text ? <Snippet snippet={hit.snippet} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { recordNo, text } from '../validation.js';
+import { defineCall } from './call.js';
+import { NOTE_STATUS } from './notes.js';
+import { DATE_ORDER, datesInOrder, listAnswer, pageFields } from './paging.js';
+
+/** What search finds (contract §10); the index holds notes (their titles and blocks) so far. */
+export const SEARCH_KINDS = ['note', 'file', 'project', 'template', 'schema', 'dropbox'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/**
+ * `q`: words (each a prefix: `prop` finds `propanol`), `"quoted phrases"` of exact words, `-word` or
+ * `-"phrase"` to exclude. Korean and Japanese match any two or more characters inside longer text.
+ */
+export const searchRequest = z
+  .strictObject({
+    q: text().trim().min(1).max(LIMITS.searchQuery),
+    kinds: z.array(z.enum(SEARCH_KINDS)).min(1).max(SEARCH_KINDS.length).optional(),
+    projectNo: recordNo.optional(),
+    /** The note writer's user ID. */
+    writer: text().trim().max(LIMITS.email).optional(),
+    status: z.enum(NOTE_STATUS).optional(),
+    ...pageFields,
+  })
+  .refine(datesInOrder, DATE_ORDER);
+
+/** A marked range of a snippet's text: [start, end) in UTF-16 units, as JavaScript strings index. */
+export const searchMark = z.strictObject({ start: z.number().int().min(0), end: z.number().int().min(0) });
+
+export const searchHit = z.strictObject({
+  kind: z.enum(SEARCH_KINDS),
+  /** The record's number (for a note, its labNoteNo). */
+  no: z.number(),
+  labNoteNo: z.number().nullable(),
+  labNoteNumber: z.string().nullable(),
+  title: z.string(),
+  projectNo: z.number().nullable(),
+  projectTitle: z.string().nullable(),
+  /** The block the match is in (the note opens there); null when the title matched. */
+  uid: z.string().nullable(),
+  /** Plain text around the match, never markup; `marks` say which parts matched. */
+  snippet: z.strictObject({ text: z.string(), marks: z.array(searchMark) }),
+  /** The note's last saved version; the match is in its live document, which is that version or newer. */
+  version: z.number().nullable(),
+  status: z.enum(NOTE_STATUS).nullable(),
+  /** Signed (locked) or finished with its project: found as any other, marked as such. */
+  signed: z.boolean(),
+  finished: z.boolean(),
+});
+export type SearchHit = z.infer<typeof searchHit>;
+
+export const searchCalls = {
+  search: defineCall({
+    path: '/v1/search',
+    auth: 'user',
+    kind: 'query',
+    summary: 'Notes (titles and every block) the caller may read, ranked: titles and headings, exact words and recent edits first.',
+    request: searchRequest,
+    answer: listAnswer(searchHit),
+    errors: [],
+  }),
+} as const;

@@ -1,0 +1,170 @@
+import { api } from '@eln/shared';
+import { expect, test } from './test.js';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E, hangTimeout } from './fixtures.js';
+import { apiSignIn, callApi, openAs, prose, seriousViolations, shot, unique } from './support.js';
+
+/**
+ * Search from the header (Ctrl+K or `/`, hits grouped by kind as one types, arrows and Enter), a hit
+ * opening its note scrolled to the block and highlighted, and the results page with its filters in the URL.
+ */
+
+/** Waits until the search call finds `q` (the index follows the live document within seconds). */
+async function findable(request: APIRequestContext, token: string, q: string): Promise<void> {
+  await expect
+    .poll(async () => (await callApi(request, token, api.search.search, { q, page: 1, pageSize: 10 })).totalCount, {
+      timeout: hangTimeout(20_000),
+    })
+    .toBeGreaterThan(0);
+}
+
+/** The header's field (not `getByRole('combobox')`: a page's selects are comboboxes too). */
+const combobox = (page: Page) => page.getByTestId('header-search-input');
+
+test.describe('search', () => {
+  test.setTimeout(hangTimeout(240_000));
+
+  test('Ctrl+K, type, Enter opens the note at the found block, highlighted; the results page takes its filters from the URL', async ({
+    browser,
+    request,
+  }) => {
+    const id = unique();
+    // Letters only: the index splits letters from digits, and the test types a prefix of one word.
+    const word = `Zeolite${id.replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
+    const token = await apiSignIn(request, E2E.member);
+    const { projectNo } = await callApi(request, token, api.projects.create, {
+      title: `Sieves ${id}`,
+      description: '',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+    const title = `Drying ${id}`;
+    const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title });
+
+    const kim = await openAs(browser, E2E.member);
+    await kim.goto(`/editor/${labNoteNo}`);
+    await expect(kim.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
+    await prose(kim).click();
+    // Enough lines above the found one that it starts below the window: the note must scroll to it.
+    await kim.keyboard.type('Molecular sieves were activated overnight.');
+    for (let line = 0; line < 30; line += 1) await kim.keyboard.press('Enter');
+    await kim.keyboard.type(`The ${word} bed dried the 2-propanol to 10 ppm.`);
+    await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
+    const found = prose(kim).locator('p', { hasText: word });
+    const uid = await found.getAttribute('data-block-uid');
+    expect(uid).toBeTruthy();
+    await findable(request, token, word);
+
+    // Ctrl+K from a page, type: the hit appears under its kind, the words marked.
+    await kim.goto('/project');
+    await expect(kim.getByTestId('page-project')).toBeVisible();
+    await kim.keyboard.press('Control+k');
+    await expect(combobox(kim)).toBeFocused();
+    await expect(combobox(kim)).toHaveAttribute('aria-expanded', 'true');
+    await expect(kim.getByTestId('header-search-idle')).toBeVisible();
+    await kim.keyboard.type(word.toLowerCase().slice(0, -1));
+    const hit = kim.getByTestId('header-search-hit').filter({ hasText: title });
+    await expect(hit).toHaveCount(1);
+    // A prefix finds the word; the whole word is marked.
+    await expect(hit.locator('mark')).toHaveText(word);
+    await expect(kim.getByRole('listbox').getByRole('group', { name: 'Notes' })).toContainText(title);
+    await shot(kim, 'search-header-s-en', false);
+    expect(await seriousViolations(kim, 'header search open')).toEqual([]);
+
+    // The arrows move the active option (the focus stays in the field); Escape closes the list.
+    await kim.keyboard.press('ArrowDown');
+    await expect(hit).toHaveAttribute('aria-selected', 'true');
+    await expect(combobox(kim)).toHaveAttribute('aria-activedescendant', (await hit.getAttribute('id'))!);
+    await kim.keyboard.press('Escape');
+    await expect(combobox(kim)).toHaveAttribute('aria-expanded', 'false');
+    await expect(kim.getByTestId('header-search-popup')).toBeHidden();
+
+    // Down again opens it; Enter opens the note at the block, scrolled into view and highlighted.
+    await kim.keyboard.press('ArrowDown');
+    await expect(hit).toHaveAttribute('aria-selected', 'true');
+    await kim.keyboard.press('Enter');
+    await expect(kim).toHaveURL(new RegExp(`/note/${labNoteNo}\\?block=${uid}$`));
+    const highlighted = prose(kim).locator('[data-block-found="yes"]');
+    await expect(highlighted).toHaveAttribute('data-block-uid', uid!);
+    await expect(highlighted).toHaveClass(/block-found/);
+    await expect(highlighted).toBeInViewport();
+    await expect(kim.getByTestId('header-search-popup')).toBeHidden();
+    await kim.screenshot({ path: 'tests/e2e/screenshots/search-found-block-s-en.png', animations: 'disabled' });
+
+    // `/` opens the search from the page, but is a character in a field.
+    await kim.goto('/project');
+    await kim.getByTestId('project-search-word').click();
+    await kim.keyboard.press('/');
+    await expect(kim.getByTestId('project-search-word')).toHaveValue('/');
+    await expect(combobox(kim)).not.toBeFocused();
+    await kim.getByTestId('page-project').getByRole('heading').click();
+    await kim.keyboard.press('/');
+    await expect(combobox(kim)).toBeFocused();
+    await kim.keyboard.press('Escape');
+
+    // Nothing matching: said so, with the way to the results page still offered.
+    await kim.keyboard.type('qqxqqnothing');
+    await expect(kim.getByTestId('header-search-empty')).toBeVisible();
+    // Enter with no option chosen opens the results page for the words.
+    await combobox(kim).fill(word);
+    await expect(hit).toHaveCount(1);
+    await kim.keyboard.press('Enter');
+    await expect(kim).toHaveURL(new RegExp(`/search\\?w=${word}$`));
+    await expect(kim.getByTestId('search-result').first()).toContainText(title);
+
+    // The results page reads its filters from the URL: kinds and project found, a status that excludes it not.
+    await kim.goto(`/search?w=${word}&k=note&pj=${projectNo}`);
+    await expect(kim.getByTestId('search-result')).toHaveCount(1);
+    await expect(kim.getByTestId('search-result')).toHaveAttribute('href', `/note/${labNoteNo}?block=${uid}`);
+    await expect(kim.getByTestId('search-page-words')).toHaveValue(word);
+    await expect(kim.getByTestId('search-page-project')).toHaveValue(String(projectNo));
+    await expect(kim.getByTestId('search-page-kinds').locator('[data-value="note"]')).toHaveAttribute('aria-pressed', 'true');
+    expect(await seriousViolations(kim, 'results page')).toEqual([]);
+    await kim.goto(`/search?w=${word}&st=F`);
+    await expect(kim.getByTestId('search-page-empty')).toBeVisible();
+    // Choosing a filter on the page writes it to the URL (and a new search starts at page 1).
+    await kim.getByTestId('search-page-status').selectOption('W');
+    await kim.getByTestId('search-page-submit').click();
+    await expect(kim).toHaveURL(new RegExp(`/search\\?w=${word}&st=W$`));
+    await expect(kim.getByTestId('search-result')).toHaveCount(1);
+    await kim.getByTestId('search-result').click();
+    await expect(prose(kim).locator('[data-block-found="yes"]')).toHaveAttribute('data-block-uid', uid!);
+
+    // On a phone the field stays in the header (outside the folded menu), and its list spans the screen.
+    await kim.setViewportSize({ width: 400, height: 800 });
+    await kim.goto('/');
+    await expect(kim.getByTestId('dashboard')).toBeVisible();
+    await kim.keyboard.press('Control+k');
+    await expect(combobox(kim)).toBeFocused();
+    await kim.keyboard.type(word);
+    await expect(hit).toBeInViewport();
+    await shot(kim, 'search-header-narrow-s-en', false);
+    await kim.context().close();
+
+    // Both themes and three languages: the open header list and the results page.
+    for (const [theme, language] of [
+      ['s', 'ko'],
+      ['s', 'ja'],
+      ['b', 'en'],
+      ['b', 'ko'],
+      ['b', 'ja'],
+    ] as const) {
+      const page = await openAs(browser, E2E.member, { theme, language });
+      await page.keyboard.press('Control+k');
+      await expect(combobox(page)).toBeFocused();
+      await page.keyboard.type(word.slice(0, 8));
+      await expect(page.getByTestId('header-search-hit').filter({ hasText: title })).toHaveCount(1);
+      await shot(page, `search-header-${theme}-${language}`, false);
+      if (theme === 'b') expect(await seriousViolations(page, `header search ${theme} ${language}`)).toEqual([]);
+      if (theme === 'b' && language === 'en') {
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        await expect(prose(page).locator('[data-block-found="yes"]')).toBeInViewport();
+        await page.screenshot({ path: 'tests/e2e/screenshots/search-found-block-b-en.png', animations: 'disabled' });
+      }
+      await page.goto(`/search?w=${word}&pj=${projectNo}`);
+      await expect(page.getByTestId('search-result')).toHaveCount(1);
+      await shot(page, `search-page-${theme}-${language}`);
+      await page.context().close();
+    }
+  });
+});
