@@ -1,5 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { blockSearchText, noteDocumentName, SCHEMA_STATUS, templateDocumentName, type PmNode, type SavedBlock } from '@eln/shared';
 import { snapshotOfState } from '../collab/documents/contentSnapshots.js';
 import { canonicalRecordNo, parseDocumentName } from '../collab/documents/documentKinds.js';
@@ -35,6 +34,12 @@ interface UnitRow {
   blockOrder: number;
   text: string;
   vector: string;
+}
+
+/** Where the indexer reports a document it could not index (the server's logger, or the console). */
+export interface IndexerLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
 }
 
 /** Queues a document to be indexed again (a note deleted: its rows go at the next pass). */
@@ -217,6 +222,27 @@ async function readDropbox(tx: Tx, dropboxNo: number): Promise<Indexed | null> {
 }
 
 /**
+ * Queues every note, template, project, schema type and dropbox, and every record the index holds rows
+ * of (so the rows of one gone are removed): `npm run search:rebuild`. Answers how many are queued.
+ */
+export async function queueEverything(db: Db): Promise<number> {
+  const indexed = sql.join(
+    Object.entries(KINDS).map(([prefix, { kind }]) => sql`when ${kind} then ${prefix}`),
+    sql` `,
+  );
+  await db.execute(sql`insert into search_queue (document_name)
+    select 'labnote.' || note_no from lab_notes
+    union select 'template.' || template_no from templates
+    union select 'project.' || project_no from projects
+    union select 'schema.' || schemas_type_no from schema_types
+    union select 'dropbox.' || dropbox_no from dropboxes
+    union select (case kind ${indexed} end) || '.' || record_no from search_units
+    on conflict (document_name) do update set seq = excluded.seq`);
+  const [queued] = await db.select({ n: count() }).from(searchQueue);
+  return Number(queued?.n ?? 0);
+}
+
+/**
  * Derives the search index from the live documents, in every server process: the queue (search_queue)
  * is filled in the same transaction as each stored update (a trigger), so nothing stored is missed across
  * restarts and crashes; any process may take any entry. A document is indexed under its own advisory
@@ -232,7 +258,7 @@ export class SearchIndexer {
 
   constructor(
     private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: IndexerLog,
   ) {}
 
   start(): void {
@@ -252,16 +278,44 @@ export class SearchIndexer {
   private async drain(): Promise<void> {
     for (let batch = 0; batch < BATCHES_PER_PASS; batch += 1) {
       if (this.stopped) return;
-      const queued = await this.db.select().from(searchQueue).orderBy(asc(searchQueue.seq)).limit(BATCH);
-      for (const { documentName } of queued) {
-        try {
-          await this.db.transaction((tx) => this.indexDocument(tx, documentName));
-        } catch (error) {
-          this.log.warn({ err: error, documentName }, 'search: a document could not be indexed; queued again');
-          await queueForSearch(this.db, documentName);
-        }
+      if ((await this.indexBatch()).taken < BATCH) return;
+    }
+  }
+
+  /** Indexes one batch of the queue, oldest first, leaving out `skip`; answers how many it took and those that failed. */
+  private async indexBatch(skip: readonly string[] = []): Promise<{ taken: number; failed: string[] }> {
+    const queued = await this.db
+      .select()
+      .from(searchQueue)
+      .where(skip.length ? notInArray(searchQueue.documentName, [...skip]) : undefined)
+      .orderBy(asc(searchQueue.seq))
+      .limit(BATCH);
+    const failed: string[] = [];
+    for (const { documentName } of queued) {
+      try {
+        await this.db.transaction((tx) => this.indexDocument(tx, documentName));
+      } catch (error) {
+        this.log.warn({ err: error, documentName }, 'search: a document could not be indexed; queued again');
+        await queueForSearch(this.db, documentName);
+        failed.push(documentName);
       }
-      if (queued.length < BATCH) return;
+    }
+    return { taken: queued.length, failed };
+  }
+
+  /**
+   * Indexes everything queued, until the queue is empty (other processes may take entries meanwhile),
+   * telling `progress` how many are left after each batch. A document that fails stays queued, is tried
+   * no more here, and is answered.
+   */
+  async indexAll(progress: (left: number) => void): Promise<string[]> {
+    const failed: string[] = [];
+    for (;;) {
+      const batch = await this.indexBatch(failed);
+      failed.push(...batch.failed);
+      const [left] = await this.db.select({ n: count() }).from(searchQueue);
+      progress(Math.max(0, Number(left?.n ?? 0) - failed.length));
+      if (batch.taken === 0) return failed;
     }
   }
 
