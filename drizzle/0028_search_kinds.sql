@@ -1,4 +1,5 @@
 ALTER TABLE "search_units" ALTER COLUMN "project_no" DROP NOT NULL;--> statement-breakpoint
+CREATE INDEX "search_units_records_vector_idx" ON "search_units" USING gin ("vector") WHERE "search_units"."kind" in ('project', 'template', 'schema', 'dropbox');--> statement-breakpoint
 -- Projects and the libraries are indexed as records `<kind>.<no>`: each statement that changes one of their
 -- tables queues the records it touched, in its own transaction (TG_ARGV: the kind, and the record's number
 -- as an expression over the changed rows).

@@ -884,6 +884,10 @@ export const searchUnits = pgTable(
   (t) => [
     primaryKey({ columns: [t.kind, t.recordNo, t.blockUid] }),
     index('search_units_vector_idx').using('gin', t.vector),
+    // The records' own: a search of projects and libraries does not read through every note's matches.
+    index('search_units_records_vector_idx')
+      .using('gin', t.vector)
+      .where(sql`${t.kind} in ('project', 'template', 'schema', 'dropbox')`),
     index('search_units_project_idx').on(t.projectNo),
   ],
 );
