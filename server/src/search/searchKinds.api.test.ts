@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_LEVEL, api, templateDocumentName, type SearchHit, type SearchKind } from '@eln/shared';
-import { searchQueue, searchUnits } from '../db/schema.js';
+import { dropboxes, projects, schemaTypes, searchQueue, searchUnits } from '../db/schema.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually } from '../testing/live.js';
 
@@ -121,6 +121,18 @@ describe('search finds projects', () => {
     expect((await hits(leader, 'filtration', { projectNo })).map((h) => h.no)).toEqual([projectNo]);
     expect(await hits(leader, 'filtration', { projectNo: projectNo + 1000 })).toEqual([]);
     expect(await hits(leader, 'filtration', { status: 'W' })).toEqual([]);
+  });
+
+  it('marks a completed project as finished', async () => {
+    // Closing a project has its own tests (reviewer signatures); here only what search makes of its status.
+    const setStatus = (status: 'ING' | 'C') => server.database.db.update(projects).set({ status }).where(eq(projects.projectNo, projectNo));
+    try {
+      await setStatus('C');
+      expect((await hits(leader, 'filtration', { kinds: ['project'] }))[0]).toMatchObject({ no: projectNo, finished: true, signed: false });
+    } finally {
+      await setStatus('ING');
+    }
+    expect((await hits(leader, 'filtration', { kinds: ['project'] }))[0]).toMatchObject({ no: projectNo, finished: false });
   });
 
   it('not for a member removed from it', async () => {
@@ -292,5 +304,26 @@ describe('search finds dropboxes', () => {
     expect(await found(reader, 'millilitre', 'dropbox', dropboxNo)).toEqual([]);
     expect(await found(curator, 'millilitre', 'dropbox', dropboxNo)).toEqual(['mL']);
     expect(await found(admin, 'millilitre', 'dropbox', dropboxNo)).toEqual(['mL']);
+  });
+
+  it('a dropbox or schema type deleted goes with its rows, however it was deleted', async () => {
+    // No call deletes them; a deletion in the database (an operator's) is queued by the tables' triggers all the same.
+    const made = await curator(api.dropboxes.create, { title: 'Doomed units', status: 'Y', rows: [{ code: 'kg', name: 'Kilogramme' }] });
+    const doomedNo = made.body.data.dropboxNo;
+    await indexed(reader, 'kilogramme', 'dropbox', doomedNo, ['kg']);
+    await server.database.db.delete(dropboxes).where(eq(dropboxes.dropboxNo, doomedNo));
+    expect(await found(curator, 'kilogramme', 'dropbox', doomedNo)).toEqual([]);
+    await eventually(async () => (await rowsOf('dropbox', doomedNo)).length === 0, 'the deleted dropbox rows to go');
+    const type = await curator(api.schemas.create, {
+      code: 'DOOMED',
+      title: 'Doomed shelf',
+      description: '',
+      schemas: [{ title: 'Doomedsalt', description: '', entries: [] }],
+    });
+    const typeNo = type.body.data.schemasTypeNo;
+    await eventually(async () => (await rowsOf('schema', typeNo)).length === 2, 'the schema type to be indexed');
+    await server.database.db.delete(schemaTypes).where(eq(schemaTypes.schemasTypeNo, typeNo));
+    expect(await found(curator, 'doomedsalt', 'schema', typeNo)).toEqual([]);
+    await eventually(async () => (await rowsOf('schema', typeNo)).length === 0, 'the deleted schema type rows to go');
   });
 });
