@@ -1,5 +1,13 @@
 import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { blockSearchText, noteDocumentName, SCHEMA_STATUS, templateDocumentName, type PmNode, type SavedBlock } from '@eln/shared';
+import {
+  blockSearchText,
+  noteDocumentName,
+  SCHEMA_STATUS,
+  TEMPLATE_STATE,
+  templateDocumentName,
+  type PmNode,
+  type SavedBlock,
+} from '@eln/shared';
 import { snapshotOfState } from '../collab/documents/contentSnapshots.js';
 import { canonicalRecordNo, parseDocumentName } from '../collab/documents/documentKinds.js';
 import { loadDocumentState } from '../collab/persistence/documentStore.js';
@@ -122,23 +130,32 @@ async function readNote(tx: Tx, noteNo: number): Promise<Indexed | null> {
   return { projectNo: note.projectNo, units: [titleUnit([{ text: note.title, weight: 'A' }]), ...blockUnits(blocks)] };
 }
 
+/** A template's draft block is indexed under this prefix of its uid: only those who read drafts find it (search/queries.ts). */
+export const DRAFT_UNIT = 'draft:';
+
 /**
- * A template: its title and description, and the blocks of its latest approved version (what everyone who
- * reads it reads), or of its draft before the first approval (read only by those who manage templates).
+ * A template: its title and description, the blocks of its latest approved version (what everyone who
+ * may read it reads), and, while a draft or a checked-in revision is open, the draft's blocks that differ
+ * from them (`draft:<uid>`), read only by those who manage templates.
  */
 async function readTemplate(tx: Tx, templateNo: number): Promise<Indexed | null> {
   const [template] = await tx.select().from(templates).where(eq(templates.templateNo, templateNo));
   if (!template || template.deletedAt) return null;
-  let blocks: SavedBlock[] = [];
+  let approved: UnitRow[] = [];
   if (template.approvedRevision !== null) {
-    const [approved] = await tx
+    const [revision] = await tx
       .select({ blocks: templateRevisions.blocks })
       .from(templateRevisions)
       .where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, template.approvedRevision)));
-    blocks = (approved?.blocks as SavedBlock[] | undefined) ?? [];
-  } else {
+    approved = blockUnits((revision?.blocks as SavedBlock[] | undefined) ?? []);
+  }
+  let draft: UnitRow[] = [];
+  if (template.state !== TEMPLATE_STATE.approved) {
     const state = await loadDocumentState(tx, templateDocumentName(templateNo));
-    if (state) blocks = snapshotOfState(state).savedBlocks('TEMPLATE');
+    const published = new Set(approved.map((unit) => `${unit.blockUid}\n${unit.text}`));
+    draft = (state ? blockUnits(snapshotOfState(state).savedBlocks('TEMPLATE')) : [])
+      .filter((unit) => !published.has(`${unit.blockUid}\n${unit.text}`))
+      .map((unit) => ({ ...unit, blockUid: `${DRAFT_UNIT}${unit.blockUid}` }));
   }
   return {
     projectNo: null,
@@ -147,7 +164,8 @@ async function readTemplate(tx: Tx, templateNo: number): Promise<Indexed | null>
         { text: template.title, weight: 'A' },
         { text: template.description, weight: 'D' },
       ]),
-      ...blockUnits(blocks),
+      ...approved,
+      ...draft,
     ],
   };
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, count, eq, isNotNull, notLike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import { NOTE_STATUS, PROJECT_STATUS, type CallRequest, type SearchHit, type SearchKind, type api } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
@@ -8,7 +8,8 @@ import { dropboxes, labNotes, projects, schemas, schemaTypes, searchUnits, templ
 import { visibleDropboxesSql } from '../dropboxes/policy.js';
 import { visibleProjectsSql } from '../projects/policy.js';
 import { visibleSchemasSql, visibleSchemaTypesSql } from '../schemas/policy.js';
-import { visibleTemplatesSql } from '../templates/policy.js';
+import { readsTemplateDrafts, visibleTemplatesSql } from '../templates/policy.js';
+import { DRAFT_UNIT } from './indexer.js';
 import { searchableNotesSql } from './policy.js';
 import { parseQuery } from './query.js';
 import { snippetOf } from './snippet.js';
@@ -100,7 +101,11 @@ function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPa
     !librariesOut && {
       kind: 'template',
       join: (select) => select.innerJoin(templates, eq(templates.templateNo, searchUnits.recordNo)),
-      where: and(visibleTemplatesSql(user), withinDates(templates.createdAt, input, timeZone)),
+      where: and(
+        visibleTemplatesSql(user),
+        readsTemplateDrafts(user) ? undefined : notLike(searchUnits.blockUid, `${DRAFT_UNIT}%`),
+        withinDates(templates.createdAt, input, timeZone),
+      ),
       fields: libraryFields(templates.title),
     },
     !librariesOut && {
@@ -186,7 +191,8 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
     title: row.title,
     projectNo: row.projectNo,
     projectTitle: row.projectTitle,
-    uid: row.blockUid || null,
+    // A template's draft block opens at its uid: the draft is the template's live document.
+    uid: (row.kind === 'template' && row.blockUid.startsWith(DRAFT_UNIT) ? row.blockUid.slice(DRAFT_UNIT.length) : row.blockUid) || null,
     snippet: snippetOf(row.text, parsed.marks),
     version: row.version,
     status: row.kind === 'note' ? (row.status as SearchHit['status']) : null,

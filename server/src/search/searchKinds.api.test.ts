@@ -170,7 +170,7 @@ describe('search finds templates', () => {
     expect(hit).toMatchObject({ no: templateNo, title: 'Westernblot protocol', projectNo: null, labNoteNo: null, status: null });
   });
 
-  it('an approved one for everyone, by its approved version: not by a new draft', async () => {
+  it('an approved one for everyone, by its approved version; a new draft for those who manage templates only', async () => {
     expect((await author(api.templates.checkIn, { templateNo, version: 0, blockList: [] })).body.status).toBe('0000');
     const approved = await approver(api.templates.approve, { templateNo, version: '1.1', revision: 1, password: approverPassword });
     expect(approved.body.status).toBe('0000');
@@ -178,8 +178,9 @@ describe('search finds templates', () => {
     expect(await found(reader, 'westernblot', 'template', templateNo)).toEqual(['']);
     expect((await author(api.templates.reopen, { templateNo })).body.status).toBe('0000');
     const client = await connectWriter(url, templateDocumentName(templateNo), authorToken);
+    let draftUid: string;
     try {
-      appendParagraph(client.doc, 'Unapproved stripping buffer');
+      draftUid = appendParagraph(client.doc, 'Unapproved stripping buffer');
       await eventually(() => client.allDurable(), 'the new draft to be stored');
     } finally {
       client.destroy();
@@ -188,6 +189,9 @@ describe('search finds templates', () => {
     await eventually(async () => !(await queued(templateDocumentName(templateNo))), 'the template to be indexed again');
     expect(await found(reader, 'stripping', 'template', templateNo)).toEqual([]);
     expect(await found(reader, '탈지', 'template', templateNo)).toEqual([blockUid]);
+    for (const manager of [author, approver, admin]) expect(await found(manager, 'stripping', 'template', templateNo)).toEqual([draftUid]);
+    // A block the draft keeps as approved is found once, as approved.
+    expect(await found(approver, '탈지', 'template', templateNo)).toEqual([blockUid]);
   });
 
   it('not once deleted, and its rows go', async () => {
