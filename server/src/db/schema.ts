@@ -859,7 +859,8 @@ const tsvector = customType<{ data: string; driverData: string }>({
 });
 
 /**
- * The search index: one row per unit found by search (a note's title or one of its blocks), its words
+ * The search index: one row per unit found by search (a note's or template's title or one of its blocks; a
+ * project; a schema type or one of its schemas; a dropbox or one of its rows), its words
  * (search/tokens.ts) and the text its snippet is cut from. Derived from the live documents and records by
  * the indexer (search/indexer.ts); permission, deletion and a note's status are read from the records at
  * query time, so a row never outlives what may be read.
@@ -867,12 +868,13 @@ const tsvector = customType<{ data: string; driverData: string }>({
 export const searchUnits = pgTable(
   'search_units',
   {
-    kind: text('kind', { enum: ['note'] }).notNull(),
+    kind: text('kind', { enum: ['note', 'project', 'template', 'schema', 'dropbox'] }).notNull(),
     recordNo: integer('record_no').notNull(),
     /** The block's uid; '' for the record's title. */
     blockUid: text('block_uid').notNull(),
-    projectNo: integer('project_no').notNull(),
-    /** Position in the note, from 1 (0: the title). */
+    /** The note's project, or the project itself; null for the libraries (templates, schemas, dropboxes). */
+    projectNo: integer('project_no'),
+    /** Position in the record, from 1 (0: the title). */
     blockOrder: integer('block_order').notNull(),
     /** The block's text as shown in a snippet (weighted words first: a heading, a chart's name). */
     text: text('text').notNull(),
@@ -882,13 +884,18 @@ export const searchUnits = pgTable(
   (t) => [
     primaryKey({ columns: [t.kind, t.recordNo, t.blockUid] }),
     index('search_units_vector_idx').using('gin', t.vector),
+    // The records' own: a search of projects and libraries does not read through every note's matches.
+    index('search_units_records_vector_idx')
+      .using('gin', t.vector)
+      .where(sql`${t.kind} in ('project', 'template', 'schema', 'dropbox')`),
     index('search_units_project_idx').on(t.projectNo),
   ],
 );
 
 /**
  * Documents whose search rows are to be derived again: a trigger on document_updates queues every
- * stored update's document (the migration), commands queue deletions. `seq` is renewed at each queueing,
+ * stored update's document, triggers on the library and project tables queue their records as
+ * `<kind>.<no>` (the migrations); commands queue deletions. `seq` is renewed at each queueing,
  * so the indexer removes only the entry it has read and an update stored meanwhile is indexed again.
  */
 export const searchQueue = pgTable('search_queue', {

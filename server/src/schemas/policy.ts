@@ -1,7 +1,7 @@
 import { eq, type SQL } from 'drizzle-orm';
 import { ERR, SCHEMA_STATUS } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
-import { schemaTypes } from '../db/schema.js';
+import { schemas, schemaTypes } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 import { isAdministrator } from '../users/policy.js';
 
@@ -31,6 +31,11 @@ export function canReadSchemaItem(user: Caller, item: { status: string }): ReadV
 /** `canReadSchemaItem` for types, as the condition lists and counts filter by (undefined: every type). */
 export function visibleSchemaTypesSql(user: Caller): SQL | undefined {
   return canManageSchemas(user) === 'allowed' ? undefined : eq(schemaTypes.status, SCHEMA_STATUS.used);
+}
+
+/** `canReadSchemaItem` for a type's schemas, as the condition lists filter by (undefined: every schema). */
+export function visibleSchemasSql(user: Caller): SQL | undefined {
+  return canManageSchemas(user) === 'allowed' ? undefined : eq(schemas.status, SCHEMA_STATUS.used);
 }
 
 export type CopyVerdict = 'allowed' | 'notOffered';

@@ -1,10 +1,15 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNotNull, notLike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
-import { NOTE_STATUS, type CallRequest, type SearchHit, type api } from '@eln/shared';
+import { NOTE_STATUS, PROJECT_STATUS, type CallRequest, type SearchHit, type SearchKind, type api } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
-import type { Queryable } from '../db/client.js';
+import { rawRows, type Queryable } from '../db/client.js';
 import { offsetOf, withinDates } from '../db/paging.js';
-import { labNotes, projects, searchUnits, users } from '../db/schema.js';
+import { dropboxes, labNotes, projects, schemas, schemaTypes, searchUnits, templates, users } from '../db/schema.js';
+import { visibleDropboxesSql } from '../dropboxes/policy.js';
+import { visibleProjectsSql } from '../projects/policy.js';
+import { visibleSchemasSql, visibleSchemaTypesSql } from '../schemas/policy.js';
+import { readsTemplateDrafts, visibleTemplatesSql } from '../templates/policy.js';
+import { DRAFT_UNIT } from './indexer.js';
 import { searchableNotesSql } from './policy.js';
 import { parseQuery } from './query.js';
 import { snippetOf } from './snippet.js';
@@ -14,67 +19,185 @@ const WEIGHTS = sql.raw(`'{0.1, 0.2, 0.4, 1.0}'::float4[]`);
 /** A unit edited this many seconds ago ranks half as far above an old one as one edited now (30 days). */
 const RECENCY_SECONDS = 30 * 24 * 3600;
 
+type SearchInput = CallRequest<typeof api.search.search>;
+
+/** The columns every kind's part of the query answers, in the same order (the parts are one union). */
+const NO_TEXT = sql`null::text`;
+const NO_NUMBER = sql`null::integer`;
+
+/** A row of the union of the kinds' parts. */
+interface HitRow {
+  kind: SearchKind;
+  recordNo: number;
+  blockUid: string;
+  text: string;
+  labNoteNumber: string | null;
+  title: string;
+  version: number | null;
+  status: string | null;
+  projectNo: number | null;
+  projectTitle: string | null;
+}
+
+/** One kind's part: its units joined to its records, filtered by its own read rule and the filters that apply to it. */
+interface KindPart {
+  kind: (typeof searchUnits.$inferSelect)['kind'];
+  /** Joins the kind's records to the units (the select is from search_units). */
+  join: (select: PgSelect) => PgSelect;
+  /** Who may read, the filters and freshness (a unit whose record is gone is not shown). */
+  where: SQL | undefined;
+  fields: Record<'labNoteNumber' | 'title' | 'version' | 'status' | 'projectNo' | 'projectTitle', SQLWrapper>;
+}
+
 /**
- * `/v1/search`: the units whose words match, of the notes the caller may read (search/policy.ts), ranked
- * by weight (titles and headings first), whole words above prefixes (a second rank with no prefixes
- * added), and recent edits above old ones.
+ * Each kind's part of the query. Notes are read by the notes' rule (search/policy.ts), the others by
+ * their own policies; status and writer are a note's, so they leave the other kinds out; a project
+ * filter keeps that project's notes and the project itself.
  */
-export async function search(q: Queryable, user: AuthUser, input: CallRequest<typeof api.search.search>, timeZone: string) {
-  const parsed = parseQuery(input.q);
-  if (!parsed.tsquery || (input.kinds && !input.kinds.includes('note'))) return { list: [], totalCount: 0 };
-  const query = sql`${parsed.tsquery}::tsquery`;
-  const exact = sql`${parsed.exactTsquery}::tsquery`;
-  const where = and(
-    eq(searchUnits.kind, 'note'),
-    sql`${searchUnits.vector} @@ ${query}`,
-    searchableNotesSql(user),
-    input.projectNo ? eq(labNotes.projectNo, input.projectNo) : undefined,
-    input.status ? eq(labNotes.status, input.status) : undefined,
-    input.writer ? eq(users.userId, input.writer) : undefined,
-    withinDates(labNotes.createdAt, input, timeZone),
-  );
-  const score: SQL<number> = sql`(ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${query}) + ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${exact}))
-    * (1 + 1 / (1 + extract(epoch from (now() - ${searchUnits.indexedAt})) / ${RECENCY_SECONDS}))`;
-  const matching = <T extends PgSelect>(select: T) =>
-    select
-      .innerJoin(labNotes, eq(labNotes.noteNo, searchUnits.recordNo))
-      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-      .innerJoin(users, eq(users.userNo, labNotes.writerUserNo))
-      .where(where);
-  const [total] = await matching(q.select({ n: count() }).from(searchUnits).$dynamic());
-  const rows = await matching(
-    q
-      .select({
-        noteNo: labNotes.noteNo,
+function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPart[] {
+  const notesOnly = Boolean(input.status || input.writer);
+  const librariesOut = notesOnly || Boolean(input.projectNo);
+  const parts: Array<KindPart | false> = [
+    {
+      kind: 'note',
+      join: (select) =>
+        select
+          .innerJoin(labNotes, eq(labNotes.noteNo, searchUnits.recordNo))
+          .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+          .innerJoin(users, eq(users.userNo, labNotes.writerUserNo)),
+      where: and(
+        searchableNotesSql(user),
+        input.projectNo ? eq(labNotes.projectNo, input.projectNo) : undefined,
+        input.status ? eq(labNotes.status, input.status) : undefined,
+        input.writer ? eq(users.userId, input.writer) : undefined,
+        withinDates(labNotes.createdAt, input, timeZone),
+      ),
+      fields: {
         labNoteNumber: labNotes.labNoteNumber,
         title: labNotes.title,
         version: labNotes.version,
         status: labNotes.status,
         projectNo: projects.projectNo,
         projectTitle: projects.title,
-        blockUid: searchUnits.blockUid,
-        text: searchUnits.text,
+      },
+    },
+    !notesOnly && {
+      kind: 'project',
+      join: (select) => select.innerJoin(projects, eq(projects.projectNo, searchUnits.recordNo)),
+      where: and(
+        visibleProjectsSql(user),
+        input.projectNo ? eq(projects.projectNo, input.projectNo) : undefined,
+        withinDates(projects.createdAt, input, timeZone),
+      ),
+      fields: {
+        labNoteNumber: NO_TEXT,
+        title: projects.title,
+        version: NO_NUMBER,
+        status: projects.status,
+        projectNo: projects.projectNo,
+        projectTitle: projects.title,
+      },
+    },
+    !librariesOut && {
+      kind: 'template',
+      join: (select) => select.innerJoin(templates, eq(templates.templateNo, searchUnits.recordNo)),
+      where: and(
+        visibleTemplatesSql(user),
+        readsTemplateDrafts(user) ? undefined : notLike(searchUnits.blockUid, `${DRAFT_UNIT}%`),
+        withinDates(templates.createdAt, input, timeZone),
+      ),
+      fields: libraryFields(templates.title),
+    },
+    !librariesOut && {
+      kind: 'schema',
+      join: (select) =>
+        select
+          .innerJoin(schemaTypes, eq(schemaTypes.schemasTypeNo, searchUnits.recordNo))
+          .leftJoin(schemas, sql`${searchUnits.blockUid} <> '' and ${schemas.schemaNo} = nullif(${searchUnits.blockUid}, '')::integer`),
+      where: and(
+        visibleSchemaTypesSql(user),
+        // A schema's unit shows while the schema is there and may be read; the type's own unit has no schema.
+        or(eq(searchUnits.blockUid, ''), and(isNotNull(schemas.schemaNo), visibleSchemasSql(user))),
+        withinDates(schemaTypes.createdAt, input, timeZone),
+      ),
+      fields: libraryFields(schemaTypes.title),
+    },
+    !librariesOut && {
+      kind: 'dropbox',
+      join: (select) => select.innerJoin(dropboxes, eq(dropboxes.dropboxNo, searchUnits.recordNo)),
+      where: and(visibleDropboxesSql(user), withinDates(dropboxes.createdAt, input, timeZone)),
+      fields: libraryFields(dropboxes.title),
+    },
+  ];
+  return parts.filter((part): part is KindPart => part !== false && (!input.kinds || input.kinds.includes(part.kind)));
+}
+
+function libraryFields(title: SQLWrapper): KindPart['fields'] {
+  return { labNoteNumber: NO_TEXT, title, version: NO_NUMBER, status: NO_TEXT, projectNo: NO_NUMBER, projectTitle: NO_TEXT };
+}
+
+/**
+ * `/v1/search`: the units whose words match, of the records the caller may read (each kind by its own
+ * policy), ranked by weight (titles and headings first), whole words above prefixes (a second rank with
+ * no prefixes added), and recent edits above old ones.
+ */
+export async function search(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string) {
+  const parsed = parseQuery(input.q);
+  const parts = parsed.tsquery ? kindParts(user, input, timeZone) : [];
+  if (!parsed.tsquery || !parts.length) return { list: [], totalCount: 0 };
+  const query = sql`${parsed.tsquery}::tsquery`;
+  const exact = sql`${parsed.exactTsquery}::tsquery`;
+  // The kind as a literal, not a parameter: the planner then reads a record kind's matches from the
+  // records' own partial index (db/schema.ts) rather than through every note's.
+  const matches = (part: KindPart) =>
+    and(sql`${searchUnits.kind} = ${sql.raw(`'${part.kind}'`)}`, sql`${searchUnits.vector} @@ ${query}`, part.where);
+  const score = sql<number>`(ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${query}) + ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${exact}))
+    * (1 + 1 / (1 + extract(epoch from (now() - ${searchUnits.indexedAt})) / ${RECENCY_SECONDS}))`;
+  const totals = await Promise.all(
+    parts.map(async (part) => {
+      const [total] = (await part.join(q.select({ n: count() }).from(searchUnits).$dynamic()).where(matches(part))) as Array<{ n: number }>;
+      return Number(total?.n ?? 0);
+    }),
+  );
+  const selects = parts.map((part) => {
+    const fields = { ...part.fields, kind: searchUnits.kind, recordNo: searchUnits.recordNo, blockUid: searchUnits.blockUid };
+    const aliased = Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, sql`${field}`.as(name)])) as Record<
+      string,
+      SQL.Aliased
+    >;
+    const select = q
+      .select({
+        ...aliased,
+        text: sql`${searchUnits.text}`.as('text'),
+        blockOrder: sql`${searchUnits.blockOrder}`.as('blockOrder'),
+        indexedAt: sql`${searchUnits.indexedAt}`.as('indexedAt'),
+        score: score.as('score'),
       })
       .from(searchUnits)
-      .$dynamic(),
-  )
-    .orderBy(desc(score), desc(searchUnits.indexedAt), desc(searchUnits.recordNo), asc(searchUnits.blockOrder))
-    .limit(input.pageSize)
-    .offset(offsetOf(input));
+      .$dynamic();
+    return sql`(${part.join(select).where(matches(part))})`;
+  });
+  const rows = await rawRows<HitRow>(
+    q,
+    sql`${sql.join(selects, sql` union all `)}
+      order by "score" desc, "indexedAt" desc, "recordNo" desc, "blockOrder" asc
+      limit ${input.pageSize} offset ${offsetOf(input)}`,
+  );
   const list: SearchHit[] = rows.map((row) => ({
-    kind: 'note',
-    no: row.noteNo,
-    labNoteNo: row.noteNo,
+    kind: row.kind,
+    no: row.recordNo,
+    labNoteNo: row.kind === 'note' ? row.recordNo : null,
     labNoteNumber: row.labNoteNumber,
     title: row.title,
     projectNo: row.projectNo,
     projectTitle: row.projectTitle,
-    uid: row.blockUid || null,
+    // A template's draft block opens at its uid: the draft is the template's live document.
+    uid: (row.kind === 'template' && row.blockUid.startsWith(DRAFT_UNIT) ? row.blockUid.slice(DRAFT_UNIT.length) : row.blockUid) || null,
     snippet: snippetOf(row.text, parsed.marks),
     version: row.version,
-    status: row.status,
-    signed: row.status === NOTE_STATUS.signed,
-    finished: row.status === NOTE_STATUS.finished,
+    status: row.kind === 'note' ? (row.status as SearchHit['status']) : null,
+    signed: row.kind === 'note' && row.status === NOTE_STATUS.signed,
+    finished: row.kind === 'note' ? row.status === NOTE_STATUS.finished : row.kind === 'project' && row.status === PROJECT_STATUS.completed,
   }));
-  return { list, totalCount: Number(total?.n ?? 0) };
+  return { list, totalCount: totals.reduce((sum, n) => sum + n, 0) };
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, ERR, LIMITS, noteDocumentName, type PmNode, type SearchHit } from '@eln/shared';
 import { documentUpdates, labNotes, searchUnits } from '../db/schema.js';
@@ -266,7 +266,13 @@ describe('search', () => {
     expect(deleted.body.status).toBe('0000');
     expect(await hits(leader, 'lunch')).toEqual([]);
     expect(await hits(admin, 'lunch')).toEqual([]);
-    const rows = async () => (await server.database.db.select().from(searchUnits).where(eq(searchUnits.recordNo, labNoteNo))).length;
+    const rows = async () =>
+      (
+        await server.database.db
+          .select()
+          .from(searchUnits)
+          .where(and(eq(searchUnits.kind, 'note'), eq(searchUnits.recordNo, labNoteNo)))
+      ).length;
     await eventually(async () => (await rows()) === 0, 'the deleted note rows to go', 5_000);
   });
 });

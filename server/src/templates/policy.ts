@@ -73,6 +73,11 @@ export function visibleTemplatesSql(user: Caller): SQL | undefined {
   return and(isNull(templates.deletedAt), canManageTemplates(user) === 'allowed' ? undefined : isNotNull(templates.approvedRevision));
 }
 
+/** Those who manage templates read their drafts and checked-in revisions too (`canViewRevision`); everyone else approved versions only. */
+export function readsTemplateDrafts(user: Caller): boolean {
+  return canManageTemplates(user) === 'allowed';
+}
+
 /**
  * Who writes a template: its author, and administrators (who can carry on a draft its author left). Not
  * every manager: anyone who wrote in a revision may not approve it, so a colleague who could write in any
@@ -144,7 +149,7 @@ export function canUseTemplate(template: TemplateFacts): UseVerdict {
 export function canViewRevision(user: Caller, revision: number | null, record: RevisionFacts | undefined): ViewVerdict {
   if (revision === null) return 'nothingToShow';
   if (!record) return 'missing';
-  return record.approvedAt !== null || canManageTemplates(user) === 'allowed' ? 'allowed' : 'notApproved';
+  return record.approvedAt !== null || readsTemplateDrafts(user) ? 'allowed' : 'notApproved';
 }
 
 /** What a connection to the template's live document may do: nothing, read (every manager), or write (those who may write it now). */

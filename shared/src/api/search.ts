@@ -5,7 +5,7 @@ import { defineCall } from './call.js';
 import { NOTE_STATUS } from './notes.js';
 import { DATE_ORDER, datesInOrder, listAnswer, pageFields } from './paging.js';
 
-/** What search finds (contract §10); the index holds notes (their titles and blocks) so far. */
+/** What search finds (contract §10). */
 export const SEARCH_KINDS = ['note', 'file', 'project', 'template', 'schema', 'dropbox'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
@@ -30,21 +30,24 @@ export const searchMark = z.strictObject({ start: z.number().int().min(0), end: 
 
 export const searchHit = z.strictObject({
   kind: z.enum(SEARCH_KINDS),
-  /** The record's number (for a note, its labNoteNo). */
+  /** The record's number: a note's labNoteNo, a project's, template's or dropbox's number, a schema type's. */
   no: z.number(),
   labNoteNo: z.number().nullable(),
   labNoteNumber: z.string().nullable(),
   title: z.string(),
   projectNo: z.number().nullable(),
   projectTitle: z.string().nullable(),
-  /** The block the match is in (the note opens there); null when the title matched. */
+  /**
+   * Where in the record the match is: a note's or template's block (it opens there), a schema's number
+   * in its type, a dropbox row's code; null when the record's own title or description matched.
+   */
   uid: z.string().nullable(),
   /** Plain text around the match, never markup; `marks` say which parts matched. */
   snippet: z.strictObject({ text: z.string(), marks: z.array(searchMark) }),
-  /** The note's last saved version; the match is in its live document, which is that version or newer. */
+  /** A note's last saved version (the match is in its live document, that version or newer); null for other kinds. */
   version: z.number().nullable(),
   status: z.enum(NOTE_STATUS).nullable(),
-  /** Signed (locked) or finished with its project: found as any other, marked as such. */
+  /** A note signed (locked) or finished with its project, or a completed project: found as any other, marked as such. */
   signed: z.boolean(),
   finished: z.boolean(),
 });
@@ -55,7 +58,8 @@ export const searchCalls = {
     path: '/v1/search',
     auth: 'user',
     kind: 'query',
-    summary: 'Notes (titles and every block) the caller may read, ranked: titles and headings, exact words and recent edits first.',
+    summary:
+      'Notes (titles and every block), projects, templates, schemas and dropboxes the caller may read, ranked: titles and headings, exact words and recent edits first.',
     request: searchRequest,
     answer: listAnswer(searchHit),
     errors: [],
