@@ -211,6 +211,17 @@ describe('search', () => {
     expect(await hits(leader, 'lunch', { kinds: ['project'] })).toEqual([]);
   });
 
+  it('filters by the date a record was made, in the server’s time zone, and refuses dates out of order', async () => {
+    const [note] = await server.database.db.select().from(labNotes).where(eq(labNotes.noteNo, labNoteNo));
+    const madeOn = new Intl.DateTimeFormat('en-CA', { timeZone: server.config.timeZone }).format(note!.createdAt);
+    const dayBefore = new Date(Date.parse(`${madeOn}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    expect(uids(await hits(leader, 'lunch', { startDate: madeOn, endDate: madeOn }))).toEqual([UID.body]);
+    expect(uids(await hits(leader, 'lunch', { startDate: dayBefore }))).toEqual([UID.body]);
+    expect(await hits(leader, 'lunch', { endDate: dayBefore })).toEqual([]);
+    const reversed = await leader(api.search.search, { q: 'lunch', startDate: madeOn, endDate: dayBefore, page: 1, pageSize: 10 });
+    expect(reversed.body.status).toBe(ERR.validation);
+  });
+
   it('finds signed and finished notes, marked as such', async () => {
     // The signature and finishing flows have their own tests; here only what search makes of the status.
     const setStatus = (status: 'W' | 'T' | 'F') =>
