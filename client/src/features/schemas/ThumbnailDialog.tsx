@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage, type SchemaThumbnail } from '@eln/shared';
 import { apiErrorText, call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
+import { HiddenFileInput } from '../../ui/HiddenFileInput';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { UploadIcon } from '../../ui/icons';
 import { freshAccessToken } from '../editor/token';
@@ -50,10 +51,7 @@ export function ThumbnailDialog({
   // Closing mid-upload stops it.
   useEffect(() => () => uploading.current?.abort(), []);
 
-  const pick = (event: ChangeEvent<HTMLInputElement>) => {
-    const picked = event.target.files?.[0];
-    event.target.value = '';
-    if (!picked) return;
+  const pick = (picked: File) => {
     const refusal = thumbnailRefusal(picked.name, picked.size);
     if (refusal) {
       setFile(null);
@@ -164,16 +162,7 @@ export function ThumbnailDialog({
             </figure>
           ) : null}
         </div>
-        <input
-          ref={input}
-          type="file"
-          accept={THUMBNAIL_ACCEPT}
-          className="visually-hidden"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={pick}
-          data-testid="thumbnail-input"
-        />
+        <HiddenFileInput inputRef={input} accept={THUMBNAIL_ACCEPT} onFile={pick} testId="thumbnail-input" />
         <div className="thumb-pick">
           <Button
             ref={pickButton}
