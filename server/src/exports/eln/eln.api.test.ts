@@ -80,6 +80,18 @@ const types = (e: CrateEntity) => ([] as string[]).concat(e['@type']);
 const refIds = (value: unknown): string[] => ([] as unknown[]).concat(value ?? []).map((r) => (r as { '@id': string })['@id']);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/** The stored files of these notes. */
+const filesOfNotes = (notes: ReadonlyArray<{ noteNo: number }>) =>
+  db
+    .select()
+    .from(files)
+    .where(
+      inArray(
+        files.noteNo,
+        notes.map((n) => n.noteNo),
+      ),
+    );
+
 async function userNamed(userId: string): Promise<ElnImportUser> {
   const [row] = await db.select().from(users).where(eq(users.userId, userId));
   if (!row) throw new Error(`no user ${userId}`);
@@ -753,15 +765,7 @@ describe('.eln import', () => {
     // Authors are eLabFTW's people by name (given and family name), not accounts here.
     expect(notes.find((n) => n.title === 'Gold master experiment')).toMatchObject({ importedAuthors: ['Nicola Mohr'], version: 1 });
     expect(notes.every((n) => n.writerUserNo === importer.userNo && n.importedAuthors?.length === 1)).toBe(true);
-    const [image] = await db
-      .select()
-      .from(files)
-      .where(
-        inArray(
-          files.noteNo,
-          notes.map((n) => n.noteNo),
-        ),
-      );
+    const [image] = await filesOfNotes(notes);
     expect(image).toMatchObject({
       originName: 'example.jpg',
       kind: 'image',
@@ -788,16 +792,7 @@ describe('.eln import', () => {
       await db.update(extraFileTypes).set({ check: 'text', signatures: [] }).where(eq(extraFileTypes.extension, 'json'));
       const result = await importElnArchive(db, server.config, importer, archive, { lang: 'en' });
       expect(result).toMatchObject({ fileCount: 2, skippedFiles: [] });
-      const notes = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
-      const stored = await db
-        .select()
-        .from(files)
-        .where(
-          inArray(
-            files.noteNo,
-            notes.map((n) => n.noteNo),
-          ),
-        );
+      const stored = await filesOfNotes(await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo)));
       expect(stored.find((f) => f.originName === 'autesse.json')).toMatchObject({ kind: 'file', mimeType: 'application/json' });
     } finally {
       await db.delete(extraFileTypes).where(eq(extraFileTypes.extension, 'json'));
