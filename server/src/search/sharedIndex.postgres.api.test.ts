@@ -106,11 +106,11 @@ describe('one index, several processes', () => {
       expect(texts, `note ${i}`).toEqual([`alpha ${i}`, `beta ${i}`, `gamma ${i}`]);
     }
     // Each block of each note is one row: two processes indexing the same document never doubled one.
-    const [{ rows }] = await rawRows<{ rows: number }>(
+    const [counted] = await rawRows<{ rows: number }>(
       seed.db,
       sql`select count(*)::int as rows from search_units where kind = 'note' and block_uid <> ''`,
     );
-    expect(rows).toBe(NOTES * 3);
+    expect(counted?.rows).toBe(NOTES * 3);
   });
 
   it('a process killed in the middle of indexing a document leaves it queued: another process indexes it, nothing half-written stays', async () => {
