@@ -167,4 +167,80 @@ test.describe('search', () => {
       await page.context().close();
     }
   });
+  test('projects, templates, schemas and dropboxes are found under their kinds, and each hit opens its own screen', async ({
+    browser,
+    request,
+  }) => {
+    const id = unique();
+    // One made-up word in every kind's record: letters only, so the index keeps it one word.
+    const word = `Orthoclase${id.replace(/\d/g, (digit) => 'klmnopqrst'[Number(digit)]!)}`;
+    const token = await apiSignIn(request, E2E.admin);
+    const { projectNo } = await callApi(request, token, api.projects.create, {
+      title: `Feldspar ${id}`,
+      description: `Survey of ${word} samples`,
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+    const { templateNo } = await callApi(request, token, api.templates.create, { title: `${word} digestion`, description: '' });
+    const { schemasTypeNo } = await callApi(request, token, api.schemas.create, {
+      code: `MIN-${id}`,
+      title: `Mineral shelf ${id}`,
+      description: '',
+      schemas: [{ title: 'Potassium feldspar', description: '', entries: [{ field: 'Variety', value: word }] }],
+    });
+    const { dropboxNo } = await callApi(request, token, api.dropboxes.create, {
+      title: `Minerals ${id}`,
+      status: 'Y',
+      rows: [{ code: `KSP-${id}`, name: word }],
+    });
+    await expect
+      .poll(async () => (await callApi(request, token, api.search.search, { q: word, page: 1, pageSize: 10 })).totalCount, {
+        timeout: hangTimeout(20_000),
+      })
+      .toBe(4);
+
+    const park = await openAs(browser, E2E.admin);
+    await expect(park.getByTestId('dashboard')).toBeVisible();
+    await park.keyboard.press('Control+k');
+    await park.keyboard.type(word);
+    const listbox = park.getByRole('listbox');
+    for (const [group, title] of [
+      ['Projects', `Feldspar ${id}`],
+      ['Templates', `${word} digestion`],
+      ['Schemas', `Mineral shelf ${id}`],
+      ['Dropboxes', `Minerals ${id}`],
+    ]) {
+      await expect(listbox.getByRole('group', { name: group }).getByTestId('header-search-hit')).toHaveCount(1);
+      await expect(listbox.getByRole('group', { name: group })).toContainText(title!);
+    }
+    await expect(park.getByTestId('header-search-hit').locator('mark').first()).toHaveText(word);
+    await shot(park, 'search-header-kinds-s-en', false);
+
+    // Each hit opens its record's own screen: chosen with the arrows and Enter, as a keyboard user does.
+    for (const [position, path, screen] of [
+      [0, `/project/${projectNo}`, 'page-project-detail'],
+      [1, `/template/note/${templateNo}`, null],
+      [2, `/schema/${schemasTypeNo}`, null],
+      [3, `/dropbox/${dropboxNo}`, null],
+    ] as const) {
+      await park.goto('/');
+      await expect(park.getByTestId('dashboard')).toBeVisible();
+      await park.keyboard.press('Control+k');
+      await park.keyboard.type(word);
+      await expect(park.getByTestId('header-search-hit')).toHaveCount(4);
+      for (let step = 0; step <= position; step += 1) await park.keyboard.press('ArrowDown');
+      await park.keyboard.press('Enter');
+      await expect(park).toHaveURL(new RegExp(`${path}$`));
+      if (screen) await expect(park.getByTestId(screen)).toBeVisible();
+      await expect(park.getByRole('heading', { level: 1 })).toBeVisible();
+    }
+
+    // The results page lists them by kind, and a kind filter keeps only that kind.
+    await park.goto(`/search?w=${word}`);
+    await expect(park.getByTestId('search-result')).toHaveCount(4);
+    await park.goto(`/search?w=${word}&k=dropbox`);
+    await expect(park.getByTestId('search-result')).toHaveCount(1);
+    await expect(park.getByTestId('search-result')).toHaveAttribute('href', `/dropbox/${dropboxNo}`);
+    await shot(park, 'search-page-kinds-s-en');
+    await park.context().close();
+  });
 });

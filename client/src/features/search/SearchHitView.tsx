@@ -16,7 +16,8 @@ export function Snippet({ snippet }: { snippet: SearchHit['snippet'] }) {
 /** What a hit says: its title, where it is (note number, project), whether it is signed or finished, and the snippet. */
 export function SearchHitView({ hit }: { hit: SearchHit }) {
   const { t } = useTranslation();
-  const place = [hit.labNoteNumber, hit.projectTitle].filter(Boolean).join(' · ');
+  // A project's own hit is its title already; a note's (or its file's) place is its number and project.
+  const place = hit.kind === 'project' ? '' : [hit.labNoteNumber, hit.projectTitle].filter(Boolean).join(' · ');
   return (
     <>
       <span className="search-hit-head">
