@@ -1,7 +1,14 @@
+CREATE TABLE "file_text_parts" (
+	"sha256" text NOT NULL,
+	"part" integer NOT NULL,
+	"text" text NOT NULL,
+	"vector" "tsvector" NOT NULL,
+	CONSTRAINT "file_text_parts_sha256_part_pk" PRIMARY KEY("sha256","part")
+);
+--> statement-breakpoint
 CREATE TABLE "file_texts" (
 	"sha256" text PRIMARY KEY NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
-	"text" text DEFAULT '' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"lease_until" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
@@ -10,6 +17,7 @@ CREATE TABLE "file_texts" (
 --> statement-breakpoint
 ALTER TABLE "search_units" ADD COLUMN "file_id" uuid;--> statement-breakpoint
 ALTER TABLE "search_units" ADD COLUMN "file_text" text;--> statement-breakpoint
+ALTER TABLE "file_text_parts" ADD CONSTRAINT "file_text_parts_sha256_file_texts_sha256_fk" FOREIGN KEY ("sha256") REFERENCES "public"."file_texts"("sha256") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "file_texts_pending_idx" ON "file_texts" USING btree ("created_at") WHERE "file_texts"."status" = 'pending';--> statement-breakpoint
 -- Every stored file content (a file's, not an image's) has its text row, pending until a process extracts it,
 -- whatever inserted the file (an upload, a note made from a template, an .eln import): one statement's

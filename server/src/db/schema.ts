@@ -900,8 +900,8 @@ export const searchUnits = pgTable(
  * The text of each stored file content (by SHA-256: a template's file and the notes made from it share
  * theirs), extracted for search off the event loop by any process (files/text/extractor.ts): a row is
  * made `pending` by a trigger on `files` (the migration), taken under a lease (a row whose process died
- * is taken again once its lease ends), and ends `extracted` with its text or in a state saying why not
- * (FILE_TEXT_STATUS in shared). Its notes and templates are then queued for search.
+ * is taken again once its lease ends), and ends `extracted` (its text in file_text_parts) or in a state saying
+ * why not (FILE_TEXT_STATUS in shared). Its notes and templates are then queued for search.
  */
 export const fileTexts = pgTable(
   'file_texts',
@@ -910,8 +910,6 @@ export const fileTexts = pgTable(
     status: text('status', { enum: ['pending', 'extracted', 'unreadable', 'tooLarge', 'notText'] })
       .notNull()
       .default('pending'),
-    /** The extracted text, at most LIMITS.fileTextChars characters; '' unless extracted. */
-    text: text('text').notNull().default(''),
     /** Extractions begun; one that never ended this many times (its process died with it) is not tried again. */
     attempts: integer('attempts').notNull().default(0),
     /** While pending: until when the process that took it works on it; after that any process takes it. */
@@ -924,6 +922,26 @@ export const fileTexts = pgTable(
       .on(t.createdAt)
       .where(sql`${t.status} = 'pending'`),
   ],
+);
+
+/**
+ * An extracted text (at most LIMITS.fileTextChars characters) in parts of whole lines, each with its
+ * words (search/tokens.ts), made once per content: a tsvector holds at most 1 MB and positions up to
+ * 16383, and a note's attachment units are copied from these in SQL rather than each note's indexing
+ * reading and splitting the text again (search/fileUnits.ts). The parts joined by line breaks are the text.
+ */
+export const fileTextParts = pgTable(
+  'file_text_parts',
+  {
+    sha256: text('sha256')
+      .notNull()
+      .references(() => fileTexts.sha256, { onDelete: 'cascade' }),
+    /** From 0. */
+    part: integer('part').notNull(),
+    text: text('text').notNull(),
+    vector: tsvector('vector').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sha256, t.part] })],
 );
 
 /**
