@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { NODE, type FileTextStatus, type PmNode, type SavedBlock } from '@eln/shared';
+import { z } from 'zod';
 import { rawRows, type Tx } from '../db/client.js';
 import { files, fileTexts, searchUnits } from '../db/schema.js';
 import { normalise, tokensOf, vectorLiteral } from './tokens.js';
@@ -67,6 +68,8 @@ export async function textParts(text: string): Promise<Array<{ text: string; vec
   return parts;
 }
 
+const FILE_ID = z.uuid();
+
 /** Text a LIKE pattern matches as it is. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
@@ -84,7 +87,8 @@ export function fileBlocksOf(blocks: readonly SavedBlock[], uidPrefix = ''): Fil
     if (block.type !== 'file' || found.has(block.blockUid)) continue;
     const node = JSON.parse(block.content) as PmNode;
     const fileId = node.type === NODE.file ? node.attrs?.fileId : undefined;
-    if (typeof fileId === 'string' && fileId)
+    // Only a stored file's id (a uuid) names a file; anything else a document holds names none.
+    if (typeof fileId === 'string' && FILE_ID.safeParse(fileId).success)
       found.set(block.blockUid, { blockUid: `${uidPrefix}${block.blockUid}`, blockOrder: block.blockOdr, fileId });
   }
   return [...found.values()];

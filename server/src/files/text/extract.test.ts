@@ -9,6 +9,8 @@ import { extractText, textFormatOf, type Extraction, type TextFormat } from './e
 
 let dir: string;
 const OPTIONS = { timeLimitMs: 30_000, maxChars: 100_000 };
+/** Each extraction starts a worker that loads its parser (pdf.js, officeparser): seconds on a busy machine. */
+const WORKERS_TIMEOUT_MS = 60_000;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'eln-extract-'));
@@ -27,7 +29,7 @@ async function extracted(name: string, content: Buffer | string, options: Partia
 const textOf = (extraction: Extraction) => (extraction.ok ? extraction.text : `(unreadable: ${extraction.reason})`);
 
 describe('text extraction', () => {
-  it('reads Word, Excel, PowerPoint and OpenDocument files, Korean and Japanese included', async () => {
+  it('reads Word, Excel, PowerPoint and OpenDocument files, Korean and Japanese included', { timeout: WORKERS_TIMEOUT_MS }, async () => {
     expect(textOf(await extracted('a.docx', await docx(['Column packing at 10 mM', '묽은염산 처리 緩衝液 조제'])))).toBe(
       'Column packing at 10 mM\n묽은염산 처리 緩衝液 조제',
     );
@@ -46,7 +48,7 @@ describe('text extraction', () => {
     expect(textOf(await extracted('a.odt', await odt(['OpenDocument 용액', '試薬の調製'])))).toBe('OpenDocument 용액\n試薬の調製');
   });
 
-  it('reads PDFs, Korean and Japanese ones set in fonts they do not embed included', async () => {
+  it('reads PDFs, Korean and Japanese ones set in fonts they do not embed included', { timeout: WORKERS_TIMEOUT_MS }, async () => {
     expect(textOf(await extracted('a.pdf', await pdf(['pH drift in run 24-117', 'second line'])))).toBe(
       'pH drift in run 24-117\nsecond line',
     );
@@ -56,18 +58,18 @@ describe('text extraction', () => {
     expect(textOf(await extracted('ja.pdf', await cjkPdf(['緩衝液の調製', 'ピペット操作'], 'ja')))).toBe('緩衝液の調製\nピペット操作');
   });
 
-  it('reads text files in UTF-8 and in CP949, as Korean Excel writes CSV', async () => {
+  it('reads text files in UTF-8 and in CP949, as Korean Excel writes CSV', { timeout: WORKERS_TIMEOUT_MS }, async () => {
     expect(textOf(await extracted('a.txt', '\uFEFFrun 7\r\n\r\n\tbuffer  A\n'))).toBe('run 7\nbuffer A');
     // "시료,농도" in CP949.
     const cp949 = Buffer.from([0xbd, 0xc3, 0xb7, 0xe1, 0x2c, 0xb3, 0xf3, 0xb5, 0xb5]);
     expect(textOf(await extracted('a.csv', cp949))).toBe('시료,농도');
   });
 
-  it('keeps at most maxChars characters, and no NUL', async () => {
+  it('keeps at most maxChars characters, and no NUL', { timeout: WORKERS_TIMEOUT_MS }, async () => {
     expect(textOf(await extracted('long.txt', `a\0b ${'x'.repeat(50)}`, { maxChars: 10 }))).toBe('ab xxxxxxx');
   });
 
-  it('answers why a damaged file could not be read', async () => {
+  it('answers why a damaged file could not be read', { timeout: WORKERS_TIMEOUT_MS }, async () => {
     const damagedPdf = await extracted('bad.pdf', Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >>\ngarbage'));
     expect(damagedPdf.ok).toBe(false);
     const docxBytes = await docx(['text']);
@@ -75,7 +77,7 @@ describe('text extraction', () => {
     expect(damagedDocx.ok).toBe(false);
   });
 
-  it('terminates a worker past its time limit', async () => {
+  it('terminates a worker past its time limit', { timeout: WORKERS_TIMEOUT_MS }, async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `Line ${i} of a long report measured at ${i % 97} mM`);
     const started = performance.now();
     const answer = await extracted('slow.pdf', await pdf(lines, 60), { timeLimitMs: 100 });
