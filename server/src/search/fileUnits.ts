@@ -15,10 +15,12 @@ import { normalise, tokensOf, vectorLiteral } from './tokens.js';
 
 /** Words a part holds at most: positions stay below PostgreSQL's 16383 with the file's name before part 0's text. */
 const PART_WORDS = 15_000;
+/** Characters a part holds at most: its words are made in one turn of the event loop (~15 ms for 30,000 characters). */
+const PART_CHARS = 30_000;
 /** A line longer than this (a PDF page with no line ends) is cut, at a space where there is one. */
 const LONG_LINE = 4_000;
 /** Lines split between two yields to the event loop (live editing runs on the same thread). */
-const LINES_PER_TURN = 2_000;
+const LINES_PER_TURN = 500;
 
 /** Separates a file block's uid from its part's number in a unit's uid. */
 export const FILE_PART = '#';
@@ -47,20 +49,23 @@ export async function textParts(text: string): Promise<Array<{ text: string; vec
   const parts: Array<{ text: string; vector: string }> = [];
   let lines: string[] = [];
   let words = 0;
+  let chars = 0;
   const close = async () => {
     if (!lines.length) return;
     const partText = lines.join('\n');
     parts.push({ text: partText, vector: vectorLiteral([{ text: partText, weight: 'D' }]) });
     lines = [];
     words = 0;
+    chars = 0;
     await yieldToEventLoop();
   };
   let count = 0;
   for (const line of linesOf(text)) {
     const lineWords = tokensOf(normalise(line)).length;
-    if (words + lineWords > PART_WORDS) await close();
+    if (words + lineWords > PART_WORDS || chars + line.length > PART_CHARS) await close();
     lines.push(line);
     words += lineWords;
+    chars += line.length + 1;
     count += 1;
     if (count % LINES_PER_TURN === 0) await yieldToEventLoop();
   }
