@@ -172,7 +172,7 @@ describe('search finds attachments', () => {
     expect(hit!.snippet.text).toContain('Quinhydrone');
     expect(hit!.snippet.marks.length).toBeGreaterThan(0);
     // By its name too, as the note's block is.
-    await foundFiles(leader, 'meeting', [{ uid: blocks.pptx!, fileText: 'extracted' }]);
+    await foundFiles(leader, 'meeting', [{ uid: blocks.pptx, fileText: 'extracted' }]);
     expect((await hits(leader, 'meeting', { kinds: ['note'] })).map((h) => [h.kind, h.uid])).toEqual([['note', blocks.pptx]]);
   });
 
