@@ -15,7 +15,7 @@ import { files, fileTextParts, fileTexts, labNotes, searchUnits } from '../db/sc
 import { multipartBody } from '../files/multipartBody.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
 import { appendFileBlock, connectWriter, eventually, removeBlock, type LiveClient } from '../testing/live.js';
-import { cjkPdf, docx, odt, pdf, pptx, xlsx } from '../testing/officeFiles.js';
+import { cjkPdf, docx, odt, pdf, pptx, xlsx, zipOf } from '../testing/officeFiles.js';
 
 /**
  * Attachments' text in search (issue 46): each format's text found in the note's file block, a file that
@@ -31,6 +31,8 @@ let member: Caller;
 let outsider: Caller;
 let admin: Caller;
 let author: Caller;
+let approver: Caller;
+let approverPassword: string;
 let leaderToken: string;
 let authorToken: string;
 let projectNo: number;
@@ -100,6 +102,9 @@ beforeAll(async () => {
   const leaderUser = await server.createUser({ name: 'Leader' });
   const memberUser = await server.createUser({ name: 'Member' });
   const authorUser = await server.createUser({ name: 'Author', auth: { ...NO_FLAGS, template: 'Y' } });
+  const approverUser = await server.createUser({ name: 'Approver', auth: { ...NO_FLAGS, template: 'Y' } });
+  approverPassword = approverUser.password;
+  approver = await server.as(approverUser);
   leaderToken = (await server.signIn(leaderUser.userId, leaderUser.password)).accessToken;
   authorToken = (await server.signIn(authorUser.userId, authorUser.password)).accessToken;
   leader = await server.as(leaderUser);
@@ -205,11 +210,14 @@ describe('search finds attachments', () => {
     expect(hit).toMatchObject({ title: 'damaged.pdf', uid: corrupt.pdf, fileText: 'unreadable' });
   });
 
-  it('by name when it is too large to be read', async () => {
+  it('by name when it is too large to be read, or of a format text is not read from', async () => {
     const large = Buffer.alloc(LIMITS.fileTextSourceBytes + 1, 'lorem ipsum ');
     const uid = await attach('huge-export.txt', large);
     await foundFiles(leader, 'huge', [{ uid, fileText: 'tooLarge' }]);
     expect(await fileHits(leader, 'lorem')).toEqual([]);
+    const archive = await attach('raw-spectra.zip', await zipOf([['readme.txt', 'Archived interferogram']]));
+    await foundFiles(leader, 'spectra', [{ uid: archive, fileText: 'notText' }]);
+    expect(await fileHits(leader, 'interferogram')).toEqual([]);
   });
 
   it('in parts when its text is long, each block found once and opened at its block', async () => {
@@ -286,7 +294,7 @@ describe('extraction', () => {
     await foundFiles(leader, 'held', [{ uid: held, fileText: 'pending' }]);
   });
 
-  it("finds a template's attachment as the template, at its block, for those who read it, its text stored once", async () => {
+  it("finds a template's attachment as the template, at its block, for those who read it, and in the notes made from it, its text read once", async () => {
     const templateNo = (await author(api.templates.create, { title: 'Assay template', description: '' })).body.data.templateNo;
     const client = await connectWriter(url, templateDocumentName(templateNo), authorToken);
     try {
@@ -300,8 +308,27 @@ describe('extraction', () => {
       expect(rows.length).toBe(1);
       const parts = await server.database.db.select().from(fileTextParts).where(eq(fileTextParts.sha256, rows[0]!.sha256));
       expect(parts.map((p) => p.text)).toEqual(['Bradford assay with Coomassie dye']);
+      await eventually(() => client.allDurable(), 'the draft to be stored');
     } finally {
       client.destroy();
     }
+    expect((await author(api.templates.checkIn, { templateNo, version: 0, blockList: [] })).body.status).toBe('0000');
+    const approved = await approver(api.templates.approve, { templateNo, version: '1.1', revision: 1, password: approverPassword });
+    expect(approved.body.status, JSON.stringify(approved.body)).toBe('0000');
+    const made = await leader(api.notes.create, { projectNo, title: 'Assay run', templateNo });
+    expect(made.body.status, JSON.stringify(made.body)).toBe('0000');
+    const madeNo = made.body.data.labNoteNo;
+    // The note has a file of its own with the same content: found in the note, its text not read again.
+    await eventually(async () => {
+      const found = (await fileHits(leader, 'coomassie')).filter((h) => h.labNoteNo === madeNo);
+      return found.length === 1 && found[0]!.fileText === 'extracted';
+    }, 'the note made from the template to find the attachment');
+    const copies = await server.database.db.select().from(files).where(eq(files.originName, 'assay.docx'));
+    expect(copies.map((f) => f.noteNo).sort()).toEqual([madeNo, null]);
+    expect(new Set(copies.map((f) => f.sha256)).size).toBe(1);
+    expect((await server.database.db.select().from(fileTexts).where(eq(fileTexts.sha256, copies[0]!.sha256)))[0]).toMatchObject({
+      status: 'extracted',
+      attempts: 1,
+    });
   });
 });

@@ -12,7 +12,8 @@ const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
-async function zipOf(entries: Array<[string, string]>, options: { storeFirst?: boolean } = {}): Promise<Buffer> {
+/** A ZIP of these text entries (the first stored uncompressed when `storeFirst`). */
+export async function zipOf(entries: Array<[string, string]>, options: { storeFirst?: boolean } = {}): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   entries.forEach(([name, text], index) => {
     zip.addBuffer(Buffer.from(text, 'utf8'), name, { compress: !(options.storeFirst && index === 0) });
