@@ -61,38 +61,29 @@ interface KindPart {
 function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPart[] {
   const notesOnly = Boolean(input.status || input.writer);
   const librariesOut = notesOnly || Boolean(input.projectNo);
-  const noteJoin = (select: PgSelect) =>
-    select
-      .innerJoin(labNotes, eq(labNotes.noteNo, searchUnits.recordNo))
-      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-      .innerJoin(users, eq(users.userNo, labNotes.writerUserNo));
-  // A note's attachments are read and filtered as the note is.
-  const noteWhere = and(
-    searchableNotesSql(user),
-    input.projectNo ? eq(labNotes.projectNo, input.projectNo) : undefined,
-    input.status ? eq(labNotes.status, input.status) : undefined,
-    input.writer ? eq(users.userId, input.writer) : undefined,
-    withinDates(labNotes.createdAt, input, timeZone),
-  );
-  const noteFields = {
-    labNoteNumber: labNotes.labNoteNumber,
-    title: labNotes.title,
-    version: labNotes.version,
-    status: labNotes.status,
-    projectNo: projects.projectNo,
-    projectTitle: projects.title,
-  };
   const parts: Array<KindPart | false> = [
-    { kind: 'note', join: noteJoin, where: noteWhere, fields: noteFields },
     {
-      kind: 'file',
+      kind: 'note',
       join: (select) =>
-        noteJoin(select).innerJoin(files, and(eq(files.fileId, searchUnits.fileId), eq(files.noteNo, searchUnits.recordNo))),
-      where: noteWhere,
-      matchedOnce: (query) => sql`not exists (select 1 from ${searchUnits} as earlier where earlier.kind = 'file'
-        and earlier.record_no = ${searchUnits.recordNo} and earlier.block_uid < ${searchUnits.blockUid}
-        and earlier.block_uid like split_part(${searchUnits.blockUid}, ${FILE_PART}, 1) || ${`${FILE_PART}%`} and earlier.vector @@ ${query})`,
-      fields: { ...noteFields, title: files.originName },
+        select
+          .innerJoin(labNotes, eq(labNotes.noteNo, searchUnits.recordNo))
+          .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+          .innerJoin(users, eq(users.userNo, labNotes.writerUserNo)),
+      where: and(
+        searchableNotesSql(user),
+        input.projectNo ? eq(labNotes.projectNo, input.projectNo) : undefined,
+        input.status ? eq(labNotes.status, input.status) : undefined,
+        input.writer ? eq(users.userId, input.writer) : undefined,
+        withinDates(labNotes.createdAt, input, timeZone),
+      ),
+      fields: {
+        labNoteNumber: labNotes.labNoteNumber,
+        title: labNotes.title,
+        version: labNotes.version,
+        status: labNotes.status,
+        projectNo: projects.projectNo,
+        projectTitle: projects.title,
+      },
     },
     !notesOnly && {
       kind: 'project',
@@ -142,7 +133,27 @@ function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPa
       fields: libraryFields(dropboxes.title),
     },
   ];
-  return parts.filter((part): part is KindPart => part !== false && (!input.kinds || input.kinds.includes(part.kind)));
+  const [notes] = parts as [KindPart];
+  return [...parts, attachmentsOf(notes)].filter(
+    (part): part is KindPart => part !== false && (!input.kinds || input.kinds.includes(part.kind)),
+  );
+}
+
+/**
+ * The attachments' part: a note's file blocks (search/fileUnits.ts), read and filtered exactly as their
+ * note, titled by the file's name, each block one hit (its first part that matches).
+ */
+function attachmentsOf(notes: KindPart): KindPart {
+  return {
+    kind: 'file',
+    join: (select) =>
+      notes.join(select).innerJoin(files, and(eq(files.fileId, searchUnits.fileId), eq(files.noteNo, searchUnits.recordNo))),
+    where: notes.where,
+    matchedOnce: (query) => sql`not exists (select 1 from ${searchUnits} as earlier where earlier.kind = 'file'
+      and earlier.record_no = ${searchUnits.recordNo} and earlier.block_uid < ${searchUnits.blockUid}
+      and earlier.block_uid like split_part(${searchUnits.blockUid}, ${FILE_PART}, 1) || ${`${FILE_PART}%`} and earlier.vector @@ ${query})`,
+    fields: { ...notes.fields, title: files.originName },
+  };
 }
 
 function libraryFields(title: SQLWrapper): KindPart['fields'] {
