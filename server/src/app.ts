@@ -49,6 +49,7 @@ import { PdfPrinter } from './exports/pdf/index.js';
 import { exportRoutes, registerElnImport } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
 import { SearchIndexer } from './search/indexer.js';
+import { FileTextExtractor } from './files/text/extractor.js';
 import { searchRoutes } from './search/routes.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
@@ -155,12 +156,14 @@ export async function buildApp(config: ServerConfig, database: Database, options
     directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
     auditAnchor,
     searchIndexer: new SearchIndexer(database.db, app.log),
+    fileTexts: new FileTextExtractor(database.db, config.filesDir, app.log),
   };
 
   await services.live.start();
   services.exportJobs.start();
   services.directorySync.start();
   services.searchIndexer.start();
+  services.fileTexts.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
   controlChannel?.onResubscribed(() => services.live.catchUpFromStore());
 
@@ -204,6 +207,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await pdfPrinter.close();
       await services.directorySync.stop();
       await services.searchIndexer.stop();
+      await services.fileTexts.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();

@@ -13,6 +13,7 @@ import type { ImportBudget } from './exports/eln/importBudget.js';
 import type { DirectorySync } from './departments/directorySync.js';
 import type { AuditAnchor } from './audit/anchor.js';
 import type { SearchIndexer } from './search/indexer.js';
+import type { FileTextExtractor } from './files/text/extractor.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -39,4 +40,6 @@ export interface Services {
   auditAnchor: AuditAnchor;
   /** Keeps the search index up to date with the live documents (every process shares the work). */
   searchIndexer: SearchIndexer;
+  /** Extracts stored files' text for search, off the event loop (every process shares the work). */
+  fileTexts: FileTextExtractor;
 }

@@ -28,6 +28,10 @@ export const LIMITS = {
   tableDefaultColumns: 5,
   imageBytes: 3 * 1024 * 1024,
   fileBytes: 50 * 1024 * 1024,
+  /** Largest attachment whose text is extracted for search; a larger one is found by its name only. */
+  fileTextSourceBytes: 20 * 1024 * 1024,
+  /** Characters of an attachment's extracted text kept and searched (a 400-page book); the rest is not found. */
+  fileTextChars: 1_000_000,
   signatureName: 50,
   userName: 50,
   employeeNo: 30,

@@ -234,6 +234,12 @@ const en = {
     },
     signed: 'Signed',
     finished: 'Finished',
+    fileText: {
+      pending: 'Contents not read yet: found by its name',
+      unreadable: 'Contents could not be read: found by its name',
+      tooLarge: 'Too large for its contents to be searched: found by its name',
+      notText: 'Contents of this file type are not searched: found by its name',
+    },
     inTitle: 'Title',
     page: { title: 'Search', description: 'Everything you may read: notes, attachments, projects, templates, schemas and dropboxes.' },
     words: 'Search words',

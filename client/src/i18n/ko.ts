@@ -235,6 +235,12 @@ const ko: Messages = {
     },
     signed: '서명됨',
     finished: '종료됨',
+    fileText: {
+      pending: '내용을 아직 읽지 않음: 파일 이름으로 찾음',
+      unreadable: '내용을 읽을 수 없음: 파일 이름으로 찾음',
+      tooLarge: '파일이 커서 내용은 검색하지 않음: 파일 이름으로 찾음',
+      notText: '이 형식의 파일은 내용을 검색하지 않음: 파일 이름으로 찾음',
+    },
     inTitle: '제목',
     page: { title: '검색', description: '읽을 수 있는 모든 것: 노트, 첨부 파일, 프로젝트, 템플릿, 스키마, 드롭박스.' },
     words: '검색어',

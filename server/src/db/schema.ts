@@ -868,7 +868,8 @@ const tsvector = customType<{ data: string; driverData: string }>({
 export const searchUnits = pgTable(
   'search_units',
   {
-    kind: text('kind', { enum: ['note', 'project', 'template', 'schema', 'dropbox'] }).notNull(),
+    /** `file`: a note's attachment, its name and text, in parts (search/fileUnits.ts). */
+    kind: text('kind', { enum: ['note', 'file', 'project', 'template', 'schema', 'dropbox'] }).notNull(),
     recordNo: integer('record_no').notNull(),
     /** The block's uid; '' for the record's title. */
     blockUid: text('block_uid').notNull(),
@@ -880,6 +881,9 @@ export const searchUnits = pgTable(
     text: text('text').notNull(),
     vector: tsvector('vector').notNull(),
     indexedAt: timestamp('indexed_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** A file block's unit (a note's attachment, a template's): the file, and its text's state when indexed; null for others. */
+    fileId: uuid('file_id'),
+    fileText: text('file_text', { enum: ['pending', 'extracted', 'unreadable', 'tooLarge', 'notText'] }),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.recordNo, t.blockUid] }),
@@ -890,6 +894,54 @@ export const searchUnits = pgTable(
       .where(sql`${t.kind} in ('project', 'template', 'schema', 'dropbox')`),
     index('search_units_project_idx').on(t.projectNo),
   ],
+);
+
+/**
+ * The text of each stored file content (by SHA-256: a template's file and the notes made from it share
+ * theirs), extracted for search off the event loop by any process (files/text/extractor.ts): a row is
+ * made `pending` by a trigger on `files` (the migration), taken under a lease (a row whose process died
+ * is taken again once its lease ends), and ends `extracted` (its text in file_text_parts) or in a state saying
+ * why not (FILE_TEXT_STATUS in shared). Its notes and templates are then queued for search.
+ */
+export const fileTexts = pgTable(
+  'file_texts',
+  {
+    sha256: text('sha256').primaryKey(),
+    status: text('status', { enum: ['pending', 'extracted', 'unreadable', 'tooLarge', 'notText'] })
+      .notNull()
+      .default('pending'),
+    /** Extractions begun; one that never ended this many times (its process died with it) is not tried again. */
+    attempts: integer('attempts').notNull().default(0),
+    /** While pending: until when the process that took it works on it; after that any process takes it. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('file_texts_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * An extracted text (at most LIMITS.fileTextChars characters) in parts of whole lines, each with its
+ * words (search/tokens.ts), made once per content: a tsvector holds at most 1 MB and positions up to
+ * 16383, and a note's attachment units are copied from these in SQL rather than each note's indexing
+ * reading and splitting the text again (search/fileUnits.ts). The parts joined by line breaks are the text.
+ */
+export const fileTextParts = pgTable(
+  'file_text_parts',
+  {
+    sha256: text('sha256')
+      .notNull()
+      .references(() => fileTexts.sha256, { onDelete: 'cascade' }),
+    /** From 0. */
+    part: integer('part').notNull(),
+    text: text('text').notNull(),
+    vector: tsvector('vector').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sha256, t.part] })],
 );
 
 /**

@@ -35,10 +35,11 @@ let tables: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  // Export jobs a fuzzed body queued, and the search index of what an accepted call changed, would otherwise
-  // be worked on in the background and change tables between the fingerprints of a later, refused call.
+  // Export jobs a fuzzed body queued, and the search index and file texts of what an accepted call changed, would
+  // otherwise be worked on in the background and change tables between the fingerprints of a later, refused call.
   await server.services.exportJobs.stop();
   await server.services.searchIndexer.stop();
+  await server.services.fileTexts.stop();
   member = await server.createUser({ name: 'Fuzz Member', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } });
   await signInAgain('admin');
   await signInAgain('user');

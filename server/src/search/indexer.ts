@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   blockSearchText,
   noteDocumentName,
@@ -16,6 +16,7 @@ import { Drains } from '../db/drains.js';
 import {
   dropboxes,
   dropboxRows,
+  files,
   labNotes,
   projects,
   schemaEntries,
@@ -26,6 +27,7 @@ import {
   templateRevisions,
   templates,
 } from '../db/schema.js';
+import { fileBlocksOf, writeFileUnits, type FileBlock } from './fileUnits.js';
 import { vectorLiteral } from './tokens.js';
 
 /**
@@ -101,18 +103,30 @@ function blockUnits(blocks: readonly SavedBlock[]): UnitRow[] {
   return units;
 }
 
-/** What a record is indexed as: its project (notes and projects) and its units; null when it is gone. */
+/** What a record is indexed as: its project (notes and projects), its units and its file blocks (notes and templates); null when it is gone. */
 interface Indexed {
   projectNo: number | null;
   units: UnitRow[];
+  files?: FileBlock[];
 }
 
 type IndexedKind = (typeof searchUnits.$inferSelect)['kind'];
 
-/** Each indexed kind: the prefix of its queue entries (a note's and a template's: their live document's) and how it is read. */
-const KINDS: Record<string, { kind: IndexedKind; read: (tx: Tx, no: number) => Promise<Indexed | null> }> = {
-  labnote: { kind: 'note', read: readNote },
-  template: { kind: 'template', read: readTemplate },
+/**
+ * Each indexed kind: the prefix of its queue entries (a note's and a template's: their live document's),
+ * how it is read, and for notes and templates, the kind their file blocks are indexed as and the files
+ * they own.
+ */
+const KINDS: Record<
+  string,
+  {
+    kind: IndexedKind;
+    read: (tx: Tx, no: number) => Promise<Indexed | null>;
+    files?: { kind: 'file' | 'template'; owns: (no: number) => SQL };
+  }
+> = {
+  labnote: { kind: 'note', read: readNote, files: { kind: 'file', owns: (no) => eq(files.noteNo, no) } },
+  template: { kind: 'template', read: readTemplate, files: { kind: 'template', owns: (no) => eq(files.templateNo, no) } },
   project: { kind: 'project', read: readProject },
   schema: { kind: 'schema', read: readSchemaType },
   dropbox: { kind: 'dropbox', read: readDropbox },
@@ -127,7 +141,11 @@ async function readNote(tx: Tx, noteNo: number): Promise<Indexed | null> {
   if (!note || note.deletedAt) return null;
   const state = await loadDocumentState(tx, noteDocumentName(noteNo));
   const blocks = state ? snapshotOfState(state).savedBlocks('LABNOTE') : [];
-  return { projectNo: note.projectNo, units: [titleUnit([{ text: note.title, weight: 'A' }]), ...blockUnits(blocks)] };
+  return {
+    projectNo: note.projectNo,
+    units: [titleUnit([{ text: note.title, weight: 'A' }]), ...blockUnits(blocks)],
+    files: fileBlocksOf(blocks),
+  };
 }
 
 /** A template's draft block is indexed under this prefix of its uid: only those who read drafts find it (search/queries.ts). */
@@ -142,20 +160,29 @@ async function readTemplate(tx: Tx, templateNo: number): Promise<Indexed | null>
   const [template] = await tx.select().from(templates).where(eq(templates.templateNo, templateNo));
   if (!template || template.deletedAt) return null;
   let approved: UnitRow[] = [];
+  let approvedFiles: FileBlock[] = [];
   if (template.approvedRevision !== null) {
     const [revision] = await tx
       .select({ blocks: templateRevisions.blocks })
       .from(templateRevisions)
       .where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, template.approvedRevision)));
-    approved = blockUnits((revision?.blocks as SavedBlock[] | undefined) ?? []);
+    const blocks = (revision?.blocks as SavedBlock[] | undefined) ?? [];
+    approved = blockUnits(blocks);
+    approvedFiles = fileBlocksOf(blocks);
   }
   let draft: UnitRow[] = [];
+  let draftFiles: FileBlock[] = [];
   if (template.state !== TEMPLATE_STATE.approved) {
     const state = await loadDocumentState(tx, templateDocumentName(templateNo));
+    const blocks = state ? snapshotOfState(state).savedBlocks('TEMPLATE') : [];
     const published = new Set(approved.map((unit) => `${unit.blockUid}\n${unit.text}`));
-    draft = (state ? blockUnits(snapshotOfState(state).savedBlocks('TEMPLATE')) : [])
+    draft = blockUnits(blocks)
       .filter((unit) => !published.has(`${unit.blockUid}\n${unit.text}`))
       .map((unit) => ({ ...unit, blockUid: `${DRAFT_UNIT}${unit.blockUid}` }));
+    const publishedFiles = new Set(approvedFiles.map((file) => `${file.blockUid}\n${file.fileId}`));
+    draftFiles = fileBlocksOf(blocks)
+      .filter((file) => !publishedFiles.has(`${file.blockUid}\n${file.fileId}`))
+      .map((file) => ({ ...file, blockUid: `${DRAFT_UNIT}${file.blockUid}` }));
   }
   return {
     projectNo: null,
@@ -167,6 +194,7 @@ async function readTemplate(tx: Tx, templateNo: number): Promise<Indexed | null>
       ...approved,
       ...draft,
     ],
+    files: [...approvedFiles, ...draftFiles],
   };
 }
 
@@ -245,7 +273,7 @@ async function readDropbox(tx: Tx, dropboxNo: number): Promise<Indexed | null> {
  */
 export async function queueEverything(db: Db): Promise<number> {
   const indexed = sql.join(
-    Object.entries(KINDS).map(([prefix, { kind }]) => sql`when ${kind} then ${prefix}`),
+    [...Object.entries(KINDS).map(([prefix, { kind }]) => sql`when ${kind} then ${prefix}`), sql`when 'file' then 'labnote'`],
     sql` `,
   );
   await db.execute(sql`insert into search_queue (document_name)
@@ -344,18 +372,28 @@ export class SearchIndexer {
     const parsed = parseDocumentName(documentName);
     const indexed = parsed && Object.hasOwn(KINDS, parsed.prefix) ? KINDS[parsed.prefix] : undefined;
     const recordNo = parsed ? canonicalRecordNo(parsed.id) : null;
-    if (indexed && recordNo !== null) await writeUnits(tx, indexed.kind, recordNo, await indexed.read(tx, recordNo));
+    if (indexed && recordNo !== null) {
+      const record = await indexed.read(tx, recordNo);
+      await writeUnits(tx, indexed.kind, recordNo, record);
+      if (indexed.files) {
+        const of = { kind: indexed.files.kind, recordNo, projectNo: record?.projectNo ?? null, owns: indexed.files.owns(recordNo) };
+        await writeFileUnits(tx, of, record?.files ?? []);
+      }
+    }
     await tx.delete(searchQueue).where(and(eq(searchQueue.documentName, documentName), eq(searchQueue.seq, entry.seq)));
   }
 }
 
-/** Writes a record's changed units and removes those gone (all of them when the record is gone). */
+/**
+ * Writes a record's changed units and removes those gone (all of them when the record is gone). Its file
+ * blocks' units are fileUnits.ts's: their text is not read here.
+ */
 async function writeUnits(tx: Tx, kind: IndexedKind, recordNo: number, record: Indexed | null): Promise<void> {
-  const ofRecord = and(eq(searchUnits.kind, kind), eq(searchUnits.recordNo, recordNo));
   if (!record) {
-    await tx.delete(searchUnits).where(ofRecord);
+    await tx.delete(searchUnits).where(and(eq(searchUnits.kind, kind), eq(searchUnits.recordNo, recordNo)));
     return;
   }
+  const ofRecord = and(eq(searchUnits.kind, kind), eq(searchUnits.recordNo, recordNo), isNull(searchUnits.fileId));
   const wanted = record.units;
   const existing = await tx
     .select({

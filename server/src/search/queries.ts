@@ -1,14 +1,15 @@
 import { and, count, eq, isNotNull, notLike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
-import { NOTE_STATUS, PROJECT_STATUS, type CallRequest, type SearchHit, type SearchKind, type api } from '@eln/shared';
+import { NOTE_STATUS, PROJECT_STATUS, type CallRequest, type FileTextStatus, type SearchHit, type SearchKind, type api } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { rawRows, type Queryable } from '../db/client.js';
 import { offsetOf, withinDates } from '../db/paging.js';
-import { dropboxes, labNotes, projects, schemas, schemaTypes, searchUnits, templates, users } from '../db/schema.js';
+import { dropboxes, files, labNotes, projects, schemas, schemaTypes, searchUnits, templates, users } from '../db/schema.js';
 import { visibleDropboxesSql } from '../dropboxes/policy.js';
 import { visibleProjectsSql } from '../projects/policy.js';
 import { visibleSchemasSql, visibleSchemaTypesSql } from '../schemas/policy.js';
 import { readsTemplateDrafts, visibleTemplatesSql } from '../templates/policy.js';
+import { blockUidOfPart, FILE_PART } from './fileUnits.js';
 import { DRAFT_UNIT } from './indexer.js';
 import { searchableNotesSql } from './policy.js';
 import { parseQuery } from './query.js';
@@ -37,6 +38,7 @@ interface HitRow {
   status: string | null;
   projectNo: number | null;
   projectTitle: string | null;
+  fileText: FileTextStatus | null;
 }
 
 /** One kind's part: its units joined to its records, filtered by its own read rule and the filters that apply to it. */
@@ -46,6 +48,8 @@ interface KindPart {
   join: (select: PgSelect) => PgSelect;
   /** Who may read, the filters and freshness (a unit whose record is gone is not shown). */
   where: SQL | undefined;
+  /** A condition on the query's matches besides: an attachment's parts are one hit, its first part that matches. */
+  matchedOnce?: (query: SQL) => SQL;
   fields: Record<'labNoteNumber' | 'title' | 'version' | 'status' | 'projectNo' | 'projectTitle', SQLWrapper>;
 }
 
@@ -129,7 +133,27 @@ function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPa
       fields: libraryFields(dropboxes.title),
     },
   ];
-  return parts.filter((part): part is KindPart => part !== false && (!input.kinds || input.kinds.includes(part.kind)));
+  const [notes] = parts as [KindPart];
+  return [...parts, attachmentsOf(notes)].filter(
+    (part): part is KindPart => part !== false && (!input.kinds || input.kinds.includes(part.kind)),
+  );
+}
+
+/**
+ * The attachments' part: a note's file blocks (search/fileUnits.ts), read and filtered exactly as their
+ * note, titled by the file's name, each block one hit (its first part that matches).
+ */
+function attachmentsOf(notes: KindPart): KindPart {
+  return {
+    kind: 'file',
+    join: (select) =>
+      notes.join(select).innerJoin(files, and(eq(files.fileId, searchUnits.fileId), eq(files.noteNo, searchUnits.recordNo))),
+    where: notes.where,
+    matchedOnce: (query) => sql`not exists (select 1 from ${searchUnits} as earlier where earlier.kind = 'file'
+      and earlier.record_no = ${searchUnits.recordNo} and earlier.block_uid < ${searchUnits.blockUid}
+      and earlier.block_uid like split_part(${searchUnits.blockUid}, ${FILE_PART}, 1) || ${`${FILE_PART}%`} and earlier.vector @@ ${query})`,
+    fields: { ...notes.fields, title: files.originName },
+  };
 }
 
 function libraryFields(title: SQLWrapper): KindPart['fields'] {
@@ -150,7 +174,12 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
   // The kind as a literal, not a parameter: the planner then reads a record kind's matches from the
   // records' own partial index (db/schema.ts) rather than through every note's.
   const matches = (part: KindPart) =>
-    and(sql`${searchUnits.kind} = ${sql.raw(`'${part.kind}'`)}`, sql`${searchUnits.vector} @@ ${query}`, part.where);
+    and(
+      sql`${searchUnits.kind} = ${sql.raw(`'${part.kind}'`)}`,
+      sql`${searchUnits.vector} @@ ${query}`,
+      part.where,
+      part.matchedOnce?.(query),
+    );
   const score = sql<number>`(ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${query}) + ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${exact}))
     * (1 + 1 / (1 + extract(epoch from (now() - ${searchUnits.indexedAt})) / ${RECENCY_SECONDS}))`;
   const totals = await Promise.all(
@@ -160,7 +189,13 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
     }),
   );
   const selects = parts.map((part) => {
-    const fields = { ...part.fields, kind: searchUnits.kind, recordNo: searchUnits.recordNo, blockUid: searchUnits.blockUid };
+    const fields = {
+      ...part.fields,
+      kind: searchUnits.kind,
+      recordNo: searchUnits.recordNo,
+      blockUid: searchUnits.blockUid,
+      fileText: searchUnits.fileText,
+    };
     const aliased = Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, sql`${field}`.as(name)])) as Record<
       string,
       SQL.Aliased
@@ -183,21 +218,26 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
       order by "score" desc, "indexedAt" desc, "recordNo" desc, "blockOrder" asc
       limit ${input.pageSize} offset ${offsetOf(input)}`,
   );
-  const list: SearchHit[] = rows.map((row) => ({
-    kind: row.kind,
-    no: row.recordNo,
-    labNoteNo: row.kind === 'note' ? row.recordNo : null,
-    labNoteNumber: row.labNoteNumber,
-    title: row.title,
-    projectNo: row.projectNo,
-    projectTitle: row.projectTitle,
-    // A template's draft block opens at its uid: the draft is the template's live document.
-    uid: (row.kind === 'template' && row.blockUid.startsWith(DRAFT_UNIT) ? row.blockUid.slice(DRAFT_UNIT.length) : row.blockUid) || null,
-    snippet: snippetOf(row.text, parsed.marks),
-    version: row.version,
-    status: row.kind === 'note' ? (row.status as SearchHit['status']) : null,
-    signed: row.kind === 'note' && row.status === NOTE_STATUS.signed,
-    finished: row.kind === 'note' ? row.status === NOTE_STATUS.finished : row.kind === 'project' && row.status === PROJECT_STATUS.completed,
-  }));
+  const list: SearchHit[] = rows.map((row) => {
+    const ofNote = row.kind === 'note' || row.kind === 'file';
+    // A template's draft block opens at its uid (the draft is the template's live document); an attachment's part at its block.
+    const uid = row.kind === 'template' && row.blockUid.startsWith(DRAFT_UNIT) ? row.blockUid.slice(DRAFT_UNIT.length) : row.blockUid;
+    return {
+      kind: row.kind,
+      no: row.recordNo,
+      labNoteNo: ofNote ? row.recordNo : null,
+      labNoteNumber: row.labNoteNumber,
+      title: row.title,
+      projectNo: row.projectNo,
+      projectTitle: row.projectTitle,
+      uid: (row.fileText ? blockUidOfPart(uid) : uid) || null,
+      snippet: snippetOf(row.text, parsed.marks),
+      version: row.version,
+      status: ofNote ? (row.status as SearchHit['status']) : null,
+      signed: ofNote && row.status === NOTE_STATUS.signed,
+      finished: ofNote ? row.status === NOTE_STATUS.finished : row.kind === 'project' && row.status === PROJECT_STATUS.completed,
+      fileText: row.fileText,
+    };
+  });
   return { list, totalCount: totals.reduce((sum, n) => sum + n, 0) };
 }

@@ -97,6 +97,29 @@ export function appendParagraph(doc: Y.Doc, text: string, blockUid: string = new
   return blockUid;
 }
 
+/** Appends a file block showing an uploaded file, as the editor inserts one. */
+export function appendFileBlock(
+  doc: Y.Doc,
+  file: { fileId: string; name: string; size: number; extension: string },
+  blockUid: string = newBlockUid(),
+): string {
+  const block = new Y.XmlElement('fileAttachment');
+  block.setAttribute('blockUid', blockUid);
+  // The editor keeps a file's size as a number; the element's typing knows text attributes only.
+  for (const [name, value] of Object.entries(file)) block.setAttribute(name, value as string);
+  const fragment = doc.getXmlFragment(CONTENT_FIELD);
+  fragment.insert(fragment.length, [block]);
+  return blockUid;
+}
+
+/** Removes the top-level block of this uid. */
+export function removeBlock(doc: Y.Doc, blockUid: string): void {
+  const fragment = doc.getXmlFragment(CONTENT_FIELD);
+  const index = fragment.toArray().findIndex((node) => node instanceof Y.XmlElement && node.getAttribute('blockUid') === blockUid);
+  if (index < 0) throw new Error(`no block ${blockUid}`);
+  fragment.delete(index, 1);
+}
+
 /** Appends a table of rows x columns cells (text "r,c"). */
 export function appendTable(doc: Y.Doc, rows: number, columns: number, blockUid: string = newBlockUid()): string {
   const table = new Y.XmlElement('table');

@@ -10,6 +10,15 @@ export const SEARCH_KINDS = ['note', 'file', 'project', 'template', 'schema', 'd
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /**
+ * What became of an attachment's text (issue 46): `pending` until it is extracted, `extracted` when its
+ * text is searched, `unreadable` when the file could not be read (damaged, encrypted, no text in it),
+ * `tooLarge` above LIMITS.fileTextSourceBytes, `notText` for a format text is not read from (images,
+ * archives). A file is found by its name whatever its text's state.
+ */
+export const FILE_TEXT_STATUS = ['pending', 'extracted', 'unreadable', 'tooLarge', 'notText'] as const;
+export type FileTextStatus = (typeof FILE_TEXT_STATUS)[number];
+
+/**
  * `q`: words (each a prefix: `prop` finds `propanol`), `"quoted phrases"` of exact words, `-word` or
  * `-"phrase"` to exclude. Korean and Japanese match any two or more characters inside longer text.
  */
@@ -50,6 +59,8 @@ export const searchHit = z.strictObject({
   /** A note signed (locked) or finished with its project, or a completed project: found as any other, marked as such. */
   signed: z.boolean(),
   finished: z.boolean(),
+  /** An attachment's (a `file` hit's, a template's file block's): whether its text was searched, and why not; null for other hits. */
+  fileText: z.enum(FILE_TEXT_STATUS).nullable(),
 });
 export type SearchHit = z.infer<typeof searchHit>;
 
@@ -59,7 +70,7 @@ export const searchCalls = {
     auth: 'user',
     kind: 'query',
     summary:
-      'Notes (titles and every block), projects, templates, schemas and dropboxes the caller may read, ranked: titles and headings, exact words and recent edits first.',
+      'Notes (titles and every block), attachments (names and text), projects, templates, schemas and dropboxes the caller may read, ranked: titles and headings, exact words and recent edits first.',
     request: searchRequest,
     answer: listAnswer(searchHit),
     errors: [],

@@ -13,7 +13,10 @@ export function Snippet({ snippet }: { snippet: SearchHit['snippet'] }) {
   );
 }
 
-/** What a hit says: its title, where it is (note number, project), whether it is signed or finished, and the snippet. */
+/**
+ * What a hit says: its title, where it is (note number, project), whether it is signed or finished, for an
+ * attachment whose contents were not searched why it was found by its name only, and the snippet.
+ */
 export function SearchHitView({ hit }: { hit: SearchHit }) {
   const { t } = useTranslation();
   // A project's own hit is its title already; a note's (or its file's) place is its number and project.
@@ -26,6 +29,11 @@ export function SearchHitView({ hit }: { hit: SearchHit }) {
         {hit.finished ? <span className="search-hit-flag">{t('search.finished')}</span> : null}
       </span>
       {place ? <span className="search-hit-place">{place}</span> : null}
+      {hit.fileText && hit.fileText !== 'extracted' ? (
+        <span className="search-hit-file-text" data-testid="search-hit-file-text" data-file-text={hit.fileText}>
+          {t(`search.fileText.${hit.fileText}`)}
+        </span>
+      ) : null}
       {hit.snippet.text ? <Snippet snippet={hit.snippet} /> : null}
     </>
   );

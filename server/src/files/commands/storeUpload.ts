@@ -60,7 +60,11 @@ function inspector(maxBytes: number, tooLarge: ErrorCode, content: ContentCheck)
  * administrators added) and then by content, the size while it streams; a schema thumbnail is an image
  * only, and its small copy is made before anything is kept. The file and its row (audited) are kept together or not at all.
  */
-export async function storeUpload({ db, config, fileLinks, log }: Services, actor: Actor, input: UploadInput): Promise<UploadAnswer> {
+export async function storeUpload(
+  { db, config, fileLinks, log, fileTexts }: Services,
+  actor: Actor,
+  input: UploadInput,
+): Promise<UploadAnswer> {
   const owner = await requireWritableOwner(db, actor.user, input.owner);
   const thumbnail = isSchemaThumbnail(owner);
   const refusals = thumbnail ? THUMBNAIL_REFUSALS : NOTE_REFUSALS;
@@ -137,6 +141,8 @@ export async function storeUpload({ db, config, fileLinks, log }: Services, acto
     log.error({ err: error }, 'upload could not be recorded');
     throw new AppError(kind === 'image' ? ERR.imageUpload : ERR.fileUpload, { cause: error });
   }
+  // Its text is read in the background (its row made pending with it); the upload never waits for it.
+  if (kind === 'file') fileTexts.kick();
   return { fileId, url: fileLinks.make(fileId), origin, kind, extension, size };
 }
 
