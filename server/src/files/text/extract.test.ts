@@ -79,10 +79,12 @@ describe('text extraction', () => {
 
   it('terminates a worker past its time limit', { timeout: WORKERS_TIMEOUT_MS }, async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `Line ${i} of a long report measured at ${i % 97} mM`);
+    const slow = await pdf(lines, 60);
     const started = performance.now();
-    const answer = await extracted('slow.pdf', await pdf(lines, 60), { timeLimitMs: 100 });
+    const answer = await extracted('slow.pdf', slow, { timeLimitMs: 100 });
     expect(answer).toEqual({ ok: false, reason: 'no answer within 100 ms' });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Answered at the limit, not when the worker would have finished (seconds for 330 pages).
+    expect(performance.now() - started).toBeLessThan(3_000);
   });
 
   it('knows which formats text is read from', () => {
