@@ -41,3 +41,8 @@ export * from './api/exports.js';
 export * from './api/sso.js';
 export * from './api/routeTable.js';
 export * from './api/openApi.js';
+export * from './diff/model.js';
+export * from './diff/text.js';
+export * from './diff/table.js';
+export * from './diff/blocks.js';
+export * from './diff/summary.js';
