@@ -49,6 +49,7 @@ import { PdfPrinter } from './exports/pdf/index.js';
 import { exportRoutes, registerElnImport } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
 import { SearchIndexer } from './search/indexer.js';
+import { VersionChangesBackfill } from './notes/versionChanges.js';
 import { searchRoutes } from './search/routes.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
@@ -161,6 +162,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.exportJobs.start();
   services.directorySync.start();
   services.searchIndexer.start();
+  const versionChanges = new VersionChangesBackfill(database.db, app.log);
+  versionChanges.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
   controlChannel?.onResubscribed(() => services.live.catchUpFromStore());
 
@@ -204,6 +207,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await pdfPrinter.close();
       await services.directorySync.stop();
       await services.searchIndexer.stop();
+      await versionChanges.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();

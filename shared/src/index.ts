@@ -30,6 +30,7 @@ export * from './editor/contentRules.js';
 export * from './editor/tableGrid.js';
 export * from './blocks/durable.js';
 export * from './api/notes.js';
+export * from './api/noteHistory.js';
 export * from './api/files.js';
 export * from './api/signatures.js';
 export * from './api/dropboxes.js';

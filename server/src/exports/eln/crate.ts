@@ -118,18 +118,26 @@ export function isoInZone(moment: Date, timeZone: string | null | undefined): st
   return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}.${milliseconds}${offset}`;
 }
 
+/** A formatter per zone, made once: making one costs far more than formatting (a list of 500 versions). */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
 function zonedParts(moment: Date, timeZone: string): Intl.DateTimeFormatPart[] {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'longOffset',
-  }).formatToParts(moment);
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
+    });
+    zoneFormats.set(timeZone, format);
+  }
+  return format.formatToParts(moment);
 }
 
 /** The calendar day of a moment in a time zone (YYYY-MM-DD). */
