@@ -52,7 +52,7 @@ const tableSize = z.strictObject({ rows: z.number(), columns: z.number(), header
 /** Which node a text block is (`paragraph`, `heading-2`, `bulletList`...) when that changed. */
 const classChange = z.strictObject({ before: z.string(), after: z.string() }).nullable();
 
-export const blockDetail = z.discriminatedUnion('kind', [
+export const blockDetail = z.union([
   z.strictObject({
     kind: z.literal('text'),
     parts: z.array(textPart),
