@@ -69,6 +69,8 @@ export default defineConfig({
               name: 'dates',
               test: /node_modules[\\/](react-aria-components|react-aria|react-stately|@react-aria|@react-stately|@react-types|@internationalized)[\\/]/,
             },
+            // Version comparison (jsdiff) serves the history and template comparisons (lazy), not the sign-in page.
+            { name: 'diff', test: /node_modules[\\/]diff[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

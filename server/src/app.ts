@@ -50,6 +50,7 @@ import { exportRoutes, registerElnImport } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
 import { SearchIndexer } from './search/indexer.js';
 import { FileTextExtractor } from './files/text/extractor.js';
+import { VersionChangesBackfill } from './notes/versionChanges.js';
 import { searchRoutes } from './search/routes.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
@@ -164,6 +165,8 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.directorySync.start();
   services.searchIndexer.start();
   services.fileTexts.start();
+  const versionChanges = new VersionChangesBackfill(database.db, app.log);
+  versionChanges.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
   controlChannel?.onResubscribed(() => services.live.catchUpFromStore());
 
@@ -208,6 +211,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await services.directorySync.stop();
       await services.searchIndexer.stop();
       await services.fileTexts.stop();
+      await versionChanges.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();
       collab.closeConnections();

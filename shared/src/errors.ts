@@ -74,6 +74,8 @@ export const ERROR_CATALOGUE = {
   '2024': entry(422, 'The saved version no longer matches its fingerprint, so it cannot be signed.'),
   '2025': entry(422, 'A reviewer must not have written in the note: {names} wrote in it and can sign only as participant.'),
   '2026': entry(422, 'This project is closed: its notes and signatures can no longer be added or changed.'),
+  // Note history
+  '2040': entry(404, 'This note has no such saved version.'),
   // Lookups and saves the client reports (generic errors of the product specification)
   '3001': entry(500, 'Users could not be loaded.'),
   '3002': entry(500, 'The dashboard could not be loaded.'),
@@ -238,6 +240,7 @@ export const ERR = {
   versionTampered: '2024',
   reviewerWrote: '2025',
   projectClosed: '2026',
+  versionMissing: '2040',
   userLookup: '3001',
   dashboardLookup: '3002',
   projectLookup: '3003',

@@ -3,6 +3,7 @@ import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
 import { exportBench } from './export.bench.js';
 import { listsAtScaleBench } from './listsAtScale.bench.js';
+import { noteHistoryBench } from './noteHistory.bench.js';
 import { noteOpenBench } from './noteOpen.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
 
@@ -14,6 +15,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['lists at scale', listsAtScaleBench],
   ['live editing', collabBench],
   ['temp save', tempSaveBench],
+  ['note history', noteHistoryBench],
   ['content rule guard', contentGuardBench],
   ['client bundle', bundleSizes],
   ['note open in the browser', noteOpenBench],

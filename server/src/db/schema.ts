@@ -17,6 +17,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import type { ChangeSummary } from '@eln/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
 
@@ -361,6 +362,12 @@ export const noteVersions = pgTable(
       .notNull()
       .references(() => users.userNo),
     savedAt: createdAt(),
+    /**
+     * How many blocks were added, changed, removed and moved against the version before it (ChangeSummary
+     * of `@eln/shared`): written with the version, so a list of hundreds of versions reads no blocks. Null
+     * for versions stored before it was kept, or imported, until notes/versionChanges.ts fills it in.
+     */
+    changes: jsonb('changes').$type<ChangeSummary>(),
   },
   (t) => [primaryKey({ columns: [t.noteNo, t.version] })],
 );

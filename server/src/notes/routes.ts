@@ -6,10 +6,15 @@ import { deleteNote } from './commands/deleteNote.js';
 import { releaseHold, releaseOwnHolds, releaseProjectHolds } from './commands/releaseHolds.js';
 import { saveDraft } from './commands/saveDraft.js';
 import { saveVersion } from './commands/saveVersion.js';
+import { compareNoteVersions, listNoteVersions, noteVersionDetail } from './history.js';
 import { noteBlockList, noteViewer } from './queries.js';
 
-/** Lab notes: creation, the live document's blocks, drafts, versions, the viewer, and note holds. */
+/** Lab notes: creation, the live document's blocks, drafts, versions and their history, the viewer, and note holds. */
 export function noteRoutes(services: Services) {
+  return [...noteCallRoutes(services), ...noteHistoryRoutes(services)];
+}
+
+function noteCallRoutes(services: Services) {
   return bindCalls(api.notes, {
     create: ({ body, actor }) => createNote(services, actor, body),
     delete: ({ body, actor }) => deleteNote(services, actor, body),
@@ -20,5 +25,13 @@ export function noteRoutes(services: Services) {
     releaseHold: ({ body, actor }) => releaseHold(services, actor, body),
     releaseOwnHolds: ({ actor }) => releaseOwnHolds(services, actor),
     releaseProjectHolds: ({ body, actor }) => releaseProjectHolds(services, actor, body),
+  });
+}
+
+function noteHistoryRoutes(services: Services) {
+  return bindCalls(api.noteHistory, {
+    list: ({ body, user }) => listNoteVersions(services, user, body.labNoteNo),
+    detail: ({ body, user }) => noteVersionDetail(services, user, body),
+    compare: ({ body, user }) => compareNoteVersions(services, user, body),
   });
 }

@@ -7,6 +7,7 @@ import { exportCalls } from './exports.js';
 import { fileCalls } from './files.js';
 import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
+import { noteHistoryCalls } from './noteHistory.js';
 import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
 import { schemaCalls } from './schemas.js';
@@ -24,6 +25,7 @@ import { userCalls } from './users.js';
 export const api = {
   projects: projectCalls,
   notes: noteCalls,
+  noteHistory: noteHistoryCalls,
   signatures: signatureCalls,
   templates: templateCalls,
   schemas: schemaCalls,

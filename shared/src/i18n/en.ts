@@ -71,6 +71,17 @@ const en = {
       scatter: 'Scatter',
     } satisfies Record<ChartType, string>,
   },
+  history: {
+    /** The one-line summary of what changed between two versions (`summaryLine`). */
+    changes: {
+      added: '{{count}} added',
+      changed: '{{count}} changed',
+      removed: '{{count}} removed',
+      moved: '{{count}} moved',
+      none: 'No changes',
+      separator: ', ',
+    },
+  },
 };
 
 export default en;

@@ -59,6 +59,16 @@ const ja: SharedMessages = {
       scatter: '散布図',
     },
   },
+  history: {
+    changes: {
+      added: '追加 {{count}}',
+      changed: '変更 {{count}}',
+      removed: '削除 {{count}}',
+      moved: '移動 {{count}}',
+      none: '変更なし',
+      separator: '、',
+    },
+  },
 };
 
 export default ja;

@@ -59,6 +59,16 @@ const ko: SharedMessages = {
       scatter: '분산형',
     },
   },
+  history: {
+    changes: {
+      added: '추가 {{count}}',
+      changed: '변경 {{count}}',
+      removed: '삭제 {{count}}',
+      moved: '이동 {{count}}',
+      none: '변경 없음',
+      separator: ', ',
+    },
+  },
 };
 
 export default ko;

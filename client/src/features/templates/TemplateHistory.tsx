@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type TemplateDetail, type TemplateRevision } from '@eln/shared';
+import { api, diffBlockLists, type BlockChange, type TemplateDetail, type TemplateRevision } from '@eln/shared';
 import { apiErrorText } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
@@ -10,7 +10,6 @@ import { Button } from '../../ui/Button';
 import { Badge } from '../../ui/Badge';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { StaticDocument } from '../editor/StaticDocument';
-import { diffBlocks, type BlockChange } from './blockDiff';
 import { RevisionBadge } from './TemplateStateBadge';
 
 const revisionLabel = (revision: TemplateRevision, t: (key: 'history.revision', options: { revision: number }) => string) =>
@@ -192,7 +191,7 @@ function CompareDialog({
   const before = useRevision(templateNo, from.revision);
   const after = useRevision(templateNo, to.revision);
   const error = before.phase === 'error' ? before.error : after.phase === 'error' ? after.error : null;
-  const changes = before.data && after.data ? diffBlocks(before.data.blockList, after.data.blockList) : null;
+  const changes = before.data && after.data ? diffBlockLists(before.data.blockList, after.data.blockList).changes : null;
   const unchanged = changes?.filter((c) => c.kind === 'unchanged').length ?? 0;
   return (
     <Dialog
@@ -228,7 +227,7 @@ function CompareDialog({
   );
 }
 
-const TONE = { added: 'success', removed: 'danger', changed: 'warning' } as const;
+const TONE = { added: 'success', removed: 'danger', changed: 'warning', moved: 'info' } as const;
 
 function ChangeRow({ change, authors }: { change: BlockChange; authors: Record<string, string[]> | undefined }) {
   const { t } = useTranslation('template');
@@ -238,6 +237,7 @@ function ChangeRow({ change, authors }: { change: BlockChange; authors: Record<s
     <li className={`template-change template-change-${change.kind}`} data-testid="template-change" data-kind={change.kind}>
       <div className="template-change-head">
         <Badge tone={TONE[change.kind]}>{t(`compare.${change.kind}`)}</Badge>
+        {change.kind === 'changed' && change.moved ? <Badge tone={TONE.moved}>{t('compare.moved')}</Badge> : null}
         {writers.length ? (
           <span className="template-change-authors" data-testid="template-change-authors">
             {t('compare.writtenBy', { names: writers.join(', ') })}
@@ -245,7 +245,7 @@ function ChangeRow({ change, authors }: { change: BlockChange; authors: Record<s
         ) : null}
       </div>
       <div className={change.kind === 'changed' ? 'template-change-sides' : 'template-change-one'}>
-        {change.before ? (
+        {change.before && change.kind !== 'moved' ? (
           <div className="template-change-before">
             {change.kind === 'changed' ? <span className="template-change-label">{t('compare.before')}</span> : null}
             <StaticDocument blocks={[change.before]} />

@@ -108,6 +108,7 @@ const en = {
     added: 'Added',
     removed: 'Removed',
     changed: 'Changed',
+    moved: 'Moved',
     unchanged: '{{n}} unchanged blocks',
     noChanges: 'The two versions have the same content.',
     before: 'Before',

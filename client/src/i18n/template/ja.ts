@@ -107,6 +107,7 @@ const ja: TemplateMessages = {
     added: '追加',
     removed: '削除',
     changed: '変更',
+    moved: '移動',
     unchanged: '変更のないブロック{{n}}個',
     noChanges: '2つのバージョンの内容は同じです。',
     before: '変更前',

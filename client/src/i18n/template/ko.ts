@@ -106,6 +106,7 @@ const ko: TemplateMessages = {
     added: '추가됨',
     removed: '삭제됨',
     changed: '변경됨',
+    moved: '이동됨',
     unchanged: '변경 없는 블록 {{n}}개',
     noChanges: '두 버전의 내용이 같습니다.',
     before: '이전',

@@ -9,6 +9,7 @@ import type { Services } from '../../services.js';
 import { checkClientList } from '../clientList.js';
 import { assertContentRules, savedContent } from '../contentCheck.js';
 import { requireWritableNote } from '../queries.js';
+import { versionChanges } from '../versionChanges.js';
 import { versionFingerprint } from '../versionFingerprint.js';
 
 /**
@@ -48,6 +49,7 @@ export async function saveVersion(services: Services, actor: Actor, input: CallR
       blocksHash,
       documentState: state,
       savedByUserNo: actor.user.userNo,
+      changes: versionChanges(saved.blocks, savedBlocks),
     });
     await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
     await appendAudit(tx, {

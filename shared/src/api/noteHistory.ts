@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { blockChange, changeSummary } from '../diff/model.js';
+import { ERR } from '../errors.js';
+import { LIMITS } from '../limits.js';
+import { recordNo } from '../validation.js';
+import { defineCall } from './call.js';
+import { labNoteNoRequest, savedBlockAnswer } from './notes.js';
+import { SIGNATURE_TYPES } from './signatures.js';
+
+/** A saved version's number: versions count from 1. */
+const versionNo = z.number().int().min(1).max(LIMITS.maxRecordNo);
+
+export const noteVersionRequest = z.strictObject({ labNoteNo: recordNo, version: versionNo });
+
+/** `to` is a saved version or `"live"`, the live document as the note screen shows it now. */
+export const noteCompareRequest = z.strictObject({
+  labNoteNo: recordNo,
+  from: versionNo,
+  to: z.union([versionNo, z.literal('live')]),
+});
+
+const person = z.strictObject({ userId: z.string(), name: z.string() });
+
+/**
+ * A signature bound to a saved version: who signed it, as what, when (ISO 8601 with the offset of the
+ * signer's time zone), and whether the project leader has removed it since (removed signatures stay in
+ * the record, with the reason).
+ */
+export const versionSignature = z.strictObject({
+  signatureId: z.number(),
+  signer: person,
+  meaning: z.enum(SIGNATURE_TYPES),
+  /** The printed name the signer typed. */
+  signatureName: z.string().nullable(),
+  signedAt: z.string(),
+  timeZone: z.string().nullable(),
+  removed: z.boolean(),
+  removedAt: z.string().nullable(),
+  removedReason: z.string().nullable(),
+});
+export type VersionSignature = z.infer<typeof versionSignature>;
+
+/** One saved version of a note. */
+export const noteVersionEntry = z.strictObject({
+  version: z.number(),
+  savedBy: person,
+  /** ISO 8601 with the offset of the server's time zone (TIME_ZONE). */
+  savedAt: z.string(),
+  /** SHA-256 of the version's canonical block list: what signatures bind to. */
+  blocksHash: z.string(),
+  /** Against the version before it (everything added, for the first). */
+  changes: changeSummary,
+  signatures: z.array(versionSignature),
+});
+export type NoteVersionEntry = z.infer<typeof noteVersionEntry>;
+
+/** The template revision the note was made from (its content copied at creation). */
+export const versionTemplateOrigin = z.strictObject({
+  templateNo: z.number(),
+  title: z.string(),
+  revision: z.number(),
+  /** The approved version's number as written (`1.2`). */
+  version: z.string(),
+  blocksHash: z.string(),
+});
+
+export const noteVersionListAnswer = z.strictObject({
+  labNoteNo: z.number(),
+  template: versionTemplateOrigin.nullable(),
+  /** Newest first. */
+  list: z.array(noteVersionEntry),
+  totalCount: z.number(),
+});
+export type NoteVersionListAnswer = z.infer<typeof noteVersionListAnswer>;
+
+export const noteVersionDetailAnswer = noteVersionEntry.extend({ blockList: z.array(savedBlockAnswer) });
+export type NoteVersionDetailAnswer = z.infer<typeof noteVersionDetailAnswer>;
+
+/** One side of a comparison: a saved version, or the live document (`"live"`, which nobody saved). */
+const comparedSide = z.strictObject({
+  version: z.union([z.number(), z.literal('live')]),
+  savedBy: person.nullable(),
+  savedAt: z.string().nullable(),
+  blocksHash: z.string().nullable(),
+});
+
+export const noteCompareAnswer = z.strictObject({
+  from: comparedSide,
+  to: comparedSide,
+  /** `to`'s blocks in its order, each removed block of `from` where it stood (the shared diff, `diffBlockLists`). */
+  changes: z.array(blockChange),
+  summary: changeSummary,
+});
+export type NoteCompareAnswer = z.infer<typeof noteCompareAnswer>;
+
+/** What every call on one note may refuse first: no such note (or one the caller cannot see), or a deleted one. */
+const NOTE_READ_ERRORS = [ERR.noteMissing, ERR.noteDeleted] as const;
+
+/** A note's saved versions, read and compared (server/src/notes/history.ts): whoever may read the note. */
+export const noteHistoryCalls = {
+  list: defineCall({
+    path: '/v1/project/note/version/list',
+    auth: 'user',
+    kind: 'query',
+    summary:
+      'Every saved version of a note, newest first: who saved it when, its SHA-256, the signatures bound to it, what changed against the version before it; and the template revision the note started from.',
+    request: labNoteNoRequest,
+    answer: noteVersionListAnswer,
+    errors: [...NOTE_READ_ERRORS],
+  }),
+  detail: defineCall({
+    path: '/v1/project/note/version/detail',
+    auth: 'user',
+    kind: 'query',
+    summary: 'One saved version of a note with its blocks, as the version list describes it (2040 when the note has no such version).',
+    request: noteVersionRequest,
+    answer: noteVersionDetailAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.versionMissing],
+  }),
+  compare: defineCall({
+    path: '/v1/project/note/version/compare',
+    auth: 'user',
+    kind: 'query',
+    summary:
+      'Compares two saved versions of a note, or one with the live document (`to: "live"`), block by block and inside changed blocks; from and to may be the same version (nothing changed) or in either order.',
+    request: noteCompareRequest,
+    answer: noteCompareAnswer,
+    errors: [...NOTE_READ_ERRORS, ERR.versionMissing],
+  }),
+} as const;
