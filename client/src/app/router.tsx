@@ -4,6 +4,7 @@ import { SignInPage } from '../features/auth/SignInPage';
 import { SsoCallbackPage } from '../features/auth/SsoCallbackPage';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { RouteErrorPage, ServerErrorPage } from '../features/errors/ServerErrorPage';
+import { loadScreenStrings } from '../i18n';
 import { RequireAdmin, RequireAuth, RequireGuest } from './guards';
 import { Root } from './Root';
 
@@ -15,7 +16,11 @@ import { Root } from './Root';
  */
 const page =
   <M,>(load: () => Promise<M>, pick: (module: M) => React.ComponentType) =>
-  async () => ({ Component: pick(await load()) });
+  async () => {
+    // The screens' own strings come with the first of them (i18n/screenStrings.ts), never with the sign-in page.
+    const [module] = await Promise.all([load(), loadScreenStrings()]);
+    return { Component: pick(module) };
+  };
 
 const noteRoute = page(
   () => import('../features/notes/NoteRoute'),

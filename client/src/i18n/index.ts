@@ -4,20 +4,16 @@ import { isLanguage, LANGUAGES, provideErrorMessages, type ErrorMessages, type L
 import { readStorage, STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { detectLanguage } from './detect';
 import en from './en';
-import editorEn from './editor/en';
-import auditEn from './audit/en';
-import signatureEn from './signature/en';
-import templateEn from './template/en';
 
 /**
- * `translation` holds the app's strings; `editor` those of the live note editor, its tabs and note lists;
+ * `translation` holds the app's strings (with the first route); `editor` those of the live note editor, its tabs and note lists;
  * `audit` those of the audit trail, the download page and project closing; `signature` those of electronic
  * signatures (the note's signatures area, the request, signing and removal dialogs, the note list); `template`
  * those of templates (list, editor, approval, versions, the template choice of a new note). Labels a
  * printout shows too (a note's facts and statuses, signatures, chart types, ...) are taken at their keys
  * from `@eln/shared/i18n`, the catalogue the server's PDF and HTML rendering read.
  */
-const english = { translation: en, editor: editorEn, audit: auditEn, signature: signatureEn, template: templateEn } as const;
+const english = { translation: en } as const;
 
 /**
  * English ships with the first route (it is the fallback of every missing key); the other languages are a
@@ -51,6 +47,17 @@ export async function loadStartLanguage(): Promise<void> {
   provideErrorMessages(initial, errors);
   for (const [namespace, strings] of Object.entries(catalog)) i18next.addResourceBundle(initial, namespace, strings, true, true);
   await i18next.changeLanguage(initial);
+}
+
+let screenStrings: Promise<void> | null = null;
+
+/**
+ * The English strings of the `editor`, `audit`, `signature` and `template` namespaces (the fallback of
+ * every language), fetched once, before the first screen that uses them renders (app/router.tsx).
+ */
+export function loadScreenStrings(): Promise<void> {
+  screenStrings ??= import('./screenStrings').then(({ addScreenStrings }) => addScreenStrings());
+  return screenStrings;
 }
 
 /** The language the interface shows (and the API's Accept-Language). */
