@@ -8,6 +8,12 @@ import { testDatabaseTarget } from '../testing/harness.js';
 import { MIGRATIONS_DIR, openDatabase, type DatabaseTarget } from './client.js';
 import { auditLog, templateRevisions } from './schema.js';
 
+/**
+ * Each test migrates a database from the first migration, stops, stores old-shaped rows and migrates on:
+ * on PGlite (a file, every migration again) that takes tens of seconds, minutes beside a loaded suite.
+ */
+const MIGRATING_TIMEOUT_MS = 180_000;
+
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -47,7 +53,7 @@ async function atMigrations(target: DatabaseTarget, folder: string, statements: 
   await client.close();
 }
 
-describe('migrations of existing data', () => {
+describe('migrations of existing data', { timeout: MIGRATING_TIMEOUT_MS }, () => {
   it('number the audit records already stored within their action, in chain order (0022)', async () => {
     const pgliteDir = await mkdtemp(path.join(tmpdir(), 'eln-pglite-'));
     cleanups.push(() => rm(pgliteDir, { recursive: true, force: true }));
@@ -105,7 +111,7 @@ describe('migrations of existing data', () => {
   });
 });
 
-describe('a chain stored before its records had row numbers', () => {
+describe('a chain stored before its records had row numbers', { timeout: MIGRATING_TIMEOUT_MS }, () => {
   it('still verifies after the migrations numbered it (0014, 0022), and a row number changed since is found', async () => {
     const pgliteDir = await mkdtemp(path.join(tmpdir(), 'eln-pglite-'));
     cleanups.push(() => rm(pgliteDir, { recursive: true, force: true }));

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { and, eq, sql } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,28 +124,50 @@ describe('one index, several processes', () => {
         content: [{ type: 'paragraph', attrs: { blockUid: 'dlta000000000000' }, content: [{ type: 'text', text: 'delta zero' }] }],
       }),
     );
-    // The dying process: it holds the document's indexing lock, has removed the note's rows and taken
-    // its queue entry, and is killed before it commits.
-    const { default: postgres } = await import('postgres');
-    const dying = postgres(url, { max: 1, onnotice: () => undefined });
+    // The dying process, a real one (psql): it holds the document's indexing lock, has removed the note's
+    // rows and taken its queue entry, and is killed (SIGKILL) before it commits. Its server backend notices
+    // the lost client within 100 ms and rolls back.
+    try {
+      execFileSync('psql', ['--version']);
+    } catch {
+      throw new Error('this test needs psql, the PostgreSQL client (Debian package postgresql-client), to play the dying process');
+    }
+    const lockKey = `search:${documentName}`;
+    const dying = spawn(
+      'psql',
+      [
+        url,
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-c',
+        `set client_connection_check_interval = 100; begin;
+         select pg_advisory_xact_lock(hashtext('${lockKey}'));
+         delete from search_units where kind = 'note' and record_no = ${noteNo};
+         delete from search_queue where document_name = '${documentName}';
+         select pg_sleep(60); commit;`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise((resolve) => dying.once('exit', resolve));
     const survivor = new SearchIndexer(processes[1]!.db, silent);
     try {
-      const killed = dying.begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(hashtext(${`search:${documentName}`}))`;
-        await tx`delete from search_units where kind = 'note' and record_no = ${noteNo}`;
-        await tx`delete from search_queue where document_name = ${documentName}`;
-        const [{ pid }] = await tx<[{ pid: number }]>`select pg_backend_pid() as pid`;
-        survivor.start();
-        // The survivor waits on the lock meanwhile; then the process dies.
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        await rawRows(seed.db, sql`select pg_terminate_backend(${pid})`);
-        await tx`select 1`;
-      });
-      await expect(killed).rejects.toThrow();
+      await eventually(async () => {
+        const [sleeping] = await rawRows<{ n: number }>(
+          seed.db,
+          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'psql' and state = 'active' and wait_event = 'PgSleep'`,
+        );
+        return sleeping?.n === 1;
+      }, 'the dying process to hold the lock');
+      survivor.start();
+      // The survivor waits on the lock meanwhile; then the process dies.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await seed.db.select().from(searchQueue)).map((entry) => entry.documentName)).toContain(documentName);
+      dying.kill('SIGKILL');
+      await exited;
       await eventually(async () => (await seed.db.select().from(searchQueue)).length === 0, 'the queue drained by the survivor', 30_000);
     } finally {
+      dying.kill('SIGKILL');
       await survivor.stop();
-      await dying.end({ timeout: 1 });
     }
     expect([...(await indexedTexts(noteNo)).values()].sort()).toEqual(['alpha 0', 'beta 0', 'delta zero', 'gamma 0']);
     expect((await indexedTexts(noteNos[1]!)).size).toBe(3);
