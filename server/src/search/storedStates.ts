@@ -9,7 +9,12 @@ export interface StoredStateLimits {
   idleMs: number;
 }
 
-const DEFAULT_LIMITS: StoredStateLimits = { documents: 100, bytes: 32 * 1024 * 1024, idleMs: 120_000 };
+/**
+ * A Y.Doc takes far more memory than its stored bytes (a note with a 30 × 30 table: 67 kB stored, 2 MB
+ * in memory), and the notes kept are those being edited, which the live server holds as well: a few
+ * notes' worth, dropped a minute after their editing stops.
+ */
+const DEFAULT_LIMITS: StoredStateLimits = { documents: 50, bytes: 8 * 1024 * 1024, idleMs: 60_000 };
 
 interface Cached {
   doc: Y.Doc;
