@@ -68,7 +68,8 @@ const storedUnits = fixedStatement<{
 }>(
   'search_stored_units',
   `select s.kind, s.record_no, s.block_uid, s.block_order, s.project_no, md5(s.text) as digest
-    from search_units s join unnest($1::text[], $2::int[]) as r(kind, record_no) on s.kind = r.kind and s.record_no = r.record_no`,
+    from unnest($1::text[], $2::int[]) as r(kind, record_no)
+      cross join lateral (select * from search_units where kind = r.kind and record_no = r.record_no) as s`,
 );
 
 const deleteUnits = fixedStatement(

@@ -40,7 +40,7 @@ const updatesSince = fixedStatement<{ document_name: string; id: Id | null; upda
   'search_updates_since',
   `select k.name as document_name, u.id, u.update, null::bigint as up_to
       from unnest($1::text[], $2::bigint[]) as k(name, after)
-      join document_updates u on u.document_name = k.name and u.id > k.after
+      cross join lateral (select id, update from document_updates where document_name = k.name and id > k.after) as u
     union all
     select k.name, null, null, (select count(*) from document_updates c where c.document_name = k.name and c.id <= k.after)
       from unnest($1::text[], $2::bigint[]) as k(name, after)`,
