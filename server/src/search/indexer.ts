@@ -1,56 +1,93 @@
-import { and, asc, count, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
-import {
-  blockSearchText,
-  noteDocumentName,
-  SCHEMA_STATUS,
-  TEMPLATE_STATE,
-  templateDocumentName,
-  type PmNode,
-  type SavedBlock,
-} from '@eln/shared';
-import { snapshotOfState } from '../collab/documents/contentSnapshots.js';
+import { count, sql } from 'drizzle-orm';
 import { canonicalRecordNo, parseDocumentName } from '../collab/documents/documentKinds.js';
-import { loadDocumentState } from '../collab/persistence/documentStore.js';
 import type { Db, Queryable, Tx } from '../db/client.js';
 import { Drains } from '../db/drains.js';
-import {
-  dropboxes,
-  dropboxRows,
-  files,
-  labNotes,
-  projects,
-  schemaEntries,
-  schemas,
-  schemaTypes,
-  searchQueue,
-  searchUnits,
-  templateRevisions,
-  templates,
-} from '../db/schema.js';
-import { fileBlocksOf, writeFileUnits, type FileBlock } from './fileUnits.js';
-import { vectorLiteral } from './tokens.js';
+import { fixedStatement } from '../db/fixedStatement.js';
+import { searchQueue } from '../db/schema.js';
+import { writeFileUnits } from './fileUnits.js';
+import { KINDS, type Indexed, type IndexedKind, type StoredDocuments, type UnitRow } from './records.js';
+import { StoredStates } from './storedStates.js';
 
 /**
  * How often each process looks at the queue. An edit is findable within 2 s of being stored (issue 46):
- * at most this wait, then one pass (a note's state read and its changed blocks written, a few ms).
+ * at most this wait, then one pass (a batch's states read from what was stored since their last read,
+ * their changed blocks written: a few ms).
  */
 const POLL_MS = 250;
-/** Documents taken per look at the queue. */
-const BATCH = 20;
-const BATCHES_PER_PASS = 50;
-
-interface UnitRow {
-  blockUid: string;
-  blockOrder: number;
-  text: string;
-  vector: string;
-}
+/** Documents indexed in one transaction. */
+const BATCH = 50;
+const BATCHES_PER_PASS = 20;
 
 /** Where the indexer reports a document it could not index (the server's logger, or the console). */
 export interface IndexerLog {
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
 }
+
+interface QueueEntry {
+  document_name: string;
+  /** bigint: text or a number, whichever the driver answers. */
+  seq: string | number | bigint;
+}
+
+/** The oldest entries not among those given. */
+const oldestQueued = fixedStatement<QueueEntry>(
+  'search_oldest_queued',
+  'select document_name, seq from search_queue where not (document_name = any($1::text[])) order by seq limit $2',
+);
+
+/**
+ * The documents' advisory locks, in one order whoever takes them (two processes' batches may share
+ * documents), so that neither waits for the other in a cycle.
+ */
+const lockDocuments = fixedStatement(
+  'search_lock_documents',
+  `select pg_advisory_xact_lock(k) from (
+    select distinct hashtext('search:' || name) as k from unnest($1::text[]) as name order by k) as keys`,
+);
+
+const queueEntries = fixedStatement<QueueEntry>(
+  'search_queue_entries',
+  'select document_name, seq from search_queue where document_name = any($1::text[])',
+);
+
+/** Removes each entry only if it is still the one read: an update stored since renewed its seq, and it stays. */
+const removeEntries = fixedStatement(
+  'search_remove_entries',
+  `delete from search_queue q using unnest($1::text[], $2::bigint[]) as e(document_name, seq)
+    where q.document_name = e.document_name and q.seq = e.seq`,
+);
+
+/** The records' stored units, their text as its md5 (what a unit's text is compared by). */
+const storedUnits = fixedStatement<{
+  kind: IndexedKind;
+  record_no: number;
+  block_uid: string;
+  block_order: number;
+  project_no: number | null;
+  digest: string;
+}>(
+  'search_stored_units',
+  `select s.kind, s.record_no, s.block_uid, s.block_order, s.project_no, md5(s.text) as digest
+    from unnest($1::text[], $2::int[]) as r(kind, record_no)
+      cross join lateral (select * from search_units where kind = r.kind and record_no = r.record_no and file_id is null) as s`,
+);
+
+const deleteUnits = fixedStatement(
+  'search_delete_units',
+  `delete from search_units s using unnest($1::text[], $2::int[], $3::text[]) as g(kind, record_no, block_uid)
+    where s.kind = g.kind and s.record_no = g.record_no and s.block_uid = g.block_uid`,
+);
+
+const upsertUnits = fixedStatement(
+  'search_upsert_units',
+  `insert into search_units (kind, record_no, block_uid, project_no, block_order, text, vector)
+    select kind, record_no, block_uid, project_no, block_order, text, vector::tsvector
+    from unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[])
+      as u(kind, record_no, block_uid, project_no, block_order, text, vector)
+    on conflict (kind, record_no, block_uid) do update set project_no = excluded.project_no, block_order = excluded.block_order,
+      text = excluded.text, vector = excluded.vector, indexed_at = now()`,
+);
 
 /** Queues a document to be indexed again (a note deleted: its rows go at the next pass). */
 export async function queueForSearch(q: Queryable, documentName: string): Promise<void> {
@@ -60,219 +97,13 @@ export async function queueForSearch(q: Queryable, documentName: string): Promis
     .onConflictDoUpdate({ target: searchQueue.documentName, set: { seq: sql`excluded.seq` } });
 }
 
-type Weighted = Array<{ text: string; weight: 'A' | 'D' }>;
-
-/** A unit of the given parts (weighted words first in its text), or none when it holds no words. */
-function unitOf(blockUid: string, blockOrder: number, parts: Weighted): UnitRow[] {
-  const vector = vectorLiteral(parts);
-  if (vector === '') return [];
-  return [
-    {
-      blockUid,
-      blockOrder,
-      text: parts
-        .map((part) => part.text)
-        .filter(Boolean)
-        .join('\n'),
-      vector,
-    },
-  ];
-}
-
-/** A title unit (order 0), kept even without words so a record always has its row. */
-function titleUnit(parts: Weighted): UnitRow {
-  return unitOf('', 0, parts)[0] ?? { blockUid: '', blockOrder: 0, text: '', vector: '' };
-}
-
-/** The units of a document's saved blocks (a note's, a template's), each with its heading words weighted A. */
-function blockUnits(blocks: readonly SavedBlock[]): UnitRow[] {
-  const units: UnitRow[] = [];
-  const seen = new Set<string>();
-  for (const block of blocks) {
-    // A pasted block can repeat a uid until the editor renews it; the first one stands for it.
-    if (seen.has(block.blockUid)) continue;
-    seen.add(block.blockUid);
-    const { heading, body } = blockSearchText(JSON.parse(block.content) as PmNode);
-    units.push(
-      ...unitOf(block.blockUid, block.blockOdr, [
-        { text: heading, weight: 'A' },
-        { text: body, weight: 'D' },
-      ]),
-    );
-  }
-  return units;
-}
-
-/** What a record is indexed as: its project (notes and projects), its units and its file blocks (notes and templates); null when it is gone. */
-interface Indexed {
-  projectNo: number | null;
-  units: UnitRow[];
-  files?: FileBlock[];
-}
-
-type IndexedKind = (typeof searchUnits.$inferSelect)['kind'];
-
-/**
- * Each indexed kind: the prefix of its queue entries (a note's and a template's: their live document's),
- * how it is read, and for notes and templates, the kind their file blocks are indexed as and the files
- * they own.
- */
-const KINDS: Record<
-  string,
-  {
-    kind: IndexedKind;
-    read: (tx: Tx, no: number) => Promise<Indexed | null>;
-    files?: { kind: 'file' | 'template'; owns: (no: number) => SQL };
-  }
-> = {
-  labnote: { kind: 'note', read: readNote, files: { kind: 'file', owns: (no) => eq(files.noteNo, no) } },
-  template: { kind: 'template', read: readTemplate, files: { kind: 'template', owns: (no) => eq(files.templateNo, no) } },
-  project: { kind: 'project', read: readProject },
-  schema: { kind: 'schema', read: readSchemaType },
-  dropbox: { kind: 'dropbox', read: readDropbox },
-};
-
-/** A note: its title and each block with words, as the live document holds them now. */
-async function readNote(tx: Tx, noteNo: number): Promise<Indexed | null> {
-  const [note] = await tx
-    .select({ projectNo: labNotes.projectNo, title: labNotes.title, deletedAt: labNotes.deletedAt })
-    .from(labNotes)
-    .where(eq(labNotes.noteNo, noteNo));
-  if (!note || note.deletedAt) return null;
-  const state = await loadDocumentState(tx, noteDocumentName(noteNo));
-  const blocks = state ? snapshotOfState(state).savedBlocks('LABNOTE') : [];
-  return {
-    projectNo: note.projectNo,
-    units: [titleUnit([{ text: note.title, weight: 'A' }]), ...blockUnits(blocks)],
-    files: fileBlocksOf(blocks),
-  };
-}
-
-/** A template's draft block is indexed under this prefix of its uid: only those who read drafts find it (search/queries.ts). */
-export const DRAFT_UNIT = 'draft:';
-
-/**
- * A template: its title and description, the blocks of its latest approved version (what everyone who
- * may read it reads), and, while a draft or a checked-in revision is open, the draft's blocks that differ
- * from them (`draft:<uid>`), read only by those who manage templates.
- */
-async function readTemplate(tx: Tx, templateNo: number): Promise<Indexed | null> {
-  const [template] = await tx.select().from(templates).where(eq(templates.templateNo, templateNo));
-  if (!template || template.deletedAt) return null;
-  let approved: UnitRow[] = [];
-  let approvedFiles: FileBlock[] = [];
-  if (template.approvedRevision !== null) {
-    const [revision] = await tx
-      .select({ blocks: templateRevisions.blocks })
-      .from(templateRevisions)
-      .where(and(eq(templateRevisions.templateNo, templateNo), eq(templateRevisions.revision, template.approvedRevision)));
-    const blocks = (revision?.blocks as SavedBlock[] | undefined) ?? [];
-    approved = blockUnits(blocks);
-    approvedFiles = fileBlocksOf(blocks);
-  }
-  let draft: UnitRow[] = [];
-  let draftFiles: FileBlock[] = [];
-  if (template.state !== TEMPLATE_STATE.approved) {
-    const state = await loadDocumentState(tx, templateDocumentName(templateNo));
-    const blocks = state ? snapshotOfState(state).savedBlocks('TEMPLATE') : [];
-    const published = new Set(approved.map((unit) => `${unit.blockUid}\n${unit.text}`));
-    draft = blockUnits(blocks)
-      .filter((unit) => !published.has(`${unit.blockUid}\n${unit.text}`))
-      .map((unit) => ({ ...unit, blockUid: `${DRAFT_UNIT}${unit.blockUid}` }));
-    const publishedFiles = new Set(approvedFiles.map((file) => `${file.blockUid}\n${file.fileId}`));
-    draftFiles = fileBlocksOf(blocks)
-      .filter((file) => !publishedFiles.has(`${file.blockUid}\n${file.fileId}`))
-      .map((file) => ({ ...file, blockUid: `${DRAFT_UNIT}${file.blockUid}` }));
-  }
-  return {
-    projectNo: null,
-    units: [
-      titleUnit([
-        { text: template.title, weight: 'A' },
-        { text: template.description, weight: 'D' },
-      ]),
-      ...approved,
-      ...draft,
-    ],
-    files: [...approvedFiles, ...draftFiles],
-  };
-}
-
-async function readProject(tx: Tx, projectNo: number): Promise<Indexed | null> {
-  const [project] = await tx.select().from(projects).where(eq(projects.projectNo, projectNo));
-  if (!project) return null;
-  return {
-    projectNo,
-    units: [
-      titleUnit([
-        { text: project.title, weight: 'A' },
-        { text: project.description, weight: 'D' },
-      ]),
-    ],
-  };
-}
-
-/**
- * A schema type: its code, title and description, and each schema (uid: its number) with its title,
- * description and used entries' fields and values, the entries every reader of the schema reads.
- */
-async function readSchemaType(tx: Tx, schemasTypeNo: number): Promise<Indexed | null> {
-  const [type] = await tx.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schemasTypeNo));
-  if (!type) return null;
-  const children = await tx.select().from(schemas).where(eq(schemas.schemasTypeNo, schemasTypeNo)).orderBy(asc(schemas.position));
-  const entries = children.length
-    ? await tx
-        .select()
-        .from(schemaEntries)
-        .where(
-          and(
-            inArray(
-              schemaEntries.schemaNo,
-              children.map((child) => child.schemaNo),
-            ),
-            eq(schemaEntries.status, SCHEMA_STATUS.used),
-          ),
-        )
-        .orderBy(asc(schemaEntries.position))
-    : [];
-  const units = [
-    titleUnit([
-      { text: `${type.code} ${type.title}`, weight: 'A' },
-      { text: type.description, weight: 'D' },
-    ]),
-  ];
-  for (const child of children) {
-    const fields = entries.filter((entry) => entry.schemaNo === child.schemaNo).map((entry) => `${entry.field}: ${entry.value}`);
-    units.push(
-      ...unitOf(String(child.schemaNo), child.position + 1, [
-        { text: child.title, weight: 'A' },
-        { text: [child.description, ...fields].filter(Boolean).join('\n'), weight: 'D' },
-      ]),
-    );
-  }
-  return { projectNo: null, units };
-}
-
-/** A dropbox: its title, and each row (uid: its code) by code and by name. */
-async function readDropbox(tx: Tx, dropboxNo: number): Promise<Indexed | null> {
-  const [dropbox] = await tx.select().from(dropboxes).where(eq(dropboxes.dropboxNo, dropboxNo));
-  if (!dropbox) return null;
-  const rows = await tx.select().from(dropboxRows).where(eq(dropboxRows.dropboxNo, dropboxNo)).orderBy(asc(dropboxRows.position));
-  return {
-    projectNo: null,
-    units: [
-      titleUnit([{ text: dropbox.title, weight: 'A' }]),
-      ...rows.flatMap((row) => unitOf(row.code, row.position + 1, [{ text: `${row.code} ${row.name}`, weight: 'D' }])),
-    ],
-  };
-}
-
 /**
  * Queues every note, template, project, schema type and dropbox, and every record the index holds rows
  * of (so the rows of one gone are removed): `npm run search:rebuild`. Answers how many are queued.
  */
 export async function queueEverything(db: Db): Promise<number> {
   const indexed = sql.join(
+    // A note's attachments are indexed with the note (search/fileUnits.ts).
     [...Object.entries(KINDS).map(([prefix, { kind }]) => sql`when ${kind} then ${prefix}`), sql`when 'file' then 'labnote'`],
     sql` `,
   );
@@ -288,15 +119,25 @@ export async function queueEverything(db: Db): Promise<number> {
   return Number(queued?.n ?? 0);
 }
 
+interface Derived {
+  kind: IndexedKind;
+  recordNo: number;
+  record: Indexed | null;
+  files: (typeof KINDS)[string]['files'];
+}
+
 /**
  * Derives the search index from the live documents, in every server process: the queue (search_queue)
  * is filled in the same transaction as each stored update (a trigger), so nothing stored is missed across
- * restarts and crashes; any process may take any entry. A document is indexed under its own advisory
- * lock, reading the queue entry's `seq` first and removing the entry only if it is still that one: an
- * update stored during the pass renews it, and the document is indexed again.
+ * restarts and crashes; any process may take any entry. A batch of documents is indexed in one
+ * transaction under their advisory locks, reading the queue entries' `seq` first; each entry is removed
+ * after the commit, and only if it is still that one: an update stored during the pass renews it, and the
+ * document is indexed again. The notes' states are kept between passes (StoredStates), so a note being
+ * edited costs each pass what was stored since the one before, not its whole state.
  */
 export class SearchIndexer {
   private stopped = false;
+  private readonly states = new StoredStates();
   private readonly drains = new Drains(
     () => this.drain(),
     (error: unknown) => this.log.error({ err: error }, 'search indexing failed'),
@@ -318,35 +159,44 @@ export class SearchIndexer {
   }
 
   /**
-   * Indexes what is queued, oldest first, a bounded number of batches a pass (the next poll goes on). A
-   * document that fails is queued again behind the others and logged, so it never holds up the rest.
+   * Indexes what is queued, oldest first, a bounded number of batches a pass (the next poll goes on).
+   * Each document at most once a pass: one queued again while the pass ran (it is being edited) waits for
+   * the next poll, rather than being taken again at once for as long as the editing lasts.
    */
   private async drain(): Promise<void> {
+    const done: string[] = [];
     for (let batch = 0; batch < BATCHES_PER_PASS; batch += 1) {
       if (this.stopped) return;
-      if ((await this.indexBatch()).taken < BATCH) return;
+      const { taken } = await this.indexBatch(done);
+      done.push(...taken);
+      if (taken.length < BATCH) return;
     }
   }
 
-  /** Indexes one batch of the queue, oldest first, leaving out `skip`; answers how many it took and those that failed. */
-  private async indexBatch(skip: readonly string[] = []): Promise<{ taken: number; failed: string[] }> {
-    const queued = await this.db
-      .select()
-      .from(searchQueue)
-      .where(skip.length ? notInArray(searchQueue.documentName, [...skip]) : undefined)
-      .orderBy(asc(searchQueue.seq))
-      .limit(BATCH);
-    const failed: string[] = [];
-    for (const { documentName } of queued) {
-      try {
-        await this.db.transaction((tx) => this.indexDocument(tx, documentName));
-      } catch (error) {
-        this.log.warn({ err: error, documentName }, 'search: a document could not be indexed; queued again');
-        await queueForSearch(this.db, documentName);
-        failed.push(documentName);
+  /**
+   * Indexes one batch of the queue, oldest first, leaving out `skip`; answers the documents it took and
+   * those that failed. When the batch fails, each document is indexed alone: one that fails is queued
+   * again behind the others and logged, so it never holds up the rest.
+   */
+  private async indexBatch(skip: readonly string[] = []): Promise<{ taken: string[]; failed: string[] }> {
+    const taken = (await oldestQueued(this.db, [skip, BATCH])).map((entry) => entry.document_name);
+    if (!taken.length) return { taken, failed: [] };
+    try {
+      await this.indexCommitted(taken);
+      return { taken, failed: [] };
+    } catch {
+      const failed: string[] = [];
+      for (const documentName of taken) {
+        try {
+          await this.indexCommitted([documentName]);
+        } catch (error) {
+          this.log.warn({ err: error, documentName }, 'search: a document could not be indexed; queued again');
+          await queueForSearch(this.db, documentName);
+          failed.push(documentName);
+        }
       }
+      return { taken, failed };
     }
-    return { taken: queued.length, failed };
   }
 
   /**
@@ -361,69 +211,105 @@ export class SearchIndexer {
       failed.push(...batch.failed);
       const [left] = await this.db.select({ n: count() }).from(searchQueue);
       progress(Math.max(0, Number(left?.n ?? 0) - failed.length));
-      if (batch.taken === 0) return failed;
+      if (batch.taken.length === 0) return failed;
     }
   }
 
-  private async indexDocument(tx: Tx, documentName: string): Promise<void> {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`search:${documentName}`}))`);
-    const [entry] = await tx.select().from(searchQueue).where(eq(searchQueue.documentName, documentName));
-    if (!entry) return;
-    const parsed = parseDocumentName(documentName);
-    const indexed = parsed && Object.hasOwn(KINDS, parsed.prefix) ? KINDS[parsed.prefix] : undefined;
-    const recordNo = parsed ? canonicalRecordNo(parsed.id) : null;
-    if (indexed && recordNo !== null) {
-      const record = await indexed.read(tx, recordNo);
-      await writeUnits(tx, indexed.kind, recordNo, record);
-      if (indexed.files) {
-        const of = { kind: indexed.files.kind, recordNo, projectNo: record?.projectNo ?? null, owns: indexed.files.owns(recordNo) };
-        await writeFileUnits(tx, of, record?.files ?? []);
+  /**
+   * Indexes the documents in one transaction, then removes their entries. Removed after the commit, in a
+   * statement of their own: the store's trigger renews these same rows with every stored update, and
+   * a row removed inside the transaction would hold those appends (every note of their group commit)
+   * until it ended.
+   */
+  private async indexCommitted(documentNames: string[]): Promise<void> {
+    const entries = await this.db.transaction((tx) => this.indexDocuments(tx, documentNames));
+    if (entries.length)
+      await removeEntries(this.db, [entries.map((entry) => entry.document_name), entries.map((entry) => String(entry.seq))]);
+  }
+
+  /** Writes the queued documents' units under their locks; answers the entries read, to be removed. */
+  private async indexDocuments(tx: Tx, documentNames: string[]): Promise<QueueEntry[]> {
+    await lockDocuments(tx, [documentNames]);
+    const entries = await queueEntries(tx, [documentNames]);
+    const recordsByPrefix = new Map<string, Set<number>>();
+    for (const { document_name: name } of entries) {
+      const parsed = parseDocumentName(name);
+      const recordNo = parsed ? canonicalRecordNo(parsed.id) : null;
+      // Names of no indexed kind are only removed from the queue.
+      if (!parsed || recordNo === null || !Object.hasOwn(KINDS, parsed.prefix)) continue;
+      recordsByPrefix.set(parsed.prefix, (recordsByPrefix.get(parsed.prefix) ?? new Set()).add(recordNo));
+    }
+    const stored: StoredDocuments = (names) => this.states.load(tx, names);
+    const derived: Derived[] = [];
+    for (const [prefix, recordNos] of recordsByPrefix) {
+      const { kind, read } = KINDS[prefix]!;
+      for (const [recordNo, record] of await read(tx, [...recordNos], stored)) {
+        derived.push({ kind, recordNo, record, files: KINDS[prefix]!.files });
+        if (!record) this.states.forget(`${prefix}.${recordNo}`);
       }
     }
-    await tx.delete(searchQueue).where(and(eq(searchQueue.documentName, documentName), eq(searchQueue.seq, entry.seq)));
+    await writeUnits(tx, derived);
+    // A record's file blocks: their units are copied from the contents' parts (search/fileUnits.ts).
+    for (const { recordNo, record, files } of derived) {
+      if (files)
+        await writeFileUnits(
+          tx,
+          { kind: files.kind, recordNo, projectNo: record?.projectNo ?? null, owns: files.owns(recordNo) },
+          record?.files ?? [],
+        );
+    }
+    return entries;
   }
 }
 
-/**
- * Writes a record's changed units and removes those gone (all of them when the record is gone). Its file
- * blocks' units are fileUnits.ts's: their text is not read here.
- */
-async function writeUnits(tx: Tx, kind: IndexedKind, recordNo: number, record: Indexed | null): Promise<void> {
-  if (!record) {
-    await tx.delete(searchUnits).where(and(eq(searchUnits.kind, kind), eq(searchUnits.recordNo, recordNo)));
-    return;
+interface StoredUnit {
+  blockOrder: number;
+  projectNo: number | null;
+  digest: string;
+}
+
+/** The records' stored units, by record (`kind.no`) and block uid. */
+async function unitsStored(tx: Tx, derived: Derived[]): Promise<Map<string, Map<string, StoredUnit>>> {
+  const byRecord = new Map<string, Map<string, StoredUnit>>();
+  for (const row of await storedUnits(tx, [derived.map((d) => d.kind), derived.map((d) => d.recordNo)])) {
+    const key = `${row.kind}.${row.record_no}`;
+    const units = byRecord.get(key) ?? new Map<string, StoredUnit>();
+    units.set(row.block_uid, { blockOrder: row.block_order, projectNo: row.project_no, digest: row.digest });
+    byRecord.set(key, units);
   }
-  const ofRecord = and(eq(searchUnits.kind, kind), eq(searchUnits.recordNo, recordNo), isNull(searchUnits.fileId));
-  const wanted = record.units;
-  const existing = await tx
-    .select({
-      blockUid: searchUnits.blockUid,
-      blockOrder: searchUnits.blockOrder,
-      text: searchUnits.text,
-      projectNo: searchUnits.projectNo,
-    })
-    .from(searchUnits)
-    .where(ofRecord);
-  const had = new Map(existing.map((row) => [row.blockUid, row]));
-  const wantedUids = new Set(wanted.map((unit) => unit.blockUid));
-  const gone = existing.filter((row) => !wantedUids.has(row.blockUid)).map((row) => row.blockUid);
-  if (gone.length) await tx.delete(searchUnits).where(and(ofRecord, inArray(searchUnits.blockUid, gone)));
-  const changed = wanted.filter((unit) => {
-    const before = had.get(unit.blockUid);
-    return !before || before.text !== unit.text || before.blockOrder !== unit.blockOrder || before.projectNo !== record.projectNo;
-  });
-  if (!changed.length) return;
-  await tx
-    .insert(searchUnits)
-    .values(changed.map((unit) => ({ kind, recordNo, projectNo: record.projectNo, ...unit })))
-    .onConflictDoUpdate({
-      target: [searchUnits.kind, searchUnits.recordNo, searchUnits.blockUid],
-      set: {
-        projectNo: sql`excluded.project_no`,
-        blockOrder: sql`excluded.block_order`,
-        text: sql`excluded.text`,
-        vector: sql`excluded.vector`,
-        indexedAt: sql`now()`,
-      },
-    });
+  return byRecord;
+}
+
+interface UnitToWrite extends UnitRow {
+  kind: IndexedKind;
+  recordNo: number;
+  projectNo: number | null;
+}
+
+/** Writes the records' changed units and removes those gone (all of a record's when it is gone). */
+async function writeUnits(tx: Tx, derived: Derived[]): Promise<void> {
+  if (!derived.length) return;
+  const stored = await unitsStored(tx, derived);
+  const gone: Array<{ kind: IndexedKind; recordNo: number; blockUid: string }> = [];
+  const changed: UnitToWrite[] = [];
+  for (const { kind, recordNo, record } of derived) {
+    const had = stored.get(`${kind}.${recordNo}`) ?? new Map<string, StoredUnit>();
+    const wanted = new Set(record?.units.map((unit) => unit.blockUid));
+    for (const blockUid of had.keys()) if (!wanted.has(blockUid)) gone.push({ kind, recordNo, blockUid });
+    if (!record) continue;
+    const { projectNo } = record;
+    for (const unit of record.units) {
+      const before = had.get(unit.blockUid);
+      if (!before || before.digest !== unit.digest || before.blockOrder !== unit.blockOrder || before.projectNo !== projectNo)
+        changed.push({ ...unit, kind, recordNo, projectNo });
+    }
+  }
+  if (gone.length) await deleteUnits(tx, [gone.map((g) => g.kind), gone.map((g) => g.recordNo), gone.map((g) => g.blockUid)]);
+  if (changed.length)
+    await upsertUnits(
+      tx,
+      (['kind', 'recordNo', 'blockUid', 'projectNo', 'blockOrder', 'text', 'vector'] as const).map((column) =>
+        changed.map((unit) => unit[column]),
+      ),
+    );
 }

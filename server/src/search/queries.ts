@@ -10,7 +10,7 @@ import { visibleProjectsSql } from '../projects/policy.js';
 import { visibleSchemasSql, visibleSchemaTypesSql } from '../schemas/policy.js';
 import { readsTemplateDrafts, visibleTemplatesSql } from '../templates/policy.js';
 import { blockUidOfPart, FILE_PART } from './fileUnits.js';
-import { DRAFT_UNIT } from './indexer.js';
+import { DRAFT_UNIT } from './records.js';
 import { searchableNotesSql } from './policy.js';
 import { parseQuery } from './query.js';
 import { snippetOf } from './snippet.js';
