@@ -13,11 +13,11 @@ import {
 } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
-import { noteSignatures, noteVersions, templateRevisions, templates, users } from '../db/schema.js';
+import { noteSignatures, noteVersions, users } from '../db/schema.js';
 import { isoInZone } from '../exports/eln/crate.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
-import { requireVisibleNote } from './queries.js';
+import { requireVisibleNote, templateOriginsOf } from './queries.js';
 import type { NoteRecord } from './record.js';
 import { changesOfVersions } from './versionChanges.js';
 
@@ -92,20 +92,8 @@ async function signaturesByVersion(q: Queryable, noteNo: number, version?: numbe
 }
 
 /** The template revision the note was made from, if any. */
-async function templateOriginOf(q: Queryable, note: Pick<NoteRecord, 'templateNo' | 'templateRevision'>) {
-  if (note.templateNo === null || note.templateRevision === null) return null;
-  const [row] = await q
-    .select({
-      templateNo: templates.templateNo,
-      title: templates.title,
-      revision: templateRevisions.revision,
-      version: templateRevisions.version,
-      blocksHash: templateRevisions.blocksHash,
-    })
-    .from(templateRevisions)
-    .innerJoin(templates, eq(templates.templateNo, templateRevisions.templateNo))
-    .where(and(eq(templateRevisions.templateNo, note.templateNo), eq(templateRevisions.revision, note.templateRevision)));
-  return row ? { ...row, version: row.version ?? '' } : null;
+async function templateOriginOf(q: Queryable, note: Pick<NoteRecord, 'noteNo' | 'templateNo' | 'templateRevision'>) {
+  return (await templateOriginsOf(q, [note])).get(note.noteNo) ?? null;
 }
 
 /**

@@ -157,17 +157,22 @@ export async function summarize(q: Queryable, ctx: NoteContext, user: AuthUser):
     modifiers,
     signatures,
     writers,
-    template: origins.get(ctx.note.noteNo) ?? null,
+    template: noteOrigin(origins.get(ctx.note.noteNo)),
   });
 }
 
-/** The template version each note was made from (notes made blank have none). */
-async function templateOriginsOf(
+/** A note's template origin as its answers show it (the revision is history's). */
+function noteOrigin(origin: (NoteTemplateOrigin & { revision: number }) | undefined): NoteTemplateOrigin | null {
+  return origin ? { templateNo: origin.templateNo, title: origin.title, version: origin.version, blocksHash: origin.blocksHash } : null;
+}
+
+/** The template version each note was made from, with its revision (notes made blank have none). */
+export async function templateOriginsOf(
   q: Queryable,
   notes: readonly Pick<NoteRecord, 'noteNo' | 'templateNo' | 'templateRevision'>[],
-): Promise<Map<number, NoteTemplateOrigin>> {
+): Promise<Map<number, NoteTemplateOrigin & { revision: number }>> {
   const fromTemplates = notes.filter((n) => n.templateNo !== null && n.templateRevision !== null);
-  const origins = new Map<number, NoteTemplateOrigin>();
+  const origins = new Map<number, NoteTemplateOrigin & { revision: number }>();
   if (!fromTemplates.length) return origins;
   const rows = await q
     .select({
@@ -182,13 +187,7 @@ async function templateOriginsOf(
     .where(inArray(templateRevisions.templateNo, [...new Set(fromTemplates.map((n) => n.templateNo as number))]));
   for (const note of fromTemplates) {
     const row = rows.find((r) => r.templateNo === note.templateNo && r.revision === note.templateRevision);
-    if (row)
-      origins.set(note.noteNo, {
-        templateNo: row.templateNo,
-        title: row.title,
-        version: row.version ?? '',
-        blocksHash: row.blocksHash,
-      });
+    if (row) origins.set(note.noteNo, { ...row, version: row.version ?? '' });
   }
   return origins;
 }
@@ -217,7 +216,7 @@ export async function listProjectNotes(q: Queryable, project: ProjectRecord, use
       modifiers: modifiers.get(r.note.noteNo) ?? [],
       signatures: signatures.get(r.note.noteNo) ?? [],
       writers: writers.get(r.note.noteNo) ?? [],
-      template: origins.get(r.note.noteNo) ?? null,
+      template: noteOrigin(origins.get(r.note.noteNo)),
     }),
   );
 }
