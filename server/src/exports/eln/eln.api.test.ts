@@ -746,7 +746,7 @@ describe('.eln import', () => {
   });
 
   it('accepts an eLabFTW archive: experiments become notes with their text, image and comments; a type it refuses is left out', async () => {
-    const archive = path.join(FIXTURES, 'elabftw-export.eln');
+    const archive = path.join(FIXTURES, 'consortium', 'elabftw', 'export.eln');
     const result = await importElnArchive(db, server.config, importer, archive, { lang: 'en' });
     expect(result).toMatchObject({ signed: 'unsigned', noteCount: 12, fileCount: 1, title: 'eLabFTW export' });
     expect(result.skippedFiles).toEqual(['./Molecular-biology - Facilis-illum-sed-reprehenderit - a7658b02/autesse.json']);
@@ -780,7 +780,7 @@ describe('.eln import', () => {
   });
 
   it('takes the types administrators added to uploads, checked on their content as uploads are', async () => {
-    const archive = path.join(FIXTURES, 'elabftw-export.eln');
+    const archive = path.join(FIXTURES, 'consortium', 'elabftw', 'export.eln');
     const skippedJson = './Molecular-biology - Facilis-illum-sed-reprehenderit - a7658b02/autesse.json';
     try {
       // Added as binary with a signature the JSON does not start with: still left out.
