@@ -36,7 +36,7 @@ import {
   type ElnExportResult,
   type ElnImportUser,
 } from './index.js';
-import { generateSigningKey, minisignPublicKeyFile, minisignSignature } from './minisign.js';
+import { generateSigningKey, minisignPublicKeyFile, minisignSignature, verifyMinisign } from './minisign.js';
 import { ArchiveReader } from './zipReader.js';
 
 const run = promisify(execFile);
@@ -919,17 +919,6 @@ describe('.eln import refusals (nothing written)', () => {
     await expectRefused(await rezip(parent, [crispr.root], 'bad-crate'), '8004');
   });
 
-  it('refuses a signature by a key it cannot check (none shipped, not this server’s): 8009', async () => {
-    const { parent, rootDir } = await copyOfExport('unknown-key');
-    await rm(path.join(rootDir, 'eln-export-key.pub'));
-    const metadata = await readFile(path.join(rootDir, 'ro-crate-metadata.json'));
-    await writeFile(
-      path.join(rootDir, 'ro-crate-metadata.json.minisig'),
-      minisignSignature(generateSigningKey(), metadata, { untrusted: 'x', trusted: 'y' }),
-    );
-    await expectRefused(await rezip(parent, [crispr.root], 'unknown-key'), '8009');
-  });
-
   it('refuses a note whose blocks do not fit the editor, even with matching checksums: 8008', async () => {
     const { parent, rootDir } = await copyOfExport('bad-blocks');
     const [b7] = await db
@@ -1114,5 +1103,118 @@ describe('.eln import refusals (nothing written)', () => {
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: ERR.elnImportBusy } });
     expect((await state()).projects).toBe(projectsBefore + 1);
     expect(room.inUse()).toBe(0);
+  });
+});
+
+describe('.eln import: what the format leaves optional', () => {
+  it('imports a signature by a key it cannot check (none shipped, not this server’s) as unknownKey, recording it to verify later', async () => {
+    const { parent, rootDir } = await copyOfExport('unknown-key');
+    // The shipped key taken out of the archive and its crate, which another notebook's key then signs.
+    await rm(path.join(rootDir, 'eln-export-key.pub'));
+    const crate = JSON.parse(await readFile(path.join(rootDir, 'ro-crate-metadata.json'), 'utf8')) as CrateJson;
+    crate['@graph'] = crate['@graph'].filter((e) => e['@id'] !== 'eln-export-key.pub');
+    const root = crate['@graph'].find((e) => e['@id'] === './')!;
+    root.hasPart = refIds(root.hasPart)
+      .filter((id) => id !== 'eln-export-key.pub')
+      .map((id) => ({ '@id': id }));
+    await writeFile(path.join(rootDir, 'ro-crate-metadata.json'), JSON.stringify(crate));
+    const metadata = await readFile(path.join(rootDir, 'ro-crate-metadata.json'));
+    const stranger = generateSigningKey();
+    const minisig = minisignSignature(stranger, metadata, { untrusted: 'x', trusted: 'https://elsewhere.example/.well-known/keys.json' });
+    await writeFile(path.join(rootDir, 'ro-crate-metadata.json.minisig'), minisig);
+    const result = await importElnArchive(db, server.config, importer, await rezip(parent, [crispr.root], 'unknown-key'), { lang: 'ko' });
+    expect(result).toMatchObject({ signed: 'unknownKey', keyId: stranger.keyId, uncheckedFiles: [] });
+    const [record] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'export.imported'), eq(auditLog.targetId, String(result.projectNo))));
+    expect(record!.after).toMatchObject({ signed: 'unknownKey', keyId: stranger.keyId, minisig });
+    // Recorded whole: the key, once known, verifies it against the crate the import read.
+    expect(verifyMinisign(stranger, metadata, (record!.after as { minisig: string }).minisig).trustedComment).toContain('keys.json');
+    const [note] = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
+    const history = (await liveBlocks(note!.noteNo)).map((b) => b.content).join('\n');
+    expect(history).toContain(`이 서버가 모르는 키(${stranger.keyId})로 서명되어`);
+  });
+
+  it('still refuses a signature that does not read, or that the shipped key does not verify: 8004', async () => {
+    const garbled = await copyOfExport('garbled-signature');
+    await rm(path.join(garbled.rootDir, 'eln-export-key.pub'));
+    await writeFile(path.join(garbled.rootDir, 'ro-crate-metadata.json.minisig'), 'untrusted comment: x\nnot base64 at all\n');
+    await expectRefused(await rezip(garbled.parent, [crispr.root], 'garbled-signature'), '8004');
+    // A key is shipped, but the signature was made by another: the archive contradicts itself.
+    const other = await copyOfExport('other-signer');
+    const metadata = await readFile(path.join(other.rootDir, 'ro-crate-metadata.json'));
+    await writeFile(
+      path.join(other.rootDir, 'ro-crate-metadata.json.minisig'),
+      minisignSignature(generateSigningKey(), metadata, { untrusted: 'x', trusted: 'y' }),
+    );
+    await expectRefused(await rezip(other.parent, [crispr.root], 'other-signer'), '8004');
+  });
+
+  it('imports files without a SHA-256 as not hash-checked (named in the answer, the note and the audit), and still checks their size', async () => {
+    const { parent, rootDir } = await copyOfExport('no-sha');
+    await rm(path.join(rootDir, 'ro-crate-metadata.json.minisig'));
+    const metadataPath = path.join(rootDir, 'ro-crate-metadata.json');
+    const crate = JSON.parse(await readFile(metadataPath, 'utf8')) as CrateJson;
+    const attachment = crate['@graph'].find((e) => types(e).includes('File') && String(e['@id']).includes('/files/'))!;
+    delete attachment.sha256;
+    await writeFile(metadataPath, JSON.stringify(crate));
+    const result = await importElnArchive(db, server.config, importer, await rezip(parent, [crispr.root], 'no-sha'), { lang: 'ja' });
+    expect(result).toMatchObject({ signed: 'unsigned', uncheckedFiles: [attachment['@id']] });
+    const notes = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
+    const stored = await filesOfNotes(notes);
+    const file = stored.find((f) => attachment['@id'].endsWith(`.${f.extension}`) && f.size === Number(attachment.contentSize));
+    expect(file).toBeDefined();
+    const holder = notes.find((n) => n.noteNo === file!.noteNo)!;
+    const [version] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, holder.noteNo));
+    expect((version!.blocks as SavedBlock[]).map((b) => b.content).join()).toContain(`ハッシュ未確認：アーカイブにファイル${String(attachment.name)}のSHA-256がない`);
+    const [created] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'note.created'), eq(auditLog.targetId, String(holder.noteNo))));
+    expect((created!.after as { files: Array<{ fileId: string; hashChecked: boolean }> }).files).toContainEqual(
+      expect.objectContaining({ fileId: file!.fileId, hashChecked: false }),
+    );
+
+    // Without a SHA-256 the declared size still holds: a file of another size is refused (8005), nothing written.
+    const sized = await copyOfExport('no-sha-wrong-size');
+    await rm(path.join(sized.rootDir, 'ro-crate-metadata.json.minisig'));
+    const sizedPath = path.join(sized.rootDir, 'ro-crate-metadata.json');
+    const sizedCrate = JSON.parse(await readFile(sizedPath, 'utf8')) as CrateJson;
+    const sizedFile = sizedCrate['@graph'].find((e) => e['@id'] === attachment['@id'])!;
+    delete sizedFile.sha256;
+    sizedFile.contentSize = String(Number(sizedFile.contentSize) + 1);
+    await writeFile(sizedPath, JSON.stringify(sizedCrate));
+    await expectRefused(await rezip(sized.parent, [crispr.root], 'no-sha-wrong-size'), '8005');
+  });
+
+  it('tolerates an entity repeated identically, refuses a Dataset or File repeated differently (8003)', async () => {
+    const same = await copyOfExport('repeat-same');
+    await rm(path.join(same.rootDir, 'ro-crate-metadata.json.minisig'));
+    const samePath = path.join(same.rootDir, 'ro-crate-metadata.json');
+    const sameCrate = JSON.parse(await readFile(samePath, 'utf8')) as CrateJson;
+    const note = datasetOf(sameCrate, 'B7 passage 3');
+    const person = sameCrate['@graph'].find((e) => types(e).includes('Person'))!;
+    sameCrate['@graph'].push(structuredClone(note), { ...person, name: `${String(person.name)} (again)` });
+    await writeFile(samePath, JSON.stringify(sameCrate));
+    const result = await importElnArchive(db, server.config, importer, await rezip(same.parent, [crispr.root], 'repeat-same'), { lang: 'en' });
+    expect(result.noteCount).toBe(3);
+
+    const differing = await copyOfExport('repeat-differing');
+    await rm(path.join(differing.rootDir, 'ro-crate-metadata.json.minisig'));
+    const differingPath = path.join(differing.rootDir, 'ro-crate-metadata.json');
+    const differingCrate = JSON.parse(await readFile(differingPath, 'utf8')) as CrateJson;
+    differingCrate['@graph'].push({ ...datasetOf(differingCrate, 'B7 passage 3'), name: 'B7 passage 4' });
+    await writeFile(differingPath, JSON.stringify(differingCrate));
+    await expectRefused(await rezip(differing.parent, [crispr.root], 'repeat-differing'), '8003');
+
+    const file = await copyOfExport('repeat-file');
+    await rm(path.join(file.rootDir, 'ro-crate-metadata.json.minisig'));
+    const filePath = path.join(file.rootDir, 'ro-crate-metadata.json');
+    const fileCrate = JSON.parse(await readFile(filePath, 'utf8')) as CrateJson;
+    const listed = fileCrate['@graph'].find((e) => types(e).includes('File') && String(e['@id']).includes('/files/'))!;
+    fileCrate['@graph'].push({ ...listed, sha256: '0'.repeat(64) });
+    await writeFile(filePath, JSON.stringify(fileCrate));
+    await expectRefused(await rezip(file.parent, [crispr.root], 'repeat-file'), '8003');
   });
 });
