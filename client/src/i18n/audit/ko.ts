@@ -302,8 +302,10 @@ const ko: AuditMessages = {
       otherKey_other: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 다른 노트 시스템의 키로 서명되었습니다.',
       unsigned_one: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 서명되지 않은 아카이브입니다(체크섬은 일치).',
       unsigned_other: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 서명되지 않은 아카이브입니다(체크섬은 일치).',
-      unknownKey_one: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 이 서버가 모르는 키로 서명되어, 서명은 확인하지 않고 키 ID와 함께 기록했습니다.',
-      unknownKey_other: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 이 서버가 모르는 키로 서명되어, 서명은 확인하지 않고 키 ID와 함께 기록했습니다.',
+      unknownKey_one:
+        '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 이 서버가 모르는 키로 서명되어, 서명은 확인하지 않고 키 ID와 함께 기록했습니다.',
+      unknownKey_other:
+        '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 이 서버가 모르는 키로 서명되어, 서명은 확인하지 않고 키 ID와 함께 기록했습니다.',
     },
     notHashChecked: '해시 미확인 (아카이브에 SHA-256 없음): {{files}}',
   },

@@ -45,7 +45,17 @@ async function importFixture(file: string) {
   const result = await importElnArchive(db, server.config, importer, path.join(CONSORTIUM, file), { lang: 'en' });
   const [project] = await db.select().from(projects).where(eq(projects.projectNo, result.projectNo));
   const rows = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
-  const stored = rows.length ? await db.select().from(files).where(inArray(files.noteNo, rows.map((n) => n.noteNo))) : [];
+  const stored = rows.length
+    ? await db
+        .select()
+        .from(files)
+        .where(
+          inArray(
+            files.noteNo,
+            rows.map((n) => n.noteNo),
+          ),
+        )
+    : [];
   const notes: ImportedNote[] = [];
   for (const row of rows) {
     const [version] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, row.noteNo));
@@ -55,7 +65,10 @@ async function importFixture(file: string) {
       authors: row.importedAuthors ?? [],
       text: blocks.map((b) => b.content).join('\n'),
       tables: blocks.filter((b) => b.type === 'table').length,
-      files: stored.filter((f) => f.noteNo === row.noteNo).map((f) => f.originName).sort(),
+      files: stored
+        .filter((f) => f.noteNo === row.noteNo)
+        .map((f) => f.originName)
+        .sort(),
     });
   }
   const note = (title: string) => {

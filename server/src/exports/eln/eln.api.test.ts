@@ -26,6 +26,7 @@ import { storedFilesUnder } from '../../testing/storedFiles.js';
 import { toAuthFlags } from '../../users/flags.js';
 import { notePageHtml } from '../pdf/noteHtml.js';
 import { exportNoteNos, loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
+import { WELL_KNOWN_KEYS } from '../routes.js';
 import { CONSORTIUM_SCHEMA } from './consortiumSchema.js';
 import {
   exportPublicKey,
@@ -72,6 +73,7 @@ let db: Db;
 let work: string;
 let importer: ElnImportUser;
 let importerPassword: string;
+let baseUrl: string;
 /** The CRISPR project's export, extracted once; each refusal case copies it. */
 let crispr: { projectNo: number; archive: string; result: ElnExportResult; dir: string; root: string; crate: CrateJson };
 const pdfCalls: Array<{ project: ExportProject; note: ExportNote }> = [];
@@ -267,7 +269,7 @@ beforeAll(async () => {
   db = server.database.db;
   server.config.filesDir = path.join(work, 'files');
   await seedDemo(server, db);
-  const baseUrl = await server.listen();
+  baseUrl = await server.listen();
 
   // The template note of the CRISPR project (a table and its chart) saved twice, the second time with a
   // paragraph typed in a live editor, so the archive holds more than one version.
@@ -1167,7 +1169,9 @@ describe('.eln import: what the format leaves optional', () => {
     expect(file).toBeDefined();
     const holder = notes.find((n) => n.noteNo === file!.noteNo)!;
     const [version] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, holder.noteNo));
-    expect((version!.blocks as SavedBlock[]).map((b) => b.content).join()).toContain(`ハッシュ未確認：アーカイブにファイル${String(attachment.name)}のSHA-256がない`);
+    expect((version!.blocks as SavedBlock[]).map((b) => b.content).join()).toContain(
+      `ハッシュ未確認：アーカイブにファイル${String(attachment.name)}のSHA-256がない`,
+    );
     const [created] = await db
       .select()
       .from(auditLog)
@@ -1197,7 +1201,9 @@ describe('.eln import: what the format leaves optional', () => {
     const person = sameCrate['@graph'].find((e) => types(e).includes('Person'))!;
     sameCrate['@graph'].push(structuredClone(note), { ...person, name: `${String(person.name)} (again)` });
     await writeFile(samePath, JSON.stringify(sameCrate));
-    const result = await importElnArchive(db, server.config, importer, await rezip(same.parent, [crispr.root], 'repeat-same'), { lang: 'en' });
+    const result = await importElnArchive(db, server.config, importer, await rezip(same.parent, [crispr.root], 'repeat-same'), {
+      lang: 'en',
+    });
     expect(result.noteCount).toBe(3);
 
     const differing = await copyOfExport('repeat-differing');
@@ -1217,4 +1223,106 @@ describe('.eln import: what the format leaves optional', () => {
     await writeFile(filePath, JSON.stringify(fileCrate));
     await expectRefused(await rezip(file.parent, [crispr.root], 'repeat-file'), '8003');
   });
+});
+
+describe('.eln that opens everywhere', () => {
+  it('publishes the export key at /.well-known/keys.json as the format specifies, and that key verifies the archives', async () => {
+    const response = await fetch(`${baseUrl}${WELL_KNOWN_KEYS}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const keys = (await response.json()) as Array<Record<string, string>>;
+    const { keyId, minisignPub } = await exportPublicKey(db);
+    expect(keys).toEqual([
+      expect.objectContaining({ '@type': 'MediaObject', encodingFormat: 'application/x-minisign-key', identifier: keyId }),
+    ]);
+    // The key file is served where contentUrl says (the public URL's path, on this server).
+    const keyResponse = await fetch(`${baseUrl}${new URL(keys[0]!.contentUrl!).pathname}`);
+    expect(keyResponse.status).toBe(200);
+    const published = await keyResponse.text();
+    expect(published).toBe(minisignPub);
+    // minisign -V with the published key (not the one shipped in the archive) verifies an export.
+    const rootDir = path.join(crispr.dir, crispr.root);
+    const keyFile = path.join(work, 'published.pub');
+    await writeFile(keyFile, published);
+    const { stdout, stderr } = await run(MINISIGN, ['-V', '-p', keyFile, '-m', path.join(rootDir, 'ro-crate-metadata.json')]);
+    expect(stdout + stderr).toContain('Signature and comment signature verified');
+  });
+
+  it('round-trips through a fresh server: export, import there, export again keeps titles, text, tables, files, authors, dates and signatures', async () => {
+    const fresh = await startTestServer();
+    try {
+      const freshDb = fresh.database.db;
+      fresh.config.filesDir = path.join(work, 'fresh-files');
+      const created = await fresh.createUser({ name: 'Partner Lab Importer' });
+      const [row] = await freshDb.select().from(users).where(eq(users.userId, created.userId));
+      const partner: ElnImportUser = { userNo: row!.userNo, userId: row!.userId, name: row!.name, auth: toAuthFlags(row!) };
+      const imported = await importElnArchive(freshDb, fresh.config, partner, crispr.archive, { lang: 'en' });
+      // Another server: the archive's own shipped key verifies it, which is not that server's key.
+      expect(imported).toMatchObject({ signed: 'otherKey', keyId: crispr.result.keyId, uncheckedFiles: [], noteCount: 3 });
+      const againPath = path.join(work, 'fresh-again.eln');
+      await writeElnArchive(
+        freshDb,
+        {
+          projectNo: imported.projectNo,
+          noteNos: await exportNoteNos(freshDb, imported.projectNo),
+          filesDir: fresh.config.filesDir,
+          exportedAt: new Date('2026-06-01T00:00:00.000Z'),
+          exportedBy: { userId: partner.userId, name: partner.name },
+          lang: 'en',
+          timeZone: 'Asia/Seoul',
+          organization: 'Partner Lab',
+        },
+        createWriteStream(againPath),
+      );
+      const again = await extract(againPath, 'fresh-again');
+      expect(consortiumProblems(again.crate)).toEqual([]);
+      const firstGraph = new Map(crispr.crate['@graph'].map((e) => [e['@id'], e]));
+      const againGraph = new Map(again.crate['@graph'].map((e) => [e['@id'], e]));
+      const notesOf = (graph: Map<string, CrateEntity>) => refIds(graph.get('project/')!.hasPart).map((id) => graph.get(id)!);
+      const namesOf = (graph: Map<string, CrateEntity>, note: CrateEntity) => refIds(note.author).map((id) => graph.get(id)!.name);
+      const partsOf = (graph: Map<string, CrateEntity>, note: CrateEntity) => refIds(note.hasPart).map((id) => graph.get(id)!);
+      const attachments = (graph: Map<string, CrateEntity>, note: CrateEntity) =>
+        partsOf(graph, note)
+          .filter((f) => String(f['@id']).includes('/files/'))
+          .map((f) => `${String(f.name)} ${String(f.sha256)}`)
+          .sort();
+      /** The latest saved version's (or draft's) blocks, read from the extracted archive. */
+      const blocksOf = async (dir: string, root: string, graph: Map<string, CrateEntity>, note: CrateEntity) => {
+        const versions = partsOf(graph, note).filter((f) => /\/(v\d+|draft)\.json$/.test(String(f['@id'])));
+        const latest = versions.sort((a, b) => String(a.name).localeCompare(String(b.name), 'en', { numeric: true })).at(-1)!;
+        return (JSON.parse(await readFile(path.join(dir, root, String(latest['@id'])), 'utf8')) as { blocks: SavedBlock[] }).blocks;
+      };
+      const texts = (blocks: SavedBlock[]) =>
+        blocks.flatMap((b) => [...b.content.matchAll(/"text":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]));
+      const firstNotes = notesOf(firstGraph);
+      expect(firstNotes.length).toBe(3);
+      let tables = 0;
+      for (const first of firstNotes) {
+        const second = notesOf(againGraph).find((n) => n.name === first.name);
+        expect(second, String(first.name)).toBeDefined();
+        // Authors by name, and the files byte for byte.
+        expect(namesOf(againGraph, second!)).toEqual(namesOf(firstGraph, first));
+        expect(attachments(againGraph, second!)).toEqual(attachments(firstGraph, first));
+        // Text and tables: the original blocks, in order, then the history section.
+        const firstBlocks = await blocksOf(crispr.dir, crispr.root, firstGraph, first);
+        const secondBlocks = await blocksOf(again.dir, again.root, againGraph, second!);
+        expect(secondBlocks.slice(0, firstBlocks.length).map((b) => b.type)).toEqual(firstBlocks.map((b) => b.type));
+        tables += firstBlocks.filter((b) => b.type === 'table').length;
+        expect(texts(secondBlocks)).toEqual(expect.arrayContaining(texts(firstBlocks)));
+        const history = texts(secondBlocks).join('\n');
+        // Dates: when it was created there, and each saved version's time; signatures with their hashes.
+        expect(history).toContain('in the original notebook; last changed');
+        for (const version of partsOf(firstGraph, first).filter((f) => /\/v\d+\.json$/.test(String(f['@id']))))
+          expect(history).toContain(`Version ${String(version.version)} saved`);
+        for (const signature of refIds(first.comment).map((id) => firstGraph.get(id)!))
+          if (signature.identifier) expect(history).toContain(String(signature.identifier));
+      }
+      // What was compared holds each kind: a table, files, and signatures.
+      expect(tables).toBeGreaterThan(0);
+      expect(firstNotes.some((n) => attachments(firstGraph, n).length > 0)).toBe(true);
+      expect(firstNotes.some((n) => refIds(n.comment).length > 0)).toBe(true);
+    } finally {
+      await fresh.stop();
+    }
+  }, 120_000);
 });

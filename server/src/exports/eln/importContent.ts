@@ -102,7 +102,10 @@ function htmlTableRows(html: string): { rows: string[][]; headerRow: boolean } {
   const inner = html.replace(/^<\s*table\b[^>]*>|<\s*\/\s*table\s*>$/gi, '');
   const rows: string[][] = [];
   let headerRow = false;
-  for (const [index, row] of inner.split(/<\s*tr\b[^>]*>/i).slice(1).entries()) {
+  for (const [index, row] of inner
+    .split(/<\s*tr\b[^>]*>/i)
+    .slice(1)
+    .entries()) {
     const cells = row.split(/<\s*t[dh]\b[^>]*>/i);
     const tags = [...row.matchAll(/<\s*(t[dh])\b/gi)].map((m) => (m[1] ?? '').toLowerCase());
     if (index === 0) headerRow = tags.length > 0 && tags.every((tag) => tag === 'th');

@@ -339,9 +339,9 @@ function propertyValue(value: unknown): string {
 
 /** A Dataset's metadata (eLabFTW's extra fields, Kadi4Mat's extras, PASTA's and SampleDB's properties). */
 function propertiesOf(crate: Crate, dataset: Entity): Array<[string, string, string]> {
-  const inline = ([] as unknown[]).concat(dataset.variableMeasured ?? []).filter(
-    (item): item is Entity => !!item && typeof item === 'object' && !('@id' in item && Object.keys(item).length === 1),
-  );
+  const inline = ([] as unknown[])
+    .concat(dataset.variableMeasured ?? [])
+    .filter((item): item is Entity => !!item && typeof item === 'object' && !('@id' in item && Object.keys(item).length === 1));
   return [...crate.refs(dataset, 'variableMeasured'), ...inline]
     .map((property): [string, string, string] => [
       clean(text(property, 'name') ?? text(property, 'propertyID') ?? ''),
