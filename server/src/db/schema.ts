@@ -368,6 +368,9 @@ export const noteVersions = pgTable(
      * for versions stored before it was kept, or imported, until notes/versionChanges.ts fills it in.
      */
     changes: jsonb('changes').$type<ChangeSummary>(),
+    /** The earlier version this one restored (its content made live again), and the reason given; null for a save. */
+    restoredFrom: integer('restored_from'),
+    reason: text('reason'),
   },
   (t) => [primaryKey({ columns: [t.noteNo, t.version] })],
 );

@@ -15,6 +15,7 @@ import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
 import { noteSignatures, noteVersions, users } from '../db/schema.js';
 import { isoInZone } from '../exports/eln/crate.js';
+import { blockAuthors, blockEditors } from '../collab/authors/clientAuthors.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { requireVisibleNote, templateOriginsOf } from './queries.js';
@@ -37,6 +38,8 @@ interface VersionRow {
   changes: ChangeSummary | null;
   userId: string;
   name: string;
+  restoredFrom: number | null;
+  reason: string | null;
 }
 
 const versionColumns = {
@@ -46,6 +49,8 @@ const versionColumns = {
   changes: noteVersions.changes,
   userId: users.userId,
   name: users.name,
+  restoredFrom: noteVersions.restoredFrom,
+  reason: noteVersions.reason,
 };
 
 async function versionRows(q: Queryable, noteNo: number, version?: number): Promise<VersionRow[]> {
@@ -117,6 +122,8 @@ async function entriesOf(
     blocksHash: row.blocksHash,
     changes: row.changes ?? computed.get(row.version)!,
     signatures: signatures.get(row.version) ?? [],
+    restoredFrom: row.restoredFrom,
+    reason: row.reason,
   }));
 }
 
@@ -153,8 +160,18 @@ async function versionBlocks(q: Queryable, noteNo: number, version: number): Pro
   return row.blocks as SavedBlock[];
 }
 
+/** The live document's state a saved version was made from (one Yjs update), or 2040. */
+export async function versionState(q: Queryable, noteNo: number, version: number): Promise<Uint8Array> {
+  const [row] = await q
+    .select({ state: noteVersions.documentState })
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  if (!row) throw new AppError(ERR.versionMissing);
+  return new Uint8Array(row.state);
+}
+
 /** One version's entry, or 2040. */
-async function versionEntry(q: Queryable, noteNo: number, version: number, timeZone: string): Promise<NoteVersionEntry> {
+export async function versionEntry(q: Queryable, noteNo: number, version: number, timeZone: string): Promise<NoteVersionEntry> {
   const [rows, signatures] = await Promise.all([versionRows(q, noteNo, version), signaturesByVersion(q, noteNo, version)]);
   if (!rows.length) throw new AppError(ERR.versionMissing);
   const [entry] = await entriesOf(q, noteNo, rows, () => versionNumbers(q, noteNo), signatures, timeZone);
@@ -172,7 +189,8 @@ export async function noteVersionDetail(
     versionEntry(db, ctx.note.noteNo, input.version, config.timeZone),
     versionBlocks(db, ctx.note.noteNo, input.version),
   ]);
-  return { ...entry, blockList };
+  const authors = await blockAuthors(db, noteDocumentName(ctx.note.noteNo), await versionState(db, ctx.note.noteNo, input.version));
+  return { ...entry, blockList, authors };
 }
 
 type ComparedSide = NoteCompareAnswer['from'];
@@ -182,10 +200,15 @@ async function comparedSide(
   { db, live, config }: HistoryServices,
   noteNo: number,
   version: number | 'live',
-): Promise<{ side: ComparedSide; blocks: SavedBlock[] }> {
+): Promise<{ side: ComparedSide; blocks: SavedBlock[]; state: () => Promise<Uint8Array> }> {
   if (version === 'live') {
-    const content = await live.snapshot(noteDocumentName(noteNo));
-    return { side: { version, savedBy: null, savedAt: null, blocksHash: null }, blocks: content.savedBlocks('LABNOTE') };
+    const documentName = noteDocumentName(noteNo);
+    const content = await live.snapshot(documentName);
+    return {
+      side: { version, savedBy: null, savedAt: null, blocksHash: null },
+      blocks: content.savedBlocks('LABNOTE'),
+      state: () => live.state(documentName),
+    };
   }
   const [[row], blocks] = await Promise.all([versionRows(db, noteNo, version), versionBlocks(db, noteNo, version)]);
   if (!row) throw new AppError(ERR.versionMissing);
@@ -197,6 +220,7 @@ async function comparedSide(
       blocksHash: row.blocksHash,
     },
     blocks,
+    state: () => versionState(db, noteNo, version),
   };
 }
 
@@ -215,5 +239,10 @@ export async function compareNoteVersions(
     comparedSide(services, ctx.note.noteNo, input.to),
   ]);
   const diff = diffBlockLists(from.blocks, to.blocks);
-  return { from: from.side, to: to.side, changes: diff.changes, summary: diff.summary };
+  const edited = diff.changes.filter((change) => change.kind === 'added' || change.kind === 'changed').map((change) => change.blockUid);
+  // The document states are read only when there is a change to attribute (a version with itself has none).
+  const changedBy = edited.length
+    ? await blockEditors(services.db, noteDocumentName(ctx.note.noteNo), await from.state(), await to.state(), edited)
+    : {};
+  return { from: from.side, to: to.side, changes: diff.changes, summary: diff.summary, changedBy };
 }

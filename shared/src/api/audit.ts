@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'note.created',
   'note.deleted',
   'note.saved',
+  'note.restored',
   'note.holdsCleared',
   'file.uploaded',
   'file.typesUpdated',

@@ -60,43 +60,101 @@ export class ClientAuthors implements Extension {
   }
 }
 
-/** Every client whose items make up this part of the document, the part's own creator included. */
-function collectClients(type: Y.AbstractType<unknown>, into: Set<number>): void {
-  if (type._item) into.add(type._item.id.client);
+/**
+ * Every client whose items make up this part of the document, the part's own creator included. `since`
+ * (a state vector) keeps only items written after it, deleted ones too: what someone typed and then
+ * removed again is still their edit.
+ */
+function collectClients(type: Y.AbstractType<unknown>, into: Set<number>, since?: Map<number, number>): void {
+  // An item may hold text typed on both sides of `since` (Yjs merges a client's consecutive items).
+  const isNew = (item: Y.Item) => since === undefined || item.id.clock + item.length > (since.get(item.id.client) ?? 0);
+  if (type._item && isNew(type._item)) into.add(type._item.id.client);
   for (let item = type._start; item; item = item.right) {
-    if (item.deleted) continue;
-    into.add(item.id.client);
-    if (item.content instanceof Y.ContentType) collectClients(item.content.type, into);
+    if (item.deleted && since === undefined) continue;
+    if (isNew(item)) into.add(item.id.client);
+    if (item.content instanceof Y.ContentType) collectClients(item.content.type, into, since);
   }
 }
 
-/**
- * Who wrote each top-level block of a document state, by blockUid: the users of the clients whose items
- * the block holds (as recorded by ClientAuthors; clients never recorded, such as the server's own when it
- * copies content, name nobody).
- */
-export async function blockAuthors(q: Queryable, documentName: string, state: Uint8Array): Promise<Record<string, string[]>> {
+/** The top-level blocks of a document state, by blockUid. */
+function blocksOf(state: Uint8Array): Map<string, Y.XmlElement> {
   const doc = new Y.Doc();
   Y.applyUpdate(doc, state);
-  const clientsByBlock = new Map<string, Set<number>>();
+  const blocks = new Map<string, Y.XmlElement>();
   for (const child of doc.getXmlFragment(CONTENT_FIELD).toArray()) {
     const blockUid = child instanceof Y.XmlElement ? child.getAttribute('blockUid') : undefined;
-    if (typeof blockUid !== 'string') continue;
+    if (typeof blockUid === 'string') blocks.set(blockUid, child as Y.XmlElement);
+  }
+  return blocks;
+}
+
+/** A person as the history names one. */
+export interface BlockPerson {
+  userId: string;
+  name: string;
+}
+
+/**
+ * The users behind each block's clients (as recorded by ClientAuthors; clients never recorded, such as
+ * the server's own when it copies or restores content, name nobody), sorted by name.
+ */
+async function peopleOfClients(
+  q: Queryable,
+  documentName: string,
+  clientsByBlock: ReadonlyMap<string, ReadonlySet<number>>,
+): Promise<Record<string, BlockPerson[]>> {
+  const all = [...new Set([...clientsByBlock.values()].flatMap((clients) => [...clients]))];
+  const rows = all.length
+    ? await q
+        .select({ clientId: documentClients.clientId, userId: users.userId, name: users.name })
+        .from(documentClients)
+        .innerJoin(users, eq(users.userNo, documentClients.userNo))
+        .where(and(eq(documentClients.documentName, documentName), inArray(documentClients.clientId, all)))
+    : [];
+  const personOf = new Map(rows.map((row) => [row.clientId, { userId: row.userId, name: row.name }]));
+  const people: Record<string, BlockPerson[]> = {};
+  for (const [blockUid, clients] of clientsByBlock) {
+    const byUser = new Map([...clients].flatMap((client) => {
+      const person = personOf.get(client);
+      return person ? [[person.userId, person] as const] : [];
+    }));
+    people[blockUid] = [...byUser.values()].sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+  }
+  return people;
+}
+
+/** Who wrote each top-level block of a document state, by blockUid: the users of the clients whose items the block holds. */
+export async function blockAuthors(q: Queryable, documentName: string, state: Uint8Array): Promise<Record<string, BlockPerson[]>> {
+  const clientsByBlock = new Map<string, Set<number>>();
+  for (const [blockUid, block] of blocksOf(state)) {
     const clients = new Set<number>();
-    collectClients(child as Y.AbstractType<unknown>, clients);
+    collectClients(block as Y.AbstractType<unknown>, clients);
     clientsByBlock.set(blockUid, clients);
   }
-  const all = [...new Set([...clientsByBlock.values()].flatMap((clients) => [...clients]))];
-  if (!all.length) return {};
-  const rows = await q
-    .select({ clientId: documentClients.clientId, name: users.name })
-    .from(documentClients)
-    .innerJoin(users, eq(users.userNo, documentClients.userNo))
-    .where(and(eq(documentClients.documentName, documentName), inArray(documentClients.clientId, all)));
-  const nameOf = new Map(rows.map((row) => [row.clientId, row.name]));
-  const authors: Record<string, string[]> = {};
-  for (const [blockUid, clients] of clientsByBlock) {
-    authors[blockUid] = [...new Set([...clients].flatMap((client) => nameOf.get(client) ?? []))].sort();
+  return peopleOfClients(q, documentName, clientsByBlock);
+}
+
+/**
+ * Who changed each of these blocks between two states of one document, by blockUid: the users whose
+ * items in the block's `to` state are not in `from` (written after it, kept or deleted since). Yjs keeps
+ * who inserted, not who deleted: a block whose only change is text removed names nobody.
+ */
+export async function blockEditors(
+  q: Queryable,
+  documentName: string,
+  from: Uint8Array,
+  to: Uint8Array,
+  blockUids: readonly string[],
+): Promise<Record<string, BlockPerson[]>> {
+  if (!blockUids.length) return {};
+  const since = Y.decodeStateVector(Y.encodeStateVectorFromUpdate(from));
+  const blocks = blocksOf(to);
+  const clientsByBlock = new Map<string, Set<number>>();
+  for (const blockUid of blockUids) {
+    const clients = new Set<number>();
+    const block = blocks.get(blockUid);
+    if (block) collectClients(block as Y.AbstractType<unknown>, clients, since);
+    clientsByBlock.set(blockUid, clients);
   }
-  return authors;
+  return peopleOfClients(q, documentName, clientsByBlock);
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "note_versions" ADD COLUMN "restored_from" integer;--> statement-breakpoint
+ALTER TABLE "note_versions" ADD COLUMN "reason" text;
