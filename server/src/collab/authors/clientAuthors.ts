@@ -114,10 +114,12 @@ async function peopleOfClients(
   const personOf = new Map(rows.map((row) => [row.clientId, { userId: row.userId, name: row.name }]));
   const people: Record<string, BlockPerson[]> = {};
   for (const [blockUid, clients] of clientsByBlock) {
-    const byUser = new Map([...clients].flatMap((client) => {
-      const person = personOf.get(client);
-      return person ? [[person.userId, person] as const] : [];
-    }));
+    const byUser = new Map(
+      [...clients].flatMap((client) => {
+        const person = personOf.get(client);
+        return person ? [[person.userId, person] as const] : [];
+      }),
+    );
     people[blockUid] = [...byUser.values()].sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
   }
   return people;

@@ -31,9 +31,7 @@ export async function saveVersion(services: Services, actor: Actor, input: CallR
 }
 
 /** Why a version is stored: a save (checked against the block list the client shows), or a restore of an earlier version. */
-export type VersionOrigin =
-  | { kind: 'save'; clientList: readonly Block[] }
-  | { kind: 'restore'; fromVersion: number; reason: string };
+export type VersionOrigin = { kind: 'save'; clientList: readonly Block[] } | { kind: 'restore'; fromVersion: number; reason: string };
 
 /**
  * Stores a state of the live document, already stored itself, as the note's version after
