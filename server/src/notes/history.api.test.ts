@@ -15,7 +15,8 @@ import {
 } from '@eln/shared';
 import { auditLog, labNotes, noteVersions, projects } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, paragraphTexts, type LiveClient } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, tagsOfState, type LiveClient } from '../testing/live.js';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { fillMissingChanges } from './versionChanges.js';
 
 /*
@@ -469,8 +470,9 @@ describe('restoring a version', () => {
     });
     expect(entry.savedAt).toMatch(ISO_IN_SEOUL);
 
-    // Both editors hold version 1's content, the colleague's unsaved line gone with the rest.
+    // Stored before the call answered; both editors hold version 1's content, the colleague's unsaved line gone with the rest.
     const v1Texts = ['Aim: measure the rate.', 'Buffer at pH 7.0.', 'Conclusion pending.'];
+    expect([...tagsOfState(await new DatabaseDocumentStore(server.database).load(noteDocumentName(labNoteNo)))]).toEqual(v1Texts);
     await eventually(() => JSON.stringify(paragraphTexts(other.doc)) === JSON.stringify(v1Texts), 'the second editor to see the restore');
     await eventually(() => JSON.stringify(paragraphTexts(editor.doc)) === JSON.stringify(v1Texts), 'the writer to see the restore');
 

@@ -7,7 +7,8 @@
  * travel through a log in the database, Redis only ringing the bell (commandLog.ts), so that they arrive
  * if and only if the change commits, and every live process confirms them before the change answers.
  */
-import type { Connection, Hocuspocus } from '@hocuspocus/server';
+import type { Connection, Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server';
+import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
 import { COLLAB_REFUSALS, CONTENT_FIELD, ERR, type PmNode } from '@eln/shared';
 import { AppError } from '../../http/errors.js';
@@ -46,11 +47,15 @@ const CATCH_UP_AGAIN_MS = 2000;
  * store), and control over who may still write to them, on every server process.
  */
 export class LiveDocuments {
+  /** Direct connections of replaceContent still letting go of their documents (see there). */
+  private readonly closing = new Set<Promise<void>>();
+
   constructor(
     readonly hocuspocus: Hocuspocus<CollabContext>,
     readonly persistence: DurablePersistence,
     private readonly store: DocumentStore,
     private readonly authorization: CollabAuthorization,
+    private readonly log: FastifyBaseLogger,
     private readonly channel: LiveControlChannel = singleProcessChannel,
   ) {
     // A copy refused here was shared through Redis with the other processes' copies: they go stale too.
@@ -93,18 +98,27 @@ export class LiveDocuments {
     const blocks = contentBlocksOf(source);
     const connection = await this.hocuspocus.openDirectConnection(documentName);
     try {
-      let state: Uint8Array | null = null;
-      await connection.transact((document) => {
+      const document = connection.document;
+      if (!document) throw new Error(`${documentName}: the direct connection has no document`);
+      const before = Y.encodeStateVector(document);
+      // Stored below rather than by the persistence's onChange, so that this waits for exactly this change.
+      const origin: LocalTransactionOrigin = { source: 'local', skipStoreHooks: true };
+      document.transact(() => {
         const content = document.getXmlFragment(CONTENT_FIELD);
         content.delete(0, content.length);
         content.insert(0, blocks);
-        state = Y.encodeStateAsUpdate(document);
-      });
-      await this.persistence.flushDocument(documentName);
-      if (!state || this.persistence.isStale(documentName)) throw new AppError(ERR.conflict);
+      }, origin);
+      const state = Y.encodeStateAsUpdate(document);
+      if (!(await this.persistence.storeOwnUpdate(documentName, Y.encodeStateAsUpdate(document, before)))) throw new AppError(ERR.conflict);
       return state;
     } finally {
-      await connection.disconnect();
+      // Not waited for: with several processes, Hocuspocus's Redis extension keeps the document a second
+      // longer, so that the others' copies have the change before this one unloads; it is stored already.
+      const closed = connection
+        .disconnect()
+        .catch((error: unknown) => this.log.warn({ err: error, documentName }, 'closing a direct connection failed'))
+        .finally(() => this.closing.delete(closed));
+      this.closing.add(closed);
     }
   }
 
@@ -167,6 +181,7 @@ export class LiveDocuments {
   }
 
   async stop(): Promise<void> {
+    await Promise.all(this.closing);
     await this.channel.close();
   }
 
