@@ -593,3 +593,42 @@ describe('restoring a version', () => {
     expect(await restoreRecords(labNoteNo)).toEqual([]);
   });
 });
+
+describe('a deleted note in the audit detail', () => {
+  it('shows administrators the deleted note with its last saved version and who wrote it; nobody else, and no note not deleted', async () => {
+    const { labNoteNo, uids } = await noteWithThreeVersions('Deleted, kept');
+    const admin = server.callerWith((await server.signIn(server.admin.userId, server.admin.password)).accessToken);
+    const recordOf = async (action: string) => {
+      const list = await admin(api.audit.list, { action, targetType: 'note', targetId: String(labNoteNo) });
+      expect(list.body.status).toBe('0000');
+      return list.body.data.list[0]!.seq;
+    };
+    const saved = await admin(api.audit.detail, { seq: await recordOf('note.saved') });
+    expect(saved.body.data).toMatchObject({ action: 'note.saved', deletedNote: null });
+    const v3 = (await writer.call(api.noteHistory.detail, { labNoteNo, version: 3 })).body.data;
+
+    expect((await writer.call(api.notes.delete, { labNoteNo })).body.status).toBe('0000');
+    expect((await writer.call(api.noteHistory.detail, { labNoteNo, version: 3 })).body.status).toBe(ERR.noteDeleted);
+    const seq = await recordOf('note.deleted');
+    const detail = await admin(api.audit.detail, { seq });
+    expect(detail.body.status).toBe('0000');
+    const { deletedNote } = detail.body.data;
+    expect(deletedNote).toMatchObject({ labNoteNo, title: 'Deleted, kept', projectNo });
+    expect(deletedNote?.deletedAt).toMatch(ISO_IN_SEOUL);
+    expect(deletedNote?.lastVersion).toEqual(v3);
+    expect(deletedNote?.lastVersion?.blockList.map((b) => b.blockUid)).toEqual([uids.c, uids.b, uids.d]);
+    expect(deletedNote?.lastVersion?.authors[uids.b]).toEqual([{ userId: writer.user.userId, name: 'Writer Woo' }]);
+    // The earlier records of the note now show it too: it is deleted whichever record names it.
+    expect((await admin(api.audit.detail, { seq: saved.body.data.seq })).body.data.deletedNote?.labNoteNo).toBe(labNoteNo);
+    // The audit trail is the administrators' alone.
+    const refused = await leader.call(api.audit.detail, { seq });
+    expect([refused.http, refused.body.status]).toEqual([403, ERR.forbidden]);
+
+    // A note deleted before it was ever saved has no version to show.
+    const { labNoteNo: unsaved } = await openNote('Deleted unsaved');
+    expect((await writer.call(api.notes.delete, { labNoteNo: unsaved })).body.status).toBe('0000');
+    const list = await admin(api.audit.list, { action: 'note.deleted', targetType: 'note', targetId: String(unsaved) });
+    const empty = await admin(api.audit.detail, { seq: list.body.data.list[0]!.seq });
+    expect(empty.body.data.deletedNote).toMatchObject({ labNoteNo: unsaved, lastVersion: null });
+  });
+});

@@ -4,6 +4,7 @@ import {
   ERR,
   noteDocumentName,
   type ChangeSummary,
+  type DeletedNoteAnswer,
   type NoteCompareAnswer,
   type NoteVersionDetailAnswer,
   type NoteVersionEntry,
@@ -13,7 +14,7 @@ import {
 } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
-import { noteSignatures, noteVersions, users } from '../db/schema.js';
+import { labNotes, noteSignatures, noteVersions, users } from '../db/schema.js';
 import { isoInZone } from '../exports/eln/crate.js';
 import { blockAuthors, blockEditors } from '../collab/authors/clientAuthors.js';
 import { AppError } from '../http/errors.js';
@@ -185,12 +186,37 @@ export async function noteVersionDetail(
   input: { labNoteNo: number; version: number },
 ): Promise<NoteVersionDetailAnswer> {
   const ctx = await requireVisibleNote(db, user, input.labNoteNo);
-  const [entry, blockList] = await Promise.all([
-    versionEntry(db, ctx.note.noteNo, input.version, config.timeZone),
-    versionBlocks(db, ctx.note.noteNo, input.version),
+  return versionDetailOf(db, ctx.note.noteNo, input.version, config.timeZone);
+}
+
+/** A version's entry, blocks and authors (the detail), of a note already found. */
+async function versionDetailOf(q: Queryable, noteNo: number, version: number, timeZone: string): Promise<NoteVersionDetailAnswer> {
+  const [entry, blockList, state] = await Promise.all([
+    versionEntry(q, noteNo, version, timeZone),
+    versionBlocks(q, noteNo, version),
+    versionState(q, noteNo, version),
   ]);
-  const authors = await blockAuthors(db, noteDocumentName(ctx.note.noteNo), await versionState(db, ctx.note.noteNo, input.version));
-  return { ...entry, blockList, authors };
+  return { ...entry, blockList, authors: await blockAuthors(q, noteDocumentName(noteNo), state) };
+}
+
+/**
+ * A deleted note with its last saved version, for the audit detail (administrators only: the caller
+ * checks); null when the note is not deleted or does not exist.
+ */
+export async function deletedNote(q: Queryable, noteNo: number, timeZone: string): Promise<DeletedNoteAnswer | null> {
+  const [note] = await q
+    .select()
+    .from(labNotes)
+    .where(and(eq(labNotes.noteNo, noteNo), isNotNull(labNotes.deletedAt)));
+  if (!note?.deletedAt) return null;
+  return {
+    labNoteNo: note.noteNo,
+    labNoteNumber: note.labNoteNumber,
+    title: note.title,
+    projectNo: note.projectNo,
+    deletedAt: isoInZone(note.deletedAt, timeZone),
+    lastVersion: note.version > 0 ? await versionDetailOf(q, note.noteNo, note.version, timeZone) : null,
+  };
 }
 
 type ComparedSide = NoteCompareAnswer['from'];

@@ -94,6 +94,21 @@ export const noteVersionDetailAnswer = noteVersionEntry.extend({
 });
 export type NoteVersionDetailAnswer = z.infer<typeof noteVersionDetailAnswer>;
 
+/**
+ * A deleted note as the audit detail shows it to administrators: what it was, when it was deleted, and
+ * its last saved version (null when it was never saved), so that deleting a note never hides its record.
+ */
+export const deletedNoteAnswer = z.strictObject({
+  labNoteNo: z.number(),
+  labNoteNumber: z.string(),
+  title: z.string(),
+  projectNo: z.number(),
+  /** ISO 8601 with the server's time zone's offset. */
+  deletedAt: z.string(),
+  lastVersion: noteVersionDetailAnswer.nullable(),
+});
+export type DeletedNoteAnswer = z.infer<typeof deletedNoteAnswer>;
+
 /** One side of a comparison: a saved version, or the live document (`"live"`, which nobody saved). */
 const comparedSide = z.strictObject({
   version: z.union([z.number(), z.literal('live')]),
