@@ -840,6 +840,8 @@ export const exportJobs = pgTable(
     timeZone: text('time_zone').notNull(),
     /** A PDF made PDF/A-2b (archival) by Ghostscript. */
     pdfA: boolean('pdf_a').notNull().default(false),
+    /** A PDF with each note's changes since the version before it. */
+    changes: boolean('changes').notNull().default(false),
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
       .notNull()
       .default('queued'),
