@@ -94,6 +94,14 @@ export interface BlockPerson {
   name: string;
 }
 
+/** A person with the account's number (what an export's people are keyed by). */
+export interface BlockAccount extends BlockPerson {
+  userNo: number;
+}
+
+const asPeople = (accounts: Record<string, BlockAccount[]>): Record<string, BlockPerson[]> =>
+  Object.fromEntries(Object.entries(accounts).map(([blockUid, list]) => [blockUid, list.map(({ userId, name }) => ({ userId, name }))]));
+
 /**
  * The users behind each block's clients (as recorded by ClientAuthors; clients never recorded, such as
  * the server's own when it copies or restores content, name nobody), sorted by name.
@@ -102,17 +110,17 @@ async function peopleOfClients(
   q: Queryable,
   documentName: string,
   clientsByBlock: ReadonlyMap<string, ReadonlySet<number>>,
-): Promise<Record<string, BlockPerson[]>> {
+): Promise<Record<string, BlockAccount[]>> {
   const all = [...new Set([...clientsByBlock.values()].flatMap((clients) => [...clients]))];
   const rows = all.length
     ? await q
-        .select({ clientId: documentClients.clientId, userId: users.userId, name: users.name })
+        .select({ clientId: documentClients.clientId, userNo: users.userNo, userId: users.userId, name: users.name })
         .from(documentClients)
         .innerJoin(users, eq(users.userNo, documentClients.userNo))
         .where(and(eq(documentClients.documentName, documentName), inArray(documentClients.clientId, all)))
     : [];
-  const personOf = new Map(rows.map((row) => [row.clientId, { userId: row.userId, name: row.name }]));
-  const people: Record<string, BlockPerson[]> = {};
+  const personOf = new Map(rows.map(({ clientId, ...account }) => [clientId, account]));
+  const people: Record<string, BlockAccount[]> = {};
   for (const [blockUid, clients] of clientsByBlock) {
     const byUser = new Map(
       [...clients].flatMap((client) => {
@@ -127,6 +135,11 @@ async function peopleOfClients(
 
 /** Who wrote each top-level block of a document state, by blockUid: the users of the clients whose items the block holds. */
 export async function blockAuthors(q: Queryable, documentName: string, state: Uint8Array): Promise<Record<string, BlockPerson[]>> {
+  return asPeople(await blockAuthorAccounts(q, documentName, state));
+}
+
+/** blockAuthors with each person's account number. */
+export async function blockAuthorAccounts(q: Queryable, documentName: string, state: Uint8Array): Promise<Record<string, BlockAccount[]>> {
   const clientsByBlock = new Map<string, Set<number>>();
   for (const [blockUid, block] of blocksOf(state)) {
     const clients = new Set<number>();
@@ -158,5 +171,5 @@ export async function blockEditors(
     if (block) collectClients(block as Y.AbstractType<unknown>, clients, since);
     clientsByBlock.set(blockUid, clients);
   }
-  return peopleOfClients(q, documentName, clientsByBlock);
+  return asPeople(await peopleOfClients(q, documentName, clientsByBlock));
 }
