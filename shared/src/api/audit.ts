@@ -252,7 +252,7 @@ export const auditCalls = {
     path: '/v1/audit/detail',
     auth: 'admin',
     kind: 'query',
-    summary: "One audit record, whole; a deleted note it names comes with its last saved version.",
+    summary: 'One audit record, whole; a deleted note it names comes with its last saved version.',
     request: auditDetailRequest,
     answer: auditDetailAnswer,
     errors: [ERR.notFound, ERR.auditLookup],
