@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
+import * as Y from 'yjs';
 import {
   diffBlockLists,
   ERR,
@@ -221,19 +222,25 @@ export async function deletedNote(q: Queryable, noteNo: number, timeZone: string
 
 type ComparedSide = NoteCompareAnswer['from'];
 
+/** A compared side's state vector: read off its stored state without building the document. */
+async function stateVectorOf(side: { document: () => Promise<Uint8Array | Y.Doc> }): Promise<Map<number, number>> {
+  const document = await side.document();
+  return Y.decodeStateVector(document instanceof Y.Doc ? Y.encodeStateVector(document) : Y.encodeStateVectorFromUpdate(document));
+}
+
 /** One side of a comparison: a saved version's blocks and facts, or the live document's blocks as the note screen derives them. */
 async function comparedSide(
   { db, live, config }: HistoryServices,
   noteNo: number,
   version: number | 'live',
-): Promise<{ side: ComparedSide; blocks: SavedBlock[]; state: () => Promise<Uint8Array> }> {
+): Promise<{ side: ComparedSide; blocks: SavedBlock[]; document: () => Promise<Uint8Array | Y.Doc> }> {
   if (version === 'live') {
     const documentName = noteDocumentName(noteNo);
     const content = await live.snapshot(documentName);
     return {
       side: { version, savedBy: null, savedAt: null, blocksHash: null },
       blocks: content.savedBlocks('LABNOTE'),
-      state: () => live.state(documentName),
+      document: () => live.document(documentName),
     };
   }
   const [[row], blocks] = await Promise.all([versionRows(db, noteNo, version), versionBlocks(db, noteNo, version)]);
@@ -246,7 +253,7 @@ async function comparedSide(
       blocksHash: row.blocksHash,
     },
     blocks,
-    state: () => versionState(db, noteNo, version),
+    document: () => versionState(db, noteNo, version),
   };
 }
 
@@ -268,7 +275,7 @@ export async function compareNoteVersions(
   const edited = diff.changes.filter((change) => change.kind === 'added' || change.kind === 'changed').map((change) => change.blockUid);
   // The document states are read only when there is a change to attribute (a version with itself has none).
   const changedBy = edited.length
-    ? await blockEditors(services.db, noteDocumentName(ctx.note.noteNo), await from.state(), await to.state(), edited)
+    ? await blockEditors(services.db, noteDocumentName(ctx.note.noteNo), await stateVectorOf(from), await to.document(), edited)
     : {};
   return { from: from.side, to: to.side, changes: diff.changes, summary: diff.summary, changedBy };
 }

@@ -76,10 +76,10 @@ function collectClients(type: Y.AbstractType<unknown>, into: Set<number>, since?
   }
 }
 
-/** The top-level blocks of a document state, by blockUid. */
-function blocksOf(state: Uint8Array): Map<string, Y.XmlElement> {
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, state);
+/** The top-level blocks of a document (or of a document state), by blockUid. */
+function blocksOf(source: Uint8Array | Y.Doc): Map<string, Y.XmlElement> {
+  const doc = source instanceof Y.Doc ? source : new Y.Doc();
+  if (!(source instanceof Y.Doc)) Y.applyUpdate(doc, source);
   const blocks = new Map<string, Y.XmlElement>();
   for (const child of doc.getXmlFragment(CONTENT_FIELD).toArray()) {
     const blockUid = child instanceof Y.XmlElement ? child.getAttribute('blockUid') : undefined;
@@ -150,19 +150,19 @@ export async function blockAuthorAccounts(q: Queryable, documentName: string, st
 }
 
 /**
- * Who changed each of these blocks between two states of one document, by blockUid: the users whose
- * items in the block's `to` state are not in `from` (written after it, kept or deleted since). Yjs keeps
- * who inserted, not who deleted: a block whose only change is text removed names nobody.
+ * Who changed each of these blocks since an earlier state of the document (`since`, its state vector),
+ * by blockUid: the users whose items in the block in `to` (a state, or the live document itself, read as
+ * it is) are not in that earlier state (written after it, kept or deleted since). Yjs keeps who inserted,
+ * not who deleted: a block whose only change is text removed names nobody.
  */
 export async function blockEditors(
   q: Queryable,
   documentName: string,
-  from: Uint8Array,
-  to: Uint8Array,
+  since: Map<number, number>,
+  to: Uint8Array | Y.Doc,
   blockUids: readonly string[],
 ): Promise<Record<string, BlockPerson[]>> {
   if (!blockUids.length) return {};
-  const since = Y.decodeStateVector(Y.encodeStateVectorFromUpdate(from));
   const blocks = blocksOf(to);
   const clientsByBlock = new Map<string, Set<number>>();
   for (const blockUid of blockUids) {

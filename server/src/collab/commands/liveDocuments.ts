@@ -77,6 +77,14 @@ export class LiveDocuments {
     return (await this.store.load(documentName)) ?? Y.encodeStateAsUpdate(new Y.Doc());
   }
 
+  /**
+   * The document itself while it is open here (and trusted), to read and never to change; else its
+   * stored state.
+   */
+  async document(documentName: string): Promise<Y.Doc | Uint8Array> {
+    return this.trustedCopy(documentName) ?? (await this.state(documentName));
+  }
+
   /** The document's content now, as its blocks: kept per unchanged block while the document is open. */
   async snapshot(documentName: string): Promise<ContentSnapshot> {
     const open = this.trustedCopy(documentName);
