@@ -153,9 +153,18 @@ function oneByOne(read: (tx: Tx, recordNo: number, stored: StoredDocuments) => P
   };
 }
 
-const notesOf = fixedStatement<{ note_no: number; project_no: number; title: string; version: number; deleted_at: unknown }>(
+const notesOf = fixedStatement<{
+  note_no: number;
+  project_no: number;
+  title: string;
+  version: number;
+  blocks_hash: string | null;
+  deleted_at: unknown;
+}>(
   'search_notes_of',
-  'select note_no, project_no, title, version, deleted_at from lab_notes where note_no = any($1::int[])',
+  `select n.note_no, n.project_no, n.title, n.version, v.blocks_hash, n.deleted_at from lab_notes n
+    left join note_versions v on v.note_no = n.note_no and v.version = n.version
+    where n.note_no = any($1::int[])`,
 );
 
 /** What a saved version holds, as the index compares it: its units' digests and its file blocks' files, by uid. */
@@ -164,25 +173,31 @@ interface SavedVersionUnits {
   files: Map<string, string>;
 }
 
-/** Saved versions never change: what one holds is kept for the notes indexed most recently, by `<noteNo>.<version>`. */
+/**
+ * Saved versions never change: what one holds is kept for the notes indexed most recently, by
+ * `<noteNo>.<version>.<blocksHash>` (the hash: so that two databases served by one process, as tests do,
+ * never share an entry).
+ */
 const savedVersions = new Map<string, SavedVersionUnits>();
 const SAVED_VERSIONS_KEPT = 500;
 
-const versionBlocks = fixedStatement<{ note_no: number; version: number; blocks: unknown }>(
+const versionBlocks = fixedStatement<{ note_no: number; version: number; blocks_hash: string; blocks: unknown }>(
   'search_version_blocks',
-  `select v.note_no, v.version, v.blocks from unnest($1::int[], $2::int[]) as wanted(note_no, version)
+  `select v.note_no, v.version, v.blocks_hash, v.blocks from unnest($1::int[], $2::int[]) as wanted(note_no, version)
     join note_versions v on v.note_no = wanted.note_no and v.version = wanted.version`,
 );
 
-/** The last saved versions of the notes given (`[noteNo, version]`, version ≥ 1), read once each and kept. */
-async function savedVersionUnits(tx: Tx, saved: Array<[number, number]>): Promise<Map<number, SavedVersionUnits>> {
-  const key = ([noteNo, version]: [number, number]) => `${noteNo}.${version}`;
+type SavedVersion = [noteNo: number, version: number, blocksHash: string];
+
+/** The last saved versions of the notes given, read once each and kept. */
+async function savedVersionUnits(tx: Tx, saved: SavedVersion[]): Promise<Map<number, SavedVersionUnits>> {
+  const key = ([noteNo, version, blocksHash]: SavedVersion) => `${noteNo}.${version}.${blocksHash}`;
   const missing = saved.filter((pair) => !savedVersions.has(key(pair)));
   if (missing.length) {
     const rows = await versionBlocks(tx, [missing.map(([noteNo]) => noteNo), missing.map(([, version]) => version)]);
     for (const row of rows) {
       const blocks = row.blocks as SavedBlock[];
-      savedVersions.set(key([row.note_no, row.version]), {
+      savedVersions.set(key([row.note_no, row.version, row.blocks_hash]), {
         digests: new Map(blockUnits(blocks).units.map((unit) => [unit.blockUid, unit.digest])),
         files: new Map(fileBlocksOf(blocks).map((file) => [file.blockUid, file.fileId])),
       });
@@ -218,8 +233,8 @@ async function readNotes(tx: Tx, noteNos: number[], stored: StoredDocuments): Pr
   const saved = await savedVersionUnits(
     tx,
     live.flatMap((noteNo) => {
-      const { version } = rows.get(noteNo)!;
-      return version > 0 ? [[noteNo, version] as [number, number]] : [];
+      const { version, blocks_hash: blocksHash } = rows.get(noteNo)!;
+      return blocksHash === null ? [] : [[noteNo, version, blocksHash] as SavedVersion];
     }),
   );
   const records = new Map<number, Indexed | null>(noteNos.map((noteNo) => [noteNo, null]));
