@@ -121,6 +121,13 @@ const signedIn: RouteObject[] = [
     ),
   },
   { path: '/note/:id', lazy: noteRoute },
+  {
+    path: '/note/:id/history',
+    lazy: page(
+      () => import('../features/history/HistoryPage'),
+      (m) => m.HistoryPage,
+    ),
+  },
   { path: '/editor/:id', lazy: noteRoute },
   {
     element: <RequireAdmin />,

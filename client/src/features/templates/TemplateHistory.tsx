@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, diffBlockLists, type BlockChange, type TemplateDetail, type TemplateRevision } from '@eln/shared';
 import { apiErrorText } from '../../api';
@@ -7,8 +7,9 @@ import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
-import { Badge } from '../../ui/Badge';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
+import { Comparison } from '../diff/Comparison';
+import type { DiffView } from '../diff/diffRows';
 import { StaticDocument } from '../editor/StaticDocument';
 import { RevisionBadge } from './TemplateStateBadge';
 
@@ -190,9 +191,15 @@ function CompareDialog({
   const { t } = useTranslation('template');
   const before = useRevision(templateNo, from.revision);
   const after = useRevision(templateNo, to.revision);
+  const [view, setView] = useState<DiffView>('inline');
+  const [onlyChanges, setOnlyChanges] = useState(true);
   const error = before.phase === 'error' ? before.error : after.phase === 'error' ? after.error : null;
-  const changes = before.data && after.data ? diffBlockLists(before.data.blockList, after.data.blockList).changes : null;
-  const unchanged = changes?.filter((c) => c.kind === 'unchanged').length ?? 0;
+  const compared = useMemo(
+    () => (before.data && after.data ? diffBlockLists(before.data.blockList, after.data.blockList) : null),
+    [before.data, after.data],
+  );
+  // Who wrote each block: the newer revision's writers of a block it has, the older's of one it removed.
+  const writersOf = (change: BlockChange) => (change.after ? after.data?.authors : before.data?.authors)?.[change.blockUid];
   return (
     <Dialog
       title={t('compare.title', { from: label(from), to: label(to) })}
@@ -202,62 +209,24 @@ function CompareDialog({
       testId="template-compare-dialog"
     >
       {error ? <ErrorState message={apiErrorText(error, currentLanguage())} /> : null}
-      {!changes && !error ? <SkeletonBlock lines={5} /> : null}
-      {changes && unchanged === changes.length ? <p data-testid="template-compare-none">{t('compare.noChanges')}</p> : null}
-      {changes ? (
-        <ol className="template-changes">
-          {changes
-            .filter((c) => c.kind !== 'unchanged')
-            .map((change) => (
-              <ChangeRow
-                key={`${change.kind}:${(change.after ?? change.before)!.blockUid}`}
-                change={change}
-                authors={change.after ? after.data?.authors : before.data?.authors}
-              />
-            ))}
-        </ol>
+      {!compared && !error ? <SkeletonBlock lines={5} /> : null}
+      {compared ? (
+        <Comparison
+          changes={compared.changes}
+          summary={compared.summary}
+          view={view}
+          onView={setView}
+          onlyChanges={onlyChanges}
+          onOnlyChanges={setOnlyChanges}
+          writersOf={writersOf}
+          testId="template-compare-diff"
+        />
       ) : null}
-      {changes && unchanged > 0 ? <p className="cell-muted">{t('compare.unchanged', { n: unchanged })}</p> : null}
       <div className="modal-footer modal-footer-inline">
         <Button variant="secondary" onClick={onClose}>
           {t('compare.close')}
         </Button>
       </div>
     </Dialog>
-  );
-}
-
-const TONE = { added: 'success', removed: 'danger', changed: 'warning', moved: 'info' } as const;
-
-function ChangeRow({ change, authors }: { change: BlockChange; authors: Record<string, string[]> | undefined }) {
-  const { t } = useTranslation('template');
-  if (change.kind === 'unchanged') return null;
-  const writers = authors?.[(change.after ?? change.before)!.blockUid] ?? [];
-  return (
-    <li className={`template-change template-change-${change.kind}`} data-testid="template-change" data-kind={change.kind}>
-      <div className="template-change-head">
-        <Badge tone={TONE[change.kind]}>{t(`compare.${change.kind}`)}</Badge>
-        {change.kind === 'changed' && change.moved ? <Badge tone={TONE.moved}>{t('compare.moved')}</Badge> : null}
-        {writers.length ? (
-          <span className="template-change-authors" data-testid="template-change-authors">
-            {t('compare.writtenBy', { names: writers.join(', ') })}
-          </span>
-        ) : null}
-      </div>
-      <div className={change.kind === 'changed' ? 'template-change-sides' : 'template-change-one'}>
-        {change.before && change.kind !== 'moved' ? (
-          <div className="template-change-before">
-            {change.kind === 'changed' ? <span className="template-change-label">{t('compare.before')}</span> : null}
-            <StaticDocument blocks={[change.before]} />
-          </div>
-        ) : null}
-        {change.after ? (
-          <div className="template-change-after">
-            {change.kind === 'changed' ? <span className="template-change-label">{t('compare.after')}</span> : null}
-            <StaticDocument blocks={[change.after]} />
-          </div>
-        ) : null}
-      </div>
-    </li>
   );
 }
