@@ -9,13 +9,18 @@ import './diff.css';
 
 const SUMMARY_KINDS = ['added', 'changed', 'removed', 'moved', 'unchanged'] as const;
 
-/** "2 added · 1 changed · …": the counts of the comparison, each in words and its kind's colour. */
+/** "2 added · 1 changed · …": the counts of the comparison, each in words and (when not zero) its kind's colour. */
 function SummaryBar({ summary }: { summary: ChangeSummary }) {
   const { t } = useTranslation('history');
   return (
     <ul className="diff-summary" aria-label={t('diff.summaryLabel')} data-testid="diff-summary">
       {SUMMARY_KINDS.map((kind) => (
-        <li key={kind} className={`diff-summary-item badge badge-${CHANGE_TONE[kind]}`} data-kind={kind} data-count={summary[kind]}>
+        <li
+          key={kind}
+          className={`diff-summary-item badge badge-${summary[kind] ? CHANGE_TONE[kind] : 'neutral'}`}
+          data-kind={kind}
+          data-count={summary[kind]}
+        >
           {t(`diff.summary.${kind}`, { count: summary[kind] })}
         </li>
       ))}
