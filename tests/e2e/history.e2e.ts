@@ -125,6 +125,7 @@ test('a note history lists the versions and compares any two, side by side and i
 
   // From the note screen's History action to the history, which compares the newest two versions.
   await page.goto(`/note/${labNoteNo}`);
+  await expect(page.getByTestId(`note-tab-${labNoteNo}`)).toHaveAttribute('data-changed', 'yes');
   await page.getByTestId('note-history').click();
   // The live line is not saved: leaving the note screen asks, as for any other page; the draft stays.
   await page.getByTestId('leave-discard').click();
@@ -185,7 +186,7 @@ test('a note history lists the versions and compares any two, side by side and i
   await expect(page.getByTestId('history-compare-title')).toHaveText('Changes from v1 to v2');
 
   // The keyboard: j / n / ↓ forward, k / p / ↑ back, each change focused and counted.
-  await page.getByTestId('history-page-title').focus();
+  await page.locator('#history-page-title').focus();
   await page.keyboard.press('j');
   await expect(page.getByTestId('diff-position')).toHaveText('Change 1 of 4');
   const first = await focusedChange(page);
@@ -207,6 +208,14 @@ test('a note history lists the versions and compares any two, side by side and i
   await shot(page, 'history-inline-s-en');
   expect(await seriousViolations(page, 'note history, inline')).toEqual([]);
 
+  // Every block shown: nothing folded.
+  await page.getByTestId('diff-only-changes').click();
+  await expect(page.getByTestId('diff-only-changes')).not.toBeChecked();
+  await expect(page).toHaveURL(/all=1/);
+  await expect(page.getByTestId('diff-folded')).toHaveCount(0);
+  await expect(changeOf(page, 'unchanged')).toHaveCount(2);
+  await shot(page, 'history-all-inline-s-en');
+
   // The list by keyboard: arrows move within the "to" column, and the comparison follows.
   await page.getByTestId('history-to-2').focus();
   await page.keyboard.press('ArrowUp');
@@ -216,13 +225,6 @@ test('a note history lists the versions and compares any two, side by side and i
   await expect(page).toHaveURL(/to=live/);
   await expect(page.getByTestId('history-compare-title')).toHaveText('Changes from v1 to live draft');
   await expect(changeOf(page, 'added').filter({ hasText: 'Live line, not saved.' })).toHaveCount(1);
-
-  // Every block shown: nothing folded.
-  await page.getByTestId('diff-only-changes').click();
-  await expect(page.getByTestId('diff-only-changes')).not.toBeChecked();
-  await expect(page).toHaveURL(/all=1/);
-  await expect(page.getByTestId('diff-folded')).toHaveCount(0);
-  await expect(changeOf(page, 'unchanged')).not.toHaveCount(0);
 
   // The beauty theme, side by side.
   await page.goto(`/note/${labNoteNo}/history?from=1&to=2`);
