@@ -1,9 +1,19 @@
 import * as Y from 'yjs';
-import { api, CONTENT_FIELD, noteDocumentName } from '@eln/shared';
+import { api, noteDocumentName } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E } from './fixtures.js';
-import { appendParagraph, appendTable, connectWriter, eventually, type LiveClient } from '../../server/src/testing/live.js';
+import {
+  appendParagraph,
+  appendTable,
+  blockElement,
+  connectWriter,
+  eventually,
+  moveBlock,
+  removeBlock,
+  setParagraphText,
+  type LiveClient,
+} from '../../server/src/testing/live.js';
 import { apiSignIn, callApi, openAs, seriousViolations, shot, unique } from './support.js';
 
 /**
@@ -13,46 +23,18 @@ import { apiSignIn, callApi, openAs, seriousViolations, shot, unique } from './s
  * saved once. Screenshots in both themes and three languages.
  */
 
-const fragment = (editor: LiveClient) => editor.doc.getXmlFragment(CONTENT_FIELD);
-const blockAt = (editor: LiveClient, uid: string) =>
-  fragment(editor)
-    .toArray()
-    .findIndex((node) => node instanceof Y.XmlElement && node.getAttribute('blockUid') === uid);
-
-function setText(editor: LiveClient, uid: string, text: string): void {
-  const paragraph = fragment(editor).get(blockAt(editor, uid)) as Y.XmlElement;
-  editor.doc.transact(() => {
-    paragraph.delete(0, paragraph.length);
-    paragraph.insert(0, [new Y.XmlText(text)]);
-  });
-}
-
-/** The table's cell at row r, column c (its first paragraph's text replaced). */
+/** Sets the text of the table's cell at row r, column c. */
 function setCell(editor: LiveClient, uid: string, r: number, c: number, text: string): void {
-  const table = fragment(editor).get(blockAt(editor, uid)) as Y.XmlElement;
-  const cell = (table.get(r) as Y.XmlElement).get(c) as Y.XmlElement;
-  const paragraph = cell.get(0) as Y.XmlElement;
-  editor.doc.transact(() => {
-    paragraph.delete(0, paragraph.length);
-    paragraph.insert(0, [new Y.XmlText(text)]);
-  });
+  const cell = (blockElement(editor.doc, uid).get(r) as Y.XmlElement).get(c) as Y.XmlElement;
+  setParagraphText(editor.doc, uid, text, cell.get(0) as Y.XmlElement);
 }
 
 /** Merges the first two cells of row r, as the editor's merge does (one cell spanning two columns). */
 function mergeFirstTwo(editor: LiveClient, uid: string, r: number): void {
-  const row = (fragment(editor).get(blockAt(editor, uid)) as Y.XmlElement).get(r) as Y.XmlElement;
+  const row = blockElement(editor.doc, uid).get(r) as Y.XmlElement;
   editor.doc.transact(() => {
     (row.get(0) as Y.XmlElement).setAttribute('colspan', 2 as unknown as string);
     row.delete(1, 1);
-  });
-}
-
-function moveToTop(editor: LiveClient, uid: string): void {
-  const from = blockAt(editor, uid);
-  const copy = (fragment(editor).get(from) as Y.XmlElement).clone();
-  editor.doc.transact(() => {
-    fragment(editor).delete(from, 1);
-    fragment(editor).insert(0, [copy]);
   });
 }
 
@@ -84,14 +66,14 @@ async function noteWithVersions(request: APIRequestContext, baseURL: string) {
     const table = appendTable(editor.doc, 3, 3);
     const conclusion = appendParagraph(editor.doc, 'Conclusion pending.');
     await saveVersion(request, token, labNoteNo, editor, 0);
-    setText(editor, buffer, 'Buffer at pH 7.4 with 50 mM Tris.');
-    setText(editor, korean, '시료를 25도에서 배양했다');
+    setParagraphText(editor.doc, buffer, 'Buffer at pH 7.4 with 50 mM Tris.');
+    setParagraphText(editor.doc, korean, '시료를 25도에서 배양했다');
     setCell(editor, table, 1, 1, '12.5 mM');
     mergeFirstTwo(editor, table, 2);
     appendParagraph(editor.doc, 'Dispose of waste.');
     await saveVersion(request, token, labNoteNo, editor, 1);
-    fragment(editor).delete(blockAt(editor, aim), 1);
-    moveToTop(editor, conclusion);
+    removeBlock(editor.doc, aim);
+    moveBlock(editor.doc, conclusion, 0);
     await saveVersion(request, token, labNoteNo, editor, 2);
     appendParagraph(editor.doc, 'Live line, not saved.');
     await eventually(() => editor.allDurable(), 'the live line to be stored');

@@ -121,13 +121,8 @@ const signedIn: RouteObject[] = [
     ),
   },
   { path: '/note/:id', lazy: noteRoute },
-  {
-    path: '/note/:id/history',
-    lazy: page(
-      () => import('../features/history/HistoryPage'),
-      (m) => m.HistoryPage,
-    ),
-  },
+  // A note's history: NoteRoute loads its own chunk, so the first route carries one path more and no loader.
+  { path: '/note/:id/history', lazy: noteRoute },
   { path: '/editor/:id', lazy: noteRoute },
   {
     element: <RequireAdmin />,

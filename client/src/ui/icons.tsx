@@ -243,11 +243,3 @@ export const UserPlusIcon = (p: IconProps) => (
     <path d="M19 8v6M16 11h6" />
   </Icon>
 );
-/** A clock turning back: a record's earlier versions. */
-export const HistoryIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M3.5 12a8.5 8.5 0 1 0 2.5-6" />
-    <path d="M3 3.5V8h4.5" />
-    <path d="M12 7.5V12l3 2" />
-  </Icon>
-);

@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import * as Y from 'yjs';
 import {
   api,
-  CONTENT_FIELD,
   ERR,
   noteDocumentName,
   templateDocumentName,
@@ -13,7 +11,7 @@ import {
 } from '@eln/shared';
 import { noteVersions } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, moveBlock, removeBlock, setParagraphText, type LiveClient } from '../testing/live.js';
 import { fillMissingChanges } from './versionChanges.js';
 
 /*
@@ -67,34 +65,6 @@ async function openNote(title: string): Promise<{ labNoteNo: number; editor: Liv
   return { labNoteNo, editor };
 }
 
-const fragment = (editor: LiveClient) => editor.doc.getXmlFragment(CONTENT_FIELD);
-const indexOf = (editor: LiveClient, uid: string) =>
-  fragment(editor)
-    .toArray()
-    .findIndex((node) => node instanceof Y.XmlElement && node.getAttribute('blockUid') === uid);
-
-function setText(editor: LiveClient, uid: string, text: string): void {
-  const paragraph = fragment(editor).get(indexOf(editor, uid)) as Y.XmlElement;
-  editor.doc.transact(() => {
-    paragraph.delete(0, paragraph.length);
-    paragraph.insert(0, [new Y.XmlText(text)]);
-  });
-}
-
-function removeBlock(editor: LiveClient, uid: string): void {
-  fragment(editor).delete(indexOf(editor, uid), 1);
-}
-
-/** Moves a block as the editor does: the same node, with its ID, deleted and inserted elsewhere. */
-function moveBlock(editor: LiveClient, uid: string, to: number): void {
-  const from = indexOf(editor, uid);
-  const copy = (fragment(editor).get(from) as Y.XmlElement).clone();
-  editor.doc.transact(() => {
-    fragment(editor).delete(from, 1);
-    fragment(editor).insert(to, [copy]);
-  });
-}
-
 async function save(labNoteNo: number, editor: LiveClient, version: number): Promise<string> {
   await eventually(() => editor.allDurable(), 'the edits to be stored');
   const saved = await writer.call(api.notes.saveVersion, { labNoteNo, version, blockList: [] });
@@ -115,11 +85,11 @@ async function noteWithThreeVersions(title: string) {
   const { labNoteNo, editor } = await openNote(title);
   const [a, b, c] = ['Aim: measure the rate.', 'Buffer at pH 7.0.', 'Conclusion pending.'].map((text) => appendParagraph(editor.doc, text));
   const hashes = [await save(labNoteNo, editor, 0)];
-  setText(editor, b!, 'Buffer at pH 7.4.');
+  setParagraphText(editor.doc, b!, 'Buffer at pH 7.4.');
   const d = appendParagraph(editor.doc, 'Dispose of waste.');
   hashes.push(await save(labNoteNo, editor, 1));
-  removeBlock(editor, a!);
-  moveBlock(editor, c!, 0);
+  removeBlock(editor.doc, a!);
+  moveBlock(editor.doc, c!, 0);
   hashes.push(await save(labNoteNo, editor, 2));
   return { labNoteNo, editor, hashes, uids: { a: a!, b: b!, c: c!, d } };
 }
@@ -263,7 +233,7 @@ describe('comparing versions', () => {
 
   it('compares a version with the live document as the note screen derives it, unsaved edits included', async () => {
     const { labNoteNo, editor, uids } = await noteWithThreeVersions('Against live');
-    setText(editor, uids.d, 'Dispose of waste in the red bin.');
+    setParagraphText(editor.doc, uids.d, 'Dispose of waste in the red bin.');
     const e = appendParagraph(editor.doc, '결과: 용액이 노랗게 변했다.');
     await eventually(() => editor.allDurable(), 'the edits to be stored');
     const answer = (await writer.call(api.noteHistory.compare, { labNoteNo, from: 3, to: 'live' })).body.data;

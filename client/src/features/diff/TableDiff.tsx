@@ -52,7 +52,8 @@ function CellContent({ cell, change, textSide }: { cell: TableCell; change: Cell
 function MarkedTable({ table, marks, textSide, label }: { table: BlockTable; marks: SideMarks | null; textSide: TextSide; label: string }) {
   const layout = tableLayout(table);
   return (
-    <div className="diff-table-scroll">
+    // Drawn with the note's own table styles (.note-prose), so a compared table looks as it does in the note.
+    <div className="diff-table-scroll note-prose">
       <table className="diff-table" aria-label={label}>
         <tbody>
           {layout.rows.map((cells, r) => (

@@ -44,7 +44,7 @@ function CompareHead({ answer }: { answer: NoteCompareAnswer }) {
  * `/note/:id/history`: a note's saved versions and the comparison of any two of them, or of one with
  * the live draft. Every choice (the two sides, the view, whether unchanged blocks fold) is in the URL.
  */
-export function HistoryPage() {
+export default function HistoryPage() {
   const { t } = useTranslation('history');
   const language = currentLanguage();
   const { id } = useParams();

@@ -1,8 +1,10 @@
 import { lazy, Suspense } from 'react';
+import { useMatch } from 'react-router-dom';
 import { SkeletonBlock } from '../../ui/States';
 
 /** The note screen and its editor load on demand: the first route's bundle carries none of it. */
 const NoteWorkspace = lazy(() => import('./NoteWorkspace'));
+const HistoryPage = lazy(() => import('../history/HistoryPage'));
 
 function NoteLoading() {
   return (
@@ -14,11 +16,8 @@ function NoteLoading() {
   );
 }
 
-/** `/note/:id` and `/editor/:id`. */
+/** `/note/:id` and `/editor/:id`; `/note/:id/history`, the note's versions compared. */
 export function NoteRoute() {
-  return (
-    <Suspense fallback={<NoteLoading />}>
-      <NoteWorkspace />
-    </Suspense>
-  );
+  const history = useMatch('/note/:id/history');
+  return <Suspense fallback={<NoteLoading />}>{history ? <HistoryPage /> : <NoteWorkspace />}</Suspense>;
 }

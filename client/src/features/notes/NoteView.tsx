@@ -5,12 +5,12 @@ import { COLLAB_LIMITS, DOCUMENT_TOO_LARGE, type NoteSummary } from '@eln/shared
 import { currentLanguage } from '../../i18n';
 import { alert } from '../../modals/store';
 import { InlineAlert } from '../../ui/InlineAlert';
-import { AlertIcon, HistoryIcon, LockIcon, SearchIcon } from '../../ui/icons';
+import { AlertIcon, LockIcon, SearchIcon } from '../../ui/icons';
 import { ButtonLink } from '../../ui/Button';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { apiErrorText, isApiError } from '../../api';
-import { NoteIcon, SaveIcon } from '../editor/icons';
+import { HistoryIcon, NoteIcon, SaveIcon } from '../editor/icons';
 import { LiveEditor } from '../editor/LiveEditor';
 import { REFUSAL_PARAMS } from '../editor/tableGuard';
 import { SignaturePanel } from '../signatures/SignaturePanel';
