@@ -120,9 +120,8 @@ const signedIn: RouteObject[] = [
       (m) => m.SearchPage,
     ),
   },
-  { path: '/note/:id', lazy: noteRoute },
-  // A note's history: NoteRoute loads its own chunk, so the first route carries one path more and no loader.
-  { path: '/note/:id/history', lazy: noteRoute },
+  // `/note/:id/history` too: NoteRoute tells them apart, so the first route carries no entry of its own for it.
+  { path: '/note/:id/*', lazy: noteRoute },
   { path: '/editor/:id', lazy: noteRoute },
   {
     element: <RequireAdmin />,

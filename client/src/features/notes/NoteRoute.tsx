@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useMatch } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
 import { SkeletonBlock } from '../../ui/States';
 
 /** The note screen and its editor load on demand: the first route's bundle carries none of it. */
@@ -16,8 +16,9 @@ function NoteLoading() {
   );
 }
 
-/** `/note/:id` and `/editor/:id`; `/note/:id/history`, the note's versions compared. */
+/** `/note/:id` and `/editor/:id`; `/note/:id/history`, the note's versions compared; any other path under a note is not found. */
 export function NoteRoute() {
-  const history = useMatch('/note/:id/history');
-  return <Suspense fallback={<NoteLoading />}>{history ? <HistoryPage /> : <NoteWorkspace />}</Suspense>;
+  const rest = useParams()['*'] ?? '';
+  if (rest !== '' && rest !== 'history') return <Navigate to="/notFound" replace />;
+  return <Suspense fallback={<NoteLoading />}>{rest === 'history' ? <HistoryPage /> : <NoteWorkspace />}</Suspense>;
 }

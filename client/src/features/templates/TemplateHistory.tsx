@@ -1,17 +1,17 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, diffBlockLists, type BlockChange, type TemplateDetail, type TemplateRevision } from '@eln/shared';
+import type { TemplateDetail, TemplateRevision } from '@eln/shared';
 import { apiErrorText } from '../../api';
-import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
-import { Comparison } from '../diff/Comparison';
-import type { DiffView } from '../diff/diffRows';
 import { StaticDocument } from '../editor/StaticDocument';
 import { RevisionBadge } from './TemplateStateBadge';
+import { useRevision } from './useRevision';
+
+const CompareDialog = lazy(() => import('./TemplateCompareDialog'));
 
 const revisionLabel = (revision: TemplateRevision, t: (key: 'history.revision', options: { revision: number }) => string) =>
   revision.version ? `v${revision.version}` : t('history.revision', { revision: revision.revision });
@@ -92,13 +92,15 @@ export function TemplateHistory({ template }: { template: TemplateDetail }) {
         />
       ) : null}
       {comparing && byNo(from) && byNo(to) ? (
-        <CompareDialog
-          templateNo={template.templateNo}
-          from={byNo(from)!}
-          to={byNo(to)!}
-          label={label}
-          onClose={() => setComparing(false)}
-        />
+        <Suspense fallback={null}>
+          <CompareDialog
+            templateNo={template.templateNo}
+            from={byNo(from)!}
+            to={byNo(to)!}
+            label={label}
+            onClose={() => setComparing(false)}
+          />
+        </Suspense>
       ) : null}
     </aside>
   );
@@ -135,12 +137,6 @@ function RevisionSelect({
   );
 }
 
-/** One checked-in revision as the viewer answers it: without `revision`, the latest approved one. */
-function useRevision(templateNo: number, revision?: number) {
-  // Never the previous revision's blocks under the next one's title.
-  return useApiQuery(api.templates.viewer, revision === undefined ? { templateNo } : { templateNo, revision }, { keepPrevious: false });
-}
-
 /** One revision's content, read-only (also what the note-create picker previews). */
 export function RevisionPreview({
   templateNo,
@@ -166,62 +162,6 @@ export function RevisionPreview({
       ) : (
         <SkeletonBlock lines={5} />
       )}
-      <div className="modal-footer modal-footer-inline">
-        <Button variant="secondary" onClick={onClose}>
-          {t('compare.close')}
-        </Button>
-      </div>
-    </Dialog>
-  );
-}
-
-function CompareDialog({
-  templateNo,
-  from,
-  to,
-  label,
-  onClose,
-}: {
-  templateNo: number;
-  from: TemplateRevision;
-  to: TemplateRevision;
-  label(r: TemplateRevision): string;
-  onClose(): void;
-}) {
-  const { t } = useTranslation('template');
-  const before = useRevision(templateNo, from.revision);
-  const after = useRevision(templateNo, to.revision);
-  const [view, setView] = useState<DiffView>('inline');
-  const [onlyChanges, setOnlyChanges] = useState(true);
-  const error = before.phase === 'error' ? before.error : after.phase === 'error' ? after.error : null;
-  const compared = useMemo(
-    () => (before.data && after.data ? diffBlockLists(before.data.blockList, after.data.blockList) : null),
-    [before.data, after.data],
-  );
-  // Who wrote each block: the newer revision's writers of a block it has, the older's of one it removed.
-  const writersOf = (change: BlockChange) => (change.after ? after.data?.authors : before.data?.authors)?.[change.blockUid];
-  return (
-    <Dialog
-      title={t('compare.title', { from: label(from), to: label(to) })}
-      onClose={onClose}
-      closeOnBackdrop
-      size="lg"
-      testId="template-compare-dialog"
-    >
-      {error ? <ErrorState message={apiErrorText(error, currentLanguage())} /> : null}
-      {!compared && !error ? <SkeletonBlock lines={5} /> : null}
-      {compared ? (
-        <Comparison
-          changes={compared.changes}
-          summary={compared.summary}
-          view={view}
-          onView={setView}
-          onlyChanges={onlyChanges}
-          onOnlyChanges={setOnlyChanges}
-          writersOf={writersOf}
-          testId="template-compare-diff"
-        />
-      ) : null}
       <div className="modal-footer modal-footer-inline">
         <Button variant="secondary" onClick={onClose}>
           {t('compare.close')}
