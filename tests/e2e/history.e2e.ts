@@ -225,6 +225,9 @@ test('a note history lists the versions and compares any two, side by side and i
   await expect(page.getByTestId('history-compare-title')).toHaveText('Changes from v1 to live draft');
   await expect(changeOf(page, 'added')).toContainText('Written after the save.');
   await shot(page, 'history-single-b-en');
+  // Any other path under a note is not found.
+  await page.goto(`/note/${labNoteNo}/elsewhere`);
+  await expect(page).toHaveURL(/\/notFound$/);
   await page.context().close();
 
   // Korean and Japanese.
