@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { api, noteDocumentName } from '@eln/shared';
+import { api, CONTENT_FIELD, noteDocumentName } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E } from './fixtures.js';
@@ -44,8 +44,9 @@ async function saveVersion(request: APIRequestContext, token: string, labNoteNo:
 }
 
 /**
- * A note saved three times by the fixture member: v1 four blocks (a Korean line and a table among them);
- * v2 a word changed, Korean characters added, a table cell changed and two cells merged, a block added;
+ * A note saved three times by the fixture member: v1 six blocks (a Korean line, a table and a date among them);
+ * v2 a word changed, Korean characters added, a table cell changed and two cells merged, the date moved a
+ * day, a block added;
  * v3 the first block removed, the last moved to the top. The live draft then gains a line not saved.
  */
 async function noteWithVersions(request: APIRequestContext, baseURL: string) {
@@ -59,17 +60,23 @@ async function noteWithVersions(request: APIRequestContext, baseURL: string) {
   const create = (title: string) => callApi(request, token, api.notes.create, { projectNo: project.projectNo, title });
   const { labNoteNo } = await create(`Kinetics ${id}`);
   const editor = await connectWriter(baseURL, noteDocumentName(labNoteNo), token);
+  const fragment = editor.doc.getXmlFragment(CONTENT_FIELD);
   try {
     const aim = appendParagraph(editor.doc, 'Aim: measure the rate.');
     const buffer = appendParagraph(editor.doc, 'Buffer at pH 7.0 with 50 mM Tris.');
     const korean = appendParagraph(editor.doc, '시료를 37도에서 배양');
     const table = appendTable(editor.doc, 3, 3);
     const conclusion = appendParagraph(editor.doc, 'Conclusion pending.');
+    const date = new Y.XmlElement('date');
+    date.setAttribute('blockUid', 'historydate00001');
+    date.setAttribute('value', '2026-11-23');
+    fragment.insert(fragment.length, [date]);
     await saveVersion(request, token, labNoteNo, editor, 0);
     setParagraphText(editor.doc, buffer, 'Buffer at pH 7.4 with 50 mM Tris.');
     setParagraphText(editor.doc, korean, '시료를 25도에서 배양했다');
     setCell(editor, table, 1, 1, '12.5 mM');
     mergeFirstTwo(editor, table, 2);
+    blockElement(editor.doc, 'historydate00001').setAttribute('value', '2026-11-24');
     appendParagraph(editor.doc, 'Dispose of waste.');
     await saveVersion(request, token, labNoteNo, editor, 1);
     removeBlock(editor.doc, aim);
@@ -116,8 +123,8 @@ test('a note history lists the versions and compares any two, side by side and i
   const versions = page.getByTestId('history-version');
   await expect(versions.nth(0)).toHaveAttribute('data-version', '3');
   await expect(versions.nth(0).getByTestId('history-summary')).toHaveText('1 removed, 1 moved');
-  await expect(versions.nth(1).getByTestId('history-summary')).toHaveText('1 added, 3 changed');
-  await expect(versions.nth(2).getByTestId('history-summary')).toHaveText('First version · 5 added');
+  await expect(versions.nth(1).getByTestId('history-summary')).toHaveText('1 added, 4 changed');
+  await expect(versions.nth(2).getByTestId('history-summary')).toHaveText('First version · 6 added');
   await expect(versions.nth(0)).toContainText(`Saved by ${E2E.member.name}`);
   // Saved at a time in the reader's zone (Asia/Seoul here), the zone named.
   await expect(versions.nth(0).getByTestId('history-saved-at')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} (GMT\+9|KST)$/);
@@ -136,9 +143,9 @@ test('a note history lists the versions and compares any two, side by side and i
   await expect(page.getByTestId('history-compare-title')).toHaveText('Changes from v1 to v2');
   const summary = page.getByTestId('diff-summary');
   await expect(summary.locator('[data-kind="added"]')).toHaveText('1 added');
-  await expect(summary.locator('[data-kind="changed"]')).toHaveText('3 changed');
+  await expect(summary.locator('[data-kind="changed"]')).toHaveText('4 changed');
   const changed = changeOf(page, 'changed');
-  await expect(changed).toHaveCount(3);
+  await expect(changed).toHaveCount(4);
   const buffer = changed.filter({ hasText: 'Buffer at pH' });
   // Side by side: the older side strikes the removed word, the newer underlines the added one.
   await expect(buffer.locator('[data-side="before"] del')).toHaveText(['[deleted: 7.0]']);
@@ -152,6 +159,10 @@ test('a note history lists the versions and compares any two, side by side and i
   await expect(table.locator('.diff-sides > :nth-child(1) td[data-cell="1,1"] del')).toHaveText('[deleted: 1,1]');
   // The merged cell spans two columns in the newer table.
   await expect(table.locator('.diff-sides > :nth-child(2) td[colspan="2"]')).toHaveCount(1);
+  // The date by its value: the day that changed.
+  const day = changed.filter({ has: page.getByTestId('diff-fields') }).locator('[data-field="value"]');
+  await expect(day.locator('del')).toHaveText('[deleted: 23]');
+  await expect(day.locator('ins')).toHaveText('[inserted: 24]');
   await expect(changeOf(page, 'added')).toContainText('Dispose of waste.');
   await expect(page.getByTestId('diff-folded')).toHaveCount(2);
   await shot(page, 'history-side-s-en');
@@ -170,22 +181,24 @@ test('a note history lists the versions and compares any two, side by side and i
   // The keyboard: j / n / ↓ forward, k / p / ↑ back, each change focused and counted.
   await page.locator('#history-page-title').focus();
   await page.keyboard.press('j');
-  await expect(page.getByTestId('diff-position')).toHaveText('Change 1 of 4');
+  await expect(page.getByTestId('diff-position')).toHaveText('Change 1 of 5');
   const first = await focusedChange(page);
   expect(first).not.toBe('none');
   await page.keyboard.press('n');
-  await expect(page.getByTestId('diff-position')).toHaveText('Change 2 of 4');
+  await expect(page.getByTestId('diff-position')).toHaveText('Change 2 of 5');
   await page.keyboard.press('ArrowDown');
-  await expect(page.getByTestId('diff-position')).toHaveText('Change 3 of 4');
+  await expect(page.getByTestId('diff-position')).toHaveText('Change 3 of 5');
   await page.keyboard.press('j');
-  await expect(page.getByTestId('diff-position')).toHaveText('Change 4 of 4');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('diff-position')).toHaveText('Change 5 of 5');
   await expect(page.locator('.diff-change:focus-visible')).toHaveAttribute('data-kind', 'added');
   await page.keyboard.press('j');
-  await expect(page.getByTestId('diff-position')).toHaveText('Change 4 of 4');
+  await expect(page.getByTestId('diff-position')).toHaveText('Change 5 of 5');
   await page.keyboard.press('k');
   await page.keyboard.press('p');
   await page.keyboard.press('ArrowUp');
-  await expect(page.getByTestId('diff-position')).toHaveText('Change 1 of 4');
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('diff-position')).toHaveText('Change 1 of 5');
   expect(await focusedChange(page)).toBe(first);
   await shot(page, 'history-inline-s-en');
   expect(await seriousViolations(page, 'note history, inline')).toEqual([]);
@@ -212,7 +225,7 @@ test('a note history lists the versions and compares any two, side by side and i
   await page.goto(`/note/${labNoteNo}/history?from=1&to=2`);
   await page.evaluate(() => window.localStorage.setItem('eln.theme', 'b'));
   await page.reload();
-  await expect(changeOf(page, 'changed')).toHaveCount(3);
+  await expect(changeOf(page, 'changed')).toHaveCount(4);
   await shot(page, 'history-side-b-en');
   expect(await seriousViolations(page, 'note history, theme b')).toEqual([]);
 
@@ -238,7 +251,7 @@ test('a note history lists the versions and compares any two, side by side and i
     const reader = await openAs(browser, E2E.member, { theme, language });
     await reader.goto(`/note/${labNoteNo}/history?from=1&to=2`);
     await expect(reader.getByTestId('history-compare-title')).toHaveText(title);
-    await expect(changeOf(reader, 'changed')).toHaveCount(3);
+    await expect(changeOf(reader, 'changed')).toHaveCount(4);
     await shot(reader, `history-side-${theme}-${language}`);
     expect(await seriousViolations(reader, `note history, ${language}`)).toEqual([]);
     await reader.context().close();
