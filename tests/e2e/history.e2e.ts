@@ -98,7 +98,21 @@ async function noteWithVersions(request: APIRequestContext, baseURL: string) {
   } finally {
     once.destroy();
   }
-  return { labNoteNo, neverSaved, savedOnce };
+  // A note signed by its writer (as participant): the signature is bound to its version.
+  const { labNoteNo: signed } = await create(`Signed ${id}`);
+  await callApi(request, token, api.notes.saveVersion, { labNoteNo: signed, version: 0, blockList: [] });
+  await callApi(request, token, api.signatures.request, {
+    labNoteNo: signed,
+    signers: [{ userId: E2E.member.userId, type: 'participant' }],
+  });
+  await callApi(request, token, api.signatures.respond, {
+    labNoteNo: signed,
+    status: 'T',
+    password: E2E.member.password,
+    name: E2E.member.name,
+    timeZone: 'Asia/Seoul',
+  });
+  return { labNoteNo, neverSaved, savedOnce, signed };
 }
 
 const changeOf = (page: Page, kind: string) => page.getByTestId('diff-change').and(page.locator(`[data-kind="${kind}"]`));
@@ -109,7 +123,7 @@ test('a note history lists the versions and compares any two, side by side and i
   request,
   baseURL,
 }) => {
-  const { labNoteNo, neverSaved, savedOnce } = await noteWithVersions(request, baseURL!);
+  const { labNoteNo, neverSaved, savedOnce, signed } = await noteWithVersions(request, baseURL!);
   const page = await openAs(browser, E2E.member, { theme: 's', language: 'en' });
 
   // From the note screen's History action to the history, which compares the newest two versions.
@@ -238,6 +252,14 @@ test('a note history lists the versions and compares any two, side by side and i
   await expect(page.getByTestId('history-compare-title')).toHaveText('Changes from v1 to live draft');
   await expect(changeOf(page, 'added')).toContainText('Written after the save.');
   await shot(page, 'history-single-b-en');
+  // A signed version lists its signature: meaning, printed name, time with zone.
+  await page.goto(`/note/${signed}/history`);
+  const signedVersion = page.getByTestId('history-version');
+  await expect(signedVersion).toContainText('Signed');
+  await expect(signedVersion.getByTestId('history-signature')).toHaveText(
+    new RegExp(`^Participant: ${E2E.member.name} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} (GMT\\+9|KST)$`),
+  );
+  await shot(page, 'history-signed-b-en');
   // Any other path under a note is not found.
   await page.goto(`/note/${labNoteNo}/elsewhere`);
   await expect(page).toHaveURL(/\/notFound$/);
