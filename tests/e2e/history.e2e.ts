@@ -256,6 +256,7 @@ test('a note history lists the versions and compares any two, side by side and i
   await page.goto(`/note/${signed}/history`);
   const signedVersion = page.getByTestId('history-version');
   await expect(signedVersion).toContainText('Signed');
+  await expect(signedVersion.getByTestId('history-summary')).toHaveText('First version');
   await expect(signedVersion.getByTestId('history-signature')).toHaveText(
     new RegExp(`^Participant: ${E2E.member.name} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} (GMT\\+9|KST)$`),
   );

@@ -19,6 +19,12 @@ function useSummaryWords(): SummaryWords {
   return t('list.changes', { returnObjects: true, interpolation: { prefix: '⟦', suffix: '⟧' } });
 }
 
+/** What changed against the version before; the first version says so, with what it holds. */
+function versionSummary(entry: NoteVersionEntry, first: string, words: SummaryWords): string {
+  if (entry.version > 1) return summaryLine(entry.changes, words);
+  return entry.changes.added > 0 ? `${first} · ${summaryLine(entry.changes, words)}` : first;
+}
+
 function Signatures({ entry }: { entry: NoteVersionEntry }) {
   const { t } = useTranslation('history');
   const { t: ts } = useTranslation('signature');
@@ -141,9 +147,7 @@ export function VersionList({
                 </time>
               </p>
               <p className="history-line history-summary" data-testid="history-summary">
-                {entry.version === 1
-                  ? `${t('list.firstVersion')} · ${summaryLine(entry.changes, words)}`
-                  : summaryLine(entry.changes, words)}
+                {versionSummary(entry, t('list.firstVersion'), words)}
               </p>
               <p className="history-line history-hash">
                 <span className="history-hash-label">{t('list.hash')}</span>{' '}
