@@ -46,7 +46,7 @@ import { ExportLinks } from './exports/links.js';
 import { ImportBudget } from './exports/eln/index.js';
 import { exportMakers } from './exports/makers.js';
 import { PdfPrinter } from './exports/pdf/index.js';
-import { exportRoutes, registerElnImport } from './exports/routes.js';
+import { exportRoutes, registerElnImport, registerWellKnownKeys } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
 import { SearchIndexer } from './search/indexer.js';
 import { FileTextExtractor } from './files/text/extractor.js';
@@ -195,6 +195,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));
 
   app.get('/healthz', async () => ({ status: 'ok', database: database.engine }));
+  registerWellKnownKeys(app, services);
   await serveClient(app, config.clientDist ?? DEFAULT_CLIENT_DIST);
 
   return {

@@ -167,6 +167,76 @@ test.describe('search', () => {
       await page.context().close();
     }
   });
+  test('an attachment is found by its text, the hit says whether a saved version holds it, and opens the note at its block', async ({
+    browser,
+    request,
+  }) => {
+    const id = unique();
+    const word = `Bentonite${id.replace(/\d/g, (digit) => 'uvwxyzabcd'[Number(digit)]!)}`;
+    const token = await apiSignIn(request, E2E.member);
+    const { projectNo } = await callApi(request, token, api.projects.create, {
+      title: `Clays ${id}`,
+      description: '',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+    const title = `Swelling ${id}`;
+    const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title });
+    const kim = await openAs(browser, E2E.member);
+    await kim.goto(`/note/${labNoteNo}`);
+    await expect(kim.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
+    const text = `Swelling index of ${word} in 0.1 M NaCl: 24 mL/2 g.\n`;
+    await kim.getByTestId('file-input').setInputFiles({ name: `clay-${id}.txt`, mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await expect(kim.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
+    await findable(request, token, word);
+    const [found] = (await callApi(request, token, api.search.search, { q: word, page: 1, pageSize: 10 })).list;
+    expect(found).toMatchObject({ kind: 'file', labNoteNo, title: `clay-${id}.txt`, version: null, fileText: 'extracted' });
+
+    // Found under Attachments by a word of its text, in the unsaved draft; Enter opens the note at the file's block.
+    await kim.goto('/project');
+    await expect(kim.getByTestId('page-project')).toBeVisible();
+    await kim.keyboard.press('Control+k');
+    await expect(combobox(kim)).toBeFocused();
+    await kim.keyboard.type(word);
+    const hit = kim.getByRole('listbox').getByRole('group', { name: 'Attachments' }).getByTestId('header-search-hit');
+    await expect(hit).toHaveCount(1);
+    await expect(hit).toContainText(`clay-${id}.txt`);
+    await expect(hit).toContainText('unsaved draft');
+    await expect(hit.locator('mark')).toHaveText(word);
+    await shot(kim, 'search-attachment-s-en', false);
+    await kim.keyboard.press('ArrowDown');
+    await kim.keyboard.press('Enter');
+    await expect(kim).toHaveURL(new RegExp(`/note/${labNoteNo}\\?block=${found!.uid}$`));
+    // The file's block (a node view, its uid kept in the document) is the one highlighted.
+    const highlighted = kim.locator('[data-block-found="yes"]');
+    await expect(highlighted).toHaveCount(1);
+    await expect(highlighted).toHaveClass(/node-fileAttachment/);
+    await expect(highlighted).toContainText(`clay-${id}.txt`);
+    await expect(highlighted).toBeInViewport();
+    await shot(kim, 'search-attachment-found-s-en', false);
+
+    // Saved: the hit names the version that holds it.
+    await callApi(request, token, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
+    await expect
+      .poll(async () => (await callApi(request, token, api.search.search, { q: word, page: 1, pageSize: 10 })).list[0]?.version, {
+        timeout: hangTimeout(20_000),
+      })
+      .toBe(1);
+    await kim.goto(`/search?w=${word}`);
+    await expect(kim.getByTestId('search-result')).toHaveCount(1);
+    await expect(kim.getByTestId('search-result')).toContainText('version 1');
+    await kim.context().close();
+    for (const [theme, language, saved] of [
+      ['b', 'ko', '버전 1'],
+      ['s', 'ja', 'バージョン 1'],
+    ] as const) {
+      const page = await openAs(browser, E2E.member, { theme, language });
+      await page.goto(`/search?w=${word}`);
+      await expect(page.getByTestId('search-result')).toContainText(saved);
+      await shot(page, `search-attachment-page-${theme}-${language}`);
+      await page.context().close();
+    }
+  });
+
   test('projects, templates, schemas and dropboxes are found under their kinds, and each hit opens its own screen', async ({
     browser,
     request,

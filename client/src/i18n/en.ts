@@ -234,6 +234,8 @@ const en = {
     },
     signed: 'Signed',
     finished: 'Finished',
+    savedVersion: 'version {{version}}',
+    draftOnly: 'unsaved draft',
     fileText: {
       pending: 'Contents not read yet: found by its name',
       unreadable: 'Contents could not be read: found by its name',

@@ -238,6 +238,8 @@ const ja: Messages = {
     },
     signed: '署名済み',
     finished: '終了',
+    savedVersion: 'バージョン {{version}}',
+    draftOnly: '未保存の下書き',
     fileText: {
       pending: '内容はまだ読み取られていません: ファイル名で見つかりました',
       unreadable: '内容を読み取れませんでした: ファイル名で見つかりました',

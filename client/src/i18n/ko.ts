@@ -235,6 +235,8 @@ const ko: Messages = {
     },
     signed: '서명됨',
     finished: '종료됨',
+    savedVersion: '버전 {{version}}',
+    draftOnly: '저장 전 초안',
     fileText: {
       pending: '내용을 아직 읽지 않음: 파일 이름으로 찾음',
       unreadable: '내용을 읽을 수 없음: 파일 이름으로 찾음',

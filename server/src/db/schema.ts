@@ -891,6 +891,12 @@ export const searchUnits = pgTable(
     /** A file block's unit (a note's attachment, a template's): the file, and its text's state when indexed; null for others. */
     fileId: uuid('file_id'),
     fileText: text('file_text', { enum: ['pending', 'extracted', 'unreadable', 'tooLarge', 'notText'] }),
+    /**
+     * A note's unit (its title, a block, an attachment's part): the note's last saved version when the
+     * unit is as that version holds it, null when it is only in the live draft (written since, or never
+     * saved). What a hit says it was found in.
+     */
+    savedVersion: integer('saved_version'),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.recordNo, t.blockUid] }),

@@ -33,3 +33,34 @@ export function exportRoutes(services: Services) {
 export function registerElnImport(app: FastifyInstance, services: Services): void {
   registerMultipartCall(app, services, api.exports.importEln, receiveElnUpload(services));
 }
+
+/** Where the export key is published, as the .eln format's specification asks (SPECIFICATION.md, "Signed .eln files"). */
+export const WELL_KNOWN_KEYS = '/.well-known/keys.json';
+const WELL_KNOWN_KEY_FILE = '/.well-known/eln-export-key.pub';
+
+/**
+ * The public keys an importing notebook checks this server's .eln signatures with: a JSON array of
+ * schema.org MediaObjects (`encodingFormat` application/x-minisign-key) whose `contentUrl` is the key in
+ * minisign's .pub format. Fixed paths and bodies the format prescribes, so outside the /v1 route table
+ * (like /healthz); public, since a key is only of use to someone who does not have an account.
+ */
+export function registerWellKnownKeys(app: FastifyInstance, services: Services): void {
+  const { db, config } = services;
+  app.get(WELL_KNOWN_KEYS, async (_request, reply) => {
+    const { keyId } = await exportPublicKey(db);
+    return reply.type('application/json').send([
+      {
+        '@context': 'https://schema.org',
+        '@type': 'MediaObject',
+        '@id': `${config.publicUrl}${WELL_KNOWN_KEY_FILE}`,
+        name: `minisign public key ${keyId}`,
+        identifier: keyId,
+        encodingFormat: 'application/x-minisign-key',
+        contentUrl: `${config.publicUrl}${WELL_KNOWN_KEY_FILE}`,
+      },
+    ]);
+  });
+  app.get(WELL_KNOWN_KEY_FILE, async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send((await exportPublicKey(db)).minisignPub),
+  );
+}

@@ -166,7 +166,8 @@ describe('search finds attachments', () => {
       no: labNoteNo,
       labNoteNo,
       labNoteNumber: note!.labNoteNumber,
-      version: note!.version,
+      // Never saved: found in the live draft.
+      version: null,
       title: 'report.odt',
       projectNo,
       projectTitle: 'Spectra',
@@ -179,6 +180,13 @@ describe('search finds attachments', () => {
     // By its name too, as the note's block is.
     await foundFiles(leader, 'meeting', [{ uid: blocks.pptx, fileText: 'extracted' }]);
     expect((await hits(leader, 'meeting', { kinds: ['note'] })).map((h) => [h.kind, h.uid])).toEqual([['note', blocks.pptx]]);
+    // Once saved, the attachment is found in that version.
+    const saved = await leader(api.notes.saveVersion, { labNoteNo, version: note!.version, blockList: [] });
+    expect(saved.body.status).toBe('0000');
+    await eventually(
+      async () => (await fileHits(leader, 'quinhydrone'))[0]?.version === saved.body.data.version,
+      'the file to be found in the saved version',
+    );
   });
 
   it('as its note is read: not by an outsider, by members and administrators, and within the note filters', async () => {

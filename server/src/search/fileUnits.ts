@@ -83,6 +83,8 @@ export interface FileBlock {
   blockUid: string;
   blockOrder: number;
   fileId: string;
+  /** A note's: its last saved version when that version shows this file here; null otherwise (see UnitRow). */
+  savedVersion?: number | null;
 }
 
 /** The file blocks of a document's saved blocks, their uids prefixed by `uidPrefix`. */
@@ -114,6 +116,7 @@ interface ExistingBlock {
   fileText: FileTextStatus | null;
   blockOrder: number;
   projectNo: number | null;
+  savedVersion: number | null;
 }
 
 /**
@@ -140,6 +143,7 @@ export async function writeFileUnits(tx: Tx, of: FileUnitsOf, blocks: readonly F
       fileText: searchUnits.fileText,
       blockOrder: searchUnits.blockOrder,
       projectNo: searchUnits.projectNo,
+      savedVersion: searchUnits.savedVersion,
     })
     .from(searchUnits)
     .where(ofRecord))
@@ -152,9 +156,13 @@ export async function writeFileUnits(tx: Tx, of: FileUnitsOf, blocks: readonly F
     wanted.add(block.blockUid);
     const before = existing.get(block.blockUid);
     const status = file.status ?? 'pending';
+    const savedVersion = block.savedVersion ?? null;
     if (before && before.fileId === file.fileId && before.fileText === status) {
-      if (before.blockOrder !== block.blockOrder || before.projectNo !== of.projectNo)
-        await tx.update(searchUnits).set({ blockOrder: block.blockOrder, projectNo: of.projectNo }).where(partsOf(block.blockUid));
+      if (before.blockOrder !== block.blockOrder || before.projectNo !== of.projectNo || before.savedVersion !== savedVersion)
+        await tx
+          .update(searchUnits)
+          .set({ blockOrder: block.blockOrder, projectNo: of.projectNo, savedVersion })
+          .where(partsOf(block.blockUid));
       continue;
     }
     if (before) await tx.delete(searchUnits).where(partsOf(block.blockUid));
@@ -172,8 +180,8 @@ async function insertParts(
   file: { fileId: string; name: string; sha256: string; status: FileTextStatus },
 ): Promise<void> {
   const name = vectorLiteral([{ text: file.name, weight: 'A' }]);
-  const common = sql`${of.kind}, ${of.recordNo}, ${of.projectNo}::integer, ${block.blockOrder}::integer, ${file.fileId}::uuid, ${file.status}`;
-  const columns = sql`(kind, record_no, project_no, block_order, file_id, file_text, block_uid, text, vector)`;
+  const common = sql`${of.kind}, ${of.recordNo}, ${of.projectNo}::integer, ${block.blockOrder}::integer, ${file.fileId}::uuid, ${file.status}, ${block.savedVersion ?? null}::integer`;
+  const columns = sql`(kind, record_no, project_no, block_order, file_id, file_text, saved_version, block_uid, text, vector)`;
   if (file.status === 'extracted') {
     const [copied] = await rawRows<{ n: number }>(
       tx,

@@ -65,10 +65,11 @@ const storedUnits = fixedStatement<{
   block_uid: string;
   block_order: number;
   project_no: number | null;
+  saved_version: number | null;
   digest: string;
 }>(
   'search_stored_units',
-  `select s.kind, s.record_no, s.block_uid, s.block_order, s.project_no, md5(s.text) as digest
+  `select s.kind, s.record_no, s.block_uid, s.block_order, s.project_no, s.saved_version, md5(s.text) as digest
     from unnest($1::text[], $2::int[]) as r(kind, record_no)
       cross join lateral (select * from search_units where kind = r.kind and record_no = r.record_no and file_id is null) as s`,
 );
@@ -81,12 +82,13 @@ const deleteUnits = fixedStatement(
 
 const upsertUnits = fixedStatement(
   'search_upsert_units',
-  `insert into search_units (kind, record_no, block_uid, project_no, block_order, text, vector)
-    select kind, record_no, block_uid, project_no, block_order, text, vector::tsvector
-    from unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[])
-      as u(kind, record_no, block_uid, project_no, block_order, text, vector)
+  `insert into search_units (kind, record_no, block_uid, project_no, block_order, text, vector, saved_version)
+    select kind, record_no, block_uid, project_no, block_order, text, vector::tsvector, saved_version
+    from unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[])
+      as u(kind, record_no, block_uid, project_no, block_order, text, vector, saved_version)
     on conflict (kind, record_no, block_uid) do update set project_no = excluded.project_no, block_order = excluded.block_order,
-      text = excluded.text, vector = excluded.vector, indexed_at = now()`,
+      text = excluded.text, vector = excluded.vector, saved_version = excluded.saved_version,
+      indexed_at = case when search_units.text = excluded.text then search_units.indexed_at else now() end`,
 );
 
 /** Queues a document to be indexed again (a note deleted: its rows go at the next pass). */
@@ -265,6 +267,7 @@ export class SearchIndexer {
 interface StoredUnit {
   blockOrder: number;
   projectNo: number | null;
+  savedVersion: number | null;
   digest: string;
 }
 
@@ -274,7 +277,12 @@ async function unitsStored(tx: Tx, derived: Derived[]): Promise<Map<string, Map<
   for (const row of await storedUnits(tx, [derived.map((d) => d.kind), derived.map((d) => d.recordNo)])) {
     const key = `${row.kind}.${row.record_no}`;
     const units = byRecord.get(key) ?? new Map<string, StoredUnit>();
-    units.set(row.block_uid, { blockOrder: row.block_order, projectNo: row.project_no, digest: row.digest });
+    units.set(row.block_uid, {
+      blockOrder: row.block_order,
+      projectNo: row.project_no,
+      savedVersion: row.saved_version,
+      digest: row.digest,
+    });
     byRecord.set(key, units);
   }
   return byRecord;
@@ -300,7 +308,13 @@ async function writeUnits(tx: Tx, derived: Derived[]): Promise<void> {
     const { projectNo } = record;
     for (const unit of record.units) {
       const before = had.get(unit.blockUid);
-      if (!before || before.digest !== unit.digest || before.blockOrder !== unit.blockOrder || before.projectNo !== projectNo)
+      if (
+        !before ||
+        before.digest !== unit.digest ||
+        before.blockOrder !== unit.blockOrder ||
+        before.projectNo !== projectNo ||
+        before.savedVersion !== unit.savedVersion
+      )
         changed.push({ ...unit, kind, recordNo, projectNo });
     }
   }
@@ -308,7 +322,7 @@ async function writeUnits(tx: Tx, derived: Derived[]): Promise<void> {
   if (changed.length)
     await upsertUnits(
       tx,
-      (['kind', 'recordNo', 'blockUid', 'projectNo', 'blockOrder', 'text', 'vector'] as const).map((column) =>
+      (['kind', 'recordNo', 'blockUid', 'projectNo', 'blockOrder', 'text', 'vector', 'savedVersion'] as const).map((column) =>
         changed.map((unit) => unit[column]),
       ),
     );

@@ -79,7 +79,7 @@ function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPa
       fields: {
         labNoteNumber: labNotes.labNoteNumber,
         title: labNotes.title,
-        version: labNotes.version,
+        version: searchUnits.savedVersion,
         status: labNotes.status,
         projectNo: projects.projectNo,
         projectTitle: projects.title,

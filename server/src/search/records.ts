@@ -40,6 +40,8 @@ export interface UnitRow {
   vector: string;
   /** md5 of the text (hex, as PostgreSQL's md5 writes it): compared with the stored unit's, not the whole text. */
   digest: string;
+  /** A note's: its last saved version when the unit is as that version holds it; null when only its live draft does (or another kind). */
+  savedVersion: number | null;
 }
 
 /** What a record is indexed as: its project (notes and projects), its units and its file blocks (notes and templates); null when it is gone. */
@@ -88,12 +90,12 @@ function unitOf(blockUid: string, blockOrder: number, parts: Weighted): UnitRow[
     .map((part) => part.text)
     .filter(Boolean)
     .join('\n');
-  return [{ blockUid, blockOrder, text, vector, digest: md5(text) }];
+  return [{ blockUid, blockOrder, text, vector, digest: md5(text), savedVersion: null }];
 }
 
 /** A title unit (order 0), kept even without words so a record always has its row. */
 function titleUnit(parts: Weighted): UnitRow {
-  return unitOf('', 0, parts)[0] ?? { blockUid: '', blockOrder: 0, text: '', vector: '', digest: md5('') };
+  return unitOf('', 0, parts)[0] ?? { blockUid: '', blockOrder: 0, text: '', vector: '', digest: md5(''), savedVersion: null };
 }
 
 /** The unit of a block's content (null: no words), as derived last time, by uid. */
@@ -151,12 +153,61 @@ function oneByOne(read: (tx: Tx, recordNo: number, stored: StoredDocuments) => P
   };
 }
 
-const notesOf = fixedStatement<{ note_no: number; project_no: number; title: string; deleted_at: unknown }>(
+const notesOf = fixedStatement<{ note_no: number; project_no: number; title: string; version: number; deleted_at: unknown }>(
   'search_notes_of',
-  'select note_no, project_no, title, deleted_at from lab_notes where note_no = any($1::int[])',
+  'select note_no, project_no, title, version, deleted_at from lab_notes where note_no = any($1::int[])',
 );
 
-/** Notes: each one's title and each block with words, as its live document is stored now. */
+/** What a saved version holds, as the index compares it: its units' digests and its file blocks' files, by uid. */
+interface SavedVersionUnits {
+  digests: Map<string, string>;
+  files: Map<string, string>;
+}
+
+/** Saved versions never change: what one holds is kept for the notes indexed most recently, by `<noteNo>.<version>`. */
+const savedVersions = new Map<string, SavedVersionUnits>();
+const SAVED_VERSIONS_KEPT = 500;
+
+const versionBlocks = fixedStatement<{ note_no: number; version: number; blocks: unknown }>(
+  'search_version_blocks',
+  `select v.note_no, v.version, v.blocks from unnest($1::int[], $2::int[]) as wanted(note_no, version)
+    join note_versions v on v.note_no = wanted.note_no and v.version = wanted.version`,
+);
+
+/** The last saved versions of the notes given (`[noteNo, version]`, version ≥ 1), read once each and kept. */
+async function savedVersionUnits(tx: Tx, saved: Array<[number, number]>): Promise<Map<number, SavedVersionUnits>> {
+  const key = ([noteNo, version]: [number, number]) => `${noteNo}.${version}`;
+  const missing = saved.filter((pair) => !savedVersions.has(key(pair)));
+  if (missing.length) {
+    const rows = await versionBlocks(tx, [missing.map(([noteNo]) => noteNo), missing.map(([, version]) => version)]);
+    for (const row of rows) {
+      const blocks = row.blocks as SavedBlock[];
+      savedVersions.set(key([row.note_no, row.version]), {
+        digests: new Map(blockUnits(blocks).units.map((unit) => [unit.blockUid, unit.digest])),
+        files: new Map(fileBlocksOf(blocks).map((file) => [file.blockUid, file.fileId])),
+      });
+    }
+  }
+  const found = new Map<number, SavedVersionUnits>();
+  for (const pair of saved) {
+    const units = savedVersions.get(key(pair));
+    if (!units) continue;
+    // Kept most recently used last, so the first ones are the ones to forget.
+    savedVersions.delete(key(pair));
+    savedVersions.set(key(pair), units);
+    found.set(pair[0], units);
+  }
+  for (const oldest of savedVersions.keys()) {
+    if (savedVersions.size <= SAVED_VERSIONS_KEPT) break;
+    savedVersions.delete(oldest);
+  }
+  return found;
+}
+
+/**
+ * Notes: each one's title and each block with words, as its live document is stored now, each unit
+ * marked with the last saved version when that version holds it as it is (the title: when there is one).
+ */
 async function readNotes(tx: Tx, noteNos: number[], stored: StoredDocuments): Promise<Map<number, Indexed | null>> {
   const rows = new Map((await notesOf(tx, [noteNos])).map((row) => [row.note_no, row]));
   const live = noteNos.filter((noteNo) => {
@@ -164,11 +215,27 @@ async function readNotes(tx: Tx, noteNos: number[], stored: StoredDocuments): Pr
     return row && !row.deleted_at;
   });
   const docs = await stored(live.map(noteDocumentName));
+  const saved = await savedVersionUnits(
+    tx,
+    live.flatMap((noteNo) => {
+      const { version } = rows.get(noteNo)!;
+      return version > 0 ? [[noteNo, version] as [number, number]] : [];
+    }),
+  );
   const records = new Map<number, Indexed | null>(noteNos.map((noteNo) => [noteNo, null]));
   for (const noteNo of live) {
-    const { project_no: projectNo, title } = rows.get(noteNo)!;
+    const { project_no: projectNo, title, version } = rows.get(noteNo)!;
     const { units, files } = storedBlockUnits(docs.get(noteDocumentName(noteNo)), 'LABNOTE');
-    records.set(noteNo, { projectNo, units: [titleUnit([{ text: title, weight: 'A' }]), ...units], files });
+    const inVersion = saved.get(noteNo);
+    const savedIf = (held: boolean) => (held && inVersion ? version : null);
+    records.set(noteNo, {
+      projectNo,
+      units: [
+        { ...titleUnit([{ text: title, weight: 'A' }]), savedVersion: savedIf(true) },
+        ...units.map((unit) => ({ ...unit, savedVersion: savedIf(inVersion?.digests.get(unit.blockUid) === unit.digest) })),
+      ],
+      files: files.map((file) => ({ ...file, savedVersion: savedIf(inVersion?.files.get(file.blockUid) === file.fileId) })),
+    });
   }
   return records;
 }

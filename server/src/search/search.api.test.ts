@@ -100,6 +100,9 @@ let labNoteNo: number;
 let memberId: string;
 let leaderId: string;
 let leaderToken: string;
+let baseUrl: Promise<string> | undefined;
+/** The server's address, listening from the first test that needs one on. */
+const listening = () => (baseUrl ??= server.listen());
 
 async function hits(who: Caller, q: string, extra: Record<string, unknown> = {}): Promise<SearchHit[]> {
   const result = await who(api.search.search, { q, page: 1, pageSize: 50, ...extra });
@@ -253,12 +256,44 @@ describe('search', () => {
   });
 
   it('finds a live edit within 2 s of the editor sending it', async () => {
-    const editor = await connectWriter(await server.listen(), noteDocumentName(labNoteNo), leaderToken);
+    const editor = await connectWriter(await listening(), noteDocumentName(labNoteNo), leaderToken);
     try {
       const sent = Date.now();
       appendParagraph(editor.doc, 'Freshly typed zymogram');
       await eventually(async () => (await hits(leader, 'zymogram')).length === 1, 'the edit to be found', 2_000);
       expect(Date.now() - sent).toBeLessThan(2_000);
+    } finally {
+      editor.destroy();
+    }
+  });
+
+  it('says which saved version a match was found in, or that only the unsaved draft holds it', async () => {
+    const note = await leader(api.notes.create, { projectNo, title: 'Vermilion ledger' });
+    const no = note.body.data.labNoteNo;
+    const first = { type: 'doc', content: [para('pversion00000001', 'Vermilion assay prepared')] } satisfies PmNode;
+    await server.database.db.insert(documentUpdates).values({ documentName: noteDocumentName(no), update: initialUpdate(first) });
+    const versionOf = async (q: string) => (await hits(leader, q)).find((hit) => hit.labNoteNo === no)?.version;
+    const foundIn = (q: string, version: number | null) =>
+      eventually(
+        async () => (await versionOf(q)) === version,
+        `"${q}" to be found in ${version === null ? 'the draft' : `version ${version}`}`,
+      );
+    await foundIn('vermilion assay', null);
+    expect(await versionOf('vermilion ledger')).toBeNull();
+
+    expect((await leader(api.notes.saveVersion, { labNoteNo: no, version: 0, blockList: [] })).body.status).toBe('0000');
+    await foundIn('vermilion assay', 1);
+    expect(await versionOf('vermilion ledger')).toBe(1);
+
+    const editor = await connectWriter(await listening(), noteDocumentName(no), leaderToken);
+    try {
+      appendParagraph(editor.doc, 'Cinnabar addendum');
+      await foundIn('cinnabar', null);
+      // The block the version holds as it is still says so.
+      expect(await versionOf('vermilion assay')).toBe(1);
+      expect((await leader(api.notes.saveVersion, { labNoteNo: no, version: 1, blockList: [] })).body.status).toBe('0000');
+      await foundIn('cinnabar', 2);
+      expect(await versionOf('vermilion assay')).toBe(2);
     } finally {
       editor.destroy();
     }

@@ -144,8 +144,13 @@ export const elnImportAnswer = z.strictObject({
   projectNo: z.number(),
   title: z.string(),
   noteCount: z.number(),
-  /** Whose key signed the archive: this notebook's, another one's, or none. */
-  signed: z.enum(['thisServer', 'otherKey', 'unsigned']),
+  /**
+   * Whose key signed the archive: this notebook's, another one's (shipped with it), one unknown here (the
+   * signature is recorded with its key id, not verified), or none.
+   */
+  signed: z.enum(['thisServer', 'otherKey', 'unknownKey', 'unsigned']),
+  /** The files the archive lists without a SHA-256 (optional in the format): imported, not hash-checked. */
+  uncheckedFiles: z.array(z.string()),
 });
 export type ElnImportAnswer = z.infer<typeof elnImportAnswer>;
 
@@ -240,7 +245,6 @@ export const exportCalls = {
       ERR.elnMissingFile,
       ERR.elnTooLarge,
       ERR.elnContent,
-      ERR.elnUnknownKey,
       ERR.elnImportBusy,
     ],
   }),

@@ -53,7 +53,11 @@ export const searchHit = z.strictObject({
   uid: z.string().nullable(),
   /** Plain text around the match, never markup; `marks` say which parts matched. */
   snippet: z.strictObject({ text: z.string(), marks: z.array(searchMark) }),
-  /** A note's last saved version (the match is in its live document, that version or newer); null for other kinds. */
+  /**
+   * The saved version the match was found in: the note's last saved version when the matched block (or
+   * title, or attachment) is as that version holds it; null when the match is only in the live draft
+   * (written since the last save, or the note was never saved), and for other kinds.
+   */
   version: z.number().nullable(),
   status: z.enum(NOTE_STATUS).nullable(),
   /** A note signed (locked) or finished with its project, or a completed project: found as any other, marked as such. */

@@ -96,6 +96,11 @@ export function ElnImportCard() {
       {outcome?.kind === 'imported' ? (
         <InlineAlert tone="success" testId="eln-import-done">
           <span>{t(`exports.imported.${outcome.answer.signed}`, { title: outcome.answer.title, count: outcome.answer.noteCount })}</span>{' '}
+          {outcome.answer.uncheckedFiles.length ? (
+            <span data-testid="eln-import-unchecked">
+              {t('exports.notHashChecked', { files: outcome.answer.uncheckedFiles.join(', ') })}
+            </span>
+          ) : null}{' '}
           <ButtonLink to={`/project/${outcome.answer.projectNo}`} variant="ghost" size="sm" data-testid="eln-import-open">
             {t('exports.openProject')}
             <ArrowRightIcon size={14} />

@@ -14,13 +14,16 @@ export function Snippet({ snippet }: { snippet: SearchHit['snippet'] }) {
 }
 
 /**
- * What a hit says: its title, where it is (note number, project), whether it is signed or finished, for an
+ * What a hit says: its title, where it is (note number, project, the saved version or the draft it was found in), whether it is signed or finished, for an
  * attachment whose contents were not searched why it was found by its name only, and the snippet.
  */
 export function SearchHitView({ hit }: { hit: SearchHit }) {
   const { t } = useTranslation();
-  // A project's own hit is its title already; a note's (or its file's) place is its number and project.
-  const place = hit.kind === 'project' ? '' : [hit.labNoteNumber, hit.projectTitle].filter(Boolean).join(' · ');
+  // A project's own hit is its title already; a note's (or its file's) place is its number, project and
+  // the version the match was found in (or its unsaved draft).
+  const found =
+    hit.labNoteNo === null ? null : hit.version === null ? t('search.draftOnly') : t('search.savedVersion', { version: hit.version });
+  const place = hit.kind === 'project' ? '' : [hit.labNoteNumber, hit.projectTitle, found].filter(Boolean).join(' · ');
   return (
     <>
       <span className="search-hit-head">

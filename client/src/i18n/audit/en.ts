@@ -293,7 +293,7 @@ const en = {
     importTitle: 'Import a .eln archive',
     importFormat: '.eln (RO-Crate) · up to {{size}}',
     importBody:
-      'Brings an archive from this or another notebook in as a new project that you lead. Every file is checked against its SHA-256 and the signature against its key; a changed archive is refused whole. Signatures come in as history written into each note, never as live signatures.',
+      'Brings an archive from this or another notebook in as a new project that you lead. Every file is checked against its SHA-256 (one the archive gives none for is marked “not hash-checked”) and the signature against its key; a changed archive is refused whole. Signatures come in as history written into each note, never as live signatures.',
     importAction: 'Choose an archive…',
     openProject: 'Open the project',
     imported: {
@@ -303,7 +303,12 @@ const en = {
       otherKey_other: 'Imported “{{title}}” with {{count}} notes, signed by another notebook’s key.',
       unsigned_one: 'Imported “{{title}}” with {{count}} note; the archive was not signed (its checksums matched).',
       unsigned_other: 'Imported “{{title}}” with {{count}} notes; the archive was not signed (its checksums matched).',
+      unknownKey_one:
+        'Imported “{{title}}” with {{count}} note, signed by a key unknown here: the signature is recorded with its key id, not verified.',
+      unknownKey_other:
+        'Imported “{{title}}” with {{count}} notes, signed by a key unknown here: the signature is recorded with its key id, not verified.',
     },
+    notHashChecked: 'Not hash-checked (the archive gives no SHA-256): {{files}}',
   },
   download: {
     description: 'Take records out of the notebook as files.',

@@ -292,7 +292,7 @@ const ko: AuditMessages = {
     importTitle: '.eln 아카이브 가져오기',
     importFormat: '.eln (RO-Crate) · 최대 {{size}}',
     importBody:
-      '이 노트 또는 다른 노트의 아카이브를 내가 책임자인 새 프로젝트로 가져옵니다. 모든 파일은 SHA-256으로, 서명은 키로 검증하며 변경된 아카이브는 전부 거부됩니다. 서명은 실제 서명이 아니라 각 노트에 기록된 이력으로 들어옵니다.',
+      '이 노트 또는 다른 노트의 아카이브를 내가 책임자인 새 프로젝트로 가져옵니다. 모든 파일은 SHA-256으로(SHA-256이 없는 파일은 “해시 미확인”으로 표시), 서명은 키로 검증하며 변경된 아카이브는 전부 거부됩니다. 서명은 실제 서명이 아니라 각 노트에 기록된 이력으로 들어옵니다.',
     importAction: '아카이브 선택…',
     openProject: '프로젝트 열기',
     imported: {
@@ -302,7 +302,12 @@ const ko: AuditMessages = {
       otherKey_other: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 다른 노트 시스템의 키로 서명되었습니다.',
       unsigned_one: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 서명되지 않은 아카이브입니다(체크섬은 일치).',
       unsigned_other: '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 서명되지 않은 아카이브입니다(체크섬은 일치).',
+      unknownKey_one:
+        '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 이 서버가 모르는 키로 서명되어, 서명은 확인하지 않고 키 ID와 함께 기록했습니다.',
+      unknownKey_other:
+        '“{{title}}”을(를) 노트 {{count}}개와 함께 가져왔습니다. 이 서버가 모르는 키로 서명되어, 서명은 확인하지 않고 키 ID와 함께 기록했습니다.',
     },
+    notHashChecked: '해시 미확인 (아카이브에 SHA-256 없음): {{files}}',
   },
   download: {
     description: '연구노트의 기록을 파일로 내려받습니다.',

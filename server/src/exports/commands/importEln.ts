@@ -2,6 +2,7 @@ import type { ElnImportAnswer, Language } from '@eln/shared';
 import type { Actor } from '../../auth/authUser.js';
 import type { Services } from '../../services.js';
 import { importElnArchive } from '../eln/index.js';
+import { localPath } from '../eln/importPlan.js';
 
 export interface ElnImportInput {
   /** Where the uploaded archive was saved. */
@@ -23,5 +24,12 @@ export async function importEln({ db, config, elnImports }: Services, actor: Act
     clientAddress: actor.clientAddress,
     budget: elnImports,
   });
-  return { projectNo: imported.projectNo, title: imported.title, noteCount: imported.noteCount, signed: imported.signed };
+  return {
+    projectNo: imported.projectNo,
+    title: imported.title,
+    noteCount: imported.noteCount,
+    signed: imported.signed,
+    // Named as the archive names them (its paths), for the person importing to find them.
+    uncheckedFiles: imported.uncheckedFiles.map((id) => localPath(id) ?? id),
+  };
 }

@@ -26,6 +26,7 @@ import { storedFilesUnder } from '../../testing/storedFiles.js';
 import { toAuthFlags } from '../../users/flags.js';
 import { notePageHtml } from '../pdf/noteHtml.js';
 import { exportNoteNos, loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
+import { WELL_KNOWN_KEYS } from '../routes.js';
 import { CONSORTIUM_SCHEMA } from './consortiumSchema.js';
 import {
   exportPublicKey,
@@ -36,7 +37,7 @@ import {
   type ElnExportResult,
   type ElnImportUser,
 } from './index.js';
-import { generateSigningKey, minisignPublicKeyFile, minisignSignature } from './minisign.js';
+import { generateSigningKey, minisignPublicKeyFile, minisignSignature, verifyMinisign } from './minisign.js';
 import { ArchiveReader } from './zipReader.js';
 
 const run = promisify(execFile);
@@ -72,6 +73,7 @@ let db: Db;
 let work: string;
 let importer: ElnImportUser;
 let importerPassword: string;
+let baseUrl: string;
 /** The CRISPR project's export, extracted once; each refusal case copies it. */
 let crispr: { projectNo: number; archive: string; result: ElnExportResult; dir: string; root: string; crate: CrateJson };
 const pdfCalls: Array<{ project: ExportProject; note: ExportNote }> = [];
@@ -267,7 +269,7 @@ beforeAll(async () => {
   db = server.database.db;
   server.config.filesDir = path.join(work, 'files');
   await seedDemo(server, db);
-  const baseUrl = await server.listen();
+  baseUrl = await server.listen();
 
   // The template note of the CRISPR project (a table and its chart) saved twice, the second time with a
   // paragraph typed in a live editor, so the archive holds more than one version.
@@ -746,7 +748,7 @@ describe('.eln import', () => {
   });
 
   it('accepts an eLabFTW archive: experiments become notes with their text, image and comments; a type it refuses is left out', async () => {
-    const archive = path.join(FIXTURES, 'elabftw-export.eln');
+    const archive = path.join(FIXTURES, 'consortium', 'elabftw', 'export.eln');
     const result = await importElnArchive(db, server.config, importer, archive, { lang: 'en' });
     expect(result).toMatchObject({ signed: 'unsigned', noteCount: 12, fileCount: 1, title: 'eLabFTW export' });
     expect(result.skippedFiles).toEqual(['./Molecular-biology - Facilis-illum-sed-reprehenderit - a7658b02/autesse.json']);
@@ -780,7 +782,7 @@ describe('.eln import', () => {
   });
 
   it('takes the types administrators added to uploads, checked on their content as uploads are', async () => {
-    const archive = path.join(FIXTURES, 'elabftw-export.eln');
+    const archive = path.join(FIXTURES, 'consortium', 'elabftw', 'export.eln');
     const skippedJson = './Molecular-biology - Facilis-illum-sed-reprehenderit - a7658b02/autesse.json';
     try {
       // Added as binary with a signature the JSON does not start with: still left out.
@@ -917,17 +919,6 @@ describe('.eln import refusals (nothing written)', () => {
     const metadataPath = path.join(rootDir, 'ro-crate-metadata.json');
     await writeFile(metadataPath, (await readFile(metadataPath, 'utf8')).replace('"Clone genotyping PCR"', '"Clone genotyping PCS"'));
     await expectRefused(await rezip(parent, [crispr.root], 'bad-crate'), '8004');
-  });
-
-  it('refuses a signature by a key it cannot check (none shipped, not this server’s): 8009', async () => {
-    const { parent, rootDir } = await copyOfExport('unknown-key');
-    await rm(path.join(rootDir, 'eln-export-key.pub'));
-    const metadata = await readFile(path.join(rootDir, 'ro-crate-metadata.json'));
-    await writeFile(
-      path.join(rootDir, 'ro-crate-metadata.json.minisig'),
-      minisignSignature(generateSigningKey(), metadata, { untrusted: 'x', trusted: 'y' }),
-    );
-    await expectRefused(await rezip(parent, [crispr.root], 'unknown-key'), '8009');
   });
 
   it('refuses a note whose blocks do not fit the editor, even with matching checksums: 8008', async () => {
@@ -1115,4 +1106,223 @@ describe('.eln import refusals (nothing written)', () => {
     expect((await state()).projects).toBe(projectsBefore + 1);
     expect(room.inUse()).toBe(0);
   });
+});
+
+describe('.eln import: what the format leaves optional', () => {
+  it('imports a signature by a key it cannot check (none shipped, not this server’s) as unknownKey, recording it to verify later', async () => {
+    const { parent, rootDir } = await copyOfExport('unknown-key');
+    // The shipped key taken out of the archive and its crate, which another notebook's key then signs.
+    await rm(path.join(rootDir, 'eln-export-key.pub'));
+    const crate = JSON.parse(await readFile(path.join(rootDir, 'ro-crate-metadata.json'), 'utf8')) as CrateJson;
+    crate['@graph'] = crate['@graph'].filter((e) => e['@id'] !== 'eln-export-key.pub');
+    const root = crate['@graph'].find((e) => e['@id'] === './')!;
+    root.hasPart = refIds(root.hasPart)
+      .filter((id) => id !== 'eln-export-key.pub')
+      .map((id) => ({ '@id': id }));
+    await writeFile(path.join(rootDir, 'ro-crate-metadata.json'), JSON.stringify(crate));
+    const metadata = await readFile(path.join(rootDir, 'ro-crate-metadata.json'));
+    const stranger = generateSigningKey();
+    const minisig = minisignSignature(stranger, metadata, { untrusted: 'x', trusted: 'https://elsewhere.example/.well-known/keys.json' });
+    await writeFile(path.join(rootDir, 'ro-crate-metadata.json.minisig'), minisig);
+    const result = await importElnArchive(db, server.config, importer, await rezip(parent, [crispr.root], 'unknown-key'), { lang: 'ko' });
+    expect(result).toMatchObject({ signed: 'unknownKey', keyId: stranger.keyId, uncheckedFiles: [] });
+    const [record] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'export.imported'), eq(auditLog.targetId, String(result.projectNo))));
+    expect(record!.after).toMatchObject({ signed: 'unknownKey', keyId: stranger.keyId, minisig });
+    // Recorded whole: the key, once known, verifies it against the crate the import read.
+    expect(verifyMinisign(stranger, metadata, (record!.after as { minisig: string }).minisig).trustedComment).toContain('keys.json');
+    const [note] = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
+    const history = (await liveBlocks(note!.noteNo)).map((b) => b.content).join('\n');
+    expect(history).toContain(`이 서버가 모르는 키(${stranger.keyId})로 서명되어`);
+  });
+
+  it('still refuses a signature that does not read, or that the shipped key does not verify: 8004', async () => {
+    const garbled = await copyOfExport('garbled-signature');
+    await rm(path.join(garbled.rootDir, 'eln-export-key.pub'));
+    await writeFile(path.join(garbled.rootDir, 'ro-crate-metadata.json.minisig'), 'untrusted comment: x\nnot base64 at all\n');
+    await expectRefused(await rezip(garbled.parent, [crispr.root], 'garbled-signature'), '8004');
+    // A key is shipped, but the signature was made by another: the archive contradicts itself.
+    const other = await copyOfExport('other-signer');
+    const metadata = await readFile(path.join(other.rootDir, 'ro-crate-metadata.json'));
+    await writeFile(
+      path.join(other.rootDir, 'ro-crate-metadata.json.minisig'),
+      minisignSignature(generateSigningKey(), metadata, { untrusted: 'x', trusted: 'y' }),
+    );
+    await expectRefused(await rezip(other.parent, [crispr.root], 'other-signer'), '8004');
+  });
+
+  it('imports files without a SHA-256 as not hash-checked (named in the answer, the note and the audit), and still checks their size', async () => {
+    const { parent, rootDir } = await copyOfExport('no-sha');
+    await rm(path.join(rootDir, 'ro-crate-metadata.json.minisig'));
+    const metadataPath = path.join(rootDir, 'ro-crate-metadata.json');
+    const crate = JSON.parse(await readFile(metadataPath, 'utf8')) as CrateJson;
+    const attachment = crate['@graph'].find((e) => types(e).includes('File') && String(e['@id']).includes('/files/'))!;
+    delete attachment.sha256;
+    await writeFile(metadataPath, JSON.stringify(crate));
+    const result = await importElnArchive(db, server.config, importer, await rezip(parent, [crispr.root], 'no-sha'), { lang: 'ja' });
+    expect(result).toMatchObject({ signed: 'unsigned', uncheckedFiles: [attachment['@id']] });
+    const notes = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
+    const stored = await filesOfNotes(notes);
+    const file = stored.find((f) => attachment['@id'].endsWith(`.${f.extension}`) && f.size === Number(attachment.contentSize));
+    expect(file).toBeDefined();
+    const holder = notes.find((n) => n.noteNo === file!.noteNo)!;
+    const [version] = await db.select().from(noteVersions).where(eq(noteVersions.noteNo, holder.noteNo));
+    expect((version!.blocks as SavedBlock[]).map((b) => b.content).join()).toContain(
+      `ハッシュ未確認：アーカイブにファイル${String(attachment.name)}のSHA-256がない`,
+    );
+    const [created] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'note.created'), eq(auditLog.targetId, String(holder.noteNo))));
+    expect((created!.after as { files: Array<{ fileId: string; hashChecked: boolean }> }).files).toContainEqual(
+      expect.objectContaining({ fileId: file!.fileId, hashChecked: false }),
+    );
+
+    // Without a SHA-256 the declared size still holds: a file of another size is refused (8005), nothing written.
+    const sized = await copyOfExport('no-sha-wrong-size');
+    await rm(path.join(sized.rootDir, 'ro-crate-metadata.json.minisig'));
+    const sizedPath = path.join(sized.rootDir, 'ro-crate-metadata.json');
+    const sizedCrate = JSON.parse(await readFile(sizedPath, 'utf8')) as CrateJson;
+    const sizedFile = sizedCrate['@graph'].find((e) => e['@id'] === attachment['@id'])!;
+    delete sizedFile.sha256;
+    sizedFile.contentSize = String(Number(sizedFile.contentSize) + 1);
+    await writeFile(sizedPath, JSON.stringify(sizedCrate));
+    await expectRefused(await rezip(sized.parent, [crispr.root], 'no-sha-wrong-size'), '8005');
+  });
+
+  it('tolerates an entity repeated identically, refuses a Dataset or File repeated differently (8003)', async () => {
+    const same = await copyOfExport('repeat-same');
+    await rm(path.join(same.rootDir, 'ro-crate-metadata.json.minisig'));
+    const samePath = path.join(same.rootDir, 'ro-crate-metadata.json');
+    const sameCrate = JSON.parse(await readFile(samePath, 'utf8')) as CrateJson;
+    const note = datasetOf(sameCrate, 'B7 passage 3');
+    const person = sameCrate['@graph'].find((e) => types(e).includes('Person'))!;
+    sameCrate['@graph'].push(structuredClone(note), { ...person, name: `${String(person.name)} (again)` });
+    await writeFile(samePath, JSON.stringify(sameCrate));
+    const result = await importElnArchive(db, server.config, importer, await rezip(same.parent, [crispr.root], 'repeat-same'), {
+      lang: 'en',
+    });
+    expect(result.noteCount).toBe(3);
+
+    const differing = await copyOfExport('repeat-differing');
+    await rm(path.join(differing.rootDir, 'ro-crate-metadata.json.minisig'));
+    const differingPath = path.join(differing.rootDir, 'ro-crate-metadata.json');
+    const differingCrate = JSON.parse(await readFile(differingPath, 'utf8')) as CrateJson;
+    differingCrate['@graph'].push({ ...datasetOf(differingCrate, 'B7 passage 3'), name: 'B7 passage 4' });
+    await writeFile(differingPath, JSON.stringify(differingCrate));
+    await expectRefused(await rezip(differing.parent, [crispr.root], 'repeat-differing'), '8003');
+
+    const file = await copyOfExport('repeat-file');
+    await rm(path.join(file.rootDir, 'ro-crate-metadata.json.minisig'));
+    const filePath = path.join(file.rootDir, 'ro-crate-metadata.json');
+    const fileCrate = JSON.parse(await readFile(filePath, 'utf8')) as CrateJson;
+    const listed = fileCrate['@graph'].find((e) => types(e).includes('File') && String(e['@id']).includes('/files/'))!;
+    fileCrate['@graph'].push({ ...listed, sha256: '0'.repeat(64) });
+    await writeFile(filePath, JSON.stringify(fileCrate));
+    await expectRefused(await rezip(file.parent, [crispr.root], 'repeat-file'), '8003');
+  });
+});
+
+describe('.eln that opens everywhere', () => {
+  it('publishes the export key at /.well-known/keys.json as the format specifies, and that key verifies the archives', async () => {
+    const response = await fetch(`${baseUrl}${WELL_KNOWN_KEYS}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const keys = (await response.json()) as Array<Record<string, string>>;
+    const { keyId, minisignPub } = await exportPublicKey(db);
+    expect(keys).toEqual([
+      expect.objectContaining({ '@type': 'MediaObject', encodingFormat: 'application/x-minisign-key', identifier: keyId }),
+    ]);
+    // The key file is served where contentUrl says (the public URL's path, on this server).
+    const keyResponse = await fetch(`${baseUrl}${new URL(keys[0]!.contentUrl!).pathname}`);
+    expect(keyResponse.status).toBe(200);
+    const published = await keyResponse.text();
+    expect(published).toBe(minisignPub);
+    // minisign -V with the published key (not the one shipped in the archive) verifies an export.
+    const rootDir = path.join(crispr.dir, crispr.root);
+    const keyFile = path.join(work, 'published.pub');
+    await writeFile(keyFile, published);
+    const { stdout, stderr } = await run(MINISIGN, ['-V', '-p', keyFile, '-m', path.join(rootDir, 'ro-crate-metadata.json')]);
+    expect(stdout + stderr).toContain('Signature and comment signature verified');
+  });
+
+  it('round-trips through a fresh server: export, import there, export again keeps titles, text, tables, files, authors, dates and signatures', async () => {
+    const fresh = await startTestServer();
+    try {
+      const freshDb = fresh.database.db;
+      fresh.config.filesDir = path.join(work, 'fresh-files');
+      const created = await fresh.createUser({ name: 'Partner Lab Importer' });
+      const [row] = await freshDb.select().from(users).where(eq(users.userId, created.userId));
+      const partner: ElnImportUser = { userNo: row!.userNo, userId: row!.userId, name: row!.name, auth: toAuthFlags(row!) };
+      const imported = await importElnArchive(freshDb, fresh.config, partner, crispr.archive, { lang: 'en' });
+      // Another server: the archive's own shipped key verifies it, which is not that server's key.
+      expect(imported).toMatchObject({ signed: 'otherKey', keyId: crispr.result.keyId, uncheckedFiles: [], noteCount: 3 });
+      const againPath = path.join(work, 'fresh-again.eln');
+      await writeElnArchive(
+        freshDb,
+        {
+          projectNo: imported.projectNo,
+          noteNos: await exportNoteNos(freshDb, imported.projectNo),
+          filesDir: fresh.config.filesDir,
+          exportedAt: new Date('2026-06-01T00:00:00.000Z'),
+          exportedBy: { userId: partner.userId, name: partner.name },
+          lang: 'en',
+          timeZone: 'Asia/Seoul',
+          organization: 'Partner Lab',
+        },
+        createWriteStream(againPath),
+      );
+      const again = await extract(againPath, 'fresh-again');
+      expect(consortiumProblems(again.crate)).toEqual([]);
+      const firstGraph = new Map(crispr.crate['@graph'].map((e) => [e['@id'], e]));
+      const againGraph = new Map(again.crate['@graph'].map((e) => [e['@id'], e]));
+      const notesOf = (graph: Map<string, CrateEntity>) => refIds(graph.get('project/')!.hasPart).map((id) => graph.get(id)!);
+      const namesOf = (graph: Map<string, CrateEntity>, note: CrateEntity) => refIds(note.author).map((id) => graph.get(id)!.name);
+      const partsOf = (graph: Map<string, CrateEntity>, note: CrateEntity) => refIds(note.hasPart).map((id) => graph.get(id)!);
+      const attachments = (graph: Map<string, CrateEntity>, note: CrateEntity) =>
+        partsOf(graph, note)
+          .filter((f) => String(f['@id']).includes('/files/'))
+          .map((f) => `${String(f.name)} ${String(f.sha256)}`)
+          .sort();
+      /** The latest saved version's (or draft's) blocks, read from the extracted archive. */
+      const blocksOf = async (dir: string, root: string, graph: Map<string, CrateEntity>, note: CrateEntity) => {
+        const versions = partsOf(graph, note).filter((f) => /\/(v\d+|draft)\.json$/.test(String(f['@id'])));
+        const latest = versions.sort((a, b) => String(a.name).localeCompare(String(b.name), 'en', { numeric: true })).at(-1)!;
+        return (JSON.parse(await readFile(path.join(dir, root, String(latest['@id'])), 'utf8')) as { blocks: SavedBlock[] }).blocks;
+      };
+      const texts = (blocks: SavedBlock[]) =>
+        blocks.flatMap((b) => [...b.content.matchAll(/"text":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]));
+      const firstNotes = notesOf(firstGraph);
+      expect(firstNotes.length).toBe(3);
+      let tables = 0;
+      for (const first of firstNotes) {
+        const second = notesOf(againGraph).find((n) => n.name === first.name);
+        expect(second, String(first.name)).toBeDefined();
+        // Authors by name, and the files byte for byte.
+        expect(namesOf(againGraph, second!)).toEqual(namesOf(firstGraph, first));
+        expect(attachments(againGraph, second!)).toEqual(attachments(firstGraph, first));
+        // Text and tables: the original blocks, in order, then the history section.
+        const firstBlocks = await blocksOf(crispr.dir, crispr.root, firstGraph, first);
+        const secondBlocks = await blocksOf(again.dir, again.root, againGraph, second!);
+        expect(secondBlocks.slice(0, firstBlocks.length).map((b) => b.type)).toEqual(firstBlocks.map((b) => b.type));
+        tables += firstBlocks.filter((b) => b.type === 'table').length;
+        expect(texts(secondBlocks)).toEqual(expect.arrayContaining(texts(firstBlocks)));
+        const history = texts(secondBlocks).join('\n');
+        // Dates: when it was created there, and each saved version's time; signatures with their hashes.
+        expect(history).toContain('in the original notebook; last changed');
+        for (const version of partsOf(firstGraph, first).filter((f) => /\/v\d+\.json$/.test(String(f['@id']))))
+          expect(history).toContain(`Version ${String(version.version)} saved`);
+        for (const signature of refIds(first.comment).map((id) => firstGraph.get(id)!))
+          if (typeof signature.identifier === 'string') expect(history).toContain(signature.identifier);
+      }
+      // What was compared holds each kind: a table, files, and signatures.
+      expect(tables).toBeGreaterThan(0);
+      expect(firstNotes.some((n) => attachments(firstGraph, n).length > 0)).toBe(true);
+      expect(firstNotes.some((n) => refIds(n.comment).length > 0)).toBe(true);
+    } finally {
+      await fresh.stop();
+    }
+  }, 120_000);
 });

@@ -32,24 +32,47 @@ import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import { recordNoteWriter } from '../../notes/writers.js';
 import { canCreateProject, CREATE_REFUSALS } from '../../projects/policy.js';
 import { draftFile, METADATA_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, versionFile } from './crate.js';
-import { attachmentNode, ContentRefusal, historySection, importedDocument, textToNodes, withFileIds } from './importContent.js';
+import {
+  attachmentNode,
+  ContentRefusal,
+  heading,
+  historySection,
+  importedDocument,
+  tableNode,
+  textToNodes,
+  withFileIds,
+} from './importContent.js';
 import { Crate, planImport, text, type ImportPlan, type NotePlan } from './importPlan.js';
 import { elnMessage, SIGNATURE_MEANINGS } from './messages.js';
-import { existingExportKey, MinisignError, parseMinisignPublicKey, sameKey, verifyMinisign, type PublicKey } from './minisign.js';
+import {
+  existingExportKey,
+  MinisignError,
+  minisignKeyId,
+  parseMinisignPublicKey,
+  sameKey,
+  verifyMinisign,
+  type PublicKey,
+} from './minisign.js';
 import type { ImportBudget } from './importBudget.js';
 import { ArchiveReader } from './zipReader.js';
 
-export type ElnSignedBy = 'thisServer' | 'otherKey' | 'unsigned';
+/**
+ * Whose key verified ro-crate-metadata.json.minisig: this server's, another (shipped in the archive as
+ * eln-export-key.pub), none known here (`unknownKey`: the signature is recorded with its key id, not
+ * verified), or there is no signature.
+ */
+export type ElnSignedBy = 'thisServer' | 'otherKey' | 'unknownKey' | 'unsigned';
 
 export interface ElnImportResult {
   projectNo: number;
   title: string;
   noteCount: number;
   fileCount: number;
-  /** Whose key verified ro-crate-metadata.json.minisig: this server's, another (shipped in the archive), or none. */
   signed: ElnSignedBy;
-  /** The verifying key's id as minisign prints it; null when unsigned. */
+  /** The signing key's id as minisign prints it (for `unknownKey`, as the signature names it); null when unsigned. */
   keyId: string | null;
+  /** Files the archive lists without a SHA-256 (optional in the format): imported, their bytes not hash-checked. */
+  uncheckedFiles: string[];
   /** Files the archive lists (and whose checksums matched) that the notebook does not take: wrong type or too large. */
   skippedFiles: string[];
 }
@@ -85,6 +108,8 @@ interface StagedFile {
 interface SignatureCheck {
   signed: ElnSignedBy;
   keyId: string | null;
+  /** The signature file as the archive holds it, kept in the audit record so that it can be verified later. */
+  minisig: string | null;
 }
 
 /** Counts and hashes what passes, and feeds it to the content check an upload of its type gets (if any). */
@@ -155,7 +180,13 @@ export async function importElnArchive(
     const keep = new Set(plan.notes.flatMap((note) => note.attachments.map((a) => a.entityId)));
     // The types an upload may have now, administrators' additions included: an archive brings no other.
     const extraTypes = await addedFileTypes(db);
-    const skippedFiles = await verifyFiles(reader, crate, { keep, extraTypes }, config.filesDir, staged);
+    const { skipped: skippedFiles, unchecked: uncheckedFiles } = await verifyFiles(
+      reader,
+      crate,
+      { keep, extraTypes },
+      config.filesDir,
+      staged,
+    );
     const byEntity = new Map(staged.map((file) => [file.entityId, file]));
     const now = new Date();
     const context: NoteContext = {
@@ -166,6 +197,7 @@ export async function importElnArchive(
       zone: config.timeZone,
       intro: importIntro(options.lang, archiveName, now, config.timeZone, user, signature),
       skippedFiles,
+      uncheckedFiles,
       extraTypes,
     };
     // Every note's content is judged before the transaction, so a refusal writes nothing and holds no lock.
@@ -176,10 +208,11 @@ export async function importElnArchive(
         signature,
         staged,
         skippedFiles,
+        uncheckedFiles,
         clientAddress: options.clientAddress ?? null,
       }),
     );
-    return { ...created, fileCount: staged.length, signed: signature.signed, keyId: signature.keyId, skippedFiles };
+    return { ...created, fileCount: staged.length, signed: signature.signed, keyId: signature.keyId, skippedFiles, uncheckedFiles };
   } catch (error) {
     await Promise.all(staged.flatMap((file) => [rm(file.partialPath, { force: true }), rm(file.finalPath, { force: true })]));
     throw error;
@@ -191,12 +224,19 @@ export async function importElnArchive(
 
 /**
  * The archive's signature, checked against the public key it ships (or, when it ships none, this
- * server's own): unsigned when there is no .minisig.
+ * server's own): unsigned when there is no .minisig. A signature by a key neither shipped nor this
+ * server's is not refused: it is recorded with its key id as `unknownKey` (the format's keys are
+ * published by the exporting notebook at a URL the import does not fetch). A signature that does not
+ * read, or that a known key does not verify, is refused (8004).
  */
 async function checkSignature(db: Db, reader: ArchiveReader, metadata: Buffer): Promise<SignatureCheck> {
   const signatureEntry = reader.entry(SIGNATURE_FILE);
-  if (!signatureEntry) return { signed: 'unsigned', keyId: null };
-  const signatureText = (await reader.bytes(signatureEntry, 64 * 1024)).toString('utf8');
+  if (!signatureEntry) return { signed: 'unsigned', keyId: null, minisig: null };
+  const minisig = (await reader.bytes(signatureEntry, 64 * 1024)).toString('utf8');
+  const refuse = (error: unknown): never => {
+    if (error instanceof MinisignError) throw new AppError(ERR.elnSignature, { cause: error, data: { detail: error.message } });
+    throw error;
+  };
   const own = await existingExportKey(db);
   const keyEntry = reader.entry(PUBLIC_KEY_FILE);
   let key: PublicKey | null = own;
@@ -204,20 +244,22 @@ async function checkSignature(db: Db, reader: ArchiveReader, metadata: Buffer): 
     try {
       key = parseMinisignPublicKey((await reader.bytes(keyEntry, 64 * 1024)).toString('utf8'));
     } catch (error) {
-      if (error instanceof MinisignError) throw new AppError(ERR.elnSignature, { cause: error, data: { detail: error.message } });
-      throw error;
+      refuse(error);
     }
   }
-  if (!key) throw new AppError(ERR.elnUnknownKey);
+  let signer: string;
   try {
-    verifyMinisign(key, metadata, signatureText);
+    signer = minisignKeyId(minisig);
   } catch (error) {
-    if (!(error instanceof MinisignError)) throw error;
-    // Without a shipped key, a signature by some other notebook's key cannot be checked at all.
-    if (!keyEntry && /another key/.test(error.message)) throw new AppError(ERR.elnUnknownKey);
-    throw new AppError(ERR.elnSignature, { cause: error, data: { detail: error.message } });
+    return refuse(error);
   }
-  return { signed: own && sameKey(own, key) ? 'thisServer' : 'otherKey', keyId: key.keyId };
+  if (!key || (!keyEntry && signer !== key.keyId)) return { signed: 'unknownKey', keyId: signer, minisig };
+  try {
+    verifyMinisign(key, metadata, minisig);
+  } catch (error) {
+    refuse(error);
+  }
+  return { signed: own && sameKey(own, key) ? 'thisServer' : 'otherKey', keyId: key.keyId, minisig };
 }
 
 /**
@@ -232,16 +274,19 @@ async function verifyFiles(
   { keep, extraTypes }: { keep: ReadonlySet<string>; extraTypes: readonly ExtraFileType[] },
   filesDir: string,
   staged: StagedFile[],
-): Promise<string[]> {
+): Promise<{ skipped: string[]; unchecked: string[] }> {
   const skipped: string[] = [];
+  const unchecked: string[] = [];
   const now = new Date();
   for (const { entity, path: filePath } of crate.localFiles()) {
     const entry = reader.entry(filePath);
     if (!entry) throw new AppError(ERR.elnMissingFile, { params: { file: filePath } });
     const expected = text(entity, 'sha256')?.toLowerCase();
     const declaredSize = text(entity, 'contentSize');
-    if (!expected || !/^[0-9a-f]{64}$/.test(expected))
-      throw new AppError(ERR.elnChecksum, { params: { file: filePath }, data: { detail: 'no sha256' } });
+    // sha256 is optional in the format: a file without one, or with a value that is no SHA-256 (PASTA's gold
+    // standard writes MD5s and names there), is imported as not hash-checked; a SHA-256 must match.
+    const checkable = expected !== undefined && /^[0-9a-f]{64}$/.test(expected);
+    if (!checkable) unchecked.push(entity['@id']);
     const name = cleanFileName(text(entity, 'name') ?? filePath.split('/').at(-1) ?? 'file');
     const kind = uploadKindOf(name, extraTypes);
     // An attachment larger than an upload of its kind may be is only hashed, never unpacked into storage.
@@ -260,7 +305,7 @@ async function verifyFiles(
       throw new AppError(ERR.elnChecksum, { cause: error, params: { file: filePath } });
     }
     const sha256 = inspector.sha256();
-    if (sha256 !== expected || (declaredSize !== undefined && Number(declaredSize) !== inspector.size)) {
+    if ((checkable && sha256 !== expected) || (declaredSize !== undefined && Number(declaredSize) !== inspector.size)) {
       throw new AppError(ERR.elnChecksum, { params: { file: filePath } });
     }
     if (keep.has(entity['@id'])) {
@@ -282,7 +327,7 @@ async function verifyFiles(
       Object.assign(target, { size: inspector.size, sha256 });
     }
   }
-  return skipped;
+  return { skipped, unchecked };
 }
 
 /** Where an attachment is unpacked: the uploads' own layout (year/month/id.ext), as `.partial` until commit. */
@@ -322,6 +367,8 @@ interface NoteContext {
   zone: string;
   intro: string;
   skippedFiles: readonly string[];
+  /** Files listed without a SHA-256, imported unchecked. */
+  uncheckedFiles: readonly string[];
   /** The types administrators added to uploads, which an archive's attachments may have too. */
   extraTypes: readonly ExtraFileType[];
 }
@@ -332,7 +379,9 @@ function importIntro(lang: Language, archive: string, now: Date, zone: string, u
       ? elnMessage('archiveThisServer', lang, { keyId: signature.keyId ?? '' })
       : signature.signed === 'otherKey'
         ? elnMessage('archiveOtherKey', lang, { keyId: signature.keyId ?? '' })
-        : elnMessage('archiveUnsigned', lang);
+        : signature.signed === 'unknownKey'
+          ? elnMessage('archiveUnknownKey', lang, { keyId: signature.keyId ?? '' })
+          : elnMessage('archiveUnsigned', lang);
   return elnMessage('importIntro', lang, {
     archive,
     time: formatZonedTime(now, zone, lang)?.text ?? now.toISOString(),
@@ -380,6 +429,8 @@ async function noteContent(
     }
   } else {
     if (note.text) own.push(...textToNodes(note.text));
+    const properties = tableNode([elnMessage('propertyColumns', lang).split('|'), ...note.properties], true);
+    if (note.properties.length && properties) own.push(heading(elnMessage('originalProperties', lang), 3), properties);
     own.push(
       ...attached.map((file) =>
         attachmentNode({ fileId: file.fileId, name: file.originName, kind: file.kind, size: file.size, extension: file.extension }),
@@ -407,6 +458,8 @@ function historyLines(ctx: NoteContext, note: NotePlan): string[] {
       : elnMessage('originalNoteUnnumbered', lang, { name: note.name || note.datasetId }),
   );
   if (note.authors.length) lines.push(elnMessage('originalAuthors', lang, { names: note.authors.join(', ') }));
+  if (note.created || note.modified)
+    lines.push(elnMessage('originalDates', lang, { created: time(note.created), modified: time(note.modified ?? note.created) }));
   if (note.unsaved) lines.push(elnMessage('originalUnsaved', lang));
   if (note.template)
     lines.push(
@@ -427,6 +480,7 @@ function historyLines(ctx: NoteContext, note: NotePlan): string[] {
   for (const comment of note.comments)
     lines.push(elnMessage('originalComment', lang, { name: comment.author ?? unknown, time: time(comment.at), text: comment.text }));
   for (const attachment of note.attachments) {
+    if (ctx.uncheckedFiles.includes(attachment.entityId)) lines.push(elnMessage('fileNotHashChecked', lang, { name: attachment.name }));
     if (ctx.skippedFiles.includes(attachment.entityId)) {
       const kind = uploadKindOf(cleanFileName(attachment.name), ctx.extraTypes);
       lines.push(
@@ -456,6 +510,7 @@ interface ImportRecord {
   signature: SignatureCheck;
   staged: StagedFile[];
   skippedFiles: string[];
+  uncheckedFiles: string[];
   clientAddress: string | null;
 }
 
@@ -558,7 +613,13 @@ async function createProject(
         labNoteNumber: created.labNoteNumber,
         version,
         ...(blocksHash ? { blocksHash } : {}),
-        files: noteFiles.map((f) => ({ fileId: f.fileId, origin: f.originName, size: f.size, sha256: f.sha256 })),
+        files: noteFiles.map((f) => ({
+          fileId: f.fileId,
+          origin: f.originName,
+          size: f.size,
+          sha256: f.sha256,
+          hashChecked: !record.uncheckedFiles.includes(f.entityId),
+        })),
         imported: origin,
       },
       clientAddress: record.clientAddress,
@@ -573,9 +634,12 @@ async function createProject(
       archive: record.archiveName,
       signed: record.signature.signed,
       keyId: record.signature.keyId,
+      // The signature itself, so that one by a key unknown here can be verified once the key is known.
+      ...(record.signature.minisig ? { minisig: record.signature.minisig } : {}),
       notes: importedNotes,
       files: record.staged.length,
       skippedFiles: record.skippedFiles,
+      uncheckedFiles: record.uncheckedFiles,
     },
     clientAddress: record.clientAddress,
   });

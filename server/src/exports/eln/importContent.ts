@@ -16,7 +16,7 @@ const paragraph = (text: string): PmNode => ({
   attrs: { blockUid: newBlockUid() },
   ...(text ? { content: [{ type: 'text', text }] } : {}),
 });
-const heading = (text: string, level: number): PmNode => ({
+export const heading = (text: string, level: number): PmNode => ({
   type: 'heading',
   attrs: { level, blockUid: newBlockUid() },
   content: [{ type: 'text', text }],
@@ -68,10 +68,74 @@ function decodeEntities(text: string): string {
 const BLOCK_TAG =
   /<\s*(\/?)\s*(h[1-6]|p|div|li|pre|blockquote|tr|table|ul|ol|section|article|header|footer|figure|figcaption|dt|dd)\b[^>]*>/gi;
 
+/** Cell text as the editor's table holds it: one paragraph per cell. */
+const cellNode = (text: string, header: boolean): PmNode => ({
+  type: header ? 'tableHeader' : 'tableCell',
+  attrs: { colspan: 1, rowspan: 1 },
+  content: [text ? { type: 'paragraph', content: [{ type: 'text', text }] } : { type: 'paragraph' }],
+});
+
 /**
- * Another notebook's text (eLabFTW keeps HTML) as headings and paragraphs: block elements start a new
- * block, headings stay headings, everything else is read as text. Markup the editor does not have
- * (scripts, styles, math, links) is not carried over; its text is.
+ * Rows of text as the editor's table (each row padded to the widest), the first row as headers when
+ * `headerRow`; null when it is empty or larger than a table here may be (the caller keeps it as text).
+ */
+export function tableNode(rows: readonly (readonly string[])[], headerRow = false): PmNode | null {
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  if (!rows.length || !width || rows.length > LIMITS.tableMaxSide || width > LIMITS.tableMaxSide) return null;
+  return {
+    type: 'table',
+    attrs: { blockUid: newBlockUid() },
+    content: rows.map((row, r) => ({
+      type: 'tableRow',
+      content: Array.from({ length: width }, (_, c) => cellNode(clean(row[c] ?? ''), headerRow && r === 0)),
+    })),
+  };
+}
+
+const htmlText = (html: string) => clean(decodeEntities(html.replace(/<[^>]*>/g, ' ')));
+
+/**
+ * An HTML table's rows of cell text (a nested table's text stays in its cell), and whether its first row
+ * is all headers; spans are not kept (each cell is one cell).
+ */
+function htmlTableRows(html: string): { rows: string[][]; headerRow: boolean } {
+  const inner = html.replace(/^<\s*table\b[^>]*>|<\s*\/\s*table\s*>$/gi, '');
+  const rows: string[][] = [];
+  let headerRow = false;
+  for (const [index, row] of inner
+    .split(/<\s*tr\b[^>]*>/i)
+    .slice(1)
+    .entries()) {
+    const cells = row.split(/<\s*t[dh]\b[^>]*>/i);
+    const tags = [...row.matchAll(/<\s*(t[dh])\b/gi)].map((m) => (m[1] ?? '').toLowerCase());
+    if (index === 0) headerRow = tags.length > 0 && tags.every((tag) => tag === 'th');
+    rows.push(cells.slice(1).map(htmlText));
+  }
+  return { rows, headerRow };
+}
+
+/** The outermost `<table>…</table>` spans of some HTML (nested tables inside them), in order. */
+function outerTables(html: string): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  let depth = 0;
+  let start = 0;
+  for (const match of html.matchAll(/<\s*(\/?)\s*table\b[^>]*>/gi)) {
+    if (match[1] !== '/') {
+      if (depth === 0) start = match.index;
+      depth += 1;
+    } else if (depth > 0) {
+      depth -= 1;
+      if (depth === 0) spans.push({ start, end: match.index + match[0].length });
+    }
+  }
+  return spans;
+}
+
+/**
+ * Another notebook's text (eLabFTW keeps HTML) as headings, paragraphs and tables: block elements start
+ * a new block, headings stay headings, a table of at most the editor's size stays a table (a larger one
+ * is read as text), everything else is read as text. Markup the editor does not have (scripts, styles,
+ * math, links) is not carried over; its text is.
  */
 export function textToNodes(source: string): PmNode[] {
   const looksLikeHtml = /<\s*[a-z][^>]*>/i.test(source);
@@ -86,10 +150,25 @@ export function textToNodes(source: string): PmNode[] {
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/<\s*br\s*\/?\s*>/gi, '\n');
   const nodes: PmNode[] = [];
+  let from = 0;
+  for (const span of outerTables(html)) {
+    nodes.push(...htmlBlocks(html.slice(from, span.start)));
+    const { rows, headerRow } = htmlTableRows(html.slice(span.start, span.end));
+    const table = tableNode(rows, headerRow);
+    nodes.push(...(table ? [table] : htmlBlocks(html.slice(span.start, span.end))));
+    from = span.end;
+  }
+  nodes.push(...htmlBlocks(html.slice(from)));
+  return nodes;
+}
+
+/** HTML without tables as headings and paragraphs. */
+function htmlBlocks(html: string): PmNode[] {
+  const nodes: PmNode[] = [];
   let level: number | null = null;
   let last = 0;
   const flush = (end: number) => {
-    const text = clean(decodeEntities(html.slice(last, end).replace(/<[^>]*>/g, ' ')));
+    const text = htmlText(html.slice(last, end));
     if (text) nodes.push(level ? heading(text, level) : paragraph(text));
   };
   for (const match of html.matchAll(BLOCK_TAG)) {

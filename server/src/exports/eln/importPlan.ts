@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERR, LIMITS } from '@eln/shared';
+import { canonicalJson, ERR, LIMITS } from '@eln/shared';
 import { AppError } from '../../http/errors.js';
 import { clean } from './importContent.js';
 import { DRAFT_FILE, METADATA_FILE, PROJECT_GENRE, SIGNATURE_GENRES, type Entity } from './crate.js';
@@ -33,8 +33,10 @@ export class Crate {
     if (!shape.success) throw new AppError(ERR.elnMetadata, { data: { detail: 'no @graph of entities with @id and @type' } });
     const entities = new Map<string, Entity>();
     for (const entity of shape.data['@graph']) {
-      if (entities.has(entity['@id'])) throw new AppError(ERR.elnMetadata, { data: { detail: `two entities ${entity['@id']}` } });
-      entities.set(entity['@id'], entity);
+      const earlier = entities.get(entity['@id']);
+      if (earlier && !sameRepeat(earlier, entity))
+        throw new AppError(ERR.elnMetadata, { data: { detail: `two entities ${entity['@id']}` } });
+      if (!earlier) entities.set(entity['@id'], entity);
     }
     const descriptor = entities.get(METADATA_FILE);
     const rootId = descriptor ? refIds(descriptor, 'about')[0] : undefined;
@@ -75,6 +77,18 @@ export class Crate {
         return [{ entity, path }];
       });
   }
+}
+
+/**
+ * Whether a repeated @id may stand as its first occurrence. The same entity written twice (datalab) is
+ * tolerated. Two that differ are refused where the import relies on them: the descriptor, Datasets and
+ * Files (what is imported and what each file is checked against). A differing repeat of context (a
+ * Person, an Action, an Organization) is one more description of the same thing; the first is kept.
+ */
+function sameRepeat(earlier: Entity, later: Entity): boolean {
+  if (canonicalJson(earlier) === canonicalJson(later)) return true;
+  const relied = (e: Entity) => e['@id'] === METADATA_FILE || isA(e, 'Dataset') || isA(e, 'File');
+  return !relied(earlier) && !relied(later);
 }
 
 export function isA(entity: Entity, type: string): boolean {
@@ -148,8 +162,13 @@ export interface NotePlan {
   /** This notebook's archive, a note never saved: its draft's blocks file. */
   draft: { entityId: string; path: string } | null;
   versions: Array<{ version: string; savedAt: string | null; savedBy: string | null }>;
+  /** When it was created and last changed there, as the archive writes them. */
+  created: string | null;
+  modified: string | null;
   /** Another notebook's note: its text (HTML or plain). */
   text: string | null;
+  /** Another notebook's note: its metadata (`variableMeasured` PropertyValues) as name, value and unit. */
+  properties: Array<[string, string, string]>;
   template: { name: string; version: string | null } | null;
   attachments: AttachmentPlan[];
   signatures: SignaturePlan[];
@@ -169,7 +188,7 @@ const MAX_DEPTH = 8;
 /**
  * The project and its notes. The project is the root's one Dataset that holds Datasets or says it is a
  * project (this notebook's `project/`, empty or not), or else the root itself (eLabFTW lists experiments at the top); its notes are the Datasets
- * below it that hold no Datasets.
+ * below it that hold no Datasets, or that hold files or text of their own.
  */
 export function planImport(crate: Crate): ImportPlan {
   const topDatasets = crate.refs(crate.root, 'hasPart').filter((e) => isA(e, 'Dataset'));
@@ -182,7 +201,9 @@ export function planImport(crate: Crate): ImportPlan {
     if (seen.has(dataset['@id']) || depth > MAX_DEPTH) return;
     seen.add(dataset['@id']);
     const children = crate.refs(dataset, 'hasPart').filter((e) => isA(e, 'Dataset'));
-    if (!children.length && dataset !== project) leaves.push(dataset);
+    // A Dataset that holds Datasets is a note too when it has files or text of its own (RSpace's documents link others).
+    const ownContent = crate.refs(dataset, 'hasPart').some((e) => isA(e, 'File')) || text(dataset, 'text') !== undefined;
+    if (dataset !== project && (!children.length || ownContent)) leaves.push(dataset);
     for (const child of children) walk(child, depth + 1);
   };
   walk(project, 0);
@@ -222,8 +243,7 @@ function personName(entity: Entity): string | undefined {
 const MAX_AUTHORS = 20;
 
 function authorsOf(crate: Crate, dataset: Entity): string[] {
-  const names = crate
-    .refs(dataset, 'author')
+  const names = [...crate.refs(dataset, 'author'), ...crate.refs(dataset, 'authors')]
     .map(personName)
     .filter((name): name is string => name !== undefined)
     .map((name) => Array.from(clean(name)).slice(0, LIMITS.userName).join('').trim())
@@ -283,7 +303,8 @@ function planNote(crate: Crate, dataset: Entity): NotePlan {
   }
   return {
     datasetId: dataset['@id'],
-    name: text(dataset, 'name') ?? '',
+    // Unnamed (RSpace), a note is called by its folder.
+    name: text(dataset, 'name') ?? localPath(dataset['@id'])?.split('/').at(-1) ?? '',
     identifier: text(dataset, 'identifier') ?? null,
     status: text(dataset, 'creativeWorkStatus') ?? null,
     authors: authorsOf(crate, dataset),
@@ -295,10 +316,38 @@ function planNote(crate: Crate, dataset: Entity): NotePlan {
       savedAt: text(entity, 'dateCreated') ?? null,
       savedBy: crate.nameOf(entity, 'author') ?? null,
     })),
+    created: text(dataset, 'dateCreated') ?? null,
+    modified: text(dataset, 'dateModified') ?? null,
     text: ours ? null : (text(dataset, 'text') ?? null),
+    properties: ours ? [] : propertiesOf(crate, dataset),
     template: template ? { name: text(template, 'name') ?? '', version: text(template, 'version') ?? null } : null,
     attachments,
     signatures,
     comments,
   };
+}
+
+/** Rows a properties table holds at most (its header row aside): the editor's tables are that large. */
+const MAX_PROPERTIES = LIMITS.tableMaxSide - 1;
+
+/** A PropertyValue's value as text: a number, a string, or a list or object written out as JSON. */
+function propertyValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
+/** A Dataset's metadata (eLabFTW's extra fields, Kadi4Mat's extras, PASTA's and SampleDB's properties). */
+function propertiesOf(crate: Crate, dataset: Entity): Array<[string, string, string]> {
+  const inline = ([] as unknown[])
+    .concat(dataset.variableMeasured ?? [])
+    .filter((item): item is Entity => !!item && typeof item === 'object' && !('@id' in item && Object.keys(item).length === 1));
+  return [...crate.refs(dataset, 'variableMeasured'), ...inline]
+    .map((property): [string, string, string] => [
+      clean(text(property, 'name') ?? text(property, 'propertyID') ?? ''),
+      clean(propertyValue(property.value).slice(0, 2000)),
+      clean(text(property, 'unitText') ?? text(property, 'unitCode') ?? ''),
+    ])
+    .filter(([name, value]) => name || value)
+    .slice(0, MAX_PROPERTIES);
 }

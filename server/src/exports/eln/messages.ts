@@ -117,10 +117,15 @@ export const ELN_MESSAGES = {
     '아카이브 서명을 함께 들어 있던 키 {keyId}로 확인했습니다. 이 서버의 키가 아닙니다.',
     'アーカイブの署名を同梱の鍵{keyId}で確認しました。このサーバーの鍵ではありません。',
   ),
+  archiveUnknownKey: words(
+    'The archive is signed by a key unknown here ({keyId}): its signature is not verified; it is kept with the key id in the audit record of this import, to verify when the key is known.',
+    '아카이브는 이 서버가 모르는 키({keyId})로 서명되어 있습니다. 서명은 확인하지 못했으며, 키를 알게 되면 확인할 수 있도록 키 ID와 함께 이 가져오기의 감사 기록에 보관했습니다.',
+    'アーカイブはこのサーバーが知らない鍵（{keyId}）で署名されています。署名は確認できていません。鍵が分かったときに確認できるよう、鍵IDとともにこの取り込みの監査記録に保管しました。',
+  ),
   archiveUnsigned: words(
-    'The archive was not signed; the SHA-256 of each file was checked.',
-    '아카이브에 서명이 없었습니다. 각 파일의 SHA-256은 확인했습니다.',
-    'アーカイブには署名がありませんでした。各ファイルのSHA-256は確認しました。',
+    'The archive was not signed; the SHA-256 of each file that lists one was checked.',
+    '아카이브에 서명이 없었습니다. SHA-256이 적힌 파일은 모두 확인했습니다.',
+    'アーカイブには署名がありませんでした。SHA-256が記載されたファイルはすべて確認しました。',
   ),
   originalNote: words('Original note: {number} ({status}).', '원래 노트: {number} ({status}).', '元のノート：{number}（{status}）。'),
   originalNoteNumber: words('Original note: {number}.', '원래 노트: {number}.', '元のノート：{number}。'),
@@ -134,6 +139,18 @@ export const ELN_MESSAGES = {
     'Never saved in the original notebook: imported as an unsaved draft, with no version.',
     '원래 노트북에서 한 번도 저장하지 않은 노트입니다. 버전 없이 저장하지 않은 초안으로 가져왔습니다.',
     '元のノートブックで一度も保存されていないノートです。バージョンのない未保存の下書きとして取り込みました。',
+  ),
+  originalDates: words(
+    'Created {created} in the original notebook; last changed {modified}.',
+    '원래 노트북에서 {created}에 생성, {modified}에 마지막 수정.',
+    '元のノートブックで{created}に作成、{modified}に最終更新。',
+  ),
+  originalProperties: words('Metadata in the original notebook', '원래 노트북의 메타데이터', '元のノートブックのメタデータ'),
+  propertyColumns: words('Name|Value|Unit', '이름|값|단위', '名前|値|単位'),
+  fileNotHashChecked: words(
+    'Not hash-checked: the archive gives no SHA-256 for the file {name} (none, or a value that is not one), so its bytes could not be checked against the archive.',
+    '해시 미확인: 아카이브에 {name} 파일의 SHA-256이 없거나 SHA-256이 아닌 값이어서 내용을 확인하지 못했습니다.',
+    'ハッシュ未確認：アーカイブにファイル{name}のSHA-256がない（またはSHA-256ではない値の）ため、内容を確認できませんでした。',
   ),
   originalVersion: words(
     'Version {version} saved {time} by {name}.',

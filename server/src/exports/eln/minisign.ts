@@ -168,12 +168,8 @@ function publicKeyObject(key: PublicKey): KeyObject {
   return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.publicKeyBytes.toString('base64url') }, format: 'jwk' });
 }
 
-/**
- * Checks a minisign signature of `content` against `key`, as `minisign -V` does: the key ids match, the
- * file's signature verifies (over its BLAKE2b-512 hash for `ED`, over the bytes for the legacy `Ed`), and
- * the global signature covers the trusted comment. Answers the trusted comment; throws MinisignError.
- */
-export function verifyMinisign(key: PublicKey, content: Uint8Array, signatureFile: string): { trustedComment: string } {
+/** A signature file read into its parts (not verified); throws MinisignError. */
+function readSignature(signatureFile: string): { bytes: Buffer; algorithm: string; trustedLine: string; globalLine: string } {
   const [untrusted, line, trustedLine, globalLine] = lines(signatureFile);
   if (!untrusted?.startsWith('untrusted comment:') || !line || !trustedLine?.startsWith('trusted comment: ') || !globalLine)
     throw new MinisignError('not a minisign signature');
@@ -182,6 +178,21 @@ export function verifyMinisign(key: PublicKey, content: Uint8Array, signatureFil
   const algorithm = bytes.subarray(0, 2).toString('ascii');
   if (algorithm !== PREHASHED_ALGORITHM && algorithm !== PUBLIC_KEY_ALGORITHM)
     throw new MinisignError(`unknown signature algorithm ${algorithm}`);
+  return { bytes, algorithm, trustedLine, globalLine };
+}
+
+/** The id of the key a minisign signature names (as minisign prints it), without verifying it; throws MinisignError. */
+export function minisignKeyId(signatureFile: string): string {
+  return displayKeyId(readSignature(signatureFile).bytes.subarray(2, 2 + KEY_ID_BYTES));
+}
+
+/**
+ * Checks a minisign signature of `content` against `key`, as `minisign -V` does: the key ids match, the
+ * file's signature verifies (over its BLAKE2b-512 hash for `ED`, over the bytes for the legacy `Ed`), and
+ * the global signature covers the trusted comment. Answers the trusted comment; throws MinisignError.
+ */
+export function verifyMinisign(key: PublicKey, content: Uint8Array, signatureFile: string): { trustedComment: string } {
+  const { bytes, algorithm, trustedLine, globalLine } = readSignature(signatureFile);
   if (!bytes.subarray(2, 2 + KEY_ID_BYTES).equals(key.keyIdBytes)) throw new MinisignError('signed with another key');
   const signature = bytes.subarray(2 + KEY_ID_BYTES);
   const publicKey = publicKeyObject(key);

@@ -4,6 +4,7 @@ import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
 import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
 import { labNotes, noteDrafts, noteVersions } from '../../db/schema.js';
+import { queueForSearch } from '../../search/indexer.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { checkClientList } from '../clientList.js';
@@ -52,6 +53,8 @@ export async function saveVersion(services: Services, actor: Actor, input: CallR
       changes: versionChanges(saved.blocks, savedBlocks),
     });
     await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
+    // Its units now say which of them this version holds (search/records.ts).
+    await queueForSearch(tx, documentName);
     await appendAudit(tx, {
       ...auditedActor(actor),
       action: 'note.saved',
