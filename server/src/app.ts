@@ -137,7 +137,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const auditAnchor = new AuditAnchor(database.db, config.auditAnchorFile, app.log);
   auditAnchor.start();
   const stopAuditHeadLog = startAuditHeadLog(database.db, app.log, config.auditHeadLogMs, auditAnchor);
-  const live = new LiveDocuments(collab, persistence, documentStore, authorization, controlChannel ?? singleProcessChannel);
+  const live = new LiveDocuments(collab, persistence, documentStore, authorization, app.log, controlChannel ?? singleProcessChannel);
   // One browser per process prints every PDF, started at the first print.
   const pdfPrinter = new PdfPrinter({ executablePath: config.chromiumPath });
   const services: Services = {

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
-import { ERR, type api, type AuditAction, type AuditRecord, type CallRequest, type ListAnswer } from '@eln/shared';
+import { ERR, type api, type AuditAction, type AuditDetailAnswer, type AuditRecord, type CallRequest, type ListAnswer } from '@eln/shared';
+import { deletedNote } from '../notes/history.js';
 import type { Db, Queryable } from '../db/client.js';
 import { auditLog, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
@@ -76,11 +77,13 @@ export async function listAuditRecords(db: Db, request: AuditListRequest, timeZo
   return { list: rows.map(toRecord), totalCount };
 }
 
-/** One record, whole; 404 when there is none of that number. */
-export async function auditRecordDetail(db: Db, seq: number): Promise<AuditRecord> {
+/** One record, whole, with the deleted note it names if any (see deletedNote); 404 when there is none of that number. */
+export async function auditRecordDetail(db: Db, seq: number, timeZone: string): Promise<AuditDetailAnswer> {
   const [row] = await selectRecords(db).where(eq(auditLog.seq, seq));
   if (!row) throw new AppError(ERR.notFound);
-  return toRecord(row);
+  const record = toRecord(row);
+  const noteNo = record.targetType === 'note' ? Number(record.targetId) : NaN;
+  return { ...record, deletedNote: Number.isSafeInteger(noteNo) ? await deletedNote(db, noteNo, timeZone) : null };
 }
 
 /** Every record the filter matches, in chain order (the CSV export). */

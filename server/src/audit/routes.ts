@@ -16,7 +16,7 @@ export function auditRoutes(services: Services) {
   return bindCalls(api.audit, {
     verify: ({ body }) => verifyAuditTrail(db, auditAnchor, body),
     list: ({ body }) => listAuditRecords(db, body, config.timeZone),
-    detail: ({ body }) => auditRecordDetail(db, body.seq),
+    detail: ({ body }) => auditRecordDetail(db, body.seq, config.timeZone),
     exportCsv: async ({ body, actor, reply }) => sendAuditCsv(reply, await exportAuditTrail(services, actor, body)),
   });
 }

@@ -368,6 +368,9 @@ export const noteVersions = pgTable(
      * for versions stored before it was kept, or imported, until notes/versionChanges.ts fills it in.
      */
     changes: jsonb('changes').$type<ChangeSummary>(),
+    /** The earlier version this one restored (its content made live again), and the reason given; null for a save. */
+    restoredFrom: integer('restored_from'),
+    reason: text('reason'),
   },
   (t) => [primaryKey({ columns: [t.noteNo, t.version] })],
 );
@@ -837,6 +840,8 @@ export const exportJobs = pgTable(
     timeZone: text('time_zone').notNull(),
     /** A PDF made PDF/A-2b (archival) by Ghostscript. */
     pdfA: boolean('pdf_a').notNull().default(false),
+    /** A PDF with each note's changes since the version before it. */
+    changes: boolean('changes').notNull().default(false),
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
       .notNull()
       .default('queued'),

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type { Browser } from 'playwright-core';
 import {
@@ -23,6 +23,7 @@ import { startTestServer, type TestServer } from '../testing/harness.js';
 import { ExportLinks } from './links.js';
 import { exportMakers } from './makers.js';
 import { PdfPrinter } from './pdf/index.js';
+import { PDF_MESSAGES } from './pdf/messages.js';
 
 let server: TestServer;
 type Caller = Awaited<ReturnType<TestServer['as']>> & { token: string };
@@ -192,6 +193,8 @@ describe('export jobs: who may export a project', () => {
       { format: 'eln', projectNos: [projectNo], startDate: '2026-03-02', endDate: '2026-03-01' },
       { format: 'eln', projectNos: [projectNo], timeZone: 'Mars/Olympus' },
       { format: 'eln', projectNos: [projectNo], pdfA: true },
+      { format: 'eln', projectNos: [projectNo], changes: true },
+      { format: 'pdf', projectNos: [projectNo], changes: 'yes' },
       { format: 'eln', noteNo: 1 },
       { format: 'pdf', noteNo: 1, projectNos: [projectNo] },
       { format: 'pdf', projectNos: [projectNo], version: 1 },
@@ -406,6 +409,31 @@ describe('export jobs: a project as PDF and as .eln, and the archive imported ag
     const abilities = async (caller: Caller) => (await caller(api.notes.blockList, { labNoteNo })).body.data.note.abilities.exportPdf;
     expect(await abilities(participant)).toBe(true);
     expect(await abilities(admin)).toBe(true);
+  });
+
+  it("adds each note's changes since the version before it when asked, and not otherwise", async () => {
+    const started = await participant(api.exports.create, { format: 'pdf', noteNo: labNoteNo, changes: true });
+    expect(started.body.data.list).toMatchObject([{ noteNo: labNoteNo, changes: true }]);
+    const job = await finished(participant, started.body.data.list[0]!.jobId);
+    const [record] = await server.database.db
+      .select({ after: auditLog.after })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'export.requested'), eq(auditLog.targetId, job.jobId)));
+    expect(record?.after).toMatchObject({ changes: true });
+    const token = (await participant(api.exports.link, { jobId: job.jobId })).body.data.token;
+    const folder = mkdtempSync(path.join(tmpdir(), 'export-changes-'));
+    try {
+      writeFileSync(path.join(folder, 'note.pdf'), (await download(participant, token)).rawPayload);
+      const text = execFileSync('pdftotext', ['-layout', path.join(folder, 'note.pdf'), '-'], { encoding: 'utf8' });
+      // Version 1 is the note's first: everything in it was added.
+      expect(text).toContain(PDF_MESSAGES.changesFirst.en);
+      expect(text).toContain(PDF_MESSAGES.changeAdded.en);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const plain = await participant(api.exports.create, { format: 'pdf', noteNo: labNoteNo });
+    expect(plain.body.data.list).toMatchObject([{ changes: false }]);
+    await finished(participant, plain.body.data.list[0]!.jobId);
   });
 
   it('makes the PDF a PDF/A-2b copy when asked (Ghostscript), named so', async () => {

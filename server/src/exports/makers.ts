@@ -19,6 +19,7 @@ import {
   renderNotePdf,
   writeProjectPdf,
   type PdfASupport,
+  type PdfOptions,
   type PdfPrinter,
 } from './pdf/index.js';
 import { chromiumInstalled } from './pdf/support.js';
@@ -83,6 +84,7 @@ function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
           exportedAt: context.exportedAt,
           exportedBy: context.exportedBy,
           filesDir: config.filesDir,
+          ...changesOption(db, job),
           range: context.range,
           signal,
           pdfA,
@@ -93,6 +95,12 @@ function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
     );
     return { fileName: exportFileName(`${context.project.title}${pdfA ? '-PDFA' : ''}`, context.exportedAt, job.timeZone, 'pdf') };
   };
+}
+
+/** A PDF job that asked for each note's changes since its previous version: how the printer reads that version. */
+function changesOption(db: Db, job: ExportJobRow): Pick<PdfOptions, 'previousBlocks'> {
+  if (!job.changes) return {};
+  return { previousBlocks: (noteNo, version) => (version > 1 ? findVersionBlocks(db, noteNo, version - 1) : Promise.resolve(null)) };
 }
 
 /** One saved version of one note, with its signature manifest and history: `LN-2026-000042-v3.pdf`. */
@@ -114,7 +122,13 @@ async function notePdf(
       printer,
       context.project,
       note,
-      { lang: context.lang, timeZone: job.timeZone, exportedAt: context.exportedAt, exportedBy: context.exportedBy },
+      {
+        lang: context.lang,
+        timeZone: job.timeZone,
+        exportedAt: context.exportedAt,
+        exportedBy: context.exportedBy,
+        ...changesOption(db, job),
+      },
       { ...entry, blocks },
     ),
   );

@@ -19,6 +19,7 @@ export const toJob = (user: AuthUser, { job, projectTitle, labNoteNumber, userId
   startDate: job.startDate,
   endDate: job.endDate,
   pdfA: job.pdfA,
+  changes: job.changes,
   noteNo: job.noteNo,
   labNoteNumber,
   version: job.version,

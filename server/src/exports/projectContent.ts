@@ -57,6 +57,9 @@ export interface ExportVersion {
   savedBy: ExportPerson;
   /** The SHA-256 stored at saving. */
   blocksHash: string;
+  /** The version it restored, with the reason given (null for a save). */
+  restoredFrom: number | null;
+  reason: string | null;
 }
 
 export interface ExportSignature {
@@ -243,13 +246,15 @@ async function versionHistory(q: Queryable, noteNo: number): Promise<ExportVersi
       version: noteVersions.version,
       savedAt: noteVersions.savedAt,
       blocksHash: noteVersions.blocksHash,
+      restoredFrom: noteVersions.restoredFrom,
+      reason: noteVersions.reason,
       savedBy: { userNo: users.userNo, userId: users.userId, name: users.name },
     })
     .from(noteVersions)
     .innerJoin(users, eq(users.userNo, noteVersions.savedByUserNo))
     .where(eq(noteVersions.noteNo, noteNo))
     .orderBy(asc(noteVersions.version));
-  return rows.map((r) => ({ version: r.version, savedAt: r.savedAt, blocksHash: r.blocksHash, savedBy: person(r.savedBy) }));
+  return rows.map((r) => ({ ...r, savedBy: person(r.savedBy) }));
 }
 
 async function templateVersion(q: Queryable, templateNo: number, revision: number | null): Promise<string | null> {

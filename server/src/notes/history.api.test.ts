@@ -1,17 +1,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
+import * as Y from 'yjs';
 import {
   api,
+  CONTENT_FIELD,
   ERR,
+  NOTE_STATUS,
+  PROJECT_STATUS,
   noteDocumentName,
   templateDocumentName,
   type BlockChange,
   type NoteVersionListAnswer,
   type ValidationErrorData,
 } from '@eln/shared';
-import { noteVersions } from '../db/schema.js';
+import { auditLog, labNotes, noteVersions, projects } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
-import { appendParagraph, connectWriter, eventually, moveBlock, removeBlock, setParagraphText, type LiveClient } from '../testing/live.js';
+import { appendParagraph, connectWriter, eventually, paragraphTexts, tagsOfState, type LiveClient } from '../testing/live.js';
+import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { fillMissingChanges } from './versionChanges.js';
 
 /*
@@ -58,16 +63,49 @@ afterAll(async () => {
 });
 
 /** A note with a writer connected to its live document. */
-async function openNote(title: string): Promise<{ labNoteNo: number; editor: LiveClient }> {
-  const { labNoteNo } = (await writer.call(api.notes.create, { projectNo, title })).body.data;
-  const editor = await connectWriter(url, noteDocumentName(labNoteNo), writer.token);
-  clients.push(editor);
-  return { labNoteNo, editor };
+async function openNote(title: string, inProject = projectNo): Promise<{ labNoteNo: number; editor: LiveClient }> {
+  const { labNoteNo } = (await writer.call(api.notes.create, { projectNo: inProject, title })).body.data;
+  return { labNoteNo, editor: await connect(writer, labNoteNo) };
 }
 
-async function save(labNoteNo: number, editor: LiveClient, version: number): Promise<string> {
+/** Another editor (or tab) on a note's live document, closed after the test. */
+async function connect(who: Person, labNoteNo: number): Promise<LiveClient> {
+  const editor = await connectWriter(url, noteDocumentName(labNoteNo), who.token);
+  clients.push(editor);
+  return editor;
+}
+
+const fragment = (editor: LiveClient) => editor.doc.getXmlFragment(CONTENT_FIELD);
+const indexOf = (editor: LiveClient, uid: string) =>
+  fragment(editor)
+    .toArray()
+    .findIndex((node) => node instanceof Y.XmlElement && node.getAttribute('blockUid') === uid);
+
+function setText(editor: LiveClient, uid: string, text: string): void {
+  const paragraph = fragment(editor).get(indexOf(editor, uid)) as Y.XmlElement;
+  editor.doc.transact(() => {
+    paragraph.delete(0, paragraph.length);
+    paragraph.insert(0, [new Y.XmlText(text)]);
+  });
+}
+
+function removeBlock(editor: LiveClient, uid: string): void {
+  fragment(editor).delete(indexOf(editor, uid), 1);
+}
+
+/** Moves a block as the editor does: the same node, with its ID, deleted and inserted elsewhere. */
+function moveBlock(editor: LiveClient, uid: string, to: number): void {
+  const from = indexOf(editor, uid);
+  const copy = (fragment(editor).get(from) as Y.XmlElement).clone();
+  editor.doc.transact(() => {
+    fragment(editor).delete(from, 1);
+    fragment(editor).insert(to, [copy]);
+  });
+}
+
+async function save(labNoteNo: number, editor: LiveClient, version: number, who: Person = writer): Promise<string> {
   await eventually(() => editor.allDurable(), 'the edits to be stored');
-  const saved = await writer.call(api.notes.saveVersion, { labNoteNo, version, blockList: [] });
+  const saved = await who.call(api.notes.saveVersion, { labNoteNo, version, blockList: [] });
   expect(saved.body.status).toBe('0000');
   return saved.body.data.blocksHash;
 }
@@ -81,15 +119,15 @@ const listOf = async (who: Person, labNoteNo: number): Promise<NoteVersionListAn
 const kinds = (changes: BlockChange[]) => changes.map((c) => `${c.kind}${c.moved && c.kind !== 'moved' ? '+moved' : ''}:${c.blockUid}`);
 
 /** A note saved three times: v1 three paragraphs; v2 one edited, one added; v3 one removed, one moved to the top. */
-async function noteWithThreeVersions(title: string) {
-  const { labNoteNo, editor } = await openNote(title);
+async function noteWithThreeVersions(title: string, inProject = projectNo) {
+  const { labNoteNo, editor } = await openNote(title, inProject);
   const [a, b, c] = ['Aim: measure the rate.', 'Buffer at pH 7.0.', 'Conclusion pending.'].map((text) => appendParagraph(editor.doc, text));
   const hashes = [await save(labNoteNo, editor, 0)];
-  setParagraphText(editor.doc, b!, 'Buffer at pH 7.4.');
+  setText(editor, b!, 'Buffer at pH 7.4.');
   const d = appendParagraph(editor.doc, 'Dispose of waste.');
   hashes.push(await save(labNoteNo, editor, 1));
-  removeBlock(editor.doc, a!);
-  moveBlock(editor.doc, c!, 0);
+  removeBlock(editor, a!);
+  moveBlock(editor, c!, 0);
   hashes.push(await save(labNoteNo, editor, 2));
   return { labNoteNo, editor, hashes, uids: { a: a!, b: b!, c: c!, d } };
 }
@@ -233,7 +271,7 @@ describe('comparing versions', () => {
 
   it('compares a version with the live document as the note screen derives it, unsaved edits included', async () => {
     const { labNoteNo, editor, uids } = await noteWithThreeVersions('Against live');
-    setParagraphText(editor.doc, uids.d, 'Dispose of waste in the red bin.');
+    setText(editor, uids.d, 'Dispose of waste in the red bin.');
     const e = appendParagraph(editor.doc, '결과: 용액이 노랗게 변했다.');
     await eventually(() => editor.allDurable(), 'the edits to be stored');
     const answer = (await writer.call(api.noteHistory.compare, { labNoteNo, from: 3, to: 'live' })).body.data;
@@ -324,5 +362,273 @@ describe('refusals', () => {
 
     expect((await writer.call(api.notes.delete, { labNoteNo })).body.status).toBe('0000');
     expect(await statuses(writer)).toEqual([ERR.noteDeleted, ERR.noteDeleted, ERR.noteDeleted]);
+  });
+});
+
+describe('who wrote what', () => {
+  /** Inserts text into a block at an offset, as an editor typing there. */
+  function typeInto(editor: LiveClient, uid: string, at: number, text: string): void {
+    const paragraph = fragment(editor).get(indexOf(editor, uid)) as Y.XmlElement;
+    (paragraph.get(0) as Y.XmlText).insert(at, text);
+  }
+
+  it('names both writers of a block co-written over raw Yjs clients, in the version and in the comparison', async () => {
+    const { labNoteNo, editor } = await openNote('Co-written');
+    const shared = appendParagraph(editor.doc, 'Yield: ');
+    const own = appendParagraph(editor.doc, 'Written by Woo alone.');
+    await save(labNoteNo, editor, 0);
+    const other = await connect(colleague, labNoteNo);
+    await eventually(() => paragraphTexts(other.doc).length === 2, 'the colleague to see the note');
+    typeInto(other, shared, 'Yield: '.length, '82%');
+    typeInto(editor, shared, 0, 'Final ');
+    await eventually(() => other.allDurable(), "the colleague's edit to be stored");
+    await eventually(() => paragraphTexts(editor.doc)[0] === 'Final Yield: 82%', 'both edits to reach the writer');
+    await save(labNoteNo, editor, 1);
+
+    const woo = { userId: writer.user.userId, name: 'Writer Woo' };
+    const cho = { userId: colleague.user.userId, name: 'Colleague Cho' };
+    const detail = (await reviewer.call(api.noteHistory.detail, { labNoteNo, version: 2 })).body.data;
+    expect(detail.authors).toEqual({ [shared]: [cho, woo], [own]: [woo] });
+    expect((await reviewer.call(api.noteHistory.detail, { labNoteNo, version: 1 })).body.data.authors).toEqual({
+      [shared]: [woo],
+      [own]: [woo],
+    });
+
+    const compared = (await reviewer.call(api.noteHistory.compare, { labNoteNo, from: 1, to: 2 })).body.data;
+    expect(kinds(compared.changes)).toEqual([`changed:${shared}`, `unchanged:${own}`]);
+    expect(compared.changedBy).toEqual({ [shared]: [cho, woo] });
+
+    // Against the live draft: only the colleague has typed since, in the block Woo wrote alone.
+    typeInto(other, own, 0, 'Checked. ');
+    const added = appendParagraph(other.doc, 'Note by Cho.');
+    await eventually(() => other.allDurable(), "the colleague's edits to be stored");
+    const live = (await writer.call(api.noteHistory.compare, { labNoteNo, from: 2, to: 'live' })).body.data;
+    expect(kinds(live.changes)).toEqual([`unchanged:${shared}`, `changed:${own}`, `added:${added}`]);
+    expect(live.changedBy).toEqual({ [own]: [cho], [added]: [cho] });
+    // Backwards, the older side's blocks hold nothing written after the newer one.
+    expect((await writer.call(api.noteHistory.compare, { labNoteNo, from: 2, to: 1 })).body.data.changedBy).toEqual({ [shared]: [] });
+  });
+
+  it('names whoever typed in a block between two versions even if it was deleted again', async () => {
+    const { labNoteNo, editor } = await openNote('Typed and taken back');
+    const uid = appendParagraph(editor.doc, 'Temperature 25 °C.');
+    await save(labNoteNo, editor, 0);
+    const other = await connect(colleague, labNoteNo);
+    await eventually(() => paragraphTexts(other.doc).length === 1, 'the colleague to see the note');
+    typeInto(other, uid, 'Temperature 25'.length, '.5');
+    await eventually(() => other.allDurable(), "the colleague's edit to be stored");
+    await eventually(() => paragraphTexts(editor.doc)[0] === 'Temperature 25.5 °C.', 'the edit to reach the writer');
+    const text = (fragment(editor).get(indexOf(editor, uid)) as Y.XmlElement).get(0) as Y.XmlText;
+    editor.doc.transact(() => {
+      text.delete('Temperature 25'.length, '.5'.length);
+      text.insert(0, 'Room ');
+    });
+    expect(paragraphTexts(editor.doc)).toEqual(['Room Temperature 25 °C.']);
+    await save(labNoteNo, editor, 1);
+    const compared = (await writer.call(api.noteHistory.compare, { labNoteNo, from: 1, to: 2 })).body.data;
+    expect(compared.changedBy[uid]?.map((p) => p.name)).toEqual(['Colleague Cho', 'Writer Woo']);
+  });
+
+  it('finds a block deleted from the live draft as removed against the last version', async () => {
+    const { labNoteNo, editor, uids } = await noteWithThreeVersions('Draft block deleted');
+    removeBlock(editor, uids.b);
+    await eventually(() => editor.allDurable(), 'the deletion to be stored');
+    const answer = (await writer.call(api.noteHistory.compare, { labNoteNo, from: 3, to: 'live' })).body.data;
+    expect(kinds(answer.changes)).toEqual([`unchanged:${uids.c}`, `removed:${uids.b}`, `unchanged:${uids.d}`]);
+    expect(answer.changes[1]!.before?.content).toEqual(expect.stringContaining('Buffer at pH 7.4.'));
+    expect(answer.summary).toMatchObject({ removed: 1, unchanged: 2 });
+    // A removal is nobody's new writing: it is in the changes, not in changedBy.
+    expect(answer.changedBy).toEqual({});
+  });
+});
+
+describe('restoring a version', () => {
+  const restoreRecords = async (labNoteNo: number) =>
+    server.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'note.restored'), eq(auditLog.targetId, String(labNoteNo))));
+
+  it('makes the version the live content (a second editor sees it at once) and saves it as the next version, audited; earlier versions stay', async () => {
+    const { labNoteNo, editor, hashes } = await noteWithThreeVersions('Restored');
+    const other = await connect(colleague, labNoteNo);
+    appendParagraph(other.doc, 'Unsaved line.');
+    await eventually(() => other.allDurable(), "the colleague's line to be stored");
+    const before = await listOf(writer, labNoteNo);
+    const v1 = (await writer.call(api.noteHistory.detail, { labNoteNo, version: 1 })).body.data;
+
+    const answer = await writer.call(api.noteHistory.restore, { labNoteNo, version: 1, reason: '  Wrong buffer recorded in v2.  ' });
+    expect(answer.body.status).toBe('0000');
+    const entry = answer.body.data;
+    expect(entry).toMatchObject({
+      version: 4,
+      savedBy: { userId: writer.user.userId, name: 'Writer Woo' },
+      blocksHash: hashes[0],
+      restoredFrom: 1,
+      reason: 'Wrong buffer recorded in v2.',
+      signatures: [],
+    });
+    expect(entry.savedAt).toMatch(ISO_IN_SEOUL);
+
+    // Stored before the call answered; both editors hold version 1's content, the colleague's unsaved line gone with the rest.
+    const v1Texts = ['Aim: measure the rate.', 'Buffer at pH 7.0.', 'Conclusion pending.'];
+    expect([...tagsOfState(await new DatabaseDocumentStore(server.database).load(noteDocumentName(labNoteNo)))]).toEqual(v1Texts);
+    await eventually(() => JSON.stringify(paragraphTexts(other.doc)) === JSON.stringify(v1Texts), 'the second editor to see the restore');
+    await eventually(() => JSON.stringify(paragraphTexts(editor.doc)) === JSON.stringify(v1Texts), 'the writer to see the restore');
+
+    const after = await listOf(colleague, labNoteNo);
+    expect(after.list.map((v) => v.version)).toEqual([4, 3, 2, 1]);
+    expect(after.list[0]).toEqual(entry);
+    expect(after.list.slice(1)).toEqual(before.list);
+    expect(after.list.slice(1).map((v) => [v.restoredFrom, v.reason])).toEqual([
+      [null, null],
+      [null, null],
+      [null, null],
+    ]);
+    const v4 = (await writer.call(api.noteHistory.detail, { labNoteNo, version: 4 })).body.data;
+    expect(v4.blockList.map((b) => [b.blockUid, b.content])).toEqual(v1.blockList.map((b) => [b.blockUid, b.content]));
+    // The server wrote the restored blocks: nobody's live edits.
+    expect(Object.values(v4.authors)).toEqual([[], [], []]);
+    const compared = (await writer.call(api.noteHistory.compare, { labNoteNo, from: 1, to: 4 })).body.data;
+    expect(compared.summary).toEqual({ added: 0, changed: 0, removed: 0, moved: 0, unchanged: 3 });
+    expect((await writer.call(api.noteHistory.compare, { labNoteNo, from: 4, to: 'live' })).body.data.summary).toMatchObject({
+      added: 0,
+      changed: 0,
+      removed: 0,
+    });
+
+    const [record, ...more] = await restoreRecords(labNoteNo);
+    expect(more).toEqual([]);
+    expect(record).toMatchObject({
+      actorUserNo: writer.user.userNo,
+      targetType: 'note',
+      before: { version: 3 },
+      after: { fromVersion: 1, version: 4, reason: 'Wrong buffer recorded in v2.', blocksHash: hashes[0], blocks: 3 },
+      reason: 'Wrong buffer recorded in v2.',
+    });
+    // The restored content stays editable and savable as usual.
+    appendParagraph(other.doc, 'After the restore.');
+    await save(labNoteNo, other, 4, colleague);
+  });
+
+  it('refuses every caller and state a save refuses, a missing version and a bad reason, and then changes nothing', async () => {
+    const { labNoteNo, editor } = await noteWithThreeVersions('Not restored');
+    const admin = await server.signIn(server.admin.userId, server.admin.password);
+    const asAdmin = server.callerWith(admin.accessToken);
+    const unchanged = async () => {
+      expect((await listOf(writer, labNoteNo)).list.map((v) => v.version)).toEqual([3, 2, 1]);
+      expect(paragraphTexts(editor.doc)).toEqual(['Conclusion pending.', 'Buffer at pH 7.4.', 'Dispose of waste.']);
+      expect(await restoreRecords(labNoteNo)).toEqual([]);
+    };
+    const restore = (caller: Caller, body: Record<string, unknown>) =>
+      caller<ValidationErrorData>(api.noteHistory.restore.path, { labNoteNo, version: 1, reason: 'Go back.', ...body });
+
+    expect([(await restore(outsider.call, {})).http, (await restore(outsider.call, {})).body.status]).toEqual([404, ERR.noteMissing]);
+    // An administrator reads the note but does not take part in its project.
+    expect((await restore(asAdmin, {})).body.status).toBe(ERR.forbidden);
+    const missing = await restore(writer.call, { version: 9 });
+    expect([missing.http, missing.body.status]).toEqual([404, ERR.versionMissing]);
+    for (const [body, message] of [
+      [{ reason: '' }, 'This field is required.'],
+      [{ reason: '   \n ' }, 'This field is required.'],
+      [{ reason: 'x'.repeat(501) }, null],
+      [{ reason: undefined }, null],
+      [{ version: 0 }, null],
+    ] as const) {
+      const answer = await restore(writer.call, body);
+      expect([answer.http, answer.body.status], JSON.stringify(body)).toEqual([400, ERR.validation]);
+      const field = 'reason' in body ? 'reason' : 'version';
+      expect(answer.body.data.fields.map((f) => f.field)).toContain(field);
+      if (message) expect(answer.body.data.fields.find((f) => f.field === field)?.message).toBe(message);
+    }
+    const ko = await server.call(api.noteHistory.restore, { labNoteNo, version: 9, reason: 'x' }, { token: writer.token, language: 'ko' });
+    expect(ko.body.message).toBe('노트에 해당 저장 버전이 없습니다.');
+    await unchanged();
+
+    // A finished note, then a closed project, refused as a save is (2011 as every write).
+    for (const [lock, unlock] of [
+      [
+        () => server.database.db.update(labNotes).set({ status: NOTE_STATUS.finished }).where(eq(labNotes.noteNo, labNoteNo)),
+        () => server.database.db.update(labNotes).set({ status: NOTE_STATUS.writing }).where(eq(labNotes.noteNo, labNoteNo)),
+      ],
+      [
+        () => server.database.db.update(projects).set({ status: PROJECT_STATUS.completed }).where(eq(projects.projectNo, projectNo)),
+        () => server.database.db.update(projects).set({ status: PROJECT_STATUS.inProgress }).where(eq(projects.projectNo, projectNo)),
+      ],
+    ] as const) {
+      await lock();
+      try {
+        const saveAnswer = await writer.call(api.notes.saveVersion, { labNoteNo, version: 3, blockList: [] });
+        const answer = await restore(writer.call, {});
+        expect([answer.http, answer.body.status]).toEqual([403, ERR.forbidden]);
+        expect(answer.body.status).toBe(saveAnswer.body.status);
+      } finally {
+        await unlock();
+      }
+    }
+    await unchanged();
+
+    // Signed: refused to the writer as any write.
+    await writer.call(api.signatures.request, { labNoteNo, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    const signed = await reviewer.call(api.signatures.respond, {
+      labNoteNo,
+      status: 'T',
+      password: reviewer.user.password,
+      name: 'R. Ryu',
+      timeZone: 'Asia/Seoul',
+    });
+    expect(signed.body.status).toBe('0000');
+    expect((await restore(writer.call, {})).body.status).toBe(ERR.forbidden);
+    expect((await restore(leader.call, {})).body.status).toBe(ERR.forbidden);
+    await unchanged();
+  });
+
+  it('refuses a deleted note (2014) and leaves its versions as they were', async () => {
+    const { labNoteNo } = await noteWithThreeVersions('Deleted, not restored');
+    const stored = await server.database.db.select().from(noteVersions).where(eq(noteVersions.noteNo, labNoteNo));
+    expect((await writer.call(api.notes.delete, { labNoteNo })).body.status).toBe('0000');
+    const answer = await writer.call(api.noteHistory.restore, { labNoteNo, version: 1, reason: 'Bring it back.' });
+    expect(answer.body.status).toBe(ERR.noteDeleted);
+    expect(await server.database.db.select().from(noteVersions).where(eq(noteVersions.noteNo, labNoteNo))).toEqual(stored);
+    expect(await restoreRecords(labNoteNo)).toEqual([]);
+  });
+});
+
+describe('a deleted note in the audit detail', () => {
+  it('shows administrators the deleted note with its last saved version and who wrote it; nobody else, and no note not deleted', async () => {
+    const { labNoteNo, uids } = await noteWithThreeVersions('Deleted, kept');
+    const admin = server.callerWith((await server.signIn(server.admin.userId, server.admin.password)).accessToken);
+    const recordOf = async (action: string) => {
+      const list = await admin(api.audit.list, { action, targetType: 'note', targetId: String(labNoteNo) });
+      expect(list.body.status).toBe('0000');
+      return list.body.data.list[0]!.seq;
+    };
+    const saved = await admin(api.audit.detail, { seq: await recordOf('note.saved') });
+    expect(saved.body.data).toMatchObject({ action: 'note.saved', deletedNote: null });
+    const v3 = (await writer.call(api.noteHistory.detail, { labNoteNo, version: 3 })).body.data;
+
+    expect((await writer.call(api.notes.delete, { labNoteNo })).body.status).toBe('0000');
+    expect((await writer.call(api.noteHistory.detail, { labNoteNo, version: 3 })).body.status).toBe(ERR.noteDeleted);
+    const seq = await recordOf('note.deleted');
+    const detail = await admin(api.audit.detail, { seq });
+    expect(detail.body.status).toBe('0000');
+    const { deletedNote } = detail.body.data;
+    expect(deletedNote).toMatchObject({ labNoteNo, title: 'Deleted, kept', projectNo });
+    expect(deletedNote?.deletedAt).toMatch(ISO_IN_SEOUL);
+    expect(deletedNote?.lastVersion).toEqual(v3);
+    expect(deletedNote?.lastVersion?.blockList.map((b) => b.blockUid)).toEqual([uids.c, uids.b, uids.d]);
+    expect(deletedNote?.lastVersion?.authors[uids.b]).toEqual([{ userId: writer.user.userId, name: 'Writer Woo' }]);
+    // The earlier records of the note now show it too: it is deleted whichever record names it.
+    expect((await admin(api.audit.detail, { seq: saved.body.data.seq })).body.data.deletedNote?.labNoteNo).toBe(labNoteNo);
+    // The audit trail is the administrators' alone.
+    const refused = await leader.call(api.audit.detail, { seq });
+    expect([refused.http, refused.body.status]).toEqual([403, ERR.forbidden]);
+
+    // A note deleted before it was ever saved has no version to show.
+    const { labNoteNo: unsaved } = await openNote('Deleted unsaved');
+    expect((await writer.call(api.notes.delete, { labNoteNo: unsaved })).body.status).toBe('0000');
+    const list = await admin(api.audit.list, { action: 'note.deleted', targetType: 'note', targetId: String(unsaved) });
+    const empty = await admin(api.audit.detail, { seq: list.body.data.list[0]!.seq });
+    expect(empty.body.data.deletedNote).toMatchObject({ labNoteNo: unsaved, lastVersion: null });
   });
 });

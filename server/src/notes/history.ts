@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
+import * as Y from 'yjs';
 import {
   diffBlockLists,
   ERR,
   noteDocumentName,
   type ChangeSummary,
+  type DeletedNoteAnswer,
   type NoteCompareAnswer,
   type NoteVersionDetailAnswer,
   type NoteVersionEntry,
@@ -13,8 +15,9 @@ import {
 } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
-import { noteSignatures, noteVersions, users } from '../db/schema.js';
+import { labNotes, noteSignatures, noteVersions, users } from '../db/schema.js';
 import { isoInZone } from '../exports/eln/crate.js';
+import { blockAuthors, blockEditors } from '../collab/authors/clientAuthors.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { requireVisibleNote, templateOriginsOf } from './queries.js';
@@ -37,6 +40,8 @@ interface VersionRow {
   changes: ChangeSummary | null;
   userId: string;
   name: string;
+  restoredFrom: number | null;
+  reason: string | null;
 }
 
 const versionColumns = {
@@ -46,6 +51,8 @@ const versionColumns = {
   changes: noteVersions.changes,
   userId: users.userId,
   name: users.name,
+  restoredFrom: noteVersions.restoredFrom,
+  reason: noteVersions.reason,
 };
 
 async function versionRows(q: Queryable, noteNo: number, version?: number): Promise<VersionRow[]> {
@@ -117,6 +124,8 @@ async function entriesOf(
     blocksHash: row.blocksHash,
     changes: row.changes ?? computed.get(row.version)!,
     signatures: signatures.get(row.version) ?? [],
+    restoredFrom: row.restoredFrom,
+    reason: row.reason,
   }));
 }
 
@@ -153,8 +162,18 @@ async function versionBlocks(q: Queryable, noteNo: number, version: number): Pro
   return row.blocks as SavedBlock[];
 }
 
+/** The live document's state a saved version was made from (one Yjs update), or 2040. */
+export async function versionState(q: Queryable, noteNo: number, version: number): Promise<Uint8Array> {
+  const [row] = await q
+    .select({ state: noteVersions.documentState })
+    .from(noteVersions)
+    .where(and(eq(noteVersions.noteNo, noteNo), eq(noteVersions.version, version)));
+  if (!row) throw new AppError(ERR.versionMissing);
+  return new Uint8Array(row.state);
+}
+
 /** One version's entry, or 2040. */
-async function versionEntry(q: Queryable, noteNo: number, version: number, timeZone: string): Promise<NoteVersionEntry> {
+export async function versionEntry(q: Queryable, noteNo: number, version: number, timeZone: string): Promise<NoteVersionEntry> {
   const [rows, signatures] = await Promise.all([versionRows(q, noteNo, version), signaturesByVersion(q, noteNo, version)]);
   if (!rows.length) throw new AppError(ERR.versionMissing);
   const [entry] = await entriesOf(q, noteNo, rows, () => versionNumbers(q, noteNo), signatures, timeZone);
@@ -168,24 +187,61 @@ export async function noteVersionDetail(
   input: { labNoteNo: number; version: number },
 ): Promise<NoteVersionDetailAnswer> {
   const ctx = await requireVisibleNote(db, user, input.labNoteNo);
-  const [entry, blockList] = await Promise.all([
-    versionEntry(db, ctx.note.noteNo, input.version, config.timeZone),
-    versionBlocks(db, ctx.note.noteNo, input.version),
+  return versionDetailOf(db, ctx.note.noteNo, input.version, config.timeZone);
+}
+
+/** A version's entry, blocks and authors (the detail), of a note already found. */
+async function versionDetailOf(q: Queryable, noteNo: number, version: number, timeZone: string): Promise<NoteVersionDetailAnswer> {
+  const [entry, blockList, state] = await Promise.all([
+    versionEntry(q, noteNo, version, timeZone),
+    versionBlocks(q, noteNo, version),
+    versionState(q, noteNo, version),
   ]);
-  return { ...entry, blockList };
+  return { ...entry, blockList, authors: await blockAuthors(q, noteDocumentName(noteNo), state) };
+}
+
+/**
+ * A deleted note with its last saved version, for the audit detail (administrators only: the caller
+ * checks); null when the note is not deleted or does not exist.
+ */
+export async function deletedNote(q: Queryable, noteNo: number, timeZone: string): Promise<DeletedNoteAnswer | null> {
+  const [note] = await q
+    .select()
+    .from(labNotes)
+    .where(and(eq(labNotes.noteNo, noteNo), isNotNull(labNotes.deletedAt)));
+  if (!note?.deletedAt) return null;
+  return {
+    labNoteNo: note.noteNo,
+    labNoteNumber: note.labNoteNumber,
+    title: note.title,
+    projectNo: note.projectNo,
+    deletedAt: isoInZone(note.deletedAt, timeZone),
+    lastVersion: note.version > 0 ? await versionDetailOf(q, note.noteNo, note.version, timeZone) : null,
+  };
 }
 
 type ComparedSide = NoteCompareAnswer['from'];
+
+/** A compared side's state vector: read off its stored state without building the document. */
+async function stateVectorOf(side: { document: () => Promise<Uint8Array | Y.Doc> }): Promise<Map<number, number>> {
+  const document = await side.document();
+  return Y.decodeStateVector(document instanceof Y.Doc ? Y.encodeStateVector(document) : Y.encodeStateVectorFromUpdate(document));
+}
 
 /** One side of a comparison: a saved version's blocks and facts, or the live document's blocks as the note screen derives them. */
 async function comparedSide(
   { db, live, config }: HistoryServices,
   noteNo: number,
   version: number | 'live',
-): Promise<{ side: ComparedSide; blocks: SavedBlock[] }> {
+): Promise<{ side: ComparedSide; blocks: SavedBlock[]; document: () => Promise<Uint8Array | Y.Doc> }> {
   if (version === 'live') {
-    const content = await live.snapshot(noteDocumentName(noteNo));
-    return { side: { version, savedBy: null, savedAt: null, blocksHash: null }, blocks: content.savedBlocks('LABNOTE') };
+    const documentName = noteDocumentName(noteNo);
+    const content = await live.snapshot(documentName);
+    return {
+      side: { version, savedBy: null, savedAt: null, blocksHash: null },
+      blocks: content.savedBlocks('LABNOTE'),
+      document: () => live.document(documentName),
+    };
   }
   const [[row], blocks] = await Promise.all([versionRows(db, noteNo, version), versionBlocks(db, noteNo, version)]);
   if (!row) throw new AppError(ERR.versionMissing);
@@ -197,6 +253,7 @@ async function comparedSide(
       blocksHash: row.blocksHash,
     },
     blocks,
+    document: () => versionState(db, noteNo, version),
   };
 }
 
@@ -215,5 +272,10 @@ export async function compareNoteVersions(
     comparedSide(services, ctx.note.noteNo, input.to),
   ]);
   const diff = diffBlockLists(from.blocks, to.blocks);
-  return { from: from.side, to: to.side, changes: diff.changes, summary: diff.summary };
+  const edited = diff.changes.filter((change) => change.kind === 'added' || change.kind === 'changed').map((change) => change.blockUid);
+  // The document states are read only when there is a change to attribute (a version with itself has none).
+  const changedBy = edited.length
+    ? await blockEditors(services.db, noteDocumentName(ctx.note.noteNo), await stateVectorOf(from), await to.document(), edited)
+    : {};
+  return { from: from.side, to: to.side, changes: diff.changes, summary: diff.summary, changedBy };
 }

@@ -3,6 +3,7 @@ import { bindCalls } from '../http/route.js';
 import type { Services } from '../services.js';
 import { createNote } from './commands/createNote.js';
 import { deleteNote } from './commands/deleteNote.js';
+import { restoreVersion } from './commands/restoreVersion.js';
 import { releaseHold, releaseOwnHolds, releaseProjectHolds } from './commands/releaseHolds.js';
 import { saveDraft } from './commands/saveDraft.js';
 import { saveVersion } from './commands/saveVersion.js';
@@ -33,5 +34,6 @@ function noteHistoryRoutes(services: Services) {
     list: ({ body, user }) => listNoteVersions(services, user, body.labNoteNo),
     detail: ({ body, user }) => noteVersionDetail(services, user, body),
     compare: ({ body, user }) => compareNoteVersions(services, user, body),
+    restore: ({ body, actor }) => restoreVersion(services, actor, body),
   });
 }

@@ -323,6 +323,10 @@ export async function templateViewer(
   const detail = await templateDetail(q, user, template.templateNo);
   const revision = detail.revisions.find((r) => r.revision === viewed.revision);
   if (!revision) throw new AppError(ERR.notFound);
-  const authors = await blockAuthors(q, templateDocumentName(template.templateNo), new Uint8Array(viewed.documentState));
+  const people = await blockAuthors(q, templateDocumentName(template.templateNo), new Uint8Array(viewed.documentState));
+  // The template viewer names its authors, each name once.
+  const authors = Object.fromEntries(
+    Object.entries(people).map(([blockUid, persons]) => [blockUid, [...new Set(persons.map((person) => person.name))].sort()]),
+  );
   return { template: detail, revision, blockList: viewed.blocks as SavedBlock[], authors };
 }

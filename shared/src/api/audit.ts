@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERR } from '../errors.js';
 import { defineCall, fileAnswer } from './call.js';
+import { deletedNoteAnswer } from './noteHistory.js';
 import { listAnswer } from './paging.js';
 import { LIMITS, PAGING } from '../limits.js';
 import { dateFilter, text } from '../validation.js';
@@ -26,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'note.created',
   'note.deleted',
   'note.saved',
+  'note.restored',
   'note.holdsCleared',
   'file.uploaded',
   'file.typesUpdated',
@@ -200,6 +202,13 @@ export const auditRecord = z.strictObject({
 });
 export type AuditRecord = z.infer<typeof auditRecord>;
 
+/**
+ * One record as its detail answers it: whole, and when its target is a note since deleted, that note
+ * with its last saved version (administrators read deleted notes here; nowhere else shows them).
+ */
+export const auditDetailAnswer = auditRecord.extend({ deletedNote: deletedNoteAnswer.nullable() });
+export type AuditDetailAnswer = z.infer<typeof auditDetailAnswer>;
+
 /** Columns of the audit CSV export, in order. */
 export const AUDIT_CSV_COLUMNS = [
   'seq',
@@ -243,9 +252,9 @@ export const auditCalls = {
     path: '/v1/audit/detail',
     auth: 'admin',
     kind: 'query',
-    summary: 'One audit record, whole.',
+    summary: 'One audit record, whole; a deleted note it names comes with its last saved version.',
     request: auditDetailRequest,
-    answer: auditRecord,
+    answer: auditDetailAnswer,
     errors: [ERR.notFound, ERR.auditLookup],
     failure: ERR.auditLookup,
   }),

@@ -64,6 +64,8 @@ export const exportCreateRequest = z
     version: recordNo.optional(),
     /** A PDF made PDF/A-2b for long-term archiving (needs Ghostscript on the server). */
     pdfA: z.boolean().optional().default(false),
+    /** A PDF with, after each note's content, what changed since the version before it (the shared diff). */
+    changes: z.boolean().optional().default(false),
     /** The requester's zone (IANA): the days are read in it and the files show times in it. */
     timeZone: text().max(64).refine(isTimeZone, { error: 'invalidValue' }).optional(),
   })
@@ -72,7 +74,8 @@ export const exportCreateRequest = z
   .refine((p) => p.noteNo === undefined || (p.format === 'pdf' && p.projectNos.length === 0), { error: 'invalidValue', path: ['noteNo'] })
   .refine((p) => p.version === undefined || p.noteNo !== undefined, { error: 'invalidValue', path: ['version'] })
   .refine((p) => p.format !== 'auditCsv' || p.projectNos.length === 0, { error: 'invalidValue', path: ['projectNos'] })
-  .refine((p) => p.format === 'pdf' || !p.pdfA, { error: 'invalidValue', path: ['pdfA'] });
+  .refine((p) => p.format === 'pdf' || !p.pdfA, { error: 'invalidValue', path: ['pdfA'] })
+  .refine((p) => p.format === 'pdf' || !p.changes, { error: 'invalidValue', path: ['changes'] });
 export type ExportCreateRequest = z.input<typeof exportCreateRequest>;
 
 export const exportListRequest = z.strictObject({
@@ -99,6 +102,8 @@ export const exportJob = z.strictObject({
   startDate: z.string().nullable(),
   endDate: z.string().nullable(),
   pdfA: z.boolean(),
+  /** A PDF with each note's changes since the version before it. */
+  changes: z.boolean(),
   /** A single note's export: the note, its number and the version printed. */
   noteNo: z.number().nullable(),
   labNoteNumber: z.string().nullable(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { blockChange, changeSummary } from '../diff/model.js';
 import { ERR } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import { recordNo } from '../validation.js';
+import { recordNo, requiredText } from '../validation.js';
 import { defineCall } from './call.js';
 import { labNoteNoRequest, savedBlockAnswer } from './notes.js';
 import { SIGNATURE_TYPES } from './signatures.js';
@@ -20,6 +20,17 @@ export const noteCompareRequest = z.strictObject({
 });
 
 const person = z.strictObject({ userId: z.string(), name: z.string() });
+
+/** A restore: the saved version that becomes the live document's content again, and why (the audit trail keeps it). */
+export const noteRestoreRequest = z.strictObject({ labNoteNo: recordNo, version: versionNo, reason: requiredText(500) });
+
+/**
+ * People by blockUid: for a version, whoever's live edits wrote the block's current content; in a
+ * comparison, whoever's edits between the two sides changed or added it. A block written only by the
+ * server (copied from a template, restored, imported) names nobody.
+ */
+export const blockPeople = z.record(z.string(), z.array(person));
+export type BlockPeople = z.infer<typeof blockPeople>;
 
 /**
  * A signature bound to a saved version: who signed it, as what, when (ISO 8601 with the offset of the
@@ -51,6 +62,9 @@ export const noteVersionEntry = z.strictObject({
   /** Against the version before it (everything added, for the first). */
   changes: changeSummary,
   signatures: z.array(versionSignature),
+  /** The version this one restored (its content copied back), with the reason given; null for a save. */
+  restoredFrom: z.number().nullable(),
+  reason: z.string().nullable(),
 });
 export type NoteVersionEntry = z.infer<typeof noteVersionEntry>;
 
@@ -73,8 +87,27 @@ export const noteVersionListAnswer = z.strictObject({
 });
 export type NoteVersionListAnswer = z.infer<typeof noteVersionListAnswer>;
 
-export const noteVersionDetailAnswer = noteVersionEntry.extend({ blockList: z.array(savedBlockAnswer) });
+export const noteVersionDetailAnswer = noteVersionEntry.extend({
+  blockList: z.array(savedBlockAnswer),
+  /** Who wrote each block of this version (from the stored live updates, which carry their author). */
+  authors: blockPeople,
+});
 export type NoteVersionDetailAnswer = z.infer<typeof noteVersionDetailAnswer>;
+
+/**
+ * A deleted note as the audit detail shows it to administrators: what it was, when it was deleted, and
+ * its last saved version (null when it was never saved), so that deleting a note never hides its record.
+ */
+export const deletedNoteAnswer = z.strictObject({
+  labNoteNo: z.number(),
+  labNoteNumber: z.string(),
+  title: z.string(),
+  projectNo: z.number(),
+  /** ISO 8601 with the server's time zone's offset. */
+  deletedAt: z.string(),
+  lastVersion: noteVersionDetailAnswer.nullable(),
+});
+export type DeletedNoteAnswer = z.infer<typeof deletedNoteAnswer>;
 
 /** One side of a comparison: a saved version, or the live document (`"live"`, which nobody saved). */
 const comparedSide = z.strictObject({
@@ -90,6 +123,8 @@ export const noteCompareAnswer = z.strictObject({
   /** `to`'s blocks in its order, each removed block of `from` where it stood (the shared diff, `diffBlockLists`). */
   changes: z.array(blockChange),
   summary: changeSummary,
+  /** For each added or changed block, whose edits between the two sides made the change ("changed by Kim, Lee"). */
+  changedBy: blockPeople,
 });
 export type NoteCompareAnswer = z.infer<typeof noteCompareAnswer>;
 
@@ -126,5 +161,16 @@ export const noteHistoryCalls = {
     request: noteCompareRequest,
     answer: noteCompareAnswer,
     errors: [...NOTE_READ_ERRORS, ERR.versionMissing],
+  }),
+  restore: defineCall({
+    path: '/v1/project/note/version/restore',
+    auth: 'user',
+    kind: 'command',
+    summary:
+      "Restores a saved version: its blocks become the live document's content (every open editor sees them at once) and are saved as the next version with the reason; earlier versions stay. A writer of the note only (`abilities.write`), refused on signed, finished and closed-project notes.",
+    request: noteRestoreRequest,
+    answer: noteVersionEntry,
+    errors: [...NOTE_READ_ERRORS, ERR.versionMissing, ERR.forbidden, ERR.conflict, ERR.saveFailed],
+    failure: ERR.saveFailed,
   }),
 } as const;

@@ -34,6 +34,7 @@ const en = {
       created: 'Note created',
       deleted: 'Note deleted',
       saved: 'Note saved',
+      restored: 'Earlier version restored',
       holdsCleared: 'Editing holds released',
     },
     file: {

@@ -32,6 +32,7 @@ const ja: AuditMessages = {
       created: 'ノート作成',
       deleted: 'ノート削除',
       saved: 'ノート保存',
+      restored: '以前のバージョンを復元',
       holdsCleared: '編集中ロックの解除',
     },
     file: {

@@ -32,6 +32,7 @@ const ko: AuditMessages = {
       created: '노트 생성',
       deleted: '노트 삭제',
       saved: '노트 저장',
+      restored: '이전 버전 복원',
       holdsCleared: '편집 점유 해제',
     },
     file: {

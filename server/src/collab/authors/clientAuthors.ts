@@ -60,43 +60,116 @@ export class ClientAuthors implements Extension {
   }
 }
 
-/** Every client whose items make up this part of the document, the part's own creator included. */
-function collectClients(type: Y.AbstractType<unknown>, into: Set<number>): void {
-  if (type._item) into.add(type._item.id.client);
+/**
+ * Every client whose items make up this part of the document, the part's own creator included. `since`
+ * (a state vector) keeps only items written after it, deleted ones too: what someone typed and then
+ * removed again is still their edit.
+ */
+function collectClients(type: Y.AbstractType<unknown>, into: Set<number>, since?: Map<number, number>): void {
+  // An item may hold text typed on both sides of `since` (Yjs merges a client's consecutive items).
+  const isNew = (item: Y.Item) => since === undefined || item.id.clock + item.length > (since.get(item.id.client) ?? 0);
+  if (type._item && isNew(type._item)) into.add(type._item.id.client);
   for (let item = type._start; item; item = item.right) {
-    if (item.deleted) continue;
-    into.add(item.id.client);
-    if (item.content instanceof Y.ContentType) collectClients(item.content.type, into);
+    if (item.deleted && since === undefined) continue;
+    if (isNew(item)) into.add(item.id.client);
+    if (item.content instanceof Y.ContentType) collectClients(item.content.type, into, since);
   }
 }
 
-/**
- * Who wrote each top-level block of a document state, by blockUid: the users of the clients whose items
- * the block holds (as recorded by ClientAuthors; clients never recorded, such as the server's own when it
- * copies content, name nobody).
- */
-export async function blockAuthors(q: Queryable, documentName: string, state: Uint8Array): Promise<Record<string, string[]>> {
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, state);
-  const clientsByBlock = new Map<string, Set<number>>();
+/** The top-level blocks of a document (or of a document state), by blockUid. */
+function blocksOf(source: Uint8Array | Y.Doc): Map<string, Y.XmlElement> {
+  const doc = source instanceof Y.Doc ? source : new Y.Doc();
+  if (!(source instanceof Y.Doc)) Y.applyUpdate(doc, source);
+  const blocks = new Map<string, Y.XmlElement>();
   for (const child of doc.getXmlFragment(CONTENT_FIELD).toArray()) {
     const blockUid = child instanceof Y.XmlElement ? child.getAttribute('blockUid') : undefined;
-    if (typeof blockUid !== 'string') continue;
+    if (typeof blockUid === 'string') blocks.set(blockUid, child as Y.XmlElement);
+  }
+  return blocks;
+}
+
+/** A person as the history names one. */
+export interface BlockPerson {
+  userId: string;
+  name: string;
+}
+
+/** A person with the account's number (what an export's people are keyed by). */
+export interface BlockAccount extends BlockPerson {
+  userNo: number;
+}
+
+const asPeople = (accounts: Record<string, BlockAccount[]>): Record<string, BlockPerson[]> =>
+  Object.fromEntries(Object.entries(accounts).map(([blockUid, list]) => [blockUid, list.map(({ userId, name }) => ({ userId, name }))]));
+
+/**
+ * The users behind each block's clients (as recorded by ClientAuthors; clients never recorded, such as
+ * the server's own when it copies or restores content, name nobody), sorted by name.
+ */
+async function peopleOfClients(
+  q: Queryable,
+  documentName: string,
+  clientsByBlock: ReadonlyMap<string, ReadonlySet<number>>,
+): Promise<Record<string, BlockAccount[]>> {
+  const all = [...new Set([...clientsByBlock.values()].flatMap((clients) => [...clients]))];
+  const rows = all.length
+    ? await q
+        .select({ clientId: documentClients.clientId, userNo: users.userNo, userId: users.userId, name: users.name })
+        .from(documentClients)
+        .innerJoin(users, eq(users.userNo, documentClients.userNo))
+        .where(and(eq(documentClients.documentName, documentName), inArray(documentClients.clientId, all)))
+    : [];
+  const personOf = new Map(rows.map(({ clientId, ...account }) => [clientId, account]));
+  const people: Record<string, BlockAccount[]> = {};
+  for (const [blockUid, clients] of clientsByBlock) {
+    const byUser = new Map(
+      [...clients].flatMap((client) => {
+        const person = personOf.get(client);
+        return person ? [[person.userId, person] as const] : [];
+      }),
+    );
+    people[blockUid] = [...byUser.values()].sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+  }
+  return people;
+}
+
+/** Who wrote each top-level block of a document state, by blockUid: the users of the clients whose items the block holds. */
+export async function blockAuthors(q: Queryable, documentName: string, state: Uint8Array): Promise<Record<string, BlockPerson[]>> {
+  return asPeople(await blockAuthorAccounts(q, documentName, state));
+}
+
+/** blockAuthors with each person's account number. */
+export async function blockAuthorAccounts(q: Queryable, documentName: string, state: Uint8Array): Promise<Record<string, BlockAccount[]>> {
+  const clientsByBlock = new Map<string, Set<number>>();
+  for (const [blockUid, block] of blocksOf(state)) {
     const clients = new Set<number>();
-    collectClients(child as Y.AbstractType<unknown>, clients);
+    collectClients(block as Y.AbstractType<unknown>, clients);
     clientsByBlock.set(blockUid, clients);
   }
-  const all = [...new Set([...clientsByBlock.values()].flatMap((clients) => [...clients]))];
-  if (!all.length) return {};
-  const rows = await q
-    .select({ clientId: documentClients.clientId, name: users.name })
-    .from(documentClients)
-    .innerJoin(users, eq(users.userNo, documentClients.userNo))
-    .where(and(eq(documentClients.documentName, documentName), inArray(documentClients.clientId, all)));
-  const nameOf = new Map(rows.map((row) => [row.clientId, row.name]));
-  const authors: Record<string, string[]> = {};
-  for (const [blockUid, clients] of clientsByBlock) {
-    authors[blockUid] = [...new Set([...clients].flatMap((client) => nameOf.get(client) ?? []))].sort();
+  return peopleOfClients(q, documentName, clientsByBlock);
+}
+
+/**
+ * Who changed each of these blocks since an earlier state of the document (`since`, its state vector),
+ * by blockUid: the users whose items in the block in `to` (a state, or the live document itself, read as
+ * it is) are not in that earlier state (written after it, kept or deleted since). Yjs keeps who inserted,
+ * not who deleted: a block whose only change is text removed names nobody.
+ */
+export async function blockEditors(
+  q: Queryable,
+  documentName: string,
+  since: Map<number, number>,
+  to: Uint8Array | Y.Doc,
+  blockUids: readonly string[],
+): Promise<Record<string, BlockPerson[]>> {
+  if (!blockUids.length) return {};
+  const blocks = blocksOf(to);
+  const clientsByBlock = new Map<string, Set<number>>();
+  for (const blockUid of blockUids) {
+    const clients = new Set<number>();
+    const block = blocks.get(blockUid);
+    if (block) collectClients(block as Y.AbstractType<unknown>, clients, since);
+    clientsByBlock.set(blockUid, clients);
   }
-  return authors;
+  return asPeople(await peopleOfClients(q, documentName, clientsByBlock));
 }

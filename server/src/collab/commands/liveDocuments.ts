@@ -7,9 +7,11 @@
  * travel through a log in the database, Redis only ringing the bell (commandLog.ts), so that they arrive
  * if and only if the change commits, and every live process confirms them before the change answers.
  */
-import type { Connection, Hocuspocus } from '@hocuspocus/server';
+import type { Connection, Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server';
+import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
-import { COLLAB_REFUSALS, type PmNode } from '@eln/shared';
+import { COLLAB_REFUSALS, CONTENT_FIELD, ERR, type PmNode } from '@eln/shared';
+import { AppError } from '../../http/errors.js';
 import type { Db, Tx } from '../../db/client.js';
 import type { CollabAuthorization } from '../connections/authorization.js';
 import { contentSnapshot, snapshotOfState, type ContentSnapshot } from '../documents/contentSnapshots.js';
@@ -45,11 +47,15 @@ const CATCH_UP_AGAIN_MS = 2000;
  * store), and control over who may still write to them, on every server process.
  */
 export class LiveDocuments {
+  /** Direct connections of replaceContent still letting go of their documents (see there). */
+  private readonly closing = new Set<Promise<void>>();
+
   constructor(
     readonly hocuspocus: Hocuspocus<CollabContext>,
     readonly persistence: DurablePersistence,
     private readonly store: DocumentStore,
     private readonly authorization: CollabAuthorization,
+    private readonly log: FastifyBaseLogger,
     private readonly channel: LiveControlChannel = singleProcessChannel,
   ) {
     // A copy refused here was shared through Redis with the other processes' copies: they go stale too.
@@ -71,11 +77,57 @@ export class LiveDocuments {
     return (await this.store.load(documentName)) ?? Y.encodeStateAsUpdate(new Y.Doc());
   }
 
+  /**
+   * The document itself while it is open here (and trusted), to read and never to change; else its
+   * stored state.
+   */
+  async document(documentName: string): Promise<Y.Doc | Uint8Array> {
+    return this.trustedCopy(documentName) ?? (await this.state(documentName));
+  }
+
   /** The document's content now, as its blocks: kept per unchanged block while the document is open. */
   async snapshot(documentName: string): Promise<ContentSnapshot> {
     const open = this.trustedCopy(documentName);
     if (open) return contentSnapshot(open);
     return snapshotOfState(await this.state(documentName));
+  }
+
+  /**
+   * Makes another state's content (a saved version's) the document's content, in one Yjs transaction
+   * of the server's own, and answers the document's state right after, once that change is stored. The
+   * document is opened here through a direct connection: every editor connected to this process sees
+   * the change at once; with several processes, Hocuspocus's Redis extension first brings this copy up
+   * to date with the others' and then relays the change to their editors, as it does an editor's. The
+   * server's Yjs client is no user's, so the blocks it writes name no author. 9006 when the copy here
+   * holds updates the store refused, or the store refuses this one (the document was locked meanwhile).
+   */
+  async replaceContent(documentName: string, source: Uint8Array): Promise<Uint8Array> {
+    if (this.persistence.isStale(documentName)) throw new AppError(ERR.conflict);
+    const blocks = contentBlocksOf(source);
+    const connection = await this.hocuspocus.openDirectConnection(documentName);
+    try {
+      const document = connection.document;
+      if (!document) throw new Error(`${documentName}: the direct connection has no document`);
+      const before = Y.encodeStateVector(document);
+      // Stored below rather than by the persistence's onChange, so that this waits for exactly this change.
+      const origin: LocalTransactionOrigin = { source: 'local', skipStoreHooks: true };
+      document.transact(() => {
+        const content = document.getXmlFragment(CONTENT_FIELD);
+        content.delete(0, content.length);
+        content.insert(0, blocks);
+      }, origin);
+      const state = Y.encodeStateAsUpdate(document);
+      if (!(await this.persistence.storeOwnUpdate(documentName, Y.encodeStateAsUpdate(document, before)))) throw new AppError(ERR.conflict);
+      return state;
+    } finally {
+      // Not waited for: with several processes, Hocuspocus's Redis extension keeps the document a second
+      // longer, so that the others' copies have the change before this one unloads; it is stored already.
+      const closed = connection
+        .disconnect()
+        .catch((error: unknown) => this.log.warn({ err: error, documentName }, 'closing a direct connection failed'))
+        .finally(() => this.closing.delete(closed));
+      this.closing.add(closed);
+    }
   }
 
   private trustedCopy(documentName: string): Y.Doc | undefined {
@@ -137,6 +189,7 @@ export class LiveDocuments {
   }
 
   async stop(): Promise<void> {
+    await Promise.all(this.closing);
     await this.channel.close();
   }
 
@@ -182,6 +235,16 @@ export class LiveDocuments {
       .filter((connection) => connection.context.user && userNos.includes(connection.context.user.userNo));
     await Promise.all(connections.map((connection) => this.authorization.recheck(connection)));
   }
+}
+
+/** Copies of the top-level blocks of a document state's content, to insert into another document. */
+function contentBlocksOf(state: Uint8Array): Array<Y.XmlElement | Y.XmlText> {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, state);
+  return doc
+    .getXmlFragment(CONTENT_FIELD)
+    .toArray()
+    .flatMap((node) => (node instanceof Y.XmlElement || node instanceof Y.XmlText ? [node.clone()] : []));
 }
 
 /** The content of a document state (one Yjs update) as ProseMirror JSON, read as the content guard reads it. */

@@ -194,6 +194,33 @@ describe('scale-out through Redis', { timeout: 90_000 }, () => {
     await eventually(() => closedWith === COLLAB_REFUSALS.document, 'the connection on process two to be closed as gone');
   });
 
+  it('restores a version through one into the note open only on two: Bob sees it, and it is stored before the version is', async () => {
+    const { database, one, two, name, labNoteNo, a, b, aliceToken, bobToken } = await twoProcesses();
+    appendParagraph(b.doc, 'first');
+    await eventually(() => b.allDurable(), 'Bob’s line to be stored');
+    expect((await two.call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, { token: bobToken })).body.status).toBe('0000');
+    appendParagraph(b.doc, 'second, unsaved');
+    await eventually(() => b.allDurable(), 'Bob’s second line to be stored');
+    a.destroy();
+    await eventually(() => !one.collab.documents.has(name), 'process one to let go of the note');
+
+    const restored = await one.call(
+      api.noteHistory.restore,
+      { labNoteNo, version: 1, reason: 'Back to the first line.' },
+      { token: aliceToken },
+    );
+    expect(restored.body.status).toBe('0000');
+    expect(restored.body.data).toMatchObject({ version: 2, restoredFrom: 1, reason: 'Back to the first line.' });
+    expect([...tagsOfState(await new DatabaseDocumentStore(database).load(name))]).toEqual(['first']);
+    await eventually(() => JSON.stringify(paragraphTexts(b.doc)) === '["first"]', 'Bob’s editor on two to show the restored version');
+    const onTwo = await two.call(api.noteHistory.detail, { labNoteNo, version: 2 }, { token: bobToken });
+    expect(onTwo.body.data.blockList.map((block) => block.content)).toEqual([expect.stringContaining('first')]);
+    // Bob writes on from the restored content, through two.
+    appendParagraph(b.doc, 'after the restore');
+    await eventually(() => b.allDurable(), 'Bob’s edit after the restore to be stored');
+    expect([...tagsOfState(await new DatabaseDocumentStore(database).load(name))]).toEqual(['first', 'after the restore']);
+  });
+
   describe('ends access on every process when it ends through another, before the call answers', () => {
     it('closes Bob’s editor on two when he signs out through one', async () => {
       const scene = await bobWritingOnTwo();

@@ -416,6 +416,20 @@ export class DurablePersistence implements Extension {
       if (!connection.readOnly) endWriting(connection, 'access');
   }
 
+  /**
+   * Stores an update the server made itself, in a transaction whose origin keeps onChange from queueing
+   * it (`local`, skipStoreHooks): onChange runs after the other extensions' hooks, so a caller waiting
+   * for the store could not tell when it is queued. Resolves once it is stored: true, or false when the
+   * store refused it (the document is locked) or the copy here went stale before.
+   */
+  async storeOwnUpdate(documentName: string, update: Uint8Array): Promise<boolean> {
+    const queue = this.queueOf(documentName);
+    if (queue.stale) return false;
+    this.enqueue(documentName, queue, [{ update, sender: null }]);
+    await this.flushDocument(documentName);
+    return !queue.stale;
+  }
+
   /** Whether the document's copy in memory may hold refused updates: read it from the store instead. */
   isStale(documentName: string): boolean {
     return this.queues.get(documentName)?.stale ?? false;

@@ -66,6 +66,7 @@ export async function requestExports(
         language,
         timeZone: input.timeZone ?? config.timeZone,
         pdfA: input.pdfA,
+        changes: input.changes,
         noteNo: note?.noteNo ?? null,
         version: note?.version ?? null,
       };
@@ -83,6 +84,7 @@ export async function requestExports(
           endDate: job.endDate,
           timeZone: job.timeZone,
           pdfA: job.pdfA,
+          changes: job.changes,
         },
       });
       ids.push(jobId);

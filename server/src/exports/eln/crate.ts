@@ -88,6 +88,14 @@ export const versionFile = z.object({
   savedBy: z.object({ userId: z.string(), name: z.string() }),
   blocksHash: z.string(),
   blocks: blockList,
+  /**
+   * Who wrote each block, by blockUid (from the note's live edits; a block the server wrote, as a
+   * restore does, names nobody). Archives from before it was kept have none.
+   */
+  authors: z.record(z.string(), z.array(z.object({ userId: z.string(), name: z.string() }))).optional(),
+  /** The version this one restored and why; null for a save. */
+  restoredFrom: z.number().int().positive().nullable().optional(),
+  reason: z.string().nullable().optional(),
 });
 export type VersionFile = z.infer<typeof versionFile>;
 

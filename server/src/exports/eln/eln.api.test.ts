@@ -504,6 +504,33 @@ describe('.eln export', () => {
     expect(actions.some((a) => a.name === 'project.created' && refIds(a.object)[0] === 'project/')).toBe(true);
   });
 
+  it("keeps each version's authorship: who wrote which block, in its blocks file and as the version's contributors", async () => {
+    const graph = new Map(crispr.crate['@graph'].map((e) => [e['@id'], e]));
+    const [b7Row] = await db.select().from(labNotes).where(eq(labNotes.title, 'B7 passage 3'));
+    const folder = path.join(crispr.dir, crispr.root, 'project', b7Row!.labNoteNumber);
+    const versionFile = async (version: number) =>
+      JSON.parse(await readFile(path.join(folder, `v${version}.json`), 'utf8')) as {
+        blocks: SavedBlock[];
+        authors: Record<string, Array<{ userId: string; name: string }>>;
+        restoredFrom: number | null;
+        reason: string | null;
+      };
+    const [v1, v2] = [await versionFile(1), await versionFile(2)];
+    // Version 1 is the template's content, which the server copied in: nobody's live edits.
+    expect(Object.keys(v1.authors).sort()).toEqual(v1.blocks.map((b) => b.blockUid).sort());
+    expect(Object.values(v1.authors).flat()).toEqual([]);
+    expect([v1.restoredFrom, v1.reason, v2.restoredFrom]).toEqual([null, null, null]);
+    const [junho] = await db.select().from(users).where(eq(users.userId, 'junho.jung@demo.eln'));
+    const typed = v2.blocks.find((b) => b.content.includes('Day 4: split 1:3'))!;
+    expect(v2.authors[typed.blockUid]).toEqual([{ userId: junho!.userId, name: junho!.name }]);
+    for (const block of v2.blocks.filter((b) => b !== typed)) expect(v2.authors[block.blockUid], block.blockUid).toEqual([]);
+    // In the crate: the version's files name their contributors as Person entities.
+    const entityOf = (version: number) => graph.get(`project/${b7Row!.labNoteNumber}/v${version}.json`)!;
+    expect(entityOf(1).contributor).toBeUndefined();
+    const contributors = refIds(entityOf(2).contributor).map((id) => graph.get(id)!);
+    expect(contributors).toMatchObject([{ '@type': 'Person', name: junho!.name, identifier: junho!.userId }]);
+  });
+
   it('writes declined and pending signatures as Comments too', async () => {
     const { archive } = await exportProject(await projectNoOf('HPLC method validation'), 'hplc');
     const { crate } = await extract(archive, 'hplc');

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { eq, inArray } from 'drizzle-orm';
-import { canonicalJson, ERR, formatZonedTime, PRODUCT, type Language, type SavedBlock } from '@eln/shared';
+import { canonicalJson, ERR, formatZonedTime, noteDocumentName, PRODUCT, type Language, type SavedBlock } from '@eln/shared';
+import { blockAuthorAccounts } from '../../collab/authors/clientAuthors.js';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import { versionState } from '../../notes/history.js';
 import { renderVersionHtml } from '../../rendering/render.js';
 import {
   exportNoteNos,
@@ -272,6 +274,12 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
         ? note.latest.blocks
         : await loadVersionBlocks(ctx.db, note.noteNo, version.version);
     const saver = graph.person(version.savedBy);
+    const authors = await blockAuthorAccounts(
+      ctx.db,
+      noteDocumentName(note.noteNo),
+      await versionState(ctx.db, note.noteNo, version.version),
+    );
+    const contributors = new Map(Object.values(authors).flatMap((people) => people.map((person) => [person.userNo, person] as const)));
     const content: VersionFile = {
       format: VERSION_FILE_FORMAT,
       formatVersion: VERSION_FILE_FORMAT_VERSION,
@@ -282,8 +290,19 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
       savedBy: { userId: version.savedBy.userId, name: version.savedBy.name },
       blocksHash: version.blocksHash,
       blocks,
+      authors: Object.fromEntries(
+        Object.entries(authors).map(([blockUid, people]) => [blockUid, people.map(({ userId, name }) => ({ userId, name }))]),
+      ),
+      restoredFrom: version.restoredFrom,
+      reason: version.reason,
     };
-    const common = { version: String(version.version), dateCreated: version.savedAt.toISOString(), author: saver };
+    const common = {
+      version: String(version.version),
+      dateCreated: version.savedAt.toISOString(),
+      author: saver,
+      // Everyone whose live edits wrote this version's blocks (the blocks file names them block by block).
+      ...(contributors.size ? { contributor: [...contributors.values()].map((person) => graph.person(person)) } : {}),
+    };
     const jsonName = `v${version.version}.json`;
     const json = graph.file(`${folder}${jsonName}`, await ctx.zip.addBytes(entry(jsonName), jsonBytes(content), { compress: true }), {
       name: jsonName,

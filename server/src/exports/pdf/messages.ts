@@ -81,6 +81,13 @@ export const PDF_MESSAGES = {
   historySavedBy: words('Saved by', '저장한 사람', '保存した人'),
   historyHash: words('SHA-256', 'SHA-256', 'SHA-256'),
   historyShown: words('printed above', '위에 인쇄됨', '上記に印刷'),
+
+  // Changes since the previous version (optional).
+  changesSince: words('Changes since version {{version}}', '버전 {{version}} 이후 변경 사항', 'バージョン {{version}} からの変更'),
+  changesFirst: words('Changes: the first saved version', '변경 사항: 처음 저장된 버전', '変更：最初に保存されたバージョン'),
+  changeAdded: words('Added', '추가', '追加'),
+  changeChanged: words('Changed', '변경', '変更'),
+  changeRemoved: words('Removed', '삭제', '削除'),
 } as const satisfies Record<string, Localised>;
 
 export type PdfMessage = keyof typeof PDF_MESSAGES;

@@ -4,6 +4,7 @@ import { el, openTag, text } from '../../rendering/html.js';
 import { renderVersionFragment, type FileSource } from '../../rendering/render.js';
 import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import type { ExportNote, ExportProject, ExportSignature, ExportVersion } from '../projectContent.js';
+import { changesSection } from './changesHtml.js';
 import { pdfMessage, type PdfMessage } from './messages.js';
 import { zonedText, type PdfOptions } from './options.js';
 import { PDF_PAGE_STYLE } from './style.js';
@@ -35,6 +36,8 @@ export function notePageHtml(
   version: PrintedVersion | null,
   options: PdfOptions,
   fileSource: FileSource,
+  /** The version before the printed one when the changes section was asked for (null: none before it). */
+  previous?: SavedBlock[] | null,
 ): string {
   const { lang } = options;
   const title = `${note.labNoteNumber} · ${note.title}`;
@@ -60,6 +63,7 @@ export function notePageHtml(
       '\n',
       body,
     ),
+    version && previous !== undefined ? changesSection(version, previous, lang, fileSource) : '',
     signatureManifest(note, lang),
     versionHistory(note, version, options),
     '</body>',

@@ -31,7 +31,8 @@ export async function notePrintJob(
   tagged: boolean,
 ): Promise<PrintJob> {
   const files = await readableImages(note);
-  const html = notePageHtml(project, note, version, options, (fileId) => (files.has(fileId) ? exportFileUrl(fileId) : null));
+  const previous = version && options.previousBlocks ? await options.previousBlocks(note.noteNo, version.version) : undefined;
+  const html = notePageHtml(project, note, version, options, (fileId) => (files.has(fileId) ? exportFileUrl(fileId) : null), previous);
   return {
     html,
     files,

@@ -1,4 +1,4 @@
-import { formatZonedTime, type Language } from '@eln/shared';
+import { formatZonedTime, type Language, type SavedBlock } from '@eln/shared';
 import type { ExportRange } from '../projectContent.js';
 import { pdfMessage } from './messages.js';
 import type { PdfASupport } from './pdfA.js';
@@ -10,6 +10,11 @@ export interface PdfOptions {
   timeZone: string;
   exportedAt: Date;
   exportedBy: { userId: string; name: string };
+  /**
+   * Asked for the "changes since the previous version" section: the blocks of a note's version before
+   * this one (null for a first version). Absent: no such section.
+   */
+  previousBlocks?: (noteNo: number, version: number) => Promise<SavedBlock[] | null>;
 }
 
 export interface ProjectPdfOptions extends PdfOptions {

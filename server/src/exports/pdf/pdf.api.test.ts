@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
+import { findVersionBlocks, loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { fillIn, SHARED_MESSAGES } from '@eln/shared/i18n';
 import { PDF_MESSAGES } from './messages.js';
@@ -282,6 +282,43 @@ describe('a note as PDF', () => {
     // demoGelPng is 360 x 200.
     expect(stdout).toMatch(/\bimage\s+360\s+200\b/);
     expect(gel.files).toHaveLength(1);
+  });
+
+  it("adds the changes since the version before it when asked, in the reader's language, and not otherwise", async () => {
+    const multilingual = await note(fixture.notes.multilingual);
+    const previousBlocks: PdfOptions['previousBlocks'] = (noteNo, version) =>
+      version > 1 ? findVersionBlocks(server.database.db, noteNo, version - 1) : Promise.resolve(null);
+    for (const [lang, zone] of [
+      ['ko', 'Asia/Seoul'],
+      ['ja', 'Asia/Tokyo'],
+      ['en', 'Europe/Berlin'],
+    ] as const) {
+      const options = { ...optionsIn(lang, zone), previousBlocks };
+      const file = await saved(`changes-${lang}.pdf`, await renderNotePdf(printer, project, multilingual, options));
+      const all = (await pagesOf(file)).join('\n').replace(/\s+/g, ' ');
+      expect(all).toContain(fillIn(PDF_MESSAGES.changesSince[lang], { version: 1 }));
+      // The one-line summary of the shared diff: version 2 added one paragraph, and nothing else changed.
+      expect(all).toContain(fillIn(SHARED_MESSAGES[lang].history.changes.added, { count: 1 }));
+      expect(all).not.toContain(fillIn(SHARED_MESSAGES[lang].history.changes.changed, { count: 1 }));
+      const section = all.slice(all.indexOf(fillIn(PDF_MESSAGES.changesSince[lang], { version: 1 })));
+      expect(section).toContain(`${PDF_MESSAGES.changeAdded[lang]} ${TEXT.second}`);
+      expect(section).not.toContain(TEXT.korean);
+    }
+    const first = multilingual.history[0]!;
+    const blocks = (await findVersionBlocks(server.database.db, multilingual.noteNo, 1))!;
+    const firstFile = await saved(
+      'changes-first.pdf',
+      await renderNotePdf(printer, project, multilingual, { ...optionsIn('en', 'UTC'), previousBlocks }, { ...first, blocks }),
+    );
+    const firstText = (await pagesOf(firstFile)).join('\n');
+    expect(firstText).toContain(PDF_MESSAGES.changesFirst.en);
+    expect(firstText).toContain(fillIn(SHARED_MESSAGES.en.history.changes.added, { count: blocks.length }));
+    // Without the option, no such section.
+    const plain = (
+      await pagesOf(await saved('no-changes.pdf', await renderNotePdf(printer, project, multilingual, optionsIn('en', 'UTC'))))
+    ).join('\n');
+    expect(plain).not.toContain(fillIn(PDF_MESSAGES.changesSince.en, { version: 1 }));
+    expect(plain).not.toContain(PDF_MESSAGES.changeAdded.en);
   });
 
   it('says so when a note was never saved', async () => {

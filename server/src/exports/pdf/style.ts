@@ -44,6 +44,14 @@ body { padding: 0; max-width: none; }
 .pdf-history td.pdf-when { white-space: nowrap; }
 .pdf-history td.pdf-version { vertical-align: middle; }
 .pdf-history-entry { break-inside: avoid; }
+.pdf-changes-summary { font-weight: 600; }
+.pdf-changes-list { list-style: none; padding: 0; }
+.pdf-change { border-left: 3px solid #888; padding: .2rem 0 .2rem .6rem; margin-bottom: .5rem; break-inside: avoid; }
+.pdf-change.is-added { border-left-color: #1a7f37; }
+.pdf-change.is-removed { border-left-color: #b42318; }
+.pdf-change.is-removed .pdf-change-block { text-decoration: line-through; }
+.pdf-change ins { background: #dafbe1; text-decoration: underline; }
+.pdf-change del { background: #ffebe9; text-decoration: line-through; }
 .pdf-history td.pdf-history-hash { border-top-style: dotted; padding-top: .1rem; padding-bottom: .15rem; }
 .pdf-hash-label { color: #555; font-size: .9em; margin-right: .3rem; }
 .pdf-changed { display: inline-block; border: 1.5px solid #b45309; color: #92400e; border-radius: 3px; padding: 0 .35rem; font-size: .85em; font-weight: 700; margin-left: .4rem; }

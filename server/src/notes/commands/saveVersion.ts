@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { ERR, noteDocumentName, withStatuses, type api, type CallRequest, type SaveAnswer } from '@eln/shared';
+import { ERR, noteDocumentName, withStatuses, type api, type CallRequest, type Block, type SaveAnswer } from '@eln/shared';
 import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
 import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { checkClientList } from '../clientList.js';
 import { assertContentRules, savedContent } from '../contentCheck.js';
-import { requireWritableNote } from '../queries.js';
+import { requireWritableNote, type NoteContext } from '../queries.js';
 import { versionChanges } from '../versionChanges.js';
 import { versionFingerprint } from '../versionFingerprint.js';
 
@@ -28,15 +28,35 @@ export async function saveVersion(services: Services, actor: Actor, input: CallR
   // crash could take from the live document.
   const state = await live.state(documentName);
   await live.persistence.flushDocument(documentName);
+  return storeNextVersion(services, actor, ctx, state, { kind: 'save', clientList: input.blockList });
+}
+
+/** Why a version is stored: a save (checked against the block list the client shows), or a restore of an earlier version. */
+export type VersionOrigin = { kind: 'save'; clientList: readonly Block[] } | { kind: 'restore'; fromVersion: number; reason: string };
+
+/**
+ * Stores a state of the live document, already stored itself, as the note's version after
+ * `ctx.note.version`, with its fingerprint and what changed against the version before; the note's
+ * temporary save goes. The content rules are checked first; the version condition makes two racing
+ * saves of one version produce one winner (9006 for the other).
+ */
+export async function storeNextVersion(
+  services: Services,
+  actor: Actor,
+  ctx: NoteContext,
+  state: Uint8Array,
+  origin: VersionOrigin,
+): Promise<SaveAnswer> {
+  const { db } = services;
   const content = snapshotOfState(state);
   const saved = await savedContent(db, ctx.note.noteNo, ctx.note.version);
   const savedBlocks = content.savedBlocks('LABNOTE');
   assertContentRules(content, saved);
-  checkClientList(services, ctx.note.noteNo, input.blockList, withStatuses(savedBlocks, saved.blocks));
+  if (origin.kind === 'save') checkClientList(services, ctx.note.noteNo, origin.clientList, withStatuses(savedBlocks, saved.blocks));
   const blocksHash = versionFingerprint(savedBlocks);
   const version = ctx.note.version + 1;
+  const restore = origin.kind === 'restore' ? origin : null;
   await db.transaction(async (tx) => {
-    // The version condition makes two racing saves of one version produce one winner.
     const [updated] = await tx
       .update(labNotes)
       .set({ version, updatedAt: new Date() })
@@ -51,16 +71,25 @@ export async function saveVersion(services: Services, actor: Actor, input: CallR
       documentState: state,
       savedByUserNo: actor.user.userNo,
       changes: versionChanges(saved.blocks, savedBlocks),
+      restoredFrom: restore?.fromVersion ?? null,
+      reason: restore?.reason ?? null,
     });
     await tx.delete(noteDrafts).where(eq(noteDrafts.noteNo, ctx.note.noteNo));
     // Its units now say which of them this version holds (search/records.ts).
-    await queueForSearch(tx, documentName);
+    await queueForSearch(tx, noteDocumentName(ctx.note.noteNo));
     await appendAudit(tx, {
       ...auditedActor(actor),
-      action: 'note.saved',
+      action: restore ? 'note.restored' : 'note.saved',
       target: { type: 'note', id: ctx.note.noteNo },
       before: { version: ctx.note.version },
-      after: { version, blocksHash, blocks: savedBlocks.length },
+      after: {
+        ...(restore ? { fromVersion: restore.fromVersion } : {}),
+        version,
+        blocksHash,
+        blocks: savedBlocks.length,
+        ...(restore ? { reason: restore.reason } : {}),
+      },
+      reason: restore?.reason ?? null,
     });
   });
   return { version, blocksHash };
