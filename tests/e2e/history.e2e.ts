@@ -217,6 +217,16 @@ test('a note history lists the versions and compares any two, side by side and i
   await shot(page, 'history-inline-s-en');
   expect(await seriousViolations(page, 'note history, inline')).toEqual([]);
 
+  // Who changed each block between the two versions, and on demand who wrote each block (the raw client wrote as Kim).
+  await expect(buffer.getByTestId('diff-change-writers')).toHaveText(`Changed by ${E2E.member.name}`);
+  await page.getByTestId('diff-authors-toggle').click();
+  await expect(page).toHaveURL(/authors=1/);
+  await expect(buffer.getByTestId('diff-author')).toHaveText([E2E.member.name]);
+  await shot(page, 'history-authors-s-en');
+  expect(await seriousViolations(page, 'note history, who wrote what')).toEqual([]);
+  await page.getByTestId('diff-authors-toggle').click();
+  await expect(page.getByTestId('diff-authors')).toHaveCount(0);
+
   // Every block shown: nothing folded.
   await page.getByTestId('diff-only-changes').click();
   await expect(page.getByTestId('diff-only-changes')).not.toBeChecked();
@@ -234,6 +244,26 @@ test('a note history lists the versions and compares any two, side by side and i
   await expect(page).toHaveURL(/to=live/);
   await expect(page.getByTestId('history-compare-title')).toHaveText('Changes from v1 to live draft');
   await expect(changeOf(page, 'added').filter({ hasText: 'Live line, not saved.' })).toHaveCount(1);
+
+  // Restoring v1 needs a reason; it becomes version 4, listed as restored, compared with v3.
+  await page.getByTestId('history-restore-1').click();
+  await page.getByTestId('history-restore-submit').click();
+  await expect(page.getByTestId('history-restore-dialog')).toBeVisible();
+  await expect(page.getByTestId('history-restore-reason')).toHaveAttribute('aria-invalid', 'true');
+  await shot(page, 'history-restore-dialog-s-en', false);
+  expect(await seriousViolations(page, 'restore dialog')).toEqual([]);
+  await expect(page.getByTestId('history-version')).toHaveCount(3);
+  await page.getByTestId('history-restore-reason').fill('Back to the original buffer');
+  await page.getByTestId('history-restore-submit').click();
+  await expect(page.getByTestId('history-restored-notice')).toHaveText('v1 was restored as version 4.');
+  await expect(page.getByTestId('history-version')).toHaveCount(4);
+  await expect(page.getByTestId('history-version').first().getByTestId('history-restored')).toHaveText(
+    'Restored from v1: Back to the original buffer',
+  );
+  await expect(page.getByTestId('history-compare-title')).toHaveText('Changes from v3 to v4');
+  await expect(changeOf(page, 'added').filter({ hasText: 'Aim: measure the rate.' })).toHaveCount(1);
+  await expect(changeOf(page, 'removed').filter({ hasText: 'Dispose of waste.' })).toHaveCount(1);
+  await shot(page, 'history-restored-s-en');
 
   // The beauty theme, side by side.
   await page.goto(`/note/${labNoteNo}/history?from=1&to=2`);

@@ -109,29 +109,64 @@ function ChangeBody({ change, view }: { change: BlockChange; view: DiffView }) {
   );
 }
 
+/** A person whose edits wrote a block, with the colour their margin has throughout the comparison. */
+export interface BlockAuthor {
+  userId: string;
+  name: string;
+  color: string;
+}
+
+/** The block's authors as coloured margin bars and names ("who wrote what"). */
+function AuthorsMargin({ authors }: { authors: readonly BlockAuthor[] }) {
+  const { t } = useTranslation('history');
+  return (
+    <div className="diff-authors" data-testid="diff-authors">
+      <span className="diff-authors-bars" aria-hidden="true">
+        {authors.map((author) => (
+          <span key={author.userId} className="diff-authors-bar" style={{ background: author.color }} />
+        ))}
+      </span>
+      {authors.length ? (
+        authors.map((author) => (
+          <span key={author.userId} className="diff-author" data-testid="diff-author">
+            <span className="diff-author-dot" style={{ background: author.color }} aria-hidden="true" />
+            {author.name}
+          </span>
+        ))
+      ) : (
+        <span className="diff-author diff-author-none">{t('diff.authorsNone')}</span>
+      )}
+    </div>
+  );
+}
+
 /**
- * One block of a comparison: its kind of change as a badge (words, not colour alone), who wrote it when
- * known, and its content with what changed marked. Focusable, so that the keyboard can step from change to change.
+ * One block of a comparison: its kind of change as a badge (words, not colour alone), who changed or
+ * wrote it when known, its authors' margin when asked for, and its content with what changed marked.
+ * Focusable, so that the keyboard can step from change to change.
  */
 export function BlockChangeView({
   change,
   view,
   index,
   current = false,
-  writers = [],
+  people,
+  authors,
 }: {
   change: BlockChange;
   view: DiffView;
   index: number;
   current?: boolean;
-  /** The people who wrote the block (a template's revision authors). */
-  writers?: readonly string[];
+  /** Who changed the block between the two sides, or wrote it (a template's revision), as a line. */
+  people?: string | undefined;
+  /** The block's authors, when the reader asked to see who wrote what. */
+  authors?: readonly BlockAuthor[] | undefined;
 }) {
   const { t } = useTranslation('history');
   const stop = change.kind !== 'unchanged';
   return (
     <li
-      className={`diff-change diff-change-${change.kind}${change.moved ? ' is-moved' : ''}${current ? ' is-current' : ''}`}
+      className={`diff-change diff-change-${change.kind}${change.moved ? ' is-moved' : ''}${current ? ' is-current' : ''}${authors ? ' has-authors' : ''}`}
       data-testid="diff-change"
       data-kind={change.kind}
       data-moved={change.moved ? 'yes' : 'no'}
@@ -144,13 +179,14 @@ export function BlockChangeView({
         <div className="diff-change-head">
           <Badge tone={CHANGE_TONE[change.kind]}>{t(`diff.kind.${change.kind}`)}</Badge>
           {change.kind === 'changed' && change.moved ? <Badge tone={CHANGE_TONE.moved}>{t('diff.kind.moved')}</Badge> : null}
-          {writers.length ? (
+          {people ? (
             <span className="diff-change-writers" data-testid="diff-change-writers">
-              {t('diff.writtenBy', { names: writers.join(', ') })}
+              {people}
             </span>
           ) : null}
         </div>
       ) : null}
+      {authors ? <AuthorsMargin authors={authors} /> : null}
       <ChangeBody change={change} view={view} />
     </li>
   );

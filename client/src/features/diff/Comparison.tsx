@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { BlockChange, ChangeSummary } from '@eln/shared';
 import { Button } from '../../ui/Button';
 import { SegmentedFilter } from '../../ui/SegmentedFilter';
-import { BlockChangeView, CHANGE_TONE } from './BlockChangeView';
+import { BlockChangeView, CHANGE_TONE, type BlockAuthor } from './BlockChangeView';
 import { changeStops, diffRows, keyStep, nextStop, type DiffView } from './diffRows';
 import './diff.css';
 
@@ -26,6 +26,23 @@ function SummaryBar({ summary }: { summary: ChangeSummary }) {
       ))}
     </ul>
   );
+}
+
+/**
+ * Colours people's margins keep throughout a comparison: told apart by hue and each at 3:1 or more against
+ * the page in both themes (a margin is a graphic, WCAG 1.4.11); the names beside them say who is who.
+ */
+const AUTHOR_COLOURS = ['#2563eb', '#c2410c', '#15803d', '#9333ea', '#be123c', '#0e7490', '#a16207', '#4338ca'];
+
+/** A person's colour: the same for the same person wherever they appear (a hash of their ID). */
+function colourOf(userId: string): string {
+  let hash = 0;
+  for (const character of userId) hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
+  return AUTHOR_COLOURS[hash % AUTHOR_COLOURS.length]!;
+}
+
+function colouredAuthors(people: readonly { userId: string; name: string }[] | undefined): BlockAuthor[] | undefined {
+  return people?.map((person) => ({ ...person, color: colourOf(person.userId) }));
 }
 
 /** Where a key press is someone's typing or a control's own keys (a radio's arrows), not a request to move. */
@@ -51,7 +68,8 @@ export function Comparison({
   onView,
   onlyChanges,
   onOnlyChanges,
-  writersOf,
+  peopleOf,
+  authors,
   keysOnPage = false,
   testId = 'diff',
 }: {
@@ -61,7 +79,16 @@ export function Comparison({
   onView(view: DiffView): void;
   onlyChanges: boolean;
   onOnlyChanges(only: boolean): void;
-  writersOf?: (change: BlockChange) => readonly string[] | undefined;
+  /** The line naming who changed (or wrote) a block, when known. */
+  peopleOf?: (change: BlockChange) => string | undefined;
+  /** "Who wrote what": the toggle's state, and each block's authors when it is on (undefined: not known for that side). */
+  authors?: {
+    shown: boolean;
+    onShown(shown: boolean): void;
+    of(change: BlockChange): readonly { userId: string; name: string }[] | undefined;
+    /** Why some blocks name no authors (the live draft's), said beside the toggle. */
+    note?: string | undefined;
+  };
   /** j, k, n and p work anywhere on the page (not only inside the comparison): for a page that is the comparison. */
   keysOnPage?: boolean;
   testId?: string;
@@ -138,6 +165,17 @@ export function Comparison({
             />
             {t('diff.onlyChanges')}
           </label>
+          {authors ? (
+            <label className="diff-only">
+              <input
+                type="checkbox"
+                checked={authors.shown}
+                onChange={(event) => authors.onShown(event.target.checked)}
+                data-testid="diff-authors-toggle"
+              />
+              {t('diff.authors')}
+            </label>
+          ) : null}
           <div className="diff-stepper" role="group" aria-label={t('diff.keys')}>
             <Button variant="ghost" size="sm" onClick={() => go(-1)} disabled={stops.length === 0} data-testid="diff-previous">
               ↑ {t('diff.previous')}
@@ -151,6 +189,7 @@ export function Comparison({
           </div>
         </div>
         <p className="diff-keys">{t('diff.keys')}</p>
+        {authors?.shown && authors.note ? <p className="diff-keys">{authors.note}</p> : null}
       </div>
       {stops.length === 0 ? (
         <p className="diff-none" data-testid="diff-none">
@@ -174,7 +213,8 @@ export function Comparison({
               view={view}
               index={row.index}
               current={row.index === current}
-              writers={writersOf?.(row.change)}
+              people={peopleOf?.(row.change)}
+              authors={authors?.shown ? colouredAuthors(authors.of(row.change)) : undefined}
             />
           ) : (
             <li key={`folded:${row.key}`} className="diff-folded">

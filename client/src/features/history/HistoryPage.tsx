@@ -1,17 +1,20 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { api, type NoteCompareAnswer } from '@eln/shared';
+import { api, type BlockChange, type NoteCompareAnswer } from '@eln/shared';
 import { apiErrorText } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { ButtonLink } from '../../ui/Button';
 import { ArrowLeftIcon } from '../../ui/icons';
 import { EmptyState, PageFrame } from '../../ui/PageFrame';
+import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { Comparison } from '../diff/Comparison';
 import { NoteIcon } from '../editor/icons';
 import { parseNoteNo } from '../notes/tabs';
 import { chosenSides, historySearch, readHistoryParams, type ComparedVersion, type HistoryParams } from './historyParams';
+import { RestoreDialog } from './RestoreDialog';
 import { VersionList, zonedText } from './VersionList';
 import './history.css';
 
@@ -60,6 +63,20 @@ export default function HistoryPage() {
     { labNoteNo, from: sides?.from ?? 1, to: sides?.to ?? 1 },
     { enabled: sides !== null },
   );
+
+  // Who wrote what: each side's saved version's authors, fetched when the reader asks for them.
+  const detailOf = (version: ComparedVersion | undefined) => ({ labNoteNo, version: typeof version === 'number' ? version : 1 });
+  const wantAuthors = (version: ComparedVersion | undefined) => params.authors && typeof version === 'number';
+  const fromDetail = useApiQuery(api.noteHistory.detail, detailOf(sides?.from), { enabled: wantAuthors(sides?.from) });
+  const toDetail = useApiQuery(api.noteHistory.detail, detailOf(sides?.to), { enabled: wantAuthors(sides?.to) });
+  const authorsOf = (change: BlockChange) => {
+    // A block the newer side has is written by whoever wrote it there; one only the older side has, by its authors there.
+    if (change.after) return sides?.to === 'live' ? undefined : toDetail.data?.authors[change.blockUid];
+    return fromDetail.data?.authors[change.blockUid];
+  };
+  const [restoring, setRestoring] = useState<number | null>(null);
+  const [restored, setRestored] = useState<{ from: number; version: number } | null>(null);
+  const canRestore = note.data?.note.abilities.write === true;
 
   const choose = (change: Partial<HistoryParams>) =>
     setSearch(historySearch({ ...params, from: sides?.from ?? null, to: sides?.to ?? null, ...change }), { replace: true });
@@ -115,9 +132,15 @@ export default function HistoryPage() {
               from={sides?.from ?? null}
               to={sides?.to ?? null}
               onPick={(side, version) => choose(side === 'from' ? { from: version === 'live' ? null : version } : { to: version })}
+              onRestore={canRestore ? setRestoring : undefined}
             />
           </aside>
           <section className="card history-compare" aria-labelledby="history-compare-title" data-testid="history-compare">
+            {restored ? (
+              <InlineAlert tone="success" testId="history-restored-notice">
+                {t('restore.done', restored)}
+              </InlineAlert>
+            ) : null}
             {compared.phase === 'error' ? (
               <ErrorState message={apiErrorText(compared.error, language)} onRetry={compared.reload} testId="history-compare-error" />
             ) : compared.data ? (
@@ -131,6 +154,16 @@ export default function HistoryPage() {
                   onView={(view) => choose({ view })}
                   onlyChanges={params.onlyChanges}
                   onOnlyChanges={(onlyChanges) => choose({ onlyChanges })}
+                  peopleOf={(change) => {
+                    const people = compared.data?.changedBy[change.blockUid];
+                    return people?.length ? t('diff.changedBy', { names: people.map((p) => p.name).join(', ') }) : undefined;
+                  }}
+                  authors={{
+                    shown: params.authors,
+                    onShown: (authors) => choose({ authors }),
+                    of: authorsOf,
+                    note: sides?.to === 'live' ? t('diff.authorsLive') : undefined,
+                  }}
                   keysOnPage
                 />
               </>
@@ -140,6 +173,20 @@ export default function HistoryPage() {
           </section>
         </div>
       )}
+      {restoring !== null ? (
+        <RestoreDialog
+          labNoteNo={labNoteNo}
+          version={restoring}
+          next={newest + 1}
+          onClose={() => setRestoring(null)}
+          onRestored={(entry) => {
+            // The new version, against the one that was newest before it: what the restore changed.
+            setRestoring(null);
+            setRestored({ from: restoring, version: entry.version });
+            choose({ from: newest, to: entry.version });
+          }}
+        />
+      ) : null}
     </PageFrame>
   );
 }

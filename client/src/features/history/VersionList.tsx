@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { formatZonedTime, summaryLine, type NoteVersionEntry, type NoteVersionListAnswer, type SummaryWords } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
 import { CopyButton } from '../audit/AuditBits';
 import type { ComparedVersion } from './historyParams';
 
@@ -99,6 +100,7 @@ export function VersionList({
   from,
   to,
   onPick,
+  onRestore,
 }: {
   history: NoteVersionListAnswer;
   /** Whether the live draft differs from the newest version. */
@@ -106,6 +108,8 @@ export function VersionList({
   from: number | null;
   to: ComparedVersion | null;
   onPick(side: 'from' | 'to', version: ComparedVersion): void;
+  /** Restores a version (given only to a writer of the note, `abilities.write`). */
+  onRestore?: ((version: number) => void) | undefined;
 }) {
   const { t } = useTranslation('history');
   const words = useSummaryWords();
@@ -149,6 +153,11 @@ export function VersionList({
               <p className="history-line history-summary" data-testid="history-summary">
                 {versionSummary(entry, t('list.firstVersion'), words)}
               </p>
+              {entry.restoredFrom !== null ? (
+                <p className="history-line history-restored" data-testid="history-restored">
+                  {t('list.restoredFrom', { version: entry.restoredFrom, reason: entry.reason ?? '' })}
+                </p>
+              ) : null}
               <p className="history-line history-hash">
                 <span className="history-hash-label">{t('list.hash')}</span>{' '}
                 <code title={entry.blocksHash} data-testid="history-hash">
@@ -157,6 +166,17 @@ export function VersionList({
                 <CopyButton text={entry.blocksHash} label={t('list.copyHash', { version: entry.version })} />
               </p>
               <Signatures entry={entry} />
+              {onRestore && index > 0 ? (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="history-restore"
+                  onClick={() => onRestore(entry.version)}
+                  data-testid={`history-restore-${entry.version}`}
+                >
+                  {t('list.restore', { version: entry.version })}
+                </Button>
+              ) : null}
             </div>
           </li>
         ))}

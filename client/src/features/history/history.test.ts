@@ -5,15 +5,22 @@ const read = (query: string) => readHistoryParams(new URLSearchParams(query));
 
 describe('the history screen URL', () => {
   it('reads the two sides, the view and the folding, refusing what is not a version', () => {
-    expect(read('from=2&to=live&view=inline&all=1')).toEqual({ from: 2, to: 'live', view: 'inline', onlyChanges: false });
-    expect(read('from=0&to=-3&view=diagonal')).toEqual({ from: null, to: null, view: 'side', onlyChanges: true });
-    expect(read('from=1e3&to=02')).toEqual({ from: null, to: null, view: 'side', onlyChanges: true });
+    expect(read('from=2&to=live&view=inline&all=1&authors=1')).toEqual({
+      from: 2,
+      to: 'live',
+      view: 'inline',
+      onlyChanges: false,
+      authors: true,
+    });
+    const defaults = { from: null, to: null, view: 'side', onlyChanges: true, authors: false };
+    expect(read('from=0&to=-3&view=diagonal&authors=yes')).toEqual(defaults);
+    expect(read('from=1e3&to=02')).toEqual(defaults);
   });
 
   it('writes only what differs from the defaults, and reads back what it wrote', () => {
-    expect(historySearch({ from: null, to: null, view: 'side', onlyChanges: true })).toBe('');
-    const chosen = { from: 3, to: 'live', view: 'inline', onlyChanges: false } as const;
-    expect(historySearch(chosen)).toBe('?from=3&to=live&view=inline&all=1');
+    expect(historySearch({ from: null, to: null, view: 'side', onlyChanges: true, authors: false })).toBe('');
+    const chosen = { from: 3, to: 'live', view: 'inline', onlyChanges: false, authors: true } as const;
+    expect(historySearch(chosen)).toBe('?from=3&to=live&view=inline&all=1&authors=1');
     expect(read(historySearch(chosen).slice(1))).toEqual(chosen);
   });
 });

@@ -3,13 +3,15 @@ import { DIFF_VIEWS, type DiffView } from '../diff/diffRows';
 /** One side of a comparison: a saved version's number, or the live draft. */
 export type ComparedVersion = number | 'live';
 
-/** What the history screen shows, all of it in its URL (`?from=2&to=live&view=inline&all=1`), so a link reopens it. */
+/** What the history screen shows, all of it in its URL (`?from=2&to=live&view=inline&all=1&authors=1`), so a link reopens it. */
 export interface HistoryParams {
   from: number | null;
   to: ComparedVersion | null;
   view: DiffView;
   /** Unchanged blocks folded (the default) or shown. */
   onlyChanges: boolean;
+  /** Each block's authors shown in its margin ("who wrote what"). */
+  authors: boolean;
 }
 
 const versionNumber = (value: string | null): number | null => (value && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null);
@@ -21,16 +23,18 @@ export function readHistoryParams(params: URLSearchParams): HistoryParams {
     to: params.get('to') === 'live' ? 'live' : versionNumber(params.get('to')),
     view: (DIFF_VIEWS as readonly string[]).includes(view ?? '') ? (view as DiffView) : 'side',
     onlyChanges: params.get('all') !== '1',
+    authors: params.get('authors') === '1',
   };
 }
 
 /** The URL's query for these choices; defaults are left out, so the plain address shows the usual comparison. */
-export function historySearch({ from, to, view, onlyChanges }: HistoryParams): string {
+export function historySearch({ from, to, view, onlyChanges, authors }: HistoryParams): string {
   const params = new URLSearchParams();
   if (from !== null) params.set('from', String(from));
   if (to !== null) params.set('to', String(to));
   if (view !== 'side') params.set('view', view);
   if (!onlyChanges) params.set('all', '1');
+  if (authors) params.set('authors', '1');
   const query = params.toString();
   return query ? `?${query}` : '';
 }

@@ -39,6 +39,11 @@ export default function CompareDialog({
   );
   // Who wrote each block: the newer revision's writers of a block it has, the older's of one it removed.
   const writersOf = (change: BlockChange) => (change.after ? after.data?.authors : before.data?.authors)?.[change.blockUid];
+  const { t: th } = useTranslation('history');
+  const peopleOf = (change: BlockChange) => {
+    const names = writersOf(change);
+    return names?.length ? th('diff.writtenBy', { names: names.join(', ') }) : undefined;
+  };
   return (
     <Dialog
       title={t('compare.title', { from: label(from), to: label(to) })}
@@ -57,7 +62,7 @@ export default function CompareDialog({
           onView={setView}
           onlyChanges={onlyChanges}
           onOnlyChanges={setOnlyChanges}
-          writersOf={writersOf}
+          peopleOf={peopleOf}
           testId="template-compare-diff"
         />
       ) : null}

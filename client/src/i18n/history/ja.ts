@@ -31,6 +31,8 @@ const ja: HistoryMessages = {
     signatureRemoved: '取り消し:{{reason}}',
     template: 'テンプレート {{title}} v{{version}}(改訂 {{revision}})から作成',
     changes: shared.history.changes,
+    restoredFrom: 'v{{version}}から復元:{{reason}}',
+    restore: 'v{{version}}を復元…',
     firstVersion: '最初のバージョン',
     neverSavedTitle: '未保存',
     neverSavedBody:
@@ -43,6 +45,15 @@ const ja: HistoryMessages = {
     versionLabel: 'v{{version}}',
     liveLabel: 'ライブ下書き',
     sameVersion: '比較する異なる2つのバージョンを選んでください。',
+  },
+  restore: {
+    title: 'バージョン{{version}}を復元',
+    body: 'v{{version}}の内容がノートのライブ内容になり、編集中の全員にすぐ表示され、バージョン{{next}}として保存されます。以前のバージョンはすべてそのまま残ります。',
+    reason: '理由',
+    reasonHint: '必須:このバージョンを復元する理由。バージョン一覧と監査証跡に残ります。',
+    submit: '復元',
+    cancel: 'キャンセル',
+    done: 'v{{from}}をバージョン{{version}}として復元しました。',
   },
   diff: {
     region: '比較',
@@ -80,6 +91,10 @@ const ja: HistoryMessages = {
     formatting: '書式のみ変更されました。',
     replaced: '別の種類のブロックに置き換えられました。',
     blockClass: 'ブロックの種類:{{before}} → {{after}}',
+    changedBy: '変更者:{{names}}',
+    authors: '作成者を表示',
+    authorsNone: 'このノートで書いた人はいません(テンプレートからのコピー、復元、インポート)',
+    authorsLive: 'ライブ下書きのブロックは、保存されるまで作成者を表示しません。',
     writtenBy: '作成者:{{names}}',
     table: {
       size: '表:{{beforeRows}} × {{beforeColumns}} → {{rows}} × {{columns}}',
