@@ -181,6 +181,8 @@ const NOT_IN_FIRST_ROUTE: readonly string[] = [
   'client/src/features/dashboard/',
   'client/src/features/notes/',
   'client/src/features/editor/',
+  'client/src/features/history/',
+  'client/src/features/diff/',
   'client/src/features/projects/',
   'client/src/features/admin/',
   'client/src/features/audit/',

@@ -182,13 +182,13 @@ test('a template is written by its author as a colleague follows live, approved 
   await expect(approver.getByTestId('template-revision').first()).toHaveAttribute('data-version', '1.2');
   await expect(approver.getByTestId('template-revision').nth(1)).toContainText('Superseded');
   await approver.getByTestId('template-compare').click();
-  const change = approver.getByTestId('template-change');
+  const change = approver.getByTestId('template-compare-dialog').getByTestId('diff-change');
   // Kind and text of every change, so a failure names the unexpected one.
   const listed = () => change.evaluateAll((rows) => rows.map((row) => `${row.getAttribute('data-kind')}: ${row.textContent ?? ''}`));
   await expect.poll(listed).toEqual([expect.stringMatching(/^added: .*Waste: neutralise before disposal/)]);
   await expect(change).toHaveAttribute('data-kind', 'added');
   await expect(change).toContainText('Waste: neutralise before disposal');
-  await expect(change.getByTestId('template-change-authors')).toHaveText(`Written by ${author.name}`);
+  await expect(change.getByTestId('diff-change-writers')).toHaveText(`Written by ${author.name}`);
   await shot(approver, 'template-compare-s-en', false);
   expect(await seriousViolations(approver, 'template comparison dialog')).toEqual([]);
   await approver.keyboard.press('Escape');
@@ -196,7 +196,7 @@ test('a template is written by its author as a colleague follows live, approved 
   await approver.evaluate(() => window.localStorage.setItem('eln.theme', 'b'));
   await approver.reload();
   await approver.getByTestId('template-compare').click();
-  await expect(approver.getByTestId('template-change')).toHaveCount(1);
+  await expect(approver.getByTestId('template-compare-dialog').getByTestId('diff-change')).toHaveCount(1);
   await shot(approver, 'template-compare-b-en', false);
   expect(await seriousViolations(approver, 'template comparison dialog, theme b')).toEqual([]);
   await approver.keyboard.press('Escape');

@@ -120,7 +120,8 @@ const signedIn: RouteObject[] = [
       (m) => m.SearchPage,
     ),
   },
-  { path: '/note/:id', lazy: noteRoute },
+  // `/note/:id/history` too: NoteRoute tells them apart, so the first route carries no entry of its own for it.
+  { path: '/note/:id/*', lazy: noteRoute },
   { path: '/editor/:id', lazy: noteRoute },
   {
     element: <RequireAdmin />,

@@ -4,6 +4,7 @@ import type editor from './editor/en';
 import type audit from './audit/en';
 import type signature from './signature/en';
 import type template from './template/en';
+import type history from './history/en';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -14,6 +15,7 @@ declare module 'i18next' {
       audit: typeof audit;
       signature: typeof signature;
       template: typeof template;
+      history: typeof history;
     };
     returnNull: false;
   }

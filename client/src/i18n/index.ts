@@ -9,7 +9,8 @@ import en from './en';
  * `translation` holds the app's strings (with the first route); `editor` those of the live note editor, its tabs and note lists;
  * `audit` those of the audit trail, the download page and project closing; `signature` those of electronic
  * signatures (the note's signatures area, the request, signing and removal dialogs, the note list); `template`
- * those of templates (list, editor, approval, versions, the template choice of a new note). Labels a
+ * those of templates (list, editor, approval, versions, the template choice of a new note); `history` those
+ * of a note's history and of comparing two versions (the template versions' comparison too). Labels a
  * printout shows too (a note's facts and statuses, signatures, chart types, ...) are taken at their keys
  * from `@eln/shared/i18n`, the catalogue the server's PDF and HTML rendering read.
  */
@@ -52,7 +53,7 @@ export async function loadStartLanguage(): Promise<void> {
 let screenStrings: Promise<void> | null = null;
 
 /**
- * The English strings of the `editor`, `audit`, `signature` and `template` namespaces (the fallback of
+ * The English strings of the `editor`, `audit`, `signature`, `template` and `history` namespaces (the fallback of
  * every language), fetched once, before the first screen that uses them renders (app/router.tsx).
  */
 export function loadScreenStrings(): Promise<void> {

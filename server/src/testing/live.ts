@@ -112,12 +112,43 @@ export function appendFileBlock(
   return blockUid;
 }
 
+/** The place of the top-level block of this uid. */
+function blockIndex(doc: Y.Doc, blockUid: string): number {
+  const index = doc
+    .getXmlFragment(CONTENT_FIELD)
+    .toArray()
+    .findIndex((node) => node instanceof Y.XmlElement && node.getAttribute('blockUid') === blockUid);
+  if (index < 0) throw new Error(`no block ${blockUid}`);
+  return index;
+}
+
+/** The top-level block of this uid. */
+export function blockElement(doc: Y.Doc, blockUid: string): Y.XmlElement {
+  return doc.getXmlFragment(CONTENT_FIELD).get(blockIndex(doc, blockUid)) as Y.XmlElement;
+}
+
 /** Removes the top-level block of this uid. */
 export function removeBlock(doc: Y.Doc, blockUid: string): void {
+  doc.getXmlFragment(CONTENT_FIELD).delete(blockIndex(doc, blockUid), 1);
+}
+
+/** Replaces a paragraph's text (or, with `paragraph`, that of a paragraph inside the block, such as a table cell's). */
+export function setParagraphText(doc: Y.Doc, blockUid: string, text: string, paragraph: Y.XmlElement = blockElement(doc, blockUid)): void {
+  doc.transact(() => {
+    paragraph.delete(0, paragraph.length);
+    paragraph.insert(0, [new Y.XmlText(text)]);
+  });
+}
+
+/** Moves a block as the editor does: the same node, with its ID, deleted and inserted at place `to`. */
+export function moveBlock(doc: Y.Doc, blockUid: string, to: number): void {
   const fragment = doc.getXmlFragment(CONTENT_FIELD);
-  const index = fragment.toArray().findIndex((node) => node instanceof Y.XmlElement && node.getAttribute('blockUid') === blockUid);
-  if (index < 0) throw new Error(`no block ${blockUid}`);
-  fragment.delete(index, 1);
+  const from = blockIndex(doc, blockUid);
+  const copy = (fragment.get(from) as Y.XmlElement).clone();
+  doc.transact(() => {
+    fragment.delete(from, 1);
+    fragment.insert(to, [copy]);
+  });
 }
 
 /** Appends a table of rows x columns cells (text "r,c"). */

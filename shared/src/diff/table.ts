@@ -22,23 +22,47 @@ interface Grid {
 const cellKey = (cell: TableCell) =>
   [cell.text, cell.colspan, cell.rowspan, cell.dropbox?.title ?? '', cell.dropbox?.code ?? '', cell.dropbox?.name ?? ''].join('\u0001');
 
-/** The table laid out as the editor lays it out: each cell in the first free slot of its row, spanning its slots. */
-function gridOf(table: BlockTable): Grid {
+/** A cell where the editor lays it out: its row (header rows first) and the grid column its top-left slot is in. */
+export interface PlacedCell {
+  cell: TableCell;
+  row: number;
+  col: number;
+}
+
+/**
+ * The table's cells row by row as the editor lays them out: each cell in the first slot of its row that
+ * no cell above spans into, spanning its slots. Screens draw a compared table with it, so that a cell
+ * change's row and column name the cell they drew.
+ */
+export function tableLayout(table: BlockTable): { rows: PlacedCell[][]; columns: number; headerRows: number } {
   const source = [...table.header, ...table.body];
-  const rows: Array<Array<Slot | undefined>> = source.map(() => []);
+  const taken: boolean[][] = source.map(() => []);
   let columns = 0;
-  source.forEach((cells, r) => {
+  const rows = source.map((cells, r) => {
     let col = 0;
-    for (const cell of cells) {
-      while (rows[r]![col]) col += 1;
-      const key = cellKey(cell);
-      for (let dr = 0; dr < cell.rowspan && r + dr < rows.length; dr += 1)
-        for (let dc = 0; dc < cell.colspan; dc += 1) rows[r + dr]![col + dc] ??= { cell, origin: dr === 0 && dc === 0, key };
+    return cells.map((cell) => {
+      while (taken[r]![col]) col += 1;
+      for (let dr = 0; dr < cell.rowspan && r + dr < source.length; dr += 1)
+        for (let dc = 0; dc < cell.colspan; dc += 1) taken[r + dr]![col + dc] = true;
+      const placed = { cell, row: r, col };
       col += cell.colspan;
       columns = Math.max(columns, col);
-    }
+      return placed;
+    });
   });
   return { rows, columns, headerRows: table.header.length };
+}
+
+/** The table's grid: every slot with the cell that covers it. */
+function gridOf(table: BlockTable): Grid {
+  const layout = tableLayout(table);
+  const rows: Array<Array<Slot | undefined>> = layout.rows.map(() => []);
+  for (const { cell, row, col } of layout.rows.flat()) {
+    const key = cellKey(cell);
+    for (let dr = 0; dr < cell.rowspan && row + dr < rows.length; dr += 1)
+      for (let dc = 0; dc < cell.colspan; dc += 1) rows[row + dr]![col + dc] ??= { cell, origin: dr === 0 && dc === 0, key };
+  }
+  return { rows, columns: layout.columns, headerRows: layout.headerRows };
 }
 
 /** A slot's key for aligning rows and columns: a covered slot says so, so a merge changes its row and column. */

@@ -143,3 +143,11 @@ export const NoteIcon = (p: IconProps) => (
     <path d="M14.5 3.5v4h4M8.5 12h7M8.5 15.5h7M8.5 8.5h3" />
   </Icon>
 );
+/** A clock turning back: a record's earlier versions. */
+export const HistoryIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3.5 12a8.5 8.5 0 1 0 2.5-6" />
+    <path d="M3 3.5V8h4.5" />
+    <path d="M12 7.5V12l3 2" />
+  </Icon>
+);

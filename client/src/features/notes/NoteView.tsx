@@ -6,10 +6,11 @@ import { currentLanguage } from '../../i18n';
 import { alert } from '../../modals/store';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { AlertIcon, LockIcon, SearchIcon } from '../../ui/icons';
+import { ButtonLink } from '../../ui/Button';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { apiErrorText, isApiError } from '../../api';
-import { NoteIcon, SaveIcon } from '../editor/icons';
+import { HistoryIcon, NoteIcon, SaveIcon } from '../editor/icons';
 import { LiveEditor } from '../editor/LiveEditor';
 import { REFUSAL_PARAMS } from '../editor/tableGuard';
 import { SignaturePanel } from '../signatures/SignaturePanel';
@@ -144,6 +145,7 @@ export function NoteView({
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
   const { t: tt } = useTranslation('template');
+  const { t: th } = useTranslation('history');
   const language = currentLanguage();
   const state = useSessionState(session);
   const uploadOwner = useMemo(() => ({ labNoteNo: session.noteNo }), [session.noteNo]);
@@ -269,6 +271,18 @@ export function NoteView({
             {/* A locked note (signed, project closed) changes no more: being connected says nothing then. */}
             {locked && state.connection === 'connected' ? null : <ConnectionPill state={state} />}
             {state.readOnly ? <ReadOnlyPill reason={state.readOnly} /> : <SaveState state={state} />}
+            {note ? (
+              <ButtonLink
+                to={`/note/${session.noteNo}/history`}
+                variant="secondary"
+                size="md"
+                icon={<HistoryIcon size={16} />}
+                title={th('page.actionTitle')}
+                data-testid="note-history"
+              >
+                {th('page.action')}
+              </ButtonLink>
+            ) : null}
             {note?.abilities.exportPdf && state.version > 0 ? <NotePdfButton noteNo={session.noteNo} version={state.version} /> : null}
             {!readOnly ? (
               <button

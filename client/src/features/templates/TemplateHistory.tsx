@@ -1,16 +1,17 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, diffBlockLists, type BlockChange, type TemplateDetail, type TemplateRevision } from '@eln/shared';
+import type { TemplateDetail, TemplateRevision } from '@eln/shared';
 import { apiErrorText } from '../../api';
-import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { Dialog } from '../../modals/Dialog';
 import { Button } from '../../ui/Button';
-import { Badge } from '../../ui/Badge';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { StaticDocument } from '../editor/StaticDocument';
 import { RevisionBadge } from './TemplateStateBadge';
+import { useRevision } from './useRevision';
+
+const CompareDialog = lazy(() => import('./TemplateCompareDialog'));
 
 const revisionLabel = (revision: TemplateRevision, t: (key: 'history.revision', options: { revision: number }) => string) =>
   revision.version ? `v${revision.version}` : t('history.revision', { revision: revision.revision });
@@ -91,13 +92,15 @@ export function TemplateHistory({ template }: { template: TemplateDetail }) {
         />
       ) : null}
       {comparing && byNo(from) && byNo(to) ? (
-        <CompareDialog
-          templateNo={template.templateNo}
-          from={byNo(from)!}
-          to={byNo(to)!}
-          label={label}
-          onClose={() => setComparing(false)}
-        />
+        <Suspense fallback={null}>
+          <CompareDialog
+            templateNo={template.templateNo}
+            from={byNo(from)!}
+            to={byNo(to)!}
+            label={label}
+            onClose={() => setComparing(false)}
+          />
+        </Suspense>
       ) : null}
     </aside>
   );
@@ -134,12 +137,6 @@ function RevisionSelect({
   );
 }
 
-/** One checked-in revision as the viewer answers it: without `revision`, the latest approved one. */
-function useRevision(templateNo: number, revision?: number) {
-  // Never the previous revision's blocks under the next one's title.
-  return useApiQuery(api.templates.viewer, revision === undefined ? { templateNo } : { templateNo, revision }, { keepPrevious: false });
-}
-
 /** One revision's content, read-only (also what the note-create picker previews). */
 export function RevisionPreview({
   templateNo,
@@ -171,93 +168,5 @@ export function RevisionPreview({
         </Button>
       </div>
     </Dialog>
-  );
-}
-
-function CompareDialog({
-  templateNo,
-  from,
-  to,
-  label,
-  onClose,
-}: {
-  templateNo: number;
-  from: TemplateRevision;
-  to: TemplateRevision;
-  label(r: TemplateRevision): string;
-  onClose(): void;
-}) {
-  const { t } = useTranslation('template');
-  const before = useRevision(templateNo, from.revision);
-  const after = useRevision(templateNo, to.revision);
-  const error = before.phase === 'error' ? before.error : after.phase === 'error' ? after.error : null;
-  const changes = before.data && after.data ? diffBlockLists(before.data.blockList, after.data.blockList).changes : null;
-  const unchanged = changes?.filter((c) => c.kind === 'unchanged').length ?? 0;
-  return (
-    <Dialog
-      title={t('compare.title', { from: label(from), to: label(to) })}
-      onClose={onClose}
-      closeOnBackdrop
-      size="lg"
-      testId="template-compare-dialog"
-    >
-      {error ? <ErrorState message={apiErrorText(error, currentLanguage())} /> : null}
-      {!changes && !error ? <SkeletonBlock lines={5} /> : null}
-      {changes && unchanged === changes.length ? <p data-testid="template-compare-none">{t('compare.noChanges')}</p> : null}
-      {changes ? (
-        <ol className="template-changes">
-          {changes
-            .filter((c) => c.kind !== 'unchanged')
-            .map((change) => (
-              <ChangeRow
-                key={`${change.kind}:${(change.after ?? change.before)!.blockUid}`}
-                change={change}
-                authors={change.after ? after.data?.authors : before.data?.authors}
-              />
-            ))}
-        </ol>
-      ) : null}
-      {changes && unchanged > 0 ? <p className="cell-muted">{t('compare.unchanged', { n: unchanged })}</p> : null}
-      <div className="modal-footer modal-footer-inline">
-        <Button variant="secondary" onClick={onClose}>
-          {t('compare.close')}
-        </Button>
-      </div>
-    </Dialog>
-  );
-}
-
-const TONE = { added: 'success', removed: 'danger', changed: 'warning', moved: 'info' } as const;
-
-function ChangeRow({ change, authors }: { change: BlockChange; authors: Record<string, string[]> | undefined }) {
-  const { t } = useTranslation('template');
-  if (change.kind === 'unchanged') return null;
-  const writers = authors?.[(change.after ?? change.before)!.blockUid] ?? [];
-  return (
-    <li className={`template-change template-change-${change.kind}`} data-testid="template-change" data-kind={change.kind}>
-      <div className="template-change-head">
-        <Badge tone={TONE[change.kind]}>{t(`compare.${change.kind}`)}</Badge>
-        {change.kind === 'changed' && change.moved ? <Badge tone={TONE.moved}>{t('compare.moved')}</Badge> : null}
-        {writers.length ? (
-          <span className="template-change-authors" data-testid="template-change-authors">
-            {t('compare.writtenBy', { names: writers.join(', ') })}
-          </span>
-        ) : null}
-      </div>
-      <div className={change.kind === 'changed' ? 'template-change-sides' : 'template-change-one'}>
-        {change.before && change.kind !== 'moved' ? (
-          <div className="template-change-before">
-            {change.kind === 'changed' ? <span className="template-change-label">{t('compare.before')}</span> : null}
-            <StaticDocument blocks={[change.before]} />
-          </div>
-        ) : null}
-        {change.after ? (
-          <div className="template-change-after">
-            {change.kind === 'changed' ? <span className="template-change-label">{t('compare.after')}</span> : null}
-            <StaticDocument blocks={[change.after]} />
-          </div>
-        ) : null}
-      </div>
-    </li>
   );
 }

@@ -3,8 +3,9 @@ import editor from '../editor/ko';
 import audit from '../audit/ko';
 import signature from '../signature/ko';
 import template from '../template/ko';
+import history from '../history/ko';
 
 export { default as errors } from '@eln/shared/errors/ko';
 
 /** Every namespace in this language, and its error messages: one chunk, loaded only when the interface starts in it. */
-export default { translation, editor, audit, signature, template };
+export default { translation, editor, audit, signature, template, history };
