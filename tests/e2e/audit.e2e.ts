@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { api } from '@eln/shared';
+import { api, noteDocumentName } from '@eln/shared';
 import { expect, test } from './test.js';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS, AUDIT_HEAD_LINE_PREFIX } from '../../shared/src/api/audit.js';
 import { E2E } from './fixtures.js';
-import { shot, unique, signIn, callApi, apiSignIn, seriousViolations, fillDate } from './support.js';
+import { shot, unique, signIn, callApi, apiSignIn, seriousViolations, fillDate, openAs } from './support.js';
+import { appendParagraph, connectWriter, eventually } from '../../server/src/testing/live.js';
 
 /**
  * The audit trail screens and project closing in the browser: an administrator finds records made through
@@ -222,6 +223,52 @@ test.describe('audit trail', () => {
     await page.getByTestId('audit-row').first().click();
     await expect(page.getByTestId('audit-after')).toBeVisible();
     await shot(page, 'audit-detail-b-ja', false);
+  });
+
+  test('a deleted note stays readable to administrators in its deletion record: its last version, content and writers', async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const id = unique();
+    const token = await apiSignIn(request, E2E.member);
+    const { projectNo } = await callApi(request, token, api.projects.create, {
+      title: `Deleted ${id}`,
+      description: '',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+    const title = `Spill log ${id}`;
+    const { labNoteNo } = await callApi(request, token, api.notes.create, { projectNo, title });
+    const editor = await connectWriter(baseURL!, noteDocumentName(labNoteNo), token);
+    try {
+      appendParagraph(editor.doc, `Acetone spill wiped at bench ${id}.`);
+      await eventually(() => editor.allDurable(), 'the line to be stored');
+    } finally {
+      editor.destroy();
+    }
+    await callApi(request, token, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
+    await callApi(request, token, api.notes.delete, { labNoteNo });
+
+    for (const [theme, language, heading] of [
+      ['s', 'en', 'The deleted note'],
+      ['b', 'ko', '삭제된 노트'],
+      ['s', 'ja', '削除されたノート'],
+    ] as const) {
+      const admin = await openAs(browser, E2E.admin, { theme, language });
+      await admin.goto(`/admin/audit?action=note.deleted&tt=note&ti=${labNoteNo}`);
+      await expect(admin.getByTestId('audit-row')).toHaveCount(1);
+      await admin.getByTestId('audit-row').click();
+      const section = admin.getByTestId('audit-detail').getByTestId('audit-deleted-note');
+      await expect(section.getByRole('heading', { name: heading })).toBeVisible();
+      await expect(section.getByTestId('audit-deleted-note-title')).toContainText(title);
+      await expect(section.getByTestId('audit-deleted-note-version')).toContainText('1');
+      await expect(section.getByTestId('audit-deleted-note-writers')).toHaveText(E2E.member.name);
+      await expect(section.getByTestId('audit-deleted-note-document')).toContainText(`Acetone spill wiped at bench ${id}.`);
+      await section.scrollIntoViewIfNeeded();
+      await shot(admin, `audit-deleted-note-${theme}-${language}`, false);
+      if (language === 'en') expect(await seriousViolations(admin, 'deleted note in the audit detail')).toEqual([]);
+      await admin.context().close();
+    }
   });
 
   test('the leader cannot close a project until a reviewer has signed, then closes it for good', async ({ page, request }) => {

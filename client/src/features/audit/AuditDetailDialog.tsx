@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type AuditRecord } from '@eln/shared';
+import { api, type AuditDetailAnswer, type AuditRecord } from '@eln/shared';
 import { apiErrorText } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button';
 import { AuditIcon } from '../../ui/icons';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { ActionBadge, AuditTimeText, CopyButton, TargetText } from './AuditBits';
+import { DeletedNoteSection } from './DeletedNoteSection';
 import { FilterIcon } from './icons';
 import { compareValues, pathLabel, type Change, type JsonLine } from './jsonDiff';
 import { reasonText } from './labels';
@@ -78,7 +79,7 @@ export function AuditDetailDialog({ seq, initial, onClose, onShowTarget }: Audit
   );
 }
 
-function RecordView({ record }: { record: AuditRecord }) {
+function RecordView({ record }: { record: AuditRecord | AuditDetailAnswer }) {
   const { t } = useTranslation('audit');
   const comparison = useMemo(() => compareValues(record.before, record.after), [record.before, record.after]);
   const time = formatAuditTime(record.at);
@@ -158,6 +159,10 @@ function RecordView({ record }: { record: AuditRecord }) {
           </p>
         )}
       </section>
+
+      {'deletedNote' in record && record.deletedNote ? (
+        <DeletedNoteSection note={record.deletedNote} headingId={`audit-deleted-note-${record.seq}`} />
+      ) : null}
 
       <section className="audit-section" aria-labelledby={`audit-chain-${record.seq}`}>
         <header className="audit-section-head">

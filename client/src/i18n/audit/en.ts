@@ -196,6 +196,17 @@ const en = {
     copied: 'Copied',
     copyFailed: 'Could not copy. Select the text and copy it yourself.',
     showTarget: 'All records of this target',
+    deletedNote: {
+      title: 'The deleted note',
+      hint: 'Deleted since; administrators read its last saved version here.',
+      note: 'Note',
+      deletedAt: 'Deleted',
+      lastVersion: 'Last saved version',
+      savedBy: 'Version {{version}}, saved by {{name}},',
+      writers: 'Written by',
+      content: 'Content of version {{version}}',
+      neverSaved: 'This note was never saved: no version of it was kept.',
+    },
   },
   verify: {
     action: 'Verify chain',

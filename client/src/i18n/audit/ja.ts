@@ -194,6 +194,17 @@ const ja: AuditMessages = {
     copied: 'コピーしました',
     copyFailed: 'コピーできませんでした。テキストを選択して手動でコピーしてください。',
     showTarget: 'この対象のすべての記録',
+    deletedNote: {
+      title: '削除されたノート',
+      hint: 'その後削除されました。管理者は最後に保存されたバージョンをここで確認できます。',
+      note: 'ノート',
+      deletedAt: '削除日時',
+      lastVersion: '最後に保存されたバージョン',
+      savedBy: 'バージョン {{version}}、{{name}}が保存、',
+      writers: '作成者',
+      content: 'バージョン {{version}}の内容',
+      neverSaved: '一度も保存されていないため、残っているバージョンはありません。',
+    },
   },
   verify: {
     action: 'チェーンを検証',

@@ -194,6 +194,17 @@ const ko: AuditMessages = {
     copied: '복사됨',
     copyFailed: '복사하지 못했습니다. 텍스트를 선택해 직접 복사하세요.',
     showTarget: '이 대상의 모든 기록',
+    deletedNote: {
+      title: '삭제된 노트',
+      hint: '이후 삭제되었습니다. 관리자는 마지막으로 저장된 버전을 여기서 볼 수 있습니다.',
+      note: '노트',
+      deletedAt: '삭제 일시',
+      lastVersion: '마지막 저장 버전',
+      savedBy: '버전 {{version}}, {{name}} 저장,',
+      writers: '작성자',
+      content: '버전 {{version}}의 내용',
+      neverSaved: '한 번도 저장되지 않은 노트라 남은 버전이 없습니다.',
+    },
   },
   verify: {
     action: '체인 검증',
