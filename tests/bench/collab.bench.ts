@@ -71,7 +71,7 @@ interface Target {
 const EDITORS_MODULE = fileURLToPath(new URL('./liveEditors.ts', import.meta.url));
 
 /** One forked editors process, driven by messages. */
-class EditorsProcess extends ForkedHelper<ParentMessage, ChildMessage> {
+export class EditorsProcess extends ForkedHelper<ParentMessage, ChildMessage> {
   constructor(niceness = 0) {
     super(EDITORS_MODULE, niceness);
   }
