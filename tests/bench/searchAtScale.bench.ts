@@ -209,16 +209,15 @@ async function explainSearch(client: postgres.Sql, title: string, queries: Array
   return lines;
 }
 
-/** The index (search_units, every partition, with its TOAST and indexes) beside everything else the database holds. */
+/** The index (search_units, with its TOAST and indexes) beside everything else the database holds. */
 async function sizes(client: postgres.Sql): Promise<Array<Record<string, string | number>>> {
   const [index] = await client<[{ heap: string; indexes: string; total: string; rows: string }]>`
-    select sum(pg_table_size(relid))::bigint as heap, sum(pg_indexes_size(relid))::bigint as indexes,
-      sum(pg_total_relation_size(relid))::bigint as total, (select count(*) from search_units)::bigint as rows
-    from pg_partition_tree('search_units')`;
+    select pg_table_size('search_units')::bigint as heap, pg_indexes_size('search_units')::bigint as indexes,
+      pg_total_relation_size('search_units')::bigint as total, (select count(*) from search_units)::bigint as rows`;
   const [database] = await client<[{ size: string }]>`select pg_database_size(current_database())::bigint as size`;
   const byIndex = await client<Array<{ name: string; size: string }>>`
-    select i.indexrelid::regclass::text as name, pg_relation_size(i.indexrelid)::bigint as size
-    from pg_index i join pg_partition_tree('search_units') t on t.relid = i.indrelid order by 2 desc`;
+    select indexrelid::regclass::text as name, pg_relation_size(indexrelid)::bigint as size
+    from pg_index where indrelid = 'search_units'::regclass order by 2 desc`;
   const rest = Number(database.size) - Number(index.total);
   return [
     { part: `search_units: ${Number(index.rows)} units, rows and TOAST`, MiB: mib(Number(index.heap)) },
@@ -318,6 +317,8 @@ async function freshness(
   } finally {
     probe.destroy();
     for (const writer of writers) writer.kill();
+    // The editors' last updates stored before the server closes.
+    await sleep(2_000);
   }
 }
 

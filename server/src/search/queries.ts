@@ -7,7 +7,6 @@ import { offsetOf, withinDates } from '../db/paging.js';
 import { dropboxes, files, labNotes, projects, schemas, schemaTypes, searchUnits, templates, users } from '../db/schema.js';
 import { visibleDropboxesSql } from '../dropboxes/policy.js';
 import { visibleProjectsSql } from '../projects/policy.js';
-import { isAdministrator } from '../users/policy.js';
 import { visibleSchemasSql, visibleSchemaTypesSql } from '../schemas/policy.js';
 import { readsTemplateDrafts, visibleTemplatesSql } from '../templates/policy.js';
 import { blockUidOfPart, FILE_PART } from './fileUnits.js';
@@ -175,13 +174,20 @@ export const SCOPE_NOTES = 1_500;
  */
 async function noteScope(q: Queryable, user: AuthUser, input: SearchInput, notes: KindPart): Promise<number[] | null> {
   const filtered = Boolean(input.projectNo || input.status || input.writer || input.startDate || input.endDate);
-  if (isAdministrator(user) && !filtered) return null;
+  const visible = visibleProjectsSql(user);
+  if (!visible && !filtered) return null;
+  // The projects the caller reads first (by the projects' own rule: a member's few), then their notes by
+  // the notes' project index; read together, the planner went through every note to find a member's.
+  const projectNos = visible
+    ? (await q.select({ projectNo: projects.projectNo }).from(projects).where(visible)).map((row) => row.projectNo)
+    : null;
+  if (projectNos?.length === 0) return [];
   const scoped = await q
     .select({ noteNo: labNotes.noteNo })
     .from(labNotes)
     .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
     .innerJoin(users, eq(users.userNo, labNotes.writerUserNo))
-    .where(notes.where)
+    .where(and(projectNos ? sql`${labNotes.projectNo} = any(${`{${projectNos.join(',')}}`}::integer[])` : undefined, notes.where))
     .limit(SCOPE_NOTES + 1);
   return scoped.length > SCOPE_NOTES ? null : scoped.map((row) => row.noteNo);
 }
@@ -198,7 +204,16 @@ interface PageRow extends Partial<HitRow> {
  * LIMITS.searchRanked + 1 matches it meets, unordered (so the index is read no further); those are ranked
  * and paged, the count capped at LIMITS.searchRanked with `more` saying there were more.
  */
-export async function search(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string): Promise<SearchAnswer> {
+export function search(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string): Promise<SearchAnswer> {
+  return q.transaction(async (tx) => {
+    // No parallel workers: on a few busy cores a search's short reads waited for them to start (a
+    // Gather of 40 ms for 5 ms of work in the bench's plans, docs/benchmarks.md).
+    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+    return searchIn(tx, user, input, timeZone);
+  });
+}
+
+async function searchIn(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string): Promise<SearchAnswer> {
   const parsed = parseQuery(input.q);
   const parts = parsed.tsquery ? kindParts(user, input, timeZone) : [];
   if (!parsed.tsquery || !parts.length) return { list: [], totalCount: 0, more: false };
@@ -214,8 +229,8 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
     scoped(part)
       ? and(sql`${searchUnits.recordNo} = any(${`{${scope!.join(',')}}`}::integer[])`, sql`ts_match_vq(${searchUnits.vector}, ${query})`)
       : sql`${searchUnits.vector} @@ ${query}`;
-  // The kind as a literal, not a parameter: the planner then reads a record kind's matches from the
-  // records' own partial index (db/schema.ts) rather than through every note's.
+  // The kind as a literal, not a parameter: the planner then reads each kind's matches from that kind's
+  // own partial index (db/schema.ts) rather than intersecting every note's with the kind.
   const matches = (part: KindPart) =>
     and(sql`${searchUnits.kind} = ${sql.raw(`'${part.kind}'`)}`, wordsMatch(part), part.where, part.matchedOnce?.(query));
   const score = sql<number>`(ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${query}) + ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${exact}))
@@ -235,7 +250,6 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
     const select = q
       .select({
         ...aliased,
-        text: sql`${searchUnits.text}`.as('text'),
         blockOrder: sql`${searchUnits.blockOrder}`.as('blockOrder'),
         indexedAt: sql`${searchUnits.indexedAt}`.as('indexedAt'),
         score: score.as('score'),
@@ -246,14 +260,16 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
   });
   const offset = offsetOf(input);
   const onPage = Math.max(0, Math.min(input.pageSize, LIMITS.searchRanked - offset));
-  // One row at least, with the count of the candidates, and the page's hits beside it (none past the last).
+  // One row at least, with the count of the candidates, and the page's hits beside it (none past the
+  // last), each with its text: read for the page's hits only (an attachment's part is up to 30,000 characters).
+  const order = sql`"score" desc, "indexedAt" desc, "recordNo" desc, "blockOrder" asc`;
   const rows = await rawRows<PageRow>(
     q,
     sql`with candidates as (${sql.join(selects, sql` union all `)})
-      select counted.total, hit.* from (select count(*)::integer as total from candidates) as counted
-      left join lateral (select * from candidates
-        order by "score" desc, "indexedAt" desc, "recordNo" desc, "blockOrder" asc
-        limit ${onPage} offset ${offset}) as hit on true`,
+      select counted.total, hit.*, unit.text from (select count(*)::integer as total from candidates) as counted
+      left join lateral (select * from candidates order by ${order} limit ${onPage} offset ${offset}) as hit on true
+      left join ${searchUnits} as unit on unit.kind = hit.kind and unit.record_no = hit."recordNo" and unit.block_uid = hit."blockUid"
+      order by ${order}`,
   );
   const total = Number(rows[0]?.total ?? 0);
   const hitRows = rows.filter((row): row is PageRow & HitRow => row.kind !== null && row.kind !== undefined);

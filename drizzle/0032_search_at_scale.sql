@@ -1,0 +1,6 @@
+-- The words' index in three parts by kind (notes, attachments, and the records' existing one): each kind's
+-- part of a search reads its own (docs/decisions.md "Search").
+DROP INDEX "search_units_vector_idx";--> statement-breakpoint
+CREATE INDEX "lab_notes_writer_idx" ON "lab_notes" USING btree ("writer_user_no");--> statement-breakpoint
+CREATE INDEX "search_units_notes_vector_idx" ON "search_units" USING gin ("vector") WHERE "search_units"."kind" = 'note';--> statement-breakpoint
+CREATE INDEX "search_units_files_vector_idx" ON "search_units" USING gin ("vector") WHERE "search_units"."kind" = 'file';
