@@ -341,8 +341,10 @@ export const labNotes = pgTable(
       .on(t.projectNo, t.title)
       .where(sql`${t.deletedAt} is null`),
     index('lab_notes_project_idx').on(t.projectNo, t.noteNo),
-    // Search's writer filter (search/queries.ts) lists a writer's notes first.
+    // Search's note filters (search/queries.ts): a writer's notes, a status's, a period's, listed first.
     index('lab_notes_writer_idx').on(t.writerUserNo),
+    index('lab_notes_status_created_idx').on(t.status, t.createdAt),
+    index('lab_notes_created_idx').on(t.createdAt),
     // How many notes each template made (the template list), without reading every note.
     index('lab_notes_template_idx').on(t.templateNo),
   ],

@@ -67,13 +67,12 @@ function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPa
       join: (select) =>
         select
           .innerJoin(labNotes, eq(labNotes.noteNo, searchUnits.recordNo))
-          .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-          .innerJoin(users, eq(users.userNo, labNotes.writerUserNo)),
+          .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo)),
       where: and(
         searchableNotesSql(user),
         input.projectNo ? eq(labNotes.projectNo, input.projectNo) : undefined,
         input.status ? eq(labNotes.status, input.status) : undefined,
-        input.writer ? eq(users.userId, input.writer) : undefined,
+        input.writer ? sql`${labNotes.writerUserNo} = (select ${users.userNo} from ${users} where ${users.userId} = ${input.writer})` : undefined,
         withinDates(labNotes.createdAt, input, timeZone),
       ),
       fields: {
@@ -186,7 +185,6 @@ async function noteScope(q: Queryable, user: AuthUser, input: SearchInput, notes
     .select({ noteNo: labNotes.noteNo })
     .from(labNotes)
     .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-    .innerJoin(users, eq(users.userNo, labNotes.writerUserNo))
     .where(and(projectNos ? sql`${labNotes.projectNo} = any(${`{${projectNos.join(',')}}`}::integer[])` : undefined, notes.where))
     .limit(SCOPE_NOTES + 1);
   return scoped.length > SCOPE_NOTES ? null : scoped.map((row) => row.noteNo);
