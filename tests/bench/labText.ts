@@ -115,7 +115,8 @@ const INSTRUMENTS = ['HPLC', 'LC-MS', 'GC-MS', 'UV-Vis', 'FT-IR', 'NMR', 'qPCR',
 
 const lot = (random: Random) => `${int(random, 19, 26)}-${String(int(random, 1, 999)).padStart(3, '0')}`;
 const sample = (random: Random) => `S${int(random, 1, 40)}-${String(int(random, 1, 9999)).padStart(4, '0')}`;
-const conc = (random: Random) => `${pick(random, ['0.1', '0.5', '1', '2', '5', '10', '20', '50', '100', '150', '250'])} ${pick(random, UNITS)}`;
+const conc = (random: Random) =>
+  `${pick(random, ['0.1', '0.5', '1', '2', '5', '10', '20', '50', '100', '150', '250'])} ${pick(random, UNITS)}`;
 
 const ENGLISH: Array<(r: Random) => string> = [
   (r) => `Prepared ${conc(r)} ${pick(r, CHEMICALS)} in ${pick(r, SOLVENTS)}, lot ${lot(r)}.`,

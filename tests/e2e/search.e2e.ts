@@ -255,7 +255,11 @@ test.describe('search', () => {
     });
     await callApi(request, token, api.notes.create, { projectNo, title: `${word} expansion` });
     await findable(request, token, word);
-    const shown = { en: ['Total 1,000+', '1,000+ results'], ko: ['전체 1,000+건', '결과 1,000+건'], ja: ['全1,000+件', '1,000+ 件'] };
+    const shown = {
+      en: { page: 'Total 1,000+', header: '1,000+ results' },
+      ko: { page: '전체 1,000+건', header: '결과 1,000+건' },
+      ja: { page: '全1,000+件', header: '1,000+ 件' },
+    };
     for (const language of ['en', 'ko', 'ja'] as const) {
       const page = await openAs(browser, E2E.member, { language });
       // The answer as the server gives it past LIMITS.searchRanked matches (ranked.api.test.ts makes such
@@ -267,10 +271,10 @@ test.describe('search', () => {
       });
       await page.goto(`/search?w=${word}`);
       await expect(page.getByTestId('search-result')).toHaveCount(1);
-      await expect(page.getByTestId('search-page-total')).toHaveText(shown[language][0]);
+      await expect(page.getByTestId('search-page-total')).toHaveText(shown[language].page);
       await page.keyboard.press('Control+k');
       await page.keyboard.type(word);
-      await expect(page.getByTestId('header-search-all')).toContainText(shown[language][1]);
+      await expect(page.getByTestId('header-search-all')).toContainText(shown[language].header);
       await shot(page, `search-more-s-${language}`, false);
       await page.context().close();
     }

@@ -1,6 +1,16 @@
 import { and, eq, isNotNull, notLike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
-import { LIMITS, NOTE_STATUS, PROJECT_STATUS, type CallRequest, type FileTextStatus, type SearchAnswer, type SearchHit, type SearchKind, type api } from '@eln/shared';
+import {
+  LIMITS,
+  NOTE_STATUS,
+  PROJECT_STATUS,
+  type CallRequest,
+  type FileTextStatus,
+  type SearchAnswer,
+  type SearchHit,
+  type SearchKind,
+  type api,
+} from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { rawRows, type Queryable } from '../db/client.js';
 import { offsetOf, withinDates } from '../db/paging.js';
@@ -72,7 +82,9 @@ function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPa
         searchableNotesSql(user),
         input.projectNo ? eq(labNotes.projectNo, input.projectNo) : undefined,
         input.status ? eq(labNotes.status, input.status) : undefined,
-        input.writer ? sql`${labNotes.writerUserNo} = (select ${users.userNo} from ${users} where ${users.userId} = ${input.writer})` : undefined,
+        input.writer
+          ? sql`${labNotes.writerUserNo} = (select ${users.userNo} from ${users} where ${users.userId} = ${input.writer})`
+          : undefined,
         withinDates(labNotes.createdAt, input, timeZone),
       ),
       fields: {
@@ -254,7 +266,10 @@ async function searchIn(q: Queryable, user: AuthUser, input: SearchInput, timeZo
       })
       .from(searchUnits)
       .$dynamic();
-    return sql`(${part.join(select).where(matches(part)).limit(LIMITS.searchRanked + 1)})`;
+    return sql`(${part
+      .join(select)
+      .where(matches(part))
+      .limit(LIMITS.searchRanked + 1)})`;
   });
   const offset = offsetOf(input);
   const onPage = Math.max(0, Math.min(input.pageSize, LIMITS.searchRanked - offset));
