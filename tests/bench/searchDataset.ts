@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import postgres from 'postgres';
 import { vectorLiteral } from '../../server/src/search/tokens.js';
 import { attachmentName, labBlock, labReport, labTitle, languageOf, seededRandom, type Language } from './labText.js';
-import { SCALE } from './scaleDataset.js';
 
 /** What the search benchmark adds to the scale dataset (scaleDataset.ts): every note's words, and attachments. */
 export const SEARCH_SCALE = {
@@ -187,5 +186,3 @@ async function buildAttachments(sql: postgres.Sql): Promise<void> {
     where f.storage_path like 'bench/%'`;
 }
 
-/** Notes the dataset holds, for the figures. */
-export const SEARCH_NOTES = SCALE.projects * SCALE.notesPerProject;

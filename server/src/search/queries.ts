@@ -176,7 +176,7 @@ function libraryFields(title: SQLWrapper): KindPart['fields'] {
  * administrator, a member of many projects, a wide filter) is searched through the words' GIN index.
  * A scope of this many notes is ~20,000 units, matched one by one in ~10 ms.
  */
-export const SCOPE_NOTES = 1_500;
+const SCOPE_NOTES = 1_500;
 
 /**
  * The notes the caller may read that pass the filters, when there are at most SCOPE_NOTES of them
@@ -243,8 +243,10 @@ async function searchIn(q: Queryable, user: AuthUser, input: SearchInput, timeZo
   // own partial index (db/schema.ts) rather than intersecting every note's with the kind.
   const matches = (part: KindPart) =>
     and(sql`${searchUnits.kind} = ${sql.raw(`'${part.kind}'`)}`, wordsMatch(part), part.where, part.matchedOnce?.(query));
-  const score = sql<number>`(ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${query}) + ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${exact}))
-    * (1 + 1 / (1 + extract(epoch from (now() - ${searchUnits.indexedAt})) / ${RECENCY_SECONDS}))`;
+  // A query with no prefix (a phrase, a Korean or Japanese pair) is its own exact query: ranked once, doubled.
+  const rank = (tsquery: SQL) => sql`ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${tsquery})`;
+  const ranks = parsed.exactTsquery === parsed.tsquery ? sql`2 * ${rank(query)}` : sql`(${rank(query)} + ${rank(exact)})`;
+  const score = sql<number>`${ranks} * (1 + 1 / (1 + extract(epoch from (now() - ${searchUnits.indexedAt})) / ${RECENCY_SECONDS}))`;
   const selects = parts.map((part) => {
     const fields = {
       ...part.fields,

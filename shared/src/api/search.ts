@@ -68,7 +68,7 @@ export type SearchHit = z.infer<typeof searchHit>;
  * The hits of one page, ranked among at most LIMITS.searchRanked matches: `totalCount` counts those (at
  * most that many), `more` says there were more matches than were ranked.
  */
-export const searchAnswer = listAnswer(searchHit).extend({ more: z.boolean() });
+const searchAnswer = listAnswer(searchHit).extend({ more: z.boolean() });
 export type SearchAnswer = z.infer<typeof searchAnswer>;
 
 export const searchCalls = {
