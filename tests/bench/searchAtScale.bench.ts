@@ -4,12 +4,11 @@ import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { api, COLLAB_PATH, noteDocumentName, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 import { buildApp } from '../../server/src/app.js';
-import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { hashPassword } from '../../server/src/auth/passwords.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { appendParagraph, connectWriter } from '../../server/src/testing/live.js';
-import { EditorsProcess } from './collab.bench.js';
+import { EditorsProcess, liveBenchConfig } from './collab.bench.js';
 import { backendCpuMs, freshPostgres, percentile, printTable } from './database.js';
 import { capturingDatabase } from './listsAtScale.bench.js';
 import { buildScaleDataset, SCALE } from './scaleDataset.js';
@@ -79,12 +78,7 @@ export async function searchAtScaleBench(): Promise<void> {
   const migrated = await openDatabase({ kind: 'postgres', url: target.url });
   await migrated.close();
   const { database, client, state } = capturingDatabase(target.url);
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    ELN_ADMIN_PASSWORD: 'bench-admin-password',
-    CLIENT_DIST: '/nonexistent',
-    COLLAB_SOCKETS_PER_ADDRESS: '10000',
-  });
+  const config = liveBenchConfig();
   const server = await buildApp(config, database);
   try {
     await bootstrap(database.db, config);

@@ -185,4 +185,3 @@ async function buildAttachments(sql: postgres.Sql): Promise<void> {
       join file_text_parts p on p.sha256 = f.sha256 and p.part = 0
     where f.storage_path like 'bench/%'`;
 }
-
