@@ -1,4 +1,4 @@
-import { execSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
@@ -193,12 +193,11 @@ async function waitForEmptyQueue(client: postgres.Sql): Promise<void> {
   }
 }
 
+/** The machine's load average (1, 5 and 15 minutes, as `uptime` prints it): other work beside the figures. */
 function loadAverage(): string {
-  try {
-    return execSync('uptime').toString().split('load average:')[1]!.trim();
-  } catch {
-    return '?';
-  }
+  return loadavg()
+    .map((load) => load.toFixed(2))
+    .join(', ');
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statements that read the index (not the caller's session check). */

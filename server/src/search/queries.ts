@@ -216,8 +216,8 @@ interface PageRow extends Partial<HitRow> {
  */
 export function search(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string): Promise<SearchAnswer> {
   return q.transaction(async (tx) => {
-    // No parallel workers: on a few busy cores a search's short reads waited for them to start (a
-    // Gather of 40 ms for 5 ms of work in the bench's plans, docs/benchmarks.md).
+    // No parallel workers: on a few busy cores a search's short reads wait for them (the bench's plans:
+    // 42 ms through a Gather of two workers, 22 ms without, docs/decisions.md "Search").
     await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
     return searchIn(tx, user, input, timeZone);
   });
