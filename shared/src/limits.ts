@@ -43,6 +43,12 @@ export const LIMITS = {
   searchTerms: 16,
   /** Characters of text a search hit's snippet shows around its first match. */
   searchSnippet: 160,
+  /**
+   * Matches a search ranks and pages through at most: the first this many it meets (any more are
+   * answered as `more`, the count shown as "1,000+"), so that a word in every other block costs what a
+   * rare one does (docs/decisions.md "Search").
+   */
+  searchRanked: 1_000,
   /** Largest record number (serial key) a request may name: PostgreSQL's integer. */
   maxRecordNo: 2_147_483_647,
 } as const;

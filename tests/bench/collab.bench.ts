@@ -71,7 +71,7 @@ interface Target {
 const EDITORS_MODULE = fileURLToPath(new URL('./liveEditors.ts', import.meta.url));
 
 /** One forked editors process, driven by messages. */
-class EditorsProcess extends ForkedHelper<ParentMessage, ChildMessage> {
+export class EditorsProcess extends ForkedHelper<ParentMessage, ChildMessage> {
   constructor(niceness = 0) {
     super(EDITORS_MODULE, niceness);
   }
@@ -161,6 +161,19 @@ const ms = (values: number[], p: number) =>
 const max = (values: number[]) => (values.length ? Number(values.reduce((a, b) => Math.max(a, b)).toFixed(2)) : Number.NaN);
 const round = (value: number) => Number(value.toFixed(2));
 
+/**
+ * The server's configuration for a benchmark with live editors: every benchmark editor connects from
+ * loopback, up to 50 per note on 20 notes, past the per-address limit.
+ */
+export function liveBenchConfig() {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    ELN_ADMIN_PASSWORD: 'bench-admin-password',
+    CLIENT_DIST: '/nonexistent',
+    COLLAB_SOCKETS_PER_ADDRESS: '10000',
+  });
+}
+
 /** Our whole server on a fresh PostgreSQL database, with 11 users in one project; `createNotes` makes 20 new notes in it. */
 export async function ourServer(): Promise<{
   app: App;
@@ -172,13 +185,7 @@ export async function ourServer(): Promise<{
 }> {
   const target = await freshPostgres();
   const database = await openDatabase({ kind: 'postgres', url: target.url });
-  // Every benchmark editor connects from loopback: up to 50 per note on 20 notes, past the per-address limit.
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    ELN_ADMIN_PASSWORD: 'bench-admin-password',
-    CLIENT_DIST: '/nonexistent',
-    COLLAB_SOCKETS_PER_ADDRESS: '10000',
-  });
+  const config = liveBenchConfig();
   const app = await buildApp(config, database);
   await bootstrap(database.db, config);
   const address = await app.app.listen({ port: 0, host: '127.0.0.1' });

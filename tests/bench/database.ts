@@ -47,14 +47,26 @@ const TICKS_PER_SECOND = 100;
  * database: meaningful only when nothing else uses it meanwhile.
  */
 export function postgresCpuMs(): number | null {
-  let ticks = 0;
-  let found = false;
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
     return null;
   }
+  return cpuMsOf(pids, true);
+}
+
+/**
+ * CPU time the given PostgreSQL backends (by process id, `pg_backend_pid()`) have used so far, in ms
+ * (null where /proc cannot be read): one database's work while others use the same server.
+ */
+export function backendCpuMs(pids: number[]): number | null {
+  return cpuMsOf(pids.map(String), false);
+}
+
+function cpuMsOf(pids: string[], postgresOnly: boolean): number | null {
+  let ticks = 0;
+  let found = false;
   for (const pid of pids) {
     let stat: string;
     try {
@@ -62,7 +74,7 @@ export function postgresCpuMs(): number | null {
     } catch {
       continue; // ended meanwhile
     }
-    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+    if (postgresOnly && stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
     // After the name: state, ppid, ... utime and stime are the 12th and 13th fields.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     ticks += Number(fields[11]) + Number(fields[12]);

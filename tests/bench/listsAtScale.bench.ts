@@ -25,7 +25,7 @@ interface Scenario {
 }
 
 /** Captures the SQL statements the server sends while `capturing` is on, to EXPLAIN ANALYZE them. */
-function capturingDatabase(url: string) {
+export function capturingDatabase(url: string) {
   const state = { capturing: false, queries: [] as Array<{ query: string; params: unknown[] }> };
   const client = postgres(url, {
     max: 10,

@@ -5,6 +5,7 @@ import { exportBench } from './export.bench.js';
 import { listsAtScaleBench } from './listsAtScale.bench.js';
 import { noteHistoryBench } from './noteHistory.bench.js';
 import { noteOpenBench } from './noteOpen.bench.js';
+import { searchAtScaleBench } from './searchAtScale.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
 
 /**
@@ -13,6 +14,7 @@ import { tempSaveBench } from './tempSave.bench.js';
  */
 const benches: Array<[string, () => Promise<void>]> = [
   ['lists at scale', listsAtScaleBench],
+  ['search at scale', searchAtScaleBench],
   ['live editing', collabBench],
   ['temp save', tempSaveBench],
   ['note history', noteHistoryBench],

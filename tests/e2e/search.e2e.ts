@@ -1,4 +1,4 @@
-import { api } from '@eln/shared';
+import { api, LIMITS } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
@@ -312,5 +312,41 @@ test.describe('search', () => {
     await expect(park.getByTestId('search-result')).toHaveAttribute('href', `/dropbox/${dropboxNo}`);
     await shot(park, 'search-page-kinds-s-en');
     await park.context().close();
+  });
+
+  test('more matches than are ranked: the count shows with a plus, in three languages', async ({ browser, request }) => {
+    const id = unique();
+    const word = `Perlite${id.replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
+    const token = await apiSignIn(request, E2E.member);
+    // A project: indexed from its table at once (a new note's title waits for its first stored document).
+    await callApi(request, token, api.projects.create, {
+      title: `${word} expansion`,
+      description: '',
+      signatureList: { department: '', user: E2E.member.userId },
+    });
+    await findable(request, token, word);
+    const shown = {
+      en: { page: 'Total 1,000+', header: '1,000+ results' },
+      ko: { page: '전체 1,000+건', header: '결과 1,000+건' },
+      ja: { page: '全1,000+件', header: '1,000+ 件' },
+    };
+    for (const language of ['en', 'ko', 'ja'] as const) {
+      const page = await openAs(browser, E2E.member, { language });
+      // The answer as the server gives it past LIMITS.searchRanked matches (ranked.api.test.ts makes such
+      // a count; a browser test does not type a thousand blocks): its count capped, `more` set.
+      await page.route(`**/server${api.search.search.path}`, async (route) => {
+        const response = await route.fetch();
+        const answer = (await response.json()) as { data: Record<string, unknown> };
+        await route.fulfill({ response, json: { ...answer, data: { ...answer.data, totalCount: LIMITS.searchRanked, more: true } } });
+      });
+      await page.goto(`/search?w=${word}`);
+      await expect(page.getByTestId('search-result')).toHaveCount(1);
+      await expect(page.getByTestId('search-page-total')).toHaveText(shown[language].page);
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(word);
+      await expect(page.getByTestId('header-search-all')).toContainText(shown[language].header);
+      await shot(page, `search-more-s-${language}`, false);
+      await page.context().close();
+    }
   });
 });

@@ -224,6 +224,9 @@ const en = {
     showAll: 'All results for “{{q}}”',
     count_one: '{{count}} result',
     count_other: '{{count}} results',
+    /** More matches than are ranked (LIMITS.searchRanked): the count with a plus. */
+    countMore: '{{n}}+ results',
+    totalMore: 'Total <b>{{n}}+</b>',
     kinds: {
       note: 'Notes',
       file: 'Attachments',

@@ -228,6 +228,8 @@ const ja: Messages = {
     showAll: '「{{q}}」の検索結果をすべて表示',
     count_one: '{{count}} 件',
     count_other: '{{count}} 件',
+    countMore: '{{n}}+ 件',
+    totalMore: '全<b>{{n}}+</b>件',
     kinds: {
       note: 'ノート',
       file: '添付ファイル',

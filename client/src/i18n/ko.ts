@@ -225,6 +225,8 @@ const ko: Messages = {
     showAll: '“{{q}}” 검색 결과 모두 보기',
     count_one: '결과 {{count}}건',
     count_other: '결과 {{count}}건',
+    countMore: '결과 {{n}}+건',
+    totalMore: '전체 <b>{{n}}+</b>건',
     kinds: {
       note: '노트',
       file: '첨부 파일',

@@ -341,6 +341,10 @@ export const labNotes = pgTable(
       .on(t.projectNo, t.title)
       .where(sql`${t.deletedAt} is null`),
     index('lab_notes_project_idx').on(t.projectNo, t.noteNo),
+    // Search's note filters (search/queries.ts): a writer's notes, a status's, a period's, listed first.
+    index('lab_notes_writer_idx').on(t.writerUserNo),
+    index('lab_notes_status_created_idx').on(t.status, t.createdAt),
+    index('lab_notes_created_idx').on(t.createdAt),
     // How many notes each template made (the template list), without reading every note.
     index('lab_notes_template_idx').on(t.templateNo),
   ],
@@ -905,8 +909,15 @@ export const searchUnits = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.recordNo, t.blockUid] }),
-    index('search_units_vector_idx').using('gin', t.vector),
-    // The records' own: a search of projects and libraries does not read through every note's matches.
+    // The words' index in three parts by kind, as a partitioning by kind would make them: each kind's part
+    // of a search (search/queries.ts names its kind) reads its own, so the attachments' or the records'
+    // few matches are not found by intersecting every note's (docs/decisions.md "Search").
+    index('search_units_notes_vector_idx')
+      .using('gin', t.vector)
+      .where(sql`${t.kind} = 'note'`),
+    index('search_units_files_vector_idx')
+      .using('gin', t.vector)
+      .where(sql`${t.kind} = 'file'`),
     index('search_units_records_vector_idx')
       .using('gin', t.vector)
       .where(sql`${t.kind} in ('project', 'template', 'schema', 'dropbox')`),

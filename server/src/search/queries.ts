@@ -1,6 +1,16 @@
-import { and, count, eq, isNotNull, notLike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, isNotNull, notLike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
-import { NOTE_STATUS, PROJECT_STATUS, type CallRequest, type FileTextStatus, type SearchHit, type SearchKind, type api } from '@eln/shared';
+import {
+  LIMITS,
+  NOTE_STATUS,
+  PROJECT_STATUS,
+  type CallRequest,
+  type FileTextStatus,
+  type SearchAnswer,
+  type SearchHit,
+  type SearchKind,
+  type api,
+} from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { rawRows, type Queryable } from '../db/client.js';
 import { offsetOf, withinDates } from '../db/paging.js';
@@ -67,13 +77,14 @@ function kindParts(user: AuthUser, input: SearchInput, timeZone: string): KindPa
       join: (select) =>
         select
           .innerJoin(labNotes, eq(labNotes.noteNo, searchUnits.recordNo))
-          .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-          .innerJoin(users, eq(users.userNo, labNotes.writerUserNo)),
+          .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo)),
       where: and(
         searchableNotesSql(user),
         input.projectNo ? eq(labNotes.projectNo, input.projectNo) : undefined,
         input.status ? eq(labNotes.status, input.status) : undefined,
-        input.writer ? eq(users.userId, input.writer) : undefined,
+        input.writer
+          ? sql`${labNotes.writerUserNo} = (select ${users.userNo} from ${users} where ${users.userId} = ${input.writer})`
+          : undefined,
         withinDates(labNotes.createdAt, input, timeZone),
       ),
       fields: {
@@ -161,33 +172,81 @@ function libraryFields(title: SQLWrapper): KindPart['fields'] {
 }
 
 /**
+ * Notes a search lists first and then reads the units of, at most; a caller who reads more (an
+ * administrator, a member of many projects, a wide filter) is searched through the words' GIN index.
+ * A scope of this many notes is ~20,000 units, matched one by one in ~10 ms.
+ */
+const SCOPE_NOTES = 1_500;
+
+/**
+ * The notes the caller may read that pass the filters, when there are at most SCOPE_NOTES of them
+ * (null: more, or every note, an administrator's without a filter). Read by the notes' own rule and
+ * filters, the same the note part applies again: a scope only narrows where its units are looked for.
+ */
+async function noteScope(q: Queryable, user: AuthUser, input: SearchInput, notes: KindPart): Promise<number[] | null> {
+  const filtered = Boolean(input.projectNo || input.status || input.writer || input.startDate || input.endDate);
+  const visible = visibleProjectsSql(user);
+  if (!visible && !filtered) return null;
+  // The projects the caller reads first (by the projects' own rule: a member's few), then their notes by
+  // the notes' project index; read together, the planner went through every note to find a member's.
+  const projectNos = visible
+    ? (await q.select({ projectNo: projects.projectNo }).from(projects).where(visible)).map((row) => row.projectNo)
+    : null;
+  if (projectNos?.length === 0) return [];
+  const scoped = await q
+    .select({ noteNo: labNotes.noteNo })
+    .from(labNotes)
+    .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+    .where(and(projectNos ? sql`${labNotes.projectNo} = any(${`{${projectNos.join(',')}}`}::integer[])` : undefined, notes.where))
+    .limit(SCOPE_NOTES + 1);
+  return scoped.length > SCOPE_NOTES ? null : scoped.map((row) => row.noteNo);
+}
+
+/** The columns of a row of the candidates and of the page. */
+interface PageRow extends Partial<HitRow> {
+  total: number;
+}
+
+/**
  * `/v1/search`: the units whose words match, of the records the caller may read (each kind by its own
  * policy), ranked by weight (titles and headings first), whole words above prefixes (a second rank with
- * no prefixes added), and recent edits above old ones.
+ * no prefixes added), and recent edits above old ones. Each kind's part takes the first
+ * LIMITS.searchRanked + 1 matches it meets, unordered (so the index is read no further); those are ranked
+ * and paged, the count capped at LIMITS.searchRanked with `more` saying there were more.
  */
-export async function search(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string) {
+export function search(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string): Promise<SearchAnswer> {
+  return q.transaction(async (tx) => {
+    // No parallel workers: on a few busy cores a search's short reads wait for them (the bench's plans:
+    // 42 ms through a Gather of two workers, 22 ms without, docs/decisions.md "Search").
+    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+    return searchIn(tx, user, input, timeZone);
+  });
+}
+
+async function searchIn(q: Queryable, user: AuthUser, input: SearchInput, timeZone: string): Promise<SearchAnswer> {
   const parsed = parseQuery(input.q);
   const parts = parsed.tsquery ? kindParts(user, input, timeZone) : [];
-  if (!parsed.tsquery || !parts.length) return { list: [], totalCount: 0 };
+  if (!parsed.tsquery || !parts.length) return { list: [], totalCount: 0, more: false };
   const query = sql`${parsed.tsquery}::tsquery`;
   const exact = sql`${parsed.exactTsquery}::tsquery`;
-  // The kind as a literal, not a parameter: the planner then reads a record kind's matches from the
-  // records' own partial index (db/schema.ts) rather than through every note's.
+  const notes = parts.find((part) => part.kind === 'note' || part.kind === 'file');
+  const scope = notes ? await noteScope(q, user, input, notes) : null;
+  // A scope's units are read by their record (the primary key) and matched one by one (ts_match_vq, which
+  // the planner cannot answer from the GIN index): a word in a tenth of all units would otherwise be read
+  // from the index whole and filtered down to the caller's few notes.
+  const scoped = (part: KindPart) => scope !== null && (part.kind === 'note' || part.kind === 'file');
+  const wordsMatch = (part: KindPart) =>
+    scoped(part)
+      ? and(sql`${searchUnits.recordNo} = any(${`{${scope!.join(',')}}`}::integer[])`, sql`ts_match_vq(${searchUnits.vector}, ${query})`)
+      : sql`${searchUnits.vector} @@ ${query}`;
+  // The kind as a literal, not a parameter: the planner then reads each kind's matches from that kind's
+  // own partial index (db/schema.ts) rather than intersecting every note's with the kind.
   const matches = (part: KindPart) =>
-    and(
-      sql`${searchUnits.kind} = ${sql.raw(`'${part.kind}'`)}`,
-      sql`${searchUnits.vector} @@ ${query}`,
-      part.where,
-      part.matchedOnce?.(query),
-    );
-  const score = sql<number>`(ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${query}) + ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${exact}))
-    * (1 + 1 / (1 + extract(epoch from (now() - ${searchUnits.indexedAt})) / ${RECENCY_SECONDS}))`;
-  const totals = await Promise.all(
-    parts.map(async (part) => {
-      const [total] = (await part.join(q.select({ n: count() }).from(searchUnits).$dynamic()).where(matches(part))) as Array<{ n: number }>;
-      return Number(total?.n ?? 0);
-    }),
-  );
+    and(sql`${searchUnits.kind} = ${sql.raw(`'${part.kind}'`)}`, wordsMatch(part), part.where, part.matchedOnce?.(query));
+  // A query with no prefix (a phrase, a Korean or Japanese pair) is its own exact query: ranked once, doubled.
+  const rank = (tsquery: SQL) => sql`ts_rank(${WEIGHTS}, ${searchUnits.vector}, ${tsquery})`;
+  const ranks = parsed.exactTsquery === parsed.tsquery ? sql`2 * ${rank(query)}` : sql`(${rank(query)} + ${rank(exact)})`;
+  const score = sql<number>`${ranks} * (1 + 1 / (1 + extract(epoch from (now() - ${searchUnits.indexedAt})) / ${RECENCY_SECONDS}))`;
   const selects = parts.map((part) => {
     const fields = {
       ...part.fields,
@@ -203,22 +262,33 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
     const select = q
       .select({
         ...aliased,
-        text: sql`${searchUnits.text}`.as('text'),
         blockOrder: sql`${searchUnits.blockOrder}`.as('blockOrder'),
         indexedAt: sql`${searchUnits.indexedAt}`.as('indexedAt'),
         score: score.as('score'),
       })
       .from(searchUnits)
       .$dynamic();
-    return sql`(${part.join(select).where(matches(part))})`;
+    return sql`(${part
+      .join(select)
+      .where(matches(part))
+      .limit(LIMITS.searchRanked + 1)})`;
   });
-  const rows = await rawRows<HitRow>(
+  const offset = offsetOf(input);
+  const onPage = Math.max(0, Math.min(input.pageSize, LIMITS.searchRanked - offset));
+  // One row at least, with the count of the candidates, and the page's hits beside it (none past the
+  // last), each with its text: read for the page's hits only (an attachment's part is up to 30,000 characters).
+  const order = sql`"score" desc, "indexedAt" desc, "recordNo" desc, "blockOrder" asc`;
+  const rows = await rawRows<PageRow>(
     q,
-    sql`${sql.join(selects, sql` union all `)}
-      order by "score" desc, "indexedAt" desc, "recordNo" desc, "blockOrder" asc
-      limit ${input.pageSize} offset ${offsetOf(input)}`,
+    sql`with candidates as (${sql.join(selects, sql` union all `)})
+      select counted.total, hit.*, unit.text from (select count(*)::integer as total from candidates) as counted
+      left join lateral (select * from candidates order by ${order} limit ${onPage} offset ${offset}) as hit on true
+      left join ${searchUnits} as unit on unit.kind = hit.kind and unit.record_no = hit."recordNo" and unit.block_uid = hit."blockUid"
+      order by ${order}`,
   );
-  const list: SearchHit[] = rows.map((row) => {
+  const total = Number(rows[0]?.total ?? 0);
+  const hitRows = rows.filter((row): row is PageRow & HitRow => row.kind !== null && row.kind !== undefined);
+  const list: SearchHit[] = hitRows.map((row) => {
     const ofNote = row.kind === 'note' || row.kind === 'file';
     // A template's draft block opens at its uid (the draft is the template's live document); an attachment's part at its block.
     const uid = row.kind === 'template' && row.blockUid.startsWith(DRAFT_UNIT) ? row.blockUid.slice(DRAFT_UNIT.length) : row.blockUid;
@@ -239,5 +309,5 @@ export async function search(q: Queryable, user: AuthUser, input: SearchInput, t
       fileText: row.fileText,
     };
   });
-  return { list, totalCount: totals.reduce((sum, n) => sum + n, 0) };
+  return { list, totalCount: Math.min(total, LIMITS.searchRanked), more: total > LIMITS.searchRanked };
 }

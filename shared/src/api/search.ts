@@ -68,6 +68,13 @@ export const searchHit = z.strictObject({
 });
 export type SearchHit = z.infer<typeof searchHit>;
 
+/**
+ * The hits of one page, ranked among at most LIMITS.searchRanked matches: `totalCount` counts those (at
+ * most that many), `more` says there were more matches than were ranked.
+ */
+const searchAnswer = listAnswer(searchHit).extend({ more: z.boolean() });
+export type SearchAnswer = z.infer<typeof searchAnswer>;
+
 export const searchCalls = {
   search: defineCall({
     path: '/v1/search',
@@ -76,7 +83,7 @@ export const searchCalls = {
     summary:
       'Notes (titles and every block), attachments (names and text), projects, templates, schemas and dropboxes the caller may read, ranked: titles and headings, exact words and recent edits first.',
     request: searchRequest,
-    answer: listAnswer(searchHit),
+    answer: searchAnswer,
     errors: [],
   }),
 } as const;

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { api, LIMITS, type SearchHit } from '@eln/shared';
 import { useApiQuery } from '../../api/queries';
+import { currentLanguage } from '../../i18n';
+import { formatNumber } from '../../lib/format';
 import { useSettledValue } from '../../lib/useSettledValue';
 import { SearchIcon } from '../../ui/icons';
 import { groupByKind, hitHref, searchPageHref } from './searchParams';
@@ -124,6 +126,9 @@ export function HeaderSearch() {
 
   const optionId = (index: number) => `${id}-option-${index}`;
   const total = results.data?.totalCount ?? 0;
+  const count = results.data?.more
+    ? t('search.countMore', { n: formatNumber(total, currentLanguage()) })
+    : t('search.count', { count: total });
   const waiting = text.trim() !== settled || (results.phase === 'loading' && !results.data);
 
   let status: { text: string; testId: string; hint?: string } | null = null;
@@ -202,7 +207,7 @@ export function HeaderSearch() {
           </div>
         ) : (
           <p className="visually-hidden" role="status">
-            {t('search.count', { count: total })}
+            {count}
           </p>
         )}
         <ul id={listId} role="listbox" aria-label={t('search.label')} className="header-search-list">
@@ -228,7 +233,7 @@ export function HeaderSearch() {
                 { kind: 'all', href: searchPageHref({ q: words }) },
                 <span className="header-search-all-text">
                   <SearchIcon size={14} aria-hidden="true" /> {t('search.showAll', { q: words })}
-                  {total > 0 ? <span className="header-search-count">{t('search.count', { count: total })}</span> : null}
+                  {total > 0 ? <span className="header-search-count">{count}</span> : null}
                 </span>,
                 'header-search-option header-search-all',
                 'header-search-all',

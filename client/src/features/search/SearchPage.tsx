@@ -93,7 +93,7 @@ export function SearchPage() {
       <>
         <p className="search-summary" data-testid="search-page-total" aria-live="polite">
           <span>
-            <TotalText i18nKey="list.total" n={total} />
+            <TotalText i18nKey={results.data.more ? 'search.totalMore' : 'list.total'} n={total} />
           </span>
           {results.phase === 'loading' ? <span className="spinner spinner-muted" aria-label={t('common.loading')} /> : null}
         </p>
