@@ -128,6 +128,9 @@ test.describe('exports', () => {
     await expect(jobs.locator('li')).toHaveCount(1);
     await expect(jobs.locator('li').first()).toHaveAttribute('data-status', 'done');
     expect(noteFile.suggestedFilename()).toMatch(/^LN-\d{4}-\d{6}-v1-\d{4}-\d{2}-\d{2}\.pdf$/);
+    // With each note's changes since the version before it (here the first version: everything in it).
+    await kim.getByTestId('project-export-form-format-pdf').click();
+    await kim.getByTestId('project-export-form-changes').check();
     const pdf = await exportFile(kim, 'project-export-form', jobs, 'pdf');
     expect(pdf.suggestedFilename()).toMatch(new RegExp(`^Export ${id}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
     await card.scrollIntoViewIfNeeded();
@@ -140,7 +143,15 @@ test.describe('exports', () => {
       const pdfPath = path.join(folder, 'project.pdf');
       await pdf.saveAs(pdfPath);
       const text = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' });
-      for (const expected of [title, `Buffer ${id}`, 'Buffer prepared at pH 7.4.', '완충액 준비.', '緩衝液を調製。', E2E.member.name])
+      for (const expected of [
+        title,
+        `Buffer ${id}`,
+        'Buffer prepared at pH 7.4.',
+        '완충액 준비.',
+        '緩衝液を調製。',
+        E2E.member.name,
+        'Changes: the first saved version',
+      ])
         expect(text).toContain(expected);
       execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '2', pdfPath, path.join(folder, 'page')]);
       const pages = (await readdir(folder)).filter((name) => name.endsWith('.png')).sort();

@@ -35,6 +35,7 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
   const [range, setRange] = useState({ startDate: '', endDate: '' });
   const [chosen, setChosen] = useState<Chosen[]>([]);
   const [pdfA, setPdfA] = useState(false);
+  const [changes, setChanges] = useState(false);
   const [busy, setBusy] = useState(false);
   const [missingProject, setMissingProject] = useState(false);
   const needsProjects = format !== 'auditCsv' && projectNo === undefined;
@@ -58,6 +59,7 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
         startDate: range.startDate,
         endDate: range.endDate,
         pdfA: format === 'pdf' && pdfA && support?.pdfA !== false,
+        changes: format === 'pdf' && changes,
       });
     } finally {
       setBusy(false);
@@ -104,6 +106,15 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
           onChange={(event) => setPdfA(event.target.checked)}
           className="export-pdfa"
           testId={`${testId}-pdfa`}
+        />
+      ) : null}
+      {format === 'pdf' ? (
+        <Checkbox
+          label={t('exports.pdfChanges')}
+          checked={changes}
+          onChange={(event) => setChanges(event.target.checked)}
+          className="export-pdfa"
+          testId={`${testId}-changes`}
         />
       ) : null}
       {needsProjects ? (

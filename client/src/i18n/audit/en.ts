@@ -252,6 +252,7 @@ const en = {
     pdf: 'PDF',
     pdfBody: 'Each note’s latest saved version with its signatures (name, time with zone, meaning, SHA-256) and version history.',
     pdfA: 'PDF/A-2b for long-term archiving (Ghostscript on the server)',
+    pdfChanges: 'After each note, what changed since the version before it',
     pdfAShort: 'PDF/A-2b',
     support: {
       noBrowser:
