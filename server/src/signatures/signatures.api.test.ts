@@ -541,7 +541,8 @@ describe('the audit trail for administrators', () => {
     expect(byActor.body.data.list.every((r) => r.actorUserId === leader.user.userId)).toBe(true);
     const first = signedList.body.data.list[0]!;
     const detail = await admin(api.audit.detail, { seq: first.seq });
-    expect(detail.body.data).toEqual(first);
+    // A record whose target is no deleted note answers no deleted note.
+    expect(detail.body.data).toEqual({ ...first, deletedNote: null });
     expect((await admin(api.audit.detail, { seq: 9_999_999 })).http).toBe(404);
     expect((await leader.call(api.audit.list, {})).http).toBe(403);
     expect((await admin<ValidationErrorData>(api.audit.list.path, { startDate: '2026-02-02', endDate: '2026-02-01' })).http).toBe(400);
