@@ -21,6 +21,17 @@ async function findable(request: APIRequestContext, token: string, q: string): P
 /** The header's field (not `getByRole('combobox')`: a page's selects are comboboxes too). */
 const combobox = (page: Page) => page.getByTestId('header-search-input');
 
+/**
+ * Ctrl+K until the header's field has the focus: a press that lands while the page is still starting
+ * (its shortcut not yet listening) goes nowhere, as it would for a person, who presses again.
+ */
+async function openHeaderSearch(page: Page): Promise<void> {
+  await expect(async () => {
+    if (!(await combobox(page).evaluate((field) => field === document.activeElement))) await page.keyboard.press('Control+k');
+    await expect(combobox(page)).toBeFocused({ timeout: 1_000 });
+  }).toPass({ timeout: hangTimeout(15_000) });
+}
+
 test.describe('search', () => {
   test.setTimeout(hangTimeout(240_000));
 
@@ -57,8 +68,7 @@ test.describe('search', () => {
     // Ctrl+K from a page, type: the hit appears under its kind, the words marked.
     await kim.goto('/project');
     await expect(kim.getByTestId('page-project')).toBeVisible();
-    await kim.keyboard.press('Control+k');
-    await expect(combobox(kim)).toBeFocused();
+    await openHeaderSearch(kim);
     await expect(combobox(kim)).toHaveAttribute('aria-expanded', 'true');
     await expect(kim.getByTestId('header-search-idle')).toBeVisible();
     await kim.keyboard.type(word.toLowerCase().slice(0, -1));
@@ -133,8 +143,7 @@ test.describe('search', () => {
     await kim.setViewportSize({ width: 400, height: 800 });
     await kim.goto('/');
     await expect(kim.getByTestId('dashboard')).toBeVisible();
-    await kim.keyboard.press('Control+k');
-    await expect(combobox(kim)).toBeFocused();
+    await openHeaderSearch(kim);
     await kim.keyboard.type(word);
     await expect(hit).toBeInViewport();
     await shot(kim, 'search-header-narrow-s-en', false);
@@ -149,8 +158,7 @@ test.describe('search', () => {
       ['b', 'ja'],
     ] as const) {
       const page = await openAs(browser, E2E.member, { theme, language });
-      await page.keyboard.press('Control+k');
-      await expect(combobox(page)).toBeFocused();
+      await openHeaderSearch(page);
       await page.keyboard.type(word.slice(0, 8));
       await expect(page.getByTestId('header-search-hit').filter({ hasText: title })).toHaveCount(1);
       await shot(page, `search-header-${theme}-${language}`, false);
@@ -194,8 +202,7 @@ test.describe('search', () => {
     // Found under Attachments by a word of its text, in the unsaved draft; Enter opens the note at the file's block.
     await kim.goto('/project');
     await expect(kim.getByTestId('page-project')).toBeVisible();
-    await kim.keyboard.press('Control+k');
-    await expect(combobox(kim)).toBeFocused();
+    await openHeaderSearch(kim);
     await kim.keyboard.type(word);
     const hit = kim.getByRole('listbox').getByRole('group', { name: 'Attachments' }).getByTestId('header-search-hit');
     await expect(hit).toHaveCount(1);
@@ -270,7 +277,7 @@ test.describe('search', () => {
 
     const park = await openAs(browser, E2E.admin);
     await expect(park.getByTestId('dashboard')).toBeVisible();
-    await park.keyboard.press('Control+k');
+    await openHeaderSearch(park);
     await park.keyboard.type(word);
     const listbox = park.getByRole('listbox');
     for (const [group, title] of [
@@ -294,7 +301,7 @@ test.describe('search', () => {
     ] as const) {
       await park.goto('/');
       await expect(park.getByTestId('dashboard')).toBeVisible();
-      await park.keyboard.press('Control+k');
+      await openHeaderSearch(park);
       await park.keyboard.type(word);
       await expect(park.getByTestId('header-search-hit')).toHaveCount(4);
       for (let step = 0; step <= position; step += 1) await park.keyboard.press('ArrowDown');
@@ -342,7 +349,7 @@ test.describe('search', () => {
       await page.goto(`/search?w=${word}`);
       await expect(page.getByTestId('search-result')).toHaveCount(1);
       await expect(page.getByTestId('search-page-total')).toHaveText(shown[language].page);
-      await page.keyboard.press('Control+k');
+      await openHeaderSearch(page);
       await page.keyboard.type(word);
       await expect(page.getByTestId('header-search-all')).toContainText(shown[language].header);
       await shot(page, `search-more-s-${language}`, false);
