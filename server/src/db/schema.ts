@@ -983,3 +983,113 @@ export const searchQueue = pgTable('search_queue', {
   documentName: text('document_name').primaryKey(),
   seq: bigserial('seq', { mode: 'number' }).notNull(),
 });
+
+/**
+ * What each person keeps across devices: the interface's language, theme and time zone (null: the
+ * browser's own), how they hear of each notification event and their daily digest
+ * (shared/src/notifications.ts). A person without a row has every default.
+ */
+export const userSettings = pgTable('user_settings', {
+  userNo: integer('user_no')
+    .primaryKey()
+    .references(() => users.userNo),
+  language: text('language'),
+  theme: text('theme'),
+  timeZone: text('time_zone'),
+  /** NotificationChoices: only the events the person changed. */
+  notificationChoices: jsonb('notification_choices').notNull().default({}),
+  digestEnabled: boolean('digest_enabled').notNull().default(false),
+  /** HH:MM in the person's time zone. */
+  digestTime: text('digest_time').notNull().default('08:00'),
+  /** The last digest made for the person: the next one gathers what came after it. */
+  digestSentUpTo: timestamp('digest_sent_up_to', { withTimezone: true, precision: 3 }),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/**
+ * One notification for one person (shared NOTIFICATION_EVENTS): what happened, who did it and where. The
+ * record numbers it names are checked against what its reader may read each time it is shown, so a
+ * notification never shows what its reader may no longer read. `inApp` false: made only for the mail.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    notificationId: bigserial('notification_id', { mode: 'number' }).primaryKey(),
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
+    event: text('event').notNull(),
+    actorUserNo: integer('actor_user_no').references(() => users.userNo),
+    projectNo: integer('project_no'),
+    noteNo: integer('note_no'),
+    templateNo: integer('template_no'),
+    jobId: uuid('job_id'),
+    /** What the event needs besides the numbers: a reason, a signature's type, a count, a version. */
+    payload: jsonb('payload').notNull().default({}),
+    inApp: boolean('in_app').notNull().default(true),
+    /** Chosen to be heard of by email: mailed at once, or gathered into the daily digest. */
+    byEmail: boolean('by_email').notNull().default(false),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.userNo, t.notificationId),
+    index('notifications_unread_idx')
+      .on(t.userNo, t.notificationId)
+      .where(sql`${t.readAt} is null and ${t.inApp}`),
+    index('notifications_digest_idx')
+      .on(t.userNo, t.createdAt)
+      .where(sql`${t.byEmail}`),
+  ],
+);
+
+/**
+ * Mails waiting to be sent, kept in the database so that any process sends them and none twice: a sender
+ * claims a due row (`FOR UPDATE SKIP LOCKED`), marks it `sending` until `claimedUntil`, and a row whose
+ * sender died is due again after that. Subject and text are made in the recipient's language when sent.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    mailId: bigserial('mail_id', { mode: 'number' }).primaryKey(),
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
+    /** `notification`: one event's mail; `digest`: the day's events gathered. */
+    kind: text('kind', { enum: ['notification', 'digest'] }).notNull(),
+    notificationId: bigint('notification_id', { mode: 'number' }).references(() => notifications.notificationId),
+    /** A digest's notifications, by id. */
+    notificationIds: jsonb('notification_ids'),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, precision: 3 }),
+    lastError: text('last_error'),
+    /** The Message-ID it is sent under, the same on every attempt. */
+    messageId: text('message_id'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('mail_outbox_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** The notes, templates and schemas each person opened last, for the home's "Recently opened". */
+export const recentOpens = pgTable(
+  'recent_opens',
+  {
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
+    kind: text('kind', { enum: ['note', 'template', 'schema'] }).notNull(),
+    recordNo: integer('record_no').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userNo, t.kind, t.recordNo] }), index('recent_opens_user_idx').on(t.userNo, t.openedAt)],
+);
