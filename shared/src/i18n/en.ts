@@ -2,6 +2,7 @@ import type { NoteStatus } from '../api/notes.js';
 import type { ProjectStatus } from '../api/projects.js';
 import type { SignatureStatus, SignatureType } from '../api/signatures.js';
 import type { ChartType } from '../blocks/model.js';
+import type { NotificationEvent } from '../notifications.js';
 import type { Translation } from './translation.js';
 
 /**
@@ -70,6 +71,26 @@ const en = {
       radar: 'Radar',
       scatter: 'Scatter',
     } satisfies Record<ChartType, string>,
+  },
+  notification: {
+    /** One sentence per event (shared NOTIFICATION_EVENTS); the bell, the home and the mails all say it. */
+    events: {
+      signatureRequested: '{{actor}} asked you to sign note {{note}} as {{meaning}}',
+      noteSigned: '{{actor}} signed your note {{note}} as {{meaning}}',
+      signatureRemoved: 'The signature of {{actor}} on your note {{note}} was removed: {{reason}}',
+      projectClosed: '{{actor}} closed the project {{project}}',
+      templateChecked: '{{actor}} checked in your template {{template}} for approval',
+      templateApproved: '{{actor}} approved your template {{template}} as version {{version}}',
+      templateReturned: '{{actor}} returned your template {{template}}: {{reason}}',
+      exportFinished: 'Your export {{file}} is ready to download',
+      exportFailed: 'Your export {{file}} failed',
+      mentioned: '{{actor}} mentioned you in note {{note}}',
+      usersDeactivated: 'Directory synchronisation deactivated {{count}} people',
+    } satisfies Record<NotificationEvent, string>,
+    /** Who did it when the system did (directory synchronisation, an export job). */
+    system: 'The system',
+    /** What a notification says of a record its reader may no longer read. */
+    hidden: 'A record you can no longer open',
   },
   history: {
     /** The one-line summary of what changed between two versions (`summaryLine`). */

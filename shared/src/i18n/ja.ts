@@ -59,6 +59,23 @@ const ja: SharedMessages = {
       scatter: '散布図',
     },
   },
+  notification: {
+    events: {
+      signatureRequested: '{{actor}}さんが実験ノート {{note}} への{{meaning}}としての署名を依頼しました',
+      noteSigned: '{{actor}}さんがあなたの実験ノート {{note}} に{{meaning}}として署名しました',
+      signatureRemoved: 'あなたの実験ノート {{note}} から {{actor}}さんの署名が削除されました: {{reason}}',
+      projectClosed: '{{actor}}さんがプロジェクト {{project}} を終了しました',
+      templateChecked: '{{actor}}さんがあなたのテンプレート {{template}} を承認依頼しました',
+      templateApproved: '{{actor}}さんがあなたのテンプレート {{template}} をバージョン {{version}} として承認しました',
+      templateReturned: '{{actor}}さんがあなたのテンプレート {{template}} を差し戻しました: {{reason}}',
+      exportFinished: 'エクスポート {{file}} の準備ができました',
+      exportFailed: 'エクスポート {{file}} に失敗しました',
+      mentioned: '{{actor}}さんが実験ノート {{note}} であなたをメンションしました',
+      usersDeactivated: 'ディレクトリ同期により {{count}} 人が無効になりました',
+    },
+    system: 'システム',
+    hidden: '開けなくなった項目',
+  },
   history: {
     changes: {
       added: '追加 {{count}}',
