@@ -208,13 +208,14 @@ function signerCertificate(signed: pkijs.SignedData): pkijs.Certificate {
   const certificates = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
   const info = signed.signerInfos[0];
   if (!info) throw new TokenError('malformed', 'the token has no signer');
-  const sid = info.sid;
-  const found = certificates.find((certificate) =>
-    sid instanceof pkijs.IssuerAndSerialNumber
-      ? certificate.issuer.isEqual(sid.issuer) && certificate.serialNumber.isEqual(sid.serialNumber)
-      : Buffer.from(certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).length > 0 &&
-        keyIdentifierOf(certificate)?.equals(Buffer.from((sid as asn1js.OctetString).valueBlock.valueHexView)),
-  );
+  // `sid` is typed any by PKI.js: an IssuerAndSerialNumber, or a subject key identifier (an OCTET STRING).
+  const sid: unknown = info.sid;
+  const found = certificates.find((certificate) => {
+    if (sid instanceof pkijs.IssuerAndSerialNumber)
+      return certificate.issuer.isEqual(sid.issuer) && certificate.serialNumber.isEqual(sid.serialNumber);
+    if (sid instanceof asn1js.OctetString) return keyIdentifierOf(certificate)?.equals(Buffer.from(sid.valueBlock.valueHexView)) ?? false;
+    return false;
+  });
   if (!found) throw new TokenError('chainUntrusted', 'the token does not carry its signing certificate (certReq)');
   return found;
 }
