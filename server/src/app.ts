@@ -49,6 +49,8 @@ import { PdfPrinter } from './exports/pdf/index.js';
 import { exportRoutes, registerElnImport, registerWellKnownKeys } from './exports/routes.js';
 import { DirectorySync } from './departments/directorySync.js';
 import { SearchIndexer } from './search/indexer.js';
+import { TimestampStamper, type StamperOptions } from './timestamps/stamper.js';
+import { timestampRoutes } from './timestamps/routes.js';
 import { FileTextExtractor } from './files/text/extractor.js';
 import { VersionChangesBackfill } from './notes/versionChanges.js';
 import { searchRoutes } from './search/routes.js';
@@ -73,6 +75,8 @@ export interface AppOptions {
   accessTokenSeconds?: number;
   /** How often open live connections must show a valid token again (default SESSION_RECHECK_MS). */
   sessionRecheckMs?: number;
+  /** How often the time-stamper looks at its queue and how long an authority may take (tests shorten them). */
+  stamper?: StamperOptions;
 }
 
 export interface App {
@@ -158,6 +162,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     auditAnchor,
     searchIndexer: new SearchIndexer(database.db, app.log),
     fileTexts: new FileTextExtractor(database.db, config.filesDir, app.log),
+    timestamps: new TimestampStamper(database.db, app.log, options.stamper),
   };
 
   await services.live.start();
@@ -165,6 +170,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.directorySync.start();
   services.searchIndexer.start();
   services.fileTexts.start();
+  services.timestamps.start();
   const versionChanges = new VersionChangesBackfill(database.db, app.log);
   versionChanges.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
@@ -188,6 +194,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, templateRoutes(services));
   registerCalls(app, services, exportRoutes(services));
   registerCalls(app, services, searchRoutes(services));
+  registerCalls(app, services, timestampRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
 
@@ -212,6 +219,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await services.directorySync.stop();
       await services.searchIndexer.stop();
       await services.fileTexts.stop();
+      await services.timestamps.stop();
       await versionChanges.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();

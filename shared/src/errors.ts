@@ -176,6 +176,9 @@ export const ERROR_CATALOGUE = {
     503,
     'The server is unpacking other archives right now, and this one ({size} unpacked) does not fit beside them. Nothing was imported: try again in a few minutes.',
   ),
+  // Trusted time-stamps
+  '4801': entry(422, "The certificate chain cannot be read: paste the authority's certificates as PEM (-----BEGIN CERTIFICATE-----)."),
+  '4802': entry(422, 'The time-stamping authority did not give a usable token: {reason}'),
   // Request level
   '9001': entry(400, 'Some fields are not valid.'),
   '9002': entry(404, 'The record does not exist.'),
@@ -278,6 +281,8 @@ export const ERR = {
   exportNoGhostscript: '8017',
   exportNoVersion: '8018',
   elnImportBusy: '8019',
+  timestampChainInvalid: '4801',
+  timestampAuthorityFailed: '4802',
   dropboxNotCsv: '4501',
   dropboxCsvHeader: '4502',
   dropboxRows: '4503',

@@ -40,6 +40,7 @@ export * from './api/templates.js';
 export * from './api/templateVersionRefusal.js';
 export * from './api/exports.js';
 export * from './api/sso.js';
+export * from './api/timestamps.js';
 export * from './notifications.js';
 export * from './api/routeTable.js';
 export * from './api/openApi.js';

@@ -157,3 +157,23 @@ export const EXTRA_FILE_TYPE_LIMITS = {
 
 /** Display values for the licence dialog (not rules). */
 export const PRODUCT = { version: '1.4.3', releaseDate: '2025.08.21', licensedCount: 50 } as const;
+
+/**
+ * Trusted time-stamps (RFC 3161): an authority's URL and certificate chain, how long one request may take,
+ * how long a claimed stamp is left to its process, and the retries (doubling from `firstRetryMs` up to
+ * `maxRetryMs`) before a stamp is marked failed, about a day; the admin screens warn `expiryWarningDays`
+ * before an authority's chain expires.
+ */
+export const TIMESTAMP_LIMITS = {
+  url: 2048,
+  authorityName: 100,
+  chainChars: 64 * 1024,
+  requestTimeoutMs: 10_000,
+  claimMs: 60_000,
+  firstRetryMs: 5_000,
+  maxRetryMs: 60 * 60 * 1000,
+  attempts: 30,
+  expiryWarningDays: 30,
+  /** Stamps one pass of a process asks for. */
+  batch: 20,
+} as const;

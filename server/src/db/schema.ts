@@ -1093,3 +1093,67 @@ export const recentOpens = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userNo, t.kind, t.recordNo] }), index('recent_opens_user_idx').on(t.userNo, t.openedAt)],
 );
+
+/**
+ * RFC 3161 time-stamping authorities, tried in `position` order: where to ask, how, and the certificate
+ * chain their tokens must lead to (uploaded or fetched by an administrator; its first expiry is kept for the
+ * warning the admin screens show 30 days ahead).
+ */
+export const timestampAuthorities = pgTable('timestamp_authorities', {
+  authorityNo: serial('authority_no').primaryKey(),
+  name: text('name').notNull(),
+  url: text('url').notNull(),
+  username: text('username'),
+  password: text('password'),
+  policy: text('policy'),
+  hash: text('hash', { enum: ['SHA-256', 'SHA-512'] })
+    .notNull()
+    .default('SHA-256'),
+  chainPem: text('chain_pem').notNull(),
+  /** The earliest end of validity among the chain's certificates. */
+  chainExpiresAt: timestamp('chain_expires_at', { withTimezone: true, precision: 3 }).notNull(),
+  position: integer('position').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/**
+ * A time-stamp asked for one record (a signature, its removal, a signed note's saved version, an export, an
+ * audit anchor): the exact bytes stamped, and the authority's token once it came. Rows wait here as a
+ * durable queue: any process claims due ones (`FOR UPDATE SKIP LOCKED`, a lease in `claimedUntil`), asks
+ * the authorities in order, and retries with backoff when all fail; evidence, never a gate.
+ */
+export const timestamps = pgTable(
+  'timestamps',
+  {
+    stampId: bigserial('stamp_id', { mode: 'number' }).primaryKey(),
+    subjectKind: text('subject_kind', { enum: ['signature', 'signatureRemoval', 'version', 'export', 'auditAnchor'] }).notNull(),
+    subjectId: text('subject_id').notNull(),
+    /** The exact bytes stamped (canonical JSON): what `openssl ts -verify -data` is given. */
+    subject: bytea('subject').notNull(),
+    status: text('status', { enum: ['pending', 'stamped', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, precision: 3 }),
+    lastError: text('last_error'),
+    authorityNo: integer('authority_no').references(() => timestampAuthorities.authorityNo),
+    authorityName: text('authority_name'),
+    /** The chain the token was checked with, kept beside it: it stays verifiable when the authority changes or goes. */
+    chainPem: text('chain_pem'),
+    hash: text('hash'),
+    policy: text('policy'),
+    serial: text('serial'),
+    genTime: timestamp('gen_time', { withTimezone: true, precision: 3 }),
+    token: bytea('token'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('timestamps_subject_unique').on(t.subjectKind, t.subjectId),
+    index('timestamps_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -1,4 +1,4 @@
-import type { SignatureEntry } from '@eln/shared';
+import type { SignatureEntry, TimestampInfo } from '@eln/shared';
 import type { noteSignatures } from '../db/schema.js';
 
 /** A signature as notes show it: the signer, the meaning, the answer and, once signed, whether its version is intact. */
@@ -6,6 +6,7 @@ export function signatureEntryOf(
   signature: typeof noteSignatures.$inferSelect,
   signer: { userId: string; name: string },
   intact: boolean | null,
+  timestamp: TimestampInfo | null,
 ): SignatureEntry {
   return {
     signatureId: signature.signatureId,
@@ -19,5 +20,6 @@ export function signatureEntryOf(
     timeZone: signature.timeZone,
     signedVersion: signature.signedVersion,
     intact,
+    timestamp,
   };
 }

@@ -3,6 +3,7 @@ import { SIGNATURE_STATUS, type SavedBlock, type SignatureEntry } from '@eln/sha
 import type { Queryable } from '../db/client.js';
 import { noteSignatures, noteVersions, users } from '../db/schema.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
+import { timestampsOf } from '../timestamps/queue.js';
 import { signatureEntryOf } from './presenters.js';
 
 export type PendingRequest = typeof noteSignatures.$inferSelect;
@@ -27,6 +28,11 @@ export async function signaturesOf(q: Queryable, noteNos: number[]): Promise<Map
     .where(and(inArray(noteSignatures.noteNo, noteNos), isNull(noteSignatures.removedAt)))
     .orderBy(asc(noteSignatures.signatureId));
   const hashes = new Map<string, string | null>();
+  const stamps = await timestampsOf(
+    q,
+    'signature',
+    rows.map((r) => r.signature.signatureId),
+  );
   for (const { signature, userId, name } of rows) {
     let intact: boolean | null = null;
     if (signature.status === SIGNATURE_STATUS.signed && signature.signedVersion !== null) {
@@ -34,7 +40,10 @@ export async function signaturesOf(q: Queryable, noteNos: number[]): Promise<Map
       if (!hashes.has(key)) hashes.set(key, await versionHash(q, signature.noteNo, signature.signedVersion));
       intact = hashes.get(key) === signature.blocksHash;
     }
-    result.set(signature.noteNo, [...(result.get(signature.noteNo) ?? []), signatureEntryOf(signature, { userId, name }, intact)]);
+    result.set(signature.noteNo, [
+      ...(result.get(signature.noteNo) ?? []),
+      signatureEntryOf(signature, { userId, name }, intact, stamps.get(String(signature.signatureId)) ?? null),
+    ]);
   }
   return result;
 }

@@ -65,6 +65,16 @@ export function digestOf(hash: TimestampHash, data: Uint8Array): Buffer {
 
 /** Asks an authority for a token over `data`; answers the token (DER) once it is checked. */
 export async function requestToken(authority: AuthorityEndpoint, data: Uint8Array): Promise<{ token: Uint8Array; checked: CheckedToken }> {
+  const { token, nonce } = await fetchToken(authority, data);
+  const checked = await checkToken(token, data, authority.chainPem, { nonce, policy: authority.policy ?? null });
+  return { token, checked };
+}
+
+/** Asks an authority for a token over `data`, unchecked, with the nonce it must answer. */
+export async function fetchToken(
+  authority: Omit<AuthorityEndpoint, 'chainPem'>,
+  data: Uint8Array,
+): Promise<{ token: Uint8Array; nonce: Uint8Array }> {
   const nonce = randomBytes(8);
   nonce[0] = (nonce[0]! & 0x7f) | 0x01; // a positive INTEGER, never a leading zero byte
   const request = new pkijs.TimeStampReq({
@@ -78,12 +88,26 @@ export async function requestToken(authority: AuthorityEndpoint, data: Uint8Arra
     ...(authority.policy ? { reqPolicy: authority.policy } : {}),
   });
   const answer = await post(authority, new Uint8Array(request.toSchema().toBER()));
-  const token = tokenFromResponse(answer);
-  const checked = await checkToken(token, data, authority.chainPem, { nonce, policy: authority.policy ?? null });
-  return { token, checked };
+  return { token: tokenFromResponse(answer), nonce };
 }
 
-async function post(authority: AuthorityEndpoint, body: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+/** The certificates a token carries (its signer's, and any chain the authority adds). */
+export function tokenCertificates(token: Uint8Array): pkijs.Certificate[] {
+  try {
+    const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(Uint8Array.from(token)).content });
+    const certificates = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+    // An authority may list its own certificate twice (as signer and in its chain).
+    const seen = new Set<string>();
+    return certificates.filter((c) => {
+      const der = Buffer.from(c.toSchema().toBER()).toString('base64');
+      return !seen.has(der) && Boolean(seen.add(der));
+    });
+  } catch {
+    throw new TokenError('malformed', 'the token is not a time-stamp token');
+  }
+}
+
+async function post(authority: Omit<AuthorityEndpoint, 'chainPem'>, body: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   const headers: Record<string, string> = { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' };
   if (authority.username)
     headers.authorization = `Basic ${Buffer.from(`${authority.username}:${authority.password ?? ''}`).toString('base64')}`;
@@ -140,12 +164,12 @@ export function subjectOf(certificate: pkijs.Certificate): string {
 /**
  * Checks a token (a CMS SignedData over a TSTInfo, DER) over `data`: the imprint is the digest of `data`,
  * the nonce and policy are those asked for (when given), the signature is valid, the signing certificate is
- * for time stamping, valid at the token's time, and chains to `chainPem`.
+ * for time stamping, valid at the token's time, and chains to `chainPem` (null: the chain is not checked).
  */
 export async function checkToken(
   token: Uint8Array,
   data: Uint8Array,
-  chainPem: string,
+  chainPem: string | null,
   expected: { nonce?: Uint8Array | null; policy?: string | null } = {},
 ): Promise<CheckedToken> {
   let signed: pkijs.SignedData;
@@ -177,14 +201,16 @@ export async function checkToken(
       `${subjectOf(signer)} is valid ${signer.notBefore.value.toISOString()} to ${signer.notAfter.value.toISOString()}`,
     );
   }
-  const trusted = certificatesOfPem(chainPem);
+  // No chain (an administrator's first look at an authority): the signature is checked with the
+  // certificate the token carries, and nothing says that certificate is to be trusted.
+  const trusted = chainPem === null ? [] : certificatesOfPem(chainPem);
   let result: pkijs.SignedDataVerifyResult;
   try {
     result = await signed.verify({
       signer: 0,
       data: Uint8Array.from(data).buffer,
       trustedCerts: trusted,
-      checkChain: true,
+      checkChain: chainPem !== null,
       extendedMode: true,
     });
   } catch (error) {

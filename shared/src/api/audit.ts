@@ -60,6 +60,12 @@ export const AUDIT_ACTIONS = [
   'export.downloaded',
   'export.imported',
   'system.started',
+  'timestamp.authorityCreated',
+  'timestamp.authorityUpdated',
+  'timestamp.authorityMoved',
+  'timestamp.authorityDeleted',
+  'timestamp.failed',
+  'timestamp.requeued',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

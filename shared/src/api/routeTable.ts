@@ -16,6 +16,7 @@ import { signatureCalls } from './signatures.js';
 import { ssoCalls } from './sso.js';
 import { systemCalls } from './system.js';
 import { templateCalls } from './templates.js';
+import { timestampCalls } from './timestamps.js';
 import { userCalls } from './users.js';
 
 /**
@@ -41,6 +42,7 @@ export const api = {
   system: systemCalls,
   dashboard: dashboardCalls,
   search: searchCalls,
+  timestamps: timestampCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

@@ -3,6 +3,7 @@ import { ERR } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { emailField, passwordInput, recordNo, requiredText, text } from '../validation.js';
 import { defineCall, noAnswer } from './call.js';
+import { timestampInfo } from './timestamps.js';
 
 /** What a signature means: the reviewer's review or a participant's authorship. */
 export const SIGNATURE_TYPES = ['reviewer', 'participant'] as const;
@@ -56,6 +57,8 @@ export const signatureEntry = z.strictObject({
   signedVersion: z.number().nullable(),
   /** False when the signed version's stored content no longer matches the hash taken at signing. */
   intact: z.boolean().nullable(),
+  /** The RFC 3161 time-stamp of the signature (null: none was asked, no authority being set up). */
+  timestamp: timestampInfo.nullable(),
 });
 export type SignatureEntry = z.infer<typeof signatureEntry>;
 

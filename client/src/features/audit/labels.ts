@@ -23,6 +23,7 @@ export const ACTION_GROUPS = [
   'audit',
   'licence',
   'system',
+  'timestamp',
 ] as const;
 export type ActionGroup = (typeof ACTION_GROUPS)[number];
 
@@ -43,6 +44,8 @@ export const TARGET_TYPES = [
   'template',
   'export',
   'sso',
+  'timestamp',
+  'timestampAuthority',
 ] as const;
 export type KnownTargetType = (typeof TARGET_TYPES)[number];
 

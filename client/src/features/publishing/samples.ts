@@ -139,6 +139,7 @@ const signature = (id: number, userNo: number, type: SignatureEntry['type'], sig
   timeZone: signed ? 'Asia/Seoul' : null,
   signedVersion: signed ? 3 : null,
   intact: signed ? true : null,
+  timestamp: signed ? { status: 'stamped', genTime: at(24, 15), authority: 'Lab TSA' } : null,
 });
 
 const note = (

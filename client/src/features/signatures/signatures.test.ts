@@ -24,6 +24,7 @@ const entry = (over: Partial<SignatureEntry>): SignatureEntry => ({
   timeZone: null,
   signedVersion: null,
   intact: null,
+  timestamp: null,
   ...over,
 });
 

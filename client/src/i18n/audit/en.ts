@@ -86,6 +86,14 @@ const en = {
     system: {
       started: 'System started',
     },
+    timestamp: {
+      authorityCreated: 'Time-stamping authority added',
+      authorityUpdated: 'Time-stamping authority changed',
+      authorityMoved: 'Time-stamping authorities reordered',
+      authorityDeleted: 'Time-stamping authority removed',
+      failed: 'Time-stamp failed',
+      requeued: 'Failed time-stamps queued again',
+    },
   },
   actionGroups: {
     user: 'Accounts and sign-in',
@@ -101,6 +109,7 @@ const en = {
     template: 'Templates',
     export: 'Exports',
     system: 'System',
+    timestamp: 'Trusted time-stamps',
   },
   targetTypes: {
     user: 'User',
@@ -118,6 +127,8 @@ const en = {
     template: 'Template',
     export: 'Export',
     sso: 'Single sign-on provider',
+    timestamp: 'Time-stamp',
+    timestampAuthority: 'Time-stamping authority',
   },
   filters: {
     actor: 'Actor',

@@ -84,6 +84,14 @@ const ja: AuditMessages = {
     system: {
       started: 'システム起動',
     },
+    timestamp: {
+      authorityCreated: 'タイムスタンプ局を追加',
+      authorityUpdated: 'タイムスタンプ局を変更',
+      authorityMoved: 'タイムスタンプ局の順序を変更',
+      authorityDeleted: 'タイムスタンプ局を削除',
+      failed: 'タイムスタンプ失敗',
+      requeued: '失敗したタイムスタンプを再試行',
+    },
   },
   actionGroups: {
     user: 'アカウントとログイン',
@@ -99,6 +107,7 @@ const ja: AuditMessages = {
     template: 'テンプレート',
     export: 'エクスポート',
     system: 'システム',
+    timestamp: '信頼できるタイムスタンプ',
   },
   targetTypes: {
     user: 'ユーザー',
@@ -116,6 +125,8 @@ const ja: AuditMessages = {
     template: 'テンプレート',
     export: 'エクスポート',
     sso: 'シングルサインオンのプロバイダー',
+    timestamp: 'タイムスタンプ',
+    timestampAuthority: 'タイムスタンプ局',
   },
   filters: {
     actor: '実行者',

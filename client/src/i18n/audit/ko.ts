@@ -84,6 +84,14 @@ const ko: AuditMessages = {
     system: {
       started: '시스템 시작',
     },
+    timestamp: {
+      authorityCreated: '타임스탬프 기관 추가',
+      authorityUpdated: '타임스탬프 기관 변경',
+      authorityMoved: '타임스탬프 기관 순서 변경',
+      authorityDeleted: '타임스탬프 기관 삭제',
+      failed: '타임스탬프 실패',
+      requeued: '실패한 타임스탬프 재시도',
+    },
   },
   actionGroups: {
     user: '계정 및 로그인',
@@ -99,6 +107,7 @@ const ko: AuditMessages = {
     template: '템플릿',
     export: '내보내기',
     system: '시스템',
+    timestamp: '신뢰할 수 있는 타임스탬프',
   },
   targetTypes: {
     user: '사용자',
@@ -116,6 +125,8 @@ const ko: AuditMessages = {
     template: '템플릿',
     export: '내보내기',
     sso: '통합 로그인 제공자',
+    timestamp: '타임스탬프',
+    timestampAuthority: '타임스탬프 기관',
   },
   filters: {
     actor: '수행자',

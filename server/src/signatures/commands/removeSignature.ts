@@ -8,10 +8,16 @@ import { enforce } from '../../http/verdicts.js';
 import { canRemoveSignature, REMOVE_SIGNATURE_REFUSALS } from '../../notes/policy.js';
 import { requireVisibleNote } from '../../notes/queries.js';
 import type { Services } from '../../services.js';
+import { queueTimestamp } from '../../timestamps/queue.js';
+import { signatureRemovalSubject } from '../../timestamps/subjects.js';
 import { settleNoteStatus } from './noteStatus.js';
 
 /** The leader removes a signature, answered or pending, with a reason the audit record keeps; the note's status follows. */
-export async function removeSignature({ db }: Services, actor: Actor, input: CallRequest<typeof api.signatures.remove>): Promise<null> {
+export async function removeSignature(
+  { db, timestamps }: Services,
+  actor: Actor,
+  input: CallRequest<typeof api.signatures.remove>,
+): Promise<null> {
   const ctx = await requireVisibleNote(db, actor.user, input.labNoteNo);
   enforce(canRemoveSignature(actor.user, ctx), REMOVE_SIGNATURE_REFUSALS);
   await db.transaction(async (tx) => {
@@ -29,6 +35,12 @@ export async function removeSignature({ db }: Services, actor: Actor, input: Cal
     if (!removed) throw new AppError(ERR.signerModify);
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     const [signer] = await tx.select({ userId: users.userId }).from(users).where(eq(users.userNo, removed.userNo));
+    await queueTimestamp(
+      tx,
+      'signatureRemoval',
+      removed.signatureId,
+      signatureRemovalSubject(removed, ctx.note.noteNo, { signer: signer?.userId ?? '', removedBy: actor.user.userId }),
+    );
     await appendAudit(tx, {
       ...auditedActor(actor),
       action: 'signature.removed',
@@ -44,5 +56,6 @@ export async function removeSignature({ db }: Services, actor: Actor, input: Cal
       reason: input.reason,
     });
   });
+  timestamps.kick();
   return null;
 }

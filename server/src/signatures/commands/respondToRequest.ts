@@ -21,6 +21,8 @@ import { canSign, mayReview, SIGN_REFUSALS } from '../../notes/policy.js';
 import { writersAmong } from '../../notes/writers.js';
 import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../../notes/queries.js';
 import type { Services } from '../../services.js';
+import { queueTimestamp } from '../../timestamps/queue.js';
+import { signatureSubject } from '../../timestamps/subjects.js';
 import { pendingRequestOf, versionHash, type PendingRequest } from '../queries.js';
 import { settleNoteStatus } from './noteStatus.js';
 
@@ -115,6 +117,7 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
       .where(and(eq(noteSignatures.signatureId, pending.signatureId), eq(noteSignatures.status, SIGNATURE_STATUS.pending)))
       .returning();
     if (!signed) throw new AppError(ERR.noPendingSignature);
+    await queueTimestamp(tx, 'signature', signed.signatureId, signatureSubject(signed, ctx.note.noteNo, user));
     // The version condition: a save that slipped in meanwhile makes this signature refuse, not lie.
     const [stillSame] = await tx.select({ version: labNotes.version }).from(labNotes).where(eq(labNotes.noteNo, ctx.note.noteNo));
     if (stillSame?.version !== ctx.note.version) throw new AppError(ERR.conflict);
@@ -138,6 +141,7 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
     });
     commands.endWriting(documentName, null, 'signed');
   });
+  services.timestamps.kick();
 }
 
 /**
