@@ -434,16 +434,14 @@ describe('tables, cell by cell', () => {
     expect(cellsOf(plain, wide)).toMatchObject({ cells: [], formatting: true });
   });
 
-  it('compares a 30 x 30 table with one changed cell in a few milliseconds', () => {
+  // Its speed is the note-history bench's (npm run bench -- history); a timed test here fails under load.
+  it('compares a 30 x 30 table with one changed cell, naming only that cell', () => {
     const texts = Array.from({ length: 30 }, (_, r) => Array.from({ length: 30 }, (_, c) => `${r},${c}`));
     const edited = texts.map((row) => [...row]);
     edited[14]![14] = 'edited';
     const before = blocks(grid('t', texts));
     const after = blocks(grid('t', edited));
-    diffBlockLists(before, after);
-    const started = performance.now();
     const detail = diffBlockLists(before, after).changes[0]!.detail as Extract<BlockDetail, { kind: 'table' }>;
-    expect(performance.now() - started).toBeLessThan(50);
     expect(detail.cells.map(pick)).toEqual([['changed', 14, 14, '14,14', 'edited', false]]);
   });
 });
