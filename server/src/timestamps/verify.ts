@@ -26,6 +26,8 @@ export async function verifyTimestamp(db: Db, user: AuthUser, input: CallRequest
     serial: stamp.serial,
     hash: stamp.hash,
     subject: new TextDecoder().decode(stamp.subject),
+    token: stamp.token ? Buffer.from(stamp.token).toString('base64') : null,
+    chainPem: stamp.chainPem,
   };
   if (stamp.status !== 'stamped' || !stamp.token || !stamp.chainPem) return { ...base, valid: null, fault: stamp.lastError, signer: null };
   try {

@@ -41,6 +41,9 @@ export const timestampVerifyAnswer = z.strictObject({
   signer: z.string().nullable(),
   /** The exact bytes stamped (canonical JSON), as `openssl ts -verify -data` is given them. */
   subject: z.string(),
+  /** The token, base64 DER, and the chain (PEM) it was accepted with: what an offline check needs. */
+  token: z.string().nullable(),
+  chainPem: z.string().nullable(),
 });
 
 const pemChain = text()

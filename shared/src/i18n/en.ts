@@ -50,6 +50,12 @@ const en = {
     comment: 'Comment',
     broken: 'Broken',
     brokenExplained: 'The stored content of version {{version}} no longer matches what was signed. This signature cannot be trusted.',
+    /** An RFC 3161 time-stamp of a signature, as the note and the PDF both say it. */
+    timestamp: {
+      stamped: 'Time-stamped {{time}} by {{authority}}',
+      pending: 'Time-stamp pending',
+      failed: 'Time-stamp failed',
+    },
   },
   content: {
     untitledImage: 'Untitled image',

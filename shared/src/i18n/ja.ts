@@ -37,6 +37,11 @@ const ja: SharedMessages = {
     comment: 'コメント',
     broken: '破損',
     brokenExplained: 'バージョン{{version}}の保存内容が署名時の内容と一致しなくなっています。この署名は信頼できません。',
+    timestamp: {
+      stamped: '{{authority}} によるタイムスタンプ {{time}}',
+      pending: 'タイムスタンプ待ち',
+      failed: 'タイムスタンプ失敗',
+    },
   },
   content: {
     untitledImage: '無題の画像',

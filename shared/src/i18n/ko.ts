@@ -37,6 +37,11 @@ const ko: SharedMessages = {
     comment: '의견',
     broken: '손상됨',
     brokenExplained: '버전 {{version}}의 저장된 내용이 서명한 내용과 더 이상 일치하지 않습니다. 이 서명은 신뢰할 수 없습니다.',
+    timestamp: {
+      stamped: '{{authority}} 타임스탬프 {{time}}',
+      pending: '타임스탬프 대기 중',
+      failed: '타임스탬프 실패',
+    },
   },
   content: {
     untitledImage: '제목 없는 이미지',

@@ -4,6 +4,7 @@ import type { SignatureEntry, SignatureStatus } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { Badge, type BadgeTone } from '../../ui/Badge';
 import { BrokenIcon, CancelledIcon, DeclinedIcon, PendingIcon, SignedIcon } from './icons';
+import { TimestampMark } from './TimestampMark';
 import { formatZonedTime } from './zonedTime';
 import './signatures.css';
 
@@ -103,6 +104,7 @@ export function SignatureCard({ entry, action, mine }: { entry: SignatureEntry; 
           <VersionPill entry={entry} />
           <span className="sig-account">{t('entry.account', { name: entry.name, userId: entry.userId })}</span>
         </div>
+        <TimestampMark entry={entry} />
         {entry.description ? (
           <p className="sig-comment" data-testid="signature-entry-comment">
             <span className="visually-hidden">{t('entry.comment')}: </span>
