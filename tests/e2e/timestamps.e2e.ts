@@ -88,3 +88,83 @@ test('a signed note shows its RFC 3161 time-stamp and verifies it, in three lang
     await tsa.stop();
   }
 });
+
+test('an administrator sets up authorities: fetches their certificates, pastes the root, orders them, and is warned of an expiring chain', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(hangTimeout(180_000));
+  const id = unique();
+  const [tsa, old] = await Promise.all([startTestTimestampAuthority(), startTestTimestampAuthority({ certificate: 'expired' })]);
+  const adminToken = await apiSignIn(request, E2E.admin);
+  const removeAll = async () => {
+    for (const entry of (await callApi(request, adminToken, api.timestamps.authorities, {})).list) {
+      await callApi(request, adminToken, api.timestamps.delete, { authorityNo: entry.authorityNo });
+    }
+  };
+  await removeAll();
+  try {
+    const page = await openAs(browser, E2E.admin);
+    await page.goto('/admin');
+    await page.getByTestId('nav-admin').click();
+    await page.getByTestId('nav-admin-timestamps').click();
+    await expect(page).toHaveURL(/\/admin\/timestamps$/);
+    await expect(page.getByTestId('tsa-page')).toContainText('No authority yet');
+
+    await page.getByTestId('tsa-add').click();
+    const form = page.getByTestId('tsa-form');
+    await form.getByTestId('tsa-name').fill(`Lab TSA ${id}`);
+    await form.getByTestId('tsa-url').fill(tsa.url);
+    // Saving without a chain is refused beside the field.
+    await form.getByTestId('tsa-submit').click();
+    await expect(form.getByTestId('tsa-chain-error')).toBeVisible();
+    await form.getByTestId('tsa-probe').click();
+    await expect(form.getByTestId('tsa-probed')).toContainText('ELN Test Time Stamping Authority');
+    await shot(page, 'timestamp-admin-probe-s-en', false);
+    await form.getByTestId('tsa-chain').fill(tsa.caPem);
+    await form.getByTestId('tsa-submit').click();
+    await expect(page.getByTestId('tsa-notice')).toContainText(`Lab TSA ${id} has been added.`);
+    const entry = page.getByTestId('tsa-entry');
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText('ELN Test Root CA');
+    await expect(page.getByTestId('tsa-expiry-banner')).toHaveCount(0);
+
+    // An authority whose chain has expired: warned on every admin screen.
+    await callApi(request, adminToken, api.timestamps.create, {
+      name: `Old TSA ${id}`,
+      url: old.url,
+      username: '',
+      policy: '',
+      hash: 'SHA-512',
+      chainPem: old.tsaPem,
+      enabled: true,
+    });
+    await page.reload();
+    await expect(page.getByTestId('tsa-entry')).toHaveCount(2);
+    await expect(page.getByTestId('tsa-entry').nth(1).getByTestId('tsa-entry-expiry')).toContainText('2021-01-01');
+    await expect(page.getByTestId('tsa-expiry-banner')).toContainText(`Old TSA ${id}`);
+    await page.goto('/admin/audit');
+    await expect(page.getByTestId('tsa-expiry-banner')).toContainText('2021-01-01');
+    await page.context().close();
+
+    for (const [theme, language, title] of [
+      ['s', 'en', 'Trusted time-stamps'],
+      ['b', 'en', 'Trusted time-stamps'],
+      ['s', 'ko', '신뢰할 수 있는 타임스탬프'],
+      ['b', 'ko', '신뢰할 수 있는 타임스탬프'],
+      ['s', 'ja', '信頼できるタイムスタンプ'],
+      ['b', 'ja', '信頼できるタイムスタンプ'],
+    ] as const) {
+      const admin = await openAs(browser, E2E.admin, { theme, language });
+      await admin.goto('/admin/timestamps');
+      await expect(admin.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+      await expect(admin.getByTestId('tsa-entry')).toHaveCount(2);
+      await shot(admin, `timestamp-admin-${theme}-${language}`);
+      if (theme === 's' && language === 'en') expect(await seriousViolations(admin, 'time-stamping authorities')).toEqual([]);
+      await admin.context().close();
+    }
+  } finally {
+    await removeAll();
+    await Promise.all([tsa.stop(), old.stop()]);
+  }
+});

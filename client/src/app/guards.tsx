@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
+import { ChainExpiryWarning } from '../features/timestamps/ChainExpiryWarning';
 import { may } from '../session/model';
 import { useSession } from '../session/store';
 
@@ -33,10 +34,16 @@ export function RequireGuest({ children }: { children?: ReactNode }) {
 /**
  * Admin pages: those the server lets administer; others go to the dashboard. While the server has not
  * said yet (a profile stored before abilities existed, until the first refresh answers), the page waits.
+ * Every admin page is headed by the warning of a time-stamping chain about to expire.
  */
 export function RequireAdmin({ children }: { children?: ReactNode }) {
   const session = useSession();
   if (session && session.abilities === null) return <div className="first-load" aria-busy="true" data-testid="abilities-pending" />;
   if (!may(session, 'administer')) return <Navigate to="/" replace />;
-  return children ?? <Outlet />;
+  return (
+    <>
+      <ChainExpiryWarning />
+      {children ?? <Outlet />}
+    </>
+  );
 }

@@ -155,6 +155,13 @@ const signedIn: RouteObject[] = [
         ),
       },
       {
+        path: '/admin/timestamps',
+        lazy: page(
+          () => import('../features/timestamps/TimestampAuthoritiesPage'),
+          (m) => m.TimestampAuthoritiesPage,
+        ),
+      },
+      {
         path: '/admin/:id',
         lazy: page(
           () => import('../features/admin/UserEditPage'),

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router-dom';
-import { AuditIcon, BuildingIcon, ChevronDownIcon, DownloadIcon, InfoIcon, ShieldIcon, UsersIcon } from '../ui/icons';
+import { AuditIcon, BuildingIcon, ChevronDownIcon, ClockIcon, DownloadIcon, InfoIcon, ShieldIcon, UsersIcon } from '../ui/icons';
 import { LicenceDialog } from './LicenceDialog';
 
-/** The Admin entry (level 10 only): User, Audit, Department, Info (licence dialog) and Download. */
+/** The Admin entry (level 10 only): User, Audit, Department, Info (licence dialog), Download and Time-stamping. */
 export function AdminMenu() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -127,6 +127,10 @@ export function AdminMenu() {
           <NavLink to="/admin/download" role="menuitem" className={itemClass} data-testid="nav-admin-download">
             <DownloadIcon size={17} />
             {t('nav.adminDownload')}
+          </NavLink>
+          <NavLink to="/admin/timestamps" role="menuitem" className={itemClass} data-testid="nav-admin-timestamps">
+            <ClockIcon size={17} />
+            {t('nav.adminTimestamps')}
           </NavLink>
         </div>
       ) : null}

@@ -243,3 +243,9 @@ export const UserPlusIcon = (p: IconProps) => (
     <path d="M19 8v6M16 11h6" />
   </Icon>
 );
+export const ClockIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="M12 7.5V12l3 2" />
+  </Icon>
+);
