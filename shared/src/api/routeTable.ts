@@ -1,4 +1,5 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { accountCalls } from './account.js';
 import { auditCalls } from './audit.js';
 import { dashboardCalls } from './dashboard.js';
 import { departmentCalls } from './departments.js';
@@ -41,6 +42,7 @@ export const api = {
   system: systemCalls,
   dashboard: dashboardCalls,
   search: searchCalls,
+  account: accountCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */
