@@ -56,6 +56,8 @@ describe('my account: reading my settings', () => {
       timeZone: null,
       notifications: DEFAULT_NOTIFICATION_CHOICES,
       digest: DEFAULT_DIGEST,
+      // Without a zone of their own, the digest's time is read in the server's.
+      digestTimeZone: server.config.timeZone,
     });
     // Reading stores nothing.
     expect(await storedRow(person.userNo)).toBeUndefined();
@@ -108,7 +110,13 @@ describe('my account: changing my settings', () => {
       timeZone: null,
       notifications: { signatureRequested: { app: true, email: false }, noteSigned: { app: true, email: false } },
     });
-    expect(cleared.body.data).toMatchObject({ language: null, theme: 'b', timeZone: null, digest: { enabled: true, time: '21:30' } });
+    expect(cleared.body.data).toMatchObject({
+      language: null,
+      theme: 'b',
+      timeZone: null,
+      digest: { enabled: true, time: '21:30' },
+      digestTimeZone: server.config.timeZone,
+    });
     expect(cleared.body.data.notifications).toEqual({
       ...DEFAULT_NOTIFICATION_CHOICES,
       signatureRequested: { app: true, email: false },

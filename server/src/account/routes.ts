@@ -7,7 +7,7 @@ import { accountSettingsOf } from './queries.js';
 /** My account: a person's own settings. */
 export function accountRoutes(services: Services) {
   return bindCalls(api.account, {
-    settings: ({ user }) => accountSettingsOf(services.db, user),
+    settings: ({ user }) => accountSettingsOf(services.db, user, services.config.timeZone),
     updateSettings: ({ body, actor }) => updateAccountSettings(services, actor, body),
   });
 }

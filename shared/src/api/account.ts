@@ -33,6 +33,8 @@ export const accountSettings = z.strictObject({
   timeZone: z.string().nullable(),
   notifications: notificationChoicesInForce,
   digest: digestChoice,
+  /** The zone the digest's time is read in: the person's, else the server's (TIME_ZONE). */
+  digestTimeZone: z.string(),
 });
 export type AccountSettings = z.infer<typeof accountSettings>;
 

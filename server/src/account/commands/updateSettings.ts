@@ -15,7 +15,7 @@ import { accountSettingsOf } from '../queries.js';
  * Notification choices keep the events the person set; the others follow the defaults.
  */
 export async function updateAccountSettings(
-  { db }: Services,
+  { db, config }: Services,
   actor: Actor,
   input: CallRequest<typeof api.account.updateSettings>,
 ): Promise<AccountSettings> {
@@ -49,6 +49,6 @@ export async function updateAccountSettings(
         after,
       });
     }
-    return accountSettingsOf(tx, actor.user);
+    return accountSettingsOf(tx, actor.user, config.timeZone);
   });
 }
