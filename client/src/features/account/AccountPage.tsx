@@ -15,7 +15,7 @@ import { PageFrame } from '../../ui/PageFrame';
 import { DetailRow, ErrorState, SkeletonBlock } from '../../ui/States';
 import { DigestTimeField } from './DigestTimeField';
 import { applyServerSettings } from './display';
-import { SettingsSection } from './SettingsSection';
+import { AccountCard, SettingsSection } from './SettingsSection';
 import { digestChange, displayChange, displayValuesOf, notificationChange, type ChoicesInForce, type DisplayValues } from './settingsForms';
 import { ZonePicker } from './ZonePicker';
 import './account.css';
@@ -70,14 +70,12 @@ export function AccountPage() {
 function ProfileCard({ profile }: { profile: AccountSettings['profile'] }) {
   const { t } = useTranslation();
   return (
-    <section className="card account-section" aria-labelledby="account-profile-title" data-testid="account-profile">
-      <header className="account-section-header">
-        <h2 className="card-title" id="account-profile-title">
-          <UserIcon size={17} />
-          {t('account.profile.title')}
-        </h2>
-        <p className="account-section-description">{t('account.profile.hint')}</p>
-      </header>
+    <AccountCard
+      testId="account-profile"
+      title={t('account.profile.title')}
+      icon={<UserIcon size={17} />}
+      description={t('account.profile.hint')}
+    >
       <dl className="detail-list">
         <DetailRow label={t('account.profile.name')} testId="account-profile-name">
           {profile.name}
@@ -89,7 +87,7 @@ function ProfileCard({ profile }: { profile: AccountSettings['profile'] }) {
           {profile.departmentName ?? <span className="detail-muted">{t('account.profile.noDepartment')}</span>}
         </DetailRow>
       </dl>
-    </section>
+    </AccountCard>
   );
 }
 

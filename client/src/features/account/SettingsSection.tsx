@@ -67,17 +67,9 @@ export function SettingsSection({
   };
 
   const fieldError = (field: string) => (outcome?.kind === 'failed' ? outcome.fields[field] : undefined);
-  const headingId = `${testId}-title`;
 
   return (
-    <section className="card account-section" aria-labelledby={headingId} data-testid={testId}>
-      <header className="account-section-header">
-        <h2 className="card-title" id={headingId}>
-          {icon}
-          {title}
-        </h2>
-        {description ? <p className="account-section-description">{description}</p> : null}
-      </header>
+    <AccountCard testId={testId} title={title} icon={icon} description={description}>
       <form className="account-form" onSubmit={(event) => void submit(event)} noValidate data-testid={`${testId}-form`}>
         {children(fieldError)}
         <div className="account-form-footer">
@@ -98,6 +90,34 @@ export function SettingsSection({
           </Button>
         </div>
       </form>
+    </AccountCard>
+  );
+}
+
+/** A card of My account: its heading (named after `testId`), a line saying what it is for, its content. */
+export function AccountCard({
+  testId,
+  title,
+  icon,
+  description,
+  children,
+}: {
+  testId: string;
+  title: string;
+  icon: ReactNode;
+  description?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card account-section" aria-labelledby={`${testId}-title`} data-testid={testId}>
+      <header className="account-section-header">
+        <h2 className="card-title" id={`${testId}-title`}>
+          {icon}
+          {title}
+        </h2>
+        {description ? <p className="account-section-description">{description}</p> : null}
+      </header>
+      {children}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, ComboBox, Input, Label, ListBox, ListBoxItem, Popover, Text } from 'react-aria-components';
 import { browserTimeZone } from '../../lib/timeZone';
 import { ChevronDownIcon } from '../../ui/icons';
+import '../../ui/dates/dates.css';
 import { browserZones, zoneMatches, zoneOptions, type ZoneOption } from './settingsForms';
 
 /** The list's entry for "this browser's own zone" (no choice stored). */
@@ -48,7 +49,7 @@ export function ZonePicker({ value, onChange, label, hint, error }: ZonePickerPr
       <Label className="field-label">{label}</Label>
       <div className="zone-control">
         <Input className="input zone-input" placeholder={t('account.display.zoneSearch')} data-testid="account-zone-input" />
-        <Button className="zone-toggle" aria-label={t('account.display.showZones')}>
+        <Button className="date-field-button zone-toggle" aria-label={t('account.display.showZones')}>
           <ChevronDownIcon size={16} />
         </Button>
       </div>
