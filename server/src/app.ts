@@ -54,6 +54,7 @@ import { timestampRoutes } from './timestamps/routes.js';
 import { FileTextExtractor } from './files/text/extractor.js';
 import { VersionChangesBackfill } from './notes/versionChanges.js';
 import { searchRoutes } from './search/routes.js';
+import { accountRoutes } from './account/routes.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
 import { installSecurityHeaders } from './http/security.js';
@@ -195,6 +196,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, exportRoutes(services));
   registerCalls(app, services, searchRoutes(services));
   registerCalls(app, services, timestampRoutes(services));
+  registerCalls(app, services, accountRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
 

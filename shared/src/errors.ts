@@ -113,6 +113,9 @@ export const ERROR_CATALOGUE = {
   '4502': entry(422, 'The first line of the CSV must be the header code,name.'),
   '4503': entry(422, 'Some rows cannot be stored, so nothing was stored. Fix the marked rows and import again.'),
   '4504': entry(409, 'A dropbox with this name already exists.'),
+  // My account (a person's own settings)
+  '4721': entry(500, 'Your settings could not be loaded.'),
+  '4722': entry(500, 'Your settings could not be saved.'),
   // People (administration)
   '5001': entry(409, 'A user with this ID already exists.'),
   '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.'),
@@ -287,6 +290,8 @@ export const ERR = {
   dropboxCsvHeader: '4502',
   dropboxRows: '4503',
   dropboxDuplicate: '4504',
+  accountSettingsLookup: '4721',
+  accountSettingsSave: '4722',
   userDuplicate: '5001',
   selfDemotion: '5002',
   departmentMissing: '5003',

@@ -42,6 +42,7 @@ export * from './api/exports.js';
 export * from './api/sso.js';
 export * from './api/timestamps.js';
 export * from './notifications.js';
+export * from './api/account.js';
 export * from './api/routeTable.js';
 export * from './api/openApi.js';
 export * from './diff/model.js';

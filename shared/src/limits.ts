@@ -38,6 +38,8 @@ export const LIMITS = {
   departmentCode: 30,
   departmentName: 50,
   email: 254,
+  /** An IANA time zone's name (`America/Argentina/ComodRivadavia`, the longest, has 32 characters). */
+  timeZone: 64,
   /** A search query's characters (`/v1/search`), and the terms (words, phrases, exclusions) it may hold. */
   searchQuery: 200,
   searchTerms: 16,

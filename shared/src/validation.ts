@@ -167,6 +167,25 @@ export const isoDate = text().regex(ISO_DATE, { error: 'invalidFormat' }).refine
 /** A date filter of a list: a date, or empty (or absent) for no bound. */
 export const dateFilter = isoDate.optional().or(z.literal(''));
 
+/** Whether the runtime knows the zone (`Asia/Seoul`), as a name or an offset (`+09:00`). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA zone's name: letters first (`Asia/Seoul`, `UTC`, `Etc/GMT+9`), never a bare offset. */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
+
+/** THE time zone rule: an IANA zone's name the runtime knows (exports read days in it, a person's screens show times in it). */
+export const timeZoneField = text()
+  .max(LIMITS.timeZone)
+  .regex(ZONE_NAME, { error: 'invalidValue' })
+  .refine(isTimeZone, { error: 'invalidValue' });
+
 /** A record number (a serial key): a positive 32-bit integer, so that no number reaches the database out of range. */
 export const recordNo = z.number().int().positive().max(LIMITS.maxRecordNo);
 

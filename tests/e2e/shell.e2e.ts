@@ -2,11 +2,16 @@ import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E } from './fixtures.js';
-import { sentAccessTokens, shot, signIn, seriousViolations } from './support.js';
+import { forgetDisplayChoices, sentAccessTokens, shot, signIn, seriousViolations } from './support.js';
 
 const storedProfile = (page: Page) => page.evaluate(() => localStorage.getItem('eln.profile'));
 
 test.describe('app shell', () => {
+  // The header's switches keep a signed-in person's choice on the server, where the next sign-in finds it.
+  test.afterEach(async ({ request }) => {
+    await forgetDisplayChoices(request, E2E.admin);
+  });
+
   test('without a session every page leads to sign-in', async ({ page }) => {
     await page.goto('/project');
     await expect(page).toHaveURL(/\/signin$/);

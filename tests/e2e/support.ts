@@ -87,6 +87,15 @@ export async function apiSignIn(request: APIRequestContext, who: Credentials): P
   return (await callApi(request, null, api.auth.signIn, { userId: who.userId, password: who.password })).accessToken;
 }
 
+/**
+ * Forgets the display choices (language, theme, time zone) a person made while signed in, which the server
+ * keeps and every later sign-in applies (My account): a test that switches them in the header leaves the
+ * person as it found them, so that the next test's `openAs` language and theme hold.
+ */
+export async function forgetDisplayChoices(request: APIRequestContext, who: Credentials): Promise<void> {
+  await callApi(request, await apiSignIn(request, who), api.account.updateSettings, { language: null, theme: null, timeZone: null });
+}
+
 export interface BrowserOptions {
   theme?: 's' | 'b';
   language?: 'en' | 'ko' | 'ja';

@@ -114,6 +114,13 @@ const signedIn: RouteObject[] = [
     ),
   },
   {
+    path: '/account',
+    lazy: page(
+      () => import('../features/account/AccountPage'),
+      (m) => m.AccountPage,
+    ),
+  },
+  {
     path: '/search',
     lazy: page(
       () => import('../features/search/SearchPage'),

@@ -132,14 +132,20 @@ export function Header() {
             ) : null}
             <ThemeToggle variant={beauty ? 'pill' : 'compact'} />
             <LanguageSwitch />
-            <div className="user-chip" title={t('nav.account', { name: user.name })}>
+            <NavLink
+              to="/account"
+              className={({ isActive }) => (isActive ? 'user-chip active' : 'user-chip')}
+              title={`${t('nav.account', { name: user.name })} · ${t('nav.myAccount')}`}
+              data-testid="header-account"
+            >
               <span className="avatar" aria-hidden="true">
                 {initials(user.name)}
               </span>
               <span className="user-name" data-testid="header-user-name">
                 {user.name}
               </span>
-            </div>
+              <span className="visually-hidden">{t('nav.myAccount')}</span>
+            </NavLink>
             <button
               type="button"
               className={beauty ? 'pill-btn pill-ghost signout-btn' : 'icon-btn signout-btn'}

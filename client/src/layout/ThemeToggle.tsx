@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import { saveDisplayChoice } from '../features/account/display';
 import { otherTheme, setTheme, useTheme } from '../theme/theme';
 import { SparkleIcon, SquaresIcon } from '../ui/icons';
 
 /**
  * Switches between the standard and beauty themes. `compact` is an icon button (standard header);
- * `pill` shows the theme's name too (beauty header, sign-in page).
+ * `pill` shows the theme's name too (beauty header, sign-in page). Signed in, the choice is kept on the
+ * server too (My account), so that it follows the person to their other devices.
  */
 export function ThemeToggle({ variant = 'compact' }: { variant?: 'compact' | 'pill' }) {
   const { t } = useTranslation();
@@ -16,7 +18,10 @@ export function ThemeToggle({ variant = 'compact' }: { variant?: 'compact' | 'pi
     <button
       type="button"
       className={variant === 'compact' ? 'icon-btn theme-toggle' : 'pill-btn theme-toggle'}
-      onClick={() => setTheme(next)}
+      onClick={() => {
+        setTheme(next);
+        void saveDisplayChoice({ theme: next });
+      }}
       aria-label={label}
       title={label}
       data-testid="theme-toggle"

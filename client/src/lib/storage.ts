@@ -4,6 +4,8 @@ export const STORAGE_KEYS = {
   profile: 'eln.profile',
   language: 'eln.language',
   theme: 'eln.theme',
+  /** The zone the signed-in person chose (My account), as last read from the server. */
+  timeZone: 'eln.timeZone',
   savedUserId: 'eln.savedUserId',
 } as const;
 

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'user.passwordReset',
   'user.created',
   'user.updated',
+  'account.settingsUpdated',
   'department.created',
   'department.updated',
   'department.synced',

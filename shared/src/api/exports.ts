@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERR } from '../errors.js';
-import { dateFilter, recordNo, text } from '../validation.js';
+import { dateFilter, recordNo, text, timeZoneField } from '../validation.js';
 import { defineCall, fileAnswer } from './call.js';
 import { listAnswer } from './paging.js';
 
@@ -15,16 +15,6 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Formats that export projects (the audit CSV exports the trail). */
 export const PROJECT_EXPORT_FORMATS = ['pdf', 'eln'] as const satisfies readonly ExportFormat[];
 export const isProjectFormat = (format: ExportFormat): format is (typeof PROJECT_EXPORT_FORMATS)[number] => format !== 'auditCsv';
-
-/** Whether the runtime knows the IANA zone (`Asia/Seoul`). */
-export function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const EXPORT_STATUS = { queued: 'queued', running: 'running', done: 'done', failed: 'failed' } as const;
 export type ExportStatus = (typeof EXPORT_STATUS)[keyof typeof EXPORT_STATUS];
@@ -67,7 +57,7 @@ export const exportCreateRequest = z
     /** A PDF with, after each note's content, what changed since the version before it (the shared diff). */
     changes: z.boolean().optional().default(false),
     /** The requester's zone (IANA): the days are read in it and the files show times in it. */
-    timeZone: text().max(64).refine(isTimeZone, { error: 'invalidValue' }).optional(),
+    timeZone: timeZoneField.optional(),
   })
   .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { error: 'dateOrder', path: ['endDate'] })
   .refine((p) => p.format === 'auditCsv' || p.noteNo !== undefined || p.projectNos.length > 0, { error: 'required', path: ['projectNos'] })

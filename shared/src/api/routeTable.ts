@@ -1,4 +1,5 @@
 import type { CallGroup, CallSpec } from './call.js';
+import { accountCalls } from './account.js';
 import { auditCalls } from './audit.js';
 import { dashboardCalls } from './dashboard.js';
 import { departmentCalls } from './departments.js';
@@ -43,6 +44,7 @@ export const api = {
   dashboard: dashboardCalls,
   search: searchCalls,
   timestamps: timestampCalls,
+  account: accountCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

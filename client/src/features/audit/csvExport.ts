@@ -2,6 +2,7 @@ import { api, API_BASE, errorMessage, type ApiResponse, type CallInput, type Cal
 import { ApiError } from '../../api/errors';
 import { statusForHttp } from '../../api/errors';
 import type { AuditExportBody } from './auditQuery';
+import { zonedDay } from '../../lib/timeZone';
 
 /**
  * File downloads: calls that answer the file itself (`answerBody: 'file'`: the audit CSV, an export's file)
@@ -73,10 +74,9 @@ function safeFilename(name: string): string | null {
   return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned : null;
 }
 
-/** The name to save under when the server gave none: `audit-trail-2026-11-22.csv` (local date). */
+/** The name to save under when the server gave none: `audit-trail-2026-11-22.csv` (the viewer's day). */
 export function fallbackFilename(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `audit-trail-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
+  return `audit-trail-${zonedDay(now).iso}.csv`;
 }
 
 function isEnvelope(value: unknown): value is ApiResponse {

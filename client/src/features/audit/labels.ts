@@ -11,6 +11,7 @@ export function reasonText(reason: string, t: TFunction<'audit'>): string {
 /** The groups of actions, by their code's prefix (`user.signIn` is in `user`), in the order the filter lists them. */
 export const ACTION_GROUPS = [
   'user',
+  'account',
   'department',
   'project',
   'note',

@@ -1,3 +1,5 @@
+import { viewerTimeZone } from '../../lib/timeZone';
+
 /** A record's time as the audit screens show it: unambiguous, in the viewer's zone, with that zone named. */
 export interface AuditTime {
   /** `2026-11-22` */
@@ -44,10 +46,10 @@ export function zoneLabel(longOffset: string): string {
 }
 
 /**
- * Splits an ISO time into date, time and zone in `timeZone` (default: the browser's). Null when the value
- * is not a time.
+ * Splits an ISO time into date, time and zone in `timeZone` (default: the viewer's, lib/timeZone). Null when
+ * the value is not a time.
  */
-export function formatAuditTime(iso: string, timeZone?: string): AuditTime | null {
+export function formatAuditTime(iso: string, timeZone: string = viewerTimeZone()): AuditTime | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
   const { parts, offset } = formatters(timeZone);

@@ -5,6 +5,7 @@ import { api, ERR, type DashboardCounts } from '@eln/shared';
 import { isApiError } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
+import { viewerTimeZone, zonedDay } from '../../lib/timeZone';
 import type { Loaded } from '../../api/queries';
 import { alertApiError } from '../../modals/store';
 import { useSession } from '../../session/store';
@@ -57,7 +58,7 @@ export function DashboardPage() {
   }, [failure]);
 
   const language = currentLanguage();
-  const today = new Intl.DateTimeFormat(language, { dateStyle: 'full' }).format(new Date());
+  const today = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone: viewerTimeZone() }).format(new Date());
   const name = session?.user.name ?? '';
 
   const value = (key: DashboardCountKey): number | null => (state.phase === 'ready' ? state.counts[key] : null);
@@ -94,7 +95,7 @@ export function DashboardPage() {
       <header className="dashboard-hero">
         <p className="dashboard-date">{today}</p>
         <h1 className="dashboard-greeting" data-testid="dashboard-greeting" tabIndex={-1}>
-          {t(`dashboard.${greetingFor(new Date().getHours())}`, { name })}
+          {t(`dashboard.${greetingFor(zonedDay().hour)}`, { name })}
         </h1>
         <p className="dashboard-subtitle">{t('dashboard.subtitle')}</p>
       </header>

@@ -5,6 +5,7 @@ import { createTable } from '@tiptap/extension-table';
 import { cellDropboxOf, LIMITS, type CellDropbox, type SchemaBlockAttrs } from '@eln/shared';
 import type { ChartFields } from './ChartDialog';
 import type { CellRef } from '@eln/shared/editor';
+import { zonedDay } from '../../lib/timeZone';
 import {
   canAddColumn,
   canAddRow,
@@ -205,8 +206,7 @@ export function selectedCellDropbox(editor: Editor): CellDropbox | null {
   return null;
 }
 
-/** Today's date in the browser's time zone, as YYYY-MM-DD. */
+/** Today's date in the viewer's time zone (lib/timeZone), as YYYY-MM-DD. */
 export function todayIso(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  return zonedDay(now).iso;
 }

@@ -8,7 +8,7 @@ import { markSessionEnded } from '../../session/store';
 import { saveFile } from '../../lib/saveFile';
 import { browserDeps } from '../audit/useAuditExport';
 import { downloadFile } from '../audit/csvExport';
-import { localTimeZone } from '../signatures/zonedTime';
+import { viewerTimeZone } from '../../lib/timeZone';
 
 /** How often the list is asked again while a job is waiting or running. */
 const POLL_MS = 1_500;
@@ -97,7 +97,7 @@ export async function startExport(
 ): Promise<ExportJob[] | null> {
   let created: ExportJob[];
   try {
-    created = (await call(api.exports.create, { ...request, timeZone: localTimeZone() })).list;
+    created = (await call(api.exports.create, { ...request, timeZone: viewerTimeZone() })).list;
   } catch (error) {
     reportError(error);
     return null;

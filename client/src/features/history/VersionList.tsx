@@ -2,16 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatZonedTime, summaryLine, type NoteVersionEntry, type NoteVersionListAnswer, type SummaryWords } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
+import { viewerTimeZone } from '../../lib/timeZone';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { CopyButton } from '../audit/AuditBits';
 import type { ComparedVersion } from './historyParams';
 
-/** The reader's own zone: times are shown in it, with its name, whatever zone the server writes. */
-const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
 export function zonedText(iso: string | null): string {
-  return (iso && formatZonedTime(iso, viewerZone(), currentLanguage())?.text) || '—';
+  return (iso && formatZonedTime(iso, viewerTimeZone(), currentLanguage())?.text) || '—';
 }
 
 /** The one-line summary's words, `{{count}}` left in for `summaryLine` (the shared function the PDF uses too) to fill. */

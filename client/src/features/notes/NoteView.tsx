@@ -22,6 +22,7 @@ import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import type { PresenceUser } from './presence';
 import { reopenSession } from './sessions';
 import { useSettledValue } from '../../lib/useSettledValue';
+import { viewerTimeZone } from '../../lib/timeZone';
 
 export function useSessionState(session: NoteSession): NoteSessionState {
   return useSyncExternalStore(session.subscribe, session.getState);
@@ -244,7 +245,7 @@ export function NoteView({
                         ? t('notes.savedBy', {
                             version: state.version,
                             name: state.savedBy,
-                            when: new Date(state.savedAt).toLocaleString(language),
+                            when: new Date(state.savedAt).toLocaleString(language, { timeZone: viewerTimeZone() }),
                           })
                         : t('notes.versionTitle')
                     }

@@ -225,7 +225,9 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
                 <DetailRow label={t('project.columns.status')}>
                   <StatusBadge status={detail.status} />
                 </DetailRow>
-                <DetailRow label={t('project.columns.created')}>{formatDateTime(detail.createdAt, language)}</DetailRow>
+                <DetailRow label={t('project.columns.created')} testId="project-created">
+                  {formatDateTime(detail.createdAt, language)}
+                </DetailRow>
                 <DetailRow label={t('project.updatedAt')}>{formatDateTime(detail.updatedAt, language)}</DetailRow>
               </dl>
             </section>

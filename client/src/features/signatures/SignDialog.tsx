@@ -15,7 +15,7 @@ import { secondsLeft } from '../auth/lockout';
 import type { NoteSession } from '../notes/noteSession';
 import { DeclinedIcon, SignatureIcon } from './icons';
 import { SIGNATURES_SHOWN_ON } from './signerChoices';
-import { localTimeZone } from './zonedTime';
+import { viewerTimeZone } from '../../lib/timeZone';
 
 const DESCRIPTION_MAX = 500;
 
@@ -65,7 +65,7 @@ export function SignDialog({
   const nameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const descriptionRef = useRef<HTMLTextAreaElement>(null);
-  const zone = localTimeZone();
+  const zone = viewerTimeZone();
   const subjectId = useId();
 
   // What is signed must be current: read the note again as the dialog opens.

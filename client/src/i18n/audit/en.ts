@@ -19,6 +19,9 @@ const en = {
       created: 'User created',
       updated: 'User changed',
     },
+    account: {
+      settingsUpdated: 'Personal settings changed',
+    },
     department: {
       created: 'Department created',
       updated: 'Department changed',
@@ -97,6 +100,7 @@ const en = {
   },
   actionGroups: {
     user: 'Accounts and sign-in',
+    account: 'Personal settings',
     department: 'Departments',
     project: 'Projects',
     note: 'Notes',

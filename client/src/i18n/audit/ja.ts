@@ -17,6 +17,9 @@ const ja: AuditMessages = {
       created: 'ユーザー登録',
       updated: 'ユーザー情報の変更',
     },
+    account: {
+      settingsUpdated: '個人設定の変更',
+    },
     department: {
       created: '部署登録',
       updated: '部署情報の変更',
@@ -95,6 +98,7 @@ const ja: AuditMessages = {
   },
   actionGroups: {
     user: 'アカウントとログイン',
+    account: '個人設定',
     department: '部署',
     project: 'プロジェクト',
     note: 'ノート',

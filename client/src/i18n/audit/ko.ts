@@ -17,6 +17,9 @@ const ko: AuditMessages = {
       created: '사용자 등록',
       updated: '사용자 정보 변경',
     },
+    account: {
+      settingsUpdated: '개인 설정 변경',
+    },
     department: {
       created: '부서 등록',
       updated: '부서 정보 변경',
@@ -95,6 +98,7 @@ const ko: AuditMessages = {
   },
   actionGroups: {
     user: '계정 및 로그인',
+    account: '개인 설정',
     department: '부서',
     project: '프로젝트',
     note: '노트',
