@@ -41,6 +41,7 @@ export * from './api/templateVersionRefusal.js';
 export * from './api/exports.js';
 export * from './api/sso.js';
 export * from './notifications.js';
+export * from './api/mail.js';
 export * from './api/routeTable.js';
 export * from './api/openApi.js';
 export * from './diff/model.js';

@@ -59,6 +59,7 @@ export const AUDIT_ACTIONS = [
   'export.failed',
   'export.downloaded',
   'export.imported',
+  'mail.retried',
   'system.started',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -83,6 +83,9 @@ const en = {
       downloaded: 'Export downloaded',
       imported: '.eln archive imported',
     },
+    mail: {
+      retried: 'Mail sent again',
+    },
     system: {
       started: 'System started',
     },
@@ -100,6 +103,7 @@ const en = {
     schema: 'Schemas',
     template: 'Templates',
     export: 'Exports',
+    mail: 'Mail',
     system: 'System',
   },
   targetTypes: {

@@ -81,6 +81,9 @@ const ja: AuditMessages = {
       downloaded: 'エクスポートのダウンロード',
       imported: '.elnアーカイブ取り込み',
     },
+    mail: {
+      retried: 'メール再送',
+    },
     system: {
       started: 'システム起動',
     },
@@ -98,6 +101,7 @@ const ja: AuditMessages = {
     schema: 'スキーマ',
     template: 'テンプレート',
     export: 'エクスポート',
+    mail: 'メール',
     system: 'システム',
   },
   targetTypes: {

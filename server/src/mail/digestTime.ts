@@ -1,0 +1,88 @@
+/*
+ * When a person's daily digest is due: the last moment, at or before now, whose wall-clock time in their
+ * zone is the time they chose. Computed with Intl (the zone database Node.js carries), so a zone's
+ * daylight-saving changes move the moment as the person's clock moves.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** The zone itself when Intl knows it, else the fallback (the server's zone), else UTC. */
+export function knownZone(zone: string | null | undefined, fallback: string): string {
+  for (const candidate of [zone, fallback]) {
+    if (!candidate) continue;
+    try {
+      formatterOf(candidate);
+      return candidate;
+    } catch {
+      // an unknown zone: try the next
+    }
+  }
+  return 'UTC';
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClock(instantMs: number, zone: string): WallClock {
+  const parts = formatterOf(zone).formatToParts(new Date(instantMs));
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  return { year: part('year'), month: part('month'), day: part('day'), hour: part('hour'), minute: part('minute'), second: part('second') };
+}
+
+/** How far the zone's clock is ahead of UTC at that moment. */
+function offsetMs(instantMs: number, zone: string): number {
+  const c = wallClock(instantMs, zone);
+  return Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second) - Math.floor(instantMs / 1000) * 1000;
+}
+
+/**
+ * The moment the zone's clock shows this date and time. A time the change to summer time skips (02:30 on
+ * that day) is taken as the moment the clock shows as much later (03:30).
+ */
+function momentOf(year: number, month: number, day: number, hour: number, minute: number, zone: string): number {
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute);
+  const first = asUtc - offsetMs(asUtc, zone);
+  const second = asUtc - offsetMs(first, zone);
+  const shows = (moment: number) => {
+    const clock = wallClock(moment, zone);
+    return clock.hour === hour && clock.minute === minute;
+  };
+  if (shows(second)) return second;
+  if (shows(first)) return first;
+  return Math.max(first, second);
+}
+
+/** The last moment at or before `now` at which the clock of `zone` showed `time` (HH:MM). */
+export function lastDigestMoment(now: Date, zone: string, time: string): Date {
+  const [hour = 0, minute = 0] = time.split(':').map(Number);
+  const today = wallClock(now.getTime(), zone);
+  const moment = momentOf(today.year, today.month, today.day, hour, minute, zone);
+  if (moment <= now.getTime()) return new Date(moment);
+  // Date.UTC carries day 0 back into the previous month (and year).
+  const yesterday = new Date(Date.UTC(today.year, today.month - 1, today.day - 1));
+  return new Date(momentOf(yesterday.getUTCFullYear(), yesterday.getUTCMonth() + 1, yesterday.getUTCDate(), hour, minute, zone));
+}
