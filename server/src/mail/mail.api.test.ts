@@ -360,7 +360,9 @@ describe('several senders', () => {
   it('never send one mail twice: two more senders on the same database share the due mails', async () => {
     const people = await Promise.all(Array.from({ length: 6 }, (_, i) => server.createUser({ name: `Crowd ${i}` })));
     const participants = [writer, ...Object.values(readers), ...people].map((p) => p.userId).join(',');
-    await (await server.as(leader))(api.projects.update, { projectNo, signatureList: { department: '', user: participants } });
+    await (
+      await server.as(leader)
+    )(api.projects.update, { projectNo, signatureList: { department: '', user: participants } });
     const recorded: number[] = [];
     for (let round = 0; round < 5; round += 1) recorded.push(...(await signatureRequested(people)).map((n) => n.notificationId));
     expect(recorded).toHaveLength(30);
