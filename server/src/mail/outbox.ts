@@ -1,5 +1,4 @@
 import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { MAIL_LIMITS } from '@eln/shared';
 import type { Db } from '../db/client.js';
 import { Drains } from '../db/drains.js';
@@ -21,10 +20,16 @@ export interface MailOutboxOptions {
   batch?: number;
 }
 
+/** Where the outbox reports a try that failed (the server's logger). */
+export interface MailLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
 export interface MailOutboxDeps {
   db: Db;
   mailer: Mailer;
-  log: FastifyBaseLogger;
+  log: MailLog;
   /** Where links in mails point (PUBLIC_URL) and the zone of people who chose none (TIME_ZONE). */
   publicUrl: string;
   timeZone: string;
@@ -123,36 +128,47 @@ export class MailOutbox {
   }
 
   /**
-   * Claims up to a batch of due mails for this process. A claimed mail's next_attempt_at is its lease's end,
-   * so one whose process dies is due again then, found by the same index as pending ones.
+   * Claims up to a batch of due mails for this process: locks them (SKIP LOCKED: those another process is
+   * claiming are passed over), then marks them, in one transaction. (One UPDATE with the locking select as
+   * its `IN` subquery may run the subquery again and mark more than the batch.) A claimed mail's
+   * next_attempt_at is its lease's end, so one whose process dies is due again then, found by the same
+   * index as pending ones.
    */
   private async claim(now: Date): Promise<OutboxRow[]> {
-    const { db } = this.deps;
     const leaseEnd = new Date(now.getTime() + this.limits.leaseMs);
-    const due = and(
-      inArray(mailOutbox.status, ['pending', 'sending']),
-      lte(mailOutbox.nextAttemptAt, now),
-      lt(mailOutbox.attempts, this.limits.maxAttempts),
-    );
-    const oldest = db
-      .select({ mailId: mailOutbox.mailId })
-      .from(mailOutbox)
-      .where(due)
-      .orderBy(asc(mailOutbox.nextAttemptAt))
-      .limit(this.limits.batch)
-      .for('update', { skipLocked: true });
-    return db
-      .update(mailOutbox)
-      .set({
-        status: 'sending',
-        attempts: sql`${mailOutbox.attempts} + 1`,
-        nextAttemptAt: leaseEnd,
-        claimedUntil: leaseEnd,
-        // One Message-ID for every try: a receiver that got a try whose answer was lost can tell the repeat.
-        messageId: sql`coalesce(${mailOutbox.messageId}, '<eln.' || ${mailOutbox.mailId} || '.' || replace(gen_random_uuid()::text, '-', '') || '@' || ${this.messageIdHost} || '>')`,
-      })
-      .where(and(inArray(mailOutbox.mailId, oldest), due))
-      .returning();
+    return this.deps.db.transaction(async (tx) => {
+      const due = await tx
+        .select({ mailId: mailOutbox.mailId })
+        .from(mailOutbox)
+        .where(
+          and(
+            inArray(mailOutbox.status, ['pending', 'sending']),
+            lte(mailOutbox.nextAttemptAt, now),
+            lt(mailOutbox.attempts, this.limits.maxAttempts),
+          ),
+        )
+        .orderBy(asc(mailOutbox.nextAttemptAt))
+        .limit(this.limits.batch)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return [];
+      return tx
+        .update(mailOutbox)
+        .set({
+          status: 'sending',
+          attempts: sql`${mailOutbox.attempts} + 1`,
+          nextAttemptAt: leaseEnd,
+          claimedUntil: leaseEnd,
+          // One Message-ID for every try: a receiver that got a try whose answer was lost can tell the repeat.
+          messageId: sql`coalesce(${mailOutbox.messageId}, '<eln.' || ${mailOutbox.mailId} || '.' || replace(gen_random_uuid()::text, '-', '') || '@' || ${this.messageIdHost} || '>')`,
+        })
+        .where(
+          inArray(
+            mailOutbox.mailId,
+            due.map((row) => row.mailId),
+          ),
+        )
+        .returning();
+    });
   }
 
   /** This process's claim on a mail: still `sending`, with the try count it set. */

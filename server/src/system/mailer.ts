@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { MAIL_LIMITS } from '@eln/shared';
 
 export interface Mail {
@@ -21,7 +20,11 @@ export interface Mailer {
  * Sends mail through SMTP when SMTP_URL is configured. Without it, the mail is written to the server
  * log, so that a password reset link can still be handed over on a machine with no mail server.
  */
-export async function createMailer(smtpUrl: string | null, from: string, log: FastifyBaseLogger): Promise<Mailer> {
+export async function createMailer(
+  smtpUrl: string | null,
+  from: string,
+  log: { info(details: object, message: string): void },
+): Promise<Mailer> {
   if (!smtpUrl) {
     return {
       async send(mail) {
