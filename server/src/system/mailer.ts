@@ -69,11 +69,13 @@ export interface SendFailure {
 export function sendFailureOf(error: unknown): SendFailure {
   const details = (error ?? {}) as { message?: unknown; response?: unknown; responseCode?: unknown; command?: unknown; code?: unknown };
   const responseCode = typeof details.responseCode === 'number' ? details.responseCode : null;
+  // The server's own answer when there is one ("451 4.2.1 Mailbox busy"), else the network's error with its code.
   const text =
-    typeof details.response === 'string' ? details.response : typeof details.message === 'string' ? details.message : String(error);
-  const code = typeof details.code === 'string' ? `${details.code}: ` : '';
+    typeof details.response === 'string'
+      ? details.response
+      : `${typeof details.code === 'string' ? `${details.code}: ` : ''}${typeof details.message === 'string' ? details.message : String(error)}`;
   return {
-    message: `${code}${text}`.slice(0, MAIL_LIMITS.lastErrorChars),
+    message: text.slice(0, MAIL_LIMITS.lastErrorChars),
     permanent: responseCode !== null && responseCode >= 500 && details.command === 'RCPT TO',
   };
 }
