@@ -357,6 +357,28 @@ describe('a mail that keeps failing', () => {
 });
 
 describe('several senders', () => {
+  it('hand a mail held past its lease to another sender: the first cannot mark it, both tries carry one Message-ID', async () => {
+    const deps = { db: server.database.db, mailer: server.services.mailer, log: server.app.log, publicUrl: PUBLIC_URL, timeZone: 'UTC' };
+    const slow = new MailOutbox(deps, { now, leaseMs: 1_000 });
+    const [recorded] = await signatureRequested([readers.en]);
+    smtp.answerAll({ kind: 'stall' });
+    const slowPass = slow.flush();
+    await smtp.waitForDelivered(1);
+    // The lease has run out (on the second sender's clock): it takes the mail over and the server takes it.
+    smtp.answerAll({ kind: 'accept' });
+    const other = new MailOutbox(deps, { now: () => new Date(now().getTime() + 2_000) });
+    await other.flush();
+    const [taken] = await outboxOf([recorded!.notificationId]);
+    expect(taken).toMatchObject({ status: 'sent', attempts: 2 });
+    // The slow server answers the first try at last: its sender no longer holds the mail and changes nothing.
+    smtp.acceptHeld();
+    await slowPass;
+    await Promise.all([slow.stop(), other.stop()]);
+    const [after] = await outboxOf([recorded!.notificationId]);
+    expect(after).toEqual(taken);
+    expect(smtp.messageIds()).toEqual([taken!.messageId, taken!.messageId]);
+  });
+
   it('never send one mail twice: two more senders on the same database share the due mails', async () => {
     const people = await Promise.all(Array.from({ length: 6 }, (_, i) => server.createUser({ name: `Crowd ${i}` })));
     const participants = [writer, ...Object.values(readers), ...people].map((p) => p.userId).join(',');

@@ -35,7 +35,7 @@ export interface MailOutboxDeps {
   timeZone: string;
 }
 
-const SENT_BY_ANOTHER = 'the mail was taken over by another process while this one sent it (its lease ran out)';
+const SENT_BY_ANOTHER = 'the mail was taken over by another process (this one held it past its lease)';
 const INTERRUPTED = 'the process sending it stopped before it was sent';
 
 /**
@@ -178,6 +178,8 @@ export class MailOutbox {
 
   private async deliver(row: OutboxRow): Promise<void> {
     const { db, mailer, log } = this.deps;
+    // The lease runs from this mail's own send, not from its batch's claim; one lost meanwhile is another's now.
+    if (!(await this.renew(row))) return;
     let composed;
     try {
       composed = await composeMail(db, row, this.deps);
@@ -204,6 +206,18 @@ export class MailOutbox {
       .where(this.held(row))
       .returning({ mailId: mailOutbox.mailId });
     if (!marked) log.warn({ mailId: row.mailId }, SENT_BY_ANOTHER);
+  }
+
+  /** Holds the mail for a whole lease from now, if this process still holds it. */
+  private async renew(row: OutboxRow): Promise<boolean> {
+    const leaseEnd = new Date(this.now().getTime() + this.limits.leaseMs);
+    const [renewed] = await this.deps.db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: leaseEnd, claimedUntil: leaseEnd })
+      .where(this.held(row))
+      .returning({ mailId: mailOutbox.mailId });
+    if (!renewed) this.deps.log.warn({ mailId: row.mailId }, SENT_BY_ANOTHER);
+    return renewed !== undefined;
   }
 
   /** A failed try: tried again after the backoff, or `failed` after the last try or a refusal for good. */

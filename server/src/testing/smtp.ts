@@ -20,6 +20,8 @@ export class TestSmtpServer {
   private readonly plan: SmtpAnswer[] = [];
   private fallback: SmtpAnswer = { kind: 'accept' };
   private readonly waiters = new Set<() => void>();
+  /** Messages held without an answer (`stall`), with what accepting them would do. */
+  private readonly held: Array<() => void> = [];
 
   private constructor(
     private readonly server: SMTPServer,
@@ -53,6 +55,7 @@ export class TestSmtpServer {
     this.received.length = 0;
     this.delivered.length = 0;
     this.plan.length = 0;
+    this.held.length = 0;
     this.fallback = { kind: 'accept' };
     this.unknownRecipients.clear();
   }
@@ -70,6 +73,12 @@ export class TestSmtpServer {
   /** From now on, every message not planned otherwise is answered so (accept again with `{ kind: 'accept' }`). */
   answerAll(answer: SmtpAnswer): void {
     this.fallback = answer;
+  }
+
+  /** Accepts every message held without an answer so far (a slow server answering at last). */
+  acceptHeld(): void {
+    for (const accept of this.held.splice(0)) accept();
+    for (const check of [...this.waiters]) check();
   }
 
   /** The Message-ID of every accepted message. */
@@ -118,7 +127,12 @@ export class TestSmtpServer {
       this.received.push(parsed);
       callback();
     }
-    // `stall`: no answer at all; the sender waits until its timeout or its end.
+    // `stall`: no answer at all; the sender waits until its timeout or its end, or `acceptHeld`.
+    if (answer.kind === 'stall')
+      this.held.push(() => {
+        this.received.push(parsed);
+        callback();
+      });
     for (const check of [...this.waiters]) check();
   }
 }
