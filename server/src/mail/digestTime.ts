@@ -1,41 +1,31 @@
+import { isoInZone } from '../exports/eln/crate.js';
+
 /*
  * When a person's daily digest is due: the last moment, at or before now, whose wall-clock time in their
  * zone is the time they chose. Computed with Intl (the zone database Node.js carries), so a zone's
  * daylight-saving changes move the moment as the person's clock moves.
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Whether Intl knows each zone asked about (making a formatter is what costs; asked once per zone). */
+const known = new Map<string, boolean>();
 
-function formatterOf(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(zone, formatter);
+function isKnown(zone: string): boolean {
+  let answer = known.get(zone);
+  if (answer === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      answer = true;
+    } catch {
+      answer = false;
+    }
+    known.set(zone, answer);
   }
-  return formatter;
+  return answer;
 }
 
 /** The zone itself when Intl knows it, else the fallback (the server's zone), else UTC. */
 export function knownZone(zone: string | null | undefined, fallback: string): string {
-  for (const candidate of [zone, fallback]) {
-    if (!candidate) continue;
-    try {
-      formatterOf(candidate);
-      return candidate;
-    } catch {
-      // an unknown zone: try the next
-    }
-  }
-  return 'UTC';
+  return [zone, fallback].find((candidate): candidate is string => !!candidate && isKnown(candidate)) ?? 'UTC';
 }
 
 interface WallClock {
@@ -47,10 +37,14 @@ interface WallClock {
   second: number;
 }
 
+/** What the zone's clock shows at that moment (read from the archives' ISO writer, `isoInZone`). */
 function wallClock(instantMs: number, zone: string): WallClock {
-  const parts = formatterOf(zone).formatToParts(new Date(instantMs));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  return { year: part('year'), month: part('month'), day: part('day'), hour: part('hour'), minute: part('minute'), second: part('second') };
+  const [year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0] = (
+    isoInZone(new Date(instantMs), zone).match(/^(\d+)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)/) ?? []
+  )
+    .slice(1)
+    .map(Number);
+  return { year, month, day, hour, minute, second };
 }
 
 /** How far the zone's clock is ahead of UTC at that moment. */

@@ -107,7 +107,8 @@ const en = {
     /** The link under a notification's sentence in its mail. */
     open: 'Open it in the lab notebook:',
     /** Every mail's last lines: why it came and where to change that. */
-    footer: 'You receive this mail because of your notification choices. Change them, or gather them into one daily mail, under My account:',
+    footer:
+      'You receive this mail because of your notification choices. Change them, or gather them into one daily mail, under My account:',
     /** The daily digest's subject. */
     digestSubjectOne: 'Your lab notebook: 1 notification since the last summary',
     digestSubjectOther: 'Your lab notebook: {{count}} notifications since the last summary',
