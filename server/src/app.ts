@@ -60,6 +60,8 @@ import { assertRouteTableBound, registerCalls } from './http/route.js';
 import { installSecurityHeaders } from './http/security.js';
 import { DEFAULT_CLIENT_DIST, serveClient } from './http/client.js';
 import { createMailer } from './system/mailer.js';
+import { MailOutbox, type MailOutboxOptions } from './mail/outbox.js';
+import { mailRoutes } from './mail/routes.js';
 import type { Services } from './services.js';
 
 /** Largest JSON body accepted by default; calls that carry more say so in their route. */
@@ -78,6 +80,8 @@ export interface AppOptions {
   sessionRecheckMs?: number;
   /** How often the time-stamper looks at its queue and how long an authority may take (tests shorten them). */
   stamper?: StamperOptions;
+  /** The mail outbox's clock and timings (tests of digests and retries). */
+  mail?: MailOutboxOptions;
 }
 
 export interface App {
@@ -145,13 +149,14 @@ export async function buildApp(config: ServerConfig, database: Database, options
   const live = new LiveDocuments(collab, persistence, documentStore, authorization, app.log, controlChannel ?? singleProcessChannel);
   // One browser per process prints every PDF, started at the first print.
   const pdfPrinter = new PdfPrinter({ executablePath: config.chromiumPath });
+  const mailer = await createMailer(config.smtpUrl, config.mailFrom, app.log);
   const services: Services = {
     config,
     db: database.db,
     draftsDb: database.derivedRows,
     tokens,
     throttle: new Throttle(config.throttle),
-    mailer: await createMailer(config.smtpUrl, config.mailFrom, app.log),
+    mailer,
     log: app.log,
     live,
     fileLinks: new FileLinks(secret),
@@ -164,6 +169,10 @@ export async function buildApp(config: ServerConfig, database: Database, options
     searchIndexer: new SearchIndexer(database.db, app.log),
     fileTexts: new FileTextExtractor(database.db, config.filesDir, app.log),
     timestamps: new TimestampStamper(database.db, app.log, options.stamper),
+    mailOutbox: new MailOutbox(
+      { db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, timeZone: config.timeZone },
+      options.mail,
+    ),
   };
 
   await services.live.start();
@@ -172,6 +181,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.searchIndexer.start();
   services.fileTexts.start();
   services.timestamps.start();
+  services.mailOutbox.start();
   const versionChanges = new VersionChangesBackfill(database.db, app.log);
   versionChanges.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
@@ -197,6 +207,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, searchRoutes(services));
   registerCalls(app, services, timestampRoutes(services));
   registerCalls(app, services, accountRoutes(services));
+  registerCalls(app, services, mailRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
 
@@ -222,6 +233,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await services.searchIndexer.stop();
       await services.fileTexts.stop();
       await services.timestamps.stop();
+      await services.mailOutbox.stop();
       await versionChanges.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();

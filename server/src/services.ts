@@ -15,6 +15,7 @@ import type { AuditAnchor } from './audit/anchor.js';
 import type { SearchIndexer } from './search/indexer.js';
 import type { FileTextExtractor } from './files/text/extractor.js';
 import type { TimestampStamper } from './timestamps/stamper.js';
+import type { MailOutbox } from './mail/outbox.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -45,4 +46,6 @@ export interface Services {
   fileTexts: FileTextExtractor;
   /** Asks the RFC 3161 authorities for the queued time-stamps (every process shares the work). */
   timestamps: TimestampStamper;
+  /** Sends the notification mails and daily digests of the outbox (every process shares the work). */
+  mailOutbox: MailOutbox;
 }

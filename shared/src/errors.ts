@@ -108,6 +108,10 @@ export const ERROR_CATALOGUE = {
   '4007': entry(415, 'A thumbnail must be a JPG, PNG or GIF image whose content matches its file name.'),
   '4008': entry(413, 'The thumbnail image is too large: at most 3 MB.'),
   '4009': entry(422, 'The image could not be read, or it has too many pixels. Choose another JPG, PNG or GIF image.'),
+  // Mail (the outbox administrators watch)
+  '4711': entry(500, 'The mails could not be loaded.'),
+  '4712': entry(404, 'This mail does not exist.'),
+  '4713': entry(409, 'Only a mail whose sending failed can be sent again.'),
   // Dropboxes
   '4501': entry(422, 'This file is not a CSV text file. Save the sheet as CSV (UTF-8 or CP949) and try again.'),
   '4502': entry(422, 'The first line of the CSV must be the header code,name.'),
@@ -274,6 +278,9 @@ export const ERR = {
   thumbnailType: '4007',
   thumbnailTooLarge: '4008',
   thumbnailUnreadable: '4009',
+  mailLookup: '4711',
+  mailMissing: '4712',
+  mailNotFailed: '4713',
   exportFailed: '8010',
   exportLinkExpired: '8011',
   exportQueueFull: '8012',

@@ -43,6 +43,7 @@ export * from './api/sso.js';
 export * from './api/timestamps.js';
 export * from './notifications.js';
 export * from './api/account.js';
+export * from './api/mail.js';
 export * from './api/routeTable.js';
 export * from './api/openApi.js';
 export * from './diff/model.js';

@@ -120,6 +120,34 @@ export const ELN_IMPORT_LIMITS = {
 export const elnInflationBound = (archiveBytes: number): number =>
   Math.min(ELN_IMPORT_LIMITS.totalBytes, ELN_IMPORT_LIMITS.archiveRatio * Math.max(0, archiveBytes));
 
+/**
+ * The mail outbox (server/src/mail): how often a mail is tried and how long each try may hold it. A try
+ * that fails waits `retryBaseSeconds` doubled after each failure (at most `retryMaxSeconds`); after
+ * `maxAttempts` tries the mail is `failed` and shown to administrators. A process holds a mail it sends
+ * for `leaseSeconds`: one that dies meanwhile leaves it to any other after that. Each step of the SMTP
+ * exchange (connecting, the greeting, every answer) may take `smtpTimeoutSeconds`, far less than the lease.
+ */
+export const MAIL_LIMITS = {
+  maxAttempts: 10,
+  retryBaseSeconds: 60,
+  retryMaxSeconds: 4 * 60 * 60,
+  leaseSeconds: 10 * 60,
+  smtpTimeoutSeconds: 60,
+  /** Mails one process claims at once. */
+  batch: 20,
+  /** A process looks for due mails and digests this often (and at once when a mail is queued here). */
+  pollSeconds: 15,
+  /**
+   * A day's digest is made this long after its time, so that a change whose transaction began before
+   * that time and committed just after it is still in that day's digest.
+   */
+  digestSettleSeconds: 60,
+  /** The notifications one digest lists at most (the rest are counted). */
+  digestItems: 50,
+  /** Characters of the SMTP server's answer kept as a failed mail's last error. */
+  lastErrorChars: 500,
+} as const;
+
 export const PAGING = { defaultPageSize: 10, startPage: 1, maxPageSize: 100 } as const;
 
 export const PASSWORD_POLICY = { minLength: 12, maxLength: 128 } as const;

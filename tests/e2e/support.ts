@@ -200,10 +200,12 @@ const isCalendarDay = (html: string) => html.includes('date-calendar-cell');
 
 /**
  * axe-core's critical and serious violations on the page as it is now (a dialog open, say), one readable
- * line each, named by `where`. axe is injected by Playwright, so the app's CSP stays as production serves it.
+ * line each, named by `where`; only those inside `within` (a CSS selector) when given. axe is injected by
+ * Playwright, so the app's CSP stays as production serves it.
  */
-export async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+export async function seriousViolations(page: Page, where: string, within?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
+  const result = await (within ? builder.include(within) : builder).analyze();
   return result.violations
     .map((v) => (v.id === 'label-content-name-mismatch' ? { ...v, nodes: v.nodes.filter((n) => !isCalendarDay(n.html)) } : v))
     .filter((v) => v.nodes.length > 0)

@@ -30,7 +30,8 @@ export class ServerProcess {
   private child: ChildProcess | null = null;
   private constructor(
     readonly port: number,
-    private readonly env: NodeJS.ProcessEnv,
+    /** Its environment: its database (DATA_DIR or DATABASE_URL) and settings, for other processes of a test on the same database. */
+    readonly env: NodeJS.ProcessEnv,
     private readonly cleanup: () => Promise<void>,
   ) {}
 
@@ -38,11 +39,15 @@ export class ServerProcess {
 
   /**
    * `shared`: a database (and anything else, e.g. REDIS_URL) given by the caller, who creates and drops
-   * it, so that several processes can share it.
+   * it, so that several processes can share it. `settings`: more environment (SMTP_URL, say).
    */
-  static async create(shared?: { env: NodeJS.ProcessEnv & { DATABASE_URL: string } }): Promise<ServerProcess> {
+  static async create(
+    shared?: { env: NodeJS.ProcessEnv & { DATABASE_URL: string } },
+    settings: NodeJS.ProcessEnv = {},
+  ): Promise<ServerProcess> {
     const port = await freePort();
     const base = {
+      ...settings,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'error',

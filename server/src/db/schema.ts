@@ -1060,7 +1060,8 @@ export const mailOutbox = pgTable(
     notificationId: bigint('notification_id', { mode: 'number' }).references(() => notifications.notificationId),
     /** A digest's notifications, by id. */
     notificationIds: jsonb('notification_ids'),
-    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+    /** shared MAIL_STATUSES; `withheld`: not sent, its recipient deactivated or no longer allowed to read what it tells of. */
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'withheld'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),

@@ -60,6 +60,7 @@ export const AUDIT_ACTIONS = [
   'export.failed',
   'export.downloaded',
   'export.imported',
+  'mail.retried',
   'system.started',
   'timestamp.authorityCreated',
   'timestamp.authorityUpdated',

@@ -8,6 +8,7 @@ import { exportCalls } from './exports.js';
 import { fileCalls } from './files.js';
 import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
+import { mailCalls } from './mail.js';
 import { noteHistoryCalls } from './noteHistory.js';
 import { noteCalls } from './notes.js';
 import { projectCalls } from './projects.js';
@@ -45,6 +46,7 @@ export const api = {
   search: searchCalls,
   timestamps: timestampCalls,
   account: accountCalls,
+  mail: mailCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

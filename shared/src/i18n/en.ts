@@ -109,6 +109,19 @@ const en = {
       separator: ', ',
     },
   },
+  mail: {
+    /** The link under a notification's sentence in its mail. */
+    open: 'Open it in the lab notebook:',
+    /** Every mail's last lines: why it came and where to change that. */
+    footer:
+      'You receive this mail because of your notification choices. Change them, or gather them into one daily mail, under My account:',
+    /** The daily digest's subject. */
+    digestSubjectOne: 'Your lab notebook: 1 notification since the last summary',
+    digestSubjectOther: 'Your lab notebook: {{count}} notifications since the last summary',
+    digestIntro: 'What happened since your last summary, newest first:',
+    /** A digest lists DIGEST_ITEMS at most. */
+    digestMore: '… and {{count}} more in the lab notebook:',
+  },
 };
 
 export default en;

@@ -91,6 +91,14 @@ const ja: SharedMessages = {
       separator: '、',
     },
   },
+  mail: {
+    open: '電子実験ノートで開く:',
+    footer: '通知の設定に従ってこのメールをお送りしています。設定の変更や1日1通へのまとめは「マイアカウント」から行えます:',
+    digestSubjectOne: '電子実験ノート: 前回のまとめ以降の通知 1件',
+    digestSubjectOther: '電子実験ノート: 前回のまとめ以降の通知 {{count}}件',
+    digestIntro: '前回のまとめ以降の出来事です（新しい順）:',
+    digestMore: '… ほか {{count}}件は電子実験ノートでご確認ください:',
+  },
 };
 
 export default ja;

@@ -91,6 +91,14 @@ const ko: SharedMessages = {
       separator: ', ',
     },
   },
+  mail: {
+    open: '실험노트에서 열기:',
+    footer: '알림 설정에 따라 이 메일을 받았습니다. 설정을 바꾸거나 하루 한 번 모아 받으려면 내 계정에서 변경하세요:',
+    digestSubjectOne: '실험노트: 지난 요약 이후 알림 1건',
+    digestSubjectOther: '실험노트: 지난 요약 이후 알림 {{count}}건',
+    digestIntro: '지난 요약 이후의 소식입니다 (최신순):',
+    digestMore: '… 외 {{count}}건은 실험노트에서 확인하세요:',
+  },
 };
 
 export default ko;

@@ -14,6 +14,7 @@ import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable'
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
 import { SearchBar } from '../../ui/SearchBar';
 import { FlagBadges } from './FlagBadges';
+import { MailFailuresCard } from './MailFailuresCard';
 import { UserCreateDialog } from './UserCreateDialog';
 
 type SearchType = (typeof USER_SEARCH_TYPES)[number];
@@ -28,7 +29,8 @@ export interface UserListReturn {
 
 /**
  * `/admin`: every user account, searched by name, ID, employee number or department, paged in the URL
- * (t, w, p). A row opens `/admin/{userNo}`; "New user" opens the create dialog.
+ * (t, w, p). A row opens `/admin/{userNo}`; "New user" opens the create dialog. Below the list, the mails
+ * the notebook could not deliver to them (MailFailuresCard).
  */
 export function UserListPage() {
   const { t } = useTranslation();
@@ -173,6 +175,7 @@ export function UserListPage() {
         }
         renderRow={renderRow}
       />
+      <MailFailuresCard />
       {creating ? (
         <UserCreateDialog
           onClose={() => setCreating(false)}

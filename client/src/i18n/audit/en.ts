@@ -86,6 +86,9 @@ const en = {
       downloaded: 'Export downloaded',
       imported: '.eln archive imported',
     },
+    mail: {
+      retried: 'Mail sent again',
+    },
     system: {
       started: 'System started',
     },
@@ -112,6 +115,7 @@ const en = {
     schema: 'Schemas',
     template: 'Templates',
     export: 'Exports',
+    mail: 'Mail',
     system: 'System',
     timestamp: 'Trusted time-stamps',
   },

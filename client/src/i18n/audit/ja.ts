@@ -84,6 +84,9 @@ const ja: AuditMessages = {
       downloaded: 'エクスポートのダウンロード',
       imported: '.elnアーカイブ取り込み',
     },
+    mail: {
+      retried: 'メール再送',
+    },
     system: {
       started: 'システム起動',
     },
@@ -110,6 +113,7 @@ const ja: AuditMessages = {
     schema: 'スキーマ',
     template: 'テンプレート',
     export: 'エクスポート',
+    mail: 'メール',
     system: 'システム',
     timestamp: '信頼できるタイムスタンプ',
   },

@@ -84,6 +84,9 @@ const ko: AuditMessages = {
       downloaded: '내보낸 파일 다운로드',
       imported: '.eln 아카이브 가져오기',
     },
+    mail: {
+      retried: '메일 다시 보냄',
+    },
     system: {
       started: '시스템 시작',
     },
@@ -110,6 +113,7 @@ const ko: AuditMessages = {
     schema: '스키마',
     template: '템플릿',
     export: '내보내기',
+    mail: '메일',
     system: '시스템',
     timestamp: '신뢰할 수 있는 타임스탬프',
   },
