@@ -87,20 +87,27 @@ export class ExportJobs {
     }
   }
 
+  /**
+   * Takes the oldest queued job. Locked first, then marked, in one transaction: an UPDATE whose `IN`
+   * subquery locks with LIMIT may run that subquery more than once and mark several jobs (seen on PGlite).
+   */
   private async claim(): Promise<ExportJobRow | undefined> {
-    const oldest = this.db
-      .select({ jobId: exportJobs.jobId })
-      .from(exportJobs)
-      .where(eq(exportJobs.status, EXPORT_STATUS.queued))
-      .orderBy(asc(exportJobs.createdAt))
-      .limit(1)
-      .for('update', { skipLocked: true });
-    const [job] = await this.db
-      .update(exportJobs)
-      .set({ status: EXPORT_STATUS.running, startedAt: sql`now()`, heartbeatAt: sql`now()`, progress: 0 })
-      .where(and(inArray(exportJobs.jobId, oldest), eq(exportJobs.status, EXPORT_STATUS.queued)))
-      .returning();
-    return job;
+    return this.db.transaction(async (tx) => {
+      const [oldest] = await tx
+        .select({ jobId: exportJobs.jobId })
+        .from(exportJobs)
+        .where(eq(exportJobs.status, EXPORT_STATUS.queued))
+        .orderBy(asc(exportJobs.createdAt))
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (!oldest) return undefined;
+      const [job] = await tx
+        .update(exportJobs)
+        .set({ status: EXPORT_STATUS.running, startedAt: sql`now()`, heartbeatAt: sql`now()`, progress: 0 })
+        .where(eq(exportJobs.jobId, oldest.jobId))
+        .returning();
+      return job;
+    });
   }
 
   private async run(job: ExportJobRow): Promise<void> {
