@@ -52,6 +52,8 @@ import { SearchIndexer } from './search/indexer.js';
 import { FileTextExtractor } from './files/text/extractor.js';
 import { VersionChangesBackfill } from './notes/versionChanges.js';
 import { searchRoutes } from './search/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
+import { NotificationStreams } from './notifications/stream.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
 import { installSecurityHeaders } from './http/security.js';
@@ -158,6 +160,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     auditAnchor,
     searchIndexer: new SearchIndexer(database.db, app.log),
     fileTexts: new FileTextExtractor(database.db, config.filesDir, app.log),
+    notificationStreams: new NotificationStreams(database.db, database, tokens, app.log, config.checkAnswers),
   };
 
   await services.live.start();
@@ -165,6 +168,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.directorySync.start();
   services.searchIndexer.start();
   services.fileTexts.start();
+  await services.notificationStreams.start();
+  // Sign-out, deactivation and membership changes end or correct the bells' streams at once, as they do live documents.
+  services.live.onRecheckUsers((userNos) => services.notificationStreams.recheck(userNos));
   const versionChanges = new VersionChangesBackfill(database.db, app.log);
   versionChanges.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
@@ -188,6 +194,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, templateRoutes(services));
   registerCalls(app, services, exportRoutes(services));
   registerCalls(app, services, searchRoutes(services));
+  registerCalls(app, services, notificationRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
 
@@ -212,6 +219,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await services.directorySync.stop();
       await services.searchIndexer.stop();
       await services.fileTexts.stop();
+      await services.notificationStreams.stop();
       await versionChanges.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();

@@ -14,6 +14,7 @@ import type { DirectorySync } from './departments/directorySync.js';
 import type { AuditAnchor } from './audit/anchor.js';
 import type { SearchIndexer } from './search/indexer.js';
 import type { FileTextExtractor } from './files/text/extractor.js';
+import type { NotificationStreams } from './notifications/stream.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -42,4 +43,6 @@ export interface Services {
   searchIndexer: SearchIndexer;
   /** Extracts stored files' text for search, off the event loop (every process shares the work). */
   fileTexts: FileTextExtractor;
+  /** The bells' live streams held by this process, told of changes by every process (pg_notify). */
+  notificationStreams: NotificationStreams;
 }

@@ -9,6 +9,7 @@ import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
 import { noteHistoryCalls } from './noteHistory.js';
 import { noteCalls } from './notes.js';
+import { notificationCalls } from './notifications.js';
 import { projectCalls } from './projects.js';
 import { schemaCalls } from './schemas.js';
 import { searchCalls } from './search.js';
@@ -41,6 +42,7 @@ export const api = {
   system: systemCalls,
   dashboard: dashboardCalls,
   search: searchCalls,
+  notifications: notificationCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

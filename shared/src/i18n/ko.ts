@@ -63,7 +63,7 @@ const ko: SharedMessages = {
     events: {
       signatureRequested: '{{actor}}님이 실험노트 {{note}}에 {{meaning}} 서명을 요청했습니다',
       noteSigned: '{{actor}}님이 내 실험노트 {{note}}에 {{meaning}}(으)로 서명했습니다',
-      signatureRemoved: '내 실험노트 {{note}}에서 {{actor}}님의 서명이 삭제되었습니다: {{reason}}',
+      signatureRemoved: '{{actor}}님이 내 실험노트 {{note}}의 {{meaning}} 서명을 삭제했습니다: {{reason}}',
       projectClosed: '{{actor}}님이 과제 {{project}}을(를) 종료했습니다',
       templateChecked: '{{actor}}님이 내 템플릿 {{template}}을(를) 승인 요청했습니다',
       templateApproved: '{{actor}}님이 내 템플릿 {{template}}을(를) 버전 {{version}}(으)로 승인했습니다',
@@ -73,6 +73,8 @@ const ko: SharedMessages = {
       mentioned: '{{actor}}님이 실험노트 {{note}}에서 나를 언급했습니다',
       usersDeactivated: '디렉터리 동기화로 {{count}}명이 비활성화되었습니다',
     },
+    signatureDeclined: '{{actor}}님이 내 실험노트 {{note}}의 {{meaning}} 서명을 거절했습니다: {{reason}}',
+    noReason: '사유 없음',
     system: '시스템',
     hidden: '더 이상 열 수 없는 항목',
   },

@@ -21,6 +21,8 @@ import { canSign, mayReview, SIGN_REFUSALS } from '../../notes/policy.js';
 import { writersAmong } from '../../notes/writers.js';
 import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../../notes/queries.js';
 import type { Services } from '../../services.js';
+import { notify } from '../../notifications/notify.js';
+import { writersOfNote } from '../../notifications/recipients.js';
 import { pendingRequestOf, versionHash, type PendingRequest } from '../queries.js';
 import { settleNoteStatus } from './noteStatus.js';
 
@@ -67,6 +69,14 @@ async function decline(services: Services, { ctx, pending, actor, body }: Answer
       target: { type: 'note', id: ctx.note.noteNo },
       before: { status: ctx.note.status },
       after: { status, meaning: pending.type, name: body.name, description: body.description, at: at.toISOString() },
+    });
+    await notify(tx, {
+      event: 'signatureRemoved',
+      recipients: await writersOfNote(tx, ctx.note.noteNo),
+      actorUserNo: actor.user.userNo,
+      noteNo: ctx.note.noteNo,
+      projectNo: ctx.project.projectNo,
+      payload: { meaning: pending.type, declined: true, reason: body.description ?? '' },
     });
   });
 }
@@ -135,6 +145,14 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
         version: ctx.note.version,
         blocksHash: version.blocksHash,
       },
+    });
+    await notify(tx, {
+      event: 'noteSigned',
+      recipients: await writersOfNote(tx, ctx.note.noteNo),
+      actorUserNo: user.userNo,
+      noteNo: ctx.note.noteNo,
+      projectNo: ctx.project.projectNo,
+      payload: { meaning: pending.type },
     });
     commands.endWriting(documentName, null, 'signed');
   });
