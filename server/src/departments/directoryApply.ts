@@ -187,7 +187,12 @@ async function applyUsers(
   counts.users.deactivated = deactivated.length;
   if (deactivated.length) {
     // Told by the system (whoever started the run): every administrator hears of it, the starter too.
-    await notify(tx, { event: 'usersDeactivated', recipients: await activeAdministrators(tx), actorUserNo: null, payload: { count: deactivated.length } });
+    await notify(tx, {
+      event: 'usersDeactivated',
+      recipients: await activeAdministrators(tx),
+      actorUserNo: null,
+      payload: { count: deactivated.length },
+    });
   }
   // Their open notes turn read-only (or close) at once, not at the next periodic session check.
   commands.recheckUsers(deactivated);

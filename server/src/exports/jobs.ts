@@ -5,7 +5,7 @@ import path from 'node:path';
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { ERR, EXPORT_LIMITS, EXPORT_STATUS, isErrorCode, type ErrorCode, type ExportFormat, type Language } from '@eln/shared';
-import type { Db, Queryable } from '../db/client.js';
+import type { Db, Queryable, Tx } from '../db/client.js';
 import { Drains } from '../db/drains.js';
 import { exportJobs, labNotes, projects } from '../db/schema.js';
 import { appendAudit } from '../audit/audit.js';
@@ -136,14 +136,7 @@ export class ExportJobs {
           target: { type: 'export', id: job.jobId },
           after: { format: job.format, projectNo: job.projectNo, fileName, size, sha256 },
         });
-        await notify(tx, {
-          event: 'exportFinished',
-          recipients: [job.requestedByUserNo],
-          actorUserNo: null,
-          projectNo: job.projectNo,
-          jobId: job.jobId,
-          payload: { file: fileName },
-        });
+        await notifyRequester(tx, job, 'exportFinished', fileName);
         return true;
       });
       if (!completed) await rm(outPath, { force: true });
@@ -178,14 +171,7 @@ export class ExportJobs {
           target: { type: 'export', id: job.jobId },
           after: { format: job.format, projectNo: job.projectNo, errorCode },
         });
-        await notify(tx, {
-          event: 'exportFailed',
-          recipients: [job.requestedByUserNo],
-          actorUserNo: null,
-          projectNo: job.projectNo,
-          jobId: job.jobId,
-          payload: { file: await plannedFileName(tx, job) },
-        });
+        await notifyRequester(tx, job, 'exportFailed', await plannedFileName(tx, job));
       });
     }
   }
@@ -273,6 +259,23 @@ export async function fileSha256(file: string): Promise<string> {
 }
 
 export const newJobId = (): string => randomUUID();
+
+/** Tells a job's requester it finished or failed, naming its file (the system did it, whoever asked). */
+async function notifyRequester(
+  tx: Tx,
+  job: Pick<ExportJobRow, 'jobId' | 'requestedByUserNo' | 'projectNo'>,
+  event: 'exportFinished' | 'exportFailed',
+  file: string,
+): Promise<void> {
+  await notify(tx, {
+    event,
+    recipients: [job.requestedByUserNo],
+    actorUserNo: null,
+    projectNo: job.projectNo,
+    jobId: job.jobId,
+    payload: { file },
+  });
+}
 
 /** What a job that made no file was to be called, for its requester's notification: the project's title, the note's number. */
 async function plannedFileName(q: Queryable, job: Pick<ExportJobRow, 'format' | 'projectNo' | 'noteNo' | 'version'>): Promise<string> {

@@ -45,9 +45,9 @@ async function person(name: string, fields: Partial<NewUser> = {}): Promise<Pers
 beforeAll(async () => {
   server = await startTestServer();
   url = await server.listen();
-  [leader, writer, reviewer, colleague, outsider] = await Promise.all(
+  [leader, writer, reviewer, colleague, outsider] = (await Promise.all(
     ['Leader Lee', 'Writer Woo', 'Reviewer Ryu', 'Colleague Cho', 'Outsider Oh'].map((name) => person(name)),
-  );
+  )) as [Person, Person, Person, Person, Person];
   administrator = await person('Admin Kang', { level: ADMIN_LEVEL, auth: TEMPLATE_FLAGS });
   projectNo = await newProject('Notified work');
 });
@@ -266,7 +266,12 @@ describe('a template of mine', () => {
     expect(await heard(author, 'templateChecked', { templateNo })).toMatchObject([
       { actorName: 'Admin Kang', template: { templateNo, title: 'Titration' }, link: `/template/note/${templateNo}` },
     ]);
-    const approved = await approver.call(api.templates.approve, { templateNo, version: '1.2', revision: 1, password: approver.user.password });
+    const approved = await approver.call(api.templates.approve, {
+      templateNo,
+      version: '1.2',
+      revision: 1,
+      password: approver.user.password,
+    });
     expect(approved.body.status).toBe('0000');
     expect(await heard(author, 'templateApproved', { templateNo })).toMatchObject([{ actorName: 'Approver Bae', version: '1.2' }]);
     expect(await heard(approver, 'templateApproved', { templateNo })).toEqual([]);
@@ -277,7 +282,9 @@ describe('a template of mine', () => {
     expect(await heard(author, 'templateChecked', { templateNo })).toHaveLength(1);
     const returned = await approver.call(api.templates.sendBack, { templateNo, revision: 2, reason: 'Name the balance' });
     expect(returned.body.status).toBe('0000');
-    expect(await heard(author, 'templateReturned', { templateNo })).toMatchObject([{ actorName: 'Approver Bae', reason: 'Name the balance' }]);
+    expect(await heard(author, 'templateReturned', { templateNo })).toMatchObject([
+      { actorName: 'Approver Bae', reason: 'Name the balance' },
+    ]);
   });
 
   it('is seen by its author only while they may read the template', async () => {
@@ -435,7 +442,12 @@ describe('what a reader may no longer read', () => {
 
     // A directory synchronisation's notification (directory.api.test.ts makes real ones) for a member is never shown.
     await server.database.db.transaction((tx) =>
-      notify(tx, { event: 'usersDeactivated', recipients: [outsider.user.userNo, administrator.user.userNo], actorUserNo: null, payload: { count: 3 } }),
+      notify(tx, {
+        event: 'usersDeactivated',
+        recipients: [outsider.user.userNo, administrator.user.userNo],
+        actorUserNo: null,
+        payload: { count: 3 },
+      }),
     );
     expect(await heard(outsider, 'usersDeactivated')).toEqual([]);
     expect(await heard(administrator, 'usersDeactivated')).toMatchObject([{ count: 3, actorName: null, link: '/admin' }]);

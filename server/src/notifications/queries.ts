@@ -3,8 +3,9 @@ import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import type { api, CallRequest, NotificationItem, NotificationListAnswer, NotificationState } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
+import { builtOnce } from '../db/builtOnce.js';
 import { offsetOf } from '../db/paging.js';
-import { exportJobs, labNotes, notifications, projects, templates, users } from '../db/schema.js';
+import { labNotes, notifications, projects, templates, users } from '../db/schema.js';
 import { visibleNotificationsSql } from './policy.js';
 import { toNotificationItem, type NotificationRow } from './presenters.js';
 
@@ -29,23 +30,23 @@ const ROW = {
 };
 
 /**
- * Notifications with the records they name, joined as `visibleNotificationsSql` expects them: the note,
- * its project (else the notification's own), the template, the export job, and who did it. Each join is
- * on a primary key, read row by row from the reader's notifications (`notifications_user_idx`).
+ * Notifications with what they are shown with: the note, its project (else the notification's own), the
+ * template, and who did it. Each join is on a primary key, read row by row from the reader's notifications
+ * (`notifications_user_idx`); what they may see is decided by `visibleNotificationsSql` on its own.
  */
 function joined<T extends PgSelect>(query: T) {
   return query
     .leftJoin(labNotes, eq(labNotes.noteNo, notifications.noteNo))
     .leftJoin(projects, eq(projects.projectNo, sql`coalesce(${labNotes.projectNo}, ${notifications.projectNo})`))
     .leftJoin(templates, eq(templates.templateNo, notifications.templateNo))
-    .leftJoin(exportJobs, eq(exportJobs.jobId, notifications.jobId))
     .leftJoin(actor, eq(actor.userNo, notifications.actorUserNo));
 }
 
 const notificationRows = (q: Queryable) => joined(q.select(ROW).from(notifications).$dynamic());
 
 /** The reader's notifications shown in the app that they may still read (the condition every count and list shares). */
-const mineSql = (user: AuthUser) => and(eq(notifications.userNo, user.userNo), eq(notifications.inApp, true), visibleNotificationsSql(user));
+const mineSql = (user: AuthUser) =>
+  and(eq(notifications.userNo, user.userNo), eq(notifications.inApp, true), visibleNotificationsSql(user));
 
 const items = (user: AuthUser, rows: NotificationRow[]) =>
   rows.map((row) => toNotificationItem(user, row)).filter((item): item is NotificationItem => item !== null);
@@ -53,12 +54,10 @@ const items = (user: AuthUser, rows: NotificationRow[]) =>
 /** How many of the reader's notifications there are, and how many unread, of those they may still read. */
 async function countsOf(q: Queryable, user: AuthUser, unreadOnly: boolean): Promise<{ total: number; unread: number }> {
   const unreadSql = isNull(notifications.readAt);
-  const [row] = await joined(
-    q
-      .select({ total: sql<string>`count(*)`, unread: sql<string>`count(*) filter (where ${unreadSql})` })
-      .from(notifications)
-      .$dynamic(),
-  ).where(and(mineSql(user), unreadOnly ? unreadSql : undefined));
+  const [row] = await q
+    .select({ total: sql<string>`count(*)`, unread: sql<string>`count(*) filter (where ${unreadSql})` })
+    .from(notifications)
+    .where(and(mineSql(user), unreadOnly ? unreadSql : undefined));
   return { total: Number(row?.total ?? 0), unread: Number(row?.unread ?? 0) };
 }
 
@@ -71,26 +70,52 @@ export async function listNotifications(
   const unreadOnly = request.unreadOnly === true;
   const listed = and(mineSql(user), unreadOnly ? isNull(notifications.readAt) : undefined);
   const [rows, counts] = await Promise.all([
-    notificationRows(q)
-      .where(listed)
-      .orderBy(desc(notifications.notificationId))
-      .limit(request.pageSize)
-      .offset(offsetOf(request)),
+    notificationRows(q).where(listed).orderBy(desc(notifications.notificationId)).limit(request.pageSize).offset(offsetOf(request)),
     countsOf(q, user, unreadOnly),
   ]);
   return { list: items(user, rows), totalCount: unreadOnly ? counts.unread : counts.total, unreadCount: counts.unread };
 }
 
+/**
+ * The reader as the rules see them with their number left to bind: the rules decide by a caller's level
+ * and permissions (shapeOf) and compare their number in SQL only, so one query built for a shape serves
+ * everyone of it (`builtOnce`: building costs more than PostgreSQL takes to answer, and a project's close
+ * asks it for each of its participants at once).
+ */
+const boundLater = (user: AuthUser): AuthUser => ({ ...user, userNo: sql.placeholder('userNo') as unknown as number });
+const shapeOf = (user: AuthUser) => `${user.level}:${JSON.stringify(user.auth)}`;
+let shapesBuilt = 0;
+
+function stateQueries(q: Queryable, user: AuthUser) {
+  return builtOnce(q, `notificationState:${shapeOf(user)}`, (db) => {
+    const anyone = boundLater(user);
+    const name = `notification_state_${++shapesBuilt}`;
+    return {
+      newest: notificationRows(db).where(mineSql(anyone)).orderBy(desc(notifications.notificationId)).limit(1).prepare(`${name}_newest`),
+      unread: joined(
+        db
+          .select({ unread: sql<string>`count(*)` })
+          .from(notifications)
+          .$dynamic(),
+      )
+        .where(and(mineSql(anyone), isNull(notifications.readAt)))
+        .prepare(`${name}_unread`),
+    };
+  });
+}
+
 /** How many of the reader's notifications are unread (of those they may still read). */
 export async function unreadCountOf(q: Queryable, user: AuthUser): Promise<number> {
-  return (await countsOf(q, user, true)).unread;
+  const [row] = await stateQueries(q, user).unread.execute({ userNo: user.userNo });
+  return Number(row?.unread ?? 0);
 }
 
 /** What the reader's open streams are sent: the unread count and the newest notification. */
 export async function notificationStateOf(q: Queryable, user: AuthUser): Promise<NotificationState> {
-  const [newest, unreadCount] = await Promise.all([
-    notificationRows(q).where(mineSql(user)).orderBy(desc(notifications.notificationId)).limit(1),
-    unreadCountOf(q, user),
+  const queries = stateQueries(q, user);
+  const [newest, [count]] = await Promise.all([
+    queries.newest.execute({ userNo: user.userNo }),
+    queries.unread.execute({ userNo: user.userNo }),
   ]);
-  return { unreadCount, newest: items(user, newest)[0] ?? null };
+  return { unreadCount: Number(count?.unread ?? 0), newest: items(user, newest)[0] ?? null };
 }

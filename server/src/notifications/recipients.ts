@@ -1,7 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import type { Queryable } from '../db/client.js';
+import type { NotificationEvent } from '@eln/shared';
+import type { Queryable, Tx } from '../db/client.js';
 import { labNotes, noteWriters, projectParticipants, projects, users } from '../db/schema.js';
 import { administratorsSql } from '../users/policy.js';
+import { notify } from './notify.js';
 
 /*
  * Who an event is told to. notify() leaves out the one who did it and anyone inactive, and the reader's
@@ -13,6 +15,24 @@ export async function writersOfNote(q: Queryable, noteNo: number): Promise<numbe
   const [note] = await q.select({ writerUserNo: labNotes.writerUserNo }).from(labNotes).where(eq(labNotes.noteNo, noteNo));
   const cowriters = await q.select({ userNo: noteWriters.userNo }).from(noteWriters).where(eq(noteWriters.noteNo, noteNo));
   return [...(note ? [note.writerUserNo] : []), ...cowriters.map((row) => row.userNo)];
+}
+
+/** Tells "my note"'s writers (writersOfNote) of what someone did to it. */
+export async function notifyWriters(
+  tx: Tx,
+  event: NotificationEvent,
+  note: { noteNo: number; projectNo: number },
+  actorUserNo: number,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  await notify(tx, {
+    event,
+    recipients: await writersOfNote(tx, note.noteNo),
+    actorUserNo,
+    noteNo: note.noteNo,
+    projectNo: note.projectNo,
+    payload,
+  });
 }
 
 /** Those who take part in a project: its leader and its listed participants. */

@@ -7,12 +7,17 @@ import type { Database, Db } from '../db/client.js';
 import { NOTIFICATION_CHANNEL, usersOfPayload } from './publish.js';
 import { notificationStateOf } from './queries.js';
 
+/** Whether two readings of one person see alike (the rules decide by level and permissions). */
+const sameRules = (a: AuthUser, b: AuthUser) => a.level === b.level && JSON.stringify(a.auth) === JSON.stringify(b.auth);
+
 /** People whose state is read at once when many are told of together (a project of 200 closing): the pool has 10 connections. */
 const PUSH_CONCURRENCY = 6;
 
 interface OpenStream {
   userNo: number;
   sessionId: string;
+  /** The reader as the rules see them, read again whenever their session, user or memberships change (recheck). */
+  user: AuthUser;
   out: PassThrough;
   timers: NodeJS.Timeout[];
 }
@@ -25,14 +30,16 @@ interface OpenStream {
  * of, the unread count and newest notification as they may see them now, and sends them.
  *
  * A stream ends when its access token expires (the client opens a new one with its fresh token), when its
- * session ends (sign-out, deactivation: told by the `recheck-users` live commands, and checked again at
- * every send), and when the server stops; a comment every NOTIFICATION_LIMITS.heartbeatSeconds keeps
- * proxies from cutting a quiet one.
+ * session ends, and when the server stops; a comment every NOTIFICATION_LIMITS.heartbeatSeconds keeps
+ * proxies from cutting a quiet one. Whatever changes a session, a user or their memberships (sign-out,
+ * deactivation, a new level or permission, removal from a project) sends the `recheck-users` live command,
+ * on every process: the stream's reader is then read again (its stream closed if the session ended) and
+ * sent their state afresh, so what a stream shows follows the rules as they are now.
  */
 export class NotificationStreams {
   private readonly byUser = new Map<number, Set<OpenStream>>();
-  /** People to send to at the next flush. */
-  private pending = new Set<number>();
+  /** People to send to at the next flush, and whether to read them again first. */
+  private pending = new Map<number, { recheck: boolean }>();
   private flushing: Promise<void> | null = null;
   private stopListening: (() => Promise<void>) | null = null;
   private stopped = false;
@@ -77,7 +84,7 @@ export class NotificationStreams {
     const header = request.headers.authorization ?? '';
     const expiresAt = this.tokens.expiryOf(header.slice('Bearer '.length).trim()) ?? Date.now();
     const out = new PassThrough();
-    const stream: OpenStream = { userNo: user.userNo, sessionId: user.sessionId, out, timers: [] };
+    const stream: OpenStream = { userNo: user.userNo, sessionId: user.sessionId, user, out, timers: [] };
     const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), NOTIFICATION_LIMITS.heartbeatSeconds * 1000);
     const expiry = setTimeout(() => this.close(stream), Math.max(0, expiresAt - Date.now()));
     stream.timers.push(heartbeat, expiry);
@@ -99,46 +106,62 @@ export class NotificationStreams {
   }
 
   /** These people's notifications changed: their streams here are sent their state (several changes at once, one send). */
-  changed(userNos: readonly number[]): void {
+  changed(userNos: readonly number[], recheck = false): void {
     if (this.stopped) return;
-    for (const userNo of userNos) if (this.byUser.has(userNo)) this.pending.add(userNo);
+    for (const userNo of userNos) {
+      if (!this.byUser.has(userNo)) continue;
+      this.pending.set(userNo, { recheck: recheck || this.pending.get(userNo)?.recheck === true });
+    }
     if (this.pending.size && !this.flushing) this.flushing = this.flush().finally(() => (this.flushing = null));
   }
 
-  /** Sessions, users or memberships of these people changed (live `recheck-users`): streams are checked again and sent afresh. */
+  /** Sessions, users or memberships of these people changed (live `recheck-users`): their readers are read again and sent afresh. */
   recheck(userNos: readonly number[]): void {
-    this.changed(userNos);
+    this.changed(userNos, true);
   }
 
   private async flush(): Promise<void> {
     // A change told while this flush runs is sent by the next round of the loop.
     while (this.pending.size) {
       const users = [...this.pending];
-      this.pending = new Set();
+      this.pending = new Map();
       let next = 0;
       const worker = async () => {
-        while (next < users.length) await this.sendTo(users[next++]!);
+        while (next < users.length) {
+          const [userNo, { recheck }] = users[next++]!;
+          await this.sendTo(userNo, recheck);
+        }
       };
       await Promise.all(Array.from({ length: Math.min(PUSH_CONCURRENCY, users.length) }, worker));
     }
   }
 
-  /** Sends one person's streams their state, read as they may see it now; a stream whose session ended is closed instead. */
-  private async sendTo(userNo: number): Promise<void> {
+  /**
+   * Sends one person's streams their state, read as they may see it now (each distinct reader once: the
+   * same person's tabs share one); `recheck` reads their sessions again first, closing those that ended.
+   */
+  private async sendTo(userNo: number, recheck: boolean): Promise<void> {
     const streams = [...(this.byUser.get(userNo) ?? [])];
-    if (!streams.length) return;
     try {
-      const sessions = new Map<string, AuthUser | null>();
-      for (const stream of streams) {
-        if (!sessions.has(stream.sessionId)) sessions.set(stream.sessionId, await this.tokens.userOfSession(stream.sessionId));
+      if (recheck) {
+        const sessions = new Map<string, AuthUser | null>();
+        for (const stream of streams) {
+          if (!sessions.has(stream.sessionId)) sessions.set(stream.sessionId, await this.tokens.userOfSession(stream.sessionId));
+          const user = sessions.get(stream.sessionId);
+          if (user && user.userNo === userNo) stream.user = user;
+          else this.close(stream);
+        }
       }
-      const reader = [...sessions.values()].find((user): user is AuthUser => user !== null && user.userNo === userNo);
-      const state = reader ? await notificationStateOf(this.db, reader) : null;
-      if (state && this.checkAnswers) api.notifications.stream.answer.parse(state);
+      const states = new Map<AuthUser, NotificationState>();
       for (const stream of streams) {
-        const user = sessions.get(stream.sessionId);
-        if (!state || !user || user.userNo !== userNo) this.close(stream);
-        else this.write(stream, state);
+        if (stream.out.writableEnded) continue;
+        const known = [...states].find(([user]) => sameRules(user, stream.user))?.[1];
+        const state = known ?? (await notificationStateOf(this.db, stream.user));
+        if (!known) {
+          if (this.checkAnswers) api.notifications.stream.answer.parse(state);
+          states.set(stream.user, state);
+        }
+        this.write(stream, state);
       }
     } catch (error) {
       // The next change sends again; the stream stays open meanwhile.

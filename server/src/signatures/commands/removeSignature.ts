@@ -8,8 +8,7 @@ import { enforce } from '../../http/verdicts.js';
 import { canRemoveSignature, REMOVE_SIGNATURE_REFUSALS } from '../../notes/policy.js';
 import { requireVisibleNote } from '../../notes/queries.js';
 import type { Services } from '../../services.js';
-import { notify } from '../../notifications/notify.js';
-import { writersOfNote } from '../../notifications/recipients.js';
+import { notifyWriters } from '../../notifications/recipients.js';
 import { settleNoteStatus } from './noteStatus.js';
 
 /** The leader removes a signature, answered or pending, with a reason the audit record keeps; the note's status follows. */
@@ -45,14 +44,7 @@ export async function removeSignature({ db }: Services, actor: Actor, input: Cal
       after: { noteStatus: status },
       reason: input.reason,
     });
-    await notify(tx, {
-      event: 'signatureRemoved',
-      recipients: await writersOfNote(tx, ctx.note.noteNo),
-      actorUserNo: actor.user.userNo,
-      noteNo: ctx.note.noteNo,
-      projectNo: ctx.project.projectNo,
-      payload: { meaning: removed.type, reason: input.reason },
-    });
+    await notifyWriters(tx, 'signatureRemoved', ctx.note, actor.user.userNo, { meaning: removed.type, reason: input.reason });
   });
   return null;
 }

@@ -21,8 +21,7 @@ import { canSign, mayReview, SIGN_REFUSALS } from '../../notes/policy.js';
 import { writersAmong } from '../../notes/writers.js';
 import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '../../notes/queries.js';
 import type { Services } from '../../services.js';
-import { notify } from '../../notifications/notify.js';
-import { writersOfNote } from '../../notifications/recipients.js';
+import { notifyWriters } from '../../notifications/recipients.js';
 import { pendingRequestOf, versionHash, type PendingRequest } from '../queries.js';
 import { settleNoteStatus } from './noteStatus.js';
 
@@ -70,13 +69,10 @@ async function decline(services: Services, { ctx, pending, actor, body }: Answer
       before: { status: ctx.note.status },
       after: { status, meaning: pending.type, name: body.name, description: body.description, at: at.toISOString() },
     });
-    await notify(tx, {
-      event: 'signatureRemoved',
-      recipients: await writersOfNote(tx, ctx.note.noteNo),
-      actorUserNo: actor.user.userNo,
-      noteNo: ctx.note.noteNo,
-      projectNo: ctx.project.projectNo,
-      payload: { meaning: pending.type, declined: true, reason: body.description ?? '' },
+    await notifyWriters(tx, 'signatureRemoved', ctx.note, actor.user.userNo, {
+      meaning: pending.type,
+      declined: true,
+      reason: body.description ?? '',
     });
   });
 }
@@ -146,14 +142,7 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
         blocksHash: version.blocksHash,
       },
     });
-    await notify(tx, {
-      event: 'noteSigned',
-      recipients: await writersOfNote(tx, ctx.note.noteNo),
-      actorUserNo: user.userNo,
-      noteNo: ctx.note.noteNo,
-      projectNo: ctx.project.projectNo,
-      payload: { meaning: pending.type },
-    });
+    await notifyWriters(tx, 'noteSigned', ctx.note, user.userNo, { meaning: pending.type });
     commands.endWriting(documentName, null, 'signed');
   });
 }
