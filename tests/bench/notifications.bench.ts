@@ -148,7 +148,7 @@ async function buildListDataset(sql: postgres.Sql, passwordHash: string): Promis
   await sql`vacuum analyze`;
 }
 
-async function list(url: string, call: Call, sql: postgres.Sql, passwordHash: string, server: import('node:http').Server) {
+async function list(call: Call, sql: postgres.Sql, passwordHash: string, server: import('node:http').Server) {
   const built = performance.now();
   await buildListDataset(sql, passwordHash);
   const buildSeconds = ((performance.now() - built) / 1000).toFixed(0);
@@ -194,7 +194,7 @@ export async function notificationsBench(): Promise<void> {
       `Bell fan-out: a project of ${PARTICIPANTS + 1} closed, each participant's stream open; from the close sent to the push received, ${ROUNDS} closes, PostgreSQL, server and streams in one process`,
       await fanOut(url, call, sql, passwordHash),
     );
-    const { rows, buildSeconds } = await list(url, call, sql, passwordHash, app.app.server);
+    const { rows, buildSeconds } = await list(call, sql, passwordHash, app.app.server);
     printTable(
       `Notification list server time, a member of 10 projects with ${MINE} notifications among ${NOTIFICATIONS.toLocaleString('en')} (built in ${buildSeconds} s), PostgreSQL, ${CALLS} calls after ${WARM_UP} warm-up each`,
       rows,

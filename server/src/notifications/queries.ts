@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import type { api, CallRequest, NotificationItem, NotificationListAnswer, NotificationState } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
@@ -69,8 +69,16 @@ export async function listNotifications(
 ): Promise<NotificationListAnswer> {
   const unreadOnly = request.unreadOnly === true;
   const listed = and(mineSql(user), unreadOnly ? isNull(notifications.readAt) : undefined);
+  // The page's ids first, so that only its rows are joined with what they show (not every row the offset passes over).
+  const page = q
+    .select({ id: notifications.notificationId })
+    .from(notifications)
+    .where(listed)
+    .orderBy(desc(notifications.notificationId))
+    .limit(request.pageSize)
+    .offset(offsetOf(request));
   const [rows, counts] = await Promise.all([
-    notificationRows(q).where(listed).orderBy(desc(notifications.notificationId)).limit(request.pageSize).offset(offsetOf(request)),
+    notificationRows(q).where(inArray(notifications.notificationId, page)).orderBy(desc(notifications.notificationId)),
     countsOf(q, user, unreadOnly),
   ]);
   return { list: items(user, rows), totalCount: unreadOnly ? counts.unread : counts.total, unreadCount: counts.unread };

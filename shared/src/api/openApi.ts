@@ -73,7 +73,10 @@ function operationOf(group: string, name: string, spec: CallSpec): { post: OpenA
             description: 'Server-sent events; the data of each is this schema (JSON).',
             content: { 'text/event-stream': { schema: toSchema(spec.answer, 'output') } },
           }
-        : { description: `Success (${SUCCESS}).`, content: { 'application/json': { schema: envelopeOf(toSchema(spec.answer, 'output')) } } };
+        : {
+            description: `Success (${SUCCESS}).`,
+            content: { 'application/json': { schema: envelopeOf(toSchema(spec.answer, 'output')) } },
+          };
   return {
     post: {
       operationId: `${group}.${name}`,

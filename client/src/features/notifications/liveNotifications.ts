@@ -17,6 +17,8 @@ import { getSession, useSession } from '../../session/store';
 /** Waits after a failed stream: 1 s, doubling, at most 30 s. */
 const FIRST_RETRY_MS = 1_000;
 const LAST_RETRY_MS = 30_000;
+/** A stream the server ended sooner than this after it opened is opened again only after the wait above, not at once. */
+const SHORT_STREAM_MS = 5_000;
 
 let state: NotificationState | null = null;
 const listeners = new Set<() => void>();
@@ -76,6 +78,8 @@ async function readStream(body: ReadableStream<Uint8Array>): Promise<void> {
  */
 async function holdStream(signal: AbortSignal): Promise<void> {
   let retryMs = FIRST_RETRY_MS;
+  /** A 401 right after a refresh is not refreshed again at once (the wait grows instead). */
+  let refreshed = false;
   while (!signal.aborted) {
     let session = getSession();
     if (!session) return;
@@ -97,14 +101,21 @@ async function holdStream(signal: AbortSignal): Promise<void> {
         signal,
         cache: 'no-store',
       });
-      if (response.status === 401) {
+      if (response.status === 401 && !refreshed) {
         if (!(await refreshSession())) return;
+        refreshed = true;
         continue;
       }
+      refreshed = false;
       if (!response.ok || !response.body) throw new Error(`notification stream answered ${response.status}`);
-      retryMs = FIRST_RETRY_MS;
+      const opened = Date.now();
       await readStream(response.body);
-      // Ended by the server (the token's time ran out, or it stopped): opened again at once.
+      // Ended by the server (the token's time ran out, or it stopped): opened again at once, unless it keeps ending at once.
+      if (Date.now() - opened >= SHORT_STREAM_MS) {
+        retryMs = FIRST_RETRY_MS;
+        continue;
+      }
+      throw new Error('notification stream ended at once');
     } catch {
       if (signal.aborted) return;
       await sleep(retryMs, signal);
