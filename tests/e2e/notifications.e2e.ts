@@ -2,6 +2,7 @@ import { api } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
+import { startTestServer } from '../../server/src/testing/harness.js';
 import { apiSignIn, callApi, createMember, openAs, prose, seriousViolations, unique, type Person } from './support.js';
 
 /**
@@ -163,5 +164,40 @@ test.describe('notifications', () => {
     await expect(small.getByTestId('notification-panel')).toBeVisible();
     await panelShot(small, 'panel-small-b-ko');
     await small.context().close();
+  });
+
+  test('the bell stays live across access tokens: its stream ends with each token and opens again with the fresh one', async ({
+    browser,
+  }) => {
+    test.setTimeout(hangTimeout(120_000));
+    const TOKEN_SECONDS = 6;
+    const server = await startTestServer({ serveClient: true, accessTokenSeconds: TOKEN_SECONDS });
+    try {
+      const baseURL = await server.listen();
+      const owner = await server.createUser({ name: 'Owl Owner' });
+      const asOwner = await server.as(owner);
+      const { projectNo } = (
+        await asOwner(api.projects.create, { title: 'Night shift', signatureList: { department: '', user: owner.userId } })
+      ).body.data;
+      const page = await openAs(browser, owner, { baseURL });
+      const opened: string[] = [];
+      page.on('request', (sent) => {
+        if (sent.url().endsWith(`/server${api.notifications.stream.path}`)) opened.push(sent.headers().authorization ?? '');
+      });
+      await expect(page.getByTestId('notification-bell')).toBeVisible();
+      // Two and a half token lives with the page left alone.
+      await page.waitForTimeout(TOKEN_SECONDS * 2500);
+      expect(new Set(opened).size).toBeGreaterThanOrEqual(2);
+
+      // A finished export (the system tells its requester) still reaches the open bell.
+      // (A session of its own: this test's token has expired too.)
+      const later = await server.as(owner);
+      expect((await later(api.exports.create, { format: 'eln', projectNos: [projectNo] })).body.status).toBe('0000');
+      await expect(page.getByTestId('notification-count')).toHaveText('1', { timeout: 20_000 });
+      await expect(page.getByTestId('session-ended-modal')).toHaveCount(0);
+      await page.context().close();
+    } finally {
+      await server.stop();
+    }
   });
 });
