@@ -4,6 +4,7 @@ import {
   ADMIN_LEVEL,
   api,
   ERR,
+  NOTIFICATION_EVENTS,
   NOTIFICATION_LIMITS,
   noteDocumentName,
   templateDocumentName,
@@ -327,6 +328,76 @@ describe('an export of mine', () => {
     server.services.exportJobs.start();
     await server.services.exportJobs.idle();
     expect(await heard(leader, 'exportFailed')).toMatchObject([{ file: 'Notified work.pdf', link: `/project/${projectNo}` }]);
+  });
+});
+
+describe('each person’s choices', () => {
+  it('keep every event out of the app for who chose so, while the mail still has each recorded', async () => {
+    // Someone who is every kind of recipient at once: an administrator with the template permission who
+    // writes notes, is asked to sign, takes part in a project, authors a template and exports.
+    const everyone = await person('Every Event', { level: ADMIN_LEVEL, auth: TEMPLATE_FLAGS });
+    const approver = await person('Approver Kwon', { auth: TEMPLATE_FLAGS });
+    const events = NOTIFICATION_EVENTS.filter((event) => event !== 'mentioned');
+    await server.database.db.insert(userSettings).values({
+      userNo: everyone.user.userNo,
+      notificationChoices: Object.fromEntries(events.map((e) => [e, { app: false, email: true }])),
+    });
+    const project = await newProject('Every event', [leader, writer, reviewer, colleague, everyone]);
+
+    async function ownNote(title: string) {
+      const { labNoteNo } = (await everyone.call(api.notes.create, { projectNo: project, title })).body.data;
+      const editor = await connectWriter(url, noteDocumentName(labNoteNo), everyone.token);
+      clients.push(editor);
+      appendParagraph(editor.doc, title);
+      await eventually(() => editor.allDurable(), 'durable');
+      await everyone.call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] });
+      return labNoteNo;
+    }
+    const signed = await ownNote('Signed by the reviewer');
+    await everyone.call(api.signatures.request, { labNoteNo: signed, signers: [{ userId: reviewer.user.userId, type: 'reviewer' }] });
+    expect((await answer(reviewer, signed, 'T')).body.status).toBe('0000');
+    const declined = await ownNote('Declined by a colleague');
+    await everyone.call(api.signatures.request, { labNoteNo: declined, signers: [{ userId: colleague.user.userId, type: 'participant' }] });
+    expect((await answer(colleague, declined, 'F', 'Not mine to sign')).body.status).toBe('0000');
+    const asked = await savedNote('Asking everyone', project);
+    expect((await request(asked, [[everyone, 'participant']])).body.status).toBe('0000');
+    expect((await leader.call(api.projects.finish, { projectNo: project })).body.status).toBe('0000');
+
+    const templateNo = (await everyone.call(api.templates.create, { title: 'Every event' })).body.data.templateNo;
+    const editor = await connectWriter(url, templateDocumentName(templateNo), everyone.token);
+    appendParagraph(editor.doc, 'Step one');
+    await eventually(() => editor.allDurable(), 'durable');
+    editor.destroy();
+    expect((await administrator.call(api.templates.checkIn, { templateNo, version: 0, blockList: [] })).body.status).toBe('0000');
+    const approved = await approver.call(api.templates.approve, {
+      templateNo,
+      version: '1.1',
+      revision: 1,
+      password: approver.user.password,
+    });
+    expect(approved.body.status).toBe('0000');
+    expect((await everyone.call(api.templates.reopen, { templateNo })).body.status).toBe('0000');
+    expect((await everyone.call(api.templates.checkIn, { templateNo, version: 1, blockList: [] })).body.status).toBe('0000');
+    expect((await approver.call(api.templates.sendBack, { templateNo, revision: 2, reason: 'Again' })).body.status).toBe('0000');
+
+    await everyone.call(api.exports.create, { format: 'eln', projectNos: [project] });
+    await server.services.exportJobs.idle();
+    await server.services.exportJobs.stop();
+    const failing = (await everyone.call(api.exports.create, { format: 'pdf', projectNos: [project] })).body.data.list[0]!.jobId;
+    await server.database.db
+      .update(exportJobs)
+      .set({ status: 'running', heartbeatAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(exportJobs.jobId, failing));
+    server.services.exportJobs.start();
+    await server.services.exportJobs.idle();
+    await server.database.db.transaction((tx) =>
+      notify(tx, { event: 'usersDeactivated', recipients: [everyone.user.userNo], actorUserNo: null, payload: { count: 1 } }),
+    );
+
+    const rows = await server.database.db.select().from(notifications).where(eq(notifications.userNo, everyone.user.userNo));
+    expect(new Set(rows.map((r) => r.event))).toEqual(new Set(events));
+    expect(rows.every((r) => !r.inApp && r.byEmail)).toBe(true);
+    expect(await listOf(everyone)).toEqual({ list: [], totalCount: 0, unreadCount: 0 });
   });
 });
 
