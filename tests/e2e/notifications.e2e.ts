@@ -19,21 +19,18 @@ async function panelShot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, animations: 'disabled' });
 }
 
-/** A leader, a writer and a signer, and the leader's project with the other two. */
+/** A writer who leads a project (with the project permission) and a signer who takes part in it. */
 async function setUp(request: APIRequestContext) {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
-  const person = (role: string, name: string, project: 'Y' | 'N') => createMember(request, adminToken, id, role, name, project);
-  const leader = await person('leader', 'Han Leader', 'Y');
-  const writer = await person('writer', 'Woo Writer', 'N');
-  const signer = await person('signer', 'Seo Signer', 'N');
-  const leaderToken = await apiSignIn(request, leader);
-  const { projectNo } = await callApi(request, leaderToken, api.projects.create, {
+  const writer = await createMember(request, adminToken, id, 'writer', 'Woo Writer', 'Y');
+  const signer = await createMember(request, adminToken, id, 'signer', 'Seo Signer', 'N');
+  const { projectNo } = await callApi(request, await apiSignIn(request, writer), api.projects.create, {
     title: `Kinetics ${id}`,
     description: 'Enzyme kinetics, batch 2',
-    signatureList: { department: '', user: `${writer.userId},${signer.userId}` },
+    signatureList: { department: '', user: signer.userId },
   });
-  return { id, leader, writer, signer, projectNo };
+  return { id, writer, signer, projectNo };
 }
 
 /** The writer makes a note with a saved version in their browser; answers its number. */
