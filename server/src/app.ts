@@ -55,6 +55,8 @@ import { FileTextExtractor } from './files/text/extractor.js';
 import { VersionChangesBackfill } from './notes/versionChanges.js';
 import { searchRoutes } from './search/routes.js';
 import { accountRoutes } from './account/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
+import { NotificationStreams } from './notifications/stream.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
 import { assertRouteTableBound, registerCalls } from './http/route.js';
 import { installSecurityHeaders } from './http/security.js';
@@ -173,6 +175,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       { db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, timeZone: config.timeZone },
       options.mail,
     ),
+    notificationStreams: new NotificationStreams(database.db, database, tokens, app.log, config.checkAnswers),
   };
 
   await services.live.start();
@@ -182,6 +185,9 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.fileTexts.start();
   services.timestamps.start();
   services.mailOutbox.start();
+  await services.notificationStreams.start();
+  // Sign-out, deactivation and membership changes end or correct the bells' streams at once, as they do live documents.
+  services.live.onRecheckUsers((userNos) => services.notificationStreams.recheck(userNos));
   const versionChanges = new VersionChangesBackfill(database.db, app.log);
   versionChanges.start();
   // After a Redis blip, edits other processes published meanwhile are read from the store.
@@ -208,6 +214,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, timestampRoutes(services));
   registerCalls(app, services, accountRoutes(services));
   registerCalls(app, services, mailRoutes(services));
+  registerCalls(app, services, notificationRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
 
@@ -234,6 +241,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await services.fileTexts.stop();
       await services.timestamps.stop();
       await services.mailOutbox.stop();
+      await services.notificationStreams.stop();
       await versionChanges.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.
       await persistence.flushAll();

@@ -16,6 +16,7 @@ import type { SearchIndexer } from './search/indexer.js';
 import type { FileTextExtractor } from './files/text/extractor.js';
 import type { TimestampStamper } from './timestamps/stamper.js';
 import type { MailOutbox } from './mail/outbox.js';
+import type { NotificationStreams } from './notifications/stream.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -48,4 +49,6 @@ export interface Services {
   timestamps: TimestampStamper;
   /** Sends the notification mails and daily digests of the outbox (every process shares the work). */
   mailOutbox: MailOutbox;
+  /** The bells' live streams held by this process, told of changes by every process (pg_notify). */
+  notificationStreams: NotificationStreams;
 }

@@ -120,6 +120,10 @@ export const ERROR_CATALOGUE = {
   // My account (a person's own settings)
   '4721': entry(500, 'Your settings could not be loaded.'),
   '4722': entry(500, 'Your settings could not be saved.'),
+  // Notifications
+  '4701': entry(500, 'Notifications could not be loaded.'),
+  '4702': entry(500, 'Notifications could not be marked as read.'),
+  '4703': entry(500, 'Live notifications could not be started.'),
   // People (administration)
   '5001': entry(409, 'A user with this ID already exists.'),
   '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.'),
@@ -299,6 +303,9 @@ export const ERR = {
   dropboxDuplicate: '4504',
   accountSettingsLookup: '4721',
   accountSettingsSave: '4722',
+  notificationLookup: '4701',
+  notificationRead: '4702',
+  notificationStream: '4703',
   userDuplicate: '5001',
   selfDemotion: '5002',
   departmentMissing: '5003',

@@ -57,6 +57,22 @@ export const LIMITS = {
 
 /** The audit chain check: how many broken records its answer lists (it counts them all). */
 export const AUDIT_VERIFY = { maxBrokenListed: 100 } as const;
+
+/** The bell's notifications (`api.notifications`) and their live stream. */
+export const NOTIFICATION_LIMITS = {
+  /** Notifications one `read` call marks by id. */
+  readIds: 100,
+  /** A page of the list: at most, and when the request does not say. */
+  pageSize: 50,
+  defaultPageSize: 20,
+  /** The stream sends a comment this often, so that proxies do not cut a quiet connection (nginx waits 60 s). */
+  heartbeatSeconds: 25,
+  /**
+   * Bytes of one `pg_notify` payload naming recipients (PostgreSQL refuses 8,000 and more): a larger
+   * fan-out is told in several.
+   */
+  pushPayloadBytes: 7_900,
+} as const;
 /**
  * Limits of the live-editing websocket (`/collab`) that keep one client from exhausting the server.
  */

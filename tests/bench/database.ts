@@ -82,3 +82,27 @@ function cpuMsOf(pids: string[], postgresOnly: boolean): number | null {
   }
   return found ? (ticks * 1000) / TICKS_PER_SECOND : null;
 }
+
+/** The `p`th percentile of unsorted values, to a tenth. */
+function percentileOf(values: readonly number[], p: number): number {
+  return Number(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    ).toFixed(1),
+  );
+}
+
+/** A table row of timings: their count, p50, p99 and max, against a p99 goal. */
+export function timingRow(label: string, values: readonly number[], goalMs: number, counted = 'calls'): Record<string, string | number> {
+  const p99 = percentileOf(values, 99);
+  return {
+    case: label,
+    [counted]: values.length,
+    'p50 ms': percentileOf(values, 50),
+    'p99 ms': p99,
+    'max ms': percentileOf(values, 100),
+    goal: `p99 ≤ ${goalMs} ms`,
+    met: p99 <= goalMs ? 'yes' : 'NO',
+  };
+}

@@ -42,6 +42,7 @@ export function capturingDatabase(url: string) {
     derivedRows: listDb,
     pipelinedTransactions: driverTransactions<Queryable>(listDb),
     engine: 'postgres',
+    listen: async (channel, onPayload, onListening) => (await client.listen(channel, onPayload, onListening)).unlisten,
     close: () => client.end({ timeout: 5 }),
   };
   return { database, client, state };

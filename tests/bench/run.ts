@@ -5,6 +5,7 @@ import { exportBench } from './export.bench.js';
 import { listsAtScaleBench } from './listsAtScale.bench.js';
 import { noteHistoryBench } from './noteHistory.bench.js';
 import { noteOpenBench } from './noteOpen.bench.js';
+import { notificationsBench } from './notifications.bench.js';
 import { searchAtScaleBench } from './searchAtScale.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
 
@@ -22,6 +23,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['client bundle', bundleSizes],
   ['note open in the browser', noteOpenBench],
   ['project export', exportBench],
+  ['notifications', notificationsBench],
 ];
 
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

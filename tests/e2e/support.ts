@@ -96,6 +96,29 @@ export async function forgetDisplayChoices(request: APIRequestContext, who: Cred
   await callApi(request, await apiSignIn(request, who), api.account.updateSettings, { language: null, theme: null, timeZone: null });
 }
 
+/**
+ * A member made through the API with the administrator's token, unique to the run: `<role>.<id>@eln.local`,
+ * named `<name> <id>`, with the project permission or not.
+ */
+export async function createMember(
+  request: APIRequestContext,
+  adminToken: string,
+  id: string,
+  role: string,
+  name: string,
+  project: 'Y' | 'N',
+): Promise<Person> {
+  const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
+  await callApi(request, adminToken, api.users.create, {
+    userId: who.userId,
+    name: who.name,
+    password: who.password,
+    level: 1,
+    auth: { project, schema: 'N', dropbox: 'N', template: 'N' },
+  });
+  return who;
+}
+
 export interface BrowserOptions {
   theme?: 's' | 'b';
   language?: 'en' | 'ko' | 'ja';

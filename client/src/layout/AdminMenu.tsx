@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router-dom';
 import { AuditIcon, BuildingIcon, ChevronDownIcon, ClockIcon, DownloadIcon, InfoIcon, ShieldIcon, UsersIcon } from '../ui/icons';
+import { useOutsidePointer } from '../lib/useOutsidePointer';
 import { LicenceDialog } from './LicenceDialog';
 
 /** The Admin entry (level 10 only): User, Audit, Department, Info (licence dialog), Download and Time-stamping. */
@@ -19,14 +20,7 @@ export function AdminMenu() {
     setLicenceOpen(false);
   }, [pathname]);
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (wrapper.current && event.target instanceof Node && !wrapper.current.contains(event.target)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open]);
+  useOutsidePointer(wrapper, open, () => setOpen(false));
 
   const items = () => Array.from(wrapper.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
 

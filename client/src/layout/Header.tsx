@@ -9,6 +9,7 @@ import { alert } from '../modals/store';
 import { useTheme } from '../theme/theme';
 import { CloseIcon, DropboxIcon, FolderIcon, LogoMark, MenuIcon, PlusIcon, SchemaIcon, SignOutIcon, TemplateIcon } from '../ui/icons';
 import { HeaderSearch } from '../features/search/HeaderSearch';
+import { NotificationBell } from '../features/notifications/NotificationBell';
 import { AdminMenu } from './AdminMenu';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ThemeToggle } from './ThemeToggle';
@@ -160,6 +161,9 @@ export function Header() {
             </button>
           </div>
         </div>
+
+        {/* Outside the panel, so that the count stays in sight when small screens fold the rest into the menu. */}
+        <NotificationBell />
       </div>
     </header>
   );

@@ -65,6 +65,17 @@ export class TokenService {
     return user && String(user.userNo) === claims.sub ? user : null;
   }
 
+  /** When an access token (already authenticated) expires, in epoch ms; null for anything else. */
+  expiryOf(token: string): number | null {
+    let claims: unknown;
+    try {
+      claims = this.jwt.verify(token);
+    } catch {
+      return null;
+    }
+    return isAccessClaims(claims) ? claims.exp * 1000 : null;
+  }
+
   /**
    * The user of a session while it is live and the user active, as the database says now. Open live
    * connections are checked again this way when their session or user changes (they keep no token).

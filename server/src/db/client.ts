@@ -26,6 +26,12 @@ export interface Database {
   /** Transactions of the live store's group commit, their BEGIN sent with their first statements. */
   pipelinedTransactions: PipelinedTransactions<Queryable>;
   engine: 'pglite' | 'postgres';
+  /**
+   * Listens to a channel of `pg_notify`, which delivers a notification when the transaction that sent it
+   * commits, to every process listening (PostgreSQL: on a connection of its own, listening again after a
+   * cut, `onListening` called each time it starts; PGlite: in this process). Answers how to stop.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onListening?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -70,6 +76,10 @@ async function openPostgres(url: string): Promise<Database> {
     derivedRows: drizzle(relaxed, { schema }) as unknown as Db,
     pipelinedTransactions,
     engine: 'postgres',
+    listen: async (channel, onPayload, onListening) => {
+      const { unlisten } = await client.listen(channel, onPayload, onListening);
+      return unlisten;
+    },
     close: async () => {
       await Promise.all([client.end({ timeout: 5 }), relaxed.end({ timeout: 5 }), pipelinedTransactions.close()]);
     },
@@ -89,6 +99,11 @@ async function openPglite(dataDir: string | null, startFrom: Blob | undefined): 
     derivedRows: db as unknown as Db,
     pipelinedTransactions: driverTransactions<Queryable>(db),
     engine: 'pglite',
+    listen: async (channel, onPayload, onListening) => {
+      const unlisten = await client.listen(channel, onPayload);
+      onListening?.();
+      return unlisten;
+    },
     close: () => client.close(),
   };
 }

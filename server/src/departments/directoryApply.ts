@@ -7,6 +7,8 @@ import type { Tx } from '../db/client.js';
 import { departments, users } from '../db/schema.js';
 import type { DirectorySnapshot, NoteBook, SnapshotDepartment, SnapshotUser } from './directorySnapshot.js';
 import { directoryMayDeactivate } from './policy.js';
+import { notify } from '../notifications/notify.js';
+import { activeAdministrators } from '../notifications/recipients.js';
 
 export interface ApplyContext {
   companyCode: string;
@@ -183,6 +185,15 @@ async function applyUsers(
     deactivated.push(user.userNo);
   }
   counts.users.deactivated = deactivated.length;
+  if (deactivated.length) {
+    // Told by the system (whoever started the run): every administrator hears of it, the starter too.
+    await notify(tx, {
+      event: 'usersDeactivated',
+      recipients: await activeAdministrators(tx),
+      actorUserNo: null,
+      payload: { count: deactivated.length },
+    });
+  }
   // Their open notes turn read-only (or close) at once, not at the next periodic session check.
   commands.recheckUsers(deactivated);
 }

@@ -5,11 +5,13 @@ import path from 'node:path';
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { ERR, EXPORT_LIMITS, EXPORT_STATUS, isErrorCode, type ErrorCode, type ExportFormat, type Language } from '@eln/shared';
-import type { Db } from '../db/client.js';
+import type { Db, Queryable, Tx } from '../db/client.js';
 import { Drains } from '../db/drains.js';
-import { exportJobs } from '../db/schema.js';
+import { exportJobs, labNotes, projects } from '../db/schema.js';
 import { appendAudit } from '../audit/audit.js';
 import { isAppError } from '../http/errors.js';
+import { cleanFileName } from '../files/fileName.js';
+import { notify } from '../notifications/notify.js';
 
 export type ExportJobRow = typeof exportJobs.$inferSelect;
 
@@ -141,6 +143,7 @@ export class ExportJobs {
           target: { type: 'export', id: job.jobId },
           after: { format: job.format, projectNo: job.projectNo, fileName, size, sha256 },
         });
+        await notifyRequester(tx, job, 'exportFinished', fileName);
         return true;
       });
       if (!completed) await rm(outPath, { force: true });
@@ -158,7 +161,7 @@ export class ExportJobs {
   }
 
   private async fail(
-    jobs: Pick<ExportJobRow, 'jobId' | 'requestedByUserNo' | 'format' | 'projectNo'>[],
+    jobs: Pick<ExportJobRow, 'jobId' | 'requestedByUserNo' | 'format' | 'projectNo' | 'noteNo' | 'version'>[],
     errorCode: ErrorCode,
   ): Promise<void> {
     for (const job of jobs) {
@@ -175,6 +178,7 @@ export class ExportJobs {
           target: { type: 'export', id: job.jobId },
           after: { format: job.format, projectNo: job.projectNo, errorCode },
         });
+        await notifyRequester(tx, job, 'exportFailed', await plannedFileName(tx, job));
       });
     }
   }
@@ -262,3 +266,33 @@ export async function fileSha256(file: string): Promise<string> {
 }
 
 export const newJobId = (): string => randomUUID();
+
+/** Tells a job's requester it finished or failed, naming its file (the system did it, whoever asked). */
+async function notifyRequester(
+  tx: Tx,
+  job: Pick<ExportJobRow, 'jobId' | 'requestedByUserNo' | 'projectNo'>,
+  event: 'exportFinished' | 'exportFailed',
+  file: string,
+): Promise<void> {
+  await notify(tx, {
+    event,
+    recipients: [job.requestedByUserNo],
+    actorUserNo: null,
+    projectNo: job.projectNo,
+    jobId: job.jobId,
+    payload: { file },
+  });
+}
+
+/** What a job that made no file was to be called, for its requester's notification: the project's title, the note's number. */
+async function plannedFileName(q: Queryable, job: Pick<ExportJobRow, 'format' | 'projectNo' | 'noteNo' | 'version'>): Promise<string> {
+  const extension = job.format === 'auditCsv' ? 'csv' : job.format;
+  if (job.projectNo === null) return `audit-trail.${extension}`;
+  const [row] = await q
+    .select({ title: projects.title, labNoteNumber: labNotes.labNoteNumber })
+    .from(projects)
+    .leftJoin(labNotes, eq(labNotes.noteNo, job.noteNo ?? -1))
+    .where(eq(projects.projectNo, job.projectNo));
+  const name = row?.labNoteNumber ? `${row.labNoteNumber}-v${job.version}` : (row?.title ?? 'export');
+  return cleanFileName(`${name}.${extension}`);
+}

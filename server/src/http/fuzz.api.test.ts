@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { API_BASE, ERR, isErrorCode, SUCCESS, type SignInAnswer } from '@eln/shared';
+import { allCalls, API_BASE, ERR, isErrorCode, SUCCESS, type SignInAnswer } from '@eln/shared';
 import { rawRows } from '../db/client.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { definedRoutes, type Access, type DefinedRoute } from './route.js';
@@ -249,20 +249,36 @@ interface Answer {
   body: string;
 }
 
+/** Calls whose success is a stream of events that ends only when its caller goes (the bell's). */
+const STREAMS = new Set(allCalls().flatMap((spec) => (spec.answerBody === 'stream' ? [`${API_BASE}${spec.path}`] : [])));
+
 async function send(url: string, payload: string, token: string | null): Promise<Answer> {
+  const streamed = STREAMS.has(url);
   const response = await server.app.inject({
     method: 'POST',
     url,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     payload,
+    payloadAsStream: streamed,
   });
-  return { http: response.statusCode, contentType: String(response.headers['content-type'] ?? ''), body: response.body };
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (!streamed) return { http: response.statusCode, contentType, body: response.body };
+  // A stream that opened is left at its head; a refusal is read whole.
+  const stream = response.stream();
+  if (contentType.startsWith('text/event-stream')) {
+    stream.destroy();
+    return { http: response.statusCode, contentType, body: '' };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return { http: response.statusCode, contentType, body: Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Never a 500; always the envelope (the CSV export answers a file when it succeeds). */
+/** Never a 500; always the envelope (the CSV export answers a file, the bell's stream its events, when they succeed). */
 function checkAnswer(answer: Answer, context: string): { status: string } {
   expect(answer.http, context).toBeLessThan(500);
   if (answer.http === 200 && answer.contentType.startsWith('text/csv')) return { status: SUCCESS };
+  if (answer.http === 200 && answer.contentType.startsWith('text/event-stream')) return { status: SUCCESS };
   expect(answer.contentType, context).toContain('application/json');
   const envelope = JSON.parse(answer.body) as Record<string, unknown>;
   expect(Object.keys(envelope).sort(), context).toEqual(['data', 'message', 'status']);

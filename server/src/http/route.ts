@@ -165,11 +165,11 @@ export function registerCalls(app: FastifyInstance, services: Services, calls: r
       body: spec.request,
       bodyLimit: spec.bodyLimit,
       failure: spec.failure,
-      answersItself: spec.answerBody === 'file',
+      answersItself: spec.answerBody === 'file' || spec.answerBody === 'stream',
       handler: async (ctx) => {
         const actor = ctx.user ? { user: ctx.user, clientAddress: ctx.clientAddress } : null;
         const answer = await handler({ ...ctx, actor } as CallHandlerContext<CallSpec>);
-        if (services.config.checkAnswers && spec.answerBody !== 'file') checkAnswer(spec, answer);
+        if (services.config.checkAnswers && (spec.answerBody ?? 'envelope') === 'envelope') checkAnswer(spec, answer);
         return answer;
       },
     });

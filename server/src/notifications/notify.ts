@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { choiceFor, type NotificationChoices, type NotificationEvent } from '@eln/shared';
 import type { Tx } from '../db/client.js';
 import { mailOutbox, notifications, users, userSettings } from '../db/schema.js';
+import { publishNotificationChange } from './publish.js';
 
 /** What an event names: the records a notification links to and is checked against when shown. */
 export interface NotificationRefs {
@@ -29,7 +30,8 @@ export interface RecordedNotification {
 /**
  * Records an event's notifications in the transaction of the change it tells of, each person as they chose
  * (shared `choiceFor`): in the app, by email (one mail now, or in the daily digest), both or neither. A
- * mail is only queued here (mail_outbox); a sender sends it after the commit.
+ * mail is only queued here (mail_outbox); a sender sends it after the commit. The people who hear of it
+ * in the app are told to every server process at the commit (publish.ts), so their bells update live.
  */
 export async function notify(tx: Tx, draft: NotificationDraft): Promise<RecordedNotification[]> {
   const candidates = [...new Set(draft.recipients)].filter((userNo) => userNo !== draft.actorUserNo);
@@ -67,5 +69,9 @@ export async function notify(tx: Tx, draft: NotificationDraft): Promise<Recorded
       .insert(mailOutbox)
       .values(mails.map((n) => ({ userNo: n.userNo, kind: 'notification' as const, notificationId: n.notificationId })));
   }
+  await publishNotificationChange(
+    tx,
+    recorded.filter((n) => n.inApp).map((n) => n.userNo),
+  );
   return recorded;
 }

@@ -37,8 +37,12 @@ export interface CallSpec<Request extends z.ZodType = z.ZodType, Answer extends 
   readonly failure?: ErrorCode;
   /** `multipart`: the body is a form with one file (field `file`) and the request's fields. Default JSON. */
   readonly body?: 'json' | 'multipart';
-  /** `file`: a successful answer is the file itself, not the envelope (refusals still come as the envelope). */
-  readonly answerBody?: 'envelope' | 'file';
+  /**
+   * `file`: a successful answer is the file itself, not the envelope (refusals still come as the envelope).
+   * `stream`: a successful answer is a stream of server-sent events (text/event-stream), each event's data
+   * the `answer` schema; it stays open until the server ends it or the caller goes.
+   */
+  readonly answerBody?: 'envelope' | 'file' | 'stream';
   /** Overrides the server's JSON body limit for calls that legitimately carry more (block lists). */
   readonly bodyLimit?: number;
 }

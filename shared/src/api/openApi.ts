@@ -68,7 +68,15 @@ function operationOf(group: string, name: string, spec: CallSpec): { post: OpenA
   const answer: Response =
     spec.answerBody === 'file'
       ? { description: 'The file itself.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
-      : { description: `Success (${SUCCESS}).`, content: { 'application/json': { schema: envelopeOf(toSchema(spec.answer, 'output')) } } };
+      : spec.answerBody === 'stream'
+        ? {
+            description: 'Server-sent events; the data of each is this schema (JSON).',
+            content: { 'text/event-stream': { schema: toSchema(spec.answer, 'output') } },
+          }
+        : {
+            description: `Success (${SUCCESS}).`,
+            content: { 'application/json': { schema: envelopeOf(toSchema(spec.answer, 'output')) } },
+          };
   return {
     post: {
       operationId: `${group}.${name}`,

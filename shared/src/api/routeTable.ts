@@ -11,6 +11,7 @@ import { licenceCalls } from './licence.js';
 import { mailCalls } from './mail.js';
 import { noteHistoryCalls } from './noteHistory.js';
 import { noteCalls } from './notes.js';
+import { notificationCalls } from './notifications.js';
 import { projectCalls } from './projects.js';
 import { schemaCalls } from './schemas.js';
 import { searchCalls } from './search.js';
@@ -47,6 +48,7 @@ export const api = {
   timestamps: timestampCalls,
   account: accountCalls,
   mail: mailCalls,
+  notifications: notificationCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

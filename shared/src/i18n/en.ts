@@ -83,7 +83,7 @@ const en = {
     events: {
       signatureRequested: '{{actor}} asked you to sign note {{note}} as {{meaning}}',
       noteSigned: '{{actor}} signed your note {{note}} as {{meaning}}',
-      signatureRemoved: 'The signature of {{actor}} on your note {{note}} was removed: {{reason}}',
+      signatureRemoved: '{{actor}} removed the {{meaning}} signature on your note {{note}}: {{reason}}',
       projectClosed: '{{actor}} closed the project {{project}}',
       templateChecked: '{{actor}} checked in your template {{template}} for approval',
       templateApproved: '{{actor}} approved your template {{template}} as version {{version}}',
@@ -93,6 +93,10 @@ const en = {
       mentioned: '{{actor}} mentioned you in note {{note}}',
       usersDeactivated: 'Directory synchronisation deactivated {{count}} people',
     } satisfies Record<NotificationEvent, string>,
+    /** `signatureRemoved` when the signer declined rather than the leader removing it. */
+    signatureDeclined: '{{actor}} declined to sign your note {{note}} as {{meaning}}: {{reason}}',
+    /** The reason of a decline given without one. */
+    noReason: 'no reason given',
     /** Who did it when the system did (directory synchronisation, an export job). */
     system: 'The system',
     /** What a notification says of a record its reader may no longer read. */

@@ -68,7 +68,7 @@ const ja: SharedMessages = {
     events: {
       signatureRequested: '{{actor}}さんが実験ノート {{note}} への{{meaning}}としての署名を依頼しました',
       noteSigned: '{{actor}}さんがあなたの実験ノート {{note}} に{{meaning}}として署名しました',
-      signatureRemoved: 'あなたの実験ノート {{note}} から {{actor}}さんの署名が削除されました: {{reason}}',
+      signatureRemoved: '{{actor}}さんがあなたの実験ノート {{note}} の{{meaning}}としての署名を削除しました: {{reason}}',
       projectClosed: '{{actor}}さんがプロジェクト {{project}} を終了しました',
       templateChecked: '{{actor}}さんがあなたのテンプレート {{template}} を承認依頼しました',
       templateApproved: '{{actor}}さんがあなたのテンプレート {{template}} をバージョン {{version}} として承認しました',
@@ -78,6 +78,8 @@ const ja: SharedMessages = {
       mentioned: '{{actor}}さんが実験ノート {{note}} であなたをメンションしました',
       usersDeactivated: 'ディレクトリ同期により {{count}} 人が無効になりました',
     },
+    signatureDeclined: '{{actor}}さんがあなたの実験ノート {{note}} への{{meaning}}としての署名を辞退しました: {{reason}}',
+    noReason: '理由なし',
     system: 'システム',
     hidden: '開けなくなった項目',
   },

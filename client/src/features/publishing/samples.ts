@@ -14,6 +14,8 @@ import {
   type LicenceInfoAnswer,
   type ListAnswer,
   type NoteSummary,
+  type NotificationItem,
+  type NotificationListAnswer,
   type ProjectDetail,
   type ProjectEditorAnswer,
   type ProjectRow,
@@ -289,6 +291,69 @@ const EXPORT_JOBS: ExportJob[] = [
   },
 ];
 
+/** The bell's notifications: two unread, as a member of the sample project would find them. */
+const NOTIFICATION_BASE = {
+  actorName: null,
+  note: null,
+  project: null,
+  template: null,
+  meaning: null,
+  reason: null,
+  declined: false,
+  version: null,
+  file: null,
+  count: null,
+} as const;
+const NOTIFICATIONS: NotificationItem[] = [
+  {
+    ...NOTIFICATION_BASE,
+    id: 4,
+    event: 'signatureRequested',
+    actorName: PEOPLE[1].name,
+    note: { labNoteNo: 398, labNoteNumber: 'LN-2026-000398', title: 'Week 3 readings' },
+    project: { projectNo: PROJECT.no, title: PROJECT.title },
+    meaning: 'reviewer',
+    createdAt: at(26, 14),
+    read: false,
+    link: '/note/398',
+  },
+  {
+    ...NOTIFICATION_BASE,
+    id: 3,
+    event: 'signatureRemoved',
+    actorName: PEOPLE[3].name,
+    note: { labNoteNo: 412, labNoteNumber: 'LN-2026-000412', title: 'Week 4 readings' },
+    project: { projectNo: PROJECT.no, title: PROJECT.title },
+    meaning: 'participant',
+    declined: true,
+    reason: 'The plate map is missing',
+    createdAt: at(25, 16),
+    read: false,
+    link: '/note/412',
+  },
+  {
+    ...NOTIFICATION_BASE,
+    id: 2,
+    event: 'noteSigned',
+    actorName: PEOPLE[3].name,
+    note: { labNoteNo: 377, labNoteNumber: 'LN-2026-000377', title: 'Preparation of buffers' },
+    project: { projectNo: PROJECT.no, title: PROJECT.title },
+    meaning: 'reviewer',
+    createdAt: at(8, 11),
+    read: true,
+    link: '/note/377',
+  },
+  {
+    ...NOTIFICATION_BASE,
+    id: 1,
+    event: 'exportFinished',
+    file: `${PROJECT.title}-2026-11-26.pdf`,
+    createdAt: at(1),
+    read: true,
+    link: '/admin/download',
+  },
+];
+
 /** The answer of each call the guide's screens make, by path. */
 const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   [api.dashboard.counts.path]: () => COUNTS,
@@ -314,6 +379,10 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   [api.licence.info.path]: () => LICENCE,
   [api.schemas.list.path]: (): SchemaListAnswer => ({ list: [], totalCount: 0, abilities: { create: true } }),
   [api.exports.list.path]: (): ListAnswer<ExportJob> => ({ list: EXPORT_JOBS, totalCount: EXPORT_JOBS.length }),
+  [api.notifications.list.path]: (body): NotificationListAnswer => {
+    const list = body.unreadOnly === true ? NOTIFICATIONS.filter((n) => !n.read) : NOTIFICATIONS;
+    return { list, totalCount: list.length, unreadCount: NOTIFICATIONS.filter((n) => !n.read).length };
+  },
 };
 
 export const STYLE_GUIDE_SAMPLES: StyleGuideSamples = {

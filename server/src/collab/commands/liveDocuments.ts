@@ -49,6 +49,8 @@ const CATCH_UP_AGAIN_MS = 2000;
 export class LiveDocuments {
   /** Direct connections of replaceContent still letting go of their documents (see there). */
   private readonly closing = new Set<Promise<void>>();
+  /** Who else checks users again when their sessions, users or memberships change (the notification streams). */
+  private readonly recheckListeners: Array<(userNos: number[]) => void> = [];
 
   constructor(
     readonly hocuspocus: Hocuspocus<CollabContext>,
@@ -60,6 +62,11 @@ export class LiveDocuments {
   ) {
     // A copy refused here was shared through Redis with the other processes' copies: they go stale too.
     persistence.onRefused = (documentName) => void this.channel.publish({ kind: 'stale', documentName });
+  }
+
+  /** Also tells `listener` of every `recheck-users` command this process applies, its own and other processes'. */
+  onRecheckUsers(listener: (userNos: number[]) => void): void {
+    this.recheckListeners.push(listener);
   }
 
   /** Starts applying the commands other server processes send. */
@@ -201,6 +208,7 @@ export class LiveDocuments {
    */
   private async apply(command: LiveCommand): Promise<void> {
     if (command.kind === 'recheck-users') {
+      for (const listener of this.recheckListeners) listener(command.userNos);
       await this.recheckConnectionsOf(command.userNos);
       return;
     }

@@ -15,6 +15,8 @@ import { labNotes, noteHolds, noteSignatures, projects } from '../../db/schema.j
 import { AppError } from '../../http/errors.js';
 import { enforce } from '../../http/verdicts.js';
 import type { Services } from '../../services.js';
+import { notify } from '../../notifications/notify.js';
+import { membersOfProject } from '../../notifications/recipients.js';
 import { canFinishProject, MODIFY_REFUSALS } from '../policy.js';
 import { hasReviewerSignature, pendingSignaturesOf, requireReadableProject } from '../queries.js';
 
@@ -80,6 +82,12 @@ export async function finishProject(
         reason: AUDIT_SYSTEM_REASONS.projectClosed,
       })),
     );
+    await notify(tx, {
+      event: 'projectClosed',
+      recipients: await membersOfProject(tx, project.projectNo),
+      actorUserNo: actor.user.userNo,
+      projectNo: project.projectNo,
+    });
     for (const { noteNo } of closed) commands.endWriting(noteDocumentName(noteNo), null, 'finished');
   });
   return null;

@@ -10,6 +10,7 @@ import { requireVisibleNote } from '../../notes/queries.js';
 import type { Services } from '../../services.js';
 import { queueTimestamp } from '../../timestamps/queue.js';
 import { signatureRemovalSubject } from '../../timestamps/subjects.js';
+import { notifyWriters } from '../../notifications/recipients.js';
 import { settleNoteStatus } from './noteStatus.js';
 
 /** The leader removes a signature, answered or pending, with a reason the audit record keeps; the note's status follows. */
@@ -55,6 +56,7 @@ export async function removeSignature(
       after: { noteStatus: status },
       reason: input.reason,
     });
+    await notifyWriters(tx, 'signatureRemoved', ctx.note, actor.user.userNo, { meaning: removed.type, reason: input.reason });
   });
   timestamps.kick();
   return null;

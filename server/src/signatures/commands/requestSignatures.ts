@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/authUser.js';
 import { noteSignatures } from '../../db/schema.js';
 import type { Services } from '../../services.js';
 import { settleNoteStatus } from './noteStatus.js';
-import { askNewSigners, refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
+import { askNewSigners, notifyNewSigners, refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
 
 /**
  * Asks members of the note's project to sign it (the writer or the leader, `canRequestSignatures`);
@@ -23,6 +23,7 @@ export async function requestSignatures({ db }: Services, actor: Actor, input: C
       .from(noteSignatures)
       .where(and(eq(noteSignatures.noteNo, ctx.note.noteNo), isNull(noteSignatures.removedAt)));
     const added = await askNewSigners(tx, ctx.note.noteNo, signers, new Set(present.map((p) => p.userNo)), user.userNo);
+    await notifyNewSigners(tx, ctx, added, user.userNo);
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     await appendAudit(tx, {
       ...auditedActor(actor),

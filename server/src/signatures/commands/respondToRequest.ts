@@ -23,6 +23,7 @@ import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '..
 import type { Services } from '../../services.js';
 import { queueTimestamp } from '../../timestamps/queue.js';
 import { signatureSubject } from '../../timestamps/subjects.js';
+import { notifyWriters } from '../../notifications/recipients.js';
 import { pendingRequestOf, versionHash, type PendingRequest } from '../queries.js';
 import { settleNoteStatus } from './noteStatus.js';
 
@@ -69,6 +70,11 @@ async function decline(services: Services, { ctx, pending, actor, body }: Answer
       target: { type: 'note', id: ctx.note.noteNo },
       before: { status: ctx.note.status },
       after: { status, meaning: pending.type, name: body.name, description: body.description, at: at.toISOString() },
+    });
+    await notifyWriters(tx, 'signatureRemoved', ctx.note, actor.user.userNo, {
+      meaning: pending.type,
+      declined: true,
+      reason: body.description ?? '',
     });
   });
 }
@@ -139,6 +145,7 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
         blocksHash: version.blocksHash,
       },
     });
+    await notifyWriters(tx, 'noteSigned', ctx.note, user.userNo, { meaning: pending.type });
     commands.endWriting(documentName, null, 'signed');
   });
   services.timestamps.kick();

@@ -1,5 +1,5 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
-import { ERR, type SignatureType } from '@eln/shared';
+import { ERR, SIGNATURE_TYPES, type SignatureType } from '@eln/shared';
 import type { AuthUser } from '../../auth/authUser.js';
 import type { Queryable, Tx } from '../../db/client.js';
 import { noteSignatures, projectParticipants, users } from '../../db/schema.js';
@@ -9,6 +9,7 @@ import { canRequestSignatures, mayReview, REQUEST_REFUSALS } from '../../notes/p
 import { lockNote, requireVisibleNote, type NoteContext } from '../../notes/queries.js';
 import { writersAmong } from '../../notes/writers.js';
 import type { ProjectRecord } from '../../projects/record.js';
+import { notify } from '../../notifications/notify.js';
 
 /** A signer as a request names them, with their user number. */
 export interface Signer {
@@ -94,4 +95,20 @@ export async function askNewSigners(
     await tx.insert(noteSignatures).values(added.map((s) => ({ noteNo, userNo: s.userNo, type: s.type, requestedByUserNo })));
   }
   return added;
+}
+
+/** Tells the signers asked now that their signature is requested, each with the meaning asked of them. */
+export async function notifyNewSigners(tx: Tx, ctx: NoteContext, added: readonly Signer[], requestedByUserNo: number): Promise<void> {
+  for (const meaning of SIGNATURE_TYPES) {
+    const recipients = added.filter((s) => s.type === meaning).map((s) => s.userNo);
+    if (!recipients.length) continue;
+    await notify(tx, {
+      event: 'signatureRequested',
+      recipients,
+      actorUserNo: requestedByUserNo,
+      noteNo: ctx.note.noteNo,
+      projectNo: ctx.project.projectNo,
+      payload: { meaning },
+    });
+  }
 }

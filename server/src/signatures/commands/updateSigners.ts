@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/authUser.js';
 import { noteSignatures } from '../../db/schema.js';
 import type { Services } from '../../services.js';
 import { settleNoteStatus } from './noteStatus.js';
-import { askNewSigners, refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
+import { askNewSigners, notifyNewSigners, refuseWritersAsReviewers, requestableNote, resolveSigners, stillRequestable } from './signers.js';
 
 /**
  * Replaces the note's pending signers with those of the request: pending requests not named again are
@@ -39,7 +39,8 @@ export async function updateSigners(
         await tx.update(noteSignatures).set({ type: next.type }).where(eq(noteSignatures.signatureId, signature.signatureId));
       }
     }
-    await askNewSigners(tx, ctx.note.noteNo, wanted, new Set(current.map((s) => s.userNo)), user.userNo);
+    const added = await askNewSigners(tx, ctx.note.noteNo, wanted, new Set(current.map((s) => s.userNo)), user.userNo);
+    await notifyNewSigners(tx, ctx, added, user.userNo);
     const status = await settleNoteStatus(tx, ctx.note.noteNo);
     await appendAudit(tx, {
       ...auditedActor(actor),

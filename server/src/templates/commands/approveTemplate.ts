@@ -17,6 +17,7 @@ import { templateDrafts, templateRevisions, templates } from '../../db/schema.js
 import { AppError } from '../../http/errors.js';
 import { enforce } from '../../http/verdicts.js';
 import type { Services } from '../../services.js';
+import { notify } from '../../notifications/notify.js';
 import { APPROVE_REFUSALS, canApproveTemplate } from '../policy.js';
 import { lastApprovedVersion, lockTemplate, requireReadableTemplate, waitingRevision } from '../queries.js';
 
@@ -93,6 +94,13 @@ export async function approveTemplate(
         superseded: superseded?.version ?? null,
         at: at.toISOString(),
       },
+    });
+    await notify(tx, {
+      event: 'templateApproved',
+      recipients: [template.authorUserNo],
+      actorUserNo: user.userNo,
+      templateNo: template.templateNo,
+      payload: { version },
     });
     return { version, blocksHash: approved.blocksHash };
   });

@@ -12,6 +12,7 @@ import { checkClientList } from '../../notes/clientList.js';
 import { assertContentRules } from '../../notes/contentCheck.js';
 import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import type { Services } from '../../services.js';
+import { notify } from '../../notifications/notify.js';
 import { approvedBaseline } from './draft.js';
 import { canWriteTemplate, templateOpenForWriting, WRITE_REFUSALS } from '../policy.js';
 import { lockTemplate, requireReadableTemplate } from '../queries.js';
@@ -61,6 +62,13 @@ export async function checkInTemplate(
       target: { type: 'template', id: template.templateNo },
       before: { state: TEMPLATE_STATE.draft, revision: locked.revision },
       after: { state: TEMPLATE_STATE.checking, revision, blocksHash, blocks: blocks.length },
+    });
+    // Checked in by an administrator carrying on the author's draft: the author hears of it.
+    await notify(tx, {
+      event: 'templateChecked',
+      recipients: [template.authorUserNo],
+      actorUserNo: actor.user.userNo,
+      templateNo: template.templateNo,
     });
     commands.endWriting(documentName, null, 'checked');
     return { revision, blocksHash };

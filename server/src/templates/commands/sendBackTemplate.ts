@@ -6,6 +6,7 @@ import { templateRevisions, templates } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { enforce } from '../../http/verdicts.js';
 import type { Services } from '../../services.js';
+import { notify } from '../../notifications/notify.js';
 import { APPROVE_REFUSALS, canApproveTemplate } from '../policy.js';
 import { lockTemplate, requireReadableTemplate, waitingRevision } from '../queries.js';
 
@@ -36,6 +37,13 @@ export async function sendBackTemplate({ db }: Services, actor: Actor, input: Ca
       before: { state: TEMPLATE_STATE.checking, revision: input.revision },
       after: { state: TEMPLATE_STATE.draft },
       reason: input.reason,
+    });
+    await notify(tx, {
+      event: 'templateReturned',
+      recipients: [template.authorUserNo],
+      actorUserNo: actor.user.userNo,
+      templateNo: template.templateNo,
+      payload: { reason: input.reason },
     });
   });
   return null;

@@ -1,0 +1,63 @@
+import { and, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { NotificationEvent } from '@eln/shared';
+import type { AuthUser } from '../auth/authUser.js';
+import { exportJobs, labNotes, notifications, projects, templates } from '../db/schema.js';
+import { readableNotesSql } from '../notes/policy.js';
+import { visibleProjectsSql } from '../projects/policy.js';
+import { visibleTemplatesSql } from '../templates/policy.js';
+import { isAdministrator } from '../users/policy.js';
+
+/*
+ * Who sees a notification: its reader, while they may still read what it tells of, by each record's own
+ * rule, decided when it is shown (never when it was made): a member removed from a project stops seeing
+ * its notes' and its closing's notifications at once, and finds them again if added back.
+ */
+
+/** What each event tells of, and so the rule that decides whether its reader may still see it. */
+export type NotificationSubject = 'note' | 'project' | 'template' | 'export' | 'directory';
+
+export const SUBJECT_OF: Readonly<Record<NotificationEvent, NotificationSubject>> = {
+  signatureRequested: 'note',
+  noteSigned: 'note',
+  signatureRemoved: 'note',
+  mentioned: 'note',
+  projectClosed: 'project',
+  templateChecked: 'template',
+  templateApproved: 'template',
+  templateReturned: 'template',
+  exportFinished: 'export',
+  exportFailed: 'export',
+  usersDeactivated: 'directory',
+};
+
+const eventsOf = (subject: NotificationSubject) =>
+  (Object.keys(SUBJECT_OF) as NotificationEvent[]).filter((event) => SUBJECT_OF[event] === subject);
+
+/** What a rule answers for everyone (an administrator's projects): no condition, so always true. */
+const orTrue = (condition: SQL | undefined): SQL => condition ?? sql`true`;
+
+/**
+ * The condition a query over the reader's notifications filters by: a note's events while its note is
+ * readable (`readableNotesSql`), a project's while the project is (`visibleProjectsSql`), a template's
+ * while it is (`visibleTemplatesSql`), an export's to its requester, a directory synchronisation's to
+ * administrators. Each is a correlated EXISTS on the record's key inside an OR, which PostgreSQL runs row
+ * by row from the reader's own notifications (`notifications_user_idx`): a count over a reader's 500 costs
+ * 500 key lookups, never a scan of every note.
+ */
+export function visibleNotificationsSql(user: AuthUser): SQL {
+  const readableNote = sql`exists (select 1 from ${labNotes} inner join ${projects} on ${projects.projectNo} = ${labNotes.projectNo}
+    where ${labNotes.noteNo} = ${notifications.noteNo} and ${orTrue(readableNotesSql(user))})`;
+  const visibleProject = sql`exists (select 1 from ${projects}
+    where ${projects.projectNo} = ${notifications.projectNo} and ${orTrue(visibleProjectsSql(user))})`;
+  const visibleTemplate = sql`exists (select 1 from ${templates}
+    where ${templates.templateNo} = ${notifications.templateNo} and ${orTrue(visibleTemplatesSql(user))})`;
+  const ownExport = sql`exists (select 1 from ${exportJobs}
+    where ${exportJobs.jobId} = ${notifications.jobId} and ${exportJobs.requestedByUserNo} = ${user.userNo})`;
+  return or(
+    and(inArray(notifications.event, eventsOf('note')), readableNote),
+    and(inArray(notifications.event, eventsOf('project')), visibleProject),
+    and(inArray(notifications.event, eventsOf('template')), visibleTemplate),
+    and(inArray(notifications.event, eventsOf('export')), ownExport),
+    isAdministrator(user) ? inArray(notifications.event, eventsOf('directory')) : undefined,
+  ) as SQL;
+}

@@ -1,0 +1,101 @@
+import { NOTIFICATION_EVENTS, SIGNATURE_TYPES, type NotificationEvent, type NotificationItem, type SignatureType } from '@eln/shared';
+import type { AuthUser } from '../auth/authUser.js';
+import { isAdministrator } from '../users/policy.js';
+import { SUBJECT_OF } from './policy.js';
+
+/**
+ * What an event keeps besides the records it names (notifications.payload), written by the commands that
+ * notify: a signature's meaning, a reason, whether a signer declined, a template's version, an export's
+ * file, how many people were deactivated.
+ */
+export interface NotificationPayload {
+  meaning?: SignatureType;
+  reason?: string;
+  declined?: boolean;
+  version?: string;
+  file?: string;
+  count?: number;
+}
+
+/** A notification with the records it names, as queries.ts reads it. */
+export interface NotificationRow {
+  notificationId: number;
+  event: string;
+  payload: unknown;
+  createdAt: Date;
+  readAt: Date | null;
+  projectNo: number | null;
+  actorName: string | null;
+  noteNo: number | null;
+  labNoteNumber: string | null;
+  noteTitle: string | null;
+  noteProjectNo: number | null;
+  projectTitle: string | null;
+  templateNo: number | null;
+  templateTitle: string | null;
+}
+
+const isEvent = (value: string): value is NotificationEvent => (NOTIFICATION_EVENTS as readonly string[]).includes(value);
+const isMeaning = (value: unknown): value is SignatureType => (SIGNATURE_TYPES as readonly unknown[]).includes(value);
+
+function payloadOf(raw: unknown): NotificationPayload {
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  return {
+    meaning: isMeaning(value.meaning) ? value.meaning : undefined,
+    reason: typeof value.reason === 'string' ? value.reason : undefined,
+    declined: value.declined === true,
+    version: typeof value.version === 'string' ? value.version : undefined,
+    file: typeof value.file === 'string' ? value.file : undefined,
+    count: typeof value.count === 'number' ? value.count : undefined,
+  };
+}
+
+/**
+ * The client path a notification opens: its note, project or template; an export's list (the downloads
+ * page for administrators, else the project it exported); the user list for a directory synchronisation.
+ */
+function linkOf(reader: AuthUser, event: NotificationEvent, row: NotificationRow): string {
+  switch (SUBJECT_OF[event]) {
+    case 'note':
+      return `/note/${row.noteNo}`;
+    case 'project':
+      return `/project/${row.projectNo}`;
+    case 'template':
+      return `/template/note/${row.templateNo}`;
+    case 'export':
+      if (isAdministrator(reader)) return '/admin/download';
+      return row.projectNo === null ? '/' : `/project/${row.projectNo}`;
+    case 'directory':
+      return '/admin';
+  }
+}
+
+/** One notification as its reader sees it; null for an event this build does not know (a newer process's). */
+export function toNotificationItem(reader: AuthUser, row: NotificationRow): NotificationItem | null {
+  if (!isEvent(row.event)) return null;
+  const subject = SUBJECT_OF[row.event];
+  const payload = payloadOf(row.payload);
+  const showsNote = subject === 'note' && row.noteNo !== null;
+  const projectNo = showsNote ? row.noteProjectNo : row.projectNo;
+  return {
+    id: row.notificationId,
+    event: row.event,
+    actorName: row.actorName,
+    note: showsNote ? { labNoteNo: row.noteNo!, labNoteNumber: row.labNoteNumber ?? '', title: row.noteTitle ?? '' } : null,
+    // An export's project is named by its file, not shown: the export is the reader's, the project may no longer be.
+    project:
+      (subject === 'note' || subject === 'project') && projectNo !== null && row.projectTitle !== null
+        ? { projectNo, title: row.projectTitle }
+        : null,
+    template: subject === 'template' && row.templateNo !== null ? { templateNo: row.templateNo, title: row.templateTitle ?? '' } : null,
+    meaning: payload.meaning ?? null,
+    reason: payload.reason ?? null,
+    declined: payload.declined === true,
+    version: payload.version ?? null,
+    file: payload.file ?? null,
+    count: payload.count ?? null,
+    createdAt: row.createdAt.toISOString(),
+    read: row.readAt !== null,
+    link: linkOf(reader, row.event, row),
+  };
+}
