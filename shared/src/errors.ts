@@ -113,6 +113,8 @@ export const ERROR_CATALOGUE = {
   '4502': entry(422, 'The first line of the CSV must be the header code,name.'),
   '4503': entry(422, 'Some rows cannot be stored, so nothing was stored. Fix the marked rows and import again.'),
   '4504': entry(409, 'A dropbox with this name already exists.'),
+  // The home (issue 48)
+  '4731': entry(500, 'This part of your home could not be loaded.'),
   // People (administration)
   '5001': entry(409, 'A user with this ID already exists.'),
   '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.'),
@@ -282,6 +284,7 @@ export const ERR = {
   dropboxCsvHeader: '4502',
   dropboxRows: '4503',
   dropboxDuplicate: '4504',
+  inboxLookup: '4731',
   userDuplicate: '5001',
   selfDemotion: '5002',
   departmentMissing: '5003',

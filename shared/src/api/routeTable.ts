@@ -5,6 +5,7 @@ import { departmentCalls } from './departments.js';
 import { dropboxCalls } from './dropboxes.js';
 import { exportCalls } from './exports.js';
 import { fileCalls } from './files.js';
+import { inboxCalls } from './inbox.js';
 import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
 import { noteHistoryCalls } from './noteHistory.js';
@@ -40,6 +41,7 @@ export const api = {
   licence: licenceCalls,
   system: systemCalls,
   dashboard: dashboardCalls,
+  inbox: inboxCalls,
   search: searchCalls,
 } as const satisfies Record<string, CallGroup>;
 

@@ -1,0 +1,389 @@
+import { and, count, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  HOME_PATHS,
+  LIMITS,
+  NOTE_STATUS,
+  PROJECT_STATUS,
+  SIGNATURE_STATUS,
+  TEMPLATE_STATE,
+  type InboxAnswer,
+  type InboxNote,
+  type InboxRecent,
+  type InboxRequest,
+  type InboxSectionAnswer,
+  type InboxSignature,
+  type InboxTemplate,
+} from '@eln/shared';
+import type { AuthUser } from '../auth/authUser.js';
+import type { Queryable } from '../db/client.js';
+import { offsetOf } from '../db/paging.js';
+import {
+  auditLog,
+  labNotes,
+  noteDrafts,
+  noteSignatures,
+  noteWriters,
+  projects,
+  recentOpens,
+  schemaTypes,
+  templateRevisions,
+  templates,
+  users,
+} from '../db/schema.js';
+import { unsavedNoteSql } from '../notes/drafts.js';
+import { noteOpenForWriting, readableNotesSql } from '../notes/policy.js';
+import { visibleSchemaTypesSql } from '../schemas/policy.js';
+import { approvableTemplatesSql, canManageTemplates, visibleTemplatesSql } from '../templates/policy.js';
+import { activitySection } from './activity.js';
+
+/*
+ * The home's sections (`/v1/inbox`), each read on its own. Every record a section lists is one its caller
+ * may read now, by the rules of the record's own policy applied at query time: someone removed from a
+ * project stops seeing its notes, requests and events in every section at once.
+ */
+
+type Paging = { page: number; pageSize: number };
+
+/** One section of the caller's home. */
+export function inboxSection(q: Queryable, user: AuthUser, input: InboxRequest): Promise<InboxAnswer> {
+  switch (input.section) {
+    case 'signatures':
+      return signatureSection(q, user, input);
+    case 'templates':
+      return templateSection(q, user, input);
+    case 'notes':
+      return noteSection(q, user, input);
+    case 'recent':
+      return recentSection(q, user);
+    case 'activity':
+      return activitySection(q, user, input);
+  }
+}
+
+/**
+ * The notes the user writes or co-writes: those they created (`writer_user_no`) and those whose live
+ * document took an update of theirs (note_writers, by its user index). A subquery of its own alias, so it
+ * reads the same inside any query over `lab_notes`.
+ */
+const ownNotes = alias(labNotes, 'own_notes');
+function writtenNotesSql(q: Queryable, userNo: number): SQL {
+  const written = q
+    .select({ noteNo: noteWriters.noteNo })
+    .from(noteWriters)
+    .where(eq(noteWriters.userNo, userNo))
+    .union(q.select({ noteNo: ownNotes.noteNo }).from(ownNotes).where(eq(ownNotes.writerUserNo, userNo)));
+  return inArray(labNotes.noteNo, written);
+}
+
+const asIso = (at: Date) => at.toISOString();
+
+/** A page of rows from two kinds of item, merged newest first: each part is asked for as many rows as the page reaches. */
+function mergedPage<T extends { at: string }>(parts: T[][], paging: Paging): T[] {
+  return parts
+    .flat()
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+    .slice(offsetOf(paging), offsetOf(paging) + paging.pageSize);
+}
+
+const requester = alias(users, 'requester');
+const signer = alias(users, 'signer');
+
+const signatureColumns = {
+  signatureId: noteSignatures.signatureId,
+  meaning: noteSignatures.type,
+  noteNo: labNotes.noteNo,
+  labNoteNumber: labNotes.labNoteNumber,
+  noteTitle: labNotes.title,
+  projectNo: projects.projectNo,
+  projectTitle: projects.title,
+};
+
+type SignatureRow = { signatureId: number; meaning: InboxSignature['meaning']; noteNo: number; labNoteNumber: string; noteTitle: string };
+type ProjectColumns = { projectNo: number; projectTitle: string };
+
+function presentSignature(
+  kind: InboxSignature['kind'],
+  row: SignatureRow & ProjectColumns & { byId: string; byName: string; at: Date | null; reason: string | null },
+): InboxSignature {
+  return {
+    kind,
+    signatureId: row.signatureId,
+    note: { labNoteNo: row.noteNo, labNoteNumber: row.labNoteNumber, title: row.noteTitle },
+    project: { projectNo: row.projectNo, title: row.projectTitle },
+    meaning: row.meaning,
+    by: { userId: row.byId, name: row.byName },
+    at: asIso(row.at ?? new Date(0)),
+    reason: row.reason,
+    path: HOME_PATHS.note(row.noteNo),
+  };
+}
+
+/**
+ * "Waiting for me", signatures: the requests still asked of the caller (pending, not withdrawn, on a note
+ * they may read: note_signatures_pending_signer_idx lists them), and the notes they write or co-write that
+ * a signer declined (returned to them), while those notes are still open for writing; newest first.
+ */
+async function signatureSection(q: Queryable, user: AuthUser, paging: Paging): Promise<InboxSectionAnswer<'signatures'>> {
+  const requested = and(
+    eq(noteSignatures.userNo, user.userNo),
+    eq(noteSignatures.status, SIGNATURE_STATUS.pending),
+    isNull(noteSignatures.removedAt),
+    readableNotesSql(user),
+  );
+  const declined = and(
+    writtenNotesSql(q, user.userNo),
+    eq(noteSignatures.status, SIGNATURE_STATUS.declined),
+    isNull(noteSignatures.removedAt),
+    readableNotesSql(user),
+    inArray(labNotes.status, [NOTE_STATUS.writing, NOTE_STATUS.requested]),
+    eq(projects.status, PROJECT_STATUS.inProgress),
+  );
+  const reach = offsetOf(paging) + paging.pageSize;
+  const from = <T extends SQL | undefined>(where: T) =>
+    q
+      .select({ n: count() })
+      .from(noteSignatures)
+      .innerJoin(labNotes, eq(labNotes.noteNo, noteSignatures.noteNo))
+      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+      .where(where);
+  const [requests, returned, [requestCount], [returnedCount]] = await Promise.all([
+    q
+      .select({ ...signatureColumns, byId: requester.userId, byName: requester.name, at: noteSignatures.requestedAt })
+      .from(noteSignatures)
+      .innerJoin(labNotes, eq(labNotes.noteNo, noteSignatures.noteNo))
+      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+      .innerJoin(requester, eq(requester.userNo, noteSignatures.requestedByUserNo))
+      .where(requested)
+      .orderBy(desc(noteSignatures.requestedAt), desc(noteSignatures.signatureId))
+      .limit(reach),
+    q
+      .select({
+        ...signatureColumns,
+        byId: signer.userId,
+        byName: signer.name,
+        at: noteSignatures.signedAt,
+        reason: noteSignatures.description,
+      })
+      .from(noteSignatures)
+      .innerJoin(labNotes, eq(labNotes.noteNo, noteSignatures.noteNo))
+      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+      .innerJoin(signer, eq(signer.userNo, noteSignatures.userNo))
+      .where(declined)
+      .orderBy(desc(noteSignatures.signedAt), desc(noteSignatures.signatureId))
+      .limit(reach),
+    from(requested),
+    from(declined),
+  ]);
+  return {
+    section: 'signatures',
+    list: mergedPage(
+      [
+        requests.map((row) => presentSignature('request', { ...row, reason: null })),
+        returned.map((row) => presentSignature('declined', row)),
+      ],
+      paging,
+    ),
+    totalCount: Number(requestCount?.n ?? 0) + Number(returnedCount?.n ?? 0),
+  };
+}
+
+const checker = alias(users, 'checker');
+const returner = alias(users, 'returner');
+/** The revision a template's state is about: its latest checked-in one. */
+const currentRevision = and(eq(templateRevisions.templateNo, templates.templateNo), eq(templateRevisions.revision, templates.revision));
+/** Who sent the template back last: its latest `template.returned` record (audit_log_target_idx). */
+const lastReturnerNo = sql`(select ${auditLog.actorUserNo} from ${auditLog} where ${auditLog.targetType} = 'template'
+  and ${auditLog.targetId} = ${templates.templateNo}::text and ${auditLog.action} = 'template.returned' order by ${auditLog.seq} desc limit 1)`;
+
+function presentTemplate(
+  kind: InboxTemplate['kind'],
+  row: {
+    templateNo: number;
+    title: string;
+    revision: number;
+    byId: string | null;
+    byName: string | null;
+    at: Date | null;
+    reason: string | null;
+  },
+): InboxTemplate {
+  return {
+    kind,
+    templateNo: row.templateNo,
+    title: row.title,
+    revision: row.revision,
+    by: row.byId !== null && row.byName !== null ? { userId: row.byId, name: row.byName } : null,
+    at: asIso(row.at ?? new Date(0)),
+    reason: row.reason,
+    path: HOME_PATHS.template(row.templateNo),
+  };
+}
+
+/**
+ * "Waiting for me", templates: those checked in that the caller may approve or send back (the two-person
+ * rule of templates/policy.ts), and the caller's own templates sent back and not checked in again, for
+ * those who manage templates; newest first.
+ */
+async function templateSection(q: Queryable, user: AuthUser, paging: Paging): Promise<InboxSectionAnswer<'templates'>> {
+  if (canManageTemplates(user) !== 'allowed') return { section: 'templates', list: [], totalCount: 0 };
+  const approvable = approvableTemplatesSql(user);
+  const returned = and(
+    eq(templates.authorUserNo, user.userNo),
+    eq(templates.state, TEMPLATE_STATE.draft),
+    visibleTemplatesSql(user),
+    isNotNull(templateRevisions.returnedAt),
+  );
+  const reach = offsetOf(paging) + paging.pageSize;
+  const counted = (where: SQL | undefined) =>
+    q.select({ n: count() }).from(templates).innerJoin(templateRevisions, currentRevision).where(where);
+  const columns = { templateNo: templates.templateNo, title: templates.title, revision: templates.revision };
+  const [waiting, sentBack, [waitingCount], [sentBackCount]] = await Promise.all([
+    q
+      .select({ ...columns, byId: checker.userId, byName: checker.name, at: templateRevisions.checkedAt })
+      .from(templates)
+      .innerJoin(templateRevisions, currentRevision)
+      .innerJoin(checker, eq(checker.userNo, templateRevisions.checkedByUserNo))
+      .where(approvable)
+      .orderBy(desc(templateRevisions.checkedAt), desc(templates.templateNo))
+      .limit(reach),
+    q
+      .select({
+        ...columns,
+        byId: returner.userId,
+        byName: returner.name,
+        at: templateRevisions.returnedAt,
+        reason: templateRevisions.returnReason,
+      })
+      .from(templates)
+      .innerJoin(templateRevisions, currentRevision)
+      .leftJoin(returner, eq(returner.userNo, lastReturnerNo))
+      .where(returned)
+      .orderBy(desc(templateRevisions.returnedAt), desc(templates.templateNo))
+      .limit(reach),
+    counted(approvable),
+    counted(returned),
+  ]);
+  return {
+    section: 'templates',
+    list: mergedPage(
+      [waiting.map((row) => presentTemplate('approve', { ...row, reason: null })), sentBack.map((row) => presentTemplate('returned', row))],
+      paging,
+    ),
+    totalCount: Number(waitingCount?.n ?? 0) + Number(sentBackCount?.n ?? 0),
+  };
+}
+
+/** Pending requests on the note being read. */
+const pendingOnNote = sql`(select count(*) from ${noteSignatures} where ${noteSignatures.noteNo} = ${labNotes.noteNo}
+  and ${noteSignatures.status} = ${SIGNATURE_STATUS.pending} and ${noteSignatures.removedAt} is null)`;
+/** When the note last changed: its last save or change of status, or its temporary save if later. */
+const changedAt = sql<Date>`greatest(${labNotes.updatedAt}, ${noteDrafts.savedAt})`;
+
+/**
+ * "My notes": the notes the caller writes or co-writes, may still read, and has not finished: open for
+ * writing and never saved or changed since their last version (`unsavedNoteSql`), or with signature
+ * requests still unanswered; the last changed first.
+ */
+async function noteSection(q: Queryable, user: AuthUser, paging: Paging): Promise<InboxSectionAnswer<'notes'>> {
+  const where = and(
+    writtenNotesSql(q, user.userNo),
+    readableNotesSql(user),
+    or(
+      and(
+        inArray(labNotes.status, [NOTE_STATUS.writing, NOTE_STATUS.requested]),
+        eq(projects.status, PROJECT_STATUS.inProgress),
+        unsavedNoteSql(),
+      ),
+      sql`${pendingOnNote} > 0`,
+    ),
+  );
+  const [rows, [total]] = await Promise.all([
+    q
+      .select({
+        note: labNotes,
+        projectTitle: projects.title,
+        projectStatus: projects.status,
+        drafted: isNotNull(noteDrafts.noteNo).mapWith(Boolean),
+        pending: pendingOnNote.mapWith(Number),
+        changedAt: changedAt.mapWith(labNotes.updatedAt),
+      })
+      .from(labNotes)
+      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+      .leftJoin(noteDrafts, eq(noteDrafts.noteNo, labNotes.noteNo))
+      .where(where)
+      .orderBy(desc(changedAt), desc(labNotes.noteNo))
+      .limit(paging.pageSize)
+      .offset(offsetOf(paging)),
+    q.select({ n: count() }).from(labNotes).innerJoin(projects, eq(projects.projectNo, labNotes.projectNo)).where(where),
+  ]);
+  return {
+    section: 'notes',
+    list: rows.map((row): InboxNote => {
+      const open = noteOpenForWriting(row.note, { status: row.projectStatus });
+      return {
+        note: { labNoteNo: row.note.noteNo, labNoteNumber: row.note.labNoteNumber, title: row.note.title },
+        project: { projectNo: row.note.projectNo, title: row.projectTitle },
+        status: row.note.status,
+        version: row.note.version,
+        unsaved: !open ? null : row.note.version === 0 ? 'neverSaved' : row.drafted ? 'changedSinceSave' : null,
+        pendingSignatures: row.pending,
+        changedAt: asIso(row.changedAt),
+        path: HOME_PATHS.note(row.note.noteNo),
+      };
+    }),
+    totalCount: Number(total?.n ?? 0),
+  };
+}
+
+/**
+ * "Recently opened": the notes, templates and schema types the caller opened last (recent_opens, by its
+ * user index), those they may still read by each one's own rule, at most LIMITS.homeRecent, newest first.
+ */
+async function recentSection(q: Queryable, user: AuthUser): Promise<InboxSectionAnswer<'recent'>> {
+  const rows = await q
+    .select({
+      kind: recentOpens.kind,
+      no: recentOpens.recordNo,
+      openedAt: recentOpens.openedAt,
+      noteTitle: labNotes.title,
+      labNoteNumber: labNotes.labNoteNumber,
+      projectTitle: projects.title,
+      templateTitle: templates.title,
+      schemaTitle: schemaTypes.title,
+    })
+    .from(recentOpens)
+    .leftJoin(labNotes, and(eq(recentOpens.kind, 'note'), eq(labNotes.noteNo, recentOpens.recordNo)))
+    .leftJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+    .leftJoin(templates, and(eq(recentOpens.kind, 'template'), eq(templates.templateNo, recentOpens.recordNo)))
+    .leftJoin(schemaTypes, and(eq(recentOpens.kind, 'schema'), eq(schemaTypes.schemasTypeNo, recentOpens.recordNo)))
+    .where(
+      and(
+        eq(recentOpens.userNo, user.userNo),
+        or(
+          and(isNotNull(labNotes.noteNo), readableNotesSql(user)),
+          and(isNotNull(templates.templateNo), visibleTemplatesSql(user)),
+          and(isNotNull(schemaTypes.schemasTypeNo), visibleSchemaTypesSql(user)),
+        ),
+      ),
+    )
+    .orderBy(desc(recentOpens.openedAt), desc(recentOpens.recordNo))
+    .limit(LIMITS.homeRecent);
+  return {
+    section: 'recent',
+    list: rows.map((row): InboxRecent => {
+      const base = { kind: row.kind, no: row.no, openedAt: asIso(row.openedAt) };
+      if (row.kind === 'note')
+        return {
+          ...base,
+          title: row.noteTitle ?? '',
+          number: row.labNoteNumber,
+          projectTitle: row.projectTitle,
+          path: HOME_PATHS.note(row.no),
+        };
+      if (row.kind === 'template')
+        return { ...base, title: row.templateTitle ?? '', number: null, projectTitle: null, path: HOME_PATHS.template(row.no) };
+      return { ...base, title: row.schemaTitle ?? '', number: null, projectTitle: null, path: HOME_PATHS.schema(row.no) };
+    }),
+  };
+}
