@@ -49,7 +49,7 @@ function queries(member: { projectNo: number; writer: string }): Query[] {
 }
 
 /** A scale member who reads exactly 10 projects (leads or takes part in), with one of their projects and its leader. */
-async function memberOfTen(sql: postgres.Sql): Promise<{ userId: string; projectNo: number; writer: string }> {
+export async function memberOfTen(sql: postgres.Sql): Promise<{ userId: string; projectNo: number; writer: string }> {
   const [found] = await sql<Array<{ user_id: string; project_no: number; writer: string }>>`
     with reads as (
       select user_no, project_no from project_participants union select leader_user_no, project_no from projects),

@@ -11,6 +11,7 @@ import { useSession } from '../../session/store';
 import { CheckCircleIcon, DropboxIcon, FolderIcon, LockIcon, SchemaIcon, TemplateIcon, ArrowRightIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { usePageTitle } from '../../ui/usePageTitle';
+import { HomeSections } from '../home/HomeSections';
 import { greetingFor, parseCounts, type Counts, type DashboardCountKey } from './counts';
 type State = { phase: 'loading' } | { phase: 'ready'; counts: Counts } | { phase: 'unavailable' } | { phase: 'failed' };
 
@@ -43,7 +44,10 @@ function stateOf(counts: Loaded<DashboardCounts>): State {
   return counts.data ? { phase: 'ready', counts: parseCounts(counts.data) } : { phase: 'loading' };
 }
 
-/** `/`: greeting and the six counts. The count call may not exist yet (9005): the cards then show "—". */
+/**
+ * `/`: greeting and the six counts (the count call may not exist yet, 9005: the cards then show "—"), then
+ * the home's sections: what waits for the reader, their notes, what they opened last, their projects' news.
+ */
 export function DashboardPage() {
   const { t } = useTranslation();
   const session = useSession();
@@ -110,6 +114,7 @@ export function DashboardPage() {
       <div className="stat-grid">{renderCards(PROJECT_CARDS)}</div>
       <h2 className="section-title">{t('dashboard.library')}</h2>
       <div className="stat-grid">{renderCards(LIBRARY_CARDS)}</div>
+      <HomeSections />
     </section>
   );
 }
