@@ -183,7 +183,7 @@ async function databaseBackends(client: postgres.Sql): Promise<number[]> {
   return rows.map((row) => row.pid);
 }
 
-async function waitForEmptyQueue(client: postgres.Sql): Promise<void> {
+export async function waitForEmptyQueue(client: postgres.Sql): Promise<void> {
   const until = Date.now() + 10 * 60_000;
   for (;;) {
     const [{ n }] = await client<[{ n: number }]>`select count(*)::int as n from search_queue`;

@@ -29,7 +29,9 @@ async function setUp(request: APIRequestContext) {
   const colleague = await person('colleague', 'Lee Colleague', 'N');
   const approver = await person('approver', 'Bae Approver', 'Y');
   const newcomer = await person('newcomer', 'Oh Newcomer', 'N');
-  const [me, them, checker] = await Promise.all([researcher, colleague, approver].map((who) => apiSignIn(request, who)));
+  const me = await apiSignIn(request, researcher);
+  const them = await apiSignIn(request, colleague);
+  const checker = await apiSignIn(request, approver);
   const { projectNo } = await callApi(request, them, api.projects.create, {
     title: `Stability ${id}`,
     signatureList: { department: '', user: researcher.userId },

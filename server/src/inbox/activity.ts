@@ -69,10 +69,16 @@ function ofTargets(type: string, nos: readonly number[], actions: readonly strin
     order by ${auditLog.seq} desc limit ${take}) s)`;
 }
 
-/** The newest `take` records of one action before `before` whose target passes `readable` (by the action index). */
+/**
+ * The newest `take` records of one action before `before` whose target passes `readable`, read backwards
+ * along audit_log_action_idx. Ordered by the action too (one value here), which only that index gives: by
+ * `seq` alone the planner read the trail's primary key backwards whenever an action is common, passing
+ * thousands of other records when the action's latest lies far back (18 ms), or gathered every record of
+ * a rare action and sorted them (15 ms for 1,428 closed projects).
+ */
 function ofAction(action: string, type: string, readable: SQL, before: number, take: number): SQL {
   return sql`(select ${auditLog.seq} as seq from ${auditLog} where ${auditLog.action} = ${action} and ${auditLog.targetType} = ${type}
-    and ${auditLog.seq} < ${before}::bigint and ${readable} order by ${auditLog.seq} desc limit ${take})`;
+    and ${auditLog.seq} < ${before}::bigint and ${readable} order by ${auditLog.action} desc, ${auditLog.seq} desc limit ${take})`;
 }
 
 /** The `seq` of the page's records (and one more, telling whether a next page exists), newest first. */

@@ -63,17 +63,18 @@ export function inboxSection(q: Queryable, user: AuthUser, input: InboxRequest):
 
 /**
  * The notes the user writes or co-writes: those they created (`writer_user_no`) and those whose live
- * document took an update of theirs (note_writers, by its user index). A subquery of its own alias, so it
- * reads the same inside any query over `lab_notes`.
+ * document took an update of theirs (note_writers, by its user index). Read first, as numbers: inside the
+ * sections' queries the planner joined them to every note (a sequential read of lab_notes, 40-80 ms at
+ * 100,000 notes) rather than look each one up by its key.
  */
 const ownNotes = alias(labNotes, 'own_notes');
-function writtenNotesSql(q: Queryable, userNo: number): SQL {
-  const written = q
+async function writtenNotesSql(q: Queryable, userNo: number): Promise<SQL> {
+  const rows = await q
     .select({ noteNo: noteWriters.noteNo })
     .from(noteWriters)
     .where(eq(noteWriters.userNo, userNo))
     .union(q.select({ noteNo: ownNotes.noteNo }).from(ownNotes).where(eq(ownNotes.writerUserNo, userNo)));
-  return inArray(labNotes.noteNo, written);
+  return sql`${labNotes.noteNo} = any(${`{${rows.map((row) => row.noteNo).join(',')}}`}::integer[])`;
 }
 
 const asIso = (at: Date) => at.toISOString();
@@ -132,7 +133,7 @@ async function signatureSection(q: Queryable, user: AuthUser, paging: Paging): P
     readableNotesSql(user),
   );
   const declined = and(
-    writtenNotesSql(q, user.userNo),
+    await writtenNotesSql(q, user.userNo),
     eq(noteSignatures.status, SIGNATURE_STATUS.declined),
     isNull(noteSignatures.removedAt),
     readableNotesSql(user),
@@ -287,7 +288,7 @@ const changedAt = sql<Date>`greatest(${labNotes.updatedAt}, ${noteDrafts.savedAt
  */
 async function noteSection(q: Queryable, user: AuthUser, paging: Paging): Promise<InboxSectionAnswer<'notes'>> {
   const where = and(
-    writtenNotesSql(q, user.userNo),
+    await writtenNotesSql(q, user.userNo),
     readableNotesSql(user),
     or(
       and(
