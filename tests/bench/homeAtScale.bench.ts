@@ -39,25 +39,30 @@ const round = (value: number) => Number(value.toFixed(1));
  * (of every call with BENCH_PLANS=1).
  */
 export async function homeAtScaleBench(): Promise<void> {
-  const target = await freshPostgres();
+  // BENCH_KEEP=1 keeps the database and prints its URL; BENCH_HOME_DATABASE=<that URL> times it again without building it.
+  const reused = process.env.BENCH_HOME_DATABASE;
+  const target = reused ? { url: reused, drop: async () => undefined } : await freshPostgres();
   const migrated = await openDatabase({ kind: 'postgres', url: target.url });
   await migrated.close();
   const { database, client, state } = capturingDatabase(target.url);
   const config = loadConfig({ LOG_LEVEL: 'silent', ELN_ADMIN_PASSWORD: ADMIN_PASSWORD, CLIENT_DIST: '/nonexistent' });
   const server = await buildApp(config, database);
   try {
-    await bootstrap(database.db, config);
-    let started = performance.now();
-    await buildScaleDataset(target.url, config.company.code, await hashPassword(MEMBER_PASSWORD));
-    const scaleSeconds = (performance.now() - started) / 1000;
+    if (!reused) {
+      await bootstrap(database.db, config);
+      let started = performance.now();
+      await buildScaleDataset(target.url, config.company.code, await hashPassword(MEMBER_PASSWORD));
+      const scaleSeconds = (performance.now() - started) / 1000;
+      started = performance.now();
+      await buildHomeDataset(target.url, (await memberOfTen(client)).userId);
+      console.log(`Dataset built: scale in ${scaleSeconds.toFixed(0)} s, home in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
     const member = await memberOfTen(client);
-    started = performance.now();
-    await buildHomeDataset(target.url, member.userId);
     const [counts] = await client<[{ audit: number; signatures: number; writers: number; opens: number }]>`
       select (select count(*) from audit_log)::int as audit, (select count(*) from note_signatures)::int as signatures,
         (select count(*) from note_writers)::int as writers, (select count(*) from recent_opens)::int as opens`;
     console.log(
-      `Dataset built: scale in ${scaleSeconds.toFixed(0)} s (${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users), home in ${((performance.now() - started) / 1000).toFixed(0)} s: ${counts.audit} audit records, ${counts.signatures} signature requests, ${counts.writers} note writers, ${counts.opens} recent opens; the member ${member.userId}: ${HOME_SCALE.ownNotes} notes of their own, ${HOME_PENDING} pending items`,
+      `${SCALE.projects} projects, ${SCALE.projects * SCALE.notesPerProject} notes, ${SCALE.users} users, ${counts.audit} audit records, ${counts.signatures} signature requests, ${counts.writers} note writers, ${counts.opens} recent opens; the member ${member.userId}: ${HOME_SCALE.ownNotes} notes of their own, ${HOME_PENDING} pending items`,
     );
 
     // The projects and libraries the dataset made are queued for search (their triggers): indexed before anything is timed.
@@ -127,7 +132,8 @@ export async function homeAtScaleBench(): Promise<void> {
   } finally {
     await server.close();
     await database.close();
-    await target.drop();
+    if (process.env.BENCH_KEEP === '1') console.log(`Kept the database: BENCH_HOME_DATABASE=${target.url}`);
+    else await target.drop();
   }
 }
 

@@ -2,7 +2,7 @@ import { api } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { apiSignIn, callApi, openAs, seriousViolations, shot, unique, type Person } from './support.js';
+import { apiSignIn, callApi, createPerson, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * The home (`/`) in the browser: a researcher with a signature asked of them, a template of theirs sent
@@ -14,17 +14,8 @@ import { apiSignIn, callApi, openAs, seriousViolations, shot, unique, type Perso
 async function setUp(request: APIRequestContext) {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
-  const person = async (role: string, name: string, template: 'Y' | 'N'): Promise<Person> => {
-    const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
-    await callApi(request, adminToken, api.users.create, {
-      userId: who.userId,
-      name: who.name,
-      password: who.password,
-      level: 1,
-      auth: { project: 'Y', schema: 'N', dropbox: 'N', template },
-    });
-    return who;
-  };
+  const person = (role: string, name: string, template: 'Y' | 'N'): Promise<Person> =>
+    createPerson(request, adminToken, id, role, name, { project: 'Y', template });
   const researcher = await person('home', 'Kim Home', 'Y');
   const colleague = await person('colleague', 'Lee Colleague', 'N');
   const approver = await person('approver', 'Bae Approver', 'Y');

@@ -5,7 +5,7 @@ import type { APIRequestContext } from '@playwright/test';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { shot, unique, callApi, apiSignIn, prose, openAs, seriousViolations, type Person } from './support.js';
+import { shot, unique, callApi, apiSignIn, createPerson, prose, openAs, seriousViolations, type Person } from './support.js';
 
 /**
  * Electronic signatures in the browser: a writer saves a version and requests a reviewer; the reviewer,
@@ -21,17 +21,8 @@ import { shot, unique, callApi, apiSignIn, prose, openAs, seriousViolations, typ
 async function setUp(request: APIRequestContext) {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
-  const person = async (role: string, name: string, project: 'Y' | 'N'): Promise<Person> => {
-    const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
-    await callApi(request, adminToken, api.users.create, {
-      userId: who.userId,
-      name: who.name,
-      password: who.password,
-      level: 1,
-      auth: { project, schema: 'N', dropbox: 'N', template: 'N' },
-    });
-    return who;
-  };
+  const person = (role: string, name: string, project: 'Y' | 'N'): Promise<Person> =>
+    createPerson(request, adminToken, id, role, name, { project });
   const leader = await person('leader', 'Han Leader', 'Y');
   const writer = await person('writer', 'Woo Writer', 'N');
   const reviewer = await person('reviewer', 'Ryu Reviewer', 'N');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
+import { api, type AuthFlags, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 
 /** What the browser tests share: signing in, calling the API, screenshots, names unique to a run. */
 
@@ -85,6 +85,27 @@ export async function callApi<C extends CallSpec>(
 
 export async function apiSignIn(request: APIRequestContext, who: Credentials): Promise<string> {
   return (await callApi(request, null, api.auth.signIn, { userId: who.userId, password: who.password })).accessToken;
+}
+
+/**
+ * A member made through the administrators' API, named for the run (`id`): `<role>.<id>@eln.local`, the
+ * password `<role>-password-1234`, the name `<name> <id>`, with the flags given (the others off).
+ */
+export async function createPerson(
+  request: APIRequestContext,
+  adminToken: string,
+  id: string,
+  role: string,
+  name: string,
+  flags: Partial<AuthFlags> = {},
+): Promise<Person> {
+  const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
+  await callApi(request, adminToken, api.users.create, {
+    ...who,
+    level: 1,
+    auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N', ...flags },
+  });
+  return who;
 }
 
 export interface BrowserOptions {
