@@ -178,7 +178,7 @@ export async function searchAtScaleBench(): Promise<void> {
 }
 
 /** This database's backends (the server's connections): their CPU is the searches' PostgreSQL time. */
-async function databaseBackends(client: postgres.Sql): Promise<number[]> {
+export async function databaseBackends(client: postgres.Sql): Promise<number[]> {
   const rows = await client<Array<{ pid: number }>>`select pid from pg_stat_activity where datname = current_database()`;
   return rows.map((row) => row.pid);
 }

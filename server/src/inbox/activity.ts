@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   HOME_PATHS,
   SIGNATURE_TYPES,
@@ -142,9 +142,12 @@ async function presentRecords(q: Queryable, user: AuthUser, seqs: number[]): Pro
     .orderBy(desc(auditLog.seq));
   const numbersOf = (type: string) => [...new Set(records.filter((r) => r.targetType === type).map((r) => Number(r.targetId)))];
   const noteNos = numbersOf('note');
+  const projectNos = numbersOf('project');
+  const templateNos = numbersOf('template');
   const signerIds = [...new Set(records.map((r) => textOf(field(r.before as Json, 'signer'))).filter((id) => id !== null))];
   const actorNos = [...new Set(records.map((r) => r.actorUserNo).filter((no) => no !== null))];
-  const [notes, projectRows, templateRows, actors, signers] = await Promise.all([
+  // Only the look-ups the page needs: a page of notes' events asks for no project or template.
+  const [notes, projectRows, templateRows, people] = await Promise.all([
     noteNos.length
       ? q
           .select({
@@ -158,28 +161,26 @@ async function presentRecords(q: Queryable, user: AuthUser, seqs: number[]): Pro
           .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
           .where(and(inArray(labNotes.noteNo, noteNos), readableNotesSql(user)))
       : [],
+    projectNos.length
+      ? q.select({ projectNo: projects.projectNo, title: projects.title }).from(projects).where(inArray(projects.projectNo, projectNos))
+      : [],
+    templateNos.length
+      ? q
+          .select({ templateNo: templates.templateNo, title: templates.title })
+          .from(templates)
+          .where(inArray(templates.templateNo, templateNos))
+      : [],
+    // Who acted, by number, and whose signature was removed, by the ID its record keeps.
     q
-      .select({ projectNo: projects.projectNo, title: projects.title })
-      .from(projects)
-      .where(inArray(projects.projectNo, [...numbersOf('project'), 0])),
-    q
-      .select({ templateNo: templates.templateNo, title: templates.title })
-      .from(templates)
-      .where(inArray(templates.templateNo, [...numbersOf('template'), 0])),
-    q
-      .select({ userNo: users.userNo, name: users.name })
+      .select({ userNo: users.userNo, userId: users.userId, name: users.name })
       .from(users)
-      .where(inArray(users.userNo, [...actorNos, 0])),
-    q
-      .select({ userId: users.userId, name: users.name })
-      .from(users)
-      .where(inArray(users.userId, [...signerIds, ''])),
+      .where(or(inArray(users.userNo, [...actorNos, 0]), inArray(users.userId, [...signerIds, '']))),
   ]);
   const noteOf = new Map(notes.map((row) => [row.noteNo, row]));
   const projectOf = new Map(projectRows.map((row) => [row.projectNo, row]));
   const templateOf = new Map(templateRows.map((row) => [row.templateNo, row]));
-  const actorOf = new Map(actors.map((row) => [row.userNo, row.name]));
-  const signerOf = new Map(signers.map((row) => [row.userId, row.name]));
+  const actorOf = new Map(people.map((row) => [row.userNo, row.name]));
+  const signerOf = new Map(people.map((row) => [row.userId, row.name]));
   return records.flatMap((record): InboxActivity[] => {
     const known = EVENTS.get(record.action);
     if (!known || known.type !== record.targetType) return [];

@@ -157,7 +157,10 @@ describe('signatures waiting for me', () => {
       pages.push(...one.list);
     }
     expect(pages).toEqual(all.list);
-    expect((await section(signer, { section: 'signatures', page: all.totalCount + 1, pageSize: 1 })).list).toEqual([]);
+    expect(await section(signer, { section: 'signatures', page: all.totalCount + 1, pageSize: 1 })).toMatchObject({
+      list: [],
+      totalCount: all.totalCount,
+    });
   });
 
   it('leaves a request once it is answered, and returns a declined note to its writer with the reason until the leader removes it', async () => {
@@ -297,6 +300,11 @@ describe('my notes', () => {
     const second = await section(writer, { section: 'notes', page: 2, pageSize: 2 });
     expect(second.list).toEqual(all.list.slice(2, 4));
     expect(second.totalCount).toBe(all.totalCount);
+    // A page past the last still says how many there are.
+    expect(await section(writer, { section: 'notes', page: all.totalCount + 1, pageSize: 1 })).toMatchObject({
+      list: [],
+      totalCount: all.totalCount,
+    });
     expect((await writer.call(api.notes.delete, { labNoteNo })).body.status).toBe('0000');
     const left = await section(writer, { section: 'notes', pageSize: 100 });
     expect(noteNos(left)).not.toContain(labNoteNo);

@@ -89,6 +89,12 @@ async function writtenNotesSql(q: Queryable, userNo: number): Promise<SQL> {
 }
 
 const asIso = (at: Date) => at.toISOString();
+/**
+ * How many rows the query finds before its limit, on each row: a page and its count in one statement (the
+ * rows are all read for the page's order anyway), instead of a second statement to count them.
+ */
+const totalOver = () => sql<number>`count(*) over ()`.mapWith(Number);
+const totalOf = (rows: ReadonlyArray<{ total: number }>) => rows[0]?.total ?? 0;
 
 /** A page of rows from two kinds of item, merged newest first: each part is asked for as many rows as the page reaches. */
 function mergedPage<T extends { at: string }>(parts: T[][], paging: Paging): T[] {
@@ -141,7 +147,7 @@ function signaturesWith(
   reach: number,
 ) {
   return q
-    .select({ ...signatureColumns, byId: person.userId, byName: person.name, at, reason: noteSignatures.description })
+    .select({ ...signatureColumns, byId: person.userId, byName: person.name, at, reason: noteSignatures.description, total: totalOver() })
     .from(noteSignatures)
     .innerJoin(labNotes, eq(labNotes.noteNo, noteSignatures.noteNo))
     .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
@@ -172,18 +178,9 @@ async function signatureSection(q: Queryable, user: AuthUser, paging: Paging): P
     eq(projects.status, PROJECT_STATUS.inProgress),
   );
   const reach = offsetOf(paging) + paging.pageSize;
-  const counted = (where: SQL | undefined) =>
-    q
-      .select({ n: count() })
-      .from(noteSignatures)
-      .innerJoin(labNotes, eq(labNotes.noteNo, noteSignatures.noteNo))
-      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-      .where(where);
-  const [requests, returned, [requestCount], [returnedCount]] = await Promise.all([
+  const [requests, returned] = await Promise.all([
     signaturesWith(q, requester, noteSignatures.requestedByUserNo, noteSignatures.requestedAt, requested, reach),
     signaturesWith(q, signer, noteSignatures.userNo, noteSignatures.signedAt, declined, reach),
-    counted(requested),
-    counted(declined),
   ]);
   return {
     section: 'signatures',
@@ -194,7 +191,7 @@ async function signatureSection(q: Queryable, user: AuthUser, paging: Paging): P
       ],
       paging,
     ),
-    totalCount: Number(requestCount?.n ?? 0) + Number(returnedCount?.n ?? 0),
+    totalCount: totalOf(requests) + totalOf(returned),
   };
 }
 
@@ -245,10 +242,8 @@ async function templateSection(q: Queryable, user: AuthUser, paging: Paging): Pr
     isNotNull(templateRevisions.returnedAt),
   );
   const reach = offsetOf(paging) + paging.pageSize;
-  const counted = (where: SQL | undefined) =>
-    q.select({ n: count() }).from(templates).innerJoin(templateRevisions, currentRevision).where(where);
-  const columns = { templateNo: templates.templateNo, title: templates.title, revision: templates.revision };
-  const [waiting, sentBack, [waitingCount], [sentBackCount]] = await Promise.all([
+  const columns = { templateNo: templates.templateNo, title: templates.title, revision: templates.revision, total: totalOver() };
+  const [waiting, sentBack] = await Promise.all([
     q
       .select({ ...columns, byId: checker.userId, byName: checker.name, at: templateRevisions.checkedAt })
       .from(templates)
@@ -271,8 +266,6 @@ async function templateSection(q: Queryable, user: AuthUser, paging: Paging): Pr
       .where(returned)
       .orderBy(desc(templateRevisions.returnedAt), desc(templates.templateNo))
       .limit(reach),
-    counted(approvable),
-    counted(returned),
   ]);
   return {
     section: 'templates',
@@ -280,7 +273,7 @@ async function templateSection(q: Queryable, user: AuthUser, paging: Paging): Pr
       [waiting.map((row) => presentTemplate('approve', { ...row, reason: null })), sentBack.map((row) => presentTemplate('returned', row))],
       paging,
     ),
-    totalCount: Number(waitingCount?.n ?? 0) + Number(sentBackCount?.n ?? 0),
+    totalCount: totalOf(waiting) + totalOf(sentBack),
   };
 }
 
@@ -308,25 +301,27 @@ async function noteSection(q: Queryable, user: AuthUser, paging: Paging): Promis
       sql`${pendingOnNote} > 0`,
     ),
   );
-  const [rows, [total]] = await Promise.all([
-    q
-      .select({
-        note: labNotes,
-        projectTitle: projects.title,
-        projectStatus: projects.status,
-        drafted: isNotNull(noteDrafts.noteNo).mapWith(Boolean),
-        pending: pendingOnNote.mapWith(Number),
-        changedAt: changedAt.mapWith(labNotes.updatedAt),
-      })
-      .from(labNotes)
-      .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
-      .leftJoin(noteDrafts, eq(noteDrafts.noteNo, labNotes.noteNo))
-      .where(where)
-      .orderBy(desc(changedAt), desc(labNotes.noteNo))
-      .limit(paging.pageSize)
-      .offset(offsetOf(paging)),
-    q.select({ n: count() }).from(labNotes).innerJoin(projects, eq(projects.projectNo, labNotes.projectNo)).where(where),
-  ]);
+  const rows = await q
+    .select({
+      note: labNotes,
+      projectTitle: projects.title,
+      projectStatus: projects.status,
+      drafted: isNotNull(noteDrafts.noteNo).mapWith(Boolean),
+      pending: pendingOnNote.mapWith(Number),
+      changedAt: changedAt.mapWith(labNotes.updatedAt),
+      total: totalOver(),
+    })
+    .from(labNotes)
+    .innerJoin(projects, eq(projects.projectNo, labNotes.projectNo))
+    .leftJoin(noteDrafts, eq(noteDrafts.noteNo, labNotes.noteNo))
+    .where(where)
+    .orderBy(desc(changedAt), desc(labNotes.noteNo))
+    .limit(paging.pageSize)
+    .offset(offsetOf(paging));
+  // A page past the last has no row to carry the count.
+  const [counted] = rows.length
+    ? [{ n: totalOf(rows) }]
+    : await q.select({ n: count() }).from(labNotes).innerJoin(projects, eq(projects.projectNo, labNotes.projectNo)).where(where);
   return {
     section: 'notes',
     list: rows.map((row): InboxNote => {
@@ -342,7 +337,7 @@ async function noteSection(q: Queryable, user: AuthUser, paging: Paging): Promis
         path: HOME_PATHS.note(row.note.noteNo),
       };
     }),
-    totalCount: Number(total?.n ?? 0),
+    totalCount: Number(counted?.n ?? 0),
   };
 }
 
