@@ -129,6 +129,27 @@ test.describe('home', () => {
     expect(projectNo).toBeGreaterThan(0);
   });
 
+  test('shows a failing section’s error in its own card, the others as they are, and tries again', async ({ browser, request }) => {
+    test.setTimeout(hangTimeout(120_000));
+    const { newcomer } = await setUp(request);
+    const page = await openAs(browser, newcomer);
+    let failing = true;
+    await page.route(`**/server${api.inbox.section.path}`, async (route) => {
+      const body = route.request().postDataJSON() as { section?: string };
+      if (!failing || body.section !== 'notes') return route.continue();
+      return route.fulfill({ status: 500, json: { status: '4731', message: 'This part of your home could not be loaded.', data: null } });
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('home-notes-error')).toContainText('This section could not be loaded.');
+    await expect(page.getByTestId('home-waiting-empty')).toBeVisible();
+    await expect(page.getByTestId('home-recent-empty')).toBeVisible();
+    await shot(page, 'home-section-error-s-en');
+    failing = false;
+    await page.getByTestId('home-notes-error-retry').click();
+    await expect(page.getByTestId('home-notes-empty')).toBeVisible();
+    await expect(page.getByTestId('home-notes-error')).toHaveCount(0);
+  });
+
   test('shows someone new every section’s empty state', async ({ browser, request }) => {
     test.setTimeout(hangTimeout(120_000));
     const { newcomer } = await setUp(request);
