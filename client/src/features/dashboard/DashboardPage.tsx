@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { api, ERR, type DashboardCounts } from '@eln/shared';
 import { isApiError } from '../../api';
-import { useApiQuery } from '../../api/queries';
+import { useIsFetching } from '@tanstack/react-query';
+import { apiQueryKey, useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import type { Loaded } from '../../api/queries';
 import { alertApiError } from '../../modals/store';
@@ -53,6 +54,8 @@ export function DashboardPage() {
   const session = useSession();
   const counts = useApiQuery(api.dashboard.counts, {});
   const state = stateOf(counts);
+  // The page is busy until the counts and every section below them are in.
+  const sectionsLoading = useIsFetching({ queryKey: apiQueryKey(api.inbox.section) }) > 0;
   usePageTitle(t('dashboard.pageTitle'));
 
   const failure = counts.phase === 'error' && state.phase === 'failed' ? counts.error : null;
@@ -94,7 +97,7 @@ export function DashboardPage() {
     });
 
   return (
-    <section className="page dashboard" data-testid="dashboard" aria-busy={state.phase === 'loading'}>
+    <section className="page dashboard" data-testid="dashboard" aria-busy={state.phase === 'loading' || sectionsLoading}>
       <header className="dashboard-hero">
         <p className="dashboard-date">{today}</p>
         <h1 className="dashboard-greeting" data-testid="dashboard-greeting" tabIndex={-1}>
