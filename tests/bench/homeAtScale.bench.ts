@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { hashPassword } from '../../server/src/auth/passwords.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
-import { backendCpuMs, freshPostgres, percentile, printTable } from './database.js';
+import { backendCpuMs, explainCaptured, freshPostgres, percentile, printTable, type CapturedQuery } from './database.js';
 import { buildHomeDataset, HOME_PENDING, HOME_SCALE } from './homeDataset.js';
 import { capturingDatabase } from './listsAtScale.bench.js';
 import { buildScaleDataset, SCALE } from './scaleDataset.js';
@@ -164,17 +164,6 @@ async function scenarios(call: (role: Role, body: InboxRequest) => Promise<Answe
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statements a call ran (not the caller's session check). */
-async function explainInbox(client: postgres.Sql, title: string, queries: Array<{ query: string; params: unknown[] }>): Promise<string[]> {
-  const lines = [`\n-- ${title}`];
-  for (const { query, params } of queries) {
-    if (!/^\s*(select|with|\()/i.test(query) || /from "sessions"|from "users" where "users"."user_no" = \$1/i.test(query)) continue;
-    const plan = await client.begin(async (tx) => {
-      // The settings the section's own transaction makes (inbox/queries.ts).
-      for (const setting of queries.filter((q) => /^\s*set local/i.test(q.query))) await tx.unsafe(setting.query);
-      return tx.unsafe<Array<{ 'QUERY PLAN': string }>>(`explain (analyze, buffers, costs off) ${query}`, params as never[]);
-    });
-    lines.push(`   ${query.slice(0, 240).replace(/\s+/g, ' ')}${query.length > 240 ? '…' : ''}`);
-    for (const row of plan) lines.push(`     ${row['QUERY PLAN']}`);
-  }
-  return lines;
+function explainInbox(client: postgres.Sql, title: string, queries: CapturedQuery[]): Promise<string[]> {
+  return explainCaptured(client, title, queries, (query) => !/from "users" where "users"."user_no" = \$1/i.test(query), 240);
 }
