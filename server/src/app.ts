@@ -14,6 +14,7 @@ import { ssoRoutes } from './auth/sso/ssoRoutes.js';
 import { auditRoutes } from './audit/routes.js';
 import { AuditAnchor, startAuditHeadLog } from './audit/anchor.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { inboxRoutes } from './inbox/routes.js';
 import { departmentRoutes } from './departments/routes.js';
 import { licenceRoutes } from './licence/routes.js';
 import { ClientAuthors } from './collab/authors/clientAuthors.js';
@@ -201,6 +202,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, userRoutes(services));
   registerCalls(app, services, [...projectRoutes(services)]);
   registerCalls(app, services, dashboardRoutes(services));
+  registerCalls(app, services, inboxRoutes(services));
   registerCalls(app, services, noteRoutes(services));
   registerCalls(app, services, signatureRoutes(services));
   await registerFileTransfers(app, services);

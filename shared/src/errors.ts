@@ -124,6 +124,8 @@ export const ERROR_CATALOGUE = {
   '4701': entry(500, 'Notifications could not be loaded.'),
   '4702': entry(500, 'Notifications could not be marked as read.'),
   '4703': entry(500, 'Live notifications could not be started.'),
+  // The home (issue 48)
+  '4731': entry(500, 'This part of your home could not be loaded.'),
   // People (administration)
   '5001': entry(409, 'A user with this ID already exists.'),
   '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.'),
@@ -306,6 +308,7 @@ export const ERR = {
   notificationLookup: '4701',
   notificationRead: '4702',
   notificationStream: '4703',
+  inboxLookup: '4731',
   userDuplicate: '5001',
   selfDemotion: '5002',
   departmentMissing: '5003',

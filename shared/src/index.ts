@@ -36,6 +36,7 @@ export * from './api/signatures.js';
 export * from './api/dropboxes.js';
 export * from './api/schemas.js';
 export * from './api/search.js';
+export * from './api/inbox.js';
 export * from './api/templates.js';
 export * from './api/templateVersionRefusal.js';
 export * from './api/exports.js';

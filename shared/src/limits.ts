@@ -51,6 +51,13 @@ export const LIMITS = {
    * rare one does (docs/decisions.md "Search").
    */
   searchRanked: 1_000,
+  /** The home's "Recently opened": the notes, templates and schemas it lists at most (`/v1/inbox`, section `recent`). */
+  homeRecent: 12,
+  /**
+   * The opens kept for each person (recent_opens), newest first: more than the home shows, so that records
+   * the person may no longer read leave the list without emptying it.
+   */
+  recentOpensKept: 60,
   /** Largest record number (serial key) a request may name: PostgreSQL's integer. */
   maxRecordNo: 2_147_483_647,
 } as const;

@@ -106,3 +106,33 @@ export function timingRow(label: string, values: readonly number[], goalMs: numb
     met: p99 <= goalMs ? 'yes' : 'NO',
   };
 }
+
+/** A statement a capturing database saw (listsAtScale.bench.ts `capturingDatabase`). */
+export interface CapturedQuery {
+  query: string;
+  params: unknown[];
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the captured statements `keep` accepts, each in a transaction that first
+ * makes the `set local` settings the call made (its own transaction's), under `-- title`.
+ */
+export async function explainCaptured(
+  client: postgres.Sql,
+  title: string,
+  queries: CapturedQuery[],
+  keep: (query: string) => boolean,
+  width = 200,
+): Promise<string[]> {
+  const lines = [`\n-- ${title}`];
+  for (const { query, params } of queries) {
+    if (!/^\s*(select|with|\()/i.test(query) || /from "sessions"/i.test(query) || !keep(query)) continue;
+    const plan = await client.begin(async (tx) => {
+      for (const setting of queries.filter((q) => /^\s*set local/i.test(q.query))) await tx.unsafe(setting.query);
+      return tx.unsafe<Array<{ 'QUERY PLAN': string }>>(`explain (analyze, buffers, costs off) ${query}`, params as never[]);
+    });
+    lines.push(`   ${query.slice(0, width).replace(/\s+/g, ' ')}${query.length > width ? '…' : ''}`);
+    for (const row of plan) lines.push(`     ${row['QUERY PLAN']}`);
+  }
+  return lines;
+}

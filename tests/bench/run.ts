@@ -2,6 +2,7 @@ import { bundleSizes } from './bundle.bench.js';
 import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
 import { exportBench } from './export.bench.js';
+import { homeAtScaleBench } from './homeAtScale.bench.js';
 import { listsAtScaleBench } from './listsAtScale.bench.js';
 import { noteHistoryBench } from './noteHistory.bench.js';
 import { noteOpenBench } from './noteOpen.bench.js';
@@ -16,6 +17,7 @@ import { tempSaveBench } from './tempSave.bench.js';
 const benches: Array<[string, () => Promise<void>]> = [
   ['lists at scale', listsAtScaleBench],
   ['search at scale', searchAtScaleBench],
+  ['home at scale', homeAtScaleBench],
   ['live editing', collabBench],
   ['temp save', tempSaveBench],
   ['note history', noteHistoryBench],

@@ -74,10 +74,41 @@ export async function buildScaleDataset(url: string, companyCode: string, passwo
 
 /** A million records after the chain's current head, each naming its predecessor's hash. */
 async function appendAuditRecords(sql: postgres.Sql, firstUserNo: number): Promise<void> {
+  // Spread over the last ~1,000,000 seconds (11 days), milliseconds only, as the column stores them.
+  const start = Date.now() - SCALE.auditRecords * 1000;
+  await appendAuditChain(sql, SCALE.auditRecords, (seq) => {
+    const member = (seq % SCALE.users) + 1;
+    return {
+      at: new Date(start + seq * 1000),
+      actorUserNo: firstUserNo + member - 1,
+      actorUserId: `member${member}@bench.test`,
+      action: AUDIT_ACTIONS[seq % AUDIT_ACTIONS.length] as string,
+      targetType: 'note',
+      targetId: String(seq % 100_000),
+      before: null,
+      after: { version: seq % 50 },
+      reason: null,
+      clientAddress: `10.0.${seq % 256}.${seq % 200}`,
+    };
+  });
+}
+
+/** What a bench record holds besides its place in the chain. */
+export type BenchAuditRecord = Omit<UnhashedRecord, 'seq' | 'rowNo' | 'actionRowNo' | 'prevHash'>;
+
+/**
+ * Appends `count` records after the chain's current head, each made by `make` from its seq and naming its
+ * predecessor's hash (the server's own `hashOf`, so verify can run over them), 20,000 at a time through `unnest`.
+ */
+export async function appendAuditChain(
+  sql: postgres.Sql,
+  count: number,
+  make: (seq: number, index: number) => BenchAuditRecord,
+): Promise<void> {
   const [head] = await sql<
     Array<{ seq: string; row_no: string; hash: string }>
   >`select seq, row_no, hash from audit_log order by seq desc limit 1`;
-  // Each record's place among its action's records, after those the server made (see auditLog.actionRowNo).
+  // Each record's place among its action's records, after those already there (see auditLog.actionRowNo).
   const actionRowNos = new Map(
     (await sql<Array<{ action: string; last: string }>>`select action, max(action_row_no) as last from audit_log group by action`).map(
       (row) => [row.action, Number(row.last)],
@@ -86,66 +117,54 @@ async function appendAuditRecords(sql: postgres.Sql, firstUserNo: number): Promi
   let seq = Number(head?.seq ?? 0);
   let rowNo = Number(head?.row_no ?? 0);
   let prevHash = head?.hash ?? GENESIS_HASH;
-  // Spread over the last ~1,000,000 seconds (11 days), milliseconds only, as the column stores them.
-  const start = Date.now() - SCALE.auditRecords * 1000;
-  for (let done = 0; done < SCALE.auditRecords; done += AUDIT_BATCH) {
+  for (let done = 0; done < count; done += AUDIT_BATCH) {
     const columns = {
       seq: [] as number[],
       rowNo: [] as number[],
       actionRowNo: [] as number[],
       at: [] as string[],
-      actorNo: [] as number[],
-      actorId: [] as string[],
+      actorNo: [] as Array<number | null>,
+      actorId: [] as Array<string | null>,
       action: [] as string[],
-      targetId: [] as string[],
-      after: [] as string[],
-      address: [] as string[],
+      targetType: [] as Array<string | null>,
+      targetId: [] as Array<string | null>,
+      before: [] as Array<string | null>,
+      after: [] as Array<string | null>,
+      reason: [] as Array<string | null>,
+      address: [] as Array<string | null>,
       prev: [] as string[],
       hash: [] as string[],
     };
-    for (let i = 0; i < AUDIT_BATCH && done + i < SCALE.auditRecords; i += 1) {
+    for (let i = 0; i < AUDIT_BATCH && done + i < count; i += 1) {
       seq += 1;
       rowNo += 1;
-      const member = (seq % SCALE.users) + 1;
-      const action = AUDIT_ACTIONS[seq % AUDIT_ACTIONS.length] as string;
-      const actionRowNo = (actionRowNos.get(action) ?? 0) + 1;
-      actionRowNos.set(action, actionRowNo);
-      const record: UnhashedRecord = {
-        seq,
-        rowNo,
-        actionRowNo,
-        at: new Date(start + seq * 1000),
-        actorUserNo: firstUserNo + member - 1,
-        actorUserId: `member${member}@bench.test`,
-        action,
-        targetType: 'note',
-        targetId: String(seq % 100_000),
-        before: null,
-        after: { version: seq % 50 },
-        reason: null,
-        clientAddress: `10.0.${seq % 256}.${seq % 200}`,
-        prevHash,
-      };
+      const made = make(seq, done + i);
+      const actionRowNo = (actionRowNos.get(made.action) ?? 0) + 1;
+      actionRowNos.set(made.action, actionRowNo);
+      const record: UnhashedRecord = { ...made, seq, rowNo, actionRowNo, prevHash };
       const hash = hashOf(record);
       columns.seq.push(seq);
       columns.rowNo.push(rowNo);
       columns.actionRowNo.push(actionRowNo);
       columns.at.push(record.at.toISOString());
-      columns.actorNo.push(record.actorUserNo as number);
-      columns.actorId.push(record.actorUserId as string);
+      columns.actorNo.push(record.actorUserNo);
+      columns.actorId.push(record.actorUserId);
       columns.action.push(record.action);
-      columns.targetId.push(record.targetId as string);
-      columns.after.push(JSON.stringify(record.after));
-      columns.address.push(record.clientAddress as string);
+      columns.targetType.push(record.targetType);
+      columns.targetId.push(record.targetId);
+      columns.before.push(record.before === null ? null : JSON.stringify(record.before));
+      columns.after.push(record.after === null ? null : JSON.stringify(record.after));
+      columns.reason.push(record.reason);
+      columns.address.push(record.clientAddress);
       columns.prev.push(prevHash);
       columns.hash.push(hash);
       prevHash = hash;
     }
     await sql`insert into audit_log (seq, row_no, action_row_no, at, actor_user_no, actor_user_id, action, target_type, target_id, before, after, reason, client_address, prev_hash, hash)
-              select s, r, ar, a, n, u, ac, 'note', t, null, af::jsonb, null, ad, p, h
-              from unnest(${sql.array(columns.seq)}::bigint[], ${sql.array(columns.rowNo)}::bigint[], ${sql.array(columns.actionRowNo)}::bigint[], ${sql.array(columns.at)}::timestamptz[], ${sql.array(columns.actorNo)}::int[], ${sql.array(columns.actorId)}::text[],
-                          ${sql.array(columns.action)}::text[], ${sql.array(columns.targetId)}::text[], ${sql.array(columns.after)}::text[], ${sql.array(columns.address)}::text[],
-                          ${sql.array(columns.prev)}::text[], ${sql.array(columns.hash)}::text[]) as x(s, r, ar, a, n, u, ac, t, af, ad, p, h)`;
+              select s, r, ar, a, n, u, ac, tt, t, bf::jsonb, af::jsonb, re, ad, p, h
+              from unnest(${sql.array(columns.seq)}::bigint[], ${sql.array(columns.rowNo)}::bigint[], ${sql.array(columns.actionRowNo)}::bigint[], ${sql.array(columns.at)}::timestamptz[], ${sql.array(columns.actorNo as number[])}::int[], ${sql.array(columns.actorId as string[])}::text[],
+                          ${sql.array(columns.action)}::text[], ${sql.array(columns.targetType as string[])}::text[], ${sql.array(columns.targetId as string[])}::text[], ${sql.array(columns.before as string[])}::text[], ${sql.array(columns.after as string[])}::text[], ${sql.array(columns.reason as string[])}::text[], ${sql.array(columns.address as string[])}::text[],
+                          ${sql.array(columns.prev)}::text[], ${sql.array(columns.hash)}::text[]) as x(s, r, ar, a, n, u, ac, tt, t, bf, af, re, ad, p, h)`;
   }
   await sql`select setval(pg_get_serial_sequence('audit_log', 'seq'), ${seq})`;
 }

@@ -9,7 +9,7 @@ import { hashPassword } from '../../server/src/auth/passwords.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { appendParagraph, connectWriter } from '../../server/src/testing/live.js';
 import { EditorsProcess, liveBenchConfig } from './collab.bench.js';
-import { backendCpuMs, freshPostgres, percentile, printTable } from './database.js';
+import { backendCpuMs, explainCaptured, freshPostgres, percentile, printTable, type CapturedQuery } from './database.js';
 import { capturingDatabase } from './listsAtScale.bench.js';
 import { buildScaleDataset, SCALE } from './scaleDataset.js';
 import { buildSearchDataset, SEARCH_SCALE } from './searchDataset.js';
@@ -49,7 +49,7 @@ function queries(member: { projectNo: number; writer: string }): Query[] {
 }
 
 /** A scale member who reads exactly 10 projects (leads or takes part in), with one of their projects and its leader. */
-async function memberOfTen(sql: postgres.Sql): Promise<{ userId: string; projectNo: number; writer: string }> {
+export async function memberOfTen(sql: postgres.Sql): Promise<{ userId: string; projectNo: number; writer: string }> {
   const [found] = await sql<Array<{ user_id: string; project_no: number; writer: string }>>`
     with reads as (
       select user_no, project_no from project_participants union select leader_user_no, project_no from projects),
@@ -178,12 +178,12 @@ export async function searchAtScaleBench(): Promise<void> {
 }
 
 /** This database's backends (the server's connections): their CPU is the searches' PostgreSQL time. */
-async function databaseBackends(client: postgres.Sql): Promise<number[]> {
+export async function databaseBackends(client: postgres.Sql): Promise<number[]> {
   const rows = await client<Array<{ pid: number }>>`select pid from pg_stat_activity where datname = current_database()`;
   return rows.map((row) => row.pid);
 }
 
-async function waitForEmptyQueue(client: postgres.Sql): Promise<void> {
+export async function waitForEmptyQueue(client: postgres.Sql): Promise<void> {
   const until = Date.now() + 10 * 60_000;
   for (;;) {
     const [{ n }] = await client<[{ n: number }]>`select count(*)::int as n from search_queue`;
@@ -201,19 +201,8 @@ function loadAverage(): string {
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statements that read the index (not the caller's session check). */
-async function explainSearch(client: postgres.Sql, title: string, queries: Array<{ query: string; params: unknown[] }>): Promise<string[]> {
-  const lines = [`\n-- ${title}`];
-  for (const { query, params } of queries) {
-    if (!/^\s*(select|with|\()/i.test(query) || !/search_units|lab_notes|projects/i.test(query) || /from "sessions"/i.test(query)) continue;
-    const plan = await client.begin(async (tx) => {
-      // The settings the search's own transaction makes (search/queries.ts), if any.
-      for (const setting of queries.filter((q) => /^\s*set local/i.test(q.query))) await tx.unsafe(setting.query);
-      return tx.unsafe<Array<{ 'QUERY PLAN': string }>>(`explain (analyze, buffers, costs off) ${query}`, params as never[]);
-    });
-    lines.push(`   ${query.slice(0, 200).replace(/\s+/g, ' ')}${query.length > 200 ? '…' : ''}`);
-    for (const row of plan) lines.push(`     ${row['QUERY PLAN']}`);
-  }
-  return lines;
+function explainSearch(client: postgres.Sql, title: string, queries: CapturedQuery[]): Promise<string[]> {
+  return explainCaptured(client, title, queries, (query) => /search_units|lab_notes|projects/i.test(query));
 }
 
 /** The index (search_units, with its TOAST and indexes) beside everything else the database holds. */

@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
 import { startTestServer } from '../../server/src/testing/harness.js';
-import { apiSignIn, callApi, createMember, openAs, prose, seriousViolations, unique, type Person } from './support.js';
+import { apiSignIn, callApi, createPerson, openAs, prose, seriousViolations, unique, type Person } from './support.js';
 
 /**
  * The bell in the browser: a writer requests a signature in one browser and the signer's bell, open in
@@ -23,8 +23,8 @@ async function panelShot(page: Page, name: string): Promise<void> {
 async function setUp(request: APIRequestContext) {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
-  const writer = await createMember(request, adminToken, id, 'writer', 'Woo Writer', 'Y');
-  const signer = await createMember(request, adminToken, id, 'signer', 'Seo Signer', 'N');
+  const writer = await createPerson(request, adminToken, id, 'writer', 'Woo Writer', { project: 'Y' });
+  const signer = await createPerson(request, adminToken, id, 'signer', 'Seo Signer');
   const { projectNo } = await callApi(request, await apiSignIn(request, writer), api.projects.create, {
     title: `Kinetics ${id}`,
     description: 'Enzyme kinetics, batch 2',

@@ -5,7 +5,7 @@ import type { APIRequestContext } from '@playwright/test';
 import Papa from 'papaparse';
 import { AUDIT_CSV_COLUMNS } from '../../shared/src/api/audit.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { shot, unique, callApi, apiSignIn, prose, openAs, seriousViolations, createMember } from './support.js';
+import { shot, unique, callApi, apiSignIn, createPerson, prose, openAs, seriousViolations, type Person } from './support.js';
 
 /**
  * Electronic signatures in the browser: a writer saves a version and requests a reviewer; the reviewer,
@@ -21,7 +21,8 @@ import { shot, unique, callApi, apiSignIn, prose, openAs, seriousViolations, cre
 async function setUp(request: APIRequestContext) {
   const id = unique();
   const adminToken = await apiSignIn(request, E2E.admin);
-  const person = (role: string, name: string, project: 'Y' | 'N') => createMember(request, adminToken, id, role, name, project);
+  const person = (role: string, name: string, project: 'Y' | 'N'): Promise<Person> =>
+    createPerson(request, adminToken, id, role, name, { project });
   const leader = await person('leader', 'Han Leader', 'Y');
   const writer = await person('writer', 'Woo Writer', 'N');
   const reviewer = await person('reviewer', 'Ryu Reviewer', 'N');

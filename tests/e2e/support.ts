@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
+import { api, type AuthFlags, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 
 /** What the browser tests share: signing in, calling the API, screenshots, names unique to a run. */
 
@@ -97,24 +97,22 @@ export async function forgetDisplayChoices(request: APIRequestContext, who: Cred
 }
 
 /**
- * A member made through the API with the administrator's token, unique to the run: `<role>.<id>@eln.local`,
- * named `<name> <id>`, with the project permission or not.
+ * A member made through the administrators' API, named for the run (`id`): `<role>.<id>@eln.local`, the
+ * password `<role>-password-1234`, the name `<name> <id>`, with the flags given (the others off).
  */
-export async function createMember(
+export async function createPerson(
   request: APIRequestContext,
   adminToken: string,
   id: string,
   role: string,
   name: string,
-  project: 'Y' | 'N',
+  flags: Partial<AuthFlags> = {},
 ): Promise<Person> {
   const who = { userId: `${role}.${id.toLowerCase()}@eln.local`, password: `${role}-password-1234`, name: `${name} ${id}` };
   await callApi(request, adminToken, api.users.create, {
-    userId: who.userId,
-    name: who.name,
-    password: who.password,
+    ...who,
     level: 1,
-    auth: { project, schema: 'N', dropbox: 'N', template: 'N' },
+    auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N', ...flags },
   });
   return who;
 }

@@ -5,6 +5,7 @@ import type audit from './audit/en';
 import type signature from './signature/en';
 import type template from './template/en';
 import type history from './history/en';
+import type home from './home/en';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -16,6 +17,7 @@ declare module 'i18next' {
       signature: typeof signature;
       template: typeof template;
       history: typeof history;
+      home: typeof home;
     };
     returnNull: false;
   }

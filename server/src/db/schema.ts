@@ -431,7 +431,11 @@ export const noteWriters = pgTable(
       .references(() => users.userNo),
     firstWroteAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.noteNo, t.userNo] })],
+  (t) => [
+    primaryKey({ columns: [t.noteNo, t.userNo] }),
+    // The notes one person writes or co-writes (the home's "My notes", inbox/queries.ts).
+    index('note_writers_user_idx').on(t.userNo, t.noteNo),
+  ],
 );
 
 /** Every Yjs update a writer sent, appended before it is confirmed durable; compacted into snapshots. */
@@ -586,6 +590,10 @@ export const noteSignatures = pgTable(
       .on(t.noteNo, t.userNo)
       .where(sql`${t.removedAt} is null`),
     index('note_signatures_note_idx').on(t.noteNo),
+    // The home's "Waiting for me" (inbox/queries.ts): the requests still asked of one signer, newest first.
+    index('note_signatures_pending_signer_idx')
+      .on(t.userNo, t.requestedAt)
+      .where(sql`${t.status} = 'R' and ${t.removedAt} is null`),
   ],
 );
 

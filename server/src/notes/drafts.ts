@@ -1,12 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, deflateRaw, inflateRawSync } from 'node:zlib';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { blockPartsOf, type Block, type PmNode, type TempAnswer } from '@eln/shared';
 import type { Db, Queryable } from '../db/client.js';
 import { base64, fixedStatement } from '../db/fixedStatement.js';
 import { builtOnce } from '../db/builtOnce.js';
-import { noteDraftBlocks, noteDrafts } from '../db/schema.js';
+import { labNotes, noteDraftBlocks, noteDrafts } from '../db/schema.js';
+
+/**
+ * Whether the note being read (`lab_notes`) has changes since its last saved version, or was never saved:
+ * its version is 0, or it has a temporary save. The editor temp-saves within half a second of every edit
+ * stored (TIMING.tempSaveDebounceMs), and saving a version (or restoring one) removes the temporary save
+ * in the same transaction, so a draft row means edits not saved as a version since. Two look-ups by key,
+ * where comparing the live document with the version would load and derive every note's document, and
+ * the search index's `saved_version` trails the indexer and cannot see a deleted block. What it misses:
+ * an edit whose temp save never ran (its tab closed within that half second) until the next one. The
+ * project close preview and the home's "My notes" both read it.
+ */
+export function unsavedNoteSql(): SQL {
+  return sql`(${labNotes.version} = 0 or exists (select 1 from ${noteDrafts} where ${noteDrafts.noteNo} = ${labNotes.noteNo}))`;
+}
 
 /** The block list this process last stored for a note, and the key it stored it under. */
 interface Written {

@@ -16,6 +16,7 @@ import { writersOf } from './writers.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { tableText } from '../collab/documents/contentSnapshots.js';
 import { AppError } from '../http/errors.js';
+import { recordOpen } from '../inbox/recentOpens.js';
 import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
 import type { Queryable, Tx } from '../db/client.js';
@@ -245,9 +246,13 @@ export async function noteBlockList(services: Pick<Services, 'db' | 'live'>, use
   return { note: await summarize(services.db, ctx, user), blockList: blocks, changed };
 }
 
-/** A note the user may read, with its last saved version; a failure to read that answers 2017. */
+/**
+ * A note the user may read, with its last saved version; a failure to read that answers 2017. The editor
+ * reads it when it opens the note (and after each save): the open is recorded for the home's "Recently opened".
+ */
 export async function noteViewer({ db, log }: Pick<Services, 'db' | 'log'>, user: AuthUser, labNoteNo: number): Promise<ViewerAnswer> {
   const ctx = await requireVisibleNote(db, user, labNoteNo);
+  await recordOpen(db, user.userNo, 'note', ctx.note.noteNo);
   try {
     const version = await savedVersion(db, ctx.note.noteNo, ctx.note.version);
     const [savedBy] = version ? await db.select({ name: users.name }).from(users).where(eq(users.userNo, version.savedByUserNo)) : [];

@@ -1,20 +1,4 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  exists,
-  ilike,
-  inArray,
-  isNull,
-  ne,
-  or,
-  sql,
-  type Placeholder,
-  type SQL,
-  type SQLWrapper,
-} from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   joinList,
   PROJECT_STATUS,
@@ -25,17 +9,9 @@ import {
   type ProjectRow,
 } from '@eln/shared';
 import type { Queryable } from '../db/client.js';
-import {
-  departments,
-  labNotes,
-  noteDrafts,
-  noteSignatures,
-  projectDepartments,
-  projectParticipants,
-  projects,
-  users,
-} from '../db/schema.js';
+import { departments, labNotes, noteSignatures, projectDepartments, projectParticipants, projects, users } from '../db/schema.js';
 import { escapeLike } from '../db/like.js';
+import { unsavedNoteSql } from '../notes/drafts.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import type { AuthUser } from '../auth/authUser.js';
 import { AppError } from '../http/errors.js';
@@ -307,18 +283,16 @@ export function pendingSignaturesOf(q: Queryable, projectNo: number) {
 
 /**
  * What closing the project would leave unfinished (`projectClosePreview`): its pending signature
- * requests, and its notes never saved as a version, or changed since their last one (a temporary save
- * exists only after edits not yet saved as a version: saving a version removes it).
+ * requests, and its notes never saved as a version, or changed since their last one (`unsavedNoteSql`).
  */
 async function closePreview(q: Queryable, projectNo: number): Promise<ProjectClosePreview> {
-  const draft = q.select({ noteNo: noteDrafts.noteNo }).from(noteDrafts).where(eq(noteDrafts.noteNo, labNotes.noteNo));
   const [pending, unsaved] = await Promise.all([
     pendingSignaturesOf(q, projectNo),
     q
       .select({ note: labNotes, writer: users.name })
       .from(labNotes)
       .innerJoin(users, eq(users.userNo, labNotes.writerUserNo))
-      .where(and(eq(labNotes.projectNo, projectNo), isNull(labNotes.deletedAt), or(eq(labNotes.version, 0), exists(draft))))
+      .where(and(eq(labNotes.projectNo, projectNo), isNull(labNotes.deletedAt), unsavedNoteSql()))
       .orderBy(asc(labNotes.noteNo)),
   ]);
   const named = (note: typeof labNotes.$inferSelect) => ({ labNoteNo: note.noteNo, labNoteNumber: note.labNoteNumber, title: note.title });

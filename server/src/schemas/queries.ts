@@ -18,6 +18,7 @@ import type { FileLinks } from '../files/links.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import { schemaEntries, schemas, schemaTypes, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { recordOpen } from '../inbox/recentOpens.js';
 import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
 import {
@@ -185,6 +186,13 @@ export async function lockSchemaType(tx: Queryable, schemasTypeNo: number): Prom
   const [locked] = await tx.select().from(schemaTypes).where(eq(schemaTypes.schemasTypeNo, schemasTypeNo)).for('update');
   if (!locked) throw new AppError(ERR.schemaCheck);
   return locked;
+}
+
+/** A schema type as its editor opens it (`/schema/detail`): readable, then recorded as opened (the home's "Recently opened"). */
+export async function openSchemaType(q: Queryable, user: AuthUser, schemasTypeNo: number, links: FileLinks): Promise<SchemaTypeDetail> {
+  const type = await requireReadableSchemaType(q, user, schemasTypeNo);
+  await recordOpen(q, user.userNo, 'schema', type.schemasTypeNo);
+  return schemaTypeDetail(q, user, type, links);
 }
 
 export async function schemaTypeDetail(q: Queryable, user: Caller, type: SchemaTypeRecord, links: FileLinks): Promise<SchemaTypeDetail> {

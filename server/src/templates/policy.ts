@@ -1,8 +1,8 @@
-import { and, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { ERR, TEMPLATE_STATE, type TemplateAbilities } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { DocumentAccess } from '../collab/documents/documentKinds.js';
-import { templates } from '../db/schema.js';
+import { templateRevisions, templates, templateWriters } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 import { isAdministrator } from '../users/policy.js';
 import type { RevisionRecord, TemplateRecord } from './record.js';
@@ -129,6 +129,22 @@ export function canApproveTemplate(user: Caller, template: TemplateFacts, waitin
 /** Who may not approve the waiting revision: its author, its writers and whoever checked it in. */
 export function approvalExcludedUserNos(template: Pick<TemplateFacts, 'authorUserNo'>, waiting: WaitingRevision): number[] {
   return [...new Set([template.authorUserNo, ...waiting.writerUserNos, waiting.checkedByUserNo])];
+}
+
+/**
+ * `canApproveTemplate` as the condition a query over templates filters by (the home's "Waiting for me"):
+ * checked in, not deleted, its waiting revision stored, and the caller, who manages templates, neither its
+ * author, nor who checked that revision in, nor one who wrote in it or in a revision sent back since the
+ * last approval (`approvalExcludedUserNos`). Nothing for a caller who does not manage templates.
+ */
+export function approvableTemplatesSql(user: Caller): SQL {
+  if (canManageTemplates(user) !== 'allowed') return sql`false`;
+  return sql`(${templates.state} = ${TEMPLATE_STATE.checking} and ${templates.deletedAt} is null and ${templates.authorUserNo} <> ${user.userNo}
+    and exists (select 1 from ${templateRevisions} where ${templateRevisions.templateNo} = ${templates.templateNo}
+      and ${templateRevisions.revision} = ${templates.revision} and ${templateRevisions.checkedByUserNo} <> ${user.userNo})
+    and not exists (select 1 from ${templateWriters} where ${templateWriters.templateNo} = ${templates.templateNo}
+      and ${templateWriters.userNo} = ${user.userNo} and ${templateWriters.revision} > coalesce(${templates.approvedRevision}, 0)
+      and ${templateWriters.revision} <= ${templates.revision}))`;
 }
 
 /** Its author or an administrator deletes a template (notes made from it keep their copy). */

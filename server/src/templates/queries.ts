@@ -23,6 +23,7 @@ import { escapeLike } from '../db/like.js';
 import { offsetOf, withinDates } from '../db/paging.js';
 import { labNotes, templateDrafts, templateRevisions, templates, templateWriters, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { recordOpen } from '../inbox/recentOpens.js';
 import { enforce } from '../http/verdicts.js';
 import type { Services } from '../services.js';
 import {
@@ -286,10 +287,11 @@ export async function approvedContent(
   return revision ? { revision, blocks: revision.blocks as SavedBlock[] } : null;
 }
 
-/** A template and its live draft, as its editor opens them: for those who manage templates. */
+/** A template and its live draft, as its editor opens them: for those who manage templates. Recorded as opened (the home). */
 export async function templateEditor({ db, live }: Services, user: AuthUser, templateNo: number): Promise<TemplateEditorAnswer> {
   enforce(canManageTemplates(user), MANAGE_REFUSALS);
   const template = await requireReadableTemplate(db, user, templateNo);
+  await recordOpen(db, user.userNo, 'template', template.templateNo);
   const content = await live.snapshot(templateDocumentName(template.templateNo));
   return { template: await templateDetail(db, user, template.templateNo), blockList: content.savedBlocks('TEMPLATE') };
 }
@@ -309,7 +311,10 @@ function defaultViewedRevision(template: TemplateRecord): number | null {
   return template.approvedRevision ?? (template.revision > 0 ? template.revision : null);
 }
 
-/** One checked-in revision, read-only, with who wrote each block; approved ones only for those who do not manage templates. */
+/**
+ * One checked-in revision, read-only, with who wrote each block; approved ones only for those who do not
+ * manage templates (their template screen opens with it: recorded as opened, for the home).
+ */
 export async function templateViewer(
   q: Queryable,
   user: AuthUser,
@@ -319,6 +324,7 @@ export async function templateViewer(
   const wanted = input.revision ?? defaultViewedRevision(template);
   const row = wanted === null ? undefined : await revisionOf(q, template.templateNo, wanted);
   enforce(canViewRevision(user, wanted, row), VIEW_REFUSALS);
+  await recordOpen(q, user.userNo, 'template', template.templateNo);
   const viewed = row as RevisionRecord;
   const detail = await templateDetail(q, user, template.templateNo);
   const revision = detail.revisions.find((r) => r.revision === viewed.revision);

@@ -6,6 +6,7 @@ import { departmentCalls } from './departments.js';
 import { dropboxCalls } from './dropboxes.js';
 import { exportCalls } from './exports.js';
 import { fileCalls } from './files.js';
+import { inboxCalls } from './inbox.js';
 import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
 import { mailCalls } from './mail.js';
@@ -44,6 +45,7 @@ export const api = {
   licence: licenceCalls,
   system: systemCalls,
   dashboard: dashboardCalls,
+  inbox: inboxCalls,
   search: searchCalls,
   timestamps: timestampCalls,
   account: accountCalls,

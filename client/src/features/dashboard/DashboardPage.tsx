@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { api, ERR, type DashboardCounts } from '@eln/shared';
 import { isApiError } from '../../api';
-import { useApiQuery } from '../../api/queries';
+import { useIsFetching } from '@tanstack/react-query';
+import { apiQueryKey, useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { viewerTimeZone, zonedDay } from '../../lib/timeZone';
 import type { Loaded } from '../../api/queries';
@@ -12,6 +13,7 @@ import { useSession } from '../../session/store';
 import { CheckCircleIcon, DropboxIcon, FolderIcon, LockIcon, SchemaIcon, TemplateIcon, ArrowRightIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { usePageTitle } from '../../ui/usePageTitle';
+import { HomeSections } from '../home/HomeSections';
 import { greetingFor, parseCounts, type Counts, type DashboardCountKey } from './counts';
 type State = { phase: 'loading' } | { phase: 'ready'; counts: Counts } | { phase: 'unavailable' } | { phase: 'failed' };
 
@@ -44,12 +46,17 @@ function stateOf(counts: Loaded<DashboardCounts>): State {
   return counts.data ? { phase: 'ready', counts: parseCounts(counts.data) } : { phase: 'loading' };
 }
 
-/** `/`: greeting and the six counts. The count call may not exist yet (9005): the cards then show "—". */
+/**
+ * `/`: greeting and the six counts (the count call may not exist yet, 9005: the cards then show "—"), then
+ * the home's sections: what waits for the reader, their notes, what they opened last, their projects' news.
+ */
 export function DashboardPage() {
   const { t } = useTranslation();
   const session = useSession();
   const counts = useApiQuery(api.dashboard.counts, {});
   const state = stateOf(counts);
+  // The page is busy until the counts and every section below them are in.
+  const sectionsLoading = useIsFetching({ queryKey: apiQueryKey(api.inbox.section) }) > 0;
   usePageTitle(t('dashboard.pageTitle'));
 
   const failure = counts.phase === 'error' && state.phase === 'failed' ? counts.error : null;
@@ -91,7 +98,7 @@ export function DashboardPage() {
     });
 
   return (
-    <section className="page dashboard" data-testid="dashboard" aria-busy={state.phase === 'loading'}>
+    <section className="page dashboard" data-testid="dashboard" aria-busy={state.phase === 'loading' || sectionsLoading}>
       <header className="dashboard-hero">
         <p className="dashboard-date">{today}</p>
         <h1 className="dashboard-greeting" data-testid="dashboard-greeting" tabIndex={-1}>
@@ -111,6 +118,7 @@ export function DashboardPage() {
       <div className="stat-grid">{renderCards(PROJECT_CARDS)}</div>
       <h2 className="section-title">{t('dashboard.library')}</h2>
       <div className="stat-grid">{renderCards(LIBRARY_CARDS)}</div>
+      <HomeSections />
     </section>
   );
 }

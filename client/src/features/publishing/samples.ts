@@ -11,6 +11,8 @@ import {
   type DepartmentSearchAnswer,
   type DepartmentSearchGroup,
   type ExportJob,
+  type InboxAnswer,
+  type InboxRequest,
   type LicenceInfoAnswer,
   type ListAnswer,
   type NoteSummary,
@@ -353,10 +355,203 @@ const NOTIFICATIONS: NotificationItem[] = [
     link: '/admin/download',
   },
 ];
+const NOTE_REF = (n: NoteSummary) => ({ labNoteNo: n.no, labNoteNumber: n.labNoteNumber, title: n.title });
+const PROJECT_REF = { projectNo: PROJECT.no, title: PROJECT.title };
+const by = (userNo: number) => ({ userId: person(userNo).userId, name: person(userNo).name });
+
+/** The home's sections (`/v1/inbox`): what waits for the sample administrator, their notes, what they opened, the news. */
+function homeSection(body: Record<string, unknown>): InboxAnswer {
+  const [week4, week3, buffers] = NOTES as [NoteSummary, NoteSummary, NoteSummary];
+  switch (body.section as InboxRequest['section']) {
+    case 'signatures':
+      return {
+        section: 'signatures',
+        totalCount: 2,
+        list: [
+          {
+            kind: 'request',
+            signatureId: 41,
+            note: NOTE_REF(week3),
+            project: PROJECT_REF,
+            meaning: 'reviewer',
+            by: by(3),
+            at: at(25, 8),
+            reason: null,
+            path: `/note/${week3.no}`,
+          },
+          {
+            kind: 'declined',
+            signatureId: 37,
+            note: NOTE_REF(week4),
+            project: PROJECT_REF,
+            meaning: 'participant',
+            by: by(4),
+            at: at(24, 16),
+            reason: 'The control wells are missing from the plate map.',
+            path: `/note/${week4.no}`,
+          },
+        ],
+      };
+    case 'templates':
+      return {
+        section: 'templates',
+        totalCount: 1,
+        list: [
+          {
+            kind: 'approve',
+            templateNo: 14,
+            title: 'Western blot, standard',
+            revision: 3,
+            by: by(5),
+            at: at(24, 11),
+            reason: null,
+            path: '/template/note/14',
+          },
+        ],
+      };
+    case 'notes':
+      return {
+        section: 'notes',
+        totalCount: 2,
+        list: [
+          {
+            note: NOTE_REF(week4),
+            project: PROJECT_REF,
+            status: 'W',
+            version: 1,
+            unsaved: 'changedSinceSave',
+            pendingSignatures: 0,
+            changedAt: at(25, 7),
+            path: `/note/${week4.no}`,
+          },
+          {
+            note: NOTE_REF(week3),
+            project: PROJECT_REF,
+            status: 'R',
+            version: 3,
+            unsaved: null,
+            pendingSignatures: 1,
+            changedAt: at(23, 10),
+            path: `/note/${week3.no}`,
+          },
+        ],
+      };
+    case 'recent':
+      return {
+        section: 'recent',
+        list: [
+          {
+            kind: 'note',
+            no: week4.no,
+            title: week4.title,
+            number: week4.labNoteNumber,
+            projectTitle: PROJECT.title,
+            openedAt: at(25, 7),
+            path: `/note/${week4.no}`,
+          },
+          {
+            kind: 'template',
+            no: 14,
+            title: 'Western blot, standard',
+            number: null,
+            projectTitle: null,
+            openedAt: at(24, 11),
+            path: '/template/note/14',
+          },
+          { kind: 'schema', no: 3, title: 'Reagents', number: null, projectTitle: null, openedAt: at(23, 15), path: '/schema/3' },
+          {
+            kind: 'note',
+            no: buffers.no,
+            title: buffers.title,
+            number: buffers.labNoteNumber,
+            projectTitle: PROJECT.title,
+            openedAt: at(22, 9),
+            path: `/note/${buffers.no}`,
+          },
+        ],
+      };
+    case 'activity':
+    default: {
+      const event = { actor: null, note: null, project: null, template: null, version: null, meaning: null, signer: null, reason: null };
+      return {
+        section: 'activity',
+        next: null,
+        list: [
+          {
+            ...event,
+            seq: 906,
+            event: 'versionSaved',
+            at: at(25, 7),
+            actor: person(2).name,
+            note: NOTE_REF(week4),
+            project: PROJECT_REF,
+            version: '2',
+            path: `/note/${week4.no}`,
+          },
+          {
+            ...event,
+            seq: 901,
+            event: 'signatureGiven',
+            at: at(24, 15),
+            actor: person(4).name,
+            note: NOTE_REF(buffers),
+            project: PROJECT_REF,
+            version: '3',
+            meaning: 'reviewer',
+            path: `/note/${buffers.no}`,
+          },
+          {
+            ...event,
+            seq: 884,
+            event: 'templateApproved',
+            at: at(23, 13),
+            actor: person(4).name,
+            template: { templateNo: 12, title: 'MTT assay' },
+            version: '2.1',
+            path: '/template/note/12',
+          },
+          {
+            ...event,
+            seq: 871,
+            event: 'noteCreated',
+            at: at(22, 9),
+            actor: person(2).name,
+            note: NOTE_REF(week4),
+            project: PROJECT_REF,
+            path: `/note/${week4.no}`,
+          },
+          {
+            ...event,
+            seq: 850,
+            event: 'signatureRemoved',
+            at: at(21, 17),
+            actor: person(1).name,
+            note: NOTE_REF(week3),
+            project: PROJECT_REF,
+            meaning: 'participant',
+            signer: person(6).name,
+            reason: 'Signed before the last readings were added.',
+            path: `/note/${week3.no}`,
+          },
+          {
+            ...event,
+            seq: 832,
+            event: 'projectClosed',
+            at: at(20, 18),
+            actor: person(6).name,
+            project: { projectNo: 103, title: PROJECT_TITLES[5][0] },
+            path: '/project/103',
+          },
+        ],
+      };
+    }
+  }
+}
 
 /** The answer of each call the guide's screens make, by path. */
 const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   [api.dashboard.counts.path]: () => COUNTS,
+  [api.inbox.section.path]: homeSection,
   [api.projects.list.path]: (): ListAnswer<ProjectRow> => ({ list: PROJECTS, totalCount: 57 }),
   [api.projects.detail.path]: () => PROJECT,
   [api.projects.editor.path]: (): ProjectEditorAnswer => ({ info: PROJECT, list: NOTES }),
