@@ -188,9 +188,9 @@ describe('the daily digest at 08:00 in Asia/Seoul', () => {
     expect(mail!.messageId).toBe(digest!.messageId);
     const text = mail!.text ?? '';
     const lines = [
-      `Writer Woo님이 실험노트 ${notes.second.title} (${notes.second.number})에서 나를 언급했습니다`,
-      `내 실험노트 ${notes.second.title} (${notes.second.number})에서 Writer Woo님의 서명이 삭제되었습니다: wrong version`,
-      `Writer Woo님이 실험노트 ${notes.first.title} (${notes.first.number})에 검토자 서명을 요청했습니다`,
+      `Writer Woo님이 노트 ${notes.second.title} (${notes.second.number})에서 나를 언급했습니다`,
+      `Writer Woo님이 내 노트 ${notes.second.title} (${notes.second.number})의 참여자 서명을 삭제했습니다: wrong version`,
+      `Writer Woo님이 노트 ${notes.first.title} (${notes.first.number})에 검토자 서명을 요청했습니다`,
     ];
     // Newest first, each with its link back.
     const positions = lines.map((line) => text.indexOf(line));

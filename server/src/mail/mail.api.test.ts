@@ -103,7 +103,7 @@ describe('a notification chosen by email', () => {
     const link = `${PUBLIC_URL}/note/${noteNo}`;
     const note = `${NOTE_TITLE} (${labNoteNumber})`;
     const expected: Record<Language | 'unset', { subject: string; lang: Language; open: string }> = {
-      ko: { subject: `Writer Woo님이 실험노트 ${note}에 검토자 서명을 요청했습니다`, lang: 'ko', open: '실험노트에서 열기:' },
+      ko: { subject: `Writer Woo님이 노트 ${note}에 검토자 서명을 요청했습니다`, lang: 'ko', open: '실험노트에서 열기:' },
       en: { subject: `Writer Woo asked you to sign note ${note} as Reviewer`, lang: 'en', open: 'Open it in the lab notebook:' },
       ja: {
         subject: `Writer Wooさんが実験ノート ${note} へのレビュアーとしての署名を依頼しました`,

@@ -1,4 +1,12 @@
-import { formatZonedTime, MAIL_LIMITS, type Language, type NotificationEvent, type SignatureType } from '@eln/shared';
+import {
+  formatZonedTime,
+  MAIL_LIMITS,
+  notificationSentence,
+  SIGNATURE_TYPES,
+  type Language,
+  type NotificationEvent,
+  type SignatureType,
+} from '@eln/shared';
 import { fillIn, SHARED_MESSAGES } from '@eln/shared/i18n';
 import { el, openTag, text as escaped } from '../rendering/html.js';
 
@@ -31,29 +39,36 @@ export interface MailContent {
   html: string;
 }
 
+const isSignatureType = (value: string): value is SignatureType => (SIGNATURE_TYPES as readonly string[]).includes(value);
+
 const stringOf = (value: unknown): string | null =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
 
 /**
- * The event's sentence (shared `notification.events`, the one the bell and the home say), its names filled
- * in the reader's language: a note as "title (LN-…)". The payload gives what the records do not: a
- * signature's `meaning`, a `reason`, a template's `version`, an export's `file`, a `count` of people.
+ * The event's sentence in the reader's language: the shared `notificationSentence`, the one the bell and
+ * the home say. The payload gives what the records do not: a signature's `meaning` and whether it was
+ * `declined`, a `reason`, a template's `version`, an export's `file`, a `count` of people.
  */
 export function sentenceOf(item: MailItem, language: Language): string {
   const words = SHARED_MESSAGES[language];
   const meaning = stringOf(item.payload.meaning);
-  const params: Record<string, string> = {
-    actor: item.actorName ?? words.notification.system,
-    note: item.note ? `${item.note.title} (${item.note.number})` : '',
-    project: item.projectTitle ?? '',
-    template: item.templateTitle ?? '',
-    meaning: meaning ? (words.signature.meaning[meaning as SignatureType] ?? meaning) : '',
-    reason: stringOf(item.payload.reason) ?? '',
-    version: stringOf(item.payload.version) ?? '',
-    file: stringOf(item.payload.file) ?? item.job?.fileName ?? item.job?.format.toUpperCase() ?? '',
-    count: stringOf(item.payload.count) ?? '',
-  };
-  return fillIn(words.notification.events[item.event], params);
+  const count = stringOf(item.payload.count);
+  return notificationSentence(
+    {
+      event: item.event,
+      actorName: item.actorName,
+      note: item.note ? { labNoteNo: 0, labNoteNumber: item.note.number, title: item.note.title } : null,
+      project: item.projectTitle === null ? null : { projectNo: 0, title: item.projectTitle },
+      template: item.templateTitle === null ? null : { templateNo: 0, title: item.templateTitle },
+      meaning: meaning && isSignatureType(meaning) ? meaning : null,
+      reason: stringOf(item.payload.reason),
+      declined: item.payload.declined === true,
+      version: stringOf(item.payload.version),
+      file: stringOf(item.payload.file) ?? item.job?.fileName ?? item.job?.format.toUpperCase() ?? null,
+      count: count === null ? null : Number(count),
+    },
+    { ...words.notification, meaning: words.signature.meaning },
+  );
 }
 
 /** A subject is one line: a reason typed over several lines is joined, and a long one cut. */
