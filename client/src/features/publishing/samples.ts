@@ -14,6 +14,7 @@ import {
   type InboxAnswer,
   type InboxRequest,
   type LicenceInfoAnswer,
+  type MailListAnswer,
   type ListAnswer,
   type NoteSummary,
   type NotificationItem,
@@ -293,6 +294,24 @@ const EXPORT_JOBS: ExportJob[] = [
   },
 ];
 
+/** The user list's card of mails not delivered: one the mail server refused for good. */
+const FAILED_MAILS: MailListAnswer['list'] = [
+  {
+    mailId: 17,
+    kind: 'notification',
+    status: 'failed',
+    recipient: { userNo: 3, userId: person(3).userId, name: person(3).name, active: true },
+    event: 'signatureRequested',
+    notificationCount: 1,
+    attempts: 1,
+    lastError: '550 5.1.1 mailbox unavailable',
+    createdAt: at(26, 14),
+    nextAttemptAt: null,
+    sentAt: null,
+    abilities: { retry: true },
+  },
+];
+
 /** The bell's notifications: two unread, as a member of the sample project would find them. */
 const NOTIFICATION_BASE = {
   actorName: null,
@@ -569,6 +588,7 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   [api.departments.searchUsers.path]: (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
   [api.departments.list.path]: () => ({ list: DEPARTMENTS }),
   [api.users.list.path]: (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
+  [api.mail.list.path]: (): MailListAnswer => ({ list: FAILED_MAILS, totalCount: FAILED_MAILS.length, failedCount: FAILED_MAILS.length }),
   [api.users.detail.path]: () => ADMIN_USERS[1],
   [api.auth.flags.path]: (): AuthFlagsAnswer => ({ ...ALL, abilities: ABILITIES }),
   [api.licence.info.path]: () => LICENCE,
