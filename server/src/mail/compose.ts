@@ -7,6 +7,7 @@ import { toAuthFlags } from '../users/flags.js';
 import { isAdministrator } from '../users/policy.js';
 import { knownZone } from './digestTime.js';
 import { readableNotificationIds } from './readable.js';
+import { notificationPath } from '../notifications/presenters.js';
 import { digestMail, notificationMail, type MailContent, type MailItem } from './render.js';
 
 type OutboxRow = typeof mailOutbox.$inferSelect;
@@ -90,7 +91,7 @@ export async function composeMail(db: Db, row: OutboxRow, settings: { publicUrl:
         templateTitle: n.templateTitle,
         job: n.jobFormat !== null ? { fileName: n.jobFileName, format: n.jobFormat } : null,
         payload: (n.payload ?? {}) as Record<string, unknown>,
-        path: pathOf(event, n, isAdministrator(reader)),
+        path: notificationPath(event, n, isAdministrator(reader)),
       };
     });
   if (items.length === 0) return { withheld: WITHHELD.unreadable };
@@ -101,26 +102,6 @@ export async function composeMail(db: Db, row: OutboxRow, settings: { publicUrl:
   };
   const content = row.kind === 'notification' ? notificationMail(items[0]!, mailReader) : digestMail(items, mailReader);
   return { to: recipient.userId, language: mailReader.language, content };
-}
-
-/**
- * The client path a notification opens, as the bell opens it: its note, template or project; an export's
- * list (the downloads for administrators, else the project exported); the user list for the directory's
- * deactivations.
- */
-function pathOf(
-  event: NotificationEvent,
-  n: { noteNo: number | null; templateNo: number | null; projectNo: number | null },
-  admin: boolean,
-): string {
-  if (event === 'usersDeactivated') return '/admin';
-  if (event === 'exportFinished' || event === 'exportFailed') {
-    if (admin) return '/admin/download';
-    return n.projectNo === null ? '/' : `/project/${n.projectNo}`;
-  }
-  if (n.noteNo !== null) return `/note/${n.noteNo}`;
-  if (n.templateNo !== null) return `/template/note/${n.templateNo}`;
-  return n.projectNo === null ? '/' : `/project/${n.projectNo}`;
 }
 
 /** A digest's notification ids as stored (jsonb: an array of numbers). */

@@ -51,20 +51,25 @@ function payloadOf(raw: unknown): NotificationPayload {
 }
 
 /**
- * The client path a notification opens: its note, project or template; an export's list (the downloads
- * page for administrators, else the project it exported); the user list for a directory synchronisation.
+ * The client path a notification opens, in the bell and in its mail: its note, project or template; an
+ * export's list (the downloads page for administrators, else the project it exported); the user list for a
+ * directory synchronisation.
  */
-function linkOf(reader: AuthUser, event: NotificationEvent, row: NotificationRow): string {
+export function notificationPath(
+  event: NotificationEvent,
+  refs: { noteNo: number | null; projectNo: number | null; templateNo: number | null },
+  administrator: boolean,
+): string {
   switch (SUBJECT_OF[event]) {
     case 'note':
-      return `/note/${row.noteNo}`;
+      return `/note/${refs.noteNo}`;
     case 'project':
-      return `/project/${row.projectNo}`;
+      return `/project/${refs.projectNo}`;
     case 'template':
-      return `/template/note/${row.templateNo}`;
+      return `/template/note/${refs.templateNo}`;
     case 'export':
-      if (isAdministrator(reader)) return '/admin/download';
-      return row.projectNo === null ? '/' : `/project/${row.projectNo}`;
+      if (administrator) return '/admin/download';
+      return refs.projectNo === null ? '/' : `/project/${refs.projectNo}`;
     case 'directory':
       return '/admin';
   }
@@ -96,6 +101,6 @@ export function toNotificationItem(reader: AuthUser, row: NotificationRow): Noti
     count: payload.count ?? null,
     createdAt: row.createdAt.toISOString(),
     read: row.readAt !== null,
-    link: linkOf(reader, row.event, row),
+    link: notificationPath(row.event, row, isAdministrator(reader)),
   };
 }
