@@ -77,9 +77,17 @@ export class AuditAnchor {
     });
   }
 
-  /** Resolves when every append seen so far is written (or has shown it rolled back). */
+  /**
+   * Resolves when every append seen so far is written (or has shown it rolled back), and so is the
+   * periodic write under way (the server starts one at boot, outside any append).
+   */
   async settled(): Promise<void> {
-    while (this.running) await this.running;
+    for (;;) {
+      const writing = this.writing;
+      while (this.running) await this.running;
+      await writing;
+      if (writing === this.writing && !this.running) return;
+    }
   }
 
   private async follow(): Promise<void> {
