@@ -43,6 +43,7 @@ export * from './api/exports.js';
 export * from './api/sso.js';
 export * from './api/timestamps.js';
 export * from './notifications.js';
+export * from './mentions.js';
 export * from './api/account.js';
 export * from './api/mail.js';
 export * from './notificationText.js';

@@ -66,6 +66,12 @@ export const LIMITS = {
 export const AUDIT_VERIFY = { maxBrokenListed: 100 } as const;
 
 /** The bell's notifications (`api.notifications`) and their live stream. */
+/** Mentions of people in a note or a comment (shared/src/mentions.ts). */
+export const MENTION_LIMITS = {
+  /** People one text (a comment, or what one save of a note adds) may mention and so notify. */
+  perText: 20,
+} as const;
+
 export const NOTIFICATION_LIMITS = {
   /** Notifications one `read` call marks by id. */
   readIds: 100,
