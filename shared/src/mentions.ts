@@ -10,6 +10,9 @@ import { MENTION_LIMITS } from './limits.js';
 /** One mention token in plain text; the capture is the user ID. */
 export const MENTION_TOKEN = /@\[([^\][\s]+@[^\][\s]+)\]/g;
 
+/** The user ID a match of MENTION_TOKEN captured (the pattern always captures one). */
+const userIdOf = (match: RegExpMatchArray): string => match[1] ?? '';
+
 /** The token that mentions this person in plain text. */
 export function mentionToken(userId: string): string {
   return `@[${userId}]`;
@@ -17,7 +20,7 @@ export function mentionToken(userId: string): string {
 
 /** The people a plain text mentions, each once, in the order they first appear. */
 export function mentionedUserIds(text: string): string[] {
-  return [...new Set(Array.from(text.matchAll(MENTION_TOKEN), (match) => match[1]))];
+  return [...new Set(Array.from(text.matchAll(MENTION_TOKEN), userIdOf))];
 }
 
 /** Whether a text mentions more people than one text may notify. */
@@ -31,7 +34,7 @@ export function splitMentions(text: string): Array<{ text: string } | { userId: 
   let at = 0;
   for (const match of text.matchAll(MENTION_TOKEN)) {
     if (match.index > at) parts.push({ text: text.slice(at, match.index) });
-    parts.push({ userId: match[1] });
+    parts.push({ userId: userIdOf(match) });
     at = match.index + match[0].length;
   }
   if (at < text.length) parts.push({ text: text.slice(at) });
