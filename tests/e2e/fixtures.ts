@@ -3,7 +3,7 @@
  * so that two files running at once never see each other's data: worker i (its `parallelIndex`, stable
  * across worker restarts) talks to the server on `basePort + i`.
  */
-export const E2E_WORKERS = 2;
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
 /**
  * Test timeouts catch hangs, not slowness: each is written as its test's time allowed on a quiet 2-core

@@ -484,6 +484,9 @@ test.describe('live lab notes', () => {
     await kim.goto(`/note/${labNoteNo}`);
     await expect(kim.locator('[data-testid^="note-tab-close-"]')).toHaveCount(2);
     await kim.getByTestId(`note-tab-close-${third}`).click();
+    // Closing asks once the note's session is open for writing again (a busy machine takes a moment).
+    await expect(prose(kim)).toHaveAttribute('contenteditable', 'true');
+    await expect(kim.getByTestId(`note-tab-${labNoteNo}`)).toHaveAttribute('data-changed', 'yes');
     await kim.getByTestId(`note-tab-close-${labNoteNo}`).click();
     await expect(kim.getByTestId('leave-dialog')).toBeVisible();
     await kim.getByTestId('leave-discard').click();
