@@ -12,7 +12,7 @@ import { users } from '../db/schema.js';
 import { hashPassword } from '../auth/passwords.js';
 import { bootstrap } from '../system/bootstrap.js';
 import { fromAuthFlags } from '../users/flags.js';
-import { openMigratedPglite } from './pgliteImage.js';
+import { migratedKey, openMigratedPglite } from './pgliteImage.js';
 
 /**
  * A real server on a real, empty database for one test file: PGlite in memory, or (ELN_TEST_DB=postgres)
@@ -202,9 +202,65 @@ export async function createTestDatabase(): Promise<{ database: Database; dispos
 
 /** testDatabaseTarget's database, opened and migrated (PGlite in memory from the migrated image: pgliteImage.ts). */
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const { target, drop } = await testDatabaseTarget();
-  const database = target.kind === 'pglite' ? await openMigratedPglite() : await openDatabase(target);
-  return { database, drop };
+  if (process.env.ELN_TEST_DB !== 'postgres') return { database: await openMigratedPglite(), drop: async () => undefined };
+  const { target, drop } = await freshPostgresDatabase(postgresTestUrl(), await migratedPostgresTemplate(postgresTestUrl()));
+  return { database: await openDatabase(target), drop };
+}
+
+function postgresTestUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('ELN_TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/eln_test)');
+  return url;
+}
+
+/** The template's recipe: its key changes with it. */
+const TEMPLATE_RECIPE = 'CREATE DATABASE, drizzle migrate (openDatabase), RENAME';
+
+/**
+ * The name of a database on the PostgreSQL server with every migration applied, made once and then copied
+ * by each test file's server (CREATE DATABASE … TEMPLATE): migrating a new database took half a second a
+ * file, copying the template a tenth. Its name hashes what it is made of (pgliteImage.ts's migratedKey),
+ * so a changed migration makes a new one; test runs starting together make it once, under an advisory lock.
+ */
+async function migratedPostgresTemplate(url: string): Promise<string> {
+  const key = await migratedKey(['drizzle-orm', 'postgres'], TEMPLATE_RECIPE);
+  const name = `eln_template_${key}`;
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    await admin`select pg_advisory_lock(hashtext(${name}))`;
+    const [found] = await admin`select 1 from pg_database where datname = ${name}`;
+    if (!found) {
+      const { target, drop } = await freshPostgresDatabase(url);
+      try {
+        await (await openDatabase(target)).close();
+        await waitUntilUnused(admin, databaseNameOf(target));
+        await admin.unsafe(`ALTER DATABASE ${databaseNameOf(target)} RENAME TO ${name}`);
+      } catch (error) {
+        await drop();
+        throw error;
+      }
+    }
+    await admin`select pg_advisory_unlock(hashtext(${name}))`;
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
+const databaseNameOf = (target: Parameters<typeof openDatabase>[0]): string =>
+  target.kind === 'postgres' ? new URL(target.url).pathname.slice(1) : '';
+
+/**
+ * Waits until no backend is connected to the database (a closed pool's backends end a moment after its
+ * sockets do): PostgreSQL renames, copies and drops only a database nobody is connected to.
+ */
+async function waitUntilUnused(client: import('postgres').Sql, name: string): Promise<void> {
+  for (let waited = 0; waited < 5000; waited += 50) {
+    const [row] = await client<Array<{ n: number }>>`select count(*)::int as n from pg_stat_activity where datname = ${name}`;
+    if (!row?.n) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
@@ -215,12 +271,21 @@ export async function testDatabaseTarget(
   pgliteDir: string | null = null,
 ): Promise<{ target: Parameters<typeof openDatabase>[0]; drop: () => Promise<void> }> {
   if (process.env.ELN_TEST_DB !== 'postgres') return { target: { kind: 'pglite', dataDir: pgliteDir }, drop: async () => undefined };
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('ELN_TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/eln_test)');
+  return freshPostgresDatabase(postgresTestUrl());
+}
+
+/**
+ * A new database on the PostgreSQL server of `url` (made through the database `url` names): empty, or a
+ * copy of `template`; and the function that drops it.
+ */
+async function freshPostgresDatabase(
+  url: string,
+  template?: string,
+): Promise<{ target: Parameters<typeof openDatabase>[0]; drop: () => Promise<void> }> {
   const { default: postgres } = await import('postgres');
   const name = `eln_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const adminClient = postgres(url, { max: 1, onnotice: () => undefined });
-  await adminClient.unsafe(`CREATE DATABASE ${name}`);
+  await adminClient.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await adminClient.end();
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
@@ -228,15 +293,9 @@ export async function testDatabaseTarget(
     target: { kind: 'postgres', url: dbUrl.toString() },
     async drop() {
       const client = postgres(url, { max: 1, onnotice: () => undefined });
-      // A closed pool's backends end a moment after its sockets do; forcing the drop while one is still
-      // starting up resets it under its first query, which surfaces as a stray ECONNRESET in the test run.
-      for (let waited = 0; waited < 5000; waited += 50) {
-        const [row] = await client.unsafe<Array<{ n: number }>>(
-          `select count(*)::int as n from pg_stat_activity where datname = '${name}'`,
-        );
-        if (!row?.n) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      // Forcing the drop while a closed pool's backend is still starting up resets it under its first
+      // query, which surfaces as a stray ECONNRESET in the test run.
+      await waitUntilUnused(client, name);
       await client.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },

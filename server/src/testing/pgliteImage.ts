@@ -67,10 +67,16 @@ async function keep(file: string, image: Blob): Promise<void> {
 }
 
 /** What the image is made of: PGlite, drizzle (it records the migrations applied), the recipe, every migration. */
-async function imageKey(): Promise<string> {
+const imageKey = () => migratedKey(['@electric-sql/pglite', 'drizzle-orm'], IMAGE_RECIPE);
+
+/**
+ * A key for a database migrated by a recipe: it hashes the packages that build it, the recipe and every
+ * migration, so that a changed one never starts from an older copy.
+ */
+export async function migratedKey(packages: readonly string[], recipe: string): Promise<string> {
   const hash = createHash('sha256');
-  for (const name of ['@electric-sql/pglite', 'drizzle-orm']) hash.update(await readFile(await packageJsonOf(name))).update('\0');
-  hash.update(IMAGE_RECIPE).update('\0');
+  for (const name of packages) hash.update(await readFile(await packageJsonOf(name))).update('\0');
+  hash.update(recipe).update('\0');
   const sql = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
   for (const name of [...sql, path.join('meta', '_journal.json')]) {
     hash
