@@ -104,7 +104,7 @@ test.describe('signature overview', () => {
       await expect(row).toHaveAttribute('data-state', 'waiting');
       await expect(row).toContainText(`Wang Waiter ${id}`);
       await expect(row.getByTestId('overview-waiting')).toHaveText(/^Waiting (since just now|\d+ minutes?)$/);
-      await expect(row).toContainText(`by Woo Writer ${id}`);
+      await expect(row.getByTestId('overview-asked')).toContainText(`Asked by Woo Writer ${id}, `);
     }
     expect(await seriousViolations(page, 'signature overview')).toEqual([]);
 
@@ -139,16 +139,17 @@ test.describe('signature overview', () => {
       window.localStorage.setItem('eln.language', 'en');
     });
 
-    // A failed load says so, and tries again.
+    // A server error on loading shows the error page (as every list does), whose retry opens the overview again.
     let failing = true;
     await page.route(`**/server${api.signatureOverview.projectOverview.path}`, async (route) => {
       if (!failing) return route.continue();
       return route.fulfill({ status: 500, json: { status: '4960', message: 'The signature overview could not be loaded.', data: null } });
     });
     await page.goto(`/project/${projectNo}/signatures?st=waiting`);
-    await expect(page.getByTestId('overview-list-error')).toContainText('The signature overview could not be loaded.');
+    await expect(page.getByTestId('page-error')).toBeVisible();
     failing = false;
-    await page.getByTestId('overview-list-error-retry').click();
+    await page.getByTestId('error-retry').click();
+    await expect(page).toHaveURL(new RegExp(`/project/${projectNo}/signatures\\?st=waiting$`));
     await overviewReady(page);
     await expect(rows).toHaveCount(2);
 

@@ -10,6 +10,7 @@ import { BellIcon } from '../notifications/BellIcon';
 import { CancelledIcon, DeclinedIcon, PendingIcon, SignedIcon } from './icons';
 import { viewerTime, waitedFor } from './overviewTime';
 import { TrashIcon } from '../editor/icons';
+import './signatures.css';
 
 /*
  * One signature request as a row of the overview (the note's section and the project's page share it):
@@ -49,10 +50,13 @@ function WhenCell({ request, now }: { request: SignatureRequestOverview; now: nu
     const waited = waitedFor(request.requestedAt, now, language);
     return (
       <span className="ov-when">
-        <span className="ov-waiting" data-testid="overview-waiting">
+        <span
+          className="ov-waiting"
+          data-testid="overview-waiting"
+          title={t('overview.requestedAt', { when: viewerTime(request.requestedAt, language) })}
+        >
           {waited ? t('overview.waitingFor', { duration: waited }) : t('overview.waitingJustNow')}
         </span>
-        <span className="cell-sub">{t('overview.requestedAt', { when: viewerTime(request.requestedAt, language) })}</span>
       </span>
     );
   }
@@ -182,10 +186,12 @@ export function RequestCells({
   return (
     <>
       <td data-label={t('overview.columns.person')}>
-        <span className="cell-main" data-testid="overview-person">
+        <span className="cell-main" data-testid="overview-person" title={request.signer.userId}>
           {request.signer.name}
         </span>
-        <span className="cell-sub">{request.signer.userId}</span>
+        <span className="cell-sub" data-testid="overview-asked">
+          {t('overview.askedBy', { name: request.requestedBy.name, when: viewerTime(request.requestedAt, language) })}
+        </span>
       </td>
       <td data-label={t('overview.columns.role')}>
         <Badge tone={request.type === 'reviewer' ? 'accent' : 'neutral'}>{t(`meaning.${request.type}`)}</Badge>
@@ -195,10 +201,6 @@ export function RequestCells({
       </td>
       <td data-label={t('overview.columns.when')}>
         <WhenCell request={request} now={now} />
-      </td>
-      <td data-label={t('overview.columns.asked')}>
-        <span className="cell-main">{t('overview.askedBy', { name: request.requestedBy.name })}</span>
-        <span className="cell-sub">{viewerTime(request.requestedAt, language)}</span>
       </td>
       <td data-label={t('overview.columns.action')}>
         <RemindAction labNoteNo={labNoteNo} request={request} onReminded={onReminded} />

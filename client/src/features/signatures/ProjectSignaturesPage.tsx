@@ -25,12 +25,12 @@ import { useOverviewColumns } from './SignatureOverview';
 const STATE_PARAM = 'st';
 const PAGE_PARAM = 'p';
 const PAGE_SIZE = SIGNATURE_OVERVIEW_LIMITS.defaultPageSize;
-const SKELETON_WIDTHS = [70, 70, 50, 60, 70, 60, 40];
+const SKELETON_WIDTHS = [70, 70, 50, 60, 70, 40];
 
 /**
  * `/project/:id/signatures`: the signature requests of the project's notes the viewer may read, note by
- * note (newest first), as a table: note, person, what they sign as, status, since when or at what time
- * (in the viewer's zone, naming the signer's), who asked, and the reminder. Filtered by state ("waiting
+ * note (newest first), as a table: note, person (and who asked, when), what they sign as, status, since
+ * when or at what time (in the viewer's zone, naming the signer's), and the reminder. Filtered by state ("waiting
  * only") and paged, both kept in the URL (`st`, `p`).
  */
 export function ProjectSignaturesPage() {
@@ -137,7 +137,7 @@ export function ProjectSignaturesPage() {
         pageSize={PAGE_SIZE}
         searchFor={(next) => searchFor(next)}
         testId="overview"
-        tableClassName="data-table ov-table ov-project-table"
+        tableClassName="data-table data-table-compact ov-table ov-project-table"
         columns={columns}
         skeleton={{ rows: 5, widths: SKELETON_WIDTHS }}
         toolbar={<span className="cell-sub">{t('overview.timesIn', { zone: viewerTimeZone() })}</span>}

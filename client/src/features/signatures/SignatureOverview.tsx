@@ -9,12 +9,12 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonRows } from '../../ui/States';
 import { RequestCells, useMinuteClock } from './OverviewCells';
 
-const SKELETON_WIDTHS = [70, 50, 60, 70, 60, 40];
+const SKELETON_WIDTHS = [70, 50, 60, 70, 40];
 
 /** The overview table's column heads, after the note's (the project page) or alone (a note). */
 export function useOverviewColumns(): string[] {
   const { t } = useTranslation('signature');
-  return (['person', 'role', 'status', 'when', 'asked', 'action'] as const).map((column) => t(`overview.columns.${column}`));
+  return (['person', 'role', 'status', 'when', 'action'] as const).map((column) => t(`overview.columns.${column}`));
 }
 
 /**
@@ -59,7 +59,7 @@ export function SignatureOverview({ labNoteNo, refreshKey }: { labNoteNo: number
         </p>
       ) : (
         <div className="table-scroll">
-          <table className="data-table ov-table" aria-busy={overview.phase === 'loading'}>
+          <table className="data-table data-table-compact ov-table" aria-busy={overview.phase === 'loading'}>
             <caption className="visually-hidden">{t('overview.title')}</caption>
             <thead>
               <tr>
