@@ -39,7 +39,7 @@ import { templateDocumentKind } from './templates/documentKind.js';
 import { templateRoutes } from './templates/routes.js';
 import { NoteHolds } from './notes/holds.js';
 import { noteRoutes } from './notes/routes.js';
-import { signatureRoutes } from './signatures/routes.js';
+import { signatureOverviewRoutes, signatureRoutes } from './signatures/routes.js';
 import { FileLinks } from './files/links.js';
 import { fileRoutes, registerFileTransfers } from './files/routes.js';
 import { ExportJobs } from './exports/jobs.js';
@@ -205,6 +205,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, inboxRoutes(services));
   registerCalls(app, services, noteRoutes(services));
   registerCalls(app, services, signatureRoutes(services));
+  registerCalls(app, services, signatureOverviewRoutes(services));
   await registerFileTransfers(app, services);
   registerCalls(app, services, fileRoutes(services));
   registerCalls(app, services, licenceRoutes(services));

@@ -126,6 +126,12 @@ export const ERROR_CATALOGUE = {
   '4703': entry(500, 'Live notifications could not be started.'),
   // The home (issue 48)
   '4731': entry(500, 'This part of your home could not be loaded.'),
+  // Signature overview
+  '4960': entry(500, 'The signature overview could not be loaded.'),
+  '4961': entry(429, 'A reminder for this signature request was sent less than {hours} hours ago. The next one can be sent from {at}.'),
+  '4962': entry(403, 'Only the person who asked for this signature, or the project leader, can send a reminder.'),
+  '4963': entry(422, 'This signature request is no longer waiting for an answer, so no reminder can be sent.'),
+  '4964': entry(500, 'The reminder could not be sent.'),
   // People (administration)
   '5001': entry(409, 'A user with this ID already exists.'),
   '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.'),
@@ -309,6 +315,11 @@ export const ERR = {
   notificationRead: '4702',
   notificationStream: '4703',
   inboxLookup: '4731',
+  signatureOverviewLookup: '4960',
+  reminderTooSoon: '4961',
+  reminderNotAllowed: '4962',
+  reminderNotWaiting: '4963',
+  reminderFailed: '4964',
   userDuplicate: '5001',
   selfDemotion: '5002',
   departmentMissing: '5003',

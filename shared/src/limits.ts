@@ -65,6 +65,15 @@ export const LIMITS = {
 /** The audit chain check: how many broken records its answer lists (it counts them all). */
 export const AUDIT_VERIFY = { maxBrokenListed: 100 } as const;
 
+/** The signature overview and its reminders (`api.signatures.noteOverview`, `projectOverview`, `remind`). */
+export const SIGNATURE_OVERVIEW_LIMITS = {
+  /** Hours between two reminders of one signature request (server-enforced; the button says when the next is possible). */
+  reminderIntervalHours: 24,
+  /** Notes on one page of a project's overview: at most, and when the request does not say. */
+  pageSize: 50,
+  defaultPageSize: 20,
+} as const;
+
 /** The bell's notifications (`api.notifications`) and their live stream. */
 /** Mentions of people in a note or a comment (shared/src/mentions.ts). */
 export const MENTION_LIMITS = {

@@ -10,6 +10,8 @@ import { z } from 'zod';
 export const NOTIFICATION_EVENTS = [
   /** A signature was requested of me (the signer). */
   'signatureRequested',
+  /** The requester of my pending signature (or the project leader) reminds me of it. */
+  'signatureReminder',
   /** My note (I write or co-write it) was signed. */
   'noteSigned',
   /** A signature on my note was removed, or a signer declined; the reason is in the payload. */
@@ -40,6 +42,7 @@ export type NotificationChoice = z.infer<typeof notificationChoice>;
 /** What a person who never chose hears: everything in the app, and by email what asks them to act. */
 export const DEFAULT_NOTIFICATION_CHOICES: Readonly<Record<NotificationEvent, NotificationChoice>> = {
   signatureRequested: { app: true, email: true },
+  signatureReminder: { app: true, email: true },
   noteSigned: { app: true, email: false },
   signatureRemoved: { app: true, email: true },
   projectClosed: { app: true, email: false },

@@ -81,6 +81,18 @@ function scenarios(): Scenario[] {
       body: { startDate: '2000-01-01', endDate: '2100-01-01', page: projectPages, pageSize: 10 },
     },
     { call: api.projects.editor, name: 'notes of a project', token: 'admin', body: { projectNo: 5000 } },
+    {
+      call: api.signatureOverview.projectOverview,
+      name: 'signatures of a project',
+      token: 'admin',
+      body: { projectNo: 5000, page: 1, pageSize: 20 },
+    },
+    {
+      call: api.signatureOverview.projectOverview,
+      name: 'signatures of a project, waiting only',
+      token: 'admin',
+      body: { projectNo: 5000, status: 'waiting', page: 1, pageSize: 20 },
+    },
     { call: api.users.picker, name: 'picker, page 1', token: 'member', body: { page: 1, pageSize: 10 } },
     { call: api.users.picker, name: `picker, last page ${userPages}`, token: 'member', body: { page: userPages, pageSize: 10 } },
     { call: api.users.picker, name: 'picker, name search', token: 'member', body: { value: 'Member 42', page: 1, pageSize: 10 } },

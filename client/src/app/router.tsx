@@ -58,6 +58,13 @@ const signedIn: RouteObject[] = [
     ),
   },
   {
+    path: '/project/:id/signatures',
+    lazy: page(
+      () => import('../features/signatures/ProjectSignaturesPage'),
+      (m) => m.ProjectSignaturesPage,
+    ),
+  },
+  {
     path: '/schema',
     lazy: page(
       () => import('../features/schemas/SchemaListPage'),

@@ -104,6 +104,7 @@ const en = {
     },
     events: {
       signatureRequested: 'Someone asks me to sign a note',
+      signatureReminder: 'Someone reminds me of a signature I have not given',
       noteSigned: 'My note is signed',
       signatureRemoved: 'A signature on my note is removed or declined',
       projectClosed: 'A project I take part in is closed',
@@ -682,6 +683,7 @@ const en = {
       retried: 'The mail to {{name}} is sent again.',
       events: {
         signatureRequested: 'Signature requested',
+        signatureReminder: 'Signature reminder',
         noteSigned: 'Note signed',
         signatureRemoved: 'Signature removed',
         projectClosed: 'Project closed',

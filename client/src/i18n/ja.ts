@@ -104,6 +104,7 @@ const ja: Messages = {
     },
     events: {
       signatureRequested: '実験ノートへの署名を依頼されたとき',
+      signatureReminder: 'まだしていない署名のリマインダーが届いたとき',
       noteSigned: '自分の実験ノートが署名されたとき',
       signatureRemoved: '自分の実験ノートの署名が取り消された、または辞退されたとき',
       projectClosed: '参加しているプロジェクトが終了したとき',
@@ -688,6 +689,7 @@ const ja: Messages = {
       retried: '{{name}}さんへのメールを再送します。',
       events: {
         signatureRequested: '署名の依頼',
+        signatureReminder: '署名のリマインダー',
         noteSigned: 'ノートへの署名',
         signatureRemoved: '署名の削除',
         projectClosed: 'プロジェクトの終了',

@@ -104,6 +104,7 @@ const ko: Messages = {
     },
     events: {
       signatureRequested: '누군가 나에게 실험노트 서명을 요청했을 때',
+      signatureReminder: '아직 하지 않은 서명의 리마인더를 받았을 때',
       noteSigned: '내 실험노트가 서명되었을 때',
       signatureRemoved: '내 실험노트의 서명이 삭제되거나 거절되었을 때',
       projectClosed: '내가 참여한 프로젝트가 종료되었을 때',
@@ -680,6 +681,7 @@ const ko: Messages = {
       retried: '{{name}}님에게 메일을 다시 보냅니다.',
       events: {
         signatureRequested: '서명 요청',
+        signatureReminder: '서명 리마인더',
         noteSigned: '노트 서명',
         signatureRemoved: '서명 삭제',
         projectClosed: '프로젝트 종료',

@@ -597,6 +597,26 @@ export const noteSignatures = pgTable(
   ],
 );
 
+/**
+ * Reminders sent to a signer who has not answered a request (`/v1/project/signature/remind`): by its
+ * requester or the project leader, at most once per SIGNATURE_OVERVIEW_LIMITS.reminderIntervalHours.
+ */
+export const signatureReminders = pgTable(
+  'signature_reminders',
+  {
+    reminderId: serial('reminder_id').primaryKey(),
+    signatureId: integer('signature_id')
+      .notNull()
+      .references(() => noteSignatures.signatureId),
+    remindedByUserNo: integer('reminded_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    remindedAt: timestamp('reminded_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  // The overview's "last reminded" and the once-a-day check: one request's reminders, newest first.
+  (t) => [index('signature_reminders_signature_idx').on(t.signatureId, t.remindedAt)],
+);
+
 export const nowSql = sql`now()`;
 
 /** A controlled vocabulary: code and name rows a table cell offers as a choice (rows only by CSV import). */

@@ -48,7 +48,7 @@ const isFinished = (note: Pick<NoteFacts, 'status'>) => note.status === NOTE_STA
 /** Still being written or awaiting signatures: neither signed nor finished. */
 const isOpen = (note: Pick<NoteFacts, 'status'>) => note.status === NOTE_STATUS.writing || note.status === NOTE_STATUS.requested;
 /** Signatures change while the project is in progress and the note is not finished (a signed note included). */
-const openForSignatures = ({ note, project }: NoteCase) => inProgress(project) && !isFinished(note);
+export const openForSignatures = ({ note, project }: Pick<NoteCase, 'note' | 'project'>) => inProgress(project) && !isFinished(note);
 
 /** Readable when its project is (the caller found it through `findNoteFor`) and it is not deleted. */
 export function canReadNote(found: NoteCase | undefined): ReadNoteVerdict {

@@ -361,6 +361,10 @@ describe('each person’s choices', () => {
     expect((await answer(colleague, declined, 'F', 'Not mine to sign')).body.status).toBe('0000');
     const asked = await savedNote('Asking everyone', project);
     expect((await request(asked, [[everyone, 'participant']])).body.status).toBe('0000');
+    const [waiting] = (await writer.call(api.signatureOverview.noteOverview, { labNoteNo: asked })).body.data.requests;
+    expect((await writer.call(api.signatureOverview.remind, { labNoteNo: asked, signatureId: waiting!.signatureId })).body.status).toBe(
+      '0000',
+    );
     expect((await leader.call(api.projects.finish, { projectNo: project })).body.status).toBe('0000');
 
     const templateNo = (await everyone.call(api.templates.create, { title: 'Every event' })).body.data.templateNo;

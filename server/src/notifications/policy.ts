@@ -18,6 +18,7 @@ export type NotificationSubject = 'note' | 'project' | 'template' | 'export' | '
 
 export const SUBJECT_OF: Readonly<Record<NotificationEvent, NotificationSubject>> = {
   signatureRequested: 'note',
+  signatureReminder: 'note',
   noteSigned: 'note',
   signatureRemoved: 'note',
   mentioned: 'note',

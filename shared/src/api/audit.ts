@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'signature.failed',
   'signature.removed',
   'signature.cancelled',
+  'signature.reminded',
   'audit.exported',
   'licence.registered',
   'dropbox.created',

@@ -17,6 +17,7 @@ import { projectCalls } from './projects.js';
 import { schemaCalls } from './schemas.js';
 import { searchCalls } from './search.js';
 import { signatureCalls } from './signatures.js';
+import { signatureOverviewCalls } from './signatureOverview.js';
 import { ssoCalls } from './sso.js';
 import { systemCalls } from './system.js';
 import { templateCalls } from './templates.js';
@@ -32,6 +33,7 @@ export const api = {
   notes: noteCalls,
   noteHistory: noteHistoryCalls,
   signatures: signatureCalls,
+  signatureOverview: signatureOverviewCalls,
   templates: templateCalls,
   schemas: schemaCalls,
   dropboxes: dropboxCalls,

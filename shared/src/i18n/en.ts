@@ -82,6 +82,7 @@ const en = {
     /** One sentence per event (shared NOTIFICATION_EVENTS); the bell, the home and the mails all say it. */
     events: {
       signatureRequested: '{{actor}} asked you to sign note {{note}} as {{meaning}}',
+      signatureReminder: '{{actor}} reminds you that note {{note}} is waiting for your signature as {{meaning}}',
       noteSigned: '{{actor}} signed your note {{note}} as {{meaning}}',
       signatureRemoved: '{{actor}} removed the {{meaning}} signature on your note {{note}}: {{reason}}',
       projectClosed: '{{actor}} closed the project {{project}}',

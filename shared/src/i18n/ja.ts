@@ -67,6 +67,7 @@ const ja: SharedMessages = {
   notification: {
     events: {
       signatureRequested: '{{actor}}さんが実験ノート {{note}} への{{meaning}}としての署名を依頼しました',
+      signatureReminder: '{{actor}}さんからのリマインダー: 実験ノート {{note}} が{{meaning}}としてのあなたの署名を待っています',
       noteSigned: '{{actor}}さんがあなたの実験ノート {{note}} に{{meaning}}として署名しました',
       signatureRemoved: '{{actor}}さんがあなたの実験ノート {{note}} の{{meaning}}としての署名を削除しました: {{reason}}',
       projectClosed: '{{actor}}さんがプロジェクト {{project}} を終了しました',

@@ -67,6 +67,7 @@ const ko: SharedMessages = {
   notification: {
     events: {
       signatureRequested: '{{actor}}님이 노트 {{note}}에 {{meaning}} 서명을 요청했습니다',
+      signatureReminder: '리마인더: {{actor}}님이 노트 {{note}}에 대한 {{meaning}} 서명을 기다리고 있습니다',
       noteSigned: '{{actor}}님이 내 노트 {{note}}에 {{meaning}}(으)로 서명했습니다',
       signatureRemoved: '{{actor}}님이 내 노트 {{note}}의 {{meaning}} 서명을 삭제했습니다: {{reason}}',
       projectClosed: '{{actor}}님이 프로젝트 {{project}}을(를) 종료했습니다',

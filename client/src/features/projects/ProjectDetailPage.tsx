@@ -20,6 +20,7 @@ import { StatusBadge } from './StatusBadge';
 import { CloseProjectDialog } from './CloseProjectDialog';
 import { ProjectNotes } from '../notes/ProjectNotes';
 import { ProjectExportCard } from '../exports/ProjectExportCard';
+import { SignatureIcon } from '../signatures/icons';
 
 /** A project the caller may not see answers as one that does not exist (9002); a malformed number likewise. */
 const isNotVisible = (error: unknown) => isApiError(error) && (error.status === ERR.notFound || error.status === ERR.validation);
@@ -40,6 +41,7 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
   useServerErrorPage(project);
   const [editing, setEditing] = useState(false);
   const { t: ta } = useTranslation('audit');
+  const { t: ts } = useTranslation('signature');
   const [finishing, setFinishing] = useState(false);
   const [closing, setClosing] = useState(false);
   // The notes list shows each note's status and signatures, which closing changes.
@@ -118,6 +120,16 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
       actions={
         <>
           {backLink}
+          {detail && !editing ? (
+            <ButtonLink
+              to={`/project/${detail.no}/signatures`}
+              variant="secondary"
+              icon={<SignatureIcon size={16} />}
+              data-testid="project-signature-overview"
+            >
+              {ts('overview.open')}
+            </ButtonLink>
+          ) : null}
           {canFinish && !editing ? (
             <span className="action-with-reason">
               <Button

@@ -9,6 +9,7 @@ import type { NoteSession } from '../notes/noteSession';
 import { RequestIcon, SignatureIcon } from './icons';
 import { ownAnswerOf, panelActions } from './signerChoices';
 import { printedName, SignatureCard } from './SignatureManifest';
+import { SignatureOverview } from './SignatureOverview';
 import { formatZonedTime } from './zonedTime';
 
 /* The dialogs load when first opened: opening a note (the editor's chunk) does not wait for them. */
@@ -158,6 +159,9 @@ export function SignaturePanel({ session, expectLock }: { session: NoteSession; 
             />
           ))}
         </ul>
+      ) : null}
+      {list.length > 0 ? (
+        <SignatureOverview labNoteNo={session.noteNo} refreshKey={list.map((s) => `${s.signatureId}:${s.status}`).join(',')} />
       ) : null}
 
       <Suspense fallback={null}>

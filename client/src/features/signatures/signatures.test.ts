@@ -10,6 +10,7 @@ import {
   requestCallFor,
   signerChoices,
 } from './signerChoices';
+import { waitedFor } from './overviewTime';
 import { formatZonedTime } from './zonedTime';
 
 const entry = (over: Partial<SignatureEntry>): SignatureEntry => ({
@@ -166,5 +167,16 @@ describe('the request dialog', () => {
     expect(notParticipantsOf({ notParticipants: ['a@x.test', 3, 'b@x.test'] })).toEqual(['a@x.test', 'b@x.test']);
     expect(notParticipantsOf(null)).toEqual([]);
     expect(notParticipantsOf({ other: true })).toEqual([]);
+  });
+});
+
+describe('the overview’s waiting time', () => {
+  const now = Date.parse('2026-05-10T12:00:00Z');
+  it('says the largest whole unit in the language, nothing under a minute', () => {
+    expect(waitedFor('2026-05-07T11:00:00Z', now, 'en')).toBe('3 days');
+    expect(waitedFor('2026-05-10T07:00:00Z', now, 'ko')).toBe('5시간');
+    expect(waitedFor('2026-05-10T11:48:00Z', now, 'ja')).toBe('12 分');
+    expect(waitedFor('2026-05-10T11:59:30Z', now, 'en')).toBeNull();
+    expect(waitedFor('not a time', now, 'en')).toBeNull();
   });
 });

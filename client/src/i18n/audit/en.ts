@@ -52,6 +52,7 @@ const en = {
       failed: 'Signing attempt failed',
       removed: 'Signature removed',
       cancelled: 'Signature request cancelled at close',
+      reminded: 'Signer reminded of a request',
     },
     audit: {
       exported: 'Audit trail exported',

@@ -50,6 +50,7 @@ const ja: AuditMessages = {
       failed: '署名の失敗',
       removed: '署名の削除',
       cancelled: '終了時に署名依頼を取消',
+      reminded: '署名依頼のリマインダーを送信',
     },
     audit: {
       exported: '監査証跡のエクスポート',

@@ -50,6 +50,7 @@ const ko: AuditMessages = {
       failed: '서명 시도 실패',
       removed: '서명 삭제',
       cancelled: '종료 시 서명 요청 취소',
+      reminded: '서명 요청 리마인더 발송',
     },
     audit: {
       exported: '감사 추적 내보내기',
