@@ -5,6 +5,7 @@ import { bindCalls, registerMultipartCall } from '../http/route.js';
 import type { Services } from '../services.js';
 import { downloadExport } from './commands/downloadExport.js';
 import { requestExports } from './commands/requestExports.js';
+import { WELL_KNOWN_KEYS } from './eln/crate.js';
 import { exportPublicKey } from './eln/index.js';
 import { receiveElnUpload } from './elnUpload.js';
 import { sendExportFile, toJob } from './presenters.js';
@@ -34,8 +35,6 @@ export function registerElnImport(app: FastifyInstance, services: Services): voi
   registerMultipartCall(app, services, api.exports.importEln, receiveElnUpload(services));
 }
 
-/** Where the export key is published, as the .eln format's specification asks (SPECIFICATION.md, "Signed .eln files"). */
-export const WELL_KNOWN_KEYS = '/.well-known/keys.json';
 const WELL_KNOWN_KEY_FILE = '/.well-known/eln-export-key.pub';
 
 /**

@@ -3,6 +3,7 @@ import { ERR } from '../errors.js';
 import { dateFilter, recordNo, text, timeZoneField } from '../validation.js';
 import { defineCall, fileAnswer } from './call.js';
 import { listAnswer } from './paging.js';
+import { timestampInfo } from './timestamps.js';
 
 /**
  * Exports leave the notebook as background jobs: a project's notes as PDF or as a signed .eln archive
@@ -108,6 +109,8 @@ export const exportJob = z.strictObject({
   errorCode: z.string().nullable(),
   /** The caller may fetch its file (the requester, once done). */
   downloadable: z.boolean(),
+  /** The RFC 3161 time-stamp of the file made (its SHA-256); null when none was asked (not done, or no authority). */
+  timestamp: timestampInfo.nullable(),
 });
 export type ExportJob = z.infer<typeof exportJob>;
 

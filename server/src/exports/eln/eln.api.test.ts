@@ -26,8 +26,8 @@ import { storedFilesUnder } from '../../testing/storedFiles.js';
 import { toAuthFlags } from '../../users/flags.js';
 import { notePageHtml } from '../pdf/noteHtml.js';
 import { exportNoteNos, loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
-import { WELL_KNOWN_KEYS } from '../routes.js';
 import { CONSORTIUM_SCHEMA } from './consortiumSchema.js';
+import { WELL_KNOWN_KEYS } from './crate.js';
 import {
   exportPublicKey,
   ImportBudget,
@@ -131,6 +131,7 @@ async function exportProject(
       lang: 'en',
       timeZone: 'Asia/Seoul',
       organization: 'ELN Laboratories',
+      keysUrl: `${server.config.publicUrl}${WELL_KNOWN_KEYS}`,
       notePdf: fakePdf,
       ...extra,
     },
@@ -396,9 +397,11 @@ describe('.eln export', () => {
     const verified = await minisignVerify(rootDir);
     expect(verified.code, verified.output).toBe(0);
     expect(verified.output).toContain('Signature and comment signature verified');
-    expect(verified.output).toContain('project:');
-    expect(verified.output).toContain('CRISPR knock-out line B7');
-    expect(verified.output).toContain(`exporter:${server.admin.userId}`);
+    // The trusted comment is where this notebook publishes its keys, as the format's specification says.
+    expect(verified.output).toContain(`Trusted comment: ${server.config.publicUrl}/.well-known/keys.json`);
+    const signatureFile = await readFile(path.join(rootDir, 'ro-crate-metadata.json.minisig'), 'utf8');
+    expect(signatureFile.split('\n')[0]).toContain('CRISPR knock-out line B7');
+    expect(signatureFile.split('\n')[0]).toContain(`exporter:${server.admin.userId}`);
 
     const { rootDir: tampered } = await copyOfExport('minisign');
     const metadata = await readFile(path.join(tampered, 'ro-crate-metadata.json'));
@@ -1298,6 +1301,7 @@ describe('.eln that opens everywhere', () => {
           lang: 'en',
           timeZone: 'Asia/Seoul',
           organization: 'Partner Lab',
+          keysUrl: `${fresh.config.publicUrl}${WELL_KNOWN_KEYS}`,
         },
         createWriteStream(againPath),
       );
