@@ -1166,6 +1166,15 @@ describe('.eln import: what the format leaves optional', () => {
     const [note] = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
     const history = (await liveBlocks(note!.noteNo)).map((b) => b.content).join('\n');
     expect(history).toContain(`이 서버가 모르는 키(${stranger.keyId})로 서명되어`);
+
+    // Administrators see it among the keys the notebook knows, after its own export key; members may not ask.
+    const admin = await server.as(server.admin);
+    const keys = (await admin(api.exports.knownKeys, {})).body.data.list;
+    const own = await exportPublicKey(db);
+    expect(keys[0]).toMatchObject({ keyId: own.keyId, source: 'thisServer', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as string });
+    expect(keys.find((key) => key.keyId === stranger.keyId)).toMatchObject({ source: 'unknownKey', fingerprint: null, imports: 1 });
+    const asImporter = await server.as({ userId: importer.userId, password: importerPassword });
+    expect((await asImporter(api.exports.knownKeys, {})).http).toBe(403);
   });
 
   it('still refuses a signature that does not read, or that the shipped key does not verify: 8004', async () => {
