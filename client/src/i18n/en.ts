@@ -572,7 +572,8 @@ const en = {
   admin: {
     timestamps: {
       title: 'Trusted time-stamps',
-      description: 'RFC 3161 authorities that time-stamp every signature and its removal, each saved version of a signed note, every export and the audit chain’s head, tried in this order.',
+      description:
+        'RFC 3161 authorities that time-stamp every signature and its removal, each saved version of a signed note, every export and the audit chain’s head, tried in this order.',
       addTitle: 'Add an authority',
       editTitle: 'Change {{name}}',
       name: 'Name',

@@ -34,10 +34,7 @@ export async function verifyAuditTrail(
   );
   return {
     ...chain,
-    ok:
-      chain.ok &&
-      anchored.kind !== 'unreadable' &&
-      [...anchors, ...stampedHeads].every((check) => check.result === 'matches'),
+    ok: chain.ok && anchored.kind !== 'unreadable' && [...anchors, ...stampedHeads].every((check) => check.result === 'matches'),
     head,
     serverAnchor: anchored.kind === 'head' ? 'compared' : anchored.kind,
     anchors,

@@ -439,19 +439,26 @@ describe('time-stamps on exports, with the evidence inside the .eln archive and 
     await server.services.exportJobs.idle();
     const job = async () => (await writer.call(api.exports.detail, { jobId })).body.data;
     expect(await job()).toMatchObject({ status: 'done', timestamp: { status: 'pending' } });
-    expect((await writer.call(api.exports.list, {})).body.data.list.find((j) => j.jobId === jobId)?.timestamp).toEqual({ status: 'pending' });
+    expect((await writer.call(api.exports.list, {})).body.data.list.find((j) => j.jobId === jobId)?.timestamp).toEqual({
+      status: 'pending',
+    });
     const verifiedPending = (await writer.call(api.timestamps.verify, { kind: 'export', id: jobId })).body.data;
     expect(verifiedPending).toMatchObject({ status: 'pending', valid: null, token: null });
     expect(verifiedPending.fault).toMatch(/First TSA: httpStatus/);
 
     // Back up: the export's stamp is over its file's SHA-256, exactly the file one downloads.
     first.behave({ kind: 'ok' });
-    await server.database.db.update(timestamps).set({ nextAttemptAt: sql`now()` }).where(eq(timestamps.status, 'pending'));
+    await server.database.db
+      .update(timestamps)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(timestamps.status, 'pending'));
     await eventually(async () => (await job()).timestamp?.status === 'stamped', 'export stamped');
     const done = await job();
     const [row] = await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, jobId));
     const archive = path.join(server.config.filesDir, row!.storagePath!);
-    const fileSha256 = createHash('sha256').update(await readFile(archive)).digest('hex');
+    const fileSha256 = createHash('sha256')
+      .update(await readFile(archive))
+      .digest('hex');
     const exportStamp = await stampOf('export', jobId);
     expect(subjectOf(exportStamp)).toEqual({
       kind: 'export',
@@ -486,8 +493,13 @@ describe('time-stamps on exports, with the evidence inside the .eln archive and 
       // The data files are exactly the bytes stamped: one byte changed and OpenSSL refuses.
       const dataFile = /-data '([^']+)'/.exec(commands[0]!)![1]!;
       expect(await readFile(path.join(rootDir, dataFile))).toEqual(Buffer.from((await stampOf('version', `${stampedNote}:1`)).subject));
-      await writeFile(path.join(rootDir, dataFile), (await readFile(path.join(rootDir, dataFile), 'utf8')).replace('"version":1', '"version":2'));
-      await expect(run('sh', ['-c', commands[0]!.trim()], { cwd: rootDir })).rejects.toThrow(/Verification: FAILED|message imprint mismatch/);
+      await writeFile(
+        path.join(rootDir, dataFile),
+        (await readFile(path.join(rootDir, dataFile), 'utf8')).replace('"version":1', '"version":2'),
+      );
+      await expect(run('sh', ['-c', commands[0]!.trim()], { cwd: rootDir })).rejects.toThrow(
+        /Verification: FAILED|message imprint mismatch/,
+      );
       // The crate lists every evidence file (and the README) with its SHA-256, so the signed crate covers them too.
       const sums = await readFile(path.join(rootDir, 'SHA256SUMS'), 'utf8');
       expect(sums).toMatch(/ README\.txt\n/);
@@ -527,7 +539,10 @@ describe("time-stamps on the audit chain's head", () => {
     // The head moves (an audited change), but the last stamp is recent: nothing more until the interval has passed.
     await addAuthority(second, 'Second TSA');
     expect(await anchorAuditHead(db)).toBe(false);
-    await db.update(timestamps).set({ createdAt: sql`now() - interval '31 minutes'` }).where(eq(timestamps.stampId, anchor!.stampId));
+    await db
+      .update(timestamps)
+      .set({ createdAt: sql`now() - interval '31 minutes'` })
+      .where(eq(timestamps.stampId, anchor!.stampId));
     // Down now: the new head's stamp waits, and verify says so. (The stamper's own pass may be the one that asks.)
     first.behave({ kind: 'httpError', status: 503 });
     second.behave({ kind: 'httpError', status: 503 });
@@ -537,7 +552,10 @@ describe("time-stamps on the audit chain's head", () => {
     expect(await anchors()).toHaveLength(2);
     expect(subjectOf(newestAnchor!).seq).toBe((await auditChainHead(db))!.seq);
     // The head did not move since: nothing more is asked, however long ago the last one was.
-    await db.update(timestamps).set({ createdAt: sql`now() - interval '31 minutes'` }).where(eq(timestamps.subjectKind, 'auditAnchor'));
+    await db
+      .update(timestamps)
+      .set({ createdAt: sql`now() - interval '31 minutes'` })
+      .where(eq(timestamps.subjectKind, 'auditAnchor'));
     expect(await anchorAuditHead(db)).toBe(false);
     await server.services.timestamps.idle();
     expect(await anchors()).toHaveLength(2);
@@ -550,7 +568,10 @@ describe("time-stamps on the audit chain's head", () => {
     expect(verified.ok).toBe(true);
 
     first.behave({ kind: 'ok' });
-    await db.update(timestamps).set({ nextAttemptAt: sql`now()` }).where(eq(timestamps.status, 'pending'));
+    await db
+      .update(timestamps)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(timestamps.status, 'pending'));
     await eventually(async () => (await verify()).stampedHeads.every((h) => h.timestamp.status === 'stamped'), 'both heads stamped');
     verified = await verify();
     const newest = verified.stampedHeads[0]!;

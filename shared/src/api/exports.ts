@@ -237,7 +237,7 @@ export const exportCalls = {
     auth: 'admin',
     kind: 'query',
     summary:
-      "The minisign keys this notebook knows: its own export key, published at /.well-known/keys.json, and those that signed imported .eln archives, with when each was made or first seen.",
+      'The minisign keys this notebook knows: its own export key, published at /.well-known/keys.json, and those that signed imported .eln archives, with when each was made or first seen.',
     request: emptyRequest,
     answer: knownSigningKeys,
     errors: [],

@@ -49,7 +49,11 @@ export function KnownKeysCard() {
                 <td>
                   {key.fingerprint ? (
                     <code className="known-key-fingerprint" title={key.fingerprint}>
-                      {key.fingerprint.match(/.{1,4}/g)?.slice(0, 8).join(' ')}…
+                      {key.fingerprint
+                        .match(/.{1,4}/g)
+                        ?.slice(0, 8)
+                        .join(' ')}
+                      …
                     </code>
                   ) : (
                     <span className="known-key-none">{t('exports.knownKeys.noFingerprint')}</span>

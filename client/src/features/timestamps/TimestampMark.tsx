@@ -110,7 +110,9 @@ export function TimestampMark({ stamp, kind, id, timeZone, fileBase, testId }: T
             })}
           </span>
         ) : null}
-        {verified?.valid === false ? <span className="ts-mark-invalid">{t('timestamp.invalid', { fault: verified.fault ?? '' })}</span> : null}
+        {verified?.valid === false ? (
+          <span className="ts-mark-invalid">{t('timestamp.invalid', { fault: verified.fault ?? '' })}</span>
+        ) : null}
         {verified?.valid === null ? <span>{t('timestamp.notYet')}</span> : null}
       </div>
       {verified ? <OfflineFiles fileBase={fileBase} verified={verified} /> : null}

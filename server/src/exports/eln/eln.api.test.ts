@@ -1171,7 +1171,11 @@ describe('.eln import: what the format leaves optional', () => {
     const admin = await server.as(server.admin);
     const keys = (await admin(api.exports.knownKeys, {})).body.data.list;
     const own = await exportPublicKey(db);
-    expect(keys[0]).toMatchObject({ keyId: own.keyId, source: 'thisServer', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as string });
+    expect(keys[0]).toMatchObject({
+      keyId: own.keyId,
+      source: 'thisServer',
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as string,
+    });
     expect(keys.find((key) => key.keyId === stranger.keyId)).toMatchObject({ source: 'unknownKey', fingerprint: null, imports: 1 });
     const asImporter = await server.as({ userId: importer.userId, password: importerPassword });
     expect((await asImporter(api.exports.knownKeys, {})).http).toBe(403);

@@ -48,8 +48,18 @@ export class TimestampEvidence {
     const files = { data: `${base}.json`, token: `${base}.tsr`, chain: `${base}-chain.pem` };
     const refs = [
       await add(files.data, stamp.subject, elnMessage('stampData', this.lang, { what }), 'application/json'),
-      await add(files.token, timeStampResponseOf(stamp.token), elnMessage('stampToken', this.lang, { what }), 'application/timestamp-reply'),
-      await add(files.chain, new TextEncoder().encode(stamp.chainPem), elnMessage('stampChain', this.lang, { what }), 'application/x-pem-file'),
+      await add(
+        files.token,
+        timeStampResponseOf(stamp.token),
+        elnMessage('stampToken', this.lang, { what }),
+        'application/timestamp-reply',
+      ),
+      await add(
+        files.chain,
+        new TextEncoder().encode(stamp.chainPem),
+        elnMessage('stampChain', this.lang, { what }),
+        'application/x-pem-file',
+      ),
     ];
     const time = formatZonedTime(stamp.genTime, this.timeZone, this.lang);
     this.entries.push({
@@ -78,4 +88,3 @@ const quoted = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
 export function verifyCommand(files: { data: string; token: string; chain: string }): string {
   return `openssl ts -verify -data ${quoted(files.data)} -in ${quoted(files.token)} -CAfile ${quoted(files.chain)}`;
 }
-
