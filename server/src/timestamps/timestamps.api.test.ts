@@ -7,10 +7,12 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { api, canonicalJson, ERR, noteDocumentName, type SignatureEntry, type TimestampSubject } from '@eln/shared';
-import { auditLog, exportJobs, timestampAuthorities, timestamps } from '../db/schema.js';
+import { auditLog, exportJobs, timestampAuthorities, timestamps, users } from '../db/schema.js';
+import { importElnArchive } from '../exports/eln/index.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 import { startTestTimestampAuthority, type TestTimestampAuthority } from '../testing/timestampAuthority.js';
+import { toAuthFlags } from '../users/flags.js';
 import { auditChainHead } from '../audit/audit.js';
 import { anchorAuditHead } from './auditAnchors.js';
 import { TimestampStamper } from './stamper.js';
@@ -474,6 +476,17 @@ describe('time-stamps on exports, with the evidence inside the .eln archive and 
     expect((await writer.call(api.timestamps.verify, { kind: 'export', id: jobId })).body.data).toMatchObject({ valid: true });
     expect((await outsider.call(api.timestamps.verify, { kind: 'export', id: jobId })).http).toBe(404);
     expect((await writer.call(api.timestamps.verify, { kind: 'export', id: 'not-a-uuid' })).http).toBe(404);
+
+    // The evidence files change nothing for an importing notebook: this one takes its own archive back whole.
+    const [adminRow] = await server.database.db.select().from(users).where(eq(users.userId, server.admin.userId));
+    const imported = await importElnArchive(
+      server.database.db,
+      server.config,
+      { userNo: adminRow!.userNo, userId: adminRow!.userId, name: adminRow!.name, auth: toAuthFlags(adminRow!) },
+      archive,
+      { lang: 'en' },
+    );
+    expect(imported).toMatchObject({ signed: 'thisServer', noteCount: 2, uncheckedFiles: [] });
 
     // Unpacked as an inspector would, every command the README gives says "Verification: OK".
     const dir = await mkdtemp(path.join(tmpdir(), 'eln-stamps-'));
