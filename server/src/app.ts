@@ -153,6 +153,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   // One browser per process prints every PDF, started at the first print.
   const pdfPrinter = new PdfPrinter({ executablePath: config.chromiumPath });
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, app.log);
+  const stamper = new TimestampStamper(database.db, app.log, options.stamper);
   const services: Services = {
     config,
     db: database.db,
@@ -164,14 +165,14 @@ export async function buildApp(config: ServerConfig, database: Database, options
     live,
     fileLinks: new FileLinks(secret),
     catalogueSeals,
-    exportJobs: new ExportJobs(database.db, config.filesDir, app.log, exportMakers(database.db, config, pdfPrinter)),
+    exportJobs: new ExportJobs(database.db, config.filesDir, app.log, exportMakers(database.db, config, pdfPrinter), () => stamper.kick()),
     exportLinks: new ExportLinks(secret),
     elnImports: new ImportBudget(),
     directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
     auditAnchor,
     searchIndexer: new SearchIndexer(database.db, app.log),
     fileTexts: new FileTextExtractor(database.db, config.filesDir, app.log),
-    timestamps: new TimestampStamper(database.db, app.log, options.stamper),
+    timestamps: stamper,
     mailOutbox: new MailOutbox(
       { db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, timeZone: config.timeZone },
       options.mail,

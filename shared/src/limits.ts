@@ -244,4 +244,8 @@ export const TIMESTAMP_LIMITS = {
   expiryWarningDays: 30,
   /** Stamps one pass of a process asks for. */
   batch: 20,
+  /** The audit chain's head is time-stamped at most this often, and only when it moved since the last one. */
+  auditAnchorMinutes: 30,
+  /** The latest time-stamped heads the audit verification compares with the chain. */
+  auditAnchorsShown: 5,
 } as const;

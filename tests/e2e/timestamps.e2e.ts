@@ -9,6 +9,7 @@ import { expect, test } from './test.js';
  * A signature's trusted time-stamp in the browser: with a real OpenSSL authority set up by an administrator,
  * a note signed through the API shows when and by whom it was time-stamped, and its check (Verify) says the
  * stored token is valid, with the files and the command to repeat the check offline; in each language and theme.
+ * The version it covers shows its stamp in the note's history.
  */
 test('a signed note shows its RFC 3161 time-stamp and verifies it, in three languages and both themes', async ({
   browser,
@@ -58,6 +59,11 @@ test('a signed note shows its RFC 3161 time-stamp and verifies it, in three lang
       'the time-stamp',
       30_000,
     );
+    await eventually(
+      async () => (await callApi(request, token, api.noteHistory.list, { labNoteNo })).list[0]?.timestamp?.status === 'stamped',
+      'the version’s time-stamp',
+      30_000,
+    );
 
     for (const [theme, language, stamped, valid] of [
       ['s', 'en', 'Time-stamped', 'Valid:'],
@@ -83,6 +89,15 @@ test('a signed note shows its RFC 3161 time-stamp and verifies it, in three lang
       if (language === 'en' && theme === 's') expect(await seriousViolations(page, 'signature time-stamp')).toEqual([]);
       await page.context().close();
     }
+
+    // The version the signature covers is stamped too, and the history says so.
+    const history = await openAs(browser, E2E.member);
+    await history.goto(`/note/${labNoteNo}/history`);
+    const versionMark = history.getByTestId('history-version').first().getByTestId('version-timestamp');
+    await expect(versionMark).toHaveAttribute('data-status', 'stamped');
+    await expect(versionMark).toContainText(`Lab TSA ${id}`);
+    await shot(history, 'timestamp-version-history-s-en', false);
+    await history.context().close();
   } finally {
     await callApi(request, adminToken, api.timestamps.delete, { authorityNo });
     await tsa.stop();

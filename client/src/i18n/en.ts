@@ -552,10 +552,29 @@ const en = {
     loadFailed: 'The departments and people could not be loaded.',
     emptyDirectory: 'There are no departments or people yet.',
   },
+  /** A record's trusted time-stamp (RFC 3161): signatures, versions, exports, the audit chain's head. */
+  timestamp: {
+    stamped: shared.signature.timestamp.stamped,
+    pending: shared.signature.timestamp.pending,
+    failed: shared.signature.timestamp.failed,
+    pendingTitle: 'The record is saved; its trusted time-stamp is on its way from the authority.',
+    failedTitle: 'No authority answered after a day of retries. An administrator can queue it again.',
+    verify: 'Verify',
+    verifying: 'Verifying…',
+    valid: 'Valid: {{authority}} ({{signer}}) signed this record at {{time}}.',
+    invalid: 'Not valid: {{fault}}',
+    notYet: 'There is no token to verify yet.',
+    verifyFailed: 'The time-stamp could not be verified.',
+    token: 'Token (.tsr)',
+    data: 'Stamped data (.json)',
+    chain: 'Chain (.pem)',
+    offline: 'Offline: openssl ts -verify -token_in -in {{token}} -data {{data}} -CAfile {{chain}}',
+  },
   admin: {
     timestamps: {
       title: 'Trusted time-stamps',
-      description: 'RFC 3161 authorities that time-stamp every signature and its removal, tried in this order.',
+      description:
+        'RFC 3161 authorities that time-stamp every signature and its removal, each saved version of a signed note, every export and the audit chain’s head, tried in this order.',
       addTitle: 'Add an authority',
       editTitle: 'Change {{name}}',
       name: 'Name',

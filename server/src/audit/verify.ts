@@ -1,5 +1,7 @@
 import type { AuditAnchorCheck, AuditAnchorResult, AuditChainHead, AuditVerifyAnswer, CallRequest, api } from '@eln/shared';
 import type { Db } from '../db/client.js';
+import { latestStampedHeads } from '../timestamps/auditAnchors.js';
+import { timestampInfoOf } from '../timestamps/queue.js';
 import type { AuditAnchor } from './anchor.js';
 import { auditChainHead, auditHashAt, verifyAuditChain } from './audit.js';
 
@@ -7,8 +9,8 @@ type KeptHead = Omit<AuditAnchorCheck, 'result'>;
 
 /**
  * Verifies the trail: the chain itself (verifyAuditChain), then each head kept outside the database
- * against it: the one this server last wrote to its anchor file, and the one an export names when the
- * caller hands it in. The anchor file is read before the chain, so whatever it names was committed before.
+ * against it: the one this server last wrote to its anchor file, the one an export names when the
+ * caller hands it in, and the latest heads an authority time-stamped (timestamps/auditAnchors.ts). The anchor file is read before the chain, so whatever it names was committed before.
  */
 export async function verifyAuditTrail(
   db: Db,
@@ -23,12 +25,20 @@ export async function verifyAuditTrail(
     ...(request.exportHead ? [{ source: 'export' as const, ...request.exportHead, writtenAt: null }] : []),
   ];
   const anchors = await Promise.all(kept.map(async (check) => ({ ...check, result: await resultOf(db, check, head) })));
+  const stampedHeads = await Promise.all(
+    (await latestStampedHeads(db)).map(async ({ stamp, ...kept }) => ({
+      ...kept,
+      result: await resultOf(db, kept, head),
+      timestamp: timestampInfoOf(stamp),
+    })),
+  );
   return {
     ...chain,
-    ok: chain.ok && anchored.kind !== 'unreadable' && anchors.every((check) => check.result === 'matches'),
+    ok: chain.ok && anchored.kind !== 'unreadable' && [...anchors, ...stampedHeads].every((check) => check.result === 'matches'),
     head,
     serverAnchor: anchored.kind === 'head' ? 'compared' : anchored.kind,
     anchors,
+    stampedHeads,
   };
 }
 

@@ -7,11 +7,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ERR, EXPORT_LIMITS, EXPORT_STATUS, isErrorCode, type ErrorCode, type ExportFormat, type Language } from '@eln/shared';
 import type { Db, Queryable, Tx } from '../db/client.js';
 import { Drains } from '../db/drains.js';
-import { exportJobs, labNotes, projects } from '../db/schema.js';
+import { exportJobs, labNotes, projects, users } from '../db/schema.js';
 import { appendAudit } from '../audit/audit.js';
 import { isAppError } from '../http/errors.js';
 import { cleanFileName } from '../files/fileName.js';
 import { notify } from '../notifications/notify.js';
+import { queueTimestamp } from '../timestamps/queue.js';
+import { exportSubject } from '../timestamps/subjects.js';
 
 export type ExportJobRow = typeof exportJobs.$inferSelect;
 
@@ -56,6 +58,8 @@ export class ExportJobs {
     private readonly filesDir: string,
     private readonly log: FastifyBaseLogger,
     private readonly makers: ExportMakers,
+    /** Told after a job's file was recorded and its time-stamp asked for (the stamper looks at its queue then). */
+    private readonly onCompleted: () => void = () => undefined,
   ) {}
 
   start(): void {
@@ -144,9 +148,18 @@ export class ExportJobs {
           after: { format: job.format, projectNo: job.projectNo, fileName, size, sha256 },
         });
         await notifyRequester(tx, job, 'exportFinished', fileName);
+        // The file made is time-stamped: its SHA-256 with what the job was, in the transaction that records it.
+        const [requester] = await tx.select({ userId: users.userId }).from(users).where(eq(users.userNo, job.requestedByUserNo));
+        await queueTimestamp(
+          tx,
+          'export',
+          job.jobId,
+          exportSubject({ ...job, fileName, size, sha256, requestedBy: requester?.userId ?? '' }),
+        );
         return true;
       });
       if (!completed) await rm(outPath, { force: true });
+      else this.onCompleted();
     } catch (error) {
       await reporter.stop();
       await rm(outPath, { force: true });

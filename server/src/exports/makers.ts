@@ -10,7 +10,7 @@ import { AppError } from '../http/errors.js';
 import { mayExportProject } from './access.js';
 import { auditCsvMaker } from './auditCsvExport.js';
 import type { ExportJobRow, ExportMaker, ExportMakers, ExportWork } from './jobs.js';
-import { dayInZone } from './eln/crate.js';
+import { dayInZone, WELL_KNOWN_KEYS } from './eln/crate.js';
 import { writeElnArchive, type ElnExportOptions } from './eln/index.js';
 import {
   ChromiumMissingError,
@@ -167,6 +167,7 @@ function projectElnMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
       lang: context.lang,
       timeZone: job.timeZone,
       organization: config.company.name,
+      keysUrl: `${config.publicUrl}${WELL_KNOWN_KEYS}`,
     };
     const write = (more: Partial<ElnExportOptions>) =>
       writeElnArchive(db, { ...options, ...more }, createWriteStream(outPath), (done, total) => progress(done / total));

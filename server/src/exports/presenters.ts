@@ -3,13 +3,21 @@ import type { FastifyReply } from 'fastify';
 import { EXPORT_MEDIA_TYPES, type ExportJob } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { ExportJobRow } from './jobs.js';
+import { timestampInfoOf, type StoredStamp } from '../timestamps/queue.js';
 import { canDownload } from './policy.js';
 
-/** A job as the list reads it: the row, and the names it refers to. */
-export type JobListRow = { job: ExportJobRow; projectTitle: string | null; labNoteNumber: string | null; userId: string; name: string };
+/** A job as the list reads it: the row, the names it refers to, and its file's time-stamp (null: none asked). */
+export type JobListRow = {
+  job: ExportJobRow;
+  projectTitle: string | null;
+  labNoteNumber: string | null;
+  userId: string;
+  name: string;
+  stamp: Pick<StoredStamp, 'status' | 'genTime' | 'authority' | 'token'> | null;
+};
 
 /** A job as the caller sees it: whether they may fetch its file is the policy's answer. */
-export const toJob = (user: AuthUser, { job, projectTitle, labNoteNumber, userId, name }: JobListRow): ExportJob => ({
+export const toJob = (user: AuthUser, { job, projectTitle, labNoteNumber, userId, name, stamp }: JobListRow): ExportJob => ({
   jobId: job.jobId,
   format: job.format,
   status: job.status,
@@ -31,6 +39,7 @@ export const toJob = (user: AuthUser, { job, projectTitle, labNoteNumber, userId
   sha256: job.sha256,
   errorCode: job.errorCode,
   downloadable: canDownload(user, job) === 'allowed',
+  timestamp: stamp ? timestampInfoOf(stamp) : null,
 });
 
 /** A finished export's file on disk, as the download sends it. */

@@ -25,6 +25,8 @@ import {
   users,
 } from '../db/schema.js';
 import { withinDates } from '../db/paging.js';
+import { storedStamps, type StoredStamp } from '../timestamps/queue.js';
+import { versionStampId } from '../timestamps/subjects.js';
 import { versionFingerprint } from '../notes/versionFingerprint.js';
 
 /**
@@ -60,6 +62,8 @@ export interface ExportVersion {
   /** The version it restored, with the reason given (null for a save). */
   restoredFrom: number | null;
   reason: string | null;
+  /** Its RFC 3161 time-stamp with what an offline check needs; null when none was asked (timestamps/versionStamps.ts). */
+  timestamp: StoredStamp | null;
 }
 
 export interface ExportSignature {
@@ -81,6 +85,8 @@ export interface ExportSignature {
   currentHash: string | null;
   /** Signed, and the stored content still matches what was signed (null when not signed). */
   intact: boolean | null;
+  /** Its RFC 3161 time-stamp with what an offline check needs; null when none was asked. */
+  timestamp: StoredStamp | null;
 }
 
 export interface ExportFile {
@@ -254,7 +260,12 @@ async function versionHistory(q: Queryable, noteNo: number): Promise<ExportVersi
     .innerJoin(users, eq(users.userNo, noteVersions.savedByUserNo))
     .where(eq(noteVersions.noteNo, noteNo))
     .orderBy(asc(noteVersions.version));
-  return rows.map((r) => ({ ...r, savedBy: person(r.savedBy) }));
+  const stamps = await storedStamps(
+    q,
+    'version',
+    rows.map((r) => versionStampId(noteNo, r.version)),
+  );
+  return rows.map((r) => ({ ...r, savedBy: person(r.savedBy), timestamp: stamps.get(versionStampId(noteNo, r.version)) ?? null }));
 }
 
 async function templateVersion(q: Queryable, templateNo: number, revision: number | null): Promise<string | null> {
@@ -277,6 +288,11 @@ async function exportSignatures(q: Queryable, noteNo: number, latest: ExportNote
     .orderBy(asc(noteSignatures.signatureId));
   const hashes = new Map<number, string | null>();
   if (latest) hashes.set(latest.version, versionFingerprint(latest.blocks));
+  const stamps = await storedStamps(
+    q,
+    'signature',
+    rows.map((row) => row.signature.signatureId),
+  );
   const out: ExportSignature[] = [];
   for (const { signature, signer: who } of rows) {
     let currentHash: string | null = null;
@@ -302,6 +318,7 @@ async function exportSignatures(q: Queryable, noteNo: number, latest: ExportNote
       blocksHash: signature.blocksHash,
       currentHash,
       intact: signed ? currentHash !== null && currentHash === signature.blocksHash : null,
+      timestamp: stamps.get(String(signature.signatureId)) ?? null,
     });
   }
   return out;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   EXPORT_LIMITS,
   type api,
@@ -10,7 +10,7 @@ import {
 } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import type { Queryable } from '../db/client.js';
-import { exportJobs, labNotes, projects, users } from '../db/schema.js';
+import { exportJobs, labNotes, projects, timestamps, users } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { enforce } from '../http/verdicts.js';
 import { READ_REFUSALS } from '../projects/policy.js';
@@ -22,7 +22,7 @@ import { pdfSupport } from './pdf/support.js';
 import { canDownload, canSeeJob, DOWNLOAD_REFUSALS, SEE_JOB_REFUSALS, visibleJobsSql } from './policy.js';
 import { toJob, type JobListRow } from './presenters.js';
 
-/** Export jobs with the names they refer to: the project, the note and the requester. */
+/** Export jobs with the names they refer to (the project, the note and the requester) and their file's time-stamp. */
 export function selectJobs(q: Queryable) {
   return q
     .select({
@@ -31,11 +31,13 @@ export function selectJobs(q: Queryable) {
       labNoteNumber: labNotes.labNoteNumber,
       userId: users.userId,
       name: users.name,
+      stamp: { status: timestamps.status, genTime: timestamps.genTime, authority: timestamps.authorityName, token: timestamps.token },
     })
     .from(exportJobs)
     .innerJoin(users, eq(users.userNo, exportJobs.requestedByUserNo))
     .leftJoin(projects, eq(projects.projectNo, exportJobs.projectNo))
-    .leftJoin(labNotes, eq(labNotes.noteNo, exportJobs.noteNo));
+    .leftJoin(labNotes, eq(labNotes.noteNo, exportJobs.noteNo))
+    .leftJoin(timestamps, and(eq(timestamps.subjectKind, 'export'), eq(timestamps.subjectId, sql`${exportJobs.jobId}::text`)));
 }
 
 /** The jobs the caller sees, newest first (at most EXPORT_LIMITS.listSize), optionally of one project they may read. */

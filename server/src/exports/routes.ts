@@ -5,7 +5,9 @@ import { bindCalls, registerMultipartCall } from '../http/route.js';
 import type { Services } from '../services.js';
 import { downloadExport } from './commands/downloadExport.js';
 import { requestExports } from './commands/requestExports.js';
+import { WELL_KNOWN_KEYS } from './eln/crate.js';
 import { exportPublicKey } from './eln/index.js';
+import { knownSigningKeys } from './eln/knownKeys.js';
 import { receiveElnUpload } from './elnUpload.js';
 import { sendExportFile, toJob } from './presenters.js';
 import { exportLink, exportSupport, listExportJobs, visibleJob } from './queries.js';
@@ -25,6 +27,7 @@ export function exportRoutes(services: Services) {
     link: ({ body, user }) => exportLink(services, user, body.jobId),
     download: async ({ body, actor, reply }) => sendExportFile(reply, await downloadExport(services, actor, body)),
     publicKey: () => exportPublicKey(db),
+    knownKeys: () => knownSigningKeys(db),
     support: () => exportSupport(services),
   });
 }
@@ -34,8 +37,6 @@ export function registerElnImport(app: FastifyInstance, services: Services): voi
   registerMultipartCall(app, services, api.exports.importEln, receiveElnUpload(services));
 }
 
-/** Where the export key is published, as the .eln format's specification asks (SPECIFICATION.md, "Signed .eln files"). */
-export const WELL_KNOWN_KEYS = '/.well-known/keys.json';
 const WELL_KNOWN_KEY_FILE = '/.well-known/eln-export-key.pub';
 
 /**

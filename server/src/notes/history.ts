@@ -20,6 +20,8 @@ import { isoInZone } from '../exports/eln/crate.js';
 import { blockAuthors, blockEditors } from '../collab/authors/clientAuthors.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
+import { timestampsOf } from '../timestamps/queue.js';
+import { versionStampId } from '../timestamps/subjects.js';
 import { requireVisibleNote, templateOriginsOf } from './queries.js';
 import type { NoteRecord } from './record.js';
 import { changesOfVersions } from './versionChanges.js';
@@ -116,7 +118,14 @@ async function entriesOf(
   timeZone: string,
 ): Promise<NoteVersionEntry[]> {
   const missing = rows.filter((row) => row.changes === null).map((row) => row.version);
-  const computed = missing.length ? await changesOfVersions(q, noteNo, missing, await allVersions()) : new Map<number, ChangeSummary>();
+  const [computed, stamps] = await Promise.all([
+    missing.length ? allVersions().then((all) => changesOfVersions(q, noteNo, missing, all)) : new Map<number, ChangeSummary>(),
+    timestampsOf(
+      q,
+      'version',
+      rows.map((row) => versionStampId(noteNo, row.version)),
+    ),
+  ]);
   return rows.map((row) => ({
     version: row.version,
     savedBy: { userId: row.userId, name: row.name },
@@ -126,6 +135,7 @@ async function entriesOf(
     signatures: signatures.get(row.version) ?? [],
     restoredFrom: row.restoredFrom,
     reason: row.reason,
+    timestamp: stamps.get(versionStampId(noteNo, row.version)) ?? null,
   }));
 }
 

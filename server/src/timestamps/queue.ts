@@ -32,13 +32,23 @@ export async function queueTimestamp(
   return true;
 }
 
-/** The time-stamps of records of one kind, as their answers show them (`timestamp`); absent: none was asked. */
-export async function timestampsOf(
+/** A record's stamp as stored: what its answer shows, and what an offline check needs (the token, the chain, the bytes stamped). */
+export interface StoredStamp {
+  status: TimestampInfo['status'];
+  genTime: Date | null;
+  authority: string | null;
+  token: Uint8Array | null;
+  chainPem: string | null;
+  subject: Uint8Array;
+}
+
+/** The stored stamps of records of one kind, by record id; absent: none was asked. */
+export async function storedStamps(
   q: Queryable,
   kind: TimestampSubject,
   ids: readonly (string | number)[],
-): Promise<Map<string, TimestampInfo>> {
-  const result = new Map<string, TimestampInfo>();
+): Promise<Map<string, StoredStamp>> {
+  const result = new Map<string, StoredStamp>();
   if (ids.length === 0) return result;
   const rows = await q
     .select({
@@ -47,18 +57,33 @@ export async function timestampsOf(
       genTime: timestamps.genTime,
       authority: timestamps.authorityName,
       token: timestamps.token,
+      chainPem: timestamps.chainPem,
+      subject: timestamps.subject,
     })
     .from(timestamps)
     .where(and(eq(timestamps.subjectKind, kind), inArray(timestamps.subjectId, ids.map(String))));
-  for (const row of rows) {
-    result.set(row.id, {
-      status: row.status,
-      ...(row.genTime ? { genTime: row.genTime.toISOString() } : {}),
-      ...(row.authority ? { authority: row.authority } : {}),
-      ...(row.token ? { token: Buffer.from(row.token).toString('base64') } : {}),
-    });
-  }
+  for (const { id, ...stamp } of rows) result.set(id, stamp);
   return result;
+}
+
+/** A stamp as answers show it (contract §10: `timestamp`). */
+export function timestampInfoOf(stamp: Pick<StoredStamp, 'status' | 'genTime' | 'authority' | 'token'>): TimestampInfo {
+  return {
+    status: stamp.status,
+    ...(stamp.genTime ? { genTime: stamp.genTime.toISOString() } : {}),
+    ...(stamp.authority ? { authority: stamp.authority } : {}),
+    ...(stamp.token ? { token: Buffer.from(stamp.token).toString('base64') } : {}),
+  };
+}
+
+/** The time-stamps of records of one kind, as their answers show them (`timestamp`); absent: none was asked. */
+export async function timestampsOf(
+  q: Queryable,
+  kind: TimestampSubject,
+  ids: readonly (string | number)[],
+): Promise<Map<string, TimestampInfo>> {
+  const stored = await storedStamps(q, kind, ids);
+  return new Map([...stored].map(([id, stamp]) => [id, timestampInfoOf(stamp)]));
 }
 
 export type ClaimedStamp = { stampId: number; subject: Uint8Array; attempts: number };

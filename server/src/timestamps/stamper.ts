@@ -5,6 +5,7 @@ import { appendAudit } from '../audit/audit.js';
 import type { Db } from '../db/client.js';
 import { Drains } from '../db/drains.js';
 import { timestamps } from '../db/schema.js';
+import { anchorAuditHead, AUDIT_ANCHOR_EVERY_MS } from './auditAnchors.js';
 import { claimDueStamps, enabledAuthorities, retryDelayMs, type ClaimedStamp } from './queue.js';
 import { requestToken } from './tsp.js';
 
@@ -16,6 +17,8 @@ export interface StamperOptions {
   pollMs?: number;
   /** How long one authority may take to answer. */
   requestTimeoutMs?: number;
+  /** How often at most the audit chain's head is stamped (TIMESTAMP_LIMITS.auditAnchorMinutes). */
+  auditAnchorEveryMs?: number;
 }
 
 /**
@@ -23,6 +26,7 @@ export interface StamperOptions {
  * asks the enabled authorities in order until one gives a token that checks, and stores it. When every
  * authority fails, the stamp waits for its next try (backoff, about a day in all) and is then marked failed,
  * which administrators see and may put back in the queue. The change it stamps committed long before.
+ * Each pass also asks for a stamp over the audit chain's head when one is due (auditAnchors.ts).
  */
 export class TimestampStamper {
   private readonly drains = new Drains(
@@ -55,6 +59,7 @@ export class TimestampStamper {
   }
 
   private async drain(): Promise<void> {
+    await anchorAuditHead(this.db, this.options.auditAnchorEveryMs ?? AUDIT_ANCHOR_EVERY_MS);
     for (;;) {
       const claimed = await claimDueStamps(this.db);
       if (claimed.length === 0) return;

@@ -1,11 +1,23 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { desc, eq, sql } from 'drizzle-orm';
-import { api, canonicalJson, ERR, noteDocumentName, type SignatureEntry } from '@eln/shared';
-import { auditLog, timestampAuthorities, timestamps } from '../db/schema.js';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { api, canonicalJson, ERR, noteDocumentName, type SignatureEntry, type TimestampSubject } from '@eln/shared';
+import { auditLog, exportJobs, timestampAuthorities, timestamps, users } from '../db/schema.js';
+import { importElnArchive } from '../exports/eln/index.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 import { startTestTimestampAuthority, type TestTimestampAuthority } from '../testing/timestampAuthority.js';
+import { toAuthFlags } from '../users/flags.js';
+import { auditChainHead } from '../audit/audit.js';
+import { anchorAuditHead } from './auditAnchors.js';
 import { TimestampStamper } from './stamper.js';
+
+const run = promisify(execFile);
 
 let server: TestServer;
 let url: string;
@@ -46,7 +58,10 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const client of clients.splice(0)) client.destroy();
   for (const tsa of [first, second, expired]) tsa.behave({ kind: 'ok' });
-  // Each test starts with no authority and an empty queue (left-over pending stamps would reach its authority).
+  // Each test starts with no authority and an empty queue (left-over pending stamps would reach its authority):
+  // the authorities are turned off first, then the pass under way ends (it may still ask them), then both go.
+  await server.database.db.update(timestampAuthorities).set({ enabled: false });
+  await server.services.timestamps.idle();
   await server.database.db.delete(timestamps);
   await server.database.db.delete(timestampAuthorities);
 });
@@ -97,12 +112,14 @@ async function signed(title: string): Promise<{ labNoteNo: number; signature: ()
   return { labNoteNo, signature };
 }
 
-const stampOf = async (kind: 'signature' | 'signatureRemoval', id: number) =>
+const stampOf = async (kind: TimestampSubject, id: number | string) =>
   (await server.database.db
     .select()
     .from(timestamps)
-    .where(eq(timestamps.subjectKind, kind))
-    .then((rows) => rows.find((r) => r.subjectId === String(id))))!;
+    .where(and(eq(timestamps.subjectKind, kind), eq(timestamps.subjectId, String(id))))
+    .then(([row]) => row))!;
+
+const subjectOf = (stamp: { subject: Uint8Array }) => JSON.parse(new TextDecoder().decode(stamp.subject)) as Record<string, unknown>;
 
 /** Makes a stamp that waits for its next try due now. */
 const dueNow = (stampId: number) =>
@@ -268,7 +285,15 @@ describe('time-stamps on signatures', () => {
     try {
       const notes = await Promise.all(['A', 'B', 'C'].map((t) => signed(`Racing ${t}`)));
       for (const { signature } of notes) await eventually(async () => (await signature()).timestamp?.status === 'stamped', 'stamped');
-      expect(first.requests - before).toBe(3);
+      const allStamped = async () => (await server.database.db.select().from(timestamps)).every((row) => row.status === 'stamped');
+      await eventually(allStamped, 'every stamp asked for taken');
+      // Each signature, the version it covers, and the audit chain's head. Every request the authority got is
+      // an attempt its stamp recorded: none was made by a second process on a stamp another held (one that
+      // timed out on a loaded machine is an attempt, recorded, and retried).
+      const rows = await server.database.db.select().from(timestamps);
+      expect(rows.filter((row) => row.subjectKind === 'signature')).toHaveLength(3);
+      expect(rows.filter((row) => row.subjectKind === 'version')).toHaveLength(3);
+      expect(first.requests - before).toBe(rows.reduce((sum, row) => sum + row.attempts, 0));
     } finally {
       await Promise.all(others.map((o) => o.stop()));
     }
@@ -350,5 +375,237 @@ describe('authorities (administrators)', () => {
     const refused = await admin(api.timestamps.probe, { url: first.url, username: '', policy: '', hash: 'SHA-256' });
     expect(refused.body.status).toBe(ERR.timestampAuthorityFailed);
     expect(refused.body.message).toContain('malformed');
+  });
+});
+
+describe("time-stamps on a signed note's versions", () => {
+  it('stamps the version a signature covers and each version saved once the note was signed, in the change’s transaction', async () => {
+    await addAuthority(first, 'First TSA');
+    const labNoteNo = await noteToSign('Versions');
+    // Saved but never signed: its drafts prove nothing yet, and are not stamped.
+    expect(await stampOf('version', `${labNoteNo}:1`)).toBeUndefined();
+    const history = async () => (await writer.call(api.noteHistory.list, { labNoteNo })).body.data.list;
+    expect((await history())[0]!.timestamp).toBeNull();
+
+    await reviewer.call(api.signatures.respond, { labNoteNo, status: 'T', password: reviewer.user.password, name: reviewer.user.name });
+    // Asked in the signature's transaction: there as soon as the call has answered.
+    expect(await stampOf('version', `${labNoteNo}:1`)).toBeDefined();
+    const [signature] = (await writer.call(api.notes.blockList, { labNoteNo })).body.data.note.signatureList;
+    await writer.call(api.signatures.remove, { labNoteNo, signatureId: signature!.signatureId, reason: 'Sign again after a fix' });
+
+    // Writable again, and signed once: the restore's own answer already shows its stamp asked for.
+    const restored = await writer.call(api.noteHistory.restore, { labNoteNo, version: 1, reason: 'The fix' });
+    expect(restored.body.status).toBe('0000');
+    expect(restored.body.data.version).toBe(2);
+    expect(restored.body.data.timestamp?.status).toMatch(/^(pending|stamped)$/);
+    // A refused save (a stale version) asks for nothing.
+    const stale = await writer.call(api.notes.saveVersion, { labNoteNo, version: 1, blockList: [] });
+    expect(stale.body.status).toBe(ERR.conflict);
+    expect(await stampOf('version', `${labNoteNo}:3`)).toBeUndefined();
+
+    await eventually(async () => (await history()).every((entry) => entry.timestamp?.status === 'stamped'), 'both versions stamped');
+    const [v2, v1] = await history();
+    expect(v2!.timestamp).toMatchObject({ status: 'stamped', authority: 'First TSA' });
+    const detail = (await writer.call(api.noteHistory.detail, { labNoteNo, version: 2 })).body.data;
+    expect(detail.timestamp).toEqual(v2!.timestamp);
+
+    const stamp = await stampOf('version', `${labNoteNo}:2`);
+    expect(subjectOf(stamp)).toEqual({
+      kind: 'version',
+      labNoteNo,
+      labNoteNumber: expect.any(String) as string,
+      version: 2,
+      blocksHash: v2!.blocksHash,
+      savedBy: writer.user.userId,
+      savedAt: expect.any(String) as string,
+    });
+    expect(subjectOf(await stampOf('version', `${labNoteNo}:1`))).toMatchObject({ version: 1, blocksHash: v1!.blocksHash });
+    expect(await first.opensslVerify(Buffer.from(v2!.timestamp!.token!, 'base64'), stamp.subject)).toBe(true);
+
+    const verified = await reviewer.call(api.timestamps.verify, { kind: 'version', id: `${labNoteNo}:2` });
+    expect(verified.body.data).toMatchObject({ status: 'stamped', valid: true, authority: 'First TSA' });
+    expect((await outsider.call(api.timestamps.verify, { kind: 'version', id: `${labNoteNo}:2` })).http).toBe(404);
+    expect((await writer.call(api.timestamps.verify, { kind: 'version', id: `${labNoteNo}:9` })).http).toBe(404);
+  });
+});
+
+describe('time-stamps on exports, with the evidence inside the .eln archive and its PDFs', () => {
+  it('stamps the file made, pending while the authority is down; the archive carries tokens that openssl ts -verify accepts', async () => {
+    await addAuthority(first, 'First TSA');
+    const { labNoteNo: stampedNote, signature } = await signed('Evidence stamped');
+    await eventually(async () => (await signature()).timestamp?.status === 'stamped', 'signature stamped');
+    await eventually(async () => (await stampOf('version', `${stampedNote}:1`))?.status === 'stamped', 'version stamped');
+    // The authority goes down: the next note's signature waits, and so will the export's own stamp.
+    first.behave({ kind: 'httpError', status: 503 });
+    const { labNoteNo: waitingNote, signature: waitingSignature } = await signed('Evidence pending');
+    await eventually(async () => ((await stampOf('signature', (await waitingSignature()).signatureId))?.attempts ?? 0) >= 1, 'tried');
+
+    const started = await writer.call(api.exports.create, { format: 'eln', projectNos: [projectNo], timeZone: 'Asia/Seoul' });
+    const jobId = started.body.data.list[0]!.jobId;
+    expect(started.body.data.list[0]!.timestamp).toBeNull();
+    await server.services.exportJobs.idle();
+    const job = async () => (await writer.call(api.exports.detail, { jobId })).body.data;
+    expect(await job()).toMatchObject({ status: 'done', timestamp: { status: 'pending' } });
+    expect((await writer.call(api.exports.list, {})).body.data.list.find((j) => j.jobId === jobId)?.timestamp).toEqual({
+      status: 'pending',
+    });
+    await eventually(async () => ((await stampOf('export', jobId))?.attempts ?? 0) >= 1, 'the export’s stamp tried');
+    const verifiedPending = (await writer.call(api.timestamps.verify, { kind: 'export', id: jobId })).body.data;
+    expect(verifiedPending).toMatchObject({ status: 'pending', valid: null, token: null });
+    expect(verifiedPending.fault).toMatch(/First TSA: httpStatus/);
+
+    // Back up: the export's stamp is over its file's SHA-256, exactly the file one downloads.
+    first.behave({ kind: 'ok' });
+    await server.database.db
+      .update(timestamps)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(timestamps.status, 'pending'));
+    await eventually(async () => (await job()).timestamp?.status === 'stamped', 'export stamped');
+    const done = await job();
+    const [row] = await server.database.db.select().from(exportJobs).where(eq(exportJobs.jobId, jobId));
+    const archive = path.join(server.config.filesDir, row!.storagePath!);
+    const fileSha256 = createHash('sha256')
+      .update(await readFile(archive))
+      .digest('hex');
+    const exportStamp = await stampOf('export', jobId);
+    expect(subjectOf(exportStamp)).toEqual({
+      kind: 'export',
+      jobId,
+      format: 'eln',
+      projectNo,
+      fileName: done.fileName,
+      size: done.size,
+      sha256: fileSha256,
+      requestedBy: writer.user.userId,
+    });
+    expect(done.sha256).toBe(fileSha256);
+    expect((await writer.call(api.timestamps.verify, { kind: 'export', id: jobId })).body.data).toMatchObject({ valid: true });
+    expect((await outsider.call(api.timestamps.verify, { kind: 'export', id: jobId })).http).toBe(404);
+    expect((await writer.call(api.timestamps.verify, { kind: 'export', id: 'not-a-uuid' })).http).toBe(404);
+
+    // The evidence files change nothing for an importing notebook: this one takes its own archive back whole.
+    const [adminRow] = await server.database.db.select().from(users).where(eq(users.userId, server.admin.userId));
+    const imported = await importElnArchive(
+      server.database.db,
+      server.config,
+      { userNo: adminRow!.userNo, userId: adminRow!.userId, name: adminRow!.name, auth: toAuthFlags(adminRow!) },
+      archive,
+      { lang: 'en' },
+    );
+    expect(imported).toMatchObject({ signed: 'thisServer', uncheckedFiles: [] });
+
+    // Unpacked as an inspector would, every command the README gives says "Verification: OK".
+    const dir = await mkdtemp(path.join(tmpdir(), 'eln-stamps-'));
+    try {
+      await run('unzip', ['-q', archive, '-d', dir]);
+      const [root] = await readdir(dir);
+      const rootDir = path.join(dir, root!);
+      const readme = await readFile(path.join(rootDir, 'README.txt'), 'utf8');
+      const commands = readme.split('\n').filter((line) => line.trim().startsWith('openssl ts -verify'));
+      // The first note's version and signature; the second's are listed as pending, with nothing to check.
+      expect(commands).toHaveLength(2);
+      expect(readme.split('Time-stamp pending')).toHaveLength(3);
+      for (const command of commands) {
+        const { stdout } = await run('sh', ['-c', command.trim()], { cwd: rootDir });
+        expect(stdout).toContain('Verification: OK');
+      }
+      // The data files are exactly the bytes stamped: one byte changed and OpenSSL refuses.
+      const dataFile = /-data '([^']+)'/.exec(commands[0]!)![1]!;
+      expect(await readFile(path.join(rootDir, dataFile))).toEqual(Buffer.from((await stampOf('version', `${stampedNote}:1`)).subject));
+      await writeFile(
+        path.join(rootDir, dataFile),
+        (await readFile(path.join(rootDir, dataFile), 'utf8')).replace('"version":1', '"version":2'),
+      );
+      await expect(run('sh', ['-c', commands[0]!.trim()], { cwd: rootDir })).rejects.toThrow(
+        /Verification: FAILED|message imprint mismatch/,
+      );
+      // The crate lists every evidence file (and the README) with its SHA-256, so the signed crate covers them too.
+      const sums = await readFile(path.join(rootDir, 'SHA256SUMS'), 'utf8');
+      expect(sums).toMatch(/ README\.txt\n/);
+      expect(sums).toMatch(/timestamps\/signature-\d+\.tsr\n/);
+
+      // The PDFs in the archive print each signature's stamp: time and authority, or honestly pending.
+      const pdfText = async (labNoteNo: number) => {
+        const [{ labNoteNumber }] = [(await writer.call(api.notes.blockList, { labNoteNo })).body.data.note];
+        const folder = path.join(rootDir, 'project', labNoteNumber);
+        const pdf = (await readdir(folder)).find((name) => name.endsWith('.pdf'))!;
+        return (await run('pdftotext', ['-enc', 'UTF-8', path.join(folder, pdf), '-'])).stdout.replace(/\s+/g, ' ');
+      };
+      expect(await pdfText(stampedNote)).toMatch(/Time-stamped .+ by First TSA/);
+      expect(await pdfText(waitingNote)).toContain('Time-stamp pending');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("time-stamps on the audit chain's head", () => {
+  it('stamps the head when it moved, at most every interval, and verify compares the stamped heads with the chain', async () => {
+    const db = server.database.db;
+    // No authority: nothing is asked.
+    expect(await anchorAuditHead(db, 0)).toBe(false);
+    await addAuthority(first, 'First TSA');
+    // The stamper anchors on its next pass (none was stamped yet).
+    const anchors = () => db.select().from(timestamps).where(eq(timestamps.subjectKind, 'auditAnchor'));
+    await eventually(async () => (await anchors())[0]?.status === 'stamped', 'anchored and stamped');
+    expect(await anchors()).toHaveLength(1);
+    const [anchor] = await anchors();
+    const head = subjectOf(anchor!) as { seq: number; hash: string };
+    const [record] = await db.select().from(auditLog).where(eq(auditLog.seq, head.seq));
+    expect(record!.hash).toBe(head.hash);
+    expect(anchor!.subjectId).toBe(String(head.seq));
+
+    // The head moves (an audited change), but the last stamp is recent: nothing more until the interval has passed.
+    await addAuthority(second, 'Second TSA');
+    expect(await anchorAuditHead(db)).toBe(false);
+    await db
+      .update(timestamps)
+      .set({ createdAt: sql`now() - interval '31 minutes'` })
+      .where(eq(timestamps.stampId, anchor!.stampId));
+    // Down now: the new head's stamp waits, and verify says so. (The stamper's own pass may be the one that asks.)
+    first.behave({ kind: 'httpError', status: 503 });
+    second.behave({ kind: 'httpError', status: 503 });
+    await anchorAuditHead(db);
+    await server.services.timestamps.idle();
+    const [newestAnchor] = (await anchors()).sort((a, b) => b.stampId - a.stampId);
+    expect(await anchors()).toHaveLength(2);
+    expect(subjectOf(newestAnchor!).seq).toBe((await auditChainHead(db))!.seq);
+    // The head did not move since: nothing more is asked, however long ago the last one was.
+    await db
+      .update(timestamps)
+      .set({ createdAt: sql`now() - interval '31 minutes'` })
+      .where(eq(timestamps.subjectKind, 'auditAnchor'));
+    expect(await anchorAuditHead(db)).toBe(false);
+    await server.services.timestamps.idle();
+    expect(await anchors()).toHaveLength(2);
+
+    const verify = async () => (await admin(api.audit.verify, {})).body.data;
+    let verified = await verify();
+    expect(verified.stampedHeads).toHaveLength(2);
+    expect(verified.stampedHeads[0]).toMatchObject({ result: 'matches', timestamp: { status: 'pending' } });
+    expect(verified.stampedHeads[1]).toMatchObject({ seq: head.seq, hash: head.hash, result: 'matches', timestamp: { status: 'stamped' } });
+    expect(verified.ok).toBe(true);
+
+    first.behave({ kind: 'ok' });
+    await db
+      .update(timestamps)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(timestamps.status, 'pending'));
+    await eventually(async () => (await verify()).stampedHeads.every((h) => h.timestamp.status === 'stamped'), 'both heads stamped');
+    verified = await verify();
+    const newest = verified.stampedHeads[0]!;
+    const checked = (await admin(api.timestamps.verify, { kind: 'auditAnchor', id: String(newest.seq) })).body.data;
+    expect(checked).toMatchObject({ valid: true, authority: 'First TSA' });
+    expect(JSON.parse(checked.subject)).toMatchObject({ kind: 'auditAnchor', seq: newest.seq, hash: newest.hash });
+    expect((await writer.call(api.timestamps.verify, { kind: 'auditAnchor', id: String(newest.seq) })).http).toBe(403);
+
+    // A stamped head the chain no longer holds as stamped makes verify fail (here the stamp's record was changed).
+    await db
+      .update(timestamps)
+      .set({ subject: new TextEncoder().encode(canonicalJson({ ...subjectOf(anchor!), hash: 'f'.repeat(64) })) })
+      .where(eq(timestamps.stampId, anchor!.stampId));
+    verified = await verify();
+    expect(verified.stampedHeads[1]).toMatchObject({ seq: head.seq, result: 'differs' });
+    expect(verified.ok).toBe(false);
   });
 });

@@ -146,6 +146,18 @@ function tokenFromResponse(der: Uint8Array): Uint8Array {
   return new Uint8Array(response.timeStampToken.toSchema().toBER());
 }
 
+/**
+ * A stored token as the time-stamp response (`.tsr`) an authority answered: status granted and the token,
+ * what `openssl ts -verify -in` reads without `-token_in`.
+ */
+export function timeStampResponseOf(token: Uint8Array): Uint8Array {
+  const response = new pkijs.TimeStampResp({
+    status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
+    timeStampToken: pkijs.ContentInfo.fromBER(Uint8Array.from(token)),
+  });
+  return new Uint8Array(response.toSchema().toBER());
+}
+
 /** The certificates of a PEM bundle. */
 export function certificatesOfPem(pem: string): pkijs.Certificate[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];

@@ -3,6 +3,7 @@ import { ERR } from '../errors.js';
 import { defineCall, fileAnswer } from './call.js';
 import { deletedNoteAnswer } from './noteHistory.js';
 import { listAnswer } from './paging.js';
+import { timestampInfo } from './timestamps.js';
 import { LIMITS, PAGING } from '../limits.js';
 import { dateFilter, text } from '../validation.js';
 
@@ -133,6 +134,17 @@ export const auditAnchorCheck = z.strictObject({
 });
 export type AuditAnchorCheck = z.infer<typeof auditAnchorCheck>;
 
+/** A head of the chain time-stamped by an RFC 3161 authority (at most every TIMESTAMP_LIMITS.auditAnchorMinutes), and what the chain says of it now. */
+export const auditStampedHead = z.strictObject({
+  seq: z.number(),
+  hash: z.string(),
+  /** When the server asked for the stamp (the token's own time is `timestamp.genTime`). */
+  anchoredAt: z.string(),
+  result: z.enum(AUDIT_ANCHOR_RESULTS),
+  timestamp: timestampInfo,
+});
+export type AuditStampedHead = z.infer<typeof auditStampedHead>;
+
 export const auditVerifyAnswer = z.strictObject({
   /** No broken record, and every head kept outside the database is still in the chain (and the server's could be read). */
   ok: z.boolean(),
@@ -157,6 +169,8 @@ export const auditVerifyAnswer = z.strictObject({
   serverAnchor: z.enum(['compared', 'none', 'unreadable']),
   /** Each head kept outside the database that verify compared with the chain, and what it found. */
   anchors: z.array(auditAnchorCheck),
+  /** The latest time-stamped heads (newest first), each compared with the chain: one no longer in it makes verify not ok. */
+  stampedHeads: z.array(auditStampedHead),
 });
 export type AuditVerifyAnswer = z.infer<typeof auditVerifyAnswer>;
 

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { ERR } from '../errors.js';
 import { dateFilter, recordNo, text, timeZoneField } from '../validation.js';
 import { defineCall, fileAnswer } from './call.js';
+import { emptyRequest } from './identity.js';
 import { listAnswer } from './paging.js';
+import { timestampInfo } from './timestamps.js';
 
 /**
  * Exports leave the notebook as background jobs: a project's notes as PDF or as a signed .eln archive
@@ -108,6 +110,8 @@ export const exportJob = z.strictObject({
   errorCode: z.string().nullable(),
   /** The caller may fetch its file (the requester, once done). */
   downloadable: z.boolean(),
+  /** The RFC 3161 time-stamp of the file made (its SHA-256); null when none was asked (not done, or no authority). */
+  timestamp: timestampInfo.nullable(),
 });
 export type ExportJob = z.infer<typeof exportJob>;
 
@@ -123,6 +127,24 @@ export const exportPublicKey = z.strictObject({
   minisignPub: z.string(),
 });
 export type ExportPublicKey = z.infer<typeof exportPublicKey>;
+
+/**
+ * A minisign key this notebook knows: its own export key, or one that signed an imported archive (the key
+ * the archive shipped, which verified it, or one known only by the id its signature names).
+ */
+export const knownSigningKey = z.strictObject({
+  /** The key id as minisign prints it. */
+  keyId: z.string(),
+  source: z.enum(['thisServer', 'otherKey', 'unknownKey']),
+  /** SHA-256 of the Ed25519 public key (hex); null for a key known only by its id. */
+  fingerprint: z.string().nullable(),
+  /** When it was made (this server's) or first seen in an import. */
+  addedAt: z.string(),
+  /** Archives imported that it signed. */
+  imports: z.number(),
+});
+export type KnownSigningKey = z.infer<typeof knownSigningKey>;
+export const knownSigningKeys = z.strictObject({ list: z.array(knownSigningKey) });
 
 /** What the server can export now, found on its disk (server/src/exports/pdf/support.ts). */
 export const exportSupport = z.strictObject({
@@ -208,6 +230,16 @@ export const exportCalls = {
     summary: "The key that signs .eln archives, in minisign's .pub format, for checking them offline (made at its first use).",
     request: exportPublicKeyRequest,
     answer: exportPublicKey,
+    errors: [],
+  }),
+  knownKeys: defineCall({
+    path: '/v1/admin/eln/key/list',
+    auth: 'admin',
+    kind: 'query',
+    summary:
+      'The minisign keys this notebook knows: its own export key, published at /.well-known/keys.json, and those that signed imported .eln archives, with when each was made or first seen.',
+    request: emptyRequest,
+    answer: knownSigningKeys,
     errors: [],
   }),
   support: defineCall({

@@ -6,6 +6,7 @@ import { recordNo, requiredText } from '../validation.js';
 import { defineCall } from './call.js';
 import { labNoteNoRequest, savedBlockAnswer } from './notes.js';
 import { SIGNATURE_TYPES } from './signatures.js';
+import { timestampInfo } from './timestamps.js';
 
 /** A saved version's number: versions count from 1. */
 const versionNo = z.number().int().min(1).max(LIMITS.maxRecordNo);
@@ -65,6 +66,11 @@ export const noteVersionEntry = z.strictObject({
   /** The version this one restored (its content copied back), with the reason given; null for a save. */
   restoredFrom: z.number().nullable(),
   reason: z.string().nullable(),
+  /**
+   * The RFC 3161 time-stamp of the version (its content's SHA-256 with who saved it when), asked for the
+   * version a signature covers and each version saved on a note once signed; null when none was asked.
+   */
+  timestamp: timestampInfo.nullable(),
 });
 export type NoteVersionEntry = z.infer<typeof noteVersionEntry>;
 

@@ -6,6 +6,7 @@ import { call, isApiError } from '../../api';
 import { alertApiError } from '../../modals/store';
 import { Button } from '../../ui/Button';
 import { CloseIcon } from '../../ui/icons';
+import { TimestampMark } from '../timestamps/TimestampMark';
 import { ShieldAlertIcon, ShieldCheckIcon } from './icons';
 import { formatAuditTime } from './time';
 
@@ -137,12 +138,15 @@ function BrokenList({ answer, onOpen }: { answer: AuditVerifyAnswer; onOpen(seq:
 }
 
 /** What the chain says of a head kept outside it, in words. */
-function anchorResultText(t: TFunction<'audit'>, check: AuditAnchorCheck, end: number | null): string {
+function anchorResultText(t: TFunction<'audit'>, check: Pick<AuditAnchorCheck, 'seq' | 'result'>, end: number | null): string {
   if (check.result === 'beyondEnd') return t('verify.anchors.beyondEnd', { end: end ?? 0 });
   return t(`verify.anchors.${check.result}`, { seq: check.seq });
 }
 
-/** Each head verify compared with the chain (the server's anchor file, an export's), or why there was none of the server's. */
+/**
+ * Each head verify compared with the chain (the server's anchor file, an export's, the latest ones an
+ * authority time-stamped, each with its stamp), or why there was none of the server's.
+ */
 function AnchorList({ answer }: { answer: AuditVerifyAnswer }) {
   const { t } = useTranslation('audit');
   return (
@@ -168,6 +172,25 @@ function AnchorList({ answer }: { answer: AuditVerifyAnswer }) {
             <strong className={check.result === 'matches' ? 'verify-anchor-ok' : 'verify-anchor-bad'}>
               {anchorResultText(t, check, answer.head?.seq ?? null)}
             </strong>
+          </li>
+        ))}
+        {answer.stampedHeads.map((check) => (
+          <li key={`stamp-${check.seq}`} data-testid="audit-verify-anchor" data-source="timestamp" data-result={check.result}>
+            <span className="verify-anchor-source">{t('verify.anchors.timestamped', { time: timeText(check.anchoredAt) })}</span>{' '}
+            <span className="verify-anchor-record">
+              #{check.seq} · <span title={check.hash}>{check.hash.slice(0, 12)}…</span>
+            </span>
+            {': '}
+            <strong className={check.result === 'matches' ? 'verify-anchor-ok' : 'verify-anchor-bad'}>
+              {anchorResultText(t, check, answer.head?.seq ?? null)}
+            </strong>
+            <TimestampMark
+              stamp={check.timestamp}
+              kind="auditAnchor"
+              id={String(check.seq)}
+              fileBase={`audit-head-${check.seq}`}
+              testId="audit-timestamp"
+            />
           </li>
         ))}
       </ul>

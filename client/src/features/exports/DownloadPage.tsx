@@ -5,6 +5,7 @@ import { ArrowRightIcon, DownloadIcon, InfoIcon } from '../../ui/icons';
 import { PageFrame } from '../../ui/PageFrame';
 import { ElnImportCard } from './ElnImportCard';
 import { ExportForm } from './ExportForm';
+import { KnownKeysCard } from './KnownKeysCard';
 import { PublicKeyButton } from './PublicKeyButton';
 import { ExportJobList } from './ExportJobList';
 import { useExportJobs } from './exportJobs';
@@ -64,6 +65,7 @@ export function DownloadPage() {
           />
         </section>
         <ElnImportCard />
+        <KnownKeysCard />
       </div>
     </PageFrame>
   );

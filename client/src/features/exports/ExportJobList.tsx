@@ -8,6 +8,7 @@ import { Button } from '../../ui/Button';
 import { DownloadIcon } from '../../ui/icons';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { formatSize } from '../audit/csvExport';
+import { TimestampMark } from '../timestamps/TimestampMark';
 import { ArchiveIcon, FileCsvIcon, FilePdfIcon } from '../audit/icons';
 
 const TONES: Record<ExportJob['status'], BadgeTone> = { queued: 'neutral', running: 'info', done: 'success', failed: 'danger' };
@@ -93,6 +94,15 @@ export function ExportJobList({ jobs, failed, onRetry, onDownload, testId }: Exp
                   {job.size !== null ? <span>{formatSize(job.size, language)}</span> : null}
                   {job.sha256 ? <code title="SHA-256">{job.sha256.slice(0, 16)}…</code> : null}
                 </p>
+              ) : null}
+              {job.status === 'done' ? (
+                <TimestampMark
+                  stamp={job.timestamp}
+                  kind="export"
+                  id={job.jobId}
+                  fileBase={`export-${job.jobId}`}
+                  testId="export-timestamp"
+                />
               ) : null}
             </div>
             <div className="export-job-side">

@@ -6,6 +6,7 @@ import { viewerTimeZone } from '../../lib/timeZone';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { CopyButton } from '../audit/AuditBits';
+import { TimestampMark } from '../timestamps/TimestampMark';
 import type { ComparedVersion } from './historyParams';
 
 export function zonedText(iso: string | null): string {
@@ -163,6 +164,13 @@ export function VersionList({
                 </code>
                 <CopyButton text={entry.blocksHash} label={t('list.copyHash', { version: entry.version })} />
               </p>
+              <TimestampMark
+                stamp={entry.timestamp}
+                kind="version"
+                id={`${history.labNoteNo}:${entry.version}`}
+                fileBase={`note-${history.labNoteNo}-v${entry.version}`}
+                testId="version-timestamp"
+              />
               <Signatures entry={entry} />
               {onRestore && index > 0 ? (
                 <Button

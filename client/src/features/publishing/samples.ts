@@ -267,6 +267,7 @@ const EXPORT_JOBS: ExportJob[] = [
     sha256: null,
     errorCode: null,
     downloadable: false,
+    timestamp: null,
   },
   {
     jobId: '00000000-0000-4000-8000-000000000001',
@@ -291,6 +292,7 @@ const EXPORT_JOBS: ExportJob[] = [
     errorCode: null,
     // The guide downloads nothing.
     downloadable: false,
+    timestamp: { status: 'stamped', genTime: at(1), authority: 'DigiCert Timestamp 2025' },
   },
 ];
 

@@ -4,7 +4,7 @@ import type { SignatureEntry, SignatureStatus } from '@eln/shared';
 import { currentLanguage } from '../../i18n';
 import { Badge, type BadgeTone } from '../../ui/Badge';
 import { BrokenIcon, CancelledIcon, DeclinedIcon, PendingIcon, SignedIcon } from './icons';
-import { TimestampMark } from './TimestampMark';
+import { TimestampMark } from '../timestamps/TimestampMark';
 import { formatZonedTime } from './zonedTime';
 import './signatures.css';
 
@@ -104,7 +104,16 @@ export function SignatureCard({ entry, action, mine }: { entry: SignatureEntry; 
           <VersionPill entry={entry} />
           <span className="sig-account">{t('entry.account', { name: entry.name, userId: entry.userId })}</span>
         </div>
-        <TimestampMark entry={entry} />
+        {entry.status === 'T' ? (
+          <TimestampMark
+            stamp={entry.timestamp}
+            kind="signature"
+            id={String(entry.signatureId)}
+            timeZone={entry.timeZone}
+            fileBase={`signature-${entry.signatureId}`}
+            testId="signature-timestamp"
+          />
+        ) : null}
         {entry.description ? (
           <p className="sig-comment" data-testid="signature-entry-comment">
             <span className="visually-hidden">{t('entry.comment')}: </span>

@@ -9,18 +9,26 @@ import { BLOCK_TYPES, NOTE_TYPES, type SignatureType } from '@eln/shared';
  *   <project>-<date>/ro-crate-metadata.json.minisig  minisign signature of the file above
  *   <project>-<date>/eln-export-key.pub              the public key that checks it
  *   <project>-<date>/SHA256SUMS                      the same hashes, for `sha256sum -c`
+ *   <project>-<date>/README.txt                      how to check the trusted time-stamps below (when any)
  *   <project>-<date>/project/                        the project (Dataset)
  *   <project>-<date>/project/<LN-number>/            each note (Dataset)
  *     v<n>.json, v<n>.html                           each saved version: its blocks, and as a web page
  *     draft.json, draft.html                         a note never saved: its unsaved draft, the same two ways
  *     <LN-number>-v<n>.pdf                           the latest version as PDF (when chromium could print it)
  *     files/<fileId>.<ext>                           the note's images and files
+ *     timestamps/version-<n>.json|.tsr|-chain.pem    a version's trusted time-stamp: the bytes stamped, the
+ *     timestamps/signature-<id>.json|.tsr|-chain.pem  token (a time-stamp response), the chain; a signature's too
  */
 export const METADATA_FILE = 'ro-crate-metadata.json';
 export const SIGNATURE_FILE = `${METADATA_FILE}.minisig`;
 export const PUBLIC_KEY_FILE = 'eln-export-key.pub';
 export const CHECKSUMS_FILE = 'SHA256SUMS';
 export const PROJECT_FOLDER = 'project/';
+/**
+ * Where the export key is published, as the format's specification asks (SPECIFICATION.md, "Signed .eln
+ * files"): on the server, and as the trusted comment of every archive's signature (its full URL).
+ */
+export const WELL_KNOWN_KEYS = '/.well-known/keys.json';
 
 export const RO_CRATE_CONTEXT = 'https://w3id.org/ro/crate/1.2/context';
 export const RO_CRATE_SPEC = 'https://w3id.org/ro/crate/1.2';

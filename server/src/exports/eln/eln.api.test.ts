@@ -26,8 +26,8 @@ import { storedFilesUnder } from '../../testing/storedFiles.js';
 import { toAuthFlags } from '../../users/flags.js';
 import { notePageHtml } from '../pdf/noteHtml.js';
 import { exportNoteNos, loadExportNote, loadExportProject, type ExportNote, type ExportProject } from '../projectContent.js';
-import { WELL_KNOWN_KEYS } from '../routes.js';
 import { CONSORTIUM_SCHEMA } from './consortiumSchema.js';
+import { WELL_KNOWN_KEYS } from './crate.js';
 import {
   exportPublicKey,
   ImportBudget,
@@ -131,6 +131,7 @@ async function exportProject(
       lang: 'en',
       timeZone: 'Asia/Seoul',
       organization: 'ELN Laboratories',
+      keysUrl: `${server.config.publicUrl}${WELL_KNOWN_KEYS}`,
       notePdf: fakePdf,
       ...extra,
     },
@@ -396,9 +397,11 @@ describe('.eln export', () => {
     const verified = await minisignVerify(rootDir);
     expect(verified.code, verified.output).toBe(0);
     expect(verified.output).toContain('Signature and comment signature verified');
-    expect(verified.output).toContain('project:');
-    expect(verified.output).toContain('CRISPR knock-out line B7');
-    expect(verified.output).toContain(`exporter:${server.admin.userId}`);
+    // The trusted comment is where this notebook publishes its keys, as the format's specification says.
+    expect(verified.output).toContain(`Trusted comment: ${server.config.publicUrl}/.well-known/keys.json`);
+    const signatureFile = await readFile(path.join(rootDir, 'ro-crate-metadata.json.minisig'), 'utf8');
+    expect(signatureFile.split('\n')[0]).toContain('CRISPR knock-out line B7');
+    expect(signatureFile.split('\n')[0]).toContain(`exporter:${server.admin.userId}`);
 
     const { rootDir: tampered } = await copyOfExport('minisign');
     const metadata = await readFile(path.join(tampered, 'ro-crate-metadata.json'));
@@ -1163,6 +1166,19 @@ describe('.eln import: what the format leaves optional', () => {
     const [note] = await db.select().from(labNotes).where(eq(labNotes.projectNo, result.projectNo));
     const history = (await liveBlocks(note!.noteNo)).map((b) => b.content).join('\n');
     expect(history).toContain(`이 서버가 모르는 키(${stranger.keyId})로 서명되어`);
+
+    // Administrators see it among the keys the notebook knows, after its own export key; members may not ask.
+    const admin = await server.as(server.admin);
+    const keys = (await admin(api.exports.knownKeys, {})).body.data.list;
+    const own = await exportPublicKey(db);
+    expect(keys[0]).toMatchObject({
+      keyId: own.keyId,
+      source: 'thisServer',
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as string,
+    });
+    expect(keys.find((key) => key.keyId === stranger.keyId)).toMatchObject({ source: 'unknownKey', fingerprint: null, imports: 1 });
+    const asImporter = await server.as({ userId: importer.userId, password: importerPassword });
+    expect((await asImporter(api.exports.knownKeys, {})).http).toBe(403);
   });
 
   it('still refuses a signature that does not read, or that the shipped key does not verify: 8004', async () => {
@@ -1298,6 +1314,7 @@ describe('.eln that opens everywhere', () => {
           lang: 'en',
           timeZone: 'Asia/Seoul',
           organization: 'Partner Lab',
+          keysUrl: `${fresh.config.publicUrl}${WELL_KNOWN_KEYS}`,
         },
         createWriteStream(againPath),
       );

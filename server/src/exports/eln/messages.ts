@@ -168,6 +168,50 @@ export const ELN_MESSAGES = {
   untitledProject: words('Imported project', '가져온 프로젝트', '取り込んだプロジェクト'),
   untitledNote: words('Imported note', '가져온 노트', '取り込んだノート'),
   unknownPerson: words('unknown', '알 수 없음', '不明'),
+
+  // Trusted time-stamps (RFC 3161): the files that check them offline, and their README.
+  timestampsReadme: words(
+    'How to check the trusted time-stamps (RFC 3161) of this archive offline with OpenSSL',
+    '이 아카이브의 신뢰 타임스탬프(RFC 3161)를 OpenSSL로 오프라인 확인하는 방법',
+    'このアーカイブのトラステッドタイムスタンプ（RFC 3161）を OpenSSL でオフライン確認する方法',
+  ),
+  timestampsIntro: words(
+    "Trusted time-stamps (RFC 3161) in this archive\n\nEach record below was time-stamped by an outside time-stamping authority, which signed the SHA-256 (or SHA-512) of exactly the bytes of its .json file at the time it names. For each there are three files: the stamped data (.json), the authority's answer (.tsr) and the certificate chain this notebook trusted for that authority (.pem). In this folder, run the command given for a record: OpenSSL prints \"Verification: OK\" when the token proves that exactly this data existed at the token's time, signed by a certificate of that chain. The .json names what it stands for: a version's content by its SHA-256 (the blocksHash of that version's v<n>.json), a signature by who signed which version as what and when.",
+    '이 아카이브의 신뢰 타임스탬프(RFC 3161)\n\n아래 각 기록은 외부 타임스탬프 기관이 타임스탬프를 찍었습니다. 기관은 .json 파일 바이트 그대로의 SHA-256(또는 SHA-512)에 표시된 시각으로 서명했습니다. 기록마다 파일이 세 개 있습니다: 타임스탬프를 찍은 데이터(.json), 기관의 응답(.tsr), 이 노트가 그 기관에 대해 신뢰한 인증서 체인(.pem). 이 폴더에서 기록마다 적힌 명령을 실행하세요. 토큰이 바로 이 데이터가 토큰의 시각에 존재했고 그 체인의 인증서로 서명되었음을 증명하면 OpenSSL이 "Verification: OK"를 출력합니다. .json은 무엇을 가리키는지 적고 있습니다: 버전은 내용의 SHA-256(해당 버전 v<n>.json의 blocksHash)으로, 서명은 누가 어느 버전에 어떤 의미로 언제 서명했는지로.',
+    'このアーカイブのトラステッドタイムスタンプ（RFC 3161）\n\n以下の各記録は外部のタイムスタンプ局がタイムスタンプを付けました。局は .json ファイルのバイトそのものの SHA-256（または SHA-512）に、示された時刻で署名しています。記録ごとに3つのファイルがあります：スタンプされたデータ（.json）、局の応答（.tsr）、このノートがその局について信頼した証明書チェーン（.pem）。このフォルダーで記録ごとのコマンドを実行してください。トークンが、まさにこのデータがトークンの時刻に存在し、そのチェーンの証明書で署名されたことを証明すると、OpenSSL は「Verification: OK」と表示します。.json は何を表すかを記しています：バージョンは内容の SHA-256（そのバージョンの v<n>.json の blocksHash）、署名は誰がどのバージョンにどの意味でいつ署名したか。',
+  ),
+  stampOfVersion: words('{note}, version {version}', '{note}, 버전 {version}', '{note}、バージョン{version}'),
+  stampOfSignature: words(
+    '{note}, signature of {signer} as {meaning} on version {version}',
+    '{note}, {signer}님의 {meaning} 서명 (버전 {version})',
+    '{note}、{signer}さんの{meaning}としての署名（バージョン{version}）',
+  ),
+  stampStamped: words('Time-stamped {time} by {authority}.', '{authority} 타임스탬프 {time}.', '{authority} によるタイムスタンプ {time}。'),
+  stampPending: words(
+    'Time-stamp pending: the authority had not answered when this archive was made; there is no token to check.',
+    '타임스탬프 대기 중: 이 아카이브를 만들 때 기관이 아직 응답하지 않아 확인할 토큰이 없습니다.',
+    'タイムスタンプ待ち：このアーカイブの作成時に局はまだ応答しておらず、確認するトークンはありません。',
+  ),
+  stampFailed: words(
+    'Time-stamp failed: no authority answered after every retry; there is no token to check.',
+    '타임스탬프 실패: 모든 재시도 후에도 기관이 응답하지 않아 확인할 토큰이 없습니다.',
+    'タイムスタンプ失敗：すべての再試行でも局が応答せず、確認するトークンはありません。',
+  ),
+  stampData: words(
+    'The exact bytes time-stamped for {what} (openssl ts -verify -data)',
+    '{what}에 대해 타임스탬프를 찍은 바이트 그대로 (openssl ts -verify -data)',
+    '{what}についてタイムスタンプを付けたバイトそのもの（openssl ts -verify -data）',
+  ),
+  stampToken: words(
+    "The authority's time-stamp response for {what} (openssl ts -verify -in)",
+    '{what}에 대한 기관의 타임스탬프 응답 (openssl ts -verify -in)',
+    '{what}についての局のタイムスタンプ応答（openssl ts -verify -in）',
+  ),
+  stampChain: words(
+    'The certificate chain trusted for the authority of {what} (openssl ts -verify -CAfile)',
+    '{what}의 기관에 대해 신뢰한 인증서 체인 (openssl ts -verify -CAfile)',
+    '{what}の局について信頼した証明書チェーン（openssl ts -verify -CAfile）',
+  ),
 } as const satisfies Record<string, Localised>;
 
 export type ElnMessage = keyof typeof ELN_MESSAGES;

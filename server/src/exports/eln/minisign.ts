@@ -107,6 +107,16 @@ export async function existingExportKey(db: Db): Promise<PublicKey | null> {
   return row ? signingKeyOf(storedKey.parse(JSON.parse(row.value))) : null;
 }
 
+/** When the server's export key was made (made now if it was not yet). */
+export async function exportKeyCreatedAt(db: Db): Promise<Date> {
+  await exportSigningKey(db);
+  const [row] = await db.select({ createdAt: settings.createdAt }).from(settings).where(eq(settings.key, KEY_SETTING));
+  return row!.createdAt;
+}
+
+/** A public key's fingerprint: the SHA-256 of its Ed25519 bytes, hex. */
+export const keyFingerprint = (key: PublicKey): string => createHash('sha256').update(key.publicKeyBytes).digest('hex');
+
 /** A public key in minisign's `.pub` format. */
 export function minisignPublicKeyFile(key: PublicKey): string {
   const body = Buffer.concat([Buffer.from(PUBLIC_KEY_ALGORITHM, 'ascii'), key.keyIdBytes, key.publicKeyBytes]).toString('base64');

@@ -51,6 +51,7 @@ import {
 } from './crate.js';
 import { elnMessage, NOTE_STATUS_NAMES, SIGNATURE_MEANINGS } from './messages.js';
 import { exportSigningKey, minisignPublicKeyFile, minisignSignature, type SigningKey } from './minisign.js';
+import { TimestampEvidence, TIMESTAMPS_README, type AddFile } from './timestampEvidence.js';
 import { ZipWriter, type WrittenEntry } from './zipWriter.js';
 
 export interface ElnExportOptions {
@@ -70,6 +71,8 @@ export interface ElnExportOptions {
   notePdf?: (project: ExportProject, note: ExportNote) => Promise<Buffer>;
   /** Why there is no `notePdf`, for the crate to say: the server cannot print (chromium is not installed). */
   pdfOmitted?: 'noBrowser';
+  /** The full URL of this server's published keys (PUBLIC_URL + WELL_KNOWN_KEYS): the signature's trusted comment. */
+  keysUrl: string;
 }
 
 /** A stored file that could not be exported as recorded. */
@@ -155,6 +158,10 @@ interface ArchiveContext {
   /** Note and file ids mapped to their entities, for the audit records to point at. */
   noteEntities: Map<number, string>;
   fileEntities: Map<string, string>;
+  /** The trusted time-stamps' files and their README (timestampEvidence.ts). */
+  evidence: TimestampEvidence;
+  /** Adds an entry at a path relative to the root folder and describes it in the crate. */
+  addFile: AddFile;
 }
 
 /**
@@ -175,16 +182,24 @@ export async function writeElnArchive(
   const zone = options.timeZone ?? 'UTC';
   const rootFolder = `${safeSegment(project.title, 60, `project-${project.projectNo}`)}-${dayInZone(options.exportedAt, zone)}`;
   const zip = new ZipWriter(output, options.exportedAt);
+  const graph = new CrateGraph();
   const ctx: ArchiveContext = {
     db,
     options,
     project,
     zip,
-    graph: new CrateGraph(),
+    graph,
     zone,
     damaged: [],
     noteEntities: new Map(),
     fileEntities: new Map(),
+    evidence: new TimestampEvidence(options.lang, zone),
+    addFile: async (relative, bytes, description, encodingFormat) =>
+      graph.file(relative, await zip.addBytes(`${rootFolder}/${relative}`, bytes, { compress: true }), {
+        name: relative.slice(relative.lastIndexOf('/') + 1),
+        encodingFormat,
+        description,
+      }),
   };
   const total = options.noteNos.length + 1;
   onProgress(0, total);
@@ -202,11 +217,14 @@ export async function writeElnArchive(
     }
     describeProject(ctx, noteParts);
     await describeAudit(ctx);
-    const metadata = await finishCrate(ctx, rootFolder, key);
-    const signature = minisignSignature(key, metadata, {
-      untrusted: `signature of ${METADATA_FILE} by the notebook's export key ${key.keyId}`,
-      trusted: trustedComment(ctx, rootFolder),
-    });
+    const readme = ctx.evidence.readme();
+    const rootParts = readme
+      ? [await ctx.addFile(TIMESTAMPS_README, encoder.encode(readme), elnMessage('timestampsReadme', options.lang), 'text/plain')]
+      : [];
+    const metadata = await finishCrate(ctx, rootFolder, key, rootParts);
+    // The trusted comment is the URL of the keys, as the format's specification says it should be; the
+    // rest (who exported what, when) is in the signed crate itself, and repeated untrusted for a reader.
+    const signature = minisignSignature(key, metadata, { untrusted: untrustedComment(ctx, rootFolder, key), trusted: options.keysUrl });
     await zip.addBytes(`${rootFolder}/${SIGNATURE_FILE}`, Buffer.from(signature, 'utf8'), { compress: false });
     const archive = await zip.finish();
     onProgress(total, total);
@@ -327,6 +345,23 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
   }
 
   if (!note.latest && note.draft?.length) parts.push(...(await writeDraft(ctx, note, note.draft, folder, entry, filePaths)));
+
+  // Each archived version's and signature's trusted time-stamp, with what checks it offline.
+  for (const version of note.history) {
+    if (!version.timestamp) continue;
+    const what = elnMessage('stampOfVersion', options.lang, { note: note.labNoteNumber, version: version.version });
+    parts.push(...(await ctx.evidence.add(ctx.addFile, folder, `version-${version.version}`, what, version.timestamp)));
+  }
+  for (const signature of note.signatures) {
+    if (!signature.timestamp || signature.status !== 'T') continue;
+    const what = elnMessage('stampOfSignature', options.lang, {
+      note: note.labNoteNumber,
+      signer: signature.signer.name,
+      meaning: SIGNATURE_MEANINGS[signature.type][options.lang],
+      version: signature.signedVersion ?? '?',
+    });
+    parts.push(...(await ctx.evidence.add(ctx.addFile, folder, `signature-${signature.signatureId}`, what, signature.timestamp)));
+  }
 
   if (options.notePdf && note.latest) {
     const pdf = await options.notePdf(ctx.project, note);
@@ -575,23 +610,23 @@ function auditRecordText(entry: ExportAuditEntry): string {
   });
 }
 
-function trustedComment(ctx: ArchiveContext, rootFolder: string): string {
+/** What the signature is of, for a person reading it (not covered by the signature: the crate says it all, signed). */
+function untrustedComment(ctx: ArchiveContext, rootFolder: string, key: SigningKey): string {
   const { options, project } = ctx;
   const notebook = options.organization ? `${options.organization} ELN ${PRODUCT.version}` : `ELN ${PRODUCT.version}`;
   const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
   return [
-    `timestamp:${Math.floor(options.exportedAt.getTime() / 1000)}`,
-    `file:${METADATA_FILE}`,
+    `signature of ${METADATA_FILE} by the export key ${key.keyId}`,
     `archive:${rootFolder}`,
     `notebook:${clean(notebook)}`,
     `project:${project.projectNo} ${clean(project.title)}`,
     `exporter:${clean(options.exportedBy.userId)} ${clean(options.exportedBy.name)}`,
     `exported:${options.exportedAt.toISOString()}`,
-  ].join('\t');
+  ].join(' ');
 }
 
 /** Writes the public key, SHA256SUMS and the crate itself; answers the crate's bytes, to be signed. */
-async function finishCrate(ctx: ArchiveContext, rootFolder: string, key: SigningKey): Promise<Uint8Array> {
+async function finishCrate(ctx: ArchiveContext, rootFolder: string, key: SigningKey, rootParts: Ref[]): Promise<Uint8Array> {
   const { graph, options, project, zip } = ctx;
   const organization = options.organization ?? 'ELN';
   const keyFile = graph.file(
@@ -651,7 +686,7 @@ async function finishCrate(ctx: ArchiveContext, rootFolder: string, key: Signing
       license: ref('#license'),
       version: '1',
       sdPublisher: ref('#publisher'),
-      hasPart: [ref(PROJECT_FOLDER), keyFile, sumsFile],
+      hasPart: [ref(PROJECT_FOLDER), keyFile, sumsFile, ...rootParts],
     },
     {
       '@id': PDF_COPIES_ID,

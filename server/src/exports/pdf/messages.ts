@@ -73,6 +73,17 @@ export const PDF_MESSAGES = {
   signedHash: words('SHA-256 of the signed content', '서명한 내용의 SHA-256', '署名された内容の SHA-256'),
   currentHash: words('SHA-256 of the stored content now', '현재 저장된 내용의 SHA-256', '現在保存されている内容の SHA-256'),
   intact: words('Content matches the signature', '내용이 서명과 일치합니다', '内容は署名と一致しています'),
+  timestamp: words('Trusted time-stamp (RFC 3161)', '신뢰 타임스탬프 (RFC 3161)', 'トラステッドタイムスタンプ（RFC 3161）'),
+  timestampPendingExplained: words(
+    'The signature is committed; no authority had answered when this was printed.',
+    '서명은 완료되었으나, 인쇄할 때까지 타임스탬프 기관이 응답하지 않았습니다.',
+    '署名は完了していますが、印刷時点でタイムスタンプ局はまだ応答していませんでした。',
+  ),
+  timestampFailedExplained: words(
+    'No authority answered after every retry: this signature has no trusted time.',
+    '모든 재시도 후에도 기관이 응답하지 않아 이 서명에는 신뢰 시각이 없습니다.',
+    'すべての再試行でも局が応答しなかったため、この署名には信頼できる時刻がありません。',
+  ),
 
   // Version history.
   history: words('Version history', '버전 기록', 'バージョン履歴'),

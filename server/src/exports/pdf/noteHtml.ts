@@ -158,6 +158,7 @@ function signatureCard(signature: ExportSignature, lang: Language): string {
       [m('signedVersion'), signature.signedVersion !== null && signature.status === 'T' ? text(String(signature.signedVersion)) : ''],
       [m('signedHash'), signature.blocksHash && signature.status === 'T' ? hash(signature.blocksHash) : ''],
       [m('currentHash'), broken ? hash(signature.currentHash ?? '—') : ''],
+      [m('timestamp'), signature.status === 'T' ? timestampText(signature, lang) : ''],
       [words.comment, signature.description?.trim() ? text(signature.description.trim()) : '', 'pdf-comment'],
     ],
     'pdf-signature-facts',
@@ -176,6 +177,20 @@ function signatureCard(signature: ExportSignature, lang: Language): string {
     details,
     warning,
   );
+}
+
+/**
+ * A signature's trusted time-stamp as printed: the token's own time (in the signer's zone) and its
+ * authority, or honestly that it is pending or failed; nothing when none was asked (no authority set up).
+ */
+function timestampText(signature: ExportSignature, lang: Language): string {
+  const stamp = signature.timestamp;
+  if (!stamp) return '';
+  const words = SHARED_MESSAGES[lang].signature.timestamp;
+  if (stamp.status === 'stamped')
+    return text(fillIn(words.stamped, { time: zonedText(stamp.genTime, signature.timeZone, lang), authority: stamp.authority ?? '' }));
+  const explained = pdfMessage(stamp.status === 'pending' ? 'timestampPendingExplained' : 'timestampFailedExplained', lang);
+  return `${text(words[stamp.status])}${el('br', {})}${text(explained)}`;
 }
 
 /** Every saved version, oldest first, with who saved it when and its SHA-256; the printed one is marked. */

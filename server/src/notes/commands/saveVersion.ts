@@ -5,6 +5,7 @@ import type { Actor } from '../../auth/authUser.js';
 import { snapshotOfState } from '../../collab/documents/contentSnapshots.js';
 import { labNotes, noteDrafts, noteVersions } from '../../db/schema.js';
 import { queueForSearch } from '../../search/indexer.js';
+import { hasBeenSigned, queueVersionStamp } from '../../timestamps/versionStamps.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { checkClientList } from '../clientList.js';
@@ -56,7 +57,7 @@ export async function storeNextVersion(
   const blocksHash = versionFingerprint(savedBlocks);
   const version = ctx.note.version + 1;
   const restore = origin.kind === 'restore' ? origin : null;
-  await db.transaction(async (tx) => {
+  const stamped = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(labNotes)
       .set({ version, updatedAt: new Date() })
@@ -91,6 +92,9 @@ export async function storeNextVersion(
       },
       reason: restore?.reason ?? null,
     });
+    // A signed note's later states are time-stamped as they are saved (timestamps/versionStamps.ts).
+    return (await hasBeenSigned(tx, ctx.note.noteNo)) && (await queueVersionStamp(tx, ctx.note.noteNo, version));
   });
+  if (stamped) services.timestamps.kick();
   return { version, blocksHash };
 }

@@ -23,6 +23,7 @@ import { lockNote, requireVisibleNote, savedVersion, type NoteContext } from '..
 import type { Services } from '../../services.js';
 import { queueTimestamp } from '../../timestamps/queue.js';
 import { signatureSubject } from '../../timestamps/subjects.js';
+import { queueVersionStamp } from '../../timestamps/versionStamps.js';
 import { notifyWriters } from '../../notifications/recipients.js';
 import { pendingRequestOf, versionHash, type PendingRequest } from '../queries.js';
 import { settleNoteStatus } from './noteStatus.js';
@@ -124,6 +125,8 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
       .returning();
     if (!signed) throw new AppError(ERR.noPendingSignature);
     await queueTimestamp(tx, 'signature', signed.signatureId, signatureSubject(signed, ctx.note.noteNo, user));
+    // The version it covers too: the signed note's final state (timestamps/versionStamps.ts).
+    await queueVersionStamp(tx, ctx.note.noteNo, ctx.note.version);
     // The version condition: a save that slipped in meanwhile makes this signature refuse, not lie.
     const [stillSame] = await tx.select({ version: labNotes.version }).from(labNotes).where(eq(labNotes.noteNo, ctx.note.noteNo));
     if (stillSame?.version !== ctx.note.version) throw new AppError(ERR.conflict);
