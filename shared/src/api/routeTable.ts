@@ -1,6 +1,7 @@
 import type { CallGroup, CallSpec } from './call.js';
 import { accountCalls } from './account.js';
 import { auditCalls } from './audit.js';
+import { commentCalls } from './comments.js';
 import { dashboardCalls } from './dashboard.js';
 import { departmentCalls } from './departments.js';
 import { dropboxCalls } from './dropboxes.js';
@@ -32,6 +33,7 @@ export const api = {
   notes: noteCalls,
   noteHistory: noteHistoryCalls,
   signatures: signatureCalls,
+  comments: commentCalls,
   templates: templateCalls,
   schemas: schemaCalls,
   dropboxes: dropboxCalls,
