@@ -17,7 +17,7 @@ export function mentionToken(userId: string): string {
 
 /** The people a plain text mentions, each once, in the order they first appear. */
 export function mentionedUserIds(text: string): string[] {
-  return [...new Set(Array.from(text.matchAll(MENTION_TOKEN), (match) => match[1]))];
+  return [...new Set(Array.from(text.matchAll(MENTION_TOKEN), (match) => match[1]!))];
 }
 
 /** Whether a text mentions more people than one text may notify. */
@@ -31,7 +31,7 @@ export function splitMentions(text: string): Array<{ text: string } | { userId: 
   let at = 0;
   for (const match of text.matchAll(MENTION_TOKEN)) {
     if (match.index > at) parts.push({ text: text.slice(at, match.index) });
-    parts.push({ userId: match[1] });
+    parts.push({ userId: match[1]! });
     at = match.index + match[0].length;
   }
   if (at < text.length) parts.push({ text: text.slice(at) });

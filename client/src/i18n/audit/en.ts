@@ -44,6 +44,13 @@ const en = {
       uploaded: 'File uploaded',
       typesUpdated: 'Added file types changed',
     },
+    comment: {
+      created: 'Comment added',
+      updated: 'Comment changed',
+      deleted: 'Comment deleted',
+      resolved: 'Comment thread resolved',
+      reopened: 'Comment thread reopened',
+    },
     signature: {
       requested: 'Signatures requested',
       updated: 'Signers changed',
@@ -108,6 +115,7 @@ const en = {
     project: 'Projects',
     note: 'Notes',
     file: 'Files',
+    comment: 'Comments',
     signature: 'Signatures',
     audit: 'Audit trail',
     licence: 'Licence',

@@ -42,6 +42,13 @@ const ja: AuditMessages = {
       uploaded: 'ファイルのアップロード',
       typesUpdated: '追加ファイル形式の変更',
     },
+    comment: {
+      created: 'コメントの投稿',
+      updated: 'コメントの変更',
+      deleted: 'コメントの削除',
+      resolved: 'コメントスレッドの解決',
+      reopened: 'コメントスレッドの再開',
+    },
     signature: {
       requested: '署名依頼',
       updated: '署名者の変更',
@@ -106,6 +113,7 @@ const ja: AuditMessages = {
     project: 'プロジェクト',
     note: 'ノート',
     file: 'ファイル',
+    comment: 'コメント',
     signature: '署名',
     audit: '監査証跡',
     licence: 'ライセンス',

@@ -42,6 +42,13 @@ const ko: AuditMessages = {
       uploaded: '파일 업로드',
       typesUpdated: '추가 파일 형식 변경',
     },
+    comment: {
+      created: '댓글 작성',
+      updated: '댓글 수정',
+      deleted: '댓글 삭제',
+      resolved: '댓글 스레드 해결',
+      reopened: '댓글 스레드 다시 열기',
+    },
     signature: {
       requested: '서명 요청',
       updated: '서명자 변경',
@@ -106,6 +113,7 @@ const ko: AuditMessages = {
     project: '프로젝트',
     note: '노트',
     file: '파일',
+    comment: '댓글',
     signature: '서명',
     audit: '감사 추적',
     licence: '라이선스',
