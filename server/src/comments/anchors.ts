@@ -10,9 +10,10 @@ import { COMMENT_LIMITS, CONTENT_FIELD, type CommentAnchor } from '@eln/shared';
 /** The relative position an encoded one names, or null when it cannot be read. */
 export function decodePosition(encoded: string): Y.RelativePosition | null {
   try {
-    const position = Y.decodeRelativePosition(Buffer.from(encoded, 'base64'));
-    // A position names an item (a client's clock) or a type; decoding garbage gives neither.
-    return position.item || position.type || position.tname ? position : null;
+    const bytes = Buffer.from(encoded, 'base64');
+    const position = Y.decodeRelativePosition(bytes);
+    // Garbage may decode to something: only what encodes back to the very same bytes is a position.
+    return Buffer.from(Y.encodeRelativePosition(position)).equals(bytes) ? position : null;
   } catch {
     return null;
   }
@@ -75,11 +76,27 @@ export class AnchorReader {
     const start = decodePosition(anchor.start);
     const end = decodePosition(anchor.end);
     if (!start || !end) return true;
-    const from = Y.createAbsolutePositionFromRelativePosition(start, this.doc);
-    const to = Y.createAbsolutePositionFromRelativePosition(end, this.doc);
-    // Not known here (yet): the text it names never reached this copy, so nothing says it is gone.
-    if (!from || !to) return false;
+    const from = this.absolute(start);
+    const to = this.absolute(end);
+    // Not found though this copy has seen the text it names: deleted, and collected since (a deleted
+    // block's text is). Not seen at all: it never reached this copy, so nothing says it is gone.
+    if (!from || !to) return [start, end].every((position) => this.seen(position));
+    if (from === 'collected' || to === 'collected') return true;
     if (insideDeleted(from.type) && insideDeleted(to.type)) return true;
     return from.type === to.type && from.index >= to.index;
+  }
+
+  private absolute(position: Y.RelativePosition): Y.AbsolutePosition | 'collected' | null {
+    try {
+      return Y.createAbsolutePositionFromRelativePosition(position, this.doc);
+    } catch {
+      // A position in a type that was deleted and collected names an item that is no longer one.
+      return 'collected';
+    }
+  }
+
+  private seen(position: Y.RelativePosition): boolean {
+    const id = position.item ?? position.type;
+    return id ? Y.getState(this.doc.store, id.client) > id.clock : true;
   }
 }
