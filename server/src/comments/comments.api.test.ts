@@ -12,7 +12,8 @@ import {
   templateDocumentName,
   type CommentAnchor,
 } from '@eln/shared';
-import { auditLog, comments } from '../db/schema.js';
+import { auditLog, comments, mailOutbox } from '../db/schema.js';
+import { composeMail } from '../mail/compose.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, blockElement, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
 
@@ -361,7 +362,18 @@ describe('mentions', () => {
         (n) => n.event === 'mentioned' && n.note?.labNoteNo === labNoteNo,
       );
     const [told] = await mentionsOf(reviewer);
-    expect(told).toMatchObject({ actorName: 'Writer Woo', link: `/note/${labNoteNo}`, read: false });
+    expect(told).toMatchObject({
+      actorName: 'Writer Woo',
+      link: `/note/${labNoteNo}?comment=${threadId}`,
+      excerpt: '@Reviewer Ryu please check, and @Leader Lee too',
+      read: false,
+    });
+    // Its mail (mentions are mailed by default) says the comment with names, never the tokens.
+    const [queued] = await server.database.db.select().from(mailOutbox).where(eq(mailOutbox.notificationId, told!.id));
+    const mail = await composeMail(server.database.db, queued!, { publicUrl: 'http://eln.test', timeZone: 'UTC' });
+    expect('content' in mail && mail.content.text).toContain('> @Reviewer Ryu please check, and @Leader Lee too');
+    expect('content' in mail && mail.content.text).toContain(`http://eln.test/note/${labNoteNo}?comment=${threadId}`);
+    expect('content' in mail && mail.content.html).not.toContain(reviewer.user.userId);
     expect(await mentionsOf(leader)).toHaveLength(1);
     expect(await mentionsOf(colleague)).toHaveLength(0);
     const listed = await threadsOf(colleague.call, labNoteNo);
@@ -498,6 +510,10 @@ describe('comments on a template draft', () => {
     expect((await manager.call(api.comments.list, { templateNo })).body.data.threads[0]?.threadAbilities.resolve).toBe(false);
     expect((await author.call(api.comments.resolve, { commentId: opened.body.data.commentId })).body.status).toBe('0000');
     expect(await auditOf('comment.resolved')).toMatchObject({ targetType: 'template', targetId: String(templateNo) });
+
+    // The author hears of the mention, which opens the thread beside the template.
+    const told = (await author.call(api.notifications.list, { page: 1, pageSize: 10 })).body.data.list.find((n) => n.event === 'mentioned');
+    expect(told).toMatchObject({ note: null, template: { templateNo }, link: `/template/note/${templateNo}?comment=${opened.body.data.commentId}` });
 
     // Someone who does not manage templates cannot open the draft: not its comments either, nor be mentioned in them.
     expect((await writer.call(api.comments.list, { templateNo })).body.status).toBe(ERR.notFound);

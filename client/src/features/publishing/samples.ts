@@ -324,6 +324,7 @@ const NOTIFICATION_BASE = {
   version: null,
   file: null,
   count: null,
+  excerpt: null,
 } as const;
 const NOTIFICATIONS: NotificationItem[] = [
   {
