@@ -373,7 +373,7 @@ export function CommentPanel({ layer }: { layer: CommentLayer }) {
       {!canComment && data ? <p className="comment-panel-note">{t('comments.notAllowed')}</p> : null}
       {canComment && !layer.pending ? <p className="comment-panel-note">{t('comments.addHint', { keys: COMMENT_SHORTCUT.label })}</p> : null}
       {layer.pending ? (
-        <section className="comment-thread is-new" aria-label={t('comments.newThread')} data-testid="comment-new">
+        <section className="comment-thread is-new" aria-label={t('comments.newThread')} data-testid="comment-new-thread">
           <p className="comment-quote-static">{layer.pending.quote ? <q>{layer.pending.quote}</q> : <em>{t('comments.onBlock')}</em>}</p>
           <Composer
             people={people}
