@@ -127,7 +127,9 @@ describe('threads and replies', () => {
       abilities: { edit: false, delete: false },
       threadAbilities: { reply: true, resolve: true, reopen: false },
     });
-    expect(thread?.replies.map((r) => [r.body, r.author.name, r.abilities])).toEqual([['Lot 42.', 'Writer Woo', { edit: true, delete: true }]]);
+    expect(thread?.replies.map((r) => [r.body, r.author.name, r.abilities])).toEqual([
+      ['Lot 42.', 'Writer Woo', { edit: true, delete: true }],
+    ]);
     // A participant who neither writes nor signs the note nor leads the project comments, but does not resolve.
     const byColleague = (await threadsOf(colleague.call, labNoteNo)).threads[0];
     expect(byColleague?.threadAbilities).toEqual({ reply: true, resolve: false, reopen: false });
@@ -151,9 +153,16 @@ describe('threads and replies', () => {
 
   it('comments on a whole block, with no range', async () => {
     const { labNoteNo, uid } = await savedNote('Block comment');
-    const opened = await colleague.call(api.comments.create, { labNoteNo, anchor: { blockUid: uid, start: null, end: null, quote: '' }, body: 'Add the blank.' });
+    const opened = await colleague.call(api.comments.create, {
+      labNoteNo,
+      anchor: { blockUid: uid, start: null, end: null, quote: '' },
+      body: 'Add the blank.',
+    });
     expect(opened.body.status).toBe('0000');
-    expect((await threadsOf(colleague.call, labNoteNo)).threads[0]).toMatchObject({ anchor: { blockUid: uid, start: null, end: null }, onDeletedText: false });
+    expect((await threadsOf(colleague.call, labNoteNo)).threads[0]).toMatchObject({
+      anchor: { blockUid: uid, start: null, end: null },
+      onDeletedText: false,
+    });
   });
 
   it('refuses what is not a comment: no place or two, no text, too long a text, an anchor with one end, an anchor that cannot be read', async () => {
@@ -174,7 +183,11 @@ describe('threads and replies', () => {
       const refused = await writer.call(api.comments.create.path, body);
       expect(refused.http, JSON.stringify(body).slice(0, 80)).toBe(400);
     }
-    const unreadable = await writer.call(api.comments.create, { labNoteNo, anchor: { ...anchor, start: 'AAAA' }, body: 'Garbage position' });
+    const unreadable = await writer.call(api.comments.create, {
+      labNoteNo,
+      anchor: { ...anchor, start: 'AAAA' },
+      body: 'Garbage position',
+    });
     expect(unreadable.body.status).toBe(ERR.commentAnchorInvalid);
     expect(await commentCount(labNoteNo)).toBe(0);
     // The longest text there may be is taken.
@@ -207,7 +220,10 @@ describe('threads and replies', () => {
       ERR.commentReplyLimit,
     );
     // A deleted reply makes room for one more.
-    const [reply] = await server.database.db.select().from(comments).where(and(eq(comments.replyTo, thread), like(comments.body, 'filler')));
+    const [reply] = await server.database.db
+      .select()
+      .from(comments)
+      .where(and(eq(comments.replyTo, thread), like(comments.body, 'filler')));
     await server.database.db.update(comments).set({ deletedAt: new Date() }).where(eq(comments.commentId, reply!.commentId));
     expect((await writer.call(api.comments.create, { labNoteNo, replyTo: thread, body: 'Now it fits' })).body.status).toBe('0000');
   });
@@ -283,8 +299,16 @@ describe('resolving and reopening', () => {
       expect((await who.call(api.comments.reopen, { commentId: replyId })).body.status).toBe('0000');
       expect((await who.call(api.comments.reopen, { commentId: threadId })).body.status).toBe(ERR.commentAlreadyOpen);
     }
-    expect(await auditOf('comment.resolved')).toMatchObject({ actorUserId: leader.user.userId, before: { resolved: false }, after: { resolved: true } });
-    expect(await auditOf('comment.reopened')).toMatchObject({ actorUserId: leader.user.userId, before: { resolved: true }, after: { resolved: false } });
+    expect(await auditOf('comment.resolved')).toMatchObject({
+      actorUserId: leader.user.userId,
+      before: { resolved: false },
+      after: { resolved: true },
+    });
+    expect(await auditOf('comment.reopened')).toMatchObject({
+      actorUserId: leader.user.userId,
+      before: { resolved: true },
+      after: { resolved: false },
+    });
   });
 });
 
@@ -301,9 +325,12 @@ describe('comments beside the signed record', () => {
     expect(before.blocks.note.status).toBe('T');
 
     const anchor = rangeAnchor(editor.doc, uid, 4, 10);
-    const threadId = (await reviewer.call(api.comments.create, { labNoteNo, anchor, body: 'Seen after signing: fine.' })).body.data.commentId;
+    const threadId = (await reviewer.call(api.comments.create, { labNoteNo, anchor, body: 'Seen after signing: fine.' })).body.data
+      .commentId;
     expect((await writer.call(api.comments.create, { labNoteNo, replyTo: threadId, body: 'Thanks' })).body.status).toBe('0000');
-    expect((await reviewer.call(api.comments.update, { commentId: threadId, body: 'Seen after signing: all fine.' })).body.status).toBe('0000');
+    expect((await reviewer.call(api.comments.update, { commentId: threadId, body: 'Seen after signing: all fine.' })).body.status).toBe(
+      '0000',
+    );
     expect((await writer.call(api.comments.resolve, { commentId: threadId })).body.status).toBe('0000');
 
     const after = {
@@ -340,7 +367,9 @@ describe('comments beside the signed record', () => {
       expect(answer.http).toBe(422);
       expect(answer.body.status).toBe(ERR.commentProjectClosed);
     }
-    expect((await colleague.call(api.comments.create, { labNoteNo, anchor, body: 'x' }, { language: 'ko' })).body.message).toContain('종료된 프로젝트');
+    expect((await colleague.call(api.comments.create, { labNoteNo, anchor, body: 'x' }, { language: 'ko' })).body.message).toContain(
+      '종료된 프로젝트',
+    );
     const listed = await threadsOf(leader.call, labNoteNo);
     expect(listed.abilities).toEqual({ comment: false });
     expect(listed.threads[0]).toMatchObject({
@@ -403,17 +432,24 @@ describe('mentions', () => {
       { language: 'en' },
     );
     expect(refused.http).toBe(422);
-    expect(refused.body).toMatchObject({ status: ERR.commentMentionUnreadable, data: { userIds: [outsider.user.userId, 'nobody@lab.test'] } });
+    expect(refused.body).toMatchObject({
+      status: ERR.commentMentionUnreadable,
+      data: { userIds: [outsider.user.userId, 'nobody@lab.test'] },
+    });
     expect(refused.body.message).toContain('Outsider Oh, nobody@lab.test');
     expect(refused.body.message).toContain('participants');
-    const inJapanese = await writer.call(api.comments.create, { labNoteNo, anchor, body: mentionToken(outsider.user.userId) }, { language: 'ja' });
+    const inJapanese = await writer.call(
+      api.comments.create,
+      { labNoteNo, anchor, body: mentionToken(outsider.user.userId) },
+      { language: 'ja' },
+    );
     expect(inJapanese.body.message).toContain('Outsider Oh');
     expect(inJapanese.body.message).toContain('プロジェクトリーダー');
     expect(await commentCount(labNoteNo)).toBe(0);
     // An administrator reads every note: mentioning one is allowed, though the suggestions offer the project's people.
-    expect((await writer.call(api.comments.create, { labNoteNo, anchor, body: `${mentionToken(server.admin.userId)} FYI` })).body.status).toBe(
-      '0000',
-    );
+    expect(
+      (await writer.call(api.comments.create, { labNoteNo, anchor, body: `${mentionToken(server.admin.userId)} FYI` })).body.status,
+    ).toBe('0000');
     const offered = (await writer.call(api.comments.mentionable, { labNoteNo })).body.data.list.map((p) => p.userId);
     expect(offered.sort()).toEqual([leader, writer, reviewer, colleague].map((p) => p.user.userId).sort());
     expect((await outsider.call(api.comments.mentionable, { labNoteNo })).body.status).toBe(ERR.noteMissing);
@@ -422,7 +458,11 @@ describe('mentions', () => {
   it(`refuses more than ${MENTION_LIMITS.perText} mentions in one comment`, async () => {
     const { labNoteNo, uid } = await savedNote('Crowded');
     const tokens = Array.from({ length: MENTION_LIMITS.perText + 1 }, (_, i) => mentionToken(`person${i}@lab.test`)).join(' ');
-    const refused = await writer.call(api.comments.create, { labNoteNo, anchor: { blockUid: uid, start: null, end: null, quote: '' }, body: tokens });
+    const refused = await writer.call(api.comments.create, {
+      labNoteNo,
+      anchor: { blockUid: uid, start: null, end: null, quote: '' },
+      body: tokens,
+    });
     expect(refused.body.status).toBe(ERR.commentTooManyMentions);
     expect(refused.body.message).toContain(String(MENTION_LIMITS.perText));
     expect(await commentCount(labNoteNo)).toBe(0);
@@ -452,7 +492,11 @@ describe('anchors in the live document', () => {
     // The anchored word deleted: the thread stays, "on deleted text", in the live answer and once the note is unloaded.
     textOf(editor.doc, uid).delete(8, 10);
     await eventually(() => editor.allDurable(), 'durable');
-    expect((await threadsOf(writer.call, labNoteNo)).threads[0]).toMatchObject({ commentId: threadId, onDeletedText: true, anchor: { quote: 'buffer' } });
+    expect((await threadsOf(writer.call, labNoteNo)).threads[0]).toMatchObject({
+      commentId: threadId,
+      onDeletedText: true,
+      anchor: { quote: 'buffer' },
+    });
   });
 
   it('says "on deleted text" of a whole block\'s comment once the block is gone, read from the stored document', async () => {
@@ -460,7 +504,11 @@ describe('anchors in the live document', () => {
     const second = appendParagraph(editor.doc, 'A second paragraph');
     await eventually(() => editor.allDurable(), 'durable');
     await writer.call(api.comments.create, { labNoteNo, anchor: rangeAnchor(editor.doc, second, 0, 8), body: 'On a range' });
-    await writer.call(api.comments.create, { labNoteNo, anchor: { blockUid: uid, start: null, end: null, quote: '' }, body: 'On the block' });
+    await writer.call(api.comments.create, {
+      labNoteNo,
+      anchor: { blockUid: uid, start: null, end: null, quote: '' },
+      body: 'On the block',
+    });
     const fragment = editor.doc.getXmlFragment('default');
     fragment.delete(0, fragment.length);
     await eventually(() => editor.allDurable(), 'durable');
@@ -479,8 +527,9 @@ describe('anchors in the live document', () => {
     const reader = await connectWriter(url, noteDocumentName(labNoteNo), colleague.token);
     clients.push(reader);
     const told = (client: LiveClient) => client.stateless().filter((m) => (m as { type?: string }).type === COMMENTS_CHANGED_MESSAGE);
-    const threadId = (await writer.call(api.comments.create, { labNoteNo, anchor: { blockUid: uid, start: null, end: null, quote: '' }, body: 'Live' })).body.data
-      .commentId;
+    const threadId = (
+      await writer.call(api.comments.create, { labNoteNo, anchor: { blockUid: uid, start: null, end: null, quote: '' }, body: 'Live' })
+    ).body.data.commentId;
     await eventually(() => told(reader).length === 1 && told(editor).length === 1, 'both told');
     expect(told(reader)).toEqual([{ type: COMMENTS_CHANGED_MESSAGE }]);
     await writer.call(api.comments.resolve, { commentId: threadId });
@@ -503,7 +552,11 @@ describe('comments on a template draft', () => {
     await eventually(() => draft.allDurable(), 'durable');
 
     const anchor = rangeAnchor(draft.doc, uid, 0, 5);
-    const opened = await manager.call(api.comments.create, { templateNo, anchor, body: `Which balance? ${mentionToken(author.user.userId)}` });
+    const opened = await manager.call(api.comments.create, {
+      templateNo,
+      anchor,
+      body: `Which balance? ${mentionToken(author.user.userId)}`,
+    });
     expect(opened.body.status).toBe('0000');
     const listed = (await author.call(api.comments.list, { templateNo })).body.data;
     expect(listed.threads[0]).toMatchObject({ anchor: { quote: 'Weigh' }, threadAbilities: { resolve: true } });
@@ -513,7 +566,11 @@ describe('comments on a template draft', () => {
 
     // The author hears of the mention, which opens the thread beside the template.
     const told = (await author.call(api.notifications.list, { page: 1, pageSize: 10 })).body.data.list.find((n) => n.event === 'mentioned');
-    expect(told).toMatchObject({ note: null, template: { templateNo }, link: `/template/note/${templateNo}?comment=${opened.body.data.commentId}` });
+    expect(told).toMatchObject({
+      note: null,
+      template: { templateNo },
+      link: `/template/note/${templateNo}?comment=${opened.body.data.commentId}`,
+    });
 
     // Someone who does not manage templates cannot open the draft: not its comments either, nor be mentioned in them.
     expect((await writer.call(api.comments.list, { templateNo })).body.status).toBe(ERR.notFound);

@@ -61,7 +61,9 @@ export function presentThreads(
         ...entry,
         anchor,
         onDeletedText: onDeletedText(anchor),
-        resolved: resolved ? { by: { userId: row.resolverId ?? '', name: row.resolverName ?? '' }, at: comment.resolvedAt!.toISOString() } : null,
+        resolved: resolved
+          ? { by: { userId: row.resolverId ?? '', name: row.resolverName ?? '' }, at: comment.resolvedAt!.toISOString() }
+          : null,
         replies: answers,
         threadAbilities: threadAbilities(user, place, { authorUserNo: comment.authorUserNo, deleted: entry.deleted, resolved }),
       },

@@ -74,7 +74,11 @@ export async function requirePlace(q: Queryable, user: AuthUser, ref: PlaceRef):
 export type StoredComment = typeof comments.$inferSelect;
 
 /** A comment and the place it is on, for a caller who may read that place; 4904 when there is none (or it was deleted). */
-export async function requireComment(q: Queryable, user: AuthUser, commentId: number): Promise<{ comment: StoredComment; place: FoundPlace }> {
+export async function requireComment(
+  q: Queryable,
+  user: AuthUser,
+  commentId: number,
+): Promise<{ comment: StoredComment; place: FoundPlace }> {
   const [comment] = await q.select().from(comments).where(eq(comments.commentId, commentId));
   if (!comment || comment.deletedAt) throw new AppError(ERR.commentMissing);
   const place = await requirePlace(q, user, comment.noteNo !== null ? { labNoteNo: comment.noteNo } : { templateNo: comment.templateNo! });
@@ -126,7 +130,10 @@ export async function commentRowsOf(q: Queryable, place: CommentPlace): Promise<
 /** People by user ID, with their names (those not found are left out). */
 export async function peopleByUserId(q: Queryable, userIds: readonly string[]): Promise<CommentPerson[]> {
   if (!userIds.length) return [];
-  return q.select({ userId: users.userId, name: users.name }).from(users).where(inArray(users.userId, [...userIds]));
+  return q
+    .select({ userId: users.userId, name: users.name })
+    .from(users)
+    .where(inArray(users.userId, [...userIds]));
 }
 
 /**
@@ -143,7 +150,8 @@ export async function listThreads(
   const reader = rows.some((row) => row.comment.replyTo === null) ? new AnchorReader(await document()) : null;
   const threads: CommentThread[] = presentThreads(user, place, rows, (anchor) => reader?.onDeletedText(anchor) ?? false);
   const mentioned = new Set<string>();
-  for (const thread of threads) for (const entry of [thread, ...thread.replies]) for (const id of mentionedUserIds(entry.body)) mentioned.add(id);
+  for (const thread of threads)
+    for (const entry of [thread, ...thread.replies]) for (const id of mentionedUserIds(entry.body)) mentioned.add(id);
   return { threads, people: await peopleByUserId(q, [...mentioned]), abilities: { comment: canComment(place) === 'allowed' } };
 }
 

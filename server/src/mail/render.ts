@@ -122,7 +122,11 @@ export function notificationMail(item: MailItem, reader: MailReader): MailConten
         el('p', { style: 'font-size: 16px' }, escaped(sentence)),
         excerpt === null
           ? ''
-          : el('blockquote', { style: 'margin: 0 0 12px; padding-left: 12px; border-left: 3px solid #d0d7de; color: #59636e' }, escaped(excerpt)),
+          : el(
+              'blockquote',
+              { style: 'margin: 0 0 12px; padding-left: 12px; border-left: 3px solid #d0d7de; color: #59636e' },
+              escaped(excerpt),
+            ),
         el('p', {}, escaped(words.open), ' ', el('a', { href: link }, escaped(link))),
       ]
         .filter(Boolean)

@@ -124,7 +124,8 @@ export const commentCalls = {
     path: '/v1/project/note/comment/list',
     auth: 'user',
     kind: 'query',
-    summary: "A note's (or template draft's) comment threads with their replies, whether each one's text is gone, and what the caller may do.",
+    summary:
+      "A note's (or template draft's) comment threads with their replies, whether each one's text is gone, and what the caller may do.",
     request: commentPlaceRequest,
     answer: commentListAnswer,
     errors: [...READ_ERRORS, ERR.commentLookup],
@@ -163,7 +164,8 @@ export const commentCalls = {
     path: '/v1/project/note/comment/update',
     auth: 'user',
     kind: 'command',
-    summary: "Changes a comment's text (its author only); the audit trail keeps the text before and after; newly mentioned people are notified.",
+    summary:
+      "Changes a comment's text (its author only); the audit trail keeps the text before and after; newly mentioned people are notified.",
     request: commentUpdateRequest,
     answer: noAnswer,
     errors: [...CHANGE_ERRORS, ...TEXT_ERRORS, ERR.commentNotAuthor, ERR.commentSave],
@@ -193,7 +195,7 @@ export const commentCalls = {
     path: '/v1/project/note/comment/delete',
     auth: 'user',
     kind: 'command',
-    summary: "Deletes a comment (its author only); the audit trail keeps its text. A first comment with replies stays as a mark.",
+    summary: 'Deletes a comment (its author only); the audit trail keeps its text. A first comment with replies stays as a mark.',
     request: commentIdRequest,
     answer: noAnswer,
     errors: [...CHANGE_ERRORS, ERR.commentNotAuthor, ERR.commentSave],

@@ -1,13 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  api,
-  COMMENT_LIMITS,
-  mentionedUserIds,
-  type CommentEntry,
-  type CommentPerson,
-  type CommentThread,
-} from '@eln/shared';
+import { api, COMMENT_LIMITS, mentionedUserIds, type CommentEntry, type CommentPerson, type CommentThread } from '@eln/shared';
 import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
@@ -300,15 +293,17 @@ export function CommentPanel({ layer }: { layer: CommentLayer }) {
   const names = useMemo(() => {
     const map = new Map<string, string>();
     for (const p of [...people, ...(data?.people ?? [])]) map.set(p.userId, p.name);
-    for (const thread of data?.threads ?? []) for (const entry of [thread, ...thread.replies]) map.set(entry.author.userId, entry.author.name);
+    for (const thread of data?.threads ?? [])
+      for (const entry of [thread, ...thread.replies]) map.set(entry.author.userId, entry.author.name);
     return map;
   }, [people, data]);
   const participants = useMemo(() => {
     const ids = new Set<string>();
-    for (const thread of data?.threads ?? []) for (const entry of [thread, ...thread.replies]) {
-      if (!entry.deleted) ids.add(entry.author.userId);
-      for (const id of mentionedUserIds(entry.body)) ids.add(id);
-    }
+    for (const thread of data?.threads ?? [])
+      for (const entry of [thread, ...thread.replies]) {
+        if (!entry.deleted) ids.add(entry.author.userId);
+        for (const id of mentionedUserIds(entry.body)) ids.add(id);
+      }
     return [...ids].map((userId) => ({ userId, name: names.get(userId) ?? userId })).sort((a, b) => a.name.localeCompare(b.name));
   }, [data, names]);
   const shown = (data?.threads ?? []).filter(
@@ -331,7 +326,13 @@ export function CommentPanel({ layer }: { layer: CommentLayer }) {
             {t('comments.count', { count: openCount })}
           </span>
         </h2>
-        <button type="button" className="comment-icon-button" onClick={() => layer.setOpen(false)} aria-label={t('comments.close')} data-testid="comment-panel-close">
+        <button
+          type="button"
+          className="comment-icon-button"
+          onClick={() => layer.setOpen(false)}
+          aria-label={t('comments.close')}
+          data-testid="comment-panel-close"
+        >
           <CloseIcon size={16} />
         </button>
       </header>
@@ -360,7 +361,12 @@ export function CommentPanel({ layer }: { layer: CommentLayer }) {
         />
         <label className="comment-person">
           <span className="visually-hidden">{t('comments.person')}</span>
-          <select className="input comment-person-select" value={person} onChange={(event) => setPerson(event.target.value)} data-testid="comment-person">
+          <select
+            className="input comment-person-select"
+            value={person}
+            onChange={(event) => setPerson(event.target.value)}
+            data-testid="comment-person"
+          >
             <option value="">{t('comments.everyone')}</option>
             {participants.map((p) => (
               <option key={p.userId} value={p.userId}>
@@ -371,7 +377,9 @@ export function CommentPanel({ layer }: { layer: CommentLayer }) {
         </label>
       </div>
       {!canComment && data ? <p className="comment-panel-note">{t('comments.notAllowed')}</p> : null}
-      {canComment && !layer.pending ? <p className="comment-panel-note">{t('comments.addHint', { keys: COMMENT_SHORTCUT.label })}</p> : null}
+      {canComment && !layer.pending ? (
+        <p className="comment-panel-note">{t('comments.addHint', { keys: COMMENT_SHORTCUT.label })}</p>
+      ) : null}
       {layer.pending ? (
         <section className="comment-thread is-new" aria-label={t('comments.newThread')} data-testid="comment-new-thread">
           <p className="comment-quote-static">{layer.pending.quote ? <q>{layer.pending.quote}</q> : <em>{t('comments.onBlock')}</em>}</p>

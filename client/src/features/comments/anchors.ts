@@ -102,9 +102,7 @@ function decorationsOf(state: EditorState, shown: HighlightState): DecorationSet
       class: commentId === shown.active ? 'comment-anchor is-active' : 'comment-anchor',
       'data-comment': String(commentId),
     };
-    decorations.push(
-      anchor.start === null ? Decoration.node(range.from, range.to, attrs) : Decoration.inline(range.from, range.to, attrs),
-    );
+    decorations.push(anchor.start === null ? Decoration.node(range.from, range.to, attrs) : Decoration.inline(range.from, range.to, attrs));
   }
   return DecorationSet.create(state.doc, decorations);
 }

@@ -8,7 +8,10 @@ import { commentHighlights, selectionAnchor, showHighlights } from './anchors';
 import type { MentionPlace } from './mentions';
 
 /** The keys that comment on the selection: Mod-Alt-M, as in the common word processors. */
-export const COMMENT_SHORTCUT = { key: 'm', label: typeof navigator !== 'undefined' && /Mac/.test(navigator.platform) ? '⌘⌥M' : 'Ctrl+Alt+M' };
+export const COMMENT_SHORTCUT = {
+  key: 'm',
+  label: typeof navigator !== 'undefined' && /Mac/.test(navigator.platform) ? '⌘⌥M' : 'Ctrl+Alt+M',
+};
 
 export type Show = 'open' | 'resolved';
 

@@ -202,7 +202,7 @@ const en = {
     onDeletedTextTitle: 'The text this thread was about has been deleted from the note.',
     quoteLabel: 'Commented text',
     jump: 'Go to the text',
-    jumpTitle: 'Scroll the note to this thread\'s text and highlight it',
+    jumpTitle: "Scroll the note to this thread's text and highlight it",
     newThread: 'New comment',
     bodyLabel: 'Comment',
     bodyPlaceholder: 'Write a comment… Type @ to mention someone.',
@@ -225,8 +225,6 @@ const en = {
     replies_other: '{{count}} replies',
     mentionList: 'People to mention',
     mentionNone: 'Nobody matches.',
-    limit: '{{count}} / {{max}}',
-    announceChanged: 'Comments updated.',
   },
   notes: {
     tabs: 'Open notes',

@@ -222,8 +222,6 @@ const ja: EditorMessages = {
     replies_other: '返信 {{count}} 件',
     mentionList: 'メンションする人',
     mentionNone: '該当する人がいません。',
-    limit: '{{count}} / {{max}}',
-    announceChanged: 'コメントが更新されました。',
   },
   notes: {
     tabs: '開いているノート',

@@ -213,8 +213,6 @@ const ko: EditorMessages = {
     replies_other: '답글 {{count}}개',
     mentionList: '언급할 사람',
     mentionNone: '일치하는 사람이 없습니다.',
-    limit: '{{count}} / {{max}}',
-    announceChanged: '댓글이 갱신되었습니다.',
   },
   notes: {
     tabs: '열린 노트',

@@ -42,7 +42,11 @@ export async function createComment(
     if (input.replyTo !== undefined) {
       const [thread] = await tx.select().from(comments).where(eq(comments.commentId, input.replyTo));
       if (thread && (thread.replyTo !== null || !onSamePlace(thread, place))) throw new AppError(ERR.commentReplyTarget);
-      const facts = thread && { authorUserNo: thread.authorUserNo, deleted: thread.deletedAt !== null, resolved: thread.resolvedAt !== null };
+      const facts = thread && {
+        authorUserNo: thread.authorUserNo,
+        deleted: thread.deletedAt !== null,
+        resolved: thread.resolvedAt !== null,
+      };
       enforce(canReply(place, facts), REPLY_REFUSALS);
       if ((await replyCount(tx, input.replyTo)) >= COMMENT_LIMITS.repliesPerThread)
         throw new AppError(ERR.commentReplyLimit, { params: { max: COMMENT_LIMITS.repliesPerThread } });
