@@ -1,4 +1,5 @@
--- Comment threads on notes and template drafts (server/src/comments), kept beside the content.
+-- Comment threads on notes and template drafts (server/src/comments), kept beside the content; an export's
+-- choice to print them.
 CREATE TABLE "comments" (
 	"comment_id" bigserial PRIMARY KEY NOT NULL,
 	"note_no" integer,
@@ -17,6 +18,7 @@ CREATE TABLE "comments" (
 	"deleted_at" timestamp (3) with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "export_jobs" ADD COLUMN "comments" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "comments" ADD CONSTRAINT "comments_note_no_lab_notes_note_no_fk" FOREIGN KEY ("note_no") REFERENCES "public"."lab_notes"("note_no") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "comments" ADD CONSTRAINT "comments_template_no_templates_template_no_fk" FOREIGN KEY ("template_no") REFERENCES "public"."templates"("template_no") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "comments" ADD CONSTRAINT "comments_reply_to_comments_comment_id_fk" FOREIGN KEY ("reply_to") REFERENCES "public"."comments"("comment_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

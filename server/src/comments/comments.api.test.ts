@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, like } from 'drizzle-orm';
 import * as Y from 'yjs';
@@ -14,6 +20,10 @@ import {
 } from '@eln/shared';
 import { auditLog, comments, mailOutbox } from '../db/schema.js';
 import { composeMail } from '../mail/compose.js';
+import { writeElnArchive } from '../exports/eln/index.js';
+import { notePageHtml } from '../exports/pdf/noteHtml.js';
+import { loadExportNote, loadExportProject } from '../exports/projectContent.js';
+import { exportThreads } from './exportThreads.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { appendParagraph, blockElement, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
 
@@ -577,5 +587,96 @@ describe('comments on a template draft', () => {
     const refused = await manager.call(api.comments.create, { templateNo, anchor, body: mentionToken(writer.user.userId) });
     expect(refused.body.status).toBe(ERR.commentMentionNoTemplate);
     expect(refused.body.message).toContain('Writer Woo');
+  });
+});
+
+describe('comments in exports', () => {
+  it("prints a note's threads as an appendix, marked as not part of the signed content, and the .eln archive carries them as Comments", async () => {
+    const exporting = await project('Exported comments');
+    const { labNoteNo, editor, uid } = await savedNote('Exported', exporting);
+    const threadId = (
+      await reviewer.call(api.comments.create, {
+        labNoteNo,
+        anchor: rangeAnchor(editor.doc, uid, 4, 10),
+        body: `${mentionToken(writer.user.userId)} which lot?`,
+      })
+    ).body.data.commentId;
+    const replyId = (await writer.call(api.comments.create, { labNoteNo, replyTo: threadId, body: 'Lot 42.' })).body.data.commentId;
+    await writer.call(api.comments.resolve, { commentId: threadId });
+    // The anchored word deleted afterwards: the thread is exported "on deleted text".
+    textOf(editor.doc, uid).delete(4, 6);
+    await eventually(() => editor.allDurable(), 'durable');
+
+    const threads = await exportThreads(server.database.db, labNoteNo);
+    expect(threads).toMatchObject([
+      {
+        commentId: threadId,
+        quote: 'buffer',
+        onDeletedText: true,
+        resolved: { by: 'Writer Woo' },
+        first: { text: '@Writer Woo which lot?', author: { name: 'Reviewer Ryu' } },
+        replies: [{ commentId: replyId, text: 'Lot 42.' }],
+      },
+    ]);
+
+    // The PDF's page: the appendix only when asked for, in the export's language.
+    const exportedProject = (await loadExportProject(server.database.db, exporting))!;
+    const note = (await loadExportNote(server.database.db, labNoteNo, server.config.filesDir))!;
+    const options = { lang: 'en' as const, timeZone: 'UTC', exportedAt: new Date(), exportedBy: { userId: 'x@lab.test', name: 'X' } };
+    const page = notePageHtml(exportedProject, note, note.latest, options, () => null, undefined, threads);
+    expect(page).toContain('Comments are remarks beside the note. They are not part of the saved versions or of the signed content.');
+    expect(page).toContain('@Writer Woo which lot?');
+    expect(page).toContain('On deleted text:');
+    expect(page).toContain('Resolved by Writer Woo');
+    expect(notePageHtml(exportedProject, note, note.latest, options, () => null)).not.toContain('class="pdf-section pdf-comments"');
+    const inKorean = notePageHtml(exportedProject, note, note.latest, { ...options, lang: 'ko' }, () => null, undefined, threads);
+    expect(inKorean).toContain('서명된 내용에 포함되지 않습니다');
+
+    // The export form's choice is kept with the job; an .eln has no such choice (it always carries them).
+    const job = await leader.call(api.exports.create, { format: 'pdf', projectNos: [exporting], comments: true });
+    expect(job.body.data.list[0]?.comments).toBe(true);
+    expect((await leader.call(api.exports.create.path, { format: 'eln', projectNos: [exporting], comments: true })).http).toBe(400);
+
+    // The archive: each comment a Comment about the note, a reply's parent its thread's first comment.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'eln-comments-'));
+    try {
+      const archive = path.join(dir, 'comments.eln');
+      await writeElnArchive(
+        server.database.db,
+        {
+          projectNo: exporting,
+          noteNos: [labNoteNo],
+          filesDir: server.config.filesDir,
+          exportedAt: new Date(),
+          exportedBy: options.exportedBy,
+          lang: 'en',
+        },
+        createWriteStream(archive),
+      );
+      const { stdout } = await promisify(execFile)('unzip', ['-p', archive, '*/ro-crate-metadata.json'], { maxBuffer: 64 << 20 });
+      const graph = (JSON.parse(stdout) as { '@graph': Array<Record<string, unknown>> })['@graph'];
+      const byId = (id: string) => graph.find((entity) => entity['@id'] === id);
+      const noteDataset = graph.find((entity) => entity['@type'] === 'Dataset' && entity.identifier === note.labNoteNumber)!;
+      const first = byId(`#comment-${threadId}`);
+      expect(first).toMatchObject({
+        '@type': 'Comment',
+        about: { '@id': noteDataset['@id'] },
+        parentItem: { '@id': noteDataset['@id'] },
+        text: '@Writer Woo which lot?',
+        creativeWorkStatus: 'Resolved',
+        identifier: uid,
+      });
+      expect(first?.description).toContain('not part of its saved versions or of the signed content');
+      expect(first?.description).toContain('has been deleted');
+      expect(byId((first?.author as { '@id': string })['@id'])).toMatchObject({ '@type': 'Person', name: 'Reviewer Ryu' });
+      expect(byId(`#comment-${replyId}`)).toMatchObject({
+        parentItem: { '@id': `#comment-${threadId}` },
+        about: { '@id': noteDataset['@id'] },
+        text: 'Lot 42.',
+      });
+      expect(noteDataset.comment).toEqual(expect.arrayContaining([{ '@id': `#comment-${threadId}` }, { '@id': `#comment-${replyId}` }]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

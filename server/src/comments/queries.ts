@@ -111,7 +111,7 @@ const author = alias(users, 'author');
 const resolver = alias(users, 'resolver');
 
 /** Every comment of a place, oldest first, with its author's and resolver's names. */
-export async function commentRowsOf(q: Queryable, place: CommentPlace): Promise<CommentRow[]> {
+export async function commentRowsOf(q: Queryable, place: Pick<CommentPlace, 'kind' | 'no'>): Promise<CommentRow[]> {
   return q
     .select({
       comment: comments,

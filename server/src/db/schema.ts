@@ -890,6 +890,8 @@ export const exportJobs = pgTable(
     pdfA: boolean('pdf_a').notNull().default(false),
     /** A PDF with each note's changes since the version before it. */
     changes: boolean('changes').notNull().default(false),
+    /** A PDF with each note's comment threads as an appendix (not part of the signed content). */
+    comments: boolean('comments').notNull().default(false),
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
       .notNull()
       .default('queued'),

@@ -280,6 +280,7 @@ const en = {
     pdfBody: 'Each note’s latest saved version with its signatures (name, time with zone, meaning, SHA-256) and version history.',
     pdfA: 'PDF/A-2b for long-term archiving (Ghostscript on the server)',
     pdfChanges: 'After each note, what changed since the version before it',
+    pdfComments: 'After each note, its comment threads (not part of the signed content)',
     pdfAShort: 'PDF/A-2b',
     support: {
       noBrowser:

@@ -277,6 +277,7 @@ const ja: AuditMessages = {
     pdfBody: '各ノートの最新の保存版と署名（氏名、タイムゾーン付きの日時、意味、SHA-256）、版の履歴。',
     pdfA: '長期保存用のPDF/A-2b（サーバーのGhostscriptを使用）',
     pdfChanges: '各ノートの後に、前のバージョンからの変更点を追加',
+    pdfComments: '各ノートの後にコメントスレッドを追加（署名された内容には含まれません）',
     pdfAShort: 'PDF/A-2b',
     support: {
       noBrowser:

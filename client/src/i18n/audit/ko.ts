@@ -278,6 +278,7 @@ const ko: AuditMessages = {
     pdfBody: '각 노트의 최종 저장 버전과 서명(이름, 시간대가 포함된 시각, 의미, SHA-256) 및 버전 이력.',
     pdfA: '장기 보관용 PDF/A-2b (서버의 Ghostscript 사용)',
     pdfChanges: '각 노트 뒤에 이전 버전 이후 바뀐 내용 추가',
+    pdfComments: '각 노트 뒤에 댓글 스레드 추가 (서명된 내용에는 포함되지 않음)',
     pdfAShort: 'PDF/A-2b',
     support: {
       noBrowser:
