@@ -40,6 +40,7 @@ import { templateRoutes } from './templates/routes.js';
 import { NoteHolds } from './notes/holds.js';
 import { noteRoutes } from './notes/routes.js';
 import { signatureOverviewRoutes, signatureRoutes } from './signatures/routes.js';
+import { commentRoutes } from './comments/routes.js';
 import { FileLinks } from './files/links.js';
 import { fileRoutes, registerFileTransfers } from './files/routes.js';
 import { ExportJobs } from './exports/jobs.js';
@@ -207,6 +208,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, noteRoutes(services));
   registerCalls(app, services, signatureRoutes(services));
   registerCalls(app, services, signatureOverviewRoutes(services));
+  registerCalls(app, services, commentRoutes(services));
   await registerFileTransfers(app, services);
   registerCalls(app, services, fileRoutes(services));
   registerCalls(app, services, licenceRoutes(services));

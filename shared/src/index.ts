@@ -34,6 +34,7 @@ export * from './api/noteHistory.js';
 export * from './api/files.js';
 export * from './api/signatures.js';
 export * from './api/signatureOverview.js';
+export * from './api/comments.js';
 export * from './api/dropboxes.js';
 export * from './api/schemas.js';
 export * from './api/search.js';

@@ -81,6 +81,25 @@ export const MENTION_LIMITS = {
   perText: 20,
 } as const;
 
+/**
+ * Comment threads on a note or a template draft (server/src/comments). They live beside the content, never
+ * in it: a comment changes no version and no fingerprint.
+ */
+export const COMMENT_LIMITS = {
+  /** Characters of one comment's text (mention tokens count as written). */
+  body: 4000,
+  /** Threads one note or template may hold (deleted ones not counted). */
+  threadsPerPlace: 500,
+  /** Replies one thread may hold (deleted ones not counted). */
+  repliesPerThread: 200,
+  /** Characters of the anchored text kept as the thread's quote (a longer selection is cut, with an ellipsis). */
+  quote: 300,
+  /** Characters of one encoded Yjs relative position (base64): a client ID and a clock, or a type's name, take a few dozen. */
+  position: 400,
+  /** Characters of a block's uid an anchor names. */
+  blockUid: 64,
+} as const;
+
 export const NOTIFICATION_LIMITS = {
   /** Notifications one `read` call marks by id. */
   readIds: 100,

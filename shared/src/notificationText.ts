@@ -10,6 +10,8 @@ import type { NotificationEvent } from './notifications.js';
 export interface NotificationWords {
   events: Record<NotificationEvent, string>;
   signatureDeclined: string;
+  /** `mentioned` in a comment on a template draft (no note). */
+  mentionedInTemplate: string;
   noReason: string;
   system: string;
   meaning: Record<SignatureType, string>;
@@ -29,7 +31,12 @@ export const noteInSentence = (note: NonNullable<NotificationParts['note']>) => 
  * Buffer prep (LN-2026-000042) as Reviewer". A decline says so rather than "removed".
  */
 export function notificationSentence(parts: NotificationParts, words: NotificationWords): string {
-  const template = parts.event === 'signatureRemoved' && parts.declined ? words.signatureDeclined : words.events[parts.event];
+  const template =
+    parts.event === 'signatureRemoved' && parts.declined
+      ? words.signatureDeclined
+      : parts.event === 'mentioned' && !parts.note && parts.template
+        ? words.mentionedInTemplate
+        : words.events[parts.event];
   return fillIn(template, {
     actor: parts.actorName ?? words.system,
     note: parts.note ? noteInSentence(parts.note) : '',

@@ -617,6 +617,42 @@ export const signatureReminders = pgTable(
   (t) => [index('signature_reminders_signature_idx').on(t.signatureId, t.remindedAt)],
 );
 
+/**
+ * Comments on a lab note or a template draft (server/src/comments), beside the content and never in it.
+ * A thread's first comment holds its anchor (the block, and Yjs relative positions of the range's ends
+ * with the text quoted when it was opened) and its resolution; a reply names that first comment
+ * (`replyTo`, one level). Deleting keeps the row: a first comment with replies stays as a mark, its text
+ * emptied (the audit trail keeps it).
+ */
+export const comments = pgTable(
+  'comments',
+  {
+    commentId: bigserial('comment_id', { mode: 'number' }).primaryKey(),
+    noteNo: integer('note_no').references(() => labNotes.noteNo),
+    templateNo: integer('template_no').references(() => templates.templateNo),
+    replyTo: bigint('reply_to', { mode: 'number' }).references((): AnyPgColumn => comments.commentId),
+    authorUserNo: integer('author_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    body: text('body').notNull(),
+    blockUid: text('block_uid'),
+    /** Encoded Yjs relative positions (base64) of the range's start and end; null for a whole block. */
+    anchorStart: text('anchor_start'),
+    anchorEnd: text('anchor_end'),
+    quote: text('quote'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, precision: 3 }),
+    resolvedByUserNo: integer('resolved_by_user_no').references(() => users.userNo),
+    createdAt: createdAt(),
+    editedAt: timestamp('edited_at', { withTimezone: true, precision: 3 }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('comments_note_idx').on(t.noteNo, t.commentId),
+    index('comments_template_idx').on(t.templateNo, t.commentId),
+    index('comments_reply_idx').on(t.replyTo),
+  ],
+);
+
 export const nowSql = sql`now()`;
 
 /** A controlled vocabulary: code and name rows a table cell offers as a choice (rows only by CSV import). */
@@ -874,6 +910,8 @@ export const exportJobs = pgTable(
     pdfA: boolean('pdf_a').notNull().default(false),
     /** A PDF with each note's changes since the version before it. */
     changes: boolean('changes').notNull().default(false),
+    /** A PDF with each note's comment threads as an appendix (not part of the signed content). */
+    comments: boolean('comments').notNull().default(false),
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
       .notNull()
       .default('queued'),

@@ -9,6 +9,7 @@ import { cleanFileName } from '../files/fileName.js';
 import { AppError } from '../http/errors.js';
 import { mayExportProject } from './access.js';
 import { auditCsvMaker } from './auditCsvExport.js';
+import { exportThreads } from '../comments/exportThreads.js';
 import type { ExportJobRow, ExportMaker, ExportMakers, ExportWork } from './jobs.js';
 import { dayInZone, WELL_KNOWN_KEYS } from './eln/crate.js';
 import { writeElnArchive, type ElnExportOptions } from './eln/index.js';
@@ -85,6 +86,7 @@ function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
           exportedBy: context.exportedBy,
           filesDir: config.filesDir,
           ...changesOption(db, job),
+          ...commentsOption(db, job),
           range: context.range,
           signal,
           pdfA,
@@ -101,6 +103,11 @@ function projectPdfMaker(db: Db, config: ServerConfig, printer: PdfPrinter): Exp
 function changesOption(db: Db, job: ExportJobRow): Pick<PdfOptions, 'previousBlocks'> {
   if (!job.changes) return {};
   return { previousBlocks: (noteNo, version) => (version > 1 ? findVersionBlocks(db, noteNo, version - 1) : Promise.resolve(null)) };
+}
+
+/** A PDF job that asked for the comment threads' appendix: how the printer reads a note's threads. */
+function commentsOption(db: Db, job: ExportJobRow): Pick<PdfOptions, 'comments'> {
+  return job.comments ? { comments: (noteNo) => exportThreads(db, noteNo) } : {};
 }
 
 /** One saved version of one note, with its signature manifest and history: `LN-2026-000042-v3.pdf`. */
@@ -128,6 +135,7 @@ async function notePdf(
         exportedAt: context.exportedAt,
         exportedBy: context.exportedBy,
         ...changesOption(db, job),
+        ...commentsOption(db, job),
       },
       { ...entry, blocks },
     ),

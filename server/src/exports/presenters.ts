@@ -28,6 +28,7 @@ export const toJob = (user: AuthUser, { job, projectTitle, labNoteNumber, userId
   endDate: job.endDate,
   pdfA: job.pdfA,
   changes: job.changes,
+  comments: job.comments,
   noteNo: job.noteNo,
   labNoteNumber,
   version: job.version,

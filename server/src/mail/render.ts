@@ -110,16 +110,27 @@ export function notificationMail(item: MailItem, reader: MailReader): MailConten
   const sentence = sentenceOf(item, reader.language);
   const link = linkOf(reader, item.path);
   const subject = subjectOf(sentence);
+  // A mention in a comment quotes the comment, each mention written as the person's name.
+  const excerpt = stringOf(item.payload.excerpt);
   return {
     subject,
-    text: `${sentence}\n\n${words.open}\n${link}\n\n${footerText(reader)}`,
+    text: `${sentence}\n\n${excerpt === null ? '' : `> ${excerpt}\n\n`}${words.open}\n${link}\n\n${footerText(reader)}`,
     html: page(
       reader,
       subject,
       [
         el('p', { style: 'font-size: 16px' }, escaped(sentence)),
+        excerpt === null
+          ? ''
+          : el(
+              'blockquote',
+              { style: 'margin: 0 0 12px; padding-left: 12px; border-left: 3px solid #d0d7de; color: #59636e' },
+              escaped(excerpt),
+            ),
         el('p', {}, escaped(words.open), ' ', el('a', { href: link }, escaped(link))),
-      ].join('\n'),
+      ]
+        .filter(Boolean)
+        .join('\n'),
     ),
   };
 }

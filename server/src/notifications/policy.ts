@@ -1,4 +1,4 @@
-import { and, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { NotificationEvent } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { exportJobs, labNotes, notifications, projects, templates } from '../db/schema.js';
@@ -13,7 +13,10 @@ import { isAdministrator } from '../users/policy.js';
  * its notes' and its closing's notifications at once, and finds them again if added back.
  */
 
-/** What each event tells of, and so the rule that decides whether its reader may still see it. */
+/**
+ * What each event tells of, and so the rule that decides whether its reader may still see it. A mention in
+ * a template draft's comment names no note: it tells of the template (`subjectOfNotification`).
+ */
 export type NotificationSubject = 'note' | 'project' | 'template' | 'export' | 'directory';
 
 export const SUBJECT_OF: Readonly<Record<NotificationEvent, NotificationSubject>> = {
@@ -30,6 +33,11 @@ export const SUBJECT_OF: Readonly<Record<NotificationEvent, NotificationSubject>
   exportFailed: 'export',
   usersDeactivated: 'directory',
 };
+
+/** What one notification tells of: its event's subject, but a mention on a template (no note) tells of the template. */
+export function subjectOfNotification(event: NotificationEvent, refs: { noteNo: number | null }): NotificationSubject {
+  return event === 'mentioned' && refs.noteNo === null ? 'template' : SUBJECT_OF[event];
+}
 
 const eventsOf = (subject: NotificationSubject) =>
   (Object.keys(SUBJECT_OF) as NotificationEvent[]).filter((event) => SUBJECT_OF[event] === subject);
@@ -58,6 +66,7 @@ export function visibleNotificationsSql(user: AuthUser): SQL {
     and(inArray(notifications.event, eventsOf('note')), readableNote),
     and(inArray(notifications.event, eventsOf('project')), visibleProject),
     and(inArray(notifications.event, eventsOf('template')), visibleTemplate),
+    and(eq(notifications.event, 'mentioned'), isNull(notifications.noteNo), visibleTemplate),
     and(inArray(notifications.event, eventsOf('export')), ownExport),
     isAdministrator(user) ? inArray(notifications.event, eventsOf('directory')) : undefined,
   ) as SQL;

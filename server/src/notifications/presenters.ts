@@ -1,7 +1,7 @@
 import { NOTIFICATION_EVENTS, SIGNATURE_TYPES, type NotificationEvent, type NotificationItem, type SignatureType } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { isAdministrator } from '../users/policy.js';
-import { SUBJECT_OF } from './policy.js';
+import { subjectOfNotification } from './policy.js';
 
 /**
  * What an event keeps besides the records it names (notifications.payload), written by the commands that
@@ -15,6 +15,9 @@ export interface NotificationPayload {
   version?: string;
   file?: string;
   count?: number;
+  /** A mention in a comment: the comment (its note's link opens it) and its text with names for mention tokens. */
+  commentId?: number;
+  excerpt?: string;
 }
 
 /** A notification with the records it names, as queries.ts reads it. */
@@ -47,6 +50,8 @@ function payloadOf(raw: unknown): NotificationPayload {
     version: typeof value.version === 'string' ? value.version : undefined,
     file: typeof value.file === 'string' ? value.file : undefined,
     count: typeof value.count === 'number' ? value.count : undefined,
+    commentId: typeof value.commentId === 'number' ? value.commentId : undefined,
+    excerpt: typeof value.excerpt === 'string' ? value.excerpt : undefined,
   };
 }
 
@@ -57,16 +62,19 @@ function payloadOf(raw: unknown): NotificationPayload {
  */
 export function notificationPath(
   event: NotificationEvent,
-  refs: { noteNo: number | null; projectNo: number | null; templateNo: number | null },
+  refs: { noteNo: number | null; projectNo: number | null; templateNo: number | null; payload?: unknown },
   administrator: boolean,
 ): string {
-  switch (SUBJECT_OF[event]) {
+  // A mention in a comment opens that comment's thread beside the note or template.
+  const commentId = payloadOf(refs.payload).commentId;
+  const comment = commentId === undefined ? '' : `?comment=${commentId}`;
+  switch (subjectOfNotification(event, refs)) {
     case 'note':
-      return `/note/${refs.noteNo}`;
+      return `/note/${refs.noteNo}${comment}`;
     case 'project':
       return `/project/${refs.projectNo}`;
     case 'template':
-      return `/template/note/${refs.templateNo}`;
+      return `/template/note/${refs.templateNo}${comment}`;
     case 'export':
       if (administrator) return '/admin/download';
       return refs.projectNo === null ? '/' : `/project/${refs.projectNo}`;
@@ -78,7 +86,7 @@ export function notificationPath(
 /** One notification as its reader sees it; null for an event this build does not know (a newer process's). */
 export function toNotificationItem(reader: AuthUser, row: NotificationRow): NotificationItem | null {
   if (!isEvent(row.event)) return null;
-  const subject = SUBJECT_OF[row.event];
+  const subject = subjectOfNotification(row.event, row);
   const payload = payloadOf(row.payload);
   const showsNote = subject === 'note' && row.noteNo !== null;
   const projectNo = showsNote ? row.noteProjectNo : row.projectNo;
@@ -99,6 +107,7 @@ export function toNotificationItem(reader: AuthUser, row: NotificationRow): Noti
     version: payload.version ?? null,
     file: payload.file ?? null,
     count: payload.count ?? null,
+    excerpt: payload.excerpt ?? null,
     createdAt: row.createdAt.toISOString(),
     read: row.readAt !== null,
     link: notificationPath(row.event, row, isAdministrator(reader)),

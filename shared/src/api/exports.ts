@@ -58,6 +58,8 @@ export const exportCreateRequest = z
     pdfA: z.boolean().optional().default(false),
     /** A PDF with, after each note's content, what changed since the version before it (the shared diff). */
     changes: z.boolean().optional().default(false),
+    /** A PDF with each note's comment threads as an appendix, marked as not part of the signed content. */
+    comments: z.boolean().optional().default(false),
     /** The requester's zone (IANA): the days are read in it and the files show times in it. */
     timeZone: timeZoneField.optional(),
   })
@@ -67,7 +69,8 @@ export const exportCreateRequest = z
   .refine((p) => p.version === undefined || p.noteNo !== undefined, { error: 'invalidValue', path: ['version'] })
   .refine((p) => p.format !== 'auditCsv' || p.projectNos.length === 0, { error: 'invalidValue', path: ['projectNos'] })
   .refine((p) => p.format === 'pdf' || !p.pdfA, { error: 'invalidValue', path: ['pdfA'] })
-  .refine((p) => p.format === 'pdf' || !p.changes, { error: 'invalidValue', path: ['changes'] });
+  .refine((p) => p.format === 'pdf' || !p.changes, { error: 'invalidValue', path: ['changes'] })
+  .refine((p) => p.format === 'pdf' || !p.comments, { error: 'invalidValue', path: ['comments'] });
 export type ExportCreateRequest = z.input<typeof exportCreateRequest>;
 
 export const exportListRequest = z.strictObject({
@@ -96,6 +99,8 @@ export const exportJob = z.strictObject({
   pdfA: z.boolean(),
   /** A PDF with each note's changes since the version before it. */
   changes: z.boolean(),
+  /** A PDF with each note's comment threads as an appendix. */
+  comments: z.boolean(),
   /** A single note's export: the note, its number and the version printed. */
   noteNo: z.number().nullable(),
   labNoteNumber: z.string().nullable(),

@@ -36,6 +36,8 @@ export const notificationItem = z.strictObject({
   file: z.string().nullable(),
   /** How many people directory synchronisation deactivated. */
   count: z.number().nullable(),
+  /** A mention in a comment: the comment's text, each mention shown as the person's name (cut short). */
+  excerpt: z.string().nullable(),
   createdAt: z.string(),
   read: z.boolean(),
   /** The client path the notification opens: `/note/<no>`, `/project/<no>`, `/template/note/<no>`, the downloads, `/admin`. */

@@ -1,6 +1,7 @@
 import type { CallGroup, CallSpec } from './call.js';
 import { accountCalls } from './account.js';
 import { auditCalls } from './audit.js';
+import { commentCalls } from './comments.js';
 import { dashboardCalls } from './dashboard.js';
 import { departmentCalls } from './departments.js';
 import { dropboxCalls } from './dropboxes.js';
@@ -34,6 +35,7 @@ export const api = {
   noteHistory: noteHistoryCalls,
   signatures: signatureCalls,
   signatureOverview: signatureOverviewCalls,
+  comments: commentCalls,
   templates: templateCalls,
   schemas: schemaCalls,
   dropboxes: dropboxCalls,

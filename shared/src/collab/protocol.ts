@@ -66,3 +66,18 @@ export function parseContentRefusedMessage(payload: string): ContentRefusedMessa
     return null;
   }
 }
+
+/**
+ * The stateless message by which the server tells a document's connections that its comment threads
+ * changed (server/src/comments): open screens load the threads again. It carries nothing else, so it
+ * tells no reader what they may not read.
+ */
+export const COMMENTS_CHANGED_MESSAGE = 'comments-changed';
+
+export function isCommentsChangedMessage(payload: string): boolean {
+  try {
+    return (JSON.parse(payload) as { type?: unknown }).type === COMMENTS_CHANGED_MESSAGE;
+  } catch {
+    return false;
+  }
+}

@@ -95,6 +95,7 @@ const en = {
       usersDeactivated: 'Directory synchronisation deactivated {{count}} people',
     } satisfies Record<NotificationEvent, string>,
     /** `signatureRemoved` when the signer declined rather than the leader removing it. */
+    mentionedInTemplate: '{{actor}} mentioned you in a comment on template {{template}}',
     signatureDeclined: '{{actor}} declined to sign your note {{note}} as {{meaning}}: {{reason}}',
     /** The reason of a decline given without one. */
     noReason: 'no reason given',

@@ -79,6 +79,7 @@ const ja: SharedMessages = {
       mentioned: '{{actor}}さんが実験ノート {{note}} であなたをメンションしました',
       usersDeactivated: 'ディレクトリ同期により {{count}} 人が無効になりました',
     },
+    mentionedInTemplate: '{{actor}}さんがテンプレート {{template}} のコメントであなたをメンションしました',
     signatureDeclined: '{{actor}}さんがあなたの実験ノート {{note}} への{{meaning}}としての署名を辞退しました: {{reason}}',
     noReason: '理由なし',
     system: 'システム',

@@ -79,6 +79,7 @@ const ko: SharedMessages = {
       mentioned: '{{actor}}님이 노트 {{note}}에서 나를 언급했습니다',
       usersDeactivated: '디렉터리 동기화로 {{count}}명이 비활성화되었습니다',
     },
+    mentionedInTemplate: '{{actor}}님이 템플릿 {{template}}의 댓글에서 나를 언급했습니다',
     signatureDeclined: '{{actor}}님이 내 노트 {{note}}의 {{meaning}} 서명을 거절했습니다: {{reason}}',
     noReason: '사유 없음',
     system: '시스템',

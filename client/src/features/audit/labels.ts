@@ -17,6 +17,7 @@ export const ACTION_GROUPS = [
   'note',
   'file',
   'signature',
+  'comment',
   'template',
   'schema',
   'dropbox',

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getSchema, type JSONContent } from '@tiptap/core';
+import { getSchema, type AnyExtension, type Editor, type JSONContent } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
 import { Collaboration } from '@tiptap/extension-collaboration';
@@ -41,6 +41,10 @@ export interface LiveEditorProps {
    * opening the same block again shows it again.
    */
   focus?: { uid: string; key: string } | null;
+  /** More extensions (the comment threads' highlights), given once per document. */
+  extensions?: readonly AnyExtension[];
+  /** Told the editor once it exists (and null when it goes): the comment panel reads its selection. */
+  onEditor?(editor: Editor | null): void;
 }
 
 /** How long a rule notice stays beside the toolbar. */
@@ -120,6 +124,8 @@ export function LiveEditor({
   statuses,
   focusOnEditable = false,
   focus = null,
+  extensions = [],
+  onEditor,
 }: LiveEditorProps) {
   const { t } = useTranslation('editor');
   const [notice, setNotice] = useState<string | null>(null);
@@ -163,6 +169,7 @@ export function LiveEditor({
       BlockStatusMarks,
       BlockFocus,
       Placeholder.configure({ placeholder: t('content.empty') }),
+      ...extensions,
       Collaboration.configure({ document: doc, field: 'default', provider }),
       CollaborationCaret.configure({
         provider,
@@ -180,6 +187,11 @@ export function LiveEditor({
   useEffect(() => {
     if (editor && !editor.isDestroyed && editor.isEditable !== editable) editor.setEditable(editable);
   }, [editor, editable]);
+
+  useEffect(() => {
+    onEditor?.(editor);
+    return () => onEditor?.(null);
+  }, [editor, onEditor]);
 
   const focusedOnce = useRef(false);
   useEffect(() => {

@@ -36,6 +36,7 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
   const [chosen, setChosen] = useState<Chosen[]>([]);
   const [pdfA, setPdfA] = useState(false);
   const [changes, setChanges] = useState(false);
+  const [comments, setComments] = useState(false);
   const [busy, setBusy] = useState(false);
   const [missingProject, setMissingProject] = useState(false);
   const needsProjects = format !== 'auditCsv' && projectNo === undefined;
@@ -60,6 +61,7 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
         endDate: range.endDate,
         pdfA: format === 'pdf' && pdfA && support?.pdfA !== false,
         changes: format === 'pdf' && changes,
+        comments: format === 'pdf' && comments,
       });
     } finally {
       setBusy(false);
@@ -115,6 +117,15 @@ export function ExportForm({ formats, projectNo, onStart, testId }: ExportFormPr
           onChange={(event) => setChanges(event.target.checked)}
           className="export-pdfa"
           testId={`${testId}-changes`}
+        />
+      ) : null}
+      {format === 'pdf' ? (
+        <Checkbox
+          label={t('exports.pdfComments')}
+          checked={comments}
+          onChange={(event) => setComments(event.target.checked)}
+          className="export-pdfa"
+          testId={`${testId}-comments`}
         />
       ) : null}
       {needsProjects ? (

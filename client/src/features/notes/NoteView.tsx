@@ -15,6 +15,9 @@ import { LiveEditor } from '../editor/LiveEditor';
 import { REFUSAL_PARAMS } from '../editor/tableGuard';
 import { SignaturePanel } from '../signatures/SignaturePanel';
 import { NotePdfButton } from '../exports/NotePdfButton';
+import { CommentPanel } from '../comments/CommentPanel';
+import { CommentsButton } from '../comments/CommentsButton';
+import { useCommentLayer } from '../comments/useCommentLayer';
 import type { NoteSession, NoteSessionState } from './noteSession';
 import { noteAuthors } from './importedAuthors';
 import type { ReadOnlyReason } from './sessionState';
@@ -135,6 +138,7 @@ export function NoteView({
   onSave,
   focusEditor = false,
   focus = null,
+  focusComment = null,
 }: {
   session: NoteSession;
   onSave(session: NoteSession): Promise<void>;
@@ -142,6 +146,8 @@ export function NoteView({
   focusEditor?: boolean;
   /** A block to scroll to and highlight (`?block=<uid>`, from a search hit). */
   focus?: { uid: string; key: string } | null;
+  /** A comment to open in the comment panel (`?comment=<id>`, from a mention's notification). */
+  focusComment?: number | null;
 }) {
   const { t } = useTranslation('editor');
   const { t: ts } = useTranslation('signature');
@@ -154,6 +160,9 @@ export function NoteView({
   /** This user is signing the note: the lock their own signature causes needs no announcement. */
   const signingHere = useRef(false);
   const { note } = state;
+  const commentPlace = useMemo(() => ({ labNoteNo: session.noteNo }), [session.noteNo]);
+  const comments = useCommentLayer(commentPlace, session.provider, focusComment);
+  const commentExtensions = useMemo(() => [comments.extension], [comments.extension]);
 
   useEffect(() => {
     session.onHoldEnded = (reason) => {
@@ -284,6 +293,7 @@ export function NoteView({
                 {th('page.action')}
               </ButtonLink>
             ) : null}
+            {note ? <CommentsButton layer={comments} /> : null}
             {note?.abilities.exportPdf && state.version > 0 ? <NotePdfButton noteNo={session.noteNo} version={state.version} /> : null}
             {!readOnly ? (
               <button
@@ -335,22 +345,27 @@ export function NoteView({
         </div>
       ) : null}
 
-      {state.synced && state.phase === 'ready' ? (
-        <LiveEditor
-          doc={session.doc}
-          provider={session.provider}
-          user={{ userId: session.user.userId, name: session.user.name, color: session.color }}
-          editable={state.writable}
-          uploadOwner={uploadOwner}
-          statuses={state.statuses}
-          focusOnEditable={focusEditor}
-          focus={focus}
-        />
-      ) : (
-        <div className="note-loading" data-testid="note-loading">
-          <SkeletonBlock lines={6} />
-        </div>
-      )}
+      <div className={`comments-layout${comments.open ? ' is-open' : ''}`}>
+        {state.synced && state.phase === 'ready' ? (
+          <LiveEditor
+            doc={session.doc}
+            provider={session.provider}
+            user={{ userId: session.user.userId, name: session.user.name, color: session.color }}
+            editable={state.writable}
+            uploadOwner={uploadOwner}
+            statuses={state.statuses}
+            focusOnEditable={focusEditor}
+            focus={focus}
+            extensions={commentExtensions}
+            onEditor={comments.setEditor}
+          />
+        ) : (
+          <div className="note-loading" data-testid="note-loading">
+            <SkeletonBlock lines={6} />
+          </div>
+        )}
+        {comments.open ? <CommentPanel layer={comments} /> : null}
+      </div>
     </article>
   );
 }

@@ -58,6 +58,9 @@ export default function NoteWorkspace() {
   // `?block=<uid>`: the block a search hit is in, shown and highlighted once the note is open.
   const blockUid = new URLSearchParams(location.search).get('block');
   const focus = useMemo(() => (blockUid ? { uid: blockUid, key: location.key } : null), [blockUid, location.key]);
+  // `?comment=<id>`: a comment a mention's notification names, opened in the comment panel.
+  const commentParam = Number(new URLSearchParams(location.search).get('comment'));
+  const focusComment = Number.isSafeInteger(commentParam) && commentParam > 0 ? commentParam : null;
   const [question, setQuestion] = useState<LeaveQuestion | null>(null);
   const busy = useRef(false);
   // A note reopened after a refused edit has a new session: render it.
@@ -258,6 +261,7 @@ export default function NoteWorkspace() {
           key={session.doc.guid}
           session={session}
           focus={focus}
+          focusComment={focusComment}
           onSave={async (target) => void (await saveVersion(target))}
           focusEditor={routeState?.newNote === session.noteNo}
         />

@@ -47,6 +47,7 @@ function Entry({
         <span className="notification-dot" aria-hidden="true" />
         <span className="notification-body">
           <span className="notification-text">{notificationSentence(item, words)}</span>
+          {item.excerpt ? <span className="notification-excerpt">{item.excerpt}</span> : null}
           <time className="notification-time" dateTime={item.createdAt} title={formatDateTime(item.createdAt, language)}>
             {relativeTime(item.createdAt, now, language, t('notifications.justNow'))}
           </time>

@@ -256,6 +256,7 @@ const EXPORT_JOBS: ExportJob[] = [
     endDate: null,
     pdfA: false,
     changes: false,
+    comments: false,
     noteNo: null,
     labNoteNumber: null,
     version: null,
@@ -280,6 +281,7 @@ const EXPORT_JOBS: ExportJob[] = [
     endDate: null,
     pdfA: false,
     changes: false,
+    comments: false,
     noteNo: null,
     labNoteNumber: null,
     version: null,
@@ -326,6 +328,7 @@ const NOTIFICATION_BASE = {
   version: null,
   file: null,
   count: null,
+  excerpt: null,
 } as const;
 const NOTIFICATIONS: NotificationItem[] = [
   {

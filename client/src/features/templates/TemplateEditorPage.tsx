@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, ERR, TEMPLATE_STATE, type TemplateDetail, type TemplateState, type TemplateViewerAnswer } from '@eln/shared';
 import { apiErrorText, call, isApiError } from '../../api';
 import { apiQueryKey, queryClient, useApiQuery } from '../../api/queries';
@@ -15,6 +15,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { EmptyState } from '../../ui/PageFrame';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { LiveEditor } from '../editor/LiveEditor';
+import { CommentedDocument } from '../comments/CommentedDocument';
 import { StaticDocument } from '../editor/StaticDocument';
 import { initialsOf } from '../notes/NoteStatusBadge';
 import { ApproveDialog, SendBackDialog } from './ApproveDialog';
@@ -196,6 +197,10 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
   const navigate = useNavigate();
   const { session, state } = useTemplateSession(template.templateNo);
   const uploadOwner = useMemo(() => ({ templateNo: template.templateNo }), [template.templateNo]);
+  const commentPlace = useMemo(() => ({ templateNo: template.templateNo }), [template.templateNo]);
+  // `?comment=<id>`: a comment a mention's notification names, opened beside the draft.
+  const commentParam = Number(new URLSearchParams(useLocation().search).get('comment'));
+  const focusComment = Number.isSafeInteger(commentParam) && commentParam > 0 ? commentParam : null;
   const [dialog, setDialog] = useState<'approve' | 'sendBack' | 'rename' | null>(null);
   const [busy, setBusy] = useState(false);
   const waiting = template.state === TEMPLATE_STATE.checking ? (template.revisions[0] ?? null) : null;
@@ -317,14 +322,19 @@ function TemplateWorkspace({ template, reload, notice, afterChange }: WorkspaceP
       <div className="template-body">
         <div className="card template-document">
           {session && state?.synced ? (
-            <LiveEditor
-              doc={session.doc}
-              provider={session.provider}
-              user={{ userId: session.user.userId, name: session.user.name, color: session.color }}
-              editable={state.writable}
-              uploadOwner={uploadOwner}
-              statuses={NO_STATUSES}
-            />
+            <CommentedDocument place={commentPlace} provider={session.provider} focusComment={focusComment}>
+              {(commentProps) => (
+                <LiveEditor
+                  doc={session.doc}
+                  provider={session.provider}
+                  user={{ userId: session.user.userId, name: session.user.name, color: session.color }}
+                  editable={state.writable}
+                  uploadOwner={uploadOwner}
+                  statuses={NO_STATUSES}
+                  {...commentProps}
+                />
+              )}
+            </CommentedDocument>
           ) : state?.refused ? (
             <ErrorState message={t('editor.missing')} />
           ) : (

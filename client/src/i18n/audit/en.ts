@@ -44,6 +44,13 @@ const en = {
       uploaded: 'File uploaded',
       typesUpdated: 'Added file types changed',
     },
+    comment: {
+      created: 'Comment added',
+      updated: 'Comment changed',
+      deleted: 'Comment deleted',
+      resolved: 'Comment thread resolved',
+      reopened: 'Comment thread reopened',
+    },
     signature: {
       requested: 'Signatures requested',
       updated: 'Signers changed',
@@ -109,6 +116,7 @@ const en = {
     project: 'Projects',
     note: 'Notes',
     file: 'Files',
+    comment: 'Comments',
     signature: 'Signatures',
     audit: 'Audit trail',
     licence: 'Licence',
@@ -289,6 +297,7 @@ const en = {
     pdfBody: 'Each note’s latest saved version with its signatures (name, time with zone, meaning, SHA-256) and version history.',
     pdfA: 'PDF/A-2b for long-term archiving (Ghostscript on the server)',
     pdfChanges: 'After each note, what changed since the version before it',
+    pdfComments: 'After each note, its comment threads (not part of the signed content)',
     pdfAShort: 'PDF/A-2b',
     support: {
       noBrowser:

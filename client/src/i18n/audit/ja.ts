@@ -42,6 +42,13 @@ const ja: AuditMessages = {
       uploaded: 'ファイルのアップロード',
       typesUpdated: '追加ファイル形式の変更',
     },
+    comment: {
+      created: 'コメントの投稿',
+      updated: 'コメントの変更',
+      deleted: 'コメントの削除',
+      resolved: 'コメントスレッドの解決',
+      reopened: 'コメントスレッドの再開',
+    },
     signature: {
       requested: '署名依頼',
       updated: '署名者の変更',
@@ -107,6 +114,7 @@ const ja: AuditMessages = {
     project: 'プロジェクト',
     note: 'ノート',
     file: 'ファイル',
+    comment: 'コメント',
     signature: '署名',
     audit: '監査証跡',
     licence: 'ライセンス',
@@ -286,6 +294,7 @@ const ja: AuditMessages = {
     pdfBody: '各ノートの最新の保存版と署名（氏名、タイムゾーン付きの日時、意味、SHA-256）、版の履歴。',
     pdfA: '長期保存用のPDF/A-2b（サーバーのGhostscriptを使用）',
     pdfChanges: '各ノートの後に、前のバージョンからの変更点を追加',
+    pdfComments: '各ノートの後にコメントスレッドを追加（署名された内容には含まれません）',
     pdfAShort: 'PDF/A-2b',
     support: {
       noBrowser:

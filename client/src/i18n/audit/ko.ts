@@ -42,6 +42,13 @@ const ko: AuditMessages = {
       uploaded: '파일 업로드',
       typesUpdated: '추가 파일 형식 변경',
     },
+    comment: {
+      created: '댓글 작성',
+      updated: '댓글 수정',
+      deleted: '댓글 삭제',
+      resolved: '댓글 스레드 해결',
+      reopened: '댓글 스레드 다시 열기',
+    },
     signature: {
       requested: '서명 요청',
       updated: '서명자 변경',
@@ -107,6 +114,7 @@ const ko: AuditMessages = {
     project: '프로젝트',
     note: '노트',
     file: '파일',
+    comment: '댓글',
     signature: '서명',
     audit: '감사 추적',
     licence: '라이선스',
@@ -287,6 +295,7 @@ const ko: AuditMessages = {
     pdfBody: '각 노트의 최종 저장 버전과 서명(이름, 시간대가 포함된 시각, 의미, SHA-256) 및 버전 이력.',
     pdfA: '장기 보관용 PDF/A-2b (서버의 Ghostscript 사용)',
     pdfChanges: '각 노트 뒤에 이전 버전 이후 바뀐 내용 추가',
+    pdfComments: '각 노트 뒤에 댓글 스레드 추가 (서명된 내용에는 포함되지 않음)',
     pdfAShort: 'PDF/A-2b',
     support: {
       noBrowser:

@@ -12,7 +12,9 @@ export type LiveCommand =
   /** Check every connection of these users again now (their sessions, users or memberships changed). */
   | { kind: 'recheck-users'; userNos: number[] }
   /** The store refused the document's updates: copies in memory may hold them and are not to be trusted. */
-  | { kind: 'stale'; documentName: string };
+  | { kind: 'stale'; documentName: string }
+  /** Send every connection of the document a stateless message (something beside its content changed: its comments). */
+  | { kind: 'tell'; documentName: string; message: string };
 
 /** Carries live commands to the other server processes; this process applies its own directly. */
 export interface LiveControlChannel {

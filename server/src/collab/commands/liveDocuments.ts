@@ -37,6 +37,12 @@ export interface QueuedLiveCommands {
   recheckUsers(userNos: number[]): void;
   /** Ends every connection to a document (deleted note). */
   close(documentName: string): void;
+  /**
+   * Sends every connection of the document, on every process, a stateless message: what its readers see
+   * beside the content changed (its comments). Each process sends it to its own connections only, not
+   * through the live-document relay, so that nobody hears it twice.
+   */
+  tell(documentName: string, message: string): void;
 }
 
 /** When the store is read a second time after a Redis reconnect. */
@@ -162,6 +168,7 @@ export class LiveDocuments {
         endWriting: (documentName, userNo, reason) => queued.push({ kind: 'end-writing', documentName, userNo, reason }),
         recheckUsers: (userNos) => userNos.length > 0 && queued.push({ kind: 'recheck-users', userNos }),
         close: (documentName) => queued.push({ kind: 'close', documentName }),
+        tell: (documentName, message) => queued.push({ kind: 'tell', documentName, message }),
       });
       for (const command of queued) await this.channel.record(tx, command);
       return answer;
@@ -214,6 +221,10 @@ export class LiveDocuments {
     }
     if (command.kind === 'stale') {
       this.persistence.markStale(command.documentName);
+      return;
+    }
+    if (command.kind === 'tell') {
+      for (const connection of this.connections(command.documentName)) connection.sendStateless(command.message);
       return;
     }
     if (command.kind === 'close') {

@@ -67,6 +67,7 @@ export async function requestExports(
         timeZone: input.timeZone ?? config.timeZone,
         pdfA: input.pdfA,
         changes: input.changes,
+        comments: input.comments,
         noteNo: note?.noteNo ?? null,
         version: note?.version ?? null,
       };
@@ -85,6 +86,7 @@ export async function requestExports(
           timeZone: job.timeZone,
           pdfA: job.pdfA,
           changes: job.changes,
+          comments: job.comments,
         },
       });
       ids.push(jobId);

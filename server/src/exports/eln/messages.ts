@@ -8,6 +8,17 @@ import { interpolate, type Language, type Localised, type SignatureType } from '
 const words = (en: string, ko: string, ja: string): Localised => ({ en, ko, ja });
 
 export const ELN_MESSAGES = {
+  commentOn: words('On “{quote}”.', '“{quote}”에 대한 댓글.', '「{quote}」へのコメント。'),
+  commentOnDeletedText: words(
+    'The text it was about has been deleted.',
+    '댓글이 가리키던 텍스트는 삭제되었습니다.',
+    'コメント対象のテキストは削除されました。',
+  ),
+  commentNotSigned: words(
+    'A comment beside the note: not part of its saved versions or of the signed content.',
+    '노트 옆에 남긴 댓글이며, 저장된 버전이나 서명된 내용에 포함되지 않습니다.',
+    'ノートの横に残されたコメントであり、保存されたバージョンや署名された内容には含まれません。',
+  ),
   rootName: words('{project}: .eln export of {date}', '{project}: {date} .eln 내보내기', '{project}：{date}の.elnエクスポート'),
   rootDescription: words(
     'Lab notes of the project {project}, exported by {exporter} on {time}. To check it offline: minisign -Vm ro-crate-metadata.json -p {key} (the signature covers ro-crate-metadata.json, which lists the SHA-256 of every file), then sha256sum -c SHA256SUMS in this folder.',

@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { eq, inArray } from 'drizzle-orm';
 import { canonicalJson, ERR, formatZonedTime, noteDocumentName, PRODUCT, type Language, type SavedBlock } from '@eln/shared';
 import { blockAuthorAccounts } from '../../collab/authors/clientAuthors.js';
+import { exportThreads, type ExportComment, type ExportThread } from '../../comments/exportThreads.js';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
@@ -378,6 +379,7 @@ async function writeNote(ctx: ArchiveContext, rootFolder: string, note: ExportNo
   }
 
   for (const signature of note.signatures) comments.push(graph.add(signatureComment(ctx, signature, versionEntities)));
+  for (const entity of threadComments(ctx, folder, await exportThreads(ctx.db, note.noteNo))) comments.push(graph.add(entity));
 
   const dataset: Entity = {
     '@id': folder,
@@ -476,6 +478,41 @@ async function writeStoredFile(
   }
   return ctx.zip.add(entry(fileEntryName(file)), () => createReadStream(file.absolutePath), {
     compress: !STORED_AS_IS.test(file.mimeType),
+  });
+}
+
+/**
+ * The note's comment threads as Comments about the note: each first comment's `parentItem` is the note,
+ * each reply's its thread's first comment (the note when that was deleted); each says it is not part of
+ * the signed content (`genre` "comment", told apart from signatures' genres on import).
+ */
+function threadComments(ctx: ArchiveContext, folder: string, threads: readonly ExportThread[]): Entity[] {
+  const { lang } = ctx.options;
+  const entity = (comment: ExportComment, parent: string, thread: ExportThread, first: boolean): Entity => ({
+    '@id': `#comment-${comment.commentId}`,
+    '@type': 'Comment',
+    genre: 'comment',
+    about: ref(folder),
+    parentItem: ref(parent),
+    author: ctx.graph.person(comment.author),
+    dateCreated: comment.createdAt.toISOString(),
+    ...(comment.editedAt ? { dateModified: comment.editedAt.toISOString() } : {}),
+    text: comment.text,
+    description: [
+      first && thread.quote ? elnMessage('commentOn', lang, { quote: thread.quote }) : '',
+      first && thread.onDeletedText ? elnMessage('commentOnDeletedText', lang) : '',
+      elnMessage('commentNotSigned', lang),
+    ]
+      .filter(Boolean)
+      .join(' '),
+    ...(first ? { creativeWorkStatus: thread.resolved ? 'Resolved' : 'Open', identifier: thread.blockUid } : {}),
+  });
+  return threads.flatMap((thread) => {
+    const parent = thread.first ? `#comment-${thread.first.commentId}` : folder;
+    return [
+      ...(thread.first ? [entity(thread.first, folder, thread, true)] : []),
+      ...thread.replies.map((reply) => entity(reply, parent, thread, false)),
+    ];
   });
 }
 

@@ -99,6 +99,20 @@ export const PDF_MESSAGES = {
   changeAdded: words('Added', '추가', '追加'),
   changeChanged: words('Changed', '변경', '変更'),
   changeRemoved: words('Removed', '삭제', '削除'),
+
+  // Comment threads (optional appendix).
+  comments: words('Comments', '댓글', 'コメント'),
+  commentsNotSigned: words(
+    'Comments are remarks beside the note. They are not part of the saved versions or of the signed content.',
+    '댓글은 노트 옆에 남긴 의견이며, 저장된 버전이나 서명된 내용에 포함되지 않습니다.',
+    'コメントはノートの横に残された意見であり、保存されたバージョンや署名された内容には含まれません。',
+  ),
+  commentsNone: words('No comments.', '댓글이 없습니다.', 'コメントはありません。'),
+  commentOnBlock: words('On the whole block', '블록 전체', 'ブロック全体'),
+  commentOnDeletedText: words('On deleted text:', '삭제된 텍스트:', '削除されたテキスト：'),
+  commentDeleted: words('The first comment was deleted.', '첫 댓글이 삭제되었습니다.', '最初のコメントは削除されました。'),
+  commentEdited: words('edited', '수정됨', '編集済み'),
+  commentResolved: words('Resolved by {{name}}, {{when}}', '{{name}}님이 해결함, {{when}}', '{{name}}さんが解決、{{when}}'),
 } as const satisfies Record<string, Localised>;
 
 export type PdfMessage = keyof typeof PDF_MESSAGES;

@@ -5,6 +5,8 @@ import { renderVersionFragment, type FileSource } from '../../rendering/render.j
 import { versionFingerprint } from '../../notes/versionFingerprint.js';
 import type { ExportNote, ExportProject, ExportSignature, ExportVersion } from '../projectContent.js';
 import { changesSection } from './changesHtml.js';
+import { commentsAppendix } from './commentsHtml.js';
+import type { ExportThread } from '../../comments/exportThreads.js';
 import { pdfMessage, type PdfMessage } from './messages.js';
 import { zonedText, type PdfOptions } from './options.js';
 import { PDF_PAGE_STYLE } from './style.js';
@@ -38,6 +40,8 @@ export function notePageHtml(
   fileSource: FileSource,
   /** The version before the printed one when the changes section was asked for (null: none before it). */
   previous?: SavedBlock[] | null,
+  /** The note's comment threads when their appendix was asked for. */
+  threads?: readonly ExportThread[],
 ): string {
   const { lang } = options;
   const title = `${note.labNoteNumber} · ${note.title}`;
@@ -66,6 +70,7 @@ export function notePageHtml(
     version && previous !== undefined ? changesSection(version, previous, lang, fileSource) : '',
     signatureManifest(note, lang),
     versionHistory(note, version, options),
+    threads ? commentsAppendix(threads, lang, options.timeZone) : '',
     '</body>',
     '</html>',
     '',

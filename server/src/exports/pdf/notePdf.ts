@@ -32,7 +32,16 @@ export async function notePrintJob(
 ): Promise<PrintJob> {
   const files = await readableImages(note);
   const previous = version && options.previousBlocks ? await options.previousBlocks(note.noteNo, version.version) : undefined;
-  const html = notePageHtml(project, note, version, options, (fileId) => (files.has(fileId) ? exportFileUrl(fileId) : null), previous);
+  const threads = options.comments ? await options.comments(note.noteNo) : undefined;
+  const html = notePageHtml(
+    project,
+    note,
+    version,
+    options,
+    (fileId) => (files.has(fileId) ? exportFileUrl(fileId) : null),
+    previous,
+    threads,
+  );
   return {
     html,
     files,

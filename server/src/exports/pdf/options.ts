@@ -1,4 +1,5 @@
 import { formatZonedTime, type Language, type SavedBlock } from '@eln/shared';
+import type { ExportThread } from '../../comments/exportThreads.js';
 import type { ExportRange } from '../projectContent.js';
 import { pdfMessage } from './messages.js';
 import type { PdfASupport } from './pdfA.js';
@@ -15,6 +16,8 @@ export interface PdfOptions {
    * this one (null for a first version). Absent: no such section.
    */
   previousBlocks?: (noteNo: number, version: number) => Promise<SavedBlock[] | null>;
+  /** Asked for the comment threads' appendix: a note's threads. Absent: no appendix. */
+  comments?: (noteNo: number) => Promise<ExportThread[]>;
 }
 
 export interface ProjectPdfOptions extends PdfOptions {

@@ -45,6 +45,14 @@ body { padding: 0; max-width: none; }
 .pdf-history td.pdf-version { vertical-align: middle; }
 .pdf-history-entry { break-inside: avoid; }
 .pdf-changes-summary { font-weight: 600; }
+.pdf-comments-note { color: #555; font-style: italic; }
+.pdf-comment-list { list-style: none; padding: 0; }
+.pdf-comment-thread { break-inside: avoid; margin: 0 0 10px; padding: 6px 0 6px 10px; border-left: 3px solid #d0a000; }
+.pdf-comment-quote { margin: 0 0 4px; color: #555; }
+.pdf-comment-meta { margin: 0; font-size: 9pt; color: #555; }
+.pdf-comment-text { margin: 0 0 4px; white-space: pre-wrap; }
+.pdf-comment-reply { margin-left: 14px; }
+.pdf-comment-resolved, .pdf-comment-deleted { margin: 0; font-size: 9pt; color: #555; }
 .pdf-changes-list { list-style: none; padding: 0; }
 .pdf-change { border-left: 3px solid #888; padding: .2rem 0 .2rem .6rem; margin-bottom: .5rem; break-inside: avoid; }
 .pdf-change.is-added { border-left-color: #1a7f37; }
