@@ -89,6 +89,7 @@ const en = {
     chartRange:
       'A chart needs a range of two or more cells inside its table. Delete or change the chart before shrinking or removing the table.',
     imageTitle: 'An image title has at most {{imageTitle}} characters.',
+    mention: 'A mention names a person by their ID, with a name of at most {{userName}} characters. Mention people by typing @.',
     catalogueCopy:
       'A schema block or dropbox value must come from the catalogue itself: insert it again with the Schema or Dropbox button.',
     schemaBlock: 'A schema block is a copy of a schema’s entries and stands on its own in the note.',
