@@ -15,6 +15,8 @@ export interface NotificationPayload {
   version?: string;
   file?: string;
   count?: number;
+  /** The block a mention stands in (`mentioned`), which the notification opens. */
+  blockUid?: string;
 }
 
 /** A notification with the records it names, as queries.ts reads it. */
@@ -47,22 +49,25 @@ function payloadOf(raw: unknown): NotificationPayload {
     version: typeof value.version === 'string' ? value.version : undefined,
     file: typeof value.file === 'string' ? value.file : undefined,
     count: typeof value.count === 'number' ? value.count : undefined,
+    blockUid: typeof value.blockUid === 'string' && value.blockUid ? value.blockUid : undefined,
   };
 }
 
 /**
- * The client path a notification opens, in the bell and in its mail: its note, project or template; an
- * export's list (the downloads page for administrators, else the project it exported); the user list for a
- * directory synchronisation.
+ * The client path a notification opens, in the bell and in its mail: its note (at the block its payload
+ * names, a mention's), project or template; an export's list (the downloads page for administrators, else
+ * the project it exported); the user list for a directory synchronisation.
  */
 export function notificationPath(
   event: NotificationEvent,
-  refs: { noteNo: number | null; projectNo: number | null; templateNo: number | null },
+  refs: { noteNo: number | null; projectNo: number | null; templateNo: number | null; payload: unknown },
   administrator: boolean,
 ): string {
   switch (SUBJECT_OF[event]) {
-    case 'note':
-      return `/note/${refs.noteNo}`;
+    case 'note': {
+      const { blockUid } = payloadOf(refs.payload);
+      return blockUid ? `/note/${refs.noteNo}?block=${encodeURIComponent(blockUid)}` : `/note/${refs.noteNo}`;
+    }
     case 'project':
       return `/project/${refs.projectNo}`;
     case 'template':
