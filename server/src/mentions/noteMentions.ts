@@ -203,16 +203,12 @@ export class NoteMentionWatcher implements StoredNoteWatcher {
     if (!rows.length) return again;
     // Only rows this transaction wrote notify: under the note's lock no other pass writes them, and a
     // conflict (a row written meanwhile) is simply not told twice.
-    const written = await tx
-      .insert(noteMentions)
-      .values(rows)
-      .onConflictDoNothing()
-      .returning({
-        noteNo: noteMentions.noteNo,
-        blockUid: noteMentions.blockUid,
-        userId: noteMentions.userId,
-        outcome: noteMentions.outcome,
-      });
+    const written = await tx.insert(noteMentions).values(rows).onConflictDoNothing().returning({
+      noteNo: noteMentions.noteNo,
+      blockUid: noteMentions.blockUid,
+      userId: noteMentions.userId,
+      outcome: noteMentions.outcome,
+    });
     const groups = new Map<string, { noteNo: number; blockUid: string; actorUserNo: number; recipients: number[] }>();
     for (const row of written) {
       if (row.outcome !== 'notified') continue;
