@@ -345,6 +345,7 @@ export function NoteView({
           statuses={state.statuses}
           focusOnEditable={focusEditor}
           focus={focus}
+          mentions={uploadOwner}
         />
       ) : (
         <div className="note-loading" data-testid="note-loading">

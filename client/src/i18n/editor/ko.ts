@@ -244,6 +244,24 @@ const ko: EditorMessages = {
     tooLargeAlert:
       '변경 내용이 저장되지 않았습니다. "{{title}}"이(가) 노트 크기 제한({{megabytes}}MB)을 넘게 됩니다. 이제 노트는 읽기 전용이며, 계속하려면 다시 열어 주세요.',
   },
+  mention: {
+    listLabel: '언급할 사람',
+    loading: '사람을 찾는 중…',
+    none: '이 프로젝트에 “{{query}}”와(과) 일치하는 사람이 없습니다.',
+    failed: '사람 목록을 불러오지 못했습니다.',
+    hint: '↑ ↓ 선택, Enter 언급, Esc 닫기',
+    leader: '책임자',
+    cannotRead: '이 노트를 볼 수 없음',
+    addTitle: '{{name}}님을 프로젝트에 추가할까요?',
+    addQuestion:
+      '{{name}}님은 이 노트를 볼 수 없습니다. 프로젝트 “{{project}}”의 참여자로 추가할까요? 추가하면 이 프로젝트의 노트를 보고 작성할 수 있으며 이 언급의 알림을 받습니다.',
+    addConfirm: '추가하고 언급',
+    addFailed: '{{name}}님을 프로젝트에 추가하지 못해 언급하지 않았습니다.',
+    refused: '{{name}}님은 이 노트를 볼 수 없어 언급할 수 없습니다. 프로젝트 책임자인 {{leader}}님만 이 사람을 프로젝트에 추가할 수 있습니다.',
+    refusedNoLeader: '{{name}}님은 이 노트를 볼 수 없어 언급할 수 없습니다. 프로젝트 책임자만 이 사람을 프로젝트에 추가할 수 있습니다.',
+    unresolved: '{{name}}님은 이 노트를 볼 수 없어 이 언급의 알림을 받지 않았습니다',
+    unknown: '이 연구노트에 없는 사람입니다',
+  },
   projectNotes: {
     title: '연구노트',
     description: '이 프로젝트의 노트와 현재 수정 중인 사용자입니다. 몇 초마다 새로 고칩니다.',
