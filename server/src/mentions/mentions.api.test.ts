@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { ADMIN_LEVEL, api, ERR, MENTION_LIMITS, newBlockUid, noteDocumentName, type MentionPerson } from '@eln/shared';
-import { noteMentions, users } from '../db/schema.js';
+import { mailOutbox, noteMentions, users } from '../db/schema.js';
+import { composeMail } from '../mail/compose.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import {
   appendMention,
@@ -164,6 +165,13 @@ describe('the notification a mention makes', () => {
     await eventually(async () => (await mentionsHeard(kim, labNoteNo)).length === 1, 'Kim to hear of the mention');
     const [heard] = await mentionsHeard(kim, labNoteNo);
     expect(heard).toMatchObject({ actorName: 'Writer Woo', link: `/note/${labNoteNo}?block=${blockUid}`, read: false });
+    // Kim hears of mentions by mail too (the default): it says who mentioned Kim in which note, and opens the block.
+    const [mail] = await server.database.db.select().from(mailOutbox).where(eq(mailOutbox.notificationId, heard!.id));
+    const composed = await composeMail(server.database.db, mail!, { publicUrl: 'https://eln.example', timeZone: 'UTC' });
+    expect(composed).toMatchObject({ to: kim.user.userId });
+    const content = 'content' in composed ? composed.content : null;
+    expect(content?.subject).toBe(`Writer Woo mentioned you in note ${heard!.note!.title} (${heard!.note!.labNoteNumber})`);
+    expect(content?.text).toContain(`https://eln.example/note/${labNoteNo}?block=${blockUid}`);
 
     const paragraph = blockElement(client.doc, blockUid);
     for (let round = 0; round < 3; round += 1) {

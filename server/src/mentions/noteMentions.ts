@@ -109,7 +109,10 @@ export class NoteMentionWatcher implements StoredNoteWatcher {
     for (const noteNo of noteNos) {
       const doc = docs.get(noteDocumentName(noteNo));
       if (!doc) continue;
-      const { found, memo } = mentionsOf(contentSnapshot(doc).savedBlocks('LABNOTE'), this.memos.get(doc) ?? (new Map() as BlockMentionMemo));
+      const { found, memo } = mentionsOf(
+        contentSnapshot(doc).savedBlocks('LABNOTE'),
+        this.memos.get(doc) ?? (new Map() as BlockMentionMemo),
+      );
       this.memos.set(doc, memo);
       const key = found.map(keyOf).join('\n');
       if (this.settled.get(doc) === key) continue;

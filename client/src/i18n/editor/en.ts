@@ -272,7 +272,8 @@ const en = {
     addConfirm: 'Add and mention',
     addFailed: '{{name}} could not be added to the project, so they were not mentioned.',
     /** Anyone else mentioning someone who cannot read the note: nothing is inserted. */
-    refused: '{{name}} cannot read this note, so they cannot be mentioned. Only the project leader, {{leader}}, can add them to the project.',
+    refused:
+      '{{name}} cannot read this note, so they cannot be mentioned. Only the project leader, {{leader}}, can add them to the project.',
     refusedNoLeader: '{{name}} cannot read this note, so they cannot be mentioned. Only the project leader can add them to the project.',
     /** A mention chip whose person cannot read the note (or no longer exists): struck through, with this title. */
     unresolved: '{{name}} cannot read this note and was not told of this mention',
