@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
+import * as Y from 'yjs';
 import { ADMIN_LEVEL, api, ERR, MENTION_LIMITS, newBlockUid, noteDocumentName, type MentionPerson } from '@eln/shared';
 import { mailOutbox, noteMentions, users } from '../db/schema.js';
 import { composeMail } from '../mail/compose.js';
+import { NoteMentionWatcher } from './noteMentions.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import {
   appendMention,
@@ -276,5 +278,27 @@ describe('the notification a mention makes', () => {
     const told = await Promise.all(many.map(async (who) => (await mentionsHeard(who, labNoteNo)).length));
     expect(told.reduce((sum, n) => sum + n, 0)).toBe(MENTION_LIMITS.perText);
     expect(told.slice(0, MENTION_LIMITS.perText).every((n) => n === 1)).toBe(true);
+  });
+
+  it('waits a while for the writer of a mention whose client is not yet known, then keeps it untold', async () => {
+    const labNoteNo = await newNote();
+    const name = noteDocumentName(labNoteNo);
+    // A document no connection wrote: its client was never recorded as anyone's (the server's own copy, say).
+    const doc = new Y.Doc();
+    const blockUid = appendParagraph(doc, 'Copied: ');
+    appendMention(doc, blockUid, mention(kim));
+    let now = 1_000_000;
+    const watcher = new NoteMentionWatcher(() => now);
+    const look = () => server.database.db.transaction((tx) => watcher.notesStored(tx, [labNoteNo], async () => new Map([[name, doc]])));
+    expect(await look()).toEqual([name]);
+    now += 5_000;
+    expect(await look()).toEqual([name]);
+    expect(await outcomes(labNoteNo)).toEqual({});
+    now += 6_000;
+    expect(await look()).toEqual([]);
+    expect(await outcomes(labNoteNo)).toEqual({ [kim.user.userId]: 'unattributed' });
+    expect(await mentionsHeard(kim, labNoteNo)).toEqual([]);
+    // Settled: looking again costs nothing and changes nothing.
+    expect(await look()).toEqual([]);
   });
 });

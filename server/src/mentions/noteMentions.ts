@@ -268,6 +268,8 @@ export class NoteMentionWatcher implements StoredNoteWatcher {
 
   /** Whether a mention without a known writer is still within its wait (the first time: it starts now). */
   private stillWaiting(key: string): boolean {
+    // Waits of mentions deleted (or notes gone) before their writer was known are forgotten in time.
+    for (const [other, started] of this.awaitingAuthor) if (this.now() - started > 6 * AUTHOR_WAIT_MS) this.awaitingAuthor.delete(other);
     const since = this.awaitingAuthor.get(key);
     if (since === undefined) {
       this.awaitingAuthor.set(key, this.now());
