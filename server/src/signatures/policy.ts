@@ -13,11 +13,11 @@ import { leads, type Caller } from '../projects/policy.js';
 
 export type RemindVerdict = 'allowed' | 'notWaiting' | 'notAllowed' | 'closed' | 'tooSoon';
 
-export const REMIND_REFUSALS: Refusals<RemindVerdict> = {
+/** The refusals that name no value; `tooSoon` says when the next reminder may go (the remind command gives it). */
+export const REMIND_REFUSALS: Refusals<Exclude<RemindVerdict, 'tooSoon'>> = {
   notWaiting: ERR.reminderNotWaiting,
   notAllowed: ERR.reminderNotAllowed,
   closed: ERR.projectClosed,
-  tooSoon: ERR.reminderTooSoon,
 };
 
 /** What the rule needs of a request: its signer, who asked, where it stands, and its last reminder. */
