@@ -24,7 +24,13 @@ export function KnownKeysCard() {
       return <ErrorState message={apiErrorText(keys.error, language)} onRetry={keys.reload} testId="known-keys-error" />;
     if (!keys.data) return <SkeletonBlock lines={2} />;
     return (
-      <div className="table-scroll">
+      <div
+        className="table-scroll"
+        role="region"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the long fingerprints make the table scroll sideways: keyboard users reach it to scroll it (axe's scrollable-region-focusable)
+        tabIndex={0}
+        aria-label={t('exports.knownKeys.title')}
+      >
         <table className="data-table data-table-compact known-keys-table" data-testid="known-keys-table">
           <thead>
             <tr>
