@@ -10,7 +10,6 @@ import {
   renderDate,
   renderFile,
   renderImage,
-  renderMention,
   renderSchemaBlock,
   renderTable,
   type BlockContext,
@@ -68,7 +67,6 @@ function mappings(ctx: BlockContext) {
       fileAttachment: ({ node }: NodeProps) => renderFile(node, ctx),
       date: ({ node }: NodeProps) => renderDate(node, ctx),
       schemaBlock: ({ node }: NodeProps) => renderSchemaBlock(node, ctx),
-      mention: ({ node }: NodeProps) => renderMention(node),
     },
     markMapping: {
       textStyle: ({ mark, children }: MarkProps) => {

@@ -11,7 +11,6 @@ import { inboxCalls } from './inbox.js';
 import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
 import { mailCalls } from './mail.js';
-import { mentionCalls } from './mentions.js';
 import { noteHistoryCalls } from './noteHistory.js';
 import { noteCalls } from './notes.js';
 import { notificationCalls } from './notifications.js';
@@ -34,7 +33,6 @@ export const api = {
   projects: projectCalls,
   notes: noteCalls,
   noteHistory: noteHistoryCalls,
-  mentions: mentionCalls,
   signatures: signatureCalls,
   signatureOverview: signatureOverviewCalls,
   comments: commentCalls,
