@@ -33,12 +33,26 @@ async function setUp(request: APIRequestContext) {
     departmentCode: department,
     auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
   });
+  // Dora's colleagues, named to come after everyone else: enough people for the list to scroll.
+  const colleagues = ['Xu', 'Yoon', 'Zed'].map((first) => ({
+    userId: `${first.toLowerCase()}.${id.toLowerCase()}@eln.local`,
+    password: `${first.toLowerCase()}-password-1234`,
+    name: `${first} Outside ${id}`,
+  }));
+  for (const colleague of colleagues) {
+    await callApi(request, adminToken, api.users.create, {
+      ...colleague,
+      level: 1,
+      departmentCode: department,
+      auth: { project: 'N', schema: 'N', dropbox: 'N', template: 'N' },
+    });
+  }
   const { projectNo } = await callApi(request, await apiSignIn(request, leader), api.projects.create, {
     title: `Assays ${id}`,
     signatureList: { department, user: [leader, writer, kim].map((p) => p.userId).join(',') },
   });
   const { labNoteNo } = await callApi(request, await apiSignIn(request, writer), api.notes.create, { projectNo, title: `Plate ${id}` });
-  return { id, leader, writer, kim, dora, department, projectNo, labNoteNo };
+  return { id, leader, writer, kim, dora, zed: colleagues[2]!, department, projectNo, labNoteNo };
 }
 
 /** Opens the note and puts the caret at the end of its text, ready to type. */
@@ -65,15 +79,23 @@ test.describe('mentions', () => {
     request,
   }) => {
     test.setTimeout(hangTimeout(240_000));
-    const { leader, writer, kim, dora, department, projectNo, labNoteNo } = await setUp(request);
+    const { leader, writer, kim, dora, zed, department, projectNo, labNoteNo } = await setUp(request);
     const woo = await openAs(browser, writer);
     await openNote(woo, labNoteNo);
     await woo.keyboard.type('Please check the plate, @');
-    await expect(popup(woo).getByTestId('mention-option')).toHaveCount(4);
+    await expect(popup(woo).getByTestId('mention-option')).toHaveCount(7);
     await expect(option(woo, leader)).toContainText('Leader');
     await expect(option(woo, dora).getByTestId('mention-option-outside')).toHaveText('Cannot read this note');
     await expect(option(woo, kim).getByTestId('mention-option-outside')).toHaveCount(0);
+    // Seven people scroll: the scrolling list passes axe, and the keys that move the choice scroll it.
+    const list = popup(woo).getByTestId('mention-list');
+    expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
     expect(await seriousViolations(woo, 'mention suggestions', '[data-testid="mention-popup"]')).toEqual([]);
+    await expect(option(woo, zed)).not.toBeInViewport();
+    await woo.keyboard.press('ArrowUp');
+    await expect(option(woo, zed)).toHaveAttribute('aria-selected', 'true');
+    await expect(option(woo, zed)).toBeInViewport();
+    await woo.keyboard.press('ArrowDown');
 
     // By name (Dora first); arrows move, Enter picks.
     await expect(option(woo, dora)).toHaveAttribute('aria-selected', 'true');
@@ -139,7 +161,7 @@ test.describe('mentions', () => {
       await openNote(woo, labNoteNo);
       await expect(chip(woo, kim)).toHaveClass(/is-unresolved/);
       await woo.keyboard.type(' @');
-      await expect(popup(woo).getByTestId('mention-option')).toHaveCount(3);
+      await expect(popup(woo).getByTestId('mention-option')).toHaveCount(6);
       await shot(woo, `${SCREENSHOTS}/suggestions-${theme}-${language}`, false);
       await woo.keyboard.press('Escape');
       await woo.keyboard.press('Backspace');

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type R
 import { useTranslation } from 'react-i18next';
 import { api, mentionToken, splitMentions, type CommentPerson } from '@eln/shared';
 import { useApiQuery } from '../../api/queries';
+import { MentionOptions } from '../mentions/MentionOptions';
 
 /*
  * Mentions as people write and read them: `@` in a text field offers the people who may read the note
@@ -79,7 +80,7 @@ export function useMentionSuggestions(people: readonly CommentPerson[], insert: 
   return { open, matches, active: Math.min(active, Math.max(0, matches.length - 1)), update, pick, keyDown, close: () => setAt(null) };
 }
 
-/** The popup of suggestions under a field: a listbox whose active option the field names (aria-activedescendant). */
+/** The popup of suggestions under a field: the listbox the note's editor shows too, or a word that nobody matches. */
 export function MentionPopup({
   id,
   matches,
@@ -93,32 +94,15 @@ export function MentionPopup({
 }) {
   const { t } = useTranslation('editor');
   return (
-    <ul className="mention-popup" role="listbox" id={id} aria-label={t('comments.mentionList')} data-testid="mention-popup">
+    <div className="mention-popup comment-mention-popup" data-testid="mention-popup">
       {matches.length === 0 ? (
-        <li className="mention-none" role="option" aria-selected="false" aria-disabled="true">
+        <p className="mention-popup-state" role="status">
           {t('comments.mentionNone')}
-        </li>
+        </p>
       ) : (
-        matches.map((person, index) => (
-          <li
-            key={person.userId}
-            id={`${id}-${index}`}
-            role="option"
-            aria-selected={index === active}
-            className={index === active ? 'mention-option is-active' : 'mention-option'}
-            // Chosen on press, before the field loses its focus.
-            onMouseDown={(event) => {
-              event.preventDefault();
-              onPick(person);
-            }}
-            data-testid="mention-option"
-          >
-            <span className="mention-option-name">{person.name}</span>
-            <span className="mention-option-id">{person.userId}</span>
-          </li>
-        ))
+        <MentionOptions id={id} label={t('comments.mentionList')} people={matches} active={active} onPick={onPick} />
       )}
-    </ul>
+    </div>
   );
 }
 
@@ -168,8 +152,8 @@ export function MentionTextarea({
         placeholder={placeholder}
         role="combobox"
         aria-autocomplete="list"
-        aria-expanded={suggestions.open}
-        aria-controls={suggestions.open ? listId : undefined}
+        aria-expanded={suggestions.open && suggestions.matches.length > 0}
+        aria-controls={suggestions.open && suggestions.matches.length ? listId : undefined}
         aria-activedescendant={suggestions.open && suggestions.matches.length ? `${listId}-${suggestions.active}` : undefined}
         onChange={(event) => {
           onChange(event.target.value);

@@ -2,7 +2,7 @@ import { useEffect, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type MentionCandidatesAnswer, type MentionPerson } from '@eln/shared';
 import { useApiQuery } from '../../api/queries';
-import { LockIcon } from '../../ui/icons';
+import { MentionOptions } from './MentionOptions';
 
 export interface MentionListProps {
   labNoteNo: number;
@@ -33,7 +33,6 @@ export function MentionList({ labNoteNo, query, onPick, keys, id, onActive }: Me
     onActive?.(activeId);
   }, [activeId, onActive]);
   useEffect(() => () => onActive?.(null), [onActive]);
-
   useEffect(() => {
     keys.current = (event) => {
       if (!answer || people.length === 0) return false;
@@ -66,43 +65,17 @@ export function MentionList({ labNoteNo, query, onPick, keys, id, onActive }: Me
           {state}
         </p>
       ) : (
-        <ul className="mention-list" role="listbox" id={id} aria-label={t('mention.listLabel')} data-testid="mention-list">
-          {people.map((person, index) => (
-            <li
-              key={person.userId}
-              id={`${id}-${index}`}
-              role="option"
-              aria-selected={index === active}
-              className={`mention-option${index === active ? ' is-active' : ''}${person.canRead ? '' : ' is-outside'}`}
-              data-testid="mention-option"
-              data-user-id={person.userId}
-              // The editor keeps its caret: a press does not take focus from it.
-              onMouseDown={(event) => event.preventDefault()}
-              // Moving, not entering: a list opening under a resting pointer keeps its first choice.
-              onMouseMove={() => setActive(index)}
-              onClick={() => answer && onPick(person, answer)}
-              // Never focused (the caret stays in the text, which passes keys on through `keys`); here for completeness.
-              onKeyDown={(event) => {
-                if (event.key === 'Enter' && answer) onPick(person, answer);
-              }}
-            >
-              <span className="mention-option-avatar" aria-hidden="true">
-                {person.name.slice(0, 1)}
-              </span>
-              <span className="mention-option-text">
-                <span className="mention-option-name">{person.name}</span>
-                <span className="mention-option-meta">{[person.department, person.userId].filter(Boolean).join(' · ')}</span>
-                {person.canRead ? null : (
-                  <span className="mention-option-outside" data-testid="mention-option-outside">
-                    <LockIcon size={12} />
-                    {t('mention.cannotRead')}
-                  </span>
-                )}
-              </span>
-              {person.leader ? <span className="mention-option-badge">{t('mention.leader')}</span> : null}
-            </li>
-          ))}
-        </ul>
+        <MentionOptions
+          id={id}
+          label={t('mention.listLabel')}
+          people={people}
+          active={active}
+          onPoint={setActive}
+          onPick={(picked) => {
+            const person = people.find((candidate) => candidate.userId === picked.userId);
+            if (person && answer) onPick(person, answer);
+          }}
+        />
       )}
       <p className="mention-popup-hint" aria-hidden="true">
         {t('mention.hint')}
