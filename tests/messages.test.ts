@@ -63,9 +63,13 @@ const walk = (node: ts.Node, visit: (node: ts.Node) => void) => {
 const unwrap = (node: ts.Expression): ts.Expression => (ts.isParenthesizedExpression(node) ? unwrap(node.expression) : node);
 const nameText = (name: ts.PropertyName | ts.BindingName) => (ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : null);
 
-/** A sample value for each parameter: a wait is given in seconds (a number), the rest as text. */
+/** A sample value for each parameter: a wait is given in seconds (a number), a moment as an ISO time, the rest as text. */
+const sampleOf = (name: string): string | number => {
+  if (name === 'seconds' || name === 'min' || name === 'max') return 7;
+  return name === 'moment' ? '2026-01-15T14:30:00.000Z' : `<${name}>`;
+};
 const sample = (names: readonly string[]): Record<string, string | number> =>
-  Object.fromEntries(names.map((name) => [name, name === 'seconds' || name === 'min' || name === 'max' ? 7 : `<${name}>`]));
+  Object.fromEntries(names.map((name) => [name, sampleOf(name)]));
 const leftOver = (text: string) => [...text.matchAll(/\{\{?\w+\}?\}/g)].map((match) => match[0]);
 
 // --- The error catalogue ------------------------------------------------------------------------------

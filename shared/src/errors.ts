@@ -1,4 +1,4 @@
-import { waitText } from './format.js';
+import { formatZonedTime, waitText } from './format.js';
 import { interpolate, type Language } from './language.js';
 
 /**
@@ -435,6 +435,9 @@ export function errorMessage(code: string, language: Language, params?: Record<s
   // A wait is given in seconds and said in minutes and seconds, in the reader's language.
   const seconds = params?.seconds;
   const withWait = typeof seconds === 'number' ? { ...params, wait: waitText(seconds, language) } : params;
+  // A moment (ISO) is said as `at`, in the reader's language and the zone given with it.
+  const moment = params?.moment;
+  const at = typeof moment === 'string' ? formatZonedTime(moment, String(params?.zone ?? 'UTC'), language)?.text : undefined;
   const template = language === 'en' ? undefined : translatedMessages[language]?.[known];
-  return interpolate(template ?? ERROR_CATALOGUE[known].en, withWait);
+  return interpolate(template ?? ERROR_CATALOGUE[known].en, at ? { ...withWait, at } : withWait);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   EMAIL_PATTERN,
+  ERR,
   errorMessage,
   provideErrorMessages,
   findIdRequest,
@@ -77,5 +78,11 @@ describe('helpers', () => {
     provideErrorMessages('ko', koreanErrors);
     expect(errorMessage('1004', 'en', { seconds: 30 })).toBe('Too many failed attempts. Try again in 30 seconds.');
     expect(errorMessage('4242', 'ko')).toBe('예상치 못한 오류가 발생했습니다.');
+  });
+  it('says a moment in the reader’s language and the zone given with it', () => {
+    provideErrorMessages('ko', koreanErrors);
+    const params = { hours: 24, moment: '2026-01-15T14:30:00.000Z', zone: 'America/New_York' };
+    expect(errorMessage(ERR.reminderTooSoon, 'en', params)).toContain('2026-01-15 09:30 EST');
+    expect(errorMessage(ERR.reminderTooSoon, 'ko', params)).toContain('2026-01-15 09:30 GMT-5');
   });
 });

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { ERR, formatZonedTime, SIGNATURE_OVERVIEW_LIMITS, type api, type CallAnswer, type CallRequest } from '@eln/shared';
+import { ERR, SIGNATURE_OVERVIEW_LIMITS, type api, type CallAnswer, type CallRequest } from '@eln/shared';
 import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
 import type { Queryable } from '../../db/client.js';
@@ -42,9 +42,13 @@ export async function remindSigner(
     const verdict = canRemindSigner(user, ctx, { ...request, lastRemindedAt }, now);
     if (verdict === 'tooSoon') {
       const next = nextReminderAt(lastRemindedAt) as Date;
-      const at = formatZonedTime(next, await zoneOf(tx, user.userNo, config.timeZone), 'en');
       throw new AppError(ERR.reminderTooSoon, {
-        params: { hours: SIGNATURE_OVERVIEW_LIMITS.reminderIntervalHours, at: at?.text ?? next.toISOString() },
+        // Said in the caller's language by the envelope (errorMessage), in the caller's zone.
+        params: {
+          hours: SIGNATURE_OVERVIEW_LIMITS.reminderIntervalHours,
+          moment: next.toISOString(),
+          zone: await zoneOf(tx, user.userNo, config.timeZone),
+        },
         data: { nextAt: next.toISOString(), lastAt: lastRemindedAt?.toISOString() },
       });
     }
