@@ -143,6 +143,20 @@ function anchorResultText(t: TFunction<'audit'>, check: Pick<AuditAnchorCheck, '
   return t(`verify.anchors.${check.result}`, { seq: check.seq });
 }
 
+/** One head's record (`#seq · hash…`) and what the chain says of it. */
+function AnchorVerdict({ check, end }: { check: Pick<AuditAnchorCheck, 'seq' | 'hash' | 'result'>; end: number | null }) {
+  const { t } = useTranslation('audit');
+  return (
+    <>
+      <span className="verify-anchor-record">
+        #{check.seq} · <span title={check.hash}>{check.hash.slice(0, 12)}…</span>
+      </span>
+      {': '}
+      <strong className={check.result === 'matches' ? 'verify-anchor-ok' : 'verify-anchor-bad'}>{anchorResultText(t, check, end)}</strong>
+    </>
+  );
+}
+
 /**
  * Each head verify compared with the chain (the server's anchor file, an export's, the latest ones an
  * authority time-stamped, each with its stamp), or why there was none of the server's.
@@ -165,25 +179,13 @@ function AnchorList({ answer }: { answer: AuditVerifyAnswer }) {
                 ? t('verify.anchors.server', { time: timeText(check.writtenAt ?? '') })
                 : t('verify.anchors.export')}
             </span>{' '}
-            <span className="verify-anchor-record">
-              #{check.seq} · <span title={check.hash}>{check.hash.slice(0, 12)}…</span>
-            </span>
-            {': '}
-            <strong className={check.result === 'matches' ? 'verify-anchor-ok' : 'verify-anchor-bad'}>
-              {anchorResultText(t, check, answer.head?.seq ?? null)}
-            </strong>
+            <AnchorVerdict check={check} end={answer.head?.seq ?? null} />
           </li>
         ))}
         {answer.stampedHeads.map((check) => (
           <li key={`stamp-${check.seq}`} data-testid="audit-verify-anchor" data-source="timestamp" data-result={check.result}>
             <span className="verify-anchor-source">{t('verify.anchors.timestamped', { time: timeText(check.anchoredAt) })}</span>{' '}
-            <span className="verify-anchor-record">
-              #{check.seq} · <span title={check.hash}>{check.hash.slice(0, 12)}…</span>
-            </span>
-            {': '}
-            <strong className={check.result === 'matches' ? 'verify-anchor-ok' : 'verify-anchor-bad'}>
-              {anchorResultText(t, check, answer.head?.seq ?? null)}
-            </strong>
+            <AnchorVerdict check={check} end={answer.head?.seq ?? null} />
             <TimestampMark
               stamp={check.timestamp}
               kind="auditAnchor"
