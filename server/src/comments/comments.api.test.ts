@@ -25,12 +25,12 @@ import { WELL_KNOWN_KEYS } from '../exports/eln/crate.js';
 import { notePageHtml } from '../exports/pdf/noteHtml.js';
 import { loadExportNote, loadExportProject } from '../exports/projectContent.js';
 import { exportThreads } from './exportThreads.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type Caller, type NewUser, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, blockElement, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let reviewer: Person;
@@ -40,11 +40,7 @@ let admin: Caller;
 let projectNo: number;
 const clients: LiveClient[] = [];
 
-async function person(name: string, fields: Partial<NewUser> = {}): Promise<Person> {
-  const user = await server.createUser({ name, ...fields });
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (name: string, fields: Partial<NewUser> = {}): Promise<Person> => server.person({ name, ...fields });
 
 async function project(title: string): Promise<number> {
   return (

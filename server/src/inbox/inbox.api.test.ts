@@ -12,7 +12,7 @@ import {
   type InboxSectionAnswer,
 } from '@eln/shared';
 import { recentOpens } from '../db/schema.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 
 /**
@@ -23,7 +23,7 @@ import { appendParagraph, connectWriter, eventually, type LiveClient } from '../
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let signer: Person;
@@ -37,11 +37,8 @@ const clients: LiveClient[] = [];
 
 const FLAGS = { project: 'Y', schema: 'Y', dropbox: 'N', template: 'N' } as const;
 
-async function person(name: string, options: { template?: boolean; level?: number } = {}): Promise<Person> {
-  const user = await server.createUser({ name, level: options.level ?? 1, auth: { ...FLAGS, template: options.template ? 'Y' : 'N' } });
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (name: string, options: { template?: boolean; level?: number } = {}): Promise<Person> =>
+  server.person({ name, level: options.level ?? 1, auth: { ...FLAGS, template: options.template ? 'Y' : 'N' } });
 
 beforeAll(async () => {
   server = await startTestServer();

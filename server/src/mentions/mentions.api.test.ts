@@ -5,7 +5,7 @@ import { ADMIN_LEVEL, api, ERR, MENTION_LIMITS, newBlockUid, noteDocumentName, t
 import { mailOutbox, noteMentions, users } from '../db/schema.js';
 import { composeMail } from '../mail/compose.js';
 import { NoteMentionWatcher } from './noteMentions.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type NewUser, type TestServer, type TestPerson } from '../testing/harness.js';
 import {
   appendMention,
   appendParagraph,
@@ -25,7 +25,7 @@ import {
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let kim: Person;
@@ -35,11 +35,7 @@ let administrator: Person;
 let projectNo: number;
 const clients: LiveClient[] = [];
 
-async function person(name: string, fields: Partial<NewUser> = {}): Promise<Person> {
-  const user = await server.createUser({ name, ...fields });
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (name: string, fields: Partial<NewUser> = {}): Promise<Person> => server.person({ name, ...fields });
 
 const listOf = (people: Person[]) => people.map((p) => p.user.userId).join(',');
 

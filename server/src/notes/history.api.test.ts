@@ -14,7 +14,7 @@ import {
   type ValidationErrorData,
 } from '@eln/shared';
 import { auditLog, labNotes, noteVersions, projects } from '../db/schema.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type Caller, type NewUser, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, paragraphTexts, tagsOfState, type LiveClient } from '../testing/live.js';
 import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
 import { fillMissingChanges } from './versionChanges.js';
@@ -26,7 +26,7 @@ import { fillMissingChanges } from './versionChanges.js';
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let colleague: Person;
@@ -35,10 +35,7 @@ let outsider: Person;
 let projectNo: number;
 const clients: LiveClient[] = [];
 
-async function person(user: NewUser & { userNo: number }): Promise<Person> {
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (user: NewUser & { userNo: number }): Promise<Person> => server.signedIn(user);
 
 const ISO_IN_SEOUL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+09:00$/;
 

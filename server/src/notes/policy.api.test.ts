@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, ERR, noteDocumentName, type NoteAbilities, type ProjectAbilities } from '@eln/shared';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type NewUser, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 
 /*
@@ -10,7 +10,7 @@ import { appendParagraph, connectWriter, eventually, type LiveClient } from '../
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let colleague: Person;
@@ -20,10 +20,7 @@ let admin: Person;
 let projectNo: number;
 const clients: LiveClient[] = [];
 
-async function person(user: NewUser & { userNo: number }): Promise<Person> {
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (user: NewUser & { userNo: number }): Promise<Person> => server.signedIn(user);
 
 beforeAll(async () => {
   server = await startTestServer();

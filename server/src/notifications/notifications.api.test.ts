@@ -12,7 +12,7 @@ import {
   type NotificationEvent,
 } from '@eln/shared';
 import { exportJobs, notifications, userSettings } from '../db/schema.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type NewUser, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 import { openNotificationStream, type StreamClient } from '../testing/notificationStream.js';
 import { notify } from './notify.js';
@@ -25,7 +25,7 @@ import { notify } from './notify.js';
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let reviewer: Person;
@@ -37,11 +37,7 @@ const clients: LiveClient[] = [];
 const streams: StreamClient[] = [];
 const TEMPLATE_FLAGS = { project: 'Y', schema: 'N', dropbox: 'N', template: 'Y' } as const;
 
-async function person(name: string, fields: Partial<NewUser> = {}): Promise<Person> {
-  const user = await server.createUser({ name, ...fields });
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (name: string, fields: Partial<NewUser> = {}): Promise<Person> => server.person({ name, ...fields });
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { api, ERR, noteDocumentName, type SignatureOverviewNote, type SignatureRequestOverview } from '@eln/shared';
 import { auditLog, labNotes, signatureReminders, userSettings } from '../db/schema.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type Caller, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 import { TestSmtpServer } from '../testing/smtp.js';
 
@@ -17,7 +17,7 @@ const PUBLIC_URL = 'https://eln.lab.example';
 let smtp: TestSmtpServer;
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let reviewer: Person;
@@ -36,11 +36,7 @@ let untouched: number;
 let cancelledNote: number;
 const clients: LiveClient[] = [];
 
-async function person(name: string): Promise<Person> {
-  const user = await server.createUser({ name });
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (name: string): Promise<Person> => server.person({ name });
 
 const ids = (...people: Person[]) => people.map((p) => p.user.userId).join(',');
 

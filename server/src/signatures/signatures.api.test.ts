@@ -3,12 +3,12 @@ import { and, desc, eq } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { api, AUDIT_SYSTEM_REASONS, ERR, noteDocumentName, type ValidationErrorData } from '@eln/shared';
 import { auditLog, labNotes, noteVersions } from '../db/schema.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type Caller, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, roundTrip, type LiveClient } from '../testing/live.js';
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let leader: Person;
 let writer: Person;
 let reviewer: Person;
@@ -18,11 +18,7 @@ let admin: Caller;
 let projectNo: number;
 const clients: LiveClient[] = [];
 
-async function person(name: string): Promise<Person> {
-  const user = await server.createUser({ name });
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (name: string): Promise<Person> => server.person({ name });
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -14,7 +14,7 @@ import {
 } from '@eln/shared';
 import { auditLog, documentUpdates, files, templateDrafts, templateRevisions, templateWriters } from '../db/schema.js';
 import { DatabaseDocumentStore } from '../collab/persistence/documentStore.js';
-import { startTestServer, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type TestPerson, type TestServer } from '../testing/harness.js';
 import { appendParagraph, connectLive, connectWriter, eventually, paragraphTexts, type LiveClient } from '../testing/live.js';
 
 /**
@@ -25,7 +25,7 @@ import { appendParagraph, connectLive, connectWriter, eventually, paragraphTexts
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Awaited<ReturnType<TestServer['as']>>; token: string };
+type Person = TestPerson;
 let author: Person;
 let coAuthor: Person;
 let approver: Person;
@@ -35,10 +35,8 @@ let administrator: Person;
 const clients: LiveClient[] = [];
 const TEMPLATE_FLAGS = { project: 'Y', schema: 'N', dropbox: 'N', template: 'Y' } as const;
 
-async function person(name: string, templateFlag: boolean, level = 1): Promise<Person> {
-  const user = await server.createUser({ name, level, auth: templateFlag ? TEMPLATE_FLAGS : { ...TEMPLATE_FLAGS, template: 'N' } });
-  return { user, call: await server.as(user), token: (await server.signIn(user.userId, user.password)).accessToken };
-}
+const person = (name: string, templateFlag: boolean, level = 1): Promise<Person> =>
+  server.person({ name, level, auth: templateFlag ? TEMPLATE_FLAGS : { ...TEMPLATE_FLAGS, template: 'N' } });
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -29,6 +29,10 @@ export interface TestServer extends App {
   signIn(userId: string, password: string): Promise<SignInAnswer>;
   /** Listens on a free loopback port and answers the base URL (for websockets). */
   listen(): Promise<string>;
+  /** Creates a user with these fields and signs them in: someone the test acts as. */
+  person(fields?: Partial<NewUser>): Promise<TestPerson>;
+  /** Signs in a user made earlier: someone the test acts as. */
+  signedIn(user: NewUser & { userNo: number }): Promise<TestPerson>;
   /** Signs a user in and answers a caller bound to their access token. */
   as(user: { userId: string; password: string }): Promise<Caller>;
   /** A caller bound to this access token. */
@@ -46,6 +50,13 @@ export interface Call<Options> {
 }
 
 export type Caller = Call<Omit<CallOptions, 'token'>>;
+
+/** Someone a test acts as: their user, their access token and a caller bound to it. */
+export interface TestPerson {
+  user: NewUser & { userNo: number };
+  token: string;
+  call: Caller;
+}
 
 export interface CallOptions {
   token?: string;
@@ -165,6 +176,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const result = await server.call(api.auth.signIn, { userId, password });
       if (result.body.status !== '0000') throw new Error(`sign-in of ${userId} failed: ${JSON.stringify(result.body)}`);
       return result.body.data;
+    },
+    async person(fields = {}) {
+      return server.signedIn(await server.createUser(fields));
+    },
+    async signedIn(user) {
+      const { accessToken } = await server.signIn(user.userId, user.password);
+      return { user, token: accessToken, call: server.callerWith(accessToken) };
     },
     async as(user) {
       const { accessToken } = await server.signIn(user.userId, user.password);

@@ -9,7 +9,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { api, canonicalJson, ERR, noteDocumentName, type SignatureEntry, type TimestampSubject } from '@eln/shared';
 import { auditLog, exportJobs, timestampAuthorities, timestamps, users } from '../db/schema.js';
 import { importElnArchive } from '../exports/eln/index.js';
-import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
+import { startTestServer, type Caller, type TestServer, type TestPerson } from '../testing/harness.js';
 import { appendParagraph, connectWriter, eventually, type LiveClient } from '../testing/live.js';
 import { startTestTimestampAuthority, type TestTimestampAuthority } from '../testing/timestampAuthority.js';
 import { toAuthFlags } from '../users/flags.js';
@@ -21,7 +21,7 @@ const run = promisify(execFile);
 
 let server: TestServer;
 let url: string;
-type Person = { user: NewUser & { userNo: number }; call: Caller; token: string };
+type Person = TestPerson;
 let writer: Person;
 let reviewer: Person;
 let outsider: Person;
@@ -32,11 +32,7 @@ let second: TestTimestampAuthority;
 let expired: TestTimestampAuthority;
 const clients: LiveClient[] = [];
 
-async function person(name: string): Promise<Person> {
-  const user = await server.createUser({ name });
-  const { accessToken } = await server.signIn(user.userId, user.password);
-  return { user, token: accessToken, call: server.callerWith(accessToken) };
-}
+const person = (name: string): Promise<Person> => server.person({ name });
 
 beforeAll(async () => {
   [first, second, expired] = await Promise.all([
