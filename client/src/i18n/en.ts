@@ -17,6 +17,7 @@ const en = {
     retry: 'Try again',
     saving: 'Saving…',
     loading: 'Loading…',
+    tableScroll: 'Table (scrolls sideways)',
   },
   nav: {
     main: 'Main navigation',

@@ -18,6 +18,7 @@ const ja: Messages = {
     retry: '再試行',
     saving: '保存中…',
     loading: '読み込み中…',
+    tableScroll: '表（横にスクロール）',
   },
   nav: {
     main: 'メインメニュー',

@@ -18,6 +18,7 @@ const ko: Messages = {
     retry: '다시 시도',
     saving: '저장 중…',
     loading: '불러오는 중…',
+    tableScroll: '표 (가로로 스크롤)',
   },
   nav: {
     main: '주 메뉴',

@@ -12,6 +12,7 @@ import { EmptyState } from './PageFrame';
 import { Pagination } from './Pagination';
 import { ErrorState, SkeletonRows } from './States';
 import { TotalText } from './TotalText';
+import { TableScroll } from './TableScroll';
 
 export interface ListColumn {
   label: string;
@@ -103,7 +104,7 @@ function ListBody<Row>({
     return totalCount > 0 && page > 1 ? <PastLastPage last={pageCount(totalCount, pageSize)} firstPageSearch={searchFor(1)} /> : empty;
   }
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className={tableClassName} data-testid={`${testId}-table`} aria-busy={loading}>
         <thead>
           <tr>
@@ -122,7 +123,7 @@ function ListBody<Row>({
           )}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -19,6 +19,7 @@ import { AccountCard, SettingsSection } from './SettingsSection';
 import { digestChange, displayChange, displayValuesOf, notificationChange, type ChoicesInForce, type DisplayValues } from './settingsForms';
 import { ZonePicker } from './ZonePicker';
 import './account.css';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** `?saved=display`: the display was saved and the page loaded again in the language chosen. */
 const SAVED_PARAM = 'saved';
@@ -194,7 +195,7 @@ function NotificationsCard({ settings }: { settings: AccountSettings }) {
       savedText={t('account.notifications.saved')}
     >
       {() => (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="data-table account-events">
             <thead>
               <tr>
@@ -230,7 +231,7 @@ function NotificationsCard({ settings }: { settings: AccountSettings }) {
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </SettingsSection>
   );

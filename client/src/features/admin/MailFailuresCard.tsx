@@ -11,6 +11,7 @@ import { CheckCircleIcon, MailIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import './mailFailures.css';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** The newest failed mails the card lists; the count says how many there are in all. */
 const SHOWN = 20;
@@ -65,7 +66,7 @@ export function MailFailuresCard() {
     return (
       <>
         <p className="mail-failures-hint">{t('admin.mail.hint', { tries: MAIL_LIMITS.maxAttempts })}</p>
-        <div className="table-scroll">
+        <TableScroll>
           <table className="data-table data-table-compact mail-failures-table" data-testid="mail-failures-table">
             <thead>
               <tr>
@@ -125,7 +126,7 @@ export function MailFailuresCard() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {data.failedCount > data.list.length ? (
           <p className="mail-failures-hint" data-testid="mail-failures-more">
             {t('admin.mail.more', { shown: formatNumber(data.list.length, language), count: formatNumber(data.failedCount, language) })}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '@eln/shared';
 import { apiErrorText } from '../../api';
 import { useApiQuery } from '../../api/queries';
+import { TableScroll } from '../../ui/TableScroll';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { Badge, type BadgeTone } from '../../ui/Badge';
@@ -24,13 +25,7 @@ export function KnownKeysCard() {
       return <ErrorState message={apiErrorText(keys.error, language)} onRetry={keys.reload} testId="known-keys-error" />;
     if (!keys.data) return <SkeletonBlock lines={2} />;
     return (
-      <div
-        className="table-scroll"
-        role="region"
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the long fingerprints make the table scroll sideways: keyboard users reach it to scroll it (axe's scrollable-region-focusable)
-        tabIndex={0}
-        aria-label={t('exports.knownKeys.title')}
-      >
+      <TableScroll label={t('exports.knownKeys.title')}>
         <table className="data-table data-table-compact known-keys-table" data-testid="known-keys-table">
           <thead>
             <tr>
@@ -71,7 +66,7 @@ export function KnownKeysCard() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     );
   };
   return (

@@ -17,6 +17,7 @@ import { noteAuthors } from './importedAuthors';
 import { NoteStatusBadge, initialsOf } from './NoteStatusBadge';
 import { colorFor } from './presence';
 import './projectNotes.css';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** How often the list (and who is modifying each note) is read again. */
 export const NOTES_REFRESH_MS = 5000;
@@ -202,7 +203,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
           <p>{canCreate ? t('projectNotes.emptyBody') : t('projectNotes.emptyReadOnly')}</p>
         </EmptyState>
       ) : (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="data-table" aria-busy={!answer}>
             <thead>
               <tr>
@@ -282,7 +283,7 @@ export function ProjectNotes({ projectNo }: { projectNo: number }) {
               )}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

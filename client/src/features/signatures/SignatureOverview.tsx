@@ -8,6 +8,7 @@ import { viewerTimeZone } from '../../lib/timeZone';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonRows } from '../../ui/States';
 import { RequestCells, useMinuteClock } from './OverviewCells';
+import { TableScroll } from '../../ui/TableScroll';
 
 const SKELETON_WIDTHS = [70, 50, 60, 70, 40];
 
@@ -58,7 +59,7 @@ export function SignatureOverview({ labNoteNo, refreshKey }: { labNoteNo: number
           {t('overview.noRequests')}
         </p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="data-table data-table-compact ov-table" aria-busy={overview.phase === 'loading'}>
             <caption className="visually-hidden">{t('overview.title')}</caption>
             <thead>
@@ -95,7 +96,7 @@ export function SignatureOverview({ labNoteNo, refreshKey }: { labNoteNo: number
               )}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <p className="sig-overview-zone cell-sub">{t('overview.timesIn', { zone: viewerTimeZone() })}</p>
     </section>
