@@ -24,6 +24,7 @@ import { schemaRoutes } from './schemas/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { userRoutes } from './users/routes.js';
+import { registerHealth } from './operations/health.js';
 import { createCollab, mountCollab, startSessionRechecks, COLLAB_MAX_MESSAGE_BYTES, type CollabContext } from './collab/collab.js';
 import { noteContentCheckOf, writeCheckOf, type DocumentKind } from './collab/documents/documentKinds.js';
 import { CollabAuthorization } from './collab/connections/authorization.js';
@@ -230,7 +231,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));
 
-  app.get('/healthz', async () => ({ status: 'ok', database: database.engine }));
+  const health = registerHealth(app, { database: database.engine, live: collab, metrics: config.metrics });
   registerWellKnownKeys(app, services);
   await serveClient(app, config.clientDist ?? DEFAULT_CLIENT_DIST);
 
@@ -240,6 +241,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     services,
     collab,
     async close() {
+      health.stop();
       stopRechecks();
       stopAuditHeadLog();
       await auditAnchor.stop();

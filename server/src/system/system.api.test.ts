@@ -28,3 +28,13 @@ describe(api.system.info.path, () => {
     expect(companyCodeForHost('partner.example.test', info)).toBe('PARTNER');
   });
 });
+
+describe('operations', () => {
+  it('keeps /metrics off unless the operator turns it on (ELN_METRICS=1); /healthz is always there', async () => {
+    expect(server.config.metrics).toBe(false);
+    expect((await server.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+    const healthz = await server.app.inject({ method: 'GET', url: '/healthz' });
+    expect(healthz.statusCode).toBe(200);
+    expect(healthz.json()).toMatchObject({ status: 'ok', documents: 0, connections: 0 });
+  });
+});
