@@ -56,6 +56,8 @@ import { timestampRoutes } from './timestamps/routes.js';
 import { FileTextExtractor } from './files/text/extractor.js';
 import { VersionChangesBackfill } from './notes/versionChanges.js';
 import { searchRoutes } from './search/routes.js';
+import { mentionRoutes } from './mentions/routes.js';
+import { NoteMentionWatcher } from './mentions/noteMentions.js';
 import { accountRoutes } from './account/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { NotificationStreams } from './notifications/stream.js';
@@ -171,7 +173,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
     elnImports: new ImportBudget(),
     directorySync: new DirectorySync({ db: database.db, config, live, log: app.log }),
     auditAnchor,
-    searchIndexer: new SearchIndexer(database.db, app.log),
+    searchIndexer: new SearchIndexer(database.db, app.log, [new NoteMentionWatcher()]),
     fileTexts: new FileTextExtractor(database.db, config.filesDir, app.log),
     timestamps: stamper,
     mailOutbox: new MailOutbox(
@@ -206,6 +208,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, dashboardRoutes(services));
   registerCalls(app, services, inboxRoutes(services));
   registerCalls(app, services, noteRoutes(services));
+  registerCalls(app, services, mentionRoutes(services));
   registerCalls(app, services, signatureRoutes(services));
   registerCalls(app, services, signatureOverviewRoutes(services));
   registerCalls(app, services, commentRoutes(services));

@@ -132,6 +132,8 @@ export const ERROR_CATALOGUE = {
   '4962': entry(403, 'Only the person who asked for this signature, or the project leader, can send a reminder.'),
   '4963': entry(422, 'This signature request is no longer waiting for an answer, so no reminder can be sent.'),
   '4964': entry(500, 'The reminder could not be sent.'),
+  // Mentions
+  '4940': entry(500, 'The people you can mention could not be loaded.'),
   // People (administration)
   '5001': entry(409, 'A user with this ID already exists.'),
   '5002': entry(422, 'You cannot remove your own administrator rights or deactivate yourself.'),
@@ -359,6 +361,7 @@ export const ERR = {
   commentResolvedNoReply: '4914',
   commentAnchorInvalid: '4915',
   commentMentionNoTemplate: '4916',
+  mentionLookup: '4940',
   userDuplicate: '5001',
   selfDemotion: '5002',
   departmentMissing: '5003',

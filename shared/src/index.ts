@@ -46,6 +46,7 @@ export * from './api/sso.js';
 export * from './api/timestamps.js';
 export * from './notifications.js';
 export * from './mentions.js';
+export * from './api/mentions.js';
 export * from './api/account.js';
 export * from './api/mail.js';
 export * from './notificationText.js';

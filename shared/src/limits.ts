@@ -74,11 +74,16 @@ export const SIGNATURE_OVERVIEW_LIMITS = {
   defaultPageSize: 20,
 } as const;
 
-/** The bell's notifications (`api.notifications`) and their live stream. */
 /** Mentions of people in a note or a comment (shared/src/mentions.ts). */
 export const MENTION_LIMITS = {
   /** People one text (a comment, or what one save of a note adds) may mention and so notify. */
   perText: 20,
+  /** People the `@` suggestions offer at most for what was typed (`/v1/project/note/mention/candidates`). */
+  candidates: 20,
+  /** Characters typed after `@` that the suggestions filter by. */
+  query: 50,
+  /** People one look-up of mentioned people names (`/v1/project/note/mention/people`): a note's mentions. */
+  people: 200,
 } as const;
 
 /**
@@ -100,6 +105,7 @@ export const COMMENT_LIMITS = {
   blockUid: 64,
 } as const;
 
+/** The bell's notifications (`api.notifications`) and their live stream. */
 export const NOTIFICATION_LIMITS = {
   /** Notifications one `read` call marks by id. */
   readIds: 100,

@@ -1224,3 +1224,26 @@ export const timestamps = pgTable(
       .where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/**
+ * The people each block of a note has mentioned, as the mention watcher found them in the stored live
+ * document (server/src/mentions/noteMentions.ts): one row per note, block and person, written the first
+ * time the mention is seen, so that a person hears of it once however often it is deleted and typed
+ * again. `outcome` says whether a notification was made, or why not.
+ */
+export const noteMentions = pgTable(
+  'note_mentions',
+  {
+    noteNo: integer('note_no')
+      .notNull()
+      .references(() => labNotes.noteNo),
+    blockUid: text('block_uid').notNull(),
+    /** The mentioned person's ID, as the mention node holds it (the person may not exist). */
+    userId: text('user_id').notNull(),
+    outcome: text('outcome', { enum: ['notified', 'self', 'notReader', 'unknownPerson', 'overLimit', 'unattributed'] }).notNull(),
+    /** Who wrote the mention (the user of the Yjs client that inserted it), when known. */
+    actorUserNo: integer('actor_user_no').references(() => users.userNo),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.noteNo, t.blockUid, t.userId] })],
+);

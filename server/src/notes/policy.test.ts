@@ -10,6 +10,7 @@ import {
   noteAbilities,
   noteDocumentAccess,
   noteOpenForWriting,
+  personMayReadNote,
   type NoteCase,
 } from './policy.js';
 
@@ -130,5 +131,14 @@ describe('the reasons of each refusal', () => {
     expect(canRemoveSignature(userOf('writer'), caseOf('writer', 'signed'))).toBe('notLeader');
     expect(canRemoveSignature(userOf('leader'), caseOf('leader', 'finished'))).toBe('closed');
     expect(canRemoveSignature(userOf('leader'), caseOf('leader', 'signed'))).toBe('allowed');
+  });
+
+  it('a person mentioned may read the note: active, and its project’s leader, a participant or an administrator; never a deleted note', () => {
+    const person = (role: Role, active = true) => ({ ...userOf(role), active });
+    for (const role of ['writer', 'participant', 'reviewer', 'leader', 'admin'] as const)
+      expect(personMayReadNote(person(role), caseOf(role, 'signed'))).toBe(true);
+    expect(personMayReadNote(person('outsider'), caseOf('outsider', 'writing'))).toBe(false);
+    expect(personMayReadNote(person('participant', false), caseOf('participant', 'writing'))).toBe(false);
+    expect(personMayReadNote(person('leader'), caseOf('leader', 'deleted'))).toBe(false);
   });
 });

@@ -2,7 +2,15 @@ import { and, isNull, type SQL } from 'drizzle-orm';
 import { ERR, NOTE_STATUS, type NoteAbilities } from '@eln/shared';
 import { labNotes } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
-import { canExportProject, inProgress, leads, visibleProjectsSql, type Caller, type ProjectFacts } from '../projects/policy.js';
+import {
+  canExportProject,
+  canReadProject,
+  inProgress,
+  leads,
+  visibleProjectsSql,
+  type Caller,
+  type ProjectFacts,
+} from '../projects/policy.js';
 import { isAdministrator } from '../users/policy.js';
 import type { DocumentAccess } from '../collab/documents/documentKinds.js';
 import type { NoteRecord } from './record.js';
@@ -54,6 +62,15 @@ export const openForSignatures = ({ note, project }: Pick<NoteCase, 'note' | 'pr
 export function canReadNote(found: NoteCase | undefined): ReadNoteVerdict {
   if (!found) return 'missing';
   return found.note.deletedAt ? 'deleted' : 'allowed';
+}
+
+/**
+ * Whether a person other than the caller may read the note (someone mentioned in it): an active account
+ * that may read its project (`canReadProject`: administrators, its leader, its listed participants, the
+ * case's `participant`), and the note is not deleted (`canReadNote`).
+ */
+export function personMayReadNote(person: Caller & { active: boolean }, found: NoteCase): boolean {
+  return person.active && canReadProject(person, found.project, found.participant) === 'allowed' && canReadNote(found) === 'allowed';
 }
 
 /** Whether anyone may still write the note: its project is in progress and it is neither signed, finished nor deleted. */

@@ -18,6 +18,8 @@ export interface NotificationPayload {
   /** A mention in a comment: the comment (its note's link opens it) and its text with names for mention tokens. */
   commentId?: number;
   excerpt?: string;
+  /** The block a mention stands in (`mentioned`), which the notification opens. */
+  blockUid?: string;
 }
 
 /** A notification with the records it names, as queries.ts reads it. */
@@ -52,24 +54,26 @@ function payloadOf(raw: unknown): NotificationPayload {
     count: typeof value.count === 'number' ? value.count : undefined,
     commentId: typeof value.commentId === 'number' ? value.commentId : undefined,
     excerpt: typeof value.excerpt === 'string' ? value.excerpt : undefined,
+    blockUid: typeof value.blockUid === 'string' && value.blockUid ? value.blockUid : undefined,
   };
 }
 
 /**
- * The client path a notification opens, in the bell and in its mail: its note, project or template; an
- * export's list (the downloads page for administrators, else the project it exported); the user list for a
- * directory synchronisation.
+ * The client path a notification opens, in the bell and in its mail: its note (at the block its payload
+ * names, a mention's), project or template; an export's list (the downloads page for administrators, else
+ * the project it exported); the user list for a directory synchronisation.
  */
 export function notificationPath(
   event: NotificationEvent,
   refs: { noteNo: number | null; projectNo: number | null; templateNo: number | null; payload?: unknown },
   administrator: boolean,
 ): string {
-  // A mention in a comment opens that comment's thread beside the note or template.
-  const commentId = payloadOf(refs.payload).commentId;
+  // A mention in a comment opens that comment's thread beside the note or template; one in a note, its block.
+  const { commentId, blockUid } = payloadOf(refs.payload);
   const comment = commentId === undefined ? '' : `?comment=${commentId}`;
   switch (subjectOfNotification(event, refs)) {
     case 'note':
+      if (blockUid && !comment) return `/note/${refs.noteNo}?block=${encodeURIComponent(blockUid)}`;
       return `/note/${refs.noteNo}${comment}`;
     case 'project':
       return `/project/${refs.projectNo}`;

@@ -5,6 +5,8 @@ import {
   formatBytes,
   formatIsoDate,
   isCalendarDate,
+  mentionAttrsOf,
+  mentionText,
   type CellDropbox,
   type Language,
   type PmNode,
@@ -160,4 +162,14 @@ export function renderCell(cell: PmNodeInstance, row: PmNodeInstance | undefined
   const note = dropboxNote(cellDropboxOf(cell.attrs.dropbox), ctx.lang);
   const scope = header ? (row && ctx.headRows.has(row) ? 'col' : 'row') : null;
   return el(header ? 'th' : 'td', { scope, colspan: span(cell.attrs.colspan), rowspan: span(cell.attrs.rowspan) }, content, note);
+}
+
+/**
+ * A mention as the version keeps it: `@` and the name it was written with (the record printed, not
+ * today's name), with the person's ID beside it for whoever reads the page's source.
+ */
+export function renderMention(node: PmNodeInstance): string {
+  const mention = mentionAttrsOf({ type: node.type.name, attrs: node.attrs });
+  if (!mention) return '';
+  return el('span', { class: 'eln-mention', 'data-user-id': mention.userId }, text(mentionText(mention)));
 }

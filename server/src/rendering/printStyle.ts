@@ -71,4 +71,5 @@ img { display: block; max-width: 100%; height: auto; }
 .eln-missing { border: 1px dashed #999; color: #555; padding: .8rem; font-size: .9em; }
 .eln-file-name { font-weight: 600; }
 .eln-file-meta, .eln-empty { color: #555; }
+.eln-mention { font-weight: 600; white-space: nowrap; }
 `.trim();

@@ -339,6 +339,24 @@ describe('rendering a saved version to HTML', () => {
     expect(html).toContain('This schema block cannot be shown.');
   });
 
+  it('renders a mention as @ and the name it was written with, escaped, inside its line', async () => {
+    const mention = (userId: string, label: string): PmNode => ({ type: 'mention', attrs: { userId, label } });
+    const note = doc(
+      p(t('Checked with '), mention('kim@lab.test', 'Kim Minji'), t(' and '), mention('lee@lab.test', '<b>Lee</b> "J"'), t('.')),
+      table(
+        'tmention00000001',
+        row(cell('tableHeader', 'Owner')),
+        row({ ...cell('tableCell', ''), content: [inner(mention('kim@lab.test', '김민지'))] }),
+      ),
+    );
+    const html = renderVersionFragment(version(note), { lang: 'en' });
+    await expect(html).toMatchFileSnapshot(fixture('mention.html'));
+    expect(html).toContain(
+      'Checked with <span class="eln-mention" data-user-id="kim@lab.test">@Kim Minji</span> and <span class="eln-mention" data-user-id="lee@lab.test">@&lt;b&gt;Lee&lt;/b&gt; "J"</span>.</p>',
+    );
+    expect(html).toContain('<td><p><span class="eln-mention" data-user-id="kim@lab.test">@김민지</span></p></td>');
+  });
+
   it('has a fixture for every block node of the schema', () => {
     const rendered = new Set(
       [textNote, tableNote, chartNote, mediaNote, schemaNote].flatMap((note) => (note.content ?? []).map((node) => node.type)),

@@ -10,6 +10,7 @@ import {
   renderDate,
   renderFile,
   renderImage,
+  renderMention,
   renderSchemaBlock,
   renderTable,
   type BlockContext,
@@ -67,6 +68,7 @@ function mappings(ctx: BlockContext) {
       fileAttachment: ({ node }: NodeProps) => renderFile(node, ctx),
       date: ({ node }: NodeProps) => renderDate(node, ctx),
       schemaBlock: ({ node }: NodeProps) => renderSchemaBlock(node, ctx),
+      mention: ({ node }: NodeProps) => renderMention(node),
     },
     markMapping: {
       textStyle: ({ mark, children }: MarkProps) => {

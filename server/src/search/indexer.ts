@@ -121,6 +121,15 @@ export async function queueEverything(db: Db): Promise<number> {
   return Number(queued?.n ?? 0);
 }
 
+/**
+ * What else follows from a note's stored content, looked at as the indexer reads it: in the indexing
+ * transaction, under the notes' locks, with the live (not deleted) notes read. Answers the documents to
+ * look at again at a later pass (queued anew once the transaction is over).
+ */
+export interface StoredNoteWatcher {
+  notesStored(tx: Tx, noteNos: readonly number[], stored: StoredDocuments): Promise<string[]>;
+}
+
 interface Derived {
   kind: IndexedKind;
   recordNo: number;
@@ -148,6 +157,8 @@ export class SearchIndexer {
   constructor(
     private readonly db: Db,
     private readonly log: IndexerLog,
+    /** What follows from stored notes besides their words (the mentions they notify of). */
+    private readonly watchers: readonly StoredNoteWatcher[] = [],
   ) {}
 
   start(): void {
@@ -224,13 +235,17 @@ export class SearchIndexer {
    * until it ended.
    */
   private async indexCommitted(documentNames: string[]): Promise<void> {
-    const entries = await this.db.transaction((tx) => this.indexDocuments(tx, documentNames));
+    const { entries, again } = await this.db.transaction((tx) => this.indexDocuments(tx, documentNames));
     if (entries.length)
       await removeEntries(this.db, [entries.map((entry) => entry.document_name), entries.map((entry) => String(entry.seq))]);
+    for (const documentName of again) await queueForSearch(this.db, documentName);
   }
 
-  /** Writes the queued documents' units under their locks; answers the entries read, to be removed. */
-  private async indexDocuments(tx: Tx, documentNames: string[]): Promise<QueueEntry[]> {
+  /**
+   * Writes the queued documents' units under their locks, and shows the notes read to the watchers;
+   * answers the entries read, to be removed, and the documents a watcher wants to look at again.
+   */
+  private async indexDocuments(tx: Tx, documentNames: string[]): Promise<{ entries: QueueEntry[]; again: string[] }> {
     await lockDocuments(tx, [documentNames]);
     const entries = await queueEntries(tx, [documentNames]);
     const recordsByPrefix = new Map<string, Set<number>>();
@@ -251,6 +266,9 @@ export class SearchIndexer {
       }
     }
     await writeUnits(tx, derived);
+    const notes = derived.filter((d) => d.kind === 'note' && d.record).map((d) => d.recordNo);
+    const again: string[] = [];
+    for (const watcher of this.watchers) again.push(...(await watcher.notesStored(tx, notes, stored)));
     // A record's file blocks: their units are copied from the contents' parts (search/fileUnits.ts).
     for (const { recordNo, record, files } of derived) {
       if (files)
@@ -260,7 +278,7 @@ export class SearchIndexer {
           record?.files ?? [],
         );
     }
-    return entries;
+    return { entries, again: [...new Set(again)] };
   }
 }
 

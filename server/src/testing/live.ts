@@ -1,7 +1,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { COLLAB_PATH, CONTENT_FIELD, DurableTracker, newBlockUid, type DurableMessage } from '@eln/shared';
+import { COLLAB_PATH, CONTENT_FIELD, DurableTracker, MENTION_NODE, newBlockUid, type DurableMessage } from '@eln/shared';
 
 /** A real provider in Node, as a browser tab would hold one, with what tests need to watch it. */
 export interface LiveClient {
@@ -137,6 +137,34 @@ export function setParagraphText(doc: Y.Doc, blockUid: string, text: string, par
   doc.transact(() => {
     paragraph.delete(0, paragraph.length);
     paragraph.insert(0, [new Y.XmlText(text)]);
+  });
+}
+
+/**
+ * Types a mention of a person at the end of a paragraph (the top-level block of this uid, or `paragraph`,
+ * say a table cell's), as the editor inserts one from its `@` suggestions: the inline `mention` node with
+ * the person's ID and name, then a space.
+ */
+export function appendMention(
+  doc: Y.Doc,
+  blockUid: string,
+  person: { userId: string; label: string },
+  paragraph: Y.XmlElement = blockElement(doc, blockUid),
+): void {
+  const mention = new Y.XmlElement(MENTION_NODE);
+  mention.setAttribute('userId', person.userId);
+  mention.setAttribute('label', person.label);
+  doc.transact(() => paragraph.insert(paragraph.length, [mention, new Y.XmlText(' ')]));
+}
+
+/** Deletes the mentions of this person from a paragraph, as backspacing over them does. */
+export function removeMentions(doc: Y.Doc, userId: string, paragraph: Y.XmlElement): void {
+  doc.transact(() => {
+    for (let index = paragraph.length - 1; index >= 0; index -= 1) {
+      const node = paragraph.get(index);
+      if (node instanceof Y.XmlElement && node.nodeName === MENTION_NODE && node.getAttribute('userId') === userId)
+        paragraph.delete(index, 1);
+    }
   });
 }
 

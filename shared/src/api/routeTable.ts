@@ -11,6 +11,7 @@ import { inboxCalls } from './inbox.js';
 import { authCalls } from './identity.js';
 import { licenceCalls } from './licence.js';
 import { mailCalls } from './mail.js';
+import { mentionCalls } from './mentions.js';
 import { noteHistoryCalls } from './noteHistory.js';
 import { noteCalls } from './notes.js';
 import { notificationCalls } from './notifications.js';
@@ -33,6 +34,7 @@ export const api = {
   projects: projectCalls,
   notes: noteCalls,
   noteHistory: noteHistoryCalls,
+  mentions: mentionCalls,
   signatures: signatureCalls,
   signatureOverview: signatureOverviewCalls,
   comments: commentCalls,

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../canonical.js';
+import { mentionAttrsOf, mentionText } from '../mentions.js';
 import { cellDropboxOf } from './cellDropbox.js';
 import {
   BLOCK_TYPE_OF_NODE,
@@ -55,6 +56,8 @@ const DIRECT: NodeDerivation = { normalize: (node) => normalizeNode(node), canon
 
 export function textOf(node: PmNode): string {
   if (node.text !== undefined) return node.text;
+  const mention = mentionAttrsOf(node);
+  if (mention) return mentionText(mention);
   return (node.content ?? [])
     .map(textOf)
     .join(node.type === NODE.paragraph || node.type === NODE.text ? '' : '\n')

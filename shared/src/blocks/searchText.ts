@@ -1,3 +1,4 @@
+import { mentionAttrsOf, mentionText } from '../mentions.js';
 import { cellDropboxOf } from './cellDropbox.js';
 import { NODE, type PmNode } from './model.js';
 import { readSchemaBlock } from './schemaBlock.js';
@@ -5,8 +6,8 @@ import { readSchemaBlock } from './schemaBlock.js';
 /**
  * What search finds in a block: `heading` ranks above `body` (a heading's text, a chart's name, an image's
  * title, a file's name, a schema block's titles). Every text a reader sees in the block is in one of them:
- * paragraphs and lists, table cells with their dropbox row's code and name, a chart's labels, a date, a
- * schema block's fields and values.
+ * paragraphs and lists (a mention as `@Name`), table cells with their dropbox row's code and name, a chart's
+ * labels, a date, a schema block's fields and values.
  */
 export interface BlockSearchText {
   heading: string;
@@ -16,9 +17,17 @@ export interface BlockSearchText {
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const joined = (parts: string[]): string => parts.filter((part) => part.trim() !== '').join('\n');
 
+/** The text of a node that stands inside a line of text: a text run, or a mention (`@Name`); undefined for any other node. */
+function textInLine(node: PmNode): string | undefined {
+  if (node.text !== undefined) return node.text;
+  const mention = mentionAttrsOf(node);
+  return mention ? mentionText(mention) : undefined;
+}
+
 function inlineText(node: PmNode, out: string[]): void {
-  if (node.text !== undefined) {
-    out.push(node.text);
+  const inLine = textInLine(node);
+  if (inLine !== undefined) {
+    out.push(inLine);
     return;
   }
   if (node.type === NODE.tableCell || node.type === NODE.tableHeader) {
@@ -29,7 +38,7 @@ function inlineText(node: PmNode, out: string[]): void {
   children.forEach((child, index) => {
     inlineText(child, out);
     // Paragraphs, cells and list items are separate words even where nothing stands between them.
-    if (child.text === undefined && index < children.length - 1) out.push('\n');
+    if (textInLine(child) === undefined && index < children.length - 1) out.push('\n');
   });
 }
 

@@ -2,6 +2,7 @@ import { LIMITS } from '../limits.js';
 import { NODE, type PmNode } from '../blocks/model.js';
 import { readCellDropbox } from '../blocks/cellDropbox.js';
 import { readSchemaBlock } from '../blocks/schemaBlock.js';
+import { mentionAttrsOf, validMention } from '../mentions.js';
 import { tableShape, type TableShape } from './tableGrid.js';
 
 /**
@@ -44,6 +45,8 @@ export const CONTENT_RULES = [
    * LIMITS.schemaEntriesPerSchema valid entries.
    */
   'schemaBlock',
+  /** A mention names a person by a user ID (an email) and keeps a name of at most LIMITS.userName characters. */
+  'mention',
   /**
    * A new or changed schema block or cell dropbox carries the seal the server gave its copy (judged by
    * the server alone, which holds the key: `collab/guard/catalogueSeals.ts`; `contentViolations` never reports it).
@@ -174,6 +177,8 @@ function collectNodeViolations(walk: BlockWalk, node: PmNode, depth: number, inT
   const imageTitle = node.type === NODE.image ? node.attrs?.title : undefined;
   if (typeof imageTitle === 'string' && imageTitle.length > LIMITS.imageTitle) found.push({ rule: 'imageTitle', blockUid });
   if (node.type === NODE.schemaBlock && (depth > 0 || !readSchemaBlock(node.attrs))) found.push({ rule: 'schemaBlock', blockUid });
+  const mention = mentionAttrsOf(node);
+  if (mention && !validMention(mention)) found.push({ rule: 'mention', blockUid });
   const childInTable = inTable || node.type === NODE.table;
   for (const child of children(node)) collectViolations(walk, child, depth + 1, childInTable);
 }

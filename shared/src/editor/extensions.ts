@@ -17,7 +17,7 @@ import { Color, TextStyle } from '@tiptap/extension-text-style';
 import { Underline } from '@tiptap/extension-underline';
 import { Dropcursor, Gapcursor } from '@tiptap/extensions';
 import { BlockUidAttribute } from './blockUid.js';
-import { ChartNode, DateNode, FileNode, ImageNode, SchemaBlockNode } from './nodes.js';
+import { ChartNode, DateNode, FileNode, ImageNode, MentionNode, SchemaBlockNode } from './nodes.js';
 import { NoteTableCell, NoteTableHeader } from './tableCells.js';
 
 /**
@@ -30,6 +30,7 @@ export interface BrowserAdditions {
   file?: (base: typeof FileNode) => Node;
   date?: (base: typeof DateNode) => Node;
   schemaBlock?: (base: typeof SchemaBlockNode) => Node;
+  mention?: (base: typeof MentionNode) => Node;
   blockUid?: (base: typeof BlockUidAttribute) => Extension;
 }
 
@@ -66,7 +67,7 @@ export const NOTE_TEXT_EXTENSIONS: readonly AnyExtension[] = [
 /**
  * The editor's schema, the same for lab notes and templates, in browser and server: StarterKit's text
  * (above) with underline and strike, text colour, tables with a code list per cell, charts, images,
- * files, dates and schema blocks, and a blockUid on every block node.
+ * files, dates and schema blocks, mentions of people inside text, and a blockUid on every block node.
  */
 export function noteExtensions(additions: BrowserAdditions = {}): AnyExtension[] {
   return [
@@ -81,6 +82,7 @@ export function noteExtensions(additions: BrowserAdditions = {}): AnyExtension[]
     additions.file ? additions.file(FileNode) : FileNode,
     additions.date ? additions.date(DateNode) : DateNode,
     additions.schemaBlock ? additions.schemaBlock(SchemaBlockNode) : SchemaBlockNode,
+    additions.mention ? additions.mention(MentionNode) : MentionNode,
     additions.blockUid ? additions.blockUid(BlockUidAttribute) : BlockUidAttribute,
   ];
 }

@@ -1,6 +1,7 @@
 import { mergeAttributes, Node } from '@tiptap/core';
 import { LIMITS } from '../limits.js';
 import { CHART_TYPES, type ChartType } from '../blocks/model.js';
+import { MENTION_NODE, mentionAttrsOf, mentionText } from '../mentions.js';
 
 /**
  * The note's own block nodes, without their views (the browser adds those), so that the server and the
@@ -258,3 +259,44 @@ export const SchemaBlockNode = Node.create({
     return ['div', mergeAttributes(HTMLAttributes, { 'data-type': 'schema' }), text(HTMLAttributes['data-title'])];
   },
 });
+
+/**
+ * A mention of a person inside text (shared/src/mentions.ts): their user ID and their name when it was
+ * written. An atom, so the text of the name cannot be edited into something else; plain text (copying,
+ * search, comparisons) reads it as `@Name`. The browser shows it as a chip with the person's current name.
+ */
+export const MentionNode = Node.create({
+  name: MENTION_NODE,
+  group: 'inline',
+  inline: true,
+  atom: true,
+  selectable: false,
+  draggable: false,
+  addAttributes() {
+    return {
+      userId: {
+        default: '',
+        parseHTML: (element: AttributeSource) => element.getAttribute('data-user-id') ?? '',
+        renderHTML: (attributes: Record<string, unknown>) => ({ 'data-user-id': text(attributes.userId) }),
+      },
+      label: {
+        default: '',
+        parseHTML: (element: AttributeSource) => (element.getAttribute('data-label') ?? '').slice(0, LIMITS.userName),
+        renderHTML: (attributes: Record<string, unknown>) => ({ 'data-label': text(attributes.label) }),
+      },
+    };
+  },
+  parseHTML() {
+    return [{ tag: 'span[data-type="mention"]' }];
+  },
+  renderHTML({ node, HTMLAttributes }) {
+    return ['span', mergeAttributes(HTMLAttributes, { 'data-type': 'mention', class: 'mention' }), mentionText(mentionOf(node.attrs))];
+  },
+  renderText({ node }) {
+    return mentionText(mentionOf(node.attrs));
+  },
+});
+
+function mentionOf(attrs: Record<string, unknown>) {
+  return mentionAttrsOf({ type: MENTION_NODE, attrs }) ?? { userId: '', label: '' };
+}

@@ -16,6 +16,9 @@ import { REFUSAL_PARAMS, type TableViolation } from './tableGuard';
 import { Toolbar } from './toolbar/Toolbar';
 import type { UploadOwner } from './upload';
 import { NODE_VIEWS as VIEWS } from './views/nodeViews';
+import { MentionPeopleProvider, useMentionedIds } from '../mentions/mentionPeople';
+import { MentionSuggestions } from '../mentions/MentionSuggestions';
+import { createMentionQueryStore, MentionSuggestion } from '../mentions/mentionSuggestion';
 import './editor.css';
 
 export interface EditorUser {
@@ -45,6 +48,8 @@ export interface LiveEditorProps {
   extensions?: readonly AnyExtension[];
   /** Told the editor once it exists (and null when it goes): the comment panel reads its selection. */
   onEditor?(editor: Editor | null): void;
+  /** The note whose people `@` offers and whose mentions' chips show who may read it; none (a template) offers none. */
+  mentions?: { labNoteNo: number } | null;
 }
 
 /** How long a rule notice stays beside the toolbar. */
@@ -126,6 +131,7 @@ export function LiveEditor({
   focus = null,
   extensions = [],
   onEditor,
+  mentions = null,
 }: LiveEditorProps) {
   const { t } = useTranslation('editor');
   const [notice, setNotice] = useState<string | null>(null);
@@ -137,6 +143,7 @@ export function LiveEditor({
     return () => window.clearTimeout(timer);
   }, [notice]);
   const onTableRefused = (violation: TableViolation) => setNotice(t(`refusal.${violation}`, REFUSAL_PARAMS));
+  const [mentionQueries] = useState(createMentionQueryStore);
 
   // Read once per document: the editor takes its content only when it is created.
   const firstContent = useMemo(() => initialContent(doc), [doc]);
@@ -170,6 +177,7 @@ export function LiveEditor({
       BlockFocus,
       Placeholder.configure({ placeholder: t('content.empty') }),
       ...extensions,
+      MentionSuggestion.configure({ store: mentions ? mentionQueries : null }),
       Collaboration.configure({ document: doc, field: 'default', provider }),
       CollaborationCaret.configure({
         provider,
@@ -192,6 +200,7 @@ export function LiveEditor({
     onEditor?.(editor);
     return () => onEditor?.(null);
   }, [editor, onEditor]);
+  const mentionedIds = useMentionedIds(mentions ? editor : null);
 
   const focusedOnce = useRef(false);
   useEffect(() => {
@@ -241,7 +250,16 @@ export function LiveEditor({
     <div className={`live-editor${editable ? '' : ' is-readonly'}`} data-testid="editor">
       {editor && editable ? <Toolbar editor={editor} uploadOwner={uploadOwner} onRefuse={setNotice} /> : null}
       {notice ? <RuleNotice message={notice} onDismiss={() => setNotice(null)} /> : null}
-      <EditorContent editor={editor} className="editor-content" data-testid="editor-content" />
+      {mentions ? (
+        <MentionPeopleProvider labNoteNo={mentions.labNoteNo} userIds={mentionedIds}>
+          <EditorContent editor={editor} className="editor-content" data-testid="editor-content" />
+        </MentionPeopleProvider>
+      ) : (
+        <EditorContent editor={editor} className="editor-content" data-testid="editor-content" />
+      )}
+      {editor && editable && mentions ? (
+        <MentionSuggestions editor={editor} store={mentionQueries} labNoteNo={mentions.labNoteNo} onRefuse={setNotice} />
+      ) : null}
       {editor && editable ? <KeyboardHelp id={`${editorId}-keys`} /> : null}
     </div>
   );

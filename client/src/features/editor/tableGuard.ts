@@ -8,7 +8,7 @@ import { LIMITS, newContentViolations, type ContentRule, type ContentViolation, 
 export type TableViolation = 'maxRows' | 'maxColumns' | Exclude<ContentRule, 'tableSize'> | 'tableSize';
 
 /** The values the `refusal` strings mention. */
-export const REFUSAL_PARAMS = { max: LIMITS.tableMaxSide, imageTitle: LIMITS.imageTitle } as const;
+export const REFUSAL_PARAMS = { max: LIMITS.tableMaxSide, imageTitle: LIMITS.imageTitle, userName: LIMITS.userName } as const;
 
 /** The refusal key of a shared content rule violation. */
 function refusalOf(violation: ContentViolation): TableViolation {

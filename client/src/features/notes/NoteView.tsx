@@ -358,6 +358,7 @@ export function NoteView({
             focus={focus}
             extensions={commentExtensions}
             onEditor={comments.setEditor}
+            mentions={uploadOwner}
           />
         ) : (
           <div className="note-loading" data-testid="note-loading">

@@ -89,6 +89,7 @@ const en = {
     chartRange:
       'A chart needs a range of two or more cells inside its table. Delete or change the chart before shrinking or removing the table.',
     imageTitle: 'An image title has at most {{imageTitle}} characters.',
+    mention: 'A mention names a person by their ID, with a name of at most {{userName}} characters. Mention people by typing @.',
     catalogueCopy:
       'A schema block or dropbox value must come from the catalogue itself: insert it again with the Schema or Dropbox button.',
     schemaBlock: 'A schema block is a copy of a schema’s entries and stands on its own in the note.',
@@ -300,6 +301,29 @@ const en = {
     holdEndedAlert: 'Editing of "{{title}}" was ended by the server. The note is read-only now.',
     tooLargeAlert:
       'The change was not saved: "{{title}}" would exceed the size limit of a note ({{megabytes}} MB). The note is read-only now; reopen it to continue.',
+  },
+  mention: {
+    /** The suggestions' list, its name for screen readers. */
+    listLabel: 'People to mention',
+    loading: 'Looking for people…',
+    none: 'Nobody in this project matches “{{query}}”.',
+    failed: 'The people could not be loaded.',
+    hint: '↑ ↓ to choose, Enter to mention, Escape to close',
+    leader: 'Leader',
+    cannotRead: 'Cannot read this note',
+    /** The leader mentioning someone who cannot read the note. */
+    addTitle: 'Add {{name}} to the project?',
+    addQuestion:
+      '{{name}} cannot read this note. Add them as a participant of the project “{{project}}”? They can then read and write its notes, and are told of this mention.',
+    addConfirm: 'Add and mention',
+    addFailed: '{{name}} could not be added to the project, so they were not mentioned.',
+    /** Anyone else mentioning someone who cannot read the note: nothing is inserted. */
+    refused:
+      '{{name}} cannot read this note, so they cannot be mentioned. Only the project leader, {{leader}}, can add them to the project.',
+    refusedNoLeader: '{{name}} cannot read this note, so they cannot be mentioned. Only the project leader can add them to the project.',
+    /** A mention chip whose person cannot read the note (or no longer exists): struck through, with this title. */
+    unresolved: '{{name}} cannot read this note and was not told of this mention',
+    unknown: 'This person is not known in this notebook',
   },
   projectNotes: {
     title: 'Lab notes',

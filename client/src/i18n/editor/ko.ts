@@ -78,6 +78,7 @@ const ko: EditorMessages = {
     chartFields: '차트에는 이름, 레이블, 데이터 이름이 필요합니다.',
     chartRange: '차트에는 표 안의 두 개 이상의 셀 범위가 필요합니다. 표를 줄이거나 지우기 전에 차트를 지우거나 바꿔 주세요.',
     imageTitle: '이미지 제목은 최대 {{imageTitle}}자입니다.',
+    mention: '언급은 사람의 ID와 최대 {{userName}}자의 이름으로 이루어집니다. @를 입력해 사람을 언급하세요.',
     catalogueCopy: '스키마 블록이나 드롭박스 값은 카탈로그에서 가져온 것이어야 합니다. 스키마 또는 드롭박스 버튼으로 다시 넣어 주세요.',
     schemaBlock: '스키마 블록은 스키마 항목의 복사본이며 노트에서 독립된 블록입니다.',
     schema: '편집기가 알지 못하는 내용(알 수 없는 블록, 서식 또는 속성)이 있어 이 변경은 저장되지 않았습니다.',
@@ -288,6 +289,25 @@ const ko: EditorMessages = {
     holdEndedAlert: '서버에서 "{{title}}"의 편집을 종료했습니다. 이제 노트는 읽기 전용입니다.',
     tooLargeAlert:
       '변경 내용이 저장되지 않았습니다. "{{title}}"이(가) 노트 크기 제한({{megabytes}}MB)을 넘게 됩니다. 이제 노트는 읽기 전용이며, 계속하려면 다시 열어 주세요.',
+  },
+  mention: {
+    listLabel: '언급할 사람',
+    loading: '사람을 찾는 중…',
+    none: '이 프로젝트에 “{{query}}”와(과) 일치하는 사람이 없습니다.',
+    failed: '사람 목록을 불러오지 못했습니다.',
+    hint: '↑ ↓ 선택, Enter 언급, Esc 닫기',
+    leader: '책임자',
+    cannotRead: '이 노트를 볼 수 없음',
+    addTitle: '{{name}}님을 프로젝트에 추가할까요?',
+    addQuestion:
+      '{{name}}님은 이 노트를 볼 수 없습니다. 프로젝트 “{{project}}”의 참여자로 추가할까요? 추가하면 이 프로젝트의 노트를 보고 작성할 수 있으며 이 언급의 알림을 받습니다.',
+    addConfirm: '추가하고 언급',
+    addFailed: '{{name}}님을 프로젝트에 추가하지 못해 언급하지 않았습니다.',
+    refused:
+      '{{name}}님은 이 노트를 볼 수 없어 언급할 수 없습니다. 프로젝트 책임자인 {{leader}}님만 이 사람을 프로젝트에 추가할 수 있습니다.',
+    refusedNoLeader: '{{name}}님은 이 노트를 볼 수 없어 언급할 수 없습니다. 프로젝트 책임자만 이 사람을 프로젝트에 추가할 수 있습니다.',
+    unresolved: '{{name}}님은 이 노트를 볼 수 없어 이 언급의 알림을 받지 않았습니다',
+    unknown: '이 연구노트에 없는 사람입니다',
   },
   projectNotes: {
     title: '연구노트',

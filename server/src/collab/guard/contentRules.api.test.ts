@@ -145,6 +145,20 @@ describe('content rules on live updates', () => {
     );
   });
 
+  it('refuses a mention that names no person’s ID', async () => {
+    await expectRefused(
+      await newNote('Mention of no one'),
+      (doc) => {
+        const uid = newBlockUid();
+        fragment(doc).push([
+          element('paragraph', { blockUid: uid }, [new Y.XmlText('Ask '), element('mention', { userId: 'not an id', label: 'X' })]),
+        ]);
+        return uid;
+      },
+      'mention',
+    );
+  });
+
   it('refuses a node the editor schema does not know', async () => {
     await expectRefused(
       await newNote('Foreign node'),
