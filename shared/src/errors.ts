@@ -152,7 +152,7 @@ export const ERROR_CATALOGUE = {
   '5110': entry(429, 'Too many calls with this personal access token. Try again in {wait}.'),
   '5111': entry(404, 'No such access token.'),
   '5112': entry(409, 'This access token is already revoked.'),
-  '5113': entry(422, 'You already hold {max} active access tokens, the most allowed. Revoke one first.'),
+  '5113': entry(422, 'You already hold as many active access tokens as one person may. Revoke one first.'),
   '5114': entry(500, 'The access token could not be saved.'),
   // Departments and directory
   '6001': entry(502, 'The departments could not be synchronised with the directory.'),

@@ -95,7 +95,7 @@ export function TokensCard() {
       ) : null}
       {data && !data.abilities.create && data.createRefusal ? (
         <InlineAlert tone="info" testId="account-tokens-refusal">
-          {errorMessage(data.createRefusal, language, { max: TOKEN_LIMITS.perUser })}
+          {errorMessage(data.createRefusal, language)}
         </InlineAlert>
       ) : null}
       {data?.abilities.create ? (
