@@ -288,4 +288,3 @@ export const TOKEN_LIMITS = {
 
 /** Every personal access token starts with this, so that it is told from a session's access token at a glance. */
 export const TOKEN_PREFIX = 'eln_pat_';
-

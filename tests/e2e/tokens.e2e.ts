@@ -102,7 +102,10 @@ test.describe.serial('personal access tokens', () => {
       await expect(reader).toContainText(person.userId);
       await expect(reader).toContainText(person.name);
       await expect(reader).toHaveAttribute('data-token-state', 'active');
-      await expect(card.getByTestId('admin-token-row').filter({ hasText: `HPLC export ${id}` })).toHaveAttribute('data-token-state', 'revoked');
+      await expect(card.getByTestId('admin-token-row').filter({ hasText: `HPLC export ${id}` })).toHaveAttribute(
+        'data-token-state',
+        'revoked',
+      );
 
       // Forbidding level 1 (the person's) stops the token at once; allowing it again gives it back.
       await card.getByTestId('admin-tokens-level-1').check();

@@ -14,7 +14,10 @@ export function scopesAllow(scopes: readonly string[], kind: CallKind): boolean 
 }
 
 export type CreateVerdict = 'allowed' | 'levelForbidden' | 'tooMany';
-export const CREATE_REFUSALS = { levelForbidden: ERR.tokenLevelForbidden, tooMany: ERR.tokenLimit } as const satisfies Refusals<CreateVerdict>;
+export const CREATE_REFUSALS = {
+  levelForbidden: ERR.tokenLevelForbidden,
+  tooMany: ERR.tokenLimit,
+} as const satisfies Refusals<CreateVerdict>;
 
 /** A person creates a token unless an administrator forbade their level, or they already hold the most allowed. */
 export function canCreateToken(state: { levelForbidden: boolean; activeTokens: number }): CreateVerdict {
@@ -30,7 +33,10 @@ export const REVOKE_REFUSALS: Refusals<RevokeVerdict> = { notFound: ERR.tokenMis
  * Its owner revokes a token, and an administrator any token. Someone else's token is answered as missing
  * (5111), so that token ids tell nothing of whose they are.
  */
-export function canRevokeToken(user: Pick<AuthUser, 'userNo' | 'level'>, token: { userNo: number; revokedAt: Date | null } | undefined): RevokeVerdict {
+export function canRevokeToken(
+  user: Pick<AuthUser, 'userNo' | 'level'>,
+  token: { userNo: number; revokedAt: Date | null } | undefined,
+): RevokeVerdict {
   if (!token || (token.userNo !== user.userNo && !isAdministrator(user))) return 'notFound';
   if (token.revokedAt) return 'alreadyRevoked';
   return 'allowed';

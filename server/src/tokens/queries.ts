@@ -9,7 +9,10 @@ import { toTokenRecord } from './presenters.js';
 
 /** The levels an administrator forbade tokens for, in order. */
 export async function forbiddenLevels(q: Queryable): Promise<number[]> {
-  const rows = await q.select({ level: accessTokenForbiddenLevels.level }).from(accessTokenForbiddenLevels).orderBy(asc(accessTokenForbiddenLevels.level));
+  const rows = await q
+    .select({ level: accessTokenForbiddenLevels.level })
+    .from(accessTokenForbiddenLevels)
+    .orderBy(asc(accessTokenForbiddenLevels.level));
   return rows.map((row) => row.level);
 }
 

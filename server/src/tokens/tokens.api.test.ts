@@ -49,7 +49,9 @@ async function state(admitted = false) {
     db.select({ n: count() }).from(labNotes),
     db.select({ n: count() }).from(projects),
   ]);
-  const kept = admitted ? tokens.map(({ lastUsedAt: _at, lastUsedFrom: _from, windowStartedAt: _start, windowCalls: _calls, ...row }) => row) : tokens;
+  const kept = admitted
+    ? tokens.map(({ lastUsedAt: _at, lastUsedFrom: _from, windowStartedAt: _start, windowCalls: _calls, ...row }) => row)
+    : tokens;
   return JSON.stringify({ audits, tokens: kept, notes, projectCount });
 }
 
@@ -77,7 +79,13 @@ describe('creating, listing and revoking my tokens', () => {
     expect(created.http).toBe(200);
     const { token, record } = created.body.data;
     expect(token).toMatch(/^eln_pat_[A-Za-z0-9_-]{43}$/);
-    expect(record).toMatchObject({ name: 'HPLC export', scopes: ['read', 'write'], state: 'active', lastUsedAt: null, prefix: token.slice(0, 12) });
+    expect(record).toMatchObject({
+      name: 'HPLC export',
+      scopes: ['read', 'write'],
+      state: 'active',
+      lastUsedAt: null,
+      prefix: token.slice(0, 12),
+    });
 
     // Only the hash is kept: no column holds the secret.
     const [row] = await server.database.db.select().from(accessTokens).where(eq(accessTokens.tokenId, record.tokenId));
@@ -141,11 +149,20 @@ describe('creating, listing and revoking my tokens', () => {
     const ids: string[] = [];
     for (let i = 0; i < TOKEN_LIMITS.perUser; i += 1) ids.push((await tokenOf(me, ['read'], `t${i}`)).tokenId);
     const listed = await me.session(api.tokens.list, {});
-    expect(listed.body.data).toMatchObject({ totalCount: TOKEN_LIMITS.perUser, abilities: { create: false }, createRefusal: ERR.tokenLimit });
-    const refused = await refusedWithoutChange(() => me.session(api.tokens.create, { name: 'one more', expiresAt: inDays(1), scopes: ['read'] }));
+    expect(listed.body.data).toMatchObject({
+      totalCount: TOKEN_LIMITS.perUser,
+      abilities: { create: false },
+      createRefusal: ERR.tokenLimit,
+    });
+    const refused = await refusedWithoutChange(() =>
+      me.session(api.tokens.create, { name: 'one more', expiresAt: inDays(1), scopes: ['read'] }),
+    );
     expect(refused).toMatchObject({ http: 422, body: { status: ERR.tokenLimit } });
     await me.session(api.tokens.revoke, { tokenId: ids[0] });
-    await server.database.db.update(accessTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(accessTokens.tokenId, ids[1]!));
+    await server.database.db
+      .update(accessTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(accessTokens.tokenId, ids[1]!));
     expect((await me.session(api.tokens.create, { name: 'one more', expiresAt: inDays(1), scopes: ['read'] })).body.status).toBe('0000');
     expect((await me.session(api.tokens.create, { name: 'two more', expiresAt: inDays(1), scopes: ['read'] })).body.status).toBe('0000');
   });
@@ -165,7 +182,10 @@ describe('what a token may call', () => {
   it('refuses an expired token, and says so', async () => {
     const me = await person();
     const { tokenId, call } = await tokenOf(me);
-    await server.database.db.update(accessTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(accessTokens.tokenId, tokenId));
+    await server.database.db
+      .update(accessTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(accessTokens.tokenId, tokenId));
     const refused = await refusedWithoutChange(() => call(api.auth.flags, {}));
     expect(refused).toMatchObject({ http: 401, body: { status: ERR.tokenExpired } });
     expect((await me.session(api.tokens.list, {})).body.data.list[0]).toMatchObject({ state: 'expired', lastUsedAt: null });
@@ -210,7 +230,9 @@ describe('what a token may call', () => {
     const malformed = await refusedWithoutChange(() => server.call(api.auth.flags, {}, { token: 'eln_pat_short', language: 'ko' }));
     expect(malformed).toMatchObject({ http: 401, body: { status: ERR.tokenMalformed, message: errorMessage(ERR.tokenMalformed, 'ko') } });
     expect(malformed.body.message).not.toBe(errorMessage(ERR.tokenMalformed, 'en'));
-    const unknown = await refusedWithoutChange(() => server.call(api.auth.flags, {}, { token: `eln_pat_${'A'.repeat(43)}`, language: 'ja' }));
+    const unknown = await refusedWithoutChange(() =>
+      server.call(api.auth.flags, {}, { token: `eln_pat_${'A'.repeat(43)}`, language: 'ja' }),
+    );
     expect(unknown).toMatchObject({ http: 401, body: { status: ERR.tokenInvalid, message: errorMessage(ERR.tokenInvalid, 'ja') } });
     // A session's token is not mistaken for one, nor is anything else.
     expect((await me.session(api.auth.flags, {})).body.status).toBe('0000');
@@ -244,7 +266,7 @@ describe('what a token may call', () => {
     expect((await call(api.users.list, {})).body.status).toBe(ERR.forbidden);
   });
 
-  it("stops with a deactivated person, and works again when they are reactivated", async () => {
+  it('stops with a deactivated person, and works again when they are reactivated', async () => {
     const me = await person();
     const { call } = await tokenOf(me);
     expect((await admin(api.users.update, { userNo: me.user.userNo, active: false })).body.status).toBe('0000');
@@ -341,7 +363,9 @@ describe('administrators and tokens', () => {
 
     const used = await refusedWithoutChange(() => memberToken.call(api.auth.flags, {}));
     expect(used).toMatchObject({ http: 403, body: { status: ERR.tokenLevelForbidden } });
-    const created = await refusedWithoutChange(() => member.session(api.tokens.create, { name: 'n', expiresAt: inDays(1), scopes: ['read'] }));
+    const created = await refusedWithoutChange(() =>
+      member.session(api.tokens.create, { name: 'n', expiresAt: inDays(1), scopes: ['read'] }),
+    );
     expect(created).toMatchObject({ http: 403, body: { status: ERR.tokenLevelForbidden } });
     const listed = await member.session(api.tokens.list, {});
     expect(listed.body.data).toMatchObject({ abilities: { create: false }, createRefusal: ERR.tokenLevelForbidden });

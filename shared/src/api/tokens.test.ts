@@ -26,7 +26,14 @@ describe('calls a personal access token may not make', () => {
       .filter((spec) => spec.sessionOnly)
       .map((spec) => spec.path);
     expect(sessionOnly).toEqual(
-      expect.arrayContaining(['/v1/user/signOut', '/v1/notification/stream', '/v1/project/signature/remove', '/v1/token/list', '/v1/token/create', '/v1/token/revoke']),
+      expect.arrayContaining([
+        '/v1/user/signOut',
+        '/v1/notification/stream',
+        '/v1/project/signature/remove',
+        '/v1/token/list',
+        '/v1/token/create',
+        '/v1/token/revoke',
+      ]),
     );
     expect(allCalls().filter((spec) => spec.sessionOnly && spec.auth === 'public')).toEqual([]);
   });

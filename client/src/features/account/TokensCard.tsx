@@ -1,6 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, errorMessage, fieldMessage, TOKEN_LIMITS, TOKEN_SCOPES, type TokenCreateAnswer, type TokenRecord, type TokenScope } from '@eln/shared';
+import {
+  api,
+  errorMessage,
+  fieldMessage,
+  TOKEN_LIMITS,
+  TOKEN_SCOPES,
+  type TokenCreateAnswer,
+  type TokenRecord,
+  type TokenScope,
+} from '@eln/shared';
 import { apiErrorText, call, fieldErrorsOf } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
@@ -76,7 +85,12 @@ export function TokensCard() {
     setScopes(TOKEN_SCOPES.filter((each) => (each === scope ? on : scopes.includes(each))));
 
   return (
-    <AccountCard testId="account-tokens" title={t('account.tokens.title')} icon={<KeyIcon size={17} />} description={t('account.tokens.description')}>
+    <AccountCard
+      testId="account-tokens"
+      title={t('account.tokens.title')}
+      icon={<KeyIcon size={17} />}
+      description={t('account.tokens.description')}
+    >
       {created ? (
         <div className="account-token-created" data-testid="account-token-created">
           <InlineAlert tone="success">
@@ -168,7 +182,7 @@ export function TokensCard() {
           {t('account.tokens.none')}
         </p>
       ) : (
-        <div className="table-scroll" role="region" aria-labelledby="account-tokens-title" tabIndex={0}>
+        <div className="table-scroll">
           <table className="data-table data-table-compact" data-testid="account-tokens-table">
             <thead>
               <tr>
@@ -189,7 +203,9 @@ export function TokensCard() {
                     <span className="account-token-name">{token.name}</span>
                     <span className="cell-mono account-token-prefix">{token.prefix}…</span>
                   </td>
-                  <td data-label={t('account.tokens.columns.scopes')}>{token.scopes.map((scope) => t(`account.tokens.scopeNames.${scope}`)).join(', ')}</td>
+                  <td data-label={t('account.tokens.columns.scopes')}>
+                    {token.scopes.map((scope) => t(`account.tokens.scopeNames.${scope}`)).join(', ')}
+                  </td>
                   <td className="col-date" data-label={t('account.tokens.columns.expires')}>
                     {formatDate(token.expiresAt, language)}
                   </td>
@@ -197,7 +213,11 @@ export function TokensCard() {
                     {token.lastUsedAt ? (
                       <>
                         {formatDateTime(token.lastUsedAt, language)}
-                        {token.lastUsedFrom ? <span className="cell-mono account-token-prefix">{t('account.tokens.from', { address: token.lastUsedFrom })}</span> : null}
+                        {token.lastUsedFrom ? (
+                          <span className="cell-mono account-token-prefix">
+                            {t('account.tokens.from', { address: token.lastUsedFrom })}
+                          </span>
+                        ) : null}
                       </>
                     ) : (
                       <span className="cell-muted">{t('account.tokens.never')}</span>

@@ -58,7 +58,7 @@ export function AccessTokensCard() {
       );
     return (
       <>
-        <div className="table-scroll" role="region" aria-labelledby="admin-tokens-title" tabIndex={0}>
+        <div className="table-scroll">
           <table className="data-table data-table-compact" data-testid="admin-tokens-table">
             <thead>
               <tr>
@@ -167,7 +167,15 @@ export function AccessTokensCard() {
   );
 }
 
-function LevelsForm({ settings, onSaved, onFailed }: { settings: TokenSettings; onSaved: () => void; onFailed: (message: string) => void }) {
+function LevelsForm({
+  settings,
+  onSaved,
+  onFailed,
+}: {
+  settings: TokenSettings;
+  onSaved: () => void;
+  onFailed: (message: string) => void;
+}) {
   const { t } = useTranslation();
   const [source, setSource] = useState(settings);
   const [levels, setLevels] = useState(settings.forbiddenLevels);
@@ -205,7 +213,14 @@ function LevelsForm({ settings, onSaved, onFailed }: { settings: TokenSettings; 
         ))}
       </fieldset>
       <p className="admin-tokens-hint">{t('admin.tokens.levelsHint')}</p>
-      <Button size="sm" variant="secondary" loading={busy} disabled={!changed} onClick={() => void save()} data-testid="admin-tokens-levels-save">
+      <Button
+        size="sm"
+        variant="secondary"
+        loading={busy}
+        disabled={!changed}
+        onClick={() => void save()}
+        data-testid="admin-tokens-levels-save"
+      >
         {t('admin.tokens.saveLevels')}
       </Button>
     </div>

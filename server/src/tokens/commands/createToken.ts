@@ -22,7 +22,11 @@ const SHOWN_CHARACTERS = 4;
  * required, in the future (5103) and at most a year away (5102). The caller's row is locked, so that two
  * creations at once cannot pass the limit of tokens per person together.
  */
-export async function createToken({ db }: Services, actor: Actor, input: CallRequest<typeof api.tokens.create>): Promise<TokenCreateAnswer> {
+export async function createToken(
+  { db }: Services,
+  actor: Actor,
+  input: CallRequest<typeof api.tokens.create>,
+): Promise<TokenCreateAnswer> {
   const expiresAt = new Date(input.expiresAt);
   const now = Date.now();
   if (expiresAt.getTime() <= now) throw new AppError(ERR.tokenExpiryPast);

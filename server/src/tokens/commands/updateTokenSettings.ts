@@ -23,7 +23,13 @@ export async function updateTokenSettings(
     if (canonicalJson(before) === canonicalJson(after)) return before;
     await tx.delete(accessTokenForbiddenLevels);
     if (after.forbiddenLevels.length) await tx.insert(accessTokenForbiddenLevels).values(after.forbiddenLevels.map((level) => ({ level })));
-    await appendAudit(tx, { ...auditedActor(actor), action: 'token.settingsUpdated', target: { type: 'tokenSettings', id: 'levels' }, before, after });
+    await appendAudit(tx, {
+      ...auditedActor(actor),
+      action: 'token.settingsUpdated',
+      target: { type: 'tokenSettings', id: 'levels' },
+      before,
+      after,
+    });
     return after;
   });
 }
