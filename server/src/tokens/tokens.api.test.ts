@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, desc, eq } from 'drizzle-orm';
 import { api, ERR, errorMessage, TOKEN_LIMITS, type TokenScope, type ValidationErrorData } from '@eln/shared';
 import { sha256Hex } from '../auth/secrets.js';
-import { accessTokens, auditLog, labNotes, projects } from '../db/schema.js';
+import { accessTokens, auditLog, files, labNotes, projects } from '../db/schema.js';
+import { multipartBody } from '../files/multipartBody.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 
 let server: TestServer;
@@ -43,16 +44,17 @@ async function tokenOf(who: Person, scopes: TokenScope[] = ['read', 'write'], na
  */
 async function state(admitted = false) {
   const { db } = server.database;
-  const [[audits], tokens, [notes], [projectCount]] = await Promise.all([
+  const [[audits], tokens, [notes], [projectCount], [fileCount]] = await Promise.all([
     db.select({ n: count() }).from(auditLog),
     db.select().from(accessTokens).orderBy(accessTokens.tokenId),
     db.select({ n: count() }).from(labNotes),
     db.select({ n: count() }).from(projects),
+    db.select({ n: count() }).from(files),
   ]);
   const kept = admitted
     ? tokens.map(({ lastUsedAt: _at, lastUsedFrom: _from, windowStartedAt: _start, windowCalls: _calls, ...row }) => row)
     : tokens;
-  return JSON.stringify({ audits, tokens: kept, notes, projectCount });
+  return JSON.stringify({ audits, tokens: kept, notes, projectCount, fileCount });
 }
 
 /** Runs a refused call and checks that it changed nothing. */
@@ -202,6 +204,32 @@ describe('what a token may call', () => {
     const created = await writer.call(api.notes.create, { projectNo, title: 'From a script' });
     expect(created.body.status).toBe('0000');
     expect((await writer.call(api.notes.blockList, { labNoteNo: created.body.data.labNoteNo })).body.status).toBe('0000');
+  });
+
+  it('uploads a file to a note with a write token, audited with it, and refuses a read token the upload', async () => {
+    const me = await person();
+    const projectNo = await projectWith(me, [], 'Token uploads');
+    const { labNoteNo } = (await me.session(api.notes.create, { projectNo, title: 'Spectra' })).body.data;
+    const reader = await tokenOf(me, ['read']);
+    const writer = await tokenOf(me, ['write']);
+    const upload = async (token: string) => {
+      const { payload, contentType } = multipartBody(
+        { labNoteNo: String(labNoteNo) },
+        { name: 'absorbance.txt', content: Buffer.from('nm,A\n280,0.52\n') },
+      );
+      const response = await server.app.inject({
+        method: 'POST',
+        url: `/server${api.files.upload.path}`,
+        payload,
+        headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+      });
+      return { http: response.statusCode, body: response.json<{ status: string }>() };
+    };
+    const refused = await refusedWithoutChange(() => upload(reader.secret));
+    expect(refused).toMatchObject({ http: 403, body: { status: ERR.tokenReadOnly } });
+    expect((await upload(writer.secret)).body.status).toBe('0000');
+    const [record] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    expect(record).toMatchObject({ action: 'file.uploaded', tokenId: writer.tokenId });
   });
 
   it('refuses every call that needs the password, or manages tokens, for any token', async () => {
