@@ -212,6 +212,7 @@ const en = {
       target: 'Target',
       reason: 'Reason',
       clientAddress: 'Client address',
+      token: 'Personal access token',
     },
     values: 'Values',
     before: 'Before',

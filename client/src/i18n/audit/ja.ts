@@ -210,6 +210,7 @@ const ja: AuditMessages = {
       target: '対象',
       reason: '理由',
       clientAddress: '接続元アドレス',
+      token: '個人アクセストークン',
     },
     values: '変更内容',
     before: '変更前',

@@ -210,6 +210,7 @@ const ko: AuditMessages = {
       target: '대상',
       reason: '사유',
       clientAddress: '접속 주소',
+      token: '개인 액세스 토큰',
     },
     values: '변경 내용',
     before: '변경 전',
