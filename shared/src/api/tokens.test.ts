@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allCalls } from './routeTable.js';
+import { allCalls, api } from './routeTable.js';
 
 /** The top-level fields of a call's request, through refinements and pipes. */
 function requestFields(schema: z.ZodType): string[] {
@@ -13,11 +13,11 @@ describe('calls a personal access token may not make', () => {
   it('include every signed-in call that takes or sets a password', () => {
     const withPassword = allCalls().filter((spec) => spec.auth !== 'public' && requestFields(spec.request).includes('password'));
     expect(withPassword.map((spec) => spec.path)).toEqual(
-      expect.arrayContaining(['/v1/project/signature/status', '/v1/template/approve', '/v1/admin/user/create', '/v1/admin/user/update']),
+      expect.arrayContaining([api.signatures.respond.path, api.templates.approve.path, api.users.create.path, api.users.update.path]),
     );
     expect(withPassword.filter((spec) => !spec.sessionOnly).map((spec) => spec.path)).toEqual(
       // A time-stamping authority's password is the authority's, not the person's.
-      ['/v1/admin/timestamp/create', '/v1/admin/timestamp/update', '/v1/admin/timestamp/probe'],
+      [api.timestamps.create.path, api.timestamps.update.path, api.timestamps.probe.path],
     );
   });
 
@@ -27,12 +27,10 @@ describe('calls a personal access token may not make', () => {
       .map((spec) => spec.path);
     expect(sessionOnly).toEqual(
       expect.arrayContaining([
-        '/v1/user/signOut',
-        '/v1/notification/stream',
-        '/v1/project/signature/remove',
-        '/v1/token/list',
-        '/v1/token/create',
-        '/v1/token/revoke',
+        api.auth.signOut.path,
+        api.notifications.stream.path,
+        api.signatures.remove.path,
+        ...Object.values(api.tokens).map((spec) => spec.path),
       ]),
     );
     expect(allCalls().filter((spec) => spec.sessionOnly && spec.auth === 'public')).toEqual([]);
