@@ -60,6 +60,7 @@ import { searchRoutes } from './search/routes.js';
 import { mentionRoutes } from './mentions/routes.js';
 import { NoteMentionWatcher } from './mentions/noteMentions.js';
 import { accountRoutes } from './account/routes.js';
+import { tokenRoutes } from './tokens/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { NotificationStreams } from './notifications/stream.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
@@ -223,6 +224,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, searchRoutes(services));
   registerCalls(app, services, timestampRoutes(services));
   registerCalls(app, services, accountRoutes(services));
+  registerCalls(app, services, tokenRoutes(services));
   registerCalls(app, services, mailRoutes(services));
   registerCalls(app, services, notificationRoutes(services));
   registerElnImport(app, services);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { TOKEN_LIMITS } from '@eln/shared';
 import type { DatabaseTarget } from './db/client.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './collab/connections/socketLimits.js';
 import { PRODUCTION_LICENCE_KEY, type VendorKey } from './licence/vendorKeys.js';
@@ -41,6 +42,7 @@ const env = z.object({
     .enum(['0', '1'])
     .default('0')
     .transform((value) => value === '1'),
+  TOKEN_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(TOKEN_LIMITS.callsPerMinute),
   ELN_CHECK_ANSWERS: z
     .enum(['0', '1'])
     .default('0')
@@ -104,6 +106,8 @@ export interface ServerConfig {
   directory: DirectoryConfig | null;
   /** Single sign-on through an OpenID Connect provider (OIDC_* variables), or null. */
   sso: SsoConfig | null;
+  /** Calls one personal access token may make per minute (TOKEN_CALLS_PER_MINUTE). */
+  tokenCallsPerMinute: number;
 }
 
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
@@ -154,6 +158,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     metrics: e.ELN_METRICS,
     directory: loadDirectoryConfig(source),
     sso: loadSsoConfig(source, e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    tokenCallsPerMinute: e.TOKEN_CALLS_PER_MINUTE,
   };
 }
 

@@ -48,6 +48,7 @@ export * from './notifications.js';
 export * from './mentions.js';
 export * from './api/mentions.js';
 export * from './api/account.js';
+export * from './api/tokens.js';
 export * from './api/mail.js';
 export * from './notificationText.js';
 export * from './api/notifications.js';

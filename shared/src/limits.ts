@@ -274,3 +274,17 @@ export const TIMESTAMP_LIMITS = {
   /** The latest time-stamped heads the audit verification compares with the chain. */
   auditAnchorsShown: 5,
 } as const;
+
+/** Personal access tokens (server/src/tokens): what a person may create, and how hard a token may be used. */
+export const TOKEN_LIMITS = {
+  name: 50,
+  /** The longest a token may live: a year from its creation. */
+  maxLifetimeDays: 365,
+  /** Tokens a person may hold at once (not revoked, not expired). */
+  perUser: 20,
+  /** Calls one token may make in a minute before it is refused for the rest of the minute (TOKEN_CALLS_PER_MINUTE). */
+  callsPerMinute: 600,
+} as const;
+
+/** Every personal access token starts with this, so that it is told from a session's access token at a glance. */
+export const TOKEN_PREFIX = 'eln_pat_';

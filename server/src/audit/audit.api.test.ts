@@ -222,11 +222,12 @@ describe('the audit trail', () => {
       after: null,
       reason,
       clientAddress: null,
+      tokenId: null,
       prevHash: 'p',
       hash: 'h',
     });
     const csv = Papa.parse<string[]>(auditCsv([record('=1+1\nsecond line')])).data[1];
-    expect(csv).toEqual(['1', 'x', "'+1", "'@a", "'-b", "'\tc", "'\rd", '', '', "'=1+1\nsecond line", '', 'p', 'h']);
+    expect(csv).toEqual(['1', 'x', "'+1", "'@a", "'-b", "'\tc", "'\rd", '', '', "'=1+1\nsecond line", '', '', 'p', 'h']);
   });
 });
 

@@ -21,6 +21,8 @@ const AUDIT_LOCK_KEY = 7_411_001;
 export interface AuditActor {
   userNo: number | null;
   userId: string | null;
+  /** The personal access token the caller acts with (an AuthUser of a token call carries it). */
+  tokenId?: string | null;
 }
 
 export interface AuditEntry {
@@ -39,7 +41,8 @@ export function auditedActor(actor: Actor): Pick<AuditEntry, 'actor' | 'clientAd
 }
 
 type AuditRow = typeof auditLog.$inferSelect;
-export type UnhashedRecord = Omit<AuditRow, 'hash'>;
+/** A record before its hash; `tokenId` may be left out (most records are made without a token). */
+export type UnhashedRecord = Omit<AuditRow, 'hash' | 'tokenId'> & { tokenId?: string | null };
 
 /** The fields a record's hash covers, in one fixed shape (exported for the scale bench's dataset). */
 export function hashOf(row: UnhashedRecord): string {
@@ -56,6 +59,8 @@ export function hashOf(row: UnhashedRecord): string {
       after: row.after,
       reason: row.reason,
       clientAddress: row.clientAddress,
+      // Only records made with a personal access token name one, so that the records before tokens keep their hashes.
+      ...(row.tokenId ? { tokenId: row.tokenId } : {}),
       prevHash: row.prevHash,
     }),
   );
@@ -184,6 +189,7 @@ function unhashedRecord(
     after: asStoredJson(entry.after),
     reason: storedOrNull(entry.reason),
     clientAddress: storedOrNull(entry.clientAddress),
+    tokenId: entry.actor?.tokenId ?? null,
   };
 }
 

@@ -138,6 +138,41 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userNo)],
 );
 
+/**
+ * Personal access tokens (server/src/tokens): stored only as the SHA-256 hash of their secret. The last
+ * use and the calls of the current minute are counted on the row, so that every process sees the same.
+ */
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    tokenId: uuid('token_id').primaryKey(),
+    userNo: integer('user_no')
+      .notNull()
+      .references(() => users.userNo),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The secret's first characters, shown to tell tokens apart. */
+    prefix: text('prefix').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    revokedByUserNo: integer('revoked_by_user_no').references(() => users.userNo),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+    lastUsedFrom: text('last_used_from'),
+    /** Start of the minute whose calls `windowCalls` counts (the per-token throttle). */
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true, precision: 3 }),
+    windowCalls: integer('window_calls').notNull().default(0),
+  },
+  (t) => [uniqueIndex('access_tokens_hash_unique').on(t.tokenHash), index('access_tokens_user_idx').on(t.userNo, t.createdAt)],
+);
+
+/** The user levels whose people may not use personal access tokens (an administrator's setting). */
+export const accessTokenForbiddenLevels = pgTable('access_token_forbidden_levels', {
+  level: integer('level').primaryKey(),
+  createdAt: createdAt(),
+});
+
 /** Refresh tokens are stored only as SHA-256 hashes; each works once. */
 export const refreshTokens = pgTable(
   'refresh_tokens',
@@ -222,6 +257,8 @@ export const auditLog = pgTable(
     after: jsonb('after'),
     reason: text('reason'),
     clientAddress: text('client_address'),
+    /** The personal access token the change was made with (null: a session or the system); hashed only when set. */
+    tokenId: uuid('token_id'),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },

@@ -24,7 +24,7 @@ export function receiveElnUpload(services: Services) {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > ELN_IMPORT_LIMITS.archiveBytes + FORM_OVERHEAD_BYTES) throw new AppError(ERR.tooLarge);
     // Who may upload is the route table's word; asked after the size, which is refused before anything else.
-    const user = await authenticate(services, request, api.exports.importEln.auth);
+    const user = await authenticate(services, request, api.exports.importEln);
     if (!user) throw new AppError(ERR.sessionEnded);
     if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
     const part = await request.file({ limits: { fileSize: ELN_IMPORT_LIMITS.archiveBytes + 1, files: 1 } });

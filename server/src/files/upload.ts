@@ -26,7 +26,7 @@ export async function receiveUpload(services: Services, request: FastifyRequest)
   const declaredBytes = declaredLength(request);
   refuseDeclaredOversize(declaredBytes, LIMITS.fileBytes);
   // Who may upload is the route table's word; asked after the size, which is refused before anything else.
-  const user = await authenticate(services, request, api.files.upload.auth);
+  const user = await authenticate(services, request, api.files.upload);
   if (!user) throw new AppError(ERR.sessionEnded);
   if (!request.isMultipart()) throw new AppError(ERR.unsupportedMediaType);
   const owner: NamedOwner = { labNoteNo: null, templateNo: null, schemasTypeNo: null, schemaNo: null };

@@ -39,6 +39,7 @@ export function sendError(
     message: errorMessage(code, languageOf(request), options.params),
     data: options.data ?? null,
   };
-  if (code === ERR.tooManyAttempts && options.params?.seconds !== undefined) reply.header('retry-after', String(options.params.seconds));
+  if ((code === ERR.tooManyAttempts || code === ERR.tokenRateLimited) && options.params?.seconds !== undefined)
+    reply.header('retry-after', String(options.params.seconds));
   return reply.code(httpStatusOf(code)).type('application/json; charset=utf-8').send(body);
 }

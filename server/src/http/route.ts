@@ -8,6 +8,7 @@ import {
   type CallAnswer,
   type CallGroup,
   type CallRequest,
+  type CallKind,
   type CallSpec,
   type ErrorCode,
 } from '@eln/shared';
@@ -16,6 +17,7 @@ import { languageOf, success } from './envelope.js';
 import { refuseUnstorableText } from './storableText.js';
 import type { Actor, AuthUser } from '../auth/authUser.js';
 import { isAdministrator } from '../users/policy.js';
+import { authenticateAccessToken, isPersonalAccessToken } from '../tokens/authenticate.js';
 import type { Services } from '../services.js';
 
 /** Who may call a route: anyone, any signed-in user, or administrators (level 10) only. */
@@ -33,6 +35,10 @@ export interface RouteDefinition<S extends z.ZodType, A extends Access, R> {
   path: CallSpec['path'];
   access: A;
   body: S;
+  /** A query or a command: what a personal access token's scopes are checked against (default: command). */
+  kind?: CallKind;
+  /** Refuses personal access tokens (the call needs the person signed in; see CallSpec.sessionOnly). */
+  sessionOnly?: true;
   /** Overrides the server's JSON body limit for calls that legitimately carry more (block lists). */
   bodyLimit?: number;
   /** The handler sends the answer itself (a file, not the envelope); refusals still come as the envelope. */
@@ -78,7 +84,11 @@ export function defineRoute<S extends z.ZodType, A extends Access, R>(
 ): void {
   recordRoute(app, { path: definition.path, access: definition.access, body: definition.body });
   app.post(`${API_BASE}${definition.path}`, { bodyLimit: definition.bodyLimit }, async (request, reply) => {
-    const user = await authenticate(services, request, definition.access);
+    const user = await authenticate(services, request, {
+      auth: definition.access,
+      kind: definition.kind ?? 'command',
+      sessionOnly: definition.sessionOnly,
+    });
     const body = validatedBody(request, definition.body);
     const data = await definition
       .handler({
@@ -114,14 +124,24 @@ function validatedBody<S extends z.ZodType>(request: FastifyRequest, schema: S):
   return body;
 }
 
-/** The caller of a request, checked for the given access; throws 1002 or 1003 refusals. */
-export async function authenticate(services: Services, request: FastifyRequest, access: Access): Promise<AuthUser | null> {
+/**
+ * The caller of a request, checked for the given call; throws 1002 or 1003 refusals. The one place a
+ * bearer token is read: a session's access token (a JWT), or a personal access token (`eln_pat_...`),
+ * which is also checked against the call's kind and `sessionOnly` (tokens/authenticate.ts: 51xx refusals).
+ * Public calls ignore a personal access token: they answer anyone alike.
+ */
+export async function authenticate(
+  services: Services,
+  request: FastifyRequest,
+  call: Pick<CallSpec, 'auth' | 'kind' | 'sessionOnly'>,
+): Promise<AuthUser | null> {
   const header = request.headers.authorization;
   const token = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : null;
-  if (access === 'public') return token ? services.tokens.authenticateOrNull(token) : null;
+  const personal = token !== null && isPersonalAccessToken(token);
+  if (call.auth === 'public') return token && !personal ? services.tokens.authenticateOrNull(token) : null;
   if (!token) throw new AppError(ERR.sessionEnded);
-  const user = await services.tokens.authenticate(token);
-  if (access === 'admin' && !isAdministrator(user)) throw new AppError(ERR.forbidden);
+  const user = personal ? await authenticateAccessToken(services, token, call, request.ip) : await services.tokens.authenticate(token);
+  if (call.auth === 'admin' && !isAdministrator(user)) throw new AppError(ERR.forbidden);
   return user;
 }
 
@@ -162,6 +182,8 @@ export function registerCalls(app: FastifyInstance, services: Services, calls: r
     defineRoute(app, services, {
       path: spec.path,
       access: spec.auth,
+      kind: spec.kind,
+      sessionOnly: spec.sessionOnly,
       body: spec.request,
       bodyLimit: spec.bodyLimit,
       failure: spec.failure,

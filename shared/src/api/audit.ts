@@ -19,6 +19,9 @@ export const AUDIT_ACTIONS = [
   'user.created',
   'user.updated',
   'account.settingsUpdated',
+  'token.created',
+  'token.revoked',
+  'token.settingsUpdated',
   'department.created',
   'department.updated',
   'department.synced',
@@ -225,6 +228,8 @@ export const auditRecord = z.strictObject({
   after: z.unknown(),
   reason: z.string().nullable(),
   clientAddress: z.string().nullable(),
+  /** The personal access token the change was made with, or null (a signed-in session, or the system). */
+  tokenId: z.string().nullable(),
   prevHash: z.string(),
   hash: z.string(),
 });
@@ -250,6 +255,7 @@ export const AUDIT_CSV_COLUMNS = [
   'after',
   'reason',
   'clientAddress',
+  'tokenId',
   'prevHash',
   'hash',
 ] as const;

@@ -45,6 +45,12 @@ export interface CallSpec<Request extends z.ZodType = z.ZodType, Answer extends 
   readonly answerBody?: 'envelope' | 'file' | 'stream';
   /** Overrides the server's JSON body limit for calls that legitimately carry more (block lists). */
   readonly bodyLimit?: number;
+  /**
+   * The person themself, signed in with their password, must make this call: a personal access token is
+   * refused (5109). Calls that take or set a password (signing, approving, removing a signature, setting
+   * someone's password), that end a session or keep one open, and those that manage tokens.
+   */
+  readonly sessionOnly?: true;
 }
 
 /** Declares one call of the route table; the literal types of its fields are kept for inference. */

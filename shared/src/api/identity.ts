@@ -112,6 +112,7 @@ export const authCalls = {
   }),
   signOut: defineCall({
     path: '/v1/user/signOut',
+    sessionOnly: true,
     auth: 'user',
     kind: 'command',
     summary: "Ends the caller's session (and its open live connections); after a single sign-on, answers the provider's sign-out address.",

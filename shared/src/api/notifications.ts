@@ -101,6 +101,7 @@ export const notificationCalls = {
   }),
   stream: defineCall({
     path: '/v1/notification/stream',
+    sessionOnly: true,
     auth: 'user',
     kind: 'query',
     summary:

@@ -24,6 +24,7 @@ import { ssoCalls } from './sso.js';
 import { systemCalls } from './system.js';
 import { templateCalls } from './templates.js';
 import { timestampCalls } from './timestamps.js';
+import { tokenCalls } from './tokens.js';
 import { userCalls } from './users.js';
 
 /**
@@ -55,6 +56,7 @@ export const api = {
   search: searchCalls,
   timestamps: timestampCalls,
   account: accountCalls,
+  tokens: tokenCalls,
   mail: mailCalls,
   notifications: notificationCalls,
 } as const satisfies Record<string, CallGroup>;

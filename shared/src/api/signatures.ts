@@ -94,6 +94,7 @@ export const signatureCalls = {
   }),
   respond: defineCall({
     path: '/v1/project/signature/status',
+    sessionOnly: true,
     auth: 'user',
     kind: 'command',
     summary:
@@ -116,6 +117,7 @@ export const signatureCalls = {
   }),
   remove: defineCall({
     path: '/v1/project/signature/remove',
+    sessionOnly: true,
     auth: 'user',
     kind: 'command',
     summary: 'Removes a signature, answered or pending, with a reason the audit trail keeps (the project leader only).',

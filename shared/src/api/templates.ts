@@ -311,6 +311,7 @@ export const templateCalls = {
   }),
   approve: defineCall({
     path: '/v1/template/approve',
+    sessionOnly: true,
     auth: 'user',
     kind: 'command',
     summary: 'Approves the waiting revision under a greater version, with the password of an approver who neither wrote nor checked it in.',

@@ -111,6 +111,7 @@ export const userCalls = {
   }),
   create: defineCall({
     path: '/v1/admin/user/create',
+    sessionOnly: true,
     auth: 'admin',
     kind: 'command',
     summary: 'Creates a user account with its level, flags and department.',
@@ -120,6 +121,7 @@ export const userCalls = {
   }),
   update: defineCall({
     path: '/v1/admin/user/update',
+    sessionOnly: true,
     auth: 'admin',
     kind: 'command',
     summary: 'Changes a user account; deactivating it or setting its password ends its sessions. No one demotes or deactivates themself.',

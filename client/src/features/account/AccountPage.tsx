@@ -17,6 +17,7 @@ import { DigestTimeField } from './DigestTimeField';
 import { applyServerSettings } from './display';
 import { AccountCard, SettingsSection } from './SettingsSection';
 import { digestChange, displayChange, displayValuesOf, notificationChange, type ChoicesInForce, type DisplayValues } from './settingsForms';
+import { TokensCard } from './TokensCard';
 import { ZonePicker } from './ZonePicker';
 import './account.css';
 import { TableScroll } from '../../ui/TableScroll';
@@ -62,6 +63,7 @@ export function AccountPage() {
           <DisplayCard settings={data} savedBefore={savedBefore} />
           <NotificationsCard settings={data} />
           <DigestCard settings={data} />
+          <TokensCard />
         </div>
       )}
     </PageFrame>

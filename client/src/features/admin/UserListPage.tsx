@@ -14,6 +14,7 @@ import { ListTable, openRowUnlessOn, type ListColumn } from '../../ui/ListTable'
 import { EmptyState, NoMatchesState, PageFrame } from '../../ui/PageFrame';
 import { SearchBar } from '../../ui/SearchBar';
 import { FlagBadges } from './FlagBadges';
+import { AccessTokensCard } from './AccessTokensCard';
 import { MailFailuresCard } from './MailFailuresCard';
 import { UserCreateDialog } from './UserCreateDialog';
 
@@ -176,6 +177,7 @@ export function UserListPage() {
         renderRow={renderRow}
       />
       <MailFailuresCard />
+      <AccessTokensCard />
       {creating ? (
         <UserCreateDialog
           onClose={() => setCreating(false)}

@@ -121,6 +121,11 @@ function RecordView({ record }: { record: AuditRecord | AuditDetailAnswer }) {
         <Field label={t('detail.fields.clientAddress')} testId="audit-detail-address">
           {record.clientAddress ? <span className="audit-mono">{record.clientAddress}</span> : <span className="cell-muted">—</span>}
         </Field>
+        {record.tokenId ? (
+          <Field label={t('detail.fields.token')} testId="audit-detail-token">
+            <span className="audit-mono">{record.tokenId}</span>
+          </Field>
+        ) : null}
         <Field label={t('detail.fields.reason')} testId="audit-detail-reason" wide>
           {record.reason ? <span className="pre-line">{reasonText(record.reason, t)}</span> : <span className="cell-muted">—</span>}
         </Field>

@@ -22,6 +22,11 @@ const en = {
     account: {
       settingsUpdated: 'Personal settings changed',
     },
+    token: {
+      created: 'Access token created',
+      revoked: 'Access token revoked',
+      settingsUpdated: 'Access token levels changed',
+    },
     department: {
       created: 'Department created',
       updated: 'Department changed',
@@ -112,6 +117,7 @@ const en = {
   actionGroups: {
     user: 'Accounts and sign-in',
     account: 'Personal settings',
+    token: 'Access tokens',
     department: 'Departments',
     project: 'Projects',
     note: 'Notes',
@@ -131,6 +137,8 @@ const en = {
   targetTypes: {
     user: 'User',
     session: 'Session',
+    token: 'Access token',
+    tokenSettings: 'Access token levels',
     department: 'Department',
     project: 'Project',
     note: 'Note',
@@ -204,6 +212,7 @@ const en = {
       target: 'Target',
       reason: 'Reason',
       clientAddress: 'Client address',
+      token: 'Personal access token',
     },
     values: 'Values',
     before: 'Before',

@@ -20,6 +20,11 @@ const ja: AuditMessages = {
     account: {
       settingsUpdated: '個人設定の変更',
     },
+    token: {
+      created: 'アクセストークンの作成',
+      revoked: 'アクセストークンの失効',
+      settingsUpdated: 'アクセストークンの許可レベルの変更',
+    },
     department: {
       created: '部署登録',
       updated: '部署情報の変更',
@@ -110,6 +115,7 @@ const ja: AuditMessages = {
   actionGroups: {
     user: 'アカウントとログイン',
     account: '個人設定',
+    token: 'アクセストークン',
     department: '部署',
     project: 'プロジェクト',
     note: 'ノート',
@@ -129,6 +135,8 @@ const ja: AuditMessages = {
   targetTypes: {
     user: 'ユーザー',
     session: 'セッション',
+    token: 'アクセストークン',
+    tokenSettings: 'アクセストークンの許可レベル',
     department: '部署',
     project: 'プロジェクト',
     note: 'ノート',
@@ -202,6 +210,7 @@ const ja: AuditMessages = {
       target: '対象',
       reason: '理由',
       clientAddress: '接続元アドレス',
+      token: '個人アクセストークン',
     },
     values: '変更内容',
     before: '変更前',

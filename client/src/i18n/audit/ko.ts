@@ -20,6 +20,11 @@ const ko: AuditMessages = {
     account: {
       settingsUpdated: '개인 설정 변경',
     },
+    token: {
+      created: '액세스 토큰 생성',
+      revoked: '액세스 토큰 폐기',
+      settingsUpdated: '액세스 토큰 허용 레벨 변경',
+    },
     department: {
       created: '부서 등록',
       updated: '부서 정보 변경',
@@ -110,6 +115,7 @@ const ko: AuditMessages = {
   actionGroups: {
     user: '계정 및 로그인',
     account: '개인 설정',
+    token: '액세스 토큰',
     department: '부서',
     project: '프로젝트',
     note: '노트',
@@ -129,6 +135,8 @@ const ko: AuditMessages = {
   targetTypes: {
     user: '사용자',
     session: '세션',
+    token: '액세스 토큰',
+    tokenSettings: '액세스 토큰 허용 레벨',
     department: '부서',
     project: '프로젝트',
     note: '노트',
@@ -202,6 +210,7 @@ const ko: AuditMessages = {
       target: '대상',
       reason: '사유',
       clientAddress: '접속 주소',
+      token: '개인 액세스 토큰',
     },
     values: '변경 내용',
     before: '변경 전',

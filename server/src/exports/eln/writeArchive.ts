@@ -643,6 +643,7 @@ function auditRecordText(entry: ExportAuditEntry): string {
     after: entry.after,
     reason: entry.reason,
     clientAddress: entry.clientAddress,
+    ...(entry.tokenId ? { tokenId: entry.tokenId } : {}),
     prevHash: entry.prevHash,
   });
 }
