@@ -95,7 +95,13 @@ export function ElnImportCard() {
       <p className="download-body">{t('exports.importBody')}</p>
       {outcome?.kind === 'imported' ? (
         <InlineAlert tone="success" testId="eln-import-done">
-          <span>{t(`exports.imported.${outcome.answer.signed}`, { title: outcome.answer.title, count: outcome.answer.noteCount })}</span>{' '}
+          <span>
+            {t(`exports.imported.${outcome.answer.signed}`, {
+              title: outcome.answer.title,
+              count: outcome.answer.noteCount,
+              name: outcome.answer.keyName ?? '',
+            })}
+          </span>{' '}
           {outcome.answer.uncheckedFiles.length ? (
             <span data-testid="eln-import-unchecked">
               {t('exports.notHashChecked', { files: outcome.answer.uncheckedFiles.join(', ') })}

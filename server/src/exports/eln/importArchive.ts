@@ -406,10 +406,10 @@ function importIntro(lang: Language, archive: string, now: Date, zone: string, u
       : signature.signed === 'addedKey'
         ? elnMessage('archiveAddedKey', lang, { keyId: signature.keyId ?? '', name: signature.added?.name ?? '' })
         : signature.signed === 'otherKey'
-        ? elnMessage('archiveOtherKey', lang, { keyId: signature.keyId ?? '' })
-        : signature.signed === 'unknownKey'
-          ? elnMessage('archiveUnknownKey', lang, { keyId: signature.keyId ?? '' })
-          : elnMessage('archiveUnsigned', lang);
+          ? elnMessage('archiveOtherKey', lang, { keyId: signature.keyId ?? '' })
+          : signature.signed === 'unknownKey'
+            ? elnMessage('archiveUnknownKey', lang, { keyId: signature.keyId ?? '' })
+            : elnMessage('archiveUnsigned', lang);
   return elnMessage('importIntro', lang, {
     archive,
     time: formatZonedTime(now, zone, lang)?.text ?? now.toISOString(),

@@ -35,7 +35,12 @@ const crateOf = (title: string) =>
     JSON.stringify({
       '@context': 'https://w3id.org/ro/crate/1.1/context',
       '@graph': [
-        { '@id': 'ro-crate-metadata.json', '@type': 'CreativeWork', conformsTo: { '@id': 'https://w3id.org/ro/crate/1.1' }, about: { '@id': './' } },
+        {
+          '@id': 'ro-crate-metadata.json',
+          '@type': 'CreativeWork',
+          conformsTo: { '@id': 'https://w3id.org/ro/crate/1.1' },
+          about: { '@id': './' },
+        },
         { '@id': './', '@type': 'Dataset', name: title, hasPart: [{ '@id': 'entry/' }] },
         { '@id': 'entry/', '@type': 'Dataset', name: `${title}: the entry`, text: 'A paragraph.' },
       ],
@@ -47,7 +52,10 @@ async function archive(name: string, metadata: Buffer, signer: SigningKey | null
   const zip = new yazl.ZipFile();
   zip.addBuffer(metadata, 'root/ro-crate-metadata.json');
   if (signer) {
-    const minisig = minisignSignature(signer, signed, { untrusted: 'signature', trusted: 'https://elsewhere.example/.well-known/keys.json' });
+    const minisig = minisignSignature(signer, signed, {
+      untrusted: 'signature',
+      trusted: 'https://elsewhere.example/.well-known/keys.json',
+    });
     zip.addBuffer(Buffer.from(minisig), 'root/ro-crate-metadata.json.minisig');
   }
   zip.end();
@@ -113,7 +121,10 @@ describe('signing keys added by hand', () => {
     const refusals: Array<[unknown, string]> = [
       [{ publicKey: 'hello', name: 'Partner lab' }, ERR.elnKeyMalformed],
       // A signature is no key, nor is a key cut short, nor one of another algorithm.
-      [{ publicKey: minisignSignature(partner, Buffer.from('x'), { untrusted: 'u', trusted: 't' }), name: 'Partner lab' }, ERR.elnKeyMalformed],
+      [
+        { publicKey: minisignSignature(partner, Buffer.from('x'), { untrusted: 'u', trusted: 't' }), name: 'Partner lab' },
+        ERR.elnKeyMalformed,
+      ],
       [{ publicKey: pub.slice(0, -10), name: 'Partner lab' }, ERR.elnKeyMalformed],
       [{ publicKey: pub.replace(/\n(..)/, '\nRX'), name: 'Partner lab' }, ERR.elnKeyMalformed],
       // This server's own export key is known already.
@@ -204,7 +215,9 @@ describe('an archive signed by a key unknown here', () => {
       { signature: 'mismatch', keyName: 'Not them' },
     ]);
     // A key of another id leaves them alone.
-    expect((await admin(api.exports.addKey, { publicKey: minisignPublicKeyFile(generateSigningKey()), name: 'Unrelated' })).body.data).toMatchObject({
+    expect(
+      (await admin(api.exports.addKey, { publicKey: minisignPublicKeyFile(generateSigningKey()), name: 'Unrelated' })).body.data,
+    ).toMatchObject({
       verified: 0,
       mismatched: 0,
     });
@@ -272,7 +285,10 @@ describe('an archive signed by a key unknown here', () => {
     const before = await state();
     expect((await admin(api.exports.verifyImport, { importNo })).body.status).toBe(ERR.elnImportNothingToVerify);
     expect((await admin(api.exports.verifyImport, { importNo: 99_999 })).body.status).toBe(ERR.notFound);
-    const [waiting] = await db.select().from(elnImports).where(inArray(elnImports.signed, ['unknownKey']));
+    const [waiting] = await db
+      .select()
+      .from(elnImports)
+      .where(inArray(elnImports.signed, ['unknownKey']));
     const asMember = await member(api.exports.verifyImport, { importNo: waiting!.importNo });
     expect([asMember.http, asMember.body.status]).toEqual([403, ERR.forbidden]);
     expect(await state()).toEqual(before);

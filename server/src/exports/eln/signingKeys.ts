@@ -181,7 +181,10 @@ function selectImports(q: Queryable) {
 
 type ImportListRow = Awaited<ReturnType<typeof selectImports>>[number];
 
-function toImportRecord(user: Pick<AuthUser, 'level'>, { row, projectTitle, importedBy, keyName, keyOrganisation }: ImportListRow): ElnImportRecord {
+function toImportRecord(
+  user: Pick<AuthUser, 'level'>,
+  { row, projectTitle, importedBy, keyName, keyOrganisation }: ImportListRow,
+): ElnImportRecord {
   const signature = standing(row);
   const named = signature === 'addedKey' || signature === 'mismatch';
   return {
@@ -230,7 +233,12 @@ export async function verifyImport(db: Db, actor: Actor, input: CallRequest<type
       action: 'export.importChecked',
       target: { type: 'project', id: row.projectNo },
       before: { importNo: row.importNo, signature: standing(row) },
-      after: { importNo: row.importNo, keyId: row.keyId, keyName: added?.name ?? null, signature: standing({ ...row, keyNo: added?.keyNo ?? null, check }) },
+      after: {
+        importNo: row.importNo,
+        keyId: row.keyId,
+        keyName: added?.name ?? null,
+        signature: standing({ ...row, keyNo: added?.keyNo ?? null, check }),
+      },
     });
   });
   const [updated] = await selectImports(db).where(eq(elnImports.importNo, input.importNo));
