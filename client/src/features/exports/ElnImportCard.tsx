@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   api,
@@ -11,6 +12,7 @@ import {
   type ApiResponse,
   type ElnImportAnswer,
 } from '@eln/shared';
+import { apiQueryKey } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { hideProgress, showProgress } from '../../modals/store';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -57,6 +59,7 @@ export function ElnImportCard() {
   const { t } = useTranslation('audit');
   const language = currentLanguage();
   const input = useRef<HTMLInputElement>(null);
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
@@ -70,6 +73,11 @@ export function ElnImportCard() {
     showProgress(0);
     try {
       setOutcome({ kind: 'imported', answer: await sendArchive(file) });
+      // The imports listed beside, and the keys that signed them, now count this one.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: apiQueryKey(api.exports.imports) }),
+        queryClient.invalidateQueries({ queryKey: apiQueryKey(api.exports.knownKeys) }),
+      ]);
     } catch (error) {
       setOutcome({ kind: 'refused', message: (error as Error).message });
     } finally {

@@ -73,7 +73,6 @@ export function ImportedArchivesCard() {
             <tr>
               <th scope="col">{t('exports.importedArchives.project')}</th>
               <th scope="col">{t('exports.importedArchives.signature')}</th>
-              <th scope="col">{t('exports.importedArchives.importedAt')}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('exports.knownKeys.actions')}</span>
               </th>
@@ -84,7 +83,13 @@ export function ImportedArchivesCard() {
               <tr key={item.importNo} data-testid="eln-import-row" data-signature={item.signature} data-import-no={item.importNo}>
                 <td>
                   <Link to={`/project/${item.projectNo}`}>{item.projectTitle}</Link>
-                  <div className="known-key-by">{item.archiveName}</div>
+                  <div className="known-key-by">
+                    {t('exports.importedArchives.importedFrom', {
+                      archive: item.archiveName,
+                      time: formatDateTime(item.importedAt, language),
+                      name: item.importedBy,
+                    })}
+                  </div>
                 </td>
                 <td>
                   <Badge tone={TONES[item.signature]} testId="eln-import-signature">
@@ -98,10 +103,6 @@ export function ImportedArchivesCard() {
                       {t('exports.importedArchives.checkedAt', { time: formatDateTime(item.checkedAt, language) })}
                     </div>
                   ) : null}
-                </td>
-                <td>
-                  {formatDateTime(item.importedAt, language)}
-                  <div className="known-key-by">{item.importedBy}</div>
                 </td>
                 <td>
                   {item.abilities.verify ? (

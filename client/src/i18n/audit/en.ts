@@ -315,7 +315,7 @@ const en = {
       none: 'No archive has been imported yet.',
       project: 'Project (archive)',
       signature: 'Signature',
-      importedAt: 'Imported',
+      importedFrom: '{{archive}} · imported {{time}} by {{name}}',
       checkedAt: 'Checked {{time}}',
       verify: 'Verify again',
       verifyLabel: 'Verify the signature of “{{title}}” again',

@@ -312,7 +312,7 @@ const ja: AuditMessages = {
       none: 'まだアーカイブを取り込んでいません。',
       project: 'プロジェクト（アーカイブ）',
       signature: '署名',
-      importedAt: '取り込み日時',
+      importedFrom: '{{archive}} · {{time}} {{name}}が取り込み',
       checkedAt: '{{time}}に確認',
       verify: '再検証',
       verifyLabel: '「{{title}}」の署名を再検証',

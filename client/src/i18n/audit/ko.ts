@@ -313,7 +313,7 @@ const ko: AuditMessages = {
       none: '아직 가져온 아카이브가 없습니다.',
       project: '프로젝트 (아카이브)',
       signature: '서명',
-      importedAt: '가져온 시각',
+      importedFrom: '{{archive}} · {{time}} {{name}} 가져옴',
       checkedAt: '{{time}}에 확인',
       verify: '다시 검증',
       verifyLabel: '“{{title}}”의 서명 다시 검증',
