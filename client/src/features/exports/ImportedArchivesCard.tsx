@@ -68,7 +68,7 @@ export function ImportedArchivesCard() {
         tabIndex={0}
         aria-label={t('exports.importedArchives.title')}
       >
-        <table className="data-table data-table-compact" data-testid="eln-imports-table">
+        <table className="data-table data-table-compact eln-imports-table" data-testid="eln-imports-table">
           <thead>
             <tr>
               <th scope="col">{t('exports.importedArchives.project')}</th>
