@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Download, Locator, Page, Route } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures';
-import yazl from 'yazl';
 import { generateSigningKey, minisignPublicKeyFile, minisignSignature } from '../../server/src/exports/eln/minisign.js';
 import { callApi, apiSignIn, fillDate, forgetDisplayChoices, openAs, prose, seriousViolations, shot, unique } from './support';
 
@@ -50,16 +49,19 @@ async function archiveSignedElsewhere(title: string, signer: ReturnType<typeof g
       ],
     }),
   );
-  const zip = new yazl.ZipFile();
-  zip.addBuffer(metadata, 'root/ro-crate-metadata.json');
-  zip.addBuffer(
-    Buffer.from(minisignSignature(signer, metadata, { untrusted: 'signature', trusted: 'https://partner.example/.well-known/keys.json' })),
-    'root/ro-crate-metadata.json.minisig',
-  );
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'eln-elsewhere-'));
+  try {
+    await mkdir(path.join(folder, 'root'));
+    await writeFile(path.join(folder, 'root', 'ro-crate-metadata.json'), metadata);
+    await writeFile(
+      path.join(folder, 'root', 'ro-crate-metadata.json.minisig'),
+      minisignSignature(signer, metadata, { untrusted: 'signature', trusted: 'https://partner.example/.well-known/keys.json' }),
+    );
+    execFileSync('zip', ['-qr', 'partner.eln', 'root'], { cwd: folder });
+    return await readFile(path.join(folder, 'partner.eln'));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /** Answers a call as a server that cannot answer now would (the envelope of an unexpected error). */
