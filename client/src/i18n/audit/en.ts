@@ -318,7 +318,7 @@ const en = {
       importedFrom: '{{archive}} · imported {{time}} by {{name}}',
       checkedAt: 'Checked {{time}}',
       verify: 'Verify again',
-      verifyLabel: 'Verify the signature of “{{title}}” again',
+      verifyLabel: 'Verify again: the signature of “{{title}}”',
       signatures: {
         thisServer: 'Signed by this notebook',
         otherKey: 'Signed by the key shipped with it ({{keyId}})',
