@@ -12,6 +12,7 @@ import { multipartBody } from '../../files/multipartBody.js';
 import { startTestServer, type Caller, type TestServer } from '../../testing/harness.js';
 import { toAuthFlags } from '../../users/flags.js';
 import { exportPublicKey, importElnArchive, type ElnImportUser } from './index.js';
+import { recordImport } from './signingKeys.js';
 import { generateSigningKey, minisignDigest, minisignPublicKeyFile, minisignSignature, type SigningKey } from './minisign.js';
 
 /**
@@ -276,6 +277,28 @@ describe('an archive signed by a key unknown here', () => {
       code: ERR.elnSignature,
     });
     expect(await state()).toEqual(before);
+  });
+
+  it('checks an import whose key was added while it was under way (after its archive was checked, before its record)', async () => {
+    const racing = generateSigningKey();
+    const metadata = crateOf('Racing project');
+    const imported = await importArchive(await archive('racing', metadata, racing));
+    expect(imported.signed).toBe('unknownKey');
+    expect((await admin(api.exports.addKey, { publicKey: minisignPublicKeyFile(racing), name: 'Racing lab' })).body.data.verified).toBe(1);
+    // The record of a second import of the same archive, checked before the key came: written after it.
+    const [first] = await db.select().from(elnImports).where(eq(elnImports.projectNo, imported.projectNo));
+    const importNo = await db.transaction((tx) =>
+      recordImport(tx, {
+        projectNo: imported.projectNo,
+        archiveName: 'racing-again.eln',
+        importedByUserNo: importer.userNo,
+        signed: 'unknownKey',
+        keyId: racing.keyId,
+        metadataBlake2b: first!.metadataBlake2b,
+        minisig: first!.minisig,
+      }),
+    );
+    expect((await importsByNo(importNo))[0]).toMatchObject({ signature: 'addedKey', keyName: 'Racing lab' });
   });
 
   it('has nothing to verify for an unsigned import (8022), and no one else may ask (403), changing nothing', async () => {

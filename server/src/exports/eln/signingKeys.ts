@@ -50,15 +50,33 @@ export async function addedSigningKey(q: Queryable, keyId: string): Promise<{ ke
   return row ? { keyNo: row.keyNo, name: row.name, key: publicKeyOf(row) } : null;
 }
 
-/** Keeps an import's record in the import's transaction; answers its number. */
+/**
+ * Serialises, for one key id, an import's record and the key's addition: whichever commits second sees the
+ * other, so an import under way while its key is added is not left waiting.
+ */
+const lockKeyId = (tx: Tx, keyId: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`eln-key:${keyId}`}))`);
+
+/**
+ * Keeps an import's record in the import's transaction; answers its number. One signed by a key unknown
+ * when the archive was checked is checked here against a key of its id added since.
+ */
 export async function recordImport(tx: Tx, values: typeof elnImports.$inferInsert): Promise<number> {
-  const [row] = await tx.insert(elnImports).values(values).returning({ importNo: elnImports.importNo });
+  let settled = {};
+  if (values.signed === 'unknownKey' && values.keyId) {
+    await lockKeyId(tx, values.keyId);
+    const added = await addedSigningKey(tx, values.keyId);
+    if (added) settled = { keyNo: added.keyNo, check: checkKept(added.key, values), checkedAt: new Date() };
+  }
+  const [row] = await tx
+    .insert(elnImports)
+    .values({ ...values, ...settled })
+    .returning({ importNo: elnImports.importNo });
   if (!row) throw new Error('the import record was not stored');
   return row.importNo;
 }
 
 /** A signature kept at import checked against `key`: verified, or not matching (a changed file, another key, a legacy signature). */
-function checkKept(key: PublicKey, row: Pick<ImportRow, 'metadataBlake2b' | 'minisig'>): 'verified' | 'mismatch' {
+function checkKept(key: PublicKey, row: { metadataBlake2b?: Uint8Array | null; minisig?: string | null }): 'verified' | 'mismatch' {
   if (!row.metadataBlake2b || !row.minisig) return 'mismatch';
   try {
     verifyMinisignDigest(key, row.metadataBlake2b, row.minisig);
@@ -95,6 +113,7 @@ export async function addSigningKey(db: Db, actor: Actor, input: CallRequest<typ
   const own = await existingExportKey(db);
   if (own?.keyId === key.keyId) throw new AppError(ERR.elnKeyExists, { params: { keyId: key.keyId } });
   return db.transaction(async (tx) => {
+    await lockKeyId(tx, key.keyId);
     const [row] = await tx
       .insert(signingKeys)
       .values({
