@@ -212,6 +212,13 @@ export const ERROR_CATALOGUE = {
     503,
     'The server is unpacking other archives right now, and this one ({size} unpacked) does not fit beside them. Nothing was imported: try again in a few minutes.',
   ),
+  // Signing keys added by hand
+  '8020': entry(
+    422,
+    'This is not a minisign public key. Paste the two lines of its .pub file: “untrusted comment: …” and the key that starts with RW.',
+  ),
+  '8021': entry(409, 'The key {keyId} is already known here. Nothing was added.'),
+  '8022': entry(422, 'This import has no signature waiting for a key added here: it was unsigned, or verified when it was imported.'),
   // Trusted time-stamps
   '4801': entry(422, "The certificate chain cannot be read: paste the authority's certificates as PEM (-----BEGIN CERTIFICATE-----)."),
   '4802': entry(422, 'The time-stamping authority did not give a usable token: {reason}'),
@@ -343,6 +350,9 @@ export const ERR = {
   exportNoGhostscript: '8017',
   exportNoVersion: '8018',
   elnImportBusy: '8019',
+  elnKeyMalformed: '8020',
+  elnKeyExists: '8021',
+  elnImportNothingToVerify: '8022',
   timestampChainInvalid: '4801',
   timestampAuthorityFailed: '4802',
   dropboxNotCsv: '4501',

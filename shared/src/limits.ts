@@ -179,6 +179,16 @@ export const ELN_IMPORT_LIMITS = {
   concurrentBytes: 4 * 1024 * 1024 * 1024,
 } as const;
 
+/** Minisign public keys administrators add by hand (Admin → Download). */
+export const SIGNING_KEY_LIMITS = {
+  /** The pasted .pub text (a comment line and the key line; minisign's own is about 150 characters). */
+  publicKey: 2000,
+  name: 100,
+  organisation: 200,
+  /** Imports the admin list shows, newest first. */
+  importList: 100,
+} as const;
+
 /** How much an archive of `archiveBytes` may unpack to: the ratio to its own size, and the absolute cap. */
 export const elnInflationBound = (archiveBytes: number): number =>
   Math.min(ELN_IMPORT_LIMITS.totalBytes, ELN_IMPORT_LIMITS.archiveRatio * Math.max(0, archiveBytes));

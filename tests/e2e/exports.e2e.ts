@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Download, Locator, Page, Route } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures';
-import { callApi, apiSignIn, fillDate, openAs, prose, seriousViolations, shot, unique } from './support';
+import { generateSigningKey, minisignPublicKeyFile, minisignSignature } from '../../server/src/exports/eln/minisign.js';
+import { callApi, apiSignIn, fillDate, forgetDisplayChoices, openAs, prose, seriousViolations, shot, unique } from './support';
 
 /**
  * A project leaves the notebook from its own screen, as PDF and as a signed .eln archive; the PDF's pages
@@ -29,6 +30,38 @@ async function exportFile(page: Page, form: string, jobs: Locator, format: 'pdf'
     if (!saved) await job.getByTestId('export-job-download').click();
   }
   return auto;
+}
+
+/** A one-note .eln archive whose metadata `signer` signed, shipping no key: another notebook's, unknown here. */
+async function archiveSignedElsewhere(title: string, signer: ReturnType<typeof generateSigningKey>): Promise<Buffer> {
+  const metadata = Buffer.from(
+    JSON.stringify({
+      '@context': 'https://w3id.org/ro/crate/1.1/context',
+      '@graph': [
+        {
+          '@id': 'ro-crate-metadata.json',
+          '@type': 'CreativeWork',
+          conformsTo: { '@id': 'https://w3id.org/ro/crate/1.1' },
+          about: { '@id': './' },
+        },
+        { '@id': './', '@type': 'Dataset', name: title, hasPart: [{ '@id': 'entry/' }] },
+        { '@id': 'entry/', '@type': 'Dataset', name: 'Buffer recipe', text: 'Tris 50 mM, pH 7.4.' },
+      ],
+    }),
+  );
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'eln-elsewhere-'));
+  try {
+    await mkdir(path.join(folder, 'root'));
+    await writeFile(path.join(folder, 'root', 'ro-crate-metadata.json'), metadata);
+    await writeFile(
+      path.join(folder, 'root', 'ro-crate-metadata.json.minisig'),
+      minisignSignature(signer, metadata, { untrusted: 'signature', trusted: 'https://partner.example/.well-known/keys.json' }),
+    );
+    execFileSync('zip', ['-qr', 'partner.eln', 'root'], { cwd: folder });
+    return await readFile(path.join(folder, 'partner.eln'));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /** Answers a call as a server that cannot answer now would (the envelope of an unexpected error). */
@@ -250,6 +283,76 @@ test.describe('exports', () => {
     await shot(admin, 'download-s-ko');
     expect(await seriousViolations(admin, 'download page, Korean')).toEqual([]);
     await admin.context().close();
+  });
+
+  test('an archive signed by an unknown key is verified once an administrator adds its key; the keys and imports in every language and theme', async ({
+    browser,
+    request,
+  }) => {
+    const id = unique();
+    const partner = generateSigningKey();
+    const title = `Signed elsewhere ${id}`;
+    const admin = await openAs(browser, E2E.admin, { language: 'ko', theme: 's' });
+    await admin.goto('/admin/download');
+    await admin
+      .getByTestId('eln-import-file')
+      .setInputFiles({ name: 'partner.eln', mimeType: 'application/zip', buffer: await archiveSignedElsewhere(title, partner) });
+    await expect(admin.getByTestId('eln-import-done')).toContainText('이 서버가 모르는 키로 서명되어');
+    const row = admin.getByTestId('eln-import-row').filter({ hasText: title });
+    await expect(row).toHaveAttribute('data-signature', 'unknownKey');
+    await expect(row.getByTestId('eln-import-signature')).toHaveText(`모르는 키(${partner.keyId})로 서명됨`);
+    await expect(admin.getByTestId('known-key').and(admin.locator(`[data-key-id="${partner.keyId}"]`))).toHaveAttribute(
+      'data-source',
+      'unknownKey',
+    );
+
+    // A malformed key is refused at its field, nothing added.
+    await admin.getByTestId('known-key-public').fill('not a key');
+    await admin.getByTestId('known-key-name-field').fill(`Partner ${id}`);
+    await admin.getByTestId('known-key-add').click();
+    await expect(admin.getByTestId('known-keys-refused')).toContainText('minisign 공개 키가 아닙니다');
+    // The key as the partner publishes it: the import that waited for it is verified at once.
+    await admin.getByTestId('known-key-public').fill(minisignPublicKeyFile(partner));
+    await admin.getByTestId('known-key-organisation').fill('Partner University');
+    await admin.getByTestId('known-key-add').click();
+    await expect(admin.getByTestId('known-keys-done')).toContainText(`키 ${partner.keyId}를 추가했습니다. 지금 검증된 가져오기: 1개`);
+    await expect(row).toHaveAttribute('data-signature', 'addedKey');
+    const added = admin.getByTestId('known-key').and(admin.locator(`[data-key-id="${partner.keyId}"]`));
+    await expect(added).toHaveAttribute('data-source', 'addedKey');
+    await expect(added).toContainText(`Partner ${id}`);
+    await expect(added).toContainText(`추가한 사람: ${E2E.admin.name}`);
+
+    // The page in each language and theme, switched in place; axe once per theme.
+    const says = {
+      ko: `Partner ${id} (Partner University)이(가) 서명함`,
+      en: `Signed by Partner ${id} (Partner University)`,
+      ja: `Partner ${id} (Partner University)の署名`,
+    } as const;
+    let theme: 's' | 'b' = 's';
+    for (const language of ['ko', 'en', 'ja'] as const) {
+      if (language !== 'ko') {
+        await admin.getByTestId(`lang-${language}`).click();
+        await expect(admin.locator('html')).toHaveAttribute('lang', language);
+      }
+      for (let round = 0; round < 2; round += 1) {
+        await expect(row.getByTestId('eln-import-signature')).toHaveText(says[language]);
+        await shot(admin, `download-keys-${theme}-${language}`);
+        if (language === 'en') expect(await seriousViolations(admin, `download page with an added key, theme ${theme}`)).toEqual([]);
+        if (round === 0) {
+          await admin.getByTestId('theme-toggle').click();
+          theme = theme === 's' ? 'b' : 's';
+          await expect(admin.locator('html')).toHaveAttribute('data-theme', theme);
+        }
+      }
+    }
+
+    // Removed (after a confirmation), the key no longer vouches: the import waits for it again.
+    await added.getByTestId('known-key-remove').click();
+    await admin.getByTestId('alert-ok').click();
+    await expect(row).toHaveAttribute('data-signature', 'unknownKey');
+    await expect(added).toHaveAttribute('data-source', 'unknownKey');
+    await admin.context().close();
+    await forgetDisplayChoices(request, E2E.admin);
   });
 
   test('the export form says when the server cannot print PDFs and what to install, in each language and theme', async ({ browser }) => {

@@ -1284,3 +1284,52 @@ export const noteMentions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.noteNo, t.blockUid, t.userId] })],
 );
+
+/**
+ * Minisign public keys an administrator added by hand (Admin → Download), so that .eln archives signed by
+ * another notebook's key verify here: at import, and for imports that arrived before the key did. One row
+ * per key id; removal deletes it (audited), and the imports it verified go back to waiting for their key.
+ */
+export const signingKeys = pgTable('signing_keys', {
+  keyNo: serial('key_no').primaryKey(),
+  /** The key id as minisign prints it (16 upper-case hex digits). */
+  keyId: text('key_id').notNull().unique(),
+  /** The Ed25519 public key, base64 (32 bytes). */
+  publicKey: text('public_key').notNull(),
+  name: text('name').notNull(),
+  organisation: text('organisation').notNull().default(''),
+  addedByUserNo: integer('added_by_user_no')
+    .notNull()
+    .references(() => users.userNo),
+  createdAt: createdAt(),
+});
+
+/**
+ * Each .eln archive imported: its project, whose key signed it, and what a later check needs: the
+ * BLAKE2b-512 hash of its ro-crate-metadata.json (what minisign signs) and the signature file as shipped.
+ * An archive signed by a key unknown at import waits here (`keyNo` null) until an administrator adds its
+ * key; the check against that key is then kept: `verified` or `mismatch`.
+ */
+export const elnImports = pgTable(
+  'eln_imports',
+  {
+    importNo: serial('import_no').primaryKey(),
+    projectNo: integer('project_no')
+      .notNull()
+      .references(() => projects.projectNo),
+    archiveName: text('archive_name').notNull(),
+    importedByUserNo: integer('imported_by_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    signed: text('signed', { enum: ['thisServer', 'otherKey', 'addedKey', 'unknownKey', 'unsigned'] }).notNull(),
+    keyId: text('key_id'),
+    metadataBlake2b: bytea('metadata_blake2b'),
+    minisig: text('minisig'),
+    /** The added key the signature was checked against (for `addedKey` and for a later check of `unknownKey`). */
+    keyNo: integer('key_no').references(() => signingKeys.keyNo, { onDelete: 'set null' }),
+    check: text('check', { enum: ['verified', 'mismatch'] }),
+    checkedAt: timestamp('checked_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('eln_imports_key_id_idx').on(t.keyId)],
+);

@@ -45,3 +45,14 @@ export function canDownload(user: Caller, job: JobFacts): DownloadVerdict {
   if (job.removedAt) return 'gone';
   return 'allowed';
 }
+
+export type SigningKeysVerdict = 'allowed' | 'notAdministrator';
+export const SIGNING_KEYS_REFUSALS: Refusals<SigningKeysVerdict> = { notAdministrator: ERR.forbidden };
+
+/**
+ * Administrators add and remove the minisign keys imported archives are verified with, and check an
+ * import's signature again; the verdict reaches the client as the key list's and import list's abilities.
+ */
+export function canManageSigningKeys(user: Pick<AuthUser, 'level'>): SigningKeysVerdict {
+  return isAdministrator(user) ? 'allowed' : 'notAdministrator';
+}

@@ -7,7 +7,7 @@ import { downloadExport } from './commands/downloadExport.js';
 import { requestExports } from './commands/requestExports.js';
 import { WELL_KNOWN_KEYS } from './eln/crate.js';
 import { exportPublicKey } from './eln/index.js';
-import { knownSigningKeys } from './eln/knownKeys.js';
+import { addSigningKey, knownSigningKeys, listImports, removeSigningKey, verifyImport } from './eln/signingKeys.js';
 import { receiveElnUpload } from './elnUpload.js';
 import { sendExportFile, toJob } from './presenters.js';
 import { exportLink, exportSupport, listExportJobs, visibleJob } from './queries.js';
@@ -27,7 +27,11 @@ export function exportRoutes(services: Services) {
     link: ({ body, user }) => exportLink(services, user, body.jobId),
     download: async ({ body, actor, reply }) => sendExportFile(reply, await downloadExport(services, actor, body)),
     publicKey: () => exportPublicKey(db),
-    knownKeys: () => knownSigningKeys(db),
+    knownKeys: ({ user }) => knownSigningKeys(db, user),
+    addKey: ({ body, actor }) => addSigningKey(db, actor, body),
+    removeKey: ({ body, actor }) => removeSigningKey(db, actor, body),
+    imports: ({ user }) => listImports(db, user),
+    verifyImport: ({ body, actor }) => verifyImport(db, actor, body),
     support: () => exportSupport(services),
   });
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ERR } from '../errors.js';
-import { dateFilter, recordNo, text, timeZoneField } from '../validation.js';
-import { defineCall, fileAnswer } from './call.js';
+import { SIGNING_KEY_LIMITS } from '../limits.js';
+import { dateFilter, optionalText, recordNo, requiredText, text, timeZoneField } from '../validation.js';
+import { defineCall, fileAnswer, noAnswer } from './call.js';
 import { emptyRequest } from './identity.js';
 import { listAnswer } from './paging.js';
 import { timestampInfo } from './timestamps.js';
@@ -134,22 +135,78 @@ export const exportPublicKey = z.strictObject({
 export type ExportPublicKey = z.infer<typeof exportPublicKey>;
 
 /**
- * A minisign key this notebook knows: its own export key, or one that signed an imported archive (the key
- * the archive shipped, which verified it, or one known only by the id its signature names).
+ * A minisign key this notebook knows: its own export key, one an administrator added by hand, or one that
+ * signed an imported archive (the key the archive shipped, which verified it, or one known only by the id
+ * its signature names).
  */
 export const knownSigningKey = z.strictObject({
   /** The key id as minisign prints it. */
   keyId: z.string(),
-  source: z.enum(['thisServer', 'otherKey', 'unknownKey']),
+  source: z.enum(['thisServer', 'addedKey', 'otherKey', 'unknownKey']),
   /** SHA-256 of the Ed25519 public key (hex); null for a key known only by its id. */
   fingerprint: z.string().nullable(),
-  /** When it was made (this server's) or first seen in an import. */
+  /** When it was made (this server's), added (by hand) or first seen in an import. */
   addedAt: z.string(),
   /** Archives imported that it signed. */
   imports: z.number(),
+  /** A key added by hand: its number, name, organisation and who added it; null for the others. */
+  added: z
+    .strictObject({ keyNo: z.number(), name: z.string(), organisation: z.string(), addedBy: z.string(), minisignPub: z.string() })
+    .nullable(),
+  abilities: z.strictObject({ remove: z.boolean() }),
 });
 export type KnownSigningKey = z.infer<typeof knownSigningKey>;
-export const knownSigningKeys = z.strictObject({ list: z.array(knownSigningKey) });
+export const knownSigningKeys = z.strictObject({
+  list: z.array(knownSigningKey),
+  abilities: z.strictObject({ add: z.boolean() }),
+});
+export type KnownSigningKeys = z.infer<typeof knownSigningKeys>;
+
+export const signingKeyAddRequest = z.strictObject({
+  /** The key in minisign's .pub format (its comment line and its key line). */
+  publicKey: requiredText(SIGNING_KEY_LIMITS.publicKey),
+  /** What the key is called here (a notebook, a person). */
+  name: requiredText(SIGNING_KEY_LIMITS.name),
+  /** The organisation it belongs to. */
+  organisation: optionalText(SIGNING_KEY_LIMITS.organisation),
+});
+export type SigningKeyAddRequest = z.input<typeof signingKeyAddRequest>;
+export const signingKeyAddAnswer = z.strictObject({
+  keyNo: z.number(),
+  keyId: z.string(),
+  /** Imports that waited for this key and whose signature it verified, or did not. */
+  verified: z.number(),
+  mismatched: z.number(),
+});
+export type SigningKeyAddAnswer = z.infer<typeof signingKeyAddAnswer>;
+export const signingKeyRemoveRequest = z.strictObject({ keyNo: recordNo });
+
+/**
+ * An imported archive's signature as it stands: signed by this notebook, by the key it shipped, by a key
+ * added here (at import or since, with its name), not matching the added key of its id, by a key unknown
+ * here (waiting for it), or unsigned.
+ */
+export const ELN_IMPORT_SIGNATURES = ['thisServer', 'otherKey', 'addedKey', 'mismatch', 'unknownKey', 'unsigned'] as const;
+export type ElnImportSignature = (typeof ELN_IMPORT_SIGNATURES)[number];
+export const elnImportRecord = z.strictObject({
+  importNo: z.number(),
+  projectNo: z.number(),
+  projectTitle: z.string(),
+  archiveName: z.string(),
+  importedBy: z.string(),
+  importedAt: z.string(),
+  signature: z.enum(ELN_IMPORT_SIGNATURES),
+  keyId: z.string().nullable(),
+  /** The added key's name (addedKey, mismatch). */
+  keyName: z.string().nullable(),
+  keyOrganisation: z.string().nullable(),
+  /** When the signature was last checked against an added key. */
+  checkedAt: z.string().nullable(),
+  abilities: z.strictObject({ verify: z.boolean() }),
+});
+export type ElnImportRecord = z.infer<typeof elnImportRecord>;
+export const elnImportRecords = z.strictObject({ list: z.array(elnImportRecord) });
+export const elnImportVerifyRequest = z.strictObject({ importNo: recordNo });
 
 /** What the server can export now, found on its disk (server/src/exports/pdf/support.ts). */
 export const exportSupport = z.strictObject({
@@ -167,10 +224,13 @@ export const elnImportAnswer = z.strictObject({
   title: z.string(),
   noteCount: z.number(),
   /**
-   * Whose key signed the archive: this notebook's, another one's (shipped with it), one unknown here (the
-   * signature is recorded with its key id, not verified), or none.
+   * Whose key signed the archive: this notebook's, another one's (shipped with it), one an administrator
+   * added here (`keyName`), one unknown here (the signature is kept with its key id, verifiable once the
+   * key is added), or none.
    */
-  signed: z.enum(['thisServer', 'otherKey', 'unknownKey', 'unsigned']),
+  signed: z.enum(['thisServer', 'otherKey', 'addedKey', 'unknownKey', 'unsigned']),
+  /** The added key's name when `addedKey`. */
+  keyName: z.string().nullable(),
   /** The files the archive lists without a SHA-256 (optional in the format): imported, not hash-checked. */
   uncheckedFiles: z.array(z.string()),
 });
@@ -246,6 +306,44 @@ export const exportCalls = {
     request: emptyRequest,
     answer: knownSigningKeys,
     errors: [],
+  }),
+  addKey: defineCall({
+    path: '/v1/admin/eln/key/add',
+    auth: 'admin',
+    kind: 'command',
+    summary:
+      'Adds a minisign public key (its .pub text) with a name and organisation, then checks every imported archive that waited for it against it; audited.',
+    request: signingKeyAddRequest,
+    answer: signingKeyAddAnswer,
+    errors: [ERR.forbidden, ERR.elnKeyMalformed, ERR.elnKeyExists],
+  }),
+  removeKey: defineCall({
+    path: '/v1/admin/eln/key/remove',
+    auth: 'admin',
+    kind: 'command',
+    summary: 'Removes a key added by hand; the imports it verified wait for their key again. Audited.',
+    request: signingKeyRemoveRequest,
+    answer: noAnswer,
+    errors: [ERR.forbidden, ERR.notFound],
+  }),
+  imports: defineCall({
+    path: '/v1/admin/eln/import/list',
+    auth: 'admin',
+    kind: 'query',
+    summary: "The .eln archives imported, newest first, each with its signature's standing and the key that signed it.",
+    request: emptyRequest,
+    answer: elnImportRecords,
+    errors: [],
+  }),
+  verifyImport: defineCall({
+    path: '/v1/admin/eln/import/verify',
+    auth: 'admin',
+    kind: 'command',
+    summary:
+      "Checks an imported archive's signature, kept with its metadata's BLAKE2b-512 hash, against the added key of its id now; audited when the outcome changes.",
+    request: elnImportVerifyRequest,
+    answer: elnImportRecord,
+    errors: [ERR.forbidden, ERR.notFound, ERR.elnImportNothingToVerify],
   }),
   support: defineCall({
     path: '/v1/export/support',

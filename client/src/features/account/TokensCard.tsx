@@ -24,6 +24,7 @@ import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { CopyButton } from '../audit/AuditBits';
 import { AccountCard } from './SettingsSection';
 import { expiryInputBounds, expiryOfDate, TOKEN_STATE_TONES } from './tokenForm';
+import { TableScroll } from '../../ui/TableScroll';
 
 type Notice = { kind: 'revoked'; name: string } | { kind: 'failed'; text: string; fields: Record<string, string> } | null;
 
@@ -182,7 +183,7 @@ export function TokensCard() {
           {t('account.tokens.none')}
         </p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="data-table data-table-compact" data-testid="account-tokens-table">
             <thead>
               <tr>
@@ -243,7 +244,7 @@ export function TokensCard() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {!data?.abilities.create && notice ? (
         <div aria-live="polite">

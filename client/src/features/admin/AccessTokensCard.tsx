@@ -14,6 +14,7 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { TOKEN_STATE_TONES } from '../account/tokenForm';
 import './accessTokens.css';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** The newest tokens the card lists; the count says how many there are in all. */
 const SHOWN = 20;
@@ -58,7 +59,7 @@ export function AccessTokensCard() {
       );
     return (
       <>
-        <div className="table-scroll">
+        <TableScroll>
           <table className="data-table data-table-compact" data-testid="admin-tokens-table">
             <thead>
               <tr>
@@ -120,7 +121,7 @@ export function AccessTokensCard() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {data.totalCount > data.list.length ? (
           <p className="admin-tokens-hint" data-testid="admin-tokens-more">
             {t('admin.tokens.more', { shown: formatNumber(data.list.length, language), count: formatNumber(data.totalCount, language) })}

@@ -5,6 +5,7 @@ import { ArrowRightIcon, DownloadIcon, InfoIcon } from '../../ui/icons';
 import { PageFrame } from '../../ui/PageFrame';
 import { ElnImportCard } from './ElnImportCard';
 import { ExportForm } from './ExportForm';
+import { ImportedArchivesCard } from './ImportedArchivesCard';
 import { KnownKeysCard } from './KnownKeysCard';
 import { PublicKeyButton } from './PublicKeyButton';
 import { ExportJobList } from './ExportJobList';
@@ -65,6 +66,7 @@ export function DownloadPage() {
           />
         </section>
         <ElnImportCard />
+        <ImportedArchivesCard />
         <KnownKeysCard />
       </div>
     </PageFrame>

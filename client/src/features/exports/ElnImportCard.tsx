@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   api,
@@ -11,6 +12,7 @@ import {
   type ApiResponse,
   type ElnImportAnswer,
 } from '@eln/shared';
+import { apiQueryKey } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { hideProgress, showProgress } from '../../modals/store';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -57,6 +59,7 @@ export function ElnImportCard() {
   const { t } = useTranslation('audit');
   const language = currentLanguage();
   const input = useRef<HTMLInputElement>(null);
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
@@ -70,6 +73,11 @@ export function ElnImportCard() {
     showProgress(0);
     try {
       setOutcome({ kind: 'imported', answer: await sendArchive(file) });
+      // The imports listed beside, and the keys that signed them, now count this one.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: apiQueryKey(api.exports.imports) }),
+        queryClient.invalidateQueries({ queryKey: apiQueryKey(api.exports.knownKeys) }),
+      ]);
     } catch (error) {
       setOutcome({ kind: 'refused', message: (error as Error).message });
     } finally {
@@ -95,7 +103,13 @@ export function ElnImportCard() {
       <p className="download-body">{t('exports.importBody')}</p>
       {outcome?.kind === 'imported' ? (
         <InlineAlert tone="success" testId="eln-import-done">
-          <span>{t(`exports.imported.${outcome.answer.signed}`, { title: outcome.answer.title, count: outcome.answer.noteCount })}</span>{' '}
+          <span>
+            {t(`exports.imported.${outcome.answer.signed}`, {
+              title: outcome.answer.title,
+              count: outcome.answer.noteCount,
+              name: outcome.answer.keyName ?? '',
+            })}
+          </span>{' '}
           {outcome.answer.uncheckedFiles.length ? (
             <span data-testid="eln-import-unchecked">
               {t('exports.notHashChecked', { files: outcome.answer.uncheckedFiles.join(', ') })}

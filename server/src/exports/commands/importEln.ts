@@ -29,6 +29,7 @@ export async function importEln({ db, config, elnImports }: Services, actor: Act
     title: imported.title,
     noteCount: imported.noteCount,
     signed: imported.signed,
+    keyName: imported.keyName,
     // Named as the archive names them (its paths), for the person importing to find them.
     uncheckedFiles: imported.uncheckedFiles.map((id) => localPath(id) ?? id),
   };

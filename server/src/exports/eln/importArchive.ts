@@ -47,6 +47,7 @@ import { elnMessage, SIGNATURE_MEANINGS } from './messages.js';
 import {
   existingExportKey,
   MinisignError,
+  minisignDigest,
   minisignKeyId,
   parseMinisignPublicKey,
   sameKey,
@@ -54,14 +55,15 @@ import {
   type PublicKey,
 } from './minisign.js';
 import type { ImportBudget } from './importBudget.js';
+import { addedSigningKey, recordImport } from './signingKeys.js';
 import { ArchiveReader } from './zipReader.js';
 
 /**
- * Whose key verified ro-crate-metadata.json.minisig: this server's, another (shipped in the archive as
- * eln-export-key.pub), none known here (`unknownKey`: the signature is recorded with its key id, not
- * verified), or there is no signature.
+ * Whose key verified ro-crate-metadata.json.minisig: this server's, one an administrator added here, another
+ * (shipped in the archive as eln-export-key.pub), none known here (`unknownKey`: the signature is kept
+ * with its key id and the metadata's hash, verifiable once the key is added), or there is no signature.
  */
-export type ElnSignedBy = 'thisServer' | 'otherKey' | 'unknownKey' | 'unsigned';
+export type ElnSignedBy = 'thisServer' | 'addedKey' | 'otherKey' | 'unknownKey' | 'unsigned';
 
 export interface ElnImportResult {
   projectNo: number;
@@ -71,6 +73,8 @@ export interface ElnImportResult {
   signed: ElnSignedBy;
   /** The signing key's id as minisign prints it (for `unknownKey`, as the signature names it); null when unsigned. */
   keyId: string | null;
+  /** The added key's name (`addedKey`). */
+  keyName: string | null;
   /** Files the archive lists without a SHA-256 (optional in the format): imported, their bytes not hash-checked. */
   uncheckedFiles: string[];
   /** Files the archive lists (and whose checksums matched) that the notebook does not take: wrong type or too large. */
@@ -108,8 +112,12 @@ interface StagedFile {
 interface SignatureCheck {
   signed: ElnSignedBy;
   keyId: string | null;
-  /** The signature file as the archive holds it, kept in the audit record so that it can be verified later. */
+  /** The signature file as the archive holds it, kept in the import record so that it can be verified later. */
   minisig: string | null;
+  /** The BLAKE2b-512 hash of ro-crate-metadata.json, what a (prehashed) minisign signature signs. */
+  digest: Buffer | null;
+  /** The added key that verified it (`addedKey`). */
+  added: { keyNo: number; name: string } | null;
 }
 
 /** Counts and hashes what passes, and feeds it to the content check an upload of its type gets (if any). */
@@ -212,7 +220,15 @@ export async function importElnArchive(
         clientAddress: options.clientAddress ?? null,
       }),
     );
-    return { ...created, fileCount: staged.length, signed: signature.signed, keyId: signature.keyId, skippedFiles, uncheckedFiles };
+    return {
+      ...created,
+      fileCount: staged.length,
+      signed: signature.signed,
+      keyId: signature.keyId,
+      keyName: signature.added?.name ?? null,
+      skippedFiles,
+      uncheckedFiles,
+    };
   } catch (error) {
     await Promise.all(staged.flatMap((file) => [rm(file.partialPath, { force: true }), rm(file.finalPath, { force: true })]));
     throw error;
@@ -223,43 +239,53 @@ export async function importElnArchive(
 }
 
 /**
- * The archive's signature, checked against the public key it ships (or, when it ships none, this
- * server's own): unsigned when there is no .minisig. A signature by a key neither shipped nor this
- * server's is not refused: it is recorded with its key id as `unknownKey` (the format's keys are
+ * The archive's signature, checked against this server's key or a key an administrator added when the
+ * signature names one of theirs, else against the public key the archive ships: unsigned when there is
+ * no .minisig. A signature by a key none of these is not refused: it is kept with its key id and the
+ * metadata's hash as `unknownKey`, verified when an administrator adds the key (the format's keys are
  * published by the exporting notebook at a URL the import does not fetch). A signature that does not
  * read, or that a known key does not verify, is refused (8004).
  */
 async function checkSignature(db: Db, reader: ArchiveReader, metadata: Buffer): Promise<SignatureCheck> {
   const signatureEntry = reader.entry(SIGNATURE_FILE);
-  if (!signatureEntry) return { signed: 'unsigned', keyId: null, minisig: null };
+  if (!signatureEntry) return { signed: 'unsigned', keyId: null, minisig: null, digest: null, added: null };
   const minisig = (await reader.bytes(signatureEntry, 64 * 1024)).toString('utf8');
   const refuse = (error: unknown): never => {
     if (error instanceof MinisignError) throw new AppError(ERR.elnSignature, { cause: error, data: { detail: error.message } });
     throw error;
   };
-  const own = await existingExportKey(db);
   const keyEntry = reader.entry(PUBLIC_KEY_FILE);
-  let key: PublicKey | null = own;
-  if (keyEntry) {
-    try {
-      key = parseMinisignPublicKey((await reader.bytes(keyEntry, 64 * 1024)).toString('utf8'));
-    } catch (error) {
-      refuse(error);
-    }
-  }
-  let signer: string;
+  let shipped: PublicKey | null = null;
+  let signer = '';
   try {
+    if (keyEntry) shipped = parseMinisignPublicKey((await reader.bytes(keyEntry, 64 * 1024)).toString('utf8'));
     signer = minisignKeyId(minisig);
-  } catch (error) {
-    return refuse(error);
-  }
-  if (!key || (!keyEntry && signer !== key.keyId)) return { signed: 'unknownKey', keyId: signer, minisig };
-  try {
-    verifyMinisign(key, metadata, minisig);
   } catch (error) {
     refuse(error);
   }
-  return { signed: own && sameKey(own, key) ? 'thisServer' : 'otherKey', keyId: key.keyId, minisig };
+  const verifyWith = (key: PublicKey) => {
+    try {
+      verifyMinisign(key, metadata, minisig);
+    } catch (error) {
+      refuse(error);
+    }
+  };
+  const found = { keyId: signer, minisig, digest: minisignDigest(metadata), added: null };
+  const own = await existingExportKey(db);
+  if (own && signer === own.keyId && (!shipped || sameKey(shipped, own))) {
+    verifyWith(own);
+    return { ...found, signed: 'thisServer' };
+  }
+  const added = await addedSigningKey(db, signer);
+  if (added) {
+    verifyWith(added.key);
+    return { ...found, signed: 'addedKey', added: { keyNo: added.keyNo, name: added.name } };
+  }
+  if (shipped) {
+    verifyWith(shipped);
+    return { ...found, keyId: shipped.keyId, signed: 'otherKey' };
+  }
+  return { ...found, signed: 'unknownKey' };
 }
 
 /**
@@ -377,11 +403,13 @@ function importIntro(lang: Language, archive: string, now: Date, zone: string, u
   const signatureSentence =
     signature.signed === 'thisServer'
       ? elnMessage('archiveThisServer', lang, { keyId: signature.keyId ?? '' })
-      : signature.signed === 'otherKey'
-        ? elnMessage('archiveOtherKey', lang, { keyId: signature.keyId ?? '' })
-        : signature.signed === 'unknownKey'
-          ? elnMessage('archiveUnknownKey', lang, { keyId: signature.keyId ?? '' })
-          : elnMessage('archiveUnsigned', lang);
+      : signature.signed === 'addedKey'
+        ? elnMessage('archiveAddedKey', lang, { keyId: signature.keyId ?? '', name: signature.added?.name ?? '' })
+        : signature.signed === 'otherKey'
+          ? elnMessage('archiveOtherKey', lang, { keyId: signature.keyId ?? '' })
+          : signature.signed === 'unknownKey'
+            ? elnMessage('archiveUnknownKey', lang, { keyId: signature.keyId ?? '' })
+            : elnMessage('archiveUnsigned', lang);
   return elnMessage('importIntro', lang, {
     archive,
     time: formatZonedTime(now, zone, lang)?.text ?? now.toISOString(),
@@ -537,6 +565,18 @@ async function createProject(
   });
   if (!project) throw new Error('imported project not created');
   const projectNo = project.projectNo;
+  const importNo = await recordImport(tx, {
+    projectNo,
+    archiveName: record.archiveName,
+    importedByUserNo: user.userNo,
+    signed: record.signature.signed,
+    keyId: record.signature.keyId,
+    metadataBlake2b: record.signature.digest,
+    minisig: record.signature.minisig,
+    keyNo: record.signature.added?.keyNo ?? null,
+    check: record.signature.added ? 'verified' : null,
+    checkedAt: record.signature.added ? new Date() : null,
+  });
   // The importer leads the project and takes part in it, so its notes are theirs to write.
   await tx.insert(projectParticipants).values({ projectNo, userNo: user.userNo });
 
@@ -632,10 +672,13 @@ async function createProject(
     after: {
       title,
       archive: record.archiveName,
+      importNo,
       signed: record.signature.signed,
       keyId: record.signature.keyId,
-      // The signature itself, so that one by a key unknown here can be verified once the key is known.
+      ...(record.signature.added ? { keyName: record.signature.added.name } : {}),
+      // The signature itself and the hash it signs, as the import record keeps them to verify it later.
       ...(record.signature.minisig ? { minisig: record.signature.minisig } : {}),
+      ...(record.signature.digest ? { metadataBlake2b: record.signature.digest.toString('hex') } : {}),
       notes: importedNotes,
       files: record.staged.length,
       skippedFiles: record.skippedFiles,

@@ -128,10 +128,15 @@ export const ELN_MESSAGES = {
     '아카이브 서명을 함께 들어 있던 키 {keyId}로 확인했습니다. 이 서버의 키가 아닙니다.',
     'アーカイブの署名を同梱の鍵{keyId}で確認しました。このサーバーの鍵ではありません。',
   ),
+  archiveAddedKey: words(
+    "The archive's signature was verified with the key {keyId} of {name}, which an administrator added here.",
+    '아카이브 서명을 관리자가 이곳에 추가한 {name}의 키 {keyId}로 확인했습니다.',
+    'アーカイブの署名を、管理者がここに追加した{name}の鍵{keyId}で確認しました。',
+  ),
   archiveUnknownKey: words(
-    'The archive is signed by a key unknown here ({keyId}): its signature is not verified; it is kept with the key id in the audit record of this import, to verify when the key is known.',
-    '아카이브는 이 서버가 모르는 키({keyId})로 서명되어 있습니다. 서명은 확인하지 못했으며, 키를 알게 되면 확인할 수 있도록 키 ID와 함께 이 가져오기의 감사 기록에 보관했습니다.',
-    'アーカイブはこのサーバーが知らない鍵（{keyId}）で署名されています。署名は確認できていません。鍵が分かったときに確認できるよう、鍵IDとともにこの取り込みの監査記録に保管しました。',
+    'The archive is signed by a key unknown here ({keyId}): its signature is not verified yet; it is kept with the import record and verified when an administrator adds the key (Admin → Download).',
+    '아카이브는 이 서버가 모르는 키({keyId})로 서명되어 있습니다. 서명은 아직 확인하지 못했으며, 가져오기 기록에 보관해 두었다가 관리자가 키를 추가하면(관리 → 다운로드) 확인합니다.',
+    'アーカイブはこのサーバーが知らない鍵（{keyId}）で署名されています。署名はまだ確認できていません。取り込みの記録に保管し、管理者が鍵を追加したとき（管理 → ダウンロード）に確認します。',
   ),
   archiveUnsigned: words(
     'The archive was not signed; the SHA-256 of each file that lists one was checked.',

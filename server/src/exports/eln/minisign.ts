@@ -143,8 +143,7 @@ export function commentLine(text: string): string {
 
 /** A minisign signature (prehashed, as `minisign -S` makes by default) of `content`. */
 export function minisignSignature(key: SigningKey, content: Uint8Array, comments: { untrusted: string; trusted: string }): string {
-  const digest = createHash('blake2b512').update(content).digest();
-  const signature = sign(null, digest, key.privateKey);
+  const signature = sign(null, minisignDigest(content), key.privateKey);
   const trusted = commentLine(comments.trusted);
   const globalSignature = sign(null, Buffer.concat([signature, Buffer.from(trusted, 'utf8')]), key.privateKey);
   const line = Buffer.concat([Buffer.from(PREHASHED_ALGORITHM, 'ascii'), key.keyIdBytes, signature]).toString('base64');
@@ -196,18 +195,36 @@ export function minisignKeyId(signatureFile: string): string {
   return displayKeyId(readSignature(signatureFile).bytes.subarray(2, 2 + KEY_ID_BYTES));
 }
 
+/** What a prehashed (`ED`) minisign signature signs: the file's BLAKE2b-512 hash. */
+export const minisignDigest = (content: Uint8Array): Buffer => createHash('blake2b512').update(content).digest();
+
 /**
  * Checks a minisign signature of `content` against `key`, as `minisign -V` does: the key ids match, the
  * file's signature verifies (over its BLAKE2b-512 hash for `ED`, over the bytes for the legacy `Ed`), and
  * the global signature covers the trusted comment. Answers the trusted comment; throws MinisignError.
  */
 export function verifyMinisign(key: PublicKey, content: Uint8Array, signatureFile: string): { trustedComment: string } {
+  return checkMinisign(key, signatureFile, (algorithm) => (algorithm === PREHASHED_ALGORITHM ? minisignDigest(content) : content));
+}
+
+/**
+ * `verifyMinisign` for a file of which only the BLAKE2b-512 hash is kept (an imported archive's metadata,
+ * checked once its key is known): a prehashed signature verifies as it would over the file; a legacy
+ * one, which signs the bytes themselves, cannot be checked (MinisignError).
+ */
+export function verifyMinisignDigest(key: PublicKey, digest: Uint8Array, signatureFile: string): { trustedComment: string } {
+  return checkMinisign(key, signatureFile, (algorithm) => {
+    if (algorithm !== PREHASHED_ALGORITHM) throw new MinisignError('a legacy signature needs the file itself');
+    return digest;
+  });
+}
+
+function checkMinisign(key: PublicKey, signatureFile: string, signedBytes: (algorithm: string) => Uint8Array): { trustedComment: string } {
   const { bytes, algorithm, trustedLine, globalLine } = readSignature(signatureFile);
   if (!bytes.subarray(2, 2 + KEY_ID_BYTES).equals(key.keyIdBytes)) throw new MinisignError('signed with another key');
   const signature = bytes.subarray(2 + KEY_ID_BYTES);
   const publicKey = publicKeyObject(key);
-  const signed = algorithm === PREHASHED_ALGORITHM ? createHash('blake2b512').update(content).digest() : content;
-  if (!verify(null, signed, publicKey, signature)) throw new MinisignError('the signature does not match the content');
+  if (!verify(null, signedBytes(algorithm), publicKey, signature)) throw new MinisignError('the signature does not match the content');
   const trustedComment = trustedLine.slice('trusted comment: '.length);
   const globalSignature = Buffer.from(globalLine.trim(), 'base64');
   if (
