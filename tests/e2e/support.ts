@@ -221,6 +221,8 @@ export interface DisplayWalk {
   open?: (display: Display) => Promise<void>;
   /** The checks in one display, before its screenshot. */
   visit: (display: Display) => Promise<void>;
+  /** After the screenshot and axe: closes what `visit` opened, say. */
+  after?: (display: Display) => Promise<void>;
   /** The screenshot taken after each visit, named `<shot>-<theme>-<language>`. */
   shot?: string;
   /** The screenshot is of the viewport (a dialog, an open list) rather than the full page. */
@@ -232,10 +234,10 @@ export interface DisplayWalk {
 /**
  * Walks language × theme combinations on ONE signed-in page (a new browser context and sign-in for each
  * would cost seconds apiece): `showIn` switches, `open` prepares after each load, `visit` checks, then the
- * screenshot; axe, if asked, once per theme. Every violation found is reported at the end, after the
+ * screenshot; axe, if asked, once per theme; then `after`. Every violation found is reported at the end, after the
  * screenshots.
  */
-export async function eachDisplay(page: Page, { displays = ALL_DISPLAYS, open, visit, shot: name, fullPage = true, axe }: DisplayWalk): Promise<void> {
+export async function eachDisplay(page: Page, { displays = ALL_DISPLAYS, open, visit, after, shot: name, fullPage = true, axe }: DisplayWalk): Promise<void> {
   const axeAt = axeVisits(displays);
   const found: string[] = [];
   for (const [index, [language, theme]] of displays.entries()) {
@@ -245,6 +247,7 @@ export async function eachDisplay(page: Page, { displays = ALL_DISPLAYS, open, v
     await visit(display);
     if (name) await shot(page, `${name}-${display.name}`, fullPage);
     if (axe && axeAt.has(index)) found.push(...(await seriousViolations(page, `${axe.where} ${display.name}`, axe.within)));
+    if (after) await after(display);
   }
   expect(found).toEqual([]);
 }
