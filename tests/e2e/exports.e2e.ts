@@ -278,7 +278,9 @@ test.describe('exports', () => {
       visit: async ({ language }) => {
         await admin.goto('/admin/download');
         await expect(admin.getByTestId('download-form-support')).toContainText(says[language]);
-        await expect(admin.getByTestId('download-form-support-command')).toHaveText('sudo apt-get install chromium fonts-nanum ghostscript');
+        await expect(admin.getByTestId('download-form-support-command')).toHaveText(
+          'sudo apt-get install chromium fonts-nanum ghostscript',
+        );
         // PDF cannot be chosen; the archive is what is left (without its PDF copies, as the notice says).
         await expect(admin.getByTestId('download-form-format-pdf').locator('input')).toBeDisabled();
         await expect(admin.getByTestId('download-form-format-eln').locator('input')).toBeChecked();

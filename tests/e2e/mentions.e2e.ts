@@ -2,7 +2,19 @@ import { api } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { apiSignIn, callApi, caretTakenIn, createPerson, eachDisplay, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
+import {
+  apiSignIn,
+  callApi,
+  caretTakenIn,
+  createPerson,
+  eachDisplay,
+  openAs,
+  prose,
+  seriousViolations,
+  shot,
+  unique,
+  type Person,
+} from './support.js';
 
 /**
  * Mentions in a note's body: a writer types `@`, filters, picks a member with the keyboard, and that member's

@@ -237,7 +237,10 @@ export interface DisplayWalk {
  * screenshot; axe, if asked, once per theme; then `after`. Every violation found is reported at the end, after the
  * screenshots.
  */
-export async function eachDisplay(page: Page, { displays = ALL_DISPLAYS, open, visit, after, shot: name, fullPage = true, axe }: DisplayWalk): Promise<void> {
+export async function eachDisplay(
+  page: Page,
+  { displays = ALL_DISPLAYS, open, visit, after, shot: name, fullPage = true, axe }: DisplayWalk,
+): Promise<void> {
   const axeAt = axeVisits(displays);
   const found: string[] = [];
   for (const [index, [language, theme]] of displays.entries()) {

@@ -2,7 +2,19 @@ import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { callApi, apiSignIn, caretTakenIn, eachDisplay, openAs, prose, seriousViolations, showIn, shot, unique, type Person } from './support.js';
+import {
+  callApi,
+  apiSignIn,
+  caretTakenIn,
+  eachDisplay,
+  openAs,
+  prose,
+  seriousViolations,
+  showIn,
+  shot,
+  unique,
+  type Person,
+} from './support.js';
 
 /**
  * Templates in the browser, as the issue walks them: an author creates a template and writes it while a
