@@ -195,7 +195,14 @@ export async function showIn(page: Page, language: Language, theme: Theme): Prom
     },
     [language, theme] as const,
   );
-  if (reload) await page.reload();
+  if (reload) {
+    // The page shows the signed-in screen from what it stored before its session is back (the refresh
+    // call): leaving it earlier would send the refresh cookie the server has just replaced, which the
+    // server takes for a stolen one and ends the session.
+    const refreshed = page.waitForResponse((response) => response.url().endsWith(`/server${api.auth.refresh.path}`));
+    await page.reload();
+    await refreshed;
+  }
   await expect(page.locator('html')).toHaveAttribute('lang', language);
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
   return reload;
