@@ -150,6 +150,8 @@ test.describe('search', () => {
 
     // Both themes and three languages: the open header list and the results page.
     await kim.setViewportSize({ width: 1360, height: 900 });
+    await kim.goto('/');
+    await expect(kim.getByTestId('dashboard')).toBeVisible();
     await eachDisplay(kim, {
       displays: [
         ['en', 'b'],
