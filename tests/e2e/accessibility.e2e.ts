@@ -2,7 +2,7 @@ import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { callApi, apiSignIn, openAs, prose, seriousViolations as violations, shot, unique } from './support.js';
+import { callApi, apiSignIn, openAs, prose, seriousViolations as violations, showIn, shot, unique } from './support.js';
 
 /**
  * WCAG 2.2 AA as axe-core checks it, in chromium: the screens below in both themes and in Korean, and
@@ -369,8 +369,9 @@ test('the schema editor’s thumbnail buttons are named with their visible label
     schemas: [{ title: 'Analytical balance', entries: [{ field: 'Readability', value: '0.1 mg' }] }],
   });
   const found: string[] = [];
+  const page = await openAs(browser, curator);
   for (const language of ['en', 'ko', 'ja'] as const) {
-    const page = await openAs(browser, curator, { language });
+    await showIn(page, language, 's');
     await page.goto(`/schema/${created.schemasTypeNo}`);
     await expect(page.getByTestId('page-schema-detail')).toBeVisible();
     await page.getByTestId('schema-child-0').click();
@@ -382,7 +383,7 @@ test('the schema editor’s thumbnail buttons are named with their visible label
       expect(await button.getAttribute('aria-label'), `${language} ${testId}`).toContain(visible);
     }
     found.push(...(await violations(page, `schema editor ${language}`)));
-    await page.context().close();
   }
+  await page.context().close();
   expect(found).toEqual([]);
 });

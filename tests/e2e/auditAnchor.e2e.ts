@@ -5,7 +5,7 @@ import { expect, test } from './test.js';
 import { auditLog } from '../../server/src/db/schema.js';
 import { auditChainHead } from '../../server/src/audit/audit.js';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.js';
-import { openAs, shot, unique } from './support.js';
+import { eachDisplay, openAs, showIn, shot, unique } from './support.js';
 
 /**
  * The end of the audit chain, which the chain itself cannot vouch for: the newest records are removed
@@ -51,19 +51,10 @@ test('the newest audit records removed behind the triggers: verify compares the 
   const headless = testInfo.outputPath('not-an-export.csv');
   await writeFile(headless, 'seq,at\r\n1,2026-01-01\r\n');
 
-  // The readers sign in before the cut (a sign-in is itself a record), then three more records follow.
-  const readers = [];
-  for (const [language, theme] of [
-    ['en', 's'],
-    ['en', 'b'],
-    ['ko', 'b'],
-    ['ja', 's'],
-  ] as const) {
-    const page = await openAs(browser, server.admin, { language, theme, baseURL });
-    await page.goto('/admin/audit');
-    await expect(page.getByTestId('audit-row').first()).toBeVisible();
-    readers.push({ page, language, theme });
-  }
+  // The reader signs in before the cut (a sign-in is itself a record), then three more records follow.
+  const page = await openAs(browser, server.admin, { baseURL });
+  await page.goto('/admin/audit');
+  await expect(page.getByTestId('audit-row').first()).toBeVisible();
   for (let n = 0; n < 3; n += 1) await createProject();
   await server.services.auditAnchor.settled();
   const anchored = await auditChainHead(server.database.db);
@@ -83,23 +74,33 @@ test('the newest audit records removed behind the triggers: verify compares the 
     ko: '체인이 잘렸거나 다시 작성됨: 데이터베이스 밖에 보관한 헤드가 체인에 없습니다',
     ja: 'チェーンが切り詰められたか書き換えられました: データベースの外に保管したヘッドがチェーンにありません',
   };
-  for (const { page, language, theme } of readers) {
-    await page.getByTestId('audit-verify').click();
-    const verdict = page.getByTestId('audit-verify-result');
-    await expect(verdict).toHaveAttribute('data-ok', 'false');
-    await expect(verdict).toHaveAttribute('data-broken-count', '0');
-    await expect(verdict).toHaveAttribute('role', 'alert');
-    await expect(verdict.locator('.verify-title')).toHaveText(titles[language]);
-    const written = verdict.getByTestId('audit-verify-anchor');
-    await expect(written).toHaveAttribute('data-source', 'server');
-    await expect(written).toHaveAttribute('data-result', 'beyondEnd');
-    await expect(written).toContainText(`#${anchored?.seq}`);
-    await expect(written).toContainText(`#${newest[2]!.seq - 1}`);
-    await shot(page, `audit-anchor-cut-${theme}-${language}`, false);
-  }
+  await eachDisplay(page, {
+    displays: [
+      ['en', 's'],
+      ['en', 'b'],
+      ['ko', 'b'],
+      ['ja', 's'],
+    ],
+    visit: async ({ language }) => {
+      await page.getByTestId('audit-verify').click();
+      const verdict = page.getByTestId('audit-verify-result');
+      await expect(verdict).toHaveAttribute('data-ok', 'false');
+      await expect(verdict).toHaveAttribute('data-broken-count', '0');
+      await expect(verdict).toHaveAttribute('role', 'alert');
+      await expect(verdict.locator('.verify-title')).toHaveText(titles[language]);
+      const written = verdict.getByTestId('audit-verify-anchor');
+      await expect(written).toHaveAttribute('data-source', 'server');
+      await expect(written).toHaveAttribute('data-result', 'beyondEnd');
+      await expect(written).toContainText(`#${anchored?.seq}`);
+      await expect(written).toContainText(`#${newest[2]!.seq - 1}`);
+    },
+    shot: 'audit-anchor-cut',
+    fullPage: false,
+  });
 
   // The export's head is still in the chain (it was taken before the cut): it matches, the server's does not.
-  const { page } = readers[0]!;
+  await showIn(page, 'en', 's');
+  await page.getByTestId('audit-verify').click();
   await page.getByTestId('audit-verify-export-file').setInputFiles(csv);
   const verdict = page.getByTestId('audit-verify-result');
   const anchors = verdict.getByTestId('audit-verify-anchor');
@@ -115,5 +116,5 @@ test('the newest audit records removed behind the triggers: verify compares the 
   await expect(page.getByTestId('audit-verify-no-head')).toHaveText(
     'This file names no audit chain head on its last line. Choose a CSV exported from the audit trail.',
   );
-  for (const reader of readers) await reader.page.context().close();
+  await page.context().close();
 });

@@ -4,7 +4,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import type { SchemaUpdateRequest } from '../../shared/src/api/schemas.js';
 import { png } from '../../server/src/files/pngImage.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { callApi, apiSignIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, eachDisplay, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * Catalogues in notes (issue 12's closing test): a curator builds a schema type with two schemas and a
@@ -207,20 +207,25 @@ test('a schema block and a dropbox cell keep what was signed when the catalogue 
   await expect(prose(woo).getByTestId('schema-block-update')).toHaveCount(0);
   await shot(woo, 'catalogues-signed-s-en');
   expect(await seriousViolations(woo, 'signed note with catalogue blocks')).toEqual([]);
-  await woo.context().close();
   await han.context().close();
 
   // --- The same signed note in the other themes and languages.
-  for (const [theme, language, newer] of [
-    ['b', 'ko', '스키마가 리비전 2(으)로 바뀌었습니다. 이 블록은 리비전 1을(를) 유지합니다.'],
-    ['s', 'ja', 'スキーマは現在リビジョン 2 です。このブロックはリビジョン 1 を保持しています。'],
-    ['b', 'en', 'The schema now has revision 2; this block keeps revision 1.'],
-  ] as const) {
-    const page = await openAs(browser, reviewer, { theme, language });
-    await page.goto(`/note/${labNoteNo}`);
-    await expect(prose(page).getByTestId('schema-block-newer')).toHaveText(newer);
-    await expect(prose(page).getByTestId('cell-dropbox-value')).toHaveText('밀리그램');
-    await shot(page, `catalogues-signed-${theme}-${language}`);
-    await page.context().close();
-  }
+  const newer = {
+    ko: '스키마가 리비전 2(으)로 바뀌었습니다. 이 블록은 리비전 1을(를) 유지합니다.',
+    ja: 'スキーマは現在リビジョン 2 です。このブロックはリビジョン 1 を保持しています。',
+    en: 'The schema now has revision 2; this block keeps revision 1.',
+  } as const;
+  await eachDisplay(woo, {
+    displays: [
+      ['en', 'b'],
+      ['ko', 'b'],
+      ['ja', 's'],
+    ],
+    visit: async ({ language }) => {
+      await expect(prose(woo).getByTestId('schema-block-newer')).toHaveText(newer[language]);
+      await expect(prose(woo).getByTestId('cell-dropbox-value')).toHaveText('밀리그램');
+    },
+    shot: 'catalogues-signed',
+  });
+  await woo.context().close();
 });

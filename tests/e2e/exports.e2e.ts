@@ -7,7 +7,7 @@ import { expect, test } from './test.js';
 import type { Download, Locator, Page, Route } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures';
 import { generateSigningKey, minisignPublicKeyFile, minisignSignature } from '../../server/src/exports/eln/minisign.js';
-import { callApi, apiSignIn, fillDate, forgetDisplayChoices, openAs, prose, seriousViolations, shot, unique } from './support';
+import { callApi, apiSignIn, eachDisplay, fillDate, forgetDisplayChoices, openAs, prose, seriousViolations, shot, unique } from './support';
 
 /**
  * A project leaves the notebook from its own screen, as PDF and as a signed .eln archive; the PDF's pages
@@ -356,35 +356,46 @@ test.describe('exports', () => {
   });
 
   test('the export form says when the server cannot print PDFs and what to install, in each language and theme', async ({ browser }) => {
-    const cases = [
-      { language: 'en', theme: 's', says: 'Chromium is not installed' },
-      { language: 'ko', theme: 'b', says: 'Chromium이 설치되어 있지 않습니다' },
-      { language: 'ja', theme: 's', says: 'Chromiumがインストールされていません' },
-    ] as const;
-    for (const { language, theme, says } of cases) {
-      const admin = await openAs(browser, E2E.admin, { language, theme });
-      // The answer of a server without chromium, fonts-nanum and Ghostscript (the API test runs such a server).
-      await admin.route(`**${api.exports.support.path}`, (route) =>
-        route.fulfill({
-          json: {
-            status: '0000',
-            message: 'OK',
-            data: { pdf: false, pdfA: false, missingPackages: ['chromium', 'fonts-nanum', 'ghostscript'] },
-          },
-        }),
-      );
-      await admin.goto('/admin/download');
-      await expect(admin.getByTestId('download-form-support')).toContainText(says);
-      await expect(admin.getByTestId('download-form-support-command')).toHaveText('sudo apt-get install chromium fonts-nanum ghostscript');
-      // PDF cannot be chosen; the archive is what is left (without its PDF copies, as the notice says).
-      await expect(admin.getByTestId('download-form-format-pdf').locator('input')).toBeDisabled();
-      await expect(admin.getByTestId('download-form-format-eln').locator('input')).toBeChecked();
-      await shot(admin, `download-no-pdf-${theme}-${language}`);
-      expect(await seriousViolations(admin, `download page without chromium, ${language}`)).toEqual([]);
+    const says = {
+      en: 'Chromium is not installed',
+      ko: 'Chromium이 설치되어 있지 않습니다',
+      ja: 'Chromiumがインストールされていません',
+    } as const;
+    const admin = await openAs(browser, E2E.admin);
+    // The answer of a server without chromium, fonts-nanum and Ghostscript (the API test runs such a server).
+    await admin.route(`**${api.exports.support.path}`, (route) =>
+      route.fulfill({
+        json: {
+          status: '0000',
+          message: 'OK',
+          data: { pdf: false, pdfA: false, missingPackages: ['chromium', 'fonts-nanum', 'ghostscript'] },
+        },
+      }),
+    );
+    await eachDisplay(admin, {
+      displays: [
+        ['en', 's'],
+        ['ko', 'b'],
+        ['ja', 's'],
+      ],
+      visit: async ({ language }) => {
+        await admin.goto('/admin/download');
+        await expect(admin.getByTestId('download-form-support')).toContainText(says[language]);
+        await expect(admin.getByTestId('download-form-support-command')).toHaveText(
+          'sudo apt-get install chromium fonts-nanum ghostscript',
+        );
+        // PDF cannot be chosen; the archive is what is left (without its PDF copies, as the notice says).
+        await expect(admin.getByTestId('download-form-format-pdf').locator('input')).toBeDisabled();
+        await expect(admin.getByTestId('download-form-format-eln').locator('input')).toBeChecked();
+      },
+      shot: 'download-no-pdf',
+      axe: { where: 'download page without chromium' },
       // The audit CSV needs no printer: nothing is said there.
-      await admin.getByTestId('download-form-format-auditCsv').click();
-      await expect(admin.getByTestId('download-form-support')).toHaveCount(0);
-      await admin.context().close();
-    }
+      after: async () => {
+        await admin.getByTestId('download-form-format-auditCsv').click();
+        await expect(admin.getByTestId('download-form-support')).toHaveCount(0);
+      },
+    });
+    await admin.context().close();
   });
 });

@@ -2,7 +2,7 @@ import { api } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { apiSignIn, callApi, createPerson, openAs, seriousViolations, shot, unique, type Person } from './support.js';
+import { apiSignIn, callApi, createPerson, eachDisplay, openAs, seriousViolations, showIn, shot, unique, type Person } from './support.js';
 
 /**
  * The home (`/`) in the browser: a researcher with a signature asked of them, a template of theirs sent
@@ -85,24 +85,18 @@ test.describe('home', () => {
 
     expect(await seriousViolations(page, 'home')).toEqual([]);
 
-    for (const theme of ['s', 'b'] as const) {
-      for (const language of ['en', 'ko', 'ja'] as const) {
-        await page.evaluate(
-          ([t, l]) => {
-            window.localStorage.setItem('eln.theme', t);
-            window.localStorage.setItem('eln.language', l);
-          },
-          [theme, language] as const,
-        );
-        await homeReady(page);
+    await eachDisplay(page, {
+      open: async () => {
+        await expect(page.getByTestId('home-sections')).toBeVisible();
+        await expect(page.locator('.home-card[aria-busy="true"]')).toHaveCount(0);
+        await expect(page.locator('.home-card .skeleton-block')).toHaveCount(0);
+      },
+      visit: async () => {
         await expect(page.getByTestId(`home-signature-${asked}`)).toBeVisible();
-        await shot(page, `home-${theme}-${language}`);
-      }
-    }
-    await page.evaluate(() => {
-      window.localStorage.setItem('eln.theme', 's');
-      window.localStorage.setItem('eln.language', 'en');
+      },
+      shot: 'home',
     });
+    await showIn(page, 'en', 's');
     await page.setViewportSize({ width: 420, height: 900 });
     await homeReady(page);
     await shot(page, 'home-narrow-s-en');

@@ -2,7 +2,19 @@ import { api } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { apiSignIn, callApi, caretTakenIn, createPerson, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
+import {
+  apiSignIn,
+  callApi,
+  caretTakenIn,
+  createPerson,
+  eachDisplay,
+  openAs,
+  prose,
+  seriousViolations,
+  shot,
+  unique,
+  type Person,
+} from './support.js';
 
 /**
  * Mentions in a note's body: a writer types `@`, filters, picks a member with the keyboard, and that member's
@@ -143,30 +155,19 @@ test.describe('mentions', () => {
       signatureList: { department, user: [leader, writer].map((p) => p.userId).join(',') },
     });
 
-    // The list as each language and theme shows it, in this one page (each switch reloads it).
-    for (const [language, theme] of [
-      ['en', 's'],
-      ['ko', 's'],
-      ['ja', 's'],
-      ['ja', 'b'],
-      ['ko', 'b'],
-      ['en', 'b'],
-    ] as const) {
-      if ((await woo.locator('html').getAttribute('data-theme')) !== theme) await woo.getByTestId('theme-toggle').click();
-      if ((await woo.locator('html').getAttribute('lang')) !== language) {
-        await woo.getByTestId(`lang-${language}`).click();
-        await expect(woo.locator('html')).toHaveAttribute('lang', language);
-      }
-      await expect(woo.locator('html')).toHaveAttribute('data-theme', theme);
-      await openNote(woo, labNoteNo);
-      await expect(chip(woo, kim)).toHaveClass(/is-unresolved/);
-      await woo.keyboard.type(' @');
-      await expect(popup(woo).getByTestId('mention-option')).toHaveCount(6);
-      await shot(woo, `${SCREENSHOTS}/suggestions-${theme}-${language}`, false);
-      await woo.keyboard.press('Escape');
-      await woo.keyboard.press('Backspace');
-      await woo.keyboard.press('Backspace');
-    }
+    // The list as each language and theme shows it, in this one page.
+    await eachDisplay(woo, {
+      visit: async ({ name }) => {
+        await openNote(woo, labNoteNo);
+        await expect(chip(woo, kim)).toHaveClass(/is-unresolved/);
+        await woo.keyboard.type(' @');
+        await expect(popup(woo).getByTestId('mention-option')).toHaveCount(6);
+        await shot(woo, `${SCREENSHOTS}/suggestions-${name}`, false);
+        await woo.keyboard.press('Escape');
+        await woo.keyboard.press('Backspace');
+        await woo.keyboard.press('Backspace');
+      },
+    });
     await expect(woo.getByTestId('save-state')).toHaveAttribute('data-saved', 'yes');
     expect(await mentionsHeard(request, dora)).toBe(0);
     await woo.context().close();

@@ -1,7 +1,7 @@
 import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { apiSignIn, callApi, openAs, shot, unique, type Person } from './support.js';
+import { apiSignIn, callApi, eachDisplay, openAs, shot, unique, type Person } from './support.js';
 
 /**
  * What a note that cannot be written says about itself (issue 45, item 8): "Read only" and why, in the
@@ -68,22 +68,25 @@ test('a signed note and a closed project’s note say "Read only" and why, in en
   await expect(page.getByTestId('save-state')).toHaveCount(0);
   await expect(page.getByTestId('connection-state')).toHaveCount(0);
   await shot(page, 'note-read-only-signed-s-en', false);
-  await page.context().close();
 
   // Closed: every note of the project, in each language.
   await callApi(request, memberToken, api.projects.finish, { projectNo });
-  for (const [language, text, theme] of [
-    ['en', 'Read only · project closed', 's'],
-    ['ko', '읽기 전용 · 프로젝트 종료', 'b'],
-    ['ja', '読み取り専用 · プロジェクト終了', 's'],
-  ] as const) {
-    const reader = await openAs(browser, E2E.member, { language, theme });
-    await reader.goto(`/note/${open.labNoteNo}`);
-    await expect(reader.getByTestId('note-mode')).toHaveAttribute('data-reason', 'finished');
-    await expect(reader.getByTestId('note-mode')).toHaveText(text);
-    await expect(reader.getByTestId('save-state')).toHaveCount(0);
-    await expect(reader.getByTestId('connection-state')).toHaveCount(0);
-    await shot(reader, `note-read-only-finished-${theme}-${language}`, false);
-    await reader.context().close();
-  }
+  const texts = { en: 'Read only · project closed', ko: '읽기 전용 · 프로젝트 종료', ja: '読み取り専用 · プロジェクト終了' } as const;
+  await page.goto(`/note/${open.labNoteNo}`);
+  await eachDisplay(page, {
+    displays: [
+      ['en', 's'],
+      ['ko', 'b'],
+      ['ja', 's'],
+    ],
+    visit: async ({ language }) => {
+      await expect(page.getByTestId('note-mode')).toHaveAttribute('data-reason', 'finished');
+      await expect(page.getByTestId('note-mode')).toHaveText(texts[language]);
+      await expect(page.getByTestId('save-state')).toHaveCount(0);
+      await expect(page.getByTestId('connection-state')).toHaveCount(0);
+    },
+    shot: 'note-read-only-finished',
+    fullPage: false,
+  });
+  await page.context().close();
 });

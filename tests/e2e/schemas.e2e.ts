@@ -2,7 +2,7 @@ import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { callApi, apiSignIn, openAs, seriousViolations, shot, unique, type Person } from './support.js';
+import { callApi, apiSignIn, eachDisplay, openAs, seriousViolations, shot, unique, type Person } from './support.js';
 
 /**
  * Schemas (issue 12): a curator builds a catalogue type with two schemas and their entries (typed, and
@@ -130,36 +130,39 @@ test('a curator builds a schema type with two schemas, typed and pasted; the rul
   await member.context().close();
 });
 
-for (const [theme, language] of [
-  ['b', 'ja'],
-  ['s', 'ko'],
-] as const) {
-  test(`the schema list and editor read well in theme ${theme}, ${language}`, async ({ browser, request }) => {
-    const adminToken = await apiSignIn(request, E2E.admin);
-    const id = unique();
-    const { schemasTypeNo } = await callApi(request, adminToken, api.schemas.create, {
-      code: `EQ-${id}`,
-      title: `Equipment ${id}`,
-      description: 'Instruments of lab 2',
-      schemas: [
-        {
-          title: 'Centrifuge 5430R',
-          entries: [
-            { field: 'Serial', value: '5428-1234' },
-            { field: 'Location', value: 'Room 204' },
-          ],
-        },
-        { title: 'pH meter', entries: [{ field: 'Calibrated', value: '2026-11-02' }] },
-      ],
-    });
-    const page = await openAs(browser, E2E.admin, { theme, language });
-    await page.goto('/schema');
-    await expect(page.getByTestId('schema-row').first()).toBeVisible();
-    await shot(page, `schema-list-${theme}-${language}`);
-    expect(await seriousViolations(page, `schema list, theme ${theme}, ${language}`)).toEqual([]);
-    await page.goto(`/schema/${schemasTypeNo}`);
-    await expect(page.getByTestId('schema-child-0')).toBeVisible();
-    await shot(page, `schema-editor-${theme}-${language}`);
-    await page.context().close();
+test('the schema list and editor read well in theme b, ja and theme s, ko', async ({ browser, request }) => {
+  const adminToken = await apiSignIn(request, E2E.admin);
+  const id = unique();
+  const { schemasTypeNo } = await callApi(request, adminToken, api.schemas.create, {
+    code: `EQ-${id}`,
+    title: `Equipment ${id}`,
+    description: 'Instruments of lab 2',
+    schemas: [
+      {
+        title: 'Centrifuge 5430R',
+        entries: [
+          { field: 'Serial', value: '5428-1234' },
+          { field: 'Location', value: 'Room 204' },
+        ],
+      },
+      { title: 'pH meter', entries: [{ field: 'Calibrated', value: '2026-11-02' }] },
+    ],
   });
-}
+  const page = await openAs(browser, E2E.admin, { theme: 'b', language: 'ja' });
+  await eachDisplay(page, {
+    displays: [
+      ['ja', 'b'],
+      ['ko', 's'],
+    ],
+    visit: async ({ name }) => {
+      await page.goto('/schema');
+      await expect(page.getByTestId('schema-row').first()).toBeVisible();
+      await shot(page, `schema-list-${name}`);
+      expect(await seriousViolations(page, `schema list, ${name}`)).toEqual([]);
+      await page.goto(`/schema/${schemasTypeNo}`);
+      await expect(page.getByTestId('schema-child-0')).toBeVisible();
+    },
+    shot: 'schema-editor',
+  });
+  await page.context().close();
+});

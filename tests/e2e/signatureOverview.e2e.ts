@@ -2,7 +2,7 @@ import { api } from '@eln/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './test.js';
 import { E2E, hangTimeout } from './fixtures.js';
-import { apiSignIn, callApi, createPerson, openAs, seriousViolations, shot, unique, type Person } from './support.js';
+import { apiSignIn, callApi, createPerson, eachDisplay, openAs, seriousViolations, showIn, shot, unique, type Person } from './support.js';
 
 /**
  * The signature overview in the browser: the project leader opens it from the project, sees who was asked,
@@ -119,25 +119,15 @@ test.describe('signature overview', () => {
     await expect(first.getByTestId('overview-next-reminder')).toContainText('Next reminder from');
     await expect(first.getByTestId('overview-reminders')).toContainText(`Reminded once, last by Han Leader ${id}`);
 
-    for (const theme of ['s', 'b'] as const) {
-      for (const language of ['en', 'ko', 'ja'] as const) {
-        await page.evaluate(
-          ([t, l]) => {
-            window.localStorage.setItem('eln.theme', t);
-            window.localStorage.setItem('eln.language', l);
-          },
-          [theme, language] as const,
-        );
-        await page.goto(`/project/${projectNo}/signatures`);
-        await overviewReady(page);
+    await page.goto(`/project/${projectNo}/signatures`);
+    await eachDisplay(page, {
+      open: () => overviewReady(page),
+      visit: async () => {
         await expect(rows).toHaveCount(5);
-        await shot(page, `signature-overview-${theme}-${language}`);
-      }
-    }
-    await page.evaluate(() => {
-      window.localStorage.setItem('eln.theme', 's');
-      window.localStorage.setItem('eln.language', 'en');
+      },
+      shot: 'signature-overview',
     });
+    await showIn(page, 'en', 's');
 
     // A server error on loading shows the error page (as every list does), whose retry opens the overview again.
     let failing = true;

@@ -150,6 +150,118 @@ export async function openAs(
   return page;
 }
 
+export type Language = 'en' | 'ko' | 'ja';
+export type Theme = 's' | 'b';
+
+/** A language and theme a screen is shown in; `name` is `<theme>-<language>`, as screenshots are named. */
+export interface Display {
+  language: Language;
+  theme: Theme;
+  name: `${Theme}-${Language}`;
+}
+
+/**
+ * The six language × theme combinations, in the order `eachDisplay` walks them: one page load per language,
+ * one theme switch between.
+ */
+export const ALL_DISPLAYS: ReadonlyArray<readonly [Language, Theme]> = [
+  ['en', 's'],
+  ['en', 'b'],
+  ['ko', 'b'],
+  ['ko', 's'],
+  ['ja', 's'],
+  ['ja', 'b'],
+];
+
+/**
+ * Shows an open, signed-in page in `language` and `theme` as the app itself switches them, without a new
+ * sign-in: the theme in place (the choice written where the app keeps it, and the app told as another tab's
+ * switch tells it), a language by loading the page again (the header's language switch reloads too).
+ * Nothing is saved on the server, as the header's switches would for the person. Answers whether the page
+ * was loaded again (what was open on it, a dialog say, is then closed).
+ */
+export async function showIn(page: Page, language: Language, theme: Theme): Promise<boolean> {
+  const reload = await page.evaluate(
+    ([languageValue, themeValue]) => {
+      const html = document.documentElement;
+      const languageChanges = html.lang !== languageValue;
+      window.localStorage.setItem('eln.language', languageValue);
+      if (window.localStorage.getItem('eln.theme') !== themeValue || html.dataset.theme !== themeValue) {
+        window.localStorage.setItem('eln.theme', themeValue);
+        window.dispatchEvent(new StorageEvent('storage', { key: 'eln.theme', newValue: themeValue, storageArea: window.localStorage }));
+      }
+      // A page that shows no theme switch does not listen: it takes the theme on its next load.
+      return languageChanges || html.dataset.theme !== themeValue;
+    },
+    [language, theme] as const,
+  );
+  if (reload) {
+    // The page shows the signed-in screen from what it stored before its session is back (the refresh
+    // call): leaving it earlier would send the refresh cookie the server has just replaced, which the
+    // server takes for a stolen one and ends the session.
+    const refreshed = page.waitForResponse((response) => response.url().endsWith(`/server${api.auth.refresh.path}`));
+    await page.reload();
+    await refreshed;
+  }
+  await expect(page.locator('html')).toHaveAttribute('lang', language);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  return reload;
+}
+
+/** The visits where axe runs: one per theme, in different languages where the walk allows. */
+function axeVisits(displays: ReadonlyArray<readonly [Language, Theme]>): Set<number> {
+  const chosen = new Set<number>();
+  const usedLanguages = new Set<Language>();
+  for (const theme of new Set(displays.map(([, t]) => t))) {
+    const ofTheme = [...displays.entries()].filter(([, [, t]]) => t === theme);
+    const [index, [language]] = ofTheme.find(([, [l]]) => !usedLanguages.has(l)) ?? ofTheme[0]!;
+    chosen.add(index);
+    usedLanguages.add(language);
+  }
+  return chosen;
+}
+
+export interface DisplayWalk {
+  /** The combinations to show, [language, theme] (ALL_DISPLAYS when not given); best grouped by language. */
+  displays?: ReadonlyArray<readonly [Language, Theme]>;
+  /** Brings the page to what is to be shown (a dialog open, say): before the first visit and after every page load. */
+  open?: (display: Display) => Promise<void>;
+  /** The checks in one display, before its screenshot. */
+  visit: (display: Display) => Promise<void>;
+  /** After the screenshot and axe: closes what `visit` opened, say. */
+  after?: (display: Display) => Promise<void>;
+  /** The screenshot taken after each visit, named `<shot>-<theme>-<language>`. */
+  shot?: string;
+  /** The screenshot is of the viewport (a dialog, an open list) rather than the full page. */
+  fullPage?: boolean;
+  /** axe runs once per theme (`where` names the screen in its findings), only inside `within` when given. */
+  axe?: { where: string; within?: string };
+}
+
+/**
+ * Walks language × theme combinations on ONE signed-in page (a new browser context and sign-in for each
+ * would cost seconds apiece): `showIn` switches, `open` prepares after each load, `visit` checks, then the
+ * screenshot; axe, if asked, once per theme; then `after`. Every violation found is reported at the end, after the
+ * screenshots.
+ */
+export async function eachDisplay(
+  page: Page,
+  { displays = ALL_DISPLAYS, open, visit, after, shot: name, fullPage = true, axe }: DisplayWalk,
+): Promise<void> {
+  const axeAt = axeVisits(displays);
+  const found: string[] = [];
+  for (const [index, [language, theme]] of displays.entries()) {
+    const display: Display = { language, theme, name: `${theme}-${language}` };
+    const loaded = await showIn(page, language, theme);
+    if (open && (loaded || index === 0)) await open(display);
+    await visit(display);
+    if (name) await shot(page, `${name}-${display.name}`, fullPage);
+    if (axe && axeAt.has(index)) found.push(...(await seriousViolations(page, `${axe.where} ${display.name}`, axe.within)));
+    if (after) await after(display);
+  }
+  expect(found).toEqual([]);
+}
+
 /** The editor's editable area. */
 export const prose = (page: Page) => page.getByTestId('editor-content').locator('.ProseMirror');
 

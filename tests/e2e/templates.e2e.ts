@@ -2,7 +2,19 @@ import { api } from '@eln/shared';
 import { expect, test } from './test.js';
 import type { Page } from '@playwright/test';
 import { E2E, hangTimeout } from './fixtures.js';
-import { callApi, apiSignIn, caretTakenIn, openAs, prose, seriousViolations, shot, unique, type Person } from './support.js';
+import {
+  callApi,
+  apiSignIn,
+  caretTakenIn,
+  eachDisplay,
+  openAs,
+  prose,
+  seriousViolations,
+  showIn,
+  shot,
+  unique,
+  type Person,
+} from './support.js';
 
 /**
  * Templates in the browser, as the issue walks them: an author creates a template and writes it while a
@@ -237,15 +249,16 @@ test('a template is written by its author as a colleague follows live, approved 
   expect(openTabs).toEqual([0]);
 
   // In Korean and Japanese: the editor and the list speak the reader's language.
-  const korean = await openAs(browser, author, { language: 'ko' });
-  await korean.goto(`/template/note/${templateNo}`);
-  await expect(korean.getByTestId('template-state')).toHaveText('승인됨');
-  await expect(korean.getByTestId('template-start-draft')).toHaveText('편집(새 초안)');
-  await shot(korean, 'template-editor-s-ko');
-  const japanese = await openAs(browser, E2E.admin, { theme: 'b', language: 'ja' });
-  await japanese.goto(`/template?t=title&w=${encodeURIComponent(title)}`);
-  await expect(japanese.getByTestId('template-row').filter({ hasText: title }).getByTestId('template-state')).toHaveText('承認済み');
-  await shot(japanese, 'template-list-b-ja');
+  // (The author's and the administrator's pages, switched in place.)
+  await showIn(writer, 'ko', 's');
+  await writer.goto(`/template/note/${templateNo}`);
+  await expect(writer.getByTestId('template-state')).toHaveText('승인됨');
+  await expect(writer.getByTestId('template-start-draft')).toHaveText('편집(새 초안)');
+  await shot(writer, 'template-editor-s-ko');
+  await showIn(approver, 'ja', 'b');
+  await approver.goto(`/template?t=title&w=${encodeURIComponent(title)}`);
+  await expect(approver.getByTestId('template-row').filter({ hasText: title }).getByTestId('template-state')).toHaveText('承認済み');
+  await shot(approver, 'template-list-b-ja');
 });
 
 test('a checked-in template shows one banner saying who approves it; "never approved" is set in the text\'s font', async ({
@@ -290,18 +303,20 @@ test('a checked-in template shows one banner saying who approves it; "never appr
   await shot(page, 'template-checked-in-b-en');
   expect(await seriousViolations(page, 'checked-in template, theme b')).toEqual([]);
   // The same one banner in Korean and Japanese.
-  for (const [language, theme, words] of [
-    ['ko', 's', '승인 요청된 리비전 1:'],
-    ['ja', 'b', 'リビジョン1は承認依頼中で'],
-  ] as const) {
-    const reader = await openAs(browser, author, { language, theme });
-    await reader.goto(`/template/note/${templateNo}`);
-    const banner = reader.getByTestId('page-template-note').locator('.inline-alert');
-    await expect(banner).toHaveCount(1);
-    await expect(banner).toContainText(words);
-    await expect(prose(reader)).toContainText('Objective: one banner');
-    await shot(reader, `template-checked-in-${theme}-${language}`);
-  }
+  const words = { ko: '승인 요청된 리비전 1:', ja: 'リビジョン1は承認依頼中で' } as const;
+  await eachDisplay(page, {
+    displays: [
+      ['ko', 's'],
+      ['ja', 'b'],
+    ],
+    visit: async ({ language }) => {
+      if (language === 'en') throw new Error('ko and ja only');
+      await expect(banners).toHaveCount(1);
+      await expect(banners).toContainText(words[language]);
+      await expect(prose(page)).toContainText('Objective: one banner');
+    },
+    shot: 'template-checked-in',
+  });
 });
 
 test('a template whose first load fails with a server error shows the error page; trying again opens it', async ({ browser, request }) => {
