@@ -203,6 +203,37 @@ describe('appending a block', () => {
     await unchanged();
   });
 
+  it("appends a file uploaded to the note as its block, and refuses another note's file (9002)", async () => {
+    const labNoteNo = await newNote('With a file');
+    const other = await newNote('Other');
+    const upload = async (noteNo: number) => {
+      const form = new FormData();
+      form.append('labNoteNo', String(noteNo));
+      form.append('file', new Blob(['well,OD450\nA1,0.5\n'], { type: 'text/plain' }), 'run7.txt');
+      const response = await fetch(`${url}/server${api.files.upload.path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${writer.token}` },
+        body: form,
+      });
+      return ((await response.json()) as { data: { fileId: string } }).data.fileId;
+    };
+    const fileId = await upload(labNoteNo);
+    const answer = await writer.call(api.notes.appendBlock, { labNoteNo, file: fileId });
+    expect(answer.body.data).toMatchObject({ type: 'file', rows: 0, columns: 0 });
+    const last = (await liveBlocks(labNoteNo)).at(-1)!;
+    expect([last.blockUid, last.content.includes(fileId), last.content.includes('run7.txt')]).toEqual([
+      answer.body.data.blockUid,
+      true,
+      true,
+    ]);
+
+    const elsewhere = await upload(other);
+    const refused = await writer.call(api.notes.appendBlock, { labNoteNo, file: elsewhere });
+    expect([refused.http, refused.body.status]).toEqual([404, ERR.notFound]);
+    expect((await liveBlocks(labNoteNo)).at(-1)!.blockUid).toBe(last.blockUid);
+    expect(await appendRecords(labNoteNo)).toHaveLength(1);
+  });
+
   it('refuses a deleted note (2014) and a note that would outgrow a live document (2052)', async () => {
     const deleted = await newNote('Deleted');
     expect((await writer.call(api.notes.delete, { labNoteNo: deleted })).body.status).toBe('0000');

@@ -60,7 +60,7 @@ export const noteSaveRequest = z.strictObject({
 /**
  * A block a script or instrument appends at the end of a note's live document: a table from CSV text
  * (comma, semicolon or tab separated, read with papaparse; the first row as headers unless `headerRow`
- * is false), or a paragraph of text.
+ * is false), a paragraph of text, or a file uploaded to the note (an image shows as an image).
  */
 export const noteBlockAppendRequest = z.union([
   z.strictObject({
@@ -69,12 +69,13 @@ export const noteBlockAppendRequest = z.union([
     headerRow: z.boolean().default(true).describe('the first row as header cells'),
   }),
   z.strictObject({ labNoteNo: recordNo, paragraph: requiredText(LIMITS.appendedParagraphChars) }),
+  z.strictObject({ labNoteNo: recordNo, file: z.uuid().describe('a file uploaded to this note (/v1/common/file/add)') }),
 ]);
 export const noteBlockAppendAnswer = z.strictObject({
   /** The appended block's id in the note. */
   blockUid: z.string(),
-  type: z.enum(['table', 'paragraph']),
-  /** The table's rows and columns (0 for a paragraph). */
+  type: z.enum(['table', 'paragraph', 'image', 'file']),
+  /** The table's rows and columns (0 for other blocks). */
   rows: z.number(),
   columns: z.number(),
 });
@@ -270,13 +271,14 @@ export const noteCalls = {
     auth: 'user',
     kind: 'command',
     summary:
-      "Appends a table (from CSV text) or a paragraph at the end of a note's live document, as an editor would; every open editor sees it at once.",
+      "Appends a table (from CSV text), a paragraph or an uploaded file at the end of a note's live document, as an editor would; every open editor sees it at once.",
     request: noteBlockAppendRequest,
     answer: noteBlockAppendAnswer,
     errors: [
       ...NOTE_READ_ERRORS,
       ERR.forbidden,
       ERR.conflict,
+      ERR.notFound,
       ...CONTENT_ERRORS,
       ERR.appendCsvUnreadable,
       ERR.appendTableTooLarge,

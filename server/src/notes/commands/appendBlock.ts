@@ -15,7 +15,10 @@ import {
   type PmNode,
 } from '@eln/shared';
 import { noteSchema, schemaViolation } from '@eln/shared/editor';
+import { and, eq } from 'drizzle-orm';
 import { appendAudit, auditedActor } from '../../audit/audit.js';
+import { files } from '../../db/schema.js';
+import { attachmentNode } from '../../exports/eln/importContent.js';
 import type { Actor } from '../../auth/authUser.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
@@ -36,7 +39,12 @@ export async function appendBlock(services: Services, actor: Actor, input: Appen
   const { db, live } = services;
   const ctx = await requireWritableNote(db, actor.user, input.labNoteNo);
   const noteNo = ctx.note.noteNo;
-  const block = 'table' in input ? tableFromCsv(input.table, input.headerRow) : paragraphBlock(input.paragraph);
+  const block =
+    'table' in input
+      ? tableFromCsv(input.table, input.headerRow)
+      : 'file' in input
+        ? await fileBlock(services, noteNo, input.file)
+        : paragraphBlock(input.paragraph);
   const doc: PmNode = { type: 'doc', content: [block.node] };
   if (documentHasUnstorableText(doc)) throw new AppError(ERR.unsupportedCharacters);
   const schemaProblem = schemaViolation(doc);
@@ -93,6 +101,17 @@ export function tableFromCsv(csv: string, headerRow: boolean): NewBlock {
     })),
   };
   return { node, uid, type: 'table', rows: rows.length, columns };
+}
+
+/** The block that shows a file uploaded to this note (9002 for any other file). */
+async function fileBlock(services: Services, noteNo: number, fileId: string): Promise<NewBlock> {
+  const [file] = await services.db
+    .select({ fileId: files.fileId, name: files.originName, kind: files.kind, size: files.size, extension: files.extension })
+    .from(files)
+    .where(and(eq(files.fileId, fileId), eq(files.noteNo, noteNo)));
+  if (!file) throw new AppError(ERR.notFound);
+  const node = attachmentNode(file);
+  return { node, uid: String(node.attrs?.blockUid), type: file.kind, rows: 0, columns: 0 };
 }
 
 /** A paragraph of text; each line break stays a hard break, as Shift+Enter in the editor. */
