@@ -59,6 +59,7 @@ import { searchRoutes } from './search/routes.js';
 import { mentionRoutes } from './mentions/routes.js';
 import { NoteMentionWatcher } from './mentions/noteMentions.js';
 import { accountRoutes } from './account/routes.js';
+import { registerOpenApiDocument } from './apiDocs/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { NotificationStreams } from './notifications/stream.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
@@ -226,6 +227,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, notificationRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
+  registerOpenApiDocument(app, config);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));
