@@ -1,0 +1,29 @@
+import { ApiReferenceReact } from '@scalar/api-reference-react';
+
+/**
+ * Scalar's API reference of the served OpenAPI document. It takes the app's colours and fonts
+ * (apiDocs.css maps Scalar's variables onto the theme's), follows the app's theme instead of its own
+ * toggle, and reaches nothing outside this origin: no web fonts, no telemetry, no request client or
+ * proxy, no agent.
+ */
+export default function ApiReference({ url, dark }: { url: string; dark: boolean }) {
+  return (
+    <ApiReferenceReact
+      configuration={{
+        url,
+        theme: 'none',
+        withDefaultFonts: false,
+        telemetry: false,
+        forceDarkModeState: dark ? 'dark' : 'light',
+        hideDarkModeToggle: true,
+        hideClientButton: true,
+        hideTestRequestButton: true,
+        documentDownloadType: 'json',
+        showDeveloperTools: 'never',
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+      }}
+    />
+  );
+}
