@@ -1,7 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { API_BASE, OPENAPI_DOCUMENT_PATH } from '@eln/shared';
-import { useTheme } from '../../theme/theme';
 import { QuestionIcon } from '../../ui/icons';
 import { PageFrame } from '../../ui/PageFrame';
 import { SkeletonBlock } from '../../ui/States';
@@ -18,7 +17,6 @@ export const OPENAPI_URL = `${API_BASE}${OPENAPI_DOCUMENT_PATH}`;
  */
 export function ApiDocsPage() {
   const { t } = useTranslation();
-  const theme = useTheme();
   return (
     <PageFrame testId="page-api-docs" title={t('apiDocs.title')} description={t('apiDocs.description')} icon={<QuestionIcon size={20} />}>
       <div className="card api-docs-intro" data-testid="api-docs-intro">
@@ -33,7 +31,7 @@ export function ApiDocsPage() {
       </div>
       <div className="card api-docs-reference" data-testid="api-docs-reference">
         <Suspense fallback={<SkeletonBlock lines={8} />}>
-          <ApiReference url={OPENAPI_URL} dark={theme === 'b'} />
+          <ApiReference url={OPENAPI_URL} />
         </Suspense>
       </div>
     </PageFrame>
