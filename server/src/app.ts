@@ -59,7 +59,7 @@ import { searchRoutes } from './search/routes.js';
 import { mentionRoutes } from './mentions/routes.js';
 import { NoteMentionWatcher } from './mentions/noteMentions.js';
 import { accountRoutes } from './account/routes.js';
-import { registerOpenApiDocument } from './apiDocs/routes.js';
+import { registerOpenApiDocument } from './apiDocs/servedDocument.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { NotificationStreams } from './notifications/stream.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
