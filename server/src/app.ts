@@ -61,6 +61,7 @@ import { mentionRoutes } from './mentions/routes.js';
 import { NoteMentionWatcher } from './mentions/noteMentions.js';
 import { accountRoutes } from './account/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
+import { registerOpenApiDocument } from './apiDocs/servedDocument.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { NotificationStreams } from './notifications/stream.js';
 import { installErrorHandling, isApiPath } from './http/errorHandler.js';
@@ -229,6 +230,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, notificationRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
+  registerOpenApiDocument(app, config);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));

@@ -76,6 +76,10 @@ export const ERROR_CATALOGUE = {
   '2026': entry(422, 'This project is closed: its notes and signatures can no longer be added or changed.'),
   // Note history
   '2040': entry(404, 'This note has no such saved version.'),
+  // Blocks appended through the API (instruments and scripts)
+  '2050': entry(422, 'The CSV text could not be read as a table: a quote is not closed, or it has no cells.'),
+  '2051': entry(422, 'The table is too large: at most {max} rows and {max} columns.'),
+  '2052': entry(413, 'The note would become larger than a live document may be.'),
   // Lookups and saves the client reports (generic errors of the product specification)
   '3001': entry(500, 'Users could not be loaded.'),
   '3002': entry(500, 'The dashboard could not be loaded.'),
@@ -310,6 +314,9 @@ export const ERR = {
   reviewerWrote: '2025',
   projectClosed: '2026',
   versionMissing: '2040',
+  appendCsvUnreadable: '2050',
+  appendTableTooLarge: '2051',
+  appendDocumentTooLarge: '2052',
   userLookup: '3001',
   dashboardLookup: '3002',
   projectLookup: '3003',

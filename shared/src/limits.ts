@@ -24,6 +24,10 @@ export const LIMITS = {
   schemaThumbnailSourcePixels: 25_000_000,
   licences: 1,
   tableMaxSide: 30,
+  /** Characters of CSV text a script may append to a note as one table (`/note/block/append`). */
+  appendedCsvChars: 200_000,
+  /** Characters of a paragraph a script may append to a note. */
+  appendedParagraphChars: 10_000,
   tableDefaultRows: 5,
   tableDefaultColumns: 5,
   imageBytes: 3 * 1024 * 1024,

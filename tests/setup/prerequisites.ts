@@ -28,6 +28,8 @@ export const DEBIAN_PACKAGES: readonly DebianPackage[] = [
   { name: 'minisign', file: '/usr/bin/minisign', usedBy: 'the .eln tests check signatures as an inspector would' },
   { name: 'unzip', file: '/usr/bin/unzip', usedBy: 'the .eln tests unpack archives' },
   { name: 'zip', file: '/usr/bin/zip', usedBy: 'the .eln tests build tampered archives' },
+  { name: 'curl', file: '/usr/bin/curl', usedBy: "the README's API examples are run as written" },
+  { name: 'jq', file: '/usr/bin/jq', usedBy: "the README's API examples build and read JSON with it" },
   // Noninteractive: slapd's postinst takes its defaults and asks nothing.
   { name: 'slapd', file: '/usr/sbin/slapd', usedBy: 'the directory synchronisation tests start their own LDAP server' },
   { name: 'ldap-utils', file: '/usr/bin/ldapmodify', usedBy: 'the directory synchronisation tests change it' },

@@ -128,6 +128,13 @@ const signedIn: RouteObject[] = [
     ),
   },
   {
+    path: '/api-docs',
+    lazy: page(
+      () => import('../features/apiDocs/ApiDocsPage'),
+      (m) => m.ApiDocsPage,
+    ),
+  },
+  {
     path: '/search',
     lazy: page(
       () => import('../features/search/SearchPage'),

@@ -38,6 +38,7 @@ const en = {
     projectCreate: 'New project',
     account: 'Signed in as {{name}}',
     myAccount: 'My account',
+    apiDocs: 'API reference',
   },
   language: {
     label: 'Language',
@@ -54,6 +55,16 @@ const en = {
   signOut: {
     action: 'Sign out',
     failed: 'You have been signed out on this device, but the server could not be told.',
+  },
+  apiDocs: {
+    title: 'API reference',
+    description: 'Every call of the notebook for instruments, LIMS and scripts, with its request, answer, refusals and examples.',
+    tokens:
+      'Send a personal access token (eln_pat_…, made on My account) as Authorization: Bearer <token>. It acts with exactly your current permissions; signing always needs your password.',
+    envelope:
+      'Every call is a POST with a JSON body (uploads: a form) and answers { status, message, data }: status 0000 is success, any other is an error code listed below with its message.',
+    document: 'The same reference as an OpenAPI 3.1 document, for code generators and tools:',
+    open: 'For scripts and instruments: the API reference',
   },
   account: {
     title: 'My account',

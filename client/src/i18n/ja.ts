@@ -39,6 +39,7 @@ const ja: Messages = {
     projectCreate: '新規プロジェクト',
     account: '{{name}} としてサインイン中',
     myAccount: 'マイアカウント',
+    apiDocs: 'APIリファレンス',
   },
   language: {
     label: '言語',
@@ -55,6 +56,16 @@ const ja: Messages = {
   signOut: {
     action: 'サインアウト',
     failed: 'この端末ではサインアウトしましたが、サーバーに通知できませんでした。',
+  },
+  apiDocs: {
+    title: 'APIリファレンス',
+    description: '装置、LIMS、スクリプト向けのノートブックのすべての呼び出しと、リクエスト、応答、拒否理由、例です。',
+    tokens:
+      '個人アクセストークン（eln_pat_…、マイアカウントで発行）を Authorization: Bearer <トークン> として送ってください。トークンは現在のあなたの権限のとおりにだけ動作し、署名には常にパスワードが必要です。',
+    envelope:
+      'すべての呼び出しは JSON 本文（アップロードはフォーム）の POST で、{ status, message, data } を返します。status 0000 は成功、それ以外は下記一覧のエラーコードとメッセージです。',
+    document: 'コード生成ツールなど向けの、同じリファレンスの OpenAPI 3.1 文書：',
+    open: 'スクリプトと装置の連携：APIリファレンス',
   },
   account: {
     title: 'マイアカウント',

@@ -39,6 +39,7 @@ const ko: Messages = {
     projectCreate: '새 프로젝트',
     account: '{{name}} 님으로 로그인됨',
     myAccount: '내 계정',
+    apiDocs: 'API 레퍼런스',
   },
   language: {
     label: '언어',
@@ -55,6 +56,16 @@ const ko: Messages = {
   signOut: {
     action: '로그아웃',
     failed: '이 기기에서는 로그아웃되었지만 서버에 알리지 못했습니다.',
+  },
+  apiDocs: {
+    title: 'API 레퍼런스',
+    description: '장비, LIMS, 스크립트를 위한 노트북의 모든 호출과 요청, 응답, 거부 사유, 예시입니다.',
+    tokens:
+      '개인 액세스 토큰(eln_pat_…, 내 계정에서 발급)을 Authorization: Bearer <토큰>으로 보내십시오. 토큰은 현재 내 권한 그대로만 동작하며, 서명에는 항상 비밀번호가 필요합니다.',
+    envelope:
+      '모든 호출은 JSON 본문(업로드는 폼)을 보내는 POST이며 { status, message, data }로 응답합니다. status 0000은 성공이고, 그 밖의 값은 아래 목록의 오류 코드와 메시지입니다.',
+    document: '코드 생성기와 도구를 위한 같은 레퍼런스의 OpenAPI 3.1 문서:',
+    open: '스크립트와 장비 연동: API 레퍼런스',
   },
   account: {
     title: '내 계정',

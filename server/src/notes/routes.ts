@@ -1,6 +1,7 @@
 import { api } from '@eln/shared';
 import { bindCalls } from '../http/route.js';
 import type { Services } from '../services.js';
+import { appendBlock } from './commands/appendBlock.js';
 import { createNote } from './commands/createNote.js';
 import { deleteNote } from './commands/deleteNote.js';
 import { restoreVersion } from './commands/restoreVersion.js';
@@ -23,6 +24,7 @@ function noteCallRoutes(services: Services) {
     viewer: ({ body, user }) => noteViewer(services, user, body.labNoteNo),
     saveDraft: ({ body, actor }) => saveDraft(services, actor, body),
     saveVersion: ({ body, actor }) => saveVersion(services, actor, body),
+    appendBlock: ({ body, actor }) => appendBlock(services, actor, body),
     releaseHold: ({ body, actor }) => releaseHold(services, actor, body),
     releaseOwnHolds: ({ actor }) => releaseOwnHolds(services, actor),
     releaseProjectHolds: ({ body, actor }) => releaseProjectHolds(services, actor, body),

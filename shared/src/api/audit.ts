@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'note.saved',
   'note.restored',
   'note.holdsCleared',
+  'note.blockAppended',
   'file.uploaded',
   'file.typesUpdated',
   'signature.requested',

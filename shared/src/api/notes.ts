@@ -57,6 +57,30 @@ export const noteSaveRequest = z.strictObject({
   blockList: z.array(blockSchema).max(5000),
 });
 
+/**
+ * A block a script or instrument appends at the end of a note's live document: a table from CSV text
+ * (comma, semicolon or tab separated, read with papaparse; the first row as headers unless `headerRow`
+ * is false), a paragraph of text, or a file uploaded to the note (an image shows as an image).
+ */
+export const noteBlockAppendRequest = z.union([
+  z.strictObject({
+    labNoteNo: recordNo,
+    table: text().max(LIMITS.appendedCsvChars).describe('CSV text; at most 30 rows and 30 columns'),
+    headerRow: z.boolean().default(true).describe('the first row as header cells'),
+  }),
+  z.strictObject({ labNoteNo: recordNo, paragraph: requiredText(LIMITS.appendedParagraphChars) }),
+  z.strictObject({ labNoteNo: recordNo, file: z.uuid().describe('a file uploaded to this note (/v1/common/file/add)') }),
+]);
+export const noteBlockAppendAnswer = z.strictObject({
+  /** The appended block's id in the note. */
+  blockUid: z.string(),
+  type: z.enum(['table', 'paragraph', 'image', 'file']),
+  /** The table's rows and columns (0 for other blocks). */
+  rows: z.number(),
+  columns: z.number(),
+});
+export type NoteBlockAppendAnswer = z.infer<typeof noteBlockAppendAnswer>;
+
 export const noteModifier = z.strictObject({ userId: z.string(), name: z.string() });
 export type NoteModifier = z.infer<typeof noteModifier>;
 
@@ -241,6 +265,25 @@ export const noteCalls = {
     errors: [...NOTE_READ_ERRORS, ERR.forbidden, ERR.conflict, ...CONTENT_ERRORS, ERR.saveFailed],
     failure: ERR.saveFailed,
     bodyLimit: NOTE_BODY_LIMIT,
+  }),
+  appendBlock: defineCall({
+    path: '/v1/project/note/block/append',
+    auth: 'user',
+    kind: 'command',
+    summary:
+      "Appends a table (from CSV text), a paragraph or an uploaded file at the end of a note's live document, as an editor would; every open editor sees it at once.",
+    request: noteBlockAppendRequest,
+    answer: noteBlockAppendAnswer,
+    errors: [
+      ...NOTE_READ_ERRORS,
+      ERR.forbidden,
+      ERR.conflict,
+      ERR.notFound,
+      ...CONTENT_ERRORS,
+      ERR.appendCsvUnreadable,
+      ERR.appendTableTooLarge,
+      ERR.appendDocumentTooLarge,
+    ],
   }),
   releaseHold: defineCall({
     path: '/v1/project/clear',

@@ -3,6 +3,7 @@ import { API_BASE } from '../envelope.js';
 import { ERROR_CATALOGUE, SUCCESS, type ErrorCode } from '../errors.js';
 import type { CallSpec } from './call.js';
 import { api } from './routeTable.js';
+import { OPENAPI_EXAMPLES } from './openApiExamples.js';
 
 /*
  * The API reference as an OpenAPI 3.1 document, generated from the route table: each call's path, its
@@ -13,6 +14,7 @@ import { api } from './routeTable.js';
 type JsonSchema = Record<string, unknown>;
 interface Media {
   schema: JsonSchema;
+  example?: unknown;
 }
 interface Response {
   description: string;
@@ -29,10 +31,29 @@ export interface OpenApiOperation {
   responses: Record<string, Response>;
 }
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-  return rest;
-};
+/**
+ * A zod schema as JSON Schema. zod puts recursive and shared parts under the schema's own `$defs`, which
+ * `#/$defs/...` refers to from the root of the document it sits in: in the OpenAPI document they move to
+ * `components.schemas` (into `defs`), named after the call (`notes.viewer.output.__schema0`).
+ */
+function toSchema(schema: z.ZodType, io: 'input' | 'output', prefix: string, defs: Record<string, JsonSchema>): JsonSchema {
+  const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const name = (ref: string) => `${prefix}.${io}.${ref}`;
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (typeof node !== 'object' || node === null) return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [
+        key,
+        key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')
+          ? `#/components/schemas/${name(value.slice('#/$defs/'.length))}`
+          : rewrite(value),
+      ]),
+    );
+  };
+  for (const [key, def] of Object.entries($defs ?? {})) defs[name(key)] = rewrite(def) as JsonSchema;
+  return rewrite(rest) as JsonSchema;
+}
 
 /** The envelope every answer comes in, with the call's `data`. */
 const envelopeOf = (data: JsonSchema): JsonSchema => ({
@@ -40,6 +61,12 @@ const envelopeOf = (data: JsonSchema): JsonSchema => ({
   required: ['status', 'message', 'data'],
   properties: { status: { type: 'string', pattern: '^[0-9]{4}$' }, message: { type: 'string' }, data },
 });
+
+/** A refusal's envelope: one of the codes, its message in the caller's language, and `data` (9001: the fields and why). */
+const refusalOf = (codes: readonly ErrorCode[]): JsonSchema => {
+  const envelope = envelopeOf({});
+  return { ...envelope, properties: { ...(envelope.properties as object), status: { type: 'string', enum: codes } } };
+};
 
 /** The refusals a call may answer, by HTTP status: each status lists its codes and their English messages. */
 function refusalsOf(spec: CallSpec): Record<string, Response> {
@@ -56,26 +83,33 @@ function refusalsOf(spec: CallSpec): Record<string, Response> {
       String(http),
       {
         description: list.map((code) => `${code}: ${ERROR_CATALOGUE[code].en}`).join('\n'),
-        content: { 'application/json': { schema: envelopeOf({}) } },
+        content: { 'application/json': { schema: refusalOf(list) } },
       },
     ]),
   );
 }
 
-function operationOf(group: string, name: string, spec: CallSpec): { post: OpenApiOperation } {
+function operationOf(group: string, name: string, spec: CallSpec, defs: Record<string, JsonSchema>): { post: OpenApiOperation } {
   const requestType = spec.body === 'multipart' ? 'multipart/form-data' : 'application/json';
-  const requestSchema = toSchema(spec.request, 'input');
+  const toSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => toSchema(schema, io, `${group}.${name}`, defs);
+  const requestSchema = toSchemaOf(spec.request, 'input');
+  const example = OPENAPI_EXAMPLES[`${group}.${name}`];
   const answer: Response =
     spec.answerBody === 'file'
       ? { description: 'The file itself.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
       : spec.answerBody === 'stream'
         ? {
             description: 'Server-sent events; the data of each is this schema (JSON).',
-            content: { 'text/event-stream': { schema: toSchema(spec.answer, 'output') } },
+            content: { 'text/event-stream': { schema: toSchemaOf(spec.answer, 'output') } },
           }
         : {
             description: `Success (${SUCCESS}).`,
-            content: { 'application/json': { schema: envelopeOf(toSchema(spec.answer, 'output')) } },
+            content: {
+              'application/json': {
+                schema: envelopeOf(toSchemaOf(spec.answer, 'output')),
+                ...(example && 'answer' in example ? { example: { status: SUCCESS, message: 'OK', data: example.answer } } : {}),
+              },
+            },
           };
   return {
     post: {
@@ -83,7 +117,7 @@ function operationOf(group: string, name: string, spec: CallSpec): { post: OpenA
       tags: [group],
       summary: spec.summary,
       'x-kind': spec.kind,
-      security: spec.auth === 'public' ? [] : [{ bearer: [] }],
+      security: spec.auth === 'public' ? [] : [{ [SESSION]: [] }, { [PERSONAL_TOKEN]: [] }],
       ...(spec.auth === 'admin' ? { description: 'Administrators only.' } : {}),
       requestBody: {
         required: true,
@@ -93,6 +127,7 @@ function operationOf(group: string, name: string, spec: CallSpec): { post: OpenA
               spec.body === 'multipart'
                 ? { ...requestSchema, properties: { ...(requestSchema.properties as object), file: { type: 'string', format: 'binary' } } }
                 : requestSchema,
+            ...(example ? { example: example.request } : {}),
           },
         },
       },
@@ -101,18 +136,76 @@ function operationOf(group: string, name: string, spec: CallSpec): { post: OpenA
   };
 }
 
+/** Where the server answers this document (GET, public, under API_BASE). */
+export const OPENAPI_DOCUMENT_PATH = '/v1/openapi.json';
+
+const SESSION = 'session';
+const PERSONAL_TOKEN = 'personalAccessToken';
+
+/** Where the document is served, and what its `servers` names. */
+export interface OpenApiOptions {
+  /** The notebook's public address (PUBLIC_URL); paths in the document start with /server/v1. */
+  serverUrl?: string;
+}
+
+const INTRODUCTION = `The lab notebook's API, for instruments, LIMS and scripts. Every call is \`POST\` with a JSON body
+(uploads: a multipart form) and answers the envelope \`{ status, message, data }\`; \`status\` \`${SUCCESS}\` is success,
+any other is one of the error codes below, with its message in the language of \`Accept-Language\` (ko, en, ja).
+
+Authenticate with \`Authorization: Bearer <token>\`: a personal access token (\`eln_pat_…\`, made on My account,
+acting with its user's current permissions) or a session's 15-minute access token from \`/server/v1/user/signIn\`.
+A call acts with exactly the caller's permissions; what it may refuse is listed under each call.`;
+
+/** Every code of the catalogue with its HTTP status and English message, as a Markdown table. */
+function errorCodeTable(): string {
+  const rows = Object.entries(ERROR_CATALOGUE).map(([code, entry]) => `| ${code} | ${entry.http} | ${entry.en.replaceAll('|', '\\|')} |`);
+  return ['| code | HTTP | message |', '|---|---|---|', ...rows].join('\n');
+}
+
 /** The OpenAPI 3.1 document of every call of the route table. */
-export function openApiDocument(version: string) {
+export function openApiDocument(version: string, options: OpenApiOptions = {}) {
   const paths: Record<string, ReturnType<typeof operationOf>> = {};
+  const defs: Record<string, JsonSchema> = {};
   for (const [group, calls] of Object.entries(api)) {
     for (const [name, spec] of Object.entries(calls as Record<string, CallSpec>))
-      paths[`${API_BASE}${spec.path}`] = operationOf(group, name, spec);
+      paths[`${API_BASE}${spec.path}`] = operationOf(group, name, spec, defs);
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'ELN API', version },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    info: {
+      title: 'ELN API',
+      version,
+      description: `${INTRODUCTION}\n\n## Error codes\n\n${errorCodeTable()}`,
+    },
+    servers: [{ url: options.serverUrl ?? '/', description: 'This notebook' }],
+    components: {
+      securitySchemes: {
+        [PERSONAL_TOKEN]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'eln_pat_<secret>',
+          description:
+            "A personal access token made on My account: eln_pat_ followed by its secret; acts with its user's permissions within its scopes.",
+        },
+        [SESSION]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A session access token (15 minutes) from /server/v1/user/signIn, renewed with /server/v1/user/refresh.',
+        },
+      },
+      schemas: {
+        ErrorCode: {
+          type: 'string',
+          enum: Object.keys(ERROR_CATALOGUE),
+          description: 'Every refusal code; the error code table in the introduction gives each one its HTTP status and message.',
+        },
+        ...defs,
+      },
+    },
     tags: Object.keys(api).map((name) => ({ name })),
     paths,
   };
 }
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;

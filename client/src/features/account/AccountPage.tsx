@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { api, LANGUAGES, NOTIFICATION_EVENTS, THEMES, type AccountSettings, type DigestChoice } from '@eln/shared';
 import { apiErrorText } from '../../api';
 import { useApiQuery } from '../../api/queries';
@@ -66,6 +66,11 @@ export function AccountPage() {
           <TokensCard />
         </div>
       )}
+      <p className="account-api-docs">
+        <Link to="/api-docs" data-testid="account-api-docs">
+          {t('apiDocs.open')}
+        </Link>
+      </p>
     </PageFrame>
   );
 }

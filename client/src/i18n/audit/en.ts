@@ -44,6 +44,7 @@ const en = {
       saved: 'Note saved',
       restored: 'Earlier version restored',
       holdsCleared: 'Editing holds released',
+      blockAppended: 'Block added through the API',
     },
     file: {
       uploaded: 'File uploaded',

@@ -42,6 +42,7 @@ const ja: AuditMessages = {
       saved: 'ノート保存',
       restored: '以前のバージョンを復元',
       holdsCleared: '編集中ロックの解除',
+      blockAppended: 'APIによるブロックの追加',
     },
     file: {
       uploaded: 'ファイルのアップロード',

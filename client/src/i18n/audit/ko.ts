@@ -42,6 +42,7 @@ const ko: AuditMessages = {
       saved: '노트 저장',
       restored: '이전 버전 복원',
       holdsCleared: '편집 점유 해제',
+      blockAppended: 'API로 블록 추가',
     },
     file: {
       uploaded: '파일 업로드',

@@ -115,19 +115,39 @@ export class LiveDocuments {
    * holds updates the store refused, or the store refuses this one (the document was locked meanwhile).
    */
   async replaceContent(documentName: string, source: Uint8Array): Promise<Uint8Array> {
+    return this.changeContent(documentName, source, 'replace');
+  }
+
+  /**
+   * Appends the blocks of another state's content (blocks a script sent) at the end of the document, as
+   * replaceContent changes it: one Yjs transaction of the server's own through a direct connection, stored
+   * before this answers. `fits` sees the document's state size before and the blocks' size, and refuses
+   * (throws) before anything changes.
+   */
+  async appendContent(documentName: string, source: Uint8Array, fits?: (stateBytes: number) => void): Promise<Uint8Array> {
+    return this.changeContent(documentName, source, 'append', fits);
+  }
+
+  private async changeContent(
+    documentName: string,
+    source: Uint8Array,
+    how: 'replace' | 'append',
+    fits?: (stateBytes: number) => void,
+  ): Promise<Uint8Array> {
     if (this.persistence.isStale(documentName)) throw new AppError(ERR.conflict);
     const blocks = contentBlocksOf(source);
     const connection = await this.hocuspocus.openDirectConnection(documentName);
     try {
       const document = connection.document;
       if (!document) throw new Error(`${documentName}: the direct connection has no document`);
+      fits?.(Y.encodeStateAsUpdate(document).byteLength);
       const before = Y.encodeStateVector(document);
       // Stored below rather than by the persistence's onChange, so that this waits for exactly this change.
       const origin: LocalTransactionOrigin = { source: 'local', skipStoreHooks: true };
       document.transact(() => {
         const content = document.getXmlFragment(CONTENT_FIELD);
-        content.delete(0, content.length);
-        content.insert(0, blocks);
+        if (how === 'replace') content.delete(0, content.length);
+        content.insert(how === 'replace' ? 0 : content.length, blocks);
       }, origin);
       const state = Y.encodeStateAsUpdate(document);
       if (!(await this.persistence.storeOwnUpdate(documentName, Y.encodeStateAsUpdate(document, before)))) throw new AppError(ERR.conflict);
