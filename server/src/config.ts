@@ -37,6 +37,10 @@ const env = z.object({
   AUDIT_ANCHOR_FILE: z.string().optional(),
   COLLAB_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perAddress),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  WEBHOOKS_ALLOW_LOCAL: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((value) => value === '1'),
   ELN_CHECK_ANSWERS: z
     .enum(['0', '1'])
     .default('0')
@@ -94,6 +98,11 @@ export interface ServerConfig {
    * as unexpected). On in the tests' servers, so the route table documents what the server answers.
    */
   checkAnswers: boolean;
+  /**
+   * WEBHOOKS_ALLOW_LOCAL: webhooks may reach private, loopback and link-local addresses, and plain http:// to
+   * loopback ones (a receiver on this machine). Off, only https:// to public addresses (SSRF).
+   */
+  webhooksAllowLocal: boolean;
   /** The LDAP directory departments and people are synchronised from (LDAP_* variables), or null. */
   directory: DirectoryConfig | null;
   /** Single sign-on through an OpenID Connect provider (OIDC_* variables), or null. */
@@ -145,6 +154,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     trustedLicenceKeys: [PRODUCTION_LICENCE_KEY],
     chromiumPath: e.CHROMIUM_PATH,
     checkAnswers: e.ELN_CHECK_ANSWERS,
+    webhooksAllowLocal: e.WEBHOOKS_ALLOW_LOCAL,
     directory: loadDirectoryConfig(source),
     sso: loadSsoConfig(source, e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
   };

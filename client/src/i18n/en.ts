@@ -115,6 +115,7 @@ const en = {
       exportFailed: 'My export failed',
       mentioned: 'Someone mentions me',
       usersDeactivated: 'Directory synchronisation deactivates people',
+      webhookDisabled: 'My webhook is turned off after failed deliveries',
     },
   },
   notifications: {
@@ -713,6 +714,7 @@ const en = {
         exportFailed: 'Export failed',
         mentioned: 'Mentioned',
         usersDeactivated: 'People deactivated by the directory',
+        webhookDisabled: 'Webhook turned off',
       },
     },
     fileTypes: {

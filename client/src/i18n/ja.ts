@@ -115,6 +115,7 @@ const ja: Messages = {
       exportFailed: 'エクスポートが失敗したとき',
       mentioned: '誰かにメンションされたとき',
       usersDeactivated: 'ディレクトリ同期でユーザーが無効化されたとき',
+      webhookDisabled: '自分のWebhookが配信失敗で無効になったとき',
     },
   },
   notifications: {
@@ -718,6 +719,7 @@ const ja: Messages = {
         exportFailed: 'エクスポート失敗',
         mentioned: 'メンション',
         usersDeactivated: 'ディレクトリ同期による無効化',
+        webhookDisabled: 'Webhook無効化',
       },
     },
     fileTypes: {

@@ -115,6 +115,7 @@ const ko: Messages = {
       exportFailed: '내보내기가 실패했을 때',
       mentioned: '누군가 나를 언급했을 때',
       usersDeactivated: '디렉터리 동기화로 사용자가 비활성화되었을 때',
+      webhookDisabled: '내 웹훅이 전송 실패로 꺼졌을 때',
     },
   },
   notifications: {
@@ -710,6 +711,7 @@ const ko: Messages = {
         exportFailed: '내보내기 실패',
         mentioned: '언급',
         usersDeactivated: '디렉터리 동기화로 비활성화',
+        webhookDisabled: '웹훅 꺼짐',
       },
     },
     fileTypes: {

@@ -25,6 +25,7 @@ import { systemCalls } from './system.js';
 import { templateCalls } from './templates.js';
 import { timestampCalls } from './timestamps.js';
 import { userCalls } from './users.js';
+import { webhookCalls } from './webhooks.js';
 
 /**
  * The route table: every call of the API, grouped by the feature that answers it (the server folder of
@@ -57,6 +58,7 @@ export const api = {
   account: accountCalls,
   mail: mailCalls,
   notifications: notificationCalls,
+  webhooks: webhookCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

@@ -97,6 +97,13 @@ const en = {
     mail: {
       retried: 'Mail sent again',
     },
+    webhook: {
+      created: 'Webhook registered',
+      updated: 'Webhook changed',
+      deleted: 'Webhook deleted',
+      redelivered: 'Webhook delivery sent again',
+      disabled: 'Webhook turned off after failed deliveries',
+    },
     system: {
       started: 'System started',
     },
@@ -125,6 +132,7 @@ const en = {
     template: 'Templates',
     export: 'Exports',
     mail: 'Mail',
+    webhook: 'Webhooks',
     system: 'System',
     timestamp: 'Trusted time-stamps',
   },
