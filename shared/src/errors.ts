@@ -116,7 +116,10 @@ export const ERROR_CATALOGUE = {
   '5201': entry(500, 'The webhooks could not be loaded.'),
   '5202': entry(404, 'This webhook does not exist.'),
   '5203': entry(422, 'A webhook address must be an https:// URL without a user name or password.'),
-  '5204': entry(422, 'The webhook address {host} leads to a private, loopback or link-local network address, which webhooks may not reach.'),
+  '5204': entry(
+    422,
+    'The webhook address {host} leads to a private, loopback or link-local network address, which webhooks may not reach.',
+  ),
   '5205': entry(422, 'The webhook address {host} could not be found (its name does not resolve).'),
   '5206': entry(422, 'There may be at most {max} webhooks here. Delete one first.'),
   '5207': entry(422, 'A project’s webhook can only be sent the project’s own events, not templates approved or people deactivated.'),

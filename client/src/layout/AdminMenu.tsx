@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router-dom';
-import { AuditIcon, BuildingIcon, ChevronDownIcon, ClockIcon, DownloadIcon, InfoIcon, ShieldIcon, UsersIcon } from '../ui/icons';
+import { AuditIcon, BuildingIcon, ChevronDownIcon, ClockIcon, DownloadIcon, InfoIcon, LinkIcon, ShieldIcon, UsersIcon } from '../ui/icons';
 import { useOutsidePointer } from '../lib/useOutsidePointer';
 import { LicenceDialog } from './LicenceDialog';
 
@@ -125,6 +125,10 @@ export function AdminMenu() {
           <NavLink to="/admin/timestamps" role="menuitem" className={itemClass} data-testid="nav-admin-timestamps">
             <ClockIcon size={17} />
             {t('nav.adminTimestamps')}
+          </NavLink>
+          <NavLink to="/admin/webhooks" role="menuitem" className={itemClass} data-testid="nav-admin-webhooks">
+            <LinkIcon size={17} />
+            {t('nav.adminWebhooks')}
           </NavLink>
         </div>
       ) : null}

@@ -194,7 +194,11 @@ async function applyUsers(
       actorUserNo: null,
       payload: { count: deactivated.length },
     });
-    await emitWebhook(tx, { event: 'user.deactivated', projectNo: null, data: { userNos: deactivated, deactivatedByUserNo: null, byDirectory: true } });
+    await emitWebhook(tx, {
+      event: 'user.deactivated',
+      projectNo: null,
+      data: { userNos: deactivated, deactivatedByUserNo: null, byDirectory: true },
+    });
   }
   // Their open notes turn read-only (or close) at once, not at the next periodic session check.
   commands.recheckUsers(deactivated);

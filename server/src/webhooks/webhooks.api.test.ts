@@ -5,6 +5,8 @@ import { api, ERR, WEBHOOK_LIMITS } from '@eln/shared';
 import { auditLog, notifications, projects, webhookDeliveries, webhookEndpoints } from '../db/schema.js';
 import { startTestServer, type Caller, type NewUser, type TestServer } from '../testing/harness.js';
 import { TestWebhookReceiver } from '../testing/webhookReceiver.js';
+import { WebhookDeliverer } from './deliverer.js';
+import { emitWebhook } from './emit.js';
 
 /*
  * Webhooks end to end against a real HTTP receiver on 127.0.0.1: endpoints registered by administrators
@@ -301,5 +303,27 @@ describe('delivering', () => {
     expect((await lead(api.webhooks.delete, { endpointId: endpoint.endpointId })).body.status).toBe('0000');
     expect(await deliveriesOf(endpoint.endpointId)).toHaveLength(0);
     expect((await lead(api.webhooks.delete, { endpointId: endpoint.endpointId })).body.status).toBe(ERR.webhookMissing);
+  });
+
+  it('never delivers one event twice from two deliverers on one database, and keeps each endpoint’s order', async () => {
+    const paths = ['/t0', '/t1', '/t2'];
+    for (const path of paths) {
+      await register(admin, path, { events: ['user.deactivated'] });
+      receiver.setMode(path, { kind: 'slow', delayMs: 2 });
+    }
+    const EVENTS = 30;
+    for (let n = 1; n <= EVENTS; n += 1)
+      await server.database.db.transaction((tx) =>
+        emitWebhook(tx, { event: 'user.deactivated', projectNo: null, data: { userNos: [n], byDirectory: false } }),
+      );
+    const second = new WebhookDeliverer({ db: server.database.db, log: server.app.log, allowLocal: true }, { now, pollMs: 3_600_000 });
+    await Promise.all([server.services.webhooks.flush(), second.flush(), server.services.webhooks.flush()]);
+    for (const path of paths) {
+      const got = receiver.at(path);
+      expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(EVENTS);
+      expect(got.map((r) => (JSON.parse(r.body) as { data: { userNos: number[] } }).data.userNos[0])).toEqual(
+        Array.from({ length: EVENTS }, (_, i) => i + 1),
+      );
+    }
   });
 });

@@ -106,7 +106,13 @@ export async function approveTemplate(
     await emitWebhook(tx, {
       event: 'template.approved',
       projectNo: null,
-      data: { templateNo: template.templateNo, version, revision: input.revision, approvedByUserNo: user.userNo, authorUserNo: template.authorUserNo },
+      data: {
+        templateNo: template.templateNo,
+        version,
+        revision: input.revision,
+        approvedByUserNo: user.userNo,
+        authorUserNo: template.authorUserNo,
+      },
     });
     return { version, blocksHash: approved.blocksHash };
   });
