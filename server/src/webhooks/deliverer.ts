@@ -97,11 +97,13 @@ export class WebhookDeliverer {
 
   /** Passes until nothing due is left and no try is under way (tests). */
   async flush(): Promise<void> {
-    do {
+    for (;;) {
+      // A try that ends kicks a pass (its endpoint's next delivery is due): wait for that pass too.
       this.drains.kick();
       await this.drains.idle();
+      if (this.inFlight.size === 0 && !(await this.hasDue())) return;
       await Promise.all([...this.inFlight]);
-    } while (this.inFlight.size > 0 || (await this.hasDue()));
+    }
   }
 
   /** The wait after the try numbered `attempts` failed. */

@@ -16,9 +16,10 @@ export interface WebhookEventDraft {
 /**
  * Writes one outbox row per active endpoint that chose the event and whose scope covers it, in the
  * transaction of the change it tells of: committed together, or not at all. A deliverer sends it after
- * the commit (deliverer.ts). One message id per event, kept by every endpoint's copy and every try.
+ * the commit (deliverer.ts). One message id per event, kept by every endpoint's copy and every try;
+ * answered (null when no endpoint is sent the event).
  */
-export async function emitWebhook(tx: Tx, draft: WebhookEventDraft): Promise<void> {
+export async function emitWebhook(tx: Tx, draft: WebhookEventDraft): Promise<string | null> {
   const scope =
     draft.projectNo === null
       ? isNull(webhookEndpoints.projectNo)
@@ -27,7 +28,7 @@ export async function emitWebhook(tx: Tx, draft: WebhookEventDraft): Promise<voi
     .select({ endpointId: webhookEndpoints.endpointId })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.active, true), scope, sql`${webhookEndpoints.events} @> ${JSON.stringify([draft.event])}::jsonb`));
-  if (endpoints.length === 0) return;
+  if (endpoints.length === 0) return null;
   const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
   await tx.insert(webhookDeliveries).values(
     endpoints.map(({ endpointId }) => ({
@@ -39,4 +40,5 @@ export async function emitWebhook(tx: Tx, draft: WebhookEventDraft): Promise<voi
       payload: draft.data,
     })),
   );
+  return messageId;
 }
