@@ -296,6 +296,8 @@ export const WEBHOOK_LIMITS = {
   pollMs: 200,
   /** Endpoints one process delivers to at once (one delivery each: in order per endpoint). */
   batch: 50,
+  /** Deliveries of one endpoint claimed and sent one after another in one go (one claim, marked together). */
+  run: 50,
   /** Characters of a receiver's answer kept in the delivery log. */
   responseExcerptChars: 500,
 } as const;

@@ -1,9 +1,9 @@
-import { and, asc, eq, exists, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_LIMITS } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import { rowsOf, type Db, type Tx } from '../db/client.js';
 import { Drains } from '../db/drains.js';
 import { projects, users, webhookDeliveries, webhookEndpoints } from '../db/schema.js';
 import { isAppError } from '../http/errors.js';
@@ -25,6 +25,8 @@ export interface WebhookDelivererOptions {
   retryMaxMs?: number;
   retryWindowMs?: number;
   batch?: number;
+  /** Deliveries of one endpoint claimed and sent together, in order. */
+  run?: number;
 }
 
 export interface WebhookDelivererDeps {
@@ -70,6 +72,7 @@ export class WebhookDeliverer {
       retryMaxMs: options.retryMaxMs ?? WEBHOOK_LIMITS.retryMaxSeconds * 1000,
       retryWindowMs: options.retryWindowMs ?? WEBHOOK_LIMITS.retryWindowHours * 3600 * 1000,
       batch: options.batch ?? WEBHOOK_LIMITS.batch,
+      run: options.run ?? WEBHOOK_LIMITS.run,
     };
   }
 
@@ -116,9 +119,9 @@ export class WebhookDeliverer {
     const room = this.limits.batch - this.inFlight.size;
     if (room <= 0) return;
     const claimed = await this.claim(this.now(), room);
-    for (const row of claimed) {
-      const sending: Promise<void> = this.deliver(row)
-        .catch((error: unknown) => this.deps.log.error({ err: error, deliveryId: row.deliveryId }, 'webhook delivery failed'))
+    for (const run of runsByEndpoint(claimed)) {
+      const sending: Promise<void> = this.deliverRun(run)
+        .catch((error: unknown) => this.deps.log.error({ err: error, endpointId: run[0]!.endpointId }, 'webhook delivery failed'))
         .finally(() => {
           this.inFlight.delete(sending);
           this.drains.kick();
@@ -139,7 +142,7 @@ export class WebhookDeliverer {
   private dueDeliveries(q: Db | Tx, now: Date, limit: number) {
     const earlier = alias(webhookDeliveries, 'earlier');
     return q
-      .select({ deliveryId: webhookDeliveries.deliveryId })
+      .select({ deliveryId: webhookDeliveries.deliveryId, endpointId: webhookDeliveries.endpointId })
       .from(webhookDeliveries)
       .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.endpointId, webhookDeliveries.endpointId), eq(webhookEndpoints.active, true)))
       .where(
@@ -164,12 +167,33 @@ export class WebhookDeliverer {
       .limit(limit);
   }
 
-  /** Locks the due deliveries (SKIP LOCKED: those another process is claiming are passed over), then marks them, in one transaction. */
+  /**
+   * Locks the due first deliveries (SKIP LOCKED: those another process is claiming are passed over) and,
+   * behind each, up to a run of its endpoint's next ones (no other process can take those while the first
+   * is held), then marks them all, in one transaction: one claim and one endpoint look-up for a run.
+   */
   private async claim(now: Date, room: number): Promise<DeliveryRow[]> {
     const leaseEnd = new Date(now.getTime() + this.limits.leaseMs);
     return this.deps.db.transaction(async (tx) => {
-      const due = await this.dueDeliveries(tx, now, room).for('update', { of: webhookDeliveries, skipLocked: true });
-      if (due.length === 0) return [];
+      const heads = await this.dueDeliveries(tx, now, room).for('update', { of: webhookDeliveries, skipLocked: true });
+      if (heads.length === 0) return [];
+      const ids = heads.map((row) => row.deliveryId);
+      for (const head of heads) {
+        const followers = await tx
+          .select({ deliveryId: webhookDeliveries.deliveryId })
+          .from(webhookDeliveries)
+          .where(
+            and(
+              eq(webhookDeliveries.endpointId, head.endpointId),
+              eq(webhookDeliveries.status, 'pending'),
+              gt(webhookDeliveries.deliveryId, head.deliveryId),
+            ),
+          )
+          .orderBy(asc(webhookDeliveries.deliveryId))
+          .limit(this.limits.run - 1)
+          .for('update', { skipLocked: true });
+        ids.push(...followers.map((row) => row.deliveryId));
+      }
       return tx
         .update(webhookDeliveries)
         .set({
@@ -179,12 +203,7 @@ export class WebhookDeliverer {
           claimedUntil: leaseEnd,
           firstAttemptAt: sql`coalesce(${webhookDeliveries.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
         })
-        .where(
-          inArray(
-            webhookDeliveries.deliveryId,
-            due.map((row) => row.deliveryId),
-          ),
-        )
+        .where(inArray(webhookDeliveries.deliveryId, ids))
         .returning();
     });
   }
@@ -198,8 +217,16 @@ export class WebhookDeliverer {
     );
   }
 
-  private async deliver(row: DeliveryRow): Promise<void> {
+  /**
+   * Sends a run of one endpoint's deliveries in order, each signed as it goes. The endpoint and its
+   * owner's right are read, and its address checked (SSRF), once for the run. Deliveries that arrived are
+   * marked together; the first that fails is tried again later (or fails for good), and the rest of the
+   * run is released unsent, its tries not counted. A run stops, releasing the rest, before its lease
+   * could run out.
+   */
+  private async deliverRun(run: DeliveryRow[]): Promise<void> {
     const { db } = this.deps;
+    const first = run[0]!;
     const [found] = await db
       .select({
         endpoint: webhookEndpoints,
@@ -209,60 +236,126 @@ export class WebhookDeliverer {
       .from(webhookEndpoints)
       .innerJoin(users, eq(users.userNo, webhookEndpoints.ownerUserNo))
       .leftJoin(projects, eq(projects.projectNo, webhookEndpoints.projectNo))
-      .where(eq(webhookEndpoints.endpointId, row.endpointId));
+      .where(eq(webhookEndpoints.endpointId, first.endpointId));
     if (!found) return; // deleted meanwhile, with its deliveries
     const { endpoint, owner } = found;
-    if (!endpoint.active) {
-      // Turned off meanwhile: it waits, its try not counted, until the endpoint is on again.
+    // Turned off meanwhile: the run waits, its tries not counted, until the endpoint is on again.
+    if (!endpoint.active) return this.release(run);
+    if (!mayStillReceive(owner, { projectNo: endpoint.projectNo, leaderUserNo: found.leaderUserNo })) {
       await db
         .update(webhookDeliveries)
-        .set({ status: 'pending', attempts: row.attempts - 1, claimedUntil: null, nextAttemptAt: this.now() })
-        .where(this.held(row));
+        .set({ status: 'withheld', claimedUntil: null, lastError: WITHHELD })
+        .where(
+          and(
+            inArray(
+              webhookDeliveries.deliveryId,
+              run.map((row) => row.deliveryId),
+            ),
+            eq(webhookDeliveries.status, 'sending'),
+          ),
+        );
       return;
     }
-    if (!mayStillReceive(owner, { projectNo: endpoint.projectNo, leaderUserNo: found.leaderUserNo })) {
-      await db.update(webhookDeliveries).set({ status: 'withheld', claimedUntil: null, lastError: WITHHELD }).where(this.held(row));
-      return;
-    }
-    const attemptAt = this.now();
-    let outcome: SendOutcome;
+    let target: CheckedTarget | null = null;
+    let refusal: string | null = null;
     try {
-      const target = await this.checkTarget(endpoint.url);
-      const body = JSON.stringify({ type: row.event, timestamp: attemptAt.toISOString(), data: row.payload });
-      const headers = new Webhook(endpoint.secret).sign(row.messageId, attemptAt, body);
-      outcome = await postWebhook(
-        target,
-        { 'webhook-id': row.messageId, 'webhook-timestamp': String(Math.floor(attemptAt.getTime() / 1000)), 'webhook-signature': headers },
-        body,
-        this.limits.timeoutMs,
-      );
+      target = await this.checkTarget(endpoint.url);
     } catch (error) {
       if (!isAppError(error)) throw error;
       // The address no longer passes the SSRF check (it resolves elsewhere now): a failed try, nothing sent.
-      outcome = { ok: false, status: null, latencyMs: 0, error: `refused: ${error.code} ${JSON.stringify(error.options.params ?? {})}` };
+      refusal = `refused: ${error.code} ${JSON.stringify(error.options.params ?? {})}`;
     }
-    const tried = {
-      lastStatus: outcome.status,
-      lastLatencyMs: outcome.latencyMs,
-      lastResponse: 'excerpt' in outcome ? outcome.excerpt : null,
-      lastError: 'error' in outcome ? outcome.error : outcome.ok ? null : `HTTP ${outcome.status}`,
-      lastAttemptAt: attemptAt,
-      claimedUntil: null,
-    };
-    if (outcome.ok) {
-      const [marked] = await db
+    const signer = new Webhook(endpoint.secret);
+    const stopBy = first.claimedUntil!.getTime() - this.limits.leaseMs / 2;
+    const delivered: Array<{ row: DeliveryRow; tried: Tried }> = [];
+    for (const [index, row] of run.entries()) {
+      if (this.stopping || (index > 0 && this.now().getTime() > stopBy)) {
+        await this.markDelivered(delivered);
+        return this.release(run.slice(index));
+      }
+      const attemptAt = this.now();
+      let outcome: SendOutcome;
+      if (target) {
+        const body = JSON.stringify({ type: row.event, timestamp: attemptAt.toISOString(), data: row.payload });
+        const seconds = String(Math.floor(attemptAt.getTime() / 1000));
+        const signature = signer.sign(row.messageId, attemptAt, body);
+        outcome = await postWebhook(
+          target,
+          { 'webhook-id': row.messageId, 'webhook-timestamp': seconds, 'webhook-signature': signature },
+          body,
+          this.limits.timeoutMs,
+        );
+      } else outcome = { ok: false, status: null, latencyMs: 0, error: refusal ?? 'refused' };
+      const tried: Tried = {
+        lastStatus: outcome.status,
+        lastLatencyMs: outcome.latencyMs,
+        lastResponse: 'excerpt' in outcome ? outcome.excerpt : null,
+        lastError: 'error' in outcome ? outcome.error : outcome.ok ? null : `HTTP ${outcome.status}`,
+        lastAttemptAt: attemptAt,
+      };
+      if (outcome.ok) {
+        delivered.push({ row, tried });
+        continue;
+      }
+      await this.markDelivered(delivered);
+      await this.failedTry(row, tried, {
+        endpointId: endpoint.endpointId,
+        ownerUserNo: owner.userNo,
+        projectNo: endpoint.projectNo,
+        url: endpoint.url,
+      });
+      return this.release(run.slice(index + 1));
+    }
+    await this.markDelivered(delivered);
+  }
+
+  /** Marks the deliveries that arrived, in one statement, each with its try's answer; only those this process still holds. */
+  private async markDelivered(delivered: ReadonlyArray<{ row: DeliveryRow; tried: Tried }>): Promise<void> {
+    if (delivered.length === 0) return;
+    const values = delivered.map(({ row, tried }) => ({
+      id: row.deliveryId,
+      attempts: row.attempts,
+      status: tried.lastStatus,
+      latency: tried.lastLatencyMs,
+      excerpt: tried.lastResponse,
+      at: tried.lastAttemptAt.toISOString(),
+    }));
+    const marked = await this.deps.db.execute(sql`
+      update ${webhookDeliveries} as d
+      set status = 'delivered', delivered_at = ${this.now().toISOString()}::timestamptz, claimed_until = null, last_error = null,
+        last_status = v.status, last_latency_ms = v.latency, last_response = v.excerpt, last_attempt_at = v.at
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id bigint, attempts int, status int, latency int, excerpt text, at timestamptz)
+      where d.delivery_id = v.id and d.attempts = v.attempts and d.status = 'sending'
+      returning d.delivery_id`);
+    const count = rowsOf(marked).length;
+    if (count < delivered.length)
+      this.deps.log.warn(
+        { deliveries: delivered.length - count },
+        'webhooks delivered after their lease ran out (another process may send them too)',
+      );
+  }
+
+  /** Claimed deliveries not sent (the run stopped): due again at once, their tries not counted. */
+  private async release(rows: readonly DeliveryRow[]): Promise<void> {
+    for (const row of rows)
+      await this.deps.db
         .update(webhookDeliveries)
-        .set({ ...tried, status: 'delivered', deliveredAt: this.now() })
-        .where(this.held(row))
-        .returning({ deliveryId: webhookDeliveries.deliveryId });
-      if (!marked)
-        this.deps.log.warn({ deliveryId: row.deliveryId }, 'webhook delivered after its lease ran out (another process may send it too)');
-      return;
-    }
+        .set({ status: 'pending', attempts: row.attempts - 1, claimedUntil: null, nextAttemptAt: this.now() })
+        .where(this.held(row));
+  }
+
+  /** A failed try: tried again after the backoff, or, past the retry window, failed for good with its endpoint turned off. */
+  private async failedTry(
+    row: DeliveryRow,
+    tried: Tried,
+    endpoint: { endpointId: number; ownerUserNo: number; projectNo: number | null; url: string },
+  ): Promise<void> {
+    const { db } = this.deps;
     this.deps.log.warn(
       { deliveryId: row.deliveryId, endpointId: row.endpointId, attempts: row.attempts, error: tried.lastError },
       'webhook not delivered',
     );
+    const attemptAt = tried.lastAttemptAt;
     const firstTry = row.firstAttemptAt ?? attemptAt;
     const now = this.now();
     if (now.getTime() - firstTry.getTime() < this.limits.retryWindowMs) {
@@ -271,6 +364,7 @@ export class WebhookDeliverer {
         // The wait counts from the try's start (never before now): the log shows each wait as it was meant.
         .set({
           ...tried,
+          claimedUntil: null,
           status: 'pending',
           nextAttemptAt: new Date(Math.max(now.getTime(), attemptAt.getTime() + this.retryDelayMs(row.attempts))),
         })
@@ -280,7 +374,7 @@ export class WebhookDeliverer {
     await db.transaction(async (tx) => {
       const [failed] = await tx
         .update(webhookDeliveries)
-        .set({ ...tried, status: 'failed' })
+        .set({ ...tried, claimedUntil: null, status: 'failed' })
         .where(this.held(row))
         .returning({ deliveryId: webhookDeliveries.deliveryId });
       if (!failed) return;
@@ -298,12 +392,23 @@ export class WebhookDeliverer {
         before: { active: true },
         after: { active: false, deliveryId: row.deliveryId, attempts: row.attempts, lastError: tried.lastError },
       });
-      await notifyEndpointDisabled(tx, {
-        endpointId: endpoint.endpointId,
-        ownerUserNo: owner.userNo,
-        projectNo: endpoint.projectNo,
-        url: endpoint.url,
-      });
+      await notifyEndpointDisabled(tx, endpoint);
     });
   }
+}
+
+interface Tried {
+  lastStatus: number | null;
+  lastLatencyMs: number;
+  lastResponse: string | null;
+  lastError: string | null;
+  lastAttemptAt: Date;
+}
+
+/** Claimed deliveries grouped by endpoint, each run in delivery order. */
+function runsByEndpoint(rows: readonly DeliveryRow[]): DeliveryRow[][] {
+  const runs = new Map<number, DeliveryRow[]>();
+  for (const row of [...rows].sort((a, b) => a.deliveryId - b.deliveryId))
+    runs.set(row.endpointId, [...(runs.get(row.endpointId) ?? []), row]);
+  return [...runs.values()];
 }
