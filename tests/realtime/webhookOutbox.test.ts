@@ -79,8 +79,14 @@ it(
 
     const left = await outboxRows();
     expect(left).toHaveLength(EVENTS);
-    expect(left[0]).toMatchObject({ status: 'sending', attempts: 1 });
-    expect(left.slice(1).map((row) => row.status)).toEqual(Array(EVENTS - 1).fill('pending'));
+    // The dead process had claimed a run of the first events (how many depends on when it looked); the rest wait.
+    const claimed = left.filter((row) => row.status === 'sending').length;
+    expect(claimed).toBeGreaterThanOrEqual(1);
+    expect(left.map((row) => row.status)).toEqual([
+      ...Array<string>(claimed).fill('sending'),
+      ...Array<string>(EVENTS - claimed).fill('pending'),
+    ]);
+    expect(left.map((row) => row.attempts)).toEqual([...Array<number>(claimed).fill(1), ...Array<number>(EVENTS - claimed).fill(0)]);
     const stalledId = receiver.at('/crash')[0]!.headers['webhook-id'];
     expect(stalledId).toBe(left[0]!.messageId);
 
@@ -95,8 +101,9 @@ it(
     // Each event once after the restart, in order, signed; the stalled one tried once more under its own id.
     expect(acknowledged.map((r) => r.headers['webhook-id'])).toEqual(done.map((row) => row.messageId));
     for (const request of acknowledged) new Webhook(secret).verify(request.body, request.headers);
-    expect(done[0]).toMatchObject({ attempts: 2, messageId: stalledId });
-    expect(done.slice(1).map((row) => row.attempts)).toEqual(Array(EVENTS - 1).fill(1));
+    // Those it had claimed were tried once more after their lease (the stalled one under its own id), the rest once.
+    expect(done[0]).toMatchObject({ messageId: stalledId });
+    expect(done.map((row) => row.attempts)).toEqual([...Array<number>(claimed).fill(2), ...Array<number>(EVENTS - claimed).fill(1)]);
   },
 );
 
