@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { ERR, WEBHOOK_LIMITS, type api, type CallAnswer, type CallRequest, type WebhookEvent } from '@eln/shared';
+import { ERR, WEBHOOK_LIMITS, type api, type CallAnswer, type CallRequest } from '@eln/shared';
 import { appendAudit, auditedActor } from '../../audit/audit.js';
 import type { Actor } from '../../auth/authUser.js';
 import { webhookEndpoints } from '../../db/schema.js';
@@ -79,7 +79,7 @@ export async function updateWebhook(
   const next = {
     url: input.url ?? current.url,
     description: input.description ?? current.description,
-    events: events as WebhookEvent[],
+    events,
     active: input.active ?? current.active,
   };
   await db.transaction(async (tx) => {
