@@ -2411,6 +2411,108 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/server/v1/webhook/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Webhook endpoints: every one (administrators), or a project’s (its leader), with what each may do. */
+    post: operations['webhooks.list'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/server/v1/webhook/create': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Registers an endpoint; answers its signing secret (`whsec_…`) this once (audited). */
+    post: operations['webhooks.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/server/v1/webhook/update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Changes an endpoint’s address, description, events, or turns it off or on (audited). */
+    post: operations['webhooks.update'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/server/v1/webhook/delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Deletes an endpoint with its deliveries, sent or waiting (audited). */
+    post: operations['webhooks.delete'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/server/v1/webhook/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An endpoint’s delivery log, newest first: status, tries, the last answer’s status, time and first characters. */
+    post: operations['webhooks.deliveries'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/server/v1/webhook/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends a delivered, failed or withheld event again, after what already waits for its endpoint (audited). */
+    post: operations['webhooks.redeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -2545,6 +2647,16 @@ export type components = {
       | '5112'
       | '5113'
       | '5114'
+      | '5201'
+      | '5202'
+      | '5203'
+      | '5204'
+      | '5205'
+      | '5206'
+      | '5207'
+      | '5208'
+      | '5209'
+      | '5210'
       | '6001'
       | '6002'
       | '6003'
@@ -2674,6 +2786,7 @@ export interface operations {
                   createNote: boolean;
                   clearHolds: boolean;
                   export: boolean;
+                  webhooks: boolean;
                 };
               }[];
               totalCount: number;
@@ -3056,6 +3169,7 @@ export interface operations {
                 createNote: boolean;
                 clearHolds: boolean;
                 export: boolean;
+                webhooks: boolean;
               };
             };
           };
@@ -3438,6 +3552,7 @@ export interface operations {
                   createNote: boolean;
                   clearHolds: boolean;
                   export: boolean;
+                  webhooks: boolean;
                 };
               };
               list: {
@@ -19241,6 +19356,7 @@ export interface operations {
                       | 'exportFailed'
                       | 'mentioned'
                       | 'usersDeactivated'
+                      | 'webhookDisabled'
                     )
                   | null;
                 notificationCount: number;
@@ -19371,6 +19487,7 @@ export interface operations {
                       | 'exportFailed'
                       | 'mentioned'
                       | 'usersDeactivated'
+                      | 'webhookDisabled'
                     )
                   | null;
                 notificationCount: number;
@@ -19517,7 +19634,8 @@ export interface operations {
                   | 'exportFinished'
                   | 'exportFailed'
                   | 'mentioned'
-                  | 'usersDeactivated';
+                  | 'usersDeactivated'
+                  | 'webhookDisabled';
                 actorName: string | null;
                 note: {
                   labNoteNo: number;
@@ -19711,7 +19829,8 @@ export interface operations {
                 | 'exportFinished'
                 | 'exportFailed'
                 | 'mentioned'
-                | 'usersDeactivated';
+                | 'usersDeactivated'
+                | 'webhookDisabled';
               actorName: string | null;
               note: {
                 labNoteNo: number;
@@ -19780,6 +19899,884 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             status: '9999' | '4703';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+    };
+  };
+  'webhooks.list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          projectNo?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success (0000). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+            message: string;
+            data: {
+              list: {
+                endpointId: number;
+                url: string;
+                description: string;
+                events: (
+                  | 'note.created'
+                  | 'note.versionSaved'
+                  | 'signature.requested'
+                  | 'signature.given'
+                  | 'signature.removed'
+                  | 'project.closed'
+                  | 'template.approved'
+                  | 'export.finished'
+                  | 'user.deactivated'
+                )[];
+                projectNo: number | null;
+                projectTitle: string | null;
+                owner: {
+                  userNo: number;
+                  name: string;
+                };
+                active: boolean;
+                disabledReason: string | null;
+                pendingCount: number;
+                failedCount: number;
+                createdAt: string;
+                abilities: {
+                  update: boolean;
+                  delete: boolean;
+                };
+              }[];
+              abilities: {
+                create: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description 9001: Some fields are not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9001';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1002: Your session has ended. Please sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1003: You do not have permission for this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1003';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 9002: The record does not exist. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9999: An unexpected error occurred.
+       *     5201: The webhooks could not be loaded.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9999' | '5201';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+    };
+  };
+  'webhooks.create': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url: string;
+          /** @default  */
+          description?: string;
+          events: (
+            | 'note.created'
+            | 'note.versionSaved'
+            | 'signature.requested'
+            | 'signature.given'
+            | 'signature.removed'
+            | 'project.closed'
+            | 'template.approved'
+            | 'export.finished'
+            | 'user.deactivated'
+          )[];
+          projectNo?: number;
+          /** @default true */
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success (0000). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+            message: string;
+            data: {
+              endpoint: {
+                endpointId: number;
+                url: string;
+                description: string;
+                events: (
+                  | 'note.created'
+                  | 'note.versionSaved'
+                  | 'signature.requested'
+                  | 'signature.given'
+                  | 'signature.removed'
+                  | 'project.closed'
+                  | 'template.approved'
+                  | 'export.finished'
+                  | 'user.deactivated'
+                )[];
+                projectNo: number | null;
+                projectTitle: string | null;
+                owner: {
+                  userNo: number;
+                  name: string;
+                };
+                active: boolean;
+                disabledReason: string | null;
+                pendingCount: number;
+                failedCount: number;
+                createdAt: string;
+                abilities: {
+                  update: boolean;
+                  delete: boolean;
+                };
+              };
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description 9001: Some fields are not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9001';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1002: Your session has ended. Please sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1003: You do not have permission for this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1003';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 9002: The record does not exist. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 5203: A webhook address must be an https:// URL without a user name or password.
+       *     5204: The webhook address {host} leads to a private, loopback or link-local network address, which webhooks may not reach.
+       *     5205: The webhook address {host} could not be found (its name does not resolve).
+       *     5206: There may be at most {max} webhooks here. Delete one first.
+       *     5207: A project’s webhook can only be sent the project’s own events, not templates approved or people deactivated.
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '5203' | '5204' | '5205' | '5206' | '5207';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9999: An unexpected error occurred.
+       *     5210: The webhook could not be saved.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9999' | '5210';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+    };
+  };
+  'webhooks.update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          endpointId: number;
+          url?: string;
+          description?: string;
+          events?: (
+            | 'note.created'
+            | 'note.versionSaved'
+            | 'signature.requested'
+            | 'signature.given'
+            | 'signature.removed'
+            | 'project.closed'
+            | 'template.approved'
+            | 'export.finished'
+            | 'user.deactivated'
+          )[];
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success (0000). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+            message: string;
+            data: {
+              endpoint: {
+                endpointId: number;
+                url: string;
+                description: string;
+                events: (
+                  | 'note.created'
+                  | 'note.versionSaved'
+                  | 'signature.requested'
+                  | 'signature.given'
+                  | 'signature.removed'
+                  | 'project.closed'
+                  | 'template.approved'
+                  | 'export.finished'
+                  | 'user.deactivated'
+                )[];
+                projectNo: number | null;
+                projectTitle: string | null;
+                owner: {
+                  userNo: number;
+                  name: string;
+                };
+                active: boolean;
+                disabledReason: string | null;
+                pendingCount: number;
+                failedCount: number;
+                createdAt: string;
+                abilities: {
+                  update: boolean;
+                  delete: boolean;
+                };
+              };
+            };
+          };
+        };
+      };
+      /** @description 9001: Some fields are not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9001';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1002: Your session has ended. Please sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1003: You do not have permission for this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1003';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9002: The record does not exist.
+       *     5202: This webhook does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9002' | '5202';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 5203: A webhook address must be an https:// URL without a user name or password.
+       *     5204: The webhook address {host} leads to a private, loopback or link-local network address, which webhooks may not reach.
+       *     5205: The webhook address {host} could not be found (its name does not resolve).
+       *     5207: A project’s webhook can only be sent the project’s own events, not templates approved or people deactivated.
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '5203' | '5204' | '5205' | '5207';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9999: An unexpected error occurred.
+       *     5210: The webhook could not be saved.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9999' | '5210';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+    };
+  };
+  'webhooks.delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          endpointId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success (0000). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+            message: string;
+            data: null;
+          };
+        };
+      };
+      /** @description 9001: Some fields are not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9001';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1002: Your session has ended. Please sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1003: You do not have permission for this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1003';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9002: The record does not exist.
+       *     5202: This webhook does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9002' | '5202';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9999: An unexpected error occurred.
+       *     5210: The webhook could not be saved.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9999' | '5210';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+    };
+  };
+  'webhooks.deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          endpointId: number;
+          /** @default 1 */
+          page?: number;
+          /** @default 10 */
+          pageSize?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success (0000). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+            message: string;
+            data: {
+              list: {
+                deliveryId: number;
+                messageId: string;
+                /** @enum {string} */
+                event:
+                  | 'note.created'
+                  | 'note.versionSaved'
+                  | 'signature.requested'
+                  | 'signature.given'
+                  | 'signature.removed'
+                  | 'project.closed'
+                  | 'template.approved'
+                  | 'export.finished'
+                  | 'user.deactivated';
+                /** @enum {string} */
+                status: 'pending' | 'sending' | 'delivered' | 'failed' | 'withheld';
+                attempts: number;
+                lastStatus: number | null;
+                lastLatencyMs: number | null;
+                lastResponse: string | null;
+                lastError: string | null;
+                createdAt: string;
+                lastAttemptAt: string | null;
+                nextAttemptAt: string | null;
+                deliveredAt: string | null;
+                abilities: {
+                  redeliver: boolean;
+                };
+              }[];
+              totalCount: number;
+            };
+          };
+        };
+      };
+      /** @description 9001: Some fields are not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9001';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1002: Your session has ended. Please sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1003: You do not have permission for this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1003';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9002: The record does not exist.
+       *     5202: This webhook does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9002' | '5202';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9999: An unexpected error occurred.
+       *     5201: The webhooks could not be loaded.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9999' | '5201';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+    };
+  };
+  'webhooks.redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          deliveryId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success (0000). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+            message: string;
+            data: {
+              delivery: {
+                deliveryId: number;
+                messageId: string;
+                /** @enum {string} */
+                event:
+                  | 'note.created'
+                  | 'note.versionSaved'
+                  | 'signature.requested'
+                  | 'signature.given'
+                  | 'signature.removed'
+                  | 'project.closed'
+                  | 'template.approved'
+                  | 'export.finished'
+                  | 'user.deactivated';
+                /** @enum {string} */
+                status: 'pending' | 'sending' | 'delivered' | 'failed' | 'withheld';
+                attempts: number;
+                lastStatus: number | null;
+                lastLatencyMs: number | null;
+                lastResponse: string | null;
+                lastError: string | null;
+                createdAt: string;
+                lastAttemptAt: string | null;
+                nextAttemptAt: string | null;
+                deliveredAt: string | null;
+                abilities: {
+                  redeliver: boolean;
+                };
+              };
+            };
+          };
+        };
+      };
+      /** @description 9001: Some fields are not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9001';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1002: Your session has ended. Please sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1003: You do not have permission for this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1003';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9002: The record does not exist.
+       *     5208: This delivery does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9002' | '5208';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 5209: This delivery is still on its way. It can be sent again once it has arrived or failed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '5209';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9999: An unexpected error occurred.
+       *     5210: The webhook could not be saved.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9999' | '5210';
             message: string;
             data: unknown;
           };

@@ -71,6 +71,8 @@ import { DEFAULT_CLIENT_DIST, serveClient } from './http/client.js';
 import { createMailer } from './system/mailer.js';
 import { MailOutbox, type MailOutboxOptions } from './mail/outbox.js';
 import { mailRoutes } from './mail/routes.js';
+import { WebhookDeliverer, type WebhookDelivererOptions } from './webhooks/deliverer.js';
+import { webhookRoutes } from './webhooks/routes.js';
 import type { Services } from './services.js';
 
 /** Largest JSON body accepted by default; calls that carry more say so in their route. */
@@ -91,6 +93,8 @@ export interface AppOptions {
   stamper?: StamperOptions;
   /** The mail outbox's clock and timings (tests of digests and retries). */
   mail?: MailOutboxOptions;
+  /** The webhook sender's clock, resolver and timings (tests of retries, SSRF and timeouts). */
+  webhooks?: WebhookDelivererOptions;
 }
 
 export interface App {
@@ -183,6 +187,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       { db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, timeZone: config.timeZone },
       options.mail,
     ),
+    webhooks: new WebhookDeliverer({ db: database.db, log: app.log, allowLocal: config.webhooksAllowLocal }, options.webhooks),
     notificationStreams: new NotificationStreams(database.db, database, tokens, app.log, config.checkAnswers),
   };
 
@@ -193,6 +198,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.fileTexts.start();
   services.timestamps.start();
   services.mailOutbox.start();
+  services.webhooks.start();
   await services.notificationStreams.start();
   // Sign-out, deactivation and membership changes end or correct the bells' streams at once, as they do live documents.
   services.live.onRecheckUsers((userNos) => services.notificationStreams.recheck(userNos));
@@ -228,6 +234,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   registerCalls(app, services, tokenRoutes(services));
   registerCalls(app, services, mailRoutes(services));
   registerCalls(app, services, notificationRoutes(services));
+  registerCalls(app, services, webhookRoutes(services));
   registerElnImport(app, services);
   assertRouteTableBound(app);
   registerOpenApiDocument(app, config);
@@ -256,6 +263,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
       await services.fileTexts.stop();
       await services.timestamps.stop();
       await services.mailOutbox.stop();
+      await services.webhooks.stop();
       await services.notificationStreams.stop();
       await versionChanges.stop();
       // Nothing acknowledged may be lost: store every pending update before connections and database go.

@@ -43,6 +43,10 @@ const env = z.object({
     .default('0')
     .transform((value) => value === '1'),
   TOKEN_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(TOKEN_LIMITS.callsPerMinute),
+  WEBHOOKS_ALLOW_LOCAL: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((value) => value === '1'),
   ELN_CHECK_ANSWERS: z
     .enum(['0', '1'])
     .default('0')
@@ -102,6 +106,11 @@ export interface ServerConfig {
   checkAnswers: boolean;
   /** Serve `/metrics` in Prometheus's text format (ELN_METRICS=1); off by default. */
   metrics: boolean;
+  /**
+   * WEBHOOKS_ALLOW_LOCAL: webhooks may reach private, loopback and link-local addresses, and plain http:// to
+   * loopback ones (a receiver on this machine). Off, only https:// to public addresses (SSRF).
+   */
+  webhooksAllowLocal: boolean;
   /** The LDAP directory departments and people are synchronised from (LDAP_* variables), or null. */
   directory: DirectoryConfig | null;
   /** Single sign-on through an OpenID Connect provider (OIDC_* variables), or null. */
@@ -156,6 +165,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     chromiumPath: e.CHROMIUM_PATH,
     checkAnswers: e.ELN_CHECK_ANSWERS,
     metrics: e.ELN_METRICS,
+    webhooksAllowLocal: e.WEBHOOKS_ALLOW_LOCAL,
     directory: loadDirectoryConfig(source),
     sso: loadSsoConfig(source, e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     tokenCallsPerMinute: e.TOKEN_CALLS_PER_MINUTE,

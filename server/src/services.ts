@@ -17,6 +17,7 @@ import type { FileTextExtractor } from './files/text/extractor.js';
 import type { TimestampStamper } from './timestamps/stamper.js';
 import type { MailOutbox } from './mail/outbox.js';
 import type { NotificationStreams } from './notifications/stream.js';
+import type { WebhookDeliverer } from './webhooks/deliverer.js';
 
 /** What route modules need from the running server, handed to each at registration. */
 export interface Services {
@@ -49,6 +50,8 @@ export interface Services {
   timestamps: TimestampStamper;
   /** Sends the notification mails and daily digests of the outbox (every process shares the work). */
   mailOutbox: MailOutbox;
+  /** Sends the webhook outbox's deliveries, and checks endpoints' addresses (every process shares the work). */
+  webhooks: WebhookDeliverer;
   /** The bells' live streams held by this process, told of changes by every process (pg_notify). */
   notificationStreams: NotificationStreams;
 }

@@ -50,6 +50,7 @@ export * from './api/mentions.js';
 export * from './api/account.js';
 export * from './api/tokens.js';
 export * from './api/mail.js';
+export * from './api/webhooks.js';
 export * from './notificationText.js';
 export * from './api/notifications.js';
 export * from './api/serverSentEvents.js';

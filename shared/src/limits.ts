@@ -302,3 +302,29 @@ export const TOKEN_LIMITS = {
 
 /** Every personal access token starts with this, so that it is told from a session's access token at a glance. */
 export const TOKEN_PREFIX = 'eln_pat_';
+/** Webhooks (server/src/webhooks): endpoints, their deliveries' tries and what a delivery log keeps. */
+export const WEBHOOK_LIMITS = {
+  /** Endpoints per scope: the whole notebook (administrators), or one project. */
+  maxPerScope: 20,
+  urlMaxChars: 2000,
+  descriptionMaxChars: 200,
+  /** Random bytes of an endpoint's signing key (Standard Webhooks: 24 to 64). */
+  secretBytes: 32,
+  /** A try gives up after this long: connecting, sending and reading the answer together. */
+  timeoutSeconds: 10,
+  /** The first retry waits this long, each later one twice as long as the one before, up to retryMaxSeconds. */
+  retryBaseSeconds: 5,
+  retryMaxSeconds: 60 * 60,
+  /** A delivery still failing this long after its event disables its endpoint (its owner is notified). */
+  retryWindowHours: 24,
+  /** A claimed delivery is another process's to send once its claim is this old (a process that died). */
+  leaseSeconds: 60,
+  /** A process looks for due deliveries this often (and at once after a change it made). */
+  pollMs: 200,
+  /** Endpoints one process delivers to at once (one delivery each: in order per endpoint). */
+  batch: 50,
+  /** Deliveries of one endpoint claimed and sent one after another in one go (one claim, marked together). */
+  run: 50,
+  /** Characters of a receiver's answer kept in the delivery log. */
+  responseExcerptChars: 500,
+} as const;

@@ -32,6 +32,8 @@ export const NOTIFICATION_EVENTS = [
   'mentioned',
   /** Directory synchronisation deactivated people (administrators). */
   'usersDeactivated',
+  /** A webhook of mine was turned off: its deliveries failed for the whole retry window (the webhooks feature). */
+  'webhookDisabled',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -53,6 +55,7 @@ export const DEFAULT_NOTIFICATION_CHOICES: Readonly<Record<NotificationEvent, No
   exportFailed: { app: true, email: true },
   mentioned: { app: true, email: true },
   usersDeactivated: { app: true, email: true },
+  webhookDisabled: { app: true, email: true },
 };
 
 /** A person's choices; events they never chose keep the defaults above. */

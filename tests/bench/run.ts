@@ -9,6 +9,7 @@ import { noteOpenBench } from './noteOpen.bench.js';
 import { notificationsBench } from './notifications.bench.js';
 import { searchAtScaleBench } from './searchAtScale.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
+import { webhooksBench } from './webhooks.bench.js';
 
 /**
  * `npm run bench`: every benchmark, printed as tables. Compare figures within one run only.
@@ -26,6 +27,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['note open in the browser', noteOpenBench],
   ['project export', exportBench],
   ['notifications', notificationsBench],
+  ['webhooks', webhooksBench],
 ];
 
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

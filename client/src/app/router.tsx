@@ -183,6 +183,13 @@ const signedIn: RouteObject[] = [
         ),
       },
       {
+        path: '/admin/webhooks',
+        lazy: page(
+          () => import('../features/webhooks/WebhooksPage'),
+          (m) => m.WebhooksPage,
+        ),
+      },
+      {
         path: '/admin/:id',
         lazy: page(
           () => import('../features/admin/UserEditPage'),

@@ -8,6 +8,7 @@ import {
   ClockIcon,
   DownloadIcon,
   InfoIcon,
+  LinkIcon,
   QuestionIcon,
   ShieldIcon,
   UsersIcon,
@@ -139,6 +140,10 @@ export function AdminMenu() {
           <NavLink to="/api-docs" role="menuitem" className={itemClass} data-testid="nav-api-docs">
             <QuestionIcon size={17} />
             {t('nav.apiDocs')}
+          </NavLink>
+          <NavLink to="/admin/webhooks" role="menuitem" className={itemClass} data-testid="nav-admin-webhooks">
+            <LinkIcon size={17} />
+            {t('nav.adminWebhooks')}
           </NavLink>
         </div>
       ) : null}

@@ -1333,3 +1333,80 @@ export const elnImports = pgTable(
   },
   (t) => [index('eln_imports_key_id_idx').on(t.keyId)],
 );
+
+/**
+ * Webhook endpoints (server/src/webhooks): where the notebook posts its events, signed by the Standard
+ * Webhooks scheme with the endpoint's own secret. An administrator's endpoint without a project hears of
+ * every event; one with a project (a leader's) hears only of that project's events.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    endpointId: serial('endpoint_id').primaryKey(),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    /** shared WEBHOOK_EVENTS it is sent. */
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** null: every event (administrators only); else that project's events only. */
+    projectNo: integer('project_no').references(() => projects.projectNo),
+    /** Who registered it: deliveries go while they may still read what they tell of. */
+    ownerUserNo: integer('owner_user_no')
+      .notNull()
+      .references(() => users.userNo),
+    /** `whsec_` and the base64 key the deliveries are signed with. */
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    /** Why the server turned it off (its deliveries failed for the whole retry window), or null. */
+    disabledReason: text('disabled_reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_endpoints_project_idx').on(t.projectNo)],
+);
+
+/**
+ * The webhook outbox and its log: one row per event and endpoint, written in the transaction of the change
+ * it tells of, delivered by any process in order per endpoint (webhooks/deliverer.ts).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    deliveryId: bigserial('delivery_id', { mode: 'number' }).primaryKey(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.endpointId, { onDelete: 'cascade' }),
+    /** The `webhook-id` header: the same on every try, so a receiver can tell a repeat. */
+    messageId: text('message_id').notNull(),
+    event: text('event').notNull(),
+    projectNo: integer('project_no'),
+    noteNo: integer('note_no'),
+    /** The JSON body's `data`: ids and what changed, never a note's content. */
+    payload: jsonb('payload').notNull(),
+    /** shared WEBHOOK_DELIVERY_STATUSES */
+    status: text('status', { enum: ['pending', 'sending', 'delivered', 'failed', 'withheld'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, precision: 3 }),
+    /** The last try: the receiver's HTTP status (null: no answer), how long it took, the start of its answer or the error. */
+    lastStatus: integer('last_status'),
+    lastLatencyMs: integer('last_latency_ms'),
+    lastResponse: text('last_response'),
+    lastError: text('last_error'),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, precision: 3 }),
+    /** The retry window runs from the first try (an endpoint turned on again gives what waited a whole window). */
+    firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('webhook_deliveries_queue_idx')
+      .on(t.endpointId, t.deliveryId)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('webhook_deliveries_log_idx').on(t.endpointId, t.deliveryId),
+  ],
+);

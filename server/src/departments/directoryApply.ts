@@ -9,6 +9,7 @@ import type { DirectorySnapshot, NoteBook, SnapshotDepartment, SnapshotUser } fr
 import { directoryMayDeactivate } from './policy.js';
 import { notify } from '../notifications/notify.js';
 import { activeAdministrators } from '../notifications/recipients.js';
+import { emitWebhook } from '../webhooks/emit.js';
 
 export interface ApplyContext {
   companyCode: string;
@@ -192,6 +193,11 @@ async function applyUsers(
       recipients: await activeAdministrators(tx),
       actorUserNo: null,
       payload: { count: deactivated.length },
+    });
+    await emitWebhook(tx, {
+      event: 'user.deactivated',
+      projectNo: null,
+      data: { userNos: deactivated, deactivatedByUserNo: null, byDirectory: true },
     });
   }
   // Their open notes turn read-only (or close) at once, not at the next periodic session check.

@@ -14,6 +14,7 @@ import { cleanFileName } from '../files/fileName.js';
 import { notify } from '../notifications/notify.js';
 import { queueTimestamp } from '../timestamps/queue.js';
 import { exportSubject } from '../timestamps/subjects.js';
+import { emitWebhook } from '../webhooks/emit.js';
 
 export type ExportJobRow = typeof exportJobs.$inferSelect;
 
@@ -148,6 +149,11 @@ export class ExportJobs {
           after: { format: job.format, projectNo: job.projectNo, fileName, size, sha256 },
         });
         await notifyRequester(tx, job, 'exportFinished', fileName);
+        await emitWebhook(tx, {
+          event: 'export.finished',
+          projectNo: job.projectNo,
+          data: { jobId: job.jobId, format: job.format, projectNo: job.projectNo, requestedByUserNo: job.requestedByUserNo, size, sha256 },
+        });
         // The file made is time-stamped: its SHA-256 with what the job was, in the transaction that records it.
         const [requester] = await tx.select({ userId: users.userId }).from(users).where(eq(users.userNo, job.requestedByUserNo));
         await queueTimestamp(

@@ -147,20 +147,20 @@ describe('note abilities and the routes', () => {
 describe('project abilities and the routes', () => {
   it('says on the check and on list rows what each caller may do, and the routes refuse what it denies', async () => {
     const colleagueMay = await projectAbilitiesOf(colleague);
-    expect(colleagueMay).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false, export: true });
+    expect(colleagueMay).toEqual({ modify: false, finish: false, createNote: true, clearHolds: false, export: true, webhooks: false });
     const members = { department: '', user: [writer, colleague, reviewer].map((p) => p.user.userId).join(',') };
     expect((await colleague.call(api.projects.update, { projectNo, signatureList: members })).body.status).toBe(ERR.forbidden);
     expect((await colleague.call(api.projects.finish, { projectNo })).body.status).toBe(ERR.forbidden);
     expect((await colleague.call(api.notes.releaseProjectHolds, { projectNo })).body.status).toBe(ERR.forbidden);
 
     const leaderMay = await projectAbilitiesOf(leader);
-    expect(leaderMay).toEqual({ modify: true, finish: true, createNote: true, clearHolds: true, export: true });
+    expect(leaderMay).toEqual({ modify: true, finish: true, createNote: true, clearHolds: true, export: true, webhooks: true });
     expect((await admin.call(api.notes.create, { projectNo, title: 'By the admin' })).body.status).toBe(ERR.forbidden);
     // Allowed by the policy; the record's own precondition (a reviewer's signature) answers next.
     expect((await leader.call(api.projects.finish, { projectNo })).body.status).toBe(ERR.noReviewerSignature);
 
     const adminMay = await projectAbilitiesOf(admin);
-    expect(adminMay).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true, export: true });
+    expect(adminMay).toEqual({ modify: true, finish: false, createNote: false, clearHolds: true, export: true, webhooks: true });
     expect((await admin.call(api.projects.finish, { projectNo })).body.status).toBe(ERR.forbidden);
     expect((await admin.call(api.projects.update, { projectNo, signatureList: members })).body.status).toBe('0000');
 

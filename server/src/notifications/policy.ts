@@ -17,7 +17,7 @@ import { isAdministrator } from '../users/policy.js';
  * What each event tells of, and so the rule that decides whether its reader may still see it. A mention in
  * a template draft's comment names no note: it tells of the template (`subjectOfNotification`).
  */
-export type NotificationSubject = 'note' | 'project' | 'template' | 'export' | 'directory';
+export type NotificationSubject = 'note' | 'project' | 'template' | 'export' | 'directory' | 'webhook';
 
 export const SUBJECT_OF: Readonly<Record<NotificationEvent, NotificationSubject>> = {
   signatureRequested: 'note',
@@ -32,6 +32,7 @@ export const SUBJECT_OF: Readonly<Record<NotificationEvent, NotificationSubject>
   exportFinished: 'export',
   exportFailed: 'export',
   usersDeactivated: 'directory',
+  webhookDisabled: 'webhook',
 };
 
 /** What one notification tells of: its event's subject, but a mention on a template (no note) tells of the template. */
@@ -49,7 +50,7 @@ const orTrue = (condition: SQL | undefined): SQL => condition ?? sql`true`;
  * The condition a query over the reader's notifications filters by: a note's events while its note is
  * readable (`readableNotesSql`), a project's while the project is (`visibleProjectsSql`), a template's
  * while it is (`visibleTemplatesSql`), an export's to its requester, a directory synchronisation's to
- * administrators. Each is a correlated EXISTS on the record's key inside an OR, which PostgreSQL runs row
+ * administrators, a webhook's to its owner. Each is a correlated EXISTS on the record's key inside an OR, which PostgreSQL runs row
  * by row from the reader's own notifications (`notifications_user_idx`): a count over a reader's 500 costs
  * 500 key lookups, never a scan of every note.
  */
@@ -69,5 +70,7 @@ export function visibleNotificationsSql(user: AuthUser): SQL {
     and(eq(notifications.event, 'mentioned'), isNull(notifications.noteNo), visibleTemplate),
     and(inArray(notifications.event, eventsOf('export')), ownExport),
     isAdministrator(user) ? inArray(notifications.event, eventsOf('directory')) : undefined,
+    // A webhook's news is its owner's (the only one told of it).
+    inArray(notifications.event, eventsOf('webhook')),
   ) as SQL;
 }

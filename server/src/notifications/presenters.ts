@@ -84,6 +84,8 @@ export function notificationPath(
       return refs.projectNo === null ? '/' : `/project/${refs.projectNo}`;
     case 'directory':
       return '/admin';
+    case 'webhook':
+      return refs.projectNo === null ? '/admin/webhooks' : `/project/${refs.projectNo}`;
   }
 }
 

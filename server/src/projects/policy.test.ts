@@ -61,6 +61,7 @@ describe('the project policy', () => {
       createNote: false,
       clearHolds: true,
       export: true,
+      webhooks: true,
     });
     expect(projectAbilities(admin, project(), false)).toEqual({
       modify: true,
@@ -68,6 +69,7 @@ describe('the project policy', () => {
       createNote: false,
       clearHolds: true,
       export: true,
+      webhooks: true,
     });
     expect(projectAbilities(member, project(), true)).toEqual({
       modify: false,
@@ -75,6 +77,7 @@ describe('the project policy', () => {
       createNote: true,
       clearHolds: false,
       export: true,
+      webhooks: false,
     });
     expect(projectAbilities(member, project(), false)).toEqual({
       modify: false,
@@ -82,6 +85,7 @@ describe('the project policy', () => {
       createNote: false,
       clearHolds: false,
       export: false,
+      webhooks: false,
     });
     expect(projectAbilities(leader, project(PROJECT_STATUS.completed), true)).toEqual({
       modify: false,
@@ -89,6 +93,7 @@ describe('the project policy', () => {
       createNote: false,
       clearHolds: true,
       export: true,
+      webhooks: true,
     });
   });
 });

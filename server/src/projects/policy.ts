@@ -5,6 +5,7 @@ import { projectParticipants, projects } from '../db/schema.js';
 import type { Refusals } from '../http/verdicts.js';
 import type { ProjectRecord } from './record.js';
 import { isAdministrator } from '../users/policy.js';
+import { canManageWebhooks } from '../webhooks/policy.js';
 
 /*
  * Who may do what with a project: every rule once, as a verdict with its reason. Routes enforce the
@@ -109,5 +110,6 @@ export function projectAbilities(user: Caller, project: ProjectFacts, participan
     createNote: canCreateNote(project, participant) === 'allowed',
     clearHolds: canClearAllHolds(user, project) === 'allowed',
     export: canExportProject(user, project, participant) === 'allowed',
+    webhooks: canManageWebhooks(user, { projectNo: 0, leaderUserNo: project.leaderUserNo }) === 'allowed',
   };
 }

@@ -93,6 +93,8 @@ export const projectAbilities = z.strictObject({
   clearHolds: z.boolean(),
   /** Export the project's notes (PDF, .eln). */
   export: z.boolean(),
+  /** Register and manage the project's webhooks (its leader, administrators). */
+  webhooks: z.boolean(),
 });
 export type ProjectAbilities = z.infer<typeof projectAbilities>;
 

@@ -26,6 +26,7 @@ import { templateCalls } from './templates.js';
 import { timestampCalls } from './timestamps.js';
 import { tokenCalls } from './tokens.js';
 import { userCalls } from './users.js';
+import { webhookCalls } from './webhooks.js';
 
 /**
  * The route table: every call of the API, grouped by the feature that answers it (the server folder of
@@ -59,6 +60,7 @@ export const api = {
   tokens: tokenCalls,
   mail: mailCalls,
   notifications: notificationCalls,
+  webhooks: webhookCalls,
 } as const satisfies Record<string, CallGroup>;
 
 /** Every call of the route table, in table order. */

@@ -93,6 +93,7 @@ const en = {
       exportFailed: 'Your export {{file}} failed',
       mentioned: '{{actor}} mentioned you in note {{note}}',
       usersDeactivated: 'Directory synchronisation deactivated {{count}} people',
+      webhookDisabled: 'Your webhook to {{file}} was turned off: its deliveries failed for a day',
     } satisfies Record<NotificationEvent, string>,
     /** `signatureRemoved` when the signer declined rather than the leader removing it. */
     mentionedInTemplate: '{{actor}} mentioned you in a comment on template {{template}}',

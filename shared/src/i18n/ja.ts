@@ -78,6 +78,7 @@ const ja: SharedMessages = {
       exportFailed: 'エクスポート {{file}} に失敗しました',
       mentioned: '{{actor}}さんが実験ノート {{note}} であなたをメンションしました',
       usersDeactivated: 'ディレクトリ同期により {{count}} 人が無効になりました',
+      webhookDisabled: '{{file}} へのWebhookが無効になりました。1日間配信に失敗しました',
     },
     mentionedInTemplate: '{{actor}}さんがテンプレート {{template}} のコメントであなたをメンションしました',
     signatureDeclined: '{{actor}}さんがあなたの実験ノート {{note}} への{{meaning}}としての署名を辞退しました: {{reason}}',

@@ -78,6 +78,7 @@ const ko: SharedMessages = {
       exportFailed: '내보내기 {{file}}이(가) 실패했습니다',
       mentioned: '{{actor}}님이 노트 {{note}}에서 나를 언급했습니다',
       usersDeactivated: '디렉터리 동기화로 {{count}}명이 비활성화되었습니다',
+      webhookDisabled: '{{file}}(으)로 보내는 웹훅이 꺼졌습니다. 하루 동안 전송에 실패했습니다',
     },
     mentionedInTemplate: '{{actor}}님이 템플릿 {{template}}의 댓글에서 나를 언급했습니다',
     signatureDeclined: '{{actor}}님이 내 노트 {{note}}의 {{meaning}} 서명을 거절했습니다: {{reason}}',

@@ -20,6 +20,7 @@ import { StatusBadge } from './StatusBadge';
 import { CloseProjectDialog } from './CloseProjectDialog';
 import { ProjectNotes } from '../notes/ProjectNotes';
 import { ProjectExportCard } from '../exports/ProjectExportCard';
+import { ProjectWebhooksCard } from '../webhooks/ProjectWebhooksCard';
 import { SignatureIcon } from '../signatures/icons';
 
 /** A project the caller may not see answers as one that does not exist (9002); a malformed number likewise. */
@@ -287,6 +288,7 @@ export function ProjectDetailPage({ recordNo }: { recordNo?: number } = {}) {
           {/* Keyed by status: closing the project reloads its notes, now read-only. */}
           <ProjectNotes key={detail.status} projectNo={detail.no} />
           {detail.abilities.export ? <ProjectExportCard projectNo={detail.no} /> : null}
+          {detail.abilities.webhooks ? <ProjectWebhooksCard projectNo={detail.no} /> : null}
         </>
       )}
       {closing && detail ? (

@@ -84,7 +84,7 @@ const PROJECT_TITLES = [
   ['Solvent recovery audit', 'Rotary evaporator logs, Q4'],
 ] as const;
 
-const abilities = (open: boolean) => ({ modify: open, finish: open, createNote: open, clearHolds: open, export: true });
+const abilities = (open: boolean) => ({ modify: open, finish: open, createNote: open, clearHolds: open, export: true, webhooks: open });
 
 const PROJECTS: ProjectRow[] = PROJECT_TITLES.map(([title, description], i) => {
   const leader = person([1, 2, 4, 2, 3, 6, 5, 7][i]!);

@@ -106,6 +106,13 @@ const en = {
     mail: {
       retried: 'Mail sent again',
     },
+    webhook: {
+      created: 'Webhook registered',
+      updated: 'Webhook changed',
+      deleted: 'Webhook deleted',
+      redelivered: 'Webhook delivery sent again',
+      disabled: 'Webhook turned off after failed deliveries',
+    },
     system: {
       started: 'System started',
     },
@@ -135,6 +142,7 @@ const en = {
     template: 'Templates',
     export: 'Exports',
     mail: 'Mail',
+    webhook: 'Webhooks',
     system: 'System',
     timestamp: 'Trusted time-stamps',
   },

@@ -104,6 +104,13 @@ const ja: AuditMessages = {
     mail: {
       retried: 'メール再送',
     },
+    webhook: {
+      created: 'Webhookを登録',
+      updated: 'Webhookを変更',
+      deleted: 'Webhookを削除',
+      redelivered: 'Webhookの配信を再送',
+      disabled: '配信失敗によりWebhookを無効化',
+    },
     system: {
       started: 'システム起動',
     },
@@ -133,6 +140,7 @@ const ja: AuditMessages = {
     template: 'テンプレート',
     export: 'エクスポート',
     mail: 'メール',
+    webhook: 'Webhook',
     system: 'システム',
     timestamp: '信頼できるタイムスタンプ',
   },

@@ -104,6 +104,13 @@ const ko: AuditMessages = {
     mail: {
       retried: '메일 다시 보냄',
     },
+    webhook: {
+      created: '웹훅 등록',
+      updated: '웹훅 변경',
+      deleted: '웹훅 삭제',
+      redelivered: '웹훅 전송 다시 보냄',
+      disabled: '전송 실패로 웹훅 비활성화',
+    },
     system: {
       started: '시스템 시작',
     },
@@ -133,6 +140,7 @@ const ko: AuditMessages = {
     template: '템플릿',
     export: '내보내기',
     mail: '메일',
+    webhook: '웹훅',
     system: '시스템',
     timestamp: '신뢰할 수 있는 타임스탬프',
   },

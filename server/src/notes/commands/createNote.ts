@@ -11,6 +11,7 @@ import type { Services } from '../../services.js';
 import { initialNoteState, templateStart } from '../../templates/noteStart.js';
 import { nextLabNoteNumber } from '../labNoteNumbers.js';
 import { recordNoteWriter } from '../writers.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /**
  * A new note in a project the caller takes part in, blank or started from a template's approved version,
@@ -63,6 +64,18 @@ export async function createNote(
                 },
               }
             : {}),
+        },
+      });
+      await emitWebhook(tx, {
+        event: 'note.created',
+        projectNo: project.projectNo,
+        noteNo: note.noteNo,
+        data: {
+          projectNo: project.projectNo,
+          labNoteNo: note.noteNo,
+          labNoteNumber: note.labNoteNumber,
+          writerUserNo: user.userNo,
+          templateNo: origin?.templateNo ?? null,
         },
       });
       return { labNoteNo: note.noteNo, labNoteNumber: note.labNoteNumber };

@@ -13,6 +13,7 @@ import { assertContentRules, savedContent } from '../contentCheck.js';
 import { requireWritableNote, type NoteContext } from '../queries.js';
 import { versionChanges } from '../versionChanges.js';
 import { versionFingerprint } from '../versionFingerprint.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /**
  * Saves the live document as the note's next version (`/note/save`): the caller must be able to write
@@ -91,6 +92,19 @@ export async function storeNextVersion(
         ...(restore ? { reason: restore.reason } : {}),
       },
       reason: restore?.reason ?? null,
+    });
+    await emitWebhook(tx, {
+      event: 'note.versionSaved',
+      projectNo: ctx.note.projectNo,
+      noteNo: ctx.note.noteNo,
+      data: {
+        projectNo: ctx.note.projectNo,
+        labNoteNo: ctx.note.noteNo,
+        version,
+        blocksHash,
+        savedByUserNo: actor.user.userNo,
+        restoredFromVersion: restore?.fromVersion ?? null,
+      },
     });
     // A signed note's later states are time-stamped as they are saved (timestamps/versionStamps.ts).
     return (await hasBeenSigned(tx, ctx.note.noteNo)) && (await queueVersionStamp(tx, ctx.note.noteNo, version));

@@ -19,6 +19,7 @@ import { notify } from '../../notifications/notify.js';
 import { membersOfProject } from '../../notifications/recipients.js';
 import { canFinishProject, MODIFY_REFUSALS } from '../policy.js';
 import { hasReviewerSignature, pendingSignaturesOf, requireReadableProject } from '../queries.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /**
  * Closes a project (its leader, once a reviewer has signed one of its notes): every note becomes finished
@@ -87,6 +88,11 @@ export async function finishProject(
       recipients: await membersOfProject(tx, project.projectNo),
       actorUserNo: actor.user.userNo,
       projectNo: project.projectNo,
+    });
+    await emitWebhook(tx, {
+      event: 'project.closed',
+      projectNo: project.projectNo,
+      data: { projectNo: project.projectNo, closedByUserNo: actor.user.userNo, notesClosed: closed.map(({ noteNo }) => noteNo) },
     });
     for (const { noteNo } of closed) commands.endWriting(noteDocumentName(noteNo), null, 'finished');
   });

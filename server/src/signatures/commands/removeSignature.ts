@@ -12,6 +12,7 @@ import { queueTimestamp } from '../../timestamps/queue.js';
 import { signatureRemovalSubject } from '../../timestamps/subjects.js';
 import { notifyWriters } from '../../notifications/recipients.js';
 import { settleNoteStatus } from './noteStatus.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /** The leader removes a signature, answered or pending, with a reason the audit record keeps; the note's status follows. */
 export async function removeSignature(
@@ -57,6 +58,20 @@ export async function removeSignature(
       reason: input.reason,
     });
     await notifyWriters(tx, 'signatureRemoved', ctx.note, actor.user.userNo, { meaning: removed.type, reason: input.reason });
+    await emitWebhook(tx, {
+      event: 'signature.removed',
+      projectNo: ctx.note.projectNo,
+      noteNo: ctx.note.noteNo,
+      data: {
+        projectNo: ctx.note.projectNo,
+        labNoteNo: ctx.note.noteNo,
+        signerUserNo: removed.userNo,
+        meaning: removed.type,
+        declined: false,
+        removedByUserNo: actor.user.userNo,
+        noteStatus: status,
+      },
+    });
   });
   timestamps.kick();
   return null;

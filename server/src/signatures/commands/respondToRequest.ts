@@ -27,6 +27,7 @@ import { queueVersionStamp } from '../../timestamps/versionStamps.js';
 import { notifyWriters } from '../../notifications/recipients.js';
 import { pendingRequestOf, versionHash, type PendingRequest } from '../queries.js';
 import { settleNoteStatus } from './noteStatus.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /** The Yjs state of a document with nothing in it. */
 const EMPTY_STATE = new Uint8Array([0, 0]);
@@ -76,6 +77,20 @@ async function decline(services: Services, { ctx, pending, actor, body }: Answer
       meaning: pending.type,
       declined: true,
       reason: body.description ?? '',
+    });
+    await emitWebhook(tx, {
+      event: 'signature.removed',
+      projectNo: ctx.note.projectNo,
+      noteNo: ctx.note.noteNo,
+      data: {
+        projectNo: ctx.note.projectNo,
+        labNoteNo: ctx.note.noteNo,
+        signerUserNo: actor.user.userNo,
+        meaning: pending.type,
+        declined: true,
+        removedByUserNo: actor.user.userNo,
+        noteStatus: status,
+      },
     });
   });
 }
@@ -149,6 +164,20 @@ async function sign(services: Services, answering: Answering, at: Date): Promise
       },
     });
     await notifyWriters(tx, 'noteSigned', ctx.note, user.userNo, { meaning: pending.type });
+    await emitWebhook(tx, {
+      event: 'signature.given',
+      projectNo: ctx.note.projectNo,
+      noteNo: ctx.note.noteNo,
+      data: {
+        projectNo: ctx.note.projectNo,
+        labNoteNo: ctx.note.noteNo,
+        signerUserNo: user.userNo,
+        meaning: pending.type,
+        version: ctx.note.version,
+        signedAt: at.toISOString(),
+        noteStatus: status,
+      },
+    });
     commands.endWriting(documentName, null, 'signed');
   });
   services.timestamps.kick();

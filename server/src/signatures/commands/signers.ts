@@ -10,6 +10,7 @@ import { lockNote, requireVisibleNote, type NoteContext } from '../../notes/quer
 import { writersAmong } from '../../notes/writers.js';
 import type { ProjectRecord } from '../../projects/record.js';
 import { notify } from '../../notifications/notify.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /** A signer as a request names them, with their user number. */
 export interface Signer {
@@ -111,4 +112,16 @@ export async function notifyNewSigners(tx: Tx, ctx: NoteContext, added: readonly
       payload: { meaning },
     });
   }
+  if (added.length === 0) return;
+  await emitWebhook(tx, {
+    event: 'signature.requested',
+    projectNo: ctx.project.projectNo,
+    noteNo: ctx.note.noteNo,
+    data: {
+      projectNo: ctx.project.projectNo,
+      labNoteNo: ctx.note.noteNo,
+      requestedByUserNo,
+      signers: added.map((s) => ({ userNo: s.userNo, meaning: s.type })),
+    },
+  });
 }

@@ -20,6 +20,7 @@ import type { Services } from '../../services.js';
 import { notify } from '../../notifications/notify.js';
 import { APPROVE_REFUSALS, canApproveTemplate } from '../policy.js';
 import { lastApprovedVersion, lockTemplate, requireReadableTemplate, waitingRevision } from '../queries.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /**
  * Approves the waiting revision under a version: by a manager who is not the author, did not write in it
@@ -101,6 +102,17 @@ export async function approveTemplate(
       actorUserNo: user.userNo,
       templateNo: template.templateNo,
       payload: { version },
+    });
+    await emitWebhook(tx, {
+      event: 'template.approved',
+      projectNo: null,
+      data: {
+        templateNo: template.templateNo,
+        version,
+        revision: input.revision,
+        approvedByUserNo: user.userNo,
+        authorUserNo: template.authorUserNo,
+      },
     });
     return { version, blocksHash: approved.blocksHash };
   });

@@ -12,6 +12,7 @@ import { fromAuthFlags } from '../flags.js';
 import { canUpdateUser, UPDATE_REFUSALS } from '../policy.js';
 import { toAdminUserRow, userAuditView } from '../presenters.js';
 import { findUserWithDepartment, requireDepartment } from '../queries.js';
+import { emitWebhook } from '../../webhooks/emit.js';
 
 /**
  * Changes an account. Deactivation and a new password end the user's sessions; audited with the account
@@ -53,6 +54,12 @@ export async function updateUser(services: Services, actor: Actor, input: CallRe
       before: userAuditView(toAdminUserRow(existing.user, existing.departmentName)),
       after: { ...userAuditView(toAdminUserRow(updated, null)), ...(passwordHash ? { passwordChanged: true } : {}) },
     });
+    if (existing.user.active && !updated.active)
+      await emitWebhook(tx, {
+        event: 'user.deactivated',
+        projectNo: null,
+        data: { userNos: [updated.userNo], deactivatedByUserNo: actor.user.userNo, byDirectory: false },
+      });
     commands.recheckUsers([input.userNo]);
   });
   return null;
