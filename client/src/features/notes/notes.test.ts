@@ -81,6 +81,16 @@ describe('presence', () => {
     ]);
   });
 
+  it('has colours behind which an avatar’s white initials read at 4.5:1 or more', () => {
+    const channel = (value: number) => (value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4);
+    const luminance = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((at) => channel(parseInt(hex.slice(at, at + 2), 16) / 255));
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const againstWhite = (hex: string) => 1.05 / (luminance(hex) + 0.05);
+    expect(PRESENCE_COLORS.filter((color) => againstWhite(color) < 4.5)).toEqual([]);
+  });
+
   it('gives each user a stable colour from the palette', () => {
     expect(colorFor('a@x')).toBe(colorFor('a@x'));
     expect(PRESENCE_COLORS).toContain(colorFor('someone@lab.example'));

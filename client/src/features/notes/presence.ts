@@ -8,16 +8,19 @@ export interface PresenceUser {
   color: string;
 }
 
-/** Caret colours that read on white and on the beauty theme's pastel canvas alike. */
+/**
+ * Caret colours that read on white and on the beauty theme's pastel canvas alike, and behind an avatar's
+ * white initials at 4.5:1 or more (WCAG 1.4.3: the initials are small text).
+ */
 export const PRESENCE_COLORS = [
   '#2563eb',
   '#db2777',
-  '#059669',
-  '#d97706',
+  '#047857',
+  '#b45309',
   '#7c3aed',
   '#dc2626',
-  '#0891b2',
-  '#65a30d',
+  '#0e7490',
+  '#4d7c0f',
   '#c026d3',
   '#0f766e',
 ] as const;
