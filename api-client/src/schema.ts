@@ -4858,7 +4858,7 @@ export interface operations {
        *     2012: The note breaks a content rule (table size, nested table or image title).
        *     3018: The saved content has unsupported characters.
        *     2050: The CSV text could not be read as a table: a quote is not closed, or it has no cells.
-       *     2051: The table is too large: at most {max} rows and {max} columns.
+       *     2051: The table is too large: at most {max} rows and at most as many columns.
        */
       422: {
         headers: {

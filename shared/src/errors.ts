@@ -78,7 +78,7 @@ export const ERROR_CATALOGUE = {
   '2040': entry(404, 'This note has no such saved version.'),
   // Blocks appended through the API (instruments and scripts)
   '2050': entry(422, 'The CSV text could not be read as a table: a quote is not closed, or it has no cells.'),
-  '2051': entry(422, 'The table is too large: at most {max} rows and {max} columns.'),
+  '2051': entry(422, 'The table is too large: at most {max} rows and at most as many columns.'),
   '2052': entry(413, 'The note would become larger than a live document may be.'),
   // Lookups and saves the client reports (generic errors of the product specification)
   '3001': entry(500, 'Users could not be loaded.'),

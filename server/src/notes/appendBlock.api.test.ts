@@ -157,7 +157,7 @@ describe('appending a block', () => {
     expect([tooLong.http, tooLong.body.status, tooLong.body.message]).toEqual([
       422,
       ERR.appendTableTooLarge,
-      'The table is too large: at most 30 rows and 30 columns.',
+      'The table is too large: at most 30 rows and at most as many columns.',
     ]);
     expect(await refusal(writer.call, { table: Array.from({ length: 31 }, (_, i) => `c${i}`).join(',') })).toEqual([
       422,
