@@ -2,6 +2,7 @@ import {
   api,
   ERR,
   errorMessage,
+  type AdminTokenRecord,
   type AdminUserRow,
   type AuthFlags,
   type AuthFlagsAnswer,
@@ -26,6 +27,7 @@ import {
   type SessionAbilities,
   type SignatureEntry,
   type SystemInfo,
+  type TokenSettings,
 } from '@eln/shared';
 import { ApiError } from '../../api/errors';
 import { currentLanguage } from '../../i18n';
@@ -84,7 +86,8 @@ const PROJECT_TITLES = [
   ['Solvent recovery audit', 'Rotary evaporator logs, Q4'],
 ] as const;
 
-const abilities = (open: boolean) => ({ modify: open, finish: open, createNote: open, clearHolds: open, export: true, webhooks: open });
+// The sample person leads no webhooks: the style guide shows no section that would call the server for its list.
+const abilities = (open: boolean) => ({ modify: open, finish: open, createNote: open, clearHolds: open, export: true, webhooks: false });
 
 const PROJECTS: ProjectRow[] = PROJECT_TITLES.map(([title, description], i) => {
   const leader = person([1, 2, 4, 2, 3, 6, 5, 7][i]!);
@@ -313,6 +316,40 @@ const FAILED_MAILS: MailListAnswer['list'] = [
     nextAttemptAt: null,
     sentAt: null,
     abilities: { retry: true },
+  },
+];
+
+/** The administrators' card of personal access tokens: an instrument's token in use, and one revoked. */
+const ACCESS_TOKENS: AdminTokenRecord[] = [
+  {
+    tokenId: '6f1c2a9e-8d4b-4e57-9a31-0c2b7d5e4f10',
+    name: 'HPLC export',
+    prefix: 'eln_pat_Q7rX',
+    scopes: ['read', 'write'],
+    createdAt: at(2, 10),
+    expiresAt: '2027-11-02T10:30:00.000Z',
+    revokedAt: null,
+    state: 'active',
+    lastUsedAt: at(26, 16),
+    lastUsedFrom: '10.20.4.17',
+    userId: person(3).userId,
+    userName: person(3).name,
+    userLevel: 1,
+  },
+  {
+    tokenId: '0b8e5d21-3c7f-4a62-8e19-5d4a2f6c7b93',
+    name: 'Balance reader',
+    prefix: 'eln_pat_m2Kd',
+    scopes: ['read'],
+    createdAt: at(4, 11),
+    expiresAt: '2027-05-04T11:30:00.000Z',
+    revokedAt: at(20, 15),
+    state: 'revoked',
+    lastUsedAt: at(19, 8),
+    lastUsedFrom: '10.20.4.52',
+    userId: person(5).userId,
+    userName: person(5).name,
+    userLevel: 1,
   },
 ];
 
@@ -593,6 +630,8 @@ const ANSWERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   [api.departments.searchUsers.path]: (body): DepartmentSearchAnswer => ({ list: searchGroups(body), next: null }),
   [api.departments.list.path]: () => ({ list: DEPARTMENTS }),
   [api.users.list.path]: (): ListAnswer<AdminUserRow> => ({ list: ADMIN_USERS, totalCount: ADMIN_USERS.length }),
+  [api.tokens.adminList.path]: (): ListAnswer<AdminTokenRecord> => ({ list: ACCESS_TOKENS, totalCount: ACCESS_TOKENS.length }),
+  [api.tokens.settings.path]: (): TokenSettings => ({ forbiddenLevels: [] }),
   [api.mail.list.path]: (): MailListAnswer => ({ list: FAILED_MAILS, totalCount: FAILED_MAILS.length, failedCount: FAILED_MAILS.length }),
   [api.users.detail.path]: () => ADMIN_USERS[1],
   [api.auth.flags.path]: (): AuthFlagsAnswer => ({ ...ALL, abilities: ABILITIES }),
