@@ -30,6 +30,11 @@ export const DEBIAN_PACKAGES: readonly DebianPackage[] = [
   { name: 'zip', file: '/usr/bin/zip', usedBy: 'the .eln tests build tampered archives' },
   { name: 'curl', file: '/usr/bin/curl', usedBy: "the README's API examples are run as written" },
   { name: 'jq', file: '/usr/bin/jq', usedBy: "the README's API examples build and read JSON with it" },
+  {
+    name: 'python3-requests',
+    file: '/usr/lib/python3/dist-packages/requests/__init__.py',
+    usedBy: "the README's Python examples are run as written (Debian's /usr/bin/python3)",
+  },
   // Noninteractive: slapd's postinst takes its defaults and asks nothing.
   { name: 'slapd', file: '/usr/sbin/slapd', usedBy: 'the directory synchronisation tests start their own LDAP server' },
   { name: 'ldap-utils', file: '/usr/bin/ldapmodify', usedBy: 'the directory synchronisation tests change it' },

@@ -8,9 +8,11 @@ import { api } from '@eln/shared';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
 /*
- * The README's `curl` examples of the API (upload a file to a note and show it, add a table from a CSV
- * file, read a saved version), run as written with bash, curl and jq against a real server, so that they
- * stay true. A session's access token stands in for ELN_TOKEN.
+ * The README's examples of the API (upload a file to a note and show it, add a table from a CSV file, read
+ * a saved version), run as written against a real server so that they stay true: the `curl` ones with bash,
+ * curl and jq, the Python one with Debian's python3 and its `requests` (tests/setup/prerequisites.ts). A
+ * session's access token stands in for ELN_TOKEN. The tests run in order on one note: the Python example
+ * reads the version the curl test saved.
  */
 
 const run = promisify(execFile);
@@ -40,9 +42,9 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-/** The shell block after `<!-- example:<name> -->` in README.md. */
-function example(name: string): string {
-  const found = new RegExp(`<!-- example:${name} -->\\n\`\`\`sh\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
+/** The code block (shell, or `language`) after `<!-- example:<name> -->` in README.md. */
+function example(name: string, language = 'sh'): string {
+  const found = new RegExp(`<!-- example:${name} -->\\n\`\`\`${language}\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
   if (!found?.[1]) throw new Error(`README.md has no example:${name} block`);
   return found[1];
 }
@@ -51,10 +53,12 @@ function example(name: string): string {
 async function runExample(name: string): Promise<string[]> {
   const { stdout } = await run('bash', ['-eo', 'pipefail', '-c', example(name)], {
     cwd: workDir,
-    env: { PATH: process.env.PATH, ELN_URL: url, ELN_TOKEN: token, NOTE: String(labNoteNo) },
+    env: exampleEnv(),
   });
   return stdout.split('\n').filter(Boolean);
 }
+
+const exampleEnv = () => ({ PATH: process.env.PATH, ELN_URL: url, ELN_TOKEN: token, NOTE: String(labNoteNo) });
 
 const lastBlocks = async () => (await server.callerWith(token)(api.notes.blockList, { labNoteNo })).body.data.blockList;
 
@@ -80,6 +84,18 @@ describe("README's API examples", () => {
     const saved = blocks.map((line) => JSON.parse(line) as { type: string; blockTable: { header: Array<Array<{ text: string }>> } | null });
     expect(saved.map((block) => block.type).slice(-2)).toEqual(['file', 'table']);
     expect(saved.at(-1)!.blockTable!.header.map((row) => row.map((cell) => cell.text))).toEqual([['well', 'OD450']]);
+  });
+
+  it('do the same with Python and requests', async () => {
+    const before = (await lastBlocks()).length;
+    // Debian's python3, where python3-requests puts `requests` (a python3 earlier on PATH may lack it).
+    const { stdout } = await run('/usr/bin/python3', ['-c', example('python', 'python')], { cwd: workDir, env: exampleEnv() });
+    const added = (await lastBlocks()).slice(before);
+    expect(added.map((block) => block.type)).toEqual(['file', 'table']);
+    expect(added[0]!.content).toContain('run7.txt');
+    const [version, ...blocks] = stdout.split('\n').filter(Boolean);
+    expect(version).toMatch(/^1 \d{4}-\d\d-\d\dT/);
+    expect(blocks.slice(-2)).toEqual(['file ', "table ['well', 'OD450']"]);
   });
 
   it('stop at a refusal (curl --fail-with-body), as on a note the token may not write', async () => {
