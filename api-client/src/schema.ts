@@ -18511,6 +18511,21 @@ export interface operations {
                   email: boolean;
                 };
               };
+              events: (
+                | 'signatureRequested'
+                | 'signatureReminder'
+                | 'noteSigned'
+                | 'signatureRemoved'
+                | 'projectClosed'
+                | 'templateChecked'
+                | 'templateApproved'
+                | 'templateReturned'
+                | 'exportFinished'
+                | 'exportFailed'
+                | 'mentioned'
+                | 'usersDeactivated'
+                | 'webhookDisabled'
+              )[];
               digest: {
                 enabled: boolean;
                 time: string;
@@ -18618,6 +18633,21 @@ export interface operations {
                   email: boolean;
                 };
               };
+              events: (
+                | 'signatureRequested'
+                | 'signatureReminder'
+                | 'noteSigned'
+                | 'signatureRemoved'
+                | 'projectClosed'
+                | 'templateChecked'
+                | 'templateApproved'
+                | 'templateReturned'
+                | 'exportFinished'
+                | 'exportFailed'
+                | 'mentioned'
+                | 'usersDeactivated'
+                | 'webhookDisabled'
+              )[];
               digest: {
                 enabled: boolean;
                 time: string;

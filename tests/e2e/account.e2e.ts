@@ -135,6 +135,8 @@ test('settings chosen on My account follow the person to another device', async 
   await expect(phone.getByTestId('account-digest-time')).toHaveAttribute('data-value', '21:30');
   // Directory synchronisation tells administrators only: a member is not offered it.
   await expect(phone.getByTestId('account-event-usersDeactivated')).toHaveCount(0);
+  // Leading a project, the person may own its webhooks: they are offered the news of one turned off.
+  await expect(phone.getByTestId('account-event-webhookDisabled')).toHaveCount(1);
 
   // Back to the browser's own zone on the phone: its screens then show Paris time.
   const phoneZone = phone.getByTestId('account-zone-input');

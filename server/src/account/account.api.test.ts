@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, desc, eq } from 'drizzle-orm';
-import { api, DEFAULT_DIGEST, DEFAULT_NOTIFICATION_CHOICES, ERR, type ValidationErrorData } from '@eln/shared';
+import { api, DEFAULT_DIGEST, DEFAULT_NOTIFICATION_CHOICES, ERR, NOTIFICATION_EVENTS, type ValidationErrorData } from '@eln/shared';
 import { auditLog, notifications, userSettings } from '../db/schema.js';
 import { notify } from '../notifications/notify.js';
 import { startTestServer, type Caller, type TestServer } from '../testing/harness.js';
@@ -55,12 +55,26 @@ describe('my account: reading my settings', () => {
       theme: null,
       timeZone: null,
       notifications: DEFAULT_NOTIFICATION_CHOICES,
+      // Neither an administrator nor a leader: never told of directory runs or of a webhook turned off.
+      events: NOTIFICATION_EVENTS.filter((event) => event !== 'usersDeactivated' && event !== 'webhookDisabled'),
       digest: DEFAULT_DIGEST,
       // Without a zone of their own, the digest's time is read in the server's.
       digestTimeZone: server.config.timeZone,
     });
     // Reading stores nothing.
     expect(await storedRow(person.userNo)).toBeUndefined();
+  });
+
+  it('offers the events each person can be sent: directory runs to administrators, a webhook turned off to administrators and leaders', async () => {
+    const eventsOf = async (call: Caller) => (await call(api.account.settings, {})).body.data.events;
+    expect(await eventsOf(admin)).toEqual([...NOTIFICATION_EVENTS]);
+    const leader = await newPerson('ACC');
+    const before = await eventsOf(leader.call);
+    expect(before).not.toContain('webhookDisabled');
+    const created = await leader.call(api.projects.create, { title: 'Led', signatureList: { department: '', user: leader.userId } });
+    expect(created.body.status).toBe('0000');
+    expect(await eventsOf(leader.call)).toEqual([...before, 'webhookDisabled']);
+    expect(await eventsOf(leader.call)).not.toContain('usersDeactivated');
   });
 
   it('says no department when the person has none', async () => {

@@ -23,7 +23,7 @@ export function choicesInForce(
 }
 
 /** The settings as the account page and the audit record show them (without who the person is). */
-export function settingsView(row: SettingsRow | null): Omit<AccountSettings, 'profile' | 'digestTimeZone'> {
+export function settingsView(row: SettingsRow | null): Omit<AccountSettings, 'profile' | 'digestTimeZone' | 'events'> {
   return {
     language: row && isLanguage(row.language) ? row.language : null,
     theme: row && isTheme(row.theme) ? row.theme : null,

@@ -1,11 +1,12 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { NotificationEvent } from '@eln/shared';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from '@eln/shared';
 import type { AuthUser } from '../auth/authUser.js';
 import { exportJobs, labNotes, notifications, projects, templates } from '../db/schema.js';
 import { readableNotesSql } from '../notes/policy.js';
 import { visibleProjectsSql } from '../projects/policy.js';
 import { visibleTemplatesSql } from '../templates/policy.js';
 import { isAdministrator } from '../users/policy.js';
+import { mayOwnWebhooks } from '../webhooks/policy.js';
 
 /*
  * Who sees a notification: its reader, while they may still read what it tells of, by each record's own
@@ -34,6 +35,18 @@ export const SUBJECT_OF: Readonly<Record<NotificationEvent, NotificationSubject>
   usersDeactivated: 'directory',
   webhookDisabled: 'webhook',
 };
+
+/**
+ * The events a person can be sent at all, in NOTIFICATION_EVENTS's order (the settings page offers only
+ * these): a directory synchronisation's to administrators, a webhook's to those who can own one.
+ */
+export function eventsToldTo(user: Pick<AuthUser, 'userNo' | 'level'>, facts: { leadsAProject: boolean }): NotificationEvent[] {
+  return NOTIFICATION_EVENTS.filter((event) => {
+    if (SUBJECT_OF[event] === 'directory') return isAdministrator(user);
+    if (SUBJECT_OF[event] === 'webhook') return mayOwnWebhooks(user, facts);
+    return true;
+  });
+}
 
 /** What one notification tells of: its event's subject, but a mention on a template (no note) tells of the template. */
 export function subjectOfNotification(event: NotificationEvent, refs: { noteNo: number | null }): NotificationSubject {

@@ -34,6 +34,11 @@ export function canManageWebhooks(user: Caller, scope: WebhookScope): ManageVerd
   return scope.projectNo !== null && scope.leaderUserNo === user.userNo ? 'allowed' : 'notLeader';
 }
 
+/** Who can own an endpoint at all (and so be told when one is turned off): administrators and project leaders. */
+export function mayOwnWebhooks(user: Caller, facts: { leadsAProject: boolean }): boolean {
+  return isAdministrator(user) || facts.leadsAProject;
+}
+
 /** A project's endpoint hears only of what happens in the project. */
 export function canChooseEvents(scope: Pick<WebhookScope, 'projectNo'>, events: readonly WebhookEvent[]): EventsVerdict {
   return scope.projectNo !== null && events.some((event) => NOTEBOOK_WIDE_WEBHOOK_EVENTS.includes(event)) ? 'notebookWide' : 'allowed';

@@ -32,6 +32,11 @@ export const accountSettings = z.strictObject({
   /** An IANA zone; null: never chosen (each browser shows times in its own zone). */
   timeZone: z.string().nullable(),
   notifications: notificationChoicesInForce,
+  /**
+   * The events this person can be told of, in the settings page's order: directory synchronisation tells
+   * administrators only, a webhook turned off its owner (administrators and project leaders).
+   */
+  events: z.array(z.enum(NOTIFICATION_EVENTS)),
   digest: digestChoice,
   /** The zone the digest's time is read in: the person's, else the server's (TIME_ZONE). */
   digestTimeZone: z.string(),

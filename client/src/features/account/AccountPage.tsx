@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api, LANGUAGES, NOTIFICATION_EVENTS, THEMES, type AccountSettings, type DigestChoice } from '@eln/shared';
+import { api, LANGUAGES, THEMES, type AccountSettings, type DigestChoice, type NotificationEvent } from '@eln/shared';
 import { apiErrorText } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
 import { readStorage, STORAGE_KEYS } from '../../lib/storage';
-import { may } from '../../session/model';
-import { useSession } from '../../session/store';
 import { getTheme } from '../../theme/theme';
 import { Checkbox, SelectField, Switch } from '../../ui/Field';
 import { CalendarIcon, EyeIcon, MailIcon, UserIcon } from '../../ui/icons';
@@ -184,11 +182,10 @@ function DisplayCard({ settings, savedBefore }: { settings: AccountSettings; sav
 
 function NotificationsCard({ settings }: { settings: AccountSettings }) {
   const { t } = useTranslation();
-  const session = useSession();
   const [values, setValues] = useResetOn<ChoicesInForce>(settings.notifications, settings);
-  // Directory synchronisation tells administrators only: others are never sent it.
-  const events = NOTIFICATION_EVENTS.filter((event) => event !== 'usersDeactivated' || may(session, 'administer'));
-  const set = (event: (typeof NOTIFICATION_EVENTS)[number], channel: 'app' | 'email', on: boolean) =>
+  // Only the events this person can be sent (the server's verdict: some are for administrators or leaders).
+  const { events } = settings;
+  const set = (event: NotificationEvent, channel: 'app' | 'email', on: boolean) =>
     setValues({ ...values, [event]: { ...values[event], [channel]: on } });
 
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DIGEST, DEFAULT_NOTIFICATION_CHOICES, type AccountSettings } from '@eln/shared';
+import { DEFAULT_DIGEST, DEFAULT_NOTIFICATION_CHOICES, NOTIFICATION_EVENTS, type AccountSettings } from '@eln/shared';
 import {
   changesNothing,
   digestChange,
@@ -16,6 +16,7 @@ const settings = (overrides: Partial<AccountSettings> = {}): AccountSettings => 
   theme: null,
   timeZone: null,
   notifications: { ...DEFAULT_NOTIFICATION_CHOICES },
+  events: [...NOTIFICATION_EVENTS],
   digest: { ...DEFAULT_DIGEST },
   digestTimeZone: 'UTC',
   ...overrides,
