@@ -9,7 +9,8 @@ export interface ReceivedWebhook {
 }
 
 /** How the receiver answers: 200, 500, never (the sender's timeout ends it), or 200 after `delayMs`. */
-export type ReceiverMode = { kind: 'ok' } | { kind: 'fail' } | { kind: 'hang' } | { kind: 'slow'; delayMs: number };
+/** How a path answers: 200, 500 with a long body, never, 200 after a delay, or 410 Gone (the receiver wants nothing more). */
+export type ReceiverMode = { kind: 'ok' } | { kind: 'fail' } | { kind: 'hang' } | { kind: 'slow'; delayMs: number } | { kind: 'gone' };
 
 /**
  * A real HTTP receiver on 127.0.0.1 (node:http) for the webhook tests: it keeps every request and answers
@@ -64,7 +65,7 @@ export class TestWebhookReceiver {
         return;
       }
       const answer = () => {
-        response.statusCode = mode.kind === 'fail' ? 500 : 200;
+        response.statusCode = mode.kind === 'fail' ? 500 : mode.kind === 'gone' ? 410 : 200;
         response.end(mode.kind === 'fail' ? 'receiver broke: '.padEnd(2000, 'x') : 'thanks');
       };
       if (mode.kind === 'slow') setTimeout(answer, mode.delayMs);

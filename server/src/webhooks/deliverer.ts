@@ -344,7 +344,10 @@ export class WebhookDeliverer {
         .where(this.held(row));
   }
 
-  /** A failed try: tried again after the backoff, or, past the retry window, failed for good with its endpoint turned off. */
+  /**
+   * A failed try: tried again after the backoff, or failed for good with its endpoint turned off: past the
+   * retry window, or at once when the receiver answers 410 Gone (Standard Webhooks: it wants nothing more).
+   */
   private async failedTry(
     row: DeliveryRow,
     tried: Tried,
@@ -358,7 +361,8 @@ export class WebhookDeliverer {
     const attemptAt = tried.lastAttemptAt;
     const firstTry = row.firstAttemptAt ?? attemptAt;
     const now = this.now();
-    if (now.getTime() - firstTry.getTime() < this.limits.retryWindowMs) {
+    const gone = tried.lastStatus === 410;
+    if (!gone && now.getTime() - firstTry.getTime() < this.limits.retryWindowMs) {
       await db
         .update(webhookDeliveries)
         // The wait counts from the try's start (never before now): the log shows each wait as it was meant.
@@ -378,7 +382,9 @@ export class WebhookDeliverer {
         .where(this.held(row))
         .returning({ deliveryId: webhookDeliveries.deliveryId });
       if (!failed) return;
-      const reason = `delivery ${row.deliveryId} (${row.messageId}) failed for ${Math.round(this.limits.retryWindowMs / 3_600_000)} h: ${tried.lastError ?? ''}`;
+      const reason = gone
+        ? `delivery ${row.deliveryId} (${row.messageId}) answered 410 Gone: the receiver asked to be sent nothing more`
+        : `delivery ${row.deliveryId} (${row.messageId}) failed for ${Math.round(this.limits.retryWindowMs / 3_600_000)} h: ${tried.lastError ?? ''}`;
       const [disabled] = await tx
         .update(webhookEndpoints)
         .set({ active: false, disabledReason: reason.slice(0, WEBHOOK_LIMITS.responseExcerptChars), updatedAt: now })

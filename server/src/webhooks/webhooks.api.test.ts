@@ -255,6 +255,28 @@ describe('delivering', () => {
     expect(receiver.at('/fail').at(-1)!.headers['webhook-id']).toBe(first!.messageId);
   });
 
+  it('turns an endpoint off at the first 410 Gone, without retrying, audited, and tells its owner', async () => {
+    const { endpoint } = await register(lead, '/gone', { projectNo });
+    receiver.setMode('/gone', { kind: 'gone' });
+    await createNote();
+    await createNote();
+    await server.services.webhooks.flush();
+    const [first, second] = await deliveriesOf(endpoint.endpointId);
+    expect(first).toMatchObject({ status: 'failed', attempts: 1, lastStatus: 410 });
+    expect(second).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(receiver.at('/gone')).toHaveLength(1);
+    const listed = (await lead(api.webhooks.list, { projectNo })).body.data.list[0]!;
+    expect(listed).toMatchObject({ active: false });
+    expect(listed.disabledReason).toContain('410 Gone');
+    const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    expect(audit).toMatchObject({ action: 'webhook.disabled', actorUserNo: null });
+    const told = await server.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userNo, leader.userNo), eq(notifications.event, 'webhookDisabled')));
+    expect(told.some((row) => row.payload !== null && JSON.stringify(row.payload).includes('/gone'))).toBe(true);
+  });
+
   it('gives up a try a receiver does not answer within the timeout, and waits for a slow one that answers in time', async () => {
     const hanging = await register(admin, '/hang');
     const slow = await register(admin, '/slow');
