@@ -15,7 +15,7 @@ const apiTests = ['server/src/**/*.api.test.ts', 'tests/realtime/**/*.test.ts'];
 /** Tests that need a Redis server (TEST_REDIS_URL, by default the local one): they fail saying so when it does not answer. */
 const redisTests = ['server/src/**/*.redis.api.test.ts', 'tests/realtime/**/*.redis.test.ts'];
 /** Several real server processes share one database: PostgreSQL only. */
-const multiProcessTests = ['tests/realtime/**/*.redis.test.ts'];
+const multiProcessTests = ['tests/realtime/**/*.redis.test.ts', 'tests/realtime/**/*.postgres.test.ts'];
 /** What only a database server has (connections that can be lost): on PostgreSQL only, never on PGlite. */
 const postgresOnlyTests = ['server/src/**/*.postgres.api.test.ts'];
 

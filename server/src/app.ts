@@ -187,7 +187,10 @@ export async function buildApp(config: ServerConfig, database: Database, options
       { db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, timeZone: config.timeZone },
       options.mail,
     ),
-    webhooks: new WebhookDeliverer({ db: database.db, log: app.log, allowLocal: config.webhooksAllowLocal }, options.webhooks),
+    webhooks: new WebhookDeliverer(
+      { db: database.db, log: app.log, allowLocal: config.webhooksAllowLocal, listen: (...args) => database.listen(...args) },
+      options.webhooks,
+    ),
     notificationStreams: new NotificationStreams(database.db, database, tokens, app.log, config.checkAnswers),
   };
 
@@ -198,7 +201,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   services.fileTexts.start();
   services.timestamps.start();
   services.mailOutbox.start();
-  services.webhooks.start();
+  await services.webhooks.start();
   await services.notificationStreams.start();
   // Sign-out, deactivation and membership changes end or correct the bells' streams at once, as they do live documents.
   services.live.onRecheckUsers((userNos) => services.notificationStreams.recheck(userNos));
@@ -242,7 +245,7 @@ export async function buildApp(config: ServerConfig, database: Database, options
   await app.register(fastifyWebsocket, { options: { maxPayload: COLLAB_MAX_MESSAGE_BYTES } });
   await app.register(async (scope) => mountCollab(scope, collab, config.socketLimits));
 
-  const health = registerHealth(app, { database: database.engine, live: collab, metrics: config.metrics });
+  const health = registerHealth(app, { database: database.engine, live: collab, webhooks: services.webhooks, metrics: config.metrics });
   registerWellKnownKeys(app, services);
   await serveClient(app, config.clientDist ?? DEFAULT_CLIENT_DIST);
 

@@ -319,8 +319,11 @@ export const WEBHOOK_LIMITS = {
   retryWindowHours: 24,
   /** A claimed delivery is another process's to send once its claim is this old (a process that died). */
   leaseSeconds: 60,
-  /** A process looks for due deliveries this often (and at once after a change it made). */
-  pollMs: 200,
+  /**
+   * A process looks for due deliveries this often (retries come due, a dead process's lease runs out, a
+   * notification lost with a connection); new ones it looks for at once, as their change commits (pg_notify).
+   */
+  pollMs: 1000,
   /** Endpoints one process delivers to at once (one delivery each: in order per endpoint). */
   batch: 50,
   /** Deliveries of one endpoint claimed and sent one after another in one go (one claim, marked together). */

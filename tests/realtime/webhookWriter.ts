@@ -33,7 +33,7 @@ await db.insert(webhookEndpoints).values({
   secret: process.env.WEBHOOK_SECRET ?? '',
 });
 const deliverer = new WebhookDeliverer({ db, log, allowLocal: true }, { pollMs: 100, leaseMs: Number(process.env.LEASE_MS ?? 3_000) });
-deliverer.start();
+await deliverer.start();
 for (let n = 1; n <= events; n += 1) {
   await db.transaction((tx) => emitWebhook(tx, { event: 'user.deactivated', projectNo: null, data: { userNos: [n], byDirectory: false } }));
   process.stdout.write(`committed ${n}\n`);

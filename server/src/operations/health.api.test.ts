@@ -80,6 +80,9 @@ describe('/metrics (ELN_METRICS=1)', () => {
     expect(gauge(text, 'eln_open_documents')).toBe(1);
     expect(gauge(text, 'eln_connections')).toBe(1);
     expect(text).toMatch(/^# HELP eln_open_documents /m);
+    // Nothing to deliver here: both results at 0 (tests/realtime/webhookTwoProcesses.postgres.test.ts counts them).
+    expect(text).toMatch(/^eln_webhook_deliveries_total\{result="delivered"\} 0$/m);
+    expect(text).toMatch(/^eln_webhook_deliveries_total\{result="failed"\} 0$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds /m);
     expect(text).toMatch(/^process_resident_memory_bytes /m);
     editor.destroy();

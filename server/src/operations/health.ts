@@ -1,7 +1,8 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
+import type { WebhookTally } from '../webhooks/deliverer.js';
 
 type DatabaseEngine = Database['engine'];
 
@@ -15,6 +16,11 @@ export interface HealthReport {
   /** The event loop's delay over the last minute or so, in milliseconds. */
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   memoryMb: { rss: number; heapUsed: number };
+}
+
+/** What this process's webhook deliverer has done (WebhookDeliverer.tries). */
+export interface WebhookTries {
+  tries(): Readonly<WebhookTally>;
 }
 
 /** Counts the live-editing server knows (Hocuspocus's `getDocumentsCount` / `getConnectionsCount`). */
@@ -70,7 +76,7 @@ class EventLoopDelay {
  */
 export function registerHealth(
   app: FastifyInstance,
-  { database, live, metrics }: { database: DatabaseEngine; live: LiveCounts; metrics: boolean },
+  { database, live, webhooks, metrics }: { database: DatabaseEngine; live: LiveCounts; webhooks: WebhookTries; metrics: boolean },
 ): { stop(): void } {
   const delay = new EventLoopDelay();
   const report = (): HealthReport => {
@@ -85,11 +91,11 @@ export function registerHealth(
     };
   };
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send(report()));
-  if (metrics) registerMetrics(app, live);
+  if (metrics) registerMetrics(app, live, webhooks);
   return { stop: () => delay.stop() };
 }
 
-function registerMetrics(app: FastifyInstance, live: LiveCounts): void {
+function registerMetrics(app: FastifyInstance, live: LiveCounts, webhooks: WebhookTries): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -106,6 +112,18 @@ function registerMetrics(app: FastifyInstance, live: LiveCounts): void {
     registers: [registry],
     collect() {
       this.set(live.getConnectionsCount());
+    },
+  });
+  new Counter({
+    name: 'eln_webhook_deliveries_total',
+    help: 'Webhook tries this process made since it started, by result: delivered (2xx), or failed (tried again later, or for good).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const tally = webhooks.tries();
+      this.reset();
+      this.inc({ result: 'delivered' }, tally.delivered);
+      this.inc({ result: 'failed' }, tally.failed);
     },
   });
   app.get('/metrics', async (_request, reply) =>

@@ -3,11 +3,12 @@ import { alias } from 'drizzle-orm/pg-core';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_LIMITS } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
-import { rowsOf, type Db, type Tx } from '../db/client.js';
+import { rowsOf, type Database, type Db, type Tx } from '../db/client.js';
 import { Drains } from '../db/drains.js';
 import { projects, users, webhookDeliveries, webhookEndpoints } from '../db/schema.js';
 import { isAppError } from '../http/errors.js';
 import { notifyEndpointDisabled } from './disabled.js';
+import { WEBHOOK_CHANNEL } from './emit.js';
 import { checkWebhookTarget, systemResolver, type CheckedTarget, type Resolver } from './address.js';
 import { mayStillReceive } from './policy.js';
 import { postWebhook, type SendOutcome } from './send.js';
@@ -27,6 +28,8 @@ export interface WebhookDelivererOptions {
   batch?: number;
   /** Deliveries of one endpoint claimed and sent together, in order. */
   run?: number;
+  /** Look at once when a commit notifies WEBHOOK_CHANNEL (default); off, only polls and kicks (tests that steer each pass). */
+  onCommit?: boolean;
 }
 
 export interface WebhookDelivererDeps {
@@ -34,6 +37,8 @@ export interface WebhookDelivererDeps {
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
   /** The operator's WEBHOOKS_ALLOW_LOCAL: private, loopback and link-local addresses, and http:// to loopback. */
   allowLocal: boolean;
+  /** The database's pg_notify channels (Database.listen): new deliveries are looked for as their change commits. */
+  listen?: Database['listen'];
 }
 
 const WITHHELD = 'not sent: the endpoint’s owner may no longer receive this project’s events';
@@ -54,9 +59,12 @@ export class WebhookDeliverer {
   );
   private readonly now: () => Date;
   private readonly resolve: Resolver;
-  private readonly limits: Required<Omit<WebhookDelivererOptions, 'now' | 'resolve'>>;
+  private readonly limits: Required<Omit<WebhookDelivererOptions, 'now' | 'resolve' | 'onCommit'>>;
+  private readonly onCommit: boolean;
+  private stopListening: (() => Promise<void>) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
+  private readonly tally: WebhookTally = { delivered: 0, failed: 0 };
 
   constructor(
     private readonly deps: WebhookDelivererDeps,
@@ -64,6 +72,7 @@ export class WebhookDeliverer {
   ) {
     this.now = options.now ?? (() => new Date());
     this.resolve = options.resolve ?? systemResolver;
+    this.onCommit = options.onCommit ?? true;
     this.limits = {
       pollMs: options.pollMs ?? WEBHOOK_LIMITS.pollMs,
       leaseMs: options.leaseMs ?? WEBHOOK_LIMITS.leaseSeconds * 1000,
@@ -81,16 +90,30 @@ export class WebhookDeliverer {
     return checkWebhookTarget(url, this.deps.allowLocal, this.resolve);
   }
 
-  start(): void {
+  async start(): Promise<void> {
     this.stopping = false;
     this.drains.start(this.limits.pollMs);
+    // Listening again after a lost connection looks at once too: a commit notified meanwhile was missed.
+    if (this.onCommit && this.deps.listen)
+      this.stopListening = await this.deps.listen(
+        WEBHOOK_CHANNEL,
+        () => this.kick(),
+        () => this.kick(),
+      );
   }
 
   /** Claims nothing more; the tries under way end (their timeout bounds them). */
   async stop(): Promise<void> {
     this.stopping = true;
+    await this.stopListening?.().catch(() => undefined);
+    this.stopListening = null;
     await this.drains.stop();
     await Promise.all([...this.inFlight]);
+  }
+
+  /** The tries this process has made since it started, by result (the operator's /metrics). */
+  tries(): Readonly<WebhookTally> {
+    return this.tally;
   }
 
   /** Looks for due deliveries now. */
@@ -179,20 +202,28 @@ export class WebhookDeliverer {
       if (heads.length === 0) return [];
       const ids = heads.map((row) => row.deliveryId);
       for (const head of heads) {
-        const followers = await tx
-          .select({ deliveryId: webhookDeliveries.deliveryId })
+        const next = await tx
+          .select({
+            deliveryId: webhookDeliveries.deliveryId,
+            status: webhookDeliveries.status,
+            claimedUntil: webhookDeliveries.claimedUntil,
+          })
           .from(webhookDeliveries)
           .where(
             and(
               eq(webhookDeliveries.endpointId, head.endpointId),
-              eq(webhookDeliveries.status, 'pending'),
+              inArray(webhookDeliveries.status, ['pending', 'sending']),
               gt(webhookDeliveries.deliveryId, head.deliveryId),
             ),
           )
           .orderBy(asc(webhookDeliveries.deliveryId))
           .limit(this.limits.run - 1)
           .for('update', { skipLocked: true });
-        ids.push(...followers.map((row) => row.deliveryId));
+        // Behind the head, in order, as long as each is free: waiting, or claimed by a process whose lease
+        // ran out (a dead process's run: skipping its rows would send the ones after them first).
+        const free = (row: (typeof next)[number]) => row.status === 'pending' || (row.claimedUntil !== null && row.claimedUntil <= now);
+        const stop = next.findIndex((row) => !free(row));
+        ids.push(...(stop === -1 ? next : next.slice(0, stop)).map((row) => row.deliveryId));
       }
       return tx
         .update(webhookDeliveries)
@@ -328,6 +359,7 @@ export class WebhookDeliverer {
       where d.delivery_id = v.id and d.attempts = v.attempts and d.status = 'sending'
       returning d.delivery_id`);
     const count = rowsOf(marked).length;
+    this.tally.delivered += count;
     if (count < delivered.length)
       this.deps.log.warn(
         { deliveries: delivered.length - count },
@@ -354,6 +386,7 @@ export class WebhookDeliverer {
     endpoint: { endpointId: number; ownerUserNo: number; projectNo: number | null; url: string },
   ): Promise<void> {
     const { db } = this.deps;
+    this.tally.failed += 1;
     this.deps.log.warn(
       { deliveryId: row.deliveryId, endpointId: row.endpointId, attempts: row.attempts, error: tried.lastError },
       'webhook not delivered',
@@ -401,6 +434,12 @@ export class WebhookDeliverer {
       await notifyEndpointDisabled(tx, endpoint);
     });
   }
+}
+
+/** Tries by result: arrived (2xx, and still held when marked), and failed (tried again later, or for good). */
+export interface WebhookTally {
+  delivered: number;
+  failed: number;
 }
 
 interface Tried {

@@ -4,6 +4,9 @@ import type { WebhookEvent } from '@eln/shared';
 import type { Tx } from '../db/client.js';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.js';
 
+/** The channel a commit with new deliveries notifies (pg_notify): every process's deliverer looks at once. */
+export const WEBHOOK_CHANNEL = 'eln_webhooks';
+
 /** One event as endpoints are sent it: what it names, and its `data` (ids and what changed, never content). */
 export interface WebhookEventDraft {
   event: WebhookEvent;
@@ -15,8 +18,8 @@ export interface WebhookEventDraft {
 
 /**
  * Writes one outbox row per active endpoint that chose the event and whose scope covers it, in the
- * transaction of the change it tells of: committed together, or not at all. A deliverer sends it after
- * the commit (deliverer.ts). One message id per event, kept by every endpoint's copy and every try;
+ * transaction of the change it tells of: committed together, or not at all. Every process's deliverer
+ * looks for it as the commit notifies WEBHOOK_CHANNEL, and sends it (deliverer.ts). One message id per event, kept by every endpoint's copy and every try;
  * answered (null when no endpoint is sent the event).
  */
 export async function emitWebhook(tx: Tx, draft: WebhookEventDraft): Promise<string | null> {
@@ -40,5 +43,7 @@ export async function emitWebhook(tx: Tx, draft: WebhookEventDraft): Promise<str
       payload: draft.data,
     })),
   );
+  // Delivered to the listening processes when (and only if) the change commits.
+  await tx.execute(sql`select pg_notify(${WEBHOOK_CHANNEL}, '')`);
   return messageId;
 }

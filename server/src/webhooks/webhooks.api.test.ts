@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { api, ERR, WEBHOOK_LIMITS } from '@eln/shared';
 import { auditLog, notifications, projects, webhookDeliveries, webhookEndpoints } from '../db/schema.js';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   server = await startTestServer({
     config: { webhooksAllowLocal: true },
     // No poll of its own: each pass is asked for (flush), on the tests' clock.
-    webhooks: { now, pollMs: 3_600_000, timeoutMs: TIMEOUT_MS },
+    webhooks: { now, pollMs: 3_600_000, timeoutMs: TIMEOUT_MS, onCommit: false },
   });
   admin = await server.as(server.admin);
   leader = await server.createUser({ name: 'Leader Lee' });
@@ -325,6 +325,32 @@ describe('delivering', () => {
     expect((await lead(api.webhooks.delete, { endpointId: endpoint.endpointId })).body.status).toBe('0000');
     expect(await deliveriesOf(endpoint.endpointId)).toHaveLength(0);
     expect((await lead(api.webhooks.delete, { endpointId: endpoint.endpointId })).body.status).toBe(ERR.webhookMissing);
+  });
+
+  it('sends a dead process’s claimed run, once its lease ran out, before what came after it, in order', async () => {
+    const { endpoint } = await register(admin, '/dead', { events: ['user.deactivated'] });
+    for (let n = 1; n <= 5; n += 1)
+      await server.database.db.transaction((tx) =>
+        emitWebhook(tx, { event: 'user.deactivated', projectNo: null, data: { userNos: [n], byDirectory: false } }),
+      );
+    const rows = await deliveriesOf(endpoint.endpointId);
+    // The first three were claimed by a process that died; its lease has run out.
+    const leaseEnded = new Date(now().getTime() - 1000);
+    await server.database.db
+      .update(webhookDeliveries)
+      .set({ status: 'sending', attempts: 1, claimedUntil: leaseEnded, nextAttemptAt: leaseEnded, firstAttemptAt: leaseEnded })
+      .where(
+        inArray(
+          webhookDeliveries.deliveryId,
+          rows.slice(0, 3).map((row) => row.deliveryId),
+        ),
+      );
+    await server.services.webhooks.flush();
+    expect(receiver.at('/dead').map((r) => r.headers['webhook-id'])).toEqual(rows.map((row) => row.messageId));
+    expect((await deliveriesOf(endpoint.endpointId)).map((row) => [row.status, row.attempts])).toEqual([
+      ...Array(3).fill(['delivered', 2]),
+      ...Array(2).fill(['delivered', 1]),
+    ]);
   });
 
   it('never delivers one event twice from two deliverers on one database, and keeps each endpoint’s order', async () => {
