@@ -1,5 +1,4 @@
-import { and, asc, eq, exists, gt, inArray, lt, lte, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_LIMITS } from '@eln/shared';
 import { appendAudit } from '../audit/audit.js';
@@ -160,33 +159,23 @@ export class WebhookDeliverer {
   /**
    * The first waiting delivery of each active endpoint, when due: pending ones whose time has come, and
    * `sending` ones whose process let the lease run out. A later delivery of an endpoint is never due while
-   * an earlier one waits or is being sent.
+   * an earlier one waits or is being sent. One index probe per endpoint (webhook_deliveries_queue_idx),
+   * however many deliveries wait: a burst of ten thousand costs each pass what one does.
    */
   private dueDeliveries(q: Db | Tx, now: Date, limit: number) {
-    const earlier = alias(webhookDeliveries, 'earlier');
-    return q
-      .select({ deliveryId: webhookDeliveries.deliveryId, endpointId: webhookDeliveries.endpointId })
+    const head = q
+      .select({ deliveryId: webhookDeliveries.deliveryId, nextAttemptAt: webhookDeliveries.nextAttemptAt })
       .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.endpointId, webhookDeliveries.endpointId), eq(webhookEndpoints.active, true)))
-      .where(
-        and(
-          inArray(webhookDeliveries.status, ['pending', 'sending']),
-          lte(webhookDeliveries.nextAttemptAt, now),
-          sql`not ${exists(
-            q
-              .select({ one: sql`1` })
-              .from(earlier)
-              .where(
-                and(
-                  eq(earlier.endpointId, webhookDeliveries.endpointId),
-                  inArray(earlier.status, ['pending', 'sending']),
-                  lt(earlier.deliveryId, webhookDeliveries.deliveryId),
-                ),
-              ),
-          )}`,
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .where(and(eq(webhookDeliveries.endpointId, webhookEndpoints.endpointId), inArray(webhookDeliveries.status, ['pending', 'sending'])))
+      .orderBy(asc(webhookDeliveries.deliveryId))
+      .limit(1)
+      .as('head');
+    return q
+      .select({ deliveryId: head.deliveryId, endpointId: webhookEndpoints.endpointId })
+      .from(webhookEndpoints)
+      .innerJoinLateral(head, sql`true`)
+      .where(and(eq(webhookEndpoints.active, true), lte(head.nextAttemptAt, now)))
+      .orderBy(asc(head.nextAttemptAt))
       .limit(limit);
   }
 
@@ -198,7 +187,23 @@ export class WebhookDeliverer {
   private async claim(now: Date, room: number): Promise<DeliveryRow[]> {
     const leaseEnd = new Date(now.getTime() + this.limits.leaseMs);
     return this.deps.db.transaction(async (tx) => {
-      const heads = await this.dueDeliveries(tx, now, room).for('update', { of: webhookDeliveries, skipLocked: true });
+      const due = await this.dueDeliveries(tx, now, room);
+      if (due.length === 0) return [];
+      // Locked as they are now: one another process claimed meanwhile is no longer due, one it is claiming is passed over.
+      const heads = await tx
+        .select({ deliveryId: webhookDeliveries.deliveryId, endpointId: webhookDeliveries.endpointId })
+        .from(webhookDeliveries)
+        .where(
+          and(
+            inArray(
+              webhookDeliveries.deliveryId,
+              due.map((row) => row.deliveryId),
+            ),
+            inArray(webhookDeliveries.status, ['pending', 'sending']),
+            lte(webhookDeliveries.nextAttemptAt, now),
+          ),
+        )
+        .for('update', { skipLocked: true });
       if (heads.length === 0) return [];
       const ids = heads.map((row) => row.deliveryId);
       for (const head of heads) {
