@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allCalls, API_BASE, OPENAPI_DOCUMENT_PATH, PRODUCT, type OpenApiDocument } from '@eln/shared';
+import { allCalls, API_BASE, jsonSchemaOf, OPENAPI_DOCUMENT_PATH, PRODUCT, type OpenApiDocument } from '@eln/shared';
 import { definedRoutes } from '../http/route.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
@@ -51,10 +51,8 @@ function asZodWrites(schema: unknown, prefix: string): Json {
   return { ...(rewrite(schema) as Json), ...(defs.length ? { $defs: Object.fromEntries(defs) } : {}) };
 }
 
-const zodWrites = (schema: z.ZodType, io: 'input' | 'output'): Json => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-  return rest;
-};
+/** The server's schema as JSON Schema: zod's, with records over an enum's keys named as properties. */
+const zodWrites = (schema: z.ZodType, io: 'input' | 'output'): Json => jsonSchemaOf(schema, io);
 
 describe('GET /server/v1/openapi.json', () => {
   it('answers anyone the document, with the server, its version and both kinds of token; cached by its content', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isErrorCode, type ErrorCode } from '../errors.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 
 /**
  * Directory synchronisation (`api.departments.sync`, `api.departments.syncStatus`): the company's
@@ -64,7 +64,7 @@ export const directorySyncRun = z.strictObject({
   /** Directory entries read so far (departments and users). */
   entriesRead: z.number(),
   counts: directorySyncCounts.nullable(),
-  errorCode: z.custom<ErrorCode>(isErrorCode).nullable(),
+  errorCode: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]).nullable(),
   /** The directory's or the network's own words, for the administrator (never SQL or a stack). */
   errorDetail: z.string().nullable(),
   /** The first DIRECTORY_NOTES_KEPT notes, and how many there were. */

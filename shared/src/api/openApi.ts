@@ -37,7 +37,7 @@ export interface OpenApiOperation {
  * `components.schemas` (into `defs`), named after the call (`notes.viewer.output.__schema0`).
  */
 function toSchema(schema: z.ZodType, io: 'input' | 'output', prefix: string, defs: Record<string, JsonSchema>): JsonSchema {
-  const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const { $defs, ...rest } = jsonSchemaOf(schema, io);
   const name = (ref: string) => `${prefix}.${io}.${ref}`;
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
@@ -53,6 +53,33 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', prefix: string, def
   };
   for (const [key, def] of Object.entries($defs ?? {})) defs[name(key)] = rewrite(def) as JsonSchema;
   return rewrite(rest) as JsonSchema;
+}
+
+/**
+ * A record over an enum's keys (`z.record(z.enum(...), ...)`, and its partial form) as an object with those
+ * keys as properties: zod writes `propertyNames`, which readers of the document and openapi-typescript
+ * pass over (a generated client would type it as any string).
+ */
+function namedKeys(node: JsonSchema): JsonSchema | null {
+  const { propertyNames, additionalProperties, ...rest } = node as {
+    propertyNames?: { enum?: unknown };
+    additionalProperties?: unknown;
+  } & JsonSchema;
+  if (!Array.isArray(propertyNames?.enum) || typeof additionalProperties !== 'object' || additionalProperties === null) return null;
+  const keys = propertyNames.enum as string[];
+  return { ...rest, properties: Object.fromEntries(keys.map((key) => [key, additionalProperties])), additionalProperties: false };
+}
+
+/** A zod schema as JSON Schema, as the document describes it (without the dialect; records over an enum's keys named). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema & { $defs?: Record<string, JsonSchema> } {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const name = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(name);
+    if (typeof node !== 'object' || node === null) return node;
+    const named = namedKeys(node as JsonSchema);
+    return Object.fromEntries(Object.entries(named ?? node).map(([key, value]) => [key, name(value)]));
+  };
+  return name(rest) as JsonSchema;
 }
 
 /** The envelope every answer comes in, with the call's `data`. */
