@@ -2496,6 +2496,23 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/server/v1/webhook/secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Makes an endpoint a new signing secret, answered this once; the one before still signs beside it for a day (two signatures in `webhook-signature`), while the receiver changes over (audited). */
+    post: operations['webhooks.rotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/server/v1/webhook/redeliver': {
     parameters: {
       query?: never;
@@ -20710,6 +20727,7 @@ export interface operations {
                 };
                 active: boolean;
                 disabledReason: string | null;
+                previousSecretUntil: string | null;
                 pendingCount: number;
                 failedCount: number;
                 createdAt: string;
@@ -20864,6 +20882,7 @@ export interface operations {
                 };
                 active: boolean;
                 disabledReason: string | null;
+                previousSecretUntil: string | null;
                 pendingCount: number;
                 failedCount: number;
                 createdAt: string;
@@ -21034,6 +21053,7 @@ export interface operations {
                 };
                 active: boolean;
                 disabledReason: string | null;
+                previousSecretUntil: string | null;
                 pendingCount: number;
                 failedCount: number;
                 createdAt: string;
@@ -21383,6 +21403,146 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             status: '9999' | '5201';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+    };
+  };
+  'webhooks.rotateSecret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          endpointId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success (0000). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+            message: string;
+            data: {
+              endpoint: {
+                endpointId: number;
+                url: string;
+                description: string;
+                events: (
+                  | 'note.created'
+                  | 'note.versionSaved'
+                  | 'signature.requested'
+                  | 'signature.given'
+                  | 'signature.removed'
+                  | 'project.closed'
+                  | 'template.approved'
+                  | 'export.finished'
+                  | 'user.deactivated'
+                )[];
+                projectNo: number | null;
+                projectTitle: string | null;
+                owner: {
+                  userNo: number;
+                  name: string;
+                };
+                active: boolean;
+                disabledReason: string | null;
+                previousSecretUntil: string | null;
+                pendingCount: number;
+                failedCount: number;
+                createdAt: string;
+                abilities: {
+                  update: boolean;
+                  delete: boolean;
+                };
+              };
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description 9001: Some fields are not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9001';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1002: Your session has ended. Please sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1002';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /** @description 1003: You do not have permission for this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '1003';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9002: The record does not exist.
+       *     5202: This webhook does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9002' | '5202';
+            message: string;
+            data: unknown;
+          };
+        };
+      };
+      /**
+       * @description 9999: An unexpected error occurred.
+       *     5210: The webhook could not be saved.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: '9999' | '5210';
             message: string;
             data: unknown;
           };

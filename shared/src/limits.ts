@@ -310,6 +310,8 @@ export const WEBHOOK_LIMITS = {
   descriptionMaxChars: 200,
   /** Random bytes of an endpoint's signing key (Standard Webhooks: 24 to 64). */
   secretBytes: 32,
+  /** After a new secret is made, the one before it still signs beside it this long, while receivers change over. */
+  secretOverlapHours: 24,
   /** A try gives up after this long: connecting, sending and reading the answer together. */
   timeoutSeconds: 10,
   /** The first retry waits this long, each later one twice as long as the one before, up to retryMaxSeconds. */

@@ -62,6 +62,13 @@ test('a leader adds a project webhook, sees its delivery and sends it again; Adm
   await server.services.webhooks.flush();
   expect(receiver.at('/project')).toHaveLength(2);
   expect(receiver.at('/project')[1]!.headers['webhook-id']).toBe(receiver.at('/project')[0]!.headers['webhook-id']);
+  // A new signing secret, asked for twice (a second click confirms): shown once, the previous one signing beside it for a while.
+  await section.getByTestId('webhooks-rotate').click();
+  await section.getByTestId('webhooks-rotate-confirm').click();
+  await expect(section.getByTestId('webhooks-notice')).toHaveText('New signing secret made: the previous one also signs for 24 hours.');
+  await expect(section.getByTestId('webhooks-secret-value')).toHaveText(/^whsec_/);
+  await expect(section.getByTestId('webhooks-previous-secret')).toContainText('The previous secret also signs until');
+  await shot(page, 'project-webhooks-new-secret');
   await page.context().close();
 
   const admin = await openAs(browser, server.admin, { baseURL });

@@ -1355,6 +1355,9 @@ export const webhookEndpoints = pgTable(
       .references(() => users.userNo),
     /** `whsec_` and the base64 key the deliveries are signed with. */
     secret: text('secret').notNull(),
+    /** The secret before the last rotation, still signing beside `secret` until `previousSecretUntil`. */
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true, precision: 3 }),
     active: boolean('active').notNull().default(true),
     /** Why the server turned it off (its deliveries failed for the whole retry window), or null. */
     disabledReason: text('disabled_reason'),

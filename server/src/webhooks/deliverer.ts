@@ -10,6 +10,7 @@ import { notifyEndpointDisabled } from './disabled.js';
 import { WEBHOOK_CHANNEL } from './emit.js';
 import { checkWebhookTarget, systemResolver, type CheckedTarget, type Resolver } from './address.js';
 import { mayStillReceive } from './policy.js';
+import { previousSecretSigns } from './queries.js';
 import { postWebhook, type SendOutcome } from './send.js';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -301,7 +302,10 @@ export class WebhookDeliverer {
       // The address no longer passes the SSRF check (it resolves elsewhere now): a failed try, nothing sent.
       refusal = `refused: ${error.code} ${JSON.stringify(error.options.params ?? {})}`;
     }
-    const signer = new Webhook(endpoint.secret);
+    // After a rotation, both secrets sign for the overlap: a receiver with either verifies (Standard Webhooks).
+    const signers = [endpoint.secret, ...(previousSecretSigns(endpoint, this.now()) ? [endpoint.previousSecret] : [])].map(
+      (secret) => new Webhook(secret),
+    );
     const stopBy = first.claimedUntil!.getTime() - this.limits.leaseMs / 2;
     const delivered: Array<{ row: DeliveryRow; tried: Tried }> = [];
     for (const [index, row] of run.entries()) {
@@ -314,7 +318,7 @@ export class WebhookDeliverer {
       if (target) {
         const body = JSON.stringify({ type: row.event, timestamp: attemptAt.toISOString(), data: row.payload });
         const seconds = String(Math.floor(attemptAt.getTime() / 1000));
-        const signature = signer.sign(row.messageId, attemptAt, body);
+        const signature = signers.map((signer) => signer.sign(row.messageId, attemptAt, body)).join(' ');
         outcome = await postWebhook(
           target,
           { 'webhook-id': row.messageId, 'webhook-timestamp': seconds, 'webhook-signature': signature },

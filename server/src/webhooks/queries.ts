@@ -18,6 +18,14 @@ import { enforce } from '../http/verdicts.js';
 import { canManageWebhooks, canRedeliver, ENDPOINT_REFUSALS, MANAGE_REFUSALS, type WebhookScope } from './policy.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** Whether an endpoint's previous secret still signs at `at` (the overlap after a rotation). */
+export function previousSecretSigns(
+  endpoint: { previousSecret: string | null; previousSecretUntil: Date | null },
+  at: Date,
+): endpoint is { previousSecret: string; previousSecretUntil: Date } {
+  return endpoint.previousSecret !== null && endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > at;
+}
 type Caller = Pick<AuthUser, 'userNo' | 'level'>;
 
 /** A scope as the rules see it: the whole notebook, or a project with its leader (404 when there is no such project). */
@@ -65,6 +73,7 @@ function toEndpointRow(user: Caller, row: SelectedEndpoint): WebhookEndpointRow 
     owner: { userNo: endpoint.ownerUserNo, name: row.ownerName },
     active: endpoint.active,
     disabledReason: endpoint.disabledReason,
+    previousSecretUntil: previousSecretSigns(endpoint, new Date()) ? iso(endpoint.previousSecretUntil) : null,
     pendingCount: Number(row.pendingCount),
     failedCount: Number(row.failedCount),
     createdAt: endpoint.createdAt.toISOString(),

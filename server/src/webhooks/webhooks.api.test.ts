@@ -191,6 +191,54 @@ describe('delivering', () => {
     });
   });
 
+  it('signs with a new secret and, for the overlap after it, the previous one beside it; audited without either', async () => {
+    const { endpoint, secret: first } = await register(lead, '/r', { projectNo });
+    const { endpointId } = endpoint;
+    const rotated = await lead(api.webhooks.rotateSecret, { endpointId });
+    expect(rotated.body.status).toBe('0000');
+    const second = rotated.body.data.secret;
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    const until = Date.parse(rotated.body.data.endpoint.previousSecretUntil!);
+    expect(until).toBeGreaterThan(Date.now() + (WEBHOOK_LIMITS.secretOverlapHours - 1) * 3_600_000);
+    const [audit] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    expect(audit).toMatchObject({ action: 'webhook.secretRotated', targetId: String(endpointId) });
+    expect(JSON.stringify(audit)).not.toContain(first.slice(6, 20));
+    expect(JSON.stringify(audit)).not.toContain(second.slice(6, 20));
+
+    // During the overlap both sign: a receiver with either secret verifies.
+    await createNote();
+    await server.services.webhooks.flush();
+    const [during] = receiver.at('/r');
+    expect(during!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    for (const secret of [first, second]) new Webhook(secret).verify(during!.body, during!.headers);
+
+    // Once it is over, only the new one signs, and the endpoint no longer says the old one does.
+    await server.database.db
+      .update(webhookEndpoints)
+      .set({ previousSecretUntil: new Date(now().getTime() - 1000) })
+      .where(eq(webhookEndpoints.endpointId, endpointId));
+    expect((await lead(api.webhooks.list, { projectNo })).body.data.list[0]!.previousSecretUntil).toBeNull();
+    await createNote();
+    await server.services.webhooks.flush();
+    const after = receiver.at('/r')[1]!;
+    expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    new Webhook(second).verify(after.body, after.headers);
+    expect(() => new Webhook(first).verify(after.body, after.headers)).toThrow();
+  });
+
+  it('refuses a new secret to those who may not manage the endpoint, changing nothing', async () => {
+    const { endpoint, secret } = await register(lead, '/r', { projectNo });
+    for (const [caller, endpointId] of [
+      [asMember, endpoint.endpointId],
+      [await server.as(otherLeader), endpoint.endpointId],
+      [lead, 987_654_321],
+    ] as const)
+      expect((await caller(api.webhooks.rotateSecret, { endpointId })).body.status).toBe(ERR.webhookMissing);
+    const [stored] = await server.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.endpointId, endpoint.endpointId));
+    expect(stored).toMatchObject({ secret, previousSecret: null, previousSecretUntil: null });
+  });
+
   it('writes nothing for an endpoint turned off or not choosing the event, and an administrator hears of a deactivation', async () => {
     const off = await register(admin, '/off', { events: ['note.created', 'user.deactivated'], active: false });
     const deactivations = await register(admin, '/d', { events: ['user.deactivated'] });

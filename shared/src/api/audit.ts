@@ -79,6 +79,7 @@ export const AUDIT_ACTIONS = [
   'webhook.updated',
   'webhook.deleted',
   'webhook.redelivered',
+  'webhook.secretRotated',
   'webhook.disabled',
   'system.started',
   'timestamp.authorityCreated',

@@ -81,6 +81,8 @@ export const webhookEndpointRow = z.strictObject({
   active: z.boolean(),
   /** Why the server turned it off (its deliveries failed for a whole retry window). */
   disabledReason: z.string().nullable(),
+  /** After a new secret: until when the one before still signs beside it (null: only the current one signs). */
+  previousSecretUntil: z.string().nullable(),
   /** Deliveries waiting, and those that failed. */
   pendingCount: z.number(),
   failedCount: z.number(),
@@ -175,6 +177,17 @@ export const webhookCalls = {
     answer: listAnswer(webhookDeliveryRow),
     errors: [...ENDPOINT_ERRORS, ERR.webhookLookup],
     failure: ERR.webhookLookup,
+  }),
+  rotateSecret: defineCall({
+    path: '/v1/webhook/secret/rotate',
+    auth: 'user',
+    kind: 'command',
+    summary:
+      'Makes an endpoint a new signing secret, answered this once; the one before still signs beside it for a day (two signatures in `webhook-signature`), while the receiver changes over (audited).',
+    request: z.strictObject({ endpointId }),
+    answer: z.strictObject({ endpoint: webhookEndpointRow, secret: z.string() }),
+    errors: ENDPOINT_ERRORS,
+    failure: ERR.webhookSaveFailed,
   }),
   redeliver: defineCall({
     path: '/v1/webhook/redeliver',

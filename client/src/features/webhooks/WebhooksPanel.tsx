@@ -5,6 +5,7 @@ import {
   api,
   NOTEBOOK_WIDE_WEBHOOK_EVENTS,
   WEBHOOK_EVENTS,
+  WEBHOOK_LIMITS,
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
   type WebhookEvent,
@@ -13,12 +14,14 @@ import { call } from '../../api';
 import { apiErrorText } from '../../api/errors';
 import { apiQueryKey, useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
+import { formatDateTime } from '../../lib/format';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
 import { PlusIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
+import { TableScroll } from '../../ui/TableScroll';
 import './webhooks.css';
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
@@ -100,7 +103,14 @@ export function WebhooksPanel({ projectNo }: { projectNo?: number }) {
       {data && data.list.length === 0 && !creating ? <p className="webhooks-empty">{t('webhooks.empty')}</p> : null}
       <ul className="webhooks-list" data-testid="webhooks-list">
         {data?.list.map((endpoint) => (
-          <EndpointCard key={endpoint.endpointId} endpoint={endpoint} offered={offered} act={act} showProject={projectNo === undefined} />
+          <EndpointCard
+            key={endpoint.endpointId}
+            endpoint={endpoint}
+            offered={offered}
+            act={act}
+            showProject={projectNo === undefined}
+            onSecret={setSecret}
+          />
         ))}
       </ul>
     </div>
@@ -112,15 +122,26 @@ function EndpointCard({
   offered,
   act,
   showProject,
+  onSecret,
 }: {
   endpoint: WebhookEndpointRow;
   offered: readonly WebhookEvent[];
   act: (run: () => Promise<unknown>, success: string) => Promise<void>;
   showProject: boolean;
+  /** A new secret, shown once above the list. */
+  onSecret(secret: string): void;
 }) {
   const { t } = useTranslation();
+  const language = currentLanguage();
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmRotate, setConfirmRotate] = useState(false);
+  const overlap = { hours: WEBHOOK_LIMITS.secretOverlapHours };
+  const rotate = () =>
+    act(
+      async () => onSecret((await call(api.webhooks.rotateSecret, { endpointId: endpoint.endpointId })).secret),
+      t('webhooks.rotated', overlap),
+    ).then(() => setConfirmRotate(false));
   const [logOpen, setLogOpen] = useState(false);
   const { endpointId } = endpoint;
   return (
@@ -146,6 +167,11 @@ function EndpointCard({
       <p className="webhooks-facts">
         {t('webhooks.pending', { count: endpoint.pendingCount })} · {t('webhooks.failed', { count: endpoint.failedCount })}
       </p>
+      {endpoint.previousSecretUntil ? (
+        <p className="webhooks-facts" data-testid="webhooks-previous-secret">
+          {t('webhooks.previousSecret', { until: formatDateTime(endpoint.previousSecretUntil, language) })}
+        </p>
+      ) : null}
       {endpoint.disabledReason ? (
         <InlineAlert tone="warning" testId="webhooks-disabled-reason">
           {t('webhooks.disabledReason', { reason: endpoint.disabledReason })}
@@ -183,6 +209,15 @@ function EndpointCard({
               >
                 {endpoint.active ? t('webhooks.turnOff') : t('webhooks.turnOn')}
               </Button>
+              {confirmRotate ? (
+                <Button size="sm" variant="danger" onClick={() => void rotate()} data-testid="webhooks-rotate-confirm">
+                  {t('webhooks.rotateConfirm', overlap)}
+                </Button>
+              ) : (
+                <Button size="sm" variant="ghost" onClick={() => setConfirmRotate(true)} data-testid="webhooks-rotate">
+                  {t('webhooks.rotate')}
+                </Button>
+              )}
             </>
           ) : null}
           <Button size="sm" variant="ghost" onClick={() => setLogOpen(!logOpen)} aria-expanded={logOpen} data-testid="webhooks-log-toggle">
@@ -309,13 +344,7 @@ function DeliveryLog({ endpointId, act }: { endpointId: number; act: (run: () =>
   if (!log.data) return <SkeletonBlock lines={2} />;
   if (log.data.list.length === 0) return <p className="webhooks-empty">{t('webhooks.logEmpty')}</p>;
   return (
-    <div
-      className="webhooks-log-wrap"
-      role="region"
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- on a narrow screen the log scrolls sideways: keyboard users reach it to scroll it (axe's scrollable-region-focusable)
-      tabIndex={0}
-      aria-label={t('webhooks.log')}
-    >
+    <TableScroll label={t('webhooks.log')}>
       <table className="webhooks-log" data-testid="webhooks-log">
         <thead>
           <tr>
@@ -342,7 +371,7 @@ function DeliveryLog({ endpointId, act }: { endpointId: number; act: (run: () =>
                 {row.lastLatencyMs === null ? '' : ` · ${t('webhooks.latency', { ms: row.lastLatencyMs })}`}
                 {row.lastError || row.lastResponse ? <span className="webhooks-excerpt">{row.lastError ?? row.lastResponse}</span> : null}
               </td>
-              <td>{new Date(row.lastAttemptAt ?? row.createdAt).toLocaleString(language)}</td>
+              <td>{formatDateTime(row.lastAttemptAt ?? row.createdAt, language)}</td>
               <td>
                 {row.abilities.redeliver ? (
                   <Button size="sm" variant="ghost" onClick={() => resend(row)} data-testid="webhooks-redeliver">
@@ -354,6 +383,6 @@ function DeliveryLog({ endpointId, act }: { endpointId: number; act: (run: () =>
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

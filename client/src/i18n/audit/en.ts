@@ -111,6 +111,7 @@ const en = {
       updated: 'Webhook changed',
       deleted: 'Webhook deleted',
       redelivered: 'Webhook delivery sent again',
+      secretRotated: 'Webhook signing secret replaced',
       disabled: 'Webhook turned off after failed deliveries',
     },
     system: {

@@ -109,6 +109,7 @@ const ja: AuditMessages = {
       updated: 'Webhookを変更',
       deleted: 'Webhookを削除',
       redelivered: 'Webhookの配信を再送',
+      secretRotated: 'Webhookの署名用秘密鍵を更新',
       disabled: '配信失敗によりWebhookを無効化',
     },
     system: {

@@ -109,6 +109,7 @@ const ko: AuditMessages = {
       updated: '웹훅 변경',
       deleted: '웹훅 삭제',
       redelivered: '웹훅 전송 다시 보냄',
+      secretRotated: '웹훅 서명 비밀 키 교체',
       disabled: '전송 실패로 웹훅 비활성화',
     },
     system: {

@@ -101,6 +101,39 @@ export async function updateWebhook(
   return { endpoint: await findEndpoint(db, actor.user, input.endpointId) };
 }
 
+/**
+ * Makes an endpoint a new signing secret, answered this once. The current one becomes the previous one and
+ * still signs beside it for WEBHOOK_LIMITS.secretOverlapHours (Standard Webhooks: several signatures in one
+ * header), so a receiver that changes over within that time never rejects a delivery. A rotation within the
+ * overlap replaces the previous secret: the oldest stops signing at once.
+ */
+export async function rotateWebhookSecret(
+  { db }: Services,
+  actor: Actor,
+  input: CallRequest<typeof api.webhooks.rotateSecret>,
+  now = new Date(),
+): Promise<CallAnswer<typeof api.webhooks.rotateSecret>> {
+  await findEndpoint(db, actor.user, input.endpointId);
+  const secret = newSecret();
+  const previousSecretUntil = new Date(now.getTime() + WEBHOOK_LIMITS.secretOverlapHours * 3_600_000);
+  await db.transaction(async (tx) => {
+    const [rotated] = await tx
+      .update(webhookEndpoints)
+      .set({ previousSecret: sql`${webhookEndpoints.secret}`, previousSecretUntil, secret, updatedAt: now })
+      .where(eq(webhookEndpoints.endpointId, input.endpointId))
+      .returning({ endpointId: webhookEndpoints.endpointId });
+    if (!rotated) throw new AppError(ERR.webhookMissing);
+    // Neither secret is written to the audit trail: only that it changed, and until when the old one signs.
+    await appendAudit(tx, {
+      ...auditedActor(actor),
+      action: 'webhook.secretRotated',
+      target: { type: 'webhook', id: input.endpointId },
+      after: { previousSecretUntil: previousSecretUntil.toISOString() },
+    });
+  });
+  return { endpoint: await findEndpoint(db, actor.user, input.endpointId), secret };
+}
+
 /** Deletes an endpoint with its delivery log and what still waited for it. */
 export async function deleteWebhook({ db }: Services, actor: Actor, input: CallRequest<typeof api.webhooks.delete>): Promise<null> {
   const current = await findEndpoint(db, actor.user, input.endpointId);
