@@ -13,9 +13,7 @@ import {
 import { apiErrorText, call, fieldErrorsOf } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
-import { formatDate, formatDateTime } from '../../lib/format';
 import { confirm } from '../../modals/store';
-import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
 import { KeyIcon } from '../../ui/icons';
@@ -23,7 +21,8 @@ import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
 import { CopyButton } from '../audit/AuditBits';
 import { AccountCard } from './SettingsSection';
-import { expiryInputBounds, expiryOfDate, TOKEN_STATE_TONES } from './tokenForm';
+import { TokenCells, TokenHeaderCells } from './TokenCells';
+import { expiryInputBounds, expiryOfDate } from './tokenForm';
 import { TableScroll } from '../../ui/TableScroll';
 
 type Notice = { kind: 'revoked'; name: string } | { kind: 'failed'; text: string; fields: Record<string, string> } | null;
@@ -187,59 +186,19 @@ export function TokensCard() {
           <table className="data-table data-table-compact" data-testid="account-tokens-table">
             <thead>
               <tr>
-                <th scope="col">{t('account.tokens.columns.name')}</th>
-                <th scope="col">{t('account.tokens.columns.scopes')}</th>
-                <th scope="col">{t('account.tokens.columns.expires')}</th>
-                <th scope="col">{t('account.tokens.columns.lastUsed')}</th>
-                <th scope="col">{t('account.tokens.columns.state')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('account.tokens.revoke')}</span>
-                </th>
+                <TokenHeaderCells vocabulary="account" />
               </tr>
             </thead>
             <tbody>
               {data.list.map((token) => (
                 <tr key={token.tokenId} data-testid="account-token-row" data-token-state={token.state}>
-                  <td data-label={t('account.tokens.columns.name')}>
-                    <span className="account-token-name">{token.name}</span>
-                    <span className="cell-mono account-token-prefix">{token.prefix}…</span>
-                  </td>
-                  <td data-label={t('account.tokens.columns.scopes')}>
-                    {token.scopes.map((scope) => t(`account.tokens.scopeNames.${scope}`)).join(', ')}
-                  </td>
-                  <td className="col-date" data-label={t('account.tokens.columns.expires')}>
-                    {formatDate(token.expiresAt, language)}
-                  </td>
-                  <td data-label={t('account.tokens.columns.lastUsed')}>
-                    {token.lastUsedAt ? (
-                      <>
-                        {formatDateTime(token.lastUsedAt, language)}
-                        {token.lastUsedFrom ? (
-                          <span className="cell-mono account-token-prefix">
-                            {t('account.tokens.from', { address: token.lastUsedFrom })}
-                          </span>
-                        ) : null}
-                      </>
-                    ) : (
-                      <span className="cell-muted">{t('account.tokens.never')}</span>
-                    )}
-                  </td>
-                  <td data-label={t('account.tokens.columns.state')}>
-                    <Badge tone={TOKEN_STATE_TONES[token.state]}>{t(`account.tokens.states.${token.state}`)}</Badge>
-                  </td>
-                  <td className="col-actions">
-                    {token.state === 'revoked' ? null : (
-                      <Button
-                        size="sm"
-                        variant="secondary"
-                        onClick={() => void revoke(token)}
-                        aria-label={t('account.tokens.revokeOf', { name: token.name })}
-                        data-testid="account-token-revoke"
-                      >
-                        {t('account.tokens.revoke')}
-                      </Button>
-                    )}
-                  </td>
+                  <TokenCells
+                    token={token}
+                    vocabulary="account"
+                    revokeName={token.name}
+                    onRevoke={() => void revoke(token)}
+                    revokeTestId="account-token-revoke"
+                  />
                 </tr>
               ))}
             </tbody>

@@ -4,15 +4,14 @@ import { ADMIN_LEVEL, api, type AdminTokenRecord, type TokenSettings } from '@el
 import { apiErrorText, call } from '../../api';
 import { useApiQuery } from '../../api/queries';
 import { currentLanguage } from '../../i18n';
-import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { confirm } from '../../modals/store';
-import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Field';
 import { KeyIcon } from '../../ui/icons';
 import { InlineAlert } from '../../ui/InlineAlert';
 import { ErrorState, SkeletonBlock } from '../../ui/States';
-import { TOKEN_STATE_TONES } from '../account/tokenForm';
+import { TokenCells, TokenHeaderCells } from '../account/TokenCells';
 import './accessTokens.css';
 import { TableScroll } from '../../ui/TableScroll';
 
@@ -64,59 +63,23 @@ export function AccessTokensCard() {
             <thead>
               <tr>
                 <th scope="col">{t('admin.tokens.columns.owner')}</th>
-                <th scope="col">{t('admin.tokens.columns.name')}</th>
-                <th scope="col">{t('admin.tokens.columns.scopes')}</th>
-                <th scope="col">{t('admin.tokens.columns.expires')}</th>
-                <th scope="col">{t('admin.tokens.columns.lastUsed')}</th>
-                <th scope="col">{t('admin.tokens.columns.state')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('account.tokens.revoke')}</span>
-                </th>
+                <TokenHeaderCells vocabulary="admin" />
               </tr>
             </thead>
             <tbody>
               {data.list.map((token) => (
                 <tr key={token.tokenId} data-testid="admin-token-row" data-token-state={token.state}>
                   <td data-label={t('admin.tokens.columns.owner')}>
-                    <span className="admin-tokens-owner">{token.userName}</span>
-                    <span className="cell-mono admin-tokens-muted">{token.userId}</span>
+                    <span className="token-name">{token.userName}</span>
+                    <span className="cell-mono token-detail">{token.userId}</span>
                   </td>
-                  <td data-label={t('admin.tokens.columns.name')}>
-                    <span className="admin-tokens-owner">{token.name}</span>
-                    <span className="cell-mono admin-tokens-muted">{token.prefix}…</span>
-                  </td>
-                  <td data-label={t('admin.tokens.columns.scopes')}>
-                    {token.scopes.map((scope) => t(`account.tokens.scopeNames.${scope}`)).join(', ')}
-                  </td>
-                  <td className="col-date" data-label={t('admin.tokens.columns.expires')}>
-                    {formatDate(token.expiresAt, language)}
-                  </td>
-                  <td data-label={t('admin.tokens.columns.lastUsed')}>
-                    {token.lastUsedAt ? (
-                      <>
-                        {formatDateTime(token.lastUsedAt, language)}
-                        {token.lastUsedFrom ? <span className="cell-mono admin-tokens-muted">{token.lastUsedFrom}</span> : null}
-                      </>
-                    ) : (
-                      <span className="cell-muted">{t('account.tokens.never')}</span>
-                    )}
-                  </td>
-                  <td data-label={t('admin.tokens.columns.state')}>
-                    <Badge tone={TOKEN_STATE_TONES[token.state]}>{t(`admin.tokens.states.${token.state}`)}</Badge>
-                  </td>
-                  <td className="col-actions">
-                    {token.state === 'revoked' ? null : (
-                      <Button
-                        size="sm"
-                        variant="secondary"
-                        onClick={() => void revoke(token)}
-                        aria-label={t('account.tokens.revokeOf', { name: `${token.name} (${token.userId})` })}
-                        data-testid="admin-token-revoke"
-                      >
-                        {t('account.tokens.revoke')}
-                      </Button>
-                    )}
-                  </td>
+                  <TokenCells
+                    token={token}
+                    vocabulary="admin"
+                    revokeName={`${token.name} (${token.userId})`}
+                    onRevoke={() => void revoke(token)}
+                    revokeTestId="admin-token-revoke"
+                  />
                 </tr>
               ))}
             </tbody>
