@@ -1,6 +1,6 @@
 import {
-  api,
   API_BASE,
+  authCalls,
   errorMessage,
   SUCCESS,
   type ApiResponse,
@@ -126,7 +126,7 @@ export function createApiClient(deps: ApiClientDeps) {
 
   /** The refresh call (the token is the browser's cookie) without the usual session handling: the raw outcome for the refresher. */
   async function postRefresh(): Promise<RefreshOutcome> {
-    const refresh = api.auth.refresh;
+    const refresh = authCalls.refresh;
     const answer = await send(refresh.path, { refreshIn: 'cookie' } satisfies CallInput<typeof refresh>, null);
     const { envelope, httpStatus } = answer;
     if (envelope && envelope.status === SUCCESS && httpStatus < 400) {

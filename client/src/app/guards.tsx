@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
-import { ChainExpiryWarning } from '../features/timestamps/ChainExpiryWarning';
 import { may } from '../session/model';
 import { useSession } from '../session/store';
+
+// Loaded with the admin pages, not with the sign-in page (it brings the time-stamping calls).
+const ChainExpiryWarning = lazy(() => import('../features/timestamps/ChainExpiryWarning').then((m) => ({ default: m.ChainExpiryWarning })));
 
 /** Where a guard sent the user from, so that signing in can return there. */
 export interface FromState {
@@ -42,7 +44,9 @@ export function RequireAdmin({ children }: { children?: ReactNode }) {
   if (!may(session, 'administer')) return <Navigate to="/" replace />;
   return (
     <>
-      <ChainExpiryWarning />
+      <Suspense fallback={null}>
+        <ChainExpiryWarning />
+      </Suspense>
       {children ?? <Outlet />}
     </>
   );

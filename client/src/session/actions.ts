@@ -1,11 +1,11 @@
-import { api, type SignInRequest, type SsoFinishRequest } from '@eln/shared';
+import { authCalls, ssoCalls, type SignInRequest, type SsoFinishRequest } from '@eln/shared';
 import { call } from '../api';
 import { sessionFromAnswer, type Session } from './model';
 import { clearSession, getSession, setSession, updateAbilities } from './store';
 
 /** Signs in and stores the session (the refresh token as the server's cookie). Rejects with the ApiError of a refusal. */
 export async function signIn(request: SignInRequest): Promise<Session> {
-  const answer = await call(api.auth.signIn, { ...request, refreshIn: 'cookie' });
+  const answer = await call(authCalls.signIn, { ...request, refreshIn: 'cookie' });
   const session = sessionFromAnswer(answer, Date.now());
   setSession(session);
   return session;
@@ -16,13 +16,13 @@ export async function signIn(request: SignInRequest): Promise<Session> {
  * address, where the browser goes next. Rejects with the ApiError of a refusal (provider down: 1022).
  */
 export async function startSingleSignOn(): Promise<void> {
-  const { authorizationUrl } = await call(api.sso.start, {});
+  const { authorizationUrl } = await call(ssoCalls.start, {});
   window.location.assign(authorizationUrl);
 }
 
 /** Finishes single sign-on with what the provider sent back, and stores the session as signIn does. */
 export async function finishSingleSignOn(request: SsoFinishRequest): Promise<Session> {
-  const answer = await call(api.sso.finish, { ...request, refreshIn: 'cookie' });
+  const answer = await call(ssoCalls.finish, { ...request, refreshIn: 'cookie' });
   const session = sessionFromAnswer(answer, Date.now());
   setSession(session);
   return session;
@@ -42,7 +42,7 @@ export interface SignOutOutcome {
 export async function signOut(): Promise<SignOutOutcome> {
   if (!getSession()) return { told: true, providerSignOutUrl: null };
   try {
-    const answer = await call(api.auth.signOut, {}, { endSessionOn401: false });
+    const answer = await call(authCalls.signOut, {}, { endSessionOn401: false });
     return { told: true, providerSignOutUrl: answer.endSessionUrl };
   } catch {
     return { told: false, providerSignOutUrl: null };
@@ -60,7 +60,7 @@ let abilitiesInFlight: Promise<void> | null = null;
 export function refreshAbilities(): Promise<void> {
   const asked = getSession();
   if (!asked) return Promise.resolve();
-  abilitiesInFlight ??= call(api.auth.flags, {})
+  abilitiesInFlight ??= call(authCalls.flags, {})
     // Another user may have signed in meanwhile (in another tab): their abilities are not these.
     .then((answer) => {
       if (getSession()?.user.userId === asked.user.userId) updateAbilities(answer.abilities);

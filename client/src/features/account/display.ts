@@ -1,4 +1,4 @@
-import { api, type AccountSettings, type AccountSettingsUpdate } from '@eln/shared';
+import { accountCalls, type AccountSettings, type AccountSettingsUpdate } from '@eln/shared';
 import { call } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../lib/storage';
@@ -27,7 +27,7 @@ export function onSettingsSaved(listener: SavedListener): () => void {
 
 /** Saves settings for the signed-in person and tells the listeners; rejects with the call's error. */
 export async function saveSettings(change: AccountSettingsUpdate): Promise<AccountSettings> {
-  const saved = await call(api.account.updateSettings, change);
+  const saved = await call(accountCalls.updateSettings, change);
   for (const listener of savedListeners) listener(saved);
   return saved;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, findIdRequest } from '@eln/shared';
+import { authCalls, findIdRequest } from '@eln/shared';
 import { call } from '../../api';
 import { validateForm } from '../../lib/forms';
 import { useFormSubmit } from '../../lib/useFormSubmit';
@@ -19,7 +19,7 @@ export function FindIdDialog({ onClose }: { onClose: () => void }) {
   const form = useFormSubmit({
     check: () => validateForm(findIdRequest, { name, phone }),
     send: async (data) => {
-      const answer = await call(api.auth.findId, data);
+      const answer = await call(authCalls.findId, data);
       setFound(answer.maskedUserId);
     },
   });

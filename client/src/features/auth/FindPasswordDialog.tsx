@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, findPasswordRequest } from '@eln/shared';
+import { authCalls, findPasswordRequest } from '@eln/shared';
 import { call } from '../../api';
 import { validateForm } from '../../lib/forms';
 import { useFormSubmit } from '../../lib/useFormSubmit';
@@ -18,7 +18,7 @@ export function FindPasswordDialog({ initialUserId, onClose }: { initialUserId: 
   const form = useFormSubmit({
     check: () => validateForm(findPasswordRequest, { userId }),
     send: async (data) => {
-      await call(api.auth.findPassword, data);
+      await call(authCalls.findPassword, data);
       setSent(true);
     },
   });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { api, fieldMessage, PASSWORD_POLICY, passwordResetRequest } from '@eln/shared';
+import { authCalls, fieldMessage, PASSWORD_POLICY, passwordResetRequest } from '@eln/shared';
 import { apiErrorText, call, fieldErrorsOf } from '../../api';
 import { currentLanguage } from '../../i18n';
 import { toErrorMap, validateForm, type FieldErrorMap } from '../../lib/forms';
@@ -38,7 +38,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
       return checked;
     },
     send: async (data) => {
-      await call(api.auth.resetPassword, data);
+      await call(authCalls.resetPassword, data);
       const state: SignInNoticeState = { notice: 'passwordReset' };
       void navigate('/signin', { replace: true, state });
     },

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { api, ERR, signInRequest } from '@eln/shared';
+import { ERR, signInRequest, ssoCalls } from '@eln/shared';
 import { ApiError, apiErrorText, call, isApiError, retryAfterOf } from '../../api';
 import type { FromState } from '../../app/guards';
 import { currentLanguage } from '../../i18n';
@@ -34,7 +34,7 @@ function useSsoEnabled(): boolean {
   const [enabled, setEnabled] = useState(false);
   useEffect(() => {
     const controller = new AbortController();
-    call(api.sso.config, {}, { signal: controller.signal }).then(
+    call(ssoCalls.config, {}, { signal: controller.signal }).then(
       (answer) => setEnabled(answer.enabled),
       () => setEnabled(false),
     );

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { api } from '@eln/shared';
+import { timestampCalls } from '@eln/shared';
 import { useApiQuery } from '../../api/queries';
 import { InlineAlert } from '../../ui/InlineAlert';
 
 /** On every admin screen: a chain that expires within 30 days (or has), before tokens start failing. */
 export function ChainExpiryWarning() {
   const { t } = useTranslation();
-  const authorities = useApiQuery(api.timestamps.authorities, {});
+  const authorities = useApiQuery(timestampCalls.authorities, {});
   const soon = (authorities.data?.list ?? []).filter((entry) => entry.enabled && entry.expiresSoon);
   if (soon.length === 0) return null;
   return (
