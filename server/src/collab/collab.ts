@@ -27,7 +27,7 @@ import { recheckConnection, type CollabAuthorization } from './connections/autho
 import type { CollabContext } from './connections/context.js';
 
 export type { CollabContext };
-import { AddressSlots, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './connections/socketLimits.js';
+import { AddressSlots, boundUnsent, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './connections/socketLimits.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
 export const COLLAB_MAX_MESSAGE_BYTES = COLLAB_LIMITS.messageBytes;
@@ -78,7 +78,8 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
 /**
  * Mounts the Hocuspocus instance on the Fastify server's `/collab` websocket route, within the socket
  * limits: an address past its count of open sockets is answered 429 before the upgrade; a socket must
- * authenticate a document within the time and byte budget, or it is closed.
+ * authenticate a document within the time and byte budget, or it is closed; a socket whose client does
+ * not read what it is sent is closed once the unsent bytes pass their bound.
  */
 export function mountCollab(
   app: FastifyInstance,
@@ -98,6 +99,7 @@ export function mountCollab(
     }
     const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { headers });
     const gate = new PreAuthGate(socket, request.raw.socket, limits);
+    boundUnsent(socket, limits.unsentBytes);
     preAuthGates.set(webRequest, gate);
     const connection = hocuspocus.handleConnection(socket, webRequest);
     socket.on('message', (data: Buffer) => {
