@@ -1,11 +1,12 @@
 import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
 import type { CapacityJob, CapacityReply, CapacityRequest, EditorSeat, TypingResult } from './capacityEditors.js';
 import { BENCH_USER_PASSWORD, capacityDataset, type CapacityDataset } from './capacityDataset.js';
 import type { LoopFigures, ServerMemory, ServerReply, ServerRequest } from './capacityServer.js';
-import { percentile, printTable } from './database.js';
+import { percentile, postgresCpuMs, printTable } from './database.js';
 import { ForkedHelper } from './forked.js';
 
 /**
@@ -138,6 +139,17 @@ interface StepFigures {
   loop: LoopFigures;
   sent: number;
   measured: TypingResult;
+  /** Over the typing: PostgreSQL's CPU in cores (null: none to read), and how busy the machine's cores were (every process, 0–1). */
+  postgresCores: number | null;
+  machineBusy: number;
+}
+
+/** The machine's busy and total CPU ticks so far (/proc/stat's first line), to tell how loaded it was. */
+function machineTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = fields[3]! + (fields[4] ?? 0);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
 }
 
 /** The editors' seats: two to a note on the first notes; the first of a note's editors types on the first tenth of the editors' notes. */
@@ -215,13 +227,19 @@ async function runStep(mode: 'ours' | 'bare', step: Step, dataset: CapacityDatas
     await crowd.open(wsUrl, step.editors, names, tokens);
     const editorsOn = await server.memory();
     await server.loopStart();
+    const machineBefore = machineTicks();
+    const postgresBefore = postgresCpuMs();
     const { sent, measured } = await crowd.type(TYPING_MS, `${mode} at ${step.notes}x${step.editors}`);
     const loop = await server.loopStop();
+    const postgresAfter = postgresCpuMs();
+    const machineAfter = machineTicks();
+    const postgresCores = postgresBefore === null || postgresAfter === null ? null : (postgresAfter - postgresBefore) / loop.wallMs;
+    const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
     await crowd.close();
     await keepers.close();
     await server.close();
     if (profiled) console.log(`CPU profile of our server at ${step.notes}x${step.editors}: ${profileDir}`);
-    return { start, notesOpen, editorsOn, loop, sent, measured };
+    return { start, notesOpen, editorsOn, loop, sent, measured, postgresCores, machineBusy };
   } finally {
     crowd.kill();
     keepers.kill();
@@ -257,7 +275,8 @@ function row(mode: 'ours' | 'bare', step: Step, figures: StepFigures, bare: Step
     'durable p99 ms': mode === 'ours' ? p99(measured.durable) : '-',
     'prop p99 ms': p99(measured.propagation),
     'prop p99 bare ms': bare ? p99(bare.measured.propagation) : '-',
-    'server CPU (cores)': Number(cores.toFixed(2)),
+    'CPU cores server/PostgreSQL': `${cores.toFixed(2)}/${figures.postgresCores?.toFixed(2) ?? '-'}`,
+    'machine busy': `${Math.round(figures.machineBusy * 100)}%`,
     'editors/core': Math.round(step.editors / Math.max(cores, 0.01)),
   };
 }
@@ -289,7 +308,7 @@ export async function capacityBench(): Promise<void> {
         };
     }
     printTable(
-      `Capacity of one server process (PostgreSQL; memory after two full collections; per note = (notes open − start) ÷ notes, with each note's keeper connection; per editor = (editors on − notes open) ÷ editors; ${EDITORS_PER_NOTE} editors a note, ${TYPING_SHARE * 100}% typing a keystroke every ${TYPING_INTERVAL_MS} ms for ${TYPING_MS / 1000} s with a cursor move in presence each; loop delay and CPU over the typing; editors/core = editors ÷ the server's CPU in cores)`,
+      `Capacity of one server process (PostgreSQL; memory after two full collections; per note = (notes open − start) ÷ notes, with each note's keeper connection; per editor = (editors on − notes open) ÷ editors; ${EDITORS_PER_NOTE} editors a note, ${TYPING_SHARE * 100}% typing a keystroke every ${TYPING_INTERVAL_MS} ms for ${TYPING_MS / 1000} s with a cursor move in presence each; loop delay and CPU over the typing; editors/core = editors ÷ the server's CPU in cores; machine busy = every process's CPU over both cores, the editors' processes and others' work included)`,
       rows,
     );
     console.log(`knee (first step with durable p99 > ${KNEE_DURABLE_P99_MS} ms): ${knee ?? 'none among these steps'}`);

@@ -75,18 +75,22 @@ async function exportProject(httpUrl: string, token: string, projectNo: number):
   }
 }
 
-/** Every note of the wave opened and closed, KEEPER_BATCH at a time. */
-async function openAndClose(wsUrl: string, names: string[], tokens: string[]): Promise<void> {
+/** Every note of the wave opened and closed, KEEPER_BATCH at a time; answers the ms the openings took (loaded and synced). */
+async function openAndClose(wsUrl: string, names: string[], tokens: string[]): Promise<number> {
+  let openingMs = 0;
   for (let i = 0; i < names.length; i += KEEPER_BATCH) {
     const keepers = new ClientsProcess();
     try {
       const notes = names.slice(i, i + KEEPER_BATCH).map((name, k) => ({ name, token: tokens[k % tokens.length]! }));
+      const began = performance.now();
       await keepers.open({ role: 'keepers', url: wsUrl, notes, notesPerSocket: 50 });
+      openingMs += performance.now() - began;
       await keepers.close();
     } finally {
       keepers.kill();
     }
   }
+  return openingMs;
 }
 
 export async function soakBench(): Promise<void> {
@@ -131,12 +135,13 @@ export async function soakBench(): Promise<void> {
       } finally {
         crowd.kill();
       }
-      await openAndClose(wsUrl, names, tokens);
+      const openingMs = await openAndClose(wsUrl, names, tokens);
       const memory = await settledMemory(server);
       after.push(memory);
       rows.push({
         wave: wave + 1,
         'notes opened': perWave,
+        'ms a note opened': Number((openingMs / perWave).toFixed(1)),
         editors: EDITORS,
         keystrokes,
         'saved/signed': `${SAVES_PER_WAVE}/${SIGNS_PER_WAVE}`,
