@@ -99,6 +99,8 @@ export async function capacityDataset(noteCount: number, userCount: number, expo
       for (const { labNoteNo } of exported.notes) await call(api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, owner);
       exportProjectNo = exported.projectNo;
     }
+    // Indexed now, as a notebook's notes are: the first server measured would otherwise index them all.
+    await app.services.searchIndexer.indexAll(() => undefined);
     built = { projectNo, notes, userIds, exportProjectNo };
   } finally {
     await app.close();

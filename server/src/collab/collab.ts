@@ -117,8 +117,30 @@ export function recheckSessions(hocuspocus: Hocuspocus<CollabContext>): void {
   }
 }
 
+/** The session recheck's interval is walked in this many steps, each asking its share of the connections. */
+const RECHECK_STEPS = 60;
+
+/**
+ * Checks every open connection's session again once every `everyMs`, a share of them at each of
+ * RECHECK_STEPS steps (each connection keeps its step). All at once, a thousand connections' checks
+ * (each a few queries) arrived together every minute: they took the database pool from the stores that
+ * confirm edits, and each connection's keystrokes waited behind its own check, so editing stalled for a
+ * second every minute.
+ */
 export function startSessionRechecks(hocuspocus: Hocuspocus<CollabContext>, everyMs: number = SESSION_RECHECK_MS): () => void {
-  const timer = setInterval(() => recheckSessions(hocuspocus), everyMs);
+  const stepOf = new WeakMap<object, number>();
+  let assigned = 0;
+  let step = 0;
+  const timer = setInterval(() => {
+    step = (step + 1) % RECHECK_STEPS;
+    for (const document of hocuspocus.documents.values()) {
+      for (const connection of document.getConnections()) {
+        let own = stepOf.get(connection);
+        if (own === undefined) stepOf.set(connection, (own = assigned++ % RECHECK_STEPS));
+        if (own === step) connection.requestToken();
+      }
+    }
+  }, everyMs / RECHECK_STEPS);
   timer.unref();
   return () => clearInterval(timer);
 }
