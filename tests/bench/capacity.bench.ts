@@ -38,7 +38,7 @@ const parseSteps = (text: string): Step[] =>
     return { notes: notes!, editors: editors! };
   });
 
-const STEPS = parseSteps(process.env.BENCH_CAPACITY_STEPS ?? '100x50,500x200,500x1000,2000x1000');
+const STEPS = parseSteps(process.env.BENCH_CAPACITY_STEPS ?? '100x50,500x200,500x500,500x1000,2000x1000');
 const TYPING_MS = 1000 * Number(process.env.BENCH_CAPACITY_SECONDS ?? 20);
 /** A keystroke every 200 ms: a typist at 60 words a minute. */
 const TYPING_INTERVAL_MS = 200;
