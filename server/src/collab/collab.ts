@@ -19,7 +19,7 @@
  * persistence/ and authors/ need those two; commands/ needs connections/, documents/ and persistence/.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import { Hocuspocus, type Connection, type Extension } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
 import { COLLAB_LIMITS, COLLAB_PATH, ERR } from '@eln/shared';
 import { AppError } from '../http/errors.js';
@@ -117,29 +117,46 @@ export function recheckSessions(hocuspocus: Hocuspocus<CollabContext>): void {
   }
 }
 
+/**
+ * Which connections' turn it is, when an interval is walked in `steps` steps: each connection gets a step
+ * when first seen (in turn, so the steps fill evenly) and keeps it, so each is due once per walk.
+ */
+export class RecheckRota<T extends object> {
+  private readonly stepOf = new WeakMap<T, number>();
+  private assigned = 0;
+  private step = 0;
+
+  constructor(private readonly steps: number) {}
+
+  /** Moves to the next step; answers those of `connections` due at it. */
+  next(connections: Iterable<T>): T[] {
+    this.step = (this.step + 1) % this.steps;
+    const due: T[] = [];
+    for (const connection of connections) {
+      let own = this.stepOf.get(connection);
+      if (own === undefined) this.stepOf.set(connection, (own = this.assigned++ % this.steps));
+      if (own === this.step) due.push(connection);
+    }
+    return due;
+  }
+}
+
 /** The session recheck's interval is walked in this many steps, each asking its share of the connections. */
 const RECHECK_STEPS = 60;
 
 /**
  * Checks every open connection's session again once every `everyMs`, a share of them at each of
- * RECHECK_STEPS steps (each connection keeps its step). All at once, a thousand connections' checks
- * (each a few queries) arrived together every minute: they took the database pool from the stores that
- * confirm edits, and each connection's keystrokes waited behind its own check, so editing stalled for a
- * second every minute.
+ * RECHECK_STEPS steps. All at once, a thousand connections' checks (each a few queries) arrived together
+ * every minute, took the database pool from the stores that confirm edits, and each connection's
+ * keystrokes waited behind its own check.
  */
 export function startSessionRechecks(hocuspocus: Hocuspocus<CollabContext>, everyMs: number = SESSION_RECHECK_MS): () => void {
-  const stepOf = new WeakMap<object, number>();
-  let assigned = 0;
-  let step = 0;
+  const rota = new RecheckRota<Connection<CollabContext>>(RECHECK_STEPS);
+  const connections = function* () {
+    for (const document of hocuspocus.documents.values()) yield* document.getConnections();
+  };
   const timer = setInterval(() => {
-    step = (step + 1) % RECHECK_STEPS;
-    for (const document of hocuspocus.documents.values()) {
-      for (const connection of document.getConnections()) {
-        let own = stepOf.get(connection);
-        if (own === undefined) stepOf.set(connection, (own = assigned++ % RECHECK_STEPS));
-        if (own === step) connection.requestToken();
-      }
-    }
+    for (const connection of rota.next(connections())) connection.requestToken();
   }, everyMs / RECHECK_STEPS);
   timer.unref();
   return () => clearInterval(timer);
