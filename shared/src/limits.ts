@@ -150,6 +150,13 @@ export const COLLAB_LIMITS = {
    * (HTTP 429), and each socket not yet authenticated costs at most preAuthBytes.
    */
   socketsPerAddress: 200,
+  /**
+   * What the server may hold unsent for one socket. A client that stops reading (a stalled network, a
+   * suspended laptop) would otherwise keep every edit and presence change of its notes in the server's
+   * memory for as long as its socket stays open. Twice the first sync of a document at its limit: past
+   * it the socket is closed, and the provider reconnects and syncs what it missed, losing nothing.
+   */
+  unsentBytes: 8 * 1024 * 1024,
 } as const;
 
 /**

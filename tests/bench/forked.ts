@@ -14,9 +14,9 @@ export class ForkedHelper<Request extends { type: string }, Reply extends Answer
   private waiter: (() => void) | null = null;
   private exited: Error | null = null;
 
-  constructor(modulePath: string, niceness = 0) {
-    // Only tsx: none of this process's flags (a --cpu-prof of the server) applies to the helper.
-    this.child = fork(modulePath, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  constructor(modulePath: string, niceness = 0, nodeFlags: string[] = []) {
+    // Only tsx and the flags given: none of this process's flags (a --cpu-prof of the server) applies to the helper.
+    this.child = fork(modulePath, [], { execArgv: ['--import', 'tsx', ...nodeFlags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     if (niceness) setPriority(this.child.pid!, niceness);
     this.child.on('message', (message: Reply) => {
       this.inbox.push(message);

@@ -1,8 +1,6 @@
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { DurableClocks } from '@eln/shared';
 import { answerParent } from './forked.js';
+import { ArrivalLog, closePeer, connect, monotonicMs, type Peer } from './peers.js';
 
 /**
  * A process of simulated editors for the live-editing benchmark (collab.bench.ts), forked apart from
@@ -48,100 +46,39 @@ export type ParentMessage = { type: 'job'; job: EditorsJob } | { type: 'go' } | 
 export type ChildMessage =
   { type: 'ready' } | { type: 'result'; result: EditorsResult } | { type: 'error'; message: string } | { type: 'closed' };
 
-export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Peer {
-  doc: Y.Doc;
-  provider: HocuspocusProvider;
-  socket: HocuspocusProviderWebsocket;
-}
-
-function connect(url: string, name: string, token: string, onStateless: (payload: string) => void = () => undefined): Promise<Peer> {
-  const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`connect ${name} timed out`)), 120_000);
-    const provider: HocuspocusProvider = new HocuspocusProvider({
-      websocketProvider: socket,
-      name,
-      document: doc,
-      token,
-      onStateless: ({ payload }) => onStateless(payload),
-      onSynced: () => {
-        clearTimeout(timer);
-        resolve({ doc, socket, provider });
-      },
-      onAuthenticationFailed: ({ reason }) => reject(new Error(`${name}: ${reason}`)),
-    });
-    provider.attach();
-  });
-}
 
 const emptyResult = (): EditorsResult => ({ sent: 0, firstSentAt: 0, propagation: [], durable: [], lastDoneAt: 0 });
 
 /** One reader per note: records each entry's arrival and confirmation. */
 class Readers {
   private readonly peers: Peer[] = [];
-  private readonly result = emptyResult();
-  /** Per note, entries arrived and not yet confirmed, by writer: [clock after the entry, sent at]. */
-  private readonly unconfirmed = new Map<string, Map<number, Array<[number, number]>>>();
-  private readonly clocks = new Map<string, DurableClocks>();
+  private readonly log: ArrivalLog;
 
-  constructor(private readonly job: EditorsJob) {}
+  constructor(private readonly job: EditorsJob) {
+    this.log = new ArrivalLog(job.durable);
+  }
 
   async open(): Promise<void> {
     for (const note of this.job.notes) {
-      this.unconfirmed.set(note.name, new Map());
-      this.clocks.set(note.name, new DurableClocks());
-      const peer = await connect(this.job.url, note.name, note.tokens[0]!, (payload) => this.confirmed(note.name, payload));
+      this.log.watch(note.name);
+      const peer = await connect(this.job.url, note.name, note.tokens[0]!, (payload) => this.log.confirmed(note.name, payload));
       peer.doc.getArray<string>(this.job.arrayName).observe((event) => this.arrived(note.name, event));
       this.peers.push(peer);
     }
   }
 
   private arrived(name: string, event: Y.YArrayEvent<string>): void {
-    const now = monotonicMs();
     for (const item of event.changes.added) {
       const values = item.content.getContent() as string[];
-      values.forEach((value, index) => {
-        const sentAt = Number(value.split('@')[1]);
-        this.result.propagation.push(now - sentAt);
-        if (!this.job.durable) this.result.lastDoneAt = now;
-        else this.awaitConfirmation(name, item.id.client, item.id.clock + index + 1, sentAt);
-      });
-    }
-  }
-
-  private awaitConfirmation(name: string, client: number, clock: number, sentAt: number): void {
-    const byWriter = this.unconfirmed.get(name)!;
-    const waiting = byWriter.get(client) ?? [];
-    waiting.push([clock, sentAt]);
-    byWriter.set(client, waiting);
-    this.settle(name, client);
-  }
-
-  private confirmed(name: string, payload: string): void {
-    if (!this.clocks.get(name)!.receive(payload)) return;
-    for (const client of this.unconfirmed.get(name)!.keys()) this.settle(name, client);
-  }
-
-  private settle(name: string, client: number): void {
-    const stored = this.clocks.get(name)!.storedClock(client);
-    const waiting = this.unconfirmed.get(name)!.get(client) ?? [];
-    const now = monotonicMs();
-    while (waiting.length && waiting[0]![0] <= stored) {
-      this.result.durable.push(now - waiting.shift()![1]);
-      this.result.lastDoneAt = now;
+      values.forEach((value, index) => this.log.arrived(name, item.id.client, item.id.clock + index + 1, Number(value.split('@')[1])));
     }
   }
 
   async measure(): Promise<EditorsResult> {
-    const { job, result } = this;
-    const until = Date.now() + job.timeoutMs;
-    while ((result.propagation.length < job.expected || (job.durable && result.durable.length < job.expected)) && Date.now() < until)
-      await sleep(10);
-    return result;
+    const { job, log } = this;
+    await log.done(job.expected, job.timeoutMs);
+    return { ...emptyResult(), propagation: log.propagation, durable: log.durable, lastDoneAt: log.lastDoneAt };
   }
 
   close(): void {
@@ -181,11 +118,6 @@ class Writers {
   close(): void {
     for (const peer of this.peers) closePeer(peer);
   }
-}
-
-function closePeer(peer: Peer): void {
-  peer.provider.destroy();
-  peer.socket.destroy();
 }
 
 let editors: Readers | Writers | null = null;

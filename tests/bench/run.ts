@@ -1,4 +1,5 @@
 import { bundleSizes } from './bundle.bench.js';
+import { capacityBench } from './capacity.bench.js';
 import { collabBench } from './collab.bench.js';
 import { contentGuardBench } from './contentGuard.bench.js';
 import { exportBench } from './export.bench.js';
@@ -8,6 +9,7 @@ import { noteHistoryBench } from './noteHistory.bench.js';
 import { noteOpenBench } from './noteOpen.bench.js';
 import { notificationsBench } from './notifications.bench.js';
 import { searchAtScaleBench } from './searchAtScale.bench.js';
+import { soakBench } from './soak.bench.js';
 import { tempSaveBench } from './tempSave.bench.js';
 import { webhooksBench } from './webhooks.bench.js';
 
@@ -28,6 +30,8 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['project export', exportBench],
   ['notifications', notificationsBench],
   ['webhooks', webhooksBench],
+  ['capacity', capacityBench],
+  ['soak', soakBench],
 ];
 
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

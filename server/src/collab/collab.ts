@@ -19,7 +19,7 @@
  * persistence/ and authors/ need those two; commands/ needs connections/, documents/ and persistence/.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import { Hocuspocus, type Connection, type Extension } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
 import { COLLAB_LIMITS, COLLAB_PATH, ERR } from '@eln/shared';
 import { AppError } from '../http/errors.js';
@@ -27,7 +27,7 @@ import { recheckConnection, type CollabAuthorization } from './connections/autho
 import type { CollabContext } from './connections/context.js';
 
 export type { CollabContext };
-import { AddressSlots, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './connections/socketLimits.js';
+import { AddressSlots, boundUnsent, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './connections/socketLimits.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
 export const COLLAB_MAX_MESSAGE_BYTES = COLLAB_LIMITS.messageBytes;
@@ -78,7 +78,8 @@ export function createCollab(options: CollabOptions): Hocuspocus<CollabContext> 
 /**
  * Mounts the Hocuspocus instance on the Fastify server's `/collab` websocket route, within the socket
  * limits: an address past its count of open sockets is answered 429 before the upgrade; a socket must
- * authenticate a document within the time and byte budget, or it is closed.
+ * authenticate a document within the time and byte budget, or it is closed; a socket whose client does
+ * not read what it is sent is closed once the unsent bytes pass their bound.
  */
 export function mountCollab(
   app: FastifyInstance,
@@ -98,6 +99,7 @@ export function mountCollab(
     }
     const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { headers });
     const gate = new PreAuthGate(socket, request.raw.socket, limits);
+    boundUnsent(socket, limits.unsentBytes);
     preAuthGates.set(webRequest, gate);
     const connection = hocuspocus.handleConnection(socket, webRequest);
     socket.on('message', (data: Buffer) => {
@@ -115,8 +117,47 @@ export function recheckSessions(hocuspocus: Hocuspocus<CollabContext>): void {
   }
 }
 
+/**
+ * Which connections' turn it is, when an interval is walked in `steps` steps: each connection gets a step
+ * when first seen (in turn, so the steps fill evenly) and keeps it, so each is due once per walk.
+ */
+export class RecheckRota<T extends object> {
+  private readonly stepOf = new WeakMap<T, number>();
+  private assigned = 0;
+  private step = 0;
+
+  constructor(private readonly steps: number) {}
+
+  /** Moves to the next step; answers those of `connections` due at it. */
+  next(connections: Iterable<T>): T[] {
+    this.step = (this.step + 1) % this.steps;
+    const due: T[] = [];
+    for (const connection of connections) {
+      let own = this.stepOf.get(connection);
+      if (own === undefined) this.stepOf.set(connection, (own = this.assigned++ % this.steps));
+      if (own === this.step) due.push(connection);
+    }
+    return due;
+  }
+}
+
+/** The session recheck's interval is walked in this many steps, each asking its share of the connections. */
+const RECHECK_STEPS = 60;
+
+/**
+ * Checks every open connection's session again once every `everyMs`, a share of them at each of
+ * RECHECK_STEPS steps. All at once, a thousand connections' checks (each a few queries) arrived together
+ * every minute, took the database pool from the stores that confirm edits, and each connection's
+ * keystrokes waited behind its own check.
+ */
 export function startSessionRechecks(hocuspocus: Hocuspocus<CollabContext>, everyMs: number = SESSION_RECHECK_MS): () => void {
-  const timer = setInterval(() => recheckSessions(hocuspocus), everyMs);
+  const rota = new RecheckRota<Connection<CollabContext>>(RECHECK_STEPS);
+  const connections = function* () {
+    for (const document of hocuspocus.documents.values()) yield* document.getConnections();
+  };
+  const timer = setInterval(() => {
+    for (const connection of rota.next(connections())) connection.requestToken();
+  }, everyMs / RECHECK_STEPS);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -17,6 +17,14 @@ const POLL_MS = 250;
 /** Documents indexed in one transaction. */
 const BATCH = 50;
 const BATCHES_PER_PASS = 20;
+/**
+ * After a pass, the indexer rests this many times the pass's length before the next. A pass that takes
+ * longer than the poll would otherwise be followed by another at once, for as long as notes are being
+ * edited: under load (a thousand editors, a hundred of them typing) the index took all the event loop
+ * it could get, and stored edits waited behind it for their confirmation. Resting twice as long keeps it
+ * to a third of the loop at most; light passes (a few ms) still go every poll.
+ */
+const REST_PER_PASS = 2;
 
 /** Where the indexer reports a document it could not index (the server's logger, or the console). */
 export interface IndexerLog {
@@ -148,6 +156,8 @@ interface Derived {
  */
 export class SearchIndexer {
   private stopped = false;
+  /** Before this moment (performance.now()) a poll does nothing: the last pass's rest (REST_PER_PASS). */
+  private restUntil = 0;
   private readonly states = new StoredStates();
   private readonly drains = new Drains(
     () => this.drain(),
@@ -177,12 +187,19 @@ export class SearchIndexer {
    * the next poll, rather than being taken again at once for as long as the editing lasts.
    */
   private async drain(): Promise<void> {
-    const done: string[] = [];
-    for (let batch = 0; batch < BATCHES_PER_PASS; batch += 1) {
-      if (this.stopped) return;
-      const { taken } = await this.indexBatch(done);
-      done.push(...taken);
-      if (taken.length < BATCH) return;
+    const began = performance.now();
+    if (began < this.restUntil) return;
+    try {
+      const done: string[] = [];
+      for (let batch = 0; batch < BATCHES_PER_PASS; batch += 1) {
+        if (this.stopped) return;
+        const { taken } = await this.indexBatch(done);
+        done.push(...taken);
+        if (taken.length < BATCH) return;
+      }
+    } finally {
+      const ended = performance.now();
+      this.restUntil = ended + REST_PER_PASS * (ended - began);
     }
   }
 

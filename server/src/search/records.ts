@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type * as Y from 'yjs';
 import {
@@ -219,6 +220,9 @@ async function savedVersionUnits(tx: Tx, saved: SavedVersion[]): Promise<Map<num
   return found;
 }
 
+/** The longest the indexer derives notes' units without letting the event loop take its turn. */
+const TURN_MS = 10;
+
 /**
  * Notes: each one's title and each block with words, as its live document is stored now, each unit
  * marked with the last saved version when that version holds it as it is (the title: when there is one).
@@ -238,7 +242,14 @@ async function readNotes(tx: Tx, noteNos: number[], stored: StoredDocuments): Pr
     }),
   );
   const records = new Map<number, Indexed | null>(noteNos.map((noteNo) => [noteNo, null]));
+  let turnBegan = performance.now();
   for (const noteNo of live) {
+    // A batch of notes read whole (after a restart, or past the kept states) takes hundreds of ms: the
+    // edits waiting for their confirmation go in between.
+    if (performance.now() - turnBegan > TURN_MS) {
+      await yieldToEventLoop();
+      turnBegan = performance.now();
+    }
     const { project_no: projectNo, title, version } = rows.get(noteNo)!;
     const { units, files } = storedBlockUnits(docs.get(noteDocumentName(noteNo)), 'LABNOTE');
     const inVersion = saved.get(noteNo);

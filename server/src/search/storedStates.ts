@@ -11,10 +11,13 @@ export interface StoredStateLimits {
 
 /**
  * A Y.Doc takes far more memory than its stored bytes (a note with a 30 × 30 table: 67 kB stored, 2 MB
- * in memory), and the notes kept are those being edited, which the live server holds as well: a few
- * notes' worth, dropped a minute after their editing stops.
+ * in memory; a note of 20 blocks with a 10 × 10 table: 14 kB stored, ~0.4 MB), and the notes kept are
+ * those being edited, dropped a minute after their editing stops. There must be room for every note being
+ * edited at once: with fewer kept than that, each pass evicted the notes the next one read, and read every
+ * note whole again (at 1,000 editors, a hundred typing, a pass blocked the event loop for most of a
+ * second). 200 such notes are ~80 MB; the bytes bound keeps large notes to about 120.
  */
-const DEFAULT_LIMITS: StoredStateLimits = { documents: 50, bytes: 8 * 1024 * 1024, idleMs: 60_000 };
+const DEFAULT_LIMITS: StoredStateLimits = { documents: 200, bytes: 8 * 1024 * 1024, idleMs: 60_000 };
 
 interface Cached {
   doc: Y.Doc;

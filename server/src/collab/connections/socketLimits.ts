@@ -10,18 +10,22 @@ export interface SocketLimits {
   preAuthBytes: number;
   /** A socket with no authenticated document after this long is closed. */
   preAuthTimeoutMs: number;
+  /** Bytes the server may hold unsent for a socket (a client that does not read) before it closes it. */
+  unsentBytes: number;
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   perAddress: COLLAB_LIMITS.socketsPerAddress,
   preAuthBytes: COLLAB_LIMITS.preAuthBytes,
   preAuthTimeoutMs: COLLAB_LIMITS.preAuthTimeoutMs,
+  unsentBytes: COLLAB_LIMITS.unsentBytes,
 };
 
 /** Close codes (4000-4999 are the application's) and reasons for sockets that overstep a limit. */
 export const SOCKET_CLOSE = {
   preAuthTimeout: { code: 4408, reason: 'authentication-timeout' },
   preAuthTooMuch: { code: 4413, reason: 'too-much-before-authentication' },
+  tooMuchUnsent: { code: 4429, reason: 'too-much-unsent' },
 } as const;
 
 /** Counts open sockets per client address, so that one address cannot open hundreds. */
@@ -99,4 +103,21 @@ export class PreAuthGate {
     // A client that ignores the close handshake does not keep the socket: it goes a moment later.
     setTimeout(() => this.socket.terminate(), 1000).unref();
   }
+}
+
+/**
+ * Bounds what the server holds unsent for a socket: once more than `limit` bytes wait for a client that
+ * does not read, nothing more is queued and the socket is closed (ended a moment later if the client
+ * does not answer the close either). Its provider reconnects and syncs what it missed.
+ */
+export function boundUnsent(socket: WebSocket, limit: number): void {
+  const send = socket.send.bind(socket);
+  let closing = false;
+  socket.send = ((...args: Parameters<WebSocket['send']>) => {
+    if (closing) return;
+    if (socket.bufferedAmount <= limit) return send(...args);
+    closing = true;
+    socket.close(SOCKET_CLOSE.tooMuchUnsent.code, SOCKET_CLOSE.tooMuchUnsent.reason);
+    setTimeout(() => socket.terminate(), 1000).unref();
+  }) as WebSocket['send'];
 }
