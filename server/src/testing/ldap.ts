@@ -180,9 +180,18 @@ export async function startTestDirectory(seed: DirectorySeed): Promise<TestDirec
   const url = `ldap://127.0.0.1:${port}`;
   let pid: number | null = null;
 
+  // slapd forks and its parent answers at once: a child that fails (its port taken meanwhile, say) leaves
+  // no pidfile and says nothing. It is started once more before giving up.
   const start = async () => {
-    await run(SLAPD, ['-f', conf, '-h', `${url}/`]);
-    pid = await waitForPid(pidFile);
+    for (let attempt = 1; ; attempt += 1) {
+      await run(SLAPD, ['-f', conf, '-h', `${url}/`]);
+      try {
+        pid = await waitForPid(pidFile, attempt === 1 ? 20_000 : 30_000);
+        break;
+      } catch (error) {
+        if (attempt === 2) throw error;
+      }
+    }
     await waitForPort(port);
   };
   const signal = (name: NodeJS.Signals) => {
@@ -280,16 +289,20 @@ function run(command: string, args: string[], input?: string): Promise<void> {
   });
 }
 
+/**
+ * A free port below the kernel's ephemeral range (32768 and up on Linux), so that after a kill no outgoing
+ * connection of another test can be given slapd's port before it starts again.
+ */
 async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /**
@@ -305,12 +318,16 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   throw new Error(`slapd: ${what} did not happen within ${timeoutMs} ms`);
 }
 
-async function waitForPid(pidFile: string): Promise<number> {
+async function waitForPid(pidFile: string, timeoutMs?: number): Promise<number> {
   let pid = 0;
-  await waitFor('writing its pidfile', async () => {
-    pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-    return pid > 0;
-  });
+  await waitFor(
+    'writing its pidfile',
+    async () => {
+      pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      return pid > 0;
+    },
+    timeoutMs,
+  );
   return pid;
 }
 
