@@ -2,10 +2,11 @@ import { tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
+import { api } from '@eln/shared';
 import type { CapacityJob, CapacityReply, CapacityRequest, EditorSeat, TypingResult } from './capacityEditors.js';
 import { BENCH_USER_PASSWORD, capacityDataset, type CapacityDataset } from './capacityDataset.js';
 import type { LoopFigures, ServerMemory, ServerReply, ServerRequest } from './capacityServer.js';
+import { callOver } from './calls.js';
 import { percentile, postgresCpuMs, printTable } from './database.js';
 import { ForkedHelper } from './forked.js';
 
@@ -110,18 +111,6 @@ export class ServerProcess extends ForkedHelper<ServerRequest, ServerReply> {
   override close(): Promise<void> {
     return super.close({ type: 'close' });
   }
-}
-
-/** Calls the server over HTTP through the route table, as a client does; throws on any answer but success. */
-export async function callOver<C extends CallSpec>(httpUrl: string, spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> {
-  const response = await fetch(`${httpUrl}/server${spec.path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { status: string; data: CallAnswer<C> };
-  if (answer.status !== '0000') throw new Error(`${spec.path}: ${JSON.stringify(answer)}`);
-  return answer.data;
 }
 
 /** An access token for each of the dataset's users, from our server (bare Hocuspocus takes any). */

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, noteDocumentName, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
+import { api, noteDocumentName, type CallInput, type CallSpec } from '@eln/shared';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { documentUpdates } from '../../server/src/db/schema.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
+import { injectCall } from './calls.js';
 import { freshPostgres } from './database.js';
 import { realisticBodyUpdate } from './realisticNote.js';
 
@@ -59,17 +60,7 @@ export async function capacityDataset(noteCount: number, userCount: number, expo
   let built: Omit<CapacityDataset, 'databaseUrl' | 'dataDir' | 'drop'>;
   try {
     await bootstrap(database.db, config);
-    const call = async <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> => {
-      const response = await app.app.inject({
-        method: 'POST',
-        url: `/server${spec.path}`,
-        payload: body as object,
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      });
-      const answer = response.json<{ status: string; data: CallAnswer<C> }>();
-      if (answer.status !== '0000') throw new Error(`${spec.path}: ${response.body}`);
-      return answer.data;
-    };
+    const call = <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string) => injectCall(app, spec, body, token);
     const admin = (await call(api.auth.signIn, { userId: config.admin.email, password: BENCH_ADMIN_PASSWORD })).accessToken;
     const userIds = Array.from({ length: userCount }, (_, i) => `editor${i}@bench.test`);
     for (const [i, userId] of userIds.entries())

@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import {
-  api,
-  noteDocumentName,
-  type ExportFormat,
-  type PmNode,
-  type UploadAnswer,
-  type CallAnswer,
-  type CallInput,
-  type CallSpec,
-} from '@eln/shared';
+import { api, noteDocumentName, type ExportFormat, type PmNode, type UploadAnswer } from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
@@ -17,6 +8,7 @@ import { documentUpdates } from '../../server/src/db/schema.js';
 import { multipartBody } from '../../server/src/files/multipartBody.js';
 import { initialUpdate } from '../../server/src/seed/demoTemplates.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
+import { injectCall } from './calls.js';
 import { freshPostgres, printTable } from './database.js';
 
 /**
@@ -33,18 +25,6 @@ if (!Number.isInteger(NOTES) || NOTES < 4 || NOTES % 4)
 const FILES = NOTES / 4;
 const FILE_BYTES = 1024 * 1024;
 const PASSWORD = 'bench-writer-password';
-
-async function call<C extends CallSpec>(app: App, spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> {
-  const response = await app.app.inject({
-    method: 'POST',
-    url: `/server${spec.path}`,
-    payload: body as object,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  const answer = response.json<{ status: string; data: CallAnswer<C> }>();
-  if (answer.status !== '0000') throw new Error(`${spec.path}: ${response.body}`);
-  return answer.data;
-}
 
 async function upload(app: App, token: string, labNoteNo: number, name: string, content: Buffer): Promise<string> {
   const { payload, contentType } = multipartBody({ labNoteNo: String(labNoteNo) }, { name, content });
@@ -112,17 +92,17 @@ export async function exportBench(): Promise<void> {
   const app = await buildApp(config, database);
   try {
     await bootstrap(database.db, config);
-    const admin = (await call(app, api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
+    const admin = (await injectCall(app, api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
     const userId = 'writer@bench.test';
-    await call(
+    await injectCall(
       app,
       api.users.create,
       { userId, name: 'Writer', password: PASSWORD, auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
       admin,
     );
-    const signIn = async () => (await call(app, api.auth.signIn, { userId, password: PASSWORD })).accessToken;
+    const signIn = async () => (await injectCall(app, api.auth.signIn, { userId, password: PASSWORD })).accessToken;
     const token = await signIn();
-    const { projectNo } = await call(
+    const { projectNo } = await injectCall(
       app,
       api.projects.create,
       { title: 'Export bench', signatureList: { department: '', user: userId } },
@@ -130,7 +110,7 @@ export async function exportBench(): Promise<void> {
     );
     const built = performance.now();
     for (let index = 0; index < NOTES; index += 1) {
-      const { labNoteNo } = await call(app, api.notes.create, { projectNo, title: `Run ${index}` }, token);
+      const { labNoteNo } = await injectCall(app, api.notes.create, { projectNo, title: `Run ${index}` }, token);
       const fileId =
         index % (NOTES / FILES) === 0
           ? await upload(app, token, labNoteNo, `data-${index}.txt`, Buffer.alloc(FILE_BYTES, `run ${index} `))
@@ -138,7 +118,7 @@ export async function exportBench(): Promise<void> {
       await database.db
         .insert(documentUpdates)
         .values({ documentName: noteDocumentName(labNoteNo), update: initialUpdate(noteContent(index, fileId)) });
-      await call(app, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, token);
+      await injectCall(app, api.notes.saveVersion, { labNoteNo, version: 0, blockList: [] }, token);
     }
     console.log(
       `dataset: ${NOTES} saved notes, ${FILES} files of ${FILE_BYTES / 2 ** 20} MB, built in ${((performance.now() - built) / 1000).toFixed(1)} s`,
@@ -152,11 +132,11 @@ export async function exportBench(): Promise<void> {
         peakMb,
         baseMb,
       } = await peakMemory(async () => {
-        const [queued] = (await call(app, api.exports.create, { format, projectNos: [projectNo] }, await signIn())).list;
+        const [queued] = (await injectCall(app, api.exports.create, { format, projectNos: [projectNo] }, await signIn())).list;
         for (;;) {
           await app.services.exportJobs.idle();
           // Signed in afresh, as the client refreshes its session: on a slow machine an export outlasts an access token.
-          const current = await call(app, api.exports.detail, { jobId: queued!.jobId }, await signIn());
+          const current = await injectCall(app, api.exports.detail, { jobId: queued!.jobId }, await signIn());
           if (current.status === 'done' || current.status === 'failed') return current;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }

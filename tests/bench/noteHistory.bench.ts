@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import * as Y from 'yjs';
-import { api, CONTENT_FIELD, noteDocumentName, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
+import { api, CONTENT_FIELD, noteDocumentName, type CallInput, type CallSpec } from '@eln/shared';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { appendParagraph, appendTable, connectWriter, eventually, type LiveClient } from '../../server/src/testing/live.js';
+import { callOver } from './calls.js';
 import { freshPostgres, percentile, printTable } from './database.js';
 
 /**
@@ -63,16 +64,7 @@ export async function noteHistoryBench(): Promise<void> {
   try {
     await bootstrap(database.db, config);
     const url = await app.app.listen({ port: 0, host: '127.0.0.1' });
-    const call = async <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> => {
-      const response = await fetch(`${url}/server${spec.path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      });
-      const answer = (await response.json()) as { status: string; data: CallAnswer<C> };
-      if (answer.status !== '0000') throw new Error(`${spec.path}: ${JSON.stringify(answer)}`);
-      return answer.data;
-    };
+    const call = <C extends CallSpec>(spec: C, body: CallInput<C>, token?: string) => callOver(url, spec, body, token);
     const admin = (await call(api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
     const userId = 'writer@bench.test';
     const auth = { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } as const;

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
-import { api, type CallAnswer, type CallInput, type CallSpec } from '@eln/shared';
+import { api } from '@eln/shared';
 import { buildApp, type App } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { bootstrap } from '../../server/src/system/bootstrap.js';
+import { injectCall } from './calls.js';
 import { freshPostgres, percentile, printTable } from './database.js';
 import { ForkedHelper } from './forked.js';
 import type { ChildMessage, EditKind, ParentMessage } from './tempSaveWriter.js';
@@ -25,18 +26,6 @@ const TEMP_URL = `/server${api.notes.saveDraft.path}`;
 /** The writer yields the CPU to the server and the database (its block lists cost more than the call). */
 const WRITER_NICENESS = 10;
 const WRITER_MODULE = fileURLToPath(new URL('./tempSaveWriter.ts', import.meta.url));
-
-async function call<C extends CallSpec>(app: App, spec: C, body: CallInput<C>, token?: string): Promise<CallAnswer<C>> {
-  const response = await app.app.inject({
-    method: 'POST',
-    url: `/server${spec.path}`,
-    payload: body as object,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  const answer = response.json<{ status: string; data: CallAnswer<C> }>();
-  if (answer.status !== '0000') throw new Error(`${spec.path}: ${response.body}`);
-  return answer.data;
-}
 
 /** One temp save's span on the server's clock: from its request's last byte to its answer's. */
 interface Span {
@@ -101,17 +90,22 @@ export async function tempSaveBench(): Promise<void> {
     await bootstrap(database.db, config);
     const url = await app.app.listen({ port: 0, host: '127.0.0.1' });
     const spans = timeTempSaves(app);
-    const admin = (await call(app, api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
+    const admin = (await injectCall(app, api.auth.signIn, { userId: config.admin.email, password: 'bench-admin-password' })).accessToken;
     const userId = 'writer@bench.test';
-    await call(
+    await injectCall(
       app,
       api.users.create,
       { userId, name: 'Writer', password: 'bench-writer-password', auth: { project: 'Y', schema: 'N', dropbox: 'N', template: 'N' } },
       admin,
     );
-    const token = (await call(app, api.auth.signIn, { userId, password: 'bench-writer-password' })).accessToken;
-    const { projectNo } = await call(app, api.projects.create, { title: 'Bench', signatureList: { department: '', user: userId } }, token);
-    const { labNoteNo } = await call(app, api.notes.create, { projectNo, title: 'Big note' }, token);
+    const token = (await injectCall(app, api.auth.signIn, { userId, password: 'bench-writer-password' })).accessToken;
+    const { projectNo } = await injectCall(
+      app,
+      api.projects.create,
+      { title: 'Bench', signatureList: { department: '', user: userId } },
+      token,
+    );
+    const { labNoteNo } = await injectCall(app, api.notes.create, { projectNo, title: 'Big note' }, token);
     await writer.ask({ type: 'open', url, labNoteNo, token }, 'ready');
 
     const cases: Array<[string, EditKind]> = [
