@@ -1,6 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 
+/** Milliseconds of `process.hrtime` (CLOCK_MONOTONIC): one clock for every process on the machine. */
+export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
+
 /** Every child answers `error` when a request fails, and `closed` before it exits. */
 type Answer = { type: string } | { type: 'error'; message: string } | { type: 'closed' };
 

@@ -2,11 +2,11 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { DurableClocks } from '@eln/shared';
+import { monotonicMs } from './forked.js';
+
+export { monotonicMs };
 
 /** Simulated editors of the bench helper processes (liveEditors.ts, capacityEditors.ts): one provider on its own socket each. */
-
-/** CLOCK_MONOTONIC in ms: one clock for every process on the machine. */
-export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 export interface Peer {
   doc: Y.Doc;

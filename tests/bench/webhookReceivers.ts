@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerParent } from './forked.js';
+import { answerParent, monotonicMs } from './forked.js';
 
 /**
  * The webhook bench's receivers (webhooks.bench.ts), forked apart from the server so that answering ten
@@ -15,8 +15,6 @@ export type ReceiverReply =
   | { type: 'reset' }
   | { type: 'error'; message: string }
   | { type: 'closed' };
-
-export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 let arrivals: Array<[string, number]> = [];
 let order = new Map<string, number[]>();

@@ -7,8 +7,8 @@ import { users, webhookDeliveries, webhookEndpoints } from '../../server/src/db/
 import { bootstrap } from '../../server/src/system/bootstrap.js';
 import { emitWebhook } from '../../server/src/webhooks/emit.js';
 import { freshPostgres, printTable, timingRow } from './database.js';
-import { ForkedHelper } from './forked.js';
-import { monotonicMs, type ReceiverReply, type ReceiverRequest } from './webhookReceivers.js';
+import { ForkedHelper, monotonicMs } from './forked.js';
+import type { ReceiverReply, ReceiverRequest } from './webhookReceivers.js';
 
 /**
  * Webhook delivery on PostgreSQL through the real server's deliverer: EVENTS events, each to ENDPOINTS
