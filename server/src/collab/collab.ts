@@ -27,6 +27,7 @@ import { recheckConnection, type CollabAuthorization } from './connections/autho
 import type { CollabContext } from './connections/context.js';
 
 export type { CollabContext };
+import { coalesceWrites } from './connections/coalescedWrites.js';
 import { AddressSlots, boundUnsent, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './connections/socketLimits.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */
@@ -100,6 +101,7 @@ export function mountCollab(
     const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { headers });
     const gate = new PreAuthGate(socket, request.raw.socket, limits);
     boundUnsent(socket, limits.unsentBytes);
+    coalesceWrites(socket, request.raw.socket);
     preAuthGates.set(webRequest, gate);
     const connection = hocuspocus.handleConnection(socket, webRequest);
     socket.on('message', (data: Buffer) => {

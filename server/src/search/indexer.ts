@@ -7,24 +7,24 @@ import { searchQueue } from '../db/schema.js';
 import { writeFileUnits } from './fileUnits.js';
 import { KINDS, type Indexed, type IndexedKind, type StoredDocuments, type UnitRow } from './records.js';
 import { StoredStates } from './storedStates.js';
+import { restAfter } from './background.js';
 
 /**
  * How often each process looks at the queue. An edit is findable within 2 s of being stored (issue 46):
  * at most this wait, then one pass (a batch's states read from what was stored since their last read,
- * their changed blocks written: a few ms).
+ * their changed blocks written: a few ms). On a server whose event loop is busy with live editing the
+ * indexer rests longer (background.ts): edits are stored and confirmed first, found later.
  */
 const POLL_MS = 250;
-/** Documents indexed in one transaction. */
+/** Documents indexed in one transaction by a rebuild, which runs alone. */
 const BATCH = 50;
-const BATCHES_PER_PASS = 20;
 /**
- * After a pass, the indexer rests this many times the pass's length before the next. A pass that takes
- * longer than the poll would otherwise be followed by another at once, for as long as notes are being
- * edited: under load (a thousand editors, a hundred of them typing) the index took all the event loop
- * it could get, and stored edits waited behind it for their confirmation. Resting twice as long keeps it
- * to a third of the loop at most; light passes (a few ms) still go every poll.
+ * Documents indexed in one transaction while the server serves: the indexer rests after each batch
+ * (restAfter), so a smaller batch is a shorter hold of the event loop. A pass takes at most as many
+ * documents as before (20 batches of 50).
  */
-const REST_PER_PASS = 2;
+const LIVE_BATCH = 10;
+const BATCHES_PER_PASS = 100;
 
 /** Where the indexer reports a document it could not index (the server's logger, or the console). */
 export interface IndexerLog {
@@ -156,8 +156,8 @@ interface Derived {
  */
 export class SearchIndexer {
   private stopped = false;
-  /** Before this moment (performance.now()) a poll does nothing: the last pass's rest (REST_PER_PASS). */
-  private restUntil = 0;
+  /** Ends a rest at once when the indexer stops. */
+  private resting = new AbortController();
   private readonly states = new StoredStates();
   private readonly drains = new Drains(
     () => this.drain(),
@@ -173,33 +173,31 @@ export class SearchIndexer {
 
   start(): void {
     this.stopped = false;
+    this.resting = new AbortController();
     this.drains.start(POLL_MS);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.resting.abort();
     await this.drains.stop();
   }
 
   /**
-   * Indexes what is queued, oldest first, a bounded number of batches a pass (the next poll goes on).
-   * Each document at most once a pass: one queued again while the pass ran (it is being edited) waits for
-   * the next poll, rather than being taken again at once for as long as the editing lasts.
+   * Indexes what is queued, oldest first, a bounded number of batches a pass (the next poll goes on),
+   * resting after each batch (restAfter). Each document at most once a pass: one queued again while the
+   * pass ran (it is being edited) waits for the next poll, rather than being taken again at once for as
+   * long as the editing lasts.
    */
   private async drain(): Promise<void> {
-    const began = performance.now();
-    if (began < this.restUntil) return;
-    try {
-      const done: string[] = [];
-      for (let batch = 0; batch < BATCHES_PER_PASS; batch += 1) {
-        if (this.stopped) return;
-        const { taken } = await this.indexBatch(done);
-        done.push(...taken);
-        if (taken.length < BATCH) return;
-      }
-    } finally {
-      const ended = performance.now();
-      this.restUntil = ended + REST_PER_PASS * (ended - began);
+    const done: string[] = [];
+    for (let batch = 0; batch < BATCHES_PER_PASS; batch += 1) {
+      if (this.stopped) return;
+      const began = performance.now();
+      const { taken } = await this.indexBatch(done, LIVE_BATCH);
+      done.push(...taken);
+      if (taken.length) await restAfter(performance.now() - began, this.resting.signal);
+      if (taken.length < LIVE_BATCH) return;
     }
   }
 
@@ -208,8 +206,8 @@ export class SearchIndexer {
    * those that failed. When the batch fails, each document is indexed alone: one that fails is queued
    * again behind the others and logged, so it never holds up the rest.
    */
-  private async indexBatch(skip: readonly string[] = []): Promise<{ taken: string[]; failed: string[] }> {
-    const taken = (await oldestQueued(this.db, [skip, BATCH])).map((entry) => entry.document_name);
+  private async indexBatch(skip: readonly string[], size: number): Promise<{ taken: string[]; failed: string[] }> {
+    const taken = (await oldestQueued(this.db, [skip, size])).map((entry) => entry.document_name);
     if (!taken.length) return { taken, failed: [] };
     try {
       await this.indexCommitted(taken);
@@ -237,7 +235,7 @@ export class SearchIndexer {
   async indexAll(progress: (left: number) => void): Promise<string[]> {
     const failed: string[] = [];
     for (;;) {
-      const batch = await this.indexBatch(failed);
+      const batch = await this.indexBatch(failed, BATCH);
       failed.push(...batch.failed);
       const [left] = await this.db.select({ n: count() }).from(searchQueue);
       progress(Math.max(0, Number(left?.n ?? 0) - failed.length));

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type * as Y from 'yjs';
 import {
@@ -28,6 +27,7 @@ import {
 } from '../db/schema.js';
 import { fileBlocksOf, type FileBlock } from './fileUnits.js';
 import { vectorLiteral } from './tokens.js';
+import { Turns } from './background.js';
 
 /**
  * What the index holds of each kind of record, read from the database and the stored live documents:
@@ -220,9 +220,6 @@ async function savedVersionUnits(tx: Tx, saved: SavedVersion[]): Promise<Map<num
   return found;
 }
 
-/** The longest the indexer derives notes' units without letting the event loop take its turn. */
-const TURN_MS = 10;
-
 /**
  * Notes: each one's title and each block with words, as its live document is stored now, each unit
  * marked with the last saved version when that version holds it as it is (the title: when there is one).
@@ -242,14 +239,10 @@ async function readNotes(tx: Tx, noteNos: number[], stored: StoredDocuments): Pr
     }),
   );
   const records = new Map<number, Indexed | null>(noteNos.map((noteNo) => [noteNo, null]));
-  let turnBegan = performance.now();
+  const turns = new Turns();
   for (const noteNo of live) {
-    // A batch of notes read whole (after a restart, or past the kept states) takes hundreds of ms: the
-    // edits waiting for their confirmation go in between.
-    if (performance.now() - turnBegan > TURN_MS) {
-      await yieldToEventLoop();
-      turnBegan = performance.now();
-    }
+    // A batch of notes read whole (after a restart, or past the kept states) takes hundreds of ms.
+    await turns.next();
     const { project_no: projectNo, title, version } = rows.get(noteNo)!;
     const { units, files } = storedBlockUnits(docs.get(noteDocumentName(noteNo)), 'LABNOTE');
     const inVersion = saved.get(noteNo);

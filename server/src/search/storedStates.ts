@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import type { Queryable } from '../db/client.js';
 import { fixedStatement } from '../db/fixedStatement.js';
+import { Turns } from './background.js';
 
 /** What the cache keeps at most: documents, bytes of stored state applied, and time since a document was last read. */
 export interface StoredStateLimits {
@@ -130,7 +131,9 @@ export class StoredStates {
     }
     const snapshotOf = new Map(snapshots.map(({ document_name: name, ...snapshot }) => [name, snapshot]));
     const rereads: string[] = [];
+    const turns = new Turns();
     for (const name of names) {
+      await turns.next();
       const entry = this.cached.get(name);
       const snapshot = snapshotOf.get(name);
       if (entry && (upTo.get(name) !== entry.rows || (snapshot?.version ?? null) !== entry.snapshotVersion)) rereads.push(name);
@@ -146,7 +149,9 @@ export class StoredStates {
     const rowsOf = new Map<string, Array<{ id: number; update: Uint8Array }>>();
     for (const row of rows) pushTo(rowsOf, row.document_name, { id: Number(row.id), update: row.update });
     const snapshotOf = new Map(snapshots.map(({ document_name: name, ...snapshot }) => [name, snapshot]));
+    const turns = new Turns();
     for (const name of names) {
+      await turns.next();
       const entry = this.cached.get(name);
       if (entry) {
         // Counted again from what is applied now.
