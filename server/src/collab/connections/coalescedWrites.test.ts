@@ -25,7 +25,7 @@ async function pair(coalesce: boolean) {
     };
   }
   const received: string[] = [];
-  client.on('message', (data) => received.push(String(data)));
+  client.on('message', (data: Buffer) => received.push(data.toString('utf8')));
   return { server, serverSide, client, writes, received };
 }
 
