@@ -90,6 +90,10 @@ export default defineConfig({
           ],
           exclude: ['**/*.api.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // A project's own settings replace the root's: without these, unit tests that print through
+          // Chromium ran into vitest's 5 s default beside the API suite.
+          testTimeout: TEST_TIMEOUT_MS,
+          hookTimeout: HOOK_TIMEOUT_MS,
           isolate: false,
         },
       },
