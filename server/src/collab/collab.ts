@@ -25,9 +25,9 @@ import { COLLAB_LIMITS, COLLAB_PATH, ERR } from '@eln/shared';
 import { AppError } from '../http/errors.js';
 import { recheckConnection, type CollabAuthorization } from './connections/authorization.js';
 import type { CollabContext } from './connections/context.js';
+import { coalesceWrites } from './connections/coalescedWrites.js';
 
 export type { CollabContext };
-import { coalesceWrites } from './connections/coalescedWrites.js';
 import { AddressSlots, boundUnsent, DEFAULT_SOCKET_LIMITS, PreAuthGate, type SocketLimits } from './connections/socketLimits.js';
 
 /** Largest websocket message accepted: big enough for a long note's first sync, small enough to refuse abuse. */

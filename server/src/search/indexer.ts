@@ -20,8 +20,7 @@ const POLL_MS = 250;
 const BATCH = 50;
 /**
  * Documents indexed in one transaction while the server serves: the indexer rests after each batch
- * (restAfter), so a smaller batch is a shorter hold of the event loop. A pass takes at most as many
- * documents as before (20 batches of 50).
+ * (restAfter), so a smaller batch is a shorter hold of the event loop. A pass takes at most 1,000.
  */
 const LIVE_BATCH = 10;
 const BATCHES_PER_PASS = 100;
