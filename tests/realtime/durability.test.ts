@@ -87,11 +87,6 @@ interface Typist {
 
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
 
-/**
- * Round `round` of `rounds` takes its value from its own slice of [min, max], at a random place in it:
- * a few rounds cover the whole range evenly (a crash early in a burst of typing and late in it, few
- * writers and many), where as many independent draws may cluster.
- */
 /** A copy in random order (Fisher-Yates). */
 function shuffled<T>(items: readonly T[]): T[] {
   const copy = [...items];
@@ -102,6 +97,11 @@ function shuffled<T>(items: readonly T[]): T[] {
   return copy;
 }
 
+/**
+ * Round `round` of `rounds` takes its value from its own slice of [min, max], at a random place in it:
+ * a few rounds cover the whole range evenly (a crash early in a burst of typing and late in it, few
+ * writers and many), where as many independent draws may cluster.
+ */
 function stratified(round: number, rounds: number, min: number, max: number): number {
   const width = (max - min) / rounds;
   return Math.round(min + width * (round + Math.random()));
@@ -168,6 +168,16 @@ function record(history: History, typist: Typist): void {
   }
 }
 
+/** Runs a step; its failure also says what the server process logged (its errors), the likeliest witness of why. */
+async function withServerOutput(step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n-- what the server process printed last:\n${server.recentOutput() || '(nothing)'}`;
+    throw error;
+  }
+}
+
 /**
  * The paragraphs whose state after the crash no confirmed change explains: a confirmed change may only
  * have been replaced by a later change of the same paragraph (confirmed or not, it may have been stored).
@@ -188,7 +198,9 @@ describe('durability under crashes', () => {
     const history: History = new Map();
     // Writer counts take their slices in a shuffled order, independent of the crash moments' slices.
     const writerSlices = shuffled(Array.from({ length: KILLS }, (_, index) => index));
-    for (let round = 0; round < KILLS; round += 1) {
+    for (let round = 0; round < KILLS; round += 1) await withServerOutput(() => crashRound(round));
+
+    async function crashRound(round: number): Promise<void> {
       const count = Math.min(10, stratified(writerSlices[round]!, KILLS, 2, 11));
       const tokens = await signInTypists(count);
       const typists: Typist[] = [];
@@ -223,6 +235,7 @@ describe('durability under crashes', () => {
       for (const typist of typists) typist.client.destroy();
       fresh.destroy();
     }
+
     const confirmed = [...history.values()].filter((entry) => entry.confirmed > 0);
     expect(confirmed.length).toBeGreaterThan(KILLS);
     // Deletions and format changes were among what was confirmed, not only additions.

@@ -10,6 +10,8 @@ import type { CallAnswer, CallInput, CallSpec } from '@eln/shared';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 /** An API call that has not answered by then fails its test's step rather than its whole timeout. */
 const CALL_TIMEOUT_MS = 30_000;
+/** How much of what a server process printed is kept for a failing test's report. */
+const OUTPUT_KEPT = 8_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -28,6 +30,9 @@ async function freePort(): Promise<number> {
  */
 export class ServerProcess {
   private child: ChildProcess | null = null;
+  /** What the process printed (errors only, at LOG_LEVEL=error), over all its starts, the latest OUTPUT_KEPT characters. */
+  private output = '';
+  private starts = 0;
   private constructor(
     readonly port: number,
     /** Its environment: its database (DATA_DIR or DATABASE_URL) and settings, for other processes of a test on the same database. */
@@ -83,10 +88,16 @@ export class ServerProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
       cwd: root,
       env: { ...process.env, ...this.env, DATABASE_URL: this.env.DATABASE_URL ?? '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      this.keep(chunk);
+    });
+    child.stdout?.on('data', (chunk: Buffer) => this.keep(chunk));
+    this.starts += 1;
+    this.keep(`-- start ${this.starts}\n`);
     this.child = child;
     const until = Date.now() + 60_000;
     for (;;) {
@@ -100,6 +111,15 @@ export class ServerProcess {
       if (Date.now() > until) throw new Error(`server did not start: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  private keep(chunk: Buffer | string): void {
+    this.output = (this.output + chunk.toString()).slice(-OUTPUT_KEPT);
+  }
+
+  /** The end of what the process printed over all its starts (its logged errors), for a failing test's report. */
+  recentOutput(): string {
+    return this.output;
   }
 
   /** Makes a call of the route table; answers the data, or throws with the path, status and message. */

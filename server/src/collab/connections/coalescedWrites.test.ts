@@ -1,17 +1,13 @@
 import { once } from 'node:events';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import { openSocketPair } from '../../testing/socketPair.js';
 import { coalesceWrites } from './coalescedWrites.js';
 
 /** A websocket server side with its raw socket's writes counted, and a client that collects what it gets. */
 async function pair(coalesce: boolean) {
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(server, 'listening');
-  const accepted = once(server, 'connection') as Promise<[WebSocket]>;
-  const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const [serverSide] = await accepted;
-  await once(client, 'open');
+  const { server, serverSide, client } = await openSocketPair();
   const raw = (serverSide as unknown as { _socket: Socket })._socket;
   if (coalesce) coalesceWrites(serverSide, raw);
   const writes = { count: 0 };

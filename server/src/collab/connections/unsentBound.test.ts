@@ -1,7 +1,7 @@
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket, type WebSocketServer } from 'ws';
+import { openSocketPair } from '../../testing/socketPair.js';
 import { boundUnsent } from './socketLimits.js';
 
 const LIMIT = 256 * 1024;
@@ -9,12 +9,7 @@ const CHUNK = new Uint8Array(64 * 1024);
 
 /** A websocket server whose sockets have the unsent bound, and a client of it. */
 async function pair(): Promise<{ server: WebSocketServer; serverSide: WebSocket; client: WebSocket }> {
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(server, 'listening');
-  const accepted = once(server, 'connection') as Promise<[WebSocket]>;
-  const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const [serverSide] = await accepted;
-  await once(client, 'open');
+  const { server, serverSide, client } = await openSocketPair();
   boundUnsent(serverSide, LIMIT);
   return { server, serverSide, client };
 }
