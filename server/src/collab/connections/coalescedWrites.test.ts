@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { openSocketPair } from '../../testing/socketPair.js';
 import { coalesceWrites } from './coalescedWrites.js';
 
