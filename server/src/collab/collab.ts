@@ -121,23 +121,27 @@ export function recheckSessions(hocuspocus: Hocuspocus<CollabContext>): void {
 
 /**
  * Which connections' turn it is, when an interval is walked in `steps` steps: each connection gets a step
- * when first seen (in turn, so the steps fill evenly) and keeps it, so each is due once per walk.
+ * when first seen (in turn, so the steps fill evenly) and keeps it, so each is due once per walk. A
+ * connection was authorised as it opened, so its step counts only from half a walk after it was first
+ * seen: its first check comes half a walk to a walk and a half after it opens. (Counted from the first
+ * step instead, connections opened about one a step, as tests open them, came due within a step.)
  */
 export class RecheckRota<T extends object> {
-  private readonly stepOf = new WeakMap<T, number>();
+  private readonly turnOf = new WeakMap<T, { step: number; seenAt: number }>();
   private assigned = 0;
-  private step = 0;
+  private walked = 0;
 
   constructor(private readonly steps: number) {}
 
   /** Moves to the next step; answers those of `connections` due at it. */
   next(connections: Iterable<T>): T[] {
-    this.step = (this.step + 1) % this.steps;
+    this.walked += 1;
+    const step = this.walked % this.steps;
     const due: T[] = [];
     for (const connection of connections) {
-      let own = this.stepOf.get(connection);
-      if (own === undefined) this.stepOf.set(connection, (own = this.assigned++ % this.steps));
-      if (own === this.step) due.push(connection);
+      let turn = this.turnOf.get(connection);
+      if (!turn) this.turnOf.set(connection, (turn = { step: this.assigned++ % this.steps, seenAt: this.walked }));
+      if (turn.step === step && this.walked - turn.seenAt >= this.steps / 2) due.push(connection);
     }
     return due;
   }

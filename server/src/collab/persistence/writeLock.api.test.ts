@@ -56,7 +56,9 @@ async function confirmedButLost(documentName: string, confirmed: string[]): Prom
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // No session rechecks: they would find the locked or deleted note too, and end the connections before
+  // the update this file sends after the lock.
+  server = await startTestServer({ sessionRecheckMs: 24 * 3600 * 1000 });
   url = await server.listen();
   [leader, writer, reviewer] = (await Promise.all(['Leader Lim', 'Writer Won', 'Reviewer Rhee'].map(person))) as [Person, Person, Person];
   await installAfterLockTrigger(server.database.db);
