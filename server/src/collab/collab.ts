@@ -124,7 +124,7 @@ export function recheckSessions(hocuspocus: Hocuspocus<CollabContext>): void {
  * when first seen (in turn, so the steps fill evenly) and keeps it, so each is due once per walk. A
  * connection was authorised as it opened, so its step counts only from half a walk after it was first
  * seen: its first check comes half a walk to a walk and a half after it opens. (Counted from the first
- * step instead, connections opened about one a step, as tests open them, came due within a step.)
+ * step instead, connections opened faster than one a step, as tests open them, could come due at once.)
  */
 export class RecheckRota<T extends object> {
   private readonly turnOf = new WeakMap<T, { step: number; seenAt: number }>();
